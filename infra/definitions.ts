@@ -1,0 +1,199 @@
+/**
+ * The one description of the service's cloud resources.
+ *
+ * Both the CDK stack (infra/stacks) and the embedded local cloud (localstack/) read this file, so the
+ * table, queues, topics, buckets, API routes and worker event sources cannot drift between AWS and a
+ * developer's machine. Plain data only: no CDK or AWS SDK imports here.
+ *
+ * Functions receive the physical names/URLs through the environment variables named here
+ * (see shared/config.ts for the reader).
+ */
+
+export interface TableDefinition {
+  /** Logical id in CDK; physical name locally. */
+  name: string;
+  partitionKey: string;
+  sortKey: string;
+  globalSecondaryIndexes: { indexName: string; partitionKey: string; sortKey: string }[];
+  timeToLiveAttribute: string;
+  envVar: string;
+}
+
+export const TABLE: TableDefinition = {
+  name: 'mailservice-main',
+  partitionKey: 'PK',
+  sortKey: 'SK',
+  globalSecondaryIndexes: [
+    { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
+    { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
+  ],
+  timeToLiveAttribute: 'ttl',
+  envVar: 'TABLE_NAME',
+};
+
+export interface QueueDefinition {
+  /** Key used by workers and grants. */
+  id: QueueId;
+  name: string;
+  visibilityTimeoutSeconds: number;
+  /** Receives after which a message moves to the DLQ. */
+  maxReceiveCount: number;
+  dlqName: string;
+  /** Environment variable carrying the queue URL. */
+  envVar: string;
+}
+
+export type QueueId = 'send' | 'sesEvents';
+
+export const QUEUES: Record<QueueId, QueueDefinition> = {
+  send: {
+    id: 'send',
+    name: 'mailservice-send-email',
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+    dlqName: 'mailservice-send-email-dlq',
+    envVar: 'SEND_QUEUE_URL',
+  },
+  sesEvents: {
+    id: 'sesEvents',
+    name: 'mailservice-ses-events',
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+    dlqName: 'mailservice-ses-events-dlq',
+    envVar: 'SES_EVENTS_QUEUE_URL',
+  },
+};
+
+export type TopicId = 'sesEvents';
+
+export interface TopicDefinition {
+  id: TopicId;
+  name: string;
+  /** Queues subscribed to the topic (SNS -> SQS, not raw delivery: bodies are SNS envelopes). */
+  subscribedQueues: QueueId[];
+  envVar: string;
+}
+
+export const TOPICS: Record<TopicId, TopicDefinition> = {
+  sesEvents: {
+    id: 'sesEvents',
+    name: 'mailservice-ses-events',
+    subscribedQueues: ['sesEvents'],
+    envVar: 'SES_EVENTS_TOPIC_ARN',
+  },
+};
+
+export type BucketId = 'mail';
+
+export interface BucketDefinition {
+  id: BucketId;
+  /** Physical name locally; CDK lets AWS name it. */
+  name: string;
+  envVar: string;
+}
+
+export const BUCKETS: Record<BucketId, BucketDefinition> = {
+  mail: { id: 'mail', name: 'mailservice-mail', envVar: 'MAIL_BUCKET' },
+};
+
+/** SES configuration set every outbound message is sent with; its event destination is the SES events topic. */
+export const CONFIGURATION_SET = {
+  name: 'mailservice-outbound',
+  eventDestinationName: 'to-sns',
+  topic: 'sesEvents' as TopicId,
+  /** SESv2 MatchingEventTypes. */
+  matchingEventTypes: ['SEND', 'DELIVERY', 'BOUNCE', 'COMPLAINT', 'DELIVERY_DELAY', 'REJECT', 'OPEN', 'CLICK'],
+  envVar: 'SES_CONFIGURATION_SET',
+};
+
+/** EventBridge Scheduler group holding one-time schedules (scheduled sends, retries, automation delays). */
+export const SCHEDULE_GROUP = {
+  name: 'mailservice',
+  envVar: 'SCHEDULE_GROUP',
+  /** Role the scheduler assumes to send to SQS targets. */
+  roleEnvVar: 'SCHEDULER_ROLE_ARN',
+};
+
+export type Resource = { kind: 'table' } | { kind: 'queue'; id: QueueId } | { kind: 'topic'; id: TopicId } | { kind: 'bucket'; id: BucketId } | { kind: 'ses' } | { kind: 'scheduler' };
+
+/** Access a function needs to a resource; CDK turns these into least-privilege grants. */
+export type Access = 'read' | 'readWrite' | 'send' | 'consume' | 'publish' | 'sendEmail' | 'schedule';
+
+export interface Grant {
+  resource: Resource;
+  access: Access;
+}
+
+export interface ApiGroupDefinition {
+  /** Group name; also the Lambda's logical id suffix. */
+  name: string;
+  /** Entry file (relative to the project root) exporting `handler`. */
+  entry: string;
+  /**
+   * HTTP API routes (API Gateway syntax) sent to this group's Lambda. The local runtime routes
+   * exactly these, so a path missing here is a 404 locally as in AWS.
+   */
+  routes: string[];
+  grants: Grant[];
+}
+
+export const API_GROUPS: ApiGroupDefinition[] = [
+  {
+    name: 'emails',
+    entry: 'functions/api/emails/handler.ts',
+    routes: ['ANY /emails', 'ANY /emails/{proxy+}'],
+    grants: [
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      { resource: { kind: 'queue', id: 'send' }, access: 'send' },
+      { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
+    ],
+  },
+  {
+    name: 'api-keys',
+    entry: 'functions/api/api-keys/handler.ts',
+    routes: ['ANY /api-keys', 'ANY /api-keys/{proxy+}'],
+    grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
+  },
+];
+
+export interface WorkerDefinition {
+  name: string;
+  entry: string;
+  queue: QueueId;
+  batchSize: number;
+  /** Lambda timeout; must stay below the queue's visibility timeout. */
+  timeoutSeconds: number;
+  grants: Grant[];
+}
+
+export const WORKERS: WorkerDefinition[] = [
+  {
+    name: 'send-email',
+    entry: 'functions/workers/send-email/handler.ts',
+    queue: 'send',
+    batchSize: 10,
+    timeoutSeconds: 30,
+    grants: [
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      { resource: { kind: 'queue', id: 'send' }, access: 'consume' },
+      { resource: { kind: 'bucket', id: 'mail' }, access: 'read' },
+      { resource: { kind: 'ses' }, access: 'sendEmail' },
+    ],
+  },
+  {
+    name: 'ses-events',
+    entry: 'functions/workers/ses-events/handler.ts',
+    queue: 'sesEvents',
+    batchSize: 10,
+    timeoutSeconds: 30,
+    grants: [
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      { resource: { kind: 'queue', id: 'sesEvents' }, access: 'consume' },
+    ],
+  },
+];
+
+/** Settings (not resources) every function reads from the environment, with their defaults. */
+export const SETTINGS = {
+  SANDBOX_DOMAIN: 'sandbox.mailservice.dev',
+};

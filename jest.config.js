@@ -1,0 +1,27 @@
+/** Jest: three projects (unit, integration, infra). `npm test` runs them all. */
+const transform = {
+  '^.+\\.(ts|js|mjs)$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+};
+const common = {
+  transform,
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  // fauxqs is ESM-only with an import-only exports map: point Jest at its entry and let swc turn it into CJS.
+  moduleNameMapper: { '^fauxqs$': '<rootDir>/node_modules/fauxqs/dist/app.js' },
+  transformIgnorePatterns: ['/node_modules/(?!(fauxqs)/)'],
+};
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/integration/harness/global-setup.ts',
+      globalTeardown: '<rootDir>/test/integration/harness/global-teardown.ts',
+    },
+    { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
+  ],
+  testTimeout: 60000,
+};
