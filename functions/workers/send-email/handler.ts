@@ -1,0 +1,22 @@
+/** Send worker: SQS batch of {email_id} -> deliverEmail; transient failures are reported per item. */
+import type { SQSHandler } from 'aws-lambda';
+import { buildServices } from '../../../shared/services';
+import { deliverEmail } from '../../../shared/usecases/deliver-email';
+import { forEachRecord } from '../../../shared/worker/for-each-record';
+import { logInfo } from '../../../shared/log';
+
+const services = buildServices();
+/** Lease on a claimed email; below the send queue's 60 s visibility timeout. */
+const LEASE_MS = 45_000;
+
+export const handler: SQSHandler = forEachRecord('send-email', async (record) => {
+  let emailId: unknown;
+  try {
+    emailId = JSON.parse(record.body)?.email_id;
+  } catch {
+    emailId = undefined;
+  }
+  if (typeof emailId !== 'string') throw new Error('send message without email_id');
+  const result = await deliverEmail({ ...services, leaseMs: LEASE_MS }, emailId);
+  logInfo('send-email', { email_id: emailId, result });
+});

@@ -1,0 +1,13 @@
+/** SES events worker: SNS-wrapped SES notifications -> email status. Unknown or foreign emails are dropped. */
+import type { SQSHandler } from 'aws-lambda';
+import { buildServices } from '../../../shared/services';
+import { applySesEvent } from '../../../shared/usecases/apply-ses-event';
+import { forEachRecord } from '../../../shared/worker/for-each-record';
+import { logInfo } from '../../../shared/log';
+
+const services = buildServices();
+
+export const handler: SQSHandler = forEachRecord('ses-events', async (record) => {
+  const result = await applySesEvent(services, record.body);
+  if (result !== 'applied') logInfo('ses-events', { message_id: record.messageId, result });
+});

@@ -1,0 +1,201 @@
+/**
+ * The embedded local cloud: starts every emulator on loopback, provisions the resources from
+ * infra/definitions.ts, then runs the functions as Lambda would (API groups behind a local API Gateway,
+ * workers behind SQS pollers). One call to start, one to stop; nothing is left running.
+ */
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join, resolve } from 'node:path';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { SchedulerClient, ListScheduleGroupsCommand } from '@aws-sdk/client-scheduler';
+import { SESv2Client, ListConfigurationSetsCommand } from '@aws-sdk/client-sesv2';
+import { SQSClient, ListQueuesCommand } from '@aws-sdk/client-sqs';
+import { API_GROUPS, QUEUES, SETTINGS, WORKERS } from '../../infra/definitions';
+import { startSchedulerEmulator } from '../emulators/scheduler';
+import { startSesEmulator } from '../emulators/ses';
+import { createApiServer } from './api-server';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
+import { startDynamoDbLocal } from './dynamodb';
+import type { ApiHandler } from './lambda-http';
+import { provision } from './provision';
+import { SqsPoller, type WorkerHandler } from './sqs-poller';
+import { removeStackFile, writeStackFile, type StackInfo } from './stack-file';
+import { restoreMessaging, snapshotMessaging } from './fauxqs-snapshot';
+import { startFauxqsServer } from './fauxqs';
+
+export interface LocalCloudOptions {
+  /** API port; 0 = ephemeral. */
+  port: number;
+  host?: string;
+  dataDir: string;
+  /** Keep everything in memory (tests): nothing read from or written to dataDir but stack.json. */
+  inMemory: boolean;
+  ports?: Partial<Record<'dynamodb' | 'fauxqs' | 'ses' | 'scheduler', number>>;
+  sandboxDomain?: string;
+  /** Extra environment for the functions (e.g. LOG_LEVEL). */
+  env?: Record<string, string>;
+  log?: (message: string) => void;
+}
+
+export interface LocalCloud {
+  apiUrl: string;
+  info: StackInfo;
+  stop(): Promise<void>;
+}
+
+const PROJECT_ROOT = resolve(__dirname, '..', '..');
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolvePort(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+async function loadHandler<T>(entry: string): Promise<T> {
+  const module = (await import(join(PROJECT_ROOT, entry))) as { handler?: T; default?: { handler?: T } };
+  const handler = module.handler ?? module.default?.handler;
+  if (!handler) throw new Error(`${entry} does not export a handler`);
+  return handler;
+}
+
+export async function startLocalCloud(options: LocalCloudOptions): Promise<LocalCloud> {
+  const log = options.log ?? (() => undefined);
+  const host = options.host ?? '127.0.0.1';
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const persistDir = (name: string) => (options.inMemory ? undefined : join(dataDir, name));
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.splice(0).reverse()) await stop().catch((error) => log(`stop failed: ${(error as Error).message}`));
+  };
+
+  try {
+    const [dynamo, fauxqs] = await Promise.all([
+      startDynamoDbLocal({ port: options.ports?.dynamodb, dataDir: persistDir('dynamodb'), host }),
+      startFauxqsServer({ port: options.ports?.fauxqs ?? 0, host: 'localhost' }),
+    ]);
+    stops.push(() => dynamo.stop());
+    const messagingSnapshot = persistDir('messaging.json');
+    stops.push(async () => {
+      if (messagingSnapshot) await snapshotMessaging(fauxqs, messagingSnapshot);
+      await fauxqs.stop();
+    });
+    const fauxqsEndpoint = `http://${host}:${fauxqs.port}`;
+    const awsAccess = { endpoint: fauxqsEndpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+
+    const [ses, scheduler] = await Promise.all([
+      startSesEmulator({ port: options.ports?.ses ?? 0, host, dataDir: persistDir('ses'), sns: awsAccess, log }),
+      startSchedulerEmulator({ port: options.ports?.scheduler ?? 0, host, dataDir: persistDir('scheduler'), sqs: awsAccess, log }),
+    ]);
+    stops.push(() => ses.stop());
+    stops.push(() => scheduler.stop());
+
+    const clientOptions = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 2 };
+    const dynamoClient = new DynamoDBClient({ ...clientOptions, endpoint: dynamo.endpoint });
+    const sesClient = new SESv2Client({ ...clientOptions, endpoint: ses.url });
+    const schedulerClient = new SchedulerClient({ ...clientOptions, endpoint: scheduler.url });
+    const sqsClient = new SQSClient({ ...clientOptions, endpoint: fauxqsEndpoint });
+    stops.push(async () => {
+      for (const client of [dynamoClient, sesClient, schedulerClient, sqsClient]) client.destroy();
+    });
+    const resources = await provision({ dynamo: dynamoClient, ses: sesClient, scheduler: schedulerClient }, fauxqs);
+    if (messagingSnapshot) await restoreMessaging(fauxqs, sqsClient, messagingSnapshot, log);
+
+    const endpoints = { dynamodb: dynamo.endpoint, sqs: fauxqsEndpoint, sns: fauxqsEndpoint, s3: fauxqsEndpoint, sesv2: ses.url, scheduler: scheduler.url };
+    const functionEnv: Record<string, string> = {
+      ...resources.env,
+      AWS_REGION: LOCAL_REGION,
+      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+      AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
+      AWS_ENDPOINT_URL_SQS: endpoints.sqs,
+      AWS_ENDPOINT_URL_SNS: endpoints.sns,
+      AWS_ENDPOINT_URL_S3: endpoints.s3,
+      AWS_ENDPOINT_URL_SESV2: endpoints.sesv2,
+      AWS_ENDPOINT_URL_SCHEDULER: endpoints.scheduler,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      SANDBOX_DOMAIN: options.sandboxDomain ?? SETTINGS.SANDBOX_DOMAIN,
+      ...options.env,
+    };
+    // Functions read their configuration from the environment at cold start, as in Lambda.
+    Object.assign(process.env, functionEnv);
+
+    const apiHandlers: Record<string, ApiHandler> = {};
+    for (const group of API_GROUPS) apiHandlers[group.name] = await loadHandler<ApiHandler>(group.entry);
+
+    const pollers = await Promise.all(
+      WORKERS.map(async (worker) => {
+        const queue = resources.queues[worker.queue]!;
+        return new SqsPoller({
+          name: worker.name,
+          sqs: sqsClient,
+          queueUrl: queue.url,
+          queueArn: queue.arn,
+          handler: await loadHandler<WorkerHandler>(worker.entry),
+          batchSize: worker.batchSize,
+          timeoutSeconds: worker.timeoutSeconds,
+          log,
+        });
+      }),
+    );
+
+    const health = async () => {
+      const components: Record<string, string> = {};
+      const check = async (name: string, probe: () => Promise<unknown>) => {
+        try {
+          await probe();
+          components[name] = 'up';
+        } catch (error) {
+          components[name] = `down: ${(error as Error).message}`;
+        }
+      };
+      await Promise.all([
+        check('dynamodb', () => dynamoClient.send(new ListTablesCommand({ Limit: 1 }))),
+        check('sqs_sns_s3', () => sqsClient.send(new ListQueuesCommand({ MaxResults: 1 }))),
+        check('ses', () => sesClient.send(new ListConfigurationSetsCommand({}))),
+        check('scheduler', () => schedulerClient.send(new ListScheduleGroupsCommand({}))),
+      ]);
+      for (const poller of pollers) components[`worker:${poller['options'].name}`] = poller.isRunning() ? 'up' : 'down';
+      return { ok: Object.values(components).every((state) => state === 'up'), components };
+    };
+
+    const server = createApiServer(apiHandlers, { health, sesMessages: () => ses.listMessages(), sesMailboxHtml: () => ses.mailboxHtml() }, log);
+    const apiPort = await listen(server, options.port, host);
+    stops.push(
+      () =>
+        new Promise<void>((resolveClose) => {
+          server.close(() => resolveClose());
+          server.closeAllConnections();
+        }),
+    );
+    for (const poller of pollers) poller.start();
+    stops.push(async () => {
+      await Promise.all(pollers.map((poller) => poller.stop()));
+    });
+
+    const apiUrl = `http://${host}:${apiPort}`;
+    const info: StackInfo = {
+      pid: process.pid,
+      api_url: apiUrl,
+      started_at: new Date().toISOString(),
+      data_dir: dataDir,
+      in_memory: options.inMemory,
+      region: LOCAL_REGION,
+      endpoints,
+      env: functionEnv,
+    };
+    writeStackFile(dataDir, info);
+    stops.unshift(async () => removeStackFile(dataDir, process.pid));
+    return { apiUrl, info, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+/** Queue names, exported for tests that inspect the DLQs. */
+export const QUEUE_NAMES = Object.fromEntries(Object.values(QUEUES).map((q) => [q.id, { name: q.name, dlq: q.dlqName }]));

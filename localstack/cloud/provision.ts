@@ -1,0 +1,139 @@
+/**
+ * Provisions the local resources from infra/definitions.ts (the same definitions the CDK stack uses):
+ * the table with its GSIs and TTL, queues with DLQs and redrive, topics with SQS subscriptions,
+ * buckets, the SES configuration set with its SNS event destination, and the scheduler group.
+ * Idempotent: a restart on an existing data folder keeps what exists.
+ */
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  UpdateTimeToLiveCommand,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
+import { CreateScheduleGroupCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
+import {
+  CreateConfigurationSetCommand,
+  CreateConfigurationSetEventDestinationCommand,
+  type EventType,
+  type SESv2Client,
+} from '@aws-sdk/client-sesv2';
+import type { FauxqsServer } from 'fauxqs';
+import { BUCKETS, CONFIGURATION_SET, QUEUES, SCHEDULE_GROUP, TABLE, TOPICS } from '../../infra/definitions';
+import { LOCAL_ACCOUNT_ID } from './constants';
+
+export interface ProvisionedResources {
+  tableName: string;
+  queues: Record<string, { url: string; arn: string; dlqUrl: string; dlqArn: string }>;
+  topics: Record<string, { arn: string }>;
+  buckets: Record<string, string>;
+  configurationSet: string;
+  scheduleGroup: string;
+  schedulerRoleArn: string;
+  /** Environment variables the functions read (names from the definitions). */
+  env: Record<string, string>;
+}
+
+async function ensureTable(dynamo: DynamoDBClient): Promise<void> {
+  try {
+    await dynamo.send(new DescribeTableCommand({ TableName: TABLE.name }));
+    return;
+  } catch (error) {
+    if (!(error instanceof Error) || error.name !== 'ResourceNotFoundException') throw error;
+  }
+  const attributes = new Set([TABLE.partitionKey, TABLE.sortKey, ...TABLE.globalSecondaryIndexes.flatMap((g) => [g.partitionKey, g.sortKey])]);
+  await dynamo.send(
+    new CreateTableCommand({
+      TableName: TABLE.name,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [...attributes].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+      KeySchema: [
+        { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: TABLE.globalSecondaryIndexes.map((gsi) => ({
+        IndexName: gsi.indexName,
+        KeySchema: [
+          { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
+          { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    }),
+  );
+  await dynamo.send(
+    new UpdateTimeToLiveCommand({ TableName: TABLE.name, TimeToLiveSpecification: { AttributeName: TABLE.timeToLiveAttribute, Enabled: true } }),
+  );
+}
+
+function provisionMessaging(fauxqs: FauxqsServer) {
+  const queues: ProvisionedResources['queues'] = {};
+  for (const queue of Object.values(QUEUES)) {
+    const dlq = fauxqs.createQueue(queue.dlqName, { attributes: { MessageRetentionPeriod: String(14 * 24 * 3600) } });
+    const main = fauxqs.createQueue(queue.name, {
+      attributes: {
+        VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: String(queue.maxReceiveCount) }),
+      },
+    });
+    queues[queue.id] = { url: main.queueUrl, arn: main.queueArn, dlqUrl: dlq.queueUrl, dlqArn: dlq.queueArn };
+  }
+  const topics: ProvisionedResources['topics'] = {};
+  for (const topic of Object.values(TOPICS)) {
+    topics[topic.id] = { arn: fauxqs.createTopic(topic.name).topicArn };
+    for (const queueId of topic.subscribedQueues) fauxqs.subscribe({ topic: topic.name, queue: QUEUES[queueId].name });
+  }
+  const buckets: Record<string, string> = {};
+  for (const bucket of Object.values(BUCKETS)) {
+    fauxqs.createBucket(bucket.name);
+    buckets[bucket.id] = bucket.name;
+  }
+  return { queues, topics, buckets };
+}
+
+function ignoreExists(error: unknown): void {
+  const name = error instanceof Error ? error.name : '';
+  if (name !== 'AlreadyExistsException' && name !== 'ConflictException') throw error;
+}
+
+export async function provision(clients: { dynamo: DynamoDBClient; ses: SESv2Client; scheduler: SchedulerClient }, fauxqs: FauxqsServer): Promise<ProvisionedResources> {
+  await ensureTable(clients.dynamo);
+  const { queues, topics, buckets } = provisionMessaging(fauxqs);
+  const topicArn = topics[CONFIGURATION_SET.topic]!.arn;
+  await clients.ses.send(new CreateConfigurationSetCommand({ ConfigurationSetName: CONFIGURATION_SET.name })).catch(ignoreExists);
+  await clients.ses
+    .send(
+      new CreateConfigurationSetEventDestinationCommand({
+        ConfigurationSetName: CONFIGURATION_SET.name,
+        EventDestinationName: CONFIGURATION_SET.eventDestinationName,
+        EventDestination: {
+          Enabled: true,
+          MatchingEventTypes: CONFIGURATION_SET.matchingEventTypes as EventType[],
+          SnsDestination: { TopicArn: topicArn },
+        },
+      }),
+    )
+    .catch(ignoreExists);
+  await clients.scheduler.send(new CreateScheduleGroupCommand({ Name: SCHEDULE_GROUP.name })).catch(ignoreExists);
+  const schedulerRoleArn = `arn:aws:iam::${LOCAL_ACCOUNT_ID}:role/mailservice-scheduler`;
+
+  const env: Record<string, string> = {
+    [TABLE.envVar]: TABLE.name,
+    [CONFIGURATION_SET.envVar]: CONFIGURATION_SET.name,
+    [SCHEDULE_GROUP.envVar]: SCHEDULE_GROUP.name,
+    [SCHEDULE_GROUP.roleEnvVar]: schedulerRoleArn,
+  };
+  for (const queue of Object.values(QUEUES)) env[queue.envVar] = queues[queue.id]!.url;
+  for (const topic of Object.values(TOPICS)) env[topic.envVar] = topics[topic.id]!.arn;
+  for (const bucket of Object.values(BUCKETS)) env[bucket.envVar] = bucket.name;
+
+  return {
+    tableName: TABLE.name,
+    queues,
+    topics,
+    buckets,
+    configurationSet: CONFIGURATION_SET.name,
+    scheduleGroup: SCHEDULE_GROUP.name,
+    schedulerRoleArn,
+    env,
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * One poller per SQS event-source mapping, as Lambda runs them: receive a batch, invoke the worker with a
+ * real SQSEvent, delete what succeeded. Failed records (batchItemFailures, or the whole batch when the
+ * handler throws) are left alone: they reappear after the visibility timeout and the queue's redrive
+ * policy moves them to the DLQ after maxReceiveCount receives.
+ */
+import { createHash } from 'node:crypto';
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { lambdaContext } from './lambda-http';
+import { LOCAL_REGION } from './constants';
+
+export type WorkerHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
+
+export interface PollerOptions {
+  name: string;
+  sqs: SQSClient;
+  queueUrl: string;
+  queueArn: string;
+  handler: WorkerHandler;
+  batchSize: number;
+  timeoutSeconds: number;
+  /** Concurrent receive loops (Lambda scales out per batch). */
+  concurrency?: number;
+  log: (message: string) => void;
+}
+
+function toRecord(message: Message, queueArn: string): SQSRecord {
+  const attributes = message.Attributes ?? {};
+  const body = message.Body ?? '';
+  return {
+    messageId: message.MessageId ?? '',
+    receiptHandle: message.ReceiptHandle ?? '',
+    body,
+    attributes: {
+      ApproximateReceiveCount: attributes.ApproximateReceiveCount ?? '1',
+      SentTimestamp: attributes.SentTimestamp ?? String(Date.now()),
+      SenderId: attributes.SenderId ?? 'local',
+      ApproximateFirstReceiveTimestamp: attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+    },
+    messageAttributes: Object.fromEntries(
+      Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [
+        name,
+        { dataType: value.DataType ?? 'String', stringValue: value.StringValue, binaryValue: value.BinaryValue ? Buffer.from(value.BinaryValue).toString('base64') : undefined },
+      ]),
+    ),
+    md5OfBody: message.MD5OfBody ?? createHash('md5').update(body).digest('hex'),
+    eventSource: 'aws:sqs',
+    eventSourceARN: queueArn,
+    awsRegion: LOCAL_REGION,
+  };
+}
+
+export class SqsPoller {
+  private running = false;
+  private readonly abort = new AbortController();
+  private loops: Promise<void>[] = [];
+  /** Batches handled since start (health and tests). */
+  invocations = 0;
+
+  constructor(private readonly options: PollerOptions) {}
+
+  start(): void {
+    this.running = true;
+    const concurrency = this.options.concurrency ?? 2;
+    this.loops = Array.from({ length: concurrency }, () => this.loop());
+  }
+
+  isRunning(): boolean {
+    return this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.abort.abort();
+    await Promise.allSettled(this.loops);
+  }
+
+  private async loop(): Promise<void> {
+    const { sqs, queueUrl, batchSize } = this.options;
+    while (this.running) {
+      let messages: Message[] = [];
+      try {
+        const result = await sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: queueUrl,
+            MaxNumberOfMessages: batchSize,
+            WaitTimeSeconds: 1,
+            MessageSystemAttributeNames: ['All'],
+            MessageAttributeNames: ['All'],
+          }),
+          { abortSignal: this.abort.signal },
+        );
+        messages = result.Messages ?? [];
+      } catch (error) {
+        if (!this.running) return;
+        this.options.log(`${this.options.name}: receive failed: ${(error as Error).message}`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        continue;
+      }
+      if (messages.length > 0) await this.invoke(messages);
+    }
+  }
+
+  private async invoke(messages: Message[]): Promise<void> {
+    const { sqs, queueUrl, queueArn, handler, name, timeoutSeconds } = this.options;
+    const records = messages.map((message) => toRecord(message, queueArn));
+    let failed: Set<string>;
+    this.invocations++;
+    try {
+      const response = await handler({ Records: records }, lambdaContext(name, timeoutSeconds * 1000));
+      const ids = new Set(records.map((r) => r.messageId));
+      const reported = (response?.batchItemFailures ?? []).map((f) => f.itemIdentifier);
+      // As Lambda does: an unknown or empty identifier fails the whole batch.
+      failed = reported.every((id) => ids.has(id)) ? new Set(reported) : ids;
+    } catch (error) {
+      this.options.log(`${name}: handler threw, whole batch will be retried: ${(error as Error).message}`);
+      failed = new Set(records.map((r) => r.messageId));
+    }
+    const done = records.filter((r) => !failed.has(r.messageId));
+    if (done.length === 0) return;
+    try {
+      await sqs.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: done.map((r, index) => ({ Id: String(index), ReceiptHandle: r.receiptHandle })),
+        }),
+      );
+    } catch (error) {
+      this.options.log(`${name}: delete failed (messages will be redelivered): ${(error as Error).message}`);
+    }
+  }
+}

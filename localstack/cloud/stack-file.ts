@@ -1,0 +1,53 @@
+/**
+ * DATA_DIR/stack.json: how other processes (the admin CLI, tests, benchmarks) find a running local
+ * cloud: its API URL, emulator endpoints and the functions' environment.
+ */
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface StackInfo {
+  pid: number;
+  api_url: string;
+  started_at: string;
+  data_dir: string;
+  in_memory: boolean;
+  region: string;
+  endpoints: { dynamodb: string; sqs: string; sns: string; s3: string; sesv2: string; scheduler: string };
+  /** Environment of the functions (resource names/URLs, endpoints, region, local credentials). */
+  env: Record<string, string>;
+}
+
+export const stackFilePath = (dataDir: string) => join(dataDir, 'stack.json');
+
+export function writeStackFile(dataDir: string, info: StackInfo): void {
+  const path = stackFilePath(dataDir);
+  writeFileSync(`${path}.tmp`, JSON.stringify(info, null, 2));
+  renameSync(`${path}.tmp`, path);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The running stack of that data folder, or null (no file, or its process is gone). */
+export function readStackFile(dataDir: string): StackInfo | null {
+  const path = stackFilePath(dataDir);
+  if (!existsSync(path)) return null;
+  const info = JSON.parse(readFileSync(path, 'utf8')) as StackInfo;
+  return alive(info.pid) ? info : null;
+}
+
+export function removeStackFile(dataDir: string, pid: number): void {
+  const path = stackFilePath(dataDir);
+  try {
+    const info = JSON.parse(readFileSync(path, 'utf8')) as StackInfo;
+    if (info.pid === pid) rmSync(path, { force: true });
+  } catch {
+    // already gone
+  }
+}

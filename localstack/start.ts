@@ -1,0 +1,65 @@
+/**
+ * `npm start`: the whole service on this machine, no Docker. Prints the API URL and a ready line;
+ * Ctrl-C stops everything (no Java or Node process is left behind).
+ *
+ * Environment: PORT (API, default 3000), HOST (default 127.0.0.1), DATA_DIR (default .data),
+ * DATA_IN_MEMORY=1 (nothing persisted), DYNAMODB_PORT / FAUXQS_PORT / SES_PORT / SCHEDULER_PORT
+ * (default: free ephemeral ports), SANDBOX_DOMAIN, LOG_LEVEL=silent.
+ */
+import { startLocalCloud } from './cloud/cloud';
+import { portFromEnv } from './cloud/free-port';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+async function main(): Promise<void> {
+  const env = process.env;
+  const started = Date.now();
+  const log = (message: string) => console.error(`[local-cloud] ${message}`);
+  const cloud = await startLocalCloud({
+    port: portFromEnv(env, 'PORT', 3000),
+    host: env.HOST || '127.0.0.1',
+    dataDir: env.DATA_DIR || '.data',
+    inMemory: env.DATA_IN_MEMORY === '1' || env.DATA_IN_MEMORY === 'true',
+    ports: {
+      dynamodb: portFromEnv(env, 'DYNAMODB_PORT', 0),
+      fauxqs: portFromEnv(env, 'FAUXQS_PORT', 0),
+      ses: portFromEnv(env, 'SES_PORT', 0),
+      scheduler: portFromEnv(env, 'SCHEDULER_PORT', 0),
+    },
+    sandboxDomain: env.SANDBOX_DOMAIN || undefined,
+    log,
+  });
+  const { info } = cloud;
+  console.log(`API:      ${cloud.apiUrl}`);
+  console.log(`Mailbox:  ${cloud.apiUrl}/_local/ses`);
+  console.log(`Data:     ${info.in_memory ? '(in memory)' : info.data_dir}`);
+  console.log(`Emulators: dynamodb ${info.endpoints.dynamodb}, sqs/sns/s3 ${info.endpoints.sqs}, ses ${info.endpoints.sesv2}, scheduler ${info.endpoints.scheduler}`);
+  console.log(`Ready in ${Date.now() - started} ms: ${cloud.apiUrl}`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping`);
+    const timer = setTimeout(() => {
+      log('stop took too long; exiting');
+      process.exit(1);
+    }, 15_000);
+    await cloud.stop();
+    clearTimeout(timer);
+    log('stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  // The parent (a test harness) closing our stdin means it is gone: stop too.
+  if (env.STOP_ON_STDIN_CLOSE === '1') {
+    process.stdin.on('end', () => void stop('stdin closed'));
+    process.stdin.resume();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`[local-cloud] failed to start: ${(error as Error).stack ?? String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,48 @@
+/**
+ * Runtime configuration, read once from the environment by the composition root.
+ * Resource names/URLs come from the variables named in infra/definitions.ts (set by CDK in AWS and by
+ * the local runtime on the embedded cloud). Endpoint overrides are only read by the client factory.
+ */
+export interface Config {
+  region: string;
+  tableName: string;
+  sendQueueUrl: string;
+  mailBucket: string;
+  sesConfigurationSet: string;
+  sandboxDomain: string;
+  /** Service endpoints for the local cloud/LocalStack; empty in AWS. */
+  endpoints: Partial<Record<'dynamodb' | 'sqs' | 'sns' | 's3' | 'ses' | 'scheduler', string>>;
+}
+
+function read(env: NodeJS.ProcessEnv, name: string, fallback = ''): string {
+  const value = env[name];
+  return value === undefined || value === '' ? fallback : value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    region: read(env, 'AWS_REGION', read(env, 'AWS_DEFAULT_REGION', 'us-east-1')),
+    tableName: read(env, 'TABLE_NAME'),
+    sendQueueUrl: read(env, 'SEND_QUEUE_URL'),
+    mailBucket: read(env, 'MAIL_BUCKET'),
+    sesConfigurationSet: read(env, 'SES_CONFIGURATION_SET'),
+    sandboxDomain: read(env, 'SANDBOX_DOMAIN', 'sandbox.mailservice.dev').toLowerCase(),
+    endpoints: {
+      dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB,
+      sqs: env.AWS_ENDPOINT_URL_SQS,
+      sns: env.AWS_ENDPOINT_URL_SNS,
+      s3: env.AWS_ENDPOINT_URL_S3,
+      ses: env.AWS_ENDPOINT_URL_SESV2,
+      scheduler: env.AWS_ENDPOINT_URL_SCHEDULER,
+    },
+  };
+}
+
+/** Fails fast with the name of a missing setting instead of a confusing SDK error later. */
+export function required<K extends keyof Config>(config: Config, key: K, envVar: string): NonNullable<Config[K]> {
+  const value = config[key];
+  if (value === undefined || value === null || value === '') {
+    throw new Error(`Missing configuration: set ${envVar}`);
+  }
+  return value as NonNullable<Config[K]>;
+}

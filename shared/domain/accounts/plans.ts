@@ -1,0 +1,30 @@
+/**
+ * Plans and their limits (spec, Limits). `null` means no fixed cap. Enforcement of send counters and
+ * domain/tenant counts lives with the features that consume them; the numbers live here only.
+ */
+export const PLAN_NAMES = ['free', 'pro', 'scale', 'dedicated'] as const;
+export type PlanName = (typeof PLAN_NAMES)[number];
+
+export interface PlanLimits {
+  /** Emails per calendar month (UTC). For paid plans this is the included volume; overage is billed. */
+  monthlyEmails: number | null;
+  /** Hard cap: true refuses sends over monthlyEmails (429 plan_limit); false bills overage. */
+  monthlyHardCap: boolean;
+  dailyEmails: number | null;
+  domains: number;
+  tenants: number;
+}
+
+export const PLANS: Record<PlanName, PlanLimits> = {
+  free: { monthlyEmails: 3_000, monthlyHardCap: true, dailyEmails: 100, domains: 1, tenants: 0 },
+  pro: { monthlyEmails: 50_000, monthlyHardCap: false, dailyEmails: null, domains: 10, tenants: 0 },
+  scale: { monthlyEmails: 100_000, monthlyHardCap: false, dailyEmails: null, domains: 1_000, tenants: 1_000 },
+  dedicated: { monthlyEmails: null, monthlyHardCap: false, dailyEmails: null, domains: 10_000, tenants: 10_000 },
+};
+
+/** The shared sandbox sender's own hard caps, whatever the plan. */
+export const SANDBOX_LIMITS = { dailyEmails: 100, monthlyEmails: 3_000 };
+
+export function isPlanName(value: string): value is PlanName {
+  return (PLAN_NAMES as readonly string[]).includes(value);
+}

@@ -1,0 +1,55 @@
+/** Email addresses and domain names: parsing and validation shared by every schema. */
+import { z } from 'zod';
+
+// Pragmatic address check: a dot-atom-ish local part, a domain with at least one dot and a 2+ letter TLD.
+const ADDRESS = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+export interface Mailbox {
+  email: string;
+  name?: string;
+}
+
+export function isEmailAddress(value: string): boolean {
+  return value.length <= 254 && ADDRESS.test(value) && !value.includes('..');
+}
+
+/** Parses `a@b.c` or `Display Name <a@b.c>` (the name may be quoted). Returns null when invalid. */
+export function parseMailbox(input: string): Mailbox | null {
+  const value = input.trim();
+  const angle = /^(.*?)\s*<([^<>]+)>$/.exec(value);
+  if (angle) {
+    const email = angle[2]!.trim();
+    let name = angle[1]!.trim();
+    if (name.startsWith('"') && name.endsWith('"') && name.length >= 2) name = name.slice(1, -1).replace(/\\(.)/g, '$1');
+    if (!isEmailAddress(email) || /[\r\n]/.test(name)) return null;
+    return name ? { email, name } : { email };
+  }
+  return isEmailAddress(value) ? { email: value } : null;
+}
+
+/** `Name <email>` with the name quoted when it needs to be. */
+export function formatMailbox(mailbox: Mailbox): string {
+  if (!mailbox.name) return mailbox.email;
+  const name = /^[A-Za-z0-9 !#$%&'*+\-/=?^_`{|}~.]+$/.test(mailbox.name) ? mailbox.name : `"${mailbox.name.replace(/(["\\])/g, '\\$1')}"`;
+  return `${name} <${mailbox.email}>`;
+}
+
+export function domainOf(email: string): string {
+  return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+}
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export const emailAddress = z
+  .string()
+  .trim()
+  .refine(isEmailAddress, { message: 'must be a valid email address' });
+
+export const domainName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((value) => DOMAIN.test(value), { message: 'must be a valid domain name' });

@@ -1,0 +1,60 @@
+/** The email record and its statuses. */
+export const EMAIL_STATUSES = ['queued', 'scheduled', 'sent', 'delivered', 'bounced', 'failed', 'cancelled'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+/** What the service keeps about one send (the stored item, minus bodies). */
+export interface Email {
+  id: string;
+  account_id: string;
+  from: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  reply_to: string[];
+  subject: string;
+  status: EmailStatus;
+  last_event: string;
+  bounce_reason: string | null;
+  bounce_type: string | null;
+  tags: { name: string; value: string }[];
+  headers: Record<string, string>;
+  scheduled_at: string | null;
+  cancelled_at: string | null;
+  sent_at: string | null;
+  delivered_at: string | null;
+  bounced_at: string | null;
+  created_at: string;
+  tenant: string | null;
+  provider_message_id: string | null;
+}
+
+export interface EmailBody {
+  html?: string;
+  text?: string;
+}
+
+/** The public Email record (spec, "Email record"). */
+export function toPublicEmail(email: Email) {
+  return {
+    object: 'email' as const,
+    id: email.id,
+    from: email.from,
+    to: email.to,
+    cc: email.cc,
+    bcc: email.bcc,
+    reply_to: email.reply_to,
+    subject: email.subject,
+    status: email.status,
+    last_event: email.last_event,
+    bounce_reason: email.bounce_reason,
+    bounce_type: email.bounce_type,
+    tags: email.tags,
+    scheduled_at: email.scheduled_at,
+    cancelled_at: email.cancelled_at,
+    sent_at: email.sent_at,
+    delivered_at: email.delivered_at,
+    bounced_at: email.bounced_at,
+    created_at: email.created_at,
+    tenant: email.tenant,
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Custom headers on a send. Headers that would override the envelope, routing, authentication, the MIME
+ * structure or our own tracking are refused (documented in docs/sending.md).
+ */
+export const BLOCKED_HEADERS = [
+  'bcc',
+  'cc',
+  'to',
+  'from',
+  'sender',
+  'subject',
+  'date',
+  'message-id',
+  'received',
+  'return-path',
+  'delivered-to',
+  'dkim-signature',
+  'domainkey-signature',
+  'arc-seal',
+  'arc-message-signature',
+  'arc-authentication-results',
+  'authentication-results',
+  'received-spf',
+  'content-type',
+  'content-transfer-encoding',
+  'content-disposition',
+  'mime-version',
+  'list-unsubscribe',
+  'list-unsubscribe-post',
+  'feedback-id',
+  'x-ses-configuration-set',
+  'x-ses-message-tags',
+  'x-ses-source-arn',
+  'x-ses-from-arn',
+  'x-ses-return-path-arn',
+] as const;
+
+const BLOCKED = new Set<string>(BLOCKED_HEADERS);
+/** Our own headers (X-Service-*) are set by the service only. */
+const RESERVED_PREFIX = 'x-service-';
+const NAME = /^[!-9;-~]+$/; // RFC 5322 field-name: printable ASCII except colon
+
+export interface HeaderProblem {
+  header: string;
+  reason: string;
+}
+
+export function findHeaderProblems(headers: Record<string, string>): HeaderProblem[] {
+  const problems: HeaderProblem[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (!NAME.test(name)) problems.push({ header: name, reason: 'invalid header name (printable ASCII, no colon or spaces)' });
+    else if (BLOCKED.has(lower)) problems.push({ header: name, reason: 'this header is set by the service and cannot be overridden' });
+    else if (lower.startsWith(RESERVED_PREFIX)) problems.push({ header: name, reason: 'X-Service-* headers are reserved' });
+    else if (/[\r\n\0]/.test(value)) problems.push({ header: name, reason: 'header values must not contain CR, LF or NUL' });
+    else if (value.length > 998) problems.push({ header: name, reason: 'header value longer than 998 characters' });
+  }
+  return problems;
+}

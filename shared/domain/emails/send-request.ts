@@ -1,0 +1,125 @@
+/**
+ * The send request (body of POST /emails): the spec's fields and aliases, normalised into one shape.
+ * This schema is the single source of validation and of the `SendRequest` type.
+ */
+import { z } from 'zod';
+import { formatMailbox, parseMailbox, type Mailbox } from './address';
+import { findHeaderProblems } from './headers';
+
+export const MAX_RECIPIENTS = 50;
+export const MAX_TAGS = 10;
+const TAG_PART = /^[A-Za-z0-9_-]{1,256}$/;
+
+/** Fields the spec defines that later releases implement; refused rather than silently ignored. */
+const NOT_YET_SUPPORTED = ['attachments', 'scheduled_at', 'template', 'tenant', 'unsubscribe', 'category'] as const;
+
+const ALIASES: Record<string, string> = {
+  htmlBody: 'html',
+  html_body: 'html',
+  textBody: 'text',
+  text_body: 'text',
+  plain_body: 'text',
+  replyTo: 'reply_to',
+  scheduledAt: 'scheduled_at',
+};
+
+/** Maps aliases onto canonical names; the canonical name wins when both are present. */
+function applyAliases(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    const canonical = ALIASES[key];
+    if (canonical === undefined) out[key] = value;
+  }
+  for (const [key, value] of Object.entries(input)) {
+    const canonical = ALIASES[key];
+    if (canonical !== undefined && out[canonical] === undefined) out[canonical] = value;
+  }
+  return out;
+}
+
+const mailbox = z.string().transform((value, ctx): Mailbox => {
+  const parsed = parseMailbox(value);
+  if (!parsed) {
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid email address` });
+    return z.NEVER;
+  }
+  return parsed;
+});
+
+const fromField = z.union([
+  mailbox,
+  z.object({ email: z.string(), name: z.string().max(200).optional() }).transform((value, ctx): Mailbox => {
+    const parsed = parseMailbox(value.email);
+    if (!parsed || /[\r\n]/.test(value.name ?? '')) {
+      ctx.addIssue({ code: 'custom', message: `"${value.email}" is not a valid email address` });
+      return z.NEVER;
+    }
+    return value.name ? { email: parsed.email, name: value.name } : { email: parsed.email };
+  }),
+]);
+
+const addressList = z
+  .union([mailbox, z.array(mailbox)])
+  .transform((value) => (Array.isArray(value) ? value : [value]).map(formatMailbox));
+
+const tag = z.object({
+  name: z.string().regex(TAG_PART, 'tag names are 1-256 letters, digits, _ or -'),
+  value: z.string().regex(TAG_PART, 'tag values are 1-256 letters, digits, _ or -'),
+});
+
+const tags = z
+  .union([
+    z.array(tag),
+    z.record(z.string(), z.string()).transform((record) => Object.entries(record).map(([name, value]) => ({ name, value }))),
+  ])
+  .pipe(z.array(tag).max(MAX_TAGS, `at most ${MAX_TAGS} tags`));
+
+const headers = z.record(z.string(), z.string()).superRefine((value, ctx) => {
+  for (const problem of findHeaderProblems(value)) {
+    ctx.addIssue({ code: 'custom', path: [problem.header], message: problem.reason });
+  }
+});
+
+export const sendRequestSchema = z.preprocess(
+  applyAliases,
+  z
+    .object({
+      from: fromField,
+      to: addressList,
+      subject: z.string().min(1, 'subject is required').max(998),
+      html: z.string().optional(),
+      text: z.string().optional(),
+      cc: addressList.optional(),
+      bcc: addressList.optional(),
+      reply_to: addressList.optional(),
+      tags: tags.optional(),
+      headers: headers.optional(),
+      ...Object.fromEntries(
+        NOT_YET_SUPPORTED.map((field) => [field, z.undefined({ message: `${field} is not supported by this server version yet` }).optional()]),
+      ),
+    })
+    .superRefine((value, ctx) => {
+      if (value.html === undefined && value.text === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['html'], message: 'one of html or text is required' });
+      }
+      const count = value.to.length + (value.cc?.length ?? 0) + (value.bcc?.length ?? 0);
+      if (value.to.length === 0) ctx.addIssue({ code: 'custom', path: ['to'], message: 'at least one recipient is required' });
+      if (count > MAX_RECIPIENTS) {
+        ctx.addIssue({ code: 'custom', path: ['to'], message: `at most ${MAX_RECIPIENTS} recipients (to, cc and bcc together)` });
+      }
+    }),
+);
+
+export type SendRequest = {
+  from: Mailbox;
+  to: string[];
+  subject: string;
+  html?: string;
+  text?: string;
+  cc?: string[];
+  bcc?: string[];
+  reply_to?: string[];
+  tags?: { name: string; value: string }[];
+  headers?: Record<string, string>;
+};

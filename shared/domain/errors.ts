@@ -1,0 +1,100 @@
+/**
+ * Typed errors of the domain. Each carries the HTTP status and the spec's error code; the HTTP layer
+ * (shared/http/errors.ts) turns them into the error envelope in one place.
+ */
+export type ErrorCode =
+  | 'validation_error'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'insufficient_scope'
+  | 'not_found'
+  | 'conflict'
+  | 'idempotency_conflict'
+  | 'plan_limit'
+  | 'rate_limited'
+  | 'tenants_not_enabled'
+  | 'domain_not_allowed'
+  | 'domain_not_verified'
+  | 'recipient_not_allowed'
+  | 'not_configured'
+  | 'upstream_error'
+  | 'service_unavailable'
+  | 'internal_error';
+
+export interface ErrorOptions {
+  details?: Record<string, unknown>;
+  hint?: string;
+  upgradeUrl?: string;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly details?: Record<string, unknown>;
+  readonly hint?: string;
+  readonly upgradeUrl?: string;
+
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    options: ErrorOptions = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.details = options.details;
+    this.hint = options.hint;
+    this.upgradeUrl = options.upgradeUrl;
+  }
+}
+
+/** 401. Its body carries only the message (spec, Authentication 2). */
+export class UnauthorizedError extends AppError {
+  constructor(message: string) {
+    super(401, 'unauthorized', message);
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(message: string, options: ErrorOptions = {}) {
+    super(400, 'validation_error', message, options);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message: string, code: ErrorCode = 'forbidden', options: ErrorOptions = {}) {
+    super(403, code, message, options);
+  }
+}
+
+export class InsufficientScopeError extends AppError {
+  constructor(required: readonly string[], granted: readonly string[]) {
+    super(403, 'insufficient_scope', `This API key lacks the scope needed here: one of ${required.join(', ')}.`, {
+      details: { required_scopes: [...required], key_scopes: [...granted] },
+      hint: 'Create a key with the needed scope (POST /api-keys) or use a full-access key.',
+    });
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(what: string, id?: string) {
+    super(404, 'not_found', id ? `${what} ${id} was not found.` : `${what} was not found.`);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string, code: ErrorCode = 'conflict', options: ErrorOptions = {}) {
+    super(409, code, message, options);
+  }
+}
+
+export class ServiceUnavailableError extends AppError {
+  constructor(message: string, options: ErrorOptions = {}) {
+    super(503, 'service_unavailable', message, options);
+  }
+}
+
+export class UpstreamError extends AppError {
+  constructor(message: string, options: ErrorOptions = {}) {
+    super(502, 'upstream_error', message, options);
+  }
+}

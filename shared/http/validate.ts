@@ -1,0 +1,32 @@
+/** Request decoding: JSON body and query parsing through zod schemas, failures as 400 validation_error. */
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { ValidationError } from '../domain/errors';
+
+export function issuesToFields(issues: readonly z.core.$ZodIssue[]): { field: string; message: string }[] {
+  return issues.map((issue) => ({ field: issue.path.map(String).join('.') || '(body)', message: issue.message }));
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown, what = 'request body'): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    const fields = issuesToFields(result.error.issues);
+    const names = [...new Set(fields.map((f) => f.field))].join(', ');
+    throw new ValidationError(`Invalid ${what}: check ${names}.`, { details: { fields } });
+  }
+  return result.data;
+}
+
+export async function readJson(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') throw new ValidationError('The request body is empty; send a JSON object.', { details: { fields: [{ field: '(body)', message: 'required' }] } });
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError('The request body is not valid JSON.', { details: { fields: [{ field: '(body)', message: 'invalid JSON' }] } });
+  }
+}
+
+export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  return parseWith(schema, await readJson(c));
+}

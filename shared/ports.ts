@@ -1,0 +1,47 @@
+/**
+ * Ports: what use cases need from the outside world. Adapters in shared/aws implement them with the AWS
+ * SDK; the domain and use cases never import an AWS client directly.
+ */
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** The send queue: one message per email to hand to the send worker. */
+export interface SendQueue {
+  enqueue(message: { email_id: string }): Promise<void>;
+}
+
+export interface BlobStore {
+  put(key: string, body: string | Buffer, contentType: string): Promise<void>;
+  get(key: string): Promise<Buffer>;
+}
+
+export interface OutboundMessage {
+  raw: Buffer;
+  from: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  tags: Record<string, string>;
+}
+
+/** The mail transfer provider (SES). */
+export interface Mailer {
+  /** Returns the provider's message id. Throws MailerError. */
+  send(message: OutboundMessage): Promise<{ providerMessageId: string }>;
+}
+
+/** A provider failure, classified: permanent failures are not retried. */
+export class MailerError extends Error {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'MailerError';
+  }
+}

@@ -1,0 +1,78 @@
+/** Accounts repository. The owner email is unique across accounts (enforced with a guard item). */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Account } from '../domain/accounts/account';
+import { ConflictError, NotFoundError } from '../domain/errors';
+import { keys } from './keys';
+import { cancelledConditionIndexes, isConditionFailure, transactWrite, withoutKeys, type Table } from './table';
+
+export type AccountChanges = Partial<Pick<Account, 'plan' | 'payment_method' | 'tenants_enabled'>>;
+
+export class AccountRepository {
+  constructor(private readonly table: Table) {}
+
+  /** Creates the account; `extraItems` are written in the same transaction (e.g. its first API key). */
+  async create(account: Account, extraItems: Record<string, unknown>[] = []): Promise<void> {
+    try {
+      await transactWrite(this.table, [
+        {
+          Put: {
+            TableName: this.table.name,
+            Item: { ...keys.accountEmail(account.email), account_id: account.id },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        {
+          Put: {
+            TableName: this.table.name,
+            Item: { ...keys.account(account.id), type: 'account', ...account },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        ...extraItems.map((Item) => ({
+          Put: { TableName: this.table.name, Item, ConditionExpression: 'attribute_not_exists(PK)' },
+        })),
+      ]);
+    } catch (error) {
+      if (cancelledConditionIndexes(error).includes(0)) {
+        throw new ConflictError(`An account with the email ${account.email} already exists.`);
+      }
+      throw error;
+    }
+  }
+
+  async get(accountId: string): Promise<Account | null> {
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.account(accountId), ConsistentRead: true }),
+    );
+    return result.Item ? (withoutKeys(result.Item) as unknown as Account) : null;
+  }
+
+  async update(accountId: string, changes: AccountChanges, now: string): Promise<Account> {
+    const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
+    const names: Record<string, string> = { '#updated_at': 'updated_at' };
+    const values: Record<string, unknown> = { ':updated_at': now };
+    const sets = ['#updated_at = :updated_at'];
+    for (const [name, value] of entries) {
+      names[`#${name}`] = name;
+      values[`:${name}`] = value;
+      sets.push(`#${name} = :${name}`);
+    }
+    try {
+      const result = await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.account(accountId),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return withoutKeys(result.Attributes ?? {}) as unknown as Account;
+    } catch (error) {
+      if (isConditionFailure(error)) throw new NotFoundError('Account', accountId);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * API keys repository. Two items per key, written and deleted together in one transaction: the listing
+ * item under the account, and the lookup item keyed by the secret's hash (what authentication reads).
+ */
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { ApiKey } from '../domain/api-keys/api-key';
+import { keys } from './keys';
+import { queryPage, type PageRequest } from './paginate';
+import type { Page } from './cursor';
+import { cancelledConditionIndexes, isTransactionConflict, transactWrite, withoutKeys, type Table } from './table';
+
+export interface ApiKeyLookup {
+  key_id: string;
+  account_id: string;
+  scopes: string[];
+  tenant: string | null;
+  allowed_domains: string[] | null;
+}
+
+function listingItem(key: ApiKey, hash: string) {
+  return { ...keys.apiKey(key.account_id, key.id), type: 'api_key', ...key, secret_hash: hash };
+}
+
+function lookupItem(key: ApiKey, hash: string) {
+  const lookup: ApiKeyLookup = {
+    key_id: key.id,
+    account_id: key.account_id,
+    scopes: key.scopes,
+    tenant: key.tenant,
+    allowed_domains: key.allowed_domains,
+  };
+  return { ...keys.apiKeyHash(hash), type: 'api_key_lookup', ...lookup };
+}
+
+function toApiKey(item: Record<string, any>): ApiKey {
+  const { secret_hash, type, ...rest } = withoutKeys(item);
+  return rest as unknown as ApiKey;
+}
+
+export class ApiKeyRepository {
+  constructor(private readonly table: Table) {}
+
+  /** Items for a new key, for callers that write them inside a larger transaction. */
+  itemsFor(key: ApiKey, hash: string): Record<string, unknown>[] {
+    return [listingItem(key, hash), lookupItem(key, hash)];
+  }
+
+  async create(key: ApiKey, hash: string): Promise<void> {
+    await transactWrite(
+      this.table,
+      this.itemsFor(key, hash).map((Item) => ({ Put: { TableName: this.table.name, Item, ConditionExpression: 'attribute_not_exists(PK)' } })),
+    );
+  }
+
+  async findByHash(hash: string): Promise<ApiKeyLookup | null> {
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.apiKeyHash(hash), ConsistentRead: true }),
+    );
+    if (!result.Item) return null;
+    const { key_id, account_id, scopes, tenant, allowed_domains } = result.Item;
+    return { key_id, account_id, scopes, tenant: tenant ?? null, allowed_domains: allowed_domains ?? null };
+  }
+
+  list(accountId: string, page: PageRequest): Promise<Page<ApiKey>> {
+    const { PK, SKPrefix } = keys.apiKeyPrefix(accountId);
+    return queryPage(
+      this.table,
+      {
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
+        ScanIndexForward: false,
+      },
+      page,
+      { PK },
+      (item) => ({ PK: item.PK, SK: item.SK }),
+      toApiKey,
+    );
+  }
+
+  /** Deletes both items at once; returns false when the key does not exist (in this account). */
+  async delete(accountId: string, keyId: string): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      const listing = await this.table.client.send(
+        new GetCommand({ TableName: this.table.name, Key: keys.apiKey(accountId, keyId), ConsistentRead: true }),
+      );
+      const hash = listing.Item?.secret_hash as string | undefined;
+      if (!hash) return false;
+      try {
+        await this.table.client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Delete: { TableName: this.table.name, Key: keys.apiKey(accountId, keyId), ConditionExpression: 'attribute_exists(PK)' } },
+              { Delete: { TableName: this.table.name, Key: keys.apiKeyHash(hash) } },
+            ],
+          }),
+        );
+        return true;
+      } catch (error) {
+        // Deleted concurrently by another request: the key is gone either way.
+        if (cancelledConditionIndexes(error).includes(0)) return false;
+        // Racing a concurrent delete of the same items: read again and retry.
+        if (isTransactionConflict(error) && attempt < 5) continue;
+        throw error;
+      }
+    }
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * Emails repository. An email item is keyed by its own id (no hot partition on the send path); the
+ * per-account listing goes through GSI1. Status changes are conditional writes, never read-then-write.
+ */
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Email, EmailBody } from '../domain/emails/email';
+import { EVENT_RANK, statusesBefore, type DeliveryOutcome } from '../domain/emails/outcomes';
+import { keys } from './keys';
+import { isConditionFailure, withoutKeys, type Table } from './table';
+
+/** Where the body lives: inline in the item, or in the blob store under `key` when large. */
+export type StoredBody = { inline: EmailBody } | { blobKey: string };
+
+export interface StoredEmail {
+  email: Email;
+  body: StoredBody;
+}
+
+/** Attributes that start empty and are filled by events with if_not_exists, so they are absent (not NULL) until set. */
+const LATE_FIELDS = ['bounce_reason', 'bounce_type', 'scheduled_at', 'cancelled_at', 'sent_at', 'delivered_at', 'bounced_at', 'tenant', 'provider_message_id'] as const;
+
+function withoutEmptyLateFields(email: Email): Record<string, unknown> {
+  const item: Record<string, unknown> = { ...email };
+  for (const field of LATE_FIELDS) if (item[field] === null) delete item[field];
+  return item;
+}
+
+function toStoredEmail(item: Record<string, any>): StoredEmail {
+  const { body, body_blob_key, last_event_rank, send_lease_until, send_attempts, type, ...rest } = withoutKeys(item);
+  const email = { ...Object.fromEntries(LATE_FIELDS.map((field) => [field, null])), ...rest } as unknown as Email;
+  return {
+    email,
+    body: body_blob_key ? { blobKey: body_blob_key } : { inline: (body ?? {}) as EmailBody },
+  };
+}
+
+export class EmailRepository {
+  constructor(private readonly table: Table) {}
+
+  async create(email: Email, body: StoredBody): Promise<void> {
+    await this.table.client.send(
+      new PutCommand({
+        TableName: this.table.name,
+        Item: {
+          ...keys.email(email.id),
+          GSI1PK: keys.emailsByAccount(email.account_id),
+          GSI1SK: email.id,
+          type: 'email',
+          ...withoutEmptyLateFields(email),
+          last_event_rank: EVENT_RANK.queued,
+          ...('inline' in body ? { body: body.inline } : { body_blob_key: body.blobKey }),
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+  }
+
+  async get(emailId: string): Promise<StoredEmail | null> {
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.email(emailId), ConsistentRead: true }),
+    );
+    return result.Item ? toStoredEmail(result.Item) : null;
+  }
+
+  /** Undoes a create whose hand-off failed; only while nothing else touched the email. */
+  async deleteQueued(emailId: string): Promise<void> {
+    try {
+      await this.table.client.send(
+        new DeleteCommand({
+          TableName: this.table.name,
+          Key: keys.email(emailId),
+          ConditionExpression: '#status = :queued AND attribute_not_exists(send_lease_until)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':queued': 'queued' },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  /**
+   * Claims a queued email for sending with a lease, so a redelivered SQS message cannot send it twice
+   * while the first attempt is alive; an expired lease (crashed worker) can be claimed again.
+   */
+  async claimForSend(emailId: string, now: number, leaseMs: number): Promise<StoredEmail | null> {
+    try {
+      const result = await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.email(emailId),
+          UpdateExpression: 'SET send_lease_until = :until ADD send_attempts :one',
+          ConditionExpression: '#status = :queued AND (attribute_not_exists(send_lease_until) OR send_lease_until < :now)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':queued': 'queued', ':until': now + leaseMs, ':now': now, ':one': 1 },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return result.Attributes ? toStoredEmail(result.Attributes) : null;
+    } catch (error) {
+      if (isConditionFailure(error)) return null;
+      throw error;
+    }
+  }
+
+  /** Gives a claimed email back (transient failure): the next delivery of the message retries at once. */
+  async releaseLease(emailId: string): Promise<void> {
+    await this.table.client.send(
+      new UpdateCommand({
+        TableName: this.table.name,
+        Key: keys.email(emailId),
+        UpdateExpression: 'REMOVE send_lease_until',
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
+    );
+  }
+
+  /** Records the hand-off to the provider; the provider's own events may already have advanced it. */
+  async recordHandedOff(emailId: string, providerMessageId: string, at: string): Promise<void> {
+    await this.table.client.send(
+      new UpdateCommand({
+        TableName: this.table.name,
+        Key: keys.email(emailId),
+        UpdateExpression: 'SET provider_message_id = :pid REMOVE send_lease_until',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':pid': providerMessageId },
+      }),
+    );
+    await this.applyOutcome(emailId, null, { event: 'sent', status: 'sent', at, fields: { sent_at: at } });
+  }
+
+  /**
+   * Applies a delivery outcome. Three conditional writes, each only when the previous did not apply:
+   * (1) move the status forward (and last_event), (2) advance last_event only, (3) record the
+   * outcome's timestamps where still empty. Returns false when the email does not exist for that account.
+   */
+  async applyOutcome(emailId: string, accountId: string | null, outcome: DeliveryOutcome): Promise<boolean> {
+    const fieldNames: Record<string, string> = {};
+    const fieldValues: Record<string, unknown> = {};
+    const fieldSets: string[] = [];
+    for (const [name, value] of Object.entries(outcome.fields)) {
+      fieldNames[`#f_${name}`] = name;
+      fieldValues[`:f_${name}`] = value;
+      fieldSets.push(`#f_${name} = if_not_exists(#f_${name}, :f_${name})`);
+    }
+    const owner = accountId === null ? '' : ' AND account_id = :account';
+    const ownerValue = accountId === null ? {} : { ':account': accountId };
+    const rank = EVENT_RANK[outcome.event];
+    const lastEventSets = ['last_event = :event', 'last_event_rank = :rank'];
+    const lastEventValues = { ':event': outcome.event, ':rank': rank };
+
+    const attempt = async (update: string, condition: string, names: Record<string, string>, values: Record<string, unknown>) => {
+      try {
+        await this.table.client.send(
+          new UpdateCommand({
+            TableName: this.table.name,
+            Key: keys.email(emailId),
+            UpdateExpression: update,
+            ConditionExpression: `attribute_exists(PK)${owner}${condition}`,
+            ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+            ...(Object.keys({ ...ownerValue, ...values }).length ? { ExpressionAttributeValues: { ...ownerValue, ...values } } : {}),
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    };
+
+    if (outcome.status) {
+      const before = statusesBefore(outcome.status);
+      const placeholders = before.map((_, index) => `:before${index}`);
+      const applied = await attempt(
+        `SET #status = :status, ${[...lastEventSets, ...fieldSets].join(', ')} REMOVE send_lease_until`,
+        ` AND #status IN (${placeholders.join(', ')}) AND (attribute_not_exists(last_event_rank) OR last_event_rank <= :rank)`,
+        { '#status': 'status', ...fieldNames },
+        { ':status': outcome.status, ...lastEventValues, ...fieldValues, ...Object.fromEntries(before.map((s, i) => [`:before${i}`, s])) },
+      );
+      if (applied) return true;
+      // Status may still move forward even when a more advanced event was seen first (e.g. bounce after complaint).
+      const statusOnly = await attempt(
+        `SET #status = :status${fieldSets.length ? `, ${fieldSets.join(', ')}` : ''}`,
+        ` AND #status IN (${placeholders.join(', ')})`,
+        { '#status': 'status', ...fieldNames },
+        { ':status': outcome.status, ...fieldValues, ...Object.fromEntries(before.map((s, i) => [`:before${i}`, s])) },
+      );
+      if (statusOnly) return true;
+    }
+    const advanced = await attempt(
+      `SET ${[...lastEventSets, ...fieldSets].join(', ')}`,
+      ' AND (attribute_not_exists(last_event_rank) OR last_event_rank < :rank)',
+      fieldNames,
+      { ...lastEventValues, ...fieldValues },
+    );
+    if (advanced) return true;
+    if (fieldSets.length) {
+      return attempt(`SET ${fieldSets.join(', ')}`, '', fieldNames, fieldValues);
+    }
+    // Nothing to change; report whether the email exists for that account.
+    return attempt('SET last_event_rank = last_event_rank', '', {}, {});
+  }
+}

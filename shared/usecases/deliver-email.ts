@@ -1,0 +1,51 @@
+/**
+ * The send worker's use case: claim a queued email, compose its MIME, hand it to the provider (SES)
+ * with the configuration set, record the outcome. Safe under SQS redelivery: the claim is a conditional
+ * write with a lease, so one email is sent once while its first attempt is alive.
+ */
+import { parseMailbox } from '../domain/emails/address';
+import type { EmailBody } from '../domain/emails/email';
+import { composeMime } from '../mime/compose';
+import { MailerError, type BlobStore, type Clock, type Mailer } from '../ports';
+import type { EmailRepository } from '../store/emails';
+
+export interface DeliverEmailDeps {
+  emails: EmailRepository;
+  blobs: BlobStore;
+  mailer: Mailer;
+  clock: Clock;
+  /** How long a claim holds; keep it at or below the send queue's visibility timeout. */
+  leaseMs: number;
+}
+
+export type DeliverResult = 'sent' | 'skipped' | 'failed';
+
+const bare = (list: string[]) => list.map((entry) => parseMailbox(entry)?.email ?? entry);
+
+export async function deliverEmail(deps: DeliverEmailDeps, emailId: string): Promise<DeliverResult> {
+  const claimed = await deps.emails.claimForSend(emailId, deps.clock.now().getTime(), deps.leaseMs);
+  if (!claimed) return 'skipped'; // unknown, already sent, cancelled, or being sent by a live attempt
+  const { email } = claimed;
+  try {
+    const body: EmailBody = 'inline' in claimed.body ? claimed.body.inline : JSON.parse((await deps.blobs.get(claimed.body.blobKey)).toString('utf8'));
+    const raw = await composeMime(email, body);
+    const { providerMessageId } = await deps.mailer.send({
+      raw,
+      from: email.from,
+      to: bare(email.to),
+      cc: bare(email.cc),
+      bcc: bare(email.bcc),
+      tags: { email_id: email.id, account_id: email.account_id },
+    });
+    await deps.emails.recordHandedOff(email.id, providerMessageId, deps.clock.now().toISOString());
+    return 'sent';
+  } catch (error) {
+    if (error instanceof MailerError && error.permanent) {
+      const at = deps.clock.now().toISOString();
+      await deps.emails.applyOutcome(email.id, email.account_id, { event: 'failed', status: 'failed', at, fields: { bounce_reason: error.message } });
+      return 'failed';
+    }
+    await deps.emails.releaseLease(email.id).catch(() => undefined);
+    throw error;
+  }
+}

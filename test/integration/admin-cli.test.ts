@@ -1,0 +1,67 @@
+/** The operator CLI against the running local stack (found through its data folder). */
+import { execFile } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { api, stack, uniqueEmail } from './harness/stack';
+
+const run = promisify(execFile);
+const ROOT = resolve(__dirname, '..', '..');
+
+async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'functions', 'cli', 'admin.ts'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: process.env.TEST_STACK_DATA_DIR },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failure = error as { code: number; stdout: string; stderr: string };
+    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
+  }
+}
+
+describe('admin CLI', () => {
+  it('creates an account and prints one JSON line with a working full-access key', async () => {
+    const email = uniqueEmail('cli');
+    const result = await admin('account', 'create', '--email', email, '--plan', 'pro');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const created = JSON.parse(lines[0]!);
+    expect(created).toEqual({ account_id: expect.stringMatching(/^acc_/), api_key: expect.stringMatching(/^svc_/) });
+    const keys = await api('GET', '/api-keys', { key: created.api_key });
+    expect(keys.status).toBe(200);
+    expect(keys.body.api_keys[0].scopes).toEqual(['full']);
+    const account = await stack().services.accounts.get(created.account_id);
+    expect(account).toMatchObject({ email, plan: 'pro', payment_method: false, tenants_enabled: false });
+
+    const updated = await admin('account', 'update', '--id', created.account_id, '--plan', 'scale', '--payment-method', '--tenants');
+    expect(updated.code).toBe(0);
+    expect(JSON.parse(updated.stdout)).toMatchObject({ plan: 'scale', payment_method: true, tenants_enabled: true });
+    expect(await stack().services.accounts.get(created.account_id)).toMatchObject({ plan: 'scale', payment_method: true, tenants_enabled: true });
+
+    const duplicate = await admin('account', 'create', '--email', email.toUpperCase());
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toContain('already exists');
+  });
+
+  it('refuses bad input with a usage error', async () => {
+    const badPlan = await admin('account', 'create', '--email', uniqueEmail(), '--plan', 'gold');
+    expect(badPlan.code).toBe(2);
+    expect(badPlan.stderr).toContain('--plan must be one of free, pro, scale, dedicated');
+    const unknown = await admin('account', 'update', '--id', 'acc_01ZZZZZZZZZZZZZZZZZZZZZZZZ', '--plan', 'pro');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('not found');
+  });
+
+  it('creates exactly one account when the same email is registered concurrently', async () => {
+    const email = uniqueEmail('race');
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, () =>
+        import('../../shared/usecases/accounts').then(({ createAccount }) => createAccount(stack().services, { email, plan: 'free', paymentMethod: false, tenants: false })),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results.filter((r) => r.status === 'rejected')) expect((r as PromiseRejectedResult).reason.code).toBe('conflict');
+  });
+});

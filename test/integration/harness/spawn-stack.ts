@@ -1,0 +1,62 @@
+/**
+ * Starts a local cloud (`npm start`'s entry) as a child process, the way a developer does, and waits for
+ * its ready line. Used by the Jest global setup and by tests that need their own stack (restarts).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join, resolve } from 'node:path';
+
+export interface SpawnedStack {
+  apiUrl: string;
+  dataDir: string;
+  child: ChildProcess;
+  output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+const ROOT = resolve(__dirname, '..', '..', '..');
+
+export function spawnStack(options: { dataDir: string; inMemory: boolean; env?: Record<string, string>; timeoutMs?: number }): Promise<SpawnedStack> {
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'localstack', 'start.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: '0',
+      DATA_DIR: options.dataDir,
+      DATA_IN_MEMORY: options.inMemory ? '1' : '0',
+      STOP_ON_STDIN_CLOSE: '1',
+      LOG_LEVEL: 'silent',
+      ...options.env,
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const output = () => out;
+  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  const stop = async (signal: NodeJS.Signals = 'SIGINT') => {
+    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+    child.kill(signal);
+    return exited;
+  };
+  return new Promise((resolveStack, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`local cloud did not start within ${options.timeoutMs ?? 60000} ms:\n${out}`));
+    }, options.timeoutMs ?? 60_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const ready = /Ready in \d+ ms: (\S+)/.exec(out);
+      if (ready) {
+        clearTimeout(timer);
+        resolveStack({ apiUrl: ready[1]!, dataDir: options.dataDir, child, output, stop });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`local cloud exited with ${code} before it was ready:\n${out}`));
+    });
+  });
+}

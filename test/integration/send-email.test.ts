@@ -1,0 +1,166 @@
+/** The walking skeleton of a send: POST /emails -> queue -> worker -> SES (emulator) -> events -> status. */
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { api, newAccount, sesMessagesFor, stack, waitFor, type TestAccount } from './harness/stack';
+
+const SANDBOX = 'sandbox.mailservice.dev';
+
+async function emailOf(account: TestAccount, id: string) {
+  const response = await api('GET', `/emails/${id}`, { key: account.key });
+  expect(response.status).toBe(200);
+  return response.body.email;
+}
+
+async function waitForStatus(account: TestAccount, id: string, status: string) {
+  return waitFor(async () => {
+    const email = await emailOf(account, id);
+    return email.status === status ? email : undefined;
+  }, `email ${id} to be ${status}`);
+}
+
+describe('POST /emails from the sandbox sender', () => {
+  let account: TestAccount;
+  beforeAll(async () => {
+    account = await newAccount();
+  });
+
+  it('accepts a send to the account email, delivers it through SES and reports delivered', async () => {
+    const send = await api('POST', '/emails', {
+      key: account.key,
+      body: {
+        from: `Acme <hello@${SANDBOX}>`,
+        to: account.email,
+        subject: 'Welcome aboard',
+        html: '<p>Hello <b>there</b></p>',
+        text: 'Hello there',
+        headers: { 'X-Campaign': 'onboarding' },
+        tags: [{ name: 'category', value: 'welcome' }],
+      },
+    });
+    expect(send.status).toBe(200);
+    expect(send.body).toEqual({ id: expect.stringMatching(/^msg_[0-9A-Z]{26}$/), status: 'sent' });
+
+    const email = await waitForStatus(account, send.body.id, 'delivered');
+    expect(email).toMatchObject({
+      id: send.body.id,
+      from: `Acme <hello@${SANDBOX}>`,
+      to: [account.email],
+      cc: [],
+      bcc: [],
+      reply_to: [],
+      subject: 'Welcome aboard',
+      status: 'delivered',
+      last_event: 'delivered',
+      bounce_reason: null,
+      tags: [{ name: 'category', value: 'welcome' }],
+      scheduled_at: null,
+      cancelled_at: null,
+      bounced_at: null,
+      tenant: null,
+    });
+    for (const field of ['created_at', 'sent_at', 'delivered_at']) {
+      expect(email[field]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    }
+    expect(Date.parse(email.delivered_at)).toBeGreaterThanOrEqual(Date.parse(email.created_at));
+
+    const [message, ...others] = await sesMessagesFor(send.body.id);
+    expect(others).toHaveLength(0);
+    expect(message!.configuration_set).toBe(stack().info.env.SES_CONFIGURATION_SET);
+    expect(message!.to).toEqual([account.email]);
+    expect(message!.raw).toMatch(/^Subject: Welcome aboard\r$/m);
+    expect(message!.raw).toMatch(/^X-Campaign: onboarding\r$/m);
+    expect(message!.raw).toContain('Hello there');
+    expect(message!.events.map((event) => event.type)).toEqual(['Send', 'Delivery']);
+  });
+
+  it('accepts the spec aliases (htmlBody, replyTo, from object, tags object)', async () => {
+    const send = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: { email: `team@${SANDBOX}`, name: 'The Team' }, to: [account.email], subject: 'Aliases', htmlBody: '<p>x</p>', replyTo: 'help@example.com', tags: { kind: 'alias_test' } },
+    });
+    expect(send.status).toBe(200);
+    const email = await emailOf(account, send.body.id);
+    expect(email.from).toBe(`The Team <team@${SANDBOX}>`);
+    expect(email.reply_to).toEqual(['help@example.com']);
+    expect(email.tags).toEqual([{ name: 'kind', value: 'alias_test' }]);
+  });
+
+  it('refuses any other recipient of a sandbox send with 403', async () => {
+    for (const body of [
+      { to: 'stranger@example.com' },
+      { to: [account.email, 'stranger@example.com'] },
+      { to: account.email, cc: 'stranger@example.com' },
+      { to: account.email, bcc: ['stranger@example.com'] },
+    ]) {
+      const response = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, subject: 's', text: 't', ...body } });
+      expect(response.status).toBe(403);
+      expect(response.body.error.code).toBe('recipient_not_allowed');
+      expect(response.body.error.details.refused_recipients).toEqual(['stranger@example.com']);
+    }
+  });
+
+  it('refuses a from domain the account has not verified with 403', async () => {
+    const response = await api('POST', '/emails', { key: account.key, body: { from: 'me@unverified-example.com', to: account.email, subject: 's', text: 't' } });
+    expect(response.status).toBe(403);
+    expect(response.body.error).toMatchObject({ code: 'domain_not_verified', details: { domain: 'unverified-example.com' } });
+  });
+
+  it('reports a bounce from the SES bounce simulator as bounced with the reason', async () => {
+    const bouncer = await newAccount({ email: 'bounce@simulator.amazonses.com'.replace('bounce@', `bounce+${Date.now()}@`) });
+    const send = await api('POST', '/emails', { key: bouncer.key, body: { from: `a@${SANDBOX}`, to: bouncer.email, subject: 'b', text: 't' } });
+    expect(send.status).toBe(200);
+    const email = await waitForStatus(bouncer, send.body.id, 'bounced');
+    expect(email.last_event).toBe('bounced');
+    expect(email.bounce_reason).toContain('550');
+    expect(email.bounced_at).not.toBeNull();
+  });
+
+  it('keeps a complained email delivered with last_event complained', async () => {
+    const complainer = await newAccount({ email: `complaint+${Date.now()}@simulator.amazonses.com` });
+    const send = await api('POST', '/emails', { key: complainer.key, body: { from: `a@${SANDBOX}`, to: complainer.email, subject: 'c', text: 't' } });
+    const email = await waitFor(async () => {
+      const current = await emailOf(complainer, send.body.id);
+      return current.last_event === 'complained' ? current : undefined;
+    }, 'complaint');
+    expect(email.status).toBe('delivered');
+    expect(email.delivered_at).not.toBeNull();
+  });
+
+  it('stores a large body outside the item and still delivers it intact', async () => {
+    const big = 'x'.repeat(300 * 1024);
+    const send = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 'big', text: `start-${big}-end` } });
+    expect(send.status).toBe(200);
+    await waitForStatus(account, send.body.id, 'delivered');
+    const [message] = await sesMessagesFor(send.body.id);
+    const unfolded = message!.raw.replace(/=\r\n/g, '');
+    expect(unfolded).toContain('start-xxxx');
+    expect(unfolded).toContain('x-end');
+    expect(unfolded.split('x').length - 1).toBeGreaterThanOrEqual(300 * 1024);
+  });
+
+  it('sends an email once even when its send message is delivered twice', async () => {
+    const send = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 'dup', text: 't' } });
+    const { info } = stack();
+    const sqs = new SQSClient({ endpoint: info.endpoints.sqs, region: info.region });
+    // Duplicate deliveries racing the original message.
+    await Promise.all(
+      [1, 2, 3].map(() => sqs.send(new SendMessageCommand({ QueueUrl: info.env.SEND_QUEUE_URL, MessageBody: JSON.stringify({ email_id: send.body.id }) }))),
+    );
+    await waitForStatus(account, send.body.id, 'delivered');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await sesMessagesFor(send.body.id)).toHaveLength(1);
+    sqs.destroy();
+  });
+});
+
+describe('GET /emails/{id}', () => {
+  it('is 404 for an id of another account and for unknown ids', async () => {
+    const owner = await newAccount();
+    const other = await newAccount();
+    const send = await api('POST', '/emails', { key: owner.key, body: { from: `a@${SANDBOX}`, to: owner.email, subject: 's', text: 't' } });
+    const foreign = await api('GET', `/emails/${send.body.id}`, { key: other.key });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.code).toBe('not_found');
+    const unknown = await api('GET', '/emails/msg_01ZZZZZZZZZZZZZZZZZZZZZZZZ', { key: owner.key });
+    expect(unknown.status).toBe(404);
+  });
+});
