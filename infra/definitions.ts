@@ -112,6 +112,10 @@ export const SCHEDULE_GROUP = {
   envVar: 'SCHEDULE_GROUP',
   /** Role the scheduler assumes to send to SQS targets. */
   roleEnvVar: 'SCHEDULER_ROLE_ARN',
+  /** Queue the schedules deliver into: the only queue the scheduler role may send to. */
+  targetQueue: 'send' as QueueId,
+  /** Environment variable carrying the target queue's ARN (a schedule's Target.Arn). */
+  targetQueueArnEnvVar: 'SCHEDULER_TARGET_QUEUE_ARN',
 };
 
 export type Resource = { kind: 'table' } | { kind: 'queue'; id: QueueId } | { kind: 'topic'; id: TopicId } | { kind: 'bucket'; id: BucketId } | { kind: 'ses' } | { kind: 'scheduler' };

@@ -1,0 +1,98 @@
+/**
+ * Benchmark of the embedded local cloud's walking skeleton: start-up time, memory of the whole stack
+ * (Node + Java), and the latency from POST /emails to `delivered`. Prints figures; asserts nothing.
+ *
+ *   npm run bench:local [-- --sends 50]
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { spawnStack } from '../test/integration/harness/spawn-stack';
+import { readStackFile } from '../localstack/cloud/stack-file';
+
+function descendants(pid: number): number[] {
+  const out = execFileSync('ps', ['-eo', 'pid,ppid'], { encoding: 'utf8' });
+  const children = new Map<number, number[]>();
+  for (const line of out.trim().split('\n').slice(1)) {
+    const [child, parent] = line.trim().split(/\s+/).map(Number) as [number, number];
+    children.set(parent, [...(children.get(parent) ?? []), child]);
+  }
+  const all: number[] = [];
+  const walk = (p: number) => {
+    all.push(p);
+    for (const c of children.get(p) ?? []) walk(c);
+  };
+  walk(pid);
+  return all;
+}
+
+function rssMb(pids: number[]): number {
+  let kb = 0;
+  for (const pid of pids) {
+    try {
+      const match = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      kb += match ? Number(match[1]) : 0;
+    } catch {
+      // exited
+    }
+  }
+  return kb / 1024;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+async function main() {
+  const { values } = parseArgs({ options: { sends: { type: 'string', default: '30' } } });
+  const sends = Number(values.sends);
+  const dataDir = mkdtempSync(join(tmpdir(), 'mailservice-bench-'));
+  const started = Date.now();
+  const stack = await spawnStack({ dataDir, inMemory: false });
+  const startup = Date.now() - started;
+  try {
+    const info = readStackFile(dataDir)!;
+    Object.assign(process.env, info.env);
+    const { buildServices } = await import('../shared/services');
+    const { createAccount } = await import('../shared/usecases/accounts');
+    const { loadConfig } = await import('../shared/config');
+    const { secret, account } = await createAccount(buildServices(loadConfig(process.env)), { email: 'bench@example.com', plan: 'free', paymentMethod: false, tenants: false });
+    const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
+    const idleRss = rssMb(descendants(stack.child.pid!));
+
+    const accepted: number[] = [];
+    const delivered: number[] = [];
+    for (let i = 0; i < sends; i++) {
+      const t0 = performance.now();
+      const response = await fetch(`${stack.apiUrl}/emails`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ from: 'bench@sandbox.mailservice.dev', to: account.email, subject: `bench ${i}`, text: 'hello' }),
+      });
+      const { id } = (await response.json()) as { id: string };
+      accepted.push(performance.now() - t0);
+      for (;;) {
+        const email = (await (await fetch(`${stack.apiUrl}/emails/${id}`, { headers })).json()) as { email: { status: string } };
+        if (email.email.status === 'delivered') break;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      delivered.push(performance.now() - t0);
+    }
+    const busyRss = rssMb(descendants(stack.child.pid!));
+    accepted.sort((a, b) => a - b);
+    delivered.sort((a, b) => a - b);
+    const fmt = (n: number) => n.toFixed(1);
+    console.log(`start-up (spawn to ready line, on-disk data): ${startup} ms`);
+    console.log(`memory of the whole stack (Node + DynamoDB Local), RSS: idle ${fmt(idleRss)} MB, after ${sends} sends ${fmt(busyRss)} MB`);
+    console.log(`POST /emails -> 200 (sequential, n=${sends}): p50 ${fmt(percentile(accepted, 50))} ms, p95 ${fmt(percentile(accepted, 95))} ms`);
+    console.log(`POST /emails -> delivered (polled every 5 ms): p50 ${fmt(percentile(delivered, 50))} ms, p95 ${fmt(percentile(delivered, 95))} ms, max ${fmt(delivered[delivered.length - 1]!)} ms`);
+  } finally {
+    await stack.stop('SIGINT');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,44 @@
+import * as ses from 'aws-cdk-lib/aws-ses';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import { Construct } from 'constructs';
+import { CONFIGURATION_SET } from '../definitions';
+
+export interface EmailProps {
+  /** Topic of CONFIGURATION_SET.topic: SES publishes the sending events there. */
+  eventsTopic: sns.ITopic;
+}
+
+/**
+ * The SES configuration set every outbound message is sent with, and its SNS event destination.
+ * The L2 event destination also adds the topic policy that lets SES (this account, this
+ * configuration set) publish.
+ */
+export class Email extends Construct {
+  readonly configurationSet: ses.ConfigurationSet;
+
+  constructor(scope: Construct, id: string, props: EmailProps) {
+    super(scope, id);
+
+    this.configurationSet = new ses.ConfigurationSet(this, 'ConfigurationSet', {
+      configurationSetName: CONFIGURATION_SET.name,
+    });
+    this.configurationSet.addEventDestination('SnsDestination', {
+      configurationSetEventDestinationName: CONFIGURATION_SET.eventDestinationName,
+      destination: ses.EventDestination.snsTopic(props.eventsTopic),
+      events: CONFIGURATION_SET.matchingEventTypes.map(toEmailSendingEvent),
+    });
+  }
+
+  get configurationSetName(): string {
+    return this.configurationSet.configurationSetName;
+  }
+}
+
+/** SESv2 event type ('DELIVERY_DELAY') -> CloudFormation matching event type ('deliveryDelay'). */
+export function toEmailSendingEvent(type: string): ses.EmailSendingEvent {
+  const event = (ses.EmailSendingEvent as Record<string, ses.EmailSendingEvent | undefined>)[type];
+  if (event === undefined) {
+    throw new Error(`Unknown SES event type "${type}" in CONFIGURATION_SET.matchingEventTypes (expected one of ${Object.keys(ses.EmailSendingEvent).join(', ')})`);
+  }
+  return event;
+}

@@ -1,0 +1,111 @@
+import { Stack } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { BUCKETS, CONFIGURATION_SET, QUEUES, SCHEDULE_GROUP, TABLE, TOPICS, type BucketId, type Grant, type QueueId, type TopicId } from '../definitions';
+import type { Scheduling } from './scheduling';
+
+/** The constructs a definition's grants can refer to. */
+export interface ServiceResources {
+  table: dynamodb.ITable;
+  queues: Record<QueueId, sqs.IQueue>;
+  topics: Record<TopicId, sns.ITopic>;
+  buckets: Record<BucketId, s3.IBucket>;
+  configurationSetName: string;
+  scheduling: Scheduling;
+}
+
+/** SES sending actions: SendRawEmail for MIME built by the worker, SendEmail for SESv2 SendEmail. */
+export const SES_SEND_ACTIONS = ['ses:SendRawEmail', 'ses:SendEmail'];
+/** Schedule-level actions a function with `schedule` access gets, on the group's schedules only. */
+export const SCHEDULER_ACTIONS = ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule', 'scheduler:GetSchedule'];
+
+/**
+ * Turns a definition's grants into least-privilege IAM grants on `grantee` and returns the
+ * environment variables that carry the granted resources' names/URLs/ARNs. Works for any
+ * grantee (Lambda functions now, the SMTP containers' task roles later).
+ *
+ * A function gets only what its definition lists; an access that makes no sense for a resource
+ * kind fails the synthesis.
+ */
+export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: readonly Grant[], resources: ServiceResources): Record<string, string> {
+  const env: Record<string, string> = {};
+  const stack = Stack.of(scope);
+
+  for (const { resource, access } of grants) {
+    const invalid = (): Error => new Error(`Access "${access}" is not valid on a ${resource.kind}${'id' in resource ? ` ("${resource.id}")` : ''}`);
+    switch (resource.kind) {
+      case 'table': {
+        const table = resources.table;
+        if (access === 'read') table.grantReadData(grantee);
+        else if (access === 'readWrite') table.grantReadWriteData(grantee);
+        else throw invalid();
+        env[TABLE.envVar] = table.tableName;
+        break;
+      }
+      case 'queue': {
+        const queue = resources.queues[resource.id];
+        if (access === 'send') queue.grantSendMessages(grantee);
+        else if (access === 'consume') queue.grantConsumeMessages(grantee);
+        else throw invalid();
+        env[QUEUES[resource.id].envVar] = queue.queueUrl;
+        break;
+      }
+      case 'topic': {
+        const topic = resources.topics[resource.id];
+        if (access === 'publish') topic.grantPublish(grantee);
+        else throw invalid();
+        env[TOPICS[resource.id].envVar] = topic.topicArn;
+        break;
+      }
+      case 'bucket': {
+        const bucket = resources.buckets[resource.id];
+        if (access === 'read') bucket.grantRead(grantee);
+        else if (access === 'readWrite') bucket.grantReadWrite(grantee);
+        else throw invalid();
+        env[BUCKETS[resource.id].envVar] = bucket.bucketName;
+        break;
+      }
+      case 'ses': {
+        if (access !== 'sendEmail') throw invalid();
+        iam.Grant.addToPrincipal({
+          grantee,
+          actions: SES_SEND_ACTIONS,
+          // SES authorises a send against the sending identity and the configuration set used.
+          resourceArns: [
+            stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
+            stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: resources.configurationSetName }),
+          ],
+        });
+        env[CONFIGURATION_SET.envVar] = resources.configurationSetName;
+        break;
+      }
+      case 'scheduler': {
+        if (access !== 'schedule') throw invalid();
+        const { scheduling } = resources;
+        iam.Grant.addToPrincipal({ grantee, actions: SCHEDULER_ACTIONS, resourceArns: [scheduling.schedulesArn] });
+        iam.Grant.addToPrincipal({
+          grantee,
+          actions: ['iam:PassRole'],
+          resourceArns: [scheduling.role.roleArn],
+          conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+        });
+        env[SCHEDULE_GROUP.envVar] = scheduling.group.scheduleGroupName;
+        env[SCHEDULE_GROUP.roleEnvVar] = scheduling.role.roleArn;
+        env[SCHEDULE_GROUP.targetQueueArnEnvVar] = scheduling.targetQueue.queueArn;
+        break;
+      }
+      default:
+        assertNever(resource);
+    }
+  }
+  return env;
+}
+
+function assertNever(value: never): never {
+  throw new Error(`Unknown resource ${JSON.stringify(value)}`);
+}
+

@@ -1,0 +1,47 @@
+/**
+ * Where Lambda code comes from: the list of functions (every API group and worker of
+ * infra/definitions.ts) and the bundle layout shared by the build script and the CDK stack.
+ * No CDK or esbuild imports here, so both sides can use it cheaply.
+ */
+import * as path from 'node:path';
+import { API_GROUPS, WORKERS } from './definitions';
+
+/** Project root (this file lives in <root>/infra). */
+export const PROJECT_ROOT = path.resolve(__dirname, '..');
+
+/** Default bundle directory: one `<name>/index.js` per function. */
+export const DEFAULT_FUNCTIONS_DIR = path.join(PROJECT_ROOT, 'dist', 'functions');
+
+/** File name of a bundle inside its function directory; the Lambda handler is `index.handler`. */
+export const BUNDLE_FILE = 'index.js';
+export const LAMBDA_HANDLER = 'index.handler';
+
+export interface FunctionEntry {
+  /** Function name: directory of its bundle, suffix of its logical id. */
+  name: string;
+  /** Entry file exporting `handler`, relative to the project root. */
+  entry: string;
+  kind: 'api' | 'worker';
+}
+
+/** Every function of the definitions; names must be unique because they share one bundle directory. */
+export function functionEntries(): FunctionEntry[] {
+  const entries: FunctionEntry[] = [
+    ...API_GROUPS.map((g) => ({ name: g.name, entry: g.entry, kind: 'api' as const })),
+    ...WORKERS.map((w) => ({ name: w.name, entry: w.entry, kind: 'worker' as const })),
+  ];
+  const seen = new Set<string>();
+  for (const { name } of entries) {
+    if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) {
+      throw new Error(`Function name "${name}" must be lower-case letters, digits and dashes (it names a directory and a logical id)`);
+    }
+    if (seen.has(name)) throw new Error(`Function name "${name}" is used twice in infra/definitions.ts (API groups and workers share one namespace)`);
+    seen.add(name);
+  }
+  return entries;
+}
+
+/** Directory holding one function's bundle. */
+export function functionCodeDir(functionsDir: string, name: string): string {
+  return path.join(functionsDir, name);
+}

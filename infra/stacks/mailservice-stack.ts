@@ -1,0 +1,73 @@
+import { CfnOutput, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { CONFIGURATION_SET, QUEUES, SCHEDULE_GROUP, SETTINGS, type QueueId } from '../definitions';
+import { Api } from '../constructs/api';
+import { Data } from '../constructs/data';
+import { Email } from '../constructs/email';
+import type { ServiceResources } from '../constructs/grants';
+import { Messaging } from '../constructs/messaging';
+import { Scheduling } from '../constructs/scheduling';
+import type { FunctionDefaults } from '../constructs/service-function';
+import { pascalCase } from '../constructs/util';
+import { Workers } from '../constructs/workers';
+import { DEFAULT_FUNCTIONS_DIR } from '../functions';
+
+export interface MailserviceStackProps extends StackProps {
+  /** Where function code comes from: one `<name>/index.js` per function. Default dist/functions. */
+  functionsDir?: string;
+  /** SANDBOX_DOMAIN of every function. Default: context `sandboxDomain`, then SETTINGS.SANDBOX_DOMAIN. */
+  sandboxDomain?: string;
+}
+
+/**
+ * The whole service, generated from infra/definitions.ts: adding an API group or a worker there
+ * adds its Lambda, routes, event source, grants and environment with no change here.
+ */
+export class MailserviceStack extends Stack {
+  readonly data: Data;
+  readonly messaging: Messaging;
+  readonly scheduling: Scheduling;
+  readonly email: Email;
+  readonly api: Api;
+  readonly workers: Workers;
+
+  constructor(scope: Construct, id: string, props: MailserviceStackProps = {}) {
+    super(scope, id, { description: 'mailservice: transactional email service (HTTP API, queues, workers, SES)', ...props });
+    Tags.of(this).add('project', 'mailservice');
+
+    this.data = new Data(this, 'Data');
+    this.messaging = new Messaging(this, 'Messaging');
+    this.scheduling = new Scheduling(this, 'Scheduling', { targetQueue: this.messaging.queues[SCHEDULE_GROUP.targetQueue] });
+    this.email = new Email(this, 'Email', { eventsTopic: this.messaging.topics[CONFIGURATION_SET.topic] });
+
+    const resources: ServiceResources = {
+      table: this.data.table,
+      buckets: this.data.buckets,
+      queues: this.messaging.queues,
+      topics: this.messaging.topics,
+      configurationSetName: this.email.configurationSetName,
+      scheduling: this.scheduling,
+    };
+    const sandboxDomain = props.sandboxDomain ?? (this.node.tryGetContext('sandboxDomain') as string | undefined) ?? SETTINGS.SANDBOX_DOMAIN;
+    const functions: FunctionDefaults = {
+      functionsDir: props.functionsDir ?? DEFAULT_FUNCTIONS_DIR,
+      resources,
+      environment: { SANDBOX_DOMAIN: sandboxDomain },
+    };
+    this.api = new Api(this, 'Api', functions);
+    this.workers = new Workers(this, 'Workers', functions);
+    // Later: an `Smtp` construct (VPC, Fargate relay on 587 and MX on 25, NLB) built from the same
+    // `resources`, granting its task roles with grantAccess() like the functions.
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.httpApi.apiEndpoint, description: 'Base URL of the HTTP API' });
+    new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
+    for (const queueId of Object.keys(QUEUES) as QueueId[]) {
+      new CfnOutput(this, `${pascalCase(queueId)}QueueUrl`, { value: this.messaging.queues[queueId].queueUrl });
+      new CfnOutput(this, `${pascalCase(queueId)}DlqUrl`, { value: this.messaging.deadLetterQueues[queueId].queueUrl });
+    }
+    for (const [bucketId, bucket] of Object.entries(this.data.buckets)) {
+      new CfnOutput(this, `${pascalCase(bucketId)}BucketName`, { value: bucket.bucketName });
+    }
+    new CfnOutput(this, 'ConfigurationSetName', { value: this.email.configurationSetName });
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * Local SES emulator (SESv2 REST-JSON API) that publishes configuration-set events to SNS the
+ * way SES's mailbox simulator does. See docs/local-cloud/ses.md.
+ *
+ *   const ses = await startSesEmulator({ sns: { endpoint, region, credentials } });
+ *   new SESv2Client({ endpoint: ses.url, ... })
+ */
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { MAILBOX_PAGE_LIMIT, renderMailboxHtml } from './mailbox-html';
+import { EventPublisher } from './publisher';
+import { createSesServer } from './server';
+import { SesService } from './service';
+import { SesStore } from './store';
+import { toLocalMessage, type LocalSesMessage } from './types';
+
+export type { LocalSesMessage } from './types';
+
+export interface SesEmulatorOptions {
+  /** Default 0 = ephemeral. */
+  port?: number;
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Absolute path; undefined = memory only. */
+  dataDir?: string;
+  /** Default 'us-east-1'. */
+  region?: string;
+  /** Default '000000000000'. */
+  accountId?: string;
+  sns: { endpoint: string; region: string; credentials: { accessKeyId: string; secretAccessKey: string } };
+  /** Delay between the Send event and the outcome events; default 20. */
+  outcomeDelayMs?: number;
+  log?: (msg: string) => void;
+}
+
+export interface SesEmulator {
+  url: string;
+  port: number;
+  listMessages(): LocalSesMessage[];
+  mailboxHtml(): string;
+  /** Close the server, wait for pending publishes (bounded), flush to disk. */
+  stop(): Promise<void>;
+}
+
+/** How long stop() waits for event pipelines still running. */
+const STOP_PUBLISH_TIMEOUT_MS = 5000;
+/** How long stop() lets in-flight requests finish before closing their connections. */
+const STOP_REQUEST_GRACE_MS = 1000;
+
+export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmulator> {
+  const log = opts.log ?? ((msg: string) => process.stderr.write(`[ses-emulator] ${msg}\n`));
+  const host = opts.host ?? '127.0.0.1';
+  if (opts.dataDir !== undefined && !path.isAbsolute(opts.dataDir)) {
+    throw new Error(`SES emulator dataDir must be an absolute path, got '${opts.dataDir}'`);
+  }
+
+  const store = await SesStore.open(opts.dataDir, log);
+  const publisher = new EventPublisher(opts.sns, log, (messageId, type, at) => store.recordEvent(messageId, type, at.toISOString()));
+  const service = new SesService(store, publisher, {
+    region: opts.region ?? 'us-east-1',
+    accountId: opts.accountId ?? '000000000000',
+    outcomeDelayMs: Math.max(0, opts.outcomeDelayMs ?? 20),
+    log,
+  });
+
+  const listMessages = (): LocalSesMessage[] => store.listMessages().map(toLocalMessage);
+  const mailboxHtml = (): string => {
+    const all = store.listMessages();
+    return renderMailboxHtml(all.slice(0, MAILBOX_PAGE_LIMIT).map(toLocalMessage), all.length);
+  };
+  const server = createSesServer({
+    service,
+    log,
+    viewer: { listMessages, mailboxHtml, rawMessage: (id) => store.getMessage(id)?.raw },
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: Error): void => reject(err);
+    server.once('error', onError);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  server.on('error', (err) => log(`server error: ${err.message}`));
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = setTimeout(() => server.closeAllConnections(), STOP_REQUEST_GRACE_MS);
+      await closed;
+      clearTimeout(grace);
+      await publisher.drain(STOP_PUBLISH_TIMEOUT_MS);
+      publisher.close();
+      await store.flush();
+    })();
+    return stopping;
+  };
+
+  return { url: `http://${urlHost}:${port}`, port, listMessages, mailboxHtml, stop };
+}

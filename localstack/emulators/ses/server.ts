@@ -1,0 +1,218 @@
+/**
+ * HTTP wire format: SESv2 REST-JSON routes (paths as in @aws-sdk/client-sesv2), the local viewer
+ * routes, and a prompt error for everything else (never a hanging request).
+ */
+import * as http from 'node:http';
+import { SesError, errorResponse } from './errors';
+import { escapeHtml } from './mailbox-html';
+import { requestId } from './ids';
+import { MAX_MESSAGE_BYTES, type OperationResult, type SesService } from './service';
+import type { LocalSesMessage } from './types';
+import { isObject, type Json } from './validate';
+
+/** Base64 grows 4/3; leave room for the rest of the JSON body. */
+const MAX_BODY_BYTES = Math.ceil((MAX_MESSAGE_BYTES * 4) / 3) + 1024 * 1024;
+
+export interface Viewer {
+  listMessages(): LocalSesMessage[];
+  mailboxHtml(): string;
+  rawMessage(id: string): Buffer | undefined;
+}
+
+export interface ServerDeps {
+  service: SesService;
+  viewer: Viewer;
+  log: (msg: string) => void;
+}
+
+class BodyTooLarge extends Error {}
+
+function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      if (tooLarge) return; // keep draining, drop the data
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        tooLarge = true;
+        chunks.length = 0;
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!tooLarge) resolve(Buffer.concat(chunks));
+    });
+    req.on('error', reject);
+  });
+}
+
+async function readJson(req: http.IncomingMessage): Promise<Json> {
+  const body = await readBody(req);
+  if (body.length === 0) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new SesError('SerializationException', 'The request body is not valid JSON.');
+  }
+  if (!isObject(parsed)) throw new SesError('SerializationException', 'The request body must be a JSON object.');
+  return parsed;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new SesError('BadRequestException', `Malformed path segment '${segment}'.`);
+  }
+}
+
+function send(res: http.ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
+  res.end(body);
+}
+
+function optInt(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n)) throw new SesError('BadRequestException', 'PageSize must be an integer.');
+  return n;
+}
+
+type Route = (req: http.IncomingMessage) => Promise<OperationResult> | OperationResult;
+
+/** The SESv2 operation for a method and the path segments after /v2/email, or undefined. */
+function v2Route(service: SesService, method: string, rest: string[], url: URL): Route | undefined {
+  const [a, b, c, d, ...extra] = rest;
+  if (extra.length > 0) return undefined;
+  if (a === 'outbound-emails' && b === undefined && method === 'POST') return async (req) => service.sendEmail(await readJson(req));
+  if (a === 'list-configuration-sets' && b === undefined && method === 'POST') {
+    return async (req) => {
+      const body = await readJson(req);
+      return service.listConfigurationSets(typeof body.NextToken === 'string' ? body.NextToken : undefined, optInt(body.PageSize));
+    };
+  }
+  if (a !== 'configuration-sets') return undefined;
+  if (b === undefined) {
+    if (method === 'POST') return async (req) => service.createConfigurationSet(await readJson(req));
+    if (method === 'GET') {
+      return () => service.listConfigurationSets(url.searchParams.get('NextToken') ?? undefined, optInt(url.searchParams.get('PageSize')));
+    }
+    return undefined;
+  }
+  if (c === undefined) {
+    if (method === 'GET') return () => service.getConfigurationSet(b);
+    if (method === 'DELETE') return () => service.deleteConfigurationSet(b);
+    return undefined;
+  }
+  if (c !== 'event-destinations') return undefined;
+  if (d === undefined) {
+    if (method === 'POST') return async (req) => service.createEventDestination(b, await readJson(req));
+    if (method === 'GET') return () => service.getEventDestinations(b);
+    return undefined;
+  }
+  if (method === 'PUT') return async (req) => service.updateEventDestination(b, d, await readJson(req));
+  if (method === 'DELETE') return () => service.deleteEventDestination(b, d);
+  return undefined;
+}
+
+function v1ErrorXml(action: string, rid: string): string {
+  const message = `SES v1 (Query API) action '${action}' is not supported by the local SES emulator; use the SESv2 API (@aws-sdk/client-sesv2).`;
+  return `<ErrorResponse xmlns="http://ses.amazonaws.com/doc/2010-12-01/"><Error><Type>Sender</Type><Code>InvalidAction</Code><Message>${escapeHtml(message)}</Message></Error><RequestId>${rid}</RequestId></ErrorResponse>`;
+}
+
+export function createSesServer(deps: ServerDeps): http.Server {
+  const { service, viewer, log } = deps;
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const rid = requestId();
+    const method = (req.method ?? 'GET').toUpperCase();
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const segments = url.pathname.split('/').filter((s) => s.length > 0).map(decodeSegment);
+
+      // Local viewer routes.
+      if (segments[0] === '_local' && method === 'GET') {
+        if (segments.length === 2 && segments[1] === 'messages') {
+          send(res, 200, { 'content-type': 'application/json' }, JSON.stringify({ messages: viewer.listMessages() }));
+          return;
+        }
+        if (segments.length === 2 && segments[1] === 'mailbox') {
+          send(res, 200, { 'content-type': 'text/html; charset=utf-8' }, viewer.mailboxHtml());
+          return;
+        }
+        if (segments.length === 4 && segments[1] === 'messages' && segments[3] === 'raw') {
+          const raw = viewer.rawMessage(segments[2] ?? '');
+          if (raw) {
+            send(res, 200, { 'content-type': 'message/rfc822' }, raw);
+            return;
+          }
+          throw new SesError('NotFoundException', `Message <${segments[2] ?? ''}> does not exist.`);
+        }
+      }
+
+      // SESv2 REST-JSON.
+      if (segments[0] === 'v2' && segments[1] === 'email') {
+        const route = v2Route(service, method, segments.slice(2), url);
+        if (route) {
+          const result = await route(req);
+          send(res, 200, { 'content-type': 'application/json', 'x-amzn-requestid': rid }, JSON.stringify(result.body));
+          if (result.afterResponse) {
+            const after = result.afterResponse;
+            setImmediate(() => {
+              try {
+                after();
+              } catch (err) {
+                log(`after-response work failed: ${err instanceof Error ? err.message : String(err)}`);
+              }
+            });
+          }
+          return;
+        }
+      }
+
+      // SES v1 Query API (form-encoded POST with Action=...): answer with its XML error shape.
+      if (method === 'POST' && segments.length === 0) {
+        const form = new URLSearchParams((await readBody(req)).toString('utf8'));
+        const action = form.get('Action') ?? '(none)';
+        send(res, 400, { 'content-type': 'text/xml', 'x-amzn-requestid': rid }, v1ErrorXml(action, rid));
+        return;
+      }
+
+      throw new SesError('UnknownOperationException', `${method} ${url.pathname} is not an operation supported by the local SES emulator.`);
+    } catch (err) {
+      if (err instanceof BodyTooLarge) {
+        res.setHeader('connection', 'close');
+        const e = errorResponse(new SesError('MessageRejected', 'Request body too large (the message limit is 40 MB).'), rid);
+        send(res, 413, e.headers, e.body);
+        return;
+      }
+      if (!(err instanceof SesError)) log(`internal error on ${method} ${req.url ?? ''}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      const e = errorResponse(err, rid);
+      send(res, e.status, e.headers, e.body);
+    }
+  };
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      log(`request handling failed: ${err instanceof Error ? err.message : String(err)}`);
+      if (!res.headersSent) {
+        res.writeHead(500);
+        res.end();
+      }
+    });
+  });
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+  return server;
+}

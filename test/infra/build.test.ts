@@ -1,0 +1,62 @@
+/** infra/build.ts: one self-contained CommonJS bundle per function, clear error on a missing entry. */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { API_GROUPS, WORKERS } from '../../infra/definitions';
+import { MissingEntryError, buildFunctions } from '../../infra/build';
+import { functionEntries } from '../../infra/functions';
+
+let tmp: string;
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mailservice-build-'));
+});
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+test('the functions to build are every API group and worker of the definitions', () => {
+  expect(functionEntries().map((e) => [e.name, e.entry])).toEqual([...API_GROUPS, ...WORKERS].map((d) => [d.name, d.entry]));
+});
+
+test('bundles an entry with its dependencies, the AWS SDK included, into <outDir>/<name>/index.js', async () => {
+  const entry = path.join(tmp, 'src', 'handler.ts');
+  fs.mkdirSync(path.dirname(entry), { recursive: true });
+  fs.writeFileSync(
+    entry,
+    `import { SQSClient } from '@aws-sdk/client-sqs';
+     const client = new SQSClient({ region: 'us-east-1' });
+     export const handler = async (event: { n: number }): Promise<number> => event.n * 2 + (client ? 0 : 1);`,
+  );
+  const outDir = path.join(tmp, 'out');
+  // A stale file of a previous build must not survive (the directory is the Lambda asset).
+  fs.mkdirSync(path.join(outDir, 'probe'), { recursive: true });
+  fs.writeFileSync(path.join(outDir, 'probe', 'stale.js'), '');
+
+  const built = await buildFunctions({ outDir, entries: [{ name: 'probe', entry }] });
+
+  expect(built).toHaveLength(1);
+  const file = path.join(outDir, 'probe', 'index.js');
+  expect(built[0]).toMatchObject({ name: 'probe', file, bytes: fs.statSync(file).size });
+  expect(fs.readdirSync(path.join(outDir, 'probe')).sort()).toEqual(['index.js', 'index.js.map']);
+  const code = fs.readFileSync(file, 'utf8');
+  expect(code).toMatch(/sourceMappingURL=index\.js\.map/);
+  // The SDK client is inside the bundle (names are kept for stack traces)...
+  expect(code).toContain('"SQSClient"');
+  // ...and the bundle loads from the temp directory, where no node_modules can resolve @aws-sdk.
+  // CommonJS with `handler` exported, as Lambda's `index.handler` expects.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true'; // the bundled SDK warns on Node 20
+  const mod = require(file) as { handler: (e: { n: number }) => Promise<number> };
+  await expect(mod.handler({ n: 21 })).resolves.toBe(42);
+});
+
+test('fails before building, naming every missing entry', async () => {
+  const outDir = path.join(tmp, 'missing');
+  const run = buildFunctions({
+    outDir,
+    entries: [
+      { name: 'emails', entry: 'functions/api/nope/handler.ts' },
+      { name: 'other', entry: 'functions/workers/nope/handler.ts' },
+    ],
+  });
+  await expect(run).rejects.toBeInstanceOf(MissingEntryError);
+  await expect(run).rejects.toThrow(/functions\/api\/nope\/handler\.ts \(function "emails"\)[\s\S]*functions\/workers\/nope\/handler\.ts \(function "other"\)/);
+  expect(fs.existsSync(outDir)).toBe(false);
+});

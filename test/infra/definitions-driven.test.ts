@@ -1,0 +1,190 @@
+/**
+ * The stack is generated from infra/definitions.ts: a new API group, worker and queue added there
+ * appear in the template (Lambda, routes, event source, grants, environment) with no other infra
+ * change; inconsistent definitions fail the synthesis with a clear message.
+ */
+import {
+  API_GROUPS,
+  QUEUES,
+  SCHEDULE_GROUP,
+  TABLE,
+  TOPICS,
+  WORKERS,
+  type ApiGroupDefinition,
+  type QueueDefinition,
+  type QueueId,
+  type WorkerDefinition,
+} from '../../infra/definitions';
+import { parseRoute } from '../../infra/constructs/api';
+import { toEmailSendingEvent } from '../../infra/constructs/email';
+import { SCHEDULER_ACTIONS } from '../../infra/constructs/grants';
+import { functionEntries } from '../../infra/functions';
+import { actionsOf, createStack, functionActions, functionEnv, functionOf, functionProperties, functionStatements, logicalId, resourcesOf, synth, type Synthesised } from './helpers';
+
+const NEW_QUEUE = 'webhooks' as QueueId;
+const newQueue: QueueDefinition = {
+  id: NEW_QUEUE,
+  name: 'mailservice-webhooks',
+  visibilityTimeoutSeconds: 90,
+  maxReceiveCount: 3,
+  dlqName: 'mailservice-webhooks-dlq',
+  envVar: 'WEBHOOKS_QUEUE_URL',
+};
+const newGroup: ApiGroupDefinition = {
+  name: 'domains',
+  entry: 'functions/api/domains/handler.ts',
+  routes: ['GET /domains', 'POST /domains', 'ANY /domains/{proxy+}'],
+  grants: [
+    { resource: { kind: 'table' }, access: 'read' },
+    { resource: { kind: 'scheduler' }, access: 'schedule' },
+    { resource: { kind: 'topic', id: 'sesEvents' }, access: 'publish' },
+  ],
+};
+const newWorker: WorkerDefinition = {
+  name: 'webhook-deliveries',
+  entry: 'functions/workers/webhook-deliveries/handler.ts',
+  queue: NEW_QUEUE,
+  batchSize: 5,
+  timeoutSeconds: 20,
+  grants: [
+    { resource: { kind: 'table' }, access: 'readWrite' },
+    { resource: { kind: 'queue', id: NEW_QUEUE }, access: 'consume' },
+  ],
+};
+
+/** Applies a change to the (mutable) definitions for the duration of `fn`. */
+function withDefinitions<T>(change: () => () => void, fn: () => T): T {
+  const restore = change();
+  try {
+    return fn();
+  } finally {
+    restore();
+  }
+}
+
+function addNewDefinitions(): () => void {
+  (QUEUES as Record<string, QueueDefinition>)[NEW_QUEUE] = newQueue;
+  API_GROUPS.push(newGroup);
+  WORKERS.push(newWorker);
+  return () => {
+    delete (QUEUES as Record<string, QueueDefinition>)[NEW_QUEUE];
+    API_GROUPS.splice(API_GROUPS.indexOf(newGroup), 1);
+    WORKERS.splice(WORKERS.indexOf(newWorker), 1);
+  };
+}
+
+describe('a new API group, worker and queue in the definitions', () => {
+  let s: Synthesised;
+  beforeAll(() => {
+    s = withDefinitions(addNewDefinitions, () => synth({ context: { sandboxDomain: 'sandbox.example.test' } }));
+  });
+  afterAll(() => s?.cleanup());
+
+  const fnId = (name: string): string => logicalId(s.stack, functionOf(s.stack, name));
+  const queueArn = (id: QueueId): unknown => ({ 'Fn::GetAtt': [logicalId(s.stack, s.stack.messaging.queues[id]), 'Arn'] });
+
+  test('adds its Lambdas and every route of the new group', () => {
+    s.template.resourceCountIs('AWS::Lambda::Function', functionEntries().length + 2);
+    for (const routeKey of newGroup.routes) s.template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: routeKey });
+    s.template.hasResourceProperties('AWS::ApiGatewayV2::Integration', { IntegrationUri: { 'Fn::GetAtt': [fnId(newGroup.name), 'Arn'] } });
+  });
+
+  test('adds the queue with its DLQ and the worker event source', () => {
+    const queueId = logicalId(s.stack, s.stack.messaging.queues[NEW_QUEUE]);
+    expect(s.template.toJSON().Resources[queueId].Properties).toMatchObject({
+      VisibilityTimeout: newQueue.visibilityTimeoutSeconds,
+      RedrivePolicy: { maxReceiveCount: newQueue.maxReceiveCount },
+    });
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId(newWorker.name) },
+      EventSourceArn: queueArn(NEW_QUEUE),
+      BatchSize: newWorker.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(functionProperties(s.template, s.stack, newWorker.name).Timeout).toBe(newWorker.timeoutSeconds);
+    expect(functionEnv(s.template, s.stack, newWorker.name)[newQueue.envVar]).toEqual({ Ref: queueId });
+  });
+
+  test('read access on the table is read-only', () => {
+    const actions = functionActions(s.template, s.stack, newGroup.name);
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+    for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) expect(actions).not.toContain(write);
+  });
+
+  test('scheduler access: schedule actions on the group schedules, PassRole on the scheduler role only, and its environment', () => {
+    const statements = functionStatements(s.template, s.stack, newGroup.name);
+    const scheduling = statements.find((st) => actionsOf(st).includes('scheduler:CreateSchedule'))!;
+    expect([...actionsOf(scheduling)].sort()).toEqual([...SCHEDULER_ACTIONS].sort());
+    expect(JSON.stringify(resourcesOf(scheduling))).toContain(`:schedule/${SCHEDULE_GROUP.name}/*`);
+
+    const passRole = statements.find((st) => actionsOf(st).includes('iam:PassRole'))!;
+    const roleArn = { 'Fn::GetAtt': [logicalId(s.stack, s.stack.scheduling.role), 'Arn'] };
+    expect(resourcesOf(passRole)).toEqual([roleArn]);
+    expect(passRole.Condition).toEqual({ StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } });
+
+    const env = functionEnv(s.template, s.stack, newGroup.name);
+    expect(env[SCHEDULE_GROUP.envVar]).toBeDefined();
+    expect(env[SCHEDULE_GROUP.roleEnvVar]).toEqual(roleArn);
+    expect(env[SCHEDULE_GROUP.targetQueueArnEnvVar]).toEqual(queueArn(SCHEDULE_GROUP.targetQueue));
+    expect(env[TOPICS.sesEvents.envVar]).toEqual({ Ref: logicalId(s.stack, s.stack.messaging.topics.sesEvents) });
+    expect(env[TABLE.envVar]).toBeDefined();
+  });
+
+  test('topic publish grant is scoped to the topic', () => {
+    const publish = functionStatements(s.template, s.stack, newGroup.name).find((st) => actionsOf(st).includes('sns:Publish'))!;
+    expect(resourcesOf(publish)).toEqual([{ Ref: logicalId(s.stack, s.stack.messaging.topics.sesEvents) }]);
+  });
+
+  test('SANDBOX_DOMAIN comes from the sandboxDomain context', () => {
+    for (const name of [newGroup.name, newWorker.name, 'emails']) {
+      expect(functionEnv(s.template, s.stack, name).SANDBOX_DOMAIN).toBe('sandbox.example.test');
+    }
+  });
+});
+
+describe('inconsistent definitions fail the synthesis with a clear message', () => {
+  const construct = (): void => createStack().cleanup();
+
+  test('a worker timeout not below its queue visibility timeout', () => {
+    const worker = WORKERS[0]!;
+    const original = worker.timeoutSeconds;
+    expect(() =>
+      withDefinitions(
+        () => {
+          worker.timeoutSeconds = QUEUES[worker.queue].visibilityTimeoutSeconds;
+          return () => (worker.timeoutSeconds = original);
+        },
+        construct,
+      ),
+    ).toThrow(/must stay below the visibility timeout/);
+  });
+
+  test('an access that does not fit the resource', () => {
+    const group = API_GROUPS[0]!;
+    const bad = { resource: { kind: 'table' as const }, access: 'publish' as const };
+    expect(() =>
+      withDefinitions(
+        () => {
+          group.grants.push(bad);
+          return () => group.grants.splice(group.grants.indexOf(bad), 1);
+        },
+        construct,
+      ),
+    ).toThrow('Access "publish" is not valid on a table');
+  });
+
+  test('a malformed route', () => {
+    expect(() => parseRoute('/emails', 'emails')).toThrow(/Invalid route "\/emails" in API group "emails"/);
+    expect(() => parseRoute('FETCH /emails')).toThrow(/Invalid route/);
+    expect(parseRoute('ANY /emails/{proxy+}')).toEqual({ method: 'ANY', path: '/emails/{proxy+}' });
+  });
+
+  test('an unknown SES event type', () => {
+    expect(toEmailSendingEvent('DELIVERY_DELAY')).toBe('deliveryDelay');
+    expect(() => toEmailSendingEvent('BOUNCED')).toThrow(/Unknown SES event type "BOUNCED"/);
+  });
+
+  test('a function without its bundle', () => {
+    expect(() => createStack({ functionNames: [] })).toThrow(/No bundle for function "emails": .*index\.js is missing\. Run `npm run build` first/);
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * Least privilege: every function's role allows what its definition's grants list and nothing more.
+ * Expectations are derived from infra/definitions.ts.
+ */
+import { API_GROUPS, QUEUES, WORKERS, type Access, type Grant, type QueueId, type Resource } from '../../infra/definitions';
+import { actionsOf, functionActions, functionStatements, logicalId, resourcesOf, synth, type Synthesised } from './helpers';
+
+let s: Synthesised;
+beforeAll(() => {
+  s = synth();
+});
+afterAll(() => s?.cleanup());
+
+const definitions = [...API_GROUPS, ...WORKERS];
+const grants = (name: string): Grant[] => definitions.find((d) => d.name === name)!.grants;
+const granted = (name: string, kind: Resource['kind'], ...access: Access[]): boolean =>
+  grants(name).some((g) => g.resource.kind === kind && (access.length === 0 || access.includes(g.access)));
+const queueArn = (id: QueueId): unknown => ({ 'Fn::GetAtt': [logicalId(s.stack, s.stack.messaging.queues[id]), 'Arn'] });
+
+describe.each(definitions.map((d) => d.name))('%s', (name) => {
+  test('no wildcard actions and no wildcard resources', () => {
+    for (const statement of functionStatements(s.template, s.stack, name)) {
+      for (const action of actionsOf(statement)) expect(action).not.toMatch(/^(\*|[a-z0-9-]+:\*)$/);
+      expect(resourcesOf(statement)).not.toContain('*');
+      expect(statement.Effect).toBe('Allow');
+    }
+  });
+
+  test('each capability is present exactly when the definition grants it', () => {
+    const actions = new Set(functionActions(s.template, s.stack, name));
+    const isWorker = WORKERS.some((w) => w.name === name);
+    const expectations: [string, boolean][] = [
+      ['dynamodb:GetItem', granted(name, 'table')],
+      ['dynamodb:PutItem', granted(name, 'table', 'readWrite')],
+      ['dynamodb:UpdateItem', granted(name, 'table', 'readWrite')],
+      ['sqs:SendMessage', granted(name, 'queue', 'send')],
+      // A worker's event source needs to consume its queue.
+      ['sqs:ReceiveMessage', granted(name, 'queue', 'consume') || isWorker],
+      ['sqs:DeleteMessage', granted(name, 'queue', 'consume') || isWorker],
+      ['s3:GetObject*', granted(name, 'bucket')],
+      ['s3:PutObject', granted(name, 'bucket', 'readWrite')],
+      ['s3:DeleteObject*', granted(name, 'bucket', 'readWrite')],
+      ['sns:Publish', granted(name, 'topic', 'publish')],
+      ['ses:SendRawEmail', granted(name, 'ses')],
+      ['ses:SendEmail', granted(name, 'ses')],
+      ['scheduler:CreateSchedule', granted(name, 'scheduler')],
+      ['iam:PassRole', granted(name, 'scheduler')],
+    ];
+    for (const [action, expected] of expectations) {
+      expect({ action, allowed: actions.has(action) }).toEqual({ action, allowed: expected });
+    }
+  });
+
+  test('queue actions only on the queues it is granted', () => {
+    const statements = functionStatements(s.template, s.stack, name);
+    const sendQueues = grants(name).flatMap((g) => (g.resource.kind === 'queue' && g.access === 'send' ? [queueArn(g.resource.id)] : []));
+    const consumeQueues = grants(name).flatMap((g) => (g.resource.kind === 'queue' && g.access === 'consume' ? [queueArn(g.resource.id)] : []));
+    const worker = WORKERS.find((w) => w.name === name);
+    if (worker) consumeQueues.push(queueArn(worker.queue));
+    for (const statement of statements) {
+      const actions = actionsOf(statement);
+      if (actions.includes('sqs:SendMessage')) for (const r of resourcesOf(statement)) expect(sendQueues).toContainEqual(r);
+      if (actions.includes('sqs:ReceiveMessage')) for (const r of resourcesOf(statement)) expect(consumeQueues).toContainEqual(r);
+    }
+  });
+});
+
+test('the api-keys Lambda cannot enqueue sends nor call SES', () => {
+  const actions = functionActions(s.template, s.stack, 'api-keys');
+  expect(actions).not.toContain('sqs:SendMessage');
+  expect(actions).not.toContain('ses:SendRawEmail');
+  expect(actions).not.toContain('ses:SendEmail');
+  expect(actions.filter((a) => a.startsWith('dynamodb:'))).toContain('dynamodb:PutItem');
+});
+
+test('only the functions granted SES may send, and only with the account identities and the configuration set', () => {
+  const senders = definitions.filter((d) => functionActions(s.template, s.stack, d.name).some((a) => a.startsWith('ses:'))).map((d) => d.name);
+  expect(senders).toEqual(definitions.filter((d) => granted(d.name, 'ses')).map((d) => d.name));
+  expect(senders).toEqual(['send-email']);
+
+  const sesStatements = functionStatements(s.template, s.stack, 'send-email').filter((st) => actionsOf(st).some((a) => a.startsWith('ses:')));
+  expect(sesStatements).toHaveLength(1);
+  const arns = JSON.stringify(resourcesOf(sesStatements[0]!));
+  expect(resourcesOf(sesStatements[0]!)).toHaveLength(2);
+  expect(arns).toContain(':identity/*');
+  expect(arns).toContain(':configuration-set/');
+  expect(arns).toContain(JSON.stringify({ Ref: logicalId(s.stack, s.stack.email.configurationSet) }));
+});
+
+test('every queue of the definitions is consumed by at most its workers', () => {
+  for (const id of Object.keys(QUEUES) as QueueId[]) {
+    const consumers = definitions
+      .filter((d) => functionStatements(s.template, s.stack, d.name).some((st) => actionsOf(st).includes('sqs:ReceiveMessage') && JSON.stringify(resourcesOf(st)).includes(JSON.stringify(queueArn(id)))))
+      .map((d) => d.name)
+      .sort();
+    const expected = definitions.filter((d) => WORKERS.some((w) => w.name === d.name && w.queue === id) || d.grants.some((g) => g.resource.kind === 'queue' && g.resource.id === id && g.access === 'consume')).map((d) => d.name).sort();
+    expect(consumers).toEqual(expected);
+  }
+});

@@ -1,0 +1,292 @@
+/**
+ * The synthesised stack matches infra/definitions.ts: table, queues + DLQs, topic subscriptions,
+ * scheduler, SES configuration set, one Lambda per API group / worker, routes, event sources,
+ * environment and outputs. Synthesised once, with CDK's CloudFormation validation on (the feature
+ * flag of cdk.json turns its findings into synthesis errors).
+ */
+import { Match } from 'aws-cdk-lib/assertions';
+import {
+  API_GROUPS,
+  BUCKETS,
+  CONFIGURATION_SET,
+  QUEUES,
+  SCHEDULE_GROUP,
+  SETTINGS,
+  TABLE,
+  TOPICS,
+  WORKERS,
+  type Grant,
+  type QueueId,
+  type TopicId,
+} from '../../infra/definitions';
+import { toEmailSendingEvent } from '../../infra/constructs/email';
+import { functionEnv, functionOf, functionProperties, logicalId, synth, type Synthesised } from './helpers';
+
+let s: Synthesised;
+beforeAll(() => {
+  s = synth({ validation: true });
+});
+afterAll(() => s?.cleanup());
+
+const ids = (o: Record<string, unknown>): string[] => Object.keys(o);
+const queueId = (id: QueueId): string => logicalId(s.stack, s.stack.messaging.queues[id]);
+const dlqId = (id: QueueId): string => logicalId(s.stack, s.stack.messaging.deadLetterQueues[id]);
+const topicId = (id: TopicId): string => logicalId(s.stack, s.stack.messaging.topics[id]);
+const fnId = (name: string): string => logicalId(s.stack, functionOf(s.stack, name));
+
+/** Environment variables a definition's grants must produce. */
+function expectedEnvVars(grants: Grant[]): string[] {
+  return grants.flatMap(({ resource }) => {
+    switch (resource.kind) {
+      case 'table':
+        return [TABLE.envVar];
+      case 'queue':
+        return [QUEUES[resource.id].envVar];
+      case 'topic':
+        return [TOPICS[resource.id].envVar];
+      case 'bucket':
+        return [BUCKETS[resource.id].envVar];
+      case 'ses':
+        return [CONFIGURATION_SET.envVar];
+      case 'scheduler':
+        return [SCHEDULE_GROUP.envVar, SCHEDULE_GROUP.roleEnvVar, SCHEDULE_GROUP.targetQueueArnEnvVar];
+    }
+  });
+}
+
+describe('data', () => {
+  test('table: PK/SK, PAY_PER_REQUEST, GSIs with ALL projection, TTL, PITR, retained', () => {
+    s.template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    s.template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: {
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [
+          { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: TABLE.globalSecondaryIndexes.map((gsi) => ({
+          IndexName: gsi.indexName,
+          KeySchema: [
+            { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
+            { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+        TimeToLiveSpecification: { AttributeName: TABLE.timeToLiveAttribute, Enabled: true },
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      },
+    });
+  });
+
+  test('every bucket blocks public access, enforces SSL and is S3-encrypted', () => {
+    s.template.resourceCountIs('AWS::S3::Bucket', ids(BUCKETS).length);
+    for (const bucket of Object.values(s.stack.data.buckets)) {
+      const id = logicalId(s.stack, bucket);
+      s.template.hasResource('AWS::S3::Bucket', {
+        DeletionPolicy: 'Retain',
+        Properties: {
+          PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+          BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        },
+      });
+      s.template.hasResourceProperties('AWS::S3::BucketPolicy', {
+        Bucket: { Ref: id },
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      });
+    }
+  });
+});
+
+describe('messaging', () => {
+  test('every queue has its DLQ with the defined maxReceiveCount and visibility timeout, SQS-managed encryption', () => {
+    s.template.resourceCountIs('AWS::SQS::Queue', ids(QUEUES).length * 2);
+    const resources = s.template.toJSON().Resources;
+    for (const def of Object.values(QUEUES)) {
+      expect(resources[queueId(def.id)].Properties).toMatchObject({
+        VisibilityTimeout: def.visibilityTimeoutSeconds,
+        SqsManagedSseEnabled: true,
+        RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId(def.id), 'Arn'] }, maxReceiveCount: def.maxReceiveCount },
+      });
+      expect(resources[dlqId(def.id)].Properties).toMatchObject({ MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true });
+    }
+  });
+
+  test('every topic subscription delivers SNS envelopes (not raw) to its queue', () => {
+    const expected = Object.values(TOPICS).flatMap((t) => t.subscribedQueues.map((q) => ({ topic: t.id, queue: q })));
+    s.template.resourceCountIs('AWS::SNS::Subscription', expected.length);
+    for (const { topic, queue } of expected) {
+      s.template.hasResourceProperties('AWS::SNS::Subscription', {
+        Protocol: 'sqs',
+        TopicArn: { Ref: topicId(topic) },
+        Endpoint: { 'Fn::GetAtt': [queueId(queue), 'Arn'] },
+        RawMessageDelivery: false,
+      });
+      // The queue lets that topic send to it.
+      s.template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: queueId(queue) }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Action: 'sqs:SendMessage',
+              Principal: { Service: 'sns.amazonaws.com' },
+              Condition: { ArnEquals: { 'aws:SourceArn': { Ref: topicId(topic) } } },
+            }),
+          ]),
+        },
+      });
+    }
+  });
+
+  test('schedule group and a scheduler role that may only send to the target queue', () => {
+    s.template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: SCHEDULE_GROUP.name });
+    const roleId = logicalId(s.stack, s.stack.scheduling.role);
+    s.template.hasResourceProperties('AWS::IAM::Role', {
+      AssumeRolePolicyDocument: {
+        Statement: [Match.objectLike({ Action: 'sts:AssumeRole', Principal: { Service: 'scheduler.amazonaws.com' } })],
+      },
+    });
+    const policies = Object.values(s.template.findResources('AWS::IAM::Policy')).filter((p) =>
+      (p.Properties.Roles as unknown[]).some((r) => JSON.stringify(r) === JSON.stringify({ Ref: roleId })),
+    );
+    expect(policies).toHaveLength(1);
+    expect(policies[0]!.Properties.PolicyDocument.Statement).toEqual([
+      { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [queueId(SCHEDULE_GROUP.targetQueue), 'Arn'] } },
+    ]);
+  });
+});
+
+describe('SES', () => {
+  test('configuration set with an SNS event destination for the defined event types', () => {
+    s.template.hasResourceProperties('AWS::SES::ConfigurationSet', { Name: CONFIGURATION_SET.name });
+    s.template.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
+      ConfigurationSetName: { Ref: logicalId(s.stack, s.stack.email.configurationSet) },
+      EventDestination: {
+        Name: CONFIGURATION_SET.eventDestinationName,
+        Enabled: true,
+        MatchingEventTypes: CONFIGURATION_SET.matchingEventTypes.map(toEmailSendingEvent),
+        SnsDestination: { TopicARN: { Ref: topicId(CONFIGURATION_SET.topic) } },
+      },
+    });
+    expect(CONFIGURATION_SET.matchingEventTypes.map(toEmailSendingEvent)).toContain('deliveryDelay');
+  });
+
+  test('the topic policy lets SES publish for this configuration set only', () => {
+    s.template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      Topics: [{ Ref: topicId(CONFIGURATION_SET.topic) }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Action: 'sns:Publish',
+            Principal: { Service: 'ses.amazonaws.com' },
+            Condition: { StringEquals: Match.objectLike({ 'AWS:SourceAccount': { Ref: 'AWS::AccountId' } }) },
+          }),
+        ]),
+      },
+    });
+  });
+});
+
+describe('functions', () => {
+  const all = [...API_GROUPS.map((g) => g.name), ...WORKERS.map((w) => w.name)];
+
+  test('one Lambda per API group and worker: nodejs22.x or newer, arm64, 512 MB, bundle handler', () => {
+    s.template.resourceCountIs('AWS::Lambda::Function', all.length);
+    for (const name of all) {
+      const props = functionProperties(s.template, s.stack, name);
+      const version = Number(/^nodejs(\d+)\.x$/.exec(props.Runtime as string)?.[1]);
+      expect(version).toBeGreaterThanOrEqual(22);
+      expect(props).toMatchObject({ Architectures: ['arm64'], MemorySize: 512, Handler: 'index.handler' });
+    }
+    for (const worker of WORKERS) {
+      expect(functionProperties(s.template, s.stack, worker.name).Timeout).toBe(worker.timeoutSeconds);
+    }
+  });
+
+  test('every function gets the variables of the resources it is granted, and no others', () => {
+    const resourceVars = new Set([
+      TABLE.envVar,
+      ...Object.values(QUEUES).map((q) => q.envVar),
+      ...Object.values(TOPICS).map((t) => t.envVar),
+      ...Object.values(BUCKETS).map((b) => b.envVar),
+      CONFIGURATION_SET.envVar,
+      SCHEDULE_GROUP.envVar,
+      SCHEDULE_GROUP.roleEnvVar,
+      SCHEDULE_GROUP.targetQueueArnEnvVar,
+    ]);
+    for (const def of [...API_GROUPS, ...WORKERS]) {
+      const env = functionEnv(s.template, s.stack, def.name);
+      expect(env).toMatchObject({ NODE_OPTIONS: '--enable-source-maps', SANDBOX_DOMAIN: SETTINGS.SANDBOX_DOMAIN });
+      const expected = expectedEnvVars(def.grants);
+      expect(Object.keys(env).filter((k) => resourceVars.has(k)).sort()).toEqual([...new Set(expected)].sort());
+    }
+  });
+
+  test('environment values point at the right resources', () => {
+    const env = functionEnv(s.template, s.stack, 'emails');
+    expect(env[TABLE.envVar]).toEqual({ Ref: logicalId(s.stack, s.stack.data.table) });
+    expect(env[QUEUES.send.envVar]).toEqual({ Ref: queueId('send') });
+    expect(env[BUCKETS.mail.envVar]).toEqual({ Ref: logicalId(s.stack, s.stack.data.buckets.mail) });
+    expect(functionEnv(s.template, s.stack, 'send-email')[CONFIGURATION_SET.envVar]).toEqual({
+      Ref: logicalId(s.stack, s.stack.email.configurationSet),
+    });
+  });
+});
+
+describe('HTTP API', () => {
+  test('every route of every group exists and targets its group Lambda', () => {
+    const resources = s.template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
+    const routes = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Route');
+    expect(routes).toHaveLength(API_GROUPS.flatMap((g) => g.routes).length);
+    for (const group of API_GROUPS) {
+      for (const routeKey of group.routes) {
+        const route = routes.find((r) => r.Properties.RouteKey === routeKey);
+        expect(route).toBeDefined();
+        const integrationId = (route!.Properties.Target['Fn::Join'][1] as unknown[])
+          .map((part) => (typeof part === 'object' && part !== null && 'Ref' in part ? (part as { Ref: string }).Ref : ''))
+          .join('');
+        expect(resources[integrationId]?.Properties).toMatchObject({
+          IntegrationType: 'AWS_PROXY',
+          IntegrationUri: { 'Fn::GetAtt': [fnId(group.name), 'Arn'] },
+        });
+      }
+    }
+  });
+
+  test('API Gateway may invoke each group Lambda', () => {
+    for (const group of API_GROUPS) {
+      s.template.hasResourceProperties('AWS::Lambda::Permission', {
+        Action: 'lambda:InvokeFunction',
+        Principal: 'apigateway.amazonaws.com',
+        FunctionName: { 'Fn::GetAtt': [fnId(group.name), 'Arn'] },
+      });
+    }
+  });
+});
+
+describe('workers', () => {
+  test('each worker is fed by its queue with its batch size and partial batch failures', () => {
+    s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', WORKERS.length);
+    for (const worker of WORKERS) {
+      s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: fnId(worker.name) },
+        EventSourceArn: { 'Fn::GetAtt': [queueId(worker.queue), 'Arn'] },
+        BatchSize: worker.batchSize,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+    }
+  });
+});
+
+test('outputs: API URL, table name, queue URLs', () => {
+  const outputs = s.template.toJSON().Outputs as Record<string, { Value: unknown }>;
+  expect(outputs.ApiUrl?.Value).toEqual({ 'Fn::GetAtt': [logicalId(s.stack, s.stack.api.httpApi), 'ApiEndpoint'] });
+  expect(outputs.TableName?.Value).toEqual({ Ref: logicalId(s.stack, s.stack.data.table) });
+  const queueUrls = Object.values(outputs).map((o) => o.Value);
+  for (const id of ids(QUEUES) as QueueId[]) expect(queueUrls).toContainEqual({ Ref: queueId(id) });
+});

@@ -1,0 +1,98 @@
+/**
+ * The embedded local cloud itself: health, the local mailbox, restart persistence on a data folder,
+ * and a clean stop (no Java or Node process left behind). Starts its own on-disk stack.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
+import { api, newAccount, stack, waitFor } from './harness/stack';
+import { readStackFile } from '../../localstack/cloud/stack-file';
+
+const SANDBOX = 'sandbox.mailservice.dev';
+
+function processesMentioning(text: string): string[] {
+  const out = execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' });
+  return out.split('\n').filter((line) => line.includes(text) && !line.includes('ps -eo'));
+}
+
+async function call(base: string, method: string, path: string, key?: string, body?: unknown) {
+  const response = await fetch(base + path, {
+    method,
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: response.status, body: (await response.json().catch(() => undefined)) as any };
+}
+
+describe('local cloud', () => {
+  it('answers /health with 200 and every component up', async () => {
+    const response = await api('GET', '/health');
+    expect(response.status).toBe(200);
+    expect(response.body.status).toBe('ok');
+    expect(Object.keys(response.body.components).sort()).toEqual(['dynamodb', 'scheduler', 'ses', 'sqs_sns_s3', 'worker:send-email', 'worker:ses-events']);
+    expect(Object.values(response.body.components)).toEqual(Array(6).fill('up'));
+  });
+
+  it('shows sent messages in the local mailbox page', async () => {
+    const account = await newAccount();
+    const subject = `Mailbox <check> ${Date.now()}`;
+    const send = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject, text: 't' } });
+    await waitFor(async () => (await api('GET', '/_local/ses/messages')).body.messages.find((m: any) => m.tags.email_id === send.body.id), 'message in mailbox');
+    const page = await fetch(`${stack().apiUrl}/_local/ses`);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const html = await page.text();
+    expect(html).toContain(subject.replace('<', '&lt;').replace('>', '&gt;'));
+  });
+
+  describe('on a data folder', () => {
+    let dataDir: string;
+    let running: SpawnedStack | undefined;
+    beforeAll(() => {
+      dataDir = mkdtempSync(join(tmpdir(), 'mailservice-restart-'));
+    });
+    afterAll(async () => {
+      await running?.stop('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('keeps accounts, keys and emails across a restart and stops without leftovers', async () => {
+      running = await spawnStack({ dataDir, inMemory: false });
+      const info = readStackFile(dataDir)!;
+      // Fixture through the CLI's path: the use case against this stack's DynamoDB.
+      const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+      const { DynamoDBDocumentClient } = await import('@aws-sdk/lib-dynamodb');
+      const { AccountRepository } = await import('../../shared/store/accounts');
+      const { ApiKeyRepository } = await import('../../shared/store/api-keys');
+      const { createAccount } = await import('../../shared/usecases/accounts');
+      const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: info.endpoints.dynamodb, region: info.region }));
+      const table = { client, name: info.env.TABLE_NAME! };
+      const { account, secret } = await createAccount(
+        { accounts: new AccountRepository(table), apiKeys: new ApiKeyRepository(table), clock: { now: () => new Date() } },
+        { email: 'persist@example.com', plan: 'free', paymentMethod: false, tenants: false },
+      );
+      client.destroy();
+
+      const send = await call(running.apiUrl, 'POST', '/emails', secret, { from: `a@${SANDBOX}`, to: account.email, subject: 'persist', text: 't' });
+      expect(send.status).toBe(200);
+      await waitFor(async () => (await call(running!.apiUrl, 'GET', `/emails/${send.body.id}`, secret)).body.email.status === 'delivered', 'delivered');
+
+      expect(await running.stop('SIGINT')).toBe(0);
+      expect(processesMentioning(dataDir)).toEqual([]);
+      expect(readStackFile(dataDir)).toBeNull();
+
+      running = await spawnStack({ dataDir, inMemory: false });
+      const email = await call(running.apiUrl, 'GET', `/emails/${send.body.id}`, secret);
+      expect(email.status).toBe(200);
+      expect(email.body.email).toMatchObject({ id: send.body.id, status: 'delivered', subject: 'persist' });
+      const mailbox = await call(running.apiUrl, 'GET', '/_local/ses/messages');
+      expect(mailbox.body.messages.some((m: any) => m.tags.email_id === send.body.id)).toBe(true);
+
+      // Killed without a chance to clean up: the watchdog still takes DynamoDB Local (Java) down.
+      await running.stop('SIGKILL');
+      running = undefined;
+      await waitFor(async () => processesMentioning(dataDir).length === 0, 'java to exit after SIGKILL', 10_000, 100);
+    });
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * The local Lambda runtime's SQS event source, against real fauxqs: batches, batchItemFailures,
+ * redelivery after the visibility timeout, DLQ redrive after maxReceiveCount, a throwing handler.
+ */
+import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSEvent } from 'aws-lambda';
+import { startFauxqs, type FauxqsServer } from 'fauxqs';
+import { SqsPoller } from '../../../localstack/cloud/sqs-poller';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+let fauxqs: FauxqsServer;
+let sqs: SQSClient;
+let counter = 0;
+
+beforeAll(async () => {
+  fauxqs = await startFauxqs({ port: 0, logger: false });
+  sqs = new SQSClient({ endpoint: fauxqs.address, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+});
+afterAll(async () => {
+  sqs.destroy();
+  await fauxqs.stop();
+});
+
+function queueWithDlq(maxReceiveCount: number) {
+  const name = `q${++counter}`;
+  const dlq = fauxqs.createQueue(`${name}-dlq`);
+  const queue = fauxqs.createQueue(name, {
+    attributes: { VisibilityTimeout: '1', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: String(maxReceiveCount) }) },
+  });
+  return { queue, dlq };
+}
+
+async function send(url: string, bodies: string[]) {
+  await sqs.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: bodies.map((MessageBody, i) => ({ Id: String(i), MessageBody })) }));
+}
+
+async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function depth(url: string): Promise<number> {
+  const attributes = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
+  return Number(attributes.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(attributes.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
+}
+
+function poller(queue: { queueUrl: string; queueArn: string }, handler: (event: SQSEvent) => Promise<any>) {
+  return new SqsPoller({ name: 'test', sqs, queueUrl: queue.queueUrl, queueArn: queue.queueArn, handler, batchSize: 10, timeoutSeconds: 5, concurrency: 1, log: () => undefined });
+}
+
+describe('SqsPoller', () => {
+  it('invokes the handler with SQSEvent records and deletes handled messages', async () => {
+    const { queue } = queueWithDlq(3);
+    const seen: SQSEvent['Records'] = [];
+    const p = poller(queue, async (event) => {
+      seen.push(...event.Records);
+      return { batchItemFailures: [] };
+    });
+    p.start();
+    await send(queue.queueUrl, ['a', 'b', 'c']);
+    await waitUntil(() => seen.length === 3);
+    await p.stop();
+    expect(seen.map((r) => r.body).sort()).toEqual(['a', 'b', 'c']);
+    expect(seen[0]).toMatchObject({ eventSource: 'aws:sqs', eventSourceARN: queue.queueArn, awsRegion: 'us-east-1', attributes: { ApproximateReceiveCount: '1' } });
+    expect(await depth(queue.queueUrl)).toBe(0);
+  });
+
+  it('redelivers only the failed records and moves them to the DLQ after maxReceiveCount', async () => {
+    const { queue, dlq } = queueWithDlq(2);
+    const attempts = new Map<string, number>();
+    const p = poller(queue, async (event) => ({
+      batchItemFailures: event.Records.filter((r) => {
+        attempts.set(r.body, (attempts.get(r.body) ?? 0) + 1);
+        return r.body === 'poison';
+      }).map((r) => ({ itemIdentifier: r.messageId })),
+    }));
+    p.start();
+    await send(queue.queueUrl, ['good', 'poison']);
+    await waitUntil(async () => (await depth(dlq.queueUrl)) === 1);
+    await p.stop();
+    expect(attempts.get('good')).toBe(1);
+    expect(attempts.get('poison')).toBe(2);
+    const dead = await sqs.send(new ReceiveMessageCommand({ QueueUrl: dlq.queueUrl }));
+    expect(dead.Messages?.[0]?.Body).toBe('poison');
+    expect(await depth(queue.queueUrl)).toBe(0);
+  });
+
+  it('retries the whole batch when the handler throws', async () => {
+    const { queue } = queueWithDlq(5);
+    let calls = 0;
+    const p = poller(queue, async (event) => {
+      calls++;
+      if (calls === 1) throw new Error('boom');
+      expect(event.Records[0]!.attributes.ApproximateReceiveCount).toBe('2');
+      return { batchItemFailures: [] };
+    });
+    p.start();
+    await send(queue.queueUrl, ['x']);
+    await waitUntil(() => calls >= 2);
+    await waitUntil(async () => (await depth(queue.queueUrl)) === 0);
+    await p.stop();
+    expect(calls).toBe(2);
+  });
+});
