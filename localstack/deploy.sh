@@ -53,7 +53,7 @@ elif command -v cdklocal >/dev/null 2>&1; then
   CDKLOCAL=cdklocal
 else
   die "cdklocal (aws-cdk-local) is not installed." \
-    "Install it without touching package.json:  npm install --no-save aws-cdk-local@$CDKLOCAL_VERSION" \
+    "It is a devDependency: run npm ci first, or install it:  npm install --no-save aws-cdk-local@$CDKLOCAL_VERSION" \
     "or globally:                               npm install -g aws-cdk-local@$CDKLOCAL_VERSION"
 fi
 export NODE_PATH="$PWD/node_modules${NODE_PATH:+:$NODE_PATH}"
