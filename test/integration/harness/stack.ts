@@ -7,6 +7,7 @@ import { buildServices, type Services } from '../../../shared/services';
 import { loadConfig } from '../../../shared/config';
 import { createAccount, type CreateAccountInput } from '../../../shared/usecases/accounts';
 import { randomUUID } from 'node:crypto';
+import type { LocalSesMessage } from '../../../localstack/emulators/ses';
 
 let cached: { info: StackInfo; services: Services } | undefined;
 
@@ -90,16 +91,6 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | null | fal
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
 }
 
-export interface LocalSesMessage {
-  id: string;
-  from: string;
-  to: string[];
-  subject: string;
-  configuration_set: string | null;
-  tags: Record<string, string>;
-  events: { type: string; at: string }[];
-  raw: string;
-}
 
 export async function sesMessages(): Promise<LocalSesMessage[]> {
   const response = await api<{ messages: LocalSesMessage[] }>('GET', '/_local/ses/messages');
