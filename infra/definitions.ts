@@ -8,6 +8,7 @@
  * Functions receive the physical names/URLs through the environment variables named here
  * (see shared/config.ts for the reader).
  */
+import { DEFAULT_SETTINGS } from '../shared/settings';
 
 export interface TableDefinition {
   /** Logical id in CDK; physical name locally. */
@@ -118,10 +119,29 @@ export const SCHEDULE_GROUP = {
   targetQueueArnEnvVar: 'SCHEDULER_TARGET_QUEUE_ARN',
 };
 
-export type Resource = { kind: 'table' } | { kind: 'queue'; id: QueueId } | { kind: 'topic'; id: TopicId } | { kind: 'bucket'; id: BucketId } | { kind: 'ses' } | { kind: 'scheduler' };
+/**
+ * The key that encrypts stored secrets (DKIM private keys, webhook signing secrets): KMS in AWS, a local
+ * key file on the embedded cloud.
+ */
+export const SECRETS_KEY = {
+  alias: 'alias/mailservice-secrets',
+  /** KMS key ARN in AWS. */
+  envVar: 'SECRETS_KEY_ID',
+  /** Path of the local key file on the embedded cloud (32 random bytes, created on first start). */
+  localFileEnvVar: 'LOCAL_SECRETS_KEY_FILE',
+};
+
+export type Resource =
+  | { kind: 'table' }
+  | { kind: 'queue'; id: QueueId }
+  | { kind: 'topic'; id: TopicId }
+  | { kind: 'bucket'; id: BucketId }
+  | { kind: 'ses' }
+  | { kind: 'scheduler' }
+  | { kind: 'secretsKey' };
 
 /** Access a function needs to a resource; CDK turns these into least-privilege grants. */
-export type Access = 'read' | 'readWrite' | 'send' | 'consume' | 'publish' | 'sendEmail' | 'schedule';
+export type Access = 'read' | 'readWrite' | 'send' | 'consume' | 'publish' | 'sendEmail' | 'schedule' | 'encrypt' | 'decrypt' | 'encryptDecrypt';
 
 export interface Grant {
   resource: Resource;
@@ -158,6 +178,22 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     routes: ['ANY /api-keys', 'ANY /api-keys/{proxy+}'],
     grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
   },
+  {
+    name: 'domains',
+    entry: 'functions/api/domains/handler.ts',
+    routes: ['ANY /domains', 'ANY /domains/{proxy+}'],
+    grants: [
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      // New domains get an encrypted DKIM key; verification decrypts it to sign a probe.
+      { resource: { kind: 'secretsKey' }, access: 'encryptDecrypt' },
+    ],
+  },
+  {
+    name: 'suppressions',
+    entry: 'functions/api/suppressions/handler.ts',
+    routes: ['ANY /suppressions', 'ANY /suppressions/{proxy+}'],
+    grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
+  },
 ];
 
 export interface WorkerDefinition {
@@ -182,6 +218,8 @@ export const WORKERS: WorkerDefinition[] = [
       { resource: { kind: 'queue', id: 'send' }, access: 'consume' },
       { resource: { kind: 'bucket', id: 'mail' }, access: 'read' },
       { resource: { kind: 'ses' }, access: 'sendEmail' },
+      // DKIM-signs with the domain's key.
+      { resource: { kind: 'secretsKey' }, access: 'decrypt' },
     ],
   },
   {
@@ -198,6 +236,4 @@ export const WORKERS: WorkerDefinition[] = [
 ];
 
 /** Settings (not resources) every function reads from the environment, with their defaults. */
-export const SETTINGS = {
-  SANDBOX_DOMAIN: 'sandbox.mailservice.dev',
-};
+export const SETTINGS = DEFAULT_SETTINGS;

@@ -4,7 +4,8 @@
  *
  * Environment: PORT (API, default 3000), HOST (default 127.0.0.1), DATA_DIR (default .data),
  * DATA_IN_MEMORY=1 (nothing persisted), DYNAMODB_PORT / FAUXQS_PORT / SES_PORT / SCHEDULER_PORT
- * (default: free ephemeral ports), SANDBOX_DOMAIN, LOG_LEVEL=silent.
+ * / DNS_PORT (default: free ephemeral ports), DNS_RESOLVERS (default: the local DNS emulator),
+ * SANDBOX_DOMAIN, LOG_LEVEL=silent.
  */
 import { startLocalCloud } from './cloud/cloud';
 import { portFromEnv } from './cloud/free-port';
@@ -25,7 +26,9 @@ async function main(): Promise<void> {
       fauxqs: portFromEnv(env, 'FAUXQS_PORT', 0),
       ses: portFromEnv(env, 'SES_PORT', 0),
       scheduler: portFromEnv(env, 'SCHEDULER_PORT', 0),
+      dns: portFromEnv(env, 'DNS_PORT', 0),
     },
+    dnsResolvers: env.DNS_RESOLVERS || undefined,
     sandboxDomain: env.SANDBOX_DOMAIN || undefined,
     log,
   });
@@ -33,7 +36,7 @@ async function main(): Promise<void> {
   console.log(`API:      ${cloud.apiUrl}`);
   console.log(`Mailbox:  ${cloud.apiUrl}/_local/ses`);
   console.log(`Data:     ${info.in_memory ? '(in memory)' : info.data_dir}`);
-  console.log(`Emulators: dynamodb ${info.endpoints.dynamodb}, sqs/sns/s3 ${info.endpoints.sqs}, ses ${info.endpoints.sesv2}, scheduler ${info.endpoints.scheduler}`);
+  console.log(`Emulators: dynamodb ${info.endpoints.dynamodb}, sqs/sns/s3 ${info.endpoints.sqs}, ses ${info.endpoints.sesv2}, scheduler ${info.endpoints.scheduler}, dns ${info.endpoints.dns}`);
   console.log(`Ready in ${Date.now() - started} ms: ${cloud.apiUrl}`);
 
   let stopping = false;

@@ -1,3 +1,5 @@
+import { DEFAULT_SETTINGS } from './settings';
+
 /**
  * Runtime configuration, read once from the environment by the composition root.
  * Resource names/URLs come from the variables named in infra/definitions.ts (set by CDK in AWS and by
@@ -10,6 +12,12 @@ export interface Config {
   mailBucket: string;
   sesConfigurationSet: string;
   sandboxDomain: string;
+  returnPathHost: string;
+  spfInclude: string;
+  inboundMxHost: string;
+  dashboardUrl: string;
+  /** `host:port` list; empty = the system's resolvers. */
+  dnsResolvers: string;
   /** Service endpoints for the local cloud/LocalStack; empty in AWS. */
   endpoints: Partial<Record<'dynamodb' | 'sqs' | 'sns' | 's3' | 'ses' | 'scheduler', string>>;
 }
@@ -26,7 +34,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sendQueueUrl: read(env, 'SEND_QUEUE_URL'),
     mailBucket: read(env, 'MAIL_BUCKET'),
     sesConfigurationSet: read(env, 'SES_CONFIGURATION_SET'),
-    sandboxDomain: read(env, 'SANDBOX_DOMAIN', 'sandbox.mailservice.dev').toLowerCase(),
+    sandboxDomain: read(env, 'SANDBOX_DOMAIN', DEFAULT_SETTINGS.SANDBOX_DOMAIN).toLowerCase(),
+    returnPathHost: read(env, 'RETURN_PATH_HOST', DEFAULT_SETTINGS.RETURN_PATH_HOST).toLowerCase(),
+    spfInclude: read(env, 'SPF_INCLUDE', DEFAULT_SETTINGS.SPF_INCLUDE).toLowerCase(),
+    inboundMxHost: read(env, 'INBOUND_MX_HOST', DEFAULT_SETTINGS.INBOUND_MX_HOST).toLowerCase(),
+    dashboardUrl: read(env, 'DASHBOARD_URL', DEFAULT_SETTINGS.DASHBOARD_URL).replace(/\/$/, ''),
+    dnsResolvers: read(env, 'DNS_RESOLVERS', DEFAULT_SETTINGS.DNS_RESOLVERS),
     endpoints: {
       dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB,
       sqs: env.AWS_ENDPOINT_URL_SQS,

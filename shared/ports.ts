@@ -1,3 +1,5 @@
+import type { Lookup } from './domain/domains/evaluate';
+
 /**
  * Ports: what use cases need from the outside world. Adapters in shared/aws implement them with the AWS
  * SDK; the domain and use cases never import an AWS client directly.
@@ -32,6 +34,15 @@ export interface OutboundMessage {
 export interface Mailer {
   /** Returns the provider's message id. Throws MailerError. */
   send(message: OutboundMessage): Promise<{ providerMessageId: string }>;
+}
+
+/** DNS lookups for domain verification. */
+export interface DnsResolver {
+  txt(name: string): Promise<Lookup>;
+  /** Raw TXT chunks (for DKIM verification); throws when the lookup fails. */
+  txtChunks(name: string): Promise<string[][]>;
+  cname(name: string): Promise<Lookup>;
+  mx(name: string): Promise<Lookup>;
 }
 
 /** A provider failure, classified: permanent failures are not retried. */

@@ -11,6 +11,14 @@ import { systemClock, type Clock } from './ports';
 import { AccountRepository } from './store/accounts';
 import { ApiKeyRepository } from './store/api-keys';
 import { EmailRepository } from './store/emails';
+import { SuppressionRepository } from './store/suppressions';
+import { CategoryOptOutRepository } from './store/category-opt-outs';
+import { DomainRepository } from './store/domains';
+import { UsageLedger } from './store/usage';
+import { NodeDnsResolver, parseResolvers } from './dns/node-dns-resolver';
+import { lazySecretBox } from './secrets/lazy-secret-box';
+import { cachingSecretBox } from './secrets/caching-secret-box';
+import { secretBoxFromEnv } from './secrets/from-environment';
 
 export function buildServices(config: Config = loadConfig()) {
   const clients = createAwsClients(config);
@@ -20,12 +28,21 @@ export function buildServices(config: Config = loadConfig()) {
     config,
     clock,
     sandboxDomain: config.sandboxDomain,
+    dashboardUrl: config.dashboardUrl,
+    dnsSettings: { returnPathHost: config.returnPathHost, spfInclude: config.spfInclude, inboundMxHost: config.inboundMxHost },
     accounts: new AccountRepository(table),
     apiKeys: new ApiKeyRepository(table),
     emails: new EmailRepository(table),
+    suppressions: new SuppressionRepository(table),
+    categoryOptOuts: new CategoryOptOutRepository(table),
     sendQueue: new SqsSendQueue(clients.sqs, config.sendQueueUrl),
     blobs: new S3BlobStore(clients.s3, config.mailBucket),
     mailer: new SesMailer(clients.ses, config.sesConfigurationSet),
+    domains: new DomainRepository(table),
+    usage: new UsageLedger(table),
+    dns: new NodeDnsResolver(parseResolvers(config.dnsResolvers)),
+    // Created on first use: only the functions that hold a grant on the secrets key touch it.
+    secretBox: cachingSecretBox(lazySecretBox(() => secretBoxFromEnv(process.env, config))),
   };
 }
 

@@ -1,14 +1,20 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { BUCKETS, TABLE, type BucketId } from '../definitions';
+import { BUCKETS, SECRETS_KEY, TABLE, type BucketId } from '../definitions';
 import { mapRecord, pascalCase } from './util';
 
-/** The single DynamoDB table and the buckets, from TABLE and BUCKETS. Both are retained on stack deletion. */
+/**
+ * The single DynamoDB table and the buckets, from TABLE and BUCKETS, and the KMS key that encrypts
+ * the secrets stored in the table (SECRETS_KEY). All are retained on stack deletion: the table's
+ * sealed secrets are only readable with that key.
+ */
 export class Data extends Construct {
   readonly table: dynamodb.Table;
   readonly buckets: Record<BucketId, s3.Bucket>;
+  readonly secretsKey: kms.Key;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -38,5 +44,14 @@ export class Data extends Construct {
         removalPolicy: RemovalPolicy.RETAIN,
       }),
     );
+
+    // Symmetric, yearly automatic rotation (old key material stays usable for decryption). The default
+    // key policy trusts the account, so functions get access only through their IAM grants (grants.ts).
+    this.secretsKey = new kms.Key(this, 'SecretsKey', {
+      description: 'mailservice: encrypts stored secrets (DKIM private keys, webhook signing secrets)',
+      alias: SECRETS_KEY.alias,
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
   }
 }

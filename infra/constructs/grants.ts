@@ -1,11 +1,12 @@
 import { Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { BUCKETS, CONFIGURATION_SET, QUEUES, SCHEDULE_GROUP, TABLE, TOPICS, type BucketId, type Grant, type QueueId, type TopicId } from '../definitions';
+import { BUCKETS, CONFIGURATION_SET, QUEUES, SCHEDULE_GROUP, SECRETS_KEY, TABLE, TOPICS, type Access, type BucketId, type Grant, type QueueId, type TopicId } from '../definitions';
 import type { Scheduling } from './scheduling';
 
 /** The constructs a definition's grants can refer to. */
@@ -16,12 +17,23 @@ export interface ServiceResources {
   buckets: Record<BucketId, s3.IBucket>;
   configurationSetName: string;
   scheduling: Scheduling;
+  secretsKey: kms.IKey;
 }
 
 /** SES sending actions: SendRawEmail for MIME built by the worker, SendEmail for SESv2 SendEmail. */
 export const SES_SEND_ACTIONS = ['ses:SendRawEmail', 'ses:SendEmail'];
 /** Schedule-level actions a function with `schedule` access gets, on the group's schedules only. */
 export const SCHEDULER_ACTIONS = ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule', 'scheduler:GetSchedule'];
+
+/**
+ * KMS actions per access to the secrets key. Secrets are sealed with KMS Encrypt directly (no envelope
+ * encryption, see shared/aws/kms-secret-box.ts), so no GenerateDataKey and no ReEncrypt.
+ */
+export const SECRETS_KEY_ACTIONS: Partial<Record<Access, string[]>> = {
+  encrypt: ['kms:Encrypt'],
+  decrypt: ['kms:Decrypt'],
+  encryptDecrypt: ['kms:Encrypt', 'kms:Decrypt'],
+};
 
 /**
  * Turns a definition's grants into least-privilege IAM grants on `grantee` and returns the
@@ -96,6 +108,14 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
         env[SCHEDULE_GROUP.envVar] = scheduling.group.scheduleGroupName;
         env[SCHEDULE_GROUP.roleEnvVar] = scheduling.role.roleArn;
         env[SCHEDULE_GROUP.targetQueueArnEnvVar] = scheduling.targetQueue.queueArn;
+        break;
+      }
+      case 'secretsKey': {
+        const actions = SECRETS_KEY_ACTIONS[access];
+        if (!actions) throw invalid();
+        // Exactly these actions (CDK's grantEncrypt would add ReEncrypt* and GenerateDataKey*), on this key only.
+        iam.Grant.addToPrincipal({ grantee, actions, resourceArns: [resources.secretsKey.keyArn] });
+        env[SECRETS_KEY.envVar] = resources.secretsKey.keyArn;
         break;
       }
       default:

@@ -47,6 +47,7 @@ export class MailserviceStack extends Stack {
       topics: this.messaging.topics,
       configurationSetName: this.email.configurationSetName,
       scheduling: this.scheduling,
+      secretsKey: this.data.secretsKey,
     };
     const sandboxDomain = props.sandboxDomain ?? (this.node.tryGetContext('sandboxDomain') as string | undefined) ?? SETTINGS.SANDBOX_DOMAIN;
     const functions: FunctionDefaults = {
@@ -69,5 +70,6 @@ export class MailserviceStack extends Stack {
       new CfnOutput(this, `${pascalCase(bucketId)}BucketName`, { value: bucket.bucketName });
     }
     new CfnOutput(this, 'ConfigurationSetName', { value: this.email.configurationSetName });
+    new CfnOutput(this, 'SecretsKeyArn', { value: this.data.secretsKey.keyArn, description: 'KMS key that encrypts stored secrets (DKIM keys)' });
   }
 }

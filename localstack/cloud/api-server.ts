@@ -11,6 +11,21 @@ export interface LocalPages {
   health(): Promise<{ ok: boolean; components: Record<string, string> }>;
   sesMessages(): unknown[];
   sesMailboxHtml(): string;
+  dns: {
+    list(name?: string): unknown[];
+    set(body: unknown): unknown;
+    remove(name: string, type?: string): number;
+  };
+}
+
+async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -33,6 +48,19 @@ export function createApiServer(handlers: Record<string, ApiHandler>, pages: Loc
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(pages.sesMailboxHtml());
       return;
+    }
+    if (url.pathname === '/_local/dns/records') {
+      try {
+        if (method === 'GET') return sendJson(res, 200, { records: pages.dns.list(url.searchParams.get('name') ?? undefined) });
+        if (method === 'PUT') return sendJson(res, 200, { record: pages.dns.set(await readJsonBody(req)) });
+        if (method === 'DELETE') {
+          const name = url.searchParams.get('name');
+          if (!name) return sendJson(res, 400, { error: { message: 'name is required', code: 'validation_error' } });
+          return sendJson(res, 200, { deleted: pages.dns.remove(name, url.searchParams.get('type') ?? undefined) });
+        }
+      } catch (error) {
+        return sendJson(res, 400, { error: { message: (error as Error).message, code: 'validation_error' } });
+      }
     }
     const match = matchRoute(routes, method, url.pathname);
     if (!match) {

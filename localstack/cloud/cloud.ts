@@ -10,9 +10,12 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { SchedulerClient, ListScheduleGroupsCommand } from '@aws-sdk/client-scheduler';
 import { SESv2Client, ListConfigurationSetsCommand } from '@aws-sdk/client-sesv2';
 import { SQSClient, ListQueuesCommand } from '@aws-sdk/client-sqs';
-import { API_GROUPS, QUEUES, SETTINGS, WORKERS } from '../../infra/definitions';
+import { API_GROUPS, QUEUES, SECRETS_KEY, SETTINGS, WORKERS } from '../../infra/definitions';
 import { startSchedulerEmulator } from '../emulators/scheduler';
 import { startSesEmulator } from '../emulators/ses';
+import { startDnsEmulator, type DnsRecordSet, type DnsRecordType } from '../emulators/dns';
+import { getServers } from 'node:dns';
+import { ensureLocalKeyFile } from '../../shared/secrets/local-secret-box';
 import { createApiServer } from './api-server';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
 import { startDynamoDbLocal } from './dynamodb';
@@ -30,7 +33,9 @@ export interface LocalCloudOptions {
   dataDir: string;
   /** Keep everything in memory (tests): nothing read from or written to dataDir but stack.json. */
   inMemory: boolean;
-  ports?: Partial<Record<'dynamodb' | 'fauxqs' | 'ses' | 'scheduler', number>>;
+  ports?: Partial<Record<'dynamodb' | 'fauxqs' | 'ses' | 'scheduler' | 'dns', number>>;
+  /** DNS servers the functions use (`host:port`, comma-separated); default: the local DNS emulator. */
+  dnsResolvers?: string;
   sandboxDomain?: string;
   /** Extra environment for the functions (e.g. LOG_LEVEL). */
   env?: Record<string, string>;
@@ -87,12 +92,18 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const fauxqsEndpoint = `http://${host}:${fauxqs.port}`;
     const awsAccess = { endpoint: fauxqsEndpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
 
-    const [ses, scheduler] = await Promise.all([
+    const [ses, scheduler, dns] = await Promise.all([
       startSesEmulator({ port: options.ports?.ses ?? 0, host, dataDir: persistDir('ses'), sns: awsAccess, log }),
       startSchedulerEmulator({ port: options.ports?.scheduler ?? 0, host, dataDir: persistDir('scheduler'), sqs: awsAccess, log }),
+      // Names without local records are forwarded to the system's resolvers.
+      startDnsEmulator({ port: options.ports?.dns ?? 0, host, dataDir: persistDir('dns'), upstream: getServers(), log }),
     ]);
     stops.push(() => ses.stop());
     stops.push(() => scheduler.stop());
+    stops.push(() => dns.stop());
+    // Stored secrets (DKIM keys) are sealed with a local key file, as KMS does in AWS.
+    const secretsKeyFile = join(dataDir, 'secrets.key');
+    ensureLocalKeyFile(secretsKeyFile);
 
     const clientOptions = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 2 };
     const dynamoClient = new DynamoDBClient({ ...clientOptions, endpoint: dynamo.endpoint });
@@ -105,7 +116,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const resources = await provision({ dynamo: dynamoClient, ses: sesClient, scheduler: schedulerClient }, fauxqs);
     if (messagingSnapshot) await restoreMessaging(fauxqs, sqsClient, messagingSnapshot, log);
 
-    const endpoints = { dynamodb: dynamo.endpoint, sqs: fauxqsEndpoint, sns: fauxqsEndpoint, s3: fauxqsEndpoint, sesv2: ses.url, scheduler: scheduler.url };
+    const endpoints = { dynamodb: dynamo.endpoint, sqs: fauxqsEndpoint, sns: fauxqsEndpoint, s3: fauxqsEndpoint, sesv2: ses.url, scheduler: scheduler.url, dns: dns.address };
     const functionEnv: Record<string, string> = {
       ...resources.env,
       AWS_REGION: LOCAL_REGION,
@@ -119,6 +130,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       AWS_ENDPOINT_URL_SCHEDULER: endpoints.scheduler,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       SANDBOX_DOMAIN: options.sandboxDomain ?? SETTINGS.SANDBOX_DOMAIN,
+      DNS_RESOLVERS: options.dnsResolvers || dns.address,
+      [SECRETS_KEY.localFileEnvVar]: secretsKeyFile,
       ...options.env,
     };
     // Functions read their configuration from the environment at cold start, as in Lambda.
@@ -158,12 +171,26 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
         check('sqs_sns_s3', () => sqsClient.send(new ListQueuesCommand({ MaxResults: 1 }))),
         check('ses', () => sesClient.send(new ListConfigurationSetsCommand({}))),
         check('scheduler', () => schedulerClient.send(new ListScheduleGroupsCommand({}))),
+        check('dns', async () => dns.listRecords()),
       ]);
       for (const poller of pollers) components[`worker:${poller['options'].name}`] = poller.isRunning() ? 'up' : 'down';
       return { ok: Object.values(components).every((state) => state === 'up'), components };
     };
 
-    const server = createApiServer(apiHandlers, { health, sesMessages: () => ses.listMessages(), sesMailboxHtml: () => ses.mailboxHtml() }, log);
+    const server = createApiServer(
+      apiHandlers,
+      {
+        health,
+        sesMessages: () => ses.listMessages(),
+        sesMailboxHtml: () => ses.mailboxHtml(),
+        dns: {
+          list: (name) => dns.listRecords(name),
+          set: (body) => dns.setRecords(body as DnsRecordSet),
+          remove: (name, type) => dns.deleteRecords(name, type as DnsRecordType | undefined),
+        },
+      },
+      log,
+    );
     const apiPort = await listen(server, options.port, host);
     stops.push(
       () =>

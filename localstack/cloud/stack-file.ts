@@ -12,7 +12,7 @@ export interface StackInfo {
   data_dir: string;
   in_memory: boolean;
   region: string;
-  endpoints: { dynamodb: string; sqs: string; sns: string; s3: string; sesv2: string; scheduler: string };
+  endpoints: { dynamodb: string; sqs: string; sns: string; s3: string; sesv2: string; scheduler: string; dns: string };
   /** Environment of the functions (resource names/URLs, endpoints, region, local credentials). */
   env: Record<string, string>;
 }

@@ -3,7 +3,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Account } from '../domain/accounts/account';
 import { ConflictError, NotFoundError } from '../domain/errors';
 import { keys } from './keys';
-import { cancelledConditionIndexes, isConditionFailure, transactWrite, withoutKeys, type Table } from './table';
+import { cancelledConditionIndexes, isConditionFailure, setChanges, transactWrite, withoutKeys, type Table } from './table';
 
 export type AccountChanges = Partial<Pick<Account, 'plan' | 'payment_method' | 'tenants_enabled'>>;
 
@@ -48,24 +48,13 @@ export class AccountRepository {
   }
 
   async update(accountId: string, changes: AccountChanges, now: string): Promise<Account> {
-    const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
-    const names: Record<string, string> = { '#updated_at': 'updated_at' };
-    const values: Record<string, unknown> = { ':updated_at': now };
-    const sets = ['#updated_at = :updated_at'];
-    for (const [name, value] of entries) {
-      names[`#${name}`] = name;
-      values[`:${name}`] = value;
-      sets.push(`#${name} = :${name}`);
-    }
     try {
       const result = await this.table.client.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: keys.account(accountId),
-          UpdateExpression: `SET ${sets.join(', ')}`,
+          ...setChanges(changes, now),
           ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
         }),
       );

@@ -2,14 +2,24 @@
  * Emails repository. An email item is keyed by its own id (no hot partition on the send path); the
  * per-account listing goes through GSI1. Status changes are conditional writes, never read-then-write.
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Email, EmailBody } from '../domain/emails/email';
 import { EVENT_RANK, statusesBefore, type DeliveryOutcome } from '../domain/emails/outcomes';
 import { keys } from './keys';
-import { isConditionFailure, withoutKeys, type Table } from './table';
+import { cancelledConditionIndexes, isConditionFailure, transactWrite, withoutKeys, type Table } from './table';
 
 /** Where the body lives: inline in the item, or in the blob store under `key` when large. */
 export type StoredBody = { inline: EmailBody } | { blobKey: string };
+
+/** A usage reservation in the send's transaction would exceed its limit. */
+export class UsageLimitReached extends Error {
+  constructor(
+    readonly reservationIndex: number,
+    readonly reason: { Item?: Record<string, any> } | undefined,
+  ) {
+    super('usage limit reached');
+  }
+}
 
 export interface StoredEmail {
   email: Email;
@@ -37,22 +47,38 @@ function toStoredEmail(item: Record<string, any>): StoredEmail {
 export class EmailRepository {
   constructor(private readonly table: Table) {}
 
-  async create(email: Email, body: StoredBody): Promise<void> {
-    await this.table.client.send(
-      new PutCommand({
-        TableName: this.table.name,
-        Item: {
-          ...keys.email(email.id),
-          GSI1PK: keys.emailsByAccount(email.account_id),
-          GSI1SK: email.id,
-          type: 'email',
-          ...withoutEmptyLateFields(email),
-          last_event_rank: EVENT_RANK.queued,
-          ...('inline' in body ? { body: body.inline } : { body_blob_key: body.blobKey }),
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
+  /**
+   * Writes the email together with its usage reservations (conditional ADDs) in one transaction.
+   * Throws UsageLimitReached naming the reservation whose limit would be exceeded.
+   */
+  async create(email: Email, body: StoredBody, reservations: Record<string, any>[] = []): Promise<void> {
+    const put = {
+      TableName: this.table.name,
+      Item: {
+        ...keys.email(email.id),
+        GSI1PK: keys.emailsByAccount(email.account_id),
+        GSI1SK: email.id,
+        type: 'email',
+        ...withoutEmptyLateFields(email),
+        last_event_rank: EVENT_RANK.queued,
+        ...('inline' in body ? { body: body.inline } : { body_blob_key: body.blobKey }),
+      },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    };
+    if (reservations.length === 0) {
+      await this.table.client.send(new PutCommand(put));
+      return;
+    }
+    try {
+      await transactWrite(this.table, [{ Put: put }, ...reservations]);
+    } catch (error) {
+      const failed = cancelledConditionIndexes(error).filter((index) => index > 0);
+      if (failed.length) {
+        const reasons = (error as { CancellationReasons?: { Item?: Record<string, any> }[] }).CancellationReasons ?? [];
+        throw new UsageLimitReached(failed[0]! - 1, reasons[failed[0]!]);
+      }
+      throw error;
+    }
   }
 
   async get(emailId: string): Promise<StoredEmail | null> {
@@ -62,20 +88,23 @@ export class EmailRepository {
     return result.Item ? toStoredEmail(result.Item) : null;
   }
 
-  /** Undoes a create whose hand-off failed; only while nothing else touched the email. */
-  async deleteQueued(emailId: string): Promise<void> {
+  /** Undoes a create whose hand-off failed, releasing its reservations; only while nothing else touched it. */
+  async deleteQueued(emailId: string, releases: Record<string, any>[] = []): Promise<void> {
     try {
-      await this.table.client.send(
-        new DeleteCommand({
-          TableName: this.table.name,
-          Key: keys.email(emailId),
-          ConditionExpression: '#status = :queued AND attribute_not_exists(send_lease_until)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':queued': 'queued' },
-        }),
-      );
+      await transactWrite(this.table, [
+        {
+          Delete: {
+            TableName: this.table.name,
+            Key: keys.email(emailId),
+            ConditionExpression: '#status = :queued AND attribute_not_exists(send_lease_until)',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':queued': 'queued' },
+          },
+        },
+        ...releases,
+      ]);
     } catch (error) {
-      if (!isConditionFailure(error)) throw error;
+      if (!cancelledConditionIndexes(error).includes(0)) throw error;
     }
   }
 

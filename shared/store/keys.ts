@@ -6,7 +6,18 @@
  *   API key (listing)  PK ACCOUNT#<acc>          SK APIKEY#<key>
  *   API key (lookup)   PK APIKEYHASH#<sha256>    SK APIKEYHASH
  *   Email              PK EMAIL#<msg>            SK EMAIL   GSI1PK ACCOUNT#<acc>#EMAILS#<shard>  GSI1SK <msg>
+ *   Suppression        PK SUPPRESSION#<acc>#<email>  SK ACCOUNT | TENANT#<t>  GSI1PK ACCOUNT#<acc>[#TENANT#<t>]#SUPPRESSIONS#<shard>  GSI1SK <sup>
+ *   Category opt-out   PK OPTOUT#<acc>#<email>   SK (ACCOUNT | TENANT#<t>)#CATEGORY#<category>
+ *   Domain             PK DOMAIN#<dom>           SK DOMAIN  GSI1PK ACCOUNT#<acc>#DOMAINS  GSI1SK <dom>
+ *   Domain name claim  PK DOMAINNAME#<name>      SK DOMAINNAME            (one owner per domain name)
+ *   Counters           PK ACCOUNT#<acc>          SK COUNTER#<what>        (atomic ADD with a limit condition)
+ *   Usage              PK ACCOUNT#<acc>          SK USAGE#<scope>#<DAY|MONTH>#<period>  (plan limits; TTL)
  */
+/** A user-chosen value inside a key (tenant ids): '%' and '#' escaped so it cannot end its segment early. */
+export function keyPart(value: string): string {
+  return value.replace(/%/g, '%25').replace(/#/g, '%23');
+}
+
 export const keys = {
   account: (accountId: string) => ({ PK: `ACCOUNT#${accountId}`, SK: 'ACCOUNT' }),
   accountEmail: (email: string) => ({ PK: `ACCOUNTEMAIL#${email.toLowerCase()}`, SK: 'ACCOUNTEMAIL' }),
@@ -19,4 +30,44 @@ export const keys = {
    * over several partitions (merged newest-first on read); accounts start with one shard.
    */
   emailsByAccount: (accountId: string, shard = 0) => `ACCOUNT#${accountId}#EMAILS#${shard}`,
+  domain: (domainId: string) => ({ PK: `DOMAIN#${domainId}`, SK: 'DOMAIN' }),
+  domainsByAccount: (accountId: string) => `ACCOUNT#${accountId}#DOMAINS`,
+  domainName: (name: string) => ({ PK: `DOMAINNAME#${name.toLowerCase()}`, SK: 'DOMAINNAME' }),
+  counter: (accountId: string, what: string) => ({ PK: `ACCOUNT#${accountId}`, SK: `COUNTER#${what}` }),
+  usage: (accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string) => ({ PK: `ACCOUNT#${accountId}`, SK: `USAGE#${scope}#${period}#${value}` }),
+  /*
+   * Suppressions: one item per (account, address, list), keyed by the ADDRESS, not by the account.
+   *
+   *   Suppression  PK SUPPRESSION#<acc>#<email>  SK ACCOUNT | TENANT#<tenant>
+   *                GSI1PK ACCOUNT#<acc>[#TENANT#<tenant>]#SUPPRESSIONS#<shard>  GSI1SK <sup id>
+   *   Opt-out      PK OPTOUT#<acc>#<email>       SK (ACCOUNT | TENANT#<tenant>)#CATEGORY#<category>
+   *
+   * Why not PK ACCOUNT#<acc>#SUPPRESSIONS / SK EMAIL#<email>: the hot path is the send path, which looks
+   * up every recipient (BatchGetItem) on every send. With one partition key per account, an account with
+   * millions of suppressions sending thousands of emails a second would read and write a single
+   * partition (3,000 RCU / 1,000 WCU) until DynamoDB splits it for heat, and a bulk import would
+   * throttle the account's sends. Keyed by address, lookups and conditional puts spread over the whole
+   * table and a send's recipients are independent keys. Both lists of one address share a partition
+   * (SK says which list), so the uniqueness of (list, address) is the item key itself: a conditional
+   * put with attribute_not_exists makes concurrent adds create exactly one record.
+   * Listing is the price: it goes through GSI1 (newest first by the ULID id; eventually consistent, like
+   * the emails listing), whose partition carries a shard suffix so a large account can spread index
+   * writes later (one shard for now). Opt-outs are only ever read per address, so they need no index.
+   * Tenant ids are user-chosen: keyPart escapes '#' so one cannot forge another list's key. Addresses
+   * come last in their PK, so a '#' in a local part is harmless.
+   */
+  suppression: (accountId: string, email: string, tenantId: string | null) => ({
+    PK: `SUPPRESSION#${accountId}#${email.toLowerCase()}`,
+    SK: tenantId === null ? 'ACCOUNT' : `TENANT#${keyPart(tenantId)}`,
+  }),
+  suppressionsByScope: (accountId: string, tenantId: string | null, shard = 0) =>
+    tenantId === null ? `ACCOUNT#${accountId}#SUPPRESSIONS#${shard}` : `ACCOUNT#${accountId}#TENANT#${keyPart(tenantId)}#SUPPRESSIONS#${shard}`,
+  categoryOptOut: (accountId: string, email: string, tenantId: string | null, category: string) => ({
+    PK: `OPTOUT#${accountId}#${email.toLowerCase()}`,
+    SK: `${tenantId === null ? 'ACCOUNT' : `TENANT#${keyPart(tenantId)}`}#CATEGORY#${category}`,
+  }),
+  categoryOptOutPrefix: (accountId: string, email: string, tenantId: string | null) => ({
+    PK: `OPTOUT#${accountId}#${email.toLowerCase()}`,
+    SKPrefix: `${tenantId === null ? 'ACCOUNT' : `TENANT#${keyPart(tenantId)}`}#CATEGORY#`,
+  }),
 };

@@ -1,4 +1,13 @@
-/** One page of a key-ordered query: asks for limit+1 items so `has_more` is exact. */
+/**
+ * One page of a key-ordered query: asks for limit+1 items so `has_more` is exact.
+ *
+ * With a FilterExpression (DynamoDB applies `Limit` before the filter) the page is filled by querying
+ * again from where the last request stopped until limit+1 matching items or the end of the partition;
+ * the cursor is the key of the last item returned, so items read past it are read again by the next
+ * page. A very selective filter is bounded by `maxRequests`: the page may then hold fewer than `limit`
+ * items while `next_cursor` (DynamoDB's LastEvaluatedKey) says there is more to look at. A query
+ * without a filter makes one request, and another only when DynamoDB cut the page at 1 MB.
+ */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { decodeCursor, encodeCursor, type Page } from './cursor';
 import type { Table } from './table';
@@ -7,6 +16,14 @@ export interface PageRequest {
   limit: number;
   cursor?: string;
 }
+
+export interface QueryPageOptions {
+  /** Most Query requests one filtered page may make (default 8). */
+  maxRequests?: number;
+}
+
+/** Largest `Limit` of one filtered request. */
+const MAX_FILTERED_BATCH = 1000;
 
 export async function queryPage<T>(
   table: Table,
@@ -17,21 +34,35 @@ export async function queryPage<T>(
   /** Key attributes of an item, used to build the cursor. */
   keyOf: (item: Record<string, any>) => Record<string, string>,
   map: (item: Record<string, any>) => T,
+  options: QueryPageOptions = {},
 ): Promise<Page<T>> {
-  const result = await table.client.send(
-    new QueryCommand({
-      ...input,
-      TableName: table.name,
-      Limit: page.limit + 1,
-      ExclusiveStartKey: decodeCursor(page.cursor, partition),
-    }),
-  );
-  const items = result.Items ?? [];
+  const wanted = page.limit + 1;
+  const filtered = input.FilterExpression !== undefined;
+  const maxRequests = Math.max(1, options.maxRequests ?? 8);
+  const items: Record<string, any>[] = [];
+  let startKey = decodeCursor(page.cursor, partition);
+  let lastEvaluated: Record<string, unknown> | undefined;
+  for (let request = 0; request < maxRequests; request++) {
+    const result = await table.client.send(
+      new QueryCommand({
+        ...input,
+        TableName: table.name,
+        // Unfiltered: exactly what is needed. Filtered: start there and double, since some are dropped.
+        Limit: filtered ? Math.min(MAX_FILTERED_BATCH, wanted * 2 ** request) : wanted,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(result.Items ?? []));
+    lastEvaluated = result.LastEvaluatedKey;
+    if (items.length >= wanted || !lastEvaluated) break;
+    startKey = lastEvaluated;
+  }
   const hasMore = items.length > page.limit;
   const pageItems = items.slice(0, page.limit);
   const last = pageItems[pageItems.length - 1];
-  return {
-    items: pageItems.map(map),
-    next_cursor: hasMore && last ? encodeCursor(keyOf(last)) : null,
-  };
+  let nextCursor: string | null = hasMore && last ? encodeCursor(keyOf(last)) : null;
+  // A page that ran out of requests before filling up (a selective filter, or DynamoDB's 1 MB cut):
+  // resume where the reading stopped.
+  if (!hasMore && lastEvaluated) nextCursor = encodeCursor(lastEvaluated);
+  return { items: pageItems.map(map), next_cursor: nextCursor };
 }

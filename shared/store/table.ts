@@ -45,3 +45,17 @@ export async function transactWrite(table: Table, items: NonNullable<TransactWri
     }
   }
 }
+
+/** `SET #a = :a, ...` for the defined values of `changes`, always stamping `updated_at`. */
+export function setChanges(changes: Record<string, unknown>, now: string) {
+  const names: Record<string, string> = { '#updated_at': 'updated_at' };
+  const values: Record<string, unknown> = { ':updated_at': now };
+  const sets = ['#updated_at = :updated_at'];
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    names[`#${name}`] = name;
+    values[`:${name}`] = value;
+    sets.push(`#${name} = :${name}`);
+  }
+  return { UpdateExpression: `SET ${sets.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values };
+}

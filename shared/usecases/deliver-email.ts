@@ -3,7 +3,11 @@
  * with the configuration set, record the outcome. Safe under SQS redelivery: the claim is a conditional
  * write with a lease, so one email is sent once while its first attempt is alive.
  */
-import { parseMailbox } from '../domain/emails/address';
+import { domainOf, parseMailbox } from '../domain/emails/address';
+import { signDkim } from '../dkim/sign';
+import type { SecretBox } from '../secrets/secret-box';
+import type { DomainRepository } from '../store/domains';
+import { dkimKeyContext } from '../domain/domains/domain';
 import type { EmailBody } from '../domain/emails/email';
 import { composeMime } from '../mime/compose';
 import { MailerError, type BlobStore, type Clock, type Mailer } from '../ports';
@@ -11,6 +15,9 @@ import type { EmailRepository } from '../store/emails';
 
 export interface DeliverEmailDeps {
   emails: EmailRepository;
+  domains: DomainRepository;
+  secretBox: SecretBox;
+  sandboxDomain: string;
   blobs: BlobStore;
   mailer: Mailer;
   clock: Clock;
@@ -22,13 +29,25 @@ export type DeliverResult = 'sent' | 'skipped' | 'failed';
 
 const bare = (list: string[]) => list.map((entry) => parseMailbox(entry)?.email ?? entry);
 
+/** Signs with the sending domain's DKIM key; the sandbox domain is signed by the provider. */
+async function signForDomain(deps: DeliverEmailDeps, accountId: string, from: string, raw: Buffer): Promise<Buffer> {
+  const fromDomain = domainOf(parseMailbox(from)?.email ?? from);
+  if (fromDomain === deps.sandboxDomain) return raw;
+  const stored = await deps.domains.findOwned(accountId, fromDomain);
+  if (!stored || stored.domain.status !== 'verified') {
+    throw new MailerError(`The sending domain ${fromDomain} was removed or is no longer verified.`, true);
+  }
+  const privateKeyPem = await deps.secretBox.open(stored.sealedPrivateKey, dkimKeyContext(stored.domain.id));
+  return signDkim({ raw, domain: fromDomain, selector: stored.domain.dkim_selector, privateKeyPem });
+}
+
 export async function deliverEmail(deps: DeliverEmailDeps, emailId: string): Promise<DeliverResult> {
   const claimed = await deps.emails.claimForSend(emailId, deps.clock.now().getTime(), deps.leaseMs);
   if (!claimed) return 'skipped'; // unknown, already sent, cancelled, or being sent by a live attempt
   const { email } = claimed;
   try {
     const body: EmailBody = 'inline' in claimed.body ? claimed.body.inline : JSON.parse((await deps.blobs.get(claimed.body.blobKey)).toString('utf8'));
-    const raw = await composeMime(email, body);
+    const raw = await signForDomain(deps, email.account_id, email.from, await composeMime(email, body));
     const { providerMessageId } = await deps.mailer.send({
       raw,
       from: email.from,

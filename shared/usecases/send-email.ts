@@ -1,15 +1,26 @@
 /**
- * The send use case behind POST /emails (and, later, the SMTP relay): authorise the sender and
- * recipients, store the email, hand it to the send queue. Nothing is left half-created: if the hand-off
- * fails the stored email is removed and the caller gets 503.
+ * The send use case behind POST /emails (and, later, the SMTP relay). In order:
+ *  1. the sender: the sandbox domain, or a domain of this account that is verified (403 otherwise);
+ *  2. the key's allowed_domains (403 domain_not_allowed);
+ *  3. recipients: the sandbox sender, and any sender until production is unlocked (a verified domain
+ *     plus a payment method), may only reach the account email (403 recipient_not_allowed);
+ *  4. suppressions: suppressed recipients refuse the send (422, details.suppressed);
+ *  5. the email is written with its usage reservations (plan and sandbox counters, conditional ADDs)
+ *     in one transaction (429 plan_limit when a limit would be exceeded);
+ *  6. it is handed to the send queue; if that fails the email and its reservations are undone (503).
  */
+import { usageReservations, type UsageReservation } from '../domain/accounts/limits';
+import { upgradeUrl } from '../domain/accounts/plans';
 import { domainOf, formatMailbox, parseMailbox } from '../domain/emails/address';
 import { toPublicEmail, type Email, type EmailBody } from '../domain/emails/email';
 import type { SendRequest } from '../domain/emails/send-request';
-import { ForbiddenError, ServiceUnavailableError } from '../domain/errors';
+import { AppError, ForbiddenError, ServiceUnavailableError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import type { BlobStore, Clock, SendQueue } from '../ports';
-import type { EmailRepository, StoredBody } from '../store/emails';
+import type { DomainRepository } from '../store/domains';
+import { UsageLimitReached, type EmailRepository, type StoredBody } from '../store/emails';
+import { countAtFailure, type UsageLedger } from '../store/usage';
+import type { SuppressionRepository } from '../store/suppressions';
 import type { Principal } from './principal';
 
 /** Bodies above this size (bytes of JSON) go to the blob store, far below DynamoDB's 400 KB item limit. */
@@ -17,10 +28,14 @@ export const INLINE_BODY_LIMIT = 64 * 1024;
 
 export interface SendEmailDeps {
   emails: EmailRepository;
+  domains: DomainRepository;
+  suppressions: SuppressionRepository;
+  usage: UsageLedger;
   sendQueue: SendQueue;
   blobs: BlobStore;
   clock: Clock;
   sandboxDomain: string;
+  dashboardUrl: string;
 }
 
 export interface SendResult {
@@ -29,25 +44,68 @@ export interface SendResult {
 }
 
 function addressesOf(list: string[]): string[] {
-  return list.map((entry) => parseMailbox(entry)?.email.toLowerCase() ?? entry.toLowerCase());
+  return [...new Set(list.map((entry) => (parseMailbox(entry)?.email ?? entry).toLowerCase()))];
 }
 
-function authoriseSender(deps: SendEmailDeps, principal: Principal, request: SendRequest): void {
-  const fromDomain = domainOf(request.from.email);
-  if (fromDomain !== deps.sandboxDomain) {
-    throw new ForbiddenError(`The domain ${fromDomain} is not verified for this account.`, 'domain_not_verified', {
-      details: { domain: fromDomain },
-      hint: `Add and verify ${fromDomain} (POST /domains), or send from the sandbox sender <anything>@${deps.sandboxDomain} to your account email.`,
+/** Rules 1-2: returns whether the sender is the sandbox sender. */
+async function authoriseSender(deps: SendEmailDeps, principal: Principal, fromDomain: string): Promise<{ sandbox: boolean }> {
+  const allowed = principal.key.allowed_domains;
+  if (allowed && !allowed.includes(fromDomain)) {
+    throw new ForbiddenError(`This API key may only send from ${allowed.join(', ')}.`, 'domain_not_allowed', {
+      details: { domain: fromDomain, allowed_domains: allowed },
+      hint: 'Use a key allowed for this domain, or send from one of its allowed domains.',
     });
   }
-  const recipients = addressesOf([...request.to, ...(request.cc ?? []), ...(request.bcc ?? [])]);
-  const refused = [...new Set(recipients.filter((address) => address !== principal.account.email))];
-  if (refused.length > 0) {
+  if (fromDomain === deps.sandboxDomain) return { sandbox: true };
+  const stored = await deps.domains.findOwned(principal.account.id, fromDomain);
+  if (!stored) {
+    throw new ForbiddenError(`The domain ${fromDomain} is not verified for this account.`, 'domain_not_verified', {
+      details: { domain: fromDomain },
+      hint: `Add ${fromDomain} (POST /domains), publish its DNS records and verify it, or send from the sandbox sender <anything>@${deps.sandboxDomain} to your account email.`,
+    });
+  }
+  if (stored.domain.status !== 'verified') {
+    throw new ForbiddenError(`The domain ${fromDomain} is added but not verified.`, 'domain_not_verified', {
+      details: { domain: fromDomain, domain_id: stored.domain.id, status: stored.domain.status },
+      hint: `Publish the records of GET /domains/${stored.domain.id}, then POST /domains/${stored.domain.id} {"action": "verify"}.`,
+    });
+  }
+  return { sandbox: false };
+}
+
+/** Rule 3. */
+function authoriseRecipients(principal: Principal, sandbox: boolean, recipients: string[]): void {
+  if (!sandbox && principal.account.payment_method) return;
+  const refused = recipients.filter((address) => address !== principal.account.email);
+  if (refused.length === 0) return;
+  if (sandbox) {
     throw new ForbiddenError(`The sandbox sender can only send to the account email (${principal.account.email}).`, 'recipient_not_allowed', {
-      details: { refused_recipients: refused, allowed_recipients: [principal.account.email] },
+      details: { reason: 'sandbox_sender', refused_recipients: refused, allowed_recipients: [principal.account.email] },
       hint: 'Verify a domain and add a payment method to send to anyone.',
     });
   }
+  throw new ForbiddenError(`Production sending is not unlocked yet: until then you can only send to the account email (${principal.account.email}).`, 'recipient_not_allowed', {
+    details: { reason: 'production_not_unlocked', refused_recipients: refused, allowed_recipients: [principal.account.email] },
+    hint: 'Production sending unlocks with a verified domain and a payment method on file.',
+  });
+}
+
+function limitError(deps: SendEmailDeps, principal: Principal, reservation: UsageReservation, used: number | undefined, requested: number): AppError {
+  const what = reservation.scope === 'SANDBOX' ? 'sandbox sender' : `${principal.account.plan} plan`;
+  const period = reservation.period === 'DAY' ? 'daily' : 'monthly';
+  return new AppError(429, 'plan_limit', `The ${what}'s ${period} limit of ${reservation.limit} emails would be exceeded; it resets at ${reservation.resetsAt}.`, {
+    details: {
+      limit: reservation.limit,
+      period: reservation.period === 'DAY' ? 'day' : 'month',
+      scope: reservation.scope === 'SANDBOX' ? 'sandbox' : 'plan',
+      plan: principal.account.plan,
+      ...(used === undefined ? {} : { used }),
+      requested,
+      resets_at: reservation.resetsAt,
+    },
+    hint: reservation.scope === 'SANDBOX' ? 'Verify your own domain to send beyond the sandbox caps.' : 'Upgrade your plan to send more.',
+    upgradeUrl: upgradeUrl(deps.dashboardUrl),
+  });
 }
 
 async function storeBody(deps: SendEmailDeps, emailId: string, body: EmailBody): Promise<StoredBody> {
@@ -59,7 +117,19 @@ async function storeBody(deps: SendEmailDeps, emailId: string, body: EmailBody):
 }
 
 export async function sendEmail(deps: SendEmailDeps, principal: Principal, request: SendRequest): Promise<SendResult> {
-  authoriseSender(deps, principal, request);
+  const fromDomain = domainOf(request.from.email);
+  const { sandbox } = await authoriseSender(deps, principal, fromDomain);
+  const recipients = addressesOf([...request.to, ...(request.cc ?? []), ...(request.bcc ?? [])]);
+  authoriseRecipients(principal, sandbox, recipients);
+
+  const suppressed = await deps.suppressions.findSuppressed(principal.account.id, null, recipients);
+  if (suppressed.length > 0) {
+    throw new AppError(422, 'validation_error', `${suppressed.length === 1 ? 'A recipient is' : 'Some recipients are'} on the suppression list: ${suppressed.join(', ')}.`, {
+      details: { suppressed },
+      hint: 'Remove them from the request, or from the suppression list (DELETE /suppressions?email=...) if they asked to receive mail again.',
+    });
+  }
+
   const now = deps.clock.now();
   const id = newId('msg', now.getTime());
   const email: Email = {
@@ -86,17 +156,21 @@ export async function sendEmail(deps: SendEmailDeps, principal: Principal, reque
     tenant: null,
     provider_message_id: null,
   };
-  let body: StoredBody;
+  const reservations = usageReservations(principal.account.plan, sandbox, now);
+  const count = recipients.length;
   try {
-    body = await storeBody(deps, id, { html: request.html, text: request.text });
-    await deps.emails.create(email, body);
+    const body = await storeBody(deps, id, { html: request.html, text: request.text });
+    await deps.emails.create(email, body, deps.usage.reserve(principal.account.id, reservations, count));
   } catch (error) {
+    if (error instanceof UsageLimitReached) {
+      throw limitError(deps, principal, reservations[error.reservationIndex]!, countAtFailure(error.reason), count);
+    }
     throw new ServiceUnavailableError('The email could not be stored. Nothing was sent; retry with the same request.', { cause: error });
   }
   try {
     await deps.sendQueue.enqueue({ email_id: id });
   } catch (error) {
-    await deps.emails.deleteQueued(id).catch(() => undefined);
+    await deps.emails.deleteQueued(id, deps.usage.release(principal.account.id, reservations, count)).catch(() => undefined);
     throw new ServiceUnavailableError('The email could not be queued for delivery. Nothing was sent; retry with the same request.', { cause: error });
   }
   return { id, status: 'sent' };

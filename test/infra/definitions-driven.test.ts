@@ -7,6 +7,7 @@ import {
   API_GROUPS,
   QUEUES,
   SCHEDULE_GROUP,
+  SECRETS_KEY,
   TABLE,
   TOPICS,
   WORKERS,
@@ -31,13 +32,14 @@ const newQueue: QueueDefinition = {
   envVar: 'WEBHOOKS_QUEUE_URL',
 };
 const newGroup: ApiGroupDefinition = {
-  name: 'domains',
-  entry: 'functions/api/domains/handler.ts',
-  routes: ['GET /domains', 'POST /domains', 'ANY /domains/{proxy+}'],
+  name: 'templates',
+  entry: 'functions/api/templates/handler.ts',
+  routes: ['GET /templates', 'POST /templates', 'ANY /templates/{proxy+}'],
   grants: [
     { resource: { kind: 'table' }, access: 'read' },
     { resource: { kind: 'scheduler' }, access: 'schedule' },
     { resource: { kind: 'topic', id: 'sesEvents' }, access: 'publish' },
+    { resource: { kind: 'secretsKey' }, access: 'encrypt' },
   ],
 };
 const newWorker: WorkerDefinition = {
@@ -135,6 +137,14 @@ describe('a new API group, worker and queue in the definitions', () => {
     expect(resourcesOf(publish)).toEqual([{ Ref: logicalId(s.stack, s.stack.messaging.topics.sesEvents) }]);
   });
 
+  test('encrypt access on the secrets key is kms:Encrypt only, on that key, with its ARN in the environment', () => {
+    const keyArn = { 'Fn::GetAtt': [logicalId(s.stack, s.stack.data.secretsKey), 'Arn'] };
+    const kms = functionStatements(s.template, s.stack, newGroup.name).filter((st) => actionsOf(st).some((a) => a.startsWith('kms:')));
+    expect(kms.flatMap(actionsOf)).toEqual(['kms:Encrypt']);
+    expect(kms.flatMap(resourcesOf)).toEqual([keyArn]);
+    expect(functionEnv(s.template, s.stack, newGroup.name)[SECRETS_KEY.envVar]).toEqual(keyArn);
+  });
+
   test('SANDBOX_DOMAIN comes from the sandboxDomain context', () => {
     for (const name of [newGroup.name, newWorker.name, 'emails']) {
       expect(functionEnv(s.template, s.stack, name).SANDBOX_DOMAIN).toBe('sandbox.example.test');
@@ -171,6 +181,16 @@ describe('inconsistent definitions fail the synthesis with a clear message', () 
         construct,
       ),
     ).toThrow('Access "publish" is not valid on a table');
+    const badKey = { resource: { kind: 'secretsKey' as const }, access: 'readWrite' as const };
+    expect(() =>
+      withDefinitions(
+        () => {
+          group.grants.push(badKey);
+          return () => group.grants.splice(group.grants.indexOf(badKey), 1);
+        },
+        construct,
+      ),
+    ).toThrow('Access "readWrite" is not valid on a secretsKey');
   });
 
   test('a malformed route', () => {

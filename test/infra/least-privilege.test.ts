@@ -3,6 +3,7 @@
  * Expectations are derived from infra/definitions.ts.
  */
 import { API_GROUPS, QUEUES, WORKERS, type Access, type Grant, type QueueId, type Resource } from '../../infra/definitions';
+import { SECRETS_KEY_ACTIONS } from '../../infra/constructs/grants';
 import { actionsOf, functionActions, functionStatements, logicalId, resourcesOf, synth, type Synthesised } from './helpers';
 
 let s: Synthesised;
@@ -45,6 +46,8 @@ describe.each(definitions.map((d) => d.name))('%s', (name) => {
       ['ses:SendEmail', granted(name, 'ses')],
       ['scheduler:CreateSchedule', granted(name, 'scheduler')],
       ['iam:PassRole', granted(name, 'scheduler')],
+      ['kms:Encrypt', granted(name, 'secretsKey', 'encrypt', 'encryptDecrypt')],
+      ['kms:Decrypt', granted(name, 'secretsKey', 'decrypt', 'encryptDecrypt')],
     ];
     for (const [action, expected] of expectations) {
       expect({ action, allowed: actions.has(action) }).toEqual({ action, allowed: expected });
@@ -96,4 +99,32 @@ test('every queue of the definitions is consumed by at most its workers', () => 
     const expected = definitions.filter((d) => WORKERS.some((w) => w.name === d.name && w.queue === id) || d.grants.some((g) => g.resource.kind === 'queue' && g.resource.id === id && g.access === 'consume')).map((d) => d.name).sort();
     expect(consumers).toEqual(expected);
   }
+});
+
+describe('the secrets key', () => {
+  const keyArn = (): unknown => ({ 'Fn::GetAtt': [logicalId(s.stack, s.stack.data.secretsKey), 'Arn'] });
+  const kmsActions = (name: string): string[] => functionActions(s.template, s.stack, name).filter((a) => a.startsWith('kms:'));
+
+  test('only the domains group and the send-email worker get KMS permissions, as the definitions say', () => {
+    const users = definitions.filter((d) => kmsActions(d.name).length > 0).map((d) => d.name);
+    expect(users).toEqual(definitions.filter((d) => granted(d.name, 'secretsKey')).map((d) => d.name));
+    expect(users.sort()).toEqual(['domains', 'send-email']);
+  });
+
+  test('domains may encrypt and decrypt; send-email may only decrypt; never GenerateDataKey, ReEncrypt or key administration', () => {
+    expect(kmsActions('domains').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
+    expect(kmsActions('send-email')).toEqual(['kms:Decrypt']);
+    expect(SECRETS_KEY_ACTIONS).toEqual({ encrypt: ['kms:Encrypt'], decrypt: ['kms:Decrypt'], encryptDecrypt: ['kms:Encrypt', 'kms:Decrypt'] });
+  });
+
+  test('KMS statements are scoped to the secrets key', () => {
+    for (const name of ['domains', 'send-email']) {
+      const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => a.startsWith('kms:')));
+      expect(statements.length).toBeGreaterThan(0);
+      for (const statement of statements) {
+        expect(actionsOf(statement).every((a) => a.startsWith('kms:'))).toBe(true);
+        expect(resourcesOf(statement)).toEqual([keyArn()]);
+      }
+    }
+  });
 });

@@ -11,6 +11,7 @@ import {
   CONFIGURATION_SET,
   QUEUES,
   SCHEDULE_GROUP,
+  SECRETS_KEY,
   SETTINGS,
   TABLE,
   TOPICS,
@@ -50,6 +51,8 @@ function expectedEnvVars(grants: Grant[]): string[] {
         return [CONFIGURATION_SET.envVar];
       case 'scheduler':
         return [SCHEDULE_GROUP.envVar, SCHEDULE_GROUP.roleEnvVar, SCHEDULE_GROUP.targetQueueArnEnvVar];
+      case 'secretsKey':
+        return [SECRETS_KEY.envVar];
     }
   });
 }
@@ -100,6 +103,25 @@ describe('data', () => {
         },
       });
     }
+  });
+
+  test('secrets key: one symmetric KMS key with rotation, retained, under the defined alias', () => {
+    s.template.resourceCountIs('AWS::KMS::Key', 1);
+    const keyId = logicalId(s.stack, s.stack.data.secretsKey);
+    const key = s.template.toJSON().Resources[keyId];
+    expect(key).toMatchObject({ Type: 'AWS::KMS::Key', DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain', Properties: { EnableKeyRotation: true } });
+    // Symmetric encrypt/decrypt (the defaults): KeySpec/KeyUsage absent or default.
+    expect(key.Properties.KeySpec ?? 'SYMMETRIC_DEFAULT').toBe('SYMMETRIC_DEFAULT');
+    expect(key.Properties.KeyUsage ?? 'ENCRYPT_DECRYPT').toBe('ENCRYPT_DECRYPT');
+    s.template.resourceCountIs('AWS::KMS::Alias', 1);
+    s.template.hasResourceProperties('AWS::KMS::Alias', { AliasName: SECRETS_KEY.alias, TargetKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
+  });
+
+  test('secrets key policy: only the account (root) is trusted, so access comes from IAM grants alone', () => {
+    const key = s.template.toJSON().Resources[logicalId(s.stack, s.stack.data.secretsKey)];
+    const statements = key.Properties.KeyPolicy.Statement as { Principal: unknown }[];
+    expect(statements).toHaveLength(1);
+    expect(JSON.stringify(statements[0]!.Principal)).toContain(':root');
   });
 });
 
@@ -218,6 +240,7 @@ describe('functions', () => {
       SCHEDULE_GROUP.envVar,
       SCHEDULE_GROUP.roleEnvVar,
       SCHEDULE_GROUP.targetQueueArnEnvVar,
+      SECRETS_KEY.envVar,
     ]);
     for (const def of [...API_GROUPS, ...WORKERS]) {
       const env = functionEnv(s.template, s.stack, def.name);
@@ -235,6 +258,9 @@ describe('functions', () => {
     expect(functionEnv(s.template, s.stack, 'send-email')[CONFIGURATION_SET.envVar]).toEqual({
       Ref: logicalId(s.stack, s.stack.email.configurationSet),
     });
+    const keyArn = { 'Fn::GetAtt': [logicalId(s.stack, s.stack.data.secretsKey), 'Arn'] };
+    expect(functionEnv(s.template, s.stack, 'domains')[SECRETS_KEY.envVar]).toEqual(keyArn);
+    expect(functionEnv(s.template, s.stack, 'send-email')[SECRETS_KEY.envVar]).toEqual(keyArn);
   });
 });
 
@@ -283,10 +309,11 @@ describe('workers', () => {
   });
 });
 
-test('outputs: API URL, table name, queue URLs', () => {
+test('outputs: API URL, table name, queue URLs, secrets key ARN', () => {
   const outputs = s.template.toJSON().Outputs as Record<string, { Value: unknown }>;
   expect(outputs.ApiUrl?.Value).toEqual({ 'Fn::GetAtt': [logicalId(s.stack, s.stack.api.httpApi), 'ApiEndpoint'] });
   expect(outputs.TableName?.Value).toEqual({ Ref: logicalId(s.stack, s.stack.data.table) });
   const queueUrls = Object.values(outputs).map((o) => o.Value);
   for (const id of ids(QUEUES) as QueueId[]) expect(queueUrls).toContainEqual({ Ref: queueId(id) });
+  expect(outputs.SecretsKeyArn?.Value).toEqual({ 'Fn::GetAtt': [logicalId(s.stack, s.stack.data.secretsKey), 'Arn'] });
 });

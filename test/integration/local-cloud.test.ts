@@ -31,8 +31,8 @@ describe('local cloud', () => {
     const response = await api('GET', '/health');
     expect(response.status).toBe(200);
     expect(response.body.status).toBe('ok');
-    expect(Object.keys(response.body.components).sort()).toEqual(['dynamodb', 'scheduler', 'ses', 'sqs_sns_s3', 'worker:send-email', 'worker:ses-events']);
-    expect(Object.values(response.body.components)).toEqual(Array(6).fill('up'));
+    expect(Object.keys(response.body.components).sort()).toEqual(['dns', 'dynamodb', 'scheduler', 'ses', 'sqs_sns_s3', 'worker:send-email', 'worker:ses-events']);
+    expect(Object.values(response.body.components)).toEqual(Array(7).fill('up'));
   });
 
   it('shows sent messages in the local mailbox page', async () => {

@@ -28,3 +28,8 @@ export const SANDBOX_LIMITS = { dailyEmails: 100, monthlyEmails: 3_000 };
 export function isPlanName(value: string): value is PlanName {
   return (PLAN_NAMES as readonly string[]).includes(value);
 }
+
+/** Where an account upgrades its plan (the `upgrade_url` of plan_limit errors). */
+export function upgradeUrl(dashboardUrl: string): string {
+  return `${dashboardUrl}/settings/billing`;
+}

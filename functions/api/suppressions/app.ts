@@ -1,0 +1,56 @@
+/**
+ * The suppressions group: POST /suppressions (add one or many), GET /suppressions (list, filters),
+ * DELETE /suppressions?email=&tenant= (remove). Shapes: docs/suppressions.md.
+ */
+import type { Hono } from 'hono';
+import type { Suppression } from '../../../shared/domain/suppressions/model';
+import { addSuppressionsSchema, removeSuppressionSchema, suppressionFiltersSchema } from '../../../shared/domain/suppressions/schemas';
+import { createApi } from '../../../shared/http/create-api';
+import type { ApiEnv } from '../../../shared/http/env';
+import { requireScope } from '../../../shared/http/middleware/require-scope';
+import { pageQuerySchema } from '../../../shared/http/pagination';
+import { jsonBody, parseWith } from '../../../shared/http/validate';
+import type { Services } from '../../../shared/services';
+import { addSuppressions, listSuppressions, removeSuppression } from '../../../shared/usecases/suppressions';
+
+const listQuerySchema = pageQuerySchema.extend(suppressionFiltersSchema.shape);
+
+function publicSuppression(suppression: Suppression) {
+  return {
+    object: 'suppression' as const,
+    id: suppression.id,
+    email: suppression.email,
+    scope: suppression.scope,
+    tenant: suppression.tenant,
+    reason: suppression.reason,
+    created_at: suppression.created_at,
+  };
+}
+
+export function createSuppressionsApp(services: Services): Hono<ApiEnv> {
+  const app = createApi(services);
+
+  // 201 when the call added at least one address, 200 when every address was already on the list.
+  app.post('/suppressions', requireScope('suppressions:write'), async (c) => {
+    const input = await jsonBody(c, addSuppressionsSchema);
+    const result = await addSuppressions(services, c.get('principal'), input);
+    return c.json(
+      { suppressions: result.suppressions.map(publicSuppression), created: result.created, existing: result.existing },
+      result.created.length > 0 ? 201 : 200,
+    );
+  });
+
+  app.get('/suppressions', requireScope('suppressions:write', 'account:read'), async (c) => {
+    const query = parseWith(listQuerySchema, c.req.query(), 'query');
+    const page = await listSuppressions(services, c.get('principal'), query);
+    return c.json({ suppressions: page.items.map(publicSuppression), has_more: page.next_cursor !== null, next_cursor: page.next_cursor });
+  });
+
+  app.delete('/suppressions', requireScope('suppressions:write'), async (c) => {
+    const input = parseWith(removeSuppressionSchema, c.req.query(), 'query');
+    const removed = await removeSuppression(services, c.get('principal'), input);
+    return c.json({ ok: true, suppression: publicSuppression(removed) });
+  });
+
+  return app;
+}

@@ -1,0 +1,54 @@
+/**
+ * DNS lookups for domain verification through Node's resolver, pointed at the servers in
+ * DNS_RESOLVERS (`host:port`, comma-separated) or the system's. "Nothing there" (NXDOMAIN, NODATA) and
+ * a failed lookup (timeout, SERVFAIL, refused) are told apart: only the second is temporary.
+ */
+import { Resolver } from 'node:dns/promises';
+import type { Lookup } from '../domain/domains/evaluate';
+import type { DnsResolver } from '../ports';
+
+const ABSENT = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN', 'NODATA']);
+
+export function parseResolvers(setting: string): string[] {
+  return setting
+    .split(',')
+    .map((server) => server.trim())
+    .filter(Boolean);
+}
+
+export class NodeDnsResolver implements DnsResolver {
+  private readonly resolver: Resolver;
+
+  constructor(servers: string[], timeoutMs = 2500) {
+    this.resolver = new Resolver({ timeout: timeoutMs, tries: 2 });
+    if (servers.length) this.resolver.setServers(servers);
+  }
+
+  private async lookup(run: () => Promise<string[]>): Promise<Lookup> {
+    try {
+      const values = await run();
+      return values.length ? { kind: 'found', values } : { kind: 'none' };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'ERROR';
+      if (ABSENT.has(code)) return { kind: 'none' };
+      return { kind: 'error', message: code };
+    }
+  }
+
+  txt(name: string): Promise<Lookup> {
+    return this.lookup(async () => (await this.resolver.resolveTxt(name)).map((chunks) => chunks.join('')));
+  }
+
+  /** Raw TXT chunks, as DKIM verifiers expect them. Throws on failure. */
+  txtChunks(name: string): Promise<string[][]> {
+    return this.resolver.resolveTxt(name);
+  }
+
+  cname(name: string): Promise<Lookup> {
+    return this.lookup(() => this.resolver.resolveCname(name));
+  }
+
+  mx(name: string): Promise<Lookup> {
+    return this.lookup(async () => (await this.resolver.resolveMx(name)).sort((a, b) => a.priority - b.priority).map((mx) => mx.exchange));
+  }
+}

@@ -1,0 +1,78 @@
+/** A sending domain, its DNS records and their verification state. */
+
+export const DOMAIN_STATUSES = ['pending', 'verified', 'failed'] as const;
+/**
+ * pending: never verified (records not found or wrong at the last check);
+ * verified: every required record checked out and the service signed with the domain's DKIM key;
+ * failed: was verified, but a later check found a required record missing or wrong (sending stops).
+ */
+export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
+
+export type RecordPurpose = 'ownership' | 'dkim' | 'return_path' | 'spf' | 'dmarc' | 'inbound_mx';
+
+export type RecordStatus = 'pending' | 'verified' | 'not_found' | 'invalid' | 'temporary_failure';
+
+export interface DnsRecord {
+  purpose: RecordPurpose;
+  type: 'TXT' | 'CNAME' | 'MX';
+  /** Fully qualified host name. */
+  name: string;
+  /** What to publish (for MX: the exchange host). */
+  value: string;
+  priority?: number;
+  /** Required to verify the domain (DMARC and the inbound MX are reported, not required). */
+  required: boolean;
+  status: RecordStatus;
+  /** Values found at the last check. */
+  found?: string[];
+  /** What is wrong and how to fix it, when not verified. */
+  message?: string;
+}
+
+export const TLS_MODES = ['opportunistic', 'enforced'] as const;
+export type TlsMode = (typeof TLS_MODES)[number];
+
+export interface Domain {
+  id: string;
+  account_id: string;
+  name: string;
+  status: DomainStatus;
+  tenant: string | null;
+  records: DnsRecord[];
+  dkim_selector: string;
+  /** The DKIM public key (base64 SPKI DER), as published in `p=`. */
+  dkim_public_key: string;
+  ownership_token: string;
+  open_tracking: boolean;
+  click_tracking: boolean;
+  tls_mode: TlsMode;
+  inbound_enabled: boolean;
+  inbound_subdomain: string | null;
+  created_at: string;
+  updated_at: string;
+  verified_at: string | null;
+  last_checked_at: string | null;
+}
+
+export function toPublicDomain(domain: Domain) {
+  return {
+    object: 'domain' as const,
+    id: domain.id,
+    name: domain.name,
+    status: domain.status,
+    tenant: domain.tenant,
+    records: domain.records,
+    open_tracking: domain.open_tracking,
+    click_tracking: domain.click_tracking,
+    tls_mode: domain.tls_mode,
+    inbound_enabled: domain.inbound_enabled,
+    inbound_subdomain: domain.inbound_subdomain,
+    created_at: domain.created_at,
+    updated_at: domain.updated_at,
+    verified_at: domain.verified_at,
+    last_checked_at: domain.last_checked_at,
+  };
+}
+
+/** Binds a sealed DKIM key to its domain: a key copied to another record does not open. */
+export const dkimKeyContext = (domainId: string) => ({ purpose: 'dkim', domain_id: domainId });

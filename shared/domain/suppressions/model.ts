@@ -1,0 +1,33 @@
+import type { OptOutCategory, SuppressionReason } from './reasons';
+
+/**
+ * Which list an entry is on: the account-wide list (applies to every send of the account) or a tenant's
+ * list (applies to that tenant's sends, on top of the account-wide list).
+ */
+export type SuppressionScope = 'account' | 'tenant';
+
+/** One suppressed address on one list. There is at most one per (account, tenant or none, email). */
+export interface Suppression {
+  id: string;
+  account_id: string;
+  /** Normalised: trimmed and lower-cased. */
+  email: string;
+  scope: SuppressionScope;
+  /** The tenant whose list this is; null on the account-wide list. */
+  tenant: string | null;
+  reason: SuppressionReason;
+  created_at: string;
+}
+
+/** A recipient's opt-out of one category of mail (not a suppression: other mail still reaches them). */
+export interface CategoryOptOut {
+  account_id: string;
+  tenant: string | null;
+  email: string;
+  category: OptOutCategory;
+  created_at: string;
+}
+
+export function scopeOf(tenant: string | null): SuppressionScope {
+  return tenant === null ? 'account' : 'tenant';
+}

@@ -1,0 +1,20 @@
+/**
+ * Service settings (not resources) and their defaults. Each can be overridden by the environment
+ * variable of the same name; CDK passes them from context, the local cloud from its environment.
+ */
+export const DEFAULT_SETTINGS = {
+  /** The shared sandbox sender's domain. */
+  SANDBOX_DOMAIN: 'sandbox.mailservice.dev',
+  /** Host the return-path CNAME `rp.<domain>` must point to. */
+  RETURN_PATH_HOST: 'rp.mailservice.dev',
+  /** The service's SPF include (`include:<this>` in a domain's SPF record). */
+  SPF_INCLUDE: 'spf.mailservice.dev',
+  /** MX host of receive-enabled (inbound) subdomains. */
+  INBOUND_MX_HOST: 'inbound.mailservice.dev',
+  /** Base of dashboard links in errors (upgrade_url) and claim instructions. */
+  DASHBOARD_URL: 'https://dashboard.mailservice.dev',
+  /** DNS resolvers for domain verification (`host:port`, comma-separated); empty = the system's. */
+  DNS_RESOLVERS: '',
+};
+
+export type SettingName = keyof typeof DEFAULT_SETTINGS;

@@ -1,0 +1,193 @@
+/**
+ * Domains repository. A domain name has one owner: a claim item keyed by the name is written with
+ * `attribute_not_exists` in the same transaction as the domain and the account's domain counter
+ * (conditional ADD against the plan's limit), so concurrent adds can neither create two owners nor
+ * exceed the limit.
+ */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DnsRecord, Domain, DomainStatus, TlsMode } from '../domain/domains/domain';
+import { keys } from './keys';
+import { queryPage, type PageRequest } from './paginate';
+import type { Page } from './cursor';
+import { cancelledConditionIndexes, isConditionFailure, setChanges, transactWrite, withoutKeys, type Table } from './table';
+
+export interface StoredDomain {
+  domain: Domain;
+  /** The DKIM private key, sealed by the secret box. */
+  sealedPrivateKey: string;
+}
+
+export type CreateDomainOutcome = { ok: true } | { ok: false; reason: 'claimed'; ownerAccountId: string; ownerDomainId: string } | { ok: false; reason: 'limit' };
+
+/** Set by later writes with if_not_exists, so absent (not NULL) until then. */
+const LATE_FIELDS = ['verified_at', 'last_checked_at'] as const;
+
+function toStoredDomain(item: Record<string, any>): StoredDomain {
+  const { dkim_private_key_sealed, type, ...rest } = withoutKeys(item);
+  const domain = { ...Object.fromEntries(LATE_FIELDS.map((field) => [field, null])), ...rest } as unknown as Domain;
+  return { domain, sealedPrivateKey: dkim_private_key_sealed };
+}
+
+function withoutEmptyLateFields(domain: Domain): Record<string, unknown> {
+  const item: Record<string, unknown> = { ...domain };
+  for (const field of LATE_FIELDS) if (item[field] === null) delete item[field];
+  return item;
+}
+
+export class DomainRepository {
+  constructor(private readonly table: Table) {}
+
+  async create(domain: Domain, sealedPrivateKey: string, limit: number): Promise<CreateDomainOutcome> {
+    try {
+      await transactWrite(this.table, [
+        {
+          Put: {
+            TableName: this.table.name,
+            Item: { ...keys.domainName(domain.name), type: 'domain_name', account_id: domain.account_id, domain_id: domain.id },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        {
+          Put: {
+            TableName: this.table.name,
+            Item: {
+              ...keys.domain(domain.id),
+              GSI1PK: keys.domainsByAccount(domain.account_id),
+              GSI1SK: domain.id,
+              type: 'domain',
+              ...withoutEmptyLateFields(domain),
+              dkim_private_key_sealed: sealedPrivateKey,
+            },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.counter(domain.account_id, 'DOMAINS'),
+            UpdateExpression: 'ADD #count :one',
+            ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+            ExpressionAttributeNames: { '#count': 'count' },
+            ExpressionAttributeValues: { ':one': 1, ':limit': limit },
+          },
+        },
+      ]);
+      return { ok: true };
+    } catch (error) {
+      const failed = cancelledConditionIndexes(error);
+      if (failed.includes(0)) {
+        const claim = await this.claimOf(domain.name);
+        return { ok: false, reason: 'claimed', ownerAccountId: claim?.account_id ?? '', ownerDomainId: claim?.domain_id ?? '' };
+      }
+      if (failed.includes(2)) return { ok: false, reason: 'limit' };
+      throw error;
+    }
+  }
+
+  async claimOf(name: string): Promise<{ account_id: string; domain_id: string } | null> {
+    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.domainName(name), ConsistentRead: true }));
+    return result.Item ? { account_id: result.Item.account_id, domain_id: result.Item.domain_id } : null;
+  }
+
+  async get(domainId: string): Promise<StoredDomain | null> {
+    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.domain(domainId), ConsistentRead: true }));
+    return result.Item ? toStoredDomain(result.Item) : null;
+  }
+
+  /** The domain of that name owned by that account, or null. */
+  async findOwned(accountId: string, name: string): Promise<StoredDomain | null> {
+    const claim = await this.claimOf(name);
+    if (!claim || claim.account_id !== accountId) return null;
+    const stored = await this.get(claim.domain_id);
+    return stored && stored.domain.account_id === accountId ? stored : null;
+  }
+
+  list(accountId: string, page: PageRequest): Promise<Page<Domain>> {
+    const partition = keys.domainsByAccount(accountId);
+    return queryPage(
+      this.table,
+      {
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': partition },
+        ScanIndexForward: false,
+      },
+      page,
+      { GSI1PK: partition },
+      (item) => ({ PK: item.PK, SK: item.SK, GSI1PK: item.GSI1PK, GSI1SK: item.GSI1SK }),
+      (item) => toStoredDomain(item).domain,
+    );
+  }
+
+  async updateSettings(accountId: string, domainId: string, changes: { open_tracking?: boolean; click_tracking?: boolean; tls_mode?: TlsMode }, now: string): Promise<Domain | null> {
+    const update = setChanges(changes, now);
+    try {
+      const result = await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.domain(domainId),
+          ...update,
+          ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':account': accountId },
+          ConditionExpression: 'account_id = :account',
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toStoredDomain(result.Attributes ?? {}).domain;
+    } catch (error) {
+      if (isConditionFailure(error)) return null;
+      throw error;
+    }
+  }
+
+  async recordCheck(accountId: string, domainId: string, check: { status: DomainStatus; records: DnsRecord[]; at: string }): Promise<Domain | null> {
+    try {
+      const result = await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.domain(domainId),
+          UpdateExpression:
+            'SET #status = :status, records = :records, last_checked_at = :at, updated_at = :at' +
+            (check.status === 'verified' ? ', verified_at = if_not_exists(verified_at, :at)' : ''),
+          ConditionExpression: 'account_id = :account',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':status': check.status, ':records': check.records, ':at': check.at, ':account': accountId },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toStoredDomain(result.Attributes ?? {}).domain;
+    } catch (error) {
+      if (isConditionFailure(error)) return null;
+      throw error;
+    }
+  }
+
+  /** Deletes the domain, its name claim and one from the counter, together. False when not found. */
+  async delete(accountId: string, domain: Domain): Promise<boolean> {
+    try {
+      await transactWrite(this.table, [
+        { Delete: { TableName: this.table.name, Key: keys.domain(domain.id), ConditionExpression: 'account_id = :account', ExpressionAttributeValues: { ':account': accountId } } },
+        {
+          Delete: {
+            TableName: this.table.name,
+            Key: keys.domainName(domain.name),
+            ConditionExpression: 'domain_id = :domain',
+            ExpressionAttributeValues: { ':domain': domain.id },
+          },
+        },
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.counter(accountId, 'DOMAINS'),
+            UpdateExpression: 'ADD #count :minus',
+            ExpressionAttributeNames: { '#count': 'count' },
+            ExpressionAttributeValues: { ':minus': -1 },
+          },
+        },
+      ]);
+      return true;
+    } catch (error) {
+      if (cancelledConditionIndexes(error).length) return false;
+      throw error;
+    }
+  }
+}

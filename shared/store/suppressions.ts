@@ -1,0 +1,188 @@
+/**
+ * Suppressions repository: one item per (account, list, address), keyed by the address (key design and
+ * its reasons in keys.ts). Adds are conditional puts, so adding an address that is already on the list
+ * (again, or concurrently) never creates a second record: the existing one is returned instead.
+ */
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Suppression } from '../domain/suppressions/model';
+import type { SuppressionReason } from '../domain/suppressions/reasons';
+import { normaliseEmail } from '../domain/emails/address';
+import type { Page } from './cursor';
+import { keys } from './keys';
+import { queryPage, type PageRequest } from './paginate';
+import { isConditionFailure, withoutKeys, type Table } from './table';
+
+/** BatchGetItem's limit of keys per request. */
+const BATCH_GET_SIZE = 100;
+/** Adds of one multi-address request in flight at once. */
+const ADD_CONCURRENCY = 16;
+
+function toSuppression(item: Record<string, any>): Suppression {
+  const { type, ...rest } = withoutKeys(item);
+  return { tenant: null, ...rest } as unknown as Suppression;
+}
+
+/**
+ * BatchGetItem over any number of keys: duplicates removed (DynamoDB refuses them), chunks of 100 in
+ * parallel, UnprocessedKeys retried with jittered exponential backoff. Throws when DynamoDB still has
+ * not processed some keys after `maxAttempts`: a lookup must never silently miss an item.
+ */
+export async function batchGetItems(
+  table: Table,
+  itemKeys: Record<string, string>[],
+  options: { consistentRead?: boolean; projection?: string[]; maxAttempts?: number } = {},
+): Promise<Record<string, any>[]> {
+  const unique = [...new Map(itemKeys.map((key) => [`${key.PK}\u0000${key.SK}`, key])).values()];
+  const chunks: Record<string, string>[][] = [];
+  for (let i = 0; i < unique.length; i += BATCH_GET_SIZE) chunks.push(unique.slice(i, i + BATCH_GET_SIZE));
+  const names = options.projection ? Object.fromEntries(options.projection.map((name, i) => [`#p${i}`, name])) : undefined;
+  const maxAttempts = options.maxAttempts ?? 8;
+
+  const fetchChunk = async (chunk: Record<string, string>[]): Promise<Record<string, any>[]> => {
+    const found: Record<string, any>[] = [];
+    let pending: Record<string, any>[] = chunk;
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      if (attempt > maxAttempts) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed after ${maxAttempts} attempts`);
+      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1000, 25 * 2 ** attempt)));
+      const result = await table.client.send(
+        new BatchGetCommand({
+          RequestItems: {
+            [table.name]: {
+              Keys: pending,
+              ConsistentRead: options.consistentRead ?? false,
+              ...(names ? { ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names } : {}),
+            },
+          },
+        }),
+      );
+      found.push(...(result.Responses?.[table.name] ?? []));
+      pending = result.UnprocessedKeys?.[table.name]?.Keys ?? [];
+    }
+    return found;
+  };
+
+  return (await Promise.all(chunks.map(fetchChunk))).flat();
+}
+
+/** Runs `work` over `items` with at most `concurrency` in flight; results in input order. */
+export async function mapBounded<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return results;
+}
+
+export interface AddResult {
+  /** The record on the list afterwards: the new one, or the one that was already there. */
+  suppression: Suppression;
+  created: boolean;
+}
+
+export class SuppressionRepository {
+  constructor(private readonly table: Table) {}
+
+  /**
+   * Puts the record unless its (list, address) already has one; then returns the existing record
+   * (unchanged: its id, reason and created_at stay). Concurrent adds of one address create one record.
+   */
+  async add(suppression: Suppression): Promise<AddResult> {
+    const key = keys.suppression(suppression.account_id, suppression.email, suppression.tenant);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.table.client.send(
+          new PutCommand({
+            TableName: this.table.name,
+            Item: {
+              ...key,
+              GSI1PK: keys.suppressionsByScope(suppression.account_id, suppression.tenant),
+              GSI1SK: suppression.id,
+              type: 'suppression',
+              ...suppression,
+            },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          }),
+        );
+        return { suppression, created: true };
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+      const existing = await this.get(suppression.account_id, suppression.tenant, suppression.email);
+      if (existing) return { suppression: existing, created: false };
+      // Removed between our put and our read: put again.
+      if (attempt >= 5) throw new Error(`suppression of ${suppression.account_id}/${suppression.tenant ?? '-'} kept changing under concurrent writes`);
+    }
+  }
+
+  /** `add` for each record (bounded concurrency); results in input order. */
+  addMany(suppressions: readonly Suppression[]): Promise<AddResult[]> {
+    return mapBounded(suppressions, ADD_CONCURRENCY, (suppression) => this.add(suppression));
+  }
+
+  async get(accountId: string, tenantId: string | null, email: string): Promise<Suppression | null> {
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.suppression(accountId, normaliseEmail(email), tenantId), ConsistentRead: true }),
+    );
+    return result.Item ? toSuppression(result.Item) : null;
+  }
+
+  /** One list (the account's, or a tenant's), newest first, optionally only one reason. */
+  list(accountId: string, tenantId: string | null, filter: { reason?: SuppressionReason }, page: PageRequest): Promise<Page<Suppression>> {
+    const GSI1PK = keys.suppressionsByScope(accountId, tenantId);
+    return queryPage(
+      this.table,
+      {
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': GSI1PK, ...(filter.reason ? { ':reason': filter.reason } : {}) },
+        ...(filter.reason ? { FilterExpression: '#reason = :reason', ExpressionAttributeNames: { '#reason': 'reason' } } : {}),
+        ScanIndexForward: false,
+      },
+      page,
+      { GSI1PK },
+      (item) => ({ PK: item.PK, SK: item.SK, GSI1PK: item.GSI1PK, GSI1SK: item.GSI1SK }),
+      toSuppression,
+    );
+  }
+
+  /** Removes the address from one list; returns the removed record, or null when it was not there. */
+  async delete(accountId: string, tenantId: string | null, email: string): Promise<Suppression | null> {
+    try {
+      const result = await this.table.client.send(
+        new DeleteCommand({
+          TableName: this.table.name,
+          Key: keys.suppression(accountId, normaliseEmail(email), tenantId),
+          ConditionExpression: 'attribute_exists(PK)',
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      return result.Attributes ? toSuppression(result.Attributes) : null;
+    } catch (error) {
+      if (isConditionFailure(error)) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * The send path's check: which of `emails` must not be sent to, looking at the account-wide list and,
+   * for a tenant's email, the tenant's list too. Returns the given addresses (as given, without
+   * duplicates) whose normalised form is suppressed. Strongly consistent: an address suppressed a
+   * moment ago is not mailed.
+   */
+  async findSuppressed(accountId: string, tenantId: string | null, emails: readonly string[]): Promise<string[]> {
+    if (emails.length === 0) return [];
+    const normalised = [...new Set(emails.map(normaliseEmail))];
+    const itemKeys = normalised.flatMap((email) => [
+      keys.suppression(accountId, email, null),
+      ...(tenantId === null ? [] : [keys.suppression(accountId, email, tenantId)]),
+    ]);
+    const items = await batchGetItems(this.table, itemKeys, { consistentRead: true, projection: ['email'] });
+    const suppressed = new Set(items.map((item) => item.email as string));
+    return [...new Set(emails)].filter((email) => suppressed.has(normaliseEmail(email)));
+  }
+}

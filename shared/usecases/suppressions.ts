@@ -1,0 +1,146 @@
+/**
+ * Suppression use cases. The API's (add, list, remove) act for a principal on the account-wide list or a
+ * tenant's list. The internal ones (suppressAddresses, category opt-outs, the send-path lookups) are
+ * for the service itself: bounce and complaint handling, unsubscribe links, sends. They accept every
+ * reason and trust the tenant they are given (it comes from the service's own records).
+ */
+import { normaliseEmail } from '../domain/emails/address';
+import { NotFoundError } from '../domain/errors';
+import { newId } from '../domain/ids';
+import { scopeOf, type CategoryOptOut, type Suppression } from '../domain/suppressions/model';
+import type { OptOutCategory, SuppressionReason } from '../domain/suppressions/reasons';
+import type { AddSuppressionsInput, RemoveSuppressionInput, SuppressionFilters } from '../domain/suppressions/schemas';
+import type { Clock } from '../ports';
+import type { CategoryOptOutRepository } from '../store/category-opt-outs';
+import type { Page } from '../store/cursor';
+import type { PageRequest } from '../store/paginate';
+import type { SuppressionRepository } from '../store/suppressions';
+import type { Principal } from './principal';
+// The one tenant check of every endpoint that names a tenant; the tenants feature replaces its body.
+import { resolveTenant } from './tenant-scope';
+
+export interface SuppressionDeps {
+  suppressions: SuppressionRepository;
+  categoryOptOuts: CategoryOptOutRepository;
+  clock: Clock;
+}
+
+export interface AddSuppressionsResult {
+  /** One record per distinct address, in request order: the new record or the one already there. */
+  suppressions: Suppression[];
+  /** Addresses that were added by this call. */
+  created: string[];
+  /** Addresses that were already on the list (their records are unchanged). */
+  existing: string[];
+}
+
+/** POST /suppressions: adds `manual` suppressions; re-adding an address is not an error. */
+export async function addSuppressions(deps: SuppressionDeps, principal: Principal, input: AddSuppressionsInput): Promise<AddSuppressionsResult> {
+  const tenantId = await resolveTenant(principal, input.tenant);
+  return suppressAddresses(deps, { accountId: principal.account.id, tenantId, emails: input.emails, reason: input.reason });
+}
+
+export interface ListSuppressionsInput extends PageRequest, SuppressionFilters {}
+
+/** GET /suppressions: one list, newest first; `email` is an exact lookup, `reason` a filter. */
+export async function listSuppressions(deps: SuppressionDeps, principal: Principal, input: ListSuppressionsInput): Promise<Page<Suppression>> {
+  const tenantId = await resolveTenant(principal, input.tenant);
+  if (input.email !== undefined) {
+    const found = await deps.suppressions.get(principal.account.id, tenantId, input.email);
+    const matches = found !== null && (input.reason === undefined || found.reason === input.reason);
+    return { items: matches ? [found] : [], next_cursor: null };
+  }
+  return deps.suppressions.list(principal.account.id, tenantId, { reason: input.reason }, { limit: input.limit, cursor: input.cursor });
+}
+
+/** DELETE /suppressions?email=&tenant=: returns the removed record; 404 when the address is not on the list. */
+export async function removeSuppression(deps: SuppressionDeps, principal: Principal, input: RemoveSuppressionInput): Promise<Suppression> {
+  const tenantId = await resolveTenant(principal, input.tenant);
+  const removed = await deps.suppressions.delete(principal.account.id, tenantId, input.email);
+  if (!removed) {
+    throw new NotFoundError(tenantId === null ? 'Suppression of' : `Suppression (tenant ${tenantId}) of`, input.email);
+  }
+  return removed;
+}
+
+// ---- internal callers ------------------------------------------------------------------------------
+
+export interface SuppressAddressesInput {
+  accountId: string;
+  /** The tenant's list (the email was sent for that tenant), or null for the account-wide list. */
+  tenantId: string | null;
+  emails: readonly string[];
+  reason: SuppressionReason;
+}
+
+/**
+ * Puts addresses on a list with any reason (bounce, complaint, unsubscribe from inside the service).
+ * Addresses are normalised and deduplicated; ones already on the list keep their record.
+ */
+export async function suppressAddresses(deps: SuppressionDeps, input: SuppressAddressesInput): Promise<AddSuppressionsResult> {
+  const now = deps.clock.now();
+  const emails = [...new Set(input.emails.map(normaliseEmail))];
+  const records: Suppression[] = emails.map((email) => ({
+    id: newId('sup', now.getTime()),
+    account_id: input.accountId,
+    email,
+    scope: scopeOf(input.tenantId),
+    tenant: input.tenantId,
+    reason: input.reason,
+    created_at: now.toISOString(),
+  }));
+  const results = await deps.suppressions.addMany(records);
+  return {
+    suppressions: results.map((result) => result.suppression),
+    created: results.filter((result) => result.created).map((result) => result.suppression.email),
+    existing: results.filter((result) => !result.created).map((result) => result.suppression.email),
+  };
+}
+
+/** Removes an address from a list from inside the service; false when it was not there. */
+export async function unsuppressAddress(deps: SuppressionDeps, input: { accountId: string; tenantId: string | null; email: string }): Promise<boolean> {
+  return (await deps.suppressions.delete(input.accountId, input.tenantId, input.email)) !== null;
+}
+
+/** The send path: which recipients are suppressed (account-wide list, plus the tenant's for tenant email). */
+export function findSuppressedRecipients(deps: SuppressionDeps, accountId: string, tenantId: string | null, emails: readonly string[]): Promise<string[]> {
+  return deps.suppressions.findSuppressed(accountId, tenantId, emails);
+}
+
+/** An unsubscribe from one category of mail (product, newsletter); idempotent. */
+export async function recordCategoryOptOut(
+  deps: SuppressionDeps,
+  input: { accountId: string; tenantId: string | null; email: string; category: OptOutCategory },
+): Promise<{ optOut: CategoryOptOut; created: boolean }> {
+  return deps.categoryOptOuts.add({
+    account_id: input.accountId,
+    tenant: input.tenantId,
+    email: normaliseEmail(input.email),
+    category: input.category,
+    created_at: deps.clock.now().toISOString(),
+  });
+}
+
+/** Undoes a category opt-out (re-subscribe); false when there was none. */
+export function removeCategoryOptOut(
+  deps: SuppressionDeps,
+  input: { accountId: string; tenantId: string | null; email: string; category: OptOutCategory },
+): Promise<boolean> {
+  return deps.categoryOptOuts.remove(input.accountId, input.tenantId, input.email, input.category);
+}
+
+/** The categories an address opted out of on one list. */
+export function listCategoryOptOuts(deps: SuppressionDeps, input: { accountId: string; tenantId: string | null; email: string }): Promise<CategoryOptOut[]> {
+  return deps.categoryOptOuts.listForAddress(input.accountId, input.tenantId, input.email);
+}
+
+/** The send path, for mail of a category: which recipients opted out of it (account-wide or from the tenant). */
+export function findCategoryOptOuts(
+  deps: SuppressionDeps,
+  accountId: string,
+  tenantId: string | null,
+  emails: readonly string[],
+  category: OptOutCategory,
+): Promise<string[]> {
+  return deps.categoryOptOuts.findCategoryOptOuts(accountId, tenantId, emails, category);
+}
