@@ -72,10 +72,10 @@ describe('errors', () => {
   it('refuses fields of later releases instead of ignoring them', async () => {
     const response = await api('POST', '/emails', {
       key: account.key,
-      body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't', scheduled_at: '2030-01-01T00:00:00Z' },
+      body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't', template: { id: 'welcome', variables: {} } },
     });
     expect(response.status).toBe(400);
-    expect(response.body.error.details.fields[0].field).toBe('scheduled_at');
+    expect(response.body.error.details.fields[0].field).toBe('template');
   });
 
   it('answers unknown routes with 404 not_found in the envelope', async () => {

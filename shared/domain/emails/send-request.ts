@@ -9,9 +9,14 @@ import { findHeaderProblems } from './headers';
 export const MAX_RECIPIENTS = 50;
 export const MAX_TAGS = 10;
 const TAG_PART = /^[A-Za-z0-9_-]{1,256}$/;
+/** ISO 8601 date-time with a time zone (Z or an offset). */
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 /** Fields the spec defines that later releases implement; refused rather than silently ignored. */
-const NOT_YET_SUPPORTED = ['attachments', 'scheduled_at', 'template', 'tenant', 'unsubscribe', 'category'] as const;
+const NOT_YET_SUPPORTED = ['attachments', 'template', 'tenant', 'unsubscribe'] as const;
+
+export const CATEGORIES = ['transactional', 'product', 'newsletter'] as const;
+export type Category = (typeof CATEGORIES)[number];
 
 const ALIASES: Record<string, string> = {
   htmlBody: 'html',
@@ -95,6 +100,12 @@ export const sendRequestSchema = z.preprocess(
       reply_to: addressList.optional(),
       tags: tags.optional(),
       headers: headers.optional(),
+      scheduled_at: z
+        .string()
+        .refine((value) => ISO_8601.test(value) && !Number.isNaN(Date.parse(value)), { message: 'scheduled_at must be an ISO 8601 timestamp, e.g. 2030-01-01T09:00:00Z' })
+        .transform((value) => new Date(value).toISOString())
+        .optional(),
+      category: z.enum(CATEGORIES, { message: `category must be one of ${CATEGORIES.join(', ')}` }).optional(),
       ...Object.fromEntries(
         NOT_YET_SUPPORTED.map((field) => [field, z.undefined({ message: `${field} is not supported by this server version yet` }).optional()]),
       ),
@@ -122,4 +133,7 @@ export type SendRequest = {
   reply_to?: string[];
   tags?: { name: string; value: string }[];
   headers?: Record<string, string>;
+  /** ISO 8601 UTC (normalised); in the future (checked by the use case against its clock). */
+  scheduled_at?: string;
+  category?: Category;
 };
