@@ -170,6 +170,8 @@ export const API_GROUPS: ApiGroupDefinition[] = [
       { resource: { kind: 'table' }, access: 'readWrite' },
       { resource: { kind: 'queue', id: 'send' }, access: 'send' },
       { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
+      // Scheduled sends: one-time schedules targeting the send queue.
+      { resource: { kind: 'scheduler' }, access: 'schedule' },
     ],
   },
   {

@@ -5,12 +5,20 @@
  * Environment: PORT (API, default 3000), HOST (default 127.0.0.1), DATA_DIR (default .data),
  * DATA_IN_MEMORY=1 (nothing persisted), DYNAMODB_PORT / FAUXQS_PORT / SES_PORT / SCHEDULER_PORT
  * / DNS_PORT (default: free ephemeral ports), DNS_RESOLVERS (default: the local DNS emulator),
- * SANDBOX_DOMAIN, LOG_LEVEL=silent.
+ * SANDBOX_DOMAIN, LOG_LEVEL=silent, LOCAL_QUEUE_VISIBILITY_SECONDS (tests: shorter visibility timeouts).
  */
 import { startLocalCloud } from './cloud/cloud';
 import { portFromEnv } from './cloud/free-port';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
 
 async function main(): Promise<void> {
   const env = process.env;
@@ -29,6 +37,7 @@ async function main(): Promise<void> {
       dns: portFromEnv(env, 'DNS_PORT', 0),
     },
     dnsResolvers: env.DNS_RESOLVERS || undefined,
+    visibilityOverrideSeconds: positiveInteger(env, 'LOCAL_QUEUE_VISIBILITY_SECONDS'),
     sandboxDomain: env.SANDBOX_DOMAIN || undefined,
     log,
   });

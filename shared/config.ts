@@ -11,6 +11,9 @@ export interface Config {
   sendQueueUrl: string;
   mailBucket: string;
   sesConfigurationSet: string;
+  scheduleGroup: string;
+  schedulerRoleArn: string;
+  schedulerTargetArn: string;
   sandboxDomain: string;
   returnPathHost: string;
   spfInclude: string;
@@ -34,6 +37,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sendQueueUrl: read(env, 'SEND_QUEUE_URL'),
     mailBucket: read(env, 'MAIL_BUCKET'),
     sesConfigurationSet: read(env, 'SES_CONFIGURATION_SET'),
+    scheduleGroup: read(env, 'SCHEDULE_GROUP'),
+    schedulerRoleArn: read(env, 'SCHEDULER_ROLE_ARN'),
+    schedulerTargetArn: read(env, 'SCHEDULER_TARGET_QUEUE_ARN'),
     sandboxDomain: read(env, 'SANDBOX_DOMAIN', DEFAULT_SETTINGS.SANDBOX_DOMAIN).toLowerCase(),
     returnPathHost: read(env, 'RETURN_PATH_HOST', DEFAULT_SETTINGS.RETURN_PATH_HOST).toLowerCase(),
     spfInclude: read(env, 'SPF_INCLUDE', DEFAULT_SETTINGS.SPF_INCLUDE).toLowerCase(),

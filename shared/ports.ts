@@ -36,6 +36,17 @@ export interface Mailer {
   send(message: OutboundMessage): Promise<{ providerMessageId: string }>;
 }
 
+/**
+ * One-time schedules that deliver `{email_id, schedule_version}` to the send queue at a given time
+ * (EventBridge Scheduler). Named after the email, so there is at most one per email.
+ */
+export interface EmailScheduler {
+  /** Creates the email's schedule, or moves it when one exists. */
+  upsert(emailId: string, at: Date, version: number): Promise<void>;
+  /** Removes it; a schedule that already fired or never existed is not an error. */
+  remove(emailId: string): Promise<void>;
+}
+
 /** DNS lookups for domain verification. */
 export interface DnsResolver {
   txt(name: string): Promise<Lookup>;

@@ -7,6 +7,7 @@ import { createAwsClients } from './aws/clients';
 import { S3BlobStore } from './aws/s3-blob-store';
 import { SesMailer } from './aws/ses-mailer';
 import { SqsSendQueue } from './aws/sqs-send-queue';
+import { EventBridgeEmailScheduler } from './aws/eventbridge-email-scheduler';
 import { systemClock, type Clock } from './ports';
 import { AccountRepository } from './store/accounts';
 import { ApiKeyRepository } from './store/api-keys';
@@ -15,6 +16,9 @@ import { SuppressionRepository } from './store/suppressions';
 import { CategoryOptOutRepository } from './store/category-opt-outs';
 import { DomainRepository } from './store/domains';
 import { UsageLedger } from './store/usage';
+import { IdempotencyStore } from './store/idempotency';
+import { EmailListingRepository } from './store/email-listing';
+import { RateLimitRepository } from './store/rate-limits';
 import { NodeDnsResolver, parseResolvers } from './dns/node-dns-resolver';
 import { lazySecretBox } from './secrets/lazy-secret-box';
 import { cachingSecretBox } from './secrets/caching-secret-box';
@@ -33,13 +37,21 @@ export function buildServices(config: Config = loadConfig()) {
     accounts: new AccountRepository(table),
     apiKeys: new ApiKeyRepository(table),
     emails: new EmailRepository(table),
+    emailListing: new EmailListingRepository(table),
+    rateLimits: new RateLimitRepository(table),
     suppressions: new SuppressionRepository(table),
     categoryOptOuts: new CategoryOptOutRepository(table),
     sendQueue: new SqsSendQueue(clients.sqs, config.sendQueueUrl),
     blobs: new S3BlobStore(clients.s3, config.mailBucket),
     mailer: new SesMailer(clients.ses, config.sesConfigurationSet),
+    scheduler: new EventBridgeEmailScheduler(clients.scheduler, {
+      group: config.scheduleGroup,
+      targetArn: config.schedulerTargetArn,
+      roleArn: config.schedulerRoleArn,
+    }),
     domains: new DomainRepository(table),
     usage: new UsageLedger(table),
+    idempotency: new IdempotencyStore(table),
     dns: new NodeDnsResolver(parseResolvers(config.dnsResolvers)),
     // Created on first use: only the functions that hold a grant on the secrets key touch it.
     secretBox: cachingSecretBox(lazySecretBox(() => secretBoxFromEnv(process.env, config))),

@@ -37,6 +37,8 @@ export interface LocalCloudOptions {
   /** DNS servers the functions use (`host:port`, comma-separated); default: the local DNS emulator. */
   dnsResolvers?: string;
   sandboxDomain?: string;
+  /** Shortens every queue's visibility timeout (tests: redelivery and DLQ in seconds). */
+  visibilityOverrideSeconds?: number;
   /** Extra environment for the functions (e.g. LOG_LEVEL). */
   env?: Record<string, string>;
   log?: (message: string) => void;
@@ -113,7 +115,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     stops.push(async () => {
       for (const client of [dynamoClient, sesClient, schedulerClient, sqsClient]) client.destroy();
     });
-    const resources = await provision({ dynamo: dynamoClient, ses: sesClient, scheduler: schedulerClient }, fauxqs);
+    const resources = await provision({ dynamo: dynamoClient, ses: sesClient, scheduler: schedulerClient }, fauxqs, {
+      visibilityOverrideSeconds: options.visibilityOverrideSeconds,
+    });
     if (messagingSnapshot) await restoreMessaging(fauxqs, sqsClient, messagingSnapshot, log);
 
     const endpoints = { dynamodb: dynamo.endpoint, sqs: fauxqsEndpoint, sns: fauxqsEndpoint, s3: fauxqsEndpoint, sesv2: ses.url, scheduler: scheduler.url, dns: dns.address };

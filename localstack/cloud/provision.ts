@@ -65,13 +65,17 @@ async function ensureTable(dynamo: DynamoDBClient): Promise<void> {
   );
 }
 
-function provisionMessaging(fauxqs: FauxqsServer) {
+/**
+ * `visibilityOverrideSeconds` (LOCAL_QUEUE_VISIBILITY_SECONDS) shortens every queue's visibility
+ * timeout on the local cloud only, so tests see redelivery and DLQ redrive in seconds, not minutes.
+ */
+function provisionMessaging(fauxqs: FauxqsServer, visibilityOverrideSeconds?: number) {
   const queues: ProvisionedResources['queues'] = {};
   for (const queue of Object.values(QUEUES)) {
     const dlq = fauxqs.createQueue(queue.dlqName, { attributes: { MessageRetentionPeriod: String(14 * 24 * 3600) } });
     const main = fauxqs.createQueue(queue.name, {
       attributes: {
-        VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
+        VisibilityTimeout: String(visibilityOverrideSeconds ?? queue.visibilityTimeoutSeconds),
         RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: String(queue.maxReceiveCount) }),
       },
     });
@@ -95,9 +99,13 @@ function ignoreExists(error: unknown): void {
   if (name !== 'AlreadyExistsException' && name !== 'ConflictException') throw error;
 }
 
-export async function provision(clients: { dynamo: DynamoDBClient; ses: SESv2Client; scheduler: SchedulerClient }, fauxqs: FauxqsServer): Promise<ProvisionedResources> {
+export async function provision(
+  clients: { dynamo: DynamoDBClient; ses: SESv2Client; scheduler: SchedulerClient },
+  fauxqs: FauxqsServer,
+  options: { visibilityOverrideSeconds?: number } = {},
+): Promise<ProvisionedResources> {
   await ensureTable(clients.dynamo);
-  const { queues, topics, buckets } = provisionMessaging(fauxqs);
+  const { queues, topics, buckets } = provisionMessaging(fauxqs, options.visibilityOverrideSeconds);
   const topicArn = topics[CONFIGURATION_SET.topic]!.arn;
   await clients.ses.send(new CreateConfigurationSetCommand({ ConfigurationSetName: CONFIGURATION_SET.name })).catch(ignoreExists);
   await clients.ses
@@ -121,6 +129,7 @@ export async function provision(clients: { dynamo: DynamoDBClient; ses: SESv2Cli
     [CONFIGURATION_SET.envVar]: CONFIGURATION_SET.name,
     [SCHEDULE_GROUP.envVar]: SCHEDULE_GROUP.name,
     [SCHEDULE_GROUP.roleEnvVar]: schedulerRoleArn,
+    [SCHEDULE_GROUP.targetQueueArnEnvVar]: queues[SCHEDULE_GROUP.targetQueue]!.arn,
   };
   for (const queue of Object.values(QUEUES)) env[queue.envVar] = queues[queue.id]!.url;
   for (const topic of Object.values(TOPICS)) env[topic.envVar] = topics[topic.id]!.arn;

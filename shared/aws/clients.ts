@@ -7,6 +7,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { Config } from '../config';
 
 type Service = keyof Config['endpoints'];
@@ -27,6 +28,7 @@ export interface AwsClients {
   sqs: SQSClient;
   s3: S3Client;
   ses: SESv2Client;
+  scheduler: SchedulerClient;
 }
 
 export function createAwsClients(config: Config): AwsClients {
@@ -38,5 +40,6 @@ export function createAwsClients(config: Config): AwsClients {
     sqs: new SQSClient(options(config, 'sqs')),
     s3: new S3Client({ ...options(config, 's3'), forcePathStyle: Boolean(config.endpoints.s3) }),
     ses: new SESv2Client(options(config, 'ses')),
+    scheduler: new SchedulerClient(options(config, 'scheduler')),
   };
 }

@@ -26,12 +26,15 @@ export interface ErrorOptions {
   hint?: string;
   upgradeUrl?: string;
   cause?: unknown;
+  /** Response headers the error carries (e.g. Retry-After); shared/http/errors.ts sets them. */
+  headers?: Record<string, string>;
 }
 
 export class AppError extends Error {
   readonly details?: Record<string, unknown>;
   readonly hint?: string;
   readonly upgradeUrl?: string;
+  readonly headers?: Record<string, string>;
 
   constructor(
     readonly status: number,
@@ -44,6 +47,7 @@ export class AppError extends Error {
     this.details = options.details;
     this.hint = options.hint;
     this.upgradeUrl = options.upgradeUrl;
+    this.headers = options.headers;
   }
 }
 
@@ -96,5 +100,16 @@ export class ServiceUnavailableError extends AppError {
 export class UpstreamError extends AppError {
   constructor(message: string, options: ErrorOptions = {}) {
     super(502, 'upstream_error', message, options);
+  }
+}
+
+/** 429 rate_limited: too many requests in the current window; `Retry-After` says when to try again. */
+export class RateLimitedError extends AppError {
+  constructor(limit: number, windowSeconds: number, retryAfterSeconds: number) {
+    super(429, 'rate_limited', `Too many requests: at most ${limit} per ${windowSeconds === 1 ? 'second' : `${windowSeconds} seconds`} for this account. Retry after ${retryAfterSeconds} s.`, {
+      details: { limit, window_seconds: windowSeconds, retry_after: retryAfterSeconds },
+      hint: 'Slow down: wait for Retry-After seconds, and keep concurrent requests below the limit.',
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
   }
 }

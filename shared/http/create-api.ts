@@ -21,7 +21,8 @@ export function createApi(deps: { apiKeys: ApiKeyRepository; accounts: AccountRe
     return c.json(body, status as 404);
   });
   app.onError((error, c) => {
-    const { status, body } = errorResponse(error);
+    const { status, body, headers } = errorResponse(error);
+    for (const [name, value] of Object.entries(headers ?? {})) c.header(name, value);
     if (status >= 500) logError('request failed', error, { request_id: c.get('requestId'), path: c.req.path });
     return c.json(body, status as 500);
   });

@@ -15,11 +15,13 @@ export interface ErrorBody {
   };
 }
 
-export function errorResponse(error: unknown): { status: number; body: ErrorBody } {
+/** `headers`: response headers a typed error carries (e.g. Retry-After on 429 rate_limited). */
+export function errorResponse(error: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
   if (error instanceof AppError) {
-    if (error.status === 401) return { status: 401, body: { error: { message: error.message } } };
+    if (error.status === 401) return { status: 401, body: { error: { message: error.message } }, ...(error.headers ? { headers: error.headers } : {}) };
     return {
       status: error.status,
+      ...(error.headers ? { headers: error.headers } : {}),
       body: {
         error: {
           message: error.message,

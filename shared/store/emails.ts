@@ -21,10 +21,28 @@ export class UsageLimitReached extends Error {
   }
 }
 
+/** Another request with the same idempotency key created its email first. */
+export class IdempotencyKeyTaken extends Error {
+  constructor() {
+    super('idempotency key taken');
+  }
+}
+
+/** What the service keeps beside the public record. */
+export interface EmailInternals {
+  /** Bumped by every reschedule; a schedule firing with another version is stale and ignored. */
+  schedule_version?: number;
+  /** The usage reserved at acceptance, released when a scheduled email is cancelled. */
+  usage_reserved?: { entries: { scope: 'PLAN' | 'SANDBOX'; period: 'DAY' | 'MONTH'; periodValue: string }[]; count: number };
+}
+
 export interface StoredEmail {
   email: Email;
   body: StoredBody;
+  internals: EmailInternals;
 }
+
+export type ClaimResult = { kind: 'claimed'; stored: StoredEmail } | { kind: 'leased' } | { kind: 'not_sendable' };
 
 /** Attributes that start empty and are filled by events with if_not_exists, so they are absent (not NULL) until set. */
 const LATE_FIELDS = ['bounce_reason', 'bounce_type', 'scheduled_at', 'cancelled_at', 'sent_at', 'delivered_at', 'bounced_at', 'tenant', 'provider_message_id'] as const;
@@ -35,12 +53,13 @@ function withoutEmptyLateFields(email: Email): Record<string, unknown> {
   return item;
 }
 
-function toStoredEmail(item: Record<string, any>): StoredEmail {
-  const { body, body_blob_key, last_event_rank, send_lease_until, send_attempts, type, ...rest } = withoutKeys(item);
+export function toStoredEmail(item: Record<string, any>): StoredEmail {
+  const { body, body_blob_key, last_event_rank, send_lease_until, send_attempts, type, schedule_version, usage_reserved, ...rest } = withoutKeys(item);
   const email = { ...Object.fromEntries(LATE_FIELDS.map((field) => [field, null])), ...rest } as unknown as Email;
   return {
     email,
     body: body_blob_key ? { blobKey: body_blob_key } : { inline: (body ?? {}) as EmailBody },
+    internals: { schedule_version, usage_reserved },
   };
 }
 
@@ -48,10 +67,16 @@ export class EmailRepository {
   constructor(private readonly table: Table) {}
 
   /**
-   * Writes the email together with its usage reservations (conditional ADDs) in one transaction.
-   * Throws UsageLimitReached naming the reservation whose limit would be exceeded.
+   * Writes the email together with its usage reservations (conditional ADDs) and, when given, its
+   * idempotency record, in one transaction. Throws UsageLimitReached naming the reservation whose limit
+   * would be exceeded, or IdempotencyKeyTaken.
    */
-  async create(email: Email, body: StoredBody, reservations: Record<string, any>[] = []): Promise<void> {
+  async create(
+    email: Email,
+    body: StoredBody,
+    extra: { internals?: EmailInternals; reservations?: Record<string, any>[]; idempotency?: Record<string, any> } = {},
+  ): Promise<void> {
+    const reservations = extra.reservations ?? [];
     const put = {
       TableName: this.table.name,
       Item: {
@@ -60,22 +85,26 @@ export class EmailRepository {
         GSI1SK: email.id,
         type: 'email',
         ...withoutEmptyLateFields(email),
+        ...extra.internals,
         last_event_rank: EVENT_RANK.queued,
         ...('inline' in body ? { body: body.inline } : { body_blob_key: body.blobKey }),
       },
       ConditionExpression: 'attribute_not_exists(PK)',
     };
-    if (reservations.length === 0) {
+    const items = [{ Put: put }, ...reservations, ...(extra.idempotency ? [extra.idempotency] : [])];
+    if (items.length === 1) {
       await this.table.client.send(new PutCommand(put));
       return;
     }
     try {
-      await transactWrite(this.table, [{ Put: put }, ...reservations]);
+      await transactWrite(this.table, items);
     } catch (error) {
-      const failed = cancelledConditionIndexes(error).filter((index) => index > 0);
-      if (failed.length) {
+      const failed = cancelledConditionIndexes(error);
+      if (extra.idempotency && failed.includes(items.length - 1)) throw new IdempotencyKeyTaken();
+      const reservation = failed.find((index) => index > 0 && index <= reservations.length);
+      if (reservation !== undefined) {
         const reasons = (error as { CancellationReasons?: { Item?: Record<string, any> }[] }).CancellationReasons ?? [];
-        throw new UsageLimitReached(failed[0]! - 1, reasons[failed[0]!]);
+        throw new UsageLimitReached(reservation - 1, reasons[reservation]);
       }
       throw error;
     }
@@ -88,20 +117,23 @@ export class EmailRepository {
     return result.Item ? toStoredEmail(result.Item) : null;
   }
 
-  /** Undoes a create whose hand-off failed, releasing its reservations; only while nothing else touched it. */
-  async deleteQueued(emailId: string, releases: Record<string, any>[] = []): Promise<void> {
+  /**
+   * Undoes a create whose hand-off (queue or schedule) failed, with `undo` items (usage releases, the
+   * idempotency record) in the same transaction; only while nothing else touched the email.
+   */
+  async deleteUnsent(emailId: string, status: 'queued' | 'scheduled', undo: Record<string, any>[] = []): Promise<void> {
     try {
       await transactWrite(this.table, [
         {
           Delete: {
             TableName: this.table.name,
             Key: keys.email(emailId),
-            ConditionExpression: '#status = :queued AND attribute_not_exists(send_lease_until)',
+            ConditionExpression: '#status = :status AND attribute_not_exists(send_lease_until)',
             ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':queued': 'queued' },
+            ExpressionAttributeValues: { ':status': status },
           },
         },
-        ...releases,
+        ...undo,
       ]);
     } catch (error) {
       if (!cancelledConditionIndexes(error).includes(0)) throw error;
@@ -109,25 +141,104 @@ export class EmailRepository {
   }
 
   /**
-   * Claims a queued email for sending with a lease, so a redelivered SQS message cannot send it twice
-   * while the first attempt is alive; an expired lease (crashed worker) can be claimed again.
+   * Claims an email for sending with a lease, so a redelivered SQS message cannot send it twice while
+   * the first attempt is alive (`leased`: retry later); an expired lease (crashed worker) can be claimed
+   * again. A scheduled email is claimed only by the firing of its current schedule version, which
+   * moves it to queued; a cancelled or rescheduled email is `not_sendable` for the stale firing.
    */
-  async claimForSend(emailId: string, now: number, leaseMs: number): Promise<StoredEmail | null> {
+  async claimForSend(emailId: string, now: number, leaseMs: number, scheduleVersion?: number): Promise<ClaimResult> {
+    const scheduled = scheduleVersion === undefined ? '' : ' OR (#status = :scheduled AND schedule_version = :version)';
     try {
       const result = await this.table.client.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: keys.email(emailId),
-          UpdateExpression: 'SET send_lease_until = :until ADD send_attempts :one',
-          ConditionExpression: '#status = :queued AND (attribute_not_exists(send_lease_until) OR send_lease_until < :now)',
+          UpdateExpression: 'SET send_lease_until = :until, #status = :queued ADD send_attempts :one',
+          ConditionExpression: `(#status = :queued AND (attribute_not_exists(send_lease_until) OR send_lease_until < :now))${scheduled}`,
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':queued': 'queued', ':until': now + leaseMs, ':now': now, ':one': 1 },
+          ExpressionAttributeValues: {
+            ':queued': 'queued',
+            ':until': now + leaseMs,
+            ':now': now,
+            ':one': 1,
+            ...(scheduleVersion === undefined ? {} : { ':scheduled': 'scheduled', ':version': scheduleVersion }),
+          },
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return result.Attributes ? toStoredEmail(result.Attributes) : null;
+      return result.Attributes ? { kind: 'claimed', stored: toStoredEmail(result.Attributes) } : { kind: 'not_sendable' };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      // Only to choose between "retry later" and "drop": the claim itself was the conditional write.
+      const current = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.email(emailId), ConsistentRead: true }));
+      const leased = current.Item?.status === 'queued' && typeof current.Item.send_lease_until === 'number' && current.Item.send_lease_until >= now;
+      return leased ? { kind: 'leased' } : { kind: 'not_sendable' };
+    }
+  }
+
+  /**
+   * Moves a scheduled email to a new time and a new schedule version; null when it is not (or no
+   * longer) scheduled in that account.
+   */
+  async reschedule(accountId: string, emailId: string, at: string, now: string): Promise<{ version: number; previous: { at: string; version: number } } | null> {
+    try {
+      const result = await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.email(emailId),
+          UpdateExpression: 'SET scheduled_at = :at, updated_at = :now ADD schedule_version :one',
+          ConditionExpression: '#status = :scheduled AND account_id = :account',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':at': at, ':now': now, ':one': 1, ':scheduled': 'scheduled', ':account': accountId },
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      const old = result.Attributes ?? {};
+      const previousVersion = typeof old.schedule_version === 'number' ? old.schedule_version : 0;
+      return { version: previousVersion + 1, previous: { at: old.scheduled_at, version: previousVersion } };
     } catch (error) {
       if (isConditionFailure(error)) return null;
+      throw error;
+    }
+  }
+
+  /** Puts back the time and version of a reschedule whose schedule could not be moved. */
+  async revertReschedule(emailId: string, version: number, previous: { at: string; version: number }): Promise<void> {
+    try {
+      await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.email(emailId),
+          UpdateExpression: 'SET scheduled_at = :at, schedule_version = :previous',
+          ConditionExpression: '#status = :scheduled AND schedule_version = :version',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':at': previous.at, ':previous': previous.version, ':version': version, ':scheduled': 'scheduled' },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  /** Cancels a scheduled email, with `extra` items (usage releases) in the same transaction; null when not scheduled. */
+  async cancelScheduled(accountId: string, emailId: string, now: string, extra: Record<string, any>[] = []): Promise<boolean> {
+    try {
+      await transactWrite(this.table, [
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.email(emailId),
+            UpdateExpression: 'SET #status = :cancelled, cancelled_at = :now, updated_at = :now, last_event = :cancelled',
+            ConditionExpression: '#status = :scheduled AND account_id = :account',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':cancelled': 'cancelled', ':now': now, ':scheduled': 'scheduled', ':account': accountId },
+          },
+        },
+        ...extra,
+      ]);
+      return true;
+    } catch (error) {
+      if (cancelledConditionIndexes(error).includes(0)) return false;
       throw error;
     }
   }

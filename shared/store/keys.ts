@@ -10,8 +10,10 @@
  *   Category opt-out   PK OPTOUT#<acc>#<email>   SK (ACCOUNT | TENANT#<t>)#CATEGORY#<category>
  *   Domain             PK DOMAIN#<dom>           SK DOMAIN  GSI1PK ACCOUNT#<acc>#DOMAINS  GSI1SK <dom>
  *   Domain name claim  PK DOMAINNAME#<name>      SK DOMAINNAME            (one owner per domain name)
+ *   Idempotency key    PK IDEMPOTENCY#<acc>#<sha256(key)>  SK IDEMPOTENCY  (24 h TTL)
  *   Counters           PK ACCOUNT#<acc>          SK COUNTER#<what>        (atomic ADD with a limit condition)
  *   Usage              PK ACCOUNT#<acc>          SK USAGE#<scope>#<DAY|MONTH>#<period>  (plan limits; TTL)
+ *   Rate-limit window  PK RATELIMIT#<acc>#<name> SK WINDOW#<start epoch s>  (API rate limits; TTL)
  */
 /** A user-chosen value inside a key (tenant ids): '%' and '#' escaped so it cannot end its segment early. */
 export function keyPart(value: string): string {
@@ -33,8 +35,14 @@ export const keys = {
   domain: (domainId: string) => ({ PK: `DOMAIN#${domainId}`, SK: 'DOMAIN' }),
   domainsByAccount: (accountId: string) => `ACCOUNT#${accountId}#DOMAINS`,
   domainName: (name: string) => ({ PK: `DOMAINNAME#${name.toLowerCase()}`, SK: 'DOMAINNAME' }),
+  idempotency: (accountId: string, keyHash: string) => ({ PK: `IDEMPOTENCY#${accountId}#${keyHash}`, SK: 'IDEMPOTENCY' }),
   counter: (accountId: string, what: string) => ({ PK: `ACCOUNT#${accountId}`, SK: `COUNTER#${what}` }),
   usage: (accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string) => ({ PK: `ACCOUNT#${accountId}`, SK: `USAGE#${scope}#${period}#${value}` }),
+  /**
+   * One fixed-window request counter (API rate limits). Its own partition per account and limit, not the
+   * account's: a polling client's counter writes never share a partition with the account's other items.
+   */
+  rateLimitWindow: (accountId: string, name: string, windowStart: number) => ({ PK: `RATELIMIT#${accountId}#${name}`, SK: `WINDOW#${windowStart}` }),
   /*
    * Suppressions: one item per (account, address, list), keyed by the ADDRESS, not by the account.
    *

@@ -28,7 +28,10 @@ export function reserveItem(table: Table, accountId: string, reservation: UsageR
   };
 }
 
-export function releaseItem(table: Table, accountId: string, reservation: UsageReservation, count: number): TransactItem {
+/** Which counter a reservation went to: all a release needs. */
+export type ReservedCounter = Pick<UsageReservation, 'scope' | 'period' | 'periodValue'>;
+
+export function releaseItem(table: Table, accountId: string, reservation: ReservedCounter, count: number): TransactItem {
   return {
     Update: {
       TableName: table.name,
@@ -57,7 +60,7 @@ export class UsageLedger {
     return reservations.map((reservation) => reserveItem(this.table, accountId, reservation, count));
   }
 
-  release(accountId: string, reservations: UsageReservation[], count: number): TransactItem[] {
+  release(accountId: string, reservations: ReservedCounter[], count: number): TransactItem[] {
     return reservations.map((reservation) => releaseItem(this.table, accountId, reservation, count));
   }
 }

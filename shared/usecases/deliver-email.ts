@@ -12,6 +12,7 @@ import type { EmailBody } from '../domain/emails/email';
 import { composeMime } from '../mime/compose';
 import { MailerError, type BlobStore, type Clock, type Mailer } from '../ports';
 import type { EmailRepository } from '../store/emails';
+import { loadAttachments } from './email-attachments';
 
 export interface DeliverEmailDeps {
   emails: EmailRepository;
@@ -41,13 +42,27 @@ async function signForDomain(deps: DeliverEmailDeps, accountId: string, from: st
   return signDkim({ raw, domain: fromDomain, selector: stored.domain.dkim_selector, privateKeyPem });
 }
 
-export async function deliverEmail(deps: DeliverEmailDeps, emailId: string): Promise<DeliverResult> {
-  const claimed = await deps.emails.claimForSend(emailId, deps.clock.now().getTime(), deps.leaseMs);
-  if (!claimed) return 'skipped'; // unknown, already sent, cancelled, or being sent by a live attempt
+/** Another attempt holds the email's lease: the message must come back later, not be dropped. */
+export class EmailLeased extends Error {
+  constructor(emailId: string) {
+    super(`${emailId} is being sent by another attempt; retry after its lease`);
+    this.name = 'EmailLeased';
+  }
+}
+
+/**
+ * `scheduleVersion` is set when the message comes from a schedule firing: only the current version
+ * of a still-scheduled email is sent.
+ */
+export async function deliverEmail(deps: DeliverEmailDeps, emailId: string, scheduleVersion?: number): Promise<DeliverResult> {
+  const claim = await deps.emails.claimForSend(emailId, deps.clock.now().getTime(), deps.leaseMs, scheduleVersion);
+  if (claim.kind === 'leased') throw new EmailLeased(emailId);
+  if (claim.kind === 'not_sendable') return 'skipped'; // unknown, already sent, cancelled, or a stale schedule
+  const claimed = claim.stored;
   const { email } = claimed;
   try {
     const body: EmailBody = 'inline' in claimed.body ? claimed.body.inline : JSON.parse((await deps.blobs.get(claimed.body.blobKey)).toString('utf8'));
-    const raw = await signForDomain(deps, email.account_id, email.from, await composeMime(email, body));
+    const raw = await signForDomain(deps, email.account_id, email.from, await composeMime(email, body, await loadAttachments(deps.blobs, email.attachments ?? [])));
     const { providerMessageId } = await deps.mailer.send({
       raw,
       from: email.from,

@@ -14,14 +14,19 @@ import { upgradeUrl } from '../domain/accounts/plans';
 import { domainOf, formatMailbox, parseMailbox } from '../domain/emails/address';
 import { toPublicEmail, type Email, type EmailBody } from '../domain/emails/email';
 import type { SendRequest } from '../domain/emails/send-request';
-import { AppError, ForbiddenError, ServiceUnavailableError } from '../domain/errors';
+import { AppError, ConflictError, ForbiddenError, ServiceUnavailableError } from '../domain/errors';
+import { checkScheduleTime } from '../domain/emails/schedule';
 import { newId } from '../domain/ids';
-import type { BlobStore, Clock, SendQueue } from '../ports';
+import type { BlobStore, Clock, EmailScheduler, SendQueue } from '../ports';
+import type { IdempotencyStore } from '../store/idempotency';
+import type { CategoryOptOutRepository } from '../store/category-opt-outs';
+import type { Idempotency } from '../domain/emails/idempotency';
 import type { DomainRepository } from '../store/domains';
-import { UsageLimitReached, type EmailRepository, type StoredBody } from '../store/emails';
+import { IdempotencyKeyTaken, UsageLimitReached, type EmailRepository, type StoredBody } from '../store/emails';
 import { countAtFailure, type UsageLedger } from '../store/usage';
 import type { SuppressionRepository } from '../store/suppressions';
 import type { Principal } from './principal';
+import { storeAttachments } from './email-attachments';
 
 /** Bodies above this size (bytes of JSON) go to the blob store, far below DynamoDB's 400 KB item limit. */
 export const INLINE_BODY_LIMIT = 64 * 1024;
@@ -31,6 +36,9 @@ export interface SendEmailDeps {
   domains: DomainRepository;
   suppressions: SuppressionRepository;
   usage: UsageLedger;
+  idempotency: IdempotencyStore;
+  categoryOptOuts: CategoryOptOutRepository;
+  scheduler: EmailScheduler;
   sendQueue: SendQueue;
   blobs: BlobStore;
   clock: Clock;
@@ -40,7 +48,7 @@ export interface SendEmailDeps {
 
 export interface SendResult {
   id: string;
-  status: 'sent';
+  status: 'sent' | 'scheduled';
 }
 
 function addressesOf(list: string[]): string[] {
@@ -116,23 +124,29 @@ async function storeBody(deps: SendEmailDeps, emailId: string, body: EmailBody):
   return { blobKey };
 }
 
-export async function sendEmail(deps: SendEmailDeps, principal: Principal, request: SendRequest): Promise<SendResult> {
-  const fromDomain = domainOf(request.from.email);
-  const { sandbox } = await authoriseSender(deps, principal, fromDomain);
-  const recipients = addressesOf([...request.to, ...(request.cc ?? []), ...(request.bcc ?? [])]);
-  authoriseRecipients(principal, sandbox, recipients);
+export interface SendOptions {
+  idempotency?: Idempotency;
+}
 
-  const suppressed = await deps.suppressions.findSuppressed(principal.account.id, null, recipients);
-  if (suppressed.length > 0) {
-    throw new AppError(422, 'validation_error', `${suppressed.length === 1 ? 'A recipient is' : 'Some recipients are'} on the suppression list: ${suppressed.join(', ')}.`, {
-      details: { suppressed },
-      hint: 'Remove them from the request, or from the suppression list (DELETE /suppressions?email=...) if they asked to receive mail again.',
+/** Rule 9: a live record for the key replays its response; another body under the same key is a conflict. */
+async function replayIdempotent(deps: SendEmailDeps, principal: Principal, idempotency: Idempotency, now: Date): Promise<SendResult | null> {
+  const record = await deps.idempotency.get(principal.account.id, idempotency.key, now);
+  if (!record) return null;
+  if (record.fingerprint !== idempotency.fingerprint) {
+    throw new ConflictError('This Idempotency-Key was already used with a different request body.', 'idempotency_conflict', {
+      details: { idempotency_key: idempotency.key, first_used_at: record.created_at },
+      hint: 'Use a new key for a new request; reuse a key only to retry the very same request.',
     });
   }
+  return record.body as SendResult;
+}
 
-  const now = deps.clock.now();
-  const id = newId('msg', now.getTime());
-  const email: Email = {
+function scheduledTime(request: SendRequest, now: Date): Date | null {
+  return request.scheduled_at === undefined ? null : checkScheduleTime(request.scheduled_at, now);
+}
+
+function newEmail(principal: Principal, request: SendRequest, id: string, now: Date, at: Date | null): Email {
+  return {
     id,
     account_id: principal.account.id,
     from: formatMailbox(request.from),
@@ -141,13 +155,13 @@ export async function sendEmail(deps: SendEmailDeps, principal: Principal, reque
     bcc: request.bcc ?? [],
     reply_to: request.reply_to ?? [],
     subject: request.subject,
-    status: 'queued',
-    last_event: 'queued',
+    status: at ? 'scheduled' : 'queued',
+    last_event: at ? 'scheduled' : 'queued',
     bounce_reason: null,
     bounce_type: null,
     tags: request.tags ?? [],
     headers: request.headers ?? {},
-    scheduled_at: null,
+    scheduled_at: at ? at.toISOString() : null,
     cancelled_at: null,
     sent_at: null,
     delivered_at: null,
@@ -156,24 +170,91 @@ export async function sendEmail(deps: SendEmailDeps, principal: Principal, reque
     tenant: null,
     provider_message_id: null,
   };
+}
+
+/**
+ * Rule 6: suppressed recipients (global list) or category opt-outs refuse the send with 422. The
+ * refused send is kept as a `failed` email with last_event `suppressed` (its id is in the error), so it
+ * shows in the log and, with webhooks, fires email.suppressed.
+ */
+async function refuseSuppressed(deps: SendEmailDeps, principal: Principal, request: SendRequest, recipients: string[], email: Email): Promise<void> {
+  const suppressed = await deps.suppressions.findSuppressed(principal.account.id, null, recipients);
+  const category = request.category ?? 'transactional';
+  const optedOut = suppressed.length === 0 && category !== 'transactional' ? await deps.categoryOptOuts.findCategoryOptOuts(principal.account.id, null, recipients, category) : [];
+  if (suppressed.length === 0 && optedOut.length === 0) return;
+  const reason = suppressed.length ? `suppressed: ${suppressed.join(', ')}` : `unsubscribed from ${category} email: ${optedOut.join(', ')}`;
+  const refused: Email = { ...email, status: 'failed', last_event: 'suppressed', bounce_reason: reason, scheduled_at: null };
+  try {
+    await deps.emails.create(refused, { inline: { html: request.html, text: request.text } });
+  } catch (error) {
+    throw new ServiceUnavailableError('The email could not be stored. Nothing was sent; retry with the same request.', { cause: error });
+  }
+  if (suppressed.length) {
+    throw new AppError(422, 'validation_error', `${suppressed.length === 1 ? 'A recipient is' : 'Some recipients are'} on the suppression list: ${suppressed.join(', ')}.`, {
+      details: { suppressed, email_id: email.id },
+      hint: 'Remove them from the request, or from the suppression list (DELETE /suppressions?email=...) if they asked to receive mail again.',
+    });
+  }
+  throw new AppError(422, 'validation_error', `${optedOut.length === 1 ? 'A recipient has' : 'Some recipients have'} unsubscribed from ${category} email: ${optedOut.join(', ')}.`, {
+    details: { category_unsubscribed: optedOut, category, email_id: email.id },
+    hint: 'Transactional email is not affected by category opt-outs; product and newsletter email respects them.',
+  });
+}
+
+export async function sendEmail(deps: SendEmailDeps, principal: Principal, request: SendRequest, options: SendOptions = {}): Promise<SendResult> {
+  const now = deps.clock.now();
+  if (options.idempotency) {
+    const replay = await replayIdempotent(deps, principal, options.idempotency, now);
+    if (replay) return replay;
+  }
+  const at = scheduledTime(request, now);
+  const fromDomain = domainOf(request.from.email);
+  const { sandbox } = await authoriseSender(deps, principal, fromDomain);
+  const recipients = addressesOf([...request.to, ...(request.cc ?? []), ...(request.bcc ?? [])]);
+  authoriseRecipients(principal, sandbox, recipients);
+
+  const id = newId('msg', now.getTime());
+  const email = newEmail(principal, request, id, now, at);
+  await refuseSuppressed(deps, principal, request, recipients, email);
+
   const reservations = usageReservations(principal.account.plan, sandbox, now);
   const count = recipients.length;
+  const result: SendResult = { id, status: at ? 'scheduled' : 'sent' };
+  const idempotency = options.idempotency;
   try {
     const body = await storeBody(deps, id, { html: request.html, text: request.text });
-    await deps.emails.create(email, body, deps.usage.reserve(principal.account.id, reservations, count));
+    // Attachment bytes go to the blob store; the item keeps their metadata only (400 KB item limit).
+    if (request.attachments?.length) email.attachments = await storeAttachments(deps.blobs, id, request.attachments);
+    await deps.emails.create(email, body, {
+      internals: {
+        ...(at ? { schedule_version: 1 } : {}),
+        usage_reserved: { entries: reservations.map(({ scope, period, periodValue }) => ({ scope, period, periodValue })), count },
+      },
+      reservations: deps.usage.reserve(principal.account.id, reservations, count),
+      idempotency: idempotency
+        ? deps.idempotency.putItem(principal.account.id, idempotency.key, { fingerprint: idempotency.fingerprint, status: 200, body: result, created_at: now.toISOString() }, now)
+        : undefined,
+    });
   } catch (error) {
     if (error instanceof UsageLimitReached) {
       throw limitError(deps, principal, reservations[error.reservationIndex]!, countAtFailure(error.reason), count);
     }
+    if (error instanceof IdempotencyKeyTaken && idempotency) {
+      // A concurrent request with the same key won: answer as it did.
+      const replay = await replayIdempotent(deps, principal, idempotency, now);
+      if (replay) return replay;
+    }
     throw new ServiceUnavailableError('The email could not be stored. Nothing was sent; retry with the same request.', { cause: error });
   }
   try {
-    await deps.sendQueue.enqueue({ email_id: id });
+    if (at) await deps.scheduler.upsert(id, at, 1);
+    else await deps.sendQueue.enqueue({ email_id: id });
   } catch (error) {
-    await deps.emails.deleteQueued(id, deps.usage.release(principal.account.id, reservations, count)).catch(() => undefined);
-    throw new ServiceUnavailableError('The email could not be queued for delivery. Nothing was sent; retry with the same request.', { cause: error });
+    const undo = [...deps.usage.release(principal.account.id, reservations, count), ...(idempotency ? [deps.idempotency.deleteItem(principal.account.id, idempotency.key)] : [])];
+    await deps.emails.deleteUnsent(id, at ? 'scheduled' : 'queued', undo).catch(() => undefined);
+    throw new ServiceUnavailableError(`The email could not be ${at ? 'scheduled' : 'queued for delivery'}. Nothing was sent; retry with the same request.`, { cause: error });
   }
-  return { id, status: 'sent' };
+  return result;
 }
 
 export async function getEmail(deps: { emails: EmailRepository }, principal: Principal, emailId: string) {

@@ -104,17 +104,28 @@ describe('POST /emails from the sandbox sender', () => {
     expect(response.body.error).toMatchObject({ code: 'domain_not_verified', details: { domain: 'unverified-example.com' } });
   });
 
-  it('reports a bounce from the SES bounce simulator as bounced with the reason', async () => {
-    const bouncer = await newAccount({ email: 'bounce@simulator.amazonses.com'.replace('bounce@', `bounce+${Date.now()}@`) });
+  it('reports an address refused during delivery (the SES bounce simulator) as failed/hard and suppresses it', async () => {
+    const bouncer = await newAccount({ email: `bounce+${Date.now()}@simulator.amazonses.com` });
     const send = await api('POST', '/emails', { key: bouncer.key, body: { from: `a@${SANDBOX}`, to: bouncer.email, subject: 'b', text: 't' } });
     expect(send.status).toBe(200);
-    const email = await waitForStatus(bouncer, send.body.id, 'bounced');
-    expect(email.last_event).toBe('bounced');
+    const email = await waitForStatus(bouncer, send.body.id, 'failed');
+    expect(email).toMatchObject({ last_event: 'failed', bounce_type: 'hard', delivered_at: null });
     expect(email.bounce_reason).toContain('550');
     expect(email.bounced_at).not.toBeNull();
+    // Hard bounces put the address on the suppression list: the next send is refused.
+    const list = await waitFor(async () => {
+      const response = await api('GET', `/suppressions?email=${encodeURIComponent(bouncer.email)}`, { key: bouncer.key });
+      return response.body.suppressions?.length ? response.body.suppressions : undefined;
+    }, 'suppression');
+    expect(list[0]).toMatchObject({ email: bouncer.email, reason: 'bounce', scope: 'account' });
+    const again = await api('POST', '/emails', { key: bouncer.key, body: { from: `a@${SANDBOX}`, to: bouncer.email, subject: 'b', text: 't' } });
+    expect(again.status).toBe(422);
+    expect(again.body.error.details).toMatchObject({ suppressed: [bouncer.email], email_id: expect.stringMatching(/^msg_/) });
+    const refused = await emailOf(bouncer, again.body.error.details.email_id);
+    expect(refused).toMatchObject({ status: 'failed', last_event: 'suppressed' });
   });
 
-  it('keeps a complained email delivered with last_event complained', async () => {
+  it('keeps a complained email delivered with last_event complained, and suppresses the address', async () => {
     const complainer = await newAccount({ email: `complaint+${Date.now()}@simulator.amazonses.com` });
     const send = await api('POST', '/emails', { key: complainer.key, body: { from: `a@${SANDBOX}`, to: complainer.email, subject: 'c', text: 't' } });
     const email = await waitFor(async () => {
@@ -123,6 +134,8 @@ describe('POST /emails from the sandbox sender', () => {
     }, 'complaint');
     expect(email.status).toBe('delivered');
     expect(email.delivered_at).not.toBeNull();
+    const list = await waitFor(async () => (await api('GET', `/suppressions?email=${encodeURIComponent(complainer.email)}`, { key: complainer.key })).body.suppressions?.[0], 'suppression');
+    expect(list.reason).toBe('complaint');
   });
 
   it('stores a large body outside the item and still delivers it intact', async () => {

@@ -2,41 +2,10 @@
  * Plan and sandbox limits through POST /emails: counters reserved atomically with the email, so
  * concurrent sends at the edge of a limit never overshoot; suppressed recipients refuse a send.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../shared/store/keys';
-import { api, newAccount, stack } from './harness/stack';
+import { api, newAccount } from './harness/stack';
+import { month, setUsage, today, usage } from './harness/usage';
 
 const SANDBOX = 'sandbox.mailservice.dev';
-
-function documentClient() {
-  const { info } = stack();
-  return DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: info.endpoints.dynamodb, region: info.region }));
-}
-
-const today = () => new Date().toISOString().slice(0, 10);
-const month = () => today().slice(0, 7);
-
-async function setUsage(accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string, count: number) {
-  const client = documentClient();
-  await client.send(
-    new UpdateCommand({
-      TableName: stack().info.env.TABLE_NAME,
-      Key: keys.usage(accountId, scope, period, value),
-      UpdateExpression: 'SET #count = :count',
-      ExpressionAttributeNames: { '#count': 'count' },
-      ExpressionAttributeValues: { ':count': count },
-    }),
-  );
-  client.destroy();
-}
-
-async function usage(accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string): Promise<number> {
-  const client = documentClient();
-  const result = await client.send(new GetCommand({ TableName: stack().info.env.TABLE_NAME, Key: keys.usage(accountId, scope, period, value), ConsistentRead: true }));
-  client.destroy();
-  return result.Item?.count ?? 0;
-}
 
 const sandboxSend = (key: string, to: string) => api('POST', '/emails', { key, body: { from: `a@${SANDBOX}`, to, subject: 'limit', text: 't' } });
 

@@ -4,19 +4,14 @@ import { buildServices } from '../../../shared/services';
 import { deliverEmail } from '../../../shared/usecases/deliver-email';
 import { forEachRecord } from '../../../shared/worker/for-each-record';
 import { logInfo } from '../../../shared/log';
+import { parseSendMessage } from '../../../shared/domain/emails/send-message';
 
 const services = buildServices();
 /** Lease on a claimed email; below the send queue's 60 s visibility timeout. */
 const LEASE_MS = 45_000;
 
 export const handler: SQSHandler = forEachRecord('send-email', async (record) => {
-  let emailId: unknown;
-  try {
-    emailId = JSON.parse(record.body)?.email_id;
-  } catch {
-    emailId = undefined;
-  }
-  if (typeof emailId !== 'string') throw new Error('send message without email_id');
-  const result = await deliverEmail({ ...services, leaseMs: LEASE_MS }, emailId);
-  logInfo('send-email', { email_id: emailId, result });
+  const message = parseSendMessage(record.body);
+  const result = await deliverEmail({ ...services, leaseMs: LEASE_MS }, message.email_id, message.schedule_version);
+  logInfo('send-email', { email_id: message.email_id, result });
 });

@@ -1,4 +1,6 @@
 /** The email record and its statuses. */
+import { toPublicAttachment, type AttachmentRef } from './attachments';
+
 export const EMAIL_STATUSES = ['queued', 'scheduled', 'sent', 'delivered', 'bounced', 'failed', 'cancelled'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
@@ -26,6 +28,8 @@ export interface Email {
   created_at: string;
   tenant: string | null;
   provider_message_id: string | null;
+  /** Attachment metadata (bytes are in the blob store); absent on emails stored before attachments existed. */
+  attachments?: AttachmentRef[];
 }
 
 export interface EmailBody {
@@ -49,6 +53,7 @@ export function toPublicEmail(email: Email) {
     bounce_reason: email.bounce_reason,
     bounce_type: email.bounce_type,
     tags: email.tags,
+    attachments: (email.attachments ?? []).map(toPublicAttachment),
     scheduled_at: email.scheduled_at,
     cancelled_at: email.cancelled_at,
     sent_at: email.sent_at,

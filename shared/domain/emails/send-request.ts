@@ -5,15 +5,17 @@
 import { z } from 'zod';
 import { formatMailbox, parseMailbox, type Mailbox } from './address';
 import { findHeaderProblems } from './headers';
+import { scheduledAtField } from './schedule';
+import { ATTACHMENTS_ON_SCHEDULED_SEND, attachmentsSchema, type Attachment } from './attachments';
+
+export { rejectAttachmentsInBatch } from './attachments';
 
 export const MAX_RECIPIENTS = 50;
 export const MAX_TAGS = 10;
 const TAG_PART = /^[A-Za-z0-9_-]{1,256}$/;
-/** ISO 8601 date-time with a time zone (Z or an offset). */
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 /** Fields the spec defines that later releases implement; refused rather than silently ignored. */
-const NOT_YET_SUPPORTED = ['attachments', 'template', 'tenant', 'unsubscribe'] as const;
+const NOT_YET_SUPPORTED = ['template', 'tenant', 'unsubscribe'] as const;
 
 export const CATEGORIES = ['transactional', 'product', 'newsletter'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -100,12 +102,9 @@ export const sendRequestSchema = z.preprocess(
       reply_to: addressList.optional(),
       tags: tags.optional(),
       headers: headers.optional(),
-      scheduled_at: z
-        .string()
-        .refine((value) => ISO_8601.test(value) && !Number.isNaN(Date.parse(value)), { message: 'scheduled_at must be an ISO 8601 timestamp, e.g. 2030-01-01T09:00:00Z' })
-        .transform((value) => new Date(value).toISOString())
-        .optional(),
+      scheduled_at: scheduledAtField.optional(),
       category: z.enum(CATEGORIES, { message: `category must be one of ${CATEGORIES.join(', ')}` }).optional(),
+      attachments: attachmentsSchema.optional(),
       ...Object.fromEntries(
         NOT_YET_SUPPORTED.map((field) => [field, z.undefined({ message: `${field} is not supported by this server version yet` }).optional()]),
       ),
@@ -116,6 +115,10 @@ export const sendRequestSchema = z.preprocess(
       }
       const count = value.to.length + (value.cc?.length ?? 0) + (value.bcc?.length ?? 0);
       if (value.to.length === 0) ctx.addIssue({ code: 'custom', path: ['to'], message: 'at least one recipient is required' });
+      // Rule 8: scheduled sends store the body; attachment bytes are not kept for later.
+      if (value.attachments?.length && value.scheduled_at !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['attachments'], message: ATTACHMENTS_ON_SCHEDULED_SEND });
+      }
       if (count > MAX_RECIPIENTS) {
         ctx.addIssue({ code: 'custom', path: ['to'], message: `at most ${MAX_RECIPIENTS} recipients (to, cc and bcc together)` });
       }
@@ -136,4 +139,6 @@ export type SendRequest = {
   /** ISO 8601 UTC (normalised); in the future (checked by the use case against its clock). */
   scheduled_at?: string;
   category?: Category;
+  /** Validated files (base64 data, decoded size); never together with scheduled_at. */
+  attachments?: Attachment[];
 };

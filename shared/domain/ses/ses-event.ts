@@ -10,6 +10,20 @@ export interface ParsedSesEvent {
   accountId: string | null;
   providerMessageId: string;
   outcome: DeliveryOutcome | null;
+  /**
+   * A permanent refusal of the address (not a block). Refused during delivery it is `failed`; when the
+   * message had been delivered first (an asynchronous bounce) the caller turns it into `bounced`.
+   */
+  addressRefusal?: boolean;
+  /** Addresses to put on the suppression list: hard bounces and complaints. */
+  suppress?: { reason: 'bounce' | 'complaint'; emails: string[] };
+}
+
+/** Refusals caused by the sender's reputation or content, not by the address: not suppressed. */
+function isBlock(bounceSubType: string | undefined, status: string | undefined, diagnostic: string): boolean {
+  if (bounceSubType === 'ContentRejected' || bounceSubType === 'AttachmentRejected') return true;
+  if (status?.startsWith('5.7.')) return true;
+  return /\b(block(ed|list)?|blacklist|spam|reputation|policy)\b/i.test(diagnostic);
 }
 
 export class MalformedSesEvent extends Error {}
@@ -45,6 +59,10 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+function addressesOf(recipients: Json[]): string[] {
+  return recipients.map((recipient) => recipient?.emailAddress).filter((address): address is string => typeof address === 'string' && address.includes('@'));
+}
+
 function firstTag(mail: SesMail, name: string): string | null {
   const value = mail.tags?.[name]?.[0];
   return typeof value === 'string' && value !== '' ? value : null;
@@ -60,6 +78,8 @@ export function parseSesEvent(body: string): ParsedSesEvent {
   const now = new Date().toISOString();
   const stamp = (value: unknown) => (typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : now);
   let outcome: DeliveryOutcome | null = null;
+  let addressRefusal = false;
+  let suppress: ParsedSesEvent['suppress'];
   switch (type) {
     case 'Send': {
       const at = stamp(mail.timestamp);
@@ -78,17 +98,27 @@ export function parseSesEvent(body: string): ParsedSesEvent {
     case 'Bounce': {
       const bounce = event.bounce ?? {};
       const at = stamp(bounce.timestamp);
-      const recipient = Array.isArray(bounce.bouncedRecipients) ? bounce.bouncedRecipients[0] : undefined;
-      const reason = String(recipient?.diagnosticCode ?? `${bounce.bounceType ?? 'Bounce'}: ${bounce.bounceSubType ?? 'General'}`);
-      if (bounce.bounceType === 'Transient') {
+      const recipients: Json[] = Array.isArray(bounce.bouncedRecipients) ? bounce.bouncedRecipients : [];
+      const first = recipients[0];
+      const diagnostic = String(first?.diagnosticCode ?? '');
+      const reason = diagnostic || `${bounce.bounceType ?? 'Bounce'}: ${bounce.bounceSubType ?? 'General'}`;
+      if (bounce.bounceType !== 'Permanent') {
+        // Transient (mailbox full, message too large, ...) and Undetermined: SES has given up retrying
+        // for now; reported as delayed, never suppressed.
         outcome = { event: 'delivery_delayed', at, fields: {} };
+      } else if (isBlock(bounce.bounceSubType, first?.status, diagnostic)) {
+        outcome = { event: 'bounced', status: 'bounced', at, fields: { bounced_at: at, bounce_reason: reason, bounce_type: 'block' } };
       } else {
-        outcome = { event: 'bounced', status: 'bounced', at, fields: { bounced_at: at, bounce_reason: reason, bounce_type: 'hard' } };
+        outcome = { event: 'failed', status: 'failed', at, fields: { bounced_at: at, bounce_reason: reason, bounce_type: 'hard' } };
+        addressRefusal = true;
+        suppress = { reason: 'bounce', emails: addressesOf(recipients) };
       }
       break;
     }
     case 'Complaint': {
       outcome = { event: 'complained', at: stamp(event.complaint?.timestamp), fields: {} };
+      const recipients: Json[] = Array.isArray(event.complaint?.complainedRecipients) ? event.complaint.complainedRecipients : [];
+      suppress = { reason: 'complaint', emails: addressesOf(recipients) };
       break;
     }
     case 'Reject': {
@@ -104,5 +134,7 @@ export function parseSesEvent(body: string): ParsedSesEvent {
     accountId: firstTag(mail, 'account_id'),
     providerMessageId: mail.messageId,
     outcome,
+    ...(addressRefusal ? { addressRefusal } : {}),
+    ...(suppress && suppress.emails.length ? { suppress } : {}),
   };
 }

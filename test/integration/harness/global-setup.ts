@@ -11,7 +11,8 @@ declare global {
 
 export default async function globalSetup(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mailservice-it-'));
-  const stack = await spawnStack({ dataDir, inMemory: true });
+  // Short visibility timeouts: redelivery and DLQ redrive are observable in seconds.
+  const stack = await spawnStack({ dataDir, inMemory: true, env: { LOCAL_QUEUE_VISIBILITY_SECONDS: '2' } });
   globalThis.__LOCAL_CLOUD__ = stack;
   // Test workers start after this and inherit these.
   process.env.TEST_STACK_DATA_DIR = dataDir;

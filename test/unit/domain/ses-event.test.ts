@@ -18,20 +18,45 @@ describe('parseSesEvent', () => {
     });
   });
 
-  it('maps a permanent bounce to bounced with the diagnostic, a transient one to delivery_delayed', () => {
-    const bounce = { bounceType: 'Permanent', bounceSubType: 'General', timestamp: '2026-01-01T00:00:02.000Z', bouncedRecipients: [{ emailAddress: 'x', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] };
-    expect(parseSesEvent(sns({ eventType: 'Bounce', mail, bounce })).outcome).toMatchObject({
-      event: 'bounced',
-      status: 'bounced',
+  it('maps a permanent address refusal to failed/hard, suppressing the address; a transient bounce to delivery_delayed', () => {
+    const bounce = {
+      bounceType: 'Permanent',
+      bounceSubType: 'General',
+      timestamp: '2026-01-01T00:00:02.000Z',
+      bouncedRecipients: [{ emailAddress: 'x@y.io', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }],
+    };
+    const parsed = parseSesEvent(sns({ eventType: 'Bounce', mail, bounce }));
+    expect(parsed.outcome).toMatchObject({
+      event: 'failed',
+      status: 'failed',
       fields: { bounce_reason: 'smtp; 550 5.1.1 user unknown', bounce_type: 'hard', bounced_at: bounce.timestamp },
     });
-    expect(parseSesEvent(sns({ eventType: 'Bounce', mail, bounce: { ...bounce, bounceType: 'Transient' } })).outcome).toMatchObject({ event: 'delivery_delayed' });
+    expect(parsed.addressRefusal).toBe(true);
+    expect(parsed.suppress).toEqual({ reason: 'bounce', emails: ['x@y.io'] });
+    const transient = parseSesEvent(sns({ eventType: 'Bounce', mail, bounce: { ...bounce, bounceType: 'Transient' } }));
+    expect(transient.outcome).toMatchObject({ event: 'delivery_delayed' });
+    expect(transient.suppress).toBeUndefined();
   });
 
-  it('maps complaints without a status change, and ignores opens until tracking exists', () => {
-    const complaint = parseSesEvent(sns({ eventType: 'Complaint', mail, complaint: { timestamp: '2026-01-01T00:00:03.000Z' } })).outcome!;
+  it('maps a block (5.7.x, content rejected, spam policy) to bounced/block without suppressing', () => {
+    for (const recipient of [
+      { emailAddress: 'x@y.io', status: '5.7.1', diagnosticCode: 'smtp; 550 5.7.1 message refused' },
+      { emailAddress: 'x@y.io', status: '5.0.0', diagnosticCode: 'smtp; 554 blocked by spam policy' },
+    ]) {
+      const parsed = parseSesEvent(sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Permanent', bounceSubType: 'General', bouncedRecipients: [recipient] } }));
+      expect(parsed.outcome).toMatchObject({ event: 'bounced', status: 'bounced', fields: { bounce_type: 'block' } });
+      expect(parsed.suppress).toBeUndefined();
+    }
+    const content = parseSesEvent(sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Permanent', bounceSubType: 'ContentRejected', bouncedRecipients: [{ emailAddress: 'x@y.io' }] } }));
+    expect(content.outcome?.fields.bounce_type).toBe('block');
+  });
+
+  it('maps complaints without a status change, suppressing the complainers, and ignores opens until tracking exists', () => {
+    const parsed = parseSesEvent(sns({ eventType: 'Complaint', mail, complaint: { timestamp: '2026-01-01T00:00:03.000Z', complainedRecipients: [{ emailAddress: 'c@y.io' }] } }));
+    const complaint = parsed.outcome!;
     expect(complaint.event).toBe('complained');
     expect(complaint.status).toBeUndefined();
+    expect(parsed.suppress).toEqual({ reason: 'complaint', emails: ['c@y.io'] });
     expect(parseSesEvent(sns({ eventType: 'Open', mail, open: {} })).outcome).toBeNull();
   });
 

@@ -1,0 +1,109 @@
+/**
+ * Summarises a V8 .cpuprofile (node --cpu-prof) over a time window: self time by component (npm package,
+ * project folder, Node internals, GC, idle) and the hottest functions. V8's profile timestamps are
+ * CLOCK_MONOTONIC microseconds on Linux, the clock of process.hrtime, so a window measured in the
+ * benchmark's process selects the samples of one phase in the stack's profile.
+ */
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+
+interface CpuProfile {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const ROOT = resolve(__dirname, '..', '..');
+
+function componentOf(url: string): string | null {
+  if (!url) return null;
+  if (url.startsWith('node:')) {
+    const parts = url.slice(5).split('/');
+    return `node:${parts[0] === 'internal' && parts.length > 2 ? `internal/${parts[1]}` : parts.join('/')}`;
+  }
+  let path = url;
+  if (url.startsWith('file://')) {
+    try {
+      path = fileURLToPath(url);
+    } catch {
+      path = url;
+    }
+  }
+  const modules = path.lastIndexOf('/node_modules/');
+  if (modules >= 0) {
+    const rest = path.slice(modules + '/node_modules/'.length).split('/');
+    return `npm:${rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]}`;
+  }
+  const inProject = relative(ROOT, path);
+  if (!inProject.startsWith('..')) {
+    const parts = inProject.split('/');
+    const depth = parts[0] === 'localstack' && parts[1] === 'emulators' ? 3 : 2;
+    return parts.slice(0, Math.min(depth, parts.length - 1)).join('/') || parts[0]!;
+  }
+  return path;
+}
+
+export interface ProfileSummary {
+  /** Sampled milliseconds in the window (all, idle included). */
+  totalMs: number;
+  idleMs: number;
+  components: { name: string; ms: number }[];
+  functions: { name: string; ms: number }[];
+}
+
+export function summariseCpuProfile(file: string, windowMicros?: { from: number; to: number }): ProfileSummary {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+
+  // A native frame (no URL) is charged to the component of its nearest JavaScript caller.
+  const componentCache = new Map<number, string>();
+  const componentFor = (id: number): string => {
+    const cached = componentCache.get(id);
+    if (cached) return cached;
+    const node = byId.get(id)!;
+    const name = node.callFrame.functionName;
+    let component: string;
+    if (name === '(garbage collector)' || name === '(idle)' || name === '(program)' || name === '(root)') component = name;
+    else {
+      component = componentOf(node.callFrame.url) ?? '';
+      if (!component) {
+        const up = parent.get(id);
+        component = up === undefined ? '(native)' : componentFor(up);
+        if (component.startsWith('(')) component = '(native)';
+      }
+    }
+    componentCache.set(id, component);
+    return component;
+  };
+
+  const components = new Map<string, number>();
+  const functions = new Map<string, number>();
+  let total = 0;
+  let time = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    time += profile.timeDeltas[i] ?? 0;
+    if (windowMicros && (time < windowMicros.from || time > windowMicros.to)) continue;
+    const duration = Math.max(0, profile.timeDeltas[i + 1] ?? profile.timeDeltas[i] ?? 0) / 1000;
+    const id = profile.samples[i]!;
+    const node = byId.get(id)!;
+    const component = componentFor(id);
+    components.set(component, (components.get(component) ?? 0) + duration);
+    const where = node.callFrame.url ? `${componentOf(node.callFrame.url)}:${node.callFrame.lineNumber + 1}` : component;
+    const fn = `${node.callFrame.functionName || '(anonymous)'} ${where}`;
+    functions.set(fn, (functions.get(fn) ?? 0) + duration);
+    total += duration;
+  }
+  const sorted = (map: Map<string, number>) => [...map].map(([name, value]) => ({ name, ms: value })).sort((a, b) => b.ms - a.ms);
+  return { totalMs: total, idleMs: components.get('(idle)') ?? 0, components: sorted(components), functions: sorted(functions) };
+}

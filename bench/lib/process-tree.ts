@@ -1,0 +1,67 @@
+/** The process tree of a spawned stack: its pids, memory (RSS) and CPU time per kind of process (Linux /proc). */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export function descendants(pid: number): number[] {
+  const out = execFileSync('ps', ['-eo', 'pid,ppid'], { encoding: 'utf8' });
+  const children = new Map<number, number[]>();
+  for (const line of out.trim().split('\n').slice(1)) {
+    const [child, parent] = line.trim().split(/\s+/).map(Number) as [number, number];
+    children.set(parent, [...(children.get(parent) ?? []), child]);
+  }
+  const all: number[] = [];
+  const walk = (p: number) => {
+    all.push(p);
+    for (const c of children.get(p) ?? []) walk(c);
+  };
+  walk(pid);
+  return all;
+}
+
+export function rssMb(pids: number[]): number {
+  let kb = 0;
+  for (const pid of pids) {
+    try {
+      const match = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      kb += match ? Number(match[1]) : 0;
+    } catch {
+      // exited
+    }
+  }
+  return kb / 1024;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU seconds (user + system) used so far by each process of the tree, keyed by its command name. */
+export function cpuSecondsByCommand(pids: number[]): Record<string, number> {
+  const byCommand: Record<string, number> = {};
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // comm is in parentheses and may contain spaces; fields after it are space-separated.
+      const close = stat.lastIndexOf(')');
+      const command = stat.slice(stat.indexOf('(') + 1, close);
+      const fields = stat.slice(close + 2).split(' ');
+      // utime and stime are fields 14 and 15 of the whole line, i.e. 11 and 12 after the comm.
+      const seconds = (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+      byCommand[command] = (byCommand[command] ?? 0) + seconds;
+    } catch {
+      // exited
+    }
+  }
+  return byCommand;
+}
+
+export function diffCpu(after: Record<string, number>, before: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [command, seconds] of Object.entries(after)) out[command] = seconds - (before[command] ?? 0);
+  return out;
+}

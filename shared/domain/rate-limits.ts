@@ -1,0 +1,42 @@
+/**
+ * API rate limits: THE place their numbers live (documented in docs/api.md, "Rate limits").
+ *
+ * Fixed windows aligned to the epoch (a window of `windowSeconds` starts at every multiple of it), one
+ * counter per account, endpoint and window, enforced by DynamoDB with a conditional ADD
+ * (shared/store/rate-limits.ts), so concurrent requests at the edge never exceed `limit` per window.
+ *
+ * `GET /emails` (listing): 10 requests per second per account. Why these numbers:
+ * - Resend allows 2 requests per second per team across its whole API (raised on request) and reports
+ *   it with these same headers (IETF draft `ratelimit-*`, `retry-after` in seconds); Postmark publishes
+ *   no fixed request rate and answers 429 when throttling. Their users page through the email log
+ *   interactively or sync it from a job: 10/s is five times Resend's default, so a client written for
+ *   Resend is never throttled here, while a runaway loop cannot turn the listing (up to 100 full email
+ *   items per page, up to 1 MB read from the index) into an unbounded read load on the table.
+ * - A 1-second window keeps the counter cheap (one small item per active second, expired by TTL) and
+ *   `Retry-After` short (1 s): a client that overshoots waits at most one second, not a minute. The known
+ *   cost of fixed windows, up to 2x `limit` across a window boundary, is acceptable at this size.
+ */
+export interface RateLimit {
+  /** Requests allowed per window. */
+  limit: number;
+  /** Window length in seconds (windows are aligned to multiples of it since the epoch). */
+  windowSeconds: number;
+}
+
+export const RATE_LIMITS = {
+  /** GET /emails */
+  listEmails: { limit: 10, windowSeconds: 1 },
+} as const satisfies Record<string, RateLimit>;
+
+export type RateLimitName = keyof typeof RATE_LIMITS;
+
+/** The window containing `nowMs`: its start (epoch seconds) and end (epoch seconds, exclusive). */
+export function windowOf(rule: RateLimit, nowMs: number): { start: number; end: number } {
+  const start = Math.floor(nowMs / 1000 / rule.windowSeconds) * rule.windowSeconds;
+  return { start, end: start + rule.windowSeconds };
+}
+
+/** Whole seconds until the window containing `nowMs` ends (at least 1): `ratelimit-reset` and `Retry-After`. */
+export function secondsUntilReset(rule: RateLimit, nowMs: number): number {
+  return Math.max(1, Math.ceil(windowOf(rule, nowMs).end - nowMs / 1000));
+}

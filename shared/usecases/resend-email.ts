@@ -1,0 +1,58 @@
+/**
+ * POST /emails/{id}/resend: a NEW send built from a stored email of the account (same from, to, cc,
+ * bcc, reply_to, subject, body, tags and headers; not scheduled; attachments are not carried over),
+ * validated by the send request schema and sent through `sendEmail`, so every rule of a send applies
+ * again as of now: the sender's domain must still be verified and allowed for the key, recipients
+ * allowed, none suppressed, and the plan and sandbox limits are counted. The original is untouched.
+ */
+import type { EmailBody } from '../domain/emails/email';
+import { sendRequestSchema, type SendRequest } from '../domain/emails/send-request';
+import { AppError, NotFoundError } from '../domain/errors';
+import { isId } from '../domain/ids';
+import type { StoredBody, StoredEmail } from '../store/emails';
+import type { Principal } from './principal';
+import { sendEmail, type SendEmailDeps, type SendResult } from './send-email';
+
+async function bodyOf(deps: Pick<SendEmailDeps, 'blobs'>, body: StoredBody): Promise<EmailBody> {
+  if ('inline' in body) return body.inline;
+  const parsed = JSON.parse((await deps.blobs.get(body.blobKey)).toString('utf8')) as EmailBody;
+  return { ...(parsed.html === undefined ? {} : { html: parsed.html }), ...(parsed.text === undefined ? {} : { text: parsed.text }) };
+}
+
+/**
+ * The send request a stored email was made from, in the request's wire shape, parsed by the same schema
+ * as POST /emails (the stored `from` is a formatted mailbox, "Name <a@b>", parsed back by parseMailbox).
+ * A stored email that no longer passes today's validation (a rule changed since) is 422.
+ */
+export async function resendRequestOf(deps: Pick<SendEmailDeps, 'blobs'>, stored: StoredEmail): Promise<SendRequest> {
+  const { email } = stored;
+  const body = await bodyOf(deps, stored.body);
+  const wire = {
+    from: email.from,
+    to: email.to,
+    ...(email.cc.length ? { cc: email.cc } : {}),
+    ...(email.bcc.length ? { bcc: email.bcc } : {}),
+    ...(email.reply_to.length ? { reply_to: email.reply_to } : {}),
+    subject: email.subject,
+    ...body,
+    ...(email.tags.length ? { tags: email.tags } : {}),
+    ...(Object.keys(email.headers ?? {}).length ? { headers: email.headers } : {}),
+  };
+  const parsed = sendRequestSchema.safeParse(wire);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || '(email)', message: issue.message }));
+    throw new AppError(422, 'validation_error', `Email ${email.id} cannot be resent as it is: ${[...new Set(fields.map((f) => f.field))].join(', ')} no longer pass validation.`, {
+      details: { fields },
+      hint: 'Send a new email with POST /emails instead.',
+    });
+  }
+  return parsed.data as SendRequest;
+}
+
+export async function resendEmail(deps: SendEmailDeps, principal: Principal, emailId: string): Promise<SendResult> {
+  // Not an email id at all: unknown, without a read (and without a key DynamoDB would refuse).
+  if (!isId('msg', emailId)) throw new NotFoundError('Email', emailId);
+  const stored = await deps.emails.get(emailId);
+  if (!stored || stored.email.account_id !== principal.account.id) throw new NotFoundError('Email', emailId);
+  return sendEmail(deps, principal, await resendRequestOf(deps, stored));
+}
