@@ -4,10 +4,12 @@
  *  2. the key's allowed_domains (403 domain_not_allowed);
  *  3. recipients: the sandbox sender, and any sender until production is unlocked (a verified domain
  *     plus a payment method), may only reach the account email (403 recipient_not_allowed);
- *  4. suppressions: suppressed recipients refuse the send (422, details.suppressed);
+ *  4. suppressions and category opt-outs refuse the send (422; the refused email is kept as failed);
  *  5. the email is written with its usage reservations (plan and sandbox counters, conditional ADDs)
- *     in one transaction (429 plan_limit when a limit would be exceeded);
- *  6. it is handed to the send queue; if that fails the email and its reservations are undone (503).
+ *     and its idempotency record in one transaction (429 plan_limit when a limit would be exceeded;
+ *     a concurrent request with the same key makes this one replay the winner's answer);
+ *  6. it is handed to the send queue, or to a one-time schedule when scheduled_at is given; if that
+ *     fails the email, its reservations and its idempotency record are undone (503).
  */
 import { usageReservations, type UsageReservation } from '../domain/accounts/limits';
 import { upgradeUrl } from '../domain/accounts/plans';
