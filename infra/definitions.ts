@@ -44,7 +44,7 @@ export interface QueueDefinition {
   envVar: string;
 }
 
-export type QueueId = 'send' | 'sesEvents';
+export type QueueId = 'send' | 'sesEvents' | 'webhookEvents' | 'webhookDeliveries';
 
 export const QUEUES: Record<QueueId, QueueDefinition> = {
   send: {
@@ -62,6 +62,24 @@ export const QUEUES: Record<QueueId, QueueDefinition> = {
     maxReceiveCount: 5,
     dlqName: 'mailservice-ses-events-dlq',
     envVar: 'SES_EVENTS_QUEUE_URL',
+  },
+  /** Service events (email.*, ...) to fan out to subscribed webhook endpoints. */
+  webhookEvents: {
+    id: 'webhookEvents',
+    name: 'mailservice-webhook-events',
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+    dlqName: 'mailservice-webhook-events-dlq',
+    envVar: 'WEBHOOK_EVENTS_QUEUE_URL',
+  },
+  /** One message per (endpoint, event) delivery attempt; retries are re-enqueued with a delay. */
+  webhookDeliveries: {
+    id: 'webhookDeliveries',
+    name: 'mailservice-webhook-deliveries',
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+    dlqName: 'mailservice-webhook-deliveries-dlq',
+    envVar: 'WEBHOOK_DELIVERIES_QUEUE_URL',
   },
 };
 
@@ -172,6 +190,8 @@ export const API_GROUPS: ApiGroupDefinition[] = [
       { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
       // Scheduled sends: one-time schedules targeting the send queue.
       { resource: { kind: 'scheduler' }, access: 'schedule' },
+      // email.scheduled, email.suppressed and POST /emails/test events.
+      { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
     ],
   },
   {
@@ -191,6 +211,18 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     ],
   },
   {
+    name: 'webhooks',
+    entry: 'functions/api/webhooks/handler.ts',
+    routes: ['ANY /webhooks', 'ANY /webhooks/{proxy+}'],
+    grants: [
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      // Signing secrets are sealed at creation.
+      { resource: { kind: 'secretsKey' }, access: 'encrypt' },
+      // Replays re-enqueue a delivery.
+      { resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'send' },
+    ],
+  },
+  {
     name: 'suppressions',
     entry: 'functions/api/suppressions/handler.ts',
     routes: ['ANY /suppressions', 'ANY /suppressions/{proxy+}'],
@@ -203,6 +235,11 @@ export interface WorkerDefinition {
   entry: string;
   queue: QueueId;
   batchSize: number;
+  /**
+   * Concurrent invocations the event source may run (Lambda's maximum concurrency, 2-1000; unset = no
+   * cap). The local runtime runs this many pollers (default 2).
+   */
+  maxConcurrency?: number;
   /** Lambda timeout; must stay below the queue's visibility timeout. */
   timeoutSeconds: number;
   grants: Grant[];
@@ -222,6 +259,8 @@ export const WORKERS: WorkerDefinition[] = [
       { resource: { kind: 'ses' }, access: 'sendEmail' },
       // DKIM-signs with the domain's key.
       { resource: { kind: 'secretsKey' }, access: 'decrypt' },
+      // email.failed when SES refuses a message for good.
+      { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
     ],
   },
   {
@@ -233,6 +272,36 @@ export const WORKERS: WorkerDefinition[] = [
     grants: [
       { resource: { kind: 'table' }, access: 'readWrite' },
       { resource: { kind: 'queue', id: 'sesEvents' }, access: 'consume' },
+      // email.sent/delivered/bounced/... events.
+      { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
+    ],
+  },
+  {
+    name: 'webhook-router',
+    entry: 'functions/workers/webhook-router/handler.ts',
+    queue: 'webhookEvents',
+    batchSize: 10,
+    timeoutSeconds: 30,
+    grants: [
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'consume' },
+      { resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'send' },
+    ],
+  },
+  {
+    name: 'webhook-delivery',
+    entry: 'functions/workers/webhook-delivery/handler.ts',
+    queue: 'webhookDeliveries',
+    // One delivery per invocation, many at once: a slow or dead endpoint (10 s timeout) holds one
+    // invocation and never delays other endpoints or events.
+    batchSize: 1,
+    maxConcurrency: 20,
+    timeoutSeconds: 30,
+    grants: [
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      { resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'consume' },
+      { resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'send' },
+      { resource: { kind: 'secretsKey' }, access: 'decrypt' },
     ],
   },
 ];

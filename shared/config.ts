@@ -11,6 +11,9 @@ export interface Config {
   sendQueueUrl: string;
   mailBucket: string;
   sesConfigurationSet: string;
+  webhookEventsQueueUrl: string;
+  /** Delays (seconds) before each webhook retry; the spec's 0s, 5s, 30s, 2m, 2m unless tests shorten them. */
+  webhookRetryDelays: number[];
   scheduleGroup: string;
   schedulerRoleArn: string;
   schedulerTargetArn: string;
@@ -21,6 +24,10 @@ export interface Config {
   dashboardUrl: string;
   /** `host:port` list; empty = the system's resolvers. */
   dnsResolvers: string;
+  /** URL of the webhook deliveries queue (WEBHOOK_DELIVERIES_QUEUE_URL). */
+  webhookDeliveriesQueueUrl: string;
+  /** WEBHOOK_ALLOW_LOOPBACK=true|1: webhook URLs may point at loopback addresses (the local cloud only). */
+  webhookAllowLoopback: boolean;
   /** Service endpoints for the local cloud/LocalStack; empty in AWS. */
   endpoints: Partial<Record<'dynamodb' | 'sqs' | 'sns' | 's3' | 'ses' | 'scheduler', string>>;
 }
@@ -37,6 +44,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sendQueueUrl: read(env, 'SEND_QUEUE_URL'),
     mailBucket: read(env, 'MAIL_BUCKET'),
     sesConfigurationSet: read(env, 'SES_CONFIGURATION_SET'),
+    webhookEventsQueueUrl: read(env, 'WEBHOOK_EVENTS_QUEUE_URL'),
+    webhookRetryDelays: read(env, 'WEBHOOK_RETRY_DELAYS', '0,5,30,120,120')
+      .split(',')
+      .map((value) => Number(value.trim()))
+      .filter((value) => Number.isInteger(value) && value >= 0 && value <= 900),
     scheduleGroup: read(env, 'SCHEDULE_GROUP'),
     schedulerRoleArn: read(env, 'SCHEDULER_ROLE_ARN'),
     schedulerTargetArn: read(env, 'SCHEDULER_TARGET_QUEUE_ARN'),
@@ -46,6 +58,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inboundMxHost: read(env, 'INBOUND_MX_HOST', DEFAULT_SETTINGS.INBOUND_MX_HOST).toLowerCase(),
     dashboardUrl: read(env, 'DASHBOARD_URL', DEFAULT_SETTINGS.DASHBOARD_URL).replace(/\/$/, ''),
     dnsResolvers: read(env, 'DNS_RESOLVERS', DEFAULT_SETTINGS.DNS_RESOLVERS),
+    webhookDeliveriesQueueUrl: read(env, 'WEBHOOK_DELIVERIES_QUEUE_URL'),
+    webhookAllowLoopback: ['true', '1'].includes(read(env, 'WEBHOOK_ALLOW_LOOPBACK').toLowerCase()),
     endpoints: {
       dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB,
       sqs: env.AWS_ENDPOINT_URL_SQS,

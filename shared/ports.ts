@@ -1,4 +1,5 @@
 import type { Lookup } from './domain/domains/evaluate';
+import type { ServiceEvent } from './domain/webhooks/event';
 
 /**
  * Ports: what use cases need from the outside world. Adapters in shared/aws implement them with the AWS
@@ -14,6 +15,14 @@ export const systemClock: Clock = { now: () => new Date() };
 /** The send queue: one message per email to hand to the send worker. */
 export interface SendQueue {
   enqueue(message: { email_id: string }): Promise<void>;
+}
+
+/**
+ * The webhook deliveries queue: one message per delivery attempt to hand to the delivery worker,
+ * optionally delayed (retries, at most 900 s per SQS message).
+ */
+export interface WebhookDeliveryQueue {
+  enqueue(message: { webhook_id: string; delivery_id: string; attempt: number }, delaySeconds: number): Promise<void>;
 }
 
 export interface BlobStore {
@@ -47,6 +56,11 @@ export interface EmailScheduler {
   remove(emailId: string): Promise<void>;
 }
 
+/** Publishes service events for webhook fan-out (one queue message per event). */
+export interface EventPublisher {
+  publish(events: ServiceEvent[]): Promise<void>;
+}
+
 /** DNS lookups for domain verification. */
 export interface DnsResolver {
   txt(name: string): Promise<Lookup>;
@@ -54,6 +68,15 @@ export interface DnsResolver {
   txtChunks(name: string): Promise<string[][]>;
   cname(name: string): Promise<Lookup>;
   mx(name: string): Promise<Lookup>;
+}
+
+/** Addresses of a host name, through the same resolvers as DnsResolver (webhook URL checks). */
+export interface HostResolver {
+  /**
+   * The host's A and AAAA addresses; an IP literal resolves to itself. [] when the name has none
+   * (NXDOMAIN, NODATA); throws when the lookup itself failed (timeout, SERVFAIL).
+   */
+  resolveAddresses(host: string): Promise<string[]>;
 }
 
 /** A provider failure, classified: permanent failures are not retried. */

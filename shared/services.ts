@@ -7,6 +7,8 @@ import { createAwsClients } from './aws/clients';
 import { S3BlobStore } from './aws/s3-blob-store';
 import { SesMailer } from './aws/ses-mailer';
 import { SqsSendQueue } from './aws/sqs-send-queue';
+import { SqsWebhookDeliveryQueue } from './aws/sqs-webhook-delivery-queue';
+import { SqsEventPublisher } from './aws/sqs-event-publisher';
 import { EventBridgeEmailScheduler } from './aws/eventbridge-email-scheduler';
 import { systemClock, type Clock } from './ports';
 import { AccountRepository } from './store/accounts';
@@ -19,6 +21,8 @@ import { UsageLedger } from './store/usage';
 import { IdempotencyStore } from './store/idempotency';
 import { EmailListingRepository } from './store/email-listing';
 import { RateLimitRepository } from './store/rate-limits';
+import { WebhookRepository } from './store/webhooks';
+import { WebhookDeliveryRepository } from './store/webhook-deliveries';
 import { NodeDnsResolver, parseResolvers } from './dns/node-dns-resolver';
 import { lazySecretBox } from './secrets/lazy-secret-box';
 import { cachingSecretBox } from './secrets/caching-secret-box';
@@ -42,6 +46,7 @@ export function buildServices(config: Config = loadConfig()) {
     suppressions: new SuppressionRepository(table),
     categoryOptOuts: new CategoryOptOutRepository(table),
     sendQueue: new SqsSendQueue(clients.sqs, config.sendQueueUrl),
+    events: new SqsEventPublisher(clients.sqs, config.webhookEventsQueueUrl),
     blobs: new S3BlobStore(clients.s3, config.mailBucket),
     mailer: new SesMailer(clients.ses, config.sesConfigurationSet),
     scheduler: new EventBridgeEmailScheduler(clients.scheduler, {
@@ -52,6 +57,11 @@ export function buildServices(config: Config = loadConfig()) {
     domains: new DomainRepository(table),
     usage: new UsageLedger(table),
     idempotency: new IdempotencyStore(table),
+    webhooks: new WebhookRepository(table),
+    webhookDeliveries: new WebhookDeliveryRepository(table),
+    webhookDeliveryQueue: new SqsWebhookDeliveryQueue(clients.sqs, config.webhookDeliveriesQueueUrl),
+    /** SSRF policy of webhook URLs: public addresses only; loopback too where WEBHOOK_ALLOW_LOOPBACK is set (local cloud). */
+    webhookPolicy: { allowLoopback: config.webhookAllowLoopback },
     dns: new NodeDnsResolver(parseResolvers(config.dnsResolvers)),
     // Created on first use: only the functions that hold a grant on the secrets key touch it.
     secretBox: cachingSecretBox(lazySecretBox(() => secretBoxFromEnv(process.env, config))),

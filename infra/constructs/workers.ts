@@ -32,6 +32,7 @@ export class Workers extends Construct {
         new SqsEventSource(props.resources.queues[worker.queue], {
           batchSize: worker.batchSize,
           reportBatchItemFailures: true,
+          ...(worker.maxConcurrency ? { maxConcurrency: worker.maxConcurrency } : {}),
         }),
       );
       this.functions[worker.name] = fn;

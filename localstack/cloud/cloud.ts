@@ -135,6 +135,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       SANDBOX_DOMAIN: options.sandboxDomain ?? SETTINGS.SANDBOX_DOMAIN,
       DNS_RESOLVERS: options.dnsResolvers || dns.address,
+      // Local receivers on loopback are allowed here (never private ranges or metadata addresses);
+      // WEBHOOK_CA_FILE, when set in the environment, adds a trusted CA for local HTTPS receivers.
+      WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
       [SECRETS_KEY.localFileEnvVar]: secretsKeyFile,
       ...options.env,
     };
@@ -155,6 +158,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
           handler: await loadHandler<WorkerHandler>(worker.entry),
           batchSize: worker.batchSize,
           timeoutSeconds: worker.timeoutSeconds,
+          concurrency: worker.maxConcurrency,
           log,
         });
       }),

@@ -4,8 +4,9 @@
  * a failed lookup (timeout, SERVFAIL, refused) are told apart: only the second is temporary.
  */
 import { Resolver } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import type { Lookup } from '../domain/domains/evaluate';
-import type { DnsResolver } from '../ports';
+import type { DnsResolver, HostResolver } from '../ports';
 
 const ABSENT = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN', 'NODATA']);
 
@@ -16,7 +17,7 @@ export function parseResolvers(setting: string): string[] {
     .filter(Boolean);
 }
 
-export class NodeDnsResolver implements DnsResolver {
+export class NodeDnsResolver implements DnsResolver, HostResolver {
   private readonly resolver: Resolver;
 
   constructor(servers: string[], timeoutMs = 2500) {
@@ -50,5 +51,19 @@ export class NodeDnsResolver implements DnsResolver {
 
   mx(name: string): Promise<Lookup> {
     return this.lookup(async () => (await this.resolver.resolveMx(name)).sort((a, b) => a.priority - b.priority).map((mx) => mx.exchange));
+  }
+
+  /** A and AAAA addresses (an IP literal is its own address); [] when there are none; throws when the lookup failed. */
+  async resolveAddresses(host: string): Promise<string[]> {
+    const name = host.replace(/^\[(.*)\]$/, '$1');
+    if (isIP(name)) return [name];
+    // RFC 6761: localhost names are loopback, without asking DNS (resolvers do not read /etc/hosts).
+    if (/(^|\.)localhost\.?$/i.test(name)) return ['127.0.0.1', '::1'];
+    const results = await Promise.allSettled([this.resolver.resolve4(name), this.resolver.resolve6(name)]);
+    const addresses = results.flatMap((result) => (result.status === 'fulfilled' ? result.value : []));
+    if (addresses.length) return addresses;
+    const failure = results.find((result) => result.status === 'rejected' && !ABSENT.has((result.reason as NodeJS.ErrnoException).code ?? ''));
+    if (failure) throw (failure as PromiseRejectedResult).reason;
+    return [];
   }
 }

@@ -11,6 +11,8 @@ export type ErrorCode =
   | 'conflict'
   | 'idempotency_conflict'
   | 'plan_limit'
+  /** A fixed per-account cap that no plan raises (e.g. webhook endpoints). */
+  | 'limit_exceeded'
   | 'rate_limited'
   | 'tenants_not_enabled'
   | 'domain_not_allowed'

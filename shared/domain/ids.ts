@@ -2,11 +2,11 @@
  * Public ids: a prefix and a ULID body (48-bit millisecond time + 80 random bits, Crockford base32),
  * so ids sort by creation time and "newest first" is a reverse key sort.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-export type IdPrefix = 'msg' | 'acc' | 'key' | 'req' | 'sup' | 'dom' | 'wh' | 'evt';
+export type IdPrefix = 'msg' | 'acc' | 'key' | 'req' | 'sup' | 'dom' | 'wh' | 'whd' | 'evt';
 
 export function ulid(now: number = Date.now()): string {
   let time = '';
@@ -15,7 +15,11 @@ export function ulid(now: number = Date.now()): string {
     time = ALPHABET[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  const bytes = randomBytes(10);
+  return time + ulidRandomPart(randomBytes(10));
+}
+
+/** 80 bits as 16 Crockford base32 characters. */
+function ulidRandomPart(bytes: Uint8Array): string {
   let random = '';
   // 80 bits -> 16 base32 chars, 5 bits at a time.
   let buffer = 0;
@@ -29,7 +33,15 @@ export function ulid(now: number = Date.now()): string {
     }
     buffer &= (1 << bits) - 1;
   }
-  return time + random;
+  return random;
+}
+
+/**
+ * A deterministic, time-sortable id: the ULID time of `at` and 80 bits of SHA-256 of `seed`. The same
+ * occurrence (e.g. one email's delivery) always gets the same id, so duplicates can be recognised.
+ */
+export function deterministicId(prefix: IdPrefix, at: number, seed: string): string {
+  return `${prefix}_${ulid(at).slice(0, 10)}${ulidRandomPart(createHash('sha256').update(seed).digest().subarray(0, 10))}`;
 }
 
 export function newId(prefix: IdPrefix, now?: number): string {

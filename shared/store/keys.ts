@@ -14,6 +14,8 @@
  *   Counters           PK ACCOUNT#<acc>          SK COUNTER#<what>        (atomic ADD with a limit condition)
  *   Usage              PK ACCOUNT#<acc>          SK USAGE#<scope>#<DAY|MONTH>#<period>  (plan limits; TTL)
  *   Rate-limit window  PK RATELIMIT#<acc>#<name> SK WINDOW#<start epoch s>  (API rate limits; TTL)
+ *   Webhook endpoint   PK WEBHOOK#<wh>           SK WEBHOOK  GSI1PK ACCOUNT#<acc>#WEBHOOKS  GSI1SK <wh>
+ *   Webhook delivery   PK DELIVERY#<wh>#<event ulid>  SK DELIVERY  GSI1PK WEBHOOK#<wh>#DELIVERIES  GSI1SK <event ulid>  (TTL)
  */
 /** A user-chosen value inside a key (tenant ids): '%' and '#' escaped so it cannot end its segment early. */
 export function keyPart(value: string): string {
@@ -43,6 +45,11 @@ export const keys = {
    * account's: a polling client's counter writes never share a partition with the account's other items.
    */
   rateLimitWindow: (accountId: string, name: string, windowStart: number) => ({ PK: `RATELIMIT#${accountId}#${name}`, SK: `WINDOW#${windowStart}` }),
+  webhook: (webhookId: string) => ({ PK: `WEBHOOK#${webhookId}`, SK: 'WEBHOOK' }),
+  webhooksByAccount: (accountId: string) => `ACCOUNT#${accountId}#WEBHOOKS`,
+  /** One item per (endpoint, event): a busy endpoint's delivery writes spread over many partitions. */
+  webhookDelivery: (webhookId: string, eventUlid: string) => ({ PK: `DELIVERY#${webhookId}#${eventUlid}`, SK: 'DELIVERY' }),
+  deliveriesByWebhook: (webhookId: string) => `WEBHOOK#${webhookId}#DELIVERIES`,
   /*
    * Suppressions: one item per (account, address, list), keyed by the ADDRESS, not by the account.
    *

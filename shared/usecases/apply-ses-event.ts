@@ -3,12 +3,25 @@
  * put hard-bounced and complaining addresses on the account's suppression list.
  */
 import { parseSesEvent } from '../domain/ses/ses-event';
+import type { DeliveryEvent } from '../domain/emails/outcomes';
+import { emailEvent } from '../domain/webhooks/email-event-data';
+import type { EventType } from '../domain/webhooks/event-types';
+import type { EventPublisher } from '../ports';
 import type { EmailRepository } from '../store/emails';
 import { suppressAddresses, type SuppressionDeps } from './suppressions';
 
 export type ApplyResult = 'applied' | 'ignored' | 'unknown_email';
 
-export type ApplySesEventDeps = { emails: EmailRepository } & SuppressionDeps;
+export type ApplySesEventDeps = { emails: EmailRepository; events: EventPublisher } & SuppressionDeps;
+
+const EVENT_TYPE: Record<DeliveryEvent, EventType> = {
+  sent: 'email.sent',
+  delivered: 'email.delivered',
+  delivery_delayed: 'email.delivery_delayed',
+  bounced: 'email.bounced',
+  failed: 'email.failed',
+  complained: 'email.complained',
+};
 
 /** Throws MalformedSesEvent for bodies that are not SES events (the caller decides their fate). */
 export async function applySesEvent(deps: ApplySesEventDeps, body: string): Promise<ApplyResult> {
@@ -25,6 +38,14 @@ export async function applySesEvent(deps: ApplySesEventDeps, body: string): Prom
   if (!applied) return 'unknown_email';
   if (event.suppress) {
     await suppressAddresses(deps, { accountId: event.accountId, tenantId: null, emails: event.suppress.emails, reason: event.suppress.reason });
+  }
+  // The webhook event, from the email as it now is. Its id is derived from the email and type, so a
+  // duplicate notification (SNS and SQS are at-least-once) is delivered once.
+  const stored = await deps.emails.get(event.emailId);
+  if (stored) {
+    const type = EVENT_TYPE[outcome.event];
+    const extra = outcome.event === 'complained' ? { complained_at: outcome.at } : {};
+    await deps.events.publish([emailEvent(stored.email, type, outcome.at, { occurrence: outcome.event === 'delivery_delayed' ? outcome.at : undefined, extra })]);
   }
   return 'applied';
 }

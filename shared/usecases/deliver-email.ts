@@ -10,12 +10,14 @@ import type { DomainRepository } from '../store/domains';
 import { dkimKeyContext } from '../domain/domains/domain';
 import type { EmailBody } from '../domain/emails/email';
 import { composeMime } from '../mime/compose';
-import { MailerError, type BlobStore, type Clock, type Mailer } from '../ports';
+import { MailerError, type BlobStore, type Clock, type EventPublisher, type Mailer } from '../ports';
+import { emailEvent } from '../domain/webhooks/email-event-data';
 import type { EmailRepository } from '../store/emails';
 import { loadAttachments } from './email-attachments';
 
 export interface DeliverEmailDeps {
   emails: EmailRepository;
+  events: EventPublisher;
   domains: DomainRepository;
   secretBox: SecretBox;
   sandboxDomain: string;
@@ -77,6 +79,8 @@ export async function deliverEmail(deps: DeliverEmailDeps, emailId: string, sche
     if (error instanceof MailerError && error.permanent) {
       const at = deps.clock.now().toISOString();
       await deps.emails.applyOutcome(email.id, email.account_id, { event: 'failed', status: 'failed', at, fields: { bounce_reason: error.message } });
+      const failed = await deps.emails.get(email.id);
+      if (failed) await deps.events.publish([emailEvent(failed.email, 'email.failed', at)]);
       return 'failed';
     }
     await deps.emails.releaseLease(email.id).catch(() => undefined);

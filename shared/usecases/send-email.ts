@@ -19,7 +19,10 @@ import type { SendRequest } from '../domain/emails/send-request';
 import { AppError, ConflictError, ForbiddenError, ServiceUnavailableError } from '../domain/errors';
 import { checkScheduleTime } from '../domain/emails/schedule';
 import { newId } from '../domain/ids';
-import type { BlobStore, Clock, EmailScheduler, SendQueue } from '../ports';
+import type { BlobStore, Clock, EmailScheduler, EventPublisher, SendQueue } from '../ports';
+import { emailEvent } from '../domain/webhooks/email-event-data';
+import type { ServiceEvent } from '../domain/webhooks/event';
+import { logError } from '../log';
 import type { IdempotencyStore } from '../store/idempotency';
 import type { CategoryOptOutRepository } from '../store/category-opt-outs';
 import type { Idempotency } from '../domain/emails/idempotency';
@@ -41,6 +44,7 @@ export interface SendEmailDeps {
   idempotency: IdempotencyStore;
   categoryOptOuts: CategoryOptOutRepository;
   scheduler: EmailScheduler;
+  events: EventPublisher;
   sendQueue: SendQueue;
   blobs: BlobStore;
   clock: Clock;
@@ -175,6 +179,18 @@ function newEmail(principal: Principal, request: SendRequest, id: string, now: D
 }
 
 /**
+ * Events of the API path are published after the email is stored; a failure to publish is logged and
+ * does not fail the request (the email exists and will be sent).
+ */
+async function publishQuietly(deps: SendEmailDeps, events: ServiceEvent[]): Promise<void> {
+  try {
+    await deps.events.publish(events);
+  } catch (error) {
+    logError('event publish failed', error, { event_ids: events.map((event) => event.id) });
+  }
+}
+
+/**
  * Rule 6: suppressed recipients (global list) or category opt-outs refuse the send with 422. The
  * refused send is kept as a `failed` email with last_event `suppressed` (its id is in the error), so it
  * shows in the log and, with webhooks, fires email.suppressed.
@@ -191,6 +207,11 @@ async function refuseSuppressed(deps: SendEmailDeps, principal: Principal, reque
   } catch (error) {
     throw new ServiceUnavailableError('The email could not be stored. Nothing was sent; retry with the same request.', { cause: error });
   }
+  await publishQuietly(deps, [
+    emailEvent(refused, 'email.suppressed', refused.created_at, {
+      extra: suppressed.length ? { suppressed, reason: 'suppressed' } : { category_unsubscribed: optedOut, category, reason: 'category_unsubscribed' },
+    }),
+  ]);
   if (suppressed.length) {
     throw new AppError(422, 'validation_error', `${suppressed.length === 1 ? 'A recipient is' : 'Some recipients are'} on the suppression list: ${suppressed.join(', ')}.`, {
       details: { suppressed, email_id: email.id },
@@ -256,6 +277,7 @@ export async function sendEmail(deps: SendEmailDeps, principal: Principal, reque
     await deps.emails.deleteUnsent(id, at ? 'scheduled' : 'queued', undo).catch(() => undefined);
     throw new ServiceUnavailableError(`The email could not be ${at ? 'scheduled' : 'queued for delivery'}. Nothing was sent; retry with the same request.`, { cause: error });
   }
+  if (at) await publishQuietly(deps, [emailEvent(email, 'email.scheduled', email.created_at)]);
   return result;
 }
 

@@ -53,12 +53,12 @@ describe('delivery outcomes', () => {
     account = await newAccount({ plan: 'pro' });
   });
 
-  it('turns a hard bounce after delivery into bounced/hard and suppresses the address', async () => {
+  it('turns an address refusal after delivery (an asynchronous bounce) into bounced/hard and suppresses the address', async () => {
     const id = await deliveredEmail(account);
     await publishSesEvent({
       eventType: 'Bounce',
       mail: mail(id, account.id),
-      bounce: { bounceType: 'Permanent', bounceSubType: 'General', timestamp: new Date().toISOString(), bouncedRecipients: [{ emailAddress: 'late-bounce@example.com', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 mailbox gone' }] },
+      bounce: { bounceType: 'Permanent', bounceSubType: 'NoEmail', timestamp: new Date().toISOString(), bouncedRecipients: [{ emailAddress: 'late-bounce@example.com', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 mailbox gone' }] },
     });
     const email = await waitFor(async () => {
       const current = await emailOf(account, id);

@@ -104,12 +104,19 @@ describe('POST /emails from the sandbox sender', () => {
     expect(response.body.error).toMatchObject({ code: 'domain_not_verified', details: { domain: 'unverified-example.com' } });
   });
 
-  it('reports an address refused during delivery (the SES bounce simulator) as failed/hard and suppresses it', async () => {
+  it('reports an address refused while delivering (SES suppression-list simulator) as failed/hard', async () => {
+    const refused = await newAccount({ email: `suppressionlist+${Date.now()}@simulator.amazonses.com` });
+    const send = await api('POST', '/emails', { key: refused.key, body: { from: `a@${SANDBOX}`, to: refused.email, subject: 'r', text: 't' } });
+    const email = await waitForStatus(refused, send.body.id, 'failed');
+    expect(email).toMatchObject({ last_event: 'failed', bounce_type: 'hard', delivered_at: null, bounced_at: expect.any(String) });
+  });
+
+  it('reports a hard bounce (the SES bounce simulator) as bounced/hard and suppresses the address', async () => {
     const bouncer = await newAccount({ email: `bounce+${Date.now()}@simulator.amazonses.com` });
     const send = await api('POST', '/emails', { key: bouncer.key, body: { from: `a@${SANDBOX}`, to: bouncer.email, subject: 'b', text: 't' } });
     expect(send.status).toBe(200);
-    const email = await waitForStatus(bouncer, send.body.id, 'failed');
-    expect(email).toMatchObject({ last_event: 'failed', bounce_type: 'hard', delivered_at: null });
+    const email = await waitForStatus(bouncer, send.body.id, 'bounced');
+    expect(email).toMatchObject({ last_event: 'bounced', bounce_type: 'hard', delivered_at: null });
     expect(email.bounce_reason).toContain('550');
     expect(email.bounced_at).not.toBeNull();
     // Hard bounces put the address on the suppression list: the next send is refused.

@@ -10,6 +10,7 @@ import { IDEMPOTENCY_HEADER, requestFingerprint, validateIdempotencyKey, type Id
 import { updateEmailSchema } from '../../../shared/domain/emails/update-request';
 import { sendBatch, validateBatchShape } from '../../../shared/usecases/send-batch';
 import { updateScheduledEmail } from '../../../shared/usecases/scheduled-emails';
+import { sendTestEvent, testEventSchema } from '../../../shared/usecases/test-event';
 import type { Services } from '../../../shared/services';
 import { getEmail, sendEmail } from '../../../shared/usecases/send-email';
 import { tenantParam } from '../../../shared/domain/suppressions/schemas';
@@ -40,6 +41,12 @@ export function createEmailsApp(services: Services): Hono<ApiEnv> {
     const items = validateBatchShape(body);
     const idempotency = idempotencyOf(c.req.header(IDEMPOTENCY_HEADER), 'emails/batch', body);
     return c.json(await sendBatch(services, c.get('principal'), items, idempotency), 200);
+  });
+
+  // A webhook payload of any event type, returned and (unless deliver is false) queued; no email is sent.
+  app.post('/emails/test', requireScope('full'), async (c) => {
+    const input = await jsonBody(c, testEventSchema);
+    return c.json(await sendTestEvent(services, c.get('principal'), input), 200);
   });
 
   // Reschedule ({scheduled_at}) or cancel ({cancel: true}) while scheduled; answers {email}.

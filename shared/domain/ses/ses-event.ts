@@ -19,6 +19,9 @@ export interface ParsedSesEvent {
   suppress?: { reason: 'bounce' | 'complaint'; emails: string[] };
 }
 
+/** Permanent bounce sub-types that mean the address itself was refused while delivering. */
+const REFUSED_ADDRESS = new Set(['NoEmail', 'Suppressed', 'OnAccountSuppressionList']);
+
 /** Refusals caused by the sender's reputation or content, not by the address: not suppressed. */
 function isBlock(bounceSubType: string | undefined, status: string | undefined, diagnostic: string): boolean {
   if (bounceSubType === 'ContentRejected' || bounceSubType === 'AttachmentRejected') return true;
@@ -108,9 +111,13 @@ export function parseSesEvent(body: string): ParsedSesEvent {
         outcome = { event: 'delivery_delayed', at, fields: {} };
       } else if (isBlock(bounce.bounceSubType, first?.status, diagnostic)) {
         outcome = { event: 'bounced', status: 'bounced', at, fields: { bounced_at: at, bounce_reason: reason, bounce_type: 'block' } };
-      } else {
+      } else if (REFUSED_ADDRESS.has(bounce.bounceSubType)) {
+        // The receiving side refused the address itself (it does not exist, or is suppressed).
         outcome = { event: 'failed', status: 'failed', at, fields: { bounced_at: at, bounce_reason: reason, bounce_type: 'hard' } };
         addressRefusal = true;
+        suppress = { reason: 'bounce', emails: addressesOf(recipients) };
+      } else {
+        outcome = { event: 'bounced', status: 'bounced', at, fields: { bounced_at: at, bounce_reason: reason, bounce_type: 'hard' } };
         suppress = { reason: 'bounce', emails: addressesOf(recipients) };
       }
       break;

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnStack, type SpawnedStack } from './spawn-stack';
+import { createTestCa } from '../../support/https-receiver';
 
 declare global {
   // eslint-disable-next-line no-var
@@ -11,10 +12,23 @@ declare global {
 
 export default async function globalSetup(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mailservice-it-'));
-  // Short visibility timeouts: redelivery and DLQ redrive are observable in seconds.
-  const stack = await spawnStack({ dataDir, inMemory: true, env: { LOCAL_QUEUE_VISIBILITY_SECONDS: '2' } });
+  // A CA the stack trusts, so tests can run HTTPS webhook receivers on loopback.
+  const ca = await createTestCa(dataDir);
+  const stack = await spawnStack({
+    dataDir,
+    inMemory: true,
+    env: {
+      // Short visibility timeouts: redelivery and DLQ redrive are observable in seconds.
+      LOCAL_QUEUE_VISIBILITY_SECONDS: '2',
+      WEBHOOK_CA_FILE: ca.caFile,
+      // Tests only: the retry schedule shortened from 0s, 5s, 30s, 2m, 2m (same number of retries).
+      WEBHOOK_RETRY_DELAYS: '0,1,1,1,1',
+    },
+  });
   globalThis.__LOCAL_CLOUD__ = stack;
   // Test workers start after this and inherit these.
   process.env.TEST_STACK_DATA_DIR = dataDir;
   process.env.TEST_API_URL = stack.apiUrl;
+  process.env.TEST_WEBHOOK_CERT_FILE = ca.certFile;
+  process.env.TEST_WEBHOOK_KEY_FILE = ca.keyFile;
 }

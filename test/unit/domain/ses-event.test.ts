@@ -18,10 +18,19 @@ describe('parseSesEvent', () => {
     });
   });
 
-  it('maps a permanent address refusal to failed/hard, suppressing the address; a transient bounce to delivery_delayed', () => {
+  it('maps a permanent bounce to bounced/hard, suppressing the address; a transient bounce to delivery_delayed', () => {
+    const general = parseSesEvent(
+      sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Permanent', bounceSubType: 'General', bouncedRecipients: [{ emailAddress: 'g@y.io', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] } }),
+    );
+    expect(general.outcome).toMatchObject({ event: 'bounced', status: 'bounced', fields: { bounce_type: 'hard' } });
+    expect(general.addressRefusal).toBeUndefined();
+    expect(general.suppress).toEqual({ reason: 'bounce', emails: ['g@y.io'] });
+  });
+
+  it('maps an address refused while delivering (NoEmail, suppressed) to failed/hard, suppressing it; a transient bounce to delivery_delayed', () => {
     const bounce = {
       bounceType: 'Permanent',
-      bounceSubType: 'General',
+      bounceSubType: 'NoEmail',
       timestamp: '2026-01-01T00:00:02.000Z',
       bouncedRecipients: [{ emailAddress: 'x@y.io', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }],
     };

@@ -1,0 +1,16 @@
+/** Webhook delivery: one signed POST per message; retries are re-enqueued with the schedule's delays. */
+import type { SQSHandler } from 'aws-lambda';
+import { logInfo } from '../../../shared/log';
+import { buildServices } from '../../../shared/services';
+import { deliverWebhook, parseDeliveryMessage } from '../../../shared/usecases/deliver-webhook';
+import { forEachRecord } from '../../../shared/worker/for-each-record';
+import { senderFromEnv } from '../../../shared/webhooks/http-sender';
+
+const services = buildServices();
+const webhookSender = senderFromEnv(process.env);
+
+export const handler: SQSHandler = forEachRecord('webhook-delivery', async (record) => {
+  const message = parseDeliveryMessage(record.body);
+  const result = await deliverWebhook({ ...services, webhookSender, retryDelays: services.config.webhookRetryDelays }, message);
+  logInfo('webhook-delivery', { delivery_id: message.delivery_id, webhook_id: message.webhook_id, attempt: message.attempt, result });
+});

@@ -1,0 +1,23 @@
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { WebhookDeliveryQueue } from '../ports';
+
+/** SQS's largest per-message delay. */
+const MAX_DELAY_SECONDS = 900;
+
+export class SqsWebhookDeliveryQueue implements WebhookDeliveryQueue {
+  constructor(
+    private readonly sqs: SQSClient,
+    private readonly queueUrl: string,
+  ) {}
+
+  async enqueue(message: { webhook_id: string; delivery_id: string; attempt: number }, delaySeconds: number): Promise<void> {
+    const delay = Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(delaySeconds)));
+    await this.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: this.queueUrl,
+        MessageBody: JSON.stringify(message),
+        ...(delay > 0 ? { DelaySeconds: delay } : {}),
+      }),
+    );
+  }
+}

@@ -1,0 +1,81 @@
+/** Example `data` for POST /emails/test when no email_id is given (shapes of the spec's Events). Pure. */
+import type { EventType } from './event-types';
+
+export function sampleEventData(type: EventType, now: string, tenant: string | null): Record<string, unknown> {
+  const email = {
+    email_id: 'msg_00000000000000000000000000',
+    from: 'Acme <hello@example.com>',
+    to: ['customer@example.org'],
+    subject: 'Test event',
+    tags: [],
+    created_at: now,
+    ...(tenant ? { tenant } : {}),
+  };
+  const automation = {
+    automation_id: 'aut_00000000000000000000000000',
+    automation_name: 'Test automation',
+    run_id: 'run_00000000000000000000000000',
+    event_name: 'user.signed_up',
+    step_index: 0,
+    step_type: 'send_email',
+    error: null,
+  };
+  switch (type) {
+    case 'email.sent':
+      return { ...email, status: 'sent', sent_at: now };
+    case 'email.delivered':
+      return { ...email, status: 'delivered', delivered_at: now };
+    case 'email.delivery_delayed':
+      return { ...email, status: 'sent' };
+    case 'email.bounced':
+      return { ...email, status: 'bounced', bounce_reason: 'smtp; 550 5.1.1 user unknown', bounce_type: 'hard', bounced_at: now };
+    case 'email.failed':
+      return { ...email, status: 'failed', bounce_reason: 'smtp; 550 5.1.1 user unknown', bounce_type: 'hard', bounced_at: now };
+    case 'email.complained':
+      return { ...email, status: 'delivered', complained_at: now };
+    case 'email.opened':
+      return { ...email, status: 'delivered', opened_at: now };
+    case 'email.clicked':
+      return { ...email, status: 'delivered', clicked_at: now, link: 'https://example.com/' };
+    case 'email.suppressed':
+      return { ...email, status: 'failed', suppressed: ['customer@example.org'], reason: 'suppressed' };
+    case 'email.scheduled':
+      return { ...email, status: 'scheduled', scheduled_at: now };
+    case 'email.received':
+      return {
+        email_id: 'inb_00000000000000000000000000',
+        to: ['support@inbound.example.com'],
+        from: 'customer@example.org',
+        subject: 'Test inbound',
+        status: 'received',
+        rcpt_to: ['support@inbound.example.com'],
+        cc: [],
+        message_id: '<test@example.org>',
+        in_reply_to: null,
+        references: [],
+        spam_status: 'not_spam',
+        attachment_count: 0,
+        attachments: [],
+        received_at: now,
+      };
+    case 'contact.unsubscribed':
+      return {
+        email: 'customer@example.org',
+        source: 'link',
+        scope: 'all',
+        category: null,
+        category_label: null,
+        suppression_id: 'sup_00000000000000000000000000',
+        category_opt_out_id: null,
+        email_id: 'msg_00000000000000000000000000',
+      };
+    case 'automation.started':
+      return { ...automation, status: 'running' };
+    case 'automation.step_completed':
+      return { ...automation, status: 'running' };
+    case 'automation.completed':
+      return { ...automation, status: 'completed' };
+    case 'automation.failed':
+      return { ...automation, status: 'failed', error: 'Test failure' };
+  }
+}

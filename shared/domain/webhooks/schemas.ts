@@ -1,0 +1,77 @@
+/** Request validation for /webhooks (the single source of the request types). */
+import { z } from 'zod';
+import { EVENT_TYPES, isEventType, type EventType } from './event-types';
+
+/**
+ * An HTTPS URL, normalised (WHATWG URL `href`), so what is checked against the SSRF policy is exactly
+ * what is later requested. Credentials are refused: the URL is shown in listings and is not a secret.
+ * Where the host points is checked by the use case (it needs DNS).
+ */
+export const webhookUrl = z
+  .string({ message: 'url is required (an HTTPS URL)' })
+  .trim()
+  .min(1, 'url is required (an HTTPS URL)')
+  .max(2048, 'url is at most 2048 characters')
+  .transform((value, ctx) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'url must be an absolute HTTPS URL, e.g. https://example.com/webhooks' });
+      return z.NEVER;
+    }
+    if (parsed.protocol !== 'https:') {
+      ctx.addIssue({ code: 'custom', message: `url must use HTTPS (got ${parsed.protocol.replace(/:$/, '')}://)` });
+      return z.NEVER;
+    }
+    if (parsed.username !== '' || parsed.password !== '') {
+      ctx.addIssue({ code: 'custom', message: 'url must not contain credentials; verify deliveries with the signing secret instead' });
+      return z.NEVER;
+    }
+    if (parsed.hostname === '') {
+      ctx.addIssue({ code: 'custom', message: 'url must name a host' });
+      return z.NEVER;
+    }
+    return parsed.href;
+  });
+
+const eventType = z.string({ message: 'event types are strings' }).transform((value, ctx) => {
+  if (!isEventType(value)) {
+    ctx.addIssue({ code: 'custom', message: `unknown event type "${value}"; valid event types: ${EVENT_TYPES.join(', ')}` });
+    return z.NEVER;
+  }
+  return value as EventType;
+});
+
+/** Non-empty, known types, deduplicated (first occurrence order). */
+const events = z
+  .array(eventType, { message: 'events must be an array of event types' })
+  .min(1, `events needs at least one event type (omit it to receive all: ${EVENT_TYPES.join(', ')})`)
+  .max(100, 'events has at most 100 items')
+  .transform((types) => [...new Set(types)]);
+
+const tenantName = z.string({ message: 'tenant ids are strings' }).trim().min(1, 'tenant ids are 1-128 characters').max(128, 'tenant ids are 1-128 characters');
+const tenants = z
+  .array(tenantName, { message: 'tenants must be an array of tenant ids' })
+  .max(100, 'tenants has at most 100 items')
+  .transform((names) => [...new Set(names)]);
+
+export const createWebhookSchema = z.object({
+  url: webhookUrl,
+  events: events.optional(),
+  /** Filters the endpoint to these tenants; an empty list means no filter. */
+  tenants: tenants.optional(),
+});
+export type CreateWebhookInput = z.infer<typeof createWebhookSchema>;
+
+export const updateWebhookSchema = z
+  .object({
+    url: webhookUrl.optional(),
+    events: events.optional(),
+    enabled: z.boolean({ message: 'enabled must be true or false' }).optional(),
+    /** [] or null removes the tenant filter. */
+    tenants: tenants.nullable().optional(),
+  })
+  .strict()
+  .refine((value) => Object.keys(value).length > 0, { message: 'send at least one of url, events, enabled, tenants' });
+export type UpdateWebhookInput = z.infer<typeof updateWebhookSchema>;

@@ -1,0 +1,199 @@
+/**
+ * Webhook endpoints repository. One item per endpoint (PK WEBHOOK#<wh>), listed per account through
+ * GSI1 (ACCOUNT#<acc>#WEBHOOKS / <wh>, newest first). The signing secret is stored sealed on the item
+ * and only `get` hands it out (to the delivery worker); the endpoint mapper never includes it.
+ * The per-account cap is the account's COUNTER#WEBHOOKS, a conditional ADD in the create transaction,
+ * so concurrent creates can never exceed it; deletes give the slot back in the same transaction.
+ */
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { EventType } from '../domain/webhooks/event-types';
+import type { WebhookEndpoint } from '../domain/webhooks/endpoint';
+import { keys } from './keys';
+import { queryPage, type PageRequest } from './paginate';
+import type { Page } from './cursor';
+import { cancelledConditionIndexes, isConditionFailure, transactWrite, withoutKeys, type Table } from './table';
+
+export interface StoredWebhook {
+  endpoint: WebhookEndpoint;
+  /** The signing secret, sealed by the secret box (context webhookSecretContext(id)). */
+  sealedSecret: string;
+}
+
+export type CreateWebhookOutcome = { ok: true } | { ok: false; reason: 'limit' };
+
+export interface WebhookChanges {
+  url?: string;
+  events?: EventType[];
+  enabled?: boolean;
+  /** null (or []) removes the tenant filter. */
+  tenants?: string[] | null;
+}
+
+const COUNTER = 'WEBHOOKS';
+
+function toStoredWebhook(item: Record<string, any>): StoredWebhook {
+  const { secret_sealed, type, tenants, ...rest } = withoutKeys(item);
+  const endpoint = { ...rest, tenants: Array.isArray(tenants) && tenants.length ? tenants : null } as unknown as WebhookEndpoint;
+  return { endpoint, sealedSecret: secret_sealed };
+}
+
+const toEndpoint = (item: Record<string, any>) => toStoredWebhook(item).endpoint;
+
+export class WebhookRepository {
+  constructor(private readonly table: Table) {}
+
+  /** Writes the endpoint and takes one of the account's `limit` slots, together. */
+  async create(endpoint: WebhookEndpoint, sealedSecret: string, limit: number): Promise<CreateWebhookOutcome> {
+    const { tenants, ...rest } = endpoint;
+    try {
+      await transactWrite(this.table, [
+        {
+          Put: {
+            TableName: this.table.name,
+            Item: {
+              ...keys.webhook(endpoint.id),
+              GSI1PK: keys.webhooksByAccount(endpoint.account_id),
+              GSI1SK: endpoint.id,
+              type: 'webhook',
+              ...rest,
+              // Absent, not NULL, when the endpoint is not filtered to tenants.
+              ...(tenants && tenants.length ? { tenants } : {}),
+              secret_sealed: sealedSecret,
+            },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.counter(endpoint.account_id, COUNTER),
+            UpdateExpression: 'ADD #count :one',
+            ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+            ExpressionAttributeNames: { '#count': 'count' },
+            ExpressionAttributeValues: { ':one': 1, ':limit': limit },
+          },
+        },
+      ]);
+      return { ok: true };
+    } catch (error) {
+      if (cancelledConditionIndexes(error).includes(1)) return { ok: false, reason: 'limit' };
+      throw error;
+    }
+  }
+
+  /** The endpoint and its sealed secret (strongly consistent), or null. */
+  async get(webhookId: string): Promise<StoredWebhook | null> {
+    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.webhook(webhookId), ConsistentRead: true }));
+    return result.Item ? toStoredWebhook(result.Item) : null;
+  }
+
+  /** One page of the account's endpoints, newest first. */
+  list(accountId: string, page: PageRequest): Promise<Page<WebhookEndpoint>> {
+    const partition = keys.webhooksByAccount(accountId);
+    return queryPage(
+      this.table,
+      {
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': partition },
+        ScanIndexForward: false,
+      },
+      page,
+      { GSI1PK: partition },
+      (item) => ({ PK: item.PK, SK: item.SK, GSI1PK: item.GSI1PK, GSI1SK: item.GSI1SK }),
+      toEndpoint,
+    );
+  }
+
+  /**
+   * Every endpoint of the account (enabled or not), newest first, for event fan-out. Reads the index
+   * (eventually consistent: an endpoint created a moment ago may be missed by an event of that moment).
+   */
+  async listForAccount(accountId: string): Promise<WebhookEndpoint[]> {
+    const endpoints: WebhookEndpoint[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const result = await this.table.client.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          IndexName: 'GSI1',
+          KeyConditionExpression: 'GSI1PK = :pk',
+          ExpressionAttributeValues: { ':pk': keys.webhooksByAccount(accountId) },
+          ScanIndexForward: false,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      endpoints.push(...(result.Items ?? []).map(toEndpoint));
+      startKey = result.LastEvaluatedKey;
+    } while (startKey);
+    return endpoints;
+  }
+
+  /** Applies the defined changes; null when the endpoint does not exist in this account. */
+  async update(accountId: string, webhookId: string, changes: WebhookChanges, now: string): Promise<WebhookEndpoint | null> {
+    const names: Record<string, string> = { '#updated_at': 'updated_at', '#account_id': 'account_id' };
+    const values: Record<string, unknown> = { ':updated_at': now, ':account': accountId };
+    const sets = ['#updated_at = :updated_at'];
+    const removes: string[] = [];
+    for (const name of ['url', 'events', 'enabled'] as const) {
+      if (changes[name] === undefined) continue;
+      names[`#${name}`] = name;
+      values[`:${name}`] = changes[name];
+      sets.push(`#${name} = :${name}`);
+    }
+    if (changes.tenants !== undefined) {
+      names['#tenants'] = 'tenants';
+      if (changes.tenants === null || changes.tenants.length === 0) removes.push('#tenants');
+      else {
+        values[':tenants'] = changes.tenants;
+        sets.push('#tenants = :tenants');
+      }
+    }
+    try {
+      const result = await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.webhook(webhookId),
+          UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+          ConditionExpression: '#account_id = :account',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toEndpoint(result.Attributes ?? {});
+    } catch (error) {
+      if (isConditionFailure(error)) return null;
+      throw error;
+    }
+  }
+
+  /** Deletes the endpoint and frees its slot, together. False when not found (in this account). */
+  async delete(accountId: string, webhookId: string): Promise<boolean> {
+    try {
+      await transactWrite(this.table, [
+        {
+          Delete: {
+            TableName: this.table.name,
+            Key: keys.webhook(webhookId),
+            ConditionExpression: 'account_id = :account',
+            ExpressionAttributeValues: { ':account': accountId },
+          },
+        },
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.counter(accountId, COUNTER),
+            UpdateExpression: 'ADD #count :minus',
+            ExpressionAttributeNames: { '#count': 'count' },
+            ExpressionAttributeValues: { ':minus': -1 },
+          },
+        },
+      ]);
+      return true;
+    } catch (error) {
+      if (cancelledConditionIndexes(error).length) return false;
+      throw error;
+    }
+  }
+}

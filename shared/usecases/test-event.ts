@@ -1,0 +1,55 @@
+/**
+ * POST /emails/test: builds the webhook payload of any event type (from a real email when email_id
+ * is given, else an example), returns it, and unless `deliver` is false queues it to the subscribed
+ * endpoints like a real event. No email is sent.
+ */
+import { z } from 'zod';
+import { emailEventData } from '../domain/webhooks/email-event-data';
+import { freshEventId, type ServiceEvent } from '../domain/webhooks/event';
+import { EVENT_TYPES, type EventType } from '../domain/webhooks/event-types';
+import { sampleEventData } from '../domain/webhooks/sample-data';
+import { NotFoundError, ValidationError } from '../domain/errors';
+import type { Clock, EventPublisher } from '../ports';
+import type { EmailRepository } from '../store/emails';
+import type { Principal } from './principal';
+import { resolveTenant } from './tenant-scope';
+
+export const testEventSchema = z
+  .object({
+    event: z.enum(EVENT_TYPES, { message: `event must be one of ${EVENT_TYPES.join(', ')}` }),
+    email_id: z.string().min(1).optional(),
+    deliver: z.boolean().optional(),
+    tenant: z.string().trim().min(1).max(128).optional(),
+  })
+  .strict();
+
+export type TestEventInput = z.infer<typeof testEventSchema>;
+
+export interface TestEventDeps {
+  emails: EmailRepository;
+  events: EventPublisher;
+  clock: Clock;
+}
+
+export async function sendTestEvent(deps: TestEventDeps, principal: Principal, input: TestEventInput) {
+  const tenant = await resolveTenant(principal, input.tenant);
+  const now = deps.clock.now().toISOString();
+  const type = input.event as EventType;
+  let data: Record<string, unknown>;
+  if (input.email_id) {
+    if (!type.startsWith('email.') || type === 'email.received') {
+      throw new ValidationError(`email_id only applies to email events sent by the service, not ${type}.`, {
+        details: { fields: [{ field: 'email_id', message: 'not applicable to this event' }] },
+      });
+    }
+    const stored = await deps.emails.get(input.email_id);
+    if (!stored || stored.email.account_id !== principal.account.id) throw new NotFoundError('Email', input.email_id);
+    data = emailEventData(stored.email, type);
+  } else {
+    data = sampleEventData(type, now, tenant);
+  }
+  const event: ServiceEvent = { id: freshEventId(deps.clock.now()), type, account_id: principal.account.id, tenant, created_at: now, data };
+  const deliver = input.deliver !== false;
+  if (deliver) await deps.events.publish([event]);
+  return { object: 'test_event' as const, id: event.id, queued: deliver, payload: { type: event.type, created_at: event.created_at, data: event.data } };
+}

@@ -1,0 +1,202 @@
+/**
+ * Webhook endpoints: create (the signing secret shown once, stored sealed), list, read, change, delete;
+ * the delivery log of an endpoint and replaying a failed or cancelled delivery.
+ *
+ * A URL is checked when it is set (create, or PATCH url): HTTPS, the syntactic SSRF rules
+ * (shared/webhooks/ssrf.ts), then every address its host resolves to, through the product's resolvers
+ * (DNS_RESOLVERS), must be allowed by the policy (public only; loopback too on the local cloud). The
+ * delivery worker checks again before each attempt (DNS can change).
+ */
+import { ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError, ValidationError } from '../domain/errors';
+import { newId } from '../domain/ids';
+import type { WebhookDelivery } from '../domain/webhooks/delivery';
+import { MAX_WEBHOOKS_PER_ACCOUNT, webhookSecretContext, type WebhookEndpoint } from '../domain/webhooks/endpoint';
+import { EVENT_TYPES } from '../domain/webhooks/event-types';
+import type { CreateWebhookInput, UpdateWebhookInput } from '../domain/webhooks/schemas';
+import { logError } from '../log';
+import type { Clock, HostResolver, WebhookDeliveryQueue } from '../ports';
+import type { SecretBox } from '../secrets/secret-box';
+import type { Page } from '../store/cursor';
+import type { PageRequest } from '../store/paginate';
+import type { WebhookDeliveryRepository } from '../store/webhook-deliveries';
+import type { StoredWebhook, WebhookChanges, WebhookRepository } from '../store/webhooks';
+import { generateWebhookSecret } from '../webhooks/signing';
+import { checkWebhookUrl, classifyAddress, isForbiddenAddress, type SsrfPolicy } from '../webhooks/ssrf';
+import type { Principal } from './principal';
+import { resolveTenant } from './tenant-scope';
+
+export interface WebhookDeps {
+  webhooks: WebhookRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
+  webhookDeliveryQueue: WebhookDeliveryQueue;
+  secretBox: SecretBox;
+  /** Resolves URL hosts through the product's resolvers (DNS_RESOLVERS). */
+  dns: HostResolver;
+  webhookPolicy: SsrfPolicy;
+  clock: Clock;
+}
+
+function urlRefused(message: string, reason: string): ValidationError {
+  return new ValidationError(message, {
+    details: { fields: [{ field: 'url', message }], reason },
+    hint: 'Webhook URLs must be HTTPS and reach a public address on the internet.',
+  });
+}
+
+/** The SSRF policy at the time a URL is set: refused with 400 at `url`, saying why. */
+async function checkUrl(deps: WebhookDeps, url: string): Promise<void> {
+  const check = checkWebhookUrl(url, deps.webhookPolicy);
+  if (!check.ok) throw urlRefused(`url is refused: ${check.reason}.`, 'forbidden_url');
+  const host = check.url.hostname.replace(/\.$/, '');
+  let addresses: string[];
+  try {
+    addresses = await deps.dns.resolveAddresses(host);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'ERROR';
+    throw urlRefused(`url is refused: the host ${host} could not be resolved (${code}). Check its DNS and retry.`, 'dns_failure');
+  }
+  if (addresses.length === 0) throw urlRefused(`url is refused: the host ${host} does not resolve to any address (no A or AAAA record).`, 'unresolvable_host');
+  const forbidden = addresses.find((address) => isForbiddenAddress(address, deps.webhookPolicy));
+  if (forbidden !== undefined) {
+    throw urlRefused(`url is refused: the host ${host} resolves to ${forbidden}, a ${classifyAddress(forbidden)} address; webhooks only reach public addresses.`, 'forbidden_address');
+  }
+}
+
+/** Webhooks are account-wide: a key limited to a tenant may not manage them (spec, Authentication 3). */
+function accountKeyOnly(principal: Principal): void {
+  if (principal.key.tenant !== null && principal.key.tenant !== undefined) {
+    throw new ForbiddenError('A key limited to a tenant cannot manage webhooks; use an account key.');
+  }
+}
+
+/** Each named tenant must exist (403 tenants_not_enabled / 404 from the shared tenant check); [] is no filter. */
+async function resolveTenants(principal: Principal, names: string[] | null | undefined): Promise<string[] | null> {
+  if (!names || names.length === 0) return null;
+  const resolved: string[] = [];
+  for (const name of names) resolved.push((await resolveTenant(principal, name)) ?? name);
+  return [...new Set(resolved)];
+}
+
+export async function createWebhook(deps: WebhookDeps, principal: Principal, input: CreateWebhookInput): Promise<{ webhook: WebhookEndpoint; secret: string }> {
+  accountKeyOnly(principal);
+  const tenants = await resolveTenants(principal, input.tenants);
+  await checkUrl(deps, input.url);
+  const now = deps.clock.now();
+  const webhook: WebhookEndpoint = {
+    id: newId('wh', now.getTime()),
+    account_id: principal.account.id,
+    url: input.url,
+    events: input.events ?? [...EVENT_TYPES],
+    enabled: true,
+    tenants,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
+  const secret = generateWebhookSecret();
+  const sealed = await deps.secretBox.seal(secret, webhookSecretContext(webhook.id));
+  const outcome = await deps.webhooks.create(webhook, sealed, MAX_WEBHOOKS_PER_ACCOUNT);
+  if (!outcome.ok) {
+    throw new ForbiddenError(`An account can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhook endpoints; delete one to add another.`, 'limit_exceeded', {
+      details: { limit: MAX_WEBHOOKS_PER_ACCOUNT, resource: 'webhooks' },
+      hint: 'One endpoint can subscribe to many event types: list them in events instead of adding endpoints.',
+    });
+  }
+  return { webhook, secret };
+}
+
+async function owned(deps: WebhookDeps, principal: Principal, webhookId: string): Promise<StoredWebhook> {
+  accountKeyOnly(principal);
+  const stored = await deps.webhooks.get(webhookId);
+  if (!stored || stored.endpoint.account_id !== principal.account.id) throw new NotFoundError('Webhook', webhookId);
+  return stored;
+}
+
+export async function getWebhook(deps: WebhookDeps, principal: Principal, webhookId: string): Promise<WebhookEndpoint> {
+  return (await owned(deps, principal, webhookId)).endpoint;
+}
+
+export function listWebhooks(deps: WebhookDeps, principal: Principal, page: PageRequest): Promise<Page<WebhookEndpoint>> {
+  accountKeyOnly(principal);
+  return deps.webhooks.list(principal.account.id, page);
+}
+
+export async function updateWebhook(deps: WebhookDeps, principal: Principal, webhookId: string, input: UpdateWebhookInput): Promise<WebhookEndpoint> {
+  accountKeyOnly(principal);
+  // An unknown id is 404 before any other answer about the body's values.
+  await owned(deps, principal, webhookId);
+  const changes: WebhookChanges = { events: input.events, enabled: input.enabled };
+  if (input.tenants !== undefined) changes.tenants = await resolveTenants(principal, input.tenants);
+  if (input.url !== undefined) {
+    await checkUrl(deps, input.url);
+    changes.url = input.url;
+  }
+  const updated = await deps.webhooks.update(principal.account.id, webhookId, changes, deps.clock.now().toISOString());
+  if (!updated) throw new NotFoundError('Webhook', webhookId);
+  return updated;
+}
+
+/** Deletes the endpoint; its pending retries stop (the delivery worker finds it gone). */
+export async function deleteWebhook(deps: WebhookDeps, principal: Principal, webhookId: string): Promise<void> {
+  accountKeyOnly(principal);
+  if (!(await deps.webhooks.delete(principal.account.id, webhookId))) throw new NotFoundError('Webhook', webhookId);
+}
+
+export async function listWebhookDeliveries(deps: WebhookDeps, principal: Principal, webhookId: string, page: PageRequest): Promise<Page<WebhookDelivery>> {
+  await owned(deps, principal, webhookId);
+  return deps.webhookDeliveries.list(webhookId, page);
+}
+
+export async function getWebhookDelivery(deps: WebhookDeps, principal: Principal, webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
+  await owned(deps, principal, webhookId);
+  const delivery = await deps.webhookDeliveries.get(webhookId, deliveryId);
+  if (!delivery || delivery.account_id !== principal.account.id) throw new NotFoundError('Webhook delivery', deliveryId);
+  return delivery;
+}
+
+function notReplayable(delivery: WebhookDelivery): ConflictError {
+  const why =
+    delivery.status === 'pending'
+      ? 'is still pending (being delivered or waiting for a retry); wait for it to finish'
+      : delivery.status === 'succeeded'
+        ? 'already succeeded (the endpoint answered 2xx), so it is not sent again'
+        : `is ${delivery.status}`;
+  return new ConflictError(`Delivery ${delivery.id} ${why}. Only failed or cancelled deliveries can be replayed.`, 'conflict', {
+    details: { status: delivery.status },
+  });
+}
+
+/**
+ * Sends a failed or cancelled delivery again: back to pending (its attempt log kept) and one message on
+ * the deliveries queue for the next attempt. Only while the endpoint is enabled. If the message cannot
+ * be queued the delivery returns to its previous status and the answer is 503.
+ */
+export async function replayWebhookDelivery(deps: WebhookDeps, principal: Principal, webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
+  const { endpoint } = await owned(deps, principal, webhookId);
+  const delivery = await getWebhookDelivery(deps, principal, webhookId, deliveryId);
+  if (delivery.status !== 'failed' && delivery.status !== 'cancelled') throw notReplayable(delivery);
+  if (!endpoint.enabled) {
+    throw new ConflictError(`Webhook ${webhookId} is disabled, so its deliveries cannot be replayed.`, 'conflict', {
+      details: { enabled: false },
+      hint: 'Enable it first: PATCH /webhooks/{id} with {"enabled": true}.',
+    });
+  }
+  const now = deps.clock.now().toISOString();
+  const reset = await deps.webhookDeliveries.resetForReplay(webhookId, deliveryId, now);
+  if (!reset) {
+    // Changed since it was read (a concurrent replay): answer with what it is now.
+    const current = await deps.webhookDeliveries.get(webhookId, deliveryId);
+    if (!current) throw new NotFoundError('Webhook delivery', deliveryId);
+    throw notReplayable(current);
+  }
+  try {
+    await deps.webhookDeliveryQueue.enqueue({ webhook_id: webhookId, delivery_id: deliveryId, attempt: reset.attempts.length + 1 }, 0);
+  } catch (error) {
+    try {
+      await deps.webhookDeliveries.revertReplay(webhookId, deliveryId, { status: delivery.status, attemptCount: reset.attempts.length }, deps.clock.now().toISOString());
+    } catch (revertError) {
+      logError('webhook replay: could not revert the delivery after a failed enqueue', revertError, { webhook_id: webhookId, delivery_id: deliveryId });
+    }
+    throw new ServiceUnavailableError('The replay could not be queued; the delivery is unchanged. Retry in a moment.', { cause: error });
+  }
+  return reset;
+}
