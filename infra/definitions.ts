@@ -159,7 +159,19 @@ export type Resource =
   | { kind: 'secretsKey' };
 
 /** Access a function needs to a resource; CDK turns these into least-privilege grants. */
-export type Access = 'read' | 'readWrite' | 'send' | 'consume' | 'publish' | 'sendEmail' | 'schedule' | 'encrypt' | 'decrypt' | 'encryptDecrypt';
+export type Access =
+  | 'read'
+  | 'readWrite'
+  | 'send'
+  | 'consume'
+  | 'publish'
+  | 'sendEmail'
+  /** SES: create, read, delete and configure (BYODKIM, MAIL FROM) the account's email identities. */
+  | 'manageIdentities'
+  | 'schedule'
+  | 'encrypt'
+  | 'decrypt'
+  | 'encryptDecrypt';
 
 export interface Grant {
   resource: Resource;
@@ -208,6 +220,8 @@ export const API_GROUPS: ApiGroupDefinition[] = [
       { resource: { kind: 'table' }, access: 'readWrite' },
       // New domains get an encrypted DKIM key; verification decrypts it to sign a probe.
       { resource: { kind: 'secretsKey' }, access: 'encryptDecrypt' },
+      // A verified domain becomes an SES identity (BYODKIM with its key, MAIL FROM rp.<domain>); deleting removes it.
+      { resource: { kind: 'ses' }, access: 'manageIdentities' },
     ],
   },
   {

@@ -5,7 +5,8 @@
  * Environment: PORT (API, default 3000), HOST (default 127.0.0.1), DATA_DIR (default .data),
  * DATA_IN_MEMORY=1 (nothing persisted), DYNAMODB_PORT / FAUXQS_PORT / SES_PORT / SCHEDULER_PORT
  * / DNS_PORT (default: free ephemeral ports), DNS_RESOLVERS (default: the local DNS emulator),
- * SANDBOX_DOMAIN, LOG_LEVEL=silent, LOCAL_QUEUE_VISIBILITY_SECONDS (tests: shorter visibility timeouts).
+ * SANDBOX_DOMAIN, LOG_LEVEL=silent, LOCAL_QUEUE_VISIBILITY_SECONDS (tests: shorter visibility timeouts),
+ * LOCAL_SES_REFUSE_IDENTITIES (tests: a regular expression; the SES emulator refuses to create matching identities).
  */
 import { startLocalCloud } from './cloud/cloud';
 import { portFromEnv } from './cloud/free-port';
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
     dnsResolvers: env.DNS_RESOLVERS || undefined,
     visibilityOverrideSeconds: positiveInteger(env, 'LOCAL_QUEUE_VISIBILITY_SECONDS'),
     sandboxDomain: env.SANDBOX_DOMAIN || undefined,
+    sesRefuseIdentities: env.LOCAL_SES_REFUSE_IDENTITIES ? new RegExp(env.LOCAL_SES_REFUSE_IDENTITIES, 'i') : undefined,
     log,
   });
   const { info } = cloud;

@@ -59,7 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dashboardUrl: read(env, 'DASHBOARD_URL', DEFAULT_SETTINGS.DASHBOARD_URL).replace(/\/$/, ''),
     dnsResolvers: read(env, 'DNS_RESOLVERS', DEFAULT_SETTINGS.DNS_RESOLVERS),
     webhookDeliveriesQueueUrl: read(env, 'WEBHOOK_DELIVERIES_QUEUE_URL'),
-    webhookAllowLoopback: ['true', '1'].includes(read(env, 'WEBHOOK_ALLOW_LOOPBACK').toLowerCase()),
+    webhookAllowLoopback: ['true', '1'].includes(read(env, 'WEBHOOK_ALLOW_LOOPBACK').trim().toLowerCase()),
     endpoints: {
       dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB,
       sqs: env.AWS_ENDPOINT_URL_SQS,

@@ -39,10 +39,28 @@ export interface OutboundMessage {
   tags: Record<string, string>;
 }
 
+/** What the provider needs to send from a verified domain: our DKIM key and the MAIL FROM domain. */
+export interface DomainRegistration {
+  domain: string;
+  /** The DKIM selector the public key is published under (`<selector>._domainkey.<domain>`). */
+  selector: string;
+  /** The domain's DKIM private key (PKCS#8 PEM, as generated); never logged. */
+  privateKeyPem: string;
+  /** Custom MAIL FROM (return path) domain, `rp.<domain>`. */
+  mailFromDomain: string;
+}
+
 /** The mail transfer provider (SES). */
 export interface Mailer {
   /** Returns the provider's message id. Throws MailerError. */
   send(message: OutboundMessage): Promise<{ providerMessageId: string }>;
+  /**
+   * Makes the domain a sending identity of the provider, signing with our DKIM key and using the
+   * given MAIL FROM domain. Idempotent: registering an identity that exists updates it. Throws MailerError.
+   */
+  registerDomain(registration: DomainRegistration): Promise<void>;
+  /** Removes the domain's sending identity; one that does not exist is not an error. Throws MailerError. */
+  unregisterDomain(domain: string): Promise<void>;
 }
 
 /**

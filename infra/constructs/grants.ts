@@ -22,6 +22,14 @@ export interface ServiceResources {
 
 /** SES sending actions: SendRawEmail for MIME built by the worker, SendEmail for SESv2 SendEmail. */
 export const SES_SEND_ACTIONS = ['ses:SendRawEmail', 'ses:SendEmail'];
+/** SES identity management (`manageIdentities`), on the account's identities only. */
+export const SES_IDENTITY_ACTIONS = [
+  'ses:CreateEmailIdentity',
+  'ses:GetEmailIdentity',
+  'ses:DeleteEmailIdentity',
+  'ses:PutEmailIdentityDkimSigningAttributes',
+  'ses:PutEmailIdentityMailFromAttributes',
+];
 /** Schedule-level actions a function with `schedule` access gets, on the group's schedules only. */
 export const SCHEDULER_ACTIONS = ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule', 'scheduler:GetSchedule'];
 
@@ -82,6 +90,14 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
         break;
       }
       case 'ses': {
+        if (access === 'manageIdentities') {
+          iam.Grant.addToPrincipal({
+            grantee,
+            actions: SES_IDENTITY_ACTIONS,
+            resourceArns: [stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
+          });
+          break;
+        }
         if (access !== 'sendEmail') throw invalid();
         iam.Grant.addToPrincipal({
           grantee,

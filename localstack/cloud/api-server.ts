@@ -10,6 +10,7 @@ import { compileRoutes, matchRoute } from './routes';
 export interface LocalPages {
   health(): Promise<{ ok: boolean; components: Record<string, string> }>;
   sesMessages(): unknown[];
+  sesIdentities(): unknown[];
   sesMailboxHtml(): string;
   dns: {
     list(name?: string): unknown[];
@@ -44,6 +45,7 @@ export function createApiServer(handlers: Record<string, ApiHandler>, pages: Loc
       return sendJson(res, health.ok ? 200 : 503, { status: health.ok ? 'ok' : 'starting', components: health.components });
     }
     if (method === 'GET' && url.pathname === '/_local/ses/messages') return sendJson(res, 200, { messages: pages.sesMessages() });
+    if (method === 'GET' && url.pathname === '/_local/ses/identities') return sendJson(res, 200, { identities: pages.sesIdentities() });
     if (method === 'GET' && (url.pathname === '/_local/ses' || url.pathname === '/_local/ses/')) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(pages.sesMailboxHtml());

@@ -41,6 +41,8 @@ export interface LocalCloudOptions {
   visibilityOverrideSeconds?: number;
   /** Extra environment for the functions (e.g. LOG_LEVEL). */
   env?: Record<string, string>;
+  /** The SES emulator refuses to create identities whose name matches (tests of the failure path). */
+  sesRefuseIdentities?: RegExp;
   log?: (message: string) => void;
 }
 
@@ -95,7 +97,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const awsAccess = { endpoint: fauxqsEndpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
 
     const [ses, scheduler, dns] = await Promise.all([
-      startSesEmulator({ port: options.ports?.ses ?? 0, host, dataDir: persistDir('ses'), sns: awsAccess, log }),
+      startSesEmulator({ port: options.ports?.ses ?? 0, host, dataDir: persistDir('ses'), sns: awsAccess, refuseIdentities: options.sesRefuseIdentities, log }),
       startSchedulerEmulator({ port: options.ports?.scheduler ?? 0, host, dataDir: persistDir('scheduler'), sqs: awsAccess, log }),
       // Names without local records are forwarded to the system's resolvers.
       startDnsEmulator({ port: options.ports?.dns ?? 0, host, dataDir: persistDir('dns'), upstream: getServers(), log }),
@@ -190,6 +192,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       {
         health,
         sesMessages: () => ses.listMessages(),
+        sesIdentities: () => ses.listIdentities(),
         sesMailboxHtml: () => ses.mailboxHtml(),
         dns: {
           list: (name) => dns.listRecords(name),

@@ -1,6 +1,17 @@
-/** Mailer adapter: SES v2 SendEmail with raw MIME, the configuration set and our tags. */
-import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
-import { MailerError, type Mailer, type OutboundMessage } from '../ports';
+/**
+ * Mailer adapter: SES v2 SendEmail with raw MIME, the configuration set and our tags; and the domain
+ * identities SES needs before it sends from a domain (BYODKIM with our key, custom MAIL FROM).
+ */
+import { createPrivateKey } from 'node:crypto';
+import {
+  CreateEmailIdentityCommand,
+  DeleteEmailIdentityCommand,
+  PutEmailIdentityDkimSigningAttributesCommand,
+  PutEmailIdentityMailFromAttributesCommand,
+  SendEmailCommand,
+  type SESv2Client,
+} from '@aws-sdk/client-sesv2';
+import { MailerError, type DomainRegistration, type Mailer, type OutboundMessage } from '../ports';
 
 /** SES errors that will fail the same way on every retry. */
 const PERMANENT = new Set([
@@ -11,6 +22,23 @@ const PERMANENT = new Set([
   'SendingPausedException',
   'NotFoundException',
 ]);
+
+function toMailerError(error: unknown): MailerError {
+  if (error instanceof MailerError) return error;
+  const name = error instanceof Error ? error.name : 'Error';
+  const text = error instanceof Error ? error.message : String(error);
+  return new MailerError(`SES ${name}: ${text}`, PERMANENT.has(name), { cause: error });
+}
+
+const errorName = (error: unknown): string | undefined => (error instanceof Error ? error.name : undefined);
+
+/**
+ * The BYODKIM key as SES takes it (`DomainSigningPrivateKey`): base64 of the DER private key (PKCS#1
+ * or PKCS#8 are accepted; we send PKCS#1), with no PEM armour and no line breaks.
+ */
+export function sesSigningKey(privateKeyPem: string): string {
+  return createPrivateKey(privateKeyPem).export({ type: 'pkcs1', format: 'der' }).toString('base64');
+}
 
 export class SesMailer implements Mailer {
   constructor(
@@ -32,10 +60,40 @@ export class SesMailer implements Mailer {
       if (!result.MessageId) throw new MailerError('SES returned no MessageId', false);
       return { providerMessageId: result.MessageId };
     } catch (error) {
-      if (error instanceof MailerError) throw error;
-      const name = error instanceof Error ? error.name : 'Error';
-      const text = error instanceof Error ? error.message : String(error);
-      throw new MailerError(`SES ${name}: ${text}`, PERMANENT.has(name), { cause: error });
+      throw toMailerError(error);
+    }
+  }
+
+  /**
+   * CreateEmailIdentity with BYODKIM; when the identity exists (an earlier verify), its signing
+   * attributes are set again instead, so a re-verification is idempotent. Then the custom MAIL FROM.
+   */
+  async registerDomain(registration: DomainRegistration): Promise<void> {
+    const { domain, selector, privateKeyPem, mailFromDomain } = registration;
+    try {
+      const signing = { DomainSigningSelector: selector, DomainSigningPrivateKey: sesSigningKey(privateKeyPem) };
+      try {
+        await this.ses.send(new CreateEmailIdentityCommand({ EmailIdentity: domain, DkimSigningAttributes: signing }));
+      } catch (error) {
+        if (errorName(error) !== 'AlreadyExistsException') throw error;
+        await this.ses.send(
+          new PutEmailIdentityDkimSigningAttributesCommand({ EmailIdentity: domain, SigningAttributesOrigin: 'EXTERNAL', SigningAttributes: signing }),
+        );
+      }
+      await this.ses.send(
+        new PutEmailIdentityMailFromAttributesCommand({ EmailIdentity: domain, MailFromDomain: mailFromDomain, BehaviorOnMxFailure: 'USE_DEFAULT_VALUE' }),
+      );
+    } catch (error) {
+      throw toMailerError(error);
+    }
+  }
+
+  async unregisterDomain(domain: string): Promise<void> {
+    try {
+      await this.ses.send(new DeleteEmailIdentityCommand({ EmailIdentity: domain }));
+    } catch (error) {
+      if (errorName(error) === 'NotFoundException') return;
+      throw toMailerError(error);
     }
   }
 }

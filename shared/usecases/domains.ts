@@ -15,14 +15,15 @@ import {
   evaluateReturnPath,
   evaluateSpf,
 } from '../domain/domains/evaluate';
-import { expectedRecords, INBOUND_SUBDOMAIN_LABEL, type DnsSettings } from '../domain/domains/records';
+import { expectedRecords, INBOUND_SUBDOMAIN_LABEL, RETURN_PATH_LABEL, type DnsSettings } from '../domain/domains/records';
 import type { CreateDomainInput, UpdateDomainInput } from '../domain/domains/schemas';
-import { AppError, ConflictError, NotFoundError } from '../domain/errors';
+import { AppError, ConflictError, NotFoundError, UpstreamError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { generateDkimKey, newSelector } from '../dkim/keys';
 import { signDkim } from '../dkim/sign';
 import { verifyDkim } from '../dkim/verify';
-import type { Clock, DnsResolver } from '../ports';
+import { logError } from '../log';
+import type { Clock, DnsResolver, Mailer } from '../ports';
 import type { SecretBox } from '../secrets/secret-box';
 import type { DomainRepository, StoredDomain } from '../store/domains';
 import type { Page } from '../store/cursor';
@@ -37,6 +38,8 @@ export interface DomainDeps {
   clock: Clock;
   dnsSettings: DnsSettings;
   dashboardUrl: string;
+  /** The mail provider: a verified domain is registered there (SES identity), a deleted one removed. */
+  mailer: Mailer;
 }
 
 
@@ -120,6 +123,12 @@ export async function updateDomain(deps: DomainDeps, principal: Principal, domai
 export async function deleteDomain(deps: DomainDeps, principal: Principal, domainId: string): Promise<void> {
   const { domain } = await owned(deps, principal, domainId);
   if (!(await deps.domains.delete(principal.account.id, domain))) throw new NotFoundError('Domain', domainId);
+  // The domain is gone for us either way; a leftover provider identity is harmless (we never send from it).
+  try {
+    await deps.mailer.unregisterDomain(domain.name);
+  } catch (error) {
+    logError('could not remove the deleted domain from the mail provider', error, { domain_id: domain.id, domain: domain.name });
+  }
 }
 
 /** Signs a probe message with the domain's private key and verifies it against the key found in DNS. */
@@ -177,7 +186,36 @@ export async function verifyDomain(deps: DomainDeps, principal: Principal, domai
     }
   }
   const status = domainStatusAfterCheck(domain.status, records);
+  // No half state: the domain is verified in our store only once the provider can send from it.
+  if (status === 'verified') {
+    const registered = await registerWithProvider(deps, stored);
+    if (!registered.ok) {
+      const at = deps.clock.now().toISOString();
+      const kept = await deps.domains.recordCheck(principal.account.id, domain.id, { status: domain.status, records, at });
+      if (!kept) throw new NotFoundError('Domain', domainId);
+      throw new UpstreamError(`The DNS records of ${domain.name} are correct, but the mail provider could not register the domain, so its status stays ${kept.status}. Retry verify in a moment.`, {
+        details: { domain_id: domain.id, status: kept.status },
+        hint: 'Call this endpoint again with {"action": "verify"}; the records need no change.',
+        cause: registered.error,
+      });
+    }
+  }
   const updated = await deps.domains.recordCheck(principal.account.id, domain.id, { status, records, at: deps.clock.now().toISOString() });
   if (!updated) throw new NotFoundError('Domain', domainId);
   return updated;
+}
+
+/** Makes the provider (SES) send from the domain: our DKIM key and selector, MAIL FROM `rp.<domain>`. */
+async function registerWithProvider(deps: DomainDeps, stored: StoredDomain): Promise<{ ok: true } | { ok: false; error: unknown }> {
+  const { domain } = stored;
+  // The return-path record's name: the customer's CNAME to RETURN_PATH_HOST, which carries SES's MX and SPF.
+  const mailFromDomain = `${RETURN_PATH_LABEL}.${domain.name}`;
+  const privateKeyPem = await deps.secretBox.open(stored.sealedPrivateKey, dkimKeyContext(domain.id));
+  try {
+    await deps.mailer.registerDomain({ domain: domain.name, selector: domain.dkim_selector, privateKeyPem, mailFromDomain });
+    return { ok: true };
+  } catch (error) {
+    logError('could not register the verified domain with the mail provider', error, { domain_id: domain.id, domain: domain.name });
+    return { ok: false, error };
+  }
 }

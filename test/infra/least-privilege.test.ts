@@ -3,7 +3,7 @@
  * Expectations are derived from infra/definitions.ts.
  */
 import { API_GROUPS, QUEUES, WORKERS, type Access, type Grant, type QueueId, type Resource } from '../../infra/definitions';
-import { SECRETS_KEY_ACTIONS } from '../../infra/constructs/grants';
+import { SECRETS_KEY_ACTIONS, SES_IDENTITY_ACTIONS } from '../../infra/constructs/grants';
 import { actionsOf, functionActions, functionStatements, logicalId, resourcesOf, synth, type Synthesised } from './helpers';
 
 let s: Synthesised;
@@ -42,8 +42,9 @@ describe.each(definitions.map((d) => d.name))('%s', (name) => {
       ['s3:PutObject', granted(name, 'bucket', 'readWrite')],
       ['s3:DeleteObject*', granted(name, 'bucket', 'readWrite')],
       ['sns:Publish', granted(name, 'topic', 'publish')],
-      ['ses:SendRawEmail', granted(name, 'ses')],
-      ['ses:SendEmail', granted(name, 'ses')],
+      ['ses:SendRawEmail', granted(name, 'ses', 'sendEmail')],
+      ['ses:SendEmail', granted(name, 'ses', 'sendEmail')],
+      ...SES_IDENTITY_ACTIONS.map((action): [string, boolean] => [action, granted(name, 'ses', 'manageIdentities')]),
       ['scheduler:CreateSchedule', granted(name, 'scheduler')],
       ['iam:PassRole', granted(name, 'scheduler')],
       ['kms:Encrypt', granted(name, 'secretsKey', 'encrypt', 'encryptDecrypt')],
@@ -77,17 +78,48 @@ test('the api-keys Lambda cannot enqueue sends nor call SES', () => {
 });
 
 test('only the functions granted SES may send, and only with the account identities and the configuration set', () => {
-  const senders = definitions.filter((d) => functionActions(s.template, s.stack, d.name).some((a) => a.startsWith('ses:'))).map((d) => d.name);
-  expect(senders).toEqual(definitions.filter((d) => granted(d.name, 'ses')).map((d) => d.name));
+  const sendActions = ['ses:SendRawEmail', 'ses:SendEmail'];
+  const senders = definitions.filter((d) => functionActions(s.template, s.stack, d.name).some((a) => sendActions.includes(a))).map((d) => d.name);
+  expect(senders).toEqual(definitions.filter((d) => granted(d.name, 'ses', 'sendEmail')).map((d) => d.name));
   expect(senders).toEqual(['send-email']);
 
   const sesStatements = functionStatements(s.template, s.stack, 'send-email').filter((st) => actionsOf(st).some((a) => a.startsWith('ses:')));
+  expect(actionsOf(sesStatements[0]!).sort()).toEqual([...sendActions].sort());
   expect(sesStatements).toHaveLength(1);
   const arns = JSON.stringify(resourcesOf(sesStatements[0]!));
   expect(resourcesOf(sesStatements[0]!)).toHaveLength(2);
   expect(arns).toContain(':identity/*');
   expect(arns).toContain(':configuration-set/');
   expect(arns).toContain(JSON.stringify({ Ref: logicalId(s.stack, s.stack.email.configurationSet) }));
+});
+
+describe('SES identity management', () => {
+  const sesActions = (name: string): string[] => functionActions(s.template, s.stack, name).filter((a) => a.startsWith('ses:'));
+
+  test('only the domains function may manage identities, with exactly these actions', () => {
+    const managers = definitions.filter((d) => sesActions(d.name).some((a) => SES_IDENTITY_ACTIONS.includes(a))).map((d) => d.name);
+    expect(managers).toEqual(definitions.filter((d) => granted(d.name, 'ses', 'manageIdentities')).map((d) => d.name));
+    expect(managers).toEqual(['domains']);
+    expect([...SES_IDENTITY_ACTIONS].sort()).toEqual(
+      ['ses:CreateEmailIdentity', 'ses:DeleteEmailIdentity', 'ses:GetEmailIdentity', 'ses:PutEmailIdentityDkimSigningAttributes', 'ses:PutEmailIdentityMailFromAttributes'].sort(),
+    );
+    // domains cannot send; send-email cannot touch identities.
+    expect(sesActions('domains').sort()).toEqual([...SES_IDENTITY_ACTIONS].sort());
+    expect(sesActions('send-email').sort()).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
+  });
+
+  test('identity actions are scoped to the account identities of the stack region', () => {
+    const statements = functionStatements(s.template, s.stack, 'domains').filter((st) => actionsOf(st).some((a) => a.startsWith('ses:')));
+    expect(statements).toHaveLength(1);
+    const resources = resourcesOf(statements[0]!);
+    expect(resources).toHaveLength(1);
+    const arn = JSON.stringify(resources[0]);
+    expect(arn).toContain(':ses:');
+    expect(arn).toContain(':identity/*');
+    expect(arn).toContain('AWS::Region');
+    expect(arn).toContain('AWS::AccountId');
+    expect(arn).not.toContain('configuration-set');
+  });
 });
 
 test('every queue of the definitions is consumed by at most its workers', () => {
@@ -105,20 +137,22 @@ describe('the secrets key', () => {
   const keyArn = (): unknown => ({ 'Fn::GetAtt': [logicalId(s.stack, s.stack.data.secretsKey), 'Arn'] });
   const kmsActions = (name: string): string[] => functionActions(s.template, s.stack, name).filter((a) => a.startsWith('kms:'));
 
-  test('only the domains group and the send-email worker get KMS permissions, as the definitions say', () => {
+  test('only the functions holding secrets get KMS permissions, as the definitions say', () => {
     const users = definitions.filter((d) => kmsActions(d.name).length > 0).map((d) => d.name);
     expect(users).toEqual(definitions.filter((d) => granted(d.name, 'secretsKey')).map((d) => d.name));
-    expect(users.sort()).toEqual(['domains', 'send-email']);
+    expect(users.sort()).toEqual(['domains', 'send-email', 'webhook-delivery', 'webhooks']);
   });
 
-  test('domains may encrypt and decrypt; send-email may only decrypt; never GenerateDataKey, ReEncrypt or key administration', () => {
+  test('domains may encrypt and decrypt; webhooks may only seal; the workers may only open; never GenerateDataKey, ReEncrypt or key administration', () => {
     expect(kmsActions('domains').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
+    expect(kmsActions('webhooks')).toEqual(['kms:Encrypt']);
     expect(kmsActions('send-email')).toEqual(['kms:Decrypt']);
+    expect(kmsActions('webhook-delivery')).toEqual(['kms:Decrypt']);
     expect(SECRETS_KEY_ACTIONS).toEqual({ encrypt: ['kms:Encrypt'], decrypt: ['kms:Decrypt'], encryptDecrypt: ['kms:Encrypt', 'kms:Decrypt'] });
   });
 
   test('KMS statements are scoped to the secrets key', () => {
-    for (const name of ['domains', 'send-email']) {
+    for (const name of ['domains', 'send-email', 'webhooks', 'webhook-delivery']) {
       const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => a.startsWith('kms:')));
       expect(statements.length).toBeGreaterThan(0);
       for (const statement of statements) {

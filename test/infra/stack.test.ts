@@ -37,7 +37,7 @@ const fnId = (name: string): string => logicalId(s.stack, functionOf(s.stack, na
 
 /** Environment variables a definition's grants must produce. */
 function expectedEnvVars(grants: Grant[]): string[] {
-  return grants.flatMap(({ resource }) => {
+  return grants.flatMap(({ resource, access }) => {
     switch (resource.kind) {
       case 'table':
         return [TABLE.envVar];
@@ -48,7 +48,8 @@ function expectedEnvVars(grants: Grant[]): string[] {
       case 'bucket':
         return [BUCKETS[resource.id].envVar];
       case 'ses':
-        return [CONFIGURATION_SET.envVar];
+        // Identity management names no configuration set.
+        return access === 'sendEmail' ? [CONFIGURATION_SET.envVar] : [];
       case 'scheduler':
         return [SCHEDULE_GROUP.envVar, SCHEDULE_GROUP.roleEnvVar, SCHEDULE_GROUP.targetQueueArnEnvVar];
       case 'secretsKey':

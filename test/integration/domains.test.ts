@@ -3,7 +3,8 @@
  * emulator), verify record by record through missing, wrong, duplicate-SPF and correct records,
  * then send from the domain (DKIM-signed with the domain's key).
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import type { LocalSesIdentity } from '../../localstack/emulators/ses';
 import { verifyDkim } from '../../shared/dkim/verify';
 import { api, newAccount, sesMessagesFor, stack, waitFor, type TestAccount } from './harness/stack';
 import { localResolver, publish, publishAll, uniqueDomain, unpublish, type PublicRecord } from './harness/dns';
@@ -14,6 +15,13 @@ async function addDomain(account: TestAccount, name = uniqueDomain(), extra: obj
   const response = await api('POST', '/domains', { key: account.key, body: { name, ...extra } });
   expect(response.status).toBe(201);
   return response.body.domain as { id: string; name: string; status: string; records: PublicRecord[] };
+}
+
+/** The SES identity the service registered for a domain name (the local SES emulator, via the API port). */
+async function sesIdentity(name: string): Promise<LocalSesIdentity | undefined> {
+  const response = await api<{ identities: LocalSesIdentity[] }>('GET', '/_local/ses/identities');
+  expect(response.status).toBe(200);
+  return response.body.identities.find((identity) => identity.identity === name);
 }
 
 async function verify(account: TestAccount, id: string) {
@@ -152,10 +160,48 @@ describe('verification against DNS', () => {
     await publishAll(domain.records);
     // Another, unrelated TXT at the apex does not disturb SPF.
     await publish(domain.name, 'TXT', ['v=spf1 include:spf.mailservice.dev ~all', 'google-site-verification=abc']);
+    expect(await sesIdentity(domain.name)).toBeUndefined();
     const checked = await verify(account, domain.id);
     expect(checked.status).toBe('verified');
     expect(checked.verified_at).not.toBeNull();
     for (const record of checked.records) expect(record.status).toBe('verified');
+
+    // SES now knows the domain: our DKIM key under our selector (BYODKIM), MAIL FROM rp.<domain>.
+    const dkim = byPurpose(domain.records, 'dkim');
+    expect(await sesIdentity(domain.name)).toMatchObject({
+      identity_type: 'DOMAIN',
+      dkim_origin: 'EXTERNAL',
+      dkim_selector: dkim.name.split('._domainkey.')[0],
+      dkim_public_key: /p=([A-Za-z0-9+/=]+)/.exec(dkim.value)![1],
+      dkim_key_bits: 2048,
+      mail_from_domain: `rp.${domain.name}`,
+      behavior_on_mx_failure: 'USE_DEFAULT_VALUE',
+    });
+    // Verifying again is idempotent: still one identity, same key.
+    expect((await verify(account, domain.id)).status).toBe('verified');
+    expect((await sesIdentity(domain.name))?.dkim_selector).toBe(dkim.name.split('._domainkey.')[0]);
+  });
+
+  it('keeps a domain unverified with 502 upstream_error when SES cannot register it', async () => {
+    // The emulator refuses identities named *.refused-by-ses.test (LOCAL_SES_REFUSE_IDENTITIES, global setup).
+    const owner = await newAccount({ plan: 'pro' });
+    const refused = await addDomain(owner, `d${randomUUID().slice(0, 8)}.refused-by-ses.test`);
+    await publishAll(refused.records);
+    const response = await api('POST', `/domains/${refused.id}`, { key: owner.key, body: { action: 'verify' } });
+    expect(response.status).toBe(502);
+    expect(response.body.error).toMatchObject({ code: 'upstream_error', details: { domain_id: refused.id, status: 'pending' } });
+    expect(response.body.error.message).toMatch(/DNS records .* are correct, but the mail provider could not register the domain/);
+    expect(response.body.error.message).not.toMatch(/LimitExceeded|emulator/);
+    expect(await sesIdentity(refused.name)).toBeUndefined();
+
+    // The check is recorded, the domain stays pending, and sends from it are still refused.
+    const stored = (await api('GET', `/domains/${refused.id}`, { key: owner.key })).body.domain;
+    expect(stored).toMatchObject({ status: 'pending', verified_at: null });
+    expect(stored.last_checked_at).not.toBeNull();
+    for (const record of stored.records as PublicRecord[]) expect(record.status).toBe('verified');
+    const send = await api('POST', '/emails', { key: owner.key, body: { from: `a@${refused.name}`, to: owner.email, subject: 's', text: 't' } });
+    expect(send.status).toBe(403);
+    expect(send.body.error.code).toBe('domain_not_verified');
   });
 
   it('marks a verified domain failed when a required record disappears', async () => {
@@ -227,8 +273,11 @@ describe('sending from a verified domain', () => {
     const gone = await addDomain(owner);
     await publishAll(gone.records);
     await verify(owner, gone.id);
+    expect(await sesIdentity(gone.name)).toMatchObject({ mail_from_domain: `rp.${gone.name}` });
     const deleted = await api('DELETE', `/domains/${gone.id}`, { key: owner.key });
     expect(deleted.body).toEqual({ ok: true });
+    // The SES identity goes with it.
+    expect(await sesIdentity(gone.name)).toBeUndefined();
     const refused = await api('POST', '/emails', { key: owner.key, body: { from: `a@${gone.name}`, to: 'x@example.org', subject: 's', text: 't' } });
     expect(refused.status).toBe(403);
     expect((await api('GET', `/domains/${gone.id}`, { key: owner.key })).status).toBe(404);

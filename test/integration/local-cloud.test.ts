@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
 import { api, newAccount, stack, waitFor } from './harness/stack';
 import { readStackFile } from '../../localstack/cloud/stack-file';
+import { WORKERS } from '../../infra/definitions';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 
@@ -31,8 +32,10 @@ describe('local cloud', () => {
     const response = await api('GET', '/health');
     expect(response.status).toBe(200);
     expect(response.body.status).toBe('ok');
-    expect(Object.keys(response.body.components).sort()).toEqual(['dns', 'dynamodb', 'scheduler', 'ses', 'sqs_sns_s3', 'worker:send-email', 'worker:ses-events']);
-    expect(Object.values(response.body.components)).toEqual(Array(7).fill('up'));
+    expect(Object.keys(response.body.components).sort()).toEqual(
+      ['dns', 'dynamodb', 'scheduler', 'ses', 'sqs_sns_s3', ...WORKERS.map((worker) => `worker:${worker.name}`)].sort(),
+    );
+    expect(Object.values(response.body.components).every((state) => state === 'up')).toBe(true);
   });
 
   it('shows sent messages in the local mailbox page', async () => {

@@ -7,14 +7,15 @@
  */
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
+import { IdentityService } from './identities';
 import { MAILBOX_PAGE_LIMIT, renderMailboxHtml } from './mailbox-html';
 import { EventPublisher } from './publisher';
 import { createSesServer } from './server';
 import { SesService } from './service';
 import { SesStore } from './store';
-import { toLocalMessage, type LocalSesMessage } from './types';
+import { toLocalIdentity, toLocalMessage, type LocalSesIdentity, type LocalSesMessage } from './types';
 
-export type { LocalSesMessage } from './types';
+export type { LocalSesIdentity, LocalSesMessage } from './types';
 
 export interface SesEmulatorOptions {
   /** Default 0 = ephemeral. */
@@ -30,6 +31,8 @@ export interface SesEmulatorOptions {
   sns: { endpoint: string; region: string; credentials: { accessKeyId: string; secretAccessKey: string } };
   /** Delay between the Send event and the outcome events; default 20. */
   outcomeDelayMs?: number;
+  /** CreateEmailIdentity refuses identity names matching this (LimitExceededException); for failure tests. */
+  refuseIdentities?: RegExp;
   log?: (msg: string) => void;
 }
 
@@ -37,6 +40,8 @@ export interface SesEmulator {
   url: string;
   port: number;
   listMessages(): LocalSesMessage[];
+  /** Email identities (domains and addresses), sorted by name, JSON-ready; never a private key. */
+  listIdentities(): LocalSesIdentity[];
   mailboxHtml(): string;
   /** Close the server, wait for pending publishes (bounded), flush to disk. */
   stop(): Promise<void>;
@@ -63,15 +68,18 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
     log,
   });
 
+  const identities = new IdentityService(store, { refuseIdentities: opts.refuseIdentities, log });
   const listMessages = (): LocalSesMessage[] => store.listMessages().map(toLocalMessage);
+  const listIdentities = (): LocalSesIdentity[] => store.listIdentities().map(toLocalIdentity);
   const mailboxHtml = (): string => {
     const all = store.listMessages();
     return renderMailboxHtml(all.slice(0, MAILBOX_PAGE_LIMIT).map(toLocalMessage), all.length);
   };
   const server = createSesServer({
     service,
+    identities,
     log,
-    viewer: { listMessages, mailboxHtml, rawMessage: (id) => store.getMessage(id)?.raw },
+    viewer: { listMessages, listIdentities, mailboxHtml, rawMessage: (id) => store.getMessage(id)?.raw },
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -101,5 +109,5 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
     return stopping;
   };
 
-  return { url: `http://${urlHost}:${port}`, port, listMessages, mailboxHtml, stop };
+  return { url: `http://${urlHost}:${port}`, port, listMessages, listIdentities, mailboxHtml, stop };
 }

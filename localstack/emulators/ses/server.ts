@@ -4,10 +4,11 @@
  */
 import * as http from 'node:http';
 import { SesError, errorResponse } from './errors';
+import type { IdentityService } from './identities';
 import { escapeHtml } from './mailbox-html';
 import { requestId } from './ids';
 import { MAX_MESSAGE_BYTES, type OperationResult, type SesService } from './service';
-import type { LocalSesMessage } from './types';
+import type { LocalSesIdentity, LocalSesMessage } from './types';
 import { isObject, type Json } from './validate';
 
 /** Base64 grows 4/3; leave room for the rest of the JSON body. */
@@ -15,12 +16,14 @@ const MAX_BODY_BYTES = Math.ceil((MAX_MESSAGE_BYTES * 4) / 3) + 1024 * 1024;
 
 export interface Viewer {
   listMessages(): LocalSesMessage[];
+  listIdentities(): LocalSesIdentity[];
   mailboxHtml(): string;
   rawMessage(id: string): Buffer | undefined;
 }
 
 export interface ServerDeps {
   service: SesService;
+  identities: IdentityService;
   viewer: Viewer;
   log: (msg: string) => void;
 }
@@ -124,13 +127,42 @@ function v2Route(service: SesService, method: string, rest: string[], url: URL):
   return undefined;
 }
 
+/** The SESv2 email identity operation for a method and the path segments after /v2/email, or undefined. */
+function identityRoute(identities: IdentityService, method: string, rest: string[], url: URL): Route | undefined {
+  const [a, b, c, d, ...extra] = rest;
+  if (extra.length > 0) return undefined;
+  if (a === 'list-identities' && b === undefined && method === 'POST') {
+    return async (req) => {
+      const body = await readJson(req);
+      return identities.listEmailIdentities(typeof body.NextToken === 'string' ? body.NextToken : undefined, optInt(body.PageSize));
+    };
+  }
+  if (a !== 'identities') return undefined;
+  if (b === undefined) {
+    if (method === 'POST') return async (req) => identities.createEmailIdentity(await readJson(req));
+    if (method === 'GET') {
+      return () => identities.listEmailIdentities(url.searchParams.get('NextToken') ?? undefined, optInt(url.searchParams.get('PageSize')));
+    }
+    return undefined;
+  }
+  if (c === undefined) {
+    if (method === 'GET') return () => identities.getEmailIdentity(b);
+    if (method === 'DELETE') return () => identities.deleteEmailIdentity(b);
+    return undefined;
+  }
+  if (method !== 'PUT') return undefined;
+  if (c === 'dkim' && d === 'signing') return async (req) => identities.putDkimSigningAttributes(b, await readJson(req));
+  if (c === 'mail-from' && d === undefined) return async (req) => identities.putMailFromAttributes(b, await readJson(req));
+  return undefined;
+}
+
 function v1ErrorXml(action: string, rid: string): string {
   const message = `SES v1 (Query API) action '${action}' is not supported by the local SES emulator; use the SESv2 API (@aws-sdk/client-sesv2).`;
   return `<ErrorResponse xmlns="http://ses.amazonaws.com/doc/2010-12-01/"><Error><Type>Sender</Type><Code>InvalidAction</Code><Message>${escapeHtml(message)}</Message></Error><RequestId>${rid}</RequestId></ErrorResponse>`;
 }
 
 export function createSesServer(deps: ServerDeps): http.Server {
-  const { service, viewer, log } = deps;
+  const { service, identities, viewer, log } = deps;
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const rid = requestId();
@@ -143,6 +175,10 @@ export function createSesServer(deps: ServerDeps): http.Server {
       if (segments[0] === '_local' && method === 'GET') {
         if (segments.length === 2 && segments[1] === 'messages') {
           send(res, 200, { 'content-type': 'application/json' }, JSON.stringify({ messages: viewer.listMessages() }));
+          return;
+        }
+        if (segments.length === 2 && segments[1] === 'identities') {
+          send(res, 200, { 'content-type': 'application/json' }, JSON.stringify({ identities: viewer.listIdentities() }));
           return;
         }
         if (segments.length === 2 && segments[1] === 'mailbox') {
@@ -161,7 +197,8 @@ export function createSesServer(deps: ServerDeps): http.Server {
 
       // SESv2 REST-JSON.
       if (segments[0] === 'v2' && segments[1] === 'email') {
-        const route = v2Route(service, method, segments.slice(2), url);
+        const rest = segments.slice(2);
+        const route = identityRoute(identities, method, rest, url) ?? v2Route(service, method, rest, url);
         if (route) {
           const result = await route(req);
           send(res, 200, { 'content-type': 'application/json', 'x-amzn-requestid': rid }, JSON.stringify(result.body));

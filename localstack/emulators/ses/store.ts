@@ -3,6 +3,7 @@
  * on disk:
  *
  *   <dataDir>/config-sets.json          all configuration sets
+ *   <dataDir>/identities.json           all email identities (domains, addresses)
  *   <dataDir>/messages/<id>.eml         the raw MIME, byte for byte
  *   <dataDir>/messages/<id>.json        metadata and published events
  *
@@ -11,7 +12,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import type { ConfigurationSet, SesEventType, StoredEvent, StoredMessage } from './types';
+import type { ConfigurationSet, EmailIdentity, SesEventType, StoredEvent, StoredMessage } from './types';
 
 interface MessageMeta {
   id: string;
@@ -28,6 +29,11 @@ interface MessageMeta {
 interface ConfigSetsFile {
   version: 1;
   configurationSets: ConfigurationSet[];
+}
+
+interface IdentitiesFile {
+  version: 1;
+  identities: EmailIdentity[];
 }
 
 /** Serialized, coalescing, atomic file writer. */
@@ -69,6 +75,8 @@ class AtomicWriter {
 
 export class SesStore {
   private readonly configSets = new Map<string, ConfigurationSet>();
+  /** By lower-cased name: identities are case-insensitive. */
+  private readonly identities = new Map<string, EmailIdentity>();
   private readonly messages: StoredMessage[] = [];
   private readonly byId = new Map<string, StoredMessage>();
   private nextSeq = 1;
@@ -100,6 +108,12 @@ export class SesStore {
       for (const cs of file.configurationSets ?? []) this.configSets.set(cs.name, cs);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log(`ignoring unreadable config-sets.json: ${String(err)}`);
+    }
+    try {
+      const file = JSON.parse(await fsp.readFile(path.join(dataDir, 'identities.json'), 'utf8')) as IdentitiesFile;
+      for (const identity of file.identities ?? []) this.identities.set(identity.name.toLowerCase(), identity);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log(`ignoring unreadable identities.json: ${String(err)}`);
     }
     const loaded: StoredMessage[] = [];
     for (const name of await fsp.readdir(messagesDir)) {
@@ -161,6 +175,35 @@ export class SesStore {
     if (!this.dataDir) return;
     const file: ConfigSetsFile = { version: 1, configurationSets: this.listConfigSets() };
     this.writer.write(path.join(this.dataDir, 'config-sets.json'), `${JSON.stringify(file, null, 2)}\n`);
+  }
+
+  // ---- identities ----
+
+  getIdentity(name: string): EmailIdentity | undefined {
+    return this.identities.get(name.toLowerCase());
+  }
+
+  /** Sorted by name. */
+  listIdentities(): EmailIdentity[] {
+    return [...this.identities.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Inserts or replaces an identity and persists all of them. */
+  putIdentity(identity: EmailIdentity): void {
+    this.identities.set(identity.name.toLowerCase(), identity);
+    this.persistIdentities();
+  }
+
+  deleteIdentity(name: string): boolean {
+    const existed = this.identities.delete(name.toLowerCase());
+    if (existed) this.persistIdentities();
+    return existed;
+  }
+
+  private persistIdentities(): void {
+    if (!this.dataDir) return;
+    const file: IdentitiesFile = { version: 1, identities: this.listIdentities() };
+    this.writer.write(path.join(this.dataDir, 'identities.json'), `${JSON.stringify(file, null, 2)}\n`);
   }
 
   // ---- messages ----

@@ -118,3 +118,54 @@ export function toLocalMessage(m: StoredMessage): LocalSesMessage {
     raw_base64: m.raw.toString('base64'),
   };
 }
+
+/** How SES signs for an identity: our own key (BYODKIM, `EXTERNAL`) or keys SES made (Easy DKIM). */
+export type IdentityDkim =
+  | { origin: 'EXTERNAL'; selector: string; /** SPKI DER, base64 (the private key is not kept). */ publicKey: string; keyBits: number }
+  | { origin: 'AWS_SES'; tokens: string[]; keyLength: 'RSA_1024_BIT' | 'RSA_2048_BIT' };
+
+/** One email identity (a domain or an address). Every identity counts as verified locally. */
+export interface EmailIdentity {
+  name: string;
+  type: 'DOMAIN' | 'EMAIL_ADDRESS';
+  createdAt: string;
+  updatedAt: string;
+  configurationSet: string | null;
+  tags: unknown[];
+  dkim: IdentityDkim | null;
+  mailFrom: { domain: string; behaviorOnMxFailure: 'USE_DEFAULT_VALUE' | 'REJECT_MESSAGE' } | null;
+}
+
+/** JSON-ready view of an identity (what the viewer endpoints return); never a private key. */
+export interface LocalSesIdentity {
+  identity: string;
+  identity_type: 'DOMAIN' | 'EMAIL_ADDRESS';
+  created_at: string;
+  updated_at: string;
+  configuration_set: string | null;
+  dkim_origin: 'EXTERNAL' | 'AWS_SES' | null;
+  /** BYODKIM selector; null for Easy DKIM or no DKIM. */
+  dkim_selector: string | null;
+  /** BYODKIM public key (SPKI DER, base64: the `p=` value of the DKIM record). */
+  dkim_public_key: string | null;
+  dkim_key_bits: number | null;
+  mail_from_domain: string | null;
+  behavior_on_mx_failure: 'USE_DEFAULT_VALUE' | 'REJECT_MESSAGE' | null;
+}
+
+export function toLocalIdentity(i: EmailIdentity): LocalSesIdentity {
+  const dkim = i.dkim;
+  return {
+    identity: i.name,
+    identity_type: i.type,
+    created_at: i.createdAt,
+    updated_at: i.updatedAt,
+    configuration_set: i.configurationSet,
+    dkim_origin: dkim?.origin ?? null,
+    dkim_selector: dkim?.origin === 'EXTERNAL' ? dkim.selector : null,
+    dkim_public_key: dkim?.origin === 'EXTERNAL' ? dkim.publicKey : null,
+    dkim_key_bits: dkim?.origin === 'EXTERNAL' ? dkim.keyBits : dkim ? (dkim.keyLength === 'RSA_1024_BIT' ? 1024 : 2048) : null,
+    mail_from_domain: i.mailFrom?.domain ?? null,
+    behavior_on_mx_failure: i.mailFrom?.behaviorOnMxFailure ?? null,
+  };
+}

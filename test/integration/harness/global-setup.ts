@@ -23,6 +23,8 @@ export default async function globalSetup(): Promise<void> {
       WEBHOOK_CA_FILE: ca.caFile,
       // Tests only: the retry schedule shortened from 0s, 5s, 30s, 2m, 2m (same number of retries).
       WEBHOOK_RETRY_DELAYS: '0,1,1,1,1',
+      // Tests only: the SES emulator refuses to register these domains (the verify failure path).
+      LOCAL_SES_REFUSE_IDENTITIES: '\\.refused-by-ses\\.test$',
     },
   });
   globalThis.__LOCAL_CLOUD__ = stack;

@@ -1,0 +1,202 @@
+/**
+ * The SESv2 email identity operations (CreateEmailIdentity, GetEmailIdentity, ListEmailIdentities,
+ * DeleteEmailIdentity, PutEmailIdentityDkimSigningAttributes, PutEmailIdentityMailFromAttributes) on
+ * parsed JSON bodies. Identities count as verified at once (no DNS lookups); a BYODKIM key must be a
+ * real RSA key, as SES checks. Throws SesError for client errors; knows nothing about HTTP.
+ */
+import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
+import { SesError, alreadyExists, badRequest, notFound } from './errors';
+import { isValidAddress } from './mime';
+import type { OperationResult } from './service';
+import type { SesStore } from './store';
+import type { EmailIdentity, IdentityDkim } from './types';
+import { optArray, optObject, optString, reqString, type Json } from './validate';
+
+export interface IdentityOptions {
+  /** CreateEmailIdentity refuses names matching this (LimitExceededException): to test failure paths. */
+  refuseIdentities?: RegExp;
+  log: (msg: string) => void;
+}
+
+/** SESv2 DomainSigningSelector pattern (at most 63 characters). */
+const SELECTOR = /^(([a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]))$/;
+/** SESv2 DomainSigningPrivateKey pattern (1-20480 characters): plain base64, no armour, no line breaks. */
+const PRIVATE_KEY = /^[a-zA-Z0-9+/]+={0,2}$/;
+const DOMAIN_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
+const BEHAVIORS = ['USE_DEFAULT_VALUE', 'REJECT_MESSAGE'] as const;
+const KEY_LENGTHS = ['RSA_1024_BIT', 'RSA_2048_BIT'] as const;
+
+function isDomainName(name: string): boolean {
+  const labels = name.split('.');
+  return name.length <= 253 && labels.length >= 2 && labels.every((label) => DOMAIN_LABEL.test(label));
+}
+
+/** Parses the BYODKIM attributes: a valid selector and a base64 DER RSA private key of 1024 or 2048 bits. */
+export function parseExternalSigning(attrs: Json, field: string): Extract<IdentityDkim, { origin: 'EXTERNAL' }> {
+  const selector = optString(attrs.DomainSigningSelector, `${field}.DomainSigningSelector`);
+  const encoded = optString(attrs.DomainSigningPrivateKey, `${field}.DomainSigningPrivateKey`);
+  if (!selector || !encoded) throw badRequest(`${field} needs both DomainSigningSelector and DomainSigningPrivateKey for Bring Your Own DKIM.`);
+  if (selector.length > 63 || !SELECTOR.test(selector)) throw badRequest(`${field}.DomainSigningSelector '${selector}' is not a valid selector.`);
+  const invalidKey = `${field}.DomainSigningPrivateKey must be the base64 of a DER-encoded RSA private key (PKCS#1 or PKCS#8), without PEM armour or line breaks.`;
+  if (encoded.length > 20480 || !PRIVATE_KEY.test(encoded)) throw badRequest(invalidKey);
+  const der = Buffer.from(encoded, 'base64');
+  let key: KeyObject | undefined;
+  for (const type of ['pkcs8', 'pkcs1'] as const) {
+    try {
+      key = createPrivateKey({ key: der, format: 'der', type });
+      break;
+    } catch {
+      // try the other encoding
+    }
+  }
+  if (!key || key.asymmetricKeyType !== 'rsa') throw badRequest(invalidKey);
+  const keyBits = key.asymmetricKeyDetails?.modulusLength ?? 0;
+  if (keyBits !== 1024 && keyBits !== 2048) throw badRequest(`${field}.DomainSigningPrivateKey must be a 1024- or 2048-bit RSA key, got ${keyBits} bits.`);
+  const publicKey = createPublicKey(key).export({ type: 'spki', format: 'der' }).toString('base64');
+  return { origin: 'EXTERNAL', selector, publicKey, keyBits };
+}
+
+function easyDkim(keyLength: unknown, field: string): Extract<IdentityDkim, { origin: 'AWS_SES' }> {
+  const length = optString(keyLength, field) ?? 'RSA_2048_BIT';
+  if (!(KEY_LENGTHS as readonly string[]).includes(length)) throw badRequest(`${field} must be one of ${KEY_LENGTHS.join(', ')}.`);
+  const token = (): string => randomBytes(20).toString('hex').slice(0, 32);
+  return { origin: 'AWS_SES', tokens: [token(), token(), token()], keyLength: length as (typeof KEY_LENGTHS)[number] };
+}
+
+function dkimAttributes(dkim: IdentityDkim | null): Json {
+  if (!dkim) return { SigningEnabled: false, Status: 'NOT_STARTED', Tokens: [] };
+  if (dkim.origin === 'EXTERNAL') return { SigningEnabled: true, Status: 'SUCCESS', Tokens: [dkim.selector], SigningAttributesOrigin: 'EXTERNAL' };
+  return {
+    SigningEnabled: true,
+    Status: 'SUCCESS',
+    Tokens: dkim.tokens,
+    SigningAttributesOrigin: 'AWS_SES',
+    CurrentSigningKeyLength: dkim.keyLength,
+    NextSigningKeyLength: dkim.keyLength,
+  };
+}
+
+export class IdentityService {
+  constructor(
+    private readonly store: SesStore,
+    private readonly opts: IdentityOptions,
+  ) {}
+
+  createEmailIdentity(body: Json): OperationResult {
+    const name = reqString(body.EmailIdentity, 'EmailIdentity');
+    const type = name.includes('@') ? 'EMAIL_ADDRESS' : 'DOMAIN';
+    if (type === 'EMAIL_ADDRESS' ? !isValidAddress(name) : !isDomainName(name)) throw badRequest(`EmailIdentity '${name}' is not a valid domain or email address.`);
+    if (this.store.getIdentity(name)) throw alreadyExists(`Email identity <${name}> already exists.`);
+    const refuse = this.opts.refuseIdentities;
+    if (refuse) {
+      refuse.lastIndex = 0;
+      if (refuse.test(name)) throw new SesError('LimitExceededException', `Email identity <${name}> refused by the local SES emulator (refuseIdentities).`);
+    }
+    const configurationSet = optString(body.ConfigurationSetName, 'ConfigurationSetName') || null;
+    if (configurationSet && !this.store.getConfigSet(configurationSet)) throw notFound(`Configuration set <${configurationSet}> does not exist.`);
+    const tags = optArray(body.Tags, 'Tags');
+
+    const signing = optObject(body.DkimSigningAttributes, 'DkimSigningAttributes');
+    let dkim: IdentityDkim | null = null;
+    if (type === 'DOMAIN') {
+      const byo = signing && (signing.DomainSigningSelector !== undefined || signing.DomainSigningPrivateKey !== undefined);
+      dkim = byo ? parseExternalSigning(signing, 'DkimSigningAttributes') : easyDkim(signing?.NextSigningKeyLength, 'DkimSigningAttributes.NextSigningKeyLength');
+    } else if (signing) {
+      throw badRequest('DkimSigningAttributes apply to domain identities only.');
+    }
+
+    const now = new Date().toISOString();
+    const identity: EmailIdentity = { name, type, createdAt: now, updatedAt: now, configurationSet, tags, dkim, mailFrom: null };
+    this.store.putIdentity(identity);
+    this.opts.log(`identity ${name} created (${dkim ? `DKIM ${dkim.origin}` : 'no DKIM'})`);
+    return { body: { IdentityType: type, VerifiedForSendingStatus: true, DkimAttributes: dkimAttributes(dkim) } };
+  }
+
+  getEmailIdentity(name: string): OperationResult {
+    const identity = this.require(name);
+    return {
+      body: {
+        IdentityType: identity.type,
+        FeedbackForwardingStatus: true,
+        VerifiedForSendingStatus: true,
+        VerificationStatus: 'SUCCESS',
+        DkimAttributes: dkimAttributes(identity.dkim),
+        ...(identity.mailFrom
+          ? { MailFromAttributes: { MailFromDomain: identity.mailFrom.domain, MailFromDomainStatus: 'SUCCESS', BehaviorOnMxFailure: identity.mailFrom.behaviorOnMxFailure } }
+          : {}),
+        Policies: {},
+        Tags: identity.tags,
+        ...(identity.configurationSet ? { ConfigurationSetName: identity.configurationSet } : {}),
+      },
+    };
+  }
+
+  /** Both wire forms: POST /v2/email/list-identities (current SDK) and GET /v2/email/identities (older SDKs). */
+  listEmailIdentities(nextToken: string | undefined, pageSize: number | undefined): OperationResult {
+    const all = this.store.listIdentities();
+    let start = 0;
+    if (nextToken) {
+      const decoded = Number(Buffer.from(nextToken, 'base64').toString('utf8'));
+      if (!Number.isInteger(decoded) || decoded < 0 || decoded > all.length) throw badRequest('NextToken is invalid.');
+      start = decoded;
+    }
+    if (pageSize !== undefined && (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000)) {
+      throw badRequest('PageSize must be an integer from 1 to 1000.');
+    }
+    const end = Math.min(all.length, start + (pageSize ?? 1000));
+    return {
+      body: {
+        EmailIdentities: all.slice(start, end).map((i) => ({ IdentityType: i.type, IdentityName: i.name, SendingEnabled: true, VerificationStatus: 'SUCCESS' })),
+        ...(end < all.length ? { NextToken: Buffer.from(String(end)).toString('base64') } : {}),
+      },
+    };
+  }
+
+  deleteEmailIdentity(name: string): OperationResult {
+    if (!this.store.deleteIdentity(name)) throw notFound(`Email identity <${name}> does not exist.`);
+    this.opts.log(`identity ${name} deleted`);
+    return { body: {} };
+  }
+
+  putDkimSigningAttributes(name: string, body: Json): OperationResult {
+    const identity = this.require(name);
+    if (identity.type !== 'DOMAIN') throw badRequest('DKIM signing attributes apply to domain identities only.');
+    const origin = optString(body.SigningAttributesOrigin, 'SigningAttributesOrigin');
+    const attrs = optObject(body.SigningAttributes, 'SigningAttributes');
+    let dkim: IdentityDkim;
+    if (origin === 'EXTERNAL') {
+      dkim = parseExternalSigning(attrs ?? {}, 'SigningAttributes');
+    } else if (origin && /^AWS_SES(_[A-Z0-9_]+)?$/.test(origin)) {
+      const current = identity.dkim?.origin === 'AWS_SES' ? identity.dkim : undefined;
+      dkim = current && attrs?.NextSigningKeyLength === undefined ? current : easyDkim(attrs?.NextSigningKeyLength, 'SigningAttributes.NextSigningKeyLength');
+    } else {
+      throw badRequest('SigningAttributesOrigin is required: EXTERNAL (Bring Your Own DKIM) or AWS_SES (Easy DKIM).');
+    }
+    this.store.putIdentity({ ...identity, dkim, updatedAt: new Date().toISOString() });
+    return { body: { DkimStatus: 'SUCCESS', DkimTokens: dkim.origin === 'EXTERNAL' ? [dkim.selector] : dkim.tokens } };
+  }
+
+  /** A MailFromDomain must be a subdomain of the identity's domain; none (or empty) turns custom MAIL FROM off. */
+  putMailFromAttributes(name: string, body: Json): OperationResult {
+    const identity = this.require(name);
+    const domain = optString(body.MailFromDomain, 'MailFromDomain') || undefined;
+    const behavior = optString(body.BehaviorOnMxFailure, 'BehaviorOnMxFailure') ?? 'USE_DEFAULT_VALUE';
+    if (!(BEHAVIORS as readonly string[]).includes(behavior)) throw badRequest(`BehaviorOnMxFailure must be one of ${BEHAVIORS.join(', ')}.`);
+    let mailFrom: EmailIdentity['mailFrom'] = null;
+    if (domain) {
+      const parent = (identity.type === 'DOMAIN' ? identity.name : (identity.name.split('@')[1] ?? '')).toLowerCase();
+      if (!isDomainName(domain) || !domain.toLowerCase().endsWith(`.${parent}`)) {
+        throw badRequest(`MailFromDomain '${domain}' must be a subdomain of ${parent}.`);
+      }
+      mailFrom = { domain, behaviorOnMxFailure: behavior as (typeof BEHAVIORS)[number] };
+    }
+    this.store.putIdentity({ ...identity, mailFrom, updatedAt: new Date().toISOString() });
+    return { body: {} };
+  }
+
+  private require(name: string): EmailIdentity {
+    const identity = this.store.getIdentity(name);
+    if (!identity) throw notFound(`Email identity <${name}> does not exist.`);
+    return identity;
+  }
+}
