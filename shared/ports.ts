@@ -22,7 +22,7 @@ export interface SendQueue {
  * optionally delayed (retries, at most 900 s per SQS message).
  */
 export interface WebhookDeliveryQueue {
-  enqueue(message: { webhook_id: string; delivery_id: string; attempt: number }, delaySeconds: number): Promise<void>;
+  enqueue(message: { webhook_id: string; delivery_id: string; attempt: number; retry_base?: number }, delaySeconds: number): Promise<void>;
 }
 
 export interface BlobStore {

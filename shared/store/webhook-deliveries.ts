@@ -77,10 +77,12 @@ export class WebhookDeliveryRepository {
   async recordAttempt(webhookId: string, deliveryId: string, attempt: DeliveryAttempt, next: { status: DeliveryStatus; nextAttemptAt: string | null }): Promise<boolean> {
     return this.conditionalUpdate(webhookId, deliveryId, {
       UpdateExpression: 'SET attempts = list_append(if_not_exists(attempts, :empty), :attempt), #status = :status, next_attempt_at = :next, updated_at = :at, #ttl = :ttl',
-      ConditionExpression: '#status = :pending',
+      // Exactly once per attempt number: a redelivered queue message cannot log the same attempt twice.
+      ConditionExpression: '#status = :pending AND size(attempts) = :previous',
       ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
       ExpressionAttributeValues: {
         ':empty': [],
+        ':previous': attempt.attempt - 1,
         ':attempt': [attempt],
         ':status': next.status,
         ':next': next.nextAttemptAt,

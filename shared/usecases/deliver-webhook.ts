@@ -27,6 +27,8 @@ export interface DeliveryMessage {
   webhook_id: string;
   delivery_id: string;
   attempt: number;
+  /** Attempts made before a replay: retries are counted from there, so a replay gets the full schedule. */
+  retry_base?: number;
 }
 
 export type DeliverWebhookResult = 'succeeded' | 'retrying' | 'failed' | 'cancelled' | 'skipped';
@@ -36,7 +38,8 @@ export function parseDeliveryMessage(body: string): DeliveryMessage {
   if (typeof message?.webhook_id !== 'string' || typeof message.delivery_id !== 'string' || !Number.isInteger(message.attempt) || message.attempt! < 1) {
     throw new Error('not a webhook delivery message');
   }
-  return { webhook_id: message.webhook_id, delivery_id: message.delivery_id, attempt: message.attempt! };
+  const retryBase = Number.isInteger(message.retry_base) && message.retry_base! >= 0 ? { retry_base: message.retry_base! } : {};
+  return { webhook_id: message.webhook_id, delivery_id: message.delivery_id, attempt: message.attempt!, ...retryBase };
 }
 
 export async function deliverWebhook(deps: DeliverWebhookDeps, message: DeliveryMessage): Promise<DeliverWebhookResult> {
@@ -64,7 +67,7 @@ export async function deliverWebhook(deps: DeliverWebhookDeps, message: Delivery
     await deps.webhookDeliveries.recordAttempt(message.webhook_id, message.delivery_id, attempt, { status: 'succeeded', nextAttemptAt: null });
     return 'succeeded';
   }
-  const retriesDone = message.attempt - 1;
+  const retriesDone = message.attempt - 1 - (message.retry_base ?? 0);
   if (retriesDone >= deps.retryDelays.length) {
     await deps.webhookDeliveries.recordAttempt(message.webhook_id, message.delivery_id, attempt, { status: 'failed', nextAttemptAt: null });
     return 'failed';
@@ -72,7 +75,10 @@ export async function deliverWebhook(deps: DeliverWebhookDeps, message: Delivery
   const delay = deps.retryDelays[retriesDone]!;
   const nextAttemptAt = new Date(deps.clock.now().getTime() + delay * 1000).toISOString();
   // Queue the retry first: if logging the attempt then fails, the retry still happens.
-  await deps.webhookDeliveryQueue.enqueue({ webhook_id: message.webhook_id, delivery_id: message.delivery_id, attempt: message.attempt + 1 }, delay);
+  await deps.webhookDeliveryQueue.enqueue(
+    { webhook_id: message.webhook_id, delivery_id: message.delivery_id, attempt: message.attempt + 1, ...(message.retry_base ? { retry_base: message.retry_base } : {}) },
+    delay,
+  );
   await deps.webhookDeliveries.recordAttempt(message.webhook_id, message.delivery_id, attempt, { status: 'pending', nextAttemptAt });
   return 'retrying';
 }

@@ -58,7 +58,8 @@ async function checkUrl(deps: WebhookDeps, url: string): Promise<void> {
   if (addresses.length === 0) throw urlRefused(`url is refused: the host ${host} does not resolve to any address (no A or AAAA record).`, 'unresolvable_host');
   const forbidden = addresses.find((address) => isForbiddenAddress(address, deps.webhookPolicy));
   if (forbidden !== undefined) {
-    throw urlRefused(`url is refused: the host ${host} resolves to ${forbidden}, a ${classifyAddress(forbidden)} address; webhooks only reach public addresses.`, 'forbidden_address');
+    // The address itself is not echoed: it could reveal internal DNS.
+    throw urlRefused(`url is refused: the host ${host} resolves to a ${classifyAddress(forbidden)} address; webhooks only reach public addresses.`, 'forbidden_address');
   }
 }
 
@@ -189,7 +190,8 @@ export async function replayWebhookDelivery(deps: WebhookDeps, principal: Princi
     throw notReplayable(current);
   }
   try {
-    await deps.webhookDeliveryQueue.enqueue({ webhook_id: webhookId, delivery_id: deliveryId, attempt: reset.attempts.length + 1 }, 0);
+    // A replay gets the full retry schedule again, counted from here.
+    await deps.webhookDeliveryQueue.enqueue({ webhook_id: webhookId, delivery_id: deliveryId, attempt: reset.attempts.length + 1, retry_base: reset.attempts.length }, 0);
   } catch (error) {
     try {
       await deps.webhookDeliveries.revertReplay(webhookId, deliveryId, { status: delivery.status, attemptCount: reset.attempts.length }, deps.clock.now().toISOString());

@@ -79,7 +79,7 @@ describe('webhook delivery', () => {
     expect(typesOf(hook.requests)).toEqual(['email.bounced']);
   });
 
-  it('retries a failing endpoint on the schedule, logs every attempt, then fails; replay delivers it', async () => {
+  it('retries a failing endpoint on the schedule, logs every attempt, then fails; a replay gets the full schedule again and delivers once the endpoint recovers', async () => {
     const account = await newAccount();
     const hook = await receiver();
     hook.setResponder(() => ({ status: 503, body: 'down for maintenance' }));
@@ -102,10 +102,16 @@ describe('webhook delivery', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(hook.requests).toHaveLength(6); // nothing after the last retry
 
+    // A replay gets the whole retry schedule again.
+    const replayFailing = await api('POST', `/webhooks/${id}/deliveries/${delivery.id}/replay`, { key: account.key });
+    expect(replayFailing.status).toBe(202);
+    await hook.waitForRequests(12, 30_000);
+    await waitFor(async () => (await api('GET', `/webhooks/${id}/deliveries/${delivery.id}`, { key: account.key })).body.delivery?.status === 'failed', 'failed again');
+
     hook.setResponder(() => ({ status: 204 }));
     const replay = await api('POST', `/webhooks/${id}/deliveries/${delivery.id}/replay`, { key: account.key });
     expect(replay.status).toBe(202);
-    await hook.waitForRequests(7, 15_000);
+    await hook.waitForRequests(13, 15_000);
     const after = await waitFor(async () => {
       const list = await api('GET', `/webhooks/${id}/deliveries`, { key: account.key });
       return list.body.deliveries[0].status === 'succeeded' ? list.body.deliveries[0] : undefined;

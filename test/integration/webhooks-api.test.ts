@@ -300,20 +300,20 @@ describe('SSRF policy at creation', () => {
     return response.body.error as { message: string; details: { fields: { field: string; message: string }[]; reason: string } };
   }
 
-  it('refuses a host that resolves to a private address, naming it', async () => {
+  it('refuses a host that resolves to a private address, saying so without echoing the address', async () => {
     const host = await hostResolvingTo('10.0.0.5');
     const error = await refused(`https://${host}/hook`);
-    expect(error.details.fields[0]!.message).toContain('10.0.0.5');
+    expect(error.details.fields[0]!.message).not.toContain('10.0.0.5');
     expect(error.details.fields[0]!.message).toContain('private');
     expect(error.details.reason).toBe('forbidden_address');
   });
 
   it('checks every address of the host, IPv6 too', async () => {
     const mixed = await hostResolvingTo(PUBLIC_IP, '192.168.1.20');
-    expect((await refused(`https://${mixed}/hook`)).message).toContain('192.168.1.20');
+    expect((await refused(`https://${mixed}/hook`)).message).toContain('private');
     const v6 = `v6-${randomUUID().slice(0, 8)}.${ZONE}`;
     await publishAddress(v6, 'AAAA', ['fd00::1']);
-    expect((await refused(`https://${v6}/hook`)).message).toMatch(/fd00::1.*unique-local/);
+    expect((await refused(`https://${v6}/hook`)).message).toMatch(/unique-local/);
     const metadata = await hostResolvingTo('169.254.169.254');
     expect((await refused(`https://${metadata}/latest/meta-data/`)).message).toContain('metadata');
   });
