@@ -7,7 +7,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DnsRecord, Domain, DomainStatus, TlsMode } from '../domain/domains/domain';
 import { keys } from './keys';
-import { queryPage, type PageRequest } from './paginate';
+import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import type { Page } from './cursor';
 import { cancelledConditionIndexes, isConditionFailure, setChanges, transactWrite, withoutKeys, type Table } from './table';
 
@@ -103,20 +103,7 @@ export class DomainRepository {
   }
 
   list(accountId: string, page: PageRequest): Promise<Page<Domain>> {
-    const partition = keys.domainsByAccount(accountId);
-    return queryPage(
-      this.table,
-      {
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': partition },
-        ScanIndexForward: false,
-      },
-      page,
-      { GSI1PK: partition },
-      (item) => ({ PK: item.PK, SK: item.SK, GSI1PK: item.GSI1PK, GSI1SK: item.GSI1SK }),
-      (item) => toStoredDomain(item).domain,
-    );
+    return queryGsi1NewestFirst(this.table, keys.domainsByAccount(accountId), page, (item) => toStoredDomain(item).domain);
   }
 
   async updateSettings(accountId: string, domainId: string, changes: { open_tracking?: boolean; click_tracking?: boolean; tls_mode?: TlsMode }, now: string): Promise<Domain | null> {

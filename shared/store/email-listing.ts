@@ -15,7 +15,7 @@ import type { Email } from '../domain/emails/email';
 import type { Page } from './cursor';
 import { toStoredEmail } from './emails';
 import { keys } from './keys';
-import { queryPage, type PageRequest } from './paginate';
+import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import type { Table } from './table';
 
 /** Shards of an account's email index written today (see above before raising it). */
@@ -26,19 +26,6 @@ export class EmailListingRepository {
 
   /** One page of an account's emails, newest first; `next_cursor` null on the last page. */
   list(accountId: string, page: PageRequest): Promise<Page<Email>> {
-    const GSI1PK = keys.emailsByAccount(accountId, 0);
-    return queryPage(
-      this.table,
-      {
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': GSI1PK },
-        ScanIndexForward: false,
-      },
-      page,
-      { GSI1PK },
-      (item) => ({ PK: item.PK, SK: item.SK, GSI1PK: item.GSI1PK, GSI1SK: item.GSI1SK }),
-      (item) => toStoredEmail(item).email,
-    );
+    return queryGsi1NewestFirst(this.table, keys.emailsByAccount(accountId, 0), page, (item) => toStoredEmail(item).email);
   }
 }

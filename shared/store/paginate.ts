@@ -66,3 +66,20 @@ export async function queryPage<T>(
   if (!hasMore && lastEvaluated) nextCursor = encodeCursor(lastEvaluated);
   return { items: pageItems.map(map), next_cursor: nextCursor };
 }
+
+/** A page of one GSI1 partition, newest first (GSI1SK holds time-sortable ids). */
+export function queryGsi1NewestFirst<T>(table: Table, partition: string, page: PageRequest, map: (item: Record<string, any>) => T): Promise<Page<T>> {
+  return queryPage(
+    table,
+    {
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': partition },
+      ScanIndexForward: false,
+    },
+    page,
+    { GSI1PK: partition },
+    (item) => ({ PK: item.PK, SK: item.SK, GSI1PK: item.GSI1PK, GSI1SK: item.GSI1SK }),
+    map,
+  );
+}

@@ -8,6 +8,7 @@ import type { Suppression } from '../domain/suppressions/model';
 import type { SuppressionReason } from '../domain/suppressions/reasons';
 import { normaliseEmail } from '../domain/emails/address';
 import type { Page } from './cursor';
+import { mapBounded } from '../concurrency';
 import { keys } from './keys';
 import { queryPage, type PageRequest } from './paginate';
 import { isConditionFailure, withoutKeys, type Table } from './table';
@@ -64,19 +65,6 @@ export async function batchGetItems(
   return (await Promise.all(chunks.map(fetchChunk))).flat();
 }
 
-/** Runs `work` over `items` with at most `concurrency` in flight; results in input order. */
-export async function mapBounded<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-  return results;
-}
 
 export interface AddResult {
   /** The record on the list afterwards: the new one, or the one that was already there. */

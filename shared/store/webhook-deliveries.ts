@@ -11,7 +11,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DELIVERY_RETENTION_DAYS, eventUlidOf, type DeliveryAttempt, type DeliveryStatus, type WebhookDelivery } from '../domain/webhooks/delivery';
 import { keys } from './keys';
-import { queryPage, type PageRequest } from './paginate';
+import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import type { Page } from './cursor';
 import { isConditionFailure, withoutKeys, type Table } from './table';
 
@@ -145,20 +145,7 @@ export class WebhookDeliveryRepository {
 
   /** One page of the endpoint's deliveries, newest first (by event time). */
   list(webhookId: string, page: PageRequest): Promise<Page<WebhookDelivery>> {
-    const partition = keys.deliveriesByWebhook(webhookId);
-    return queryPage(
-      this.table,
-      {
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': partition },
-        ScanIndexForward: false,
-      },
-      page,
-      { GSI1PK: partition },
-      (item) => ({ PK: item.PK, SK: item.SK, GSI1PK: item.GSI1PK, GSI1SK: item.GSI1SK }),
-      toDelivery,
-    );
+    return queryGsi1NewestFirst(this.table, keys.deliveriesByWebhook(webhookId), page, toDelivery);
   }
 
   private async conditionalUpdate(

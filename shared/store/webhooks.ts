@@ -9,7 +9,7 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventType } from '../domain/webhooks/event-types';
 import type { WebhookEndpoint } from '../domain/webhooks/endpoint';
 import { keys } from './keys';
-import { queryPage, type PageRequest } from './paginate';
+import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import type { Page } from './cursor';
 import { cancelledConditionIndexes, isConditionFailure, transactWrite, withoutKeys, type Table } from './table';
 
@@ -89,20 +89,7 @@ export class WebhookRepository {
 
   /** One page of the account's endpoints, newest first. */
   list(accountId: string, page: PageRequest): Promise<Page<WebhookEndpoint>> {
-    const partition = keys.webhooksByAccount(accountId);
-    return queryPage(
-      this.table,
-      {
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': partition },
-        ScanIndexForward: false,
-      },
-      page,
-      { GSI1PK: partition },
-      (item) => ({ PK: item.PK, SK: item.SK, GSI1PK: item.GSI1PK, GSI1SK: item.GSI1SK }),
-      toEndpoint,
-    );
+    return queryGsi1NewestFirst(this.table, keys.webhooksByAccount(accountId), page, toEndpoint);
   }
 
   /**

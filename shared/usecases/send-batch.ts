@@ -9,7 +9,7 @@ import { requestFingerprint, type Idempotency } from '../domain/emails/idempoten
 import { sendRequestSchema, type SendRequest } from '../domain/emails/send-request';
 import { AppError, ConflictError, ValidationError } from '../domain/errors';
 import { issuesToFields } from '../http/validate';
-import { mapBounded } from '../store/suppressions';
+import { mapBounded } from '../concurrency';
 import { logError } from '../log';
 import type { Principal } from './principal';
 import { sendEmail, type SendEmailDeps } from './send-email';

@@ -1,7 +1,8 @@
 /** The store helpers' control flow against a scripted DynamoDB client (the real database cannot be made to throttle). */
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { queryPage } from '../../../shared/store/paginate';
-import { batchGetItems, mapBounded } from '../../../shared/store/suppressions';
+import { batchGetItems } from '../../../shared/store/suppressions';
+import { mapBounded } from '../../../shared/concurrency';
 import { decodeCursor, encodeCursor } from '../../../shared/store/cursor';
 import type { Table } from '../../../shared/store/table';
 
