@@ -236,11 +236,16 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'tim
   }
 }
 
-/** The sender as configured by the environment (the local cloud sets both). */
-export function senderFromEnv(env: Record<string, string | undefined> = process.env): HttpsWebhookSender {
+/**
+ * The sender as configured by the environment (the local cloud sets both). `resolveHost`, when given,
+ * replaces the system lookup: the service passes its configured resolvers (DNS_RESOLVERS), so delivery
+ * resolves hosts exactly as the creation-time check did.
+ */
+export function senderFromEnv(env: Record<string, string | undefined> = process.env, resolveHost?: HostResolver): HttpsWebhookSender {
   const loopback = (env.WEBHOOK_ALLOW_LOOPBACK ?? '').trim().toLowerCase();
   return new HttpsWebhookSender({
     allowLoopback: loopback === 'true' || loopback === '1',
     extraCaFile: env.WEBHOOK_CA_FILE?.trim() || undefined,
+    ...(resolveHost ? { resolveHost } : {}),
   });
 }

@@ -149,6 +149,35 @@ describe('webhook delivery', () => {
   });
 });
 
+describe('SSRF at delivery', () => {
+  it('resolves the host again at delivery and refuses when it now points to a private address (DNS rebinding)', async () => {
+    const account = await newAccount();
+    const hook = await startHttpsReceiver(certs());
+    const host = 'rebind.webhook-delivery.test';
+    try {
+      await api('PUT', '/_local/dns/records', { body: { name: host, type: 'A', values: ['127.0.0.1'] } });
+      const url = `https://${host}:${hook.port}/webhook`;
+      const created = await api('POST', '/webhooks', { key: account.key, body: { url, events: ['email.sent'] } });
+      expect(created.status).toBe(200);
+      await api('POST', '/emails/test', { key: account.key, body: { event: 'email.sent' } });
+      await hook.waitForRequests(1, 10_000);
+
+      // The name now points into a private network: the next delivery must not go there.
+      await api('PUT', '/_local/dns/records', { body: { name: host, type: 'A', values: ['10.0.0.5'] } });
+      const test = await api('POST', '/emails/test', { key: account.key, body: { event: 'email.sent' } });
+      const delivery = await waitFor(async () => {
+        const list = await api('GET', `/webhooks/${created.body.webhook.id}/deliveries`, { key: account.key });
+        const latest = list.body.deliveries.find((d: { event_id: string }) => d.event_id === test.body.id);
+        return latest?.attempts.length ? latest : undefined;
+      }, 'refused attempt logged');
+      expect(delivery.attempts[0]).toMatchObject({ status_code: null, error: expect.stringMatching(/private|forbidden|refused/i) });
+      expect(hook.requests).toHaveLength(1);
+    } finally {
+      await hook.close();
+    }
+  });
+});
+
 describe('POST /emails/test', () => {
   it('builds the payload of any event, from a real email when given, and delivers it unless told not to', async () => {
     const account = await newAccount();

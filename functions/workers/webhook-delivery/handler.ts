@@ -1,4 +1,5 @@
 /** Webhook delivery: one signed POST per message; retries are re-enqueued with the schedule's delays. */
+import { isIPv6 } from 'node:net';
 import type { SQSHandler } from 'aws-lambda';
 import { logInfo } from '../../../shared/log';
 import { buildServices } from '../../../shared/services';
@@ -7,7 +8,13 @@ import { forEachRecord } from '../../../shared/worker/for-each-record';
 import { senderFromEnv } from '../../../shared/webhooks/http-sender';
 
 const services = buildServices();
-const webhookSender = senderFromEnv(process.env);
+// With DNS_RESOLVERS set, hosts resolve through them (as at creation); otherwise the system's lookup.
+const webhookSender = senderFromEnv(
+  process.env,
+  services.config.dnsResolvers
+    ? async (host) => (await services.dns.resolveAddresses(host)).map((address) => ({ address, family: isIPv6(address) ? 6 : 4 }))
+    : undefined,
+);
 
 export const handler: SQSHandler = forEachRecord('webhook-delivery', async (record) => {
   const message = parseDeliveryMessage(record.body);

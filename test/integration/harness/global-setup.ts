@@ -13,7 +13,8 @@ declare global {
 export default async function globalSetup(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mailservice-it-'));
   // A CA the stack trusts, so tests can run HTTPS webhook receivers on loopback.
-  const ca = await createTestCa(dataDir);
+  // The server certificate also covers a made-up name tests map in the DNS emulator (DNS rebinding).
+  const ca = await createTestCa(dataDir, { extraDnsNames: ['rebind.webhook-delivery.test'] });
   const stack = await spawnStack({
     dataDir,
     inMemory: true,
