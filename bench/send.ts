@@ -4,22 +4,27 @@
  * accepted email costs, issued directly with the AWS SDK (no HTTP API, no Hono, no use case) against
  * the same emulators in the same run. Prints figures and whether the targets are met; asserts nothing.
  *
- *   npm run bench:send [-- --duration 10 --warmup 2 --concurrency 1,32 --delivered 50 --cpu-prof]
+ *   npm run bench:send [-- --duration 10 --warmup 10 --concurrency 1,32 --delivered 50 --cpu-prof --count-calls]
+ *
+ * --cpu-prof: sample the stack's Node process and summarise each phase (where its time goes);
+ * --count-calls: count the stack's outgoing AWS SDK requests per operation per accepted email.
  *
  * Method (see docs/benchmarks.md, "Sending throughput"):
  *  - one stack (`spawnStack`, DATA_IN_MEMORY=1: DynamoDB Local -inMemory, as the measured emulator floors);
  *  - an account on the `dedicated` plan (no daily/monthly cap) with a payment method, and a domain added
  *    through the API, its records published in the DNS emulator and verified, so sends are production
  *    sends (no sandbox caps) from bench@<domain> to success+<n>@simulator.amazonses.com;
+ *  - a warm-up of --warmup seconds of API and of floor at c=8 (DynamoDB Local's JVM needs thousands of
+ *    requests to reach its speed);
  *  - closed-loop phases (each worker sends, waits for the answer, sends again) of --duration seconds:
- *    API c=1, floor c=1, API c=32, floor c=32; after each, the pipeline (send worker, SES emulator, SNS,
- *    ses-events worker) is drained before the next phase starts, so no phase inherits another's backlog;
+ *    API c=1, floor c=1, API c=32, floor c=32; after each, the pipeline (every worker queue) is drained
+ *    before the next phase starts, so no phase inherits another's backlog;
  *  - the floor writes real email items and enqueues them on the real send queue: the workers deliver
  *    them exactly as they deliver the API's, so both sides carry the same background work;
  *  - accept-to-delivered in its own phase: sequential sends, each polled with GET /emails/{id} every
  *    5 ms until `delivered`.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -31,7 +36,7 @@ import { QUEUES } from '../infra/definitions';
 import { cpuSecondsByCommand, descendants, diffCpu, rssMb } from './lib/process-tree';
 import { closedLoop, HttpClient, type Outcome, type PhaseResult } from './lib/load';
 import { ms, summarise, table } from './lib/stats';
-import { summariseCpuProfile } from './lib/cpu-profile';
+import { bucketOf, summariseCpuProfile } from './lib/cpu-profile';
 
 const { values } = parseArgs({
   options: {
@@ -40,6 +45,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '1,32' },
     delivered: { type: 'string', default: '50' },
     'cpu-prof': { type: 'boolean', default: false },
+    'count-calls': { type: 'boolean', default: false },
   },
 });
 const DURATION_MS = Number(values.duration) * 1000;
@@ -47,6 +53,7 @@ const WARMUP_MS = Number(values.warmup) * 1000;
 const CONCURRENCIES = values.concurrency!.split(',').map(Number);
 const DELIVERED_SENDS = Number(values.delivered);
 const CPU_PROF = values['cpu-prof']!;
+const COUNT_CALLS = values['count-calls']!;
 const TARGET_CONCURRENCY = 32;
 const POLL_MS = 5;
 
@@ -56,11 +63,15 @@ const sleep = (msec: number) => new Promise((resolve) => setTimeout(resolve, mse
 
 interface Measured {
   name: 'API' | 'floor';
+  /** --count-calls: the stack's outgoing requests by operation, from the phase's start to the end of its drain. */
+  calls?: Record<string, number>;
   /** Floor only: mean ms per step, and TransactWriteItems attempts per send. */
   steps?: { name: string; meanMs: number }[];
   transactAttemptsPerSend?: number;
   result: PhaseResult;
   cpu: { stackNode: number; dynamodb: number; bench: number };
+  /** CPU of the stack (Node, Java) from the phase's start to the end of its drain: the whole cost of the phase's emails. */
+  cpuWithDrain: { stackNode: number; dynamodb: number };
   backlog: number;
   drainMs: number;
   window: { from: number; to: number };
@@ -69,13 +80,24 @@ interface Measured {
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'mailservice-bench-send-'));
   const profDir = join(dataDir, 'cpu-prof');
+  const countDir = join(dataDir, 'call-counts');
   const loadBefore = loadavg();
-  log(`starting an in-memory local cloud in ${dataDir}${CPU_PROF ? ' (with --cpu-prof)' : ''}`);
+  log(`starting an in-memory local cloud in ${dataDir}${CPU_PROF ? ' (with --cpu-prof)' : ''}${COUNT_CALLS ? ' (with --count-calls)' : ''}`);
+  // Node 20 refuses --cpu-prof in NODE_OPTIONS: a preloaded module runs the profiler through the inspector.
+  const preloads = [...(CPU_PROF ? ['cpu-profile-preload.cjs'] : []), ...(COUNT_CALLS ? ['count-calls-preload.cjs'] : [])];
   const stack = await spawnStack({
     dataDir,
     inMemory: true,
-    // Node 20 refuses --cpu-prof in NODE_OPTIONS: a preloaded module runs the profiler through the inspector.
-    env: CPU_PROF ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${join(__dirname, 'lib', 'cpu-profile-preload.cjs')}`.trim(), CPU_PROFILE_DIR: profDir } : {},
+    env: preloads.length
+      ? {
+          NODE_OPTIONS: [process.env.NODE_OPTIONS ?? '', ...preloads.map((file) => `--require ${join(__dirname, 'lib', file)}`)].join(' ').trim(),
+          CPU_PROFILE_DIR: profDir,
+          CALL_COUNT_DIR: countDir,
+        }
+      : {},
+  }).catch((error: unknown) => {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
   });
   let stopped = false;
   const stop = async () => {
@@ -84,14 +106,33 @@ async function main() {
     await stack.stop('SIGINT');
   };
   try {
-    await run(stack, dataDir, profDir, loadBefore, stop);
+    await run(stack, dataDir, profDir, countDir, loadBefore, stop);
   } finally {
     await stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-async function run(stack: SpawnedStack, dataDir: string, profDir: string, loadBefore: number[], stop: () => Promise<void>) {
+/** The stack's outgoing requests so far, by operation (summed over its Node processes). */
+function readCallCounts(countDir: string): Record<string, number> {
+  const totals: Record<string, number> = {};
+  let files: string[] = [];
+  try {
+    files = readdirSync(countDir).filter((file) => file.endsWith('.json'));
+  } catch {
+    return totals;
+  }
+  for (const file of files) {
+    try {
+      for (const [name, count] of Object.entries(JSON.parse(readFileSync(join(countDir, file), 'utf8')) as Record<string, number>)) totals[name] = (totals[name] ?? 0) + count;
+    } catch {
+      // being rewritten: the next read has it
+    }
+  }
+  return totals;
+}
+
+async function run(stack: SpawnedStack, dataDir: string, profDir: string, countDir: string, loadBefore: number[], stop: () => Promise<void>) {
   const info = readStackFile(dataDir)!;
   Object.assign(process.env, info.env);
   // Product modules read the environment when loaded: import them after it is set.
@@ -229,9 +270,12 @@ async function run(stack: SpawnedStack, dataDir: string, profDir: string, loadBe
     return { ok: true, label: 'ok' };
   };
 
-  // --- Pipeline drain between phases: both worker queues empty (nothing visible, in flight or delayed)
-  // for 5 checks in a row, 100 ms apart (covers the SES emulator's 20 ms outcome delay).
-  const workerQueues = [config.sendQueueUrl, info.env[QUEUES.sesEvents.envVar]!];
+  // --- Pipeline drain between phases: every worker queue (send, SES events, and whatever else
+  // infra/definitions.ts declares) empty (nothing visible, in flight or delayed) for 5 checks in a row,
+  // 100 ms apart (covers the SES emulator's 20 ms outcome delay).
+  const workerQueues = Object.values(QUEUES)
+    .map((queue) => info.env[queue.envVar])
+    .filter((url): url is string => Boolean(url));
   const queueDepth = async (url: string) => {
     const { Attributes = {} } = await floorClients.sqs.send(
       new GetQueueAttributesCommand({
@@ -261,6 +305,8 @@ async function run(stack: SpawnedStack, dataDir: string, profDir: string, loadBe
     const operation = name === 'API' ? (n: number) => apiSend(client, n) : floorSend;
     stepMs = FLOOR_STEPS.map(() => 0);
     transactAttempts = 0;
+    if (COUNT_CALLS) await sleep(300);
+    const callsBefore = COUNT_CALLS ? readCallCounts(countDir) : {};
     const cpuBefore = cpuSecondsByCommand(pids);
     const benchBefore = process.cpuUsage();
     const windowFrom = hrtimeMicros();
@@ -274,12 +320,21 @@ async function run(stack: SpawnedStack, dataDir: string, profDir: string, loadBe
     const transactAttemptsPerSend = name === 'floor' ? transactAttempts / sends : undefined;
     const backlog = await pipelineDepth();
     const drainMs = await drain();
+    const cpuWithDrain = diffCpu(cpuSecondsByCommand(pids), cpuBefore);
+    let calls: Record<string, number> | undefined;
+    if (COUNT_CALLS) {
+      await sleep(300);
+      const after = readCallCounts(countDir);
+      calls = Object.fromEntries(Object.entries(after).map(([op, count]) => [op, count - (callsBefore[op] ?? 0)]).filter(([, count]) => (count as number) > 0));
+    }
     return {
       name,
+      calls,
       result,
       steps,
       transactAttemptsPerSend,
       cpu: { stackNode: cpu.node ?? 0, dynamodb: cpu.java ?? 0, bench: (bench.user + bench.system) / 1e6 },
+      cpuWithDrain: { stackNode: cpuWithDrain.node ?? 0, dynamodb: cpuWithDrain.java ?? 0 },
       backlog,
       drainMs,
       window: { from: windowFrom, to: windowTo },
@@ -380,17 +435,30 @@ async function run(stack: SpawnedStack, dataDir: string, profDir: string, loadBe
   print();
   print(
     table(
-      ['phase', 'concurrency', 'wall s', 'stack Node', 'DynamoDB Local (Java)', 'bench process', 'total CPU / wall', 'backlog at end', 'drain s'],
+      ['phase', 'concurrency', 'wall s', 'stack Node', 'DynamoDB Local (Java)', 'bench process', 'total CPU / wall', 'backlog at end', 'drain s', 'stack Node + Java incl. drain'],
       phases.map((phase) => {
         const n = phase.result.latencies.length || 1;
         const wall = phase.result.elapsedMs / 1000;
         const cell = (seconds: number) => `${seconds.toFixed(1)} s (${((seconds * 1000) / n).toFixed(2)} ms/req)`;
         const total = phase.cpu.stackNode + phase.cpu.dynamodb + phase.cpu.bench;
-        return [phase.name, String(phase.result.concurrency), wall.toFixed(1), cell(phase.cpu.stackNode), cell(phase.cpu.dynamodb), cell(phase.cpu.bench), (total / wall).toFixed(2), String(phase.backlog), (phase.drainMs / 1000).toFixed(1)];
+        const perEmail = (seconds: number) => ((seconds * 1000) / (phase.result.ok || 1)).toFixed(1);
+        return [
+          phase.name,
+          String(phase.result.concurrency),
+          wall.toFixed(1),
+          cell(phase.cpu.stackNode),
+          cell(phase.cpu.dynamodb),
+          cell(phase.cpu.bench),
+          (total / wall).toFixed(2),
+          String(phase.backlog),
+          (phase.drainMs / 1000).toFixed(1),
+          `${perEmail(phase.cpuWithDrain.stackNode)} + ${perEmail(phase.cpuWithDrain.dynamodb)} ms/email`,
+        ];
       }),
     ),
   );
-  print('(The stack\'s Node CPU includes the workers delivering the accepted emails in the background, in both API and floor phases.)');
+  print('(The stack\'s Node CPU includes the workers delivering the accepted emails in the background, in both API and floor phases; the backlog left at the');
+  print(' end is delivered during the drain, whose CPU only the last column counts: the whole cost of an accepted email in the stack, its delivery included.)');
   print();
 
   const floorPhases = phases.filter((phase) => phase.steps);
@@ -406,6 +474,25 @@ async function run(stack: SpawnedStack, dataDir: string, profDir: string, loadBe
         ],
       ),
     );
+    print();
+  }
+
+  if (COUNT_CALLS) {
+    const counted = phases.filter((phase) => phase.calls);
+    const ops = [...new Set(counted.flatMap((phase) => Object.keys(phase.calls!)))].sort();
+    const perEmail = (phase: Measured, op: string) => (phase.calls![op] ?? 0) / (phase.result.ok || 1);
+    print("The stack's outgoing requests (AWS SDK calls to the emulators) per accepted email, from the phase's start to the end of its drain (pollers' empty receives included):");
+    print();
+    print(
+      table(
+        ['operation', ...counted.map((phase) => `${phase.name} c=${phase.result.concurrency}`)],
+        [
+          ...ops.map((op) => [op, ...counted.map((phase) => perEmail(phase, op).toFixed(2))]),
+          ['total', ...counted.map((phase) => ops.reduce((sum, op) => sum + perEmail(phase, op), 0).toFixed(2))],
+        ],
+      ),
+    );
+    print("(In floor phases the floor's own 7 calls per send come from this process and are not counted here: what remains is the pipeline behind the API.)");
     print();
   }
 
@@ -439,11 +526,20 @@ async function run(stack: SpawnedStack, dataDir: string, profDir: string, loadBe
   if (target) {
     const p99 = summarise(target.result.latencies).p99;
     print(`  p99 < 100 ms at c=${TARGET_CONCURRENCY}: ${ms(p99)} ms -> ${p99 < 100 ? 'MET' : 'MISSED'}`);
+    const floorTarget = phases.find((p) => p.name === 'floor' && p.result.concurrency === TARGET_CONCURRENCY);
+    if (floorTarget) {
+      const floorRate = (floorTarget.result.latencies.length / floorTarget.result.elapsedMs) * 1000;
+      print(
+        `  (for comparison, the floor's own p99 at c=${TARGET_CONCURRENCY}: ${ms(summarise(floorTarget.result.latencies).p99)} ms. In a closed loop mean latency = concurrency / throughput,` +
+          ` so p99 < 100 ms at c=${TARGET_CONCURRENCY} needs well over ${(TARGET_CONCURRENCY / 0.1).toFixed(0)} sends/s; the floor did ${floorRate.toFixed(0)}/s.)`,
+      );
+    }
   } else print(`  p99 < 100 ms at c=${TARGET_CONCURRENCY}: not measured (run with --concurrency including ${TARGET_CONCURRENCY})`);
   print();
   print(`Memory of the stack's process tree (Node + DynamoDB Local), RSS: ${idleRss.toFixed(0)} MB after start-up, ${busyRss.toFixed(0)} MB after the run.`);
   const dlqTotal = Object.values(dlqDepths).reduce((a, b) => a + b, 0);
   print(`Dead-letter queues after the run: ${dlqTotal === 0 ? 'empty' : JSON.stringify(dlqDepths)}.`);
+  print(`Drains: every phase's backlog was delivered before the next phase (worker queues: ${Object.values(QUEUES).map((queue) => queue.name).join(', ')}).`);
 
   if (CPU_PROF) {
     await stop();
@@ -452,11 +548,17 @@ async function run(stack: SpawnedStack, dataDir: string, profDir: string, loadBe
       .map((file) => join(profDir, file))
       .sort((a, b) => statSync(b).size - statSync(a).size);
     if (profiles[0]) {
-      for (const phase of phases.filter((p) => p.result.concurrency === TARGET_CONCURRENCY)) {
+      for (const phase of phases) {
         const summary = summariseCpuProfile(profiles[0], phase.window);
         const busy = summary.totalMs - summary.idleMs;
         print();
-        print(`CPU profile of the stack's Node process during ${phase.name} c=${phase.result.concurrency} (self time; ${busy.toFixed(0)} ms busy of ${summary.totalMs.toFixed(0)} ms sampled):`);
+        print(`CPU profile of the stack's Node process during ${phase.name} c=${phase.result.concurrency} (self time; busy ${busy.toFixed(0)} ms of ${summary.totalMs.toFixed(0)} ms sampled = ${((100 * busy) / summary.totalMs).toFixed(0)}% of one core):`);
+        const buckets = new Map<string, number>();
+        for (const component of summary.components) buckets.set(bucketOf(component.name), (buckets.get(bucketOf(component.name)) ?? 0) + component.ms);
+        buckets.delete('(idle)');
+        print('  by kind of work:');
+        for (const [bucket, time] of [...buckets].sort((a, b) => b[1] - a[1])) print(`  ${((100 * time) / busy).toFixed(1).padStart(5)}%  ${bucket}`);
+        print('  by component:');
         for (const component of summary.components.filter((c) => c.name !== '(idle)').slice(0, 14)) {
           print(`  ${((100 * component.ms) / busy).toFixed(1).padStart(5)}%  ${component.name}`);
         }

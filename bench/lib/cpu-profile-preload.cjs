@@ -9,7 +9,8 @@ const { mkdirSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const dir = process.env.CPU_PROFILE_DIR;
-if (dir) {
+// Main thread only: loader-hook threads (tsx registers ESM hooks on a worker) share the pid and run preloads too.
+if (dir && require('node:worker_threads').isMainThread) {
   const session = new inspector.Session();
   session.connect();
   session.post('Profiler.enable');

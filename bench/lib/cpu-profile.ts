@@ -107,3 +107,21 @@ export function summariseCpuProfile(file: string, windowMicros?: { from: number;
   const sorted = (map: Map<string, number>) => [...map].map(([name, value]) => ({ name, ms: value })).sort((a, b) => b.ms - a.ms);
   return { totalMs: total, idleMs: components.get('(idle)') ?? 0, components: sorted(components), functions: sorted(functions) };
 }
+
+/** Coarse buckets over components, for a one-line answer to "where does the time go". */
+export function bucketOf(component: string): string {
+  if (component === '(idle)') return '(idle)';
+  if (component === '(garbage collector)') return 'garbage collector';
+  if (component === '(program)') return 'V8 (program: compiler, runtime)';
+  if (component.startsWith('npm:@smithy/') || component.startsWith('npm:@aws-sdk/') || component.startsWith('npm:@aws-crypto/')) return 'AWS SDK v3 (serialise, sign, parse, middleware)';
+  if (component === 'node:internal/crypto' || component === 'node:crypto') return 'crypto (SigV4 HMAC/SHA-256, DKIM RSA)';
+  if (/^node:(_http|http|net|internal\/(http|stream_base_commons|streams|net)|events|internal\/process|internal\/timers|timers|internal\/async_hooks)/.test(component)) return 'Node HTTP, sockets, streams, events, microtasks';
+  if (/^npm:(fauxqs|fastify|@fastify\/.*|find-my-way|avvio|light-my-request|fast-json-stringify|secure-json-parse|pino.*|fast-querystring|toad-cache)$/.test(component)) return 'fauxqs (SQS/SNS/S3 emulator, on fastify)';
+  if (component.startsWith('localstack/emulators')) return 'SES/DNS/Scheduler emulators';
+  if (component === 'npm:hono' || component.startsWith('shared/http') || component.startsWith('functions/api') || component === 'localstack/cloud') return 'API frame (local gateway, Lambda adapter, Hono, middleware)';
+  if (component === 'npm:zod') return 'zod (validation)';
+  if (['npm:nodemailer', 'npm:mailauth', 'npm:libmime', 'npm:libqp', 'npm:libbase64', 'npm:punycode.js', 'shared/mime', 'shared/dkim'].includes(component)) return 'MIME composition and DKIM';
+  if (/^(shared|functions|localstack)\//.test(component)) return 'other project code';
+  if (component.startsWith('node:')) return 'other Node internals (url, buffer, ...)';
+  return 'other';
+}
