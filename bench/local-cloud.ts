@@ -4,42 +4,13 @@
  *
  *   npm run bench:local [-- --sends 50]
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnStack } from '../test/integration/harness/spawn-stack';
 import { readStackFile } from '../localstack/cloud/stack-file';
-
-function descendants(pid: number): number[] {
-  const out = execFileSync('ps', ['-eo', 'pid,ppid'], { encoding: 'utf8' });
-  const children = new Map<number, number[]>();
-  for (const line of out.trim().split('\n').slice(1)) {
-    const [child, parent] = line.trim().split(/\s+/).map(Number) as [number, number];
-    children.set(parent, [...(children.get(parent) ?? []), child]);
-  }
-  const all: number[] = [];
-  const walk = (p: number) => {
-    all.push(p);
-    for (const c of children.get(p) ?? []) walk(c);
-  };
-  walk(pid);
-  return all;
-}
-
-function rssMb(pids: number[]): number {
-  let kb = 0;
-  for (const pid of pids) {
-    try {
-      const match = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      kb += match ? Number(match[1]) : 0;
-    } catch {
-      // exited
-    }
-  }
-  return kb / 1024;
-}
+import { descendants, rssMb } from './lib/process-tree';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 

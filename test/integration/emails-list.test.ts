@@ -1,6 +1,6 @@
 /** GET /emails (listing, per-account rate limit) and POST /emails/{id}/resend. */
 import { RATE_LIMITS } from '../../shared/domain/rate-limits';
-import { api, newAccount, sesMessagesFor, stack, waitFor, type ApiResponse, type TestAccount } from './harness/stack';
+import { api, emailOf, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type ApiResponse, type TestAccount } from './harness/stack';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 /** RATE_LIMITS.listEmails (shared/domain/rate-limits.ts): 10 per 1-second window. */
@@ -30,18 +30,6 @@ async function send(account: TestAccount, body: Record<string, unknown> = {}): P
   return response.body.id;
 }
 
-async function emailOf(account: TestAccount, id: string) {
-  const response = await api('GET', `/emails/${id}`, { key: account.key });
-  expect(response.status).toBe(200);
-  return response.body.email;
-}
-
-async function waitForStatus(account: TestAccount, id: string, status: string) {
-  return waitFor(async () => {
-    const email = await emailOf(account, id);
-    return email.status === status ? email : undefined;
-  }, `email ${id} to be ${status}`);
-}
 
 async function keyWithScopes(account: TestAccount, scopes: string[]): Promise<string> {
   const created = await api('POST', '/api-keys', { key: account.key, body: { name: scopes.join(' '), scopes } });

@@ -1,21 +1,9 @@
 /** The walking skeleton of a send: POST /emails -> queue -> worker -> SES (emulator) -> events -> status. */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { api, newAccount, sesMessagesFor, stack, waitFor, type TestAccount } from './harness/stack';
+import { api, emailOf, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 
-async function emailOf(account: TestAccount, id: string) {
-  const response = await api('GET', `/emails/${id}`, { key: account.key });
-  expect(response.status).toBe(200);
-  return response.body.email;
-}
-
-async function waitForStatus(account: TestAccount, id: string, status: string) {
-  return waitFor(async () => {
-    const email = await emailOf(account, id);
-    return email.status === status ? email : undefined;
-  }, `email ${id} to be ${status}`);
-}
 
 describe('POST /emails from the sandbox sender', () => {
   let account: TestAccount;

@@ -92,6 +92,20 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | null | fal
 }
 
 
+/** GET /emails/{id} as the account; fails the test on anything but 200. */
+export async function emailOf(account: TestAccount, id: string) {
+  const response = await api('GET', `/emails/${id}`, { key: account.key });
+  expect(response.status).toBe(200);
+  return response.body.email;
+}
+
+export async function waitForStatus(account: TestAccount, id: string, status: string, timeoutMs?: number) {
+  return waitFor(async () => {
+    const email = await emailOf(account, id);
+    return email.status === status ? email : undefined;
+  }, `email ${id} to be ${status}`, timeoutMs);
+}
+
 export async function sesMessages(): Promise<LocalSesMessage[]> {
   const response = await api<{ messages: LocalSesMessage[] }>('GET', '/_local/ses/messages');
   return response.body.messages;
