@@ -4,12 +4,12 @@
  * (conditional ADD against the plan's limit), so concurrent adds can neither create two owners nor
  * exceed the limit.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DnsRecord, Domain, DomainStatus, TlsMode } from '../domain/domains/domain';
 import { keys } from './keys';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import type { Page } from './cursor';
-import { cancelledConditionIndexes, isConditionFailure, setChanges, transactWrite, withoutKeys, type Table } from './table';
+import { cancelledConditionIndexes, setChanges, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
 
 export interface StoredDomain {
   domain: Domain;
@@ -108,44 +108,26 @@ export class DomainRepository {
 
   async updateSettings(accountId: string, domainId: string, changes: { open_tracking?: boolean; click_tracking?: boolean; tls_mode?: TlsMode }, now: string): Promise<Domain | null> {
     const update = setChanges(changes, now);
-    try {
-      const result = await this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: keys.domain(domainId),
-          ...update,
-          ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':account': accountId },
-          ConditionExpression: 'account_id = :account',
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return toStoredDomain(result.Attributes ?? {}).domain;
-    } catch (error) {
-      if (isConditionFailure(error)) return null;
-      throw error;
-    }
+    const item = await updateIfCondition(this.table, {
+      Key: keys.domain(domainId),
+      ...update,
+      ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':account': accountId },
+      ConditionExpression: 'account_id = :account',
+    });
+    return item ? toStoredDomain(item).domain : null;
   }
 
   async recordCheck(accountId: string, domainId: string, check: { status: DomainStatus; records: DnsRecord[]; at: string }): Promise<Domain | null> {
-    try {
-      const result = await this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: keys.domain(domainId),
-          UpdateExpression:
-            'SET #status = :status, records = :records, last_checked_at = :at, updated_at = :at' +
-            (check.status === 'verified' ? ', verified_at = if_not_exists(verified_at, :at)' : ''),
-          ConditionExpression: 'account_id = :account',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':status': check.status, ':records': check.records, ':at': check.at, ':account': accountId },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return toStoredDomain(result.Attributes ?? {}).domain;
-    } catch (error) {
-      if (isConditionFailure(error)) return null;
-      throw error;
-    }
+    const item = await updateIfCondition(this.table, {
+      Key: keys.domain(domainId),
+      UpdateExpression:
+        'SET #status = :status, records = :records, last_checked_at = :at, updated_at = :at' +
+        (check.status === 'verified' ? ', verified_at = if_not_exists(verified_at, :at)' : ''),
+      ConditionExpression: 'account_id = :account',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':status': check.status, ':records': check.records, ':at': check.at, ':account': accountId },
+    });
+    return item ? toStoredDomain(item).domain : null;
   }
 
   /** Deletes the domain, its name claim and one from the counter, together. False when not found. */

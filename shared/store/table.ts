@@ -1,5 +1,5 @@
 /** The DynamoDB table handle shared by repositories, plus helpers for DynamoDB's error shapes. */
-import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 
 export interface Table {
   client: DynamoDBDocumentClient;
@@ -58,4 +58,15 @@ export function setChanges(changes: Record<string, unknown>, now: string) {
     sets.push(`#${name} = :${name}`);
   }
   return { UpdateExpression: `SET ${sets.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values };
+}
+
+/** An UpdateItem whose condition may fail: the item as returned (ALL_NEW unless said), or null. */
+export async function updateIfCondition(table: Table, input: Omit<UpdateCommandInput, 'TableName'>): Promise<Record<string, any> | null> {
+  try {
+    const result = await table.client.send(new UpdateCommand({ ReturnValues: 'ALL_NEW', ...input, TableName: table.name }));
+    return result.Attributes ?? {};
+  } catch (error) {
+    if (isConditionFailure(error)) return null;
+    throw error;
+  }
 }

@@ -5,13 +5,13 @@
  * The per-account cap is the account's COUNTER#WEBHOOKS, a conditional ADD in the create transaction,
  * so concurrent creates can never exceed it; deletes give the slot back in the same transaction.
  */
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventType } from '../domain/webhooks/event-types';
 import type { WebhookEndpoint } from '../domain/webhooks/endpoint';
 import { keys } from './keys';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import type { Page } from './cursor';
-import { cancelledConditionIndexes, isConditionFailure, transactWrite, withoutKeys, type Table } from './table';
+import { cancelledConditionIndexes, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
 
 export interface StoredWebhook {
   endpoint: WebhookEndpoint;
@@ -136,23 +136,14 @@ export class WebhookRepository {
         sets.push('#tenants = :tenants');
       }
     }
-    try {
-      const result = await this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: keys.webhook(webhookId),
-          UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-          ConditionExpression: '#account_id = :account',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return toEndpoint(result.Attributes ?? {});
-    } catch (error) {
-      if (isConditionFailure(error)) return null;
-      throw error;
-    }
+    const item = await updateIfCondition(this.table, {
+      Key: keys.webhook(webhookId),
+      UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+      ConditionExpression: '#account_id = :account',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    });
+    return item ? toEndpoint(item) : null;
   }
 
   /** Deletes the endpoint and frees its slot, together. False when not found (in this account). */
