@@ -2,7 +2,7 @@
  * Plan and sandbox limits through POST /emails: counters reserved atomically with the email, so
  * concurrent sends at the edge of a limit never overshoot; suppressed recipients refuse a send.
  */
-import { api, newAccount } from './harness/stack';
+import { api, newAccount, stack } from './harness/stack';
 import { month, setUsage, today, usage } from './harness/usage';
 
 const SANDBOX = 'sandbox.mailservice.dev';
@@ -73,5 +73,40 @@ describe('suppressed recipients', () => {
     expect(refused.body.error).toMatchObject({ code: 'validation_error', details: { suppressed: [account.email] } });
     await api('DELETE', `/suppressions?email=${encodeURIComponent(account.email)}`, { key: account.key });
     expect((await sandboxSend(account.key, account.email)).status).toBe(200);
+  });
+});
+
+describe('category opt-outs', () => {
+  it('refuse product and newsletter mail with details.category_unsubscribed, never transactional mail', async () => {
+    const account = await newAccount();
+    await stack().services.categoryOptOuts.add({ account_id: account.id, tenant: null, email: account.email, category: 'product', created_at: new Date().toISOString() });
+    const product = await api('POST', '/emails', { key: account.key, body: { from: 'a@sandbox.mailservice.dev', to: account.email, subject: 'p', text: 't', category: 'product' } });
+    expect(product.status).toBe(422);
+    expect(product.body.error).toMatchObject({
+      code: 'validation_error',
+      details: { category_unsubscribed: [account.email], category: 'product', email_id: expect.stringMatching(/^msg_/) },
+    });
+    const kept = await api('GET', `/emails/${product.body.error.details.email_id}`, { key: account.key });
+    expect(kept.body.email).toMatchObject({ status: 'failed', last_event: 'suppressed' });
+    expect((await api('POST', '/emails', { key: account.key, body: { from: 'a@sandbox.mailservice.dev', to: account.email, subject: 'n', text: 't', category: 'newsletter' } })).status).toBe(200);
+    expect((await api('POST', '/emails', { key: account.key, body: { from: 'a@sandbox.mailservice.dev', to: account.email, subject: 't', text: 't' } })).status).toBe(200);
+  });
+});
+
+describe('a failed hand-off', () => {
+  it('leaves nothing half-created: 503, no email, no counted usage, no idempotency record', async () => {
+    const account = await newAccount();
+    const { services } = stack();
+    const principal = { account: (await services.accounts.get(account.id))!, key: { key_id: 'k', account_id: account.id, scopes: ['full'], tenant: null, allowed_domains: null } };
+    // The real store, with a send queue that is down.
+    const deps = { ...services, sendQueue: { enqueue: async () => Promise.reject(new Error('SQS is down')) } };
+    const before = await usage(account.id, 'PLAN', 'DAY', today());
+    const { sendEmail } = await import('../../shared/usecases/send-email');
+    const attempt = sendEmail(deps, principal, { from: { email: 'a@sandbox.mailservice.dev' }, to: [account.email], subject: 'down', text: 't' }, { idempotency: { key: 'handoff-key', fingerprint: 'f' } });
+    await expect(attempt).rejects.toMatchObject({ status: 503, code: 'service_unavailable' });
+    expect(await usage(account.id, 'PLAN', 'DAY', today())).toBe(before);
+    expect(await services.idempotency.get(account.id, 'handoff-key', new Date())).toBeNull();
+    const list = await api('GET', '/emails', { key: account.key });
+    expect(list.body.emails.filter((e: { subject: string }) => e.subject === 'down')).toEqual([]);
   });
 });
