@@ -21,7 +21,7 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
 import { startDynamoDbLocal } from './dynamodb';
 import type { ApiHandler } from './lambda-http';
 import { provision } from './provision';
-import { SqsPoller, type WorkerHandler } from './sqs-poller';
+import { startWorkersThread } from './workers-host';
 import { removeStackFile, writeStackFile, type StackInfo } from './stack-file';
 import { restoreMessaging, snapshotMessaging } from './fauxqs-snapshot';
 import { startFauxqsServer } from './fauxqs';
@@ -149,22 +149,16 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const apiHandlers: Record<string, ApiHandler> = {};
     for (const group of API_GROUPS) apiHandlers[group.name] = await loadHandler<ApiHandler>(group.entry);
 
-    const pollers = await Promise.all(
-      WORKERS.map(async (worker) => {
-        const queue = resources.queues[worker.queue]!;
-        return new SqsPoller({
-          name: worker.name,
-          sqs: sqsClient,
-          queueUrl: queue.url,
-          queueArn: queue.arn,
-          handler: await loadHandler<WorkerHandler>(worker.entry),
-          batchSize: worker.batchSize,
-          timeoutSeconds: worker.timeoutSeconds,
-          concurrency: worker.maxConcurrency,
-          log,
-        });
-      }),
+    // Workers run in their own thread, like separate Lambdas: delivery never blocks the API's event loop.
+    const workers = await startWorkersThread(
+      {
+        sqsEndpoint: fauxqsEndpoint,
+        workers: WORKERS,
+        queues: Object.fromEntries(Object.entries(resources.queues).map(([id, queue]) => [id, { url: queue.url, arn: queue.arn }])),
+      },
+      log,
     );
+    stops.push(() => workers.stop());
 
     const health = async () => {
       const components: Record<string, string> = {};
@@ -183,7 +177,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
         check('scheduler', () => schedulerClient.send(new ListScheduleGroupsCommand({}))),
         check('dns', async () => dns.listRecords()),
       ]);
-      for (const poller of pollers) components[`worker:${poller['options'].name}`] = poller.isRunning() ? 'up' : 'down';
+      for (const worker of WORKERS) components[`worker:${worker.name}`] = workers.alive() ? 'up' : 'down';
       return { ok: Object.values(components).every((state) => state === 'up'), components };
     };
 
@@ -210,10 +204,6 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
           server.closeAllConnections();
         }),
     );
-    for (const poller of pollers) poller.start();
-    stops.push(async () => {
-      await Promise.all(pollers.map((poller) => poller.stop()));
-    });
 
     const apiUrl = `http://${host}:${apiPort}`;
     const info: StackInfo = {
