@@ -1,24 +1,23 @@
 /** The emails API group: send (one, batch), read (one, list), resend, reschedule/cancel. */
 import type { Hono } from 'hono';
+import { IDEMPOTENCY_HEADER, requestFingerprint, validateIdempotencyKey, type Idempotency } from '../../../shared/domain/emails/idempotency';
 import { sendRequestSchema, type SendRequest } from '../../../shared/domain/emails/send-request';
+import { updateEmailSchema } from '../../../shared/domain/emails/update-request';
 import { NotFoundError } from '../../../shared/domain/errors';
+import { tenantParam } from '../../../shared/domain/suppressions/schemas';
 import { createApi } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
-import { requireScope } from '../../../shared/http/middleware/require-scope';
-import { jsonBody, readJson } from '../../../shared/http/validate';
-import { IDEMPOTENCY_HEADER, requestFingerprint, validateIdempotencyKey, type Idempotency } from '../../../shared/domain/emails/idempotency';
-import { updateEmailSchema } from '../../../shared/domain/emails/update-request';
-import { sendBatch, validateBatchShape } from '../../../shared/usecases/send-batch';
-import { updateScheduledEmail } from '../../../shared/usecases/scheduled-emails';
-import { sendTestEvent, testEventSchema } from '../../../shared/usecases/test-event';
-import type { Services } from '../../../shared/services';
-import { getEmail, sendEmail } from '../../../shared/usecases/send-email';
-import { tenantParam } from '../../../shared/domain/suppressions/schemas';
 import { rateLimit } from '../../../shared/http/middleware/rate-limit';
+import { requireScope } from '../../../shared/http/middleware/require-scope';
 import { pageQuerySchema } from '../../../shared/http/pagination';
-import { parseWith } from '../../../shared/http/validate';
+import { jsonBody, parseWith, readJson } from '../../../shared/http/validate';
+import type { Services } from '../../../shared/services';
 import { listEmails } from '../../../shared/usecases/list-emails';
 import { resendEmail } from '../../../shared/usecases/resend-email';
+import { updateScheduledEmail } from '../../../shared/usecases/scheduled-emails';
+import { sendBatch, validateBatchShape } from '../../../shared/usecases/send-batch';
+import { getEmail, sendEmail } from '../../../shared/usecases/send-email';
+import { sendTestEvent, testEventSchema } from '../../../shared/usecases/test-event';
 
 function idempotencyOf(header: string | undefined, endpoint: string, body: unknown): Idempotency | undefined {
   const key = validateIdempotencyKey(header);
