@@ -43,6 +43,10 @@ describe('/api-keys', () => {
     expect(createKey.body.error).toMatchObject({ code: 'insufficient_scope', details: { required_scopes: ['full'] } });
     const list = await api('GET', '/api-keys', { key });
     expect(list.status).toBe(403);
+    const sent = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't' } });
+    const read = await api('GET', `/emails/${sent.body.id}`, { key });
+    expect(read.status).toBe(403);
+    expect(read.body.error.code).toBe('insufficient_scope');
 
     const reader = await api('POST', '/api-keys', { key: account.key, body: { name: 'reader', scopes: ['account:read'] } });
     expect((await api('GET', '/api-keys', { key: reader.body.secret })).status).toBe(200);

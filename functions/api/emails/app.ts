@@ -54,7 +54,7 @@ export function createEmailsApp(services: Services): Hono<ApiEnv> {
     return c.json({ email: await updateScheduledEmail(services, c.get('principal'), c.req.param('id'), input) });
   });
 
-  app.get('/emails/:id', async (c) => {
+  app.get('/emails/:id', requireScope('emails:send', 'account:read'), async (c) => {
     const email = await getEmail(services, c.get('principal'), c.req.param('id'));
     if (!email) throw new NotFoundError('Email', c.req.param('id'));
     return c.json({ email });
