@@ -179,14 +179,22 @@ function newEmail(principal: Principal, request: SendRequest, id: string, now: D
 }
 
 /**
- * Events of the API path are published after the email is stored; a failure to publish is logged and
- * does not fail the request (the email exists and will be sent).
+ * Events of the API path are published after the email is stored, with a few quick retries; a failure
+ * after those is logged and does not fail the request (the email exists and will be sent). Not an
+ * outbox: an SQS outage longer than the retries loses the event (documented).
  */
 async function publishQuietly(deps: SendEmailDeps, events: ServiceEvent[]): Promise<void> {
-  try {
-    await deps.events.publish(events);
-  } catch (error) {
-    logError('event publish failed', error, { event_ids: events.map((event) => event.id) });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await deps.events.publish(events);
+      return;
+    } catch (error) {
+      if (attempt >= 3) {
+        logError('event publish failed', error, { event_ids: events.map((event) => event.id) });
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
   }
 }
 
