@@ -198,15 +198,27 @@ async function publishQuietly(deps: SendEmailDeps, events: ServiceEvent[]): Prom
   }
 }
 
+/** Who of the recipients is suppressed, or opted out of the email's category (read in parallel). */
+async function blockedRecipients(deps: SendEmailDeps, principal: Principal, request: SendRequest, recipients: string[]) {
+  const category = request.category ?? 'transactional';
+  const [suppressed, optedOut] = await Promise.all([
+    deps.suppressions.findSuppressed(principal.account.id, null, recipients),
+    category === 'transactional' ? Promise.resolve([]) : deps.categoryOptOuts.findCategoryOptOuts(principal.account.id, null, recipients, category),
+  ]);
+  return { category, suppressed, optedOut: suppressed.length ? [] : optedOut };
+}
+
 /**
  * Rule 6: suppressed recipients (global list) or category opt-outs refuse the send with 422. The
  * refused send is kept as a `failed` email with last_event `suppressed` (its id is in the error), so it
  * shows in the log and, with webhooks, fires email.suppressed.
  */
-async function refuseSuppressed(deps: SendEmailDeps, principal: Principal, request: SendRequest, recipients: string[], email: Email): Promise<void> {
-  const suppressed = await deps.suppressions.findSuppressed(principal.account.id, null, recipients);
-  const category = request.category ?? 'transactional';
-  const optedOut = suppressed.length === 0 && category !== 'transactional' ? await deps.categoryOptOuts.findCategoryOptOuts(principal.account.id, null, recipients, category) : [];
+async function refuseSuppressed(
+  deps: SendEmailDeps,
+  request: SendRequest,
+  email: Email,
+  { category, suppressed, optedOut }: Awaited<ReturnType<typeof blockedRecipients>>,
+): Promise<void> {
   if (suppressed.length === 0 && optedOut.length === 0) return;
   const reason = suppressed.length ? `suppressed: ${suppressed.join(', ')}` : `unsubscribed from ${category} email: ${optedOut.join(', ')}`;
   const refused: Email = { ...email, status: 'failed', last_event: 'suppressed', bounce_reason: reason, scheduled_at: null };
@@ -240,13 +252,14 @@ export async function sendEmail(deps: SendEmailDeps, principal: Principal, reque
   }
   const at = scheduledTime(request, now);
   const fromDomain = domainOf(request.from.email);
-  const { sandbox } = await authoriseSender(deps, principal, fromDomain);
   const recipients = addressesOf([...request.to, ...(request.cc ?? []), ...(request.bcc ?? [])]);
+  // The sender's domain and the recipients' suppressions are independent reads: one round trip.
+  const [{ sandbox }, blocked] = await Promise.all([authoriseSender(deps, principal, fromDomain), blockedRecipients(deps, principal, request, recipients)]);
   authoriseRecipients(principal, sandbox, recipients);
 
   const id = newId('msg', now.getTime());
   const email = newEmail(principal, request, id, now, at);
-  await refuseSuppressed(deps, principal, request, recipients, email);
+  await refuseSuppressed(deps, request, email, blocked);
 
   const reservations = usageReservations(principal.account.plan, sandbox, now);
   const count = recipients.length;
