@@ -6,6 +6,7 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DnsRecord, Domain, DomainStatus, TlsMode } from '../domain/domains/domain';
+import { freeSlotItem, takeSlotItem } from './counters';
 import { keys } from './keys';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import type { Page } from './cursor';
@@ -61,16 +62,7 @@ export class DomainRepository {
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
-        {
-          Update: {
-            TableName: this.table.name,
-            Key: keys.counter(domain.account_id, 'DOMAINS'),
-            UpdateExpression: 'ADD #count :one',
-            ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-            ExpressionAttributeNames: { '#count': 'count' },
-            ExpressionAttributeValues: { ':one': 1, ':limit': limit },
-          },
-        },
+        takeSlotItem(this.table, domain.account_id, 'DOMAINS', limit),
       ]);
       return { ok: true };
     } catch (error) {
@@ -143,15 +135,7 @@ export class DomainRepository {
             ExpressionAttributeValues: { ':domain': domain.id },
           },
         },
-        {
-          Update: {
-            TableName: this.table.name,
-            Key: keys.counter(accountId, 'DOMAINS'),
-            UpdateExpression: 'ADD #count :minus',
-            ExpressionAttributeNames: { '#count': 'count' },
-            ExpressionAttributeValues: { ':minus': -1 },
-          },
-        },
+        freeSlotItem(this.table, accountId, 'DOMAINS'),
       ]);
       return true;
     } catch (error) {

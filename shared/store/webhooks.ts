@@ -8,6 +8,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventType } from '../domain/webhooks/event-types';
 import type { WebhookEndpoint } from '../domain/webhooks/endpoint';
+import { freeSlotItem, takeSlotItem } from './counters';
 import { keys } from './keys';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import type { Page } from './cursor';
@@ -63,16 +64,7 @@ export class WebhookRepository {
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
-        {
-          Update: {
-            TableName: this.table.name,
-            Key: keys.counter(endpoint.account_id, COUNTER),
-            UpdateExpression: 'ADD #count :one',
-            ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-            ExpressionAttributeNames: { '#count': 'count' },
-            ExpressionAttributeValues: { ':one': 1, ':limit': limit },
-          },
-        },
+        takeSlotItem(this.table, endpoint.account_id, COUNTER, limit),
       ]);
       return { ok: true };
     } catch (error) {
@@ -158,15 +150,7 @@ export class WebhookRepository {
             ExpressionAttributeValues: { ':account': accountId },
           },
         },
-        {
-          Update: {
-            TableName: this.table.name,
-            Key: keys.counter(accountId, COUNTER),
-            UpdateExpression: 'ADD #count :minus',
-            ExpressionAttributeNames: { '#count': 'count' },
-            ExpressionAttributeValues: { ':minus': -1 },
-          },
-        },
+        freeSlotItem(this.table, accountId, COUNTER),
       ]);
       return true;
     } catch (error) {
