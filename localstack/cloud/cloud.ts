@@ -10,7 +10,7 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { SchedulerClient, ListScheduleGroupsCommand } from '@aws-sdk/client-scheduler';
 import { SESv2Client, ListConfigurationSetsCommand } from '@aws-sdk/client-sesv2';
 import { SQSClient, ListQueuesCommand } from '@aws-sdk/client-sqs';
-import { API_GROUPS, QUEUES, SECRETS_KEY, SETTINGS, WORKERS } from '../../infra/definitions';
+import { API_GROUPS, SECRETS_KEY, SETTINGS, WORKERS } from '../../infra/definitions';
 import { startSchedulerEmulator } from '../emulators/scheduler';
 import { startSesEmulator } from '../emulators/ses';
 import { startDnsEmulator, type DnsRecordSet, type DnsRecordType } from '../emulators/dns';
@@ -224,6 +224,3 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     throw error;
   }
 }
-
-/** Queue names, exported for tests that inspect the DLQs. */
-export const QUEUE_NAMES = Object.fromEntries(Object.values(QUEUES).map((q) => [q.id, { name: q.name, dlq: q.dlqName }]));

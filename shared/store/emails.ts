@@ -6,7 +6,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Email, EmailBody } from '../domain/emails/email';
 import { EVENT_RANK, statusesBefore, type DeliveryOutcome } from '../domain/emails/outcomes';
 import { keys } from './keys';
-import { cancelledConditionIndexes, isConditionFailure, transactWrite, withoutKeys, type Table } from './table';
+import { cancelledConditionIndexes, isConditionFailure, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
 
 /** Where the body lives: inline in the item, or in the blob store under `key` when large. */
 export type StoredBody = { inline: EmailBody } | { blobKey: string };
@@ -272,9 +272,10 @@ export class EmailRepository {
   /**
    * Applies a delivery outcome. Three conditional writes, each only when the previous did not apply:
    * (1) move the status forward (and last_event), (2) advance last_event only, (3) record the
-   * outcome's timestamps where still empty. Returns false when the email does not exist for that account.
+   * outcome's timestamps where still empty. Returns the email after the write, or null when it does not
+   * exist for that account.
    */
-  async applyOutcome(emailId: string, accountId: string | null, outcome: DeliveryOutcome): Promise<boolean> {
+  async applyOutcome(emailId: string, accountId: string | null, outcome: DeliveryOutcome): Promise<Email | null> {
     const fieldNames: Record<string, string> = {};
     const fieldValues: Record<string, unknown> = {};
     const fieldSets: string[] = [];
@@ -289,23 +290,16 @@ export class EmailRepository {
     const lastEventSets = ['last_event = :event', 'last_event_rank = :rank'];
     const lastEventValues = { ':event': outcome.event, ':rank': rank };
 
+    // The email as it is after the write (what events are built from), or null when the condition failed.
     const attempt = async (update: string, condition: string, names: Record<string, string>, values: Record<string, unknown>) => {
-      try {
-        await this.table.client.send(
-          new UpdateCommand({
-            TableName: this.table.name,
-            Key: keys.email(emailId),
-            UpdateExpression: update,
-            ConditionExpression: `attribute_exists(PK)${owner}${condition}`,
-            ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-            ...(Object.keys({ ...ownerValue, ...values }).length ? { ExpressionAttributeValues: { ...ownerValue, ...values } } : {}),
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
+      const item = await updateIfCondition(this.table, {
+        Key: keys.email(emailId),
+        UpdateExpression: update,
+        ConditionExpression: `attribute_exists(PK)${owner}${condition}`,
+        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+        ...(Object.keys({ ...ownerValue, ...values }).length ? { ExpressionAttributeValues: { ...ownerValue, ...values } } : {}),
+      });
+      return item ? toStoredEmail(item).email : null;
     };
 
     if (outcome.status) {
@@ -317,7 +311,7 @@ export class EmailRepository {
         { '#status': 'status', ...fieldNames },
         { ':status': outcome.status, ...lastEventValues, ...fieldValues, ...Object.fromEntries(before.map((s, i) => [`:before${i}`, s])) },
       );
-      if (applied) return true;
+      if (applied) return applied;
       // Status may still move forward even when a more advanced event was seen first (e.g. bounce after complaint).
       const statusOnly = await attempt(
         `SET #status = :status${fieldSets.length ? `, ${fieldSets.join(', ')}` : ''}`,
@@ -325,7 +319,7 @@ export class EmailRepository {
         { '#status': 'status', ...fieldNames },
         { ':status': outcome.status, ...fieldValues, ...Object.fromEntries(before.map((s, i) => [`:before${i}`, s])) },
       );
-      if (statusOnly) return true;
+      if (statusOnly) return statusOnly;
     }
     const advanced = await attempt(
       `SET ${[...lastEventSets, ...fieldSets].join(', ')}`,
@@ -333,7 +327,7 @@ export class EmailRepository {
       fieldNames,
       { ...lastEventValues, ...fieldValues },
     );
-    if (advanced) return true;
+    if (advanced) return advanced;
     if (fieldSets.length) {
       return attempt(`SET ${fieldSets.join(', ')}`, '', fieldNames, fieldValues);
     }

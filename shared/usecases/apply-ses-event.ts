@@ -34,18 +34,16 @@ export async function applySesEvent(deps: ApplySesEventDeps, body: string): Prom
     const stored = await deps.emails.get(event.emailId);
     if (stored?.email.delivered_at) outcome = { ...outcome, event: 'bounced', status: 'bounced' };
   }
-  const applied = await deps.emails.applyOutcome(event.emailId, event.accountId, outcome);
-  if (!applied) return 'unknown_email';
+  const updated = await deps.emails.applyOutcome(event.emailId, event.accountId, outcome);
+  if (!updated) return 'unknown_email';
   if (event.suppress) {
     await suppressAddresses(deps, { accountId: event.accountId, tenantId: null, emails: event.suppress.emails, reason: event.suppress.reason });
   }
-  // The webhook event, from the email as it now is. Its id is derived from the email and type, so a
-  // duplicate notification (SNS and SQS are at-least-once) is delivered once.
-  const stored = await deps.emails.get(event.emailId);
-  if (stored) {
-    const type = EVENT_TYPE[outcome.event];
-    const extra = outcome.event === 'complained' ? { complained_at: outcome.at } : {};
-    await deps.events.publish([emailEvent(stored.email, type, outcome.at, { occurrence: outcome.event === 'delivery_delayed' ? outcome.at : undefined, extra })]);
-  }
+  // The webhook event, from the email as the write left it. Its id is derived from the email and type,
+  // so a duplicate notification (SNS and SQS are at-least-once) is delivered once.
+  const extra = outcome.event === 'complained' ? { complained_at: outcome.at } : {};
+  await deps.events.publish([
+    emailEvent(updated, EVENT_TYPE[outcome.event], outcome.at, { occurrence: outcome.event === 'delivery_delayed' ? outcome.at : undefined, extra }),
+  ]);
   return 'applied';
 }

@@ -78,9 +78,8 @@ export async function deliverEmail(deps: DeliverEmailDeps, emailId: string, sche
   } catch (error) {
     if (error instanceof MailerError && error.permanent) {
       const at = deps.clock.now().toISOString();
-      await deps.emails.applyOutcome(email.id, email.account_id, { event: 'failed', status: 'failed', at, fields: { bounce_reason: error.message } });
-      const failed = await deps.emails.get(email.id);
-      if (failed) await deps.events.publish([emailEvent(failed.email, 'email.failed', at)]);
+      const failed = await deps.emails.applyOutcome(email.id, email.account_id, { event: 'failed', status: 'failed', at, fields: { bounce_reason: error.message } });
+      if (failed) await deps.events.publish([emailEvent(failed, 'email.failed', at)]);
       return 'failed';
     }
     await deps.emails.releaseLease(email.id).catch(() => undefined);
