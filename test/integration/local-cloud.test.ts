@@ -77,7 +77,9 @@ describe('local cloud', () => {
       );
       client.destroy();
 
-      const send = await call(running.apiUrl, 'POST', '/emails', secret, { from: `a@${SANDBOX}`, to: account.email, subject: 'persist', text: 't' });
+      // A body over 64 KB lives in the S3 emulator (in memory), which is snapshotted on a clean stop.
+      const body = `persisted-${'y'.repeat(80 * 1024)}-end`;
+      const send = await call(running.apiUrl, 'POST', '/emails', secret, { from: `a@${SANDBOX}`, to: account.email, subject: 'persist', text: body });
       expect(send.status).toBe(200);
       await waitFor(async () => (await call(running!.apiUrl, 'GET', `/emails/${send.body.id}`, secret)).body.email.status === 'delivered', 'delivered');
 
@@ -91,6 +93,16 @@ describe('local cloud', () => {
       expect(email.body.email).toMatchObject({ id: send.body.id, status: 'delivered', subject: 'persist' });
       const mailbox = await call(running.apiUrl, 'GET', '/_local/ses/messages');
       expect(mailbox.body.messages.some((m: any) => m.tags.email_id === send.body.id)).toBe(true);
+      // The stored body came back too: a resend after the restart carries it.
+      const resent = await call(running.apiUrl, 'POST', `/emails/${send.body.id}/resend`, secret);
+      expect(resent.status).toBe(200);
+      const resentMessage = await waitFor(async () => {
+        const messages = (await call(running!.apiUrl, 'GET', '/_local/ses/messages')).body.messages;
+        return messages.find((m: any) => m.tags.email_id === resent.body.id);
+      }, 'resent message');
+      const unfolded = resentMessage.raw.replace(/=\r\n/g, '');
+      expect(unfolded).toContain('persisted-yyyy');
+      expect(unfolded).toContain('y-end');
 
       // Killed without a chance to clean up: the watchdog still takes DynamoDB Local (Java) down.
       await running.stop('SIGKILL');
