@@ -10,7 +10,7 @@ import { freeSlotItem, takeSlotItem } from './counters';
 import { keys } from './keys';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import type { Page } from './cursor';
-import { cancelledConditionIndexes, setChanges, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
+import { cancelledConditionIndexes, setChanges, transactWrite, updateIfCondition, withNullFields, withoutKeys, withoutNullFields, type Table } from './table';
 
 export interface StoredDomain {
   domain: Domain;
@@ -25,15 +25,10 @@ const LATE_FIELDS = ['verified_at', 'last_checked_at'] as const;
 
 function toStoredDomain(item: Record<string, any>): StoredDomain {
   const { dkim_private_key_sealed, type, ...rest } = withoutKeys(item);
-  const domain = { ...Object.fromEntries(LATE_FIELDS.map((field) => [field, null])), ...rest } as unknown as Domain;
+  const domain = withNullFields(rest, LATE_FIELDS) as unknown as Domain;
   return { domain, sealedPrivateKey: dkim_private_key_sealed };
 }
 
-function withoutEmptyLateFields(domain: Domain): Record<string, unknown> {
-  const item: Record<string, unknown> = { ...domain };
-  for (const field of LATE_FIELDS) if (item[field] === null) delete item[field];
-  return item;
-}
 
 export class DomainRepository {
   constructor(private readonly table: Table) {}
@@ -56,7 +51,7 @@ export class DomainRepository {
               GSI1PK: keys.domainsByAccount(domain.account_id),
               GSI1SK: domain.id,
               type: 'domain',
-              ...withoutEmptyLateFields(domain),
+              ...withoutNullFields(domain, LATE_FIELDS),
               dkim_private_key_sealed: sealedPrivateKey,
             },
             ConditionExpression: 'attribute_not_exists(PK)',

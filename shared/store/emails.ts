@@ -6,7 +6,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Email, EmailBody } from '../domain/emails/email';
 import { EVENT_RANK, statusesBefore, type DeliveryOutcome } from '../domain/emails/outcomes';
 import { keys } from './keys';
-import { cancelledConditionIndexes, isConditionFailure, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
+import { cancelledConditionIndexes, isConditionFailure, transactWrite, updateIfCondition, withNullFields, withoutKeys, withoutNullFields, type Table } from './table';
 
 /** Where the body lives: inline in the item, or in the blob store under `key` when large. */
 export type StoredBody = { inline: EmailBody } | { blobKey: string };
@@ -47,15 +47,10 @@ export type ClaimResult = { kind: 'claimed'; stored: StoredEmail } | { kind: 'le
 /** Attributes that start empty and are filled by events with if_not_exists, so they are absent (not NULL) until set. */
 const LATE_FIELDS = ['bounce_reason', 'bounce_type', 'scheduled_at', 'cancelled_at', 'sent_at', 'delivered_at', 'bounced_at', 'tenant', 'provider_message_id'] as const;
 
-function withoutEmptyLateFields(email: Email): Record<string, unknown> {
-  const item: Record<string, unknown> = { ...email };
-  for (const field of LATE_FIELDS) if (item[field] === null) delete item[field];
-  return item;
-}
 
 export function toStoredEmail(item: Record<string, any>): StoredEmail {
   const { body, body_blob_key, last_event_rank, send_lease_until, send_attempts, type, schedule_version, usage_reserved, ...rest } = withoutKeys(item);
-  const email = { ...Object.fromEntries(LATE_FIELDS.map((field) => [field, null])), ...rest } as unknown as Email;
+  const email = withNullFields(rest, LATE_FIELDS) as unknown as Email;
   return {
     email,
     body: body_blob_key ? { blobKey: body_blob_key } : { inline: (body ?? {}) as EmailBody },
@@ -84,7 +79,7 @@ export class EmailRepository {
         GSI1PK: keys.emailsByAccount(email.account_id),
         GSI1SK: email.id,
         type: 'email',
-        ...withoutEmptyLateFields(email),
+        ...withoutNullFields(email, LATE_FIELDS),
         ...extra.internals,
         last_event_rank: EVENT_RANK.queued,
         ...('inline' in body ? { body: body.inline } : { body_blob_key: body.blobKey }),

@@ -70,3 +70,17 @@ export async function updateIfCondition(table: Table, input: Omit<UpdateCommandI
     throw error;
   }
 }
+
+/**
+ * Attributes a later write fills with `if_not_exists` must be absent, not NULL, until then (NULL is
+ * "exists"). These two map a model's nulls to absence on write and back on read.
+ */
+export function withoutNullFields<T extends object>(model: T, fields: readonly string[]): Record<string, unknown> {
+  const item = { ...model } as Record<string, unknown>;
+  for (const field of fields) if (item[field] === null) delete item[field];
+  return item;
+}
+
+export function withNullFields(item: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  return { ...Object.fromEntries(fields.map((field) => [field, null])), ...item };
+}
