@@ -14,6 +14,7 @@ import { systemClock, type Clock } from './ports';
 import { AccountRepository } from './store/accounts';
 import { ApiKeyRepository } from './store/api-keys';
 import { EmailRepository } from './store/emails';
+import { SendContextReader } from './store/send-context';
 import { SuppressionRepository } from './store/suppressions';
 import { CategoryOptOutRepository } from './store/category-opt-outs';
 import { DomainRepository } from './store/domains';
@@ -32,6 +33,7 @@ export function buildServices(config: Config = loadConfig()) {
   const clients = createAwsClients(config);
   const table = { client: clients.dynamo, name: config.tableName };
   const clock: Clock = systemClock;
+  const idempotency = new IdempotencyStore(table);
   return {
     config,
     clock,
@@ -40,7 +42,8 @@ export function buildServices(config: Config = loadConfig()) {
     dnsSettings: { returnPathHost: config.returnPathHost, spfInclude: config.spfInclude, inboundMxHost: config.inboundMxHost },
     accounts: new AccountRepository(table),
     apiKeys: new ApiKeyRepository(table),
-    emails: new EmailRepository(table),
+    emails: new EmailRepository(table, idempotency),
+    sendContext: new SendContextReader(table),
     emailListing: new EmailListingRepository(table),
     rateLimits: new RateLimitRepository(table),
     suppressions: new SuppressionRepository(table),
@@ -56,7 +59,7 @@ export function buildServices(config: Config = loadConfig()) {
     }),
     domains: new DomainRepository(table),
     usage: new UsageLedger(table),
-    idempotency: new IdempotencyStore(table),
+    idempotency,
     webhooks: new WebhookRepository(table),
     webhookDeliveries: new WebhookDeliveryRepository(table),
     webhookDeliveryQueue: new SqsWebhookDeliveryQueue(clients.sqs, config.webhookDeliveriesQueueUrl),

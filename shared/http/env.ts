@@ -4,5 +4,11 @@ import type { Principal } from '../usecases/principal';
 /** Hono environment of every API group. */
 export interface ApiEnv {
   Bindings: { event?: LambdaEvent; lambdaContext?: LambdaContext };
-  Variables: { requestId: string; principal: Principal };
+  Variables: {
+    requestId: string;
+    /** SHA-256 of the caller's API key (always set once authenticated or deferred). */
+    apiKeyHash: string;
+    /** Set by authentication, except on routes that resolve it in their own first read (POST /emails). */
+    principal: Principal;
+  };
 }

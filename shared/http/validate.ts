@@ -3,19 +3,8 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ValidationError } from '../domain/errors';
 
-export function issuesToFields(issues: readonly z.core.$ZodIssue[]): { field: string; message: string }[] {
-  return issues.map((issue) => ({ field: issue.path.map(String).join('.') || '(body)', message: issue.message }));
-}
-
-export function parseWith<S extends z.ZodType>(schema: S, input: unknown, what = 'request body'): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) {
-    const fields = issuesToFields(result.error.issues);
-    const names = [...new Set(fields.map((f) => f.field))].join(', ');
-    throw new ValidationError(`Invalid ${what}: check ${names}.`, { details: { fields } });
-  }
-  return result.data;
-}
+export { issuesToFields, parseWith } from '../domain/validation';
+import { parseWith } from '../domain/validation';
 
 export async function readJson(c: Context): Promise<unknown> {
   const text = await c.req.text();

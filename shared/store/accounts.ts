@@ -7,6 +7,11 @@ import { cancelledConditionIndexes, isConditionFailure, setChanges, transactWrit
 
 export type AccountChanges = Partial<Pick<Account, 'plan' | 'payment_method' | 'tenants_enabled'>>;
 
+export function toAccount(item: Record<string, any>): Account {
+  const { type, ...rest } = withoutKeys(item);
+  return rest as unknown as Account;
+}
+
 export class AccountRepository {
   constructor(private readonly table: Table) {}
 
@@ -44,7 +49,7 @@ export class AccountRepository {
     const result = await this.table.client.send(
       new GetCommand({ TableName: this.table.name, Key: keys.account(accountId), ConsistentRead: true }),
     );
-    return result.Item ? (withoutKeys(result.Item) as unknown as Account) : null;
+    return result.Item ? toAccount(result.Item) : null;
   }
 
   async update(accountId: string, changes: AccountChanges, now: string): Promise<Account> {
@@ -58,7 +63,7 @@ export class AccountRepository {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return withoutKeys(result.Attributes ?? {}) as unknown as Account;
+      return toAccount(result.Attributes ?? {});
     } catch (error) {
       if (isConditionFailure(error)) throw new NotFoundError('Account', accountId);
       throw error;

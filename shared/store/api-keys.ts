@@ -4,6 +4,9 @@
  */
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKey } from '../domain/api-keys/api-key';
+import type { Account } from '../domain/accounts/account';
+import { toAccount } from './accounts';
+import { batchGetItems } from './batch-get';
 import { keys } from './keys';
 import { queryPage, type PageRequest } from './paginate';
 import type { Page } from './cursor';
@@ -32,6 +35,12 @@ function lookupItem(key: ApiKey, hash: string) {
   return { ...keys.apiKeyHash(hash), type: 'api_key_lookup', ...lookup };
 }
 
+/** The lookup item as read (the send path reads it in its own batch). */
+export function toApiKeyLookup(item: Record<string, any>): ApiKeyLookup {
+  const { key_id, account_id, scopes, tenant, allowed_domains } = item;
+  return { key_id, account_id, scopes, tenant: tenant ?? null, allowed_domains: allowed_domains ?? null };
+}
+
 function toApiKey(item: Record<string, any>): ApiKey {
   const { secret_hash, type, ...rest } = withoutKeys(item);
   return rest as unknown as ApiKey;
@@ -56,9 +65,15 @@ export class ApiKeyRepository {
     const result = await this.table.client.send(
       new GetCommand({ TableName: this.table.name, Key: keys.apiKeyHash(hash), ConsistentRead: true }),
     );
-    if (!result.Item) return null;
-    const { key_id, account_id, scopes, tenant, allowed_domains } = result.Item;
-    return { key_id, account_id, scopes, tenant: tenant ?? null, allowed_domains: allowed_domains ?? null };
+    return result.Item ? toApiKeyLookup(result.Item) : null;
+  }
+
+  /** The key (by hash) and the account it should belong to, in one strongly consistent round trip. */
+  async findWithAccount(hash: string, accountId: string): Promise<{ key: ApiKeyLookup | null; account: Account | null }> {
+    const items = await batchGetItems(this.table, [keys.apiKeyHash(hash), keys.account(accountId)], { consistentRead: true });
+    const key = items.find((item) => item.SK === 'APIKEYHASH');
+    const account = items.find((item) => item.SK === 'ACCOUNT');
+    return { key: key ? toApiKeyLookup(key) : null, account: account ? toAccount(account) : null };
   }
 
   list(accountId: string, page: PageRequest): Promise<Page<ApiKey>> {

@@ -9,7 +9,7 @@ import { normaliseEmail } from '../domain/emails/address';
 import type { CategoryOptOut } from '../domain/suppressions/model';
 import type { OptOutCategory } from '../domain/suppressions/reasons';
 import { keys } from './keys';
-import { batchGetItems } from './suppressions';
+import { batchGetItems } from './batch-get';
 import { isConditionFailure, withoutKeys, type Table } from './table';
 
 function toOptOut(item: Record<string, any>): CategoryOptOut {

@@ -18,6 +18,21 @@ export interface StoredDomain {
   sealedPrivateKey: string;
 }
 
+/**
+ * What a send needs to know about its sender's domain, kept on the name claim item (one read by name,
+ * in the send's batch) and written together with the domain whenever its status changes.
+ */
+export interface SenderDomain {
+  id: string;
+  account_id: string;
+  status: DomainStatus;
+}
+
+/** The claim item as read: its owner, and the send-time fields (absent on claims written before they existed). */
+export function toSenderDomain(item: Record<string, any>): SenderDomain | { id: string; account_id: string; status: undefined } {
+  return { id: item.domain_id, account_id: item.account_id, status: item.status };
+}
+
 export type CreateDomainOutcome = { ok: true } | { ok: false; reason: 'claimed'; ownerAccountId: string; ownerDomainId: string } | { ok: false; reason: 'limit' };
 
 /** Set by later writes with if_not_exists, so absent (not NULL) until then. */
@@ -39,7 +54,7 @@ export class DomainRepository {
         {
           Put: {
             TableName: this.table.name,
-            Item: { ...keys.domainName(domain.name), type: 'domain_name', account_id: domain.account_id, domain_id: domain.id },
+            Item: { ...keys.domainName(domain.name), type: 'domain_name', account_id: domain.account_id, domain_id: domain.id, status: domain.status },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
@@ -104,17 +119,40 @@ export class DomainRepository {
     return item ? toStoredDomain(item).domain : null;
   }
 
+  /** Records a verification; the claim's copy of the status changes in the same transaction. */
   async recordCheck(accountId: string, domainId: string, check: { status: DomainStatus; records: DnsRecord[]; at: string }): Promise<Domain | null> {
-    const item = await updateIfCondition(this.table, {
-      Key: keys.domain(domainId),
-      UpdateExpression:
-        'SET #status = :status, records = :records, last_checked_at = :at, updated_at = :at' +
-        (check.status === 'verified' ? ', verified_at = if_not_exists(verified_at, :at)' : ''),
-      ConditionExpression: 'account_id = :account',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':status': check.status, ':records': check.records, ':at': check.at, ':account': accountId },
-    });
-    return item ? toStoredDomain(item).domain : null;
+    const current = await this.get(domainId);
+    if (!current || current.domain.account_id !== accountId) return null;
+    try {
+      await transactWrite(this.table, [
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.domain(domainId),
+            UpdateExpression:
+              'SET #status = :status, records = :records, last_checked_at = :at, updated_at = :at' +
+              (check.status === 'verified' ? ', verified_at = if_not_exists(verified_at, :at)' : ''),
+            ConditionExpression: 'account_id = :account',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':status': check.status, ':records': check.records, ':at': check.at, ':account': accountId },
+          },
+        },
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.domainName(current.domain.name),
+            UpdateExpression: 'SET #status = :status',
+            ConditionExpression: 'domain_id = :domain',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':status': check.status, ':domain': domainId },
+          },
+        },
+      ]);
+    } catch (error) {
+      if (cancelledConditionIndexes(error).length) return null;
+      throw error;
+    }
+    return (await this.get(domainId))?.domain ?? null;
   }
 
   /** Deletes the domain, its name claim and one from the counter, together. False when not found. */

@@ -5,36 +5,46 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Email, EmailBody } from '../domain/emails/email';
 import { EVENT_RANK, statusesBefore, type DeliveryOutcome } from '../domain/emails/outcomes';
+import { planShardParts, randomShardPart, shardCaps, type ShardPart, type UsageReservation } from '../domain/accounts/limits';
+import type { IdempotencyRecord, IdempotencyStore } from './idempotency';
 import { keys } from './keys';
+import { deferredUsage, readShardCounts, reserveShardItems, type ReservedCounter, type TransactItem } from './usage';
 import { cancelledConditionIndexes, isConditionFailure, transactWrite, updateIfCondition, withNullFields, withoutKeys, withoutNullFields, type Table } from './table';
 
 /** Where the body lives: inline in the item, or in the blob store under `key` when large. */
 export type StoredBody = { inline: EmailBody } | { blobKey: string };
-
-/** A usage reservation in the send's transaction would exceed its limit. */
-export class UsageLimitReached extends Error {
-  constructor(
-    readonly reservationIndex: number,
-    readonly reason: { Item?: Record<string, any> } | undefined,
-  ) {
-    super('usage limit reached');
-  }
-}
-
-/** Another request with the same idempotency key created its email first. */
-export class IdempotencyKeyTaken extends Error {
-  constructor() {
-    super('idempotency key taken');
-  }
-}
 
 /** What the service keeps beside the public record. */
 export interface EmailInternals {
   /** Bumped by every reschedule; a schedule firing with another version is stale and ignored. */
   schedule_version?: number;
   /** The usage reserved at acceptance, released when a scheduled email is cancelled. */
-  usage_reserved?: { entries: { scope: 'PLAN' | 'SANDBOX'; period: 'DAY' | 'MONTH'; periodValue: string }[]; count: number };
+  usage_reserved?: { entries: ReservedCounter[]; count: number };
 }
+
+/** What the send core hands the store to accept one email. */
+export interface AcceptRequest {
+  email: Email;
+  body: StoredBody;
+  scheduleVersion?: number;
+  /** Places the send takes in each counter (its recipients). */
+  count: number;
+  /** Capped counters, reserved in the email's transaction (sharded). */
+  capped: UsageReservation[];
+  /** Uncapped counters: counted by the outbox relay from the email item (`usage_deferred`), not on the request path. */
+  uncapped: UsageReservation[];
+  /** The idempotency record to create with the email (fails when a live one exists). */
+  idempotency?: { accountId: string; key: string; record: IdempotencyRecord; now: Date };
+}
+
+/** Named outcomes of accept (no positional decoding leaves the store). */
+export type AcceptOutcome =
+  | { kind: 'accepted'; reserved: ReservedCounter[] }
+  | { kind: 'limit_reached'; reservation: UsageReservation; used: number }
+  | { kind: 'idempotency_taken' };
+
+/** Attempts at placing capped reservations before giving up (each failed attempt means others took places). */
+const MAX_ACCEPT_ATTEMPTS = 25;
 
 export interface StoredEmail {
   email: Email;
@@ -49,7 +59,7 @@ const LATE_FIELDS = ['bounce_reason', 'bounce_type', 'scheduled_at', 'cancelled_
 
 
 export function toStoredEmail(item: Record<string, any>): StoredEmail {
-  const { body, body_blob_key, last_event_rank, send_lease_until, send_attempts, type, schedule_version, usage_reserved, ...rest } = withoutKeys(item);
+  const { body, body_blob_key, last_event_rank, send_lease_until, send_attempts, type, schedule_version, usage_reserved, usage_deferred, ...rest } = withoutKeys(item);
   const email = withNullFields(rest, LATE_FIELDS) as unknown as Email;
   return {
     email,
@@ -59,20 +69,13 @@ export function toStoredEmail(item: Record<string, any>): StoredEmail {
 }
 
 export class EmailRepository {
-  constructor(private readonly table: Table) {}
+  constructor(
+    private readonly table: Table,
+    private readonly idempotencyStore?: Pick<IdempotencyStore, 'putItem'>,
+  ) {}
 
-  /**
-   * Writes the email together with its usage reservations (conditional ADDs) and, when given, its
-   * idempotency record, in one transaction. Throws UsageLimitReached naming the reservation whose limit
-   * would be exceeded, or IdempotencyKeyTaken.
-   */
-  async create(
-    email: Email,
-    body: StoredBody,
-    extra: { internals?: EmailInternals; reservations?: Record<string, any>[]; idempotency?: Record<string, any> } = {},
-  ): Promise<void> {
-    const reservations = extra.reservations ?? [];
-    const put = {
+  private emailPut(email: Email, body: StoredBody, extra: Record<string, unknown>) {
+    return {
       TableName: this.table.name,
       Item: {
         ...keys.email(email.id),
@@ -80,28 +83,70 @@ export class EmailRepository {
         GSI1SK: email.id,
         type: 'email',
         ...withoutNullFields(email, LATE_FIELDS),
-        ...extra.internals,
+        ...extra,
         last_event_rank: EVENT_RANK.queued,
         ...('inline' in body ? { body: body.inline } : { body_blob_key: body.blobKey }),
       },
       ConditionExpression: 'attribute_not_exists(PK)',
     };
-    const items = [{ Put: put }, ...reservations, ...(extra.idempotency ? [extra.idempotency] : [])];
-    if (items.length === 1) {
-      await this.table.client.send(new PutCommand(put));
-      return;
-    }
-    try {
-      await transactWrite(this.table, items);
-    } catch (error) {
-      const failed = cancelledConditionIndexes(error);
-      if (extra.idempotency && failed.includes(items.length - 1)) throw new IdempotencyKeyTaken();
-      const reservation = failed.find((index) => index > 0 && index <= reservations.length);
-      if (reservation !== undefined) {
-        const reasons = (error as { CancellationReasons?: { Item?: Record<string, any> }[] }).CancellationReasons ?? [];
-        throw new UsageLimitReached(reservation - 1, reasons[reservation]);
+  }
+
+  /** Writes an email on its own (a refused send kept for the log). */
+  async create(email: Email, body: StoredBody): Promise<void> {
+    await this.table.client.send(new PutCommand(this.emailPut(email, body, {})));
+  }
+
+  /**
+   * Accepts an email: the item (which the table's stream hands to the send queue: the outbox), its capped
+   * usage reservations and its idempotency record, in one transaction; a single PutItem when there is
+   * nothing else to write. Capped counters are sharded: the first try takes a random shard without reading;
+   * a refused shard makes this read that counter's shards (one BatchGet) and place the places where there
+   * is room, or answer `limit_reached` when the shards together have none. Each retry follows a write by
+   * another send, so the loop ends; exactly the remaining places are granted under any concurrency.
+   */
+  async accept(request: AcceptRequest): Promise<AcceptOutcome> {
+    const { email, capped, count } = request;
+    const deferred = deferredUsage(email.account_id, request.uncapped, count);
+    const deferredCounters: ReservedCounter[] = request.uncapped.map((r) => ({ scope: r.scope, period: r.period, periodValue: r.periodValue }));
+    const plans: ShardPart[][] = capped.map((reservation) => randomShardPart(shardCaps(reservation.limit!), count));
+    for (let attempt = 1; ; attempt++) {
+      const reserved: ReservedCounter[] = capped.map((r, i) => ({ scope: r.scope, period: r.period, periodValue: r.periodValue, parts: plans[i] }));
+      const internals: EmailInternals = {
+        ...(request.scheduleVersion === undefined ? {} : { schedule_version: request.scheduleVersion }),
+        ...(reserved.length || deferred ? { usage_reserved: { entries: [...reserved, ...deferredCounters], count } } : {}),
+      };
+      const put = this.emailPut(email, request.body, { ...internals, ...(deferred ? { usage_deferred: deferred } : {}) });
+      const reservationItems = capped.map((reservation, i) => reserveShardItems(this.table, email.account_id, reservation, plans[i]!));
+      const idempotency = request.idempotency;
+      const idempotencyItem = idempotency ? this.idempotencyStore!.putItem(idempotency.accountId, idempotency.key, idempotency.record, idempotency.now) : undefined;
+      const items: TransactItem[] = [{ Put: put }, ...reservationItems.flat(), ...(idempotencyItem ? [idempotencyItem as TransactItem] : [])];
+      if (items.length === 1) {
+        await this.table.client.send(new PutCommand(put));
+        return { kind: 'accepted', reserved };
       }
-      throw error;
+      try {
+        await transactWrite(this.table, items);
+        return { kind: 'accepted', reserved };
+      } catch (error) {
+        const failed = new Set(cancelledConditionIndexes(error));
+        if (failed.size === 0) throw error;
+        if (idempotencyItem && failed.has(items.length - 1)) return { kind: 'idempotency_taken' };
+        // Which reservations were refused: map item positions back to reservations, here and only here.
+        let position = 1;
+        const refused: number[] = [];
+        reservationItems.forEach((group, i) => {
+          if (group.some((_, j) => failed.has(position + j))) refused.push(i);
+          position += group.length;
+        });
+        if (refused.length === 0 || attempt >= MAX_ACCEPT_ATTEMPTS) throw error;
+        for (const i of refused) {
+          const reservation = capped[i]!;
+          const counts = await readShardCounts(this.table, email.account_id, reservation);
+          const parts = planShardParts(shardCaps(reservation.limit!), counts, count);
+          if (!parts) return { kind: 'limit_reached', reservation, used: counts.reduce((sum, n) => sum + n, 0) };
+          plans[i] = parts;
+        }
+      }
     }
   }
 

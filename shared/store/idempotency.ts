@@ -14,20 +14,27 @@ export interface IdempotencyRecord extends IdempotentResponse {
   created_at: string;
 }
 
+/** A stored record as read; null when absent or expired (emulators do not expire items). */
+export function toIdempotencyRecord(item: Record<string, any> | undefined, now: Date): IdempotencyRecord | null {
+  if (!item || (typeof item.ttl === 'number' && item.ttl < now.getTime() / 1000)) return null;
+  return { fingerprint: item.fingerprint, status: item.status, body: item.body, created_at: item.created_at };
+}
+
 const keyHash = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/** The table key of an account's idempotency record. */
+export const idempotencyKeyOf = (accountId: string, key: string) => keys.idempotency(accountId, keyHash(key));
 
 export class IdempotencyStore {
   constructor(private readonly table: Table) {}
 
   key(accountId: string, key: string) {
-    return keys.idempotency(accountId, keyHash(key));
+    return idempotencyKeyOf(accountId, key);
   }
 
   async get(accountId: string, key: string, now: Date): Promise<IdempotencyRecord | null> {
     const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: this.key(accountId, key), ConsistentRead: true }));
-    const item = result.Item;
-    if (!item || (typeof item.ttl === 'number' && item.ttl < now.getTime() / 1000)) return null;
-    return { fingerprint: item.fingerprint, status: item.status, body: item.body, created_at: item.created_at };
+    return toIdempotencyRecord(result.Item, now);
   }
 
   /** The Put for a transaction; fails its condition when a live record exists. */

@@ -12,7 +12,8 @@
  *   Domain name claim  PK DOMAINNAME#<name>      SK DOMAINNAME            (one owner per domain name)
  *   Idempotency key    PK IDEMPOTENCY#<acc>#<sha256(key)>  SK IDEMPOTENCY  (24 h TTL)
  *   Counters           PK ACCOUNT#<acc>          SK COUNTER#<what>        (atomic ADD with a limit condition)
- *   Usage              PK ACCOUNT#<acc>          SK USAGE#<scope>#<DAY|MONTH>#<period>  (plan limits; TTL)
+ *   Usage (uncapped)   PK ACCOUNT#<acc>          SK USAGE#<scope>#<DAY|MONTH>#<period>  (counted by the outbox relay; TTL)
+ *   Usage shard        PK USAGE#<acc>#<scope>#<DAY|MONTH>#<period>#<n>  SK SHARD  (capped counters, own partitions; TTL)
  *   Rate-limit window  PK RATELIMIT#<acc>#<name> SK WINDOW#<start epoch s>  (API rate limits; TTL)
  *   Webhook endpoint   PK WEBHOOK#<wh>           SK WEBHOOK  GSI1PK ACCOUNT#<acc>#WEBHOOKS  GSI1SK <wh>
  *   Webhook delivery   PK DELIVERY#<wh>#<event ulid>  SK DELIVERY  GSI1PK WEBHOOK#<wh>#DELIVERIES  GSI1SK <event ulid>  (TTL)
@@ -39,7 +40,13 @@ export const keys = {
   domainName: (name: string) => ({ PK: `DOMAINNAME#${name.toLowerCase()}`, SK: 'DOMAINNAME' }),
   idempotency: (accountId: string, keyHash: string) => ({ PK: `IDEMPOTENCY#${accountId}#${keyHash}`, SK: 'IDEMPOTENCY' }),
   counter: (accountId: string, what: string) => ({ PK: `ACCOUNT#${accountId}`, SK: `COUNTER#${what}` }),
+  /** An uncapped usage counter (added to by the outbox relay, once per batch) or a legacy unsharded one. */
   usage: (accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string) => ({ PK: `ACCOUNT#${accountId}`, SK: `USAGE#${scope}#${period}#${value}` }),
+  /** One shard of a capped usage counter (shard caps add up to the limit: shared/domain/accounts/limits.ts). */
+  usageShard: (accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string, shard: number) => ({
+    PK: `USAGE#${accountId}#${scope}#${period}#${value}#${shard}`,
+    SK: 'SHARD',
+  }),
   /**
    * One fixed-window request counter (API rate limits). Its own partition per account and limit, not the
    * account's: a polling client's counter writes never share a partition with the account's other items.

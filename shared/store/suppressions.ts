@@ -3,7 +3,7 @@
  * its reasons in keys.ts). Adds are conditional puts, so adding an address that is already on the list
  * (again, or concurrently) never creates a second record: the existing one is returned instead.
  */
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Suppression } from '../domain/suppressions/model';
 import type { SuppressionReason } from '../domain/suppressions/reasons';
 import { normaliseEmail } from '../domain/emails/address';
@@ -12,9 +12,8 @@ import { mapBounded } from '../concurrency';
 import { keys } from './keys';
 import { queryPage, type PageRequest } from './paginate';
 import { isConditionFailure, withoutKeys, type Table } from './table';
+import { batchGetItems } from './batch-get';
 
-/** BatchGetItem's limit of keys per request. */
-const BATCH_GET_SIZE = 100;
 /** Adds of one multi-address request in flight at once. */
 const ADD_CONCURRENCY = 16;
 
@@ -23,48 +22,7 @@ function toSuppression(item: Record<string, any>): Suppression {
   return { tenant: null, ...rest } as unknown as Suppression;
 }
 
-/**
- * BatchGetItem over any number of keys: duplicates removed (DynamoDB refuses them), chunks of 100 in
- * parallel, UnprocessedKeys retried with jittered exponential backoff. Throws when DynamoDB still has
- * not processed some keys after `maxAttempts`: a lookup must never silently miss an item.
- */
-export async function batchGetItems(
-  table: Table,
-  itemKeys: Record<string, string>[],
-  options: { consistentRead?: boolean; projection?: string[]; maxAttempts?: number } = {},
-): Promise<Record<string, any>[]> {
-  const unique = [...new Map(itemKeys.map((key) => [`${key.PK}\u0000${key.SK}`, key])).values()];
-  const chunks: Record<string, string>[][] = [];
-  for (let i = 0; i < unique.length; i += BATCH_GET_SIZE) chunks.push(unique.slice(i, i + BATCH_GET_SIZE));
-  const names = options.projection ? Object.fromEntries(options.projection.map((name, i) => [`#p${i}`, name])) : undefined;
-  const maxAttempts = options.maxAttempts ?? 8;
-
-  const fetchChunk = async (chunk: Record<string, string>[]): Promise<Record<string, any>[]> => {
-    const found: Record<string, any>[] = [];
-    let pending: Record<string, any>[] = chunk;
-    for (let attempt = 1; pending.length > 0; attempt++) {
-      if (attempt > maxAttempts) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed after ${maxAttempts} attempts`);
-      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1000, 25 * 2 ** attempt)));
-      const result = await table.client.send(
-        new BatchGetCommand({
-          RequestItems: {
-            [table.name]: {
-              Keys: pending,
-              ConsistentRead: options.consistentRead ?? false,
-              ...(names ? { ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names } : {}),
-            },
-          },
-        }),
-      );
-      found.push(...(result.Responses?.[table.name] ?? []));
-      pending = result.UnprocessedKeys?.[table.name]?.Keys ?? [];
-    }
-    return found;
-  };
-
-  return (await Promise.all(chunks.map(fetchChunk))).flat();
-}
-
+export { batchGetItems } from './batch-get';
 
 export interface AddResult {
   /** The record on the list afterwards: the new one, or the one that was already there. */

@@ -1,66 +1,97 @@
 /**
- * Usage counters, reserved inside the send's transaction with a conditional ADD, so N concurrent
- * sends at the edge of a limit never overshoot it. A failed hand-off releases its reservation.
+ * Usage counters. Capped ones (free plan, sandbox sender) are sharded items reserved inside the send's
+ * transaction with conditional ADDs (each shard below its own cap; the caps add up to the limit), so N
+ * concurrent sends at the edge of a limit never overshoot it and no item is written by every send.
+ * Uncapped ones (paid plans) are not written on the request path at all: the email item carries
+ * `usage_deferred` and the outbox relay adds it, once per counter per batch of the table's stream.
  */
-import type { UsageReservation } from '../domain/accounts/limits';
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { shardCaps, type ShardPart, type UsageReservation } from '../domain/accounts/limits';
+import { batchGetItems } from './batch-get';
 import { keys } from './keys';
 import type { Table } from './table';
 
-type TransactItem = Record<string, any>;
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-export function reserveItem(table: Table, accountId: string, reservation: UsageReservation, count: number): TransactItem {
-  const base = {
-    TableName: table.name,
-    Key: keys.usage(accountId, reservation.scope, reservation.period, reservation.periodValue),
-    UpdateExpression: 'ADD #count :n SET #ttl = :ttl',
-    ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
-  };
-  if (reservation.limit === null) {
-    return { Update: { ...base, ExpressionAttributeValues: { ':n': count, ':ttl': reservation.expiresAt } } };
-  }
+/** Which counter a reservation went to, and (for sharded counters) how many places from which shard. */
+export interface ReservedCounter {
+  scope: 'PLAN' | 'SANDBOX';
+  period: 'DAY' | 'MONTH';
+  periodValue: string;
+  /** Sharded (capped) counters: the places taken per shard. Absent: the unsharded counter. */
+  parts?: ShardPart[];
+}
+
+/** What an accepted email asks the outbox relay to count (uncapped counters). */
+export interface DeferredUsage {
+  account_id: string;
+  count: number;
+  entries: { key: { PK: string; SK: string }; expiresAt: number }[];
+}
+
+export function deferredUsage(accountId: string, reservations: readonly UsageReservation[], count: number): DeferredUsage | null {
+  if (reservations.length === 0) return null;
   return {
-    Update: {
-      ...base,
-      ConditionExpression: 'attribute_not_exists(#count) OR #count <= :max',
-      ExpressionAttributeValues: { ':n': count, ':ttl': reservation.expiresAt, ':max': reservation.limit - count },
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    },
+    account_id: accountId,
+    count,
+    entries: reservations.map((r) => ({ key: keys.usage(accountId, r.scope, r.period, r.periodValue), expiresAt: r.expiresAt })),
   };
 }
 
-/** Which counter a reservation went to: all a release needs. */
-export type ReservedCounter = Pick<UsageReservation, 'scope' | 'period' | 'periodValue'>;
+const shardKey = (accountId: string, counter: Pick<ReservedCounter, 'scope' | 'period' | 'periodValue'>, shard: number) =>
+  keys.usageShard(accountId, counter.scope, counter.period, counter.periodValue, shard);
 
-export function releaseItem(table: Table, accountId: string, reservation: ReservedCounter, count: number): TransactItem {
-  return {
+/** The conditional ADDs that take `parts` of a capped reservation (one item per shard part). */
+export function reserveShardItems(table: Table, accountId: string, reservation: UsageReservation, parts: readonly ShardPart[]): TransactItem[] {
+  const caps = shardCaps(reservation.limit!);
+  return parts.map(({ shard, n }) => ({
     Update: {
       TableName: table.name,
-      Key: keys.usage(accountId, reservation.scope, reservation.period, reservation.periodValue),
-      UpdateExpression: 'ADD #count :minus',
-      ExpressionAttributeNames: { '#count': 'count' },
-      ExpressionAttributeValues: { ':minus': -count },
+      Key: shardKey(accountId, reservation, shard),
+      UpdateExpression: 'ADD #count :n SET #ttl = :ttl',
+      ConditionExpression: 'attribute_not_exists(#count) OR #count <= :max',
+      ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':n': n, ':ttl': reservation.expiresAt, ':max': caps[shard]! - n },
     },
-  };
+  }));
 }
 
-/** The count an item had when its condition failed (ReturnValuesOnConditionCheckFailure), if returned. */
-export function countAtFailure(reason: { Item?: Record<string, any> } | undefined): number | undefined {
-  const raw = reason?.Item?.count;
-  if (raw === undefined) return undefined;
-  if (typeof raw === 'number') return raw;
-  if (typeof raw === 'object' && raw !== null && 'N' in raw) return Number(raw.N);
-  return undefined;
+/** Each shard's count, read strongly consistent (only after a reservation was refused, to plan the next try). */
+export async function readShardCounts(table: Table, accountId: string, reservation: UsageReservation): Promise<number[]> {
+  const caps = shardCaps(reservation.limit!);
+  const shardKeys = caps.map((_, shard) => shardKey(accountId, reservation, shard));
+  const items = await batchGetItems(table, shardKeys, { consistentRead: true, projection: ['PK', 'count'] });
+  const byPk = new Map(items.map((item) => [item.PK as string, Number(item.count ?? 0)]));
+  return shardKeys.map((key) => byPk.get(key.PK) ?? 0);
 }
 
-/** The usage counters of one table, as transaction items for the send path. */
+/** Gives places back (a cancelled scheduled send, an undone hand-off). */
+export function releaseItems(table: Table, accountId: string, counters: readonly ReservedCounter[], count: number): TransactItem[] {
+  return counters.flatMap((counter) =>
+    (counter.parts ?? [{ shard: -1, n: count }]).map(({ shard, n }) => ({
+      Update: {
+        TableName: table.name,
+        Key: shard < 0 ? keys.usage(accountId, counter.scope, counter.period, counter.periodValue) : shardKey(accountId, counter, shard),
+        UpdateExpression: 'ADD #count :minus',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':minus': -n },
+      },
+    })),
+  );
+}
+
+/** The usage counters of one table, for the use cases that give places back. */
 export class UsageLedger {
   constructor(private readonly table: Table) {}
 
-  reserve(accountId: string, reservations: UsageReservation[], count: number): TransactItem[] {
-    return reservations.map((reservation) => reserveItem(this.table, accountId, reservation, count));
+  release(accountId: string, counters: readonly ReservedCounter[], count: number): TransactItem[] {
+    return releaseItems(this.table, accountId, counters, count);
   }
 
-  release(accountId: string, reservations: ReservedCounter[], count: number): TransactItem[] {
-    return reservations.map((reservation) => releaseItem(this.table, accountId, reservation, count));
+  /** Current usage of a counter: its shards plus the unsharded (deferred) item. For reports and tests. */
+  async current(accountId: string, reservation: Pick<UsageReservation, 'scope' | 'period' | 'periodValue' | 'limit'>): Promise<number> {
+    const sharded = reservation.limit === null ? [] : shardCaps(reservation.limit).map((_, shard) => shardKey(accountId, reservation, shard));
+    const items = await batchGetItems(this.table, [keys.usage(accountId, reservation.scope, reservation.period, reservation.periodValue), ...sharded], { consistentRead: true });
+    return items.reduce((sum, item) => sum + Number(item.count ?? 0), 0);
   }
 }

@@ -1,24 +1,73 @@
+/**
+ * Checking a secret (an API key today, an SMTP password tomorrow) and resolving who it belongs to. Header
+ * parsing lives with the door (shared/http/middleware/authenticate.ts); this is what every door shares.
+ *
+ * Revocation is immediate: the key's lookup item is read on every request, strongly consistent. What is
+ * cached is only what can never change: which account a key (by its hash) belongs to, so the send path
+ * can read the key, the account and the send's other items in ONE round trip (shared/usecases/send).
+ */
 import { hashSecret, looksLikeApiKey } from '../domain/api-keys/secret';
 import { UnauthorizedError } from '../domain/errors';
+import type { Account } from '../domain/accounts/account';
 import type { AccountRepository } from '../store/accounts';
-import type { ApiKeyRepository } from '../store/api-keys';
+import type { ApiKeyLookup, ApiKeyRepository } from '../store/api-keys';
+import { BoundedMap } from '../bounded-map';
 import type { Principal } from './principal';
 
-/** Resolves an `Authorization` header to a principal, or throws 401. Revoked keys fail at once (no cache). */
-export async function authenticate(
-  deps: { apiKeys: ApiKeyRepository; accounts: AccountRepository },
-  authorization: string | undefined,
-): Promise<Principal> {
-  if (!authorization) {
-    throw new UnauthorizedError('Missing API key. Pass it as "Authorization: Bearer svc_...".');
+export interface AuthenticateDeps {
+  apiKeys: Pick<ApiKeyRepository, 'findByHash' | 'findWithAccount'>;
+  accounts: Pick<AccountRepository, 'get'>;
+}
+
+/** key hash -> account id. Immutable facts (a key never changes account), so no staleness bound is needed. */
+const accountOfKey = new BoundedMap<string, string>(10_000);
+
+export function rememberedAccountOf(secretHash: string): string | undefined {
+  return accountOfKey.get(secretHash);
+}
+
+export function invalidApiKey(): UnauthorizedError {
+  return new UnauthorizedError('Invalid API key.');
+}
+
+/** The principal of a key lookup and its account, or 401 when either is gone (revoked key, deleted account). */
+export function principalOf(key: ApiKeyLookup | null, account: Account | null): Principal {
+  if (!key || !account || account.id !== key.account_id) throw invalidApiKey();
+  return {
+    account,
+    credential: { kind: 'api_key', id: key.key_id, scopes: key.scopes, tenant: key.tenant, allowed_domains: key.allowed_domains },
+  };
+}
+
+/** The hash a key is stored under; 401 without a read when the string is not shaped like one of our keys. */
+export function apiKeySecretHash(secret: string): string {
+  if (!looksLikeApiKey(secret)) throw new UnauthorizedError('Invalid API key. Pass it as "Authorization: Bearer svc_...".');
+  return hashSecret(secret);
+}
+
+/**
+ * Resolves a key's hash to its principal. One round trip (key and account together) once this process has
+ * seen the key; two the first time (the key tells which account to read).
+ */
+export async function authenticateKeyHash(deps: AuthenticateDeps, secretHash: string): Promise<Principal> {
+  const accountId = rememberedAccountOf(secretHash);
+  if (accountId) {
+    const { key, account } = await deps.apiKeys.findWithAccount(secretHash, accountId);
+    return rememberKey(key, secretHash, account);
   }
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!match || !looksLikeApiKey(match[1]!)) {
-    throw new UnauthorizedError('Invalid API key. Pass it as "Authorization: Bearer svc_...".');
-  }
-  const key = await deps.apiKeys.findByHash(hashSecret(match[1]!));
-  if (!key) throw new UnauthorizedError('Invalid API key.');
-  const account = await deps.accounts.get(key.account_id);
-  if (!account) throw new UnauthorizedError('Invalid API key.');
-  return { account, key };
+  const key = await deps.apiKeys.findByHash(secretHash);
+  if (!key) throw invalidApiKey();
+  return rememberKey(key, secretHash, await deps.accounts.get(key.account_id));
+}
+
+/** principalOf, remembering which account the key belongs to (for the next request's single round trip). */
+export function rememberKey(key: ApiKeyLookup | null, secretHash: string, account: Account | null): Principal {
+  const principal = principalOf(key, account);
+  accountOfKey.set(secretHash, principal.account.id);
+  return principal;
+}
+
+/** Checks a plain secret (any door): 401 unless it is a live key of a live account. */
+export async function authenticateSecret(deps: AuthenticateDeps, secret: string): Promise<Principal> {
+  return authenticateKeyHash(deps, apiKeySecretHash(secret));
 }

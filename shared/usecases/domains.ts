@@ -30,6 +30,7 @@ import type { Page } from '../store/cursor';
 import type { PageRequest } from '../store/paginate';
 import type { Principal } from './principal';
 import { resolveTenant } from './tenant-scope';
+import { assertVisible } from './visibility';
 
 export interface DomainDeps {
   domains: DomainRepository;
@@ -101,8 +102,8 @@ export async function createDomain(deps: DomainDeps, principal: Principal, input
 
 async function owned(deps: DomainDeps, principal: Principal, domainId: string): Promise<StoredDomain> {
   const stored = await deps.domains.get(domainId);
-  if (!stored || stored.domain.account_id !== principal.account.id) throw new NotFoundError('Domain', domainId);
-  return stored;
+  assertVisible(principal, stored?.domain, 'Domain', domainId);
+  return stored!;
 }
 
 export async function getDomain(deps: DomainDeps, principal: Principal, domainId: string): Promise<Domain> {

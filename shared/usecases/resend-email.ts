@@ -8,12 +8,14 @@
 import type { EmailBody } from '../domain/emails/email';
 import { sendRequestSchema, type SendRequest } from '../domain/emails/send-request';
 import { AppError, NotFoundError } from '../domain/errors';
+import { fieldNames, issuesToFields } from '../domain/validation';
 import { isId } from '../domain/ids';
-import type { StoredBody, StoredEmail } from '../store/emails';
+import type { EmailRepository, StoredBody, StoredEmail } from '../store/emails';
 import type { Principal } from './principal';
-import { sendEmail, type SendEmailDeps, type SendResult } from './send-email';
+import { sendEmail, type SendDeps, type SendResult } from './send/accept';
+import { assertVisible } from './visibility';
 
-async function bodyOf(deps: Pick<SendEmailDeps, 'blobs'>, body: StoredBody): Promise<EmailBody> {
+async function bodyOf(deps: Pick<SendDeps, 'blobs'>, body: StoredBody): Promise<EmailBody> {
   if ('inline' in body) return body.inline;
   const parsed = JSON.parse((await deps.blobs.get(body.blobKey)).toString('utf8')) as EmailBody;
   return { ...(parsed.html === undefined ? {} : { html: parsed.html }), ...(parsed.text === undefined ? {} : { text: parsed.text }) };
@@ -24,7 +26,7 @@ async function bodyOf(deps: Pick<SendEmailDeps, 'blobs'>, body: StoredBody): Pro
  * as POST /emails (the stored `from` is a formatted mailbox, "Name <a@b>", parsed back by parseMailbox).
  * A stored email that no longer passes today's validation (a rule changed since) is 422.
  */
-export async function resendRequestOf(deps: Pick<SendEmailDeps, 'blobs'>, stored: StoredEmail): Promise<SendRequest> {
+export async function resendRequestOf(deps: Pick<SendDeps, 'blobs'>, stored: StoredEmail): Promise<SendRequest> {
   const { email } = stored;
   const body = await bodyOf(deps, stored.body);
   const wire = {
@@ -40,19 +42,19 @@ export async function resendRequestOf(deps: Pick<SendEmailDeps, 'blobs'>, stored
   };
   const parsed = sendRequestSchema.safeParse(wire);
   if (!parsed.success) {
-    const fields = parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || '(email)', message: issue.message }));
-    throw new AppError(422, 'validation_error', `Email ${email.id} cannot be resent as it is: ${[...new Set(fields.map((f) => f.field))].join(', ')} no longer pass validation.`, {
+    const fields = issuesToFields(parsed.error.issues, '(email)');
+    throw new AppError(422, 'validation_error', `Email ${email.id} cannot be resent as it is: ${fieldNames(fields)} no longer pass validation.`, {
       details: { fields },
       hint: 'Send a new email with POST /emails instead.',
     });
   }
-  return parsed.data as SendRequest;
+  return parsed.data;
 }
 
-export async function resendEmail(deps: SendEmailDeps, principal: Principal, emailId: string): Promise<SendResult> {
+export async function resendEmail(deps: SendDeps & { emails: Pick<EmailRepository, 'get'> }, principal: Principal, emailId: string): Promise<SendResult> {
   // Not an email id at all: unknown, without a read (and without a key DynamoDB would refuse).
   if (!isId('msg', emailId)) throw new NotFoundError('Email', emailId);
   const stored = await deps.emails.get(emailId);
-  if (!stored || stored.email.account_id !== principal.account.id) throw new NotFoundError('Email', emailId);
-  return sendEmail(deps, principal, await resendRequestOf(deps, stored));
+  assertVisible(principal, stored?.email, 'Email', emailId);
+  return sendEmail(deps, { principal }, await resendRequestOf(deps, stored!));
 }

@@ -10,11 +10,12 @@
 import { checkScheduleTime, scheduledAtField } from '../domain/emails/schedule';
 import { toPublicEmail } from '../domain/emails/email';
 import type { UpdateEmailInput } from '../domain/emails/update-request';
-import { ConflictError, NotFoundError, ServiceUnavailableError } from '../domain/errors';
+import { ConflictError, ServiceUnavailableError } from '../domain/errors';
 import type { Clock, EmailScheduler } from '../ports';
 import type { EmailRepository } from '../store/emails';
 import type { UsageLedger } from '../store/usage';
-import { parseWith } from '../http/validate';
+import { parseWith } from '../domain/validation';
+import { assertVisible } from './visibility';
 import { logError } from '../log';
 import type { Principal } from './principal';
 
@@ -27,9 +28,9 @@ export interface ScheduledEmailDeps {
 
 async function notScheduled(deps: ScheduledEmailDeps, principal: Principal, emailId: string, action: string): Promise<never> {
   const stored = await deps.emails.get(emailId);
-  if (!stored || stored.email.account_id !== principal.account.id) throw new NotFoundError('Email', emailId);
-  throw new ConflictError(`Email ${emailId} is ${stored.email.status}; only scheduled emails can be ${action}.`, 'conflict', {
-    details: { status: stored.email.status },
+  assertVisible(principal, stored?.email, 'Email', emailId);
+  throw new ConflictError(`Email ${emailId} is ${stored!.email.status}; only scheduled emails can be ${action}.`, 'conflict', {
+    details: { status: stored!.email.status },
   });
 }
 
@@ -41,8 +42,8 @@ export async function updateScheduledEmail(deps: ScheduledEmailDeps, principal: 
   const now = deps.clock.now();
   if (input.cancel) {
     const stored = await deps.emails.get(emailId);
-    if (!stored || stored.email.account_id !== principal.account.id) throw new NotFoundError('Email', emailId);
-    const reserved = stored.internals.usage_reserved;
+    assertVisible(principal, stored?.email, 'Email', emailId);
+    const reserved = stored!.internals.usage_reserved;
     // A cancelled send gives its counted recipients back.
     const release = reserved ? deps.usage.release(principal.account.id, reserved.entries, reserved.count) : [];
     if (!(await deps.emails.cancelScheduled(principal.account.id, emailId, now.toISOString(), release))) {

@@ -6,13 +6,17 @@
  */
 import { rejectAttachmentsInBatch } from '../domain/emails/attachments';
 import { requestFingerprint, type Idempotency } from '../domain/emails/idempotency';
-import { sendRequestSchema, type SendRequest } from '../domain/emails/send-request';
-import { AppError, ConflictError, ValidationError } from '../domain/errors';
-import { issuesToFields } from '../http/validate';
+import { sendRequestSchema } from '../domain/emails/send-request';
+import { AppError, ValidationError } from '../domain/errors';
+import { fieldNames, issuesToFields } from '../domain/validation';
 import { mapBounded } from '../concurrency';
 import { logError } from '../log';
 import type { Principal } from './principal';
-import { sendEmail, type SendEmailDeps } from './send-email';
+import { IdempotencyKeyTaken, withIdempotency } from './idempotency';
+import { sendEmail, type SendDeps } from './send/accept';
+import type { IdempotencyStore } from '../store/idempotency';
+
+export type SendBatchDeps = SendDeps & { idempotency: Pick<IdempotencyStore, 'get' | 'put' | 'deleteItem'> };
 
 export const MAX_BATCH = 100;
 /** Items sent at once within one batch. */
@@ -42,16 +46,16 @@ function failure(index: number, error: unknown): BatchItemResult {
   return { index, id: null, status: 'failed', error: { message: 'An internal error occurred for this item; retry it.', code: 'internal_error' } };
 }
 
-async function sendItem(deps: SendEmailDeps, principal: Principal, item: unknown, index: number, idempotency: Idempotency | undefined): Promise<BatchItemResult> {
+async function sendItem(deps: SendDeps, principal: Principal, item: unknown, index: number, idempotency: Idempotency | undefined): Promise<BatchItemResult> {
   try {
     const attachmentProblem = rejectAttachmentsInBatch(item);
     if (attachmentProblem) throw new ValidationError(attachmentProblem, { details: { fields: [{ field: 'attachments', message: attachmentProblem }] } });
     const parsed = sendRequestSchema.safeParse(item);
     if (!parsed.success) {
       const fields = issuesToFields(parsed.error.issues);
-      throw new ValidationError(`Invalid email: check ${[...new Set(fields.map((f) => f.field))].join(', ')}.`, { details: { fields } });
+      throw new ValidationError(`Invalid email: check ${fieldNames(fields)}.`, { details: { fields } });
     }
-    const result = await sendEmail(deps, principal, parsed.data as SendRequest, {
+    const result = await sendEmail(deps, { principal }, parsed.data, {
       idempotency: idempotency ? { key: itemKey(idempotency.key, index), fingerprint: requestFingerprint('emails/batch/item', item) } : undefined,
     });
     return { index, id: result.id, status: result.status };
@@ -60,10 +64,17 @@ async function sendItem(deps: SendEmailDeps, principal: Principal, item: unknown
   }
 }
 
+/** How a batch treats invalid items (header `x-batch-validation`, as Resend): strict refuses the whole batch. */
+export type BatchValidation = 'strict' | 'permissive';
+
+/**
+ * The batch's items: `{"emails": [...]}` (the spec) or a bare array (what the resend SDK's batch.send
+ * posts). 1 to MAX_BATCH items.
+ */
 export function validateBatchShape(body: unknown): unknown[] {
-  const emails = (body as { emails?: unknown } | null)?.emails;
+  const emails = Array.isArray(body) ? body : (body as { emails?: unknown } | null)?.emails;
   if (!Array.isArray(emails)) {
-    throw new ValidationError('The body must be {"emails": [...]}.', { details: { fields: [{ field: 'emails', message: 'an array of emails is required' }] } });
+    throw new ValidationError('The body must be {"emails": [...]} or an array of emails.', { details: { fields: [{ field: 'emails', message: 'an array of emails is required' }] } });
   }
   if (emails.length === 0 || emails.length > MAX_BATCH) {
     throw new ValidationError(`A batch holds 1 to ${MAX_BATCH} emails; this one has ${emails.length}.`, {
@@ -73,32 +84,36 @@ export function validateBatchShape(body: unknown): unknown[] {
   return emails;
 }
 
-export async function sendBatch(deps: SendEmailDeps, principal: Principal, items: unknown[], idempotency?: Idempotency): Promise<BatchResponse> {
-  const now = deps.clock.now();
-  const replay = async (): Promise<BatchResponse | null> => {
-    if (!idempotency) return null;
-    const record = await deps.idempotency.get(principal.account.id, idempotency.key, now);
-    if (!record) return null;
-    if (record.fingerprint !== idempotency.fingerprint) {
-      throw new ConflictError('This Idempotency-Key was already used with a different request body.', 'idempotency_conflict', {
-        details: { idempotency_key: idempotency.key, first_used_at: record.created_at },
-      });
-    }
-    return record.body as BatchResponse;
-  };
-  const previous = await replay();
-  if (previous) return previous;
+/**
+ * Strict validation: every item must pass the send request schema before anything is sent; otherwise 400
+ * naming each invalid item's fields as `emails.<index>.<field>` (nothing is sent).
+ */
+export function validateBatchStrictly(items: readonly unknown[]): void {
+  const fields: { field: string; message: string }[] = [];
+  items.forEach((item, index) => {
+    const attachmentProblem = rejectAttachmentsInBatch(item);
+    if (attachmentProblem) fields.push({ field: `emails.${index}.attachments`, message: attachmentProblem });
+    const parsed = sendRequestSchema.safeParse(item);
+    if (!parsed.success) fields.push(...issuesToFields(parsed.error.issues).map((f) => ({ field: `emails.${index}.${f.field}`, message: f.message })));
+  });
+  if (fields.length) throw new ValidationError(`Invalid batch (strict validation): check ${fieldNames(fields)}. Nothing was sent.`, { details: { fields } });
+}
 
-  const data = await mapBounded(
-    items.map((item, index) => ({ item, index })),
-    ITEM_CONCURRENCY,
-    ({ item, index }) => sendItem(deps, principal, item, index, idempotency),
-  );
-  const response: BatchResponse = { data };
-  if (idempotency) {
-    const stored = await deps.idempotency.put(principal.account.id, idempotency.key, { fingerprint: idempotency.fingerprint, status: 200, body: response, created_at: now.toISOString() }, now);
-    // A concurrent batch with the same key stored first: its items are the same emails; answer as it did.
-    if (!stored) return (await replay()) ?? response;
-  }
-  return response;
+export async function sendBatch(deps: SendBatchDeps, principal: Principal, items: unknown[], idempotency?: Idempotency, validation: BatchValidation = 'permissive'): Promise<BatchResponse> {
+  const now = deps.clock.now();
+  return withIdempotency(deps, principal.account.id, idempotency, now, async () => {
+    if (validation === 'strict') validateBatchStrictly(items);
+    const data = await mapBounded(
+      items.map((item, index) => ({ item, index })),
+      ITEM_CONCURRENCY,
+      ({ item, index }) => sendItem(deps, principal, item, index, idempotency),
+    );
+    const response: BatchResponse = { data };
+    if (idempotency) {
+      const stored = await deps.idempotency.put(principal.account.id, idempotency.key, { fingerprint: idempotency.fingerprint, status: 200, body: response, created_at: now.toISOString() }, now);
+      // A concurrent batch with the same key stored first: its items are the same emails; answer as it did.
+      if (!stored) throw new IdempotencyKeyTaken();
+    }
+    return response;
+  });
 }

@@ -13,6 +13,7 @@ import type { Clock, EventPublisher } from '../ports';
 import type { EmailRepository } from '../store/emails';
 import type { Principal } from './principal';
 import { resolveTenant } from './tenant-scope';
+import { assertVisible } from './visibility';
 
 export const testEventSchema = z
   .object({
@@ -43,8 +44,7 @@ export async function sendTestEvent(deps: TestEventDeps, principal: Principal, i
       });
     }
     const stored = await deps.emails.get(input.email_id);
-    if (!stored || stored.email.account_id !== principal.account.id) throw new NotFoundError('Email', input.email_id);
-    data = emailEventData(stored.email, type);
+    data = emailEventData(assertVisible(principal, stored?.email, 'Email', input.email_id), type);
   } else {
     data = sampleEventData(type, now, tenant);
   }

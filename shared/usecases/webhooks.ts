@@ -24,6 +24,7 @@ import { generateWebhookSecret } from '../webhooks/signing';
 import { checkWebhookUrl, classifyAddress, isForbiddenAddress, type SsrfPolicy } from '../webhooks/ssrf';
 import type { Principal } from './principal';
 import { resolveTenant } from './tenant-scope';
+import { assertVisible } from './visibility';
 
 export interface WebhookDeps {
   webhooks: WebhookRepository;
@@ -65,7 +66,7 @@ async function checkUrl(deps: WebhookDeps, url: string): Promise<void> {
 
 /** Webhooks are account-wide: a key limited to a tenant may not manage them (spec, Authentication 3). */
 function accountKeyOnly(principal: Principal): void {
-  if (principal.key.tenant !== null && principal.key.tenant !== undefined) {
+  if (principal.credential.tenant !== null && principal.credential.tenant !== undefined) {
     throw new ForbiddenError('A key limited to a tenant cannot manage webhooks; use an account key.');
   }
 }
@@ -108,8 +109,8 @@ export async function createWebhook(deps: WebhookDeps, principal: Principal, inp
 async function owned(deps: WebhookDeps, principal: Principal, webhookId: string): Promise<StoredWebhook> {
   accountKeyOnly(principal);
   const stored = await deps.webhooks.get(webhookId);
-  if (!stored || stored.endpoint.account_id !== principal.account.id) throw new NotFoundError('Webhook', webhookId);
-  return stored;
+  assertVisible(principal, stored?.endpoint, 'Webhook', webhookId);
+  return stored!;
 }
 
 export async function getWebhook(deps: WebhookDeps, principal: Principal, webhookId: string): Promise<WebhookEndpoint> {
@@ -150,8 +151,7 @@ export async function listWebhookDeliveries(deps: WebhookDeps, principal: Princi
 export async function getWebhookDelivery(deps: WebhookDeps, principal: Principal, webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
   await owned(deps, principal, webhookId);
   const delivery = await deps.webhookDeliveries.get(webhookId, deliveryId);
-  if (!delivery || delivery.account_id !== principal.account.id) throw new NotFoundError('Webhook delivery', deliveryId);
-  return delivery;
+  return assertVisible(principal, delivery, 'Webhook delivery', deliveryId);
 }
 
 function notReplayable(delivery: WebhookDelivery): ConflictError {

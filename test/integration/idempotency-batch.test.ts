@@ -100,7 +100,7 @@ describe('POST /emails/batch', () => {
   });
 
   it('refuses an empty batch, more than 100 items and a body without emails', async () => {
-    for (const body of [{ emails: [] }, { emails: Array.from({ length: 101 }, (_, i) => item(`x${i}`)) }, { messages: [] }, [item('x')]]) {
+    for (const body of [{ emails: [] }, { emails: Array.from({ length: 101 }, (_, i) => item(`x${i}`)) }, { messages: [] }, []]) {
       const response = await api('POST', '/emails/batch', { key: account.key, body });
       expect(response.status).toBe(400);
       expect(response.body.error.details.fields[0].field).toBe('emails');

@@ -51,3 +51,47 @@ export function usageReservations(plan: PlanName, sandbox: boolean, now: Date): 
   }
   return reservations;
 }
+
+/**
+ * Capped counters are sharded so no single item is written by every send of an account: the limit is
+ * split into per-shard caps that add up to it exactly (a shard never exceeds its cap, so the total never
+ * exceeds the limit). A send takes its places from one shard when it can, or spreads them over several
+ * (see planShardParts), so it is refused only when the shards together have no room left.
+ */
+export const USAGE_SHARDS = 8;
+
+/** Per-shard caps of a limit: USAGE_SHARDS shards (fewer for tiny limits) whose caps sum to `limit`. */
+export function shardCaps(limit: number): number[] {
+  const shards = Math.max(1, Math.min(USAGE_SHARDS, limit));
+  const base = Math.floor(limit / shards);
+  const extra = limit - base * shards;
+  return Array.from({ length: shards }, (_, shard) => base + (shard < extra ? 1 : 0));
+}
+
+export interface ShardPart {
+  shard: number;
+  n: number;
+}
+
+/**
+ * Where to take `n` places given each shard's cap and current count: the roomiest shard alone when it has
+ * room for all of them, else greedily over the roomiest shards. null when the shards together lack room.
+ */
+export function planShardParts(caps: readonly number[], counts: readonly number[], n: number): ShardPart[] | null {
+  const room = caps.map((cap, shard) => ({ shard, free: Math.max(0, cap - (counts[shard] ?? 0)) })).sort((a, b) => b.free - a.free);
+  if (room.reduce((sum, r) => sum + r.free, 0) < n) return null;
+  const parts: ShardPart[] = [];
+  let left = n;
+  for (const { shard, free } of room) {
+    if (left === 0) break;
+    const take = Math.min(free, left);
+    if (take > 0) parts.push({ shard, n: take });
+    left -= take;
+  }
+  return parts;
+}
+
+/** A first guess that needs no read: all places from one shard picked at random (spreads the writes). */
+export function randomShardPart(caps: readonly number[], n: number, random: () => number = Math.random): ShardPart[] {
+  return [{ shard: Math.floor(random() * caps.length), n }];
+}

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { formatMailbox, parseMailbox, type Mailbox } from './address';
 import { findHeaderProblems } from './headers';
 import { scheduledAtField } from './schedule';
-import { ATTACHMENTS_ON_SCHEDULED_SEND, attachmentsSchema, type Attachment } from './attachments';
+import { ATTACHMENTS_ON_SCHEDULED_SEND, attachmentsSchema } from './attachments';
 
 export { rejectAttachmentsInBatch } from './attachments';
 
@@ -15,7 +15,7 @@ export const MAX_TAGS = 10;
 const TAG_PART = /^[A-Za-z0-9_-]{1,256}$/;
 
 /** Fields the spec defines that later releases implement; refused rather than silently ignored. */
-const NOT_YET_SUPPORTED = ['template', 'tenant', 'unsubscribe'] as const;
+const notYetSupported = (field: string) => z.undefined({ message: `${field} is not supported by this server version yet` }).optional();
 
 export const CATEGORIES = ['transactional', 'product', 'newsletter'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -94,7 +94,9 @@ export const sendRequestSchema = z.preprocess(
     .object({
       from: fromField,
       to: addressList,
-      subject: z.string().min(1, 'subject is required').max(998),
+      // One line: a CR or LF would end the Subject header (the composer folds it safely, but the stored
+      // record, GET and webhooks would show it), so it is refused like a header value.
+      subject: z.string().min(1, 'subject is required').max(998).refine((value) => !/[\r\n]/.test(value), 'subject must be a single line (no CR or LF)'),
       html: z.string().optional(),
       text: z.string().optional(),
       cc: addressList.optional(),
@@ -105,9 +107,10 @@ export const sendRequestSchema = z.preprocess(
       scheduled_at: scheduledAtField.optional(),
       category: z.enum(CATEGORIES, { message: `category must be one of ${CATEGORIES.join(', ')}` }).optional(),
       attachments: attachmentsSchema.optional(),
-      ...Object.fromEntries(
-        NOT_YET_SUPPORTED.map((field) => [field, z.undefined({ message: `${field} is not supported by this server version yet` }).optional()]),
-      ),
+      /** The tenant the send is for (external_id or id); resolved by the send core (403 without tenants). */
+      tenant: z.string().min(1).max(128).optional(),
+      template: notYetSupported('template'),
+      unsubscribe: notYetSupported('unsubscribe'),
     })
     .superRefine((value, ctx) => {
       if (value.html === undefined && value.text === undefined) {
@@ -125,20 +128,5 @@ export const sendRequestSchema = z.preprocess(
     }),
 );
 
-export type SendRequest = {
-  from: Mailbox;
-  to: string[];
-  subject: string;
-  html?: string;
-  text?: string;
-  cc?: string[];
-  bcc?: string[];
-  reply_to?: string[];
-  tags?: { name: string; value: string }[];
-  headers?: Record<string, string>;
-  /** ISO 8601 UTC (normalised); in the future (checked by the use case against its clock). */
-  scheduled_at?: string;
-  category?: Category;
-  /** Validated files (base64 data, decoded size); never together with scheduled_at. */
-  attachments?: Attachment[];
-};
+/** The normalised send request: derived from the schema, never written by hand. */
+export type SendRequest = z.output<typeof sendRequestSchema>;

@@ -1,6 +1,12 @@
-/** Reading and presetting usage counters in the real table (fixtures for limit tests). */
+/**
+ * Reading and presetting usage counters in the real table (fixtures for limit tests). Capped counters are
+ * sharded (shared/domain/accounts/limits.ts): `setUsage` spreads a count over the shards as sends would
+ * fill them, and `usage` sums the shards and the unsharded (uncapped, counted by the outbox relay) item.
+ */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PLANS, SANDBOX_LIMITS, type PlanName } from '../../../shared/domain/accounts/plans';
+import { shardCaps } from '../../../shared/domain/accounts/limits';
 import { keys } from '../../../shared/store/keys';
 import { stack } from './stack';
 
@@ -12,24 +18,56 @@ function documentClient() {
 export const today = () => new Date().toISOString().slice(0, 10);
 export const month = () => today().slice(0, 7);
 
+/** The limit of a counter for a plan (null: uncapped, an unsharded item). */
+export function limitOf(plan: PlanName, scope: string, period: 'DAY' | 'MONTH'): number | null {
+  if (scope === 'SANDBOX') return period === 'DAY' ? SANDBOX_LIMITS.dailyEmails : SANDBOX_LIMITS.monthlyEmails;
+  const limits = PLANS[plan];
+  if (period === 'DAY') return limits.dailyEmails;
+  return limits.monthlyHardCap ? limits.monthlyEmails : null;
+}
+
+async function accountPlan(accountId: string): Promise<PlanName> {
+  return (await stack().services.accounts.get(accountId))!.plan;
+}
+
 export async function setUsage(accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string, count: number) {
   const client = documentClient();
-  await client.send(
-    new UpdateCommand({
-      TableName: stack().info.env.TABLE_NAME,
-      Key: keys.usage(accountId, scope, period, value),
-      UpdateExpression: 'SET #count = :count',
-      ExpressionAttributeNames: { '#count': 'count' },
-      ExpressionAttributeValues: { ':count': count },
-    }),
-  );
+  const TableName = stack().info.env.TABLE_NAME;
+  const limit = limitOf(await accountPlan(accountId), scope, period);
+  if (limit === null) {
+    await client.send(new PutCommand({ TableName, Item: { ...keys.usage(accountId, scope, period, value), count } }));
+  } else {
+    let left = count;
+    const caps = shardCaps(limit);
+    for (let shard = 0; shard < caps.length; shard++) {
+      const take = shard === caps.length - 1 ? left : Math.min(left, caps[shard]!);
+      left -= take;
+      await client.send(new PutCommand({ TableName, Item: { ...keys.usageShard(accountId, scope, period, value, shard), count: take } }));
+    }
+  }
   client.destroy();
 }
 
 export async function usage(accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string): Promise<number> {
   const client = documentClient();
-  const result = await client.send(new GetCommand({ TableName: stack().info.env.TABLE_NAME, Key: keys.usage(accountId, scope, period, value), ConsistentRead: true }));
+  const TableName = stack().info.env.TABLE_NAME;
+  const limit = limitOf(await accountPlan(accountId), scope, period);
+  const itemKeys = [keys.usage(accountId, scope, period, value), ...(limit === null ? [] : shardCaps(limit).map((_, shard) => keys.usageShard(accountId, scope, period, value, shard)))];
+  let total = 0;
+  for (const Key of itemKeys) {
+    const result = await client.send(new GetCommand({ TableName, Key, ConsistentRead: true }));
+    total += Number(result.Item?.count ?? 0);
+  }
   client.destroy();
-  return result.Item?.count ?? 0;
+  return total;
 }
 
+/** Usage once the outbox relay has counted what it was handed (uncapped counters are counted asynchronously). */
+export async function settledUsage(accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string, expected: number, timeoutMs = 5000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const current = await usage(accountId, scope, period, value);
+    if (current === expected || Date.now() > deadline) return current;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * The send core: the one door every channel goes through (POST /emails and its batch, resend, and later
+ * the SMTP relay and automation steps). In order:
+ *  1. read what the send depends on in ONE round trip (shared/store/send-context.ts): the caller's key
+ *     and account when not resolved yet, the sender domain's claim, suppressions and opt-outs, the
+ *     idempotency record;
+ *  2. who: a live key of a live account with scope emails:send (401/403); a named tenant (403/404);
+ *  3. idempotency: a stored answer for the key is replayed (409 for another request under the key);
+ *  4. policy (./policy.ts): sender, recipients, suppressions and category opt-outs (403/422; a refused
+ *     send is kept as a failed email and fires email.suppressed);
+ *  5. content (./content.ts): large bodies and attachments to the blob store;
+ *  6. accept (second round trip): the email with its capped usage reservations and idempotency record in
+ *     one transaction (429 plan_limit). The table's stream hands a queued email to the send queue (the
+ *     outbox: nothing on the request path can strand it); a scheduled one gets its one-time schedule here,
+ *     and if that fails everything is undone (503).
+ */
+import { usageReservations } from '../../domain/accounts/limits';
+import { domainOf, formatMailbox } from '../../domain/emails/address';
+import type { Email } from '../../domain/emails/email';
+import type { Idempotency } from '../../domain/emails/idempotency';
+import { checkScheduleTime } from '../../domain/emails/schedule';
+import type { SendRequest } from '../../domain/emails/send-request';
+import { ServiceUnavailableError } from '../../domain/errors';
+import { newId } from '../../domain/ids';
+import type { OptOutCategory } from '../../domain/suppressions/reasons';
+import { emailEvent } from '../../domain/webhooks/email-event-data';
+import type { BlobStore, Clock, EmailScheduler, EventPublisher } from '../../ports';
+import type { ApiKeyRepository } from '../../store/api-keys';
+import type { DomainRepository } from '../../store/domains';
+import type { EmailRepository } from '../../store/emails';
+import type { IdempotencyStore } from '../../store/idempotency';
+import type { SendContext, SendContextReader } from '../../store/send-context';
+import type { UsageLedger } from '../../store/usage';
+import { invalidApiKey, rememberedAccountOf, rememberKey } from '../authenticate';
+import { IdempotencyKeyTaken, withIdempotency } from '../idempotency';
+import type { Principal } from '../principal';
+import { publishQuietly } from '../publish-quietly';
+import { resolveTenant } from '../tenant-scope';
+import { storeContent } from './content';
+import { blockedError, blockedReason, checkRecipients, checkSender, checkSendScope, findBlocked, limitError, recipientAddresses, type Blocked, type SenderDomainFacts } from './policy';
+
+export interface SendDeps {
+  sendContext: Pick<SendContextReader, 'read'>;
+  emails: Pick<EmailRepository, 'accept' | 'create' | 'deleteUnsent'>;
+  apiKeys: Pick<ApiKeyRepository, 'findByHash'>;
+  domains: Pick<DomainRepository, 'get'>;
+  usage: Pick<UsageLedger, 'release'>;
+  idempotency: Pick<IdempotencyStore, 'get' | 'deleteItem'>;
+  scheduler: EmailScheduler;
+  events: EventPublisher;
+  blobs: BlobStore;
+  clock: Clock;
+  sandboxDomain: string;
+  dashboardUrl: string;
+}
+
+/** Who sends: already resolved (batch, resend, SMTP AUTH), or an API key to resolve in the send's first read. */
+export type SendCaller = { principal: Principal } | { apiKeyHash: string };
+
+export interface SendResult {
+  id: string;
+  status: 'sent' | 'scheduled';
+}
+
+export interface SendOptions {
+  idempotency?: Idempotency;
+}
+
+function newEmail(principal: Principal, request: SendRequest, id: string, now: Date, at: Date | null): Email {
+  return {
+    id,
+    account_id: principal.account.id,
+    from: formatMailbox(request.from),
+    to: request.to,
+    cc: request.cc ?? [],
+    bcc: request.bcc ?? [],
+    reply_to: request.reply_to ?? [],
+    subject: request.subject,
+    status: at ? 'scheduled' : 'queued',
+    last_event: at ? 'scheduled' : 'queued',
+    bounce_reason: null,
+    bounce_type: null,
+    tags: request.tags ?? [],
+    headers: request.headers ?? {},
+    scheduled_at: at ? at.toISOString() : null,
+    cancelled_at: null,
+    sent_at: null,
+    delivered_at: null,
+    bounced_at: null,
+    created_at: now.toISOString(),
+    tenant: null,
+    provider_message_id: null,
+  };
+}
+
+/** The account a caller's key belongs to: remembered, or read first (the first request of a key in this process). */
+async function accountIdOf(deps: SendDeps, caller: SendCaller): Promise<string> {
+  if ('principal' in caller) return caller.principal.account.id;
+  const remembered = rememberedAccountOf(caller.apiKeyHash);
+  if (remembered) return remembered;
+  const key = await deps.apiKeys.findByHash(caller.apiKeyHash);
+  if (!key) throw invalidApiKey();
+  return key.account_id;
+}
+
+/** The sender domain's facts; claims written before they carried the status are completed from the domain. */
+async function senderDomainOf(deps: SendDeps, context: SendContext): Promise<SenderDomainFacts | null> {
+  const claim = context.domain;
+  if (!claim) return null;
+  if (claim.status !== undefined) return claim as SenderDomainFacts;
+  const stored = await deps.domains.get(claim.id);
+  return stored ? { id: stored.domain.id, account_id: stored.domain.account_id, status: stored.domain.status } : null;
+}
+
+/** A blocked send is kept as a failed email (its id is in the error) and fires email.suppressed. */
+async function refuseBlocked(deps: SendDeps, request: SendRequest, email: Email, blocked: Blocked): Promise<never> {
+  const refused: Email = { ...email, status: 'failed', last_event: 'suppressed', bounce_reason: blockedReason(blocked), scheduled_at: null };
+  try {
+    await deps.emails.create(refused, { inline: { html: request.html, text: request.text } });
+  } catch (error) {
+    throw new ServiceUnavailableError('The email could not be stored. Nothing was sent; retry with the same request.', { cause: error });
+  }
+  await publishQuietly(deps.events, [
+    emailEvent(refused, 'email.suppressed', refused.created_at, {
+      extra: blocked.suppressed.length
+        ? { suppressed: blocked.suppressed, reason: 'suppressed' }
+        : { category_unsubscribed: blocked.optedOut, category: blocked.category, reason: 'category_unsubscribed' },
+    }),
+  ]);
+  throw blockedError(blocked, email.id);
+}
+
+export async function sendEmail(deps: SendDeps, caller: SendCaller, request: SendRequest, options: SendOptions = {}): Promise<SendResult> {
+  const now = deps.clock.now();
+  const at = request.scheduled_at === undefined ? null : checkScheduleTime(request.scheduled_at, now);
+  const fromDomain = domainOf(request.from.email);
+  const recipients = recipientAddresses([request.to, request.cc ?? [], request.bcc ?? []]);
+  const category = request.category ?? 'transactional';
+
+  // 1. One round trip for everything the decision needs.
+  const accountId = await accountIdOf(deps, caller);
+  const context = await deps.sendContext.read({
+    accountId,
+    apiKeyHash: 'principal' in caller ? undefined : caller.apiKeyHash,
+    fromDomain: fromDomain === deps.sandboxDomain ? undefined : fromDomain,
+    recipients,
+    tenantId: null,
+    optOutCategory: category === 'transactional' ? undefined : (category as OptOutCategory),
+    idempotencyKey: options.idempotency?.key,
+    now,
+  });
+  // 2. Who.
+  const principal = 'principal' in caller ? caller.principal : rememberKey(context.key, caller.apiKeyHash, context.account);
+  checkSendScope(principal.credential);
+  await resolveTenant(principal, request.tenant);
+
+  // 3. Idempotency, then 4-6.
+  return withIdempotency(
+    deps,
+    principal.account.id,
+    options.idempotency,
+    now,
+    async () => {
+      const { sandbox } = checkSender(principal, fromDomain, deps.sandboxDomain, fromDomain === deps.sandboxDomain ? null : await senderDomainOf(deps, context));
+      checkRecipients(principal, sandbox, recipients);
+      const id = newId('msg', now.getTime());
+      const email = newEmail(principal, request, id, now, at);
+      const blocked = findBlocked(category, context.suppressed, context.optedOut);
+      if (blocked) await refuseBlocked(deps, request, email, blocked);
+      return accept(deps, principal, request, email, { sandbox, at, count: recipients.length, now, idempotency: options.idempotency });
+    },
+    options.idempotency ? context.idempotency : undefined,
+  );
+}
+
+async function accept(
+  deps: SendDeps,
+  principal: Principal,
+  request: SendRequest,
+  email: Email,
+  { sandbox, at, count, now, idempotency }: { sandbox: boolean; at: Date | null; count: number; now: Date; idempotency?: Idempotency },
+): Promise<SendResult> {
+  const result: SendResult = { id: email.id, status: at ? 'scheduled' : 'sent' };
+  const reservations = usageReservations(principal.account.plan, sandbox, now);
+  let outcome;
+  try {
+    const content = await storeContent(deps, principal.account.id, email.id, request);
+    if (content.attachments) email.attachments = content.attachments;
+    outcome = await deps.emails.accept({
+      email,
+      body: content.body,
+      count,
+      ...(at ? { scheduleVersion: 1 } : {}),
+      capped: reservations.filter((r) => r.limit !== null),
+      uncapped: reservations.filter((r) => r.limit === null),
+      idempotency: idempotency
+        ? { accountId: principal.account.id, key: idempotency.key, record: { fingerprint: idempotency.fingerprint, status: 200, body: result, created_at: now.toISOString() }, now }
+        : undefined,
+    });
+  } catch (error) {
+    throw new ServiceUnavailableError('The email could not be stored. Nothing was sent; retry with the same request.', { cause: error });
+  }
+  if (outcome.kind === 'limit_reached') throw limitError(principal, outcome.reservation, outcome.used, count, deps.dashboardUrl);
+  if (outcome.kind === 'idempotency_taken') throw new IdempotencyKeyTaken();
+  if (!at) return result; // the outbox (the table's stream) hands it to the send queue
+  try {
+    await deps.scheduler.upsert(email.id, at, 1);
+  } catch (error) {
+    const undo = [...deps.usage.release(principal.account.id, outcome.reserved, count), ...(idempotency ? [deps.idempotency.deleteItem(principal.account.id, idempotency.key)] : [])];
+    await deps.emails.deleteUnsent(email.id, 'scheduled', undo).catch(() => undefined);
+    throw new ServiceUnavailableError('The email could not be scheduled. Nothing was sent; retry with the same request.', { cause: error });
+  }
+  await publishQuietly(deps.events, [emailEvent(email, 'email.scheduled', email.created_at)]);
+  return result;
+}

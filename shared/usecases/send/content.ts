@@ -1,0 +1,37 @@
+/**
+ * The content step of a send: where the body and attachment bytes are kept before the email is accepted.
+ * Bodies up to INLINE_BODY_LIMIT stay in the email item; larger ones and every attachment go to the blob
+ * store. Later: template rendering, tracking and List-Unsubscribe transforms run here, for every door.
+ */
+import type { EmailBody } from '../../domain/emails/email';
+import type { AttachmentRef } from '../../domain/emails/attachments';
+import type { SendRequest } from '../../domain/emails/send-request';
+import type { BlobStore } from '../../ports';
+import type { StoredBody } from '../../store/emails';
+import { storeAttachments } from '../email-attachments';
+
+/** Bodies above this size (bytes of JSON) go to the blob store, far below DynamoDB's 400 KB item limit. */
+export const INLINE_BODY_LIMIT = 64 * 1024;
+
+export async function storeBody(blobs: BlobStore, emailId: string, body: EmailBody): Promise<StoredBody> {
+  const json = JSON.stringify(body);
+  if (Buffer.byteLength(json, 'utf8') <= INLINE_BODY_LIMIT) return { inline: body };
+  const blobKey = `bodies/${emailId}.json`;
+  await blobs.put(blobKey, json, 'application/json');
+  return { blobKey };
+}
+
+export interface StoredContent {
+  body: StoredBody;
+  attachments?: AttachmentRef[];
+}
+
+/** Stores what must live outside the item; the body and each attachment in parallel. */
+export async function storeContent(deps: { blobs: BlobStore }, accountId: string, emailId: string, request: SendRequest): Promise<StoredContent> {
+  const [body, attachments] = await Promise.all([
+    storeBody(deps.blobs, emailId, { html: request.html, text: request.text }),
+    request.attachments?.length ? storeAttachments(deps.blobs, emailId, request.attachments) : Promise.resolve(undefined),
+  ]);
+  void accountId;
+  return attachments ? { body, attachments } : { body };
+}

@@ -1,0 +1,135 @@
+/** The send core with in-memory fakes of its ports: who, policy, idempotency, limits, scheduling. */
+import { sendEmail } from '../../../shared/usecases/send/accept';
+import type { SendRequest } from '../../../shared/domain/emails/send-request';
+import { account, fakeSendDeps, keyLookup, NOW, SANDBOX } from './send-fakes';
+
+const request = (overrides: Partial<SendRequest> = {}): SendRequest =>
+  ({ from: { email: `hi@${SANDBOX}` }, to: ['owner@example.com'], subject: 'Hello', text: 'hi', ...overrides }) as SendRequest;
+
+const principal = (overrides: Parameters<typeof account>[0] = {}, scopes = ['full']) => ({
+  account: account(overrides),
+  credential: { kind: 'api_key' as const, id: 'key_1', scopes, tenant: null, allowed_domains: null },
+});
+
+describe('send core: who sends', () => {
+  it('resolves an API key within the one context read, then remembers its account', async () => {
+    const { deps, world } = fakeSendDeps({ keys: new Map([['hash-a', keyLookup()]]) });
+    await sendEmail(deps, { apiKeyHash: 'hash-a' }, request());
+    await sendEmail(deps, { apiKeyHash: 'hash-a' }, request());
+    expect(world.contextReads).toHaveLength(2);
+    expect(world.contextReads[0]).toMatchObject({ accountId: 'acc_1', apiKeyHash: 'hash-a' });
+    expect(world.accepted).toHaveLength(2);
+  });
+
+  it('refuses a revoked key at once, even when its account is remembered', async () => {
+    const { deps, world } = fakeSendDeps({ keys: new Map([['hash-b', keyLookup()]]) });
+    await sendEmail(deps, { apiKeyHash: 'hash-b' }, request());
+    world.keys.delete('hash-b');
+    await expect(sendEmail(deps, { apiKeyHash: 'hash-b' }, request())).rejects.toMatchObject({ status: 401 });
+    expect(world.accepted).toHaveLength(1);
+  });
+
+  it('refuses a key without emails:send with 403 insufficient_scope', async () => {
+    const { deps } = fakeSendDeps({ keys: new Map([['hash-c', keyLookup({ scopes: ['domains:write'] })]]) });
+    await expect(sendEmail(deps, { apiKeyHash: 'hash-c' }, request())).rejects.toMatchObject({ status: 403, code: 'insufficient_scope' });
+  });
+
+  it('answers 403 tenants_not_enabled when a tenant is named on an account without tenants', async () => {
+    const { deps } = fakeSendDeps();
+    await expect(sendEmail(deps, { principal: principal() }, request({ tenant: 'acme' }))).rejects.toMatchObject({ status: 403, code: 'tenants_not_enabled' });
+  });
+});
+
+describe('send core: policy', () => {
+  it('refuses an unverified domain of the account with 403 domain_not_verified and its status', async () => {
+    const { deps } = fakeSendDeps({ domains: new Map([['acme.test', { id: 'dom_1', account_id: 'acc_1', status: 'pending' as const }]]) });
+    await expect(sendEmail(deps, { principal: principal() }, request({ from: { email: 'a@acme.test' } }))).rejects.toMatchObject({
+      status: 403,
+      code: 'domain_not_verified',
+      details: { status: 'pending', domain_id: 'dom_1' },
+    });
+  });
+
+  it('refuses another account\'s verified domain as not verified for this account', async () => {
+    const { deps } = fakeSendDeps({ domains: new Map([['acme.test', { id: 'dom_1', account_id: 'acc_other', status: 'verified' as const }]]) });
+    await expect(sendEmail(deps, { principal: principal() }, request({ from: { email: 'a@acme.test' } }))).rejects.toMatchObject({ code: 'domain_not_verified' });
+  });
+
+  it('keeps a suppressed send as a failed email, fires email.suppressed and answers 422 naming it', async () => {
+    const { deps, world } = fakeSendDeps({ suppressed: new Set(['owner@example.com']) });
+    const attempt = sendEmail(deps, { principal: principal() }, request());
+    await expect(attempt).rejects.toMatchObject({ status: 422, details: { suppressed: ['owner@example.com'] } });
+    expect(world.created).toHaveLength(1);
+    expect(world.events.map((e) => e.type)).toEqual(['email.suppressed']);
+    expect(world.accepted).toHaveLength(0);
+  });
+
+  it('counts each unique recipient once and reads no opt-outs for transactional mail', async () => {
+    const { deps, world } = fakeSendDeps();
+    await sendEmail(deps, { principal: principal({ payment_method: true }) }, request({ to: ['owner@example.com', 'OWNER@example.com'], cc: ['owner@example.com'] }));
+    expect(world.accepted[0]!.count).toBe(1);
+    expect(world.contextReads[0]!.optOutCategory).toBeUndefined();
+  });
+
+  it('splits reservations: capped (free plan, sandbox) in the transaction, uncapped deferred to the outbox', async () => {
+    const { deps, world } = fakeSendDeps();
+    await sendEmail(deps, { principal: principal({ plan: 'pro', payment_method: true }) }, request());
+    const accepted = world.accepted[0]!;
+    expect(accepted.capped.map((r) => `${r.scope}/${r.period}`)).toEqual(['SANDBOX/DAY', 'SANDBOX/MONTH']);
+    expect(accepted.uncapped.map((r) => `${r.scope}/${r.period}`)).toEqual(['PLAN/DAY', 'PLAN/MONTH']);
+  });
+
+  it('answers 429 plan_limit with the limit the store reports and what was used', async () => {
+    const { deps } = fakeSendDeps({
+      acceptOutcome: (req) => ({ kind: 'limit_reached', reservation: req.capped[0]!, used: 100 }),
+    });
+    await expect(sendEmail(deps, { principal: principal() }, request())).rejects.toMatchObject({
+      status: 429,
+      code: 'plan_limit',
+      details: { limit: 100, used: 100, requested: 1, period: 'day', scope: 'plan' },
+    });
+  });
+});
+
+describe('send core: idempotency', () => {
+  const idempotency = { key: 'k-1', fingerprint: 'f-1' };
+
+  it('replays the stored answer without accepting again, from the record read with the context', async () => {
+    const { deps, world } = fakeSendDeps();
+    const first = await sendEmail(deps, { principal: principal() }, request(), { idempotency });
+    const second = await sendEmail(deps, { principal: principal() }, request(), { idempotency });
+    expect(second).toEqual(first);
+    expect(world.accepted).toHaveLength(1);
+  });
+
+  it('answers 409 for another request under the same key', async () => {
+    const { deps } = fakeSendDeps();
+    await sendEmail(deps, { principal: principal() }, request(), { idempotency });
+    await expect(sendEmail(deps, { principal: principal() }, request(), { idempotency: { key: 'k-1', fingerprint: 'other' } })).rejects.toMatchObject({ status: 409, code: 'idempotency_conflict' });
+  });
+
+  it('replays the winner when a concurrent request took the key first', async () => {
+    const { deps, world } = fakeSendDeps({
+      acceptOutcome: () => {
+        world.idempotency.set('k-1', { fingerprint: 'f-1', status: 200, body: { id: 'msg_winner', status: 'sent' }, created_at: NOW.toISOString() });
+        return { kind: 'idempotency_taken' };
+      },
+    });
+    expect(await sendEmail(deps, { principal: principal() }, request(), { idempotency })).toEqual({ id: 'msg_winner', status: 'sent' });
+  });
+});
+
+describe('send core: scheduling', () => {
+  it('undoes an accepted scheduled send when the scheduler is down (503)', async () => {
+    const { deps, world } = fakeSendDeps({ schedulerDown: true });
+    const at = new Date(NOW.getTime() + 3600_000).toISOString();
+    await expect(sendEmail(deps, { principal: principal() }, request({ scheduled_at: at }))).rejects.toMatchObject({ status: 503 });
+    expect(world.deleted).toHaveLength(1);
+  });
+
+  it('answers sent for an immediate send without any hand-off call (the outbox takes it)', async () => {
+    const { deps, world } = fakeSendDeps({ schedulerDown: true });
+    expect((await sendEmail(deps, { principal: principal() }, request())).status).toBe('sent');
+    expect(world.accepted[0]!.email.status).toBe('queued');
+  });
+});
