@@ -28,12 +28,16 @@ import { NodeDnsResolver, parseResolvers } from './dns/node-dns-resolver';
 import { lazySecretBox } from './secrets/lazy-secret-box';
 import { cachingSecretBox } from './secrets/caching-secret-box';
 import { secretBoxFromEnv } from './secrets/from-environment';
+import { DkimKeys } from './usecases/dkim-keys';
 
 export function buildServices(config: Config = loadConfig()) {
   const clients = createAwsClients(config);
   const table = { client: clients.dynamo, name: config.tableName };
   const clock: Clock = systemClock;
   const idempotency = new IdempotencyStore(table);
+  const domains = new DomainRepository(table);
+  // Created on first use: only the functions that hold a grant on the secrets key touch it.
+  const secretBox = cachingSecretBox(lazySecretBox(() => secretBoxFromEnv(process.env, config)));
   return {
     config,
     clock,
@@ -57,7 +61,9 @@ export function buildServices(config: Config = loadConfig()) {
       targetArn: config.schedulerTargetArn,
       roleArn: config.schedulerRoleArn,
     }),
-    domains: new DomainRepository(table),
+    domains,
+    /** DKIM keys of sending domains, parsed once per process (domain facts cached: see dkim-keys.ts). */
+    dkimKeys: new DkimKeys({ domains, secretBox, clock }),
     usage: new UsageLedger(table),
     idempotency,
     webhooks: new WebhookRepository(table),
@@ -66,8 +72,7 @@ export function buildServices(config: Config = loadConfig()) {
     /** SSRF policy of webhook URLs: public addresses only; loopback too where WEBHOOK_ALLOW_LOOPBACK is set (local cloud). */
     webhookPolicy: { allowLoopback: config.webhookAllowLoopback },
     dns: new NodeDnsResolver(parseResolvers(config.dnsResolvers)),
-    // Created on first use: only the functions that hold a grant on the secrets key touch it.
-    secretBox: cachingSecretBox(lazySecretBox(() => secretBoxFromEnv(process.env, config))),
+    secretBox,
   };
 }
 

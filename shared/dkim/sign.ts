@@ -6,7 +6,7 @@
  * message. The canonicalization is small (./canonicalize.ts); the tests check every signature with
  * mailauth's verifier, an independent implementation.
  */
-import { createHash, createPrivateKey, sign } from 'node:crypto';
+import { createHash, createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import { isValidSelector } from './keys';
 import { relaxedBody, relaxedHeader, splitMessage, type HeaderField } from './canonicalize';
 
@@ -36,7 +36,9 @@ export interface SignDkimInput {
   domain: string;
   /** s=: the key's selector, published at `<selector>._domainkey.<domain>`. */
   selector: string;
-  privateKeyPem: string;
+  /** The key as PEM, or already parsed (callers that sign often parse it once: shared/usecases/dkim-keys.ts). */
+  privateKeyPem?: string;
+  privateKey?: KeyObject;
   /** Header field names to sign; default DEFAULT_SIGNED_HEADERS. */
   headers?: readonly string[];
   /** t=; default now. */
@@ -50,7 +52,8 @@ export async function signDkim(input: SignDkimInput): Promise<Buffer> {
   const domain = input.domain.toLowerCase();
   if (!isValidDomain(domain)) throw new Error(`Invalid DKIM signing domain "${input.domain}"`);
   if (!input.selector.split('.').every(isValidSelector)) throw new Error(`Invalid DKIM selector "${input.selector}"`);
-  const key = createPrivateKey(input.privateKeyPem);
+  if (!input.privateKey && input.privateKeyPem === undefined) throw new Error('A DKIM key is required');
+  const key = input.privateKey ?? createPrivateKey(input.privateKeyPem!);
   if (key.asymmetricKeyType !== 'rsa') throw new Error(`DKIM key must be RSA, got ${key.asymmetricKeyType}`);
 
   const { headers, body, eol } = splitMessage(input.raw);

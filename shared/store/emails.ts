@@ -295,18 +295,27 @@ export class EmailRepository {
     );
   }
 
-  /** Records the hand-off to the provider; the provider's own events may already have advanced it. */
-  async recordHandedOff(emailId: string, providerMessageId: string, at: string): Promise<void> {
-    await this.table.client.send(
-      new UpdateCommand({
-        TableName: this.table.name,
-        Key: keys.email(emailId),
-        UpdateExpression: 'SET provider_message_id = :pid REMOVE send_lease_until',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':pid': providerMessageId },
-      }),
-    );
-    await this.applyOutcome(emailId, null, { event: 'sent', status: 'sent', at, fields: { sent_at: at } });
+  /**
+   * Records the hand-off to the provider as `sent`, in one conditional write while the email is still
+   * queued (the normal case). Only when a provider event overtook it (Delivery before this write) does a
+   * second write record the provider id and sent_at without moving the status back. Returns the email.
+   */
+  async recordSent(emailId: string, providerMessageId: string, at: string): Promise<Email | null> {
+    const moved = await updateIfCondition(this.table, {
+      Key: keys.email(emailId),
+      UpdateExpression: 'SET provider_message_id = :pid, #status = :sent, last_event = :sent, last_event_rank = :rank, sent_at = if_not_exists(sent_at, :at) REMOVE send_lease_until',
+      ConditionExpression: '#status = :queued',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':pid': providerMessageId, ':sent': 'sent', ':rank': EVENT_RANK.sent, ':at': at, ':queued': 'queued' },
+    });
+    if (moved) return toStoredEmail(moved).email;
+    const kept = await updateIfCondition(this.table, {
+      Key: keys.email(emailId),
+      UpdateExpression: 'SET provider_message_id = :pid, sent_at = if_not_exists(sent_at, :at) REMOVE send_lease_until',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':pid': providerMessageId, ':at': at },
+    });
+    return kept ? toStoredEmail(kept).email : null;
   }
 
   /**

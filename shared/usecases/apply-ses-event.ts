@@ -26,7 +26,9 @@ const EVENT_TYPE: Record<DeliveryEvent, EventType> = {
 /** Throws MalformedSesEvent for bodies that are not SES events (the caller decides their fate). */
 export async function applySesEvent(deps: ApplySesEventDeps, body: string): Promise<ApplyResult> {
   const event = parseSesEvent(body);
-  if (!event.outcome) return 'ignored';
+  // `sent` is recorded by the send worker from SES's answer (with email.sent); a Send event would only
+  // repeat it with a write expected to fail. The configuration set does not subscribe to it.
+  if (!event.outcome || event.outcome.event === 'sent') return 'ignored';
   if (!event.emailId || !event.accountId) return 'unknown_email'; // not sent by this service (no tags)
   let outcome = event.outcome;
   if (event.addressRefusal) {

@@ -5,24 +5,21 @@
  */
 import { domainOf, parseMailbox } from '../domain/emails/address';
 import { signDkim } from '../dkim/sign';
-import type { SecretBox } from '../secrets/secret-box';
-import type { DomainRepository } from '../store/domains';
-import { dkimKeyContext } from '../domain/domains/domain';
 import type { EmailBody } from '../domain/emails/email';
 import { composeMime } from '../mime/compose';
 import { MailerError, type BlobStore, type Clock, type EventPublisher, type Mailer } from '../ports';
 import { emailEvent } from '../domain/webhooks/email-event-data';
 import type { EmailRepository } from '../store/emails';
+import type { DkimKeys } from './dkim-keys';
 import { loadAttachments } from './email-attachments';
 
 export interface DeliverEmailDeps {
-  emails: EmailRepository;
+  emails: Pick<EmailRepository, 'claimForSend' | 'recordSent' | 'applyOutcome' | 'releaseLease'>;
   events: EventPublisher;
-  domains: DomainRepository;
-  secretBox: SecretBox;
+  dkimKeys: Pick<DkimKeys, 'forSender'>;
   sandboxDomain: string;
   blobs: BlobStore;
-  mailer: Mailer;
+  mailer: Pick<Mailer, 'send'>;
   clock: Clock;
   /** How long a claim holds; keep it at or below the send queue's visibility timeout. */
   leaseMs: number;
@@ -32,16 +29,16 @@ export type DeliverResult = 'sent' | 'skipped' | 'failed';
 
 const bare = (list: string[]) => list.map((entry) => parseMailbox(entry)?.email ?? entry);
 
-/** Signs with the sending domain's DKIM key; the sandbox domain is signed by the provider. */
+/** The sending domain was removed or unverified after the email was accepted: the email fails for good. */
+class SenderNoLongerVerified extends Error {}
+
+/** Signs with the sending domain's DKIM key (parsed once per process); the sandbox domain is signed by the provider. */
 async function signForDomain(deps: DeliverEmailDeps, accountId: string, from: string, raw: Buffer): Promise<Buffer> {
   const fromDomain = domainOf(parseMailbox(from)?.email ?? from);
   if (fromDomain === deps.sandboxDomain) return raw;
-  const stored = await deps.domains.findOwned(accountId, fromDomain);
-  if (!stored || stored.domain.status !== 'verified') {
-    throw new MailerError(`The sending domain ${fromDomain} was removed or is no longer verified.`, true);
-  }
-  const privateKeyPem = await deps.secretBox.open(stored.sealedPrivateKey, dkimKeyContext(stored.domain.id));
-  return signDkim({ raw, domain: fromDomain, selector: stored.domain.dkim_selector, privateKeyPem });
+  const signing = await deps.dkimKeys.forSender(accountId, fromDomain);
+  if (signing.kind === 'not_verified') throw new SenderNoLongerVerified(`The sending domain ${fromDomain} was removed or is no longer verified.`);
+  return signDkim({ raw, domain: fromDomain, selector: signing.selector, privateKey: signing.key });
 }
 
 /** Another attempt holds the email's lease: the message must come back later, not be dropped. */
@@ -73,10 +70,14 @@ export async function deliverEmail(deps: DeliverEmailDeps, emailId: string, sche
       bcc: bare(email.bcc),
       tags: { email_id: email.id, account_id: email.account_id },
     });
-    await deps.emails.recordHandedOff(email.id, providerMessageId, deps.clock.now().toISOString());
+    // SES's answer is the fact "sent": recorded in one write, and email.sent published from it (SES's own
+    // Send event is not subscribed: it would only repeat this).
+    const at = deps.clock.now().toISOString();
+    const sent = await deps.emails.recordSent(email.id, providerMessageId, at);
+    if (sent) await deps.events.publish([emailEvent(sent, 'email.sent', at)]);
     return 'sent';
   } catch (error) {
-    if (error instanceof MailerError && error.permanent) {
+    if ((error instanceof MailerError && error.permanent) || error instanceof SenderNoLongerVerified) {
       const at = deps.clock.now().toISOString();
       const failed = await deps.emails.applyOutcome(email.id, email.account_id, { event: 'failed', status: 'failed', at, fields: { bounce_reason: error.message } });
       if (failed) await deps.events.publish([emailEvent(failed, 'email.failed', at)]);

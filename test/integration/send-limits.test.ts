@@ -2,7 +2,10 @@
  * Plan and sandbox limits through POST /emails: counters reserved atomically with the email, so
  * concurrent sends at the edge of a limit never overshoot; suppressed recipients refuse a send.
  */
-import { api, newAccount, stack } from './harness/stack';
+import { api, newAccount, stack, uniqueEmail } from './harness/stack';
+import { publishAll, uniqueDomain } from './harness/dns';
+import { shardCaps } from '../../shared/domain/accounts/limits';
+import { keys } from '../../shared/store/keys';
 import { month, setUsage, settledUsage, today, usage } from './harness/usage';
 
 const SANDBOX = 'sandbox.mailservice.dev';
@@ -30,6 +33,36 @@ describe('plan limits', () => {
       upgrade_url: expect.stringMatching(/^https?:\/\//),
       details: { limit: 100, period: 'day', scope: 'plan', plan: 'free', requested: 1, resets_at: expect.stringMatching(/T00:00:00.000Z$/) },
     });
+    expect(await usage(account.id, 'PLAN', 'DAY', today())).toBe(100);
+  });
+
+  it('grants exactly the remaining places when multi-recipient sends race a sharded counter spread unevenly', async () => {
+    // A verified domain and a payment method, so one send can reach several recipients.
+    const account = await newAccount({ plan: 'free', paymentMethod: true });
+    const name = uniqueDomain();
+    const created = await api('POST', '/domains', { key: account.key, body: { name } });
+    await publishAll(created.body.domain.records);
+    expect((await api('POST', `/domains/${created.body.domain.id}`, { key: account.key, body: { action: 'verify' } })).body.domain.status).toBe('verified');
+    // 100 a day over 8 shards: leave 7 places, spread so that no single shard holds 3 of them.
+    const caps = shardCaps(100);
+    const free = [2, 2, 1, 1, 1, 0, 0, 0];
+    await setUsage(account.id, 'PLAN', 'DAY', today(), 0);
+    const { DynamoDBDocumentClient, PutCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+    const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: stack().info.endpoints.dynamodb, region: stack().info.region }));
+    for (let shard = 0; shard < caps.length; shard++) {
+      await client.send(new PutCommand({ TableName: stack().info.env.TABLE_NAME, Item: { ...keys.usageShard(account.id, 'PLAN', 'DAY', today(), shard), count: caps[shard]! - free[shard]! } }));
+    }
+    client.destroy();
+    // 6 sends of 3 recipients race for 7 places: exactly 2 fit (6 places), whatever the interleaving.
+    const sends = await Promise.all(
+      Array.from({ length: 6 }, () => api('POST', '/emails', { key: account.key, body: { from: `a@${name}`, to: [uniqueEmail('r'), uniqueEmail('r'), uniqueEmail('r')], subject: 'edge', text: 't' } })),
+    );
+    expect(sends.filter((r) => r.status === 200)).toHaveLength(2);
+    expect(sends.filter((r) => r.status === 429)).toHaveLength(4);
+    expect(await usage(account.id, 'PLAN', 'DAY', today())).toBe(99);
+    // The last place still goes to a one-recipient send; then the counter is full.
+    expect((await api('POST', '/emails', { key: account.key, body: { from: `a@${name}`, to: uniqueEmail('r'), subject: 'last', text: 't' } })).status).toBe(200);
     expect(await usage(account.id, 'PLAN', 'DAY', today())).toBe(100);
   });
 
