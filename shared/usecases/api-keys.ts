@@ -2,13 +2,14 @@
 import type { ApiKey } from '../domain/api-keys/api-key';
 import type { CreateApiKeyInput } from '../domain/api-keys/schemas';
 import { generateApiKeySecret, hashSecret, secretHint } from '../domain/api-keys/secret';
-import { ForbiddenError, NotFoundError } from '../domain/errors';
+import { NotFoundError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import type { Clock } from '../ports';
 import type { ApiKeyRepository } from '../store/api-keys';
 import type { Page } from '../store/cursor';
 import type { PageRequest } from '../store/paginate';
 import type { Principal } from './principal';
+import { resolveTenant } from './tenant-scope';
 
 export interface ApiKeyDeps {
   apiKeys: ApiKeyRepository;
@@ -16,20 +17,15 @@ export interface ApiKeyDeps {
 }
 
 export async function createApiKey(deps: ApiKeyDeps, principal: Principal, input: CreateApiKeyInput): Promise<{ apiKey: ApiKey; secret: string }> {
-  if (input.tenant !== undefined) {
-    if (!principal.account.tenants_enabled) {
-      throw new ForbiddenError('Tenants are not enabled for this account, so a key cannot be limited to a tenant.', 'tenants_not_enabled');
-    }
-    // Tenants themselves arrive with the tenants feature; until then no tenant can exist.
-    throw new NotFoundError('Tenant', input.tenant);
-  }
+  // 403 tenants_not_enabled, or (until tenants exist) 404: the one tenant rule every request follows.
+  const tenant = await resolveTenant(principal, input.tenant);
   const secret = generateApiKeySecret();
   const apiKey: ApiKey = {
     id: newId('key'),
     account_id: principal.account.id,
     name: input.name,
     scopes: input.scopes,
-    tenant: null,
+    tenant,
     allowed_domains: input.allowed_domains ?? null,
     hint: secretHint(secret),
     created_at: deps.clock.now().toISOString(),
