@@ -1,0 +1,75 @@
+/** The send worker's use case with in-memory fakes: the calls it makes per email, and its failure paths. */
+import { generateKeyPairSync } from 'node:crypto';
+import { deliverEmail, type DeliverEmailDeps } from '../../../shared/usecases/deliver-email';
+import { MailerError } from '../../../shared/ports';
+import type { Email } from '../../../shared/domain/emails/email';
+import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
+
+const NOW = new Date('2026-11-22T10:00:00.000Z');
+
+function email(from: string): Email {
+  return {
+    id: 'msg_1', account_id: 'acc_1', from, to: ['r@example.com'], cc: [], bcc: [], reply_to: [], subject: 's', status: 'queued', last_event: 'queued',
+    bounce_reason: null, bounce_type: null, tags: [], headers: {}, scheduled_at: null, cancelled_at: null, sent_at: null, delivered_at: null, bounced_at: null,
+    created_at: NOW.toISOString(), tenant: null, provider_message_id: null,
+  };
+}
+
+function fakes(options: { from?: string; signing?: 'key' | 'not_verified'; mailerError?: MailerError } = {}) {
+  const calls: string[] = [];
+  const events: ServiceEvent[] = [];
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
+  const stored = email(options.from ?? 'a@acme.test');
+  const deps: DeliverEmailDeps = {
+    emails: {
+      claimForSend: async () => (calls.push('claim'), { kind: 'claimed', stored: { email: stored, body: { inline: { text: 'hi' } }, internals: {} } }),
+      recordSent: async (_id, pid, at) => (calls.push(`recordSent ${pid}`), { ...stored, status: 'sent', sent_at: at }),
+      applyOutcome: async (_id, _acc, outcome) => (calls.push(`applyOutcome ${outcome.event}`), { ...stored, status: 'failed' }),
+      releaseLease: async () => void calls.push('releaseLease'),
+    },
+    events: { publish: async (batch) => void events.push(...batch) },
+    dkimKeys: {
+      forSender: async () => (calls.push('dkim'), options.signing === 'not_verified' ? { kind: 'not_verified' } : { kind: 'key', domainId: 'dom_1', selector: 's1', key: privateKey }),
+    },
+    sandboxDomain: 'sandbox.test',
+    blobs: { put: async () => undefined, get: async () => Buffer.alloc(0) } as never,
+    mailer: {
+      send: async (message) => {
+        calls.push(`ses ${message.raw.toString('latin1').startsWith('DKIM-Signature:') ? 'signed' : 'unsigned'}`);
+        if (options.mailerError) throw options.mailerError;
+        return { providerMessageId: 'ses-1' };
+      },
+    },
+    clock: { now: () => NOW },
+    leaseMs: 1000,
+  };
+  return { deps, calls, events };
+}
+
+describe('deliverEmail', () => {
+  it('claims, signs, sends and records sent in one write, publishing email.sent', async () => {
+    const { deps, calls, events } = fakes();
+    expect(await deliverEmail(deps, 'msg_1')).toBe('sent');
+    expect(calls).toEqual(['claim', 'dkim', 'ses signed', 'recordSent ses-1']);
+    expect(events.map((e) => e.type)).toEqual(['email.sent']);
+  });
+
+  it('leaves sandbox mail to the provider to sign (no key lookup)', async () => {
+    const { deps, calls } = fakes({ from: 'a@sandbox.test' });
+    await deliverEmail(deps, 'msg_1');
+    expect(calls).toEqual(['claim', 'ses unsigned', 'recordSent ses-1']);
+  });
+
+  it('fails the email for good when its domain is no longer verified, without calling SES', async () => {
+    const { deps, calls, events } = fakes({ signing: 'not_verified' });
+    expect(await deliverEmail(deps, 'msg_1')).toBe('failed');
+    expect(calls).toEqual(['claim', 'dkim', 'applyOutcome failed']);
+    expect(events.map((e) => e.type)).toEqual(['email.failed']);
+  });
+
+  it('gives the lease back and rethrows on a transient provider error (the message is retried)', async () => {
+    const { deps, calls } = fakes({ mailerError: new MailerError('throttled', false) });
+    await expect(deliverEmail(deps, 'msg_1')).rejects.toThrow('throttled');
+    expect(calls).toEqual(['claim', 'dkim', 'ses signed', 'releaseLease']);
+  });
+});
