@@ -15,6 +15,11 @@ export const systemClock: Clock = { now: () => new Date() };
 /** The send queue: one message per email to hand to the send worker. */
 export interface SendQueue {
   enqueue(message: { email_id: string }): Promise<void>;
+  /**
+   * Many messages in as few calls as the queue allows (the outbox relay). Answers the positions (in
+   * `messages`) of those the queue did not accept; the others are enqueued.
+   */
+  enqueueMany(messages: { email_id: string }[]): Promise<{ failed: number[] }>;
 }
 
 /**
@@ -25,9 +30,32 @@ export interface WebhookDeliveryQueue {
   enqueue(message: { webhook_id: string; delivery_id: string; attempt: number; retry_base?: number }, delaySeconds: number): Promise<void>;
 }
 
+/** What the blob store knows about a stored object. */
+export interface BlobInfo {
+  size: number;
+  contentType?: string;
+  /** Opaque version tag (S3 ETag), for a copy of exactly this version. */
+  etag?: string;
+}
+
+/** A URL a client can PUT one object to directly, and the headers it must send with it. */
+export interface PresignedPut {
+  url: string;
+  headers: Record<string, string>;
+}
+
 export interface BlobStore {
   put(key: string, body: string | Buffer, contentType: string): Promise<void>;
   get(key: string): Promise<Buffer>;
+  /** The object's size and type, or null when there is no object at `key`. */
+  head(key: string): Promise<BlobInfo | null>;
+  /** Server-side copy; with `ifMatch`, only while the source still has that etag (throws otherwise). */
+  copy(fromKey: string, toKey: string, options?: { ifMatch?: string }): Promise<void>;
+  /**
+   * A presigned PUT for `key`, valid `expiresInSeconds`: the content type is signed (the client sends
+   * exactly that Content-Type), and so is the length when given (S3 refuses a body of another size).
+   */
+  presignPut(key: string, options: { contentType: string; contentLength?: number; expiresInSeconds: number }): Promise<PresignedPut>;
 }
 
 export interface OutboundMessage {

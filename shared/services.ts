@@ -15,6 +15,7 @@ import { AccountRepository } from './store/accounts';
 import { ApiKeyRepository } from './store/api-keys';
 import { EmailRepository } from './store/emails';
 import { SendContextReader } from './store/send-context';
+import { AttachmentUploadRepository } from './store/attachment-uploads';
 import { SuppressionRepository } from './store/suppressions';
 import { CategoryOptOutRepository } from './store/category-opt-outs';
 import { DomainRepository } from './store/domains';
@@ -47,6 +48,7 @@ export function buildServices(config: Config = loadConfig()) {
     accounts: new AccountRepository(table),
     apiKeys: new ApiKeyRepository(table),
     emails: new EmailRepository(table, idempotency),
+    attachmentUploads: new AttachmentUploadRepository(table),
     sendContext: new SendContextReader(table),
     emailListing: new EmailListingRepository(table),
     rateLimits: new RateLimitRepository(table),

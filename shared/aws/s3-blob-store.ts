@@ -1,5 +1,16 @@
-import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { BlobStore } from '../ports';
+import { CopyObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { BlobInfo, BlobStore, PresignedPut } from '../ports';
+
+function isNotFound(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } } | null;
+  return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+}
+
+/** `bucket/key` for x-amz-copy-source: each key segment URL-encoded, the slashes kept. */
+function copySource(bucket: string, key: string): string {
+  return `${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
+}
 
 export class S3BlobStore implements BlobStore {
   constructor(
@@ -15,5 +26,57 @@ export class S3BlobStore implements BlobStore {
     const result = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
     if (!result.Body) throw new Error(`Empty object s3://${this.bucket}/${key}`);
     return Buffer.from(await result.Body.transformToByteArray());
+  }
+
+  async head(key: string): Promise<BlobInfo | null> {
+    try {
+      const result = await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return {
+        size: result.ContentLength ?? 0,
+        ...(result.ContentType ? { contentType: result.ContentType } : {}),
+        ...(result.ETag ? { etag: result.ETag } : {}),
+      };
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  async copy(fromKey: string, toKey: string, options: { ifMatch?: string } = {}): Promise<void> {
+    await this.s3.send(
+      new CopyObjectCommand({
+        Bucket: this.bucket,
+        Key: toKey,
+        CopySource: copySource(this.bucket, fromKey),
+        ...(options.ifMatch ? { CopySourceIfMatch: options.ifMatch } : {}),
+      }),
+    );
+  }
+
+  async presignPut(key: string, options: { contentType: string; contentLength?: number; expiresInSeconds: number }): Promise<PresignedPut> {
+    const command = new PutObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ContentType: options.contentType,
+      ...(options.contentLength === undefined ? {} : { ContentLength: options.contentLength }),
+    });
+    const url = await getSignedUrl(this.presigningClient(), command, {
+      expiresIn: options.expiresInSeconds,
+      // The presigner leaves content-type unsigned by default: sign it (and the length, when known) so
+      // the stored object has the declared type and size.
+      signableHeaders: new Set(options.contentLength === undefined ? ['content-type'] : ['content-type', 'content-length']),
+    });
+    return { url, headers: { 'Content-Type': options.contentType } };
+  }
+
+  /**
+   * The client with request checksums only WHEN_REQUIRED. With the SDK's default (WHEN_SUPPORTED) a
+   * presigned PutObject carries `x-amz-checksum-crc32=AAAAAA==`, the CRC32 of the EMPTY body it was
+   * signed with, and S3 then refuses every real upload (aws/aws-sdk-js-v3#6994). getSignedUrl only
+   * reads `config` and `middlewareStack`, so the same client is reused with that one setting changed.
+   */
+  private presigningClient(): S3Client {
+    const config = { ...this.s3.config, requestChecksumCalculation: () => Promise.resolve('WHEN_REQUIRED' as const) };
+    return { config, middlewareStack: this.s3.middlewareStack } as unknown as S3Client;
   }
 }

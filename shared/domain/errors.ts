@@ -13,6 +13,8 @@ export type ErrorCode =
   | 'plan_limit'
   /** A fixed per-account cap that no plan raises (e.g. webhook endpoints). */
   | 'limit_exceeded'
+  /** 413: a file or message larger than a size limit (attachments, SES's message size). */
+  | 'payload_too_large'
   | 'rate_limited'
   | 'tenants_not_enabled'
   | 'domain_not_allowed'

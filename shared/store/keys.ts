@@ -17,6 +17,7 @@
  *   Rate-limit window  PK RATELIMIT#<acc>#<name> SK WINDOW#<start epoch s>  (API rate limits; TTL)
  *   Webhook endpoint   PK WEBHOOK#<wh>           SK WEBHOOK  GSI1PK ACCOUNT#<acc>#WEBHOOKS  GSI1SK <wh>
  *   Webhook delivery   PK DELIVERY#<wh>#<event ulid>  SK DELIVERY  GSI1PK WEBHOOK#<wh>#DELIVERIES  GSI1SK <event ulid>  (TTL)
+ *   Attachment upload  PK UPLOAD#<acc>#<att>     SK UPLOAD                (24 h TTL; the account in the key: another account's id is a miss)
  */
 /** A user-chosen value inside a key (tenant ids): '%' and '#' escaped so it cannot end its segment early. */
 export function keyPart(value: string): string {
@@ -57,6 +58,8 @@ export const keys = {
   /** One item per (endpoint, event): a busy endpoint's delivery writes spread over many partitions. */
   webhookDelivery: (webhookId: string, eventUlid: string) => ({ PK: `DELIVERY#${webhookId}#${eventUlid}`, SK: 'DELIVERY' }),
   deliveriesByWebhook: (webhookId: string) => `WEBHOOK#${webhookId}#DELIVERIES`,
+  /** An attachment upload (POST /attachments). Keyed by account and id: a foreign id is simply not found. */
+  attachmentUpload: (accountId: string, attachmentId: string) => ({ PK: `UPLOAD#${accountId}#${attachmentId}`, SK: 'UPLOAD' }),
   /*
    * Suppressions: one item per (account, address, list), keyed by the ADDRESS, not by the account.
    *

@@ -5,6 +5,11 @@
  * Attachment bytes never go in DynamoDB: the send use case puts them in the blob store
  * (`attachments/<email_id>/<index>`) and the email item keeps only `AttachmentRef`s.
  *
+ * An item is either inline, `{filename, content_type?, data, content_id?}` (the bytes as base64 in the
+ * request), or a reference to an upload, `{attachment_id, filename?, content_type?, content_id?}`: a file
+ * PUT to a presigned URL from POST /attachments (docs/attachments.md), for files that cannot travel in
+ * a 6 MB request. Which one is decided by the presence of `attachment_id`.
+ *
  * Blocked extensions (`BLOCKED_EXTENSIONS`), the rule: the file name is lower-cased, trailing dots and
  * white space are dropped (Windows ignores them, so `run.exe.` and `run.exe ` are `run.exe`), and the
  * name is split on dots; the file is refused when ANY segment after the first is a blocked extension.
@@ -20,10 +25,44 @@ export const MAX_ATTACHMENTS = 10;
 /** Per file, decoded. */
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 export const MAX_FILENAME_LENGTH = 255;
+
+/**
+ * SES refuses a raw message over 40 MB (SendEmail, after base64). Counted here as 40,000,000 bytes, the
+ * stricter reading of "MB": a message refused by SES after it was accepted would fail for good, so the
+ * send refuses it up front instead (413).
+ */
+export const SES_MAX_MESSAGE_BYTES = 40_000_000;
+/** Allowance for the message's own headers (with DKIM-Signature), MIME boundaries and part headers. */
+const MESSAGE_OVERHEAD_BYTES = 64 * 1024;
+/** Allowance per attachment for its part headers (Content-Type, Content-Disposition with a long encoded name, Content-ID). */
+const PART_OVERHEAD_BYTES = 2 * 1024;
+
+/** Bytes of a file once in MIME: base64 (4 per 3) in lines of 76 characters plus CRLF, with its part headers. */
+export function mimeAttachmentBytes(size: number): number {
+  const base64 = 4 * Math.ceil(size / 3);
+  return base64 + 2 * Math.ceil(base64 / 76) + PART_OVERHEAD_BYTES;
+}
+
+/**
+ * An upper estimate of the raw message size: the attachments as encoded by the composer, the bodies
+ * (UTF-8 bytes of html and text, counted as base64 as the worst case of the composer's choices) and the
+ * headers. 40 MB holds about 29 MB of attachments (MAX_ATTACHMENT_BYTES_PER_MESSAGE).
+ */
+export function estimateMessageBytes(attachmentSizes: readonly number[], bodyBytes = 0): number {
+  const attachments = attachmentSizes.reduce((total, size) => total + mimeAttachmentBytes(size), 0);
+  return MESSAGE_OVERHEAD_BYTES + (bodyBytes > 0 ? mimeAttachmentBytes(bodyBytes) : 0) + attachments;
+}
+
+/** The most bytes of files one message can carry under SES's limit (one file, short bodies): about 29 MB. */
+export const MAX_ATTACHMENT_BYTES_PER_MESSAGE = (() => {
+  let size = Math.floor(((SES_MAX_MESSAGE_BYTES - MESSAGE_OVERHEAD_BYTES - PART_OVERHEAD_BYTES) * 3 * 76) / (4 * 78));
+  while (estimateMessageBytes([size]) > SES_MAX_MESSAGE_BYTES) size -= 1;
+  return size;
+})();
 export const BLOCKED_EXTENSIONS = ['exe', 'bat', 'cmd', 'com', 'scr', 'js', 'vbs', 'dll'] as const;
 
-/** A validated attachment of a send request. `data` is the base64 text (white space removed). */
-export interface Attachment {
+/** A validated inline attachment of a send request. `data` is the base64 text (white space removed). */
+export interface InlineAttachment {
   filename: string;
   /** Lower-case `type/subtype` (parameters kept); derived from the extension when not given. */
   content_type: string;
@@ -34,6 +73,27 @@ export interface Attachment {
   size: number;
 }
 
+/** The inline form's historical name. */
+export type Attachment = InlineAttachment;
+
+/** A send request's reference to an upload (POST /attachments); the overrides replace the upload's values. */
+export interface AttachmentReference {
+  attachment_id: string;
+  filename?: string;
+  content_type?: string;
+  content_id?: string;
+}
+
+/** One validated item of a send request's `attachments`. */
+export type AttachmentInput = InlineAttachment | AttachmentReference;
+
+export function isAttachmentReference(attachment: AttachmentInput): attachment is AttachmentReference {
+  return 'attachment_id' in attachment;
+}
+
+/** Ids of uploads (POST /attachments): `att_` and a ULID. */
+export const ATTACHMENT_ID_PATTERN = /^att_[0-9A-HJKMNP-TV-Z]{26}$/;
+
 /** What the email item keeps about an attachment: metadata and where its bytes are. */
 export interface AttachmentRef {
   filename: string;
@@ -42,6 +102,9 @@ export interface AttachmentRef {
   content_id?: string;
   blob_key: string;
 }
+
+/** An attachment of an accepted email (what resolveAttachments returns). */
+export type EmailAttachment = AttachmentRef;
 
 /** The attachment as shown in the public Email record (no blob key). */
 export function toPublicAttachment(ref: AttachmentRef) {
@@ -101,6 +164,7 @@ const ALIASES: Record<string, string> = {
   contentType: 'content_type',
   content: 'data',
   contentId: 'content_id',
+  attachmentId: 'attachment_id',
 };
 
 function applyItemAliases(input: unknown): unknown {
@@ -127,7 +191,8 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const requiredString = (field: string) =>
   z.string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`) });
 
-const filename = requiredString('filename (or name)').superRefine((value, ctx) => {
+/** A file name: 1-255 characters, no paths or control characters, no blocked extension (the rule above). */
+export const filenameField = requiredString('filename (or name)').superRefine((value, ctx) => {
   if (value.length < 1 || value.length > MAX_FILENAME_LENGTH || value.trim() === '') {
     ctx.addIssue({ code: 'custom', message: `filename must be 1-${MAX_FILENAME_LENGTH} characters` });
     return;
@@ -153,7 +218,8 @@ const filename = requiredString('filename (or name)').superRefine((value, ctx) =
   }
 });
 
-const contentType = requiredString('content_type').transform((value, ctx) => {
+/** A content type, normalised: lower-case essence, parameters kept; multipart types refused. */
+export const contentTypeField = requiredString('content_type').transform((value, ctx) => {
   const match = CONTENT_TYPE.exec(value.trim());
   if (!match) {
     ctx.addIssue({ code: 'custom', message: `"${value}" is not a content type: use type/subtype, e.g. application/pdf` });
@@ -189,28 +255,64 @@ const data = requiredString('data (or content)').transform((value, ctx) => {
 
 const contentId = requiredString('content_id').regex(CONTENT_ID, 'content_id must be 1-255 of A-Z, a-z, 0-9, ., _, @, - (no angle brackets); reference it as cid:<content_id>');
 
+const inlineAttachmentSchema = z
+  .object({
+    filename: filenameField,
+    content_type: contentTypeField.optional(),
+    data,
+    content_id: contentId.optional(),
+  })
+  .transform(
+    (value): InlineAttachment => ({
+      filename: value.filename,
+      content_type: value.content_type ?? contentTypeForFilename(value.filename),
+      ...(value.content_id === undefined ? {} : { content_id: value.content_id }),
+      data: value.data.base64,
+      size: value.data.size,
+    }),
+  );
+
+const attachmentId = requiredString('attachment_id').regex(ATTACHMENT_ID_PATTERN, 'attachment_id must be the id of an upload from POST /attachments (att_ and 26 characters)');
+
+const attachmentReferenceSchema = z
+  .object({
+    attachment_id: attachmentId,
+    filename: filenameField.optional(),
+    content_type: contentTypeField.optional(),
+    content_id: contentId.optional(),
+    data: z.undefined({ message: 'give either data (the file as base64) or attachment_id (an upload from POST /attachments), not both' }).optional(),
+  })
+  .transform(
+    (value): AttachmentReference => ({
+      attachment_id: value.attachment_id,
+      ...(value.filename === undefined ? {} : { filename: value.filename }),
+      ...(value.content_type === undefined ? {} : { content_type: value.content_type }),
+      ...(value.content_id === undefined ? {} : { content_id: value.content_id }),
+    }),
+  );
+
+function isReferenceItem(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'attachment_id' in value;
+}
+
+/**
+ * One item: a reference when it has `attachment_id`, inline otherwise. Dispatched by hand rather than
+ * with z.union so that a bad item reports its own fields (`attachments.1.data`), not "invalid input".
+ */
 export const attachmentSchema = z.preprocess(
   applyItemAliases,
-  z
-    .object({
-      filename,
-      content_type: contentType.optional(),
-      data,
-      content_id: contentId.optional(),
-    })
-    .transform(
-      (value): Attachment => ({
-        filename: value.filename,
-        content_type: value.content_type ?? contentTypeForFilename(value.filename),
-        ...(value.content_id === undefined ? {} : { content_id: value.content_id }),
-        data: value.data.base64,
-        size: value.data.size,
-      }),
-    ),
+  z.unknown().transform((value, ctx): AttachmentInput => {
+    const result = (isReferenceItem(value) ? attachmentReferenceSchema : inlineAttachmentSchema).safeParse(value);
+    if (result.success) return result.data;
+    for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    return z.NEVER;
+  }),
 );
 
 export const attachmentsSchema = z
-  .array(attachmentSchema, { error: (issue) => (issue.code === 'invalid_type' ? 'attachments must be an array of {filename, content_type, data, content_id}' : undefined) })
+  .array(attachmentSchema, {
+    error: (issue) => (issue.code === 'invalid_type' ? 'attachments must be an array of {filename, content_type, data, content_id} or {attachment_id}' : undefined),
+  })
   .max(MAX_ATTACHMENTS, `at most ${MAX_ATTACHMENTS} attachments`)
   .superRefine((list, ctx) => {
     const seen = new Set<string>();

@@ -20,12 +20,13 @@ import type { Email } from '../../domain/emails/email';
 import type { Idempotency } from '../../domain/emails/idempotency';
 import { checkScheduleTime } from '../../domain/emails/schedule';
 import type { SendRequest } from '../../domain/emails/send-request';
-import { ServiceUnavailableError } from '../../domain/errors';
+import { AppError, ServiceUnavailableError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { OptOutCategory } from '../../domain/suppressions/reasons';
 import { emailEvent } from '../../domain/webhooks/email-event-data';
 import type { BlobStore, Clock, EmailScheduler, EventPublisher } from '../../ports';
 import type { ApiKeyRepository } from '../../store/api-keys';
+import type { AttachmentUploadRepository } from '../../store/attachment-uploads';
 import type { DomainRepository } from '../../store/domains';
 import type { EmailRepository } from '../../store/emails';
 import type { IdempotencyStore } from '../../store/idempotency';
@@ -49,6 +50,7 @@ export interface SendDeps {
   scheduler: EmailScheduler;
   events: EventPublisher;
   blobs: BlobStore;
+  attachmentUploads?: Pick<AttachmentUploadRepository, 'get'>;
   clock: Clock;
   sandboxDomain: string;
   dashboardUrl: string;
@@ -198,6 +200,7 @@ async function accept(
         : undefined,
     });
   } catch (error) {
+    if (error instanceof AppError) throw error; // a refused attachment (413/422), not an outage
     throw new ServiceUnavailableError('The email could not be stored. Nothing was sent; retry with the same request.', { cause: error });
   }
   if (outcome.kind === 'limit_reached') throw limitError(principal, outcome.reservation, outcome.used, count, deps.dashboardUrl);

@@ -6,9 +6,10 @@
 import type { EmailBody } from '../../domain/emails/email';
 import type { AttachmentRef } from '../../domain/emails/attachments';
 import type { SendRequest } from '../../domain/emails/send-request';
-import type { BlobStore } from '../../ports';
+import type { BlobStore, Clock } from '../../ports';
+import type { AttachmentUploadRepository } from '../../store/attachment-uploads';
 import type { StoredBody } from '../../store/emails';
-import { storeAttachments } from '../email-attachments';
+import { resolveAttachments } from '../email-attachments';
 
 /** Bodies above this size (bytes of JSON) go to the blob store, far below DynamoDB's 400 KB item limit. */
 export const INLINE_BODY_LIMIT = 64 * 1024;
@@ -26,12 +27,22 @@ export interface StoredContent {
   attachments?: AttachmentRef[];
 }
 
-/** Stores what must live outside the item; the body and each attachment in parallel. */
-export async function storeContent(deps: { blobs: BlobStore }, accountId: string, emailId: string, request: SendRequest): Promise<StoredContent> {
+/**
+ * Stores what must live outside the item: the body, inline attachment bytes, and uploaded attachments
+ * (POST /attachments) copied under the email; every attachment is checked before anything is stored.
+ */
+export async function storeContent(
+  deps: { blobs: BlobStore; attachmentUploads?: Pick<AttachmentUploadRepository, 'get'>; clock?: Clock },
+  accountId: string,
+  emailId: string,
+  request: SendRequest,
+): Promise<StoredContent> {
+  const bodyBytes = Buffer.byteLength(request.html ?? '', 'utf8') + Buffer.byteLength(request.text ?? '', 'utf8');
   const [body, attachments] = await Promise.all([
     storeBody(deps.blobs, emailId, { html: request.html, text: request.text }),
-    request.attachments?.length ? storeAttachments(deps.blobs, emailId, request.attachments) : Promise.resolve(undefined),
+    request.attachments?.length
+      ? resolveAttachments({ blobs: deps.blobs, uploads: deps.attachmentUploads, clock: deps.clock }, accountId, emailId, request.attachments, { bodyBytes })
+      : Promise.resolve(undefined),
   ]);
-  void accountId;
   return attachments ? { body, attachments } : { body };
 }

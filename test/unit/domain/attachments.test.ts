@@ -5,6 +5,7 @@ import {
   MAX_ATTACHMENT_BYTES,
   rejectAttachmentsInBatch,
   toPublicAttachment,
+  type InlineAttachment,
 } from '../../../shared/domain/emails/attachments';
 import { sendRequestSchema } from '../../../shared/domain/emails/send-request';
 import { issuesToFields } from '../../../shared/http/validate';
@@ -44,7 +45,7 @@ describe('attachments schema', () => {
 
   it('validates data as base64 and computes the decoded size', () => {
     for (const text of ['a', 'ab', 'abc', 'abcd', 'hello world!', '\u00e9\u00e8']) {
-      const [parsed] = attachmentsSchema.parse([file({ data: b64(text) })]);
+      const [parsed] = attachmentsSchema.parse([file({ data: b64(text) })]) as InlineAttachment[];
       expect(parsed!.size).toBe(Buffer.byteLength(text));
     }
     // unpadded and line-wrapped (MIME style) base64 are accepted; white space is dropped
@@ -60,7 +61,7 @@ describe('attachments schema', () => {
 
   it('allows exactly 10 MB decoded and refuses 10 MB + 1 byte', () => {
     const exact = Buffer.alloc(MAX_ATTACHMENT_BYTES, 0x41).toString('base64');
-    const [parsed] = attachmentsSchema.parse([file({ data: exact })]);
+    const [parsed] = attachmentsSchema.parse([file({ data: exact })]) as InlineAttachment[];
     expect(parsed!.size).toBe(MAX_ATTACHMENT_BYTES);
     const over = Buffer.alloc(MAX_ATTACHMENT_BYTES + 1, 0x41).toString('base64');
     expect(fieldsOf({ ...base, attachments: [file(), file({ data: over })] })).toEqual([
