@@ -18,6 +18,11 @@ export interface TableDefinition {
   globalSecondaryIndexes: { indexName: string; partitionKey: string; sortKey: string }[];
   timeToLiveAttribute: string;
   envVar: string;
+  /**
+   * DynamoDB Streams view of the table (unset: no stream). NEW_IMAGE feeds the transactional outbox:
+   * STREAM_WORKERS read it (Lambda event source mappings in AWS, localstack/cloud/stream-poller.ts locally).
+   */
+  stream?: 'NEW_IMAGE' | 'NEW_AND_OLD_IMAGES' | 'KEYS_ONLY' | 'OLD_IMAGE';
 }
 
 export const TABLE: TableDefinition = {
@@ -30,6 +35,7 @@ export const TABLE: TableDefinition = {
   ],
   timeToLiveAttribute: 'ttl',
   envVar: 'TABLE_NAME',
+  stream: 'NEW_IMAGE',
 };
 
 export interface QueueDefinition {
@@ -121,7 +127,7 @@ export const CONFIGURATION_SET = {
   eventDestinationName: 'to-sns',
   topic: 'sesEvents' as TopicId,
   /** SESv2 MatchingEventTypes. */
-  matchingEventTypes: ['SEND', 'DELIVERY', 'BOUNCE', 'COMPLAINT', 'DELIVERY_DELAY', 'REJECT', 'OPEN', 'CLICK'],
+  matchingEventTypes: ['DELIVERY', 'BOUNCE', 'COMPLAINT', 'DELIVERY_DELAY', 'REJECT', 'OPEN', 'CLICK'],
   envVar: 'SES_CONFIGURATION_SET',
 };
 
@@ -171,7 +177,9 @@ export type Access =
   | 'schedule'
   | 'encrypt'
   | 'decrypt'
-  | 'encryptDecrypt';
+  | 'encryptDecrypt'
+  /** Table: UpdateItem only (no reads, puts or deletes), e.g. adding to counters. */
+  | 'update';
 
 export interface Grant {
   resource: Resource;
@@ -241,6 +249,16 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     entry: 'functions/api/suppressions/handler.ts',
     routes: ['ANY /suppressions', 'ANY /suppressions/{proxy+}'],
     grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
+  },
+  {
+    name: 'attachments',
+    entry: 'functions/api/attachments/handler.ts',
+    routes: ['ANY /attachments', 'ANY /attachments/{proxy+}'],
+    grants: [
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      // Presigned PUT URLs are signed with this function's role (s3:PutObject on uploads/); GET reads the object's size (HEAD).
+      { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
+    ],
   },
 ];
 
@@ -316,6 +334,81 @@ export const WORKERS: WorkerDefinition[] = [
       { resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'consume' },
       { resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'send' },
       { resource: { kind: 'secretsKey' }, access: 'decrypt' },
+    ],
+  },
+];
+
+/**
+ * A Lambda event filter pattern (Lambda's filter syntax), matched against each stream record in its
+ * Lambda shape (`eventName`, `dynamodb.NewImage` in AttributeValue form, ...). Leaves are arrays of
+ * alternatives: literal values, `{prefix}`, `{suffix}`, `{'anything-but': [...]}`, `{exists: boolean}`,
+ * `{numeric: ['>', 0, ...]}`, `{'equals-ignore-case': ...}`. Several patterns of one worker are OR-ed.
+ */
+export interface FilterPattern {
+  [field: string]: FilterPattern | FilterValue[];
+}
+export type FilterValue =
+  | string
+  | number
+  | boolean
+  | null
+  | { prefix: string }
+  | { suffix: string }
+  | { 'anything-but': string | number | (string | number)[] }
+  | { exists: boolean }
+  | { numeric: (string | number)[] }
+  | { 'equals-ignore-case': string };
+
+/**
+ * A worker fed by the table's stream (DynamoDB Streams -> Lambda event source mapping), with the
+ * mapping's settings. The local cloud emulates the mapping with the same settings.
+ */
+export interface StreamWorkerDefinition {
+  name: string;
+  entry: string;
+  /** Where a new mapping starts reading (later restarts resume from the checkpoint). */
+  startingPosition: 'TRIM_HORIZON' | 'LATEST';
+  /** Records per invocation (1-10000). */
+  batchSize: number;
+  /**
+   * How long to gather records before invoking (0: invoke as soon as records are read). Lambda takes
+   * whole seconds (0-300), so this must be a multiple of 1000.
+   */
+  maxBatchingWindowMs: number;
+  /** Records matching none of these are dropped (checkpointed, never invoked); empty: every record. */
+  filters: FilterPattern[];
+  /** Retries of a failing batch before it goes to the on-failure queue (-1: until the records expire). */
+  retryAttempts: number;
+  /** Split a failing batch in two and retry the halves separately. */
+  bisectBatchOnFunctionError: boolean;
+  /** The handler answers `batchItemFailures`: processing resumes at the first failed record. */
+  reportBatchItemFailures: boolean;
+  /** SQS queue receiving a description of each batch given up (shard, sequence numbers, stream). */
+  onFailure: { queueName: string; envVar: string };
+  timeoutSeconds: number;
+  grants: Grant[];
+}
+
+export const STREAM_WORKERS: StreamWorkerDefinition[] = [
+  {
+    // The transactional outbox: an email written `queued` (with its usage) is handed to the send queue
+    // from the table's stream, so the request path never calls SQS and a crash cannot strand an email.
+    name: 'outbox-relay',
+    entry: 'functions/workers/outbox-relay/handler.ts',
+    startingPosition: 'TRIM_HORIZON',
+    batchSize: 100,
+    // Latency first: invoke with whatever one read returned (under load reads return full batches).
+    maxBatchingWindowMs: 0,
+    filters: [{ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['email'] } } } }],
+    retryAttempts: 10,
+    bisectBatchOnFunctionError: true,
+    reportBatchItemFailures: true,
+    onFailure: { queueName: 'mailservice-outbox-relay-failures', envVar: 'OUTBOX_RELAY_FAILURES_QUEUE_URL' },
+    timeoutSeconds: 30,
+    grants: [
+      { resource: { kind: 'queue', id: 'send' }, access: 'send' },
+      // Deferred usage: ADD to the uncapped usage counters (the email itself is in the record).
+      { resource: { kind: 'table' }, access: 'update' },
     ],
   },
 ];

@@ -1,10 +1,10 @@
 /**
- * Where Lambda code comes from: the list of functions (every API group and worker of
+ * Where Lambda code comes from: the list of functions (every API group, worker and stream worker of
  * infra/definitions.ts) and the bundle layout shared by the build script and the CDK stack.
  * No CDK or esbuild imports here, so both sides can use it cheaply.
  */
 import * as path from 'node:path';
-import { API_GROUPS, WORKERS } from './definitions';
+import { API_GROUPS, STREAM_WORKERS, WORKERS } from './definitions';
 
 /** Project root (this file lives in <root>/infra). */
 export const PROJECT_ROOT = path.resolve(__dirname, '..');
@@ -29,6 +29,7 @@ export function functionEntries(): FunctionEntry[] {
   const entries: FunctionEntry[] = [
     ...API_GROUPS.map((g) => ({ name: g.name, entry: g.entry, kind: 'api' as const })),
     ...WORKERS.map((w) => ({ name: w.name, entry: w.entry, kind: 'worker' as const })),
+    ...STREAM_WORKERS.map((w) => ({ name: w.name, entry: w.entry, kind: 'worker' as const })),
   ];
   const seen = new Set<string>();
   for (const { name } of entries) {

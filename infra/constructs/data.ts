@@ -1,4 +1,4 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -7,7 +7,7 @@ import { BUCKETS, SECRETS_KEY, TABLE, type BucketId } from '../definitions';
 import { mapRecord, pascalCase } from './util';
 
 /**
- * The single DynamoDB table and the buckets, from TABLE and BUCKETS, and the KMS key that encrypts
+ * The single DynamoDB table (with its stream when TABLE.stream is set) and the buckets, from TABLE and BUCKETS, and the KMS key that encrypts
  * the secrets stored in the table (SECRETS_KEY). All are retained on stack deletion: the table's
  * sealed secrets are only readable with that key.
  */
@@ -24,6 +24,8 @@ export class Data extends Construct {
       sortKey: { name: TABLE.sortKey, type: dynamodb.AttributeType.STRING },
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: TABLE.timeToLiveAttribute,
+      // The outbox: STREAM_WORKERS read the table's stream (infra/constructs/workers.ts).
+      ...(TABLE.stream ? { stream: dynamodb.StreamViewType[TABLE.stream] } : {}),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       removalPolicy: RemovalPolicy.RETAIN,
     });
@@ -42,6 +44,9 @@ export class Data extends Construct {
         enforceSSL: true,
         encryption: s3.BucketEncryption.S3_MANAGED,
         removalPolicy: RemovalPolicy.RETAIN,
+        // Uploads (POST /attachments) are copied under the email that uses them; the uploads themselves
+        // live a day, as their records do (docs/attachments.md).
+        lifecycleRules: [{ id: 'expire-uploads', prefix: 'uploads/', expiration: Duration.days(1), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
       }),
     );
 

@@ -30,6 +30,8 @@ export const SES_IDENTITY_ACTIONS = [
   'ses:PutEmailIdentityDkimSigningAttributes',
   'ses:PutEmailIdentityMailFromAttributes',
 ];
+/** Table actions of `update` access: add to counters without reading, putting or deleting items. */
+export const TABLE_UPDATE_ACTIONS = ['dynamodb:UpdateItem'];
 /** Schedule-level actions a function with `schedule` access gets, on the group's schedules only. */
 export const SCHEDULER_ACTIONS = ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule', 'scheduler:GetSchedule'];
 
@@ -62,6 +64,8 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
         const table = resources.table;
         if (access === 'read') table.grantReadData(grantee);
         else if (access === 'readWrite') table.grantReadWriteData(grantee);
+        // UpdateItem alone (it also authorises Update actions inside TransactWriteItems), on the table only.
+        else if (access === 'update') table.grant(grantee, ...TABLE_UPDATE_ACTIONS);
         else throw invalid();
         env[TABLE.envVar] = table.tableName;
         break;

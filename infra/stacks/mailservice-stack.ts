@@ -1,6 +1,6 @@
 import { CfnOutput, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { CONFIGURATION_SET, QUEUES, SCHEDULE_GROUP, SETTINGS, type QueueId } from '../definitions';
+import { CONFIGURATION_SET, QUEUES, SCHEDULE_GROUP, SETTINGS, STREAM_WORKERS, type QueueId } from '../definitions';
 import { Api } from '../constructs/api';
 import { Data } from '../constructs/data';
 import { Email } from '../constructs/email';
@@ -20,8 +20,8 @@ export interface MailserviceStackProps extends StackProps {
 }
 
 /**
- * The whole service, generated from infra/definitions.ts: adding an API group or a worker there
- * adds its Lambda, routes, event source, grants and environment with no change here.
+ * The whole service, generated from infra/definitions.ts: adding an API group, a worker or a stream
+ * worker there adds its Lambda, routes, event source, grants and environment with no change here.
  */
 export class MailserviceStack extends Stack {
   readonly data: Data;
@@ -68,6 +68,12 @@ export class MailserviceStack extends Stack {
     }
     for (const [bucketId, bucket] of Object.entries(this.data.buckets)) {
       new CfnOutput(this, `${pascalCase(bucketId)}BucketName`, { value: bucket.bucketName });
+    }
+    for (const worker of STREAM_WORKERS) {
+      new CfnOutput(this, `${pascalCase(worker.name)}OnFailureQueueUrl`, {
+        value: this.workers.onFailureQueues[worker.name]!.queueUrl,
+        description: `Batches the ${worker.name} stream worker gave up on (shard and sequence numbers)`,
+      });
     }
     new CfnOutput(this, 'ConfigurationSetName', { value: this.email.configurationSetName });
     new CfnOutput(this, 'SecretsKeyArn', { value: this.data.secretsKey.keyArn, description: 'KMS key that encrypts stored secrets (DKIM keys)' });

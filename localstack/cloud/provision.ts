@@ -1,14 +1,16 @@
 /**
  * Provisions the local resources from infra/definitions.ts (the same definitions the CDK stack uses):
- * the table with its GSIs and TTL, queues with DLQs and redrive, topics with SQS subscriptions,
+ * the table with its GSIs, TTL and stream, queues with DLQs and redrive, the stream workers' on-failure queues, topics with SQS subscriptions,
  * buckets, the SES configuration set with its SNS event destination, and the scheduler group.
  * Idempotent: a restart on an existing data folder keeps what exists.
  */
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   type DynamoDBClient,
+  type TableDescription,
 } from '@aws-sdk/client-dynamodb';
 import { CreateScheduleGroupCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
 import {
@@ -18,11 +20,15 @@ import {
   type SESv2Client,
 } from '@aws-sdk/client-sesv2';
 import type { FauxqsServer } from 'fauxqs';
-import { BUCKETS, CONFIGURATION_SET, QUEUES, SCHEDULE_GROUP, TABLE, TOPICS } from '../../infra/definitions';
+import { BUCKETS, CONFIGURATION_SET, QUEUES, SCHEDULE_GROUP, STREAM_WORKERS, TABLE, TOPICS } from '../../infra/definitions';
 import { LOCAL_ACCOUNT_ID } from './constants';
 
 export interface ProvisionedResources {
   tableName: string;
+  /** The table's current stream (TABLE.stream), read by the stream workers. */
+  streamArn?: string;
+  /** On-failure queue of each stream worker, by worker name. */
+  onFailureQueues: Record<string, { url: string; arn: string }>;
   queues: Record<string, { url: string; arn: string; dlqUrl: string; dlqArn: string }>;
   topics: Record<string, { arn: string }>;
   buckets: Record<string, string>;
@@ -33,15 +39,32 @@ export interface ProvisionedResources {
   env: Record<string, string>;
 }
 
-async function ensureTable(dynamo: DynamoDBClient): Promise<void> {
+/**
+ * The table's stream as TABLE.stream says: enabled at creation, or on an existing table (a data folder
+ * from before the outbox) with UpdateTable; a stream of another view type is replaced (a new stream
+ * ARN: the stream workers start it from its beginning). Returns the stream ARN.
+ */
+async function ensureStream(dynamo: DynamoDBClient, table: TableDescription): Promise<string | undefined> {
+  const wanted = TABLE.stream;
+  const current = table.StreamSpecification;
+  if (!wanted) return current?.StreamEnabled ? table.LatestStreamArn : undefined;
+  if (current?.StreamEnabled && current.StreamViewType === wanted) return table.LatestStreamArn;
+  if (current?.StreamEnabled) {
+    await dynamo.send(new UpdateTableCommand({ TableName: TABLE.name, StreamSpecification: { StreamEnabled: false } }));
+  }
+  const updated = await dynamo.send(new UpdateTableCommand({ TableName: TABLE.name, StreamSpecification: { StreamEnabled: true, StreamViewType: wanted } }));
+  return updated.TableDescription?.LatestStreamArn;
+}
+
+export async function ensureTable(dynamo: DynamoDBClient): Promise<{ streamArn?: string }> {
   try {
-    await dynamo.send(new DescribeTableCommand({ TableName: TABLE.name }));
-    return;
+    const existing = await dynamo.send(new DescribeTableCommand({ TableName: TABLE.name }));
+    return { streamArn: await ensureStream(dynamo, existing.Table!) };
   } catch (error) {
     if (!(error instanceof Error) || error.name !== 'ResourceNotFoundException') throw error;
   }
   const attributes = new Set([TABLE.partitionKey, TABLE.sortKey, ...TABLE.globalSecondaryIndexes.flatMap((g) => [g.partitionKey, g.sortKey])]);
-  await dynamo.send(
+  const created = await dynamo.send(
     new CreateTableCommand({
       TableName: TABLE.name,
       BillingMode: 'PAY_PER_REQUEST',
@@ -58,11 +81,13 @@ async function ensureTable(dynamo: DynamoDBClient): Promise<void> {
         ],
         Projection: { ProjectionType: 'ALL' },
       })),
+      ...(TABLE.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE.stream } } : {}),
     }),
   );
   await dynamo.send(
     new UpdateTimeToLiveCommand({ TableName: TABLE.name, TimeToLiveSpecification: { AttributeName: TABLE.timeToLiveAttribute, Enabled: true } }),
   );
+  return { streamArn: created.TableDescription?.LatestStreamArn };
 }
 
 /**
@@ -86,12 +111,18 @@ function provisionMessaging(fauxqs: FauxqsServer, visibilityOverrideSeconds?: nu
     topics[topic.id] = { arn: fauxqs.createTopic(topic.name).topicArn };
     for (const queueId of topic.subscribedQueues) fauxqs.subscribe({ topic: topic.name, queue: QUEUES[queueId].name });
   }
+  // Stream workers' on-failure destinations: descriptions of batches given up on (kept 14 days).
+  const onFailureQueues: ProvisionedResources['onFailureQueues'] = {};
+  for (const worker of STREAM_WORKERS) {
+    const queue = fauxqs.createQueue(worker.onFailure.queueName, { attributes: { MessageRetentionPeriod: String(14 * 24 * 3600) } });
+    onFailureQueues[worker.name] = { url: queue.queueUrl, arn: queue.queueArn };
+  }
   const buckets: Record<string, string> = {};
   for (const bucket of Object.values(BUCKETS)) {
     fauxqs.createBucket(bucket.name);
     buckets[bucket.id] = bucket.name;
   }
-  return { queues, topics, buckets };
+  return { queues, topics, buckets, onFailureQueues };
 }
 
 function ignoreExists(error: unknown): void {
@@ -104,8 +135,8 @@ export async function provision(
   fauxqs: FauxqsServer,
   options: { visibilityOverrideSeconds?: number } = {},
 ): Promise<ProvisionedResources> {
-  await ensureTable(clients.dynamo);
-  const { queues, topics, buckets } = provisionMessaging(fauxqs, options.visibilityOverrideSeconds);
+  const { streamArn } = await ensureTable(clients.dynamo);
+  const { queues, topics, buckets, onFailureQueues } = provisionMessaging(fauxqs, options.visibilityOverrideSeconds);
   const topicArn = topics[CONFIGURATION_SET.topic]!.arn;
   await clients.ses.send(new CreateConfigurationSetCommand({ ConfigurationSetName: CONFIGURATION_SET.name })).catch(ignoreExists);
   await clients.ses
@@ -134,9 +165,12 @@ export async function provision(
   for (const queue of Object.values(QUEUES)) env[queue.envVar] = queues[queue.id]!.url;
   for (const topic of Object.values(TOPICS)) env[topic.envVar] = topics[topic.id]!.arn;
   for (const bucket of Object.values(BUCKETS)) env[bucket.envVar] = bucket.name;
+  for (const worker of STREAM_WORKERS) env[worker.onFailure.envVar] = onFailureQueues[worker.name]!.url;
 
   return {
     tableName: TABLE.name,
+    streamArn,
+    onFailureQueues,
     queues,
     topics,
     buckets,

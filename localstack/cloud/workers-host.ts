@@ -1,30 +1,53 @@
-/** Starts the local workers in their own thread and stops them on request. */
+/** Starts the local workers in their own thread, asks it how its stream pollers are, and stops it on request. */
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { WorkersConfig } from './workers-runtime';
 
 export interface WorkersThread {
   alive(): boolean;
+  /** Each stream poller's state by worker name ('up' or 'down: <why>'); {} when the thread does not answer within 2 s. */
+  streamStatus(): Promise<Record<string, string>>;
   stop(): Promise<void>;
 }
 
 export function startWorkersThread(config: WorkersConfig, log: (message: string) => void): Promise<WorkersThread> {
   const worker = new Worker(join(__dirname, 'workers-thread-entry.cjs'), { workerData: config });
   let alive = true;
+  let nextId = 0;
+  const statusWaiters = new Map<number, (streams: Record<string, string>) => void>();
   worker.on('exit', () => {
     alive = false;
+    for (const resolveStatus of statusWaiters.values()) resolveStatus({});
+    statusWaiters.clear();
   });
   return new Promise((resolveStart, reject) => {
     worker.on('error', (error) => {
       alive = false;
       reject(error);
     });
-    worker.on('message', (message: { type: string; message?: string; error?: string }) => {
+    worker.on('message', (message: { type: string; message?: string; error?: string; id?: number; streams?: Record<string, string> }) => {
       if (message.type === 'log') log(message.message ?? '');
-      else if (message.type === 'failed') reject(new Error(`local workers failed to start: ${message.error}`));
+      else if (message.type === 'status') {
+        statusWaiters.get(message.id!)?.(message.streams ?? {});
+        statusWaiters.delete(message.id!);
+      } else if (message.type === 'failed') reject(new Error(`local workers failed to start: ${message.error}`));
       else if (message.type === 'ready') {
         resolveStart({
           alive: () => alive,
+          streamStatus: () =>
+            new Promise((resolveStatus) => {
+              if (!alive) return resolveStatus({});
+              const id = ++nextId;
+              const timer = setTimeout(() => {
+                statusWaiters.delete(id);
+                resolveStatus({});
+              }, 2000);
+              statusWaiters.set(id, (streams) => {
+                clearTimeout(timer);
+                resolveStatus(streams);
+              });
+              worker.postMessage({ type: 'status', id });
+            }),
           stop: () =>
             new Promise<void>((resolveStop) => {
               if (!alive) return resolveStop();

@@ -1,36 +1,110 @@
 /**
- * The Lambda event sources of the local cloud: one SqsPoller per worker definition, invoking the
- * worker's real handler. Runs in a worker thread of its own (see workers-thread.ts) so delivering
- * mail never competes with the API for the main thread's event loop, as separate Lambdas would not.
+ * The Lambda event sources of the local cloud: one SqsPoller per worker definition and one
+ * StreamPoller per stream worker definition (the table's DynamoDB stream), each invoking the worker's
+ * real handler. Runs in a worker thread of its own (see workers-thread.ts) so delivering mail never
+ * competes with the API for the main thread's event loop, as separate Lambdas would not.
  */
 import { join, resolve } from 'node:path';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import type { WorkerDefinition } from '../../infra/definitions';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { StreamWorkerDefinition, WorkerDefinition } from '../../infra/definitions';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
 import { SqsPoller, type WorkerHandler } from './sqs-poller';
+import { StreamCheckpoints, StreamPoller, type StreamHandler } from './stream-poller';
+
+export interface StreamsConfig {
+  dynamodbEndpoint: string;
+  /** The table's stream. */
+  streamArn: string;
+  workers: StreamWorkerDefinition[];
+  /** On-failure queue of each stream worker, by worker name. */
+  onFailureQueues: Record<string, { url: string; arn: string }>;
+  /** DATA_DIR/stream-checkpoints.json; absent: checkpoints in memory (in-memory cloud). */
+  checkpointFile?: string;
+  /** Read interval of a shard with nothing new: busy (records in the last second) and idle (defaults 25 and 50 ms). */
+  pollIntervalMs?: number;
+  idlePollIntervalMs?: number;
+}
+
+/** LOCAL_STREAM_POLL_MS=busy[,idle] overrides the stream pollers' read intervals (e.g. `100,500` on a slow machine). */
+function pollIntervalsFromEnv(env: NodeJS.ProcessEnv): { pollIntervalMs?: number; idlePollIntervalMs?: number } {
+  const [busy, idle] = (env.LOCAL_STREAM_POLL_MS ?? '').split(',').map((part) => Number(part.trim()));
+  const valid = (value: number | undefined) => (value !== undefined && Number.isInteger(value) && value > 0 ? value : undefined);
+  return { pollIntervalMs: valid(busy), idlePollIntervalMs: valid(idle) ?? valid(busy) };
+}
 
 export interface WorkersConfig {
   sqsEndpoint: string;
   workers: WorkerDefinition[];
   queues: Record<string, { url: string; arn: string }>;
+  streams?: StreamsConfig;
 }
 
 export interface RunningWorkers {
   isRunning(name: string): boolean;
+  /** State of each stream poller by worker name: 'up' or 'down: <why>'. */
+  streamStatus(): Record<string, string>;
   stop(): Promise<void>;
 }
 
 const PROJECT_ROOT = resolve(__dirname, '..', '..');
+
+function loadHandler<T>(entry: string): T {
+  // require, not import(): in a worker thread only tsx's CommonJS hook is registered.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const module = require(join(PROJECT_ROOT, entry)) as { handler?: T };
+  if (!module.handler) throw new Error(`${entry} does not export a handler`);
+  return module.handler;
+}
+
+function startStreamPollers(config: StreamsConfig, sqs: SQSClient, log: (message: string) => void) {
+  const streams = new DynamoDBStreamsClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: config.dynamodbEndpoint, maxAttempts: 2 });
+  const checkpoints = new StreamCheckpoints(config.checkpointFile, log);
+  const fromEnv = pollIntervalsFromEnv(process.env);
+  const pollers = new Map<string, StreamPoller>();
+  for (const worker of config.workers) {
+    const onFailure = config.onFailureQueues[worker.name];
+    pollers.set(
+      worker.name,
+      new StreamPoller({
+        name: worker.name,
+        streams,
+        streamArn: config.streamArn,
+        handler: loadHandler<StreamHandler>(worker.entry),
+        startingPosition: worker.startingPosition,
+        batchSize: worker.batchSize,
+        maxBatchingWindowMs: worker.maxBatchingWindowMs,
+        filters: worker.filters,
+        retryAttempts: worker.retryAttempts,
+        bisectBatchOnFunctionError: worker.bisectBatchOnFunctionError,
+        reportBatchItemFailures: worker.reportBatchItemFailures,
+        timeoutSeconds: worker.timeoutSeconds,
+        onFailure: onFailure
+          ? async (failure) => {
+              await sqs.send(new SendMessageCommand({ QueueUrl: onFailure.url, MessageBody: JSON.stringify(failure) }));
+            }
+          : undefined,
+        checkpoints,
+        pollIntervalMs: config.pollIntervalMs ?? fromEnv.pollIntervalMs,
+        idlePollIntervalMs: config.idlePollIntervalMs ?? fromEnv.idlePollIntervalMs,
+        log,
+      }),
+    );
+  }
+  return {
+    pollers,
+    stop: async () => {
+      await Promise.all([...pollers.values()].map((poller) => poller.stop()));
+      streams.destroy();
+    },
+  };
+}
 
 export async function startWorkers(config: WorkersConfig, log: (message: string) => void): Promise<RunningWorkers> {
   const sqs = new SQSClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: config.sqsEndpoint, maxAttempts: 2 });
   const pollers = new Map<string, SqsPoller>();
   for (const worker of config.workers) {
     const queue = config.queues[worker.queue]!;
-    // require, not import(): in a worker thread only tsx's CommonJS hook is registered.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const module = require(join(PROJECT_ROOT, worker.entry)) as { handler?: WorkerHandler };
-    if (!module.handler) throw new Error(`${worker.entry} does not export a handler`);
     pollers.set(
       worker.name,
       new SqsPoller({
@@ -38,7 +112,7 @@ export async function startWorkers(config: WorkersConfig, log: (message: string)
         sqs,
         queueUrl: queue.url,
         queueArn: queue.arn,
-        handler: module.handler,
+        handler: loadHandler<WorkerHandler>(worker.entry),
         batchSize: worker.batchSize,
         timeoutSeconds: worker.timeoutSeconds,
         concurrency: worker.maxConcurrency,
@@ -46,10 +120,15 @@ export async function startWorkers(config: WorkersConfig, log: (message: string)
       }),
     );
   }
+  const streams = config.streams ? startStreamPollers(config.streams, sqs, log) : undefined;
   for (const poller of pollers.values()) poller.start();
+  for (const poller of streams?.pollers.values() ?? []) poller.start();
   return {
-    isRunning: (name) => pollers.get(name)?.isRunning() ?? false,
+    isRunning: (name) => pollers.get(name)?.isRunning() ?? streams?.pollers.get(name)?.isRunning() ?? false,
+    streamStatus: () => Object.fromEntries([...(streams?.pollers ?? new Map<string, StreamPoller>())].map(([name, poller]) => [name, poller.status()])),
     stop: async () => {
+      // Stream pollers first: a batch in flight may still send to the queues.
+      await streams?.stop();
       await Promise.all([...pollers.values()].map((poller) => poller.stop()));
       sqs.destroy();
     },

@@ -1,5 +1,9 @@
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { logError } from '../log';
 import type { SendQueue } from '../ports';
+
+/** SendMessageBatch takes at most 10 entries. */
+export const SQS_BATCH_LIMIT = 10;
 
 export class SqsSendQueue implements SendQueue {
   constructor(
@@ -9,5 +13,37 @@ export class SqsSendQueue implements SendQueue {
 
   async enqueue(message: { email_id: string }): Promise<void> {
     await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message) }));
+  }
+
+  /**
+   * SendMessageBatch, 10 entries per call, the calls in parallel. An entry SQS reports as failed, and
+   * every entry of a call that failed as a whole, is answered in `failed` (never thrown).
+   */
+  async enqueueMany(messages: { email_id: string }[]): Promise<{ failed: number[] }> {
+    const chunks: number[][] = [];
+    for (let start = 0; start < messages.length; start += SQS_BATCH_LIMIT) {
+      chunks.push(messages.slice(start, start + SQS_BATCH_LIMIT).map((_, i) => start + i));
+    }
+    const failed = await Promise.all(
+      chunks.map(async (positions) => {
+        try {
+          const result = await this.sqs.send(
+            new SendMessageBatchCommand({
+              QueueUrl: this.queueUrl,
+              Entries: positions.map((position) => ({ Id: String(position), MessageBody: JSON.stringify(messages[position]) })),
+            }),
+          );
+          const accepted = new Set((result.Successful ?? []).map((entry) => Number(entry.Id)));
+          for (const entry of result.Failed ?? []) {
+            logError('send queue refused a message', new Error(entry.Message ?? entry.Code ?? 'failed'), { code: entry.Code, sender_fault: entry.SenderFault, email_id: messages[Number(entry.Id)]?.email_id });
+          }
+          return positions.filter((position) => !accepted.has(position));
+        } catch (error) {
+          logError('send queue batch failed', error, { count: positions.length });
+          return positions;
+        }
+      }),
+    );
+    return { failed: failed.flat() };
   }
 }

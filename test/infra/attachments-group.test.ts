@@ -34,3 +34,12 @@ describe('attachments API group', () => {
     expect(Object.keys(env)).toEqual(expect.arrayContaining([TABLE.envVar, BUCKETS.mail.envVar]));
   });
 });
+
+describe('uploads in the mail bucket', () => {
+  it('expire after a day (lifecycle rule on uploads/)', () => {
+    const template = s.template;
+    const buckets = Object.values(template.findResources('AWS::S3::Bucket')) as { Properties: { LifecycleConfiguration?: { Rules: { Prefix?: string; ExpirationInDays?: number }[] } } }[];
+    const rules = buckets.flatMap((b) => b.Properties.LifecycleConfiguration?.Rules ?? []);
+    expect(rules).toEqual(expect.arrayContaining([expect.objectContaining({ Prefix: 'uploads/', ExpirationInDays: 1 })]));
+  });
+});

@@ -7,6 +7,7 @@ import {
   API_GROUPS,
   QUEUES,
   SCHEDULE_GROUP,
+  STREAM_WORKERS,
   SECRETS_KEY,
   TABLE,
   TOPICS,
@@ -167,6 +168,20 @@ describe('inconsistent definitions fail the synthesis with a clear message', () 
         construct,
       ),
     ).toThrow(/must stay below the visibility timeout/);
+  });
+
+  test('a stream worker setting Lambda would refuse', () => {
+    const worker = STREAM_WORKERS[0]!;
+    const original = worker.maxBatchingWindowMs;
+    expect(() =>
+      withDefinitions(
+        () => {
+          worker.maxBatchingWindowMs = 250;
+          return () => (worker.maxBatchingWindowMs = original);
+        },
+        construct,
+      ),
+    ).toThrow(`Stream worker "${worker.name}": maxBatchingWindowMs 250 must be whole seconds`);
   });
 
   test('an access that does not fit the resource', () => {

@@ -2,9 +2,9 @@
  * Least privilege: every function's role allows what its definition's grants list and nothing more.
  * Expectations are derived from infra/definitions.ts.
  */
-import { API_GROUPS, QUEUES, WORKERS, type Access, type Grant, type QueueId, type Resource } from '../../infra/definitions';
-import { SECRETS_KEY_ACTIONS, SES_IDENTITY_ACTIONS } from '../../infra/constructs/grants';
-import { actionsOf, functionActions, functionStatements, logicalId, resourcesOf, synth, type Synthesised } from './helpers';
+import { API_GROUPS, QUEUES, STREAM_WORKERS, WORKERS, type Access, type Grant, type QueueId, type Resource } from '../../infra/definitions';
+import { SECRETS_KEY_ACTIONS, SES_IDENTITY_ACTIONS, TABLE_UPDATE_ACTIONS } from '../../infra/constructs/grants';
+import { actionsOf, functionActions, functionStatements, logicalId, resourcesOf, synth, type Statement, type Synthesised } from './helpers';
 
 let s: Synthesised;
 beforeAll(() => {
@@ -12,7 +12,13 @@ beforeAll(() => {
 });
 afterAll(() => s?.cleanup());
 
-const definitions = [...API_GROUPS, ...WORKERS];
+const definitions = [...API_GROUPS, ...WORKERS, ...STREAM_WORKERS];
+const isStreamWorker = (name: string): boolean => STREAM_WORKERS.some((w) => w.name === name);
+const tableArn = (): unknown => ({ 'Fn::GetAtt': [logicalId(s.stack, s.stack.data.table), 'Arn'] });
+const streamArn = (): unknown => ({ 'Fn::GetAtt': [logicalId(s.stack, s.stack.data.table), 'StreamArn'] });
+const onFailureArn = (name: string): unknown => ({ 'Fn::GetAtt': [logicalId(s.stack, s.stack.workers.onFailureQueues[name]!), 'Arn'] });
+/** Stream event sources need dynamodb:ListStreams, which has no resource-level permission (Resource "*"). */
+const isListStreams = (statement: Statement): boolean => actionsOf(statement).every((a) => a === 'dynamodb:ListStreams');
 const grants = (name: string): Grant[] => definitions.find((d) => d.name === name)!.grants;
 const granted = (name: string, kind: Resource['kind'], ...access: Access[]): boolean =>
   grants(name).some((g) => g.resource.kind === kind && (access.length === 0 || access.includes(g.access)));
@@ -22,6 +28,7 @@ describe.each(definitions.map((d) => d.name))('%s', (name) => {
   test('no wildcard actions and no wildcard resources', () => {
     for (const statement of functionStatements(s.template, s.stack, name)) {
       for (const action of actionsOf(statement)) expect(action).not.toMatch(/^(\*|[a-z0-9-]+:\*)$/);
+      if (isStreamWorker(name) && isListStreams(statement)) continue;
       expect(resourcesOf(statement)).not.toContain('*');
       expect(statement.Effect).toBe('Allow');
     }
@@ -31,9 +38,9 @@ describe.each(definitions.map((d) => d.name))('%s', (name) => {
     const actions = new Set(functionActions(s.template, s.stack, name));
     const isWorker = WORKERS.some((w) => w.name === name);
     const expectations: [string, boolean][] = [
-      ['dynamodb:GetItem', granted(name, 'table')],
+      ['dynamodb:GetItem', granted(name, 'table', 'read', 'readWrite')],
       ['dynamodb:PutItem', granted(name, 'table', 'readWrite')],
-      ['dynamodb:UpdateItem', granted(name, 'table', 'readWrite')],
+      ['dynamodb:UpdateItem', granted(name, 'table', 'readWrite', 'update')],
       ['sqs:SendMessage', granted(name, 'queue', 'send')],
       // A worker's event source needs to consume its queue.
       ['sqs:ReceiveMessage', granted(name, 'queue', 'consume') || isWorker],
@@ -61,6 +68,8 @@ describe.each(definitions.map((d) => d.name))('%s', (name) => {
     const consumeQueues = grants(name).flatMap((g) => (g.resource.kind === 'queue' && g.access === 'consume' ? [queueArn(g.resource.id)] : []));
     const worker = WORKERS.find((w) => w.name === name);
     if (worker) consumeQueues.push(queueArn(worker.queue));
+    // A stream worker's event source sends batch descriptions to its on-failure queue.
+    if (isStreamWorker(name)) sendQueues.push(onFailureArn(name));
     for (const statement of statements) {
       const actions = actionsOf(statement);
       if (actions.includes('sqs:SendMessage')) for (const r of resourcesOf(statement)) expect(sendQueues).toContainEqual(r);
@@ -160,5 +169,34 @@ describe('the secrets key', () => {
         expect(resourcesOf(statement)).toEqual([keyArn()]);
       }
     }
+  });
+});
+
+describe('stream workers', () => {
+  test('only stream workers may read the stream, and only the table stream', () => {
+    // Table read grants name GetRecords too, but on the table and its indexes: they never cover the stream ARN.
+    const readsStream = (st: Statement) =>
+      actionsOf(st).includes('dynamodb:GetRecords') && resourcesOf(st).some((r) => r === '*' || JSON.stringify(r) === JSON.stringify(streamArn()) || JSON.stringify(r).includes('/stream'));
+    const readers = definitions.filter((d) => functionStatements(s.template, s.stack, d.name).some(readsStream)).map((d) => d.name);
+    expect(readers).toEqual(STREAM_WORKERS.map((w) => w.name));
+    for (const worker of STREAM_WORKERS) {
+      const statements = functionStatements(s.template, s.stack, worker.name).filter((st) => actionsOf(st).some((a) => ['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:DescribeStream'].includes(a)));
+      expect(statements.flatMap(resourcesOf)).toEqual(statements.map(() => streamArn()));
+      const listStreams = functionStatements(s.template, s.stack, worker.name).filter((st) => actionsOf(st).includes('dynamodb:ListStreams'));
+      expect(listStreams.every(isListStreams)).toBe(true);
+    }
+  });
+
+  test('the outbox relay may UpdateItem on the table and send to the send queue, nothing else', () => {
+    const statements = functionStatements(s.template, s.stack, 'outbox-relay');
+    const tableActions = statements.filter((st) => resourcesOf(st).some((r) => JSON.stringify(r) === JSON.stringify(tableArn()))).flatMap(actionsOf);
+    expect(tableActions).toEqual(TABLE_UPDATE_ACTIONS);
+    const dynamoActions = statements.flatMap(actionsOf).filter((a) => a.startsWith('dynamodb:')).sort();
+    expect(dynamoActions).toEqual(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams', 'dynamodb:UpdateItem']);
+    const sends = statements.filter((st) => actionsOf(st).includes('sqs:SendMessage')).flatMap(resourcesOf);
+    expect(sends.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual(
+      [queueArn('send'), onFailureArn('outbox-relay')].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    );
+    expect(functionActions(s.template, s.stack, 'outbox-relay').some((a) => a.startsWith('ses:') || a.startsWith('kms:') || a.startsWith('s3:'))).toBe(false);
   });
 });

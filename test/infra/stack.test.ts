@@ -1,6 +1,7 @@
 /**
  * The synthesised stack matches infra/definitions.ts: table, queues + DLQs, topic subscriptions,
- * scheduler, SES configuration set, one Lambda per API group / worker, routes, event sources,
+ * scheduler, SES configuration set, one Lambda per API group / worker / stream worker, routes, event
+ * sources (SQS, and the table's stream with its filters, retries and on-failure queue),
  * environment and outputs. Synthesised once, with CDK's CloudFormation validation on (the feature
  * flag of cdk.json turns its findings into synthesis errors).
  */
@@ -13,6 +14,7 @@ import {
   SCHEDULE_GROUP,
   SECRETS_KEY,
   SETTINGS,
+  STREAM_WORKERS,
   TABLE,
   TOPICS,
   WORKERS,
@@ -80,8 +82,11 @@ describe('data', () => {
         })),
         TimeToLiveSpecification: { AttributeName: TABLE.timeToLiveAttribute, Enabled: true },
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        // The outbox: the stream carries each new item image to the stream workers.
+        StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
       },
     });
+    expect(TABLE.stream).toBe('NEW_IMAGE');
   });
 
   test('every bucket blocks public access, enforces SSL and is S3-encrypted', () => {
@@ -128,7 +133,8 @@ describe('data', () => {
 
 describe('messaging', () => {
   test('every queue has its DLQ with the defined maxReceiveCount and visibility timeout, SQS-managed encryption', () => {
-    s.template.resourceCountIs('AWS::SQS::Queue', ids(QUEUES).length * 2);
+    // Plus one on-failure queue per stream worker (see 'stream workers').
+    s.template.resourceCountIs('AWS::SQS::Queue', ids(QUEUES).length * 2 + STREAM_WORKERS.length);
     const resources = s.template.toJSON().Resources;
     for (const def of Object.values(QUEUES)) {
       expect(resources[queueId(def.id)].Properties).toMatchObject({
@@ -216,9 +222,9 @@ describe('SES', () => {
 });
 
 describe('functions', () => {
-  const all = [...API_GROUPS.map((g) => g.name), ...WORKERS.map((w) => w.name)];
+  const all = [...API_GROUPS.map((g) => g.name), ...WORKERS.map((w) => w.name), ...STREAM_WORKERS.map((w) => w.name)];
 
-  test('one Lambda per API group and worker: nodejs22.x or newer, arm64, 512 MB, bundle handler', () => {
+  test('one Lambda per API group, worker and stream worker: nodejs22.x or newer, arm64, 512 MB, bundle handler', () => {
     s.template.resourceCountIs('AWS::Lambda::Function', all.length);
     for (const name of all) {
       const props = functionProperties(s.template, s.stack, name);
@@ -226,7 +232,7 @@ describe('functions', () => {
       expect(version).toBeGreaterThanOrEqual(22);
       expect(props).toMatchObject({ Architectures: ['arm64'], MemorySize: 512, Handler: 'index.handler' });
     }
-    for (const worker of WORKERS) {
+    for (const worker of [...WORKERS, ...STREAM_WORKERS]) {
       expect(functionProperties(s.template, s.stack, worker.name).Timeout).toBe(worker.timeoutSeconds);
     }
   });
@@ -243,7 +249,7 @@ describe('functions', () => {
       SCHEDULE_GROUP.targetQueueArnEnvVar,
       SECRETS_KEY.envVar,
     ]);
-    for (const def of [...API_GROUPS, ...WORKERS]) {
+    for (const def of [...API_GROUPS, ...WORKERS, ...STREAM_WORKERS]) {
       const env = functionEnv(s.template, s.stack, def.name);
       expect(env).toMatchObject({ NODE_OPTIONS: '--enable-source-maps', SANDBOX_DOMAIN: SETTINGS.SANDBOX_DOMAIN });
       const expected = expectedEnvVars(def.grants);
@@ -298,7 +304,7 @@ describe('HTTP API', () => {
 
 describe('workers', () => {
   test('each worker is fed by its queue with its batch size and partial batch failures', () => {
-    s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', WORKERS.length);
+    s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', WORKERS.length + STREAM_WORKERS.length);
     for (const worker of WORKERS) {
       s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
         FunctionName: { Ref: fnId(worker.name) },
@@ -310,11 +316,41 @@ describe('workers', () => {
   });
 });
 
+describe('stream workers', () => {
+  const onFailureId = (name: string): string => logicalId(s.stack, s.stack.workers.onFailureQueues[name]!);
+
+  test('each is fed by the table stream with the definition settings, filters and an on-failure queue', () => {
+    expect(STREAM_WORKERS.map((w) => w.name)).toContain('outbox-relay');
+    for (const worker of STREAM_WORKERS) {
+      s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: fnId(worker.name) },
+        EventSourceArn: { 'Fn::GetAtt': [logicalId(s.stack, s.stack.data.table), 'StreamArn'] },
+        StartingPosition: worker.startingPosition,
+        BatchSize: worker.batchSize,
+        MaximumBatchingWindowInSeconds: worker.maxBatchingWindowMs / 1000,
+        MaximumRetryAttempts: worker.retryAttempts,
+        BisectBatchOnFunctionError: worker.bisectBatchOnFunctionError,
+        FunctionResponseTypes: worker.reportBatchItemFailures ? ['ReportBatchItemFailures'] : Match.absent(),
+        FilterCriteria: { Filters: worker.filters.map((pattern) => ({ Pattern: JSON.stringify(pattern) })) },
+        DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [onFailureId(worker.name), 'Arn'] } } },
+      });
+      expect(s.template.toJSON().Resources[onFailureId(worker.name)].Properties).toMatchObject({ MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true });
+    }
+  });
+
+  test('the outbox relay takes new email items only, in batches of 100, retries 10 times, bisects and reports partial failures', () => {
+    const relay = STREAM_WORKERS.find((w) => w.name === 'outbox-relay')!;
+    expect(relay).toMatchObject({ startingPosition: 'TRIM_HORIZON', batchSize: 100, retryAttempts: 10, bisectBatchOnFunctionError: true, reportBatchItemFailures: true });
+    expect(relay.filters).toEqual([{ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['email'] } } } }]);
+  });
+});
+
 test('outputs: API URL, table name, queue URLs, secrets key ARN', () => {
   const outputs = s.template.toJSON().Outputs as Record<string, { Value: unknown }>;
   expect(outputs.ApiUrl?.Value).toEqual({ 'Fn::GetAtt': [logicalId(s.stack, s.stack.api.httpApi), 'ApiEndpoint'] });
   expect(outputs.TableName?.Value).toEqual({ Ref: logicalId(s.stack, s.stack.data.table) });
   const queueUrls = Object.values(outputs).map((o) => o.Value);
   for (const id of ids(QUEUES) as QueueId[]) expect(queueUrls).toContainEqual({ Ref: queueId(id) });
+  for (const worker of STREAM_WORKERS) expect(queueUrls).toContainEqual({ Ref: logicalId(s.stack, s.stack.workers.onFailureQueues[worker.name]!) });
   expect(outputs.SecretsKeyArn?.Value).toEqual({ 'Fn::GetAtt': [logicalId(s.stack, s.stack.data.secretsKey), 'Arn'] });
 });

@@ -1,0 +1,29 @@
+/**
+ * Outbox relay: the table's stream (INSERTed email items, filtered by the event source) -> the send
+ * queue, plus the deferred usage counts. Partial batch failures resume at the first record not done.
+ */
+import { createAwsClients } from '../../../shared/aws/clients';
+import { SqsSendQueue } from '../../../shared/aws/sqs-send-queue';
+import { loadConfig, required } from '../../../shared/config';
+import { logError, logInfo } from '../../../shared/log';
+import { DeferredUsageCounters } from '../../../shared/store/deferred-usage';
+import { relayOutbox } from '../../../shared/usecases/relay-outbox';
+import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-record';
+
+// Only what the relay needs (no services graph): a cold start builds two clients' worth of config.
+const config = loadConfig();
+const clients = createAwsClients(config);
+const deps = {
+  sendQueue: new SqsSendQueue(clients.sqs, required(config, 'sendQueueUrl', 'SEND_QUEUE_URL')),
+  usage: new DeferredUsageCounters({ client: clients.dynamo, name: required(config, 'tableName', 'TABLE_NAME') }),
+};
+
+export const handler = forEachStreamBatch('outbox-relay', async (items) => {
+  const result = await relayOutbox(deps, items);
+  if (result.failure) {
+    logError('outbox-relay: batch stopped', new Error(result.failure), { records: items.length, done: result.done, sequence_number: items[result.done]?.sequenceNumber });
+  } else {
+    logInfo('outbox-relay', { records: items.length, enqueued: result.enqueued, counters: result.counted });
+  }
+  return { done: result.done, poison: result.permanent };
+});

@@ -1,0 +1,509 @@
+/**
+ * The local Lambda runtime's DynamoDB Streams event source, against real DynamoDB Local (streams) and
+ * real fauxqs (the on-failure queue): Lambda-shaped records, filters, batches, batchItemFailures,
+ * retries then the on-failure destination, bisection, checkpoints across restarts, LATEST, a clean stop;
+ * and shard lineage (a parent read before its child) against a scripted stream, since DynamoDB Local
+ * only rolls shards every 4 hours.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, PutItemCommand, UpdateItemCommand, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record,
+  type Shard,
+} from '@aws-sdk/client-dynamodb-streams';
+import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { startFauxqs, type FauxqsServer } from 'fauxqs';
+import { TABLE, type FilterPattern } from '../../../infra/definitions';
+import { ensureTable } from '../../../localstack/cloud/provision';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../../../localstack/cloud/dynamodb';
+import { matchesFilters, StreamCheckpoints, StreamPoller, type StreamBatchFailure, type StreamPollerOptions } from '../../../localstack/cloud/stream-poller';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+let dynamoLocal: DynamoDbLocal;
+let dynamo: DynamoDBClient;
+let streams: DynamoDBStreamsClient;
+let fauxqs: FauxqsServer;
+let sqs: SQSClient;
+let tables = 0;
+const running: StreamPoller[] = [];
+
+beforeAll(async () => {
+  [dynamoLocal, fauxqs] = await Promise.all([startDynamoDbLocal({}), startFauxqs({ port: 0, logger: false })]);
+  dynamo = new DynamoDBClient({ endpoint: dynamoLocal.endpoint, region: 'us-east-1', credentials });
+  streams = new DynamoDBStreamsClient({ endpoint: dynamoLocal.endpoint, region: 'us-east-1', credentials });
+  sqs = new SQSClient({ endpoint: fauxqs.address, region: 'us-east-1', credentials });
+}, 60_000);
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((poller) => poller.stop()));
+});
+afterAll(async () => {
+  dynamo?.destroy();
+  streams?.destroy();
+  sqs?.destroy();
+  await Promise.all([dynamoLocal?.stop(), fauxqs?.stop()]);
+});
+
+const EMAILS: FilterPattern[] = [{ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['email'] } } } }];
+
+async function newTable(): Promise<{ name: string; streamArn: string }> {
+  const name = `stream-test-${++tables}`;
+  const created = await dynamo.send(
+    new CreateTableCommand({
+      TableName: name,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: 'PK', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'PK', KeyType: 'HASH' }],
+      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
+    }),
+  );
+  return { name, streamArn: created.TableDescription!.LatestStreamArn! };
+}
+
+async function putEmail(table: string, id: string, extra: Record<string, any> = {}): Promise<void> {
+  await dynamo.send(new PutItemCommand({ TableName: table, Item: { PK: { S: `EMAIL#${id}` }, type: { S: 'email' }, id: { S: id }, status: { S: 'queued' }, ...extra } }));
+}
+
+async function putOther(table: string, pk: string): Promise<void> {
+  await dynamo.send(new PutItemCommand({ TableName: table, Item: { PK: { S: pk }, type: { S: 'counter' }, count: { N: '1' } } }));
+}
+
+async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const ids = (event: DynamoDBStreamEvent) => event.Records.map((r) => r.dynamodb!.NewImage!.id!.S!);
+
+type Handler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;
+
+function poller(streamArn: string, handler: Handler, options: Partial<StreamPollerOptions> = {}): StreamPoller {
+  const p = new StreamPoller({
+    name: 'test-relay',
+    streams,
+    streamArn,
+    handler,
+    startingPosition: 'TRIM_HORIZON',
+    batchSize: 100,
+    maxBatchingWindowMs: 0,
+    filters: EMAILS,
+    retryAttempts: 2,
+    bisectBatchOnFunctionError: false,
+    reportBatchItemFailures: true,
+    timeoutSeconds: 5,
+    checkpoints: new StreamCheckpoints(),
+    pollIntervalMs: 10,
+    retryBaseDelayMs: 10,
+    retryMaxDelayMs: 20,
+    log: () => undefined,
+    ...options,
+  });
+  running.push(p);
+  p.start();
+  return p;
+}
+
+function failureQueue() {
+  const queue = fauxqs.createQueue(`on-failure-${tables}-${Date.now()}`);
+  const failures: StreamBatchFailure[] = [];
+  return {
+    onFailure: async (failure: StreamBatchFailure) => {
+      await sqs.send(new SendMessageCommand({ QueueUrl: queue.queueUrl, MessageBody: JSON.stringify(failure) }));
+    },
+    async received(): Promise<StreamBatchFailure[]> {
+      const result = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queue.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }));
+      failures.push(...(result.Messages ?? []).map((m) => JSON.parse(m.Body!) as StreamBatchFailure));
+      return failures;
+    },
+  };
+}
+
+describe('StreamPoller against DynamoDB Local', () => {
+  it('invokes the handler with Lambda-shaped records of the matching INSERTs only, in order', async () => {
+    const { name, streamArn } = await newTable();
+    const events: DynamoDBStreamEvent[] = [];
+    await putEmail(name, 'a', { n: { N: '7' }, data: { B: Buffer.from('hi') }, nested: { M: { list: { L: [{ S: 'x' }, { NULL: true }] } } }, empty: { M: {} }, none: { L: [] } });
+    await putOther(name, 'COUNTER#1');
+    await dynamo.send(new UpdateItemCommand({ TableName: name, Key: { PK: { S: 'EMAIL#a' } }, UpdateExpression: 'SET #s = :s', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':s': { S: 'sent' } } }));
+    await putEmail(name, 'b');
+    const p = poller(streamArn, async (event) => {
+      events.push(event);
+    });
+    await waitUntil(() => events.flatMap(ids).length === 2);
+    await sleep(100);
+    expect(events.flatMap(ids)).toEqual(['a', 'b']);
+    const record: DynamoDBRecord = events[0]!.Records[0]!;
+    expect(record).toMatchObject({
+      eventName: 'INSERT',
+      eventVersion: '1.1',
+      eventSource: 'aws:dynamodb',
+      eventSourceARN: streamArn,
+      dynamodb: {
+        Keys: { PK: { S: 'EMAIL#a' } },
+        NewImage: {
+          PK: { S: 'EMAIL#a' },
+          type: { S: 'email' },
+          id: { S: 'a' },
+          n: { N: '7' },
+          data: { B: Buffer.from('hi').toString('base64') },
+          nested: { M: { list: { L: [{ S: 'x' }, { NULL: true }] } } },
+          empty: { M: {} },
+          none: { L: [] },
+        },
+        StreamViewType: 'NEW_IMAGE',
+      },
+    });
+    expect(record.eventID).toEqual(expect.any(String));
+    expect(record.dynamodb!.SequenceNumber).toMatch(/^\d+$/);
+    expect(record.dynamodb!.ApproximateCreationDateTime).toBeGreaterThan(Date.now() / 1000 - 600);
+    expect(Number.isInteger(record.dynamodb!.ApproximateCreationDateTime)).toBe(true);
+    expect(p.stats.filteredOut).toBe(2);
+    expect(p.status()).toBe('up');
+  });
+
+  it('batches up to batchSize, and waits for the batching window', async () => {
+    const { name, streamArn } = await newTable();
+    for (const id of ['1', '2', '3', '4', '5', '6', '7']) await putEmail(name, id);
+    const sizes: number[] = [];
+    poller(streamArn, async (event) => void sizes.push(event.Records.length), { batchSize: 3 });
+    await waitUntil(() => sizes.reduce((a, b) => a + b, 0) === 7);
+    expect(sizes).toEqual([3, 3, 1]);
+
+    const windowed = await newTable();
+    const batches: string[][] = [];
+    poller(windowed.streamArn, async (event) => void batches.push(ids(event)), { batchSize: 10, maxBatchingWindowMs: 400 });
+    await putEmail(windowed.name, 'w1');
+    await sleep(100);
+    await putEmail(windowed.name, 'w2');
+    await waitUntil(() => batches.length === 1);
+    expect(batches).toEqual([['w1', 'w2']]);
+  });
+
+  it('checkpoints before the first reported failure and retries from it', async () => {
+    const { name, streamArn } = await newTable();
+    for (const id of ['a', 'b', 'c', 'd']) await putEmail(name, id);
+    const invocations: string[][] = [];
+    let failOnce = true;
+    const checkpoints = new StreamCheckpoints();
+    poller(
+      streamArn,
+      async (event) => {
+        invocations.push(ids(event));
+        const c = event.Records.find((r) => r.dynamodb!.NewImage!.id!.S === 'c');
+        if (failOnce && c) {
+          failOnce = false;
+          // Reports c and d: processing resumes at the lowest one.
+          const d = event.Records.find((r) => r.dynamodb!.NewImage!.id!.S === 'd')!;
+          return { batchItemFailures: [{ itemIdentifier: d.dynamodb!.SequenceNumber! }, { itemIdentifier: c.dynamodb!.SequenceNumber! }] };
+        }
+        return { batchItemFailures: [] };
+      },
+      { checkpoints },
+    );
+    await waitUntil(() => invocations.length === 2);
+    expect(invocations).toEqual([
+      ['a', 'b', 'c', 'd'],
+      ['c', 'd'],
+    ]);
+  });
+
+  it('an unknown batchItemFailures identifier retries the whole batch', async () => {
+    const { name, streamArn } = await newTable();
+    await putEmail(name, 'a');
+    await putEmail(name, 'b');
+    const invocations: string[][] = [];
+    poller(streamArn, async (event) => {
+      invocations.push(ids(event));
+      return invocations.length === 1 ? { batchItemFailures: [{ itemIdentifier: 'nope' }] } : undefined;
+    });
+    await waitUntil(() => invocations.length === 2);
+    expect(invocations).toEqual([
+      ['a', 'b'],
+      ['a', 'b'],
+    ]);
+  });
+
+  it('retries a failing batch retryAttempts times, then describes it on the on-failure queue and moves on', async () => {
+    const { name, streamArn } = await newTable();
+    await putEmail(name, 'ok1');
+    await putEmail(name, 'poison');
+    await putEmail(name, 'ok2');
+    const queue = failureQueue();
+    const seen: string[][] = [];
+    const p = poller(
+      streamArn,
+      async (event) => {
+        seen.push(ids(event));
+        const poison = event.Records.findIndex((r) => r.dynamodb!.NewImage!.id!.S === 'poison');
+        return { batchItemFailures: poison < 0 ? [] : [{ itemIdentifier: event.Records[poison]!.dynamodb!.SequenceNumber! }] };
+      },
+      { retryAttempts: 2, onFailure: queue.onFailure },
+    );
+    await waitUntil(async () => (await queue.received()).length === 1);
+    await putEmail(name, 'after');
+    await waitUntil(() => seen.flat().includes('after'));
+    // First try, then 2 retries from the poison record; the batch given up is poison..ok2.
+    expect(seen).toEqual([['ok1', 'poison', 'ok2'], ['poison', 'ok2'], ['poison', 'ok2'], ['after']]);
+    const [failure] = await queue.received();
+    expect(failure).toMatchObject({
+      requestContext: { condition: 'RetryAttemptsExhausted', approximateInvokeCount: 3, functionArn: expect.stringContaining(':function:test-relay') },
+      responseContext: { statusCode: 200 },
+      version: '1.0',
+      DDBStreamBatchInfo: { batchSize: 2, streamArn, shardId: expect.stringMatching(/^shardId-/) },
+    });
+    const info = failure!.DDBStreamBatchInfo;
+    expect(BigInt(info.endSequenceNumber)).toBeGreaterThan(BigInt(info.startSequenceNumber));
+    expect(p.stats.failedBatches).toBe(1);
+  });
+
+  it('bisects a batch whose handler throws until the poison record is alone', async () => {
+    const { name, streamArn } = await newTable();
+    for (const id of ['a', 'b', 'poison', 'c']) await putEmail(name, id);
+    const queue = failureQueue();
+    const handled: string[] = [];
+    const invocations: string[][] = [];
+    poller(
+      streamArn,
+      async (event) => {
+        invocations.push(ids(event));
+        if (ids(event).includes('poison')) throw new Error('boom');
+        handled.push(...ids(event));
+      },
+      { retryAttempts: 1, bisectBatchOnFunctionError: true, onFailure: queue.onFailure },
+    );
+    await waitUntil(async () => (await queue.received()).length === 1 && handled.length === 3);
+    expect(handled).toEqual(['a', 'b', 'c']);
+    expect(invocations).toEqual([['a', 'b', 'poison', 'c'], ['a', 'b'], ['poison', 'c'], ['poison'], ['poison'], ['c']]);
+    const [failure] = await queue.received();
+    expect(failure!.DDBStreamBatchInfo.batchSize).toBe(1);
+    expect(failure!.responseContext.functionError).toBe('Unhandled');
+  });
+
+  it('treats a handler running past its timeout as a failure', async () => {
+    const { name, streamArn } = await newTable();
+    await putEmail(name, 'slow');
+    let calls = 0;
+    poller(
+      streamArn,
+      async () => {
+        calls++;
+        if (calls === 1) await sleep(1500);
+      },
+      { timeoutSeconds: 1 },
+    );
+    await waitUntil(() => calls === 2, 5000);
+  });
+
+  it('resumes from the checkpoint file after a restart instead of replaying', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stream-checkpoints-'));
+    const file = join(dir, 'stream-checkpoints.json');
+    try {
+      const { name, streamArn } = await newTable();
+      for (const id of ['a', 'b', 'c']) await putEmail(name, id);
+      await putOther(name, 'OTHER#1');
+      const first: string[] = [];
+      const p1 = poller(streamArn, async (event) => void first.push(...ids(event)), { checkpoints: new StreamCheckpoints(file) });
+      await waitUntil(() => first.length === 3);
+      await sleep(100);
+      await p1.stop();
+      const saved = JSON.parse(readFileSync(file, 'utf8'));
+      const shards = saved.pollers['test-relay'].shards;
+      expect(saved.pollers['test-relay'].streamArn).toBe(streamArn);
+      expect(Object.values(shards)).toEqual([{ sequenceNumber: expect.stringMatching(/^\d+$/) }]);
+
+      await putEmail(name, 'd');
+      const second: string[] = [];
+      const p2 = poller(streamArn, async (event) => void second.push(...ids(event)), { checkpoints: new StreamCheckpoints(file) });
+      await waitUntil(() => second.length === 1);
+      await sleep(200);
+      await p2.stop();
+      expect(second).toEqual(['d']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a new LATEST mapping skips what is already in the stream', async () => {
+    const { name, streamArn } = await newTable();
+    await putEmail(name, 'old');
+    const seen: string[] = [];
+    poller(streamArn, async (event) => void seen.push(...ids(event)), { startingPosition: 'LATEST' });
+    await sleep(300);
+    await putEmail(name, 'new');
+    await waitUntil(() => seen.length === 1);
+    expect(seen).toEqual(['new']);
+  });
+
+  it('stops promptly while idle and invokes nothing after stop', async () => {
+    const { name, streamArn } = await newTable();
+    let calls = 0;
+    const p = poller(streamArn, async () => void calls++);
+    await sleep(100);
+    const started = Date.now();
+    await p.stop();
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(p.status()).toBe('down: stopped');
+    await putEmail(name, 'late');
+    await sleep(200);
+    expect(calls).toBe(0);
+  });
+
+  it('reports down while the stream cannot be read', async () => {
+    const p = poller('arn:aws:dynamodb:ddblocal:000000000000:table/missing/stream/2020-01-01T00:00:00.000', async () => undefined, { discoveryIntervalMs: 50 });
+    await waitUntil(() => p.status().startsWith('down: describe stream failed'));
+  });
+});
+
+describe('provisioning the table stream', () => {
+  it('enables the stream on a table from before the outbox, keeps it across restarts, replaces one of another view type', async () => {
+    // A data folder from before the outbox: the table exists without a stream.
+    await dynamo.send(
+      new CreateTableCommand({
+        TableName: TABLE.name,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [
+          { AttributeName: 'PK', AttributeType: 'S' },
+          { AttributeName: 'SK', AttributeType: 'S' },
+        ],
+        KeySchema: [
+          { AttributeName: 'PK', KeyType: 'HASH' },
+          { AttributeName: 'SK', KeyType: 'RANGE' },
+        ],
+      }),
+    );
+    const { streamArn } = await ensureTable(dynamo);
+    expect(streamArn).toContain(`table/${TABLE.name}/stream/`);
+    const described = await dynamo.send(new DescribeTableCommand({ TableName: TABLE.name }));
+    expect(described.Table!.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: TABLE.stream });
+    expect(await ensureTable(dynamo)).toEqual({ streamArn });
+
+    await dynamo.send(new UpdateTableCommand({ TableName: TABLE.name, StreamSpecification: { StreamEnabled: false } }));
+    await dynamo.send(new UpdateTableCommand({ TableName: TABLE.name, StreamSpecification: { StreamEnabled: true, StreamViewType: 'KEYS_ONLY' } }));
+    const replaced = await ensureTable(dynamo);
+    expect(replaced.streamArn).toBeDefined();
+    expect((await dynamo.send(new DescribeTableCommand({ TableName: TABLE.name }))).Table!.StreamSpecification!.StreamViewType).toBe(TABLE.stream);
+  });
+});
+
+describe('StreamPoller shard lineage (scripted stream)', () => {
+  /** A stream whose shards the test controls: records per shard, closing a shard, adding a child. */
+  class ScriptedStream {
+    shards: { shard: Shard; records: _Record[]; closed: boolean }[] = [];
+    private seq = 0;
+    addShard(id: string, parent?: string) {
+      this.shards.push({ shard: { ShardId: id, ParentShardId: parent, SequenceNumberRange: { StartingSequenceNumber: String(this.seq + 1).padStart(21, '0') } }, records: [], closed: false });
+    }
+    put(shardId: string, id: string) {
+      const entry = this.shards.find((s) => s.shard.ShardId === shardId)!;
+      const sequence = String(++this.seq).padStart(21, '0');
+      entry.records.push({
+        eventID: `ev-${sequence}`,
+        eventName: 'INSERT',
+        eventVersion: '1.1',
+        eventSource: 'aws:dynamodb',
+        awsRegion: 'ddblocal',
+        dynamodb: { SequenceNumber: sequence, NewImage: { type: { S: 'email' }, id: { S: id } }, Keys: { PK: { S: id } }, StreamViewType: 'NEW_IMAGE' },
+      });
+    }
+    close(shardId: string) {
+      const entry = this.shards.find((s) => s.shard.ShardId === shardId)!;
+      entry.closed = true;
+      entry.shard.SequenceNumberRange!.EndingSequenceNumber = entry.records.at(-1)?.dynamodb?.SequenceNumber ?? '0';
+    }
+    client(): DynamoDBStreamsClient {
+      return {
+        send: async (command: unknown) => {
+          await sleep(1);
+          if (command instanceof DescribeStreamCommand) return { StreamDescription: { Shards: this.shards.map((s) => ({ ...s.shard })) } };
+          if (command instanceof GetShardIteratorCommand) {
+            const { ShardId, ShardIteratorType, SequenceNumber } = command.input;
+            const entry = this.shards.find((s) => s.shard.ShardId === ShardId)!;
+            const position = ShardIteratorType === 'AFTER_SEQUENCE_NUMBER' ? entry.records.findIndex((r) => r.dynamodb!.SequenceNumber === SequenceNumber) + 1 : ShardIteratorType === 'LATEST' ? entry.records.length : 0;
+            return { ShardIterator: `${ShardId}|${position}` };
+          }
+          if (command instanceof GetRecordsCommand) {
+            const [shardId, at] = command.input.ShardIterator!.split('|');
+            const entry = this.shards.find((s) => s.shard.ShardId === shardId)!;
+            const records = entry.records.slice(Number(at));
+            const next = Number(at) + records.length;
+            return { Records: records, NextShardIterator: entry.closed && records.length === 0 ? undefined : `${shardId}|${next}` };
+          }
+          throw new Error(`unexpected command ${(command as object).constructor.name}`);
+        },
+      } as unknown as DynamoDBStreamsClient;
+    }
+  }
+
+  it('reads a closed parent to its end before its child, and follows a shard that closes', async () => {
+    const stream = new ScriptedStream();
+    stream.addShard('shardId-parent');
+    stream.put('shardId-parent', 'p1');
+    stream.put('shardId-parent', 'p2');
+    stream.close('shardId-parent');
+    stream.addShard('shardId-child', 'shardId-parent');
+    stream.put('shardId-child', 'c1');
+    const seen: string[] = [];
+    const checkpoints = new StreamCheckpoints();
+    poller('arn:scripted', async (event) => void seen.push(...ids(event)), { streams: stream.client(), checkpoints, discoveryIntervalMs: 10_000 });
+    await waitUntil(() => seen.length === 3);
+    expect(seen).toEqual(['p1', 'p2', 'c1']);
+
+    // The open child closes (a rollover) and a grandchild appears: found without waiting for the
+    // periodic listing, because the closing shard triggers one.
+    stream.put('shardId-child', 'c2');
+    stream.close('shardId-child');
+    stream.addShard('shardId-grandchild', 'shardId-child');
+    stream.put('shardId-grandchild', 'g1');
+    await waitUntil(() => seen.length === 5, 3000);
+    expect(seen).toEqual(['p1', 'p2', 'c1', 'c2', 'g1']);
+    const shards = checkpoints.shards('test-relay', 'arn:scripted');
+    expect(shards['shardId-parent']).toMatchObject({ done: true });
+    expect(shards['shardId-child']).toMatchObject({ done: true });
+    expect(shards['shardId-grandchild']).toEqual({ sequenceNumber: expect.any(String) });
+  });
+
+  it('forgets the checkpoints of shards the stream no longer lists', async () => {
+    const stream = new ScriptedStream();
+    stream.addShard('shardId-live');
+    const checkpoints = new StreamCheckpoints();
+    await checkpoints.save('test-relay', 'arn:scripted', 'shardId-trimmed', { sequenceNumber: '1', done: true });
+    poller('arn:scripted', async () => undefined, { streams: stream.client(), checkpoints });
+    await waitUntil(() => !('shardId-trimmed' in checkpoints.shards('test-relay', 'arn:scripted')));
+  });
+});
+
+describe('Lambda event filter patterns', () => {
+  const record = (image: Record<string, any>, eventName: 'INSERT' | 'MODIFY' = 'INSERT'): DynamoDBRecord => ({ eventName, dynamodb: { NewImage: image } });
+
+  it('matches values, prefixes, anything-but, exists, numbers; OR across patterns, AND within one', () => {
+    const email = record({ type: { S: 'email' }, status: { S: 'queued' }, tags: { SS: ['a', 'b'] } });
+    expect(matchesFilters([], email)).toBe(true);
+    expect(matchesFilters(EMAILS, email)).toBe(true);
+    expect(matchesFilters(EMAILS, record({ type: { S: 'email' } }, 'MODIFY'))).toBe(false);
+    expect(matchesFilters(EMAILS, record({ type: { S: 'counter' } }))).toBe(false);
+    expect(matchesFilters(EMAILS, record({}))).toBe(false);
+    expect(matchesFilters([{ dynamodb: { NewImage: { status: { S: [{ prefix: 'que' }] } } } }], email)).toBe(true);
+    expect(matchesFilters([{ dynamodb: { NewImage: { status: { S: [{ 'anything-but': ['queued', 'failed'] }] } } } }], email)).toBe(false);
+    expect(matchesFilters([{ dynamodb: { NewImage: { status: { S: [{ 'anything-but': 'failed' }] } } } }], email)).toBe(true);
+    expect(matchesFilters([{ dynamodb: { NewImage: { usage_deferred: { M: [{ exists: true }] } } } }], email)).toBe(false);
+    expect(matchesFilters([{ dynamodb: { NewImage: { usage_deferred: [{ exists: false }] } } }], email)).toBe(true);
+    expect(matchesFilters([{ dynamodb: { NewImage: { tags: { SS: ['b'] } } } }], email)).toBe(true);
+    expect(matchesFilters([{ eventName: ['MODIFY'] }, { dynamodb: { NewImage: { status: { S: ['queued'] } } } }], email)).toBe(true);
+    expect(matchesFilters([{ eventName: ['INSERT'], dynamodb: { NewImage: { status: { S: ['sent'] } } } }], email)).toBe(false);
+    expect(matchesFilters([{ dynamodb: { SizeBytes: [{ numeric: ['>', 10, '<=', 20] }] } }], { dynamodb: { SizeBytes: 15 } })).toBe(true);
+    expect(matchesFilters([{ dynamodb: { SizeBytes: [{ numeric: ['>', 10, '<=', 20] }] } }], { dynamodb: { SizeBytes: 25 } })).toBe(false);
+    expect(matchesFilters([{ dynamodb: { NewImage: { status: { S: [{ 'equals-ignore-case': 'QUEUED' }] } } } }], email)).toBe(true);
+  });
+});

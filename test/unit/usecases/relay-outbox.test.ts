@@ -1,0 +1,285 @@
+/**
+ * The outbox relay's contract (which items are handed to the send queue, which usage is counted), its
+ * prefix rule (only records reported done are counted; a retry never counts a record twice), and the
+ * idempotency of a retried usage write (real DynamoDB Local: transactions with a ClientRequestToken).
+ */
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { startFauxqs } from 'fauxqs';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../../../localstack/cloud/dynamodb';
+import { SqsSendQueue } from '../../../shared/aws/sqs-send-queue';
+import { DeferredUsageCounters, type UsageIncrement } from '../../../shared/store/deferred-usage';
+import { relayOutbox, usageToken, type OutboxRecord, type RelayOutboxDeps } from '../../../shared/usecases/relay-outbox';
+import { forEachStreamBatch, PoisonRecordError } from '../../../shared/worker/for-each-stream-record';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+process.env.LOG_LEVEL = 'silent';
+
+let dynamoLocal: DynamoDbLocal;
+let client: DynamoDBDocumentClient;
+const TABLE = 'relay-test';
+
+beforeAll(async () => {
+  dynamoLocal = await startDynamoDbLocal({});
+  const raw = new DynamoDBClient({ endpoint: dynamoLocal.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  client = DynamoDBDocumentClient.from(raw);
+  await raw.send(
+    new CreateTableCommand({
+      TableName: TABLE,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        { AttributeName: 'PK', AttributeType: 'S' },
+        { AttributeName: 'SK', AttributeType: 'S' },
+      ],
+      KeySchema: [
+        { AttributeName: 'PK', KeyType: 'HASH' },
+        { AttributeName: 'SK', KeyType: 'RANGE' },
+      ],
+    }),
+  );
+}, 60_000);
+afterAll(async () => {
+  client?.destroy();
+  await dynamoLocal?.stop();
+});
+
+let accounts = 0;
+let events = 0;
+
+function account() {
+  const id = `acc_${++accounts}`;
+  const day = { PK: `ACCOUNT#${id}`, SK: 'USAGE#PLAN#DAY#2026-01-01' };
+  const month = { PK: `ACCOUNT#${id}`, SK: 'USAGE#PLAN#MONTH#2026-01' };
+  return { id, day, month };
+}
+
+function email(id: string, status: string, usage?: { account: ReturnType<typeof account>; count: number }, eventName: OutboxRecord['eventName'] = 'INSERT'): OutboxRecord {
+  return {
+    eventId: `ev-${++events}`,
+    eventName,
+    newImage: {
+      PK: `EMAIL#${id}`,
+      SK: 'EMAIL',
+      type: 'email',
+      id,
+      status,
+      ...(usage
+        ? {
+            usage_deferred: {
+              account_id: usage.account.id,
+              count: usage.count,
+              entries: [
+                { key: usage.account.day, expiresAt: 1_900_000_000 },
+                { key: usage.account.month, expiresAt: 1_900_000_100 },
+              ],
+            },
+          }
+        : {}),
+    },
+  };
+}
+
+async function counter(key: { PK: string; SK: string }): Promise<Record<string, any> | undefined> {
+  return (await client.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true }))).Item;
+}
+
+function fakeQueue(refuse: (emailId: string, call: number) => boolean = () => false) {
+  const sent: string[] = [];
+  const calls: number[] = [];
+  let call = 0;
+  return {
+    sent,
+    calls,
+    async enqueueMany(messages: { email_id: string }[]) {
+      call++;
+      calls.push(messages.length);
+      const failed: number[] = [];
+      messages.forEach((message, index) => {
+        if (refuse(message.email_id, call)) failed.push(index);
+        else sent.push(message.email_id);
+      });
+      return { failed };
+    },
+  };
+}
+
+function deps(queue = fakeQueue(), usage: RelayOutboxDeps['usage'] = new DeferredUsageCounters({ client, name: TABLE })): RelayOutboxDeps {
+  return { sendQueue: queue, usage };
+}
+
+describe('relayOutbox', () => {
+  it('hands queued emails to the send queue, counts deferred usage, ignores the rest', async () => {
+    const a = account();
+    const queue = fakeQueue();
+    const records = [
+      email('msg_queued', 'queued', { account: a, count: 2 }),
+      email('msg_scheduled', 'scheduled', { account: a, count: 3 }),
+      email('msg_refused', 'failed'),
+      email('msg_modified', 'queued', undefined, 'MODIFY'),
+      { eventId: `ev-${++events}`, eventName: 'INSERT' as const, newImage: { PK: 'ACCOUNT#x', SK: 'COUNTER#DOMAINS', type: 'counter' } },
+      email('msg_plain', 'queued'),
+    ];
+    const result = await relayOutbox(deps(queue), records);
+    expect(result).toEqual({ done: 6, enqueued: 2, counted: 2 });
+    expect(queue.sent).toEqual(['msg_queued', 'msg_plain']);
+    // Scheduled emails count at acceptance too; one update per counter for the whole batch.
+    expect(await counter(a.day)).toMatchObject({ count: 5, ttl: 1_900_000_000 });
+    expect(await counter(a.month)).toMatchObject({ count: 5, ttl: 1_900_000_100 });
+  });
+
+  it('sends in one call per batch (the adapter splits in tens) and keeps the first TTL of a counter', async () => {
+    const a = account();
+    const queue = fakeQueue();
+    await relayOutbox(deps(queue), [email('m1', 'queued', { account: a, count: 1 })]);
+    const later = email('m2', 'queued', { account: a, count: 1 });
+    (later.newImage!.usage_deferred as any).entries[0].expiresAt = 1_999_999_999;
+    await relayOutbox(deps(queue), [later]);
+    expect(await counter(a.day)).toMatchObject({ count: 2, ttl: 1_900_000_000 });
+    expect(queue.calls).toEqual([1, 1]);
+  });
+
+  it('a refused message ends the done prefix: usage is counted for the records before it only, and the retry counts the rest once', async () => {
+    const a = account();
+    const queue = fakeQueue((id, call) => id === 'm3' && call === 1);
+    const batch = ['m1', 'm2', 'm3', 'm4', 'm5'].map((id) => email(id, 'queued', { account: a, count: 1 }));
+    const first = await relayOutbox(deps(queue), batch);
+    expect(first).toMatchObject({ done: 2, enqueued: 4, counted: 2, failure: 'send queue refused email m3', permanent: false });
+    expect(await counter(a.day)).toMatchObject({ count: 2 });
+
+    // The event source resumes at m3: sends again (the send worker claims each email once) and counts.
+    const retry = await relayOutbox(deps(queue), batch.slice(2));
+    expect(retry).toMatchObject({ done: 3 });
+    expect(await counter(a.day)).toMatchObject({ count: 5 });
+    expect(await counter(a.month)).toMatchObject({ count: 5 });
+    expect(queue.sent).toEqual(['m1', 'm2', 'm4', 'm5', 'm3', 'm4', 'm5']);
+  });
+
+  it('the same records relayed again (an invocation that died before its checkpoint) are counted once', async () => {
+    const a = account();
+    const batch = [email('x1', 'queued', { account: a, count: 1 }), email('x2', 'queued', { account: a, count: 4 })];
+    await relayOutbox(deps(), batch);
+    await relayOutbox(deps(), batch);
+    expect(await counter(a.day)).toMatchObject({ count: 5 });
+    // Other records with the same counts are other increments.
+    await relayOutbox(deps(), [email('x3', 'queued', { account: a, count: 1 }), email('x4', 'queued', { account: a, count: 4 })]);
+    expect(await counter(a.day)).toMatchObject({ count: 10 });
+  });
+
+  it('a failed usage write fails its records (nothing counted twice on the retry)', async () => {
+    const a = account();
+    const real = new DeferredUsageCounters({ client, name: TABLE });
+    let failNext = true;
+    const flaky = {
+      maxPerCall: real.maxPerCall,
+      add: async (increments: readonly UsageIncrement[], token: string) => {
+        if (failNext) {
+          failNext = false;
+          throw new Error('throttled');
+        }
+        return real.add(increments, token);
+      },
+    };
+    const batch = [email('u1', 'queued', { account: a, count: 1 }), email('u2', 'queued', { account: a, count: 1 })];
+    expect(await relayOutbox(deps(fakeQueue(), flaky), batch)).toMatchObject({ done: 0, enqueued: 2, counted: 0, failure: 'usage update failed: throttled' });
+    expect(await counter(a.day)).toBeUndefined();
+    expect(await relayOutbox(deps(fakeQueue(), flaky), batch)).toMatchObject({ done: 2 });
+    expect(await counter(a.day)).toMatchObject({ count: 2 });
+  });
+
+  it('an unreadable email ends the batch at that record', async () => {
+    const a = account();
+    const queue = fakeQueue();
+    const noId = email('', 'queued');
+    const foreign = email('m-foreign', 'queued', { account: a, count: 1 });
+    (foreign.newImage!.usage_deferred as any).entries[0].key = { PK: 'ACCOUNT#someone-else', SK: 'USAGE#PLAN#DAY#2026-01-01' };
+    expect(await relayOutbox(deps(queue), [email('ok', 'queued'), noId, email('after', 'queued')])).toMatchObject({ done: 1, failure: 'email item without an id', permanent: true });
+    expect(queue.sent).toEqual(['ok']);
+    expect(await relayOutbox(deps(queue), [foreign])).toMatchObject({ done: 0, failure: 'email m-foreign: malformed usage_deferred entry' });
+    expect(await relayOutbox(deps(queue), [email('bad-count', 'queued', { account: a, count: 0 })])).toMatchObject({ done: 0, failure: 'email bad-count: malformed usage_deferred' });
+  });
+
+  it('splits a batch touching more than 100 counters into transactions of at most 100', async () => {
+    const many = Array.from({ length: 60 }, () => account());
+    const sizes: number[] = [];
+    const real = new DeferredUsageCounters({ client, name: TABLE });
+    const spy = { maxPerCall: real.maxPerCall, add: async (increments: readonly UsageIncrement[], token: string) => (sizes.push(increments.length), real.add(increments, token)) };
+    const result = await relayOutbox(deps(fakeQueue(), spy), many.map((a, i) => email(`g${i}`, 'queued', { account: a, count: 1 })));
+    expect(result).toMatchObject({ done: 60, counted: 120 });
+    expect(sizes).toEqual([100, 20]);
+    for (const a of many) expect(await counter(a.month)).toMatchObject({ count: 1 });
+  });
+
+  it('usage tokens name the records and fit ClientRequestToken', () => {
+    expect(usageToken(['a', 'b'])).toHaveLength(36);
+    expect(usageToken(['a', 'b'])).toBe(usageToken(['a', 'b']));
+    expect(usageToken(['a', 'b'])).not.toBe(usageToken(['a', 'c']));
+  });
+});
+
+describe('forEachStreamBatch', () => {
+  const record = (seq: string, image: Record<string, unknown>): DynamoDBRecord => ({
+    eventID: `e${seq}`,
+    eventName: 'INSERT',
+    dynamodb: { SequenceNumber: seq, NewImage: marshall(image) as any },
+  });
+
+  it('unmarshalls images and reports the first record not done', async () => {
+    const seen: unknown[] = [];
+    const handler = forEachStreamBatch('test', async (items) => {
+      seen.push(...items);
+      return { done: 1 };
+    });
+    const response = await handler({ Records: [record('1', { id: 'a', n: 2, m: { x: ['y'] } }), record('2', { id: 'b' })] });
+    expect(seen[0]).toEqual({ sequenceNumber: '1', eventId: 'e1', eventName: 'INSERT', newImage: { id: 'a', n: 2, m: { x: ['y'] } } });
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: '2' }] });
+    const all = forEachStreamBatch('test', async (items) => ({ done: items.length }));
+    expect(await all({ Records: [record('1', { id: 'a' })] })).toEqual({ batchItemFailures: [] });
+  });
+
+  it('throws (so the event source bisects) when a poison record leads a batch of several, and reports it when alone', async () => {
+    const handler = forEachStreamBatch('test', async () => ({ done: 0, poison: true }));
+    await expect(handler({ Records: [record('1', { id: 'a' }), record('2', { id: 'b' })] })).rejects.toThrow(PoisonRecordError);
+    expect(await handler({ Records: [record('1', { id: 'a' })] })).toEqual({ batchItemFailures: [{ itemIdentifier: '1' }] });
+    // A transient failure at the head is a plain partial failure: retry from there, no bisection.
+    const transient = forEachStreamBatch('test', async () => ({ done: 0 }));
+    expect(await transient({ Records: [record('1', { id: 'a' }), record('2', { id: 'b' })] })).toEqual({ batchItemFailures: [{ itemIdentifier: '1' }] });
+  });
+
+  it('stops before an unreadable record', async () => {
+    const seen: number[] = [];
+    const handler = forEachStreamBatch('test', async (items) => {
+      seen.push(items.length);
+      return { done: items.length };
+    });
+    const broken: DynamoDBRecord = { eventID: 'e2', eventName: 'INSERT', dynamodb: { SequenceNumber: '2', NewImage: { bad: { X: 'nope' } as any } } };
+    expect(await handler({ Records: [record('1', { id: 'a' }), broken, record('3', { id: 'c' })] })).toEqual({ batchItemFailures: [{ itemIdentifier: '2' }] });
+    expect(seen).toEqual([1]);
+  });
+});
+
+describe('SqsSendQueue.enqueueMany (real fauxqs)', () => {
+  it('sends in batches of 10 and answers the positions not accepted', async () => {
+    const fauxqs = await startFauxqs({ port: 0, logger: false });
+    const sqs = new SQSClient({ endpoint: fauxqs.address, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    try {
+      const queue = fauxqs.createQueue('relay-send');
+      const messages = Array.from({ length: 25 }, (_, i) => ({ email_id: `msg_${i}` }));
+      expect(await new SqsSendQueue(sqs, queue.queueUrl).enqueueMany(messages)).toEqual({ failed: [] });
+      const bodies: string[] = [];
+      while (bodies.length < 25) {
+        const received = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queue.queueUrl, MaxNumberOfMessages: 10 }));
+        bodies.push(...(received.Messages ?? []).map((m) => m.Body!));
+      }
+      expect(bodies.map((b) => JSON.parse(b).email_id).sort()).toEqual(messages.map((m) => m.email_id).sort());
+      // A call that fails as a whole fails each of its entries (never throws).
+      const missing = queue.queueUrl.replace('relay-send', 'no-such-queue');
+      expect(await new SqsSendQueue(sqs, missing).enqueueMany(messages.slice(0, 12))).toEqual({ failed: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] });
+    } finally {
+      sqs.destroy();
+      await fauxqs.stop();
+    }
+  });
+});
