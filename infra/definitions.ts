@@ -8,6 +8,7 @@
  * Functions receive the physical names/URLs through the environment variables named here
  * (see shared/config.ts for the reader).
  */
+import { ENV } from '../shared/config';
 import { DEFAULT_SETTINGS } from '../shared/settings';
 
 export interface TableDefinition {
@@ -34,7 +35,7 @@ export const TABLE: TableDefinition = {
     { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
   ],
   timeToLiveAttribute: 'ttl',
-  envVar: 'TABLE_NAME',
+  envVar: ENV.tableName,
   stream: 'NEW_IMAGE',
 };
 
@@ -59,7 +60,7 @@ export const QUEUES: Record<QueueId, QueueDefinition> = {
     visibilityTimeoutSeconds: 60,
     maxReceiveCount: 5,
     dlqName: 'mailservice-send-email-dlq',
-    envVar: 'SEND_QUEUE_URL',
+    envVar: ENV.sendQueueUrl,
   },
   sesEvents: {
     id: 'sesEvents',
@@ -67,7 +68,7 @@ export const QUEUES: Record<QueueId, QueueDefinition> = {
     visibilityTimeoutSeconds: 60,
     maxReceiveCount: 5,
     dlqName: 'mailservice-ses-events-dlq',
-    envVar: 'SES_EVENTS_QUEUE_URL',
+    envVar: ENV.sesEventsQueueUrl,
   },
   /** Service events (email.*, ...) to fan out to subscribed webhook endpoints. */
   webhookEvents: {
@@ -76,7 +77,7 @@ export const QUEUES: Record<QueueId, QueueDefinition> = {
     visibilityTimeoutSeconds: 60,
     maxReceiveCount: 5,
     dlqName: 'mailservice-webhook-events-dlq',
-    envVar: 'WEBHOOK_EVENTS_QUEUE_URL',
+    envVar: ENV.webhookEventsQueueUrl,
   },
   /** One message per (endpoint, event) delivery attempt; retries are re-enqueued with a delay. */
   webhookDeliveries: {
@@ -85,7 +86,7 @@ export const QUEUES: Record<QueueId, QueueDefinition> = {
     visibilityTimeoutSeconds: 60,
     maxReceiveCount: 5,
     dlqName: 'mailservice-webhook-deliveries-dlq',
-    envVar: 'WEBHOOK_DELIVERIES_QUEUE_URL',
+    envVar: ENV.webhookDeliveriesQueueUrl,
   },
 };
 
@@ -104,7 +105,7 @@ export const TOPICS: Record<TopicId, TopicDefinition> = {
     id: 'sesEvents',
     name: 'mailservice-ses-events',
     subscribedQueues: ['sesEvents'],
-    envVar: 'SES_EVENTS_TOPIC_ARN',
+    envVar: ENV.sesEventsTopicArn,
   },
 };
 
@@ -118,7 +119,7 @@ export interface BucketDefinition {
 }
 
 export const BUCKETS: Record<BucketId, BucketDefinition> = {
-  mail: { id: 'mail', name: 'mailservice-mail', envVar: 'MAIL_BUCKET' },
+  mail: { id: 'mail', name: 'mailservice-mail', envVar: ENV.mailBucket },
 };
 
 /** SES configuration set every outbound message is sent with; its event destination is the SES events topic. */
@@ -128,19 +129,19 @@ export const CONFIGURATION_SET = {
   topic: 'sesEvents' as TopicId,
   /** SESv2 MatchingEventTypes. */
   matchingEventTypes: ['DELIVERY', 'BOUNCE', 'COMPLAINT', 'DELIVERY_DELAY', 'REJECT', 'OPEN', 'CLICK'],
-  envVar: 'SES_CONFIGURATION_SET',
+  envVar: ENV.sesConfigurationSet,
 };
 
 /** EventBridge Scheduler group holding one-time schedules (scheduled sends, retries, automation delays). */
 export const SCHEDULE_GROUP = {
   name: 'mailservice',
-  envVar: 'SCHEDULE_GROUP',
+  envVar: ENV.scheduleGroup,
   /** Role the scheduler assumes to send to SQS targets. */
-  roleEnvVar: 'SCHEDULER_ROLE_ARN',
+  roleEnvVar: ENV.schedulerRoleArn,
   /** Queue the schedules deliver into: the only queue the scheduler role may send to. */
   targetQueue: 'send' as QueueId,
   /** Environment variable carrying the target queue's ARN (a schedule's Target.Arn). */
-  targetQueueArnEnvVar: 'SCHEDULER_TARGET_QUEUE_ARN',
+  targetQueueArnEnvVar: ENV.schedulerTargetQueueArn,
 };
 
 /**
@@ -150,9 +151,9 @@ export const SCHEDULE_GROUP = {
 export const SECRETS_KEY = {
   alias: 'alias/mailservice-secrets',
   /** KMS key ARN in AWS. */
-  envVar: 'SECRETS_KEY_ID',
+  envVar: ENV.secretsKeyId,
   /** Path of the local key file on the embedded cloud (32 random bytes, created on first start). */
-  localFileEnvVar: 'LOCAL_SECRETS_KEY_FILE',
+  localFileEnvVar: ENV.localSecretsKeyFile,
 };
 
 export type Resource =
@@ -403,7 +404,7 @@ export const STREAM_WORKERS: StreamWorkerDefinition[] = [
     retryAttempts: 10,
     bisectBatchOnFunctionError: true,
     reportBatchItemFailures: true,
-    onFailure: { queueName: 'mailservice-outbox-relay-failures', envVar: 'OUTBOX_RELAY_FAILURES_QUEUE_URL' },
+    onFailure: { queueName: 'mailservice-outbox-relay-failures', envVar: ENV.outboxRelayFailuresQueueUrl },
     timeoutSeconds: 30,
     grants: [
       { resource: { kind: 'queue', id: 'send' }, access: 'send' },

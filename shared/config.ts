@@ -1,9 +1,33 @@
 import { DEFAULT_SETTINGS } from './settings';
 
 /**
+ * The names of the environment variables carrying resource names/URLs: the one copy, read here and by
+ * shared/secrets, and referenced by infra/definitions.ts (which CDK and the local cloud use to set them),
+ * so a rename cannot drift. shared/ never imports infra/.
+ */
+export const ENV = {
+  tableName: 'TABLE_NAME',
+  sendQueueUrl: 'SEND_QUEUE_URL',
+  sesEventsQueueUrl: 'SES_EVENTS_QUEUE_URL',
+  webhookEventsQueueUrl: 'WEBHOOK_EVENTS_QUEUE_URL',
+  webhookDeliveriesQueueUrl: 'WEBHOOK_DELIVERIES_QUEUE_URL',
+  outboxRelayFailuresQueueUrl: 'OUTBOX_RELAY_FAILURES_QUEUE_URL',
+  sesEventsTopicArn: 'SES_EVENTS_TOPIC_ARN',
+  mailBucket: 'MAIL_BUCKET',
+  sesConfigurationSet: 'SES_CONFIGURATION_SET',
+  scheduleGroup: 'SCHEDULE_GROUP',
+  schedulerRoleArn: 'SCHEDULER_ROLE_ARN',
+  schedulerTargetQueueArn: 'SCHEDULER_TARGET_QUEUE_ARN',
+  /** KMS key that encrypts stored secrets (AWS, LocalStack). */
+  secretsKeyId: 'SECRETS_KEY_ID',
+  /** Local key file that encrypts stored secrets (the embedded cloud). */
+  localSecretsKeyFile: 'LOCAL_SECRETS_KEY_FILE',
+} satisfies Record<string, string>;
+
+/**
  * Runtime configuration, read once from the environment by the composition root.
- * Resource names/URLs come from the variables named in infra/definitions.ts (set by CDK in AWS and by
- * the local runtime on the embedded cloud). Endpoint overrides are only read by the client factory.
+ * Resource names/URLs come from the variables named in ENV (set by CDK in AWS and by the local runtime
+ * on the embedded cloud). Endpoint overrides are only read by the client factory.
  */
 export interface Config {
   region: string;
@@ -40,25 +64,25 @@ function read(env: NodeJS.ProcessEnv, name: string, fallback = ''): string {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     region: read(env, 'AWS_REGION', read(env, 'AWS_DEFAULT_REGION', 'us-east-1')),
-    tableName: read(env, 'TABLE_NAME'),
-    sendQueueUrl: read(env, 'SEND_QUEUE_URL'),
-    mailBucket: read(env, 'MAIL_BUCKET'),
-    sesConfigurationSet: read(env, 'SES_CONFIGURATION_SET'),
-    webhookEventsQueueUrl: read(env, 'WEBHOOK_EVENTS_QUEUE_URL'),
+    tableName: read(env, ENV.tableName),
+    sendQueueUrl: read(env, ENV.sendQueueUrl),
+    mailBucket: read(env, ENV.mailBucket),
+    sesConfigurationSet: read(env, ENV.sesConfigurationSet),
+    webhookEventsQueueUrl: read(env, ENV.webhookEventsQueueUrl),
     webhookRetryDelays: read(env, 'WEBHOOK_RETRY_DELAYS', '0,5,30,120,120')
       .split(',')
       .map((value) => Number(value.trim()))
       .filter((value) => Number.isInteger(value) && value >= 0 && value <= 900),
-    scheduleGroup: read(env, 'SCHEDULE_GROUP'),
-    schedulerRoleArn: read(env, 'SCHEDULER_ROLE_ARN'),
-    schedulerTargetArn: read(env, 'SCHEDULER_TARGET_QUEUE_ARN'),
+    scheduleGroup: read(env, ENV.scheduleGroup),
+    schedulerRoleArn: read(env, ENV.schedulerRoleArn),
+    schedulerTargetArn: read(env, ENV.schedulerTargetQueueArn),
     sandboxDomain: read(env, 'SANDBOX_DOMAIN', DEFAULT_SETTINGS.SANDBOX_DOMAIN).toLowerCase(),
     returnPathHost: read(env, 'RETURN_PATH_HOST', DEFAULT_SETTINGS.RETURN_PATH_HOST).toLowerCase(),
     spfInclude: read(env, 'SPF_INCLUDE', DEFAULT_SETTINGS.SPF_INCLUDE).toLowerCase(),
     inboundMxHost: read(env, 'INBOUND_MX_HOST', DEFAULT_SETTINGS.INBOUND_MX_HOST).toLowerCase(),
     dashboardUrl: read(env, 'DASHBOARD_URL', DEFAULT_SETTINGS.DASHBOARD_URL).replace(/\/$/, ''),
     dnsResolvers: read(env, 'DNS_RESOLVERS', DEFAULT_SETTINGS.DNS_RESOLVERS),
-    webhookDeliveriesQueueUrl: read(env, 'WEBHOOK_DELIVERIES_QUEUE_URL'),
+    webhookDeliveriesQueueUrl: read(env, ENV.webhookDeliveriesQueueUrl),
     webhookAllowLoopback: ['true', '1'].includes(read(env, 'WEBHOOK_ALLOW_LOOPBACK').trim().toLowerCase()),
     endpoints: {
       dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB,

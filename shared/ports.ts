@@ -1,5 +1,5 @@
 import type { Lookup } from './domain/domains/evaluate';
-import type { ServiceEvent } from './domain/webhooks/event';
+import type { SendMessage, ServiceEventMessage, WebhookDeliveryMessage } from './domain/messages';
 
 /**
  * Ports: what use cases need from the outside world. Adapters in shared/aws implement them with the AWS
@@ -12,22 +12,22 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
-/** The send queue: one message per email to hand to the send worker. */
+/** The send queue: one message per email to hand to the send worker (`sendMessageSchema`). */
 export interface SendQueue {
-  enqueue(message: { email_id: string }): Promise<void>;
+  enqueue(message: SendMessage): Promise<void>;
   /**
    * Many messages in as few calls as the queue allows (the outbox relay). Answers the positions (in
    * `messages`) of those the queue did not accept; the others are enqueued.
    */
-  enqueueMany(messages: { email_id: string }[]): Promise<{ failed: number[] }>;
+  enqueueMany(messages: SendMessage[]): Promise<{ failed: number[] }>;
 }
 
 /**
  * The webhook deliveries queue: one message per delivery attempt to hand to the delivery worker,
- * optionally delayed (retries, at most 900 s per SQS message).
+ * optionally delayed (retries, at most 900 s per SQS message). The message is `webhookDeliveryMessageSchema`'s.
  */
 export interface WebhookDeliveryQueue {
-  enqueue(message: { webhook_id: string; delivery_id: string; attempt: number; retry_base?: number }, delaySeconds: number): Promise<void>;
+  enqueue(message: WebhookDeliveryMessage, delaySeconds: number): Promise<void>;
 }
 
 /** What the blob store knows about a stored object. */
@@ -102,9 +102,9 @@ export interface EmailScheduler {
   remove(emailId: string): Promise<void>;
 }
 
-/** Publishes service events for webhook fan-out (one queue message per event). */
+/** Publishes service events for webhook fan-out (one queue message per event, `serviceEventSchema`). */
 export interface EventPublisher {
-  publish(events: ServiceEvent[]): Promise<void>;
+  publish(events: ServiceEventMessage[]): Promise<void>;
 }
 
 /** DNS lookups for domain verification. */

@@ -1,41 +1,41 @@
 /**
  * Operator CLI (until the dashboard exists).
  *
- *   npm run --silent admin -- account create --email <address> [--plan free|pro|scale|dedicated] [--payment-method] [--tenants]
- *   npm run --silent admin -- account update --id <acc_...> [--plan ...] [--payment-method | --no-payment-method] [--tenants | --no-tenants]
+ *   admin account create --email <address> [--plan free|pro|scale|dedicated] [--payment-method] [--tenants]
+ *   admin account update --id <acc_...> [--plan ...] [--payment-method | --no-payment-method] [--tenants | --no-tenants]
  *
- * Target: the local stack running on DATA_DIR (default .data), found through DATA_DIR/stack.json; or AWS
- * when `--aws` is given (or no local stack runs and TABLE_NAME is set), with the usual AWS credentials
- * and TABLE_NAME (the stack's TableName output) in the environment.
+ * Its target comes from the environment only, as a function's does: TABLE_NAME (the stack's TableName
+ * output), the region (AWS_REGION), credentials and, off AWS, endpoint overrides
+ * (AWS_ENDPOINT_URL_DYNAMODB, ...). `npm run admin` runs it through localstack/admin-local.ts, which
+ * sets that environment from a running local stack (DATA_DIR/stack.json) unless `--aws` is given.
+ *
+ *   TABLE_NAME=... AWS_REGION=... npx tsx functions/cli/admin.ts account create --email <address>
  */
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
-import { readStackFile } from '../../localstack/cloud/stack-file';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../../shared/domain/accounts/plans';
 import { isEmailAddress } from '../../shared/domain/emails/address';
 import { AppError } from '../../shared/domain/errors';
-import { loadConfig } from '../../shared/config';
+import { ENV, loadConfig } from '../../shared/config';
 import { buildServices } from '../../shared/services';
 import { createAccount, updateAccount } from '../../shared/usecases/accounts';
 
-class UsageError extends Error {}
+/** Bad arguments or a missing target: exit code 2. */
+export class UsageError extends Error {}
 
 const USAGE = `usage:
   admin account create --email <address> [--plan ${PLAN_NAMES.join('|')}] [--payment-method] [--tenants]
-  admin account update --id <account_id> [--plan ${PLAN_NAMES.join('|')}] [--payment-method|--no-payment-method] [--tenants|--no-tenants]
-options: --aws (target AWS: needs TABLE_NAME and AWS credentials), --data-dir <dir> (default $DATA_DIR or .data)`;
+  admin account update --id <account_id> [--plan ${PLAN_NAMES.join('|')}] [--payment-method|--no-payment-method] [--tenants|--no-tenants]`;
 
-function targetEnvironment(aws: boolean, dataDir: string): NodeJS.ProcessEnv {
-  if (!aws) {
-    const stack = readStackFile(dataDir);
-    // The SDK reads credentials and endpoints from process.env, so the stack's settings go there.
-    if (stack) return Object.assign(process.env, stack.env);
-    if (!process.env.TABLE_NAME) {
-      throw new UsageError(`No running local stack found in ${dataDir} (start it with "npm start"), and TABLE_NAME is not set for AWS.`);
-    }
-  }
-  if (!process.env.TABLE_NAME) throw new UsageError('--aws needs TABLE_NAME (the stack output TableName) in the environment.');
-  return process.env;
+const TARGET_USAGE = `target: the environment (${ENV.tableName}, AWS_REGION, AWS credentials, endpoint overrides such as AWS_ENDPOINT_URL_DYNAMODB)`;
+
+export interface AdminOptions {
+  /**
+   * Called once the command is known, before anything is read or written: sets up process.env (the AWS
+   * SDK reads credentials and endpoints from there). Throws UsageError when there is no target.
+   */
+  prepareEnvironment?: () => void;
+  /** How the caller finds its target, printed with --help. */
+  targetUsage?: string;
 }
 
 function plan(value: string | undefined): PlanName | undefined {
@@ -49,32 +49,40 @@ function flag(on: boolean | undefined, off: boolean | undefined, name: string): 
   return on ? true : off ? false : undefined;
 }
 
-async function main(argv: string[]): Promise<unknown> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      email: { type: 'string' },
-      id: { type: 'string' },
-      plan: { type: 'string' },
-      'payment-method': { type: 'boolean' },
-      'no-payment-method': { type: 'boolean' },
-      tenants: { type: 'boolean' },
-      'no-tenants': { type: 'boolean' },
-      aws: { type: 'boolean' },
-      'data-dir': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        email: { type: 'string' },
+        id: { type: 'string' },
+        plan: { type: 'string' },
+        'payment-method': { type: 'boolean' },
+        'no-payment-method': { type: 'boolean' },
+        tenants: { type: 'boolean' },
+        'no-tenants': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
+  }
+}
+
+/** Runs one command; answers what to print (undefined: nothing). */
+async function run(argv: string[], options: AdminOptions): Promise<unknown> {
+  const { values, positionals } = parse(argv);
   if (values.help) {
-    console.log(USAGE);
+    console.log(`${USAGE}\n${options.targetUsage ?? TARGET_USAGE}`);
     return undefined;
   }
   const [resource, action] = positionals;
   if (resource !== 'account' || (action !== 'create' && action !== 'update')) throw new UsageError(USAGE);
 
-  const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data');
-  const services = buildServices(loadConfig(targetEnvironment(values.aws ?? false, dataDir)));
+  options.prepareEnvironment?.();
+  if (!process.env[ENV.tableName]) throw new UsageError(`Set ${ENV.tableName} (the stack output TableName) in the environment, with the AWS credentials and region of the stack.`);
+  const services = buildServices(loadConfig(process.env));
 
   if (action === 'create') {
     if (!values.email || !isEmailAddress(values.email)) throw new UsageError('account create needs --email <address>');
@@ -96,14 +104,23 @@ async function main(argv: string[]): Promise<unknown> {
   return { account_id: account.id, email: account.email, plan: account.plan, payment_method: account.payment_method, tenants_enabled: account.tenants_enabled };
 }
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-main(process.argv.slice(2))
-  .then((result) => {
+/**
+ * Runs the CLI and answers its exit code: 0 ok (one JSON line on stdout), 1 failed (e.g. a duplicate
+ * email), 2 usage error. Errors go to stderr.
+ */
+export async function runAdmin(argv: string[], options: AdminOptions = {}): Promise<number> {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  try {
+    const result = await run(argv, options);
     if (result !== undefined) console.log(JSON.stringify(result));
-    process.exit(0);
-  })
-  .catch((error: unknown) => {
+    return 0;
+  } catch (error) {
     if (error instanceof UsageError || error instanceof AppError) console.error(`error: ${error.message}`);
     else console.error(`error: ${(error as Error).stack ?? String(error)}`);
-    process.exit(error instanceof UsageError ? 2 : 1);
-  });
+    return error instanceof UsageError ? 2 : 1;
+  }
+}
+
+if (require.main === module) {
+  void runAdmin(process.argv.slice(2)).then((code) => process.exit(code));
+}

@@ -11,6 +11,7 @@ import {
   type CreateScheduleCommandInput,
   type SchedulerClient,
 } from '@aws-sdk/client-scheduler';
+import type { SendMessage } from '../domain/messages';
 import type { EmailScheduler } from '../ports';
 
 export interface SchedulerSettings {
@@ -46,7 +47,7 @@ export class EventBridgeEmailScheduler implements EmailScheduler {
       Target: {
         Arn: this.settings.targetArn,
         RoleArn: this.settings.roleArn,
-        Input: JSON.stringify({ email_id: emailId, schedule_version: version }),
+        Input: JSON.stringify({ email_id: emailId, schedule_version: version } satisfies SendMessage),
       },
     };
   }

@@ -1,5 +1,5 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { ServiceEvent } from '../domain/webhooks/event';
+import type { ServiceEventMessage } from '../domain/messages';
 import type { EventPublisher } from '../ports';
 
 /** Events go to the webhook events queue in batches of 10 (SQS's maximum). */
@@ -9,7 +9,7 @@ export class SqsEventPublisher implements EventPublisher {
     private readonly queueUrl: string,
   ) {}
 
-  async publish(events: ServiceEvent[]): Promise<void> {
+  async publish(events: ServiceEventMessage[]): Promise<void> {
     for (let start = 0; start < events.length; start += 10) {
       const chunk = events.slice(start, start + 10);
       const result = await this.sqs.send(

@@ -1,4 +1,5 @@
 import { SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SendMessage } from '../domain/messages';
 import { logError } from '../log';
 import type { SendQueue } from '../ports';
 
@@ -11,7 +12,7 @@ export class SqsSendQueue implements SendQueue {
     private readonly queueUrl: string,
   ) {}
 
-  async enqueue(message: { email_id: string }): Promise<void> {
+  async enqueue(message: SendMessage): Promise<void> {
     await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message) }));
   }
 
@@ -19,7 +20,7 @@ export class SqsSendQueue implements SendQueue {
    * SendMessageBatch, 10 entries per call, the calls in parallel. An entry SQS reports as failed, and
    * every entry of a call that failed as a whole, is answered in `failed` (never thrown).
    */
-  async enqueueMany(messages: { email_id: string }[]): Promise<{ failed: number[] }> {
+  async enqueueMany(messages: SendMessage[]): Promise<{ failed: number[] }> {
     const chunks: number[][] = [];
     for (let start = 0; start < messages.length; start += SQS_BATCH_LIMIT) {
       chunks.push(messages.slice(start, start + SQS_BATCH_LIMIT).map((_, i) => start + i));

@@ -1,4 +1,5 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { WebhookDeliveryMessage } from '../domain/messages';
 import type { WebhookDeliveryQueue } from '../ports';
 
 /** SQS's largest per-message delay. */
@@ -10,7 +11,7 @@ export class SqsWebhookDeliveryQueue implements WebhookDeliveryQueue {
     private readonly queueUrl: string,
   ) {}
 
-  async enqueue(message: { webhook_id: string; delivery_id: string; attempt: number }, delaySeconds: number): Promise<void> {
+  async enqueue(message: WebhookDeliveryMessage, delaySeconds: number): Promise<void> {
     const delay = Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(delaySeconds)));
     await this.sqs.send(
       new SendMessageCommand({

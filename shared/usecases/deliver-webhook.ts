@@ -3,6 +3,7 @@
  * next attempt is re-enqueued with the schedule's delay (0s, 5s, 30s, 2m, 2m), and after the last one
  * the delivery is failed. A deleted or disabled endpoint cancels its pending deliveries.
  */
+import type { WebhookDeliveryMessage } from '../domain/messages';
 import type { DeliveryAttempt } from '../domain/webhooks/delivery';
 import { webhookSecretContext } from '../domain/webhooks/endpoint';
 import type { Clock, WebhookDeliveryQueue } from '../ports';
@@ -23,26 +24,9 @@ export interface DeliverWebhookDeps {
   retryDelays: number[];
 }
 
-export interface DeliveryMessage {
-  webhook_id: string;
-  delivery_id: string;
-  attempt: number;
-  /** Attempts made before a replay: retries are counted from there, so a replay gets the full schedule. */
-  retry_base?: number;
-}
-
 export type DeliverWebhookResult = 'succeeded' | 'retrying' | 'failed' | 'cancelled' | 'skipped';
 
-export function parseDeliveryMessage(body: string): DeliveryMessage {
-  const message = JSON.parse(body) as Partial<DeliveryMessage>;
-  if (typeof message?.webhook_id !== 'string' || typeof message.delivery_id !== 'string' || !Number.isInteger(message.attempt) || message.attempt! < 1) {
-    throw new Error('not a webhook delivery message');
-  }
-  const retryBase = Number.isInteger(message.retry_base) && message.retry_base! >= 0 ? { retry_base: message.retry_base! } : {};
-  return { webhook_id: message.webhook_id, delivery_id: message.delivery_id, attempt: message.attempt!, ...retryBase };
-}
-
-export async function deliverWebhook(deps: DeliverWebhookDeps, message: DeliveryMessage): Promise<DeliverWebhookResult> {
+export async function deliverWebhook(deps: DeliverWebhookDeps, message: WebhookDeliveryMessage): Promise<DeliverWebhookResult> {
   const delivery = await deps.webhookDeliveries.get(message.webhook_id, message.delivery_id);
   // Gone (expired), finished, or this attempt already happened (a duplicate message).
   if (!delivery || delivery.status !== 'pending' || delivery.attempts.length >= message.attempt) return 'skipped';

@@ -7,7 +7,7 @@
 import { deliveryIdFor } from '../domain/webhooks/delivery';
 import type { WebhookEndpoint } from '../domain/webhooks/endpoint';
 import { webhookBody, type ServiceEvent } from '../domain/webhooks/event';
-import { isEventType, isTenantScopedType } from '../domain/webhooks/event-types';
+import { isTenantScopedType } from '../domain/webhooks/event-types';
 import type { Clock, WebhookDeliveryQueue } from '../ports';
 import type { WebhookDeliveryRepository } from '../store/webhook-deliveries';
 import type { WebhookRepository } from '../store/webhooks';
@@ -17,29 +17,6 @@ export interface RouteEventDeps {
   webhookDeliveries: WebhookDeliveryRepository;
   webhookDeliveryQueue: WebhookDeliveryQueue;
   clock: Clock;
-}
-
-export class MalformedEvent extends Error {}
-
-export function parseServiceEvent(body: string): ServiceEvent {
-  let event: Partial<ServiceEvent>;
-  try {
-    event = JSON.parse(body) as Partial<ServiceEvent>;
-  } catch {
-    throw new MalformedEvent('event is not JSON');
-  }
-  if (
-    typeof event?.id !== 'string' ||
-    typeof event.type !== 'string' ||
-    !isEventType(event.type) ||
-    typeof event.account_id !== 'string' ||
-    typeof event.created_at !== 'string' ||
-    typeof event.data !== 'object' ||
-    event.data === null
-  ) {
-    throw new MalformedEvent('not a service event');
-  }
-  return { id: event.id, type: event.type, account_id: event.account_id, tenant: event.tenant ?? null, created_at: event.created_at, data: event.data };
 }
 
 /** Whether an endpoint takes this event (spec: tenant filters receive only email events of those tenants). */

@@ -1,4 +1,4 @@
-/** The operator CLI against the running local stack (found through its data folder). */
+/** The operator CLI (`npm run admin`: localstack/admin-local.ts) against the running local stack (found through its data folder). */
 import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -9,7 +9,7 @@ const ROOT = resolve(__dirname, '..', '..');
 
 async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'functions', 'cli', 'admin.ts'), ...args], {
+    const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'localstack', 'admin-local.ts'), ...args], {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: process.env.TEST_STACK_DATA_DIR },
     });

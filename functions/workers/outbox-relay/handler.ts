@@ -4,7 +4,7 @@
  */
 import { createAwsClients } from '../../../shared/aws/clients';
 import { SqsSendQueue } from '../../../shared/aws/sqs-send-queue';
-import { loadConfig, required } from '../../../shared/config';
+import { ENV, loadConfig, required } from '../../../shared/config';
 import { logError, logInfo } from '../../../shared/log';
 import { DeferredUsageCounters } from '../../../shared/store/deferred-usage';
 import { relayOutbox } from '../../../shared/usecases/relay-outbox';
@@ -14,8 +14,8 @@ import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-recor
 const config = loadConfig();
 const clients = createAwsClients(config);
 const deps = {
-  sendQueue: new SqsSendQueue(clients.sqs, required(config, 'sendQueueUrl', 'SEND_QUEUE_URL')),
-  usage: new DeferredUsageCounters({ client: clients.dynamo, name: required(config, 'tableName', 'TABLE_NAME') }),
+  sendQueue: new SqsSendQueue(clients.sqs, required(config, 'sendQueueUrl', ENV.sendQueueUrl)),
+  usage: new DeferredUsageCounters({ client: clients.dynamo, name: required(config, 'tableName', ENV.tableName) }),
 };
 
 export const handler = forEachStreamBatch('outbox-relay', async (items) => {

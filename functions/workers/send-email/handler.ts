@@ -1,17 +1,16 @@
-/** Send worker: SQS batch of {email_id} -> deliverEmail; transient failures are reported per item. */
+/** Send worker: SQS batch of {email_id, schedule_version?} -> deliverEmail; transient failures are reported per item. */
 import type { SQSHandler } from 'aws-lambda';
+import { sendMessageSchema } from '../../../shared/domain/messages';
+import { logInfo } from '../../../shared/log';
 import { buildServices } from '../../../shared/services';
 import { deliverEmail } from '../../../shared/usecases/deliver-email';
 import { forEachRecord } from '../../../shared/worker/for-each-record';
-import { logInfo } from '../../../shared/log';
-import { parseSendMessage } from '../../../shared/domain/emails/send-message';
 
 const services = buildServices();
 /** Lease on a claimed email; below the send queue's 60 s visibility timeout. */
 const LEASE_MS = 45_000;
 
-export const handler: SQSHandler = forEachRecord('send-email', async (record) => {
-  const message = parseSendMessage(record.body);
+export const handler: SQSHandler = forEachRecord('send-email', sendMessageSchema, async (message) => {
   const result = await deliverEmail({ ...services, leaseMs: LEASE_MS }, message.email_id, message.schedule_version);
   logInfo('send-email', { email_id: message.email_id, result });
 });

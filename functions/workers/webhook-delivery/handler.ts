@@ -1,9 +1,10 @@
 /** Webhook delivery: one signed POST per message; retries are re-enqueued with the schedule's delays. */
 import { isIPv6 } from 'node:net';
 import type { SQSHandler } from 'aws-lambda';
+import { webhookDeliveryMessageSchema } from '../../../shared/domain/messages';
 import { logInfo } from '../../../shared/log';
 import { buildServices } from '../../../shared/services';
-import { deliverWebhook, parseDeliveryMessage } from '../../../shared/usecases/deliver-webhook';
+import { deliverWebhook } from '../../../shared/usecases/deliver-webhook';
 import { forEachRecord } from '../../../shared/worker/for-each-record';
 import { senderFromEnv } from '../../../shared/webhooks/http-sender';
 
@@ -16,8 +17,7 @@ const webhookSender = senderFromEnv(
     : undefined,
 );
 
-export const handler: SQSHandler = forEachRecord('webhook-delivery', async (record) => {
-  const message = parseDeliveryMessage(record.body);
+export const handler: SQSHandler = forEachRecord('webhook-delivery', webhookDeliveryMessageSchema, async (message) => {
   const result = await deliverWebhook({ ...services, webhookSender, retryDelays: services.config.webhookRetryDelays }, message);
   logInfo('webhook-delivery', { delivery_id: message.delivery_id, webhook_id: message.webhook_id, attempt: message.attempt, result });
 });

@@ -3,18 +3,11 @@
  * facts the fan-out needs (account, tenant). Pure.
  */
 import { deterministicId, newId } from '../ids';
+import type { ServiceEventMessage } from '../messages';
 import type { EventType } from './event-types';
 
-export interface ServiceEvent {
-  /** `evt_<ulid>`; also the `webhook-id` receivers can de-duplicate on. */
-  id: string;
-  type: EventType;
-  account_id: string;
-  /** Tenant external_id for tenant sends, else null (tenant-filtered endpoints only get theirs). */
-  tenant: string | null;
-  created_at: string;
-  data: Record<string, unknown>;
-}
+/** The webhook events queue's message: its schema is `serviceEventSchema` (shared/domain/messages.ts). */
+export type ServiceEvent = ServiceEventMessage;
 
 /** The exact JSON body POSTed to endpoints. */
 export function webhookBody(event: ServiceEvent): string {

@@ -1,0 +1,63 @@
+/**
+ * The queue messages: one zod schema per queue body, the single source of their types (`z.output`).
+ * Workers parse each record with the queue's schema through `forEachRecord` and receive the typed
+ * message; a body that does not parse fails its record alone (it ends in the queue's DLQ after
+ * maxReceiveCount). Unknown keys are dropped. Producers' ports (shared/ports.ts) take the same types:
+ * every message they build is complete, and a parsed message parses again to itself. Pure.
+ */
+import { z } from 'zod';
+import { isId } from './ids';
+import { EVENT_TYPES } from './webhooks/event-types';
+
+/**
+ * Send queue (`QUEUES.send`): `{email_id}` from the outbox relay, plus `schedule_version` when an
+ * EventBridge schedule fired it (the worker claims the email only while it is scheduled with that version).
+ */
+export const sendMessageSchema = z.object({
+  email_id: z.string().refine((id) => isId('msg', id), 'not an email id'),
+  schedule_version: z.int().optional(),
+});
+export type SendMessage = z.output<typeof sendMessageSchema>;
+
+/**
+ * Webhook events queue (`QUEUES.webhookEvents`): a service event, what webhooks deliver. `{type,
+ * created_at, data}` is the wire body POSTed to endpoints; `id` is its `webhook-id`; account and tenant
+ * are the routing facts of the fan-out.
+ */
+export const serviceEventSchema = z.object({
+  /** `evt_<ulid>`; also the `webhook-id` receivers can de-duplicate on. */
+  id: z.string(),
+  type: z.enum(EVENT_TYPES),
+  account_id: z.string(),
+  /** Tenant external_id for tenant sends, else null (tenant-filtered endpoints only get theirs). */
+  tenant: z.string().nullable().default(null),
+  created_at: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});
+export type ServiceEventMessage = z.output<typeof serviceEventSchema>;
+
+/** Webhook deliveries queue (`QUEUES.webhookDeliveries`): one attempt of one delivery. */
+export const webhookDeliveryMessageSchema = z.object({
+  webhook_id: z.string(),
+  delivery_id: z.string(),
+  /** 1-based; an attempt the delivery already recorded is skipped (a duplicate message). */
+  attempt: z.int().min(1),
+  /** Attempts made before a replay: retries are counted from there, so a replay gets the full schedule. */
+  retry_base: z.int().min(0).optional(),
+});
+export type WebhookDeliveryMessage = z.output<typeof webhookDeliveryMessageSchema>;
+
+/** SNS's envelope around a notification (SNS -> SQS without raw message delivery). */
+export const snsNotificationSchema = z.looseObject({
+  Type: z.literal('Notification'),
+  Message: z.string(),
+});
+
+/**
+ * SES events queue (`QUEUES.sesEvents`): the SES event JSON, inside SNS's envelope or (raw delivery) as
+ * the body itself; the output is the SES event's JSON text, parsed by shared/domain/ses/ses-event.ts.
+ */
+export const sesEventsBodySchema = z.union([
+  snsNotificationSchema.transform((envelope) => envelope.Message),
+  z.looseObject({}).transform((event) => JSON.stringify(event)),
+]);
