@@ -33,7 +33,7 @@ import {
   type ShardIteratorType,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import type { FilterPattern, FilterValue } from '../../infra/definitions';
+import type { FilterPattern, FilterValue, StreamWorkerDefinition } from '../../infra/definitions';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './constants';
 import { lambdaContext } from './lambda-http';
 
@@ -56,20 +56,17 @@ export interface StreamBatchFailure {
   };
 }
 
-export interface StreamPollerOptions {
+/** The event source mapping's settings come from the stream worker's definition, as in CDK. */
+type MappingSettings = Pick<
+  StreamWorkerDefinition,
+  'startingPosition' | 'batchSize' | 'maxBatchingWindowMs' | 'filters' | 'retryAttempts' | 'bisectBatchOnFunctionError' | 'reportBatchItemFailures' | 'timeoutSeconds'
+>;
+
+export interface StreamPollerOptions extends MappingSettings {
   name: string;
   streams: DynamoDBStreamsClient;
   streamArn: string;
   handler: StreamHandler;
-  startingPosition: 'TRIM_HORIZON' | 'LATEST';
-  batchSize: number;
-  maxBatchingWindowMs: number;
-  filters: FilterPattern[];
-  /** -1: until the records leave the stream. */
-  retryAttempts: number;
-  bisectBatchOnFunctionError: boolean;
-  reportBatchItemFailures: boolean;
-  timeoutSeconds: number;
   /** Delivers the description of a batch given up on (the on-failure queue); retried until it succeeds. */
   onFailure?: (failure: StreamBatchFailure) => Promise<void>;
   checkpoints: StreamCheckpoints;
