@@ -13,7 +13,7 @@ import type { WebhookDeliveryRepository } from '../store/webhook-deliveries';
 import type { WebhookRepository } from '../store/webhooks';
 
 export interface RouteEventDeps {
-  webhooks: WebhookRepository;
+  webhooks: Pick<WebhookRepository, 'listForAccount'>;
   webhookDeliveries: WebhookDeliveryRepository;
   webhookDeliveryQueue: WebhookDeliveryQueue;
   clock: Clock;
@@ -24,6 +24,25 @@ export function subscribes(endpoint: WebhookEndpoint, event: ServiceEvent): bool
   if (!endpoint.enabled || !endpoint.events.includes(event.type)) return false;
   if (endpoint.tenants === null) return true;
   return isTenantScopedType(event.type) && event.tenant !== null && endpoint.tenants.includes(event.tenant);
+}
+
+/**
+ * One read of an account's endpoints per batch of events, however many of its events the batch holds:
+ * the events of one invocation were all received at once, so sharing the read adds no staleness.
+ */
+export function endpointsOncePerBatch(webhooks: Pick<WebhookRepository, 'listForAccount'>): Pick<WebhookRepository, 'listForAccount'> {
+  const reads = new Map<string, Promise<WebhookEndpoint[]>>();
+  return {
+    listForAccount: (accountId) => {
+      let read = reads.get(accountId);
+      if (!read) {
+        read = webhooks.listForAccount(accountId);
+        reads.set(accountId, read);
+        read.catch(() => reads.delete(accountId));
+      }
+      return read;
+    },
+  };
 }
 
 export async function routeEvent(deps: RouteEventDeps, event: ServiceEvent): Promise<number> {
