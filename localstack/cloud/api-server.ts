@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { API_GROUPS } from '../../infra/definitions';
-import { lambdaContext, PayloadTooLarge, toApiGatewayEvent, writeLambdaResult, type ApiHandler } from './lambda-http';
+import { lambdaContext, MAX_BODY_BYTES, PayloadTooLarge, toApiGatewayEvent, writeLambdaResult, type ApiHandler } from './lambda-http';
 import { compileRoutes, matchRoute } from './routes';
 
 export interface LocalPages {
@@ -32,6 +32,41 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify(body));
+}
+
+/** Bodies drained (read and dropped) after a 413 so the connection stays usable; beyond this it is closed. */
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * 413 for a body over the limit. The rest of the body is read and dropped before answering, so a
+ * keep-alive client gets the answer and can reuse the connection (its next request is not parsed from
+ * the middle of this body); a body beyond DRAIN_LIMIT_BYTES is cut off and the connection closed.
+ */
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
+  const answer = (close: boolean) => {
+    if (res.headersSent) return;
+    if (close) res.setHeader('Connection', 'close');
+    sendJson(res, 413, {
+      error: {
+        message: `Request body larger than ${MAX_BODY_BYTES / 1024 / 1024} MB (a Lambda's payload limit). Upload large files with POST /attachments and reference them by attachment_id.`,
+        code: 'payload_too_large',
+        details: { limit_bytes: MAX_BODY_BYTES },
+      },
+    });
+    if (close) res.once('finish', () => req.socket.destroySoon());
+  };
+  if (req.readableEnded) return answer(false);
+  let drained = 0;
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_LIMIT_BYTES) {
+      req.pause();
+      answer(true);
+    }
+  });
+  req.once('end', () => answer(false));
+  req.once('error', () => answer(true));
+  req.resume();
 }
 
 export function createApiServer(handlers: Record<string, ApiHandler>, pages: LocalPages, log: (message: string) => void): Server {
@@ -70,18 +105,25 @@ export function createApiServer(handlers: Record<string, ApiHandler>, pages: Loc
     }
     const handler = handlers[match.target];
     if (!handler) throw new Error(`No handler loaded for group ${match.target}`);
+    const started = process.hrtime.bigint();
     const event = await toApiGatewayEvent(req, match.routeKey, match.pathParameters);
-    writeLambdaResult(res, await handler(event, lambdaContext(`api-${match.target}`, 29_000)));
+    const result = await handler(event, lambdaContext(`api-${match.target}`, 29_000));
+    // Local only: the time spent in the function (what a benchmark calls in-stack latency).
+    res.setHeader('Server-Timing', `handler;dur=${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)}`);
+    writeLambdaResult(res, result);
   }
 
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (error instanceof PayloadTooLarge) {
-        return sendJson(res, 413, { error: { message: 'Request body larger than 10 MB.', code: 'validation_error' } });
-      }
+      if (error instanceof PayloadTooLarge) return refuseTooLarge(req, res);
       log(`api: unhandled error: ${(error as Error).stack ?? String(error)}`);
       if (!res.headersSent) sendJson(res, 500, { error: { message: 'Internal error in the local API gateway.', code: 'internal_error' } });
       else res.end();
     });
   });
+  // Longer than clients' idle pools (many use 60 s), so the server never closes a connection a client is
+  // about to reuse; headersTimeout must exceed keepAliveTimeout.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return server;
 }

@@ -11,19 +11,38 @@ export type ApiHandler = (event: APIGatewayProxyEventV2, context: Context) => Pr
 
 const TEXT_TYPES = /^(text\/|application\/(json|[a-z.+-]*\+json|x-www-form-urlencoded|xml|javascript))/i;
 /** API Gateway's payload limit. */
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/**
+ * API Gateway (HTTP API) takes 10 MB, but a synchronous Lambda invocation takes at most 6 MB of payload,
+ * so in AWS a request body above ~6 MB never reaches the function: the local gateway refuses it the same.
+ */
+export const MAX_BODY_BYTES = 6 * 1024 * 1024;
 
 export class PayloadTooLarge extends Error {}
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new PayloadTooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/**
+ * The request body, or PayloadTooLarge as soon as it passes MAX_BODY_BYTES. The stream is left open (not
+ * destroyed, as leaving a for-await loop would), so the caller can drain it and keep the connection.
+ */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.pause();
+        reject(new PayloadTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', reject);
+  });
 }
 
 export function lambdaContext(functionName: string, timeoutMs: number): Context {

@@ -6,16 +6,26 @@ import { Hono } from 'hono';
 import { NotFoundError } from '../domain/errors';
 import { errorResponse } from './errors';
 import type { ApiEnv } from './env';
-import { requireApiKey } from './middleware/authenticate';
+import { requireApiKey, type AuthenticationOptions } from './middleware/authenticate';
 import { requestId } from './middleware/request-id';
-import type { AccountRepository } from '../store/accounts';
-import type { ApiKeyRepository } from '../store/api-keys';
+import type { AuthenticateDeps } from '../usecases/authenticate';
 import { logError } from '../log';
 
-export function createApi(deps: { apiKeys: ApiKeyRepository; accounts: AccountRepository }): Hono<ApiEnv> {
+/** Longest path segment any route takes (ids are a prefix and a ULID; names and emails are bounded too). */
+export const MAX_PATH_SEGMENT = 512;
+
+export function createApi(deps: AuthenticateDeps, options: AuthenticationOptions = {}): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
   app.use('*', requestId());
-  app.use('*', requireApiKey(deps));
+  app.use('*', requireApiKey(deps, options));
+  // No id of ours is longer than this: a longer path segment names nothing (and must never reach a
+  // DynamoDB key, which refuses keys over 2 KB with an error).
+  app.use('*', async (c, next) => {
+    if (c.req.path.split('/').some((segment) => segment.length > MAX_PATH_SEGMENT)) {
+      throw new NotFoundError(`Resource ${c.req.path.slice(0, 80)}…`);
+    }
+    await next();
+  });
   app.notFound((c) => {
     const { status, body } = errorResponse(new NotFoundError(`Route ${c.req.method} ${c.req.path}`));
     return c.json(body, status as 404);

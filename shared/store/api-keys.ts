@@ -89,6 +89,7 @@ export class ApiKeyRepository {
       { PK },
       (item) => ({ PK: item.PK, SK: item.SK }),
       toApiKey,
+      { sortKeyPrefix: SKPrefix },
     );
   }
 

@@ -8,7 +8,21 @@ export function encodeCursor(key: Record<string, unknown> | undefined): string |
   return key ? Buffer.from(JSON.stringify(key), 'utf8').toString('base64url') : null;
 }
 
-export function decodeCursor(cursor: string | undefined, expected: Record<string, string>): Record<string, unknown> | undefined {
+/** Longest key value a cursor may carry (DynamoDB's keys are at most 2 KB; ours are far shorter). */
+const MAX_KEY_VALUE = 1024;
+
+/** What a whole start key must look like: exactly these attribute names, and a sort key prefix when the query has one. */
+export interface CursorShape {
+  keyNames: readonly string[];
+  sortKeyPrefix?: string;
+}
+
+/**
+ * The start key in a cursor, checked whole before it reaches DynamoDB (which answers a malformed or
+ * out-of-range start key with an error): the caller's partition, exactly the listing's key attributes,
+ * short strings, the query's sort key prefix. Anything else is 400 at `cursor`.
+ */
+export function decodeCursor(cursor: string | undefined, expected: Record<string, string>, shape?: CursorShape): Record<string, unknown> | undefined {
   if (cursor === undefined || cursor === '') return undefined;
   let parsed: unknown;
   try {
@@ -19,14 +33,23 @@ export function decodeCursor(cursor: string | undefined, expected: Record<string
   const valid =
     typeof parsed === 'object' &&
     parsed !== null &&
-    Object.values(parsed).every((value) => typeof value === 'string') &&
-    Object.entries(expected).every(([name, value]) => (parsed as Record<string, unknown>)[name] === value);
+    !Array.isArray(parsed) &&
+    Object.values(parsed).every((value) => typeof value === 'string' && value.length > 0 && value.length <= MAX_KEY_VALUE) &&
+    Object.entries(expected).every(([name, value]) => (parsed as Record<string, unknown>)[name] === value) &&
+    (!shape || hasShape(parsed as Record<string, string>, shape));
   if (!valid) {
     throw new ValidationError('The cursor is invalid. Pass next_cursor from the previous page unchanged.', {
       details: { fields: [{ field: 'cursor', message: 'invalid cursor' }] },
     });
   }
   return parsed as Record<string, unknown>;
+}
+
+function hasShape(key: Record<string, string>, shape: CursorShape): boolean {
+  const names = Object.keys(key).sort();
+  const wanted = [...shape.keyNames].sort();
+  if (names.length !== wanted.length || names.some((name, i) => name !== wanted[i])) return false;
+  return shape.sortKeyPrefix === undefined || key.SK!.startsWith(shape.sortKeyPrefix);
 }
 
 export interface Page<T> {

@@ -20,6 +20,8 @@ export interface PageRequest {
 export interface QueryPageOptions {
   /** Most Query requests one filtered page may make (default 8). */
   maxRequests?: number;
+  /** The query's `begins_with(SK, ...)` prefix, which a cursor's sort key must keep. */
+  sortKeyPrefix?: string;
 }
 
 /** Largest `Limit` of one filtered request. */
@@ -40,7 +42,8 @@ export async function queryPage<T>(
   const filtered = input.FilterExpression !== undefined;
   const maxRequests = Math.max(1, options.maxRequests ?? 8);
   const items: Record<string, any>[] = [];
-  let startKey = decodeCursor(page.cursor, partition);
+  const keyNames = input.IndexName ? ['PK', 'SK', `${input.IndexName}PK`, `${input.IndexName}SK`] : ['PK', 'SK'];
+  let startKey = decodeCursor(page.cursor, partition, { keyNames, sortKeyPrefix: options.sortKeyPrefix });
   let lastEvaluated: Record<string, unknown> | undefined;
   for (let request = 0; request < maxRequests; request++) {
     const result = await table.client.send(

@@ -20,13 +20,21 @@ export function validateIdempotencyKey(key: string | undefined): string | undefi
   return key;
 }
 
-/** JSON with object keys sorted, so the same body hashes the same whatever the key order. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+/** Deeper requests are refused rather than fingerprinted (a send request is a few levels deep). */
+export const MAX_FINGERPRINT_DEPTH = 32;
+
+/** JSON with object keys sorted, so the same body hashes the same whatever the key order. Depth-bounded. */
+function canonical(value: unknown, depth = 0): string {
+  if (depth > MAX_FINGERPRINT_DEPTH) {
+    throw new ValidationError(`The request body is nested more than ${MAX_FINGERPRINT_DEPTH} levels deep.`, {
+      details: { fields: [{ field: '(body)', message: `nested more than ${MAX_FINGERPRINT_DEPTH} levels` }] },
+    });
+  }
+  if (Array.isArray(value)) return `[${value.map((item) => canonical(item, depth + 1)).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     return `{${Object.keys(value)
       .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key], depth + 1)}`)
       .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
