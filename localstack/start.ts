@@ -36,6 +36,8 @@ async function main(): Promise<void> {
       ses: portFromEnv(env, 'SES_PORT', 0),
       scheduler: portFromEnv(env, 'SCHEDULER_PORT', 0),
       dns: portFromEnv(env, 'DNS_PORT', 0),
+      // A stable URL for the README's first webhook: 3001 next to the default API port.
+      webhookInbox: portFromEnv(env, 'WEBHOOK_INBOX_PORT', portFromEnv(env, 'PORT', 3000) === 3000 ? 3001 : 0),
     },
     dnsResolvers: env.DNS_RESOLVERS || undefined,
     visibilityOverrideSeconds: positiveInteger(env, 'LOCAL_QUEUE_VISIBILITY_SECONDS'),
@@ -46,6 +48,7 @@ async function main(): Promise<void> {
   const { info } = cloud;
   console.log(`API:      ${cloud.apiUrl}`);
   console.log(`Mailbox:  ${cloud.apiUrl}/_local/ses`);
+  console.log(`Webhooks: ${info.webhook_inbox_url}hooks (a local HTTPS receiver; what it got: ${cloud.apiUrl}/_local/webhooks)`);
   console.log(`Data:     ${info.in_memory ? '(in memory)' : info.data_dir}`);
   console.log(`Emulators: dynamodb ${info.endpoints.dynamodb}, sqs/sns/s3 ${info.endpoints.sqs}, ses ${info.endpoints.sesv2}, scheduler ${info.endpoints.scheduler}, dns ${info.endpoints.dns}`);
   console.log(`Ready in ${Date.now() - started} ms: ${cloud.apiUrl}`);

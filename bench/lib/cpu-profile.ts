@@ -1,11 +1,12 @@
 /**
- * Summarises a V8 .cpuprofile (node --cpu-prof) over a time window: self time by component (npm package,
- * project folder, Node internals, GC, idle) and the hottest functions. V8's profile timestamps are
- * CLOCK_MONOTONIC microseconds on Linux, the clock of process.hrtime, so a window measured in the
- * benchmark's process selects the samples of one phase in the stack's profile.
+ * Summarises V8 .cpuprofile files (node --cpu-prof, or the chunks of cpu-profile-preload.cjs) over a time
+ * window: self time by component (npm package, project folder, Node internals, GC, idle) and the hottest
+ * functions. V8's profile timestamps are CLOCK_MONOTONIC microseconds on Linux, the clock of
+ * process.hrtime, so a window measured in the benchmark's process selects the samples of one phase in
+ * the stack's profile, in every thread.
  */
-import { readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 interface ProfileNode {
@@ -22,7 +23,12 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-const ROOT = resolve(__dirname, '..', '..');
+const ROOTS = [resolve(__dirname, '..', '..')];
+
+/** Another checkout whose files count as project code (the baseline's worktree). */
+export function addProjectRoot(root: string): void {
+  if (!ROOTS.includes(root)) ROOTS.push(root);
+}
 
 function componentOf(url: string): string | null {
   if (!url) return null;
@@ -43,8 +49,8 @@ function componentOf(url: string): string | null {
     const rest = path.slice(modules + '/node_modules/'.length).split('/');
     return `npm:${rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]}`;
   }
-  const inProject = relative(ROOT, path);
-  if (!inProject.startsWith('..')) {
+  const inProject = ROOTS.map((root) => relative(root, path)).find((rel) => !rel.startsWith('..'));
+  if (inProject !== undefined) {
     const parts = inProject.split('/');
     const depth = parts[0] === 'localstack' && parts[1] === 'emulators' ? 3 : 2;
     return parts.slice(0, Math.min(depth, parts.length - 1)).join('/') || parts[0]!;
@@ -60,8 +66,53 @@ export interface ProfileSummary {
   functions: { name: string; ms: number }[];
 }
 
+/** Sums the summaries of several files (the chunks of one thread) over the same window. */
+export function summariseCpuProfiles(files: string[], windowMicros?: { from: number; to: number }): ProfileSummary {
+  const components = new Map<string, number>();
+  const functions = new Map<string, number>();
+  let totalMs = 0;
+  for (const file of files) {
+    const one = summariseCpuProfile(file, windowMicros);
+    totalMs += one.totalMs;
+    for (const { name, ms } of one.components) components.set(name, (components.get(name) ?? 0) + ms);
+    for (const { name, ms } of one.functions) functions.set(name, (functions.get(name) ?? 0) + ms);
+  }
+  const sorted = (map: Map<string, number>) => [...map].map(([name, value]) => ({ name, ms: value })).sort((a, b) => b.ms - a.ms);
+  return { totalMs, idleMs: components.get('(idle)') ?? 0, components: sorted(components), functions: sorted(functions) };
+}
+
+export interface ProfiledThread {
+  pid: number;
+  threadId: number;
+  /** OS thread id (for /proc/<pid>/task/<tid>). */
+  tid: number;
+  role: 'main' | 'worker' | 'loader-hooks';
+  argv1: string;
+  files: string[];
+}
+
+/** The threads that wrote profiles into `dir` (cpu-profile-preload.cjs), with their chunk files in order. */
+export function profiledThreads(dir: string): ProfiledThread[] {
+  if (!existsSync(dir)) return [];
+  const entries = readdirSync(dir);
+  const threads: ProfiledThread[] = [];
+  for (const meta of entries.filter((file) => file.endsWith('.meta.json'))) {
+    const info = JSON.parse(readFileSync(join(dir, meta), 'utf8')) as Omit<ProfiledThread, 'files'>;
+    const prefix = `${info.pid}-${info.threadId}-`;
+    const files = entries.filter((file) => file.startsWith(prefix) && file.endsWith('.cpuprofile')).sort().map((file) => join(dir, file));
+    threads.push({ ...info, files });
+  }
+  return threads.sort((a, b) => a.pid - b.pid || a.threadId - b.threadId);
+}
+
 export function summariseCpuProfile(file: string, windowMicros?: { from: number; to: number }): ProfileSummary {
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  let profile: CpuProfile;
+  try {
+    profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  } catch {
+    return { totalMs: 0, idleMs: 0, components: [], functions: [] };
+  }
+  if (windowMicros && (profile.endTime < windowMicros.from || profile.startTime > windowMicros.to)) return { totalMs: 0, idleMs: 0, components: [], functions: [] };
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -118,7 +169,9 @@ export function bucketOf(component: string): string {
   if (/^node:(_http|http|net|internal\/(http|stream_base_commons|streams|net)|events|internal\/process|internal\/timers|timers|internal\/async_hooks)/.test(component)) return 'Node HTTP, sockets, streams, events, microtasks';
   if (/^npm:(fauxqs|fastify|@fastify\/.*|find-my-way|avvio|light-my-request|fast-json-stringify|secure-json-parse|pino.*|fast-querystring|toad-cache)$/.test(component)) return 'fauxqs (SQS/SNS/S3 emulator, on fastify)';
   if (component.startsWith('localstack/emulators')) return 'SES/DNS/Scheduler emulators';
-  if (component === 'npm:hono' || component.startsWith('shared/http') || component.startsWith('functions/api') || component === 'localstack/cloud') return 'API frame (local gateway, Lambda adapter, Hono, middleware)';
+  if (component === 'localstack/cloud') return 'local cloud runtime (API gateway, Lambda adapter, pollers)';
+  if (component === 'npm:hono' || component.startsWith('shared/http') || component.startsWith('functions/api')) return 'API frame (Hono, middleware)';
+  if (component === 'npm:tsx' || component === 'npm:esbuild' || component === 'npm:get-tsconfig') return 'tsx (module loading, transpiling)';
   if (component === 'npm:zod') return 'zod (validation)';
   if (['npm:nodemailer', 'npm:mailauth', 'npm:libmime', 'npm:libqp', 'npm:libbase64', 'npm:punycode.js', 'shared/mime', 'shared/dkim'].includes(component)) return 'MIME composition and DKIM';
   if (/^(shared|functions|localstack)\//.test(component)) return 'other project code';

@@ -10,6 +10,8 @@ export interface Outcome {
   ok: boolean;
   /** What happened, for the error summary: "200", "429 plan_limit", "ECONNRESET", ... */
   label: string;
+  /** The server's own time for the request (`Server-Timing: handler;dur=<ms>`), when it said. */
+  serverMs?: number;
 }
 
 export interface PhaseResult {
@@ -17,6 +19,8 @@ export interface PhaseResult {
   /** Wall time from the first request to the last response (ms). */
   elapsedMs: number;
   latencies: number[];
+  /** Server-side durations (Server-Timing), for the requests whose answer carried one. */
+  serverLatencies: number[];
   ok: number;
   errors: number;
   outcomes: Record<string, number>;
@@ -24,6 +28,7 @@ export interface PhaseResult {
 
 export async function closedLoop(concurrency: number, durationMs: number, operation: (sequence: number) => Promise<Outcome>): Promise<PhaseResult> {
   const latencies: number[] = [];
+  const serverLatencies: number[] = [];
   const outcomes: Record<string, number> = {};
   let ok = 0;
   let errors = 0;
@@ -41,18 +46,36 @@ export async function closedLoop(concurrency: number, durationMs: number, operat
         outcome = { ok: false, label: err.code ?? err.name ?? 'Error' };
       }
       latencies.push(performance.now() - t0);
+      if (outcome.serverMs !== undefined) serverLatencies.push(outcome.serverMs);
       outcomes[outcome.label] = (outcomes[outcome.label] ?? 0) + 1;
       if (outcome.ok) ok++;
       else errors++;
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { concurrency, elapsedMs: performance.now() - started, latencies, ok, errors, outcomes };
+  return { concurrency, elapsedMs: performance.now() - started, latencies, serverLatencies, ok, errors, outcomes };
 }
 
 export interface HttpResponse {
   status: number;
   text: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+/** The `handler` metric of a Server-Timing header (`handler;dur=12.3`), in ms, or undefined. */
+export function serverTimingMs(headers: http.IncomingHttpHeaders, metric = 'handler'): number | undefined {
+  const raw = headers['server-timing'];
+  const value = Array.isArray(raw) ? raw.join(',') : raw;
+  if (!value) return undefined;
+  for (const entry of value.split(',')) {
+    const [name, ...params] = entry.trim().split(';');
+    if (name?.trim() !== metric) continue;
+    for (const param of params) {
+      const match = /^\s*dur\s*=\s*"?([0-9.]+)"?\s*$/.exec(param);
+      if (match) return Number(match[1]);
+    }
+  }
+  return undefined;
 }
 
 export class HttpClient {
@@ -79,7 +102,7 @@ export class HttpClient {
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
           res.on('error', reject);
         },
       );

@@ -65,3 +65,46 @@ export function diffCpu(after: Record<string, number>, before: Record<string, nu
   for (const [command, seconds] of Object.entries(after)) out[command] = seconds - (before[command] ?? 0);
   return out;
 }
+
+/** What a process of the stack's tree is, from its command line. */
+export type ProcessRole = 'stack Node' | 'tsx launcher' | 'DynamoDB Local (Java)' | 'other';
+
+export function roleOf(pid: number): ProcessRole {
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const exe = cmdline[0] ?? '';
+    if (/java$/.test(exe) || cmdline.some((arg) => arg.includes('DynamoDBLocal'))) return 'DynamoDB Local (Java)';
+    if (/node$/.test(exe)) return cmdline.some((arg) => arg.endsWith('tsx/dist/cli.mjs')) ? 'tsx launcher' : 'stack Node';
+    return 'other';
+  } catch {
+    return 'other';
+  }
+}
+
+function ticksOf(statPath: string): number {
+  const stat = readFileSync(statPath, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** CPU seconds (user + system) so far of each process, keyed by role (the roles' processes summed). */
+export function cpuSecondsByRole(pids: number[]): Record<ProcessRole, number> {
+  const out: Record<ProcessRole, number> = { 'stack Node': 0, 'tsx launcher': 0, 'DynamoDB Local (Java)': 0, other: 0 };
+  for (const pid of pids) {
+    try {
+      out[roleOf(pid)] += ticksOf(`/proc/${pid}/stat`) / TICKS_PER_SECOND;
+    } catch {
+      // exited
+    }
+  }
+  return out;
+}
+
+/** CPU seconds so far of one OS thread (tid) of a process, or NaN when it is gone. */
+export function threadCpuSeconds(pid: number, tid: number): number {
+  try {
+    return ticksOf(`/proc/${pid}/task/${tid}/stat`) / TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}

@@ -12,6 +12,7 @@ export interface LocalPages {
   sesMessages(): unknown[];
   sesIdentities(): unknown[];
   sesMailboxHtml(): string;
+  webhookInbox: { list(): unknown[]; clear(): number };
   dns: {
     list(name?: string): unknown[];
     set(body: unknown): unknown;
@@ -85,6 +86,10 @@ export function createApiServer(handlers: Record<string, ApiHandler>, pages: Loc
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(pages.sesMailboxHtml());
       return;
+    }
+    if (url.pathname === '/_local/webhooks') {
+      if (method === 'GET') return sendJson(res, 200, { requests: pages.webhookInbox.list() });
+      if (method === 'DELETE') return sendJson(res, 200, { deleted: pages.webhookInbox.clear() });
     }
     if (url.pathname === '/_local/dns/records') {
       try {

@@ -10,13 +10,14 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { SchedulerClient, ListScheduleGroupsCommand } from '@aws-sdk/client-scheduler';
 import { SESv2Client, ListConfigurationSetsCommand } from '@aws-sdk/client-sesv2';
 import { SQSClient, ListQueuesCommand } from '@aws-sdk/client-sqs';
-import { API_GROUPS, SECRETS_KEY, SETTINGS, WORKERS } from '../../infra/definitions';
+import { API_GROUPS, SECRETS_KEY, SETTINGS, STREAM_WORKERS, WORKERS } from '../../infra/definitions';
 import { startSchedulerEmulator } from '../emulators/scheduler';
 import { startSesEmulator } from '../emulators/ses';
 import { startDnsEmulator, type DnsRecordSet, type DnsRecordType } from '../emulators/dns';
 import { getServers } from 'node:dns';
 import { ensureLocalKeyFile } from '../../shared/secrets/local-secret-box';
 import { createApiServer } from './api-server';
+import { caBundle, startWebhookInbox } from './webhook-inbox';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
 import { startDynamoDbLocal } from './dynamodb';
 import type { ApiHandler } from './lambda-http';
@@ -33,7 +34,7 @@ export interface LocalCloudOptions {
   dataDir: string;
   /** Keep everything in memory (tests): nothing read from or written to dataDir but stack.json. */
   inMemory: boolean;
-  ports?: Partial<Record<'dynamodb' | 'fauxqs' | 'ses' | 'scheduler' | 'dns', number>>;
+  ports?: Partial<Record<'dynamodb' | 'fauxqs' | 'ses' | 'scheduler' | 'dns' | 'webhookInbox', number>>;
   /** DNS servers the functions use (`host:port`, comma-separated); default: the local DNS emulator. */
   dnsResolvers?: string;
   sandboxDomain?: string;
@@ -105,6 +106,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     stops.push(() => ses.stop());
     stops.push(() => scheduler.stop());
     stops.push(() => dns.stop());
+    // The local HTTPS webhook inbox (first-run webhooks without a public endpoint); its CA is trusted below.
+    const inbox = await startWebhookInbox({ dir: join(dataDir, 'webhook-inbox'), port: options.ports?.webhookInbox ?? 0, host });
+    stops.push(() => inbox.stop());
     // Stored secrets (DKIM keys) are sealed with a local key file, as KMS does in AWS.
     const secretsKeyFile = join(dataDir, 'secrets.key');
     ensureLocalKeyFile(secretsKeyFile);
@@ -140,6 +144,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       // Local receivers on loopback are allowed here (never private ranges or metadata addresses);
       // WEBHOOK_CA_FILE, when set in the environment, adds a trusted CA for local HTTPS receivers.
       WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
+      WEBHOOK_CA_FILE: caBundle(join(dataDir, 'webhook-inbox'), inbox.caFile, process.env.WEBHOOK_CA_FILE?.trim() || undefined),
       [SECRETS_KEY.localFileEnvVar]: secretsKeyFile,
       ...options.env,
     };
@@ -155,6 +160,16 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
         sqsEndpoint: fauxqsEndpoint,
         workers: WORKERS,
         queues: Object.fromEntries(Object.entries(resources.queues).map(([id, queue]) => [id, { url: queue.url, arn: queue.arn }])),
+        // The table's stream feeds the stream workers (the outbox relay); docs/local-cloud/streams.md.
+        streams: resources.streamArn
+          ? {
+              dynamodbEndpoint: dynamo.endpoint,
+              streamArn: resources.streamArn,
+              workers: STREAM_WORKERS,
+              onFailureQueues: resources.onFailureQueues,
+              checkpointFile: persistDir('stream-checkpoints.json'),
+            }
+          : undefined,
       },
       log,
     );
@@ -178,6 +193,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
         check('dns', async () => dns.listRecords()),
       ]);
       for (const worker of WORKERS) components[`worker:${worker.name}`] = workers.alive() ? 'up' : 'down';
+      const streams = await workers.streamStatus();
+      for (const worker of STREAM_WORKERS) components[`stream:${worker.name}`] = workers.alive() ? (streams[worker.name] ?? 'down: not running') : 'down';
       return { ok: Object.values(components).every((state) => state === 'up'), components };
     };
 
@@ -188,6 +205,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
         sesMessages: () => ses.listMessages(),
         sesIdentities: () => ses.listIdentities(),
         sesMailboxHtml: () => ses.mailboxHtml(),
+        webhookInbox: { list: () => inbox.list(), clear: () => inbox.clear() },
         dns: {
           list: (name) => dns.listRecords(name),
           set: (body) => dns.setRecords(body as DnsRecordSet),
@@ -214,6 +232,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       in_memory: options.inMemory,
       region: LOCAL_REGION,
       endpoints,
+      webhook_inbox_url: inbox.url,
       env: functionEnv,
     };
     writeStackFile(dataDir, info);

@@ -13,6 +13,8 @@ export interface StackInfo {
   in_memory: boolean;
   region: string;
   endpoints: { dynamodb: string; sqs: string; sns: string; s3: string; sesv2: string; scheduler: string; dns: string };
+  /** The local HTTPS webhook inbox (answers 200 to anything; see GET /_local/webhooks). */
+  webhook_inbox_url?: string;
   /** Environment of the functions (resource names/URLs, endpoints, region, local credentials). */
   env: Record<string, string>;
 }

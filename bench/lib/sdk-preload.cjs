@@ -1,0 +1,271 @@
+/**
+ * The benchmark's eyes in the stack: preloaded with NODE_OPTIONS="--require <this file>" into every Node
+ * process of the stack. Node applies NODE_OPTIONS preloads to every thread it starts (worker_threads
+ * included), so this runs once per thread: the API thread, the workers thread, and also the internal
+ * thread that runs tsx's module-loader hooks, which is skipped (it has no parentPort and makes no SDK
+ * call). A thread is instrumented once (a global guard), so loading this twice counts nothing twice.
+ *
+ * It patches the AWS SDK v3 `Client.prototype.send` (@smithy/core/client, the one copy in node_modules)
+ * and adds one middleware, innermost in the deserialize step, to every client's stack, so it sees each
+ * HTTP attempt (retries included) with its service and operation. Per attempt it can:
+ *  - count it, by origin, service and operation (BENCH_SDK_DIR set);
+ *  - record the item keys (PK|SK) of DynamoDB writes per wall-clock second (hot items; BENCH_SDK_DIR);
+ *  - delay it by an in-region AWS latency sampled from aws-latency.cjs (BENCH_AWS_LATENCY=1), for product
+ *    and event-source calls only.
+ *
+ * Origin: the file of the first frame outside node_modules that called `send` on that client the first
+ * time (clients are built by one component each): shared/, functions/ -> product; localstack/emulators/
+ * -> emulator (calls an emulator makes on AWS's behalf, e.g. the SES emulator publishing to SNS);
+ * localstack/cloud/{sqs-poller,stream-poller,workers-runtime} -> event-source (the Lambda service's
+ * pollers: ReceiveMessage, DeleteMessageBatch, GetRecords, on-failure sends); other localstack/ ->
+ * local-cloud (provisioning, health checks); bench/ -> bench. `tag(client, origin)` sets it explicitly.
+ *
+ * Files (BENCH_SDK_DIR): sdk-<pid>-<threadId>.json (running totals, rewritten every 250 ms) and
+ * writes-<pid>-<threadId>.jsonl (one line per past second: total DynamoDB item writes and the top keys).
+ */
+'use strict';
+const wt = require('node:worker_threads');
+const { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { join, relative, sep } = require('node:path');
+
+const GUARD = Symbol.for('mailservice.bench.sdk-preload');
+const dir = process.env.BENCH_SDK_DIR;
+const latencyOn = process.env.BENCH_AWS_LATENCY === '1';
+const loaderHooksThread = !wt.isMainThread && wt.parentPort === null;
+
+/** Origins whose calls are delayed under --aws-latency (what would cross the network to AWS). */
+const DELAYED = new Set(['product', 'event-source', 'bench']);
+const DYNAMO_WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems', 'BatchWriteItem']);
+const TOP_KEYS_PER_SECOND = 25;
+
+function loadClientClass() {
+  for (const id of ['@smithy/core/client', '@smithy/smithy-client']) {
+    try {
+      const resolved = require.resolve(id, { paths: [process.cwd(), __dirname] });
+      const Client = require(resolved).Client;
+      if (Client && Client.prototype && typeof Client.prototype.send === 'function') return Client;
+    } catch {
+      // try the next layout
+    }
+  }
+  return null;
+}
+
+function originOfFile(file) {
+  let path = file.startsWith('file://') ? decodeURIComponent(file.slice(7)) : file;
+  const rel = relative(process.cwd(), path);
+  if (!rel.startsWith('..')) path = `${sep}${rel}`;
+  const has = (part) => path.includes(`${sep}${part}${sep}`) || path.startsWith(`${sep}${part}${sep}`);
+  if (has('localstack')) {
+    if (path.includes(`${sep}localstack${sep}emulators${sep}`)) return 'emulator';
+    if (/[\\/]localstack[\\/]cloud[\\/](sqs-poller|stream-poller|workers-runtime|workers-thread)\./.test(path)) return 'event-source';
+    return 'local-cloud';
+  }
+  if (has('bench')) return 'bench';
+  if (has('shared') || has('functions')) return 'product';
+  if (has('test')) return 'test';
+  return null;
+}
+
+function install() {
+  const Client = loadClientClass();
+  if (!Client) return null;
+  const latency = latencyOn ? require('./aws-latency.cjs') : null;
+  const threadId = wt.threadId;
+  let tid = 0;
+  try {
+    tid = Number(readFileSync('/proc/thread-self/stat', 'utf8').split(' ')[0]) || 0;
+  } catch {
+    // not Linux
+  }
+
+  const calls = Object.create(null);
+  const injected = Object.create(null);
+  /** epoch second -> Map(key -> writes) */
+  const writes = new Map();
+  let dirty = false;
+
+  const originByStack = new WeakMap();
+  const instrumented = new WeakSet();
+  const originalSend = Client.prototype.send;
+
+  function originFromCaller() {
+    const limit = Error.stackTraceLimit;
+    const prepare = Error.prepareStackTrace;
+    let frames = [];
+    try {
+      Error.stackTraceLimit = 40;
+      Error.prepareStackTrace = (_, callSites) => callSites;
+      const holder = {};
+      Error.captureStackTrace(holder, patchedSend);
+      frames = holder.stack || [];
+    } finally {
+      Error.prepareStackTrace = prepare;
+      Error.stackTraceLimit = limit;
+    }
+    for (const frame of frames) {
+      const file = (frame && frame.getFileName && frame.getFileName()) || '';
+      if (!file || file.startsWith('node:') || file.includes(`${sep}node_modules${sep}`) || file === __filename) continue;
+      const origin = originOfFile(file);
+      if (origin) return origin;
+    }
+    return null;
+  }
+
+  const serviceOf = (clientName) => {
+    const name = String(clientName || '?').replace(/Client$/, '');
+    if (name === 'SESv2' || name === 'SES') return 'SES';
+    if (name === 'DynamoDBStreams') return 'DynamoDB Streams';
+    return name;
+  };
+
+  const keyOf = (key) => {
+    if (!key || typeof key !== 'object') return '?';
+    const value = (attribute) => (attribute ? attribute.S ?? attribute.N ?? attribute.B ?? JSON.stringify(attribute) : '');
+    if (key.PK || key.SK) return `${value(key.PK)}|${value(key.SK)}`;
+    return JSON.stringify(key);
+  };
+
+  function recordWrites(operation, body) {
+    if (!dir || !body) return;
+    let input;
+    try {
+      // The SDK's JSON body is bytes (a Uint8Array that also answers string methods, with a warning).
+      const text = typeof body === 'string' ? body : body instanceof Uint8Array ? Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8') : null;
+      if (text === null) return;
+      input = JSON.parse(text);
+    } catch {
+      return;
+    }
+    const keys = [];
+    if (operation === 'PutItem') keys.push(keyOf(input.Item));
+    else if (operation === 'UpdateItem' || operation === 'DeleteItem') keys.push(keyOf(input.Key));
+    else if (operation === 'TransactWriteItems') {
+      for (const item of input.TransactItems || []) {
+        if (item.Put) keys.push(keyOf(item.Put.Item));
+        else if (item.Update) keys.push(keyOf(item.Update.Key));
+        else if (item.Delete) keys.push(keyOf(item.Delete.Key));
+        // ConditionCheck writes nothing.
+      }
+    } else if (operation === 'BatchWriteItem') {
+      for (const requests of Object.values(input.RequestItems || {})) {
+        for (const request of requests) {
+          if (request.PutRequest) keys.push(keyOf(request.PutRequest.Item));
+          else if (request.DeleteRequest) keys.push(keyOf(request.DeleteRequest.Key));
+        }
+      }
+    }
+    const second = Math.floor(Date.now() / 1000);
+    let bucket = writes.get(second);
+    if (!bucket) writes.set(second, (bucket = new Map()));
+    for (const key of keys) bucket.set(key, (bucket.get(key) || 0) + 1);
+    dirty = true;
+  }
+
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  const observer = (stack) => (next, context) => async (args) => {
+    const origin = originByStack.get(stack) || 'unknown';
+    const service = serviceOf(context.clientName);
+    const operation = String(context.commandName || '?').replace(/Command$/, '');
+    try {
+      if (dir) {
+        const name = `${origin}\t${service}\t${operation}`;
+        calls[name] = (calls[name] || 0) + 1;
+        dirty = true;
+        if (service === 'DynamoDB' && DYNAMO_WRITES.has(operation)) recordWrites(operation, args.request && args.request.body);
+      }
+    } catch {
+      // observing must never break a call
+    }
+    if (latency && DELAYED.has(origin)) {
+      const ms = latency.sample(service, operation);
+      if (ms > 0) {
+        const name = `${service} ${operation}`;
+        const entry = injected[name] || (injected[name] = [0, 0]);
+        entry[0] += 1;
+        entry[1] += ms;
+        dirty = true;
+        await sleep(ms);
+      }
+    }
+    return next(args);
+  };
+
+  function instrument(stack) {
+    if (instrumented.has(stack)) return;
+    instrumented.add(stack);
+    stack.add(observer(stack), { step: 'deserialize', priority: 'low', name: 'benchSdkObserver', override: true });
+  }
+
+  function patchedSend(...args) {
+    try {
+      const stack = this.middlewareStack;
+      if (stack && typeof stack.add === 'function') {
+        const known = originByStack.get(stack);
+        if (known === undefined || known === 'unknown') originByStack.set(stack, originFromCaller() || 'unknown');
+        instrument(stack);
+      }
+    } catch {
+      // observing must never break a call
+    }
+    return originalSend.apply(this, args);
+  }
+  Client.prototype.send = patchedSend;
+
+  if (dir) {
+    mkdirSync(dir, { recursive: true });
+    const base = join(dir, `sdk-${process.pid}-${threadId}`);
+    const flush = (final) => {
+      // Seconds that are over (or all, at exit) go to the writes log as their top keys.
+      const now = Math.floor(Date.now() / 1000);
+      for (const [second, bucket] of writes) {
+        if (!final && second >= now - 1) continue;
+        let total = 0;
+        for (const count of bucket.values()) total += count;
+        const top = [...bucket].sort((a, b) => b[1] - a[1]).slice(0, TOP_KEYS_PER_SECOND);
+        appendFileSync(`${base}.writes.jsonl`, `${JSON.stringify({ second, total, top })}\n`);
+        writes.delete(second);
+      }
+      if (!dirty && !final) return;
+      dirty = false;
+      const state = { pid: process.pid, threadId, tid, mainThread: wt.isMainThread, argv1: process.argv[1] || '', calls, injected };
+      writeFileSync(`${base}.json.tmp`, JSON.stringify(state));
+      renameSync(`${base}.json.tmp`, `${base}.json`);
+    };
+    flush(true);
+    setInterval(() => {
+      try {
+        flush(false);
+      } catch {
+        // the bench may have removed the folder
+      }
+    }, 250).unref();
+    process.on('exit', () => {
+      try {
+        flush(true);
+      } catch {
+        // ignore
+      }
+    });
+  }
+
+  return {
+    /** Sets the origin of a client's calls explicitly (the benchmark's own clients). */
+    tag(client, origin) {
+      originByStack.set(client.middlewareStack, origin);
+      instrument(client.middlewareStack);
+    },
+  };
+}
+
+if (!globalThis[GUARD] && !loaderHooksThread && (dir || latencyOn)) {
+  require('./preload-in-workers.cjs').inheritPreload(__filename);
+  try {
+    globalThis[GUARD] = install() || { tag() {} };
+  } catch {
+    globalThis[GUARD] = { tag() {} };
+  }
+}
+
+module.exports = globalThis[GUARD] || { tag() {} };

@@ -1,0 +1,112 @@
+/**
+ * A local HTTPS webhook receiver, so the README's first webhook works on a fresh `npm start` without any
+ * public endpoint: it answers 200 to every request and keeps the last 500, shown at GET /_local/webhooks
+ * on the API port. Its certificate comes from a CA of its own (kept in DATA_DIR/webhook-inbox), which the
+ * functions trust through WEBHOOK_CA_FILE; nothing of this exists in the AWS deployment.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { generate } from 'selfsigned';
+
+export interface InboxRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  received_at: string;
+}
+
+export interface WebhookInbox {
+  /** `https://localhost:<port>/` */
+  url: string;
+  port: number;
+  /** The CA certificate file (PEM) the functions must trust. */
+  caFile: string;
+  list(): InboxRequest[];
+  clear(): number;
+  stop(): Promise<void>;
+}
+
+const KEEP = 500;
+
+async function certificates(dir: string): Promise<{ caFile: string; key: string; cert: string }> {
+  mkdirSync(dir, { recursive: true });
+  const caFile = join(dir, 'ca.pem');
+  const keyFile = join(dir, 'server-key.pem');
+  const certFile = join(dir, 'server-cert.pem');
+  if (![caFile, keyFile, certFile].every(existsSync)) {
+    const notBeforeDate = new Date(Date.now() - 24 * 3600 * 1000);
+    const notAfterDate = new Date(Date.now() + 10 * 365 * 24 * 3600 * 1000);
+    const ca = await generate([{ name: 'commonName', value: 'mailservice local webhook inbox CA' }], {
+      keyType: 'rsa',
+      keySize: 2048,
+      algorithm: 'sha256',
+      notBeforeDate,
+      notAfterDate,
+      extensions: [
+        { name: 'basicConstraints', cA: true, critical: true },
+        { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+      ],
+    });
+    const server = await generate([{ name: 'commonName', value: 'localhost' }], {
+      keyType: 'rsa',
+      keySize: 2048,
+      algorithm: 'sha256',
+      notBeforeDate,
+      notAfterDate,
+      ca: { key: ca.private, cert: ca.cert },
+      extensions: [
+        { name: 'basicConstraints', cA: false, critical: true },
+        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+        { name: 'extKeyUsage', serverAuth: true },
+        { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+      ],
+    });
+    writeFileSync(caFile, ca.cert);
+    writeFileSync(keyFile, server.private, { mode: 0o600 });
+    writeFileSync(certFile, server.cert);
+  }
+  return { caFile, key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8') };
+}
+
+export async function startWebhookInbox(options: { dir: string; port: number; host: string }): Promise<WebhookInbox> {
+  const { caFile, key, cert } = await certificates(options.dir);
+  const received: InboxRequest[] = [];
+  const server = https.createServer({ key, cert }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.unshift({ method: req.method ?? '', path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), received_at: new Date().toISOString() });
+      received.splice(KEEP);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"received":true}');
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `https://localhost:${port}/`,
+    port,
+    caFile,
+    list: () => [...received],
+    clear: () => received.splice(0).length,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** One CA bundle: the inbox's CA and, when set, the one the environment already trusts. */
+export function caBundle(dir: string, inboxCaFile: string, extraCaFile: string | undefined): string {
+  if (!extraCaFile) return inboxCaFile;
+  const bundle = join(dir, 'ca-bundle.pem');
+  writeFileSync(bundle, `${readFileSync(inboxCaFile, 'utf8').trim()}\n${readFileSync(extraCaFile, 'utf8').trim()}\n`);
+  return bundle;
+}
