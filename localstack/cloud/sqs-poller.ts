@@ -5,6 +5,7 @@
  * policy moves them to the DLQ after maxReceiveCount receives.
  */
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { lambdaContext } from './lambda-http';
@@ -58,7 +59,10 @@ export class SqsPoller {
   /** Batches handled since start (health and tests). */
   invocations = 0;
 
-  constructor(private readonly options: PollerOptions) {}
+  constructor(private readonly options: PollerOptions) {
+    // Every receive loop (up to maxConcurrency, e.g. 20) listens on this one signal: not a leak.
+    setMaxListeners(0, this.abort.signal);
+  }
 
   start(): void {
     this.running = true;
