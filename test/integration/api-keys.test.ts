@@ -109,6 +109,17 @@ describe('/api-keys', () => {
     expect(after.status).toBe(401);
   });
 
+  it('stops a revoked key from sending at once, even after it has sent (its account remembered by the API)', async () => {
+    const created = await api('POST', '/api-keys', { key: account.key, body: { name: 'sender', scopes: ['emails:send'] } });
+    const send = () => api('POST', '/emails', { key: created.body.secret, body: { from: 'a@sandbox.mailservice.dev', to: account.email, subject: 'r', text: 't' } });
+    expect((await send()).status).toBe(200);
+    expect((await send()).status).toBe(200);
+    expect((await api('DELETE', `/api-keys/${created.body.api_key.id}`, { key: account.key })).status).toBe(200);
+    const after = await send();
+    expect(after.status).toBe(401);
+    expect(after.body.error.message).toBe('Invalid API key.');
+  });
+
   it('cannot see or revoke keys of another account', async () => {
     const other = await newAccount();
     const created = await api('POST', '/api-keys', { key: other.key, body: { name: 'theirs', scopes: ['full'] } });
