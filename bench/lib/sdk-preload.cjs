@@ -179,15 +179,23 @@ function install() {
       // observing must never break a call
     }
     if (latency && DELAYED.has(origin)) {
+      // The call takes the sampled AWS latency: the emulator's own time counts towards it (a call is
+      // delayed by what is left), so local round trips are not added on top of AWS's.
       const ms = latency.sample(service, operation);
-      if (ms > 0) {
+      const started = performance.now();
+      let result;
+      try {
+        result = await next(args);
+      } finally {
+        const wait = ms - (performance.now() - started);
         const name = `${service} ${operation}`;
         const entry = injected[name] || (injected[name] = [0, 0]);
         entry[0] += 1;
         entry[1] += ms;
         dirty = true;
-        await sleep(ms);
+        if (wait > 0) await sleep(wait);
       }
+      return result;
     }
     return next(args);
   };
