@@ -163,6 +163,8 @@ function install() {
   }
 
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** Recent average time of each operation against the emulators (ms), subtracted from the modelled latency. */
+  const localTime = Object.create(null);
 
   const observer = (stack) => (next, context) => async (args) => {
     const origin = originByStack.get(stack) || 'unknown';
@@ -179,21 +181,24 @@ function install() {
       // observing must never break a call
     }
     if (latency && DELAYED.has(origin)) {
-      // The call takes the sampled AWS latency: the emulator's own time counts towards it (a call is
-      // delayed by what is left), so local round trips are not added on top of AWS's.
+      // The call takes about the sampled AWS latency: the delay, applied BEFORE the call (so its side
+      // effects land at the end of the window, as on AWS), is the sample minus this operation's recent
+      // average emulator time, so local round trips are not added on top of AWS's.
+      const name = `${service} ${operation}`;
       const ms = latency.sample(service, operation);
+      const wait = ms - (localTime[name] || 0);
+      const entry = injected[name] || (injected[name] = [0, 0]);
+      entry[0] += 1;
+      entry[1] += ms;
+      dirty = true;
+      if (wait > 0) await sleep(wait);
       const started = performance.now();
       let result;
       try {
         result = await next(args);
       } finally {
-        const wait = ms - (performance.now() - started);
-        const name = `${service} ${operation}`;
-        const entry = injected[name] || (injected[name] = [0, 0]);
-        entry[0] += 1;
-        entry[1] += ms;
-        dirty = true;
-        if (wait > 0) await sleep(wait);
+        const took = performance.now() - started;
+        localTime[name] = localTime[name] === undefined ? took : localTime[name] * 0.9 + took * 0.1;
       }
       return result;
     }

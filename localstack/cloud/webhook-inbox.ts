@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
+import { writeLocalCa } from './local-tls';
 
 export interface InboxRequest {
   method: string;
@@ -33,41 +33,10 @@ const KEEP = 500;
 
 async function certificates(dir: string): Promise<{ caFile: string; key: string; cert: string }> {
   mkdirSync(dir, { recursive: true });
-  const caFile = join(dir, 'ca.pem');
-  const keyFile = join(dir, 'server-key.pem');
-  const certFile = join(dir, 'server-cert.pem');
-  if (![caFile, keyFile, certFile].every(existsSync)) {
-    const notBeforeDate = new Date(Date.now() - 24 * 3600 * 1000);
-    const notAfterDate = new Date(Date.now() + 10 * 365 * 24 * 3600 * 1000);
-    const ca = await generate([{ name: 'commonName', value: 'mailservice local webhook inbox CA' }], {
-      keyType: 'rsa',
-      keySize: 2048,
-      algorithm: 'sha256',
-      notBeforeDate,
-      notAfterDate,
-      extensions: [
-        { name: 'basicConstraints', cA: true, critical: true },
-        { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
-      ],
-    });
-    const server = await generate([{ name: 'commonName', value: 'localhost' }], {
-      keyType: 'rsa',
-      keySize: 2048,
-      algorithm: 'sha256',
-      notBeforeDate,
-      notAfterDate,
-      ca: { key: ca.private, cert: ca.cert },
-      extensions: [
-        { name: 'basicConstraints', cA: false, critical: true },
-        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-        { name: 'extKeyUsage', serverAuth: true },
-        { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
-      ],
-    });
-    writeFileSync(caFile, ca.cert);
-    writeFileSync(keyFile, server.private, { mode: 0o600 });
-    writeFileSync(certFile, server.cert);
-  }
+  const files = { caFile: join(dir, 'ca.pem'), keyFile: join(dir, 'server-key.pem'), certFile: join(dir, 'server-cert.pem') };
+  const { caFile, keyFile, certFile } = [files.caFile, files.keyFile, files.certFile].every(existsSync)
+    ? files
+    : await writeLocalCa(dir, { commonName: 'mailservice local webhook inbox CA', validDays: 3650 });
   return { caFile, key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8') };
 }
 

@@ -9,73 +9,20 @@
  *   await receiver.close();
  */
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { generate } from 'selfsigned';
+import { writeLocalCa, type LocalCa } from '../../localstack/cloud/local-tls';
 
-export interface TestCa {
-  /** The CA certificate (PEM): what the sender trusts. */
-  caFile: string;
-  /** The server's private key (PEM). */
-  keyFile: string;
-  /** The server certificate (PEM) for localhost, 127.0.0.1 and ::1, signed by the CA. */
-  certFile: string;
-}
+export type TestCa = LocalCa;
 
 /**
  * Writes ca.pem, server-key.pem and server-cert.pem into `dir` (which must exist); `extraDnsNames` are
- * added to the server certificate (e.g. a made-up public name a test resolver maps to 127.0.0.1). RSA keys: selfsigned's
- * EC path trips over the two @peculiar/asn1-schema copies in this dependency tree.
+ * added to the server certificate (e.g. a made-up public name a test resolver maps to 127.0.0.1).
  */
 export async function createTestCa(dir: string, options: { extraDnsNames?: string[] } = {}): Promise<TestCa> {
-  const notBeforeDate = new Date(Date.now() - 24 * 3600 * 1000);
-  const notAfterDate = new Date(Date.now() + 30 * 24 * 3600 * 1000);
-  const ca = await generate([{ name: 'commonName', value: `mailservice test CA ${randomBytes(4).toString('hex')}` }], {
-    keyType: 'rsa',
-    keySize: 2048,
-    algorithm: 'sha256',
-    notBeforeDate,
-    notAfterDate,
-    extensions: [
-      { name: 'basicConstraints', cA: true, critical: true },
-      { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
-    ],
-  });
-  const server = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'rsa',
-    keySize: 2048,
-    algorithm: 'sha256',
-    notBeforeDate,
-    notAfterDate,
-    ca: { key: ca.private, cert: ca.cert },
-    extensions: [
-      { name: 'basicConstraints', cA: false, critical: true },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: 'localhost' },
-          ...(options.extraDnsNames ?? []).map((value) => ({ type: 2 as const, value })),
-          { type: 7, ip: '127.0.0.1' },
-          { type: 7, ip: '::1' },
-        ],
-      },
-    ],
-  });
-  const files: TestCa = {
-    caFile: join(dir, 'ca.pem'),
-    keyFile: join(dir, 'server-key.pem'),
-    certFile: join(dir, 'server-cert.pem'),
-  };
-  writeFileSync(files.caFile, ca.cert);
-  writeFileSync(files.keyFile, server.private, { mode: 0o600 });
-  writeFileSync(files.certFile, server.cert);
-  return files;
+  return writeLocalCa(dir, { commonName: `mailservice test CA ${randomBytes(4).toString('hex')}`, validDays: 30, extraDnsNames: options.extraDnsNames });
 }
 
 export interface ReceivedRequest {
