@@ -2,7 +2,8 @@
  * The local API Gateway: one HTTP server routing every API group's Lambda as the HTTP API would, plus
  * local-only pages (/health, the SES mailbox). Nothing here exists in the AWS deployment.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { API_GROUPS } from '../../infra/definitions';
 import { lambdaContext, MAX_BODY_BYTES, PayloadTooLarge, toApiGatewayEvent, writeLambdaResult, type ApiHandler } from './lambda-http';
 import { compileRoutes, matchRoute } from './routes';
@@ -30,6 +31,29 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
+/**
+ * The path as the route matcher takes it: a segment that is not valid percent-encoding (`%FF`) is kept
+ * as it is, as Hono keeps it, instead of failing the match (the function then answers for it, a 404).
+ */
+function matchablePath(pathname: string): string {
+  return pathname
+    .split('/')
+    .map((segment) => {
+      try {
+        decodeURIComponent(segment);
+        return segment;
+      } catch {
+        return segment.replace(/%/g, '%25');
+      }
+    })
+    .join('/');
+}
+
+/** Local only: `Server-Timing: handler;dur=<ms>`, the time from the start of routing to now (the benchmarks' in-stack latency). */
+function setServerTiming(res: ServerResponse, started: bigint): void {
+  if (!res.headersSent) res.setHeader('Server-Timing', `handler;dur=${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)}`);
+}
+
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify(body));
@@ -43,10 +67,11 @@ const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
  * keep-alive client gets the answer and can reuse the connection (its next request is not parsed from
  * the middle of this body); a body beyond DRAIN_LIMIT_BYTES is cut off and the connection closed.
  */
-function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse, started: bigint): void {
   const answer = (close: boolean) => {
     if (res.headersSent) return;
     if (close) res.setHeader('Connection', 'close');
+    setServerTiming(res, started);
     sendJson(res, 413, {
       error: {
         message: `Request body larger than ${MAX_BODY_BYTES / 1024 / 1024} MB (a Lambda's payload limit). Upload large files with POST /attachments and reference them by attachment_id.`,
@@ -70,10 +95,32 @@ function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
   req.resume();
 }
 
+/**
+ * A request Node's HTTP parser refuses (malformed request line or headers, headers over 16 KB) never
+ * reaches a handler: answer it with the error envelope too (Node's default is an empty 400), then close.
+ */
+function refuseMalformed(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'payload_too_large', 'Request line and headers larger than 16 KB: send long values in the body.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'validation_error', 'The request was not received in time.']
+        : [400, 'validation_error', `Malformed HTTP request (${error.code ?? 'parse error'}).`];
+  const body = JSON.stringify({ error: { message, code } });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
 export function createApiServer(handlers: Record<string, ApiHandler>, pages: LocalPages, log: (message: string) => void): Server {
   const routes = compileRoutes(API_GROUPS.flatMap((group) => group.routes.map((routeKey) => ({ routeKey, target: group.name }))));
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, started: bigint): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://local');
     const method = req.method ?? 'GET';
     if (method === 'GET' && url.pathname === '/health') {
@@ -104,28 +151,30 @@ export function createApiServer(handlers: Record<string, ApiHandler>, pages: Loc
         return sendJson(res, 400, { error: { message: (error as Error).message, code: 'validation_error' } });
       }
     }
-    const match = matchRoute(routes, method, url.pathname);
+    const match = matchRoute(routes, method, matchablePath(url.pathname));
     if (!match) {
+      setServerTiming(res, started);
       return sendJson(res, 404, { error: { message: `Route ${method} ${url.pathname} was not found.`, code: 'not_found' } });
     }
     const handler = handlers[match.target];
     if (!handler) throw new Error(`No handler loaded for group ${match.target}`);
-    const started = process.hrtime.bigint();
     const event = await toApiGatewayEvent(req, match.routeKey, match.pathParameters);
     const result = await handler(event, lambdaContext(`api-${match.target}`, 29_000));
-    // Local only: the time spent in the function (what a benchmark calls in-stack latency).
-    res.setHeader('Server-Timing', `handler;dur=${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)}`);
+    setServerTiming(res, started);
     writeLambdaResult(res, result);
   }
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (error instanceof PayloadTooLarge) return refuseTooLarge(req, res);
+    const started = process.hrtime.bigint();
+    handle(req, res, started).catch((error: unknown) => {
+      if (error instanceof PayloadTooLarge) return refuseTooLarge(req, res, started);
       log(`api: unhandled error: ${(error as Error).stack ?? String(error)}`);
+      setServerTiming(res, started);
       if (!res.headersSent) sendJson(res, 500, { error: { message: 'Internal error in the local API gateway.', code: 'internal_error' } });
       else res.end();
     });
   });
+  server.on('clientError', refuseMalformed);
   // Longer than clients' idle pools (many use 60 s), so the server never closes a connection a client is
   // about to reuse; headersTimeout must exceed keepAliveTimeout.
   server.keepAliveTimeout = 65_000;

@@ -16,6 +16,7 @@ export interface InboxRequest {
   headers: Record<string, string | string[] | undefined>;
   body: string;
   received_at: string;
+  truncated?: true;
 }
 
 export interface WebhookInbox {
@@ -30,6 +31,8 @@ export interface WebhookInbox {
 }
 
 const KEEP = 500;
+/** Bytes of a request body kept (webhook payloads are a few KB); the rest is dropped and `truncated` set. */
+const KEEP_BODY_BYTES = 1024 * 1024;
 
 async function certificates(dir: string): Promise<{ caFile: string; key: string; cert: string }> {
   mkdirSync(dir, { recursive: true });
@@ -45,18 +48,28 @@ export async function startWebhookInbox(options: { dir: string; port: number; ho
   const received: InboxRequest[] = [];
   const server = https.createServer({ key, cert }, (req, res) => {
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      if (size < KEEP_BODY_BYTES) chunks.push(chunk);
+      size += chunk.length;
+    });
     req.on('end', () => {
-      received.unshift({ method: req.method ?? '', path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), received_at: new Date().toISOString() });
+      const body = Buffer.concat(chunks).subarray(0, KEEP_BODY_BYTES).toString('utf8');
+      received.unshift({ method: req.method ?? '', path: req.url ?? '/', headers: req.headers, body, received_at: new Date().toISOString(), ...(size > KEEP_BODY_BYTES ? { truncated: true as const } : {}) });
       received.splice(KEEP);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"received":true}');
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
+  try {
+    await listen(server, options.port, options.host);
+  } catch (error) {
+    // The default port (3001) may be taken by another dev server: take a free one rather than fail the
+    // whole stack (the start-up line and stack.json say which). A port asked for explicitly must be had.
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || options.port === 0 || process.env.WEBHOOK_INBOX_PORT) throw error;
+    console.error(`[local-cloud] webhook inbox: port ${options.port} is in use, using a free port instead (set WEBHOOK_INBOX_PORT to choose one)`);
+    await listen(server, 0, options.host);
+  }
   const port = (server.address() as AddressInfo).port;
   return {
     url: `https://localhost:${port}/`,
@@ -70,6 +83,17 @@ export async function startWebhookInbox(options: { dir: string; port: number; ho
         server.closeAllConnections();
       }),
   };
+}
+
+function listen(server: https.Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
 }
 
 /** One CA bundle: the inbox's CA and, when set, the one the environment already trusts. */

@@ -11,18 +11,34 @@ import { requestId } from './middleware/request-id';
 import type { AuthenticateDeps } from '../usecases/authenticate';
 import { logError } from '../log';
 
-/** Longest path segment any route takes (ids are a prefix and a ULID; names and emails are bounded too). */
-export const MAX_PATH_SEGMENT = 512;
+/**
+ * Longest path segment (UTF-8 bytes, percent-decoded) any route takes: ids are a prefix and a ULID (30
+ * characters); domain names and addresses (<= 254) fit too, and so will tenant external ids (128
+ * characters: mind multi-byte ones if a route takes them). Two of them in one key stay under DynamoDB's
+ * 1 KB sort key and 2 KB partition key limits.
+ */
+export const MAX_PATH_SEGMENT_BYTES = 256;
+
+/** True when a path segment can name something of ours: short, and without control characters. */
+export function isPlausiblePathSegment(segment: string): boolean {
+  let decoded = segment;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    // Not valid percent-encoding: the handler sees it as it is (as Hono does), so check it as it is.
+  }
+  return Buffer.byteLength(decoded, 'utf8') <= MAX_PATH_SEGMENT_BYTES && !/[\u0000-\u001f\u007f]/.test(decoded);
+}
 
 export function createApi(deps: AuthenticateDeps, options: AuthenticationOptions = {}): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
   app.use('*', requestId());
   app.use('*', requireApiKey(deps, options));
-  // No id of ours is longer than this: a longer path segment names nothing (and must never reach a
-  // DynamoDB key, which refuses keys over 2 KB with an error).
+  // A path segment too long or odd to be an id names nothing: 404 here, before it can reach a DynamoDB
+  // key (which refuses keys over its size limits with an error, a 500).
   app.use('*', async (c, next) => {
-    if (c.req.path.split('/').some((segment) => segment.length > MAX_PATH_SEGMENT)) {
-      throw new NotFoundError(`Resource ${c.req.path.slice(0, 80)}…`);
+    if (!c.req.path.split('/').every(isPlausiblePathSegment)) {
+      throw new NotFoundError('The resource (a path segment longer than any id, or with characters no id has)');
     }
     await next();
   });

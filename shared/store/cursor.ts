@@ -8,8 +8,8 @@ export function encodeCursor(key: Record<string, unknown> | undefined): string |
   return key ? Buffer.from(JSON.stringify(key), 'utf8').toString('base64url') : null;
 }
 
-/** Longest key value a cursor may carry (DynamoDB's keys are at most 2 KB; ours are far shorter). */
-const MAX_KEY_VALUE = 1024;
+/** Longest key value (UTF-8 bytes) a cursor may carry: DynamoDB's sort keys are at most 1 KB (partition keys 2 KB); ours are far shorter. */
+const MAX_KEY_VALUE_BYTES = 1024;
 
 /** What a whole start key must look like: exactly these attribute names, and a sort key prefix when the query has one. */
 export interface CursorShape {
@@ -34,7 +34,7 @@ export function decodeCursor(cursor: string | undefined, expected: Record<string
     typeof parsed === 'object' &&
     parsed !== null &&
     !Array.isArray(parsed) &&
-    Object.values(parsed).every((value) => typeof value === 'string' && value.length > 0 && value.length <= MAX_KEY_VALUE) &&
+    Object.values(parsed).every((value) => typeof value === 'string' && value.length > 0 && Buffer.byteLength(value, 'utf8') <= MAX_KEY_VALUE_BYTES) &&
     Object.entries(expected).every(([name, value]) => (parsed as Record<string, unknown>)[name] === value) &&
     (!shape || hasShape(parsed as Record<string, string>, shape));
   if (!valid) {

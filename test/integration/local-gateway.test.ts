@@ -36,7 +36,8 @@ describe('the local API gateway', () => {
         const big = Buffer.from(JSON.stringify({ from: 'a@sandbox.mailservice.dev', to: account.email, subject: 's', text: 'x'.repeat(14 * 1024 * 1024) }));
         const refused = await send(agent, 'POST', '/emails', account.key, big);
         expect(refused.status).toBe(413);
-        expect(JSON.parse(refused.text).error).toMatchObject({ code: 'payload_too_large', message: expect.stringContaining('POST /attachments') });
+        expect(JSON.parse(refused.text).error).toMatchObject({ code: 'payload_too_large', message: expect.stringContaining('POST /attachments'), details: { limit_bytes: 6 * 1024 * 1024 } });
+        expect(refused.headers['server-timing']).toMatch(/^handler;dur=\d+\.\d$/);
         const next = await send(agent, 'GET', '/emails?limit=1', account.key);
         expect(next.status).toBe(200);
       }
@@ -66,6 +67,9 @@ describe('the local API gateway', () => {
       const first = await send(agent, 'GET', '/emails?limit=1', account.key);
       expect(first.headers['server-timing']).toMatch(/^handler;dur=\d+\.\d$/);
       expect(first.headers['keep-alive']).toMatch(/timeout=65/);
+      const unknownRoute = await send(agent, 'GET', '/nowhere', account.key);
+      expect([unknownRoute.status, JSON.parse(unknownRoute.text).error.code]).toEqual([404, 'not_found']);
+      expect(unknownRoute.headers['server-timing']).toMatch(/^handler;dur=\d+\.\d$/);
       await new Promise((resolve) => setTimeout(resolve, 5500));
       const second = await send(agent, 'GET', '/emails?limit=1', account.key);
       expect(second.status).toBe(200);

@@ -1,23 +1,69 @@
-/** The local HTTPS webhook inbox: the README's first webhook works on a fresh stack, signed deliveries shown. */
+/**
+ * The local HTTPS webhook inbox: the README's first webhook works on a fresh stack (its URL is in
+ * stack.json, the functions trust its CA), and the signed deliveries are shown at GET /_local/webhooks.
+ */
+import { signatureHeaders, verifyServiceSignature } from '../../shared/webhooks/signing';
 import { api, newAccount, stack, waitFor } from './harness/stack';
+
+interface InboxRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  received_at: string;
+}
 
 describe('the local webhook inbox', () => {
   it('receives a signed delivery from a webhook created with its URL, shown at GET /_local/webhooks', async () => {
     const account = await newAccount();
     const inboxUrl = stack().info.webhook_inbox_url!;
     expect(inboxUrl).toMatch(/^https:\/\/localhost:\d+\/$/);
-    const created = await api('POST', '/webhooks', { key: account.key, body: { url: `${inboxUrl}hooks`, events: ['email.delivered'] } });
+    // As the README does it.
+    const created = await api('POST', '/webhooks', { key: account.key, body: { url: `${inboxUrl}hooks`, events: ['email.delivered', 'email.bounced'] } });
     expect(created.status).toBe(200);
+    const secret: string = created.body.secret;
     const test = await api('POST', '/emails/test', { key: account.key, body: { event: 'email.delivered' } });
     expect(test.status).toBe(200);
+    const eventId: string = test.body.id;
+
     const received = await waitFor(async () => {
-      const inbox = await api('GET', '/_local/webhooks');
-      return inbox.body.requests.find((r: { headers: Record<string, string>; body: string }) => r.body.includes(account.id) || r.headers['webhook-id']);
-    }, 'a delivery in the inbox');
-    expect(received).toMatchObject({ method: 'POST', path: '/hooks' });
-    expect(received.headers['webhook-signature']).toMatch(/^v1,/);
-    expect(received.headers['service-signature']).toBeDefined();
-    expect(JSON.parse(received.body)).toMatchObject({ type: 'email.delivered' });
-    expect((await api('DELETE', '/_local/webhooks')).body.deleted).toBeGreaterThan(0);
+      const inbox = await api<{ requests: InboxRequest[] }>('GET', '/_local/webhooks');
+      expect(inbox.status).toBe(200);
+      return inbox.body.requests.find((r) => r.headers['webhook-id'] === eventId);
+    }, 'the delivery of the test event in the inbox');
+    expect(received).toMatchObject({ method: 'POST', path: '/hooks', received_at: expect.any(String) });
+    expect(JSON.parse(received.body)).toMatchObject({ type: 'email.delivered', data: expect.any(Object) });
+    // Signed with this webhook's secret, both ways.
+    expect(verifyServiceSignature({ secret, header: received.headers['service-signature']!, body: received.body, now: new Date() })).toMatchObject({ ok: true });
+    const timestamp = Number(received.headers['webhook-timestamp']);
+    expect(received.headers['webhook-signature']).toBe(signatureHeaders({ secret, webhookId: eventId, timestamp, body: received.body })['webhook-signature']);
+    // The delivery log agrees: succeeded (the inbox answered 200).
+    const deliveries = await waitFor(async () => {
+      const page = await api('GET', `/webhooks/${created.body.webhook.id}/deliveries`, { key: account.key });
+      return page.body.deliveries?.find((d: { status: string }) => d.status === 'succeeded') ? page.body.deliveries : undefined;
+    }, 'the delivery logged as succeeded');
+    expect(deliveries.length).toBeGreaterThan(0);
+  });
+
+  it('lists newest first, and DELETE clears it', async () => {
+    const account = await newAccount();
+    const inboxUrl = stack().info.webhook_inbox_url!;
+    const created = await api('POST', '/webhooks', { key: account.key, body: { url: `${inboxUrl}order`, events: ['email.bounced'] } });
+    expect(created.status).toBe(200);
+    const first = (await api('POST', '/emails/test', { key: account.key, body: { event: 'email.bounced' } })).body.id;
+    await waitFor(async () => (await api<{ requests: InboxRequest[] }>('GET', '/_local/webhooks')).body.requests.some((r) => r.headers['webhook-id'] === first), 'the first delivery');
+    const second = (await api('POST', '/emails/test', { key: account.key, body: { event: 'email.bounced' } })).body.id;
+    const requests = await waitFor(async () => {
+      const list = (await api<{ requests: InboxRequest[] }>('GET', '/_local/webhooks')).body.requests;
+      return list.some((r) => r.headers['webhook-id'] === second) ? list : undefined;
+    }, 'the second delivery');
+    const ids = requests.map((r) => r.headers['webhook-id']);
+    expect(ids.indexOf(second)).toBeLessThan(ids.indexOf(first));
+
+    const cleared = await api('DELETE', '/_local/webhooks');
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.deleted).toBeGreaterThanOrEqual(2);
+    const after = (await api<{ requests: InboxRequest[] }>('GET', '/_local/webhooks')).body.requests;
+    expect(after.some((r) => r.headers['webhook-id'] === first || r.headers['webhook-id'] === second)).toBe(false);
   });
 });
