@@ -1,4 +1,4 @@
-/** Jest: three projects (unit, integration, infra). `npm test` runs them all. */
+/** Jest: four projects (unit, integration, infra, durability). `npm test` runs them all. */
 const transform = {
   '^.+\\.(ts|js|mjs)$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
 };
@@ -22,6 +22,8 @@ module.exports = {
       globalTeardown: '<rootDir>/test/integration/harness/global-teardown.ts',
     },
     { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
+    // Stacks of their own on disk, killed and restarted (test/durability/kill.test.ts).
+    { ...common, displayName: 'durability', testMatch: ['<rootDir>/test/durability/**/*.test.ts'] },
   ],
   testTimeout: 60000,
 };

@@ -16,7 +16,8 @@ export interface TableDefinition {
   name: string;
   partitionKey: string;
   sortKey: string;
-  globalSecondaryIndexes: { indexName: string; partitionKey: string; sortKey: string }[];
+  /** `projection` defaults to ALL; KEYS_ONLY indexes carry the table's keys and their own. */
+  globalSecondaryIndexes: { indexName: string; partitionKey: string; sortKey: string; projection?: 'ALL' | 'KEYS_ONLY' }[];
   timeToLiveAttribute: string;
   envVar: string;
   /**
@@ -32,7 +33,9 @@ export const TABLE: TableDefinition = {
   sortKey: 'SK',
   globalSecondaryIndexes: [
     { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
-    { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
+    // The due index (shared/store/due-index.ts): unfinished work by due time, for the reconciler. Keys
+    // only: an email's body is never copied into it, and the reconciler reads each item before acting.
+    { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK', projection: 'KEYS_ONLY' },
   ],
   timeToLiveAttribute: 'ttl',
   envVar: ENV.tableName,
@@ -410,6 +413,40 @@ export const STREAM_WORKERS: StreamWorkerDefinition[] = [
       { resource: { kind: 'queue', id: 'send' }, access: 'send' },
       // Deferred usage: ADD to the uncapped usage counters (the email itself is in the record).
       { resource: { kind: 'table' }, access: 'update' },
+    ],
+  },
+];
+
+/**
+ * A function run on a fixed schedule, not fed by a queue or stream: an EventBridge rule in AWS, a timer
+ * in the local cloud (localstack/cloud/scheduled-tasks.ts).
+ */
+export interface ScheduledTaskDefinition {
+  name: string;
+  entry: string;
+  /** Period in AWS (an EventBridge rate: whole minutes). */
+  everyMinutes: number;
+  /** Period on the local cloud (LOCAL_TASK_PERIOD_MS overrides it), so a local stack recovers in seconds. */
+  localEveryMs: number;
+  /** Lambda timeout; below the period, so passes never overlap. */
+  timeoutSeconds: number;
+  grants: Grant[];
+}
+
+export const SCHEDULED_TASKS: ScheduledTaskDefinition[] = [
+  {
+    // Re-drives stuck work found in the due index (docs/reliability.md).
+    name: 'reconciler',
+    entry: 'functions/tasks/reconciler/handler.ts',
+    everyMinutes: 1,
+    localEveryMs: 2000,
+    timeoutSeconds: 50,
+    grants: [
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      { resource: { kind: 'queue', id: 'send' }, access: 'send' },
+      { resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'send' },
+      // email.delivery_delayed and email.failed for sent emails without an outcome.
+      { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
     ],
   },
 ];

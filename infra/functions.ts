@@ -4,7 +4,7 @@
  * No CDK or esbuild imports here, so both sides can use it cheaply.
  */
 import * as path from 'node:path';
-import { API_GROUPS, STREAM_WORKERS, WORKERS } from './definitions';
+import { API_GROUPS, SCHEDULED_TASKS, STREAM_WORKERS, WORKERS } from './definitions';
 
 /** Project root (this file lives in <root>/infra). */
 export const PROJECT_ROOT = path.resolve(__dirname, '..');
@@ -21,7 +21,7 @@ export interface FunctionEntry {
   name: string;
   /** Entry file exporting `handler`, relative to the project root. */
   entry: string;
-  kind: 'api' | 'worker';
+  kind: 'api' | 'worker' | 'task';
 }
 
 /** Every function of the definitions; names must be unique because they share one bundle directory. */
@@ -30,6 +30,7 @@ export function functionEntries(): FunctionEntry[] {
     ...API_GROUPS.map((g) => ({ name: g.name, entry: g.entry, kind: 'api' as const })),
     ...WORKERS.map((w) => ({ name: w.name, entry: w.entry, kind: 'worker' as const })),
     ...STREAM_WORKERS.map((w) => ({ name: w.name, entry: w.entry, kind: 'worker' as const })),
+    ...SCHEDULED_TASKS.map((t) => ({ name: t.name, entry: t.entry, kind: 'task' as const })),
   ];
   const seen = new Set<string>();
   for (const { name } of entries) {

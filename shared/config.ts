@@ -1,4 +1,5 @@
 import { DEFAULT_SETTINGS } from './settings';
+import { recoveryBoundsFromEnv, type RecoveryBounds } from './domain/reliability/bounds';
 
 /**
  * The names of the environment variables carrying resource names/URLs: the one copy, read here and by
@@ -52,6 +53,8 @@ export interface Config {
   webhookDeliveriesQueueUrl: string;
   /** WEBHOOK_ALLOW_LOOPBACK=true|1: webhook URLs may point at loopback addresses (the local cloud only). */
   webhookAllowLoopback: boolean;
+  /** When the reconciler treats each pipeline stage as stuck (RECOVERY_*_S, docs/reliability.md). */
+  recovery: RecoveryBounds;
   /** Service endpoints for the local cloud/LocalStack; empty in AWS. */
   endpoints: Partial<Record<'dynamodb' | 'sqs' | 'sns' | 's3' | 'ses' | 'scheduler', string>>;
 }
@@ -84,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dnsResolvers: read(env, 'DNS_RESOLVERS', DEFAULT_SETTINGS.DNS_RESOLVERS),
     webhookDeliveriesQueueUrl: read(env, ENV.webhookDeliveriesQueueUrl),
     webhookAllowLoopback: ['true', '1'].includes(read(env, 'WEBHOOK_ALLOW_LOOPBACK').trim().toLowerCase()),
+    recovery: recoveryBoundsFromEnv(env),
     endpoints: {
       dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB,
       sqs: env.AWS_ENDPOINT_URL_SQS,

@@ -25,6 +25,7 @@ import { EmailListingRepository } from './store/email-listing';
 import { RateLimitRepository } from './store/rate-limits';
 import { WebhookRepository } from './store/webhooks';
 import { WebhookDeliveryRepository } from './store/webhook-deliveries';
+import { DueWorkIndex } from './store/due-work';
 import { NodeDnsResolver, parseResolvers } from './dns/node-dns-resolver';
 import { lazySecretBox } from './secrets/lazy-secret-box';
 import { cachingSecretBox } from './secrets/caching-secret-box';
@@ -47,7 +48,7 @@ export function buildServices(config: Config = loadConfig()) {
     dnsSettings: { returnPathHost: config.returnPathHost, spfInclude: config.spfInclude, inboundMxHost: config.inboundMxHost },
     accounts: new AccountRepository(table),
     apiKeys: new ApiKeyRepository(table),
-    emails: new EmailRepository(table, idempotency),
+    emails: new EmailRepository(table, idempotency, config.recovery),
     attachmentUploads: new AttachmentUploadRepository(table),
     sendContext: new SendContextReader(table),
     emailListing: new EmailListingRepository(table),
@@ -69,7 +70,9 @@ export function buildServices(config: Config = loadConfig()) {
     usage: new UsageLedger(table),
     idempotency,
     webhooks: new WebhookRepository(table),
-    webhookDeliveries: new WebhookDeliveryRepository(table),
+    webhookDeliveries: new WebhookDeliveryRepository(table, config.recovery),
+    /** Past-due unfinished work (the reconciler's input). */
+    dueWork: new DueWorkIndex(table),
     webhookDeliveryQueue: new SqsWebhookDeliveryQueue(clients.sqs, config.webhookDeliveriesQueueUrl),
     /** SSRF policy of webhook URLs: public addresses only; loopback too where WEBHOOK_ALLOW_LOOPBACK is set (local cloud). */
     webhookPolicy: { allowLoopback: config.webhookAllowLoopback },

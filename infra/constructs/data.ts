@@ -34,7 +34,7 @@ export class Data extends Construct {
         indexName: gsi.indexName,
         partitionKey: { name: gsi.partitionKey, type: dynamodb.AttributeType.STRING },
         sortKey: { name: gsi.sortKey, type: dynamodb.AttributeType.STRING },
-        projectionType: dynamodb.ProjectionType.ALL,
+        projectionType: gsi.projection === 'KEYS_ONLY' ? dynamodb.ProjectionType.KEYS_ONLY : dynamodb.ProjectionType.ALL,
       });
     }
 

@@ -10,6 +10,8 @@ import { Scheduling } from '../constructs/scheduling';
 import type { FunctionDefaults } from '../constructs/service-function';
 import { pascalCase } from '../constructs/util';
 import { Workers } from '../constructs/workers';
+import { ScheduledTasks } from '../constructs/tasks';
+import { Alarms } from '../constructs/alarms';
 import { DEFAULT_FUNCTIONS_DIR } from '../functions';
 
 export interface MailserviceStackProps extends StackProps {
@@ -30,6 +32,8 @@ export class MailserviceStack extends Stack {
   readonly email: Email;
   readonly api: Api;
   readonly workers: Workers;
+  readonly tasks: ScheduledTasks;
+  readonly alarms: Alarms;
 
   constructor(scope: Construct, id: string, props: MailserviceStackProps = {}) {
     super(scope, id, { description: 'mailservice: transactional email service (HTTP API, queues, workers, SES)', ...props });
@@ -57,6 +61,8 @@ export class MailserviceStack extends Stack {
     };
     this.api = new Api(this, 'Api', functions);
     this.workers = new Workers(this, 'Workers', functions);
+    this.tasks = new ScheduledTasks(this, 'Tasks', functions);
+    this.alarms = new Alarms(this, 'Alarms', { queues: this.messaging.queues, deadLetterQueues: this.messaging.deadLetterQueues });
     // Later: an `Smtp` construct (VPC, Fargate relay on 587 and MX on 25, NLB) built from the same
     // `resources`, granting its task roles with grantAccess() like the functions.
 

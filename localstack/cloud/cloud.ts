@@ -10,7 +10,9 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { SchedulerClient, ListScheduleGroupsCommand } from '@aws-sdk/client-scheduler';
 import { SESv2Client, ListConfigurationSetsCommand } from '@aws-sdk/client-sesv2';
 import { SQSClient, ListQueuesCommand } from '@aws-sdk/client-sqs';
-import { API_GROUPS, SECRETS_KEY, SETTINGS, STREAM_WORKERS, WORKERS } from '../../infra/definitions';
+import { API_GROUPS, SCHEDULED_TASKS, SECRETS_KEY, SETTINGS, STREAM_WORKERS, WORKERS } from '../../infra/definitions';
+import { localRecoveryEnv } from './recovery-settings';
+import { queueBacklog } from './queue-backlog';
 import { startSchedulerEmulator } from '../emulators/scheduler';
 import { startSesEmulator } from '../emulators/ses';
 import { startDnsEmulator, type DnsRecordSet, type DnsRecordType } from '../emulators/dns';
@@ -146,6 +148,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
       WEBHOOK_CA_FILE: caBundle(join(dataDir, 'webhook-inbox'), inbox.caFile, process.env.WEBHOOK_CA_FILE?.trim() || undefined),
       [SECRETS_KEY.localFileEnvVar]: secretsKeyFile,
+      // Shorter recovery bounds than AWS's: a local stack killed mid-burst is whole again in a minute.
+      ...localRecoveryEnv(process.env),
       ...options.env,
     };
     // Functions read their configuration from the environment at cold start, as in Lambda.
@@ -170,6 +174,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
               checkpointFile: persistDir('stream-checkpoints.json'),
             }
           : undefined,
+        tasks: SCHEDULED_TASKS,
       },
       log,
     );
@@ -193,9 +198,11 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
         check('dns', async () => dns.listRecords()),
       ]);
       for (const worker of WORKERS) components[`worker:${worker.name}`] = workers.alive() ? 'up' : 'down';
-      const streams = await workers.streamStatus();
+      const { streams, tasks } = await workers.status();
       for (const worker of STREAM_WORKERS) components[`stream:${worker.name}`] = workers.alive() ? (streams[worker.name] ?? 'down: not running') : 'down';
-      return { ok: Object.values(components).every((state) => state === 'up'), components };
+      for (const task of SCHEDULED_TASKS) components[`task:${task.name}`] = workers.alive() ? (tasks[task.name]?.state ?? 'down: not running') : 'down';
+      // Stuck work, before a customer sees it: each queue's backlog and oldest message, the reconciler's re-drives.
+      return { ok: Object.values(components).every((state) => state === 'up'), components, queues: queueBacklog(fauxqs), tasks };
     };
 
     const server = createApiServer(

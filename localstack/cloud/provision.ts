@@ -79,7 +79,7 @@ export async function ensureTable(dynamo: DynamoDBClient): Promise<{ streamArn?:
           { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
           { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection: { ProjectionType: gsi.projection ?? 'ALL' },
       })),
       ...(TABLE.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE.stream } } : {}),
     }),

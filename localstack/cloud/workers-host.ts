@@ -2,11 +2,19 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { WorkersConfig } from './workers-runtime';
+import type { TaskStatus } from './scheduled-tasks';
+
+export interface WorkersStatus {
+  /** Each stream poller's state by worker name ('up' or 'down: <why>'). */
+  streams: Record<string, string>;
+  /** Each scheduled task's passes and last report. */
+  tasks: Record<string, TaskStatus>;
+}
 
 export interface WorkersThread {
   alive(): boolean;
-  /** Each stream poller's state by worker name ('up' or 'down: <why>'); {} when the thread does not answer within 2 s. */
-  streamStatus(): Promise<Record<string, string>>;
+  /** Stream pollers' and scheduled tasks' states; empty when the thread does not answer within 2 s. */
+  status(): Promise<WorkersStatus>;
   stop(): Promise<void>;
 }
 
@@ -14,10 +22,11 @@ export function startWorkersThread(config: WorkersConfig, log: (message: string)
   const worker = new Worker(join(__dirname, 'workers-thread-entry.cjs'), { workerData: config });
   let alive = true;
   let nextId = 0;
-  const statusWaiters = new Map<number, (streams: Record<string, string>) => void>();
+  const statusWaiters = new Map<number, (status: WorkersStatus) => void>();
+  const none = (): WorkersStatus => ({ streams: {}, tasks: {} });
   worker.on('exit', () => {
     alive = false;
-    for (const resolveStatus of statusWaiters.values()) resolveStatus({});
+    for (const resolveStatus of statusWaiters.values()) resolveStatus(none());
     statusWaiters.clear();
   });
   return new Promise((resolveStart, reject) => {
@@ -25,26 +34,26 @@ export function startWorkersThread(config: WorkersConfig, log: (message: string)
       alive = false;
       reject(error);
     });
-    worker.on('message', (message: { type: string; message?: string; error?: string; id?: number; streams?: Record<string, string> }) => {
+    worker.on('message', (message: { type: string; message?: string; error?: string; id?: number; streams?: Record<string, string>; tasks?: Record<string, TaskStatus> }) => {
       if (message.type === 'log') log(message.message ?? '');
       else if (message.type === 'status') {
-        statusWaiters.get(message.id!)?.(message.streams ?? {});
+        statusWaiters.get(message.id!)?.({ streams: message.streams ?? {}, tasks: message.tasks ?? {} });
         statusWaiters.delete(message.id!);
       } else if (message.type === 'failed') reject(new Error(`local workers failed to start: ${message.error}`));
       else if (message.type === 'ready') {
         resolveStart({
           alive: () => alive,
-          streamStatus: () =>
+          status: () =>
             new Promise((resolveStatus) => {
-              if (!alive) return resolveStatus({});
+              if (!alive) return resolveStatus(none());
               const id = ++nextId;
               const timer = setTimeout(() => {
                 statusWaiters.delete(id);
-                resolveStatus({});
+                resolveStatus(none());
               }, 2000);
-              statusWaiters.set(id, (streams) => {
+              statusWaiters.set(id, (status) => {
                 clearTimeout(timer);
-                resolveStatus(streams);
+                resolveStatus(status);
               });
               worker.postMessage({ type: 'status', id });
             }),

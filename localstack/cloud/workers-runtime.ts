@@ -7,7 +7,8 @@
 import { join, resolve } from 'node:path';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { StreamWorkerDefinition, WorkerDefinition } from '../../infra/definitions';
+import type { ScheduledTaskDefinition, StreamWorkerDefinition, WorkerDefinition } from '../../infra/definitions';
+import { localTaskPeriod, ScheduledTaskRunner, type TaskHandler, type TaskStatus } from './scheduled-tasks';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
 import { SqsPoller, type WorkerHandler } from './sqs-poller';
 import { StreamCheckpoints, StreamPoller, type StreamHandler } from './stream-poller';
@@ -38,12 +39,16 @@ export interface WorkersConfig {
   workers: WorkerDefinition[];
   queues: Record<string, { url: string; arn: string }>;
   streams?: StreamsConfig;
+  /** Functions run on a timer (the reconciler). */
+  tasks?: ScheduledTaskDefinition[];
 }
 
 export interface RunningWorkers {
   isRunning(name: string): boolean;
   /** State of each stream poller by worker name: 'up' or 'down: <why>'. */
   streamStatus(): Record<string, string>;
+  /** Each scheduled task's passes and last report, by name. */
+  taskStatus(): Record<string, TaskStatus>;
   stop(): Promise<void>;
 }
 
@@ -121,12 +126,19 @@ export async function startWorkers(config: WorkersConfig, log: (message: string)
     );
   }
   const streams = config.streams ? startStreamPollers(config.streams, sqs, log) : undefined;
+  const tasks = new Map<string, ScheduledTaskRunner>();
+  for (const task of config.tasks ?? []) {
+    tasks.set(task.name, new ScheduledTaskRunner({ name: task.name, handler: loadHandler<TaskHandler>(task.entry), everyMs: localTaskPeriod(task.localEveryMs, process.env), log }));
+  }
   for (const poller of pollers.values()) poller.start();
   for (const poller of streams?.pollers.values() ?? []) poller.start();
+  for (const task of tasks.values()) task.start();
   return {
     isRunning: (name) => pollers.get(name)?.isRunning() ?? streams?.pollers.get(name)?.isRunning() ?? false,
     streamStatus: () => Object.fromEntries([...(streams?.pollers ?? new Map<string, StreamPoller>())].map(([name, poller]) => [name, poller.status()])),
+    taskStatus: () => Object.fromEntries([...tasks].map(([name, task]) => [name, task.status()])),
     stop: async () => {
+      await Promise.all([...tasks.values()].map((task) => task.stop()));
       // Stream pollers first: a batch in flight may still send to the queues.
       await streams?.stop();
       await Promise.all([...pollers.values()].map((poller) => poller.stop()));

@@ -10,6 +10,8 @@ import type { IdempotencyRecord, IdempotencyStore } from './idempotency';
 import { keys } from './keys';
 import { deferredUsage, readShardCounts, reserveShardItems, type ReservedCounter, type TransactItem } from './usage';
 import { cancelledConditionIndexes, isConditionFailure, transactWrite, updateIfCondition, withNullFields, withoutKeys, withoutNullFields, type Table } from './table';
+import { acceptedDueAt, claimedDueAt, DEFAULT_RECOVERY_BOUNDS, sentDueAt, type RecoveryBounds } from '../domain/reliability/bounds';
+import { dueAttributes, REMOVE_DUE, setDue } from './due-index';
 
 /** Where the body lives: inline in the item, or in the blob store under `key` when large. */
 export type StoredBody = { inline: EmailBody } | { blobKey: string };
@@ -20,6 +22,8 @@ export interface EmailInternals {
   schedule_version?: number;
   /** The usage reserved at acceptance, released when a scheduled email is cancelled. */
   usage_reserved?: { entries: ReservedCounter[]; count: number };
+  /** Epoch ms until which a send attempt holds the email (absent: not claimed, or released). */
+  send_lease_until?: number;
 }
 
 /** What the send core hands the store to accept one email. */
@@ -52,7 +56,14 @@ export interface StoredEmail {
   internals: EmailInternals;
 }
 
-export type ClaimResult = { kind: 'claimed'; stored: StoredEmail } | { kind: 'leased' } | { kind: 'not_sendable' };
+/**
+ * `already_sent`: a redelivered message for an email the provider has (its `email.sent` may not have
+ * been published if the first attempt died right after recording it: the worker publishes it again).
+ */
+export type ClaimResult = { kind: 'claimed'; stored: StoredEmail } | { kind: 'leased' } | { kind: 'already_sent'; email: Email } | { kind: 'not_sendable' };
+
+/** Statuses that end an email's life: it leaves the due index. */
+const FINAL_STATUSES = new Set(['delivered', 'bounced', 'failed', 'cancelled']);
 
 /** Attributes that start empty and are filled by events with if_not_exists, so they are absent (not NULL) until set. */
 const LATE_FIELDS = ['bounce_reason', 'bounce_type', 'scheduled_at', 'cancelled_at', 'sent_at', 'delivered_at', 'bounced_at', 'tenant', 'provider_message_id'] as const;
@@ -64,7 +75,7 @@ export function toStoredEmail(item: Record<string, any>): StoredEmail {
   return {
     email,
     body: body_blob_key ? { blobKey: body_blob_key } : { inline: (body ?? {}) as EmailBody },
-    internals: { schedule_version, usage_reserved },
+    internals: { schedule_version, usage_reserved, ...(typeof send_lease_until === 'number' ? { send_lease_until } : {}) },
   };
 }
 
@@ -72,15 +83,19 @@ export class EmailRepository {
   constructor(
     private readonly table: Table,
     private readonly idempotencyStore?: Pick<IdempotencyStore, 'putItem'>,
+    private readonly bounds: RecoveryBounds = DEFAULT_RECOVERY_BOUNDS,
   ) {}
 
   private emailPut(email: Email, body: StoredBody, extra: Record<string, unknown>) {
+    const due = acceptedDueAt(this.bounds, email);
     return {
       TableName: this.table.name,
       Item: {
         ...keys.email(email.id),
         GSI1PK: keys.emailsByAccount(email.account_id),
         GSI1SK: email.id,
+        // Queued and scheduled emails enter the due index: the reconciler re-drives them if they stall.
+        ...(due === null ? {} : dueAttributes('EMAIL', email.id, due)),
         type: 'email',
         ...withoutNullFields(email, LATE_FIELDS),
         ...extra,
@@ -188,19 +203,24 @@ export class EmailRepository {
    */
   async claimForSend(emailId: string, now: number, leaseMs: number, scheduleVersion?: number): Promise<ClaimResult> {
     const scheduled = scheduleVersion === undefined ? '' : ' OR (#status = :scheduled AND schedule_version = :version)';
+    // A lease that ended without an outcome (the attempt died) is taken again only after the grace for
+    // the provider's events: the attempt may have reached SES, whose Delivery would then settle it.
+    const reclaimBefore = now - this.bounds.sendGraceMs;
+    const due = setDue('EMAIL', emailId, claimedDueAt(this.bounds, now, leaseMs));
     try {
       const result = await this.table.client.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: keys.email(emailId),
-          UpdateExpression: 'SET send_lease_until = :until, #status = :queued ADD send_attempts :one',
-          ConditionExpression: `(#status = :queued AND (attribute_not_exists(send_lease_until) OR send_lease_until < :now))${scheduled}`,
+          UpdateExpression: `SET send_lease_until = :until, #status = :queued, ${due.set} ADD send_attempts :one`,
+          ConditionExpression: `(#status = :queued AND (attribute_not_exists(send_lease_until) OR send_lease_until < :reclaim))${scheduled}`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
             ':queued': 'queued',
             ':until': now + leaseMs,
-            ':now': now,
+            ':reclaim': reclaimBefore,
             ':one': 1,
+            ...due.values,
             ...(scheduleVersion === undefined ? {} : { ':scheduled': 'scheduled', ':version': scheduleVersion }),
           },
           ReturnValues: 'ALL_NEW',
@@ -211,8 +231,12 @@ export class EmailRepository {
       if (!isConditionFailure(error)) throw error;
       // Only to choose between "retry later" and "drop": the claim itself was the conditional write.
       const current = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.email(emailId), ConsistentRead: true }));
-      const leased = current.Item?.status === 'queued' && typeof current.Item.send_lease_until === 'number' && current.Item.send_lease_until >= now;
-      return leased ? { kind: 'leased' } : { kind: 'not_sendable' };
+      const item = current.Item;
+      if (item?.status === 'queued' && typeof item.send_lease_until === 'number' && item.send_lease_until >= reclaimBefore) return { kind: 'leased' };
+      if (item && typeof item.provider_message_id === 'string' && item.status !== 'queued' && scheduleVersion === undefined) {
+        return { kind: 'already_sent', email: toStoredEmail(item).email };
+      }
+      return { kind: 'not_sendable' };
     }
   }
 
@@ -221,15 +245,16 @@ export class EmailRepository {
    * longer) scheduled in that account.
    */
   async reschedule(accountId: string, emailId: string, at: string, now: string): Promise<{ version: number; previous: { at: string; version: number } } | null> {
+    const due = setDue('EMAIL', emailId, acceptedDueAt(this.bounds, { status: 'scheduled', created_at: now, scheduled_at: at })!);
     try {
       const result = await this.table.client.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: keys.email(emailId),
-          UpdateExpression: 'SET scheduled_at = :at, updated_at = :now ADD schedule_version :one',
+          UpdateExpression: `SET scheduled_at = :at, updated_at = :now, ${due.set} ADD schedule_version :one`,
           ConditionExpression: '#status = :scheduled AND account_id = :account',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':at': at, ':now': now, ':one': 1, ':scheduled': 'scheduled', ':account': accountId },
+          ExpressionAttributeValues: { ':at': at, ':now': now, ':one': 1, ':scheduled': 'scheduled', ':account': accountId, ...due.values },
           ReturnValues: 'ALL_OLD',
         }),
       );
@@ -268,7 +293,7 @@ export class EmailRepository {
           Update: {
             TableName: this.table.name,
             Key: keys.email(emailId),
-            UpdateExpression: 'SET #status = :cancelled, cancelled_at = :now, updated_at = :now, last_event = :cancelled',
+            UpdateExpression: `SET #status = :cancelled, cancelled_at = :now, updated_at = :now, last_event = :cancelled REMOVE ${REMOVE_DUE}`,
             ConditionExpression: '#status = :scheduled AND account_id = :account',
             ExpressionAttributeNames: { '#status': 'status' },
             ExpressionAttributeValues: { ':cancelled': 'cancelled', ':now': now, ':scheduled': 'scheduled', ':account': accountId },
@@ -281,6 +306,68 @@ export class EmailRepository {
       if (cancelledConditionIndexes(error).includes(0)) return false;
       throw error;
     }
+  }
+
+  /** Reconciler: moves the due time of an email still in `status` (after acting on it); false when it moved on. */
+  async postponeDue(emailId: string, status: string, dueAt: number): Promise<boolean> {
+    const due = setDue('EMAIL', emailId, dueAt);
+    return (
+      (await updateIfCondition(this.table, {
+        Key: keys.email(emailId),
+        ReturnValues: 'NONE',
+        UpdateExpression: `SET ${due.set}`,
+        ConditionExpression: '#status = :status',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':status': status, ...due.values },
+      })) !== null
+    );
+  }
+
+  /**
+   * Reconciler: a sent email the provider has said nothing about past the first bound becomes
+   * `delivery_delayed` (last_event; the status stays `sent`) and is looked at again at `dueAt`. Only
+   * while it is still sent with no later event; returns the email, or null when it moved on.
+   */
+  async markUnconfirmed(emailId: string, at: string, dueAt: number): Promise<Email | null> {
+    const due = setDue('EMAIL', emailId, dueAt);
+    const item = await updateIfCondition(this.table, {
+      Key: keys.email(emailId),
+      UpdateExpression: `SET last_event = :delayed, last_event_rank = :rank, updated_at = :at, ${due.set}`,
+      ConditionExpression: '#status = :sent AND last_event_rank < :rank',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':delayed': 'delivery_delayed', ':rank': EVENT_RANK.delivery_delayed, ':at': at, ':sent': 'sent', ...due.values },
+    });
+    return item ? toStoredEmail(item).email : null;
+  }
+
+  /**
+   * Reconciler: a sent email with no outcome past the last bound fails as `undetermined` (final), only
+   * while it is still sent; returns the email, or null when it moved on.
+   */
+  async expireUnconfirmed(emailId: string, at: string, reason: string): Promise<Email | null> {
+    const item = await updateIfCondition(this.table, {
+      Key: keys.email(emailId),
+      UpdateExpression: `SET #status = :failed, last_event = :failed, last_event_rank = :rank, bounce_type = :type, bounce_reason = :reason, bounced_at = :at, updated_at = :at REMOVE ${REMOVE_DUE}`,
+      ConditionExpression: '#status = :sent',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':failed': 'failed', ':rank': EVENT_RANK.failed, ':type': 'undetermined', ':reason': reason, ':at': at, ':sent': 'sent' },
+    });
+    return item ? toStoredEmail(item).email : null;
+  }
+
+  /** Reconciler: takes an email in a final status out of the due index (a write that left it there). */
+  async clearDue(emailId: string): Promise<boolean> {
+    const finals = [...FINAL_STATUSES];
+    return (
+      (await updateIfCondition(this.table, {
+        Key: keys.email(emailId),
+        ReturnValues: 'NONE',
+        UpdateExpression: `REMOVE ${REMOVE_DUE}`,
+        ConditionExpression: `#status IN (${finals.map((_, i) => `:f${i}`).join(', ')})`,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: Object.fromEntries(finals.map((status, i) => [`:f${i}`, status])),
+      })) !== null
+    );
   }
 
   /** Gives a claimed email back (transient failure): the next delivery of the message retries at once. */
@@ -301,12 +388,14 @@ export class EmailRepository {
    * second write record the provider id and sent_at without moving the status back. Returns the email.
    */
   async recordSent(emailId: string, providerMessageId: string, at: string): Promise<Email | null> {
+    // Sent stays in the due index until the provider reports an outcome (reconciler: delivery_delayed, then final).
+    const due = setDue('EMAIL', emailId, sentDueAt(this.bounds, Date.parse(at)));
     const moved = await updateIfCondition(this.table, {
       Key: keys.email(emailId),
-      UpdateExpression: 'SET provider_message_id = :pid, #status = :sent, last_event = :sent, last_event_rank = :rank, sent_at = if_not_exists(sent_at, :at) REMOVE send_lease_until',
+      UpdateExpression: `SET provider_message_id = :pid, #status = :sent, last_event = :sent, last_event_rank = :rank, sent_at = if_not_exists(sent_at, :at), ${due.set} REMOVE send_lease_until`,
       ConditionExpression: '#status = :queued',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':pid': providerMessageId, ':sent': 'sent', ':rank': EVENT_RANK.sent, ':at': at, ':queued': 'queued' },
+      ExpressionAttributeValues: { ':pid': providerMessageId, ':sent': 'sent', ':rank': EVENT_RANK.sent, ':at': at, ':queued': 'queued', ...due.values },
     });
     if (moved) return toStoredEmail(moved).email;
     const kept = await updateIfCondition(this.table, {
@@ -354,8 +443,11 @@ export class EmailRepository {
     if (outcome.status) {
       const before = statusesBefore(outcome.status);
       const placeholders = before.map((_, index) => `:before${index}`);
+      // A final status takes the email out of the due index; `sent` (reached from queued by an event that
+      // overtook the worker's write) waits there for its outcome.
+      const leaveDue = FINAL_STATUSES.has(outcome.status) ? `, ${REMOVE_DUE}` : '';
       const applied = await attempt(
-        `SET #status = :status, ${[...lastEventSets, ...fieldSets].join(', ')} REMOVE send_lease_until`,
+        `SET #status = :status, ${[...lastEventSets, ...fieldSets].join(', ')} REMOVE send_lease_until${leaveDue}`,
         ` AND #status IN (${placeholders.join(', ')}) AND (attribute_not_exists(last_event_rank) OR last_event_rank <= :rank)`,
         { '#status': 'status', ...fieldNames },
         { ':status': outcome.status, ...lastEventValues, ...fieldValues, ...Object.fromEntries(before.map((s, i) => [`:before${i}`, s])) },
@@ -363,7 +455,7 @@ export class EmailRepository {
       if (applied) return applied;
       // Status may still move forward even when a more advanced event was seen first (e.g. bounce after complaint).
       const statusOnly = await attempt(
-        `SET #status = :status${fieldSets.length ? `, ${fieldSets.join(', ')}` : ''}`,
+        `SET #status = :status${fieldSets.length ? `, ${fieldSets.join(', ')}` : ''}${leaveDue ? ` REMOVE ${REMOVE_DUE}` : ''}`,
         ` AND #status IN (${placeholders.join(', ')})`,
         { '#status': 'status', ...fieldNames },
         { ':status': outcome.status, ...fieldValues, ...Object.fromEntries(before.map((s, i) => [`:before${i}`, s])) },

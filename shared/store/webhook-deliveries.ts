@@ -14,6 +14,11 @@ import { keys } from './keys';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import type { Page } from './cursor';
 import { isConditionFailure, withoutKeys, type Table } from './table';
+import { DEFAULT_RECOVERY_BOUNDS, pendingDeliveryDueAt, type RecoveryBounds } from '../domain/reliability/bounds';
+import { dueAttributes, REMOVE_DUE, setDue } from './due-index';
+
+/** The id of a delivery in the due index: its endpoint and event (its key). */
+export const deliveryDueId = (webhookId: string, eventUlid: string) => `${webhookId}#${eventUlid}`;
 
 const RETENTION_SECONDS = DELIVERY_RETENTION_DAYS * 24 * 60 * 60;
 
@@ -28,7 +33,15 @@ function toDelivery(item: Record<string, any>): WebhookDelivery {
 }
 
 export class WebhookDeliveryRepository {
-  constructor(private readonly table: Table) {}
+  constructor(
+    private readonly table: Table,
+    private readonly bounds: RecoveryBounds = DEFAULT_RECOVERY_BOUNDS,
+  ) {}
+
+  /** The due-index SET clause of a delivery pending with its next attempt at `nextAttemptAt`. */
+  private pendingDue(webhookId: string, deliveryId: string, nextAttemptAt: string | null) {
+    return setDue('DELIVERY', deliveryDueId(webhookId, eventUlidOf(deliveryId) ?? deliveryId), pendingDeliveryDueAt(this.bounds, nextAttemptAt, Date.now()));
+  }
 
   private key(webhookId: string, deliveryId: string) {
     const ulid = eventUlidOf(deliveryId);
@@ -49,6 +62,8 @@ export class WebhookDeliveryRepository {
             GSI1SK: ulid,
             type: 'webhook_delivery',
             ...delivery,
+            // Pending: in the due index until it succeeds, fails or is cancelled (the reconciler re-drives it).
+            ...dueAttributes('DELIVERY', deliveryDueId(delivery.webhook_id, ulid), pendingDeliveryDueAt(this.bounds, delivery.next_attempt_at, Date.now())),
             ttl: deliveryTtl(delivery.updated_at),
           },
           ConditionExpression: 'attribute_not_exists(PK)',
@@ -75,8 +90,9 @@ export class WebhookDeliveryRepository {
    * or unknown). `updated_at` is the attempt's time.
    */
   async recordAttempt(webhookId: string, deliveryId: string, attempt: DeliveryAttempt, next: { status: DeliveryStatus; nextAttemptAt: string | null }): Promise<boolean> {
+    const due = next.status === 'pending' ? this.pendingDue(webhookId, deliveryId, next.nextAttemptAt) : null;
     return this.conditionalUpdate(webhookId, deliveryId, {
-      UpdateExpression: 'SET attempts = list_append(if_not_exists(attempts, :empty), :attempt), #status = :status, next_attempt_at = :next, updated_at = :at, #ttl = :ttl',
+      UpdateExpression: `SET attempts = list_append(if_not_exists(attempts, :empty), :attempt), #status = :status, next_attempt_at = :next, updated_at = :at, #ttl = :ttl${due ? `, ${due.set}` : ` REMOVE ${REMOVE_DUE}`}`,
       // Exactly once per attempt number: a redelivered queue message cannot log the same attempt twice.
       ConditionExpression: '#status = :pending AND size(attempts) = :previous',
       ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
@@ -89,6 +105,7 @@ export class WebhookDeliveryRepository {
         ':at': attempt.at,
         ':ttl': deliveryTtl(attempt.at),
         ':pending': 'pending',
+        ...due?.values,
       },
     });
   }
@@ -96,7 +113,7 @@ export class WebhookDeliveryRepository {
   /** pending -> cancelled (the endpoint was deleted or disabled); false when it was not pending. */
   async cancel(webhookId: string, deliveryId: string, now: string): Promise<boolean> {
     return this.conditionalUpdate(webhookId, deliveryId, {
-      UpdateExpression: 'SET #status = :cancelled, next_attempt_at = :null, updated_at = :now, #ttl = :ttl',
+      UpdateExpression: `SET #status = :cancelled, next_attempt_at = :null, updated_at = :now, #ttl = :ttl REMOVE ${REMOVE_DUE}`,
       ConditionExpression: '#status = :pending',
       ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
       ExpressionAttributeValues: { ':cancelled': 'cancelled', ':null': null, ':now': now, ':ttl': deliveryTtl(now), ':pending': 'pending' },
@@ -108,18 +125,20 @@ export class WebhookDeliveryRepository {
    * to it). Returns the updated delivery, or null when it is not failed or cancelled (or unknown).
    * A succeeded delivery is not replayed.
    */
-  async resetForReplay(webhookId: string, deliveryId: string, now: string): Promise<WebhookDelivery | null> {
+  async resetForReplay(webhookId: string, deliveryId: string, now: string, attemptCount: number): Promise<WebhookDelivery | null> {
     const key = this.key(webhookId, deliveryId);
     if (!key) return null;
+    const due = this.pendingDue(webhookId, deliveryId, now);
     try {
       const result = await this.table.client.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: key,
-          UpdateExpression: 'SET #status = :pending, next_attempt_at = :now, updated_at = :now, #ttl = :ttl',
-          ConditionExpression: '#status IN (:failed, :cancelled)',
+          // retry_base: the replay's retries are counted from the attempts made so far (kept for re-drives).
+          UpdateExpression: `SET #status = :pending, next_attempt_at = :now, updated_at = :now, #ttl = :ttl, retry_base = :count, ${due.set}`,
+          ConditionExpression: '#status IN (:failed, :cancelled) AND size(attempts) = :count',
           ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':pending': 'pending', ':now': now, ':ttl': deliveryTtl(now), ':failed': 'failed', ':cancelled': 'cancelled' },
+          ExpressionAttributeValues: { ':pending': 'pending', ':now': now, ':ttl': deliveryTtl(now), ':failed': 'failed', ':cancelled': 'cancelled', ':count': attemptCount, ...due.values },
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -136,10 +155,31 @@ export class WebhookDeliveryRepository {
    */
   async revertReplay(webhookId: string, deliveryId: string, previous: { status: DeliveryStatus; attemptCount: number }, now: string): Promise<boolean> {
     return this.conditionalUpdate(webhookId, deliveryId, {
-      UpdateExpression: 'SET #status = :previous, next_attempt_at = :null, updated_at = :now',
+      UpdateExpression: `SET #status = :previous, next_attempt_at = :null, updated_at = :now REMOVE ${REMOVE_DUE}`,
       ConditionExpression: '#status = :pending AND size(attempts) = :count',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':previous': previous.status, ':null': null, ':now': now, ':pending': 'pending', ':count': previous.attemptCount },
+    });
+  }
+
+  /** Reconciler: moves a still-pending delivery's due time (after re-driving it); false when it is no longer pending. */
+  async postponeDue(webhookId: string, deliveryId: string, dueAt: number): Promise<boolean> {
+    const due = setDue('DELIVERY', deliveryDueId(webhookId, eventUlidOf(deliveryId) ?? deliveryId), dueAt);
+    return this.conditionalUpdate(webhookId, deliveryId, {
+      UpdateExpression: `SET ${due.set}`,
+      ConditionExpression: '#status = :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':pending': 'pending', ...due.values },
+    });
+  }
+
+  /** Reconciler: takes a delivery that is no longer pending out of the due index. */
+  async clearDue(webhookId: string, deliveryId: string): Promise<boolean> {
+    return this.conditionalUpdate(webhookId, deliveryId, {
+      UpdateExpression: `REMOVE ${REMOVE_DUE}`,
+      ConditionExpression: 'attribute_exists(PK) AND #status <> :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':pending': 'pending' },
     });
   }
 

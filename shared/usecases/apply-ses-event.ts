@@ -30,7 +30,9 @@ export async function applySesEvent(deps: ApplySesEventDeps, body: string): Prom
   // repeat it with a write expected to fail. The configuration set does not subscribe to it.
   if (!event.outcome || event.outcome.event === 'sent') return 'ignored';
   if (!event.emailId || !event.accountId) return 'unknown_email'; // not sent by this service (no tags)
-  let outcome = event.outcome;
+  // sent_at and the provider's id where the send worker did not record them: it died between SES's
+  // answer and its write, and this event is how the email learns it was sent (first value wins).
+  let outcome = { ...event.outcome, fields: { ...event.outcome.fields, sent_at: event.outcome.fields.sent_at ?? event.sentAt, provider_message_id: event.providerMessageId } };
   if (event.addressRefusal) {
     // Delivered first, refused later (an asynchronous bounce): a bounce after delivery, not a failure.
     const stored = await deps.emails.get(event.emailId);
@@ -44,7 +46,11 @@ export async function applySesEvent(deps: ApplySesEventDeps, body: string): Prom
   // The webhook event, from the email as the write left it. Its id is derived from the email and type,
   // so a duplicate notification (SNS and SQS are at-least-once) is delivered once.
   const extra = outcome.event === 'complained' ? { complained_at: outcome.at } : {};
+  // sent_at came from this provider event (see above): email.sent was never published; publish it first
+  // (its id is the same as the worker's would have been, so it is delivered once either way).
+  const sentHere = updated.sent_at === event.sentAt;
   await deps.events.publish([
+    ...(sentHere ? [emailEvent(updated, 'email.sent', event.sentAt)] : []),
     emailEvent(updated, EVENT_TYPE[outcome.event], outcome.at, { occurrence: outcome.event === 'delivery_delayed' ? outcome.at : undefined, extra }),
   ]);
   return 'applied';

@@ -25,7 +25,12 @@ export interface DeliverEmailDeps {
   leaseMs: number;
 }
 
-export type DeliverResult = 'sent' | 'skipped' | 'failed';
+/**
+ * `deferred`: another attempt holds the email, or held it and died (its lease and the grace for the
+ * provider's events have not passed): this message is dropped and the reconciler re-drives the email
+ * when its due time comes (docs/reliability.md), so a lease never sends a message to the DLQ.
+ */
+export type DeliverResult = 'sent' | 'skipped' | 'failed' | 'deferred' | 'republished';
 
 const bare = (list: string[]) => list.map((entry) => parseMailbox(entry)?.email ?? entry);
 
@@ -41,22 +46,21 @@ async function signForDomain(deps: DeliverEmailDeps, accountId: string, from: st
   return signDkim({ raw, domain: fromDomain, selector: signing.selector, privateKey: signing.key });
 }
 
-/** Another attempt holds the email's lease: the message must come back later, not be dropped. */
-export class EmailLeased extends Error {
-  constructor(emailId: string) {
-    super(`${emailId} is being sent by another attempt; retry after its lease`);
-    this.name = 'EmailLeased';
-  }
-}
-
 /**
  * `scheduleVersion` is set when the message comes from a schedule firing: only the current version
  * of a still-scheduled email is sent.
  */
 export async function deliverEmail(deps: DeliverEmailDeps, emailId: string, scheduleVersion?: number): Promise<DeliverResult> {
   const claim = await deps.emails.claimForSend(emailId, deps.clock.now().getTime(), deps.leaseMs, scheduleVersion);
-  if (claim.kind === 'leased') throw new EmailLeased(emailId);
-  if (claim.kind === 'not_sendable') return 'skipped'; // unknown, already sent, cancelled, or a stale schedule
+  if (claim.kind === 'leased') return 'deferred';
+  if (claim.kind === 'already_sent') {
+    // A redelivered message: the first attempt recorded `sent` but may have died before publishing
+    // email.sent. Publishing again is harmless (same event id: delivered once).
+    const { email } = claim;
+    if (email.sent_at) await deps.events.publish([emailEvent(email, 'email.sent', email.sent_at)]);
+    return 'republished';
+  }
+  if (claim.kind === 'not_sendable') return 'skipped'; // unknown, cancelled, or a stale schedule
   const claimed = claim.stored;
   const { email } = claimed;
   try {

@@ -182,7 +182,7 @@ export async function replayWebhookDelivery(deps: WebhookDeps, principal: Princi
     });
   }
   const now = deps.clock.now().toISOString();
-  const reset = await deps.webhookDeliveries.resetForReplay(webhookId, deliveryId, now);
+  const reset = await deps.webhookDeliveries.resetForReplay(webhookId, deliveryId, now, delivery.attempts.length);
   if (!reset) {
     // Changed since it was read (a concurrent replay): answer with what it is now.
     const current = await deps.webhookDeliveries.get(webhookId, deliveryId);
@@ -191,7 +191,7 @@ export async function replayWebhookDelivery(deps: WebhookDeps, principal: Princi
   }
   try {
     // A replay gets the full retry schedule again, counted from here.
-    await deps.webhookDeliveryQueue.enqueue({ webhook_id: webhookId, delivery_id: deliveryId, attempt: reset.attempts.length + 1, retry_base: reset.attempts.length }, 0);
+    await deps.webhookDeliveryQueue.enqueue({ webhook_id: webhookId, delivery_id: deliveryId, attempt: reset.attempts.length + 1, retry_base: reset.retry_base ?? reset.attempts.length }, 0);
   } catch (error) {
     try {
       await deps.webhookDeliveries.revertReplay(webhookId, deliveryId, { status: delivery.status, attemptCount: reset.attempts.length }, deps.clock.now().toISOString());

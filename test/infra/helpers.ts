@@ -77,7 +77,7 @@ export function logicalId(stack: MailserviceStack, construct: { node: { defaultC
 
 /** The Lambda of an API group or worker, by definition name. */
 export function functionOf(stack: MailserviceStack, name: string): LambdaFunction {
-  const fn = stack.api.functions[name] ?? stack.workers.functions[name];
+  const fn = stack.api.functions[name] ?? stack.workers.functions[name] ?? stack.tasks.functions[name];
   if (!fn) throw new Error(`No function named ${name}`);
   return fn;
 }

@@ -2,7 +2,7 @@
  * Least privilege: every function's role allows what its definition's grants list and nothing more.
  * Expectations are derived from infra/definitions.ts.
  */
-import { API_GROUPS, QUEUES, STREAM_WORKERS, WORKERS, type Access, type Grant, type QueueId, type Resource } from '../../infra/definitions';
+import { API_GROUPS, QUEUES, SCHEDULED_TASKS, STREAM_WORKERS, WORKERS, type Access, type Grant, type QueueId, type Resource } from '../../infra/definitions';
 import { SECRETS_KEY_ACTIONS, SES_IDENTITY_ACTIONS, TABLE_UPDATE_ACTIONS } from '../../infra/constructs/grants';
 import { actionsOf, functionActions, functionStatements, logicalId, resourcesOf, synth, type Statement, type Synthesised } from './helpers';
 
@@ -12,7 +12,7 @@ beforeAll(() => {
 });
 afterAll(() => s?.cleanup());
 
-const definitions = [...API_GROUPS, ...WORKERS, ...STREAM_WORKERS];
+const definitions = [...API_GROUPS, ...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS];
 const isStreamWorker = (name: string): boolean => STREAM_WORKERS.some((w) => w.name === name);
 const tableArn = (): unknown => ({ 'Fn::GetAtt': [logicalId(s.stack, s.stack.data.table), 'Arn'] });
 const streamArn = (): unknown => ({ 'Fn::GetAtt': [logicalId(s.stack, s.stack.data.table), 'StreamArn'] });

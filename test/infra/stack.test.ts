@@ -14,6 +14,7 @@ import {
   SCHEDULE_GROUP,
   SECRETS_KEY,
   SETTINGS,
+  SCHEDULED_TASKS,
   STREAM_WORKERS,
   TABLE,
   TOPICS,
@@ -61,7 +62,7 @@ function expectedEnvVars(grants: Grant[]): string[] {
 }
 
 describe('data', () => {
-  test('table: PK/SK, PAY_PER_REQUEST, GSIs with ALL projection, TTL, PITR, retained', () => {
+  test('table: PK/SK, PAY_PER_REQUEST, GSIs with their projections (the due index keys only), TTL, PITR, retained', () => {
     s.template.resourceCountIs('AWS::DynamoDB::Table', 1);
     s.template.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',
@@ -78,7 +79,7 @@ describe('data', () => {
             { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
             { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: 'ALL' },
+          Projection: { ProjectionType: gsi.projection ?? 'ALL' },
         })),
         TimeToLiveSpecification: { AttributeName: TABLE.timeToLiveAttribute, Enabled: true },
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
@@ -222,9 +223,9 @@ describe('SES', () => {
 });
 
 describe('functions', () => {
-  const all = [...API_GROUPS.map((g) => g.name), ...WORKERS.map((w) => w.name), ...STREAM_WORKERS.map((w) => w.name)];
+  const all = [...API_GROUPS.map((g) => g.name), ...WORKERS.map((w) => w.name), ...STREAM_WORKERS.map((w) => w.name), ...SCHEDULED_TASKS.map((t) => t.name)];
 
-  test('one Lambda per API group, worker and stream worker: nodejs22.x or newer, arm64, 512 MB, bundle handler', () => {
+  test('one Lambda per API group, worker, stream worker and scheduled task: nodejs22.x or newer, arm64, 512 MB, bundle handler', () => {
     s.template.resourceCountIs('AWS::Lambda::Function', all.length);
     for (const name of all) {
       const props = functionProperties(s.template, s.stack, name);
@@ -232,7 +233,7 @@ describe('functions', () => {
       expect(version).toBeGreaterThanOrEqual(22);
       expect(props).toMatchObject({ Architectures: ['arm64'], MemorySize: 512, Handler: 'index.handler' });
     }
-    for (const worker of [...WORKERS, ...STREAM_WORKERS]) {
+    for (const worker of [...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS]) {
       expect(functionProperties(s.template, s.stack, worker.name).Timeout).toBe(worker.timeoutSeconds);
     }
   });
@@ -249,7 +250,7 @@ describe('functions', () => {
       SCHEDULE_GROUP.targetQueueArnEnvVar,
       SECRETS_KEY.envVar,
     ]);
-    for (const def of [...API_GROUPS, ...WORKERS, ...STREAM_WORKERS]) {
+    for (const def of [...API_GROUPS, ...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS]) {
       const env = functionEnv(s.template, s.stack, def.name);
       expect(env).toMatchObject({ NODE_OPTIONS: '--enable-source-maps', SANDBOX_DOMAIN: SETTINGS.SANDBOX_DOMAIN });
       const expected = expectedEnvVars(def.grants);
@@ -353,4 +354,34 @@ test('outputs: API URL, table name, queue URLs, secrets key ARN', () => {
   for (const id of ids(QUEUES) as QueueId[]) expect(queueUrls).toContainEqual({ Ref: queueId(id) });
   for (const worker of STREAM_WORKERS) expect(queueUrls).toContainEqual({ Ref: logicalId(s.stack, s.stack.workers.onFailureQueues[worker.name]!) });
   expect(outputs.SecretsKeyArn?.Value).toEqual({ 'Fn::GetAtt': [logicalId(s.stack, s.stack.data.secretsKey), 'Arn'] });
+});
+
+describe('reliability', () => {
+  test('each scheduled task is invoked by an EventBridge rule at its rate, without retries', () => {
+    for (const task of SCHEDULED_TASKS) {
+      s.template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: `rate(${task.everyMinutes} minute${task.everyMinutes === 1 ? '' : 's'})`,
+        State: 'ENABLED',
+        Targets: [{ Arn: { 'Fn::GetAtt': [logicalId(s.stack, s.stack.tasks.functions[task.name]!), 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } }],
+      });
+    }
+  });
+
+  test('alarms: every queue on its oldest message and its DLQ, the reconciler on overdue work, re-drives and silence', () => {
+    for (const queueId of ids(QUEUES) as QueueId[]) {
+      s.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: 'ApproximateAgeOfOldestMessage',
+        Namespace: 'AWS/SQS',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(s.stack, s.stack.messaging.queues[queueId]), 'QueueName'] } }],
+      });
+      s.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(s.stack, s.stack.messaging.deadLetterQueues[queueId]), 'QueueName'] } }],
+        Threshold: 0,
+      });
+    }
+    for (const metric of ['OldestDueAgeSeconds', 'Redriven', 'ReconcileErrors']) {
+      s.template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: 'Mailservice', MetricName: metric, Dimensions: [{ Name: 'Task', Value: 'reconciler' }] });
+    }
+  });
 });

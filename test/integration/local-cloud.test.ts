@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
 import { api, newAccount, stack, waitFor } from './harness/stack';
 import { readStackFile } from '../../localstack/cloud/stack-file';
-import { STREAM_WORKERS, WORKERS } from '../../infra/definitions';
+import { SCHEDULED_TASKS, STREAM_WORKERS, WORKERS } from '../../infra/definitions';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 
@@ -33,7 +33,7 @@ describe('local cloud', () => {
     expect(response.status).toBe(200);
     expect(response.body.status).toBe('ok');
     expect(Object.keys(response.body.components).sort()).toEqual(
-      ['dns', 'dynamodb', 'scheduler', 'ses', 'sqs_sns_s3', ...WORKERS.map((worker) => `worker:${worker.name}`), ...STREAM_WORKERS.map((worker) => `stream:${worker.name}`)].sort(),
+      ['dns', 'dynamodb', 'scheduler', 'ses', 'sqs_sns_s3', ...WORKERS.map((worker) => `worker:${worker.name}`), ...STREAM_WORKERS.map((worker) => `stream:${worker.name}`), ...SCHEDULED_TASKS.map((task) => `task:${task.name}`)].sort(),
     );
     expect(Object.values(response.body.components).every((state) => state === 'up')).toBe(true);
   });

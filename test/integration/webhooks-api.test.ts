@@ -422,18 +422,18 @@ describe('delivery log', () => {
     expect(failed.updated_at).toBe(failed.attempts[1]!.at);
 
     const now = new Date().toISOString();
-    const reset = await services.webhookDeliveries.resetForReplay(webhook.id, first.id, now);
-    expect(reset).toMatchObject({ status: 'pending', next_attempt_at: now, updated_at: now });
+    const reset = await services.webhookDeliveries.resetForReplay(webhook.id, first.id, now, 2);
+    expect(reset).toMatchObject({ status: 'pending', next_attempt_at: now, updated_at: now, retry_base: 2 });
     expect(reset!.attempts).toHaveLength(2);
-    expect(await services.webhookDeliveries.resetForReplay(webhook.id, first.id, now)).toBeNull();
+    expect(await services.webhookDeliveries.resetForReplay(webhook.id, first.id, now, 2)).toBeNull();
     expect(await services.webhookDeliveries.cancel(webhook.id, first.id, now)).toBe(true);
     expect((await services.webhookDeliveries.get(webhook.id, first.id))!.status).toBe('cancelled');
-    expect((await services.webhookDeliveries.resetForReplay(webhook.id, first.id, now))!.status).toBe('pending');
+    expect((await services.webhookDeliveries.resetForReplay(webhook.id, first.id, now, 2))!.status).toBe('pending');
 
     const ok = delivery(webhook.id, account.id, Date.now());
     await services.webhookDeliveries.create(ok);
     expect(await services.webhookDeliveries.recordAttempt(webhook.id, ok.id, attempt(1, 204), { status: 'succeeded', nextAttemptAt: null })).toBe(true);
-    expect(await services.webhookDeliveries.resetForReplay(webhook.id, ok.id, now)).toBeNull();
+    expect(await services.webhookDeliveries.resetForReplay(webhook.id, ok.id, now, 1)).toBeNull();
     expect(await services.webhookDeliveries.recordAttempt(webhook.id, deliveryIdFor(newId('evt')), attempt(1, 204), { status: 'succeeded', nextAttemptAt: null })).toBe(false);
   });
 

@@ -7,8 +7,11 @@ import { deliverEmail } from '../../../shared/usecases/deliver-email';
 import { forEachRecord } from '../../../shared/worker/for-each-record';
 
 const services = buildServices();
-/** Lease on a claimed email; below the send queue's 60 s visibility timeout. */
-const LEASE_MS = 45_000;
+/**
+ * Lease on a claimed email: above the worker's 30 s timeout, so an attempt that is alive holds it;
+ * below the send queue's 60 s visibility timeout. SEND_LEASE_S shortens it (the kill test).
+ */
+const LEASE_MS = (Number(process.env.SEND_LEASE_S) > 0 ? Number(process.env.SEND_LEASE_S) : 45) * 1000;
 
 export const handler: SQSHandler = forEachRecord('send-email', sendMessageSchema, async (message) => {
   const result = await deliverEmail({ ...services, leaseMs: LEASE_MS }, message.email_id, message.schedule_version);

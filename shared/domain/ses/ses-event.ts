@@ -9,6 +9,8 @@ export interface ParsedSesEvent {
   emailId: string | null;
   accountId: string | null;
   providerMessageId: string;
+  /** When SES accepted the message (mail.timestamp). */
+  sentAt: string;
   outcome: DeliveryOutcome | null;
   /**
    * A permanent refusal of the address (not a block). Refused during delivery it is `failed`; when the
@@ -140,6 +142,7 @@ export function parseSesEvent(body: string): ParsedSesEvent {
     emailId: firstTag(mail, 'email_id'),
     accountId: firstTag(mail, 'account_id'),
     providerMessageId: mail.messageId,
+    sentAt: stamp(mail.timestamp),
     outcome,
     ...(addressRefusal ? { addressRefusal } : {}),
     ...(suppress && suppress.emails.length ? { suppress } : {}),

@@ -32,6 +32,8 @@ export interface WebhookDelivery {
   next_attempt_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Internal: attempts made before the latest replay (retries are counted from there). */
+  retry_base?: number;
 }
 
 /** How long delivery logs are kept. */

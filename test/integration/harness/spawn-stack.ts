@@ -11,11 +11,13 @@ export interface SpawnedStack {
   child: ChildProcess;
   output: () => string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** SIGKILL the whole process group (Java, threads and all), as a crash or an OOM kill would; needs `detached`. */
+  killGroup(): Promise<void>;
 }
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 
-export function spawnStack(options: { dataDir: string; inMemory: boolean; env?: Record<string, string>; timeoutMs?: number }): Promise<SpawnedStack> {
+export function spawnStack(options: { dataDir: string; inMemory: boolean; env?: Record<string, string>; timeoutMs?: number; detached?: boolean }): Promise<SpawnedStack> {
   const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'localstack', 'start.ts')], {
     cwd: ROOT,
     env: {
@@ -28,6 +30,8 @@ export function spawnStack(options: { dataDir: string; inMemory: boolean; env?: 
       ...options.env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],
+    // Its own process group, so a kill test can SIGKILL everything it started at once.
+    detached: options.detached ?? false,
   });
   let out = '';
   const output = () => out;
@@ -36,6 +40,15 @@ export function spawnStack(options: { dataDir: string; inMemory: boolean; env?: 
     if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
     child.kill(signal);
     return exited;
+  };
+  const killGroup = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+    await exited;
   };
   return new Promise((resolveStack, reject) => {
     const timer = setTimeout(() => {
@@ -47,7 +60,7 @@ export function spawnStack(options: { dataDir: string; inMemory: boolean; env?: 
       const ready = /Ready in \d+ ms: (\S+)/.exec(out);
       if (ready) {
         clearTimeout(timer);
-        resolveStack({ apiUrl: ready[1]!, dataDir: options.dataDir, child, output, stop });
+        resolveStack({ apiUrl: ready[1]!, dataDir: options.dataDir, child, output, stop, killGroup });
       }
     };
     child.stdout!.on('data', onData);

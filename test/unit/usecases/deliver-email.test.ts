@@ -15,14 +15,19 @@ function email(from: string): Email {
   };
 }
 
-function fakes(options: { from?: string; signing?: 'key' | 'not_verified'; mailerError?: MailerError } = {}) {
+function fakes(options: { from?: string; signing?: 'key' | 'not_verified'; mailerError?: MailerError; claim?: 'leased' | 'already_sent' | 'not_sendable' } = {}) {
   const calls: string[] = [];
   const events: ServiceEvent[] = [];
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
   const stored = email(options.from ?? 'a@acme.test');
   const deps: DeliverEmailDeps = {
     emails: {
-      claimForSend: async () => (calls.push('claim'), { kind: 'claimed', stored: { email: stored, body: { inline: { text: 'hi' } }, internals: {} } }),
+      claimForSend: async () => {
+        calls.push('claim');
+        if (options.claim === 'already_sent') return { kind: 'already_sent', email: { ...stored, status: 'delivered', sent_at: NOW.toISOString(), provider_message_id: 'ses-0' } };
+        if (options.claim) return { kind: options.claim };
+        return { kind: 'claimed', stored: { email: stored, body: { inline: { text: 'hi' } }, internals: {} } };
+      },
       recordSent: async (_id, pid, at) => (calls.push(`recordSent ${pid}`), { ...stored, status: 'sent', sent_at: at }),
       applyOutcome: async (_id, _acc, outcome) => (calls.push(`applyOutcome ${outcome.event}`), { ...stored, status: 'failed' }),
       releaseLease: async () => void calls.push('releaseLease'),
@@ -71,5 +76,30 @@ describe('deliverEmail', () => {
     const { deps, calls } = fakes({ mailerError: new MailerError('throttled', false) });
     await expect(deliverEmail(deps, 'msg_1')).rejects.toThrow('throttled');
     expect(calls).toEqual(['claim', 'dkim', 'ses signed', 'releaseLease']);
+  });
+
+  it('drops a message for an email another attempt holds (the reconciler re-drives it if that attempt died)', async () => {
+    const { deps, calls, events } = fakes({ claim: 'leased' });
+    expect(await deliverEmail(deps, 'msg_1')).toBe('deferred');
+    expect(calls).toEqual(['claim']);
+    expect(events).toEqual([]);
+  });
+
+  it('publishes email.sent again for a redelivered message of a sent email (the first attempt may have died before publishing), without sending', async () => {
+    const { deps, calls, events } = fakes({ claim: 'already_sent' });
+    expect(await deliverEmail(deps, 'msg_1')).toBe('republished');
+    expect(calls).toEqual(['claim']);
+    expect(events.map((e) => [e.type, e.data.email_id])).toEqual([['email.sent', 'msg_1']]);
+    const again = fakes({ claim: 'already_sent' });
+    await deliverEmail(again.deps, 'msg_1');
+    // The same event id both times: the router delivers it once.
+    expect(again.events[0]!.id).toBe(events[0]!.id);
+  });
+
+  it('skips a cancelled or unknown email without sending or publishing', async () => {
+    const { deps, calls, events } = fakes({ claim: 'not_sendable' });
+    expect(await deliverEmail(deps, 'msg_1')).toBe('skipped');
+    expect(calls).toEqual(['claim']);
+    expect(events).toEqual([]);
   });
 });

@@ -1,0 +1,75 @@
+/**
+ * SCHEDULED_TASKS on the local cloud: each task's real handler on a timer (the EventBridge rule's
+ * stand-in), one pass at a time (the next pass starts `everyMs` after the previous one ended). Keeps what
+ * `/health` reports: passes, the last report and running totals of its numeric fields (re-drives).
+ */
+export type TaskHandler = () => Promise<unknown>;
+
+export interface TaskStatus {
+  state: 'up' | string;
+  passes: number;
+  last_pass_at: string | null;
+  last_report: unknown;
+  /** Sums over every pass of the numeric fields of the reports (e.g. redriven_queued). */
+  totals: Record<string, number>;
+}
+
+export class ScheduledTaskRunner {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  private readonly current: TaskStatus = { state: 'up', passes: 0, last_pass_at: null, last_report: null, totals: {} };
+
+  constructor(
+    private readonly options: { name: string; handler: TaskHandler; everyMs: number; log: (message: string) => void },
+  ) {}
+
+  start(): void {
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.pass().finally(() => {
+        this.running = undefined;
+        this.schedule();
+      });
+    }, this.options.everyMs);
+    this.timer.unref?.();
+  }
+
+  private async pass(): Promise<void> {
+    try {
+      const report = await this.options.handler();
+      this.current.passes++;
+      this.current.last_pass_at = new Date().toISOString();
+      this.current.last_report = report;
+      this.current.state = 'up';
+      if (report && typeof report === 'object') {
+        for (const [field, value] of Object.entries(report)) {
+          if (typeof value === 'number') this.current.totals[field] = (this.current.totals[field] ?? 0) + value;
+        }
+      }
+    } catch (error) {
+      this.current.state = `down: ${(error as Error).message}`;
+      this.options.log(`${this.options.name}: pass failed: ${(error as Error).stack ?? String(error)}`);
+    }
+  }
+
+  status(): TaskStatus {
+    return structuredClone(this.current);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+}
+
+/** LOCAL_TASK_PERIOD_MS overrides every task's local period (e.g. 500 in a kill test). */
+export function localTaskPeriod(defaultMs: number, env: NodeJS.ProcessEnv): number {
+  const value = Number(env.LOCAL_TASK_PERIOD_MS);
+  return Number.isInteger(value) && value > 0 ? value : defaultMs;
+}

@@ -1,0 +1,152 @@
+/**
+ * The reconciler: finds work that should have moved and did not (the due index) and re-drives it, so
+ * nothing accepted is stranded by a crash, a lost message or a lost provider event. Runs on a schedule
+ * (EventBridge Scheduler every minute on AWS; a timer on the local cloud), one pass per invocation.
+ *
+ *   queued, unclaimed past the bound        -> the send queue again (the worker's claim sends it once)
+ *   queued, a dead attempt's lease + grace   -> the send queue again (SES's events had time to settle it)
+ *   scheduled, past its time + bound         -> the send queue with its schedule version
+ *   sent, no outcome past the first bound    -> delivery_delayed (email.delivery_delayed)
+ *   sent, no outcome past the last bound     -> failed, bounce_type `undetermined` (email.failed)
+ *   webhook delivery pending past due        -> the deliveries queue, next attempt
+ *   final (a write that left it indexed)     -> out of the index
+ *
+ * Each item is read consistently before acting and each write is conditional on what was read, so a
+ * pass racing the pipeline (or another pass) at worst re-drives a message the workers then skip.
+ */
+import { emailEvent } from '../domain/webhooks/email-event-data';
+import { recoverDelivery, recoverEmail } from '../domain/reliability/recovery-policy';
+import type { RecoveryBounds } from '../domain/reliability/bounds';
+import type { SendMessage } from '../domain/messages';
+import type { Clock, EventPublisher, SendQueue, WebhookDeliveryQueue } from '../ports';
+import type { DueEntry } from '../store/due-work';
+import type { EmailRepository } from '../store/emails';
+import type { WebhookDeliveryRepository } from '../store/webhook-deliveries';
+
+export interface ReconcileDeps {
+  dueWork: { pastDue(now: number, perShard: number): Promise<DueEntry[]> };
+  emails: Pick<EmailRepository, 'get' | 'postponeDue' | 'clearDue' | 'markUnconfirmed' | 'expireUnconfirmed'>;
+  webhookDeliveries: Pick<WebhookDeliveryRepository, 'get' | 'postponeDue' | 'clearDue'>;
+  sendQueue: Pick<SendQueue, 'enqueueMany'>;
+  webhookDeliveryQueue: WebhookDeliveryQueue;
+  events: EventPublisher;
+  clock: Clock;
+  bounds: RecoveryBounds;
+}
+
+export interface ReconcileReport {
+  /** Past-due index entries examined. */
+  examined: number;
+  /** Emails put on the send queue again: unclaimed or dead attempts (queued), missed firings (scheduled). */
+  redriven_queued: number;
+  redriven_scheduled: number;
+  /** Webhook deliveries put on the deliveries queue again. */
+  redriven_webhooks: number;
+  /** Sent emails reported delivery_delayed, and failed as undetermined, for want of an outcome. */
+  delayed: number;
+  expired: number;
+  /** Entries still within their bound (a live attempt) or already final: index updated only. */
+  waiting: number;
+  cleared: number;
+  /** Entries whose handling failed (logged; they stay due and are tried on the next pass). */
+  errors: number;
+  /** Time of the oldest past-due entry found, ISO (null: none): how far behind the pipeline is. */
+  oldest_due_at: string | null;
+}
+
+/** Entries read per shard per pass: bounds a pass's work; a backlog drains over a few passes. */
+const PER_SHARD = 50;
+
+export async function reconcile(deps: ReconcileDeps, log: (message: string, error: unknown) => void = () => undefined): Promise<ReconcileReport> {
+  const now = deps.clock.now().getTime();
+  const report: ReconcileReport = { examined: 0, redriven_queued: 0, redriven_scheduled: 0, redriven_webhooks: 0, delayed: 0, expired: 0, waiting: 0, cleared: 0, errors: 0, oldest_due_at: null };
+  const entries = await deps.dueWork.pastDue(now, PER_SHARD);
+  report.examined = entries.length;
+  report.oldest_due_at = entries.reduce<string | null>((oldest, entry) => (oldest === null || entry.dueAt < oldest ? entry.dueAt : oldest), null);
+
+  // Send-queue messages are batched (10 per call); the due times move only once they are on the queue.
+  const sends: { message: SendMessage; postpone: () => Promise<unknown>; stage: 'queued' | 'scheduled' }[] = [];
+
+  await Promise.all(
+    entries.map(async (entry) => {
+      try {
+        if (entry.kind === 'EMAIL') {
+          const stored = await deps.emails.get(entry.id);
+          if (!stored) return;
+          const { email, internals } = stored;
+          const action = recoverEmail({ ...email, send_lease_until: internals.send_lease_until, schedule_version: internals.schedule_version }, now, deps.bounds);
+          switch (action.kind) {
+            case 'redrive':
+              sends.push({ message: action.message, stage: action.stage, postpone: () => deps.emails.postponeDue(email.id, action.status, action.dueAt) });
+              return;
+            case 'wait':
+              report.waiting++;
+              await deps.emails.postponeDue(email.id, action.status, action.dueAt);
+              return;
+            case 'delay': {
+              const at = new Date(now).toISOString();
+              const delayed = await deps.emails.markUnconfirmed(email.id, at, action.dueAt);
+              if (delayed) {
+                await deps.events.publish([emailEvent(delayed, 'email.delivery_delayed', at, { occurrence: 'no-outcome', extra: { reason: 'no_outcome_reported' } })]);
+                report.delayed++;
+              }
+              return;
+            }
+            case 'expire': {
+              const at = new Date(now).toISOString();
+              const failed = await deps.emails.expireUnconfirmed(email.id, at, action.reason);
+              if (failed) {
+                await deps.events.publish([emailEvent(failed, 'email.failed', at)]);
+                report.expired++;
+              }
+              return;
+            }
+            case 'clear':
+              report.cleared++;
+              await deps.emails.clearDue(email.id);
+              return;
+          }
+        }
+        const split = entry.id.indexOf('#');
+        const webhookId = entry.id.slice(0, split);
+        const deliveryId = `whd_${entry.id.slice(split + 1)}`;
+        const delivery = await deps.webhookDeliveries.get(webhookId, deliveryId);
+        if (!delivery) return;
+        const action = recoverDelivery(delivery, now, deps.bounds);
+        if (action.kind === 'clear') {
+          report.cleared++;
+          await deps.webhookDeliveries.clearDue(webhookId, deliveryId);
+        } else if (action.kind === 'wait') {
+          report.waiting++;
+          await deps.webhookDeliveries.postponeDue(webhookId, deliveryId, action.dueAt);
+        } else {
+          await deps.webhookDeliveryQueue.enqueue(action.message, 0);
+          await deps.webhookDeliveries.postponeDue(webhookId, deliveryId, action.dueAt);
+          report.redriven_webhooks++;
+        }
+      } catch (error) {
+        report.errors++;
+        log(`reconcile: ${entry.kind} ${entry.id} failed`, error);
+      }
+    }),
+  );
+
+  if (sends.length > 0) {
+    const { failed } = await deps.sendQueue.enqueueMany(sends.map((send) => send.message));
+    const refused = new Set(failed);
+    report.errors += refused.size;
+    await Promise.all(
+      sends.map(async (send, position) => {
+        if (refused.has(position)) return;
+        report[send.stage === 'queued' ? 'redriven_queued' : 'redriven_scheduled']++;
+        try {
+          await send.postpone();
+        } catch (error) {
+          report.errors++;
+          log(`reconcile: postponing ${send.message.email_id} failed`, error);
+        }
+      }),
+    );
+  }
+  return report;
+}

@@ -1,0 +1,157 @@
+/**
+ * The reconciler against the real local cloud: work left stuck by a crash (an email accepted and never
+ * handed to the send queue, a scheduled email whose firing was lost, a sent email whose provider events
+ * were lost, a webhook delivery whose queue message was lost) is found in the due index and moved on.
+ * Each case builds the state a crash leaves in the real table, then waits for the reconciler (every 2 s
+ * on the local cloud; bounds: localstack/cloud/recovery-settings.ts).
+ */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { keys } from '../../shared/store/keys';
+import { dueAttributes } from '../../shared/store/due-index';
+import { deliveryIdFor } from '../../shared/domain/webhooks/delivery';
+import { newId } from '../../shared/domain/ids';
+import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
+import { api, emailOf, newAccount, sesMessagesFor, stack, waitFor, type TestAccount } from './harness/stack';
+
+const SANDBOX = 'sandbox.mailservice.dev';
+const certs = () => ({ certFile: process.env.TEST_WEBHOOK_CERT_FILE!, keyFile: process.env.TEST_WEBHOOK_KEY_FILE! });
+
+function table() {
+  const { info } = stack();
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: info.endpoints.dynamodb, region: info.region }));
+  return { client, name: info.env.TABLE_NAME! };
+}
+
+/** An email accepted through the API as scheduled an hour ahead (not handed to the send queue: the scheduler owns it). */
+async function acceptedScheduled(account: TestAccount, subject: string): Promise<string> {
+  const response = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject, text: 't', scheduled_at: new Date(Date.now() + 3_600_000).toISOString() } });
+  expect(response.status).toBe(200);
+  return response.body.id;
+}
+
+/** Rewrites an email item as a crash would have left it (MODIFY: the outbox relay does not see it). */
+async function leaveAs(emailId: string, set: Record<string, unknown>, dueAgoMs: number) {
+  const { client, name } = table();
+  const values: Record<string, unknown> = { ...set, ...dueAttributes('EMAIL', emailId, Date.now() - dueAgoMs) };
+  const names = Object.keys(values).map((field, i) => [`#f${i}`, field] as const);
+  await client.send(
+    new UpdateCommand({
+      TableName: name,
+      Key: keys.email(emailId),
+      UpdateExpression: `SET ${names.map(([alias], i) => `${alias} = :v${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(names),
+      ExpressionAttributeValues: Object.fromEntries(Object.values(values).map((value, i) => [`:v${i}`, value])),
+    }),
+  );
+  client.destroy();
+}
+
+async function rawItem(emailId: string) {
+  const { client, name } = table();
+  const result = await client.send(new GetCommand({ TableName: name, Key: keys.email(emailId), ConsistentRead: true }));
+  client.destroy();
+  return result.Item!;
+}
+
+describe('reconciler', () => {
+  let account: TestAccount;
+  const receivers: HttpsReceiver[] = [];
+  beforeAll(async () => {
+    account = await newAccount();
+  });
+  afterAll(async () => {
+    await Promise.all(receivers.map((receiver) => receiver.close()));
+  });
+
+  it('sends an email stranded between accept and hand-off, exactly once, and takes it out of the due index', async () => {
+    const id = await acceptedScheduled(account, 'stranded');
+    // What a crash between the accepting write and the queue hand-off leaves: queued, no message anywhere.
+    await leaveAs(id, { status: 'queued', last_event: 'queued', created_at: new Date(Date.now() - 60_000).toISOString() }, 1000);
+    await waitFor(async () => (await emailOf(account, id)).status === 'delivered', 'stranded email delivered by the reconciler', 20_000);
+    expect(await sesMessagesFor(id)).toHaveLength(1);
+    const item = await rawItem(id);
+    expect(item.GSI2PK).toBeUndefined();
+    expect(item.GSI2SK).toBeUndefined();
+  });
+
+  it('fires a scheduled email whose schedule firing was lost', async () => {
+    const id = await acceptedScheduled(account, 'lost firing');
+    await leaveAs(id, { scheduled_at: new Date(Date.now() - 60_000).toISOString() }, 1000);
+    await waitFor(async () => (await emailOf(account, id)).status === 'delivered', 'late scheduled email delivered', 20_000);
+    expect(await sesMessagesFor(id)).toHaveLength(1);
+  });
+
+  it('does not send again an email whose attempt may still reach the provider (lease + grace), then does once it has passed', async () => {
+    const id = await acceptedScheduled(account, 'dead attempt');
+    // A claimed attempt that died: lease running for 3 more seconds (then the 15 s grace locally).
+    const leaseUntil = Date.now() + 3000;
+    await leaveAs(id, { status: 'queued', last_event: 'queued', send_lease_until: leaseUntil }, 1000);
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    expect((await emailOf(account, id)).status).toBe('queued');
+    expect(await sesMessagesFor(id)).toHaveLength(0);
+    expect((await rawItem(id)).GSI2SK).toMatch(new RegExp(`^${new Date(leaseUntil + 15_000).toISOString()}#EMAIL#`));
+    await waitFor(async () => (await emailOf(account, id)).status === 'delivered', 'dead attempt re-driven after the grace', 30_000);
+    expect(await sesMessagesFor(id)).toHaveLength(1);
+  }, 45_000);
+
+  it('reports a sent email without provider events as delivery_delayed, then fails it as undetermined', async () => {
+    const hook = await startHttpsReceiver(certs());
+    receivers.push(hook);
+    const other = await newAccount();
+    expect((await api('POST', '/webhooks', { key: other.key, body: { url: hook.url, events: ['email.delivery_delayed', 'email.failed'] } })).status).toBe(200);
+    const delayed = await acceptedScheduled(other, 'no outcome yet');
+    const expired = await acceptedScheduled(other, 'no outcome ever');
+    const sentAgo = (ms: number) => ({ status: 'sent', last_event: 'sent', last_event_rank: 1, sent_at: new Date(Date.now() - ms).toISOString(), provider_message_id: `lost-${ms}` });
+    await leaveAs(delayed, sentAgo(301_000), 1000); // past 300 s locally
+    await leaveAs(expired, sentAgo(3_601_000), 1000); // past 3600 s locally
+    await waitFor(async () => (await emailOf(other, expired)).status === 'failed', 'no-outcome email failed', 20_000);
+    expect(await emailOf(other, expired)).toMatchObject({ status: 'failed', bounce_type: 'undetermined', last_event: 'failed' });
+    expect((await emailOf(other, delayed)).bounce_reason ?? null).toBeNull();
+    await waitFor(async () => (await emailOf(other, delayed)).last_event === 'delivery_delayed', 'delivery_delayed reported', 20_000);
+    expect((await emailOf(other, delayed)).status).toBe('sent');
+    const requests = await hook.waitForRequests(2, 15_000);
+    const bodies = requests.map((r) => JSON.parse(r.body));
+    expect(bodies.map((b) => [b.type, b.data.email_id]).sort()).toEqual([['email.delivery_delayed', delayed], ['email.failed', expired]].sort());
+    expect(bodies.find((b) => b.type === 'email.failed').data.bounce_type).toBe('undetermined');
+    // The delayed one waits in the index for the last bound; the failed one left it.
+    expect((await rawItem(delayed)).GSI2SK).toBeDefined();
+    expect((await rawItem(expired)).GSI2SK).toBeUndefined();
+  }, 45_000);
+
+  it('delivers a webhook whose delivery was recorded but whose queue message was lost', async () => {
+    const hook = await startHttpsReceiver(certs());
+    receivers.push(hook);
+    const owner = await newAccount();
+    const created = await api('POST', '/webhooks', { key: owner.key, body: { url: hook.url } });
+    const webhookId = created.body.webhook.id as string;
+    const eventId = newId('evt');
+    const deliveryId = deliveryIdFor(eventId);
+    const longAgo = new Date(Date.now() - 60_000).toISOString();
+    // What the router leaves when it dies after recording the delivery and before queueing it.
+    expect(
+      await stack().services.webhookDeliveries.create({
+        id: deliveryId, webhook_id: webhookId, account_id: owner.id, event_id: eventId, event_type: 'email.sent',
+        payload: JSON.stringify({ type: 'email.sent', created_at: longAgo, data: { email_id: 'msg_lost' } }),
+        status: 'pending', attempts: [], next_attempt_at: longAgo, created_at: longAgo, updated_at: longAgo,
+      }),
+    ).toBe(true);
+    const [request] = await hook.waitForRequests(1, 20_000);
+    expect(request!.headers['webhook-id']).toBe(eventId);
+    await waitFor(async () => (await stack().services.webhookDeliveries.get(webhookId, deliveryId))?.status === 'succeeded', 'delivery succeeded', 10_000);
+  });
+
+  it('reports its passes and re-drives on /health', async () => {
+    // The re-drives of the tests above, counted over the reconciler's passes.
+    const health = await waitFor(async () => {
+      const body = (await fetch(`${stack().apiUrl}/health`).then((r) => r.json())) as any;
+      return body.tasks?.reconciler?.passes > 0 ? body : undefined;
+    }, 'a reconciler pass');
+    expect(health.components['task:reconciler']).toBe('up');
+    expect(health.tasks.reconciler.totals.redriven_queued).toBeGreaterThanOrEqual(2);
+    expect(health.tasks.reconciler.totals.redriven_scheduled).toBeGreaterThanOrEqual(1);
+    expect(health.tasks.reconciler.totals.redriven_webhooks).toBeGreaterThanOrEqual(1);
+    expect(health.queues['mailservice-send-email']).toMatchObject({ messages: expect.any(Number) });
+  });
+});

@@ -1,0 +1,119 @@
+/** The reconciler use case with in-memory fakes of its ports: what it re-drives, reports and moves. */
+import { DEFAULT_RECOVERY_BOUNDS as B } from '../../../shared/domain/reliability/bounds';
+import type { Email } from '../../../shared/domain/emails/email';
+import type { WebhookDelivery } from '../../../shared/domain/webhooks/delivery';
+import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
+import type { SendMessage, WebhookDeliveryMessage } from '../../../shared/domain/messages';
+import type { DueEntry } from '../../../shared/store/due-work';
+import type { StoredEmail } from '../../../shared/store/emails';
+import { reconcile, type ReconcileDeps } from '../../../shared/usecases/reconcile';
+
+const NOW = Date.parse('2026-11-22T12:00:00.000Z');
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function email(id: string, over: Partial<Email>, internals: StoredEmail['internals'] = {}): StoredEmail {
+  return {
+    email: {
+      id, account_id: 'acc_1', from: 'a@x.test', to: ['r@y.test'], cc: [], bcc: [], reply_to: [], subject: 's', status: 'queued', last_event: 'queued',
+      bounce_reason: null, bounce_type: null, tags: [], headers: {}, scheduled_at: null, cancelled_at: null, sent_at: null, delivered_at: null, bounced_at: null,
+      created_at: iso(NOW - 3_600_000), tenant: null, provider_message_id: null, ...over,
+    },
+    body: { inline: {} },
+    internals,
+  };
+}
+
+function fakes(emails: StoredEmail[], deliveries: WebhookDelivery[] = [], options: { refuseSends?: boolean } = {}) {
+  const byId = new Map(emails.map((stored) => [stored.email.id, stored]));
+  const due = new Map<string, number>();
+  const sent: SendMessage[] = [];
+  const webhookMessages: WebhookDeliveryMessage[] = [];
+  const events: ServiceEvent[] = [];
+  const entries: DueEntry[] = [
+    ...emails.map((stored) => ({ kind: 'EMAIL' as const, id: stored.email.id, dueAt: iso(NOW - 1000) })),
+    ...deliveries.map((delivery) => ({ kind: 'DELIVERY' as const, id: `${delivery.webhook_id}#${delivery.id.slice(4)}`, dueAt: iso(NOW - 5000) })),
+  ];
+  const deps: ReconcileDeps = {
+    dueWork: { pastDue: async () => entries },
+    emails: {
+      get: async (id) => byId.get(id) ?? null,
+      postponeDue: async (id, status, at) => (byId.get(id)?.email.status === status ? (due.set(id, at), true) : false),
+      clearDue: async (id) => (due.set(id, -1), true),
+      markUnconfirmed: async (id) => {
+        const stored = byId.get(id)!;
+        stored.email.last_event = 'delivery_delayed';
+        return stored.email;
+      },
+      expireUnconfirmed: async (id, at, reason) => {
+        const stored = byId.get(id)!;
+        Object.assign(stored.email, { status: 'failed', bounce_type: 'undetermined', bounce_reason: reason, bounced_at: at });
+        return stored.email;
+      },
+    },
+    webhookDeliveries: {
+      get: async (webhookId, deliveryId) => deliveries.find((d) => d.webhook_id === webhookId && d.id === deliveryId) ?? null,
+      postponeDue: async (_w, deliveryId, at) => (due.set(deliveryId, at), true),
+      clearDue: async (_w, deliveryId) => (due.set(deliveryId, -1), true),
+    },
+    sendQueue: { enqueueMany: async (messages) => (options.refuseSends ? { failed: messages.map((_, i) => i) } : (sent.push(...messages), { failed: [] })) },
+    webhookDeliveryQueue: { enqueue: async (message) => void webhookMessages.push(message) },
+    events: { publish: async (batch) => void events.push(...batch) },
+    clock: { now: () => new Date(NOW) },
+    bounds: B,
+  };
+  return { deps, due, sent, webhookMessages, events };
+}
+
+describe('reconcile', () => {
+  it('re-drives a stranded queued email and a missed scheduled firing, and moves their due times', async () => {
+    const { deps, due, sent } = fakes([
+      email('msg_q', {}),
+      email('msg_s', { status: 'scheduled', scheduled_at: iso(NOW - B.scheduledLateAfterMs - 1) }, { schedule_version: 2 }),
+    ]);
+    const report = await reconcile(deps);
+    expect(sent).toEqual(expect.arrayContaining([{ email_id: 'msg_q' }, { email_id: 'msg_s', schedule_version: 2 }]));
+    expect(report).toMatchObject({ examined: 2, redriven_queued: 1, redriven_scheduled: 1, errors: 0 });
+    expect(due.get('msg_q')).toBe(NOW + B.queuedRedriveAfterMs);
+    expect(report.oldest_due_at).toBe(iso(NOW - 1000));
+  });
+
+  it('does not re-drive an email whose attempt still holds the lease, only moves its due time', async () => {
+    const lease = NOW + 10_000;
+    const { deps, due, sent } = fakes([email('msg_q', {}, { send_lease_until: lease })]);
+    const report = await reconcile(deps);
+    expect(sent).toEqual([]);
+    expect(report).toMatchObject({ waiting: 1, redriven_queued: 0 });
+    expect(due.get('msg_q')).toBe(lease + B.sendGraceMs);
+  });
+
+  it('reports a sent email without an outcome as delayed (email.delivery_delayed), then fails it as undetermined (email.failed)', async () => {
+    const delayed = fakes([email('msg_d', { status: 'sent', last_event: 'sent', sent_at: iso(NOW - B.noOutcomeDelayedAfterMs) })]);
+    expect(await reconcile(delayed.deps)).toMatchObject({ delayed: 1 });
+    expect(delayed.events.map((e) => e.type)).toEqual(['email.delivery_delayed']);
+    const expired = fakes([email('msg_e', { status: 'sent', last_event: 'delivery_delayed', sent_at: iso(NOW - B.noOutcomeFinalAfterMs) })]);
+    expect(await reconcile(expired.deps)).toMatchObject({ expired: 1 });
+    expect(expired.events.map((e) => [e.type, e.data.bounce_type])).toEqual([['email.failed', 'undetermined']]);
+  });
+
+  it('re-drives the next attempt of a pending webhook delivery and clears finished ones', async () => {
+    const delivery = (id: string, status: WebhookDelivery['status']): WebhookDelivery => ({
+      id, webhook_id: 'wh_1', account_id: 'acc_1', event_id: 'evt_1', event_type: 'email.sent', payload: '{}', status,
+      attempts: [{ attempt: 1, at: iso(NOW - 600_000), status_code: 500, duration_ms: 3, error: null, response_excerpt: null }],
+      next_attempt_at: iso(NOW - B.webhookLateAfterMs - 1), created_at: iso(NOW - 700_000), updated_at: iso(NOW - 600_000),
+    });
+    const pendingId = 'whd_01JD0000000000000000000001';
+    const doneId = 'whd_01JD0000000000000000000002';
+    const { deps, due, webhookMessages } = fakes([], [delivery(pendingId, 'pending'), delivery(doneId, 'succeeded')]);
+    const report = await reconcile(deps);
+    expect(webhookMessages).toEqual([{ webhook_id: 'wh_1', delivery_id: pendingId, attempt: 2 }]);
+    expect(report).toMatchObject({ redriven_webhooks: 1, cleared: 1 });
+    expect(due.get(doneId)).toBe(-1);
+  });
+
+  it('leaves an email due when the send queue refuses it (counted as an error, tried on the next pass)', async () => {
+    const { deps, due } = fakes([email('msg_q', {})], [], { refuseSends: true });
+    const report = await reconcile(deps);
+    expect(report).toMatchObject({ redriven_queued: 0, errors: 1 });
+    expect(due.has('msg_q')).toBe(false);
+  });
+});
