@@ -57,10 +57,10 @@ export interface StoredEmail {
 }
 
 /**
- * `already_sent`: a redelivered message for an email the provider has (its `email.sent` may not have
- * been published if the first attempt died right after recording it: the worker publishes it again).
+ * `settled`: a redelivered message for an email an earlier attempt settled (sent, or failed for good):
+ * that attempt may have died between its write and publishing the event, so the worker publishes it again.
  */
-export type ClaimResult = { kind: 'claimed'; stored: StoredEmail } | { kind: 'leased' } | { kind: 'already_sent'; email: Email } | { kind: 'not_sendable' };
+export type ClaimResult = { kind: 'claimed'; stored: StoredEmail } | { kind: 'leased' } | { kind: 'settled'; email: Email } | { kind: 'not_sendable' };
 
 /** Statuses that end an email's life: it leaves the due index. */
 const FINAL_STATUSES = new Set(['delivered', 'bounced', 'failed', 'cancelled']);
@@ -233,9 +233,8 @@ export class EmailRepository {
       const current = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.email(emailId), ConsistentRead: true }));
       const item = current.Item;
       if (item?.status === 'queued' && typeof item.send_lease_until === 'number' && item.send_lease_until >= reclaimBefore) return { kind: 'leased' };
-      if (item && typeof item.provider_message_id === 'string' && item.status !== 'queued' && scheduleVersion === undefined) {
-        return { kind: 'already_sent', email: toStoredEmail(item).email };
-      }
+      const settledByAttempt = typeof item?.provider_message_id === 'string' || (item?.status === 'failed' && item.last_event === 'failed' && (item.send_attempts ?? 0) > 0);
+      if (item && settledByAttempt && item.status !== 'queued' && scheduleVersion === undefined) return { kind: 'settled', email: toStoredEmail(item).email };
       return { kind: 'not_sendable' };
     }
   }

@@ -53,11 +53,12 @@ async function signForDomain(deps: DeliverEmailDeps, accountId: string, from: st
 export async function deliverEmail(deps: DeliverEmailDeps, emailId: string, scheduleVersion?: number): Promise<DeliverResult> {
   const claim = await deps.emails.claimForSend(emailId, deps.clock.now().getTime(), deps.leaseMs, scheduleVersion);
   if (claim.kind === 'leased') return 'deferred';
-  if (claim.kind === 'already_sent') {
-    // A redelivered message: the first attempt recorded `sent` but may have died before publishing
-    // email.sent. Publishing again is harmless (same event id: delivered once).
+  if (claim.kind === 'settled') {
+    // A redelivered message: an earlier attempt recorded the outcome but may have died before publishing
+    // its event. Publishing again is harmless (same event id: delivered once).
     const { email } = claim;
-    if (email.sent_at) await deps.events.publish([emailEvent(email, 'email.sent', email.sent_at)]);
+    if (email.provider_message_id && email.sent_at) await deps.events.publish([emailEvent(email, 'email.sent', email.sent_at)]);
+    else if (email.status === 'failed') await deps.events.publish([emailEvent(email, 'email.failed', email.bounced_at ?? email.created_at)]);
     return 'republished';
   }
   if (claim.kind === 'not_sendable') return 'skipped'; // unknown, cancelled, or a stale schedule

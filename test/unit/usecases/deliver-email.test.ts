@@ -15,7 +15,7 @@ function email(from: string): Email {
   };
 }
 
-function fakes(options: { from?: string; signing?: 'key' | 'not_verified'; mailerError?: MailerError; claim?: 'leased' | 'already_sent' | 'not_sendable' } = {}) {
+function fakes(options: { from?: string; signing?: 'key' | 'not_verified'; mailerError?: MailerError; claim?: 'leased' | 'settled' | 'settled-failed' | 'not_sendable' } = {}) {
   const calls: string[] = [];
   const events: ServiceEvent[] = [];
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
@@ -24,7 +24,8 @@ function fakes(options: { from?: string; signing?: 'key' | 'not_verified'; maile
     emails: {
       claimForSend: async () => {
         calls.push('claim');
-        if (options.claim === 'already_sent') return { kind: 'already_sent', email: { ...stored, status: 'delivered', sent_at: NOW.toISOString(), provider_message_id: 'ses-0' } };
+        if (options.claim === 'settled') return { kind: 'settled', email: { ...stored, status: 'delivered', sent_at: NOW.toISOString(), provider_message_id: 'ses-0' } };
+        if (options.claim === 'settled-failed') return { kind: 'settled', email: { ...stored, status: 'failed', last_event: 'failed', bounce_reason: 'refused' } };
         if (options.claim) return { kind: options.claim };
         return { kind: 'claimed', stored: { email: stored, body: { inline: { text: 'hi' } }, internals: {} } };
       },
@@ -86,14 +87,21 @@ describe('deliverEmail', () => {
   });
 
   it('publishes email.sent again for a redelivered message of a sent email (the first attempt may have died before publishing), without sending', async () => {
-    const { deps, calls, events } = fakes({ claim: 'already_sent' });
+    const { deps, calls, events } = fakes({ claim: 'settled' });
     expect(await deliverEmail(deps, 'msg_1')).toBe('republished');
     expect(calls).toEqual(['claim']);
     expect(events.map((e) => [e.type, e.data.email_id])).toEqual([['email.sent', 'msg_1']]);
-    const again = fakes({ claim: 'already_sent' });
+    const again = fakes({ claim: 'settled' });
     await deliverEmail(again.deps, 'msg_1');
     // The same event id both times: the router delivers it once.
     expect(again.events[0]!.id).toBe(events[0]!.id);
+  });
+
+  it('publishes email.failed again for a redelivered message of an email an attempt failed for good', async () => {
+    const { deps, calls, events } = fakes({ claim: 'settled-failed' });
+    expect(await deliverEmail(deps, 'msg_1')).toBe('republished');
+    expect(calls).toEqual(['claim']);
+    expect(events.map((e) => e.type)).toEqual(['email.failed']);
   });
 
   it('skips a cancelled or unknown email without sending or publishing', async () => {
