@@ -214,7 +214,7 @@ export const API_GROUPS: ApiGroupDefinition[] = [
       { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
       // Scheduled sends: one-time schedules targeting the send queue.
       { resource: { kind: 'scheduler' }, access: 'schedule' },
-      // email.scheduled, email.suppressed and POST /emails/test events.
+      // POST /emails/test events.
       { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
     ],
   },
@@ -411,6 +411,8 @@ export const STREAM_WORKERS: StreamWorkerDefinition[] = [
     timeoutSeconds: 30,
     grants: [
       { resource: { kind: 'queue', id: 'send' }, access: 'send' },
+      // email.scheduled and email.suppressed, published from the write they stand for.
+      { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
       // Deferred usage: ADD to the uncapped usage counters (the email itself is in the record).
       { resource: { kind: 'table' }, access: 'update' },
     ],

@@ -24,6 +24,8 @@ export interface EmailInternals {
   usage_reserved?: { entries: ReservedCounter[]; count: number };
   /** Epoch ms until which a send attempt holds the email (absent: not claimed, or released). */
   send_lease_until?: number;
+  /** A refused send: the details of its email.suppressed event (published by the outbox relay). */
+  suppressed_event?: Record<string, unknown>;
 }
 
 /** What the send core hands the store to accept one email. */
@@ -70,12 +72,12 @@ const LATE_FIELDS = ['bounce_reason', 'bounce_type', 'scheduled_at', 'cancelled_
 
 
 export function toStoredEmail(item: Record<string, any>): StoredEmail {
-  const { body, body_blob_key, last_event_rank, send_lease_until, send_attempts, type, schedule_version, usage_reserved, usage_deferred, ...rest } = withoutKeys(item);
+  const { body, body_blob_key, last_event_rank, send_lease_until, send_attempts, type, schedule_version, usage_reserved, usage_deferred, suppressed_event, ...rest } = withoutKeys(item);
   const email = withNullFields(rest, LATE_FIELDS) as unknown as Email;
   return {
     email,
     body: body_blob_key ? { blobKey: body_blob_key } : { inline: (body ?? {}) as EmailBody },
-    internals: { schedule_version, usage_reserved, ...(typeof send_lease_until === 'number' ? { send_lease_until } : {}) },
+    internals: { schedule_version, usage_reserved, ...(typeof send_lease_until === 'number' ? { send_lease_until } : {}), ...(suppressed_event ? { suppressed_event } : {}) },
   };
 }
 
@@ -106,9 +108,9 @@ export class EmailRepository {
     };
   }
 
-  /** Writes an email on its own (a refused send kept for the log). */
-  async create(email: Email, body: StoredBody): Promise<void> {
-    await this.table.client.send(new PutCommand(this.emailPut(email, body, {})));
+  /** Writes an email on its own (a refused send kept for the log; `internals`: what its outbox event needs). */
+  async create(email: Email, body: StoredBody, internals: Pick<EmailInternals, 'suppressed_event'> = {}): Promise<void> {
+    await this.table.client.send(new PutCommand(this.emailPut(email, body, internals)));
   }
 
   /**
@@ -170,29 +172,6 @@ export class EmailRepository {
       new GetCommand({ TableName: this.table.name, Key: keys.email(emailId), ConsistentRead: true }),
     );
     return result.Item ? toStoredEmail(result.Item) : null;
-  }
-
-  /**
-   * Undoes a create whose hand-off (queue or schedule) failed, with `undo` items (usage releases, the
-   * idempotency record) in the same transaction; only while nothing else touched the email.
-   */
-  async deleteUnsent(emailId: string, status: 'queued' | 'scheduled', undo: Record<string, any>[] = []): Promise<void> {
-    try {
-      await transactWrite(this.table, [
-        {
-          Delete: {
-            TableName: this.table.name,
-            Key: keys.email(emailId),
-            ConditionExpression: '#status = :status AND attribute_not_exists(send_lease_until)',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':status': status },
-          },
-        },
-        ...undo,
-      ]);
-    } catch (error) {
-      if (!cancelledConditionIndexes(error).includes(0)) throw error;
-    }
   }
 
   /**

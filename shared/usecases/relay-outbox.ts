@@ -5,9 +5,12 @@
  *   a. sends `{email_id}` to the send queue for each email inserted `queued` (SendMessageBatch, 10 per
  *      call); scheduled emails (the scheduler hands them over when due) and refused ones (`failed`) are
  *      not sent;
- *   b. adds `usage_deferred.count` to each counter of `usage_deferred.entries` (queued and scheduled
+ *   b. publishes the events the write stands for: email.scheduled for an email inserted `scheduled`,
+ *      email.suppressed for a refused one (its details ride on the item), so a crash after the API's
+ *      write cannot lose them (event ids derive from the email: a retry publishes the same ids);
+ *   c. adds `usage_deferred.count` to each counter of `usage_deferred.entries` (queued and scheduled
  *      emails alike: usage is counted at acceptance), one Update per distinct counter per batch;
- *   c. reports as done only a prefix of the batch (stream order) whose messages are all on the queue
+ *   d. reports as done only a prefix of the batch (stream order) whose messages are all on the queue
  *      and whose usage is written: nothing accepted is lost, and a record counted is a record the
  *      event source checkpoints.
  *
@@ -20,7 +23,10 @@
  * is at-least-once anyway: the send worker claims each email once.
  */
 import { createHash } from 'node:crypto';
-import type { SendQueue } from '../ports';
+import type { EventPublisher, SendQueue } from '../ports';
+import type { ServiceEvent } from '../domain/webhooks/event';
+import { emailEvent } from '../domain/webhooks/email-event-data';
+import { toStoredEmail } from '../store/emails';
 import { keys } from '../store/keys';
 import type { UsageIncrement } from '../store/deferred-usage';
 
@@ -33,6 +39,7 @@ export interface OutboxRecord {
 
 export interface RelayOutboxDeps {
   sendQueue: Pick<SendQueue, 'enqueueMany'>;
+  events: Pick<EventPublisher, 'publish'>;
   usage: {
     /** Most distinct counters one `add` takes. */
     readonly maxPerCall: number;
@@ -48,6 +55,8 @@ export interface RelayResult {
   enqueued: number;
   /** Counter updates written. */
   counted: number;
+  /** Events published (email.scheduled, email.suppressed). */
+  published: number;
   /** Why the record at `done` is not done. */
   failure?: string;
   /** That record can never be relayed (an unreadable email): retrying it as it is cannot help. */
@@ -56,6 +65,7 @@ export interface RelayResult {
 
 interface Work {
   emailId?: string;
+  event?: ServiceEvent;
   usage: UsageIncrement[];
 }
 
@@ -67,6 +77,13 @@ function workOf(record: OutboxRecord): Work | null {
   if (typeof id !== 'string' || id === '') throw new Error('email item without an id');
   const work: Work = { usage: [] };
   if (item.status === 'queued') work.emailId = id;
+  if (item.status === 'scheduled' || (item.status === 'failed' && item.suppressed_event)) {
+    const { email, internals } = toStoredEmail(item);
+    work.event =
+      email.status === 'scheduled'
+        ? emailEvent(email, 'email.scheduled', email.created_at)
+        : emailEvent(email, 'email.suppressed', email.created_at, { extra: internals.suppressed_event });
+  }
   const deferred = item.usage_deferred as { account_id?: unknown; count?: unknown; entries?: unknown } | undefined;
   if (deferred !== undefined) {
     const { account_id: accountId, count, entries } = deferred ?? {};
@@ -127,7 +144,7 @@ export async function relayOutbox(deps: RelayOutboxDeps, records: readonly Outbo
 
   // What each record asks for; an unreadable email ends the batch there (it fails, after its retries,
   // to the on-failure destination rather than vanishing; `permanent` lets the handler isolate it).
-  const works: { index: number; eventId: string; emailId?: string; usage: UsageIncrement[] }[] = [];
+  const works: { index: number; eventId: string; emailId?: string; event?: ServiceEvent; usage: UsageIncrement[] }[] = [];
   for (let index = 0; index < records.length; index++) {
     try {
       const work = workOf(records[index]!);
@@ -147,7 +164,20 @@ export async function relayOutbox(deps: RelayOutboxDeps, records: readonly Outbo
     for (const position of failed) fail(sends[position]!.index, `send queue refused email ${sends[position]!.emailId}`);
   }
 
-  // b. Usage of the done prefix only, group by group in stream order.
+  // b. The events of the done prefix (one publish, batched by the publisher); a failure ends the prefix at
+  // the first record with an event, and the retry publishes them again (same ids, delivered once).
+  const withEvents = works.filter((work) => work.event !== undefined && work.index < done);
+  let published = 0;
+  if (withEvents.length > 0) {
+    try {
+      await deps.events.publish(withEvents.map((work) => work.event!));
+      published = withEvents.length;
+    } catch (error) {
+      fail(withEvents[0]!.index, `event publish failed: ${(error as Error).message}`);
+    }
+  }
+
+  // c. Usage of the done prefix only, group by group in stream order.
   let counted = 0;
   for (const group of usageGroups(works.filter((work) => work.index < done), deps.usage.maxPerCall)) {
     try {
@@ -158,5 +188,5 @@ export async function relayOutbox(deps: RelayOutboxDeps, records: readonly Outbo
       break;
     }
   }
-  return { done, enqueued, counted, ...(failure ? { failure, permanent } : {}) };
+  return { done, enqueued, counted, published, ...(failure ? { failure, permanent } : {}) };
 }

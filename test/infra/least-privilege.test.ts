@@ -187,7 +187,7 @@ describe('stream workers', () => {
     }
   });
 
-  test('the outbox relay may UpdateItem on the table and send to the send queue, nothing else', () => {
+  test('the outbox relay may UpdateItem on the table and send to the send and webhook events queues, nothing else', () => {
     const statements = functionStatements(s.template, s.stack, 'outbox-relay');
     const tableActions = statements.filter((st) => resourcesOf(st).some((r) => JSON.stringify(r) === JSON.stringify(tableArn()))).flatMap(actionsOf);
     expect(tableActions).toEqual(TABLE_UPDATE_ACTIONS);
@@ -195,7 +195,7 @@ describe('stream workers', () => {
     expect(dynamoActions).toEqual(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams', 'dynamodb:UpdateItem']);
     const sends = statements.filter((st) => actionsOf(st).includes('sqs:SendMessage')).flatMap(resourcesOf);
     expect(sends.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual(
-      [queueArn('send'), onFailureArn('outbox-relay')].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+      [queueArn('send'), queueArn('webhookEvents'), onFailureArn('outbox-relay')].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
     );
     expect(functionActions(s.template, s.stack, 'outbox-relay').some((a) => a.startsWith('ses:') || a.startsWith('kms:') || a.startsWith('s3:'))).toBe(false);
   });

@@ -1,9 +1,10 @@
 /**
  * Outbox relay: the table's stream (INSERTed email items, filtered by the event source) -> the send
- * queue, plus the deferred usage counts. Partial batch failures resume at the first record not done.
+ * queue and the webhook events queue (email.scheduled, email.suppressed), plus the deferred usage counts. Partial batch failures resume at the first record not done.
  */
 import { createAwsClients } from '../../../shared/aws/clients';
 import { SqsSendQueue } from '../../../shared/aws/sqs-send-queue';
+import { SqsEventPublisher } from '../../../shared/aws/sqs-event-publisher';
 import { ENV, loadConfig, required } from '../../../shared/config';
 import { logError, logInfo } from '../../../shared/log';
 import { DeferredUsageCounters } from '../../../shared/store/deferred-usage';
@@ -15,6 +16,7 @@ const config = loadConfig();
 const clients = createAwsClients(config);
 const deps = {
   sendQueue: new SqsSendQueue(clients.sqs, required(config, 'sendQueueUrl', ENV.sendQueueUrl)),
+  events: new SqsEventPublisher(clients.sqs, required(config, 'webhookEventsQueueUrl', ENV.webhookEventsQueueUrl)),
   usage: new DeferredUsageCounters({ client: clients.dynamo, name: required(config, 'tableName', ENV.tableName) }),
 };
 
@@ -23,7 +25,7 @@ export const handler = forEachStreamBatch('outbox-relay', async (items) => {
   if (result.failure) {
     logError('outbox-relay: batch stopped', new Error(result.failure), { records: items.length, done: result.done, sequence_number: items[result.done]?.sequenceNumber });
   } else {
-    logInfo('outbox-relay', { records: items.length, enqueued: result.enqueued, counters: result.counted });
+    logInfo('outbox-relay', { records: items.length, enqueued: result.enqueued, published: result.published, counters: result.counted });
   }
   return { done: result.done, poison: result.permanent };
 });

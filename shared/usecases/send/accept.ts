@@ -23,7 +23,6 @@ import type { SendRequest } from '../../domain/emails/send-request';
 import { AppError, ServiceUnavailableError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { OptOutCategory } from '../../domain/suppressions/reasons';
-import { emailEvent } from '../../domain/webhooks/email-event-data';
 import type { BlobStore, Clock, EmailScheduler, EventPublisher } from '../../ports';
 import type { ApiKeyRepository } from '../../store/api-keys';
 import type { AttachmentUploadRepository } from '../../store/attachment-uploads';
@@ -35,14 +34,13 @@ import type { UsageLedger } from '../../store/usage';
 import { invalidApiKey, rememberedAccountOf, rememberKey } from '../authenticate';
 import { IdempotencyKeyTaken, withIdempotency } from '../idempotency';
 import type { Principal } from '../principal';
-import { publishQuietly } from '../publish-quietly';
 import { resolveTenant } from '../tenant-scope';
 import { storeContent } from './content';
 import { blockedError, blockedReason, checkRecipients, checkSender, checkSendScope, findBlocked, limitError, recipientAddresses, type Blocked, type SenderDomainFacts } from './policy';
 
 export interface SendDeps {
   sendContext: Pick<SendContextReader, 'read'>;
-  emails: Pick<EmailRepository, 'accept' | 'create' | 'deleteUnsent'>;
+  emails: Pick<EmailRepository, 'accept' | 'create'>;
   apiKeys: Pick<ApiKeyRepository, 'findByHash'>;
   domains: Pick<DomainRepository, 'get'>;
   usage: Pick<UsageLedger, 'release'>;
@@ -117,18 +115,15 @@ async function senderDomainOf(deps: SendDeps, context: SendContext): Promise<Sen
 /** A blocked send is kept as a failed email (its id is in the error) and fires email.suppressed. */
 async function refuseBlocked(deps: SendDeps, request: SendRequest, email: Email, blocked: Blocked): Promise<never> {
   const refused: Email = { ...email, status: 'failed', last_event: 'suppressed', bounce_reason: blockedReason(blocked), scheduled_at: null };
+  // The email.suppressed event's details travel with the item: the outbox publishes it from the write.
+  const details = blocked.suppressed.length
+    ? { suppressed: blocked.suppressed, reason: 'suppressed' }
+    : { category_unsubscribed: blocked.optedOut, category: blocked.category, reason: 'category_unsubscribed' };
   try {
-    await deps.emails.create(refused, { inline: { html: request.html, text: request.text } });
+    await deps.emails.create(refused, { inline: { html: request.html, text: request.text } }, { suppressed_event: details });
   } catch (error) {
     throw new ServiceUnavailableError('The email could not be stored. Nothing was sent; retry with the same request.', { cause: error });
   }
-  await publishQuietly(deps.events, [
-    emailEvent(refused, 'email.suppressed', refused.created_at, {
-      extra: blocked.suppressed.length
-        ? { suppressed: blocked.suppressed, reason: 'suppressed' }
-        : { category_unsubscribed: blocked.optedOut, category: blocked.category, reason: 'category_unsubscribed' },
-    }),
-  ]);
   throw blockedError(blocked, email.id);
 }
 
@@ -184,6 +179,19 @@ async function accept(
 ): Promise<SendResult> {
   const result: SendResult = { id: email.id, status: at ? 'scheduled' : 'sent' };
   const reservations = usageReservations(principal.account.plan, sandbox, now);
+  // A scheduled email's schedule is created before the email is stored: if the write then fails or is
+  // refused, the schedule is removed (and a firing that finds no email is skipped); if it is lost, the
+  // reconciler sends the email when it is late. No write is ever undone.
+  if (at) {
+    try {
+      await deps.scheduler.upsert(email.id, at, 1);
+    } catch (error) {
+      throw new ServiceUnavailableError('The email could not be scheduled. Nothing was stored or sent; retry with the same request.', { cause: error });
+    }
+  }
+  const unschedule = async () => {
+    if (at) await deps.scheduler.remove(email.id).catch(() => undefined);
+  };
   let outcome;
   try {
     const content = await storeContent(deps, principal.account.id, email.id, request);
@@ -200,19 +208,14 @@ async function accept(
         : undefined,
     });
   } catch (error) {
+    await unschedule();
     if (error instanceof AppError) throw error; // a refused attachment (413/422), not an outage
     throw new ServiceUnavailableError('The email could not be stored. Nothing was sent; retry with the same request.', { cause: error });
   }
+  if (outcome.kind !== 'accepted') await unschedule();
   if (outcome.kind === 'limit_reached') throw limitError(principal, outcome.reservation, outcome.used, count, deps.dashboardUrl);
   if (outcome.kind === 'idempotency_taken') throw new IdempotencyKeyTaken();
-  if (!at) return result; // the outbox (the table's stream) hands it to the send queue
-  try {
-    await deps.scheduler.upsert(email.id, at, 1);
-  } catch (error) {
-    const undo = [...deps.usage.release(principal.account.id, outcome.reserved, count), ...(idempotency ? [deps.idempotency.deleteItem(principal.account.id, idempotency.key)] : [])];
-    await deps.emails.deleteUnsent(email.id, 'scheduled', undo).catch(() => undefined);
-    throw new ServiceUnavailableError('The email could not be scheduled. Nothing was sent; retry with the same request.', { cause: error });
-  }
-  await publishQuietly(deps.events, [emailEvent(email, 'email.scheduled', email.created_at)]);
+  // The outbox (the table's stream) hands a queued email to the send queue and publishes email.scheduled
+  // for a scheduled one (shared/usecases/relay-outbox.ts).
   return result;
 }

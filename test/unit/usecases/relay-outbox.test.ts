@@ -66,6 +66,14 @@ function email(id: string, status: string, usage?: { account: ReturnType<typeof 
       type: 'email',
       id,
       status,
+      account_id: usage?.account.id ?? 'acc_x',
+      from: 'a@x.test',
+      to: ['r@y.test'],
+      cc: [],
+      bcc: [],
+      subject: 's',
+      tags: [],
+      created_at: '2026-01-01T00:00:00.000Z',
       ...(usage
         ? {
             usage_deferred: {
@@ -106,8 +114,19 @@ function fakeQueue(refuse: (emailId: string, call: number) => boolean = () => fa
   };
 }
 
-function deps(queue = fakeQueue(), usage: RelayOutboxDeps['usage'] = new DeferredUsageCounters({ client, name: TABLE })): RelayOutboxDeps {
-  return { sendQueue: queue, usage };
+function fakeEvents(failing = false) {
+  const published: { type: string; email_id: unknown; id: string; data: Record<string, unknown> }[] = [];
+  return {
+    published,
+    async publish(batch: { type: string; id: string; data: Record<string, unknown> }[]) {
+      if (failing) throw new Error('queue down');
+      published.push(...batch.map((event) => ({ type: event.type, email_id: event.data.email_id, id: event.id, data: event.data })));
+    },
+  };
+}
+
+function deps(queue = fakeQueue(), usage: RelayOutboxDeps['usage'] = new DeferredUsageCounters({ client, name: TABLE }), events = fakeEvents()): RelayOutboxDeps {
+  return { sendQueue: queue, usage, events };
 }
 
 describe('relayOutbox', () => {
@@ -123,11 +142,33 @@ describe('relayOutbox', () => {
       email('msg_plain', 'queued'),
     ];
     const result = await relayOutbox(deps(queue), records);
-    expect(result).toEqual({ done: 6, enqueued: 2, counted: 2 });
+    expect(result).toEqual({ done: 6, enqueued: 2, counted: 2, published: 1 });
     expect(queue.sent).toEqual(['msg_queued', 'msg_plain']);
     // Scheduled emails count at acceptance too; one update per counter for the whole batch.
     expect(await counter(a.day)).toMatchObject({ count: 5, ttl: 1_900_000_000 });
     expect(await counter(a.month)).toMatchObject({ count: 5, ttl: 1_900_000_100 });
+  });
+
+  it('publishes email.scheduled and email.suppressed from the inserted items, with ids derived from the email', async () => {
+    const events = fakeEvents();
+    const suppressed = email('msg_suppressed', 'failed');
+    suppressed.newImage!.suppressed_event = { suppressed: ['r@y.test'], reason: 'suppressed' };
+    suppressed.newImage!.last_event = 'suppressed';
+    const result = await relayOutbox(deps(fakeQueue(), undefined, events), [email('msg_s1', 'scheduled'), suppressed, email('msg_q', 'queued')]);
+    expect(result).toMatchObject({ done: 3, enqueued: 1, published: 2 });
+    expect(events.published.map((e) => [e.type, e.email_id])).toEqual([
+      ['email.scheduled', 'msg_s1'],
+      ['email.suppressed', 'msg_suppressed'],
+    ]);
+    expect(events.published[1]!.data).toMatchObject({ suppressed: ['r@y.test'], reason: 'suppressed' });
+    const again = fakeEvents();
+    await relayOutbox(deps(fakeQueue(), undefined, again), [email('msg_s1', 'scheduled')]);
+    expect(again.published[0]!.id).toBe(events.published[0]!.id);
+  });
+
+  it('ends the done prefix at the first record with an event when publishing fails (retried from there)', async () => {
+    const result = await relayOutbox(deps(fakeQueue(), undefined, fakeEvents(true)), [email('msg_q1', 'queued'), email('msg_s2', 'scheduled'), email('msg_q2', 'queued')]);
+    expect(result).toMatchObject({ done: 1, published: 0, failure: 'event publish failed: queue down' });
   });
 
   it('sends in one call per batch (the adapter splits in tens) and keeps the first TTL of a counter', async () => {

@@ -55,12 +55,14 @@ describe('send core: policy', () => {
     await expect(sendEmail(deps, { principal: principal() }, request({ from: { email: 'a@acme.test' } }))).rejects.toMatchObject({ code: 'domain_not_verified' });
   });
 
-  it('keeps a suppressed send as a failed email, fires email.suppressed and answers 422 naming it', async () => {
+  it('keeps a suppressed send as a failed email carrying its email.suppressed details (the outbox publishes it) and answers 422 naming it', async () => {
     const { deps, world } = fakeSendDeps({ suppressed: new Set(['owner@example.com']) });
     const attempt = sendEmail(deps, { principal: principal() }, request());
     await expect(attempt).rejects.toMatchObject({ status: 422, details: { suppressed: ['owner@example.com'] } });
     expect(world.created).toHaveLength(1);
-    expect(world.events.map((e) => e.type)).toEqual(['email.suppressed']);
+    expect(world.createdInternals.get(world.created[0]!)).toEqual({ suppressed_event: { suppressed: ['owner@example.com'], reason: 'suppressed' } });
+    // No publish on the request path: a crash after the write cannot lose the event.
+    expect(world.events).toEqual([]);
     expect(world.accepted).toHaveLength(0);
   });
 
@@ -120,11 +122,32 @@ describe('send core: idempotency', () => {
 });
 
 describe('send core: scheduling', () => {
-  it('undoes an accepted scheduled send when the scheduler is down (503)', async () => {
+  it('stores nothing when the scheduler is down (503): the schedule is created before the email', async () => {
     const { deps, world } = fakeSendDeps({ schedulerDown: true });
     const at = new Date(NOW.getTime() + 3600_000).toISOString();
     await expect(sendEmail(deps, { principal: principal() }, request({ scheduled_at: at }))).rejects.toMatchObject({ status: 503 });
-    expect(world.deleted).toHaveLength(1);
+    expect(world.accepted).toHaveLength(0);
+    expect(world.created).toHaveLength(0);
+  });
+
+  it('schedules then stores a scheduled send, publishing nothing on the request path (email.scheduled comes from the outbox)', async () => {
+    const { deps, world } = fakeSendDeps();
+    const at = new Date(NOW.getTime() + 3600_000).toISOString();
+    const result = await sendEmail(deps, { principal: principal() }, request({ scheduled_at: at }));
+    expect(result.status).toBe('scheduled');
+    expect(world.scheduled).toEqual([result.id]);
+    expect(world.accepted[0]!.email.status).toBe('scheduled');
+    expect(world.events).toEqual([]);
+    expect(world.unscheduled).toEqual([]);
+  });
+
+  it('removes the schedule when the scheduled send is then refused (limit reached)', async () => {
+    const { deps, world } = fakeSendDeps();
+    deps.emails.accept = async (req) => ({ kind: 'limit_reached', reservation: { scope: 'PLAN', period: 'DAY', periodValue: '2026-11-22', limit: 100 }, used: 100 }) as never;
+    const at = new Date(NOW.getTime() + 3600_000).toISOString();
+    await expect(sendEmail(deps, { principal: principal() }, request({ scheduled_at: at }))).rejects.toMatchObject({ status: 429 });
+    expect(world.unscheduled).toEqual(world.scheduled);
+    expect(world.scheduled).toHaveLength(1);
   });
 
   it('answers sent for an immediate send without any hand-off call (the outbox takes it)', async () => {

@@ -32,7 +32,11 @@ export interface World {
   /** What accept answers (default: accepted). */
   acceptOutcome?: (request: AcceptRequest) => AcceptOutcome;
   schedulerDown?: boolean;
-  deleted: string[];
+  /** Schedules created and removed (email ids). */
+  scheduled: string[];
+  unscheduled: string[];
+  /** Internals written with created (refused) emails, by id. */
+  createdInternals: Map<string, unknown>;
 }
 
 export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; world: World } {
@@ -47,7 +51,9 @@ export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; worl
     created: [],
     events: [],
     contextReads: [],
-    deleted: [],
+    scheduled: [],
+    unscheduled: [],
+    createdInternals: new Map(),
     ...world,
   };
   const deps: SendDeps = {
@@ -73,11 +79,9 @@ export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; worl
         }
         return outcome;
       },
-      create: async (email) => {
+      create: async (email, _body, internals) => {
         w.created.push(email.id);
-      },
-      deleteUnsent: async (emailId) => {
-        w.deleted.push(emailId);
+        w.createdInternals.set(email.id, internals);
       },
     },
     apiKeys: { findByHash: async (hash) => w.keys.get(hash) ?? null },
@@ -85,10 +89,11 @@ export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; worl
     usage: { release: () => [] },
     idempotency: { get: async (_account, key) => w.idempotency.get(key) ?? null, deleteItem: (_a, key) => ({ Delete: { TableName: 't', Key: { key } } }) as never },
     scheduler: {
-      upsert: async () => {
+      upsert: async (emailId) => {
         if (w.schedulerDown) throw new Error('scheduler down');
+        w.scheduled.push(emailId);
       },
-      remove: async () => undefined,
+      remove: async (emailId) => void w.unscheduled.push(emailId),
     },
     events: { publish: async (events) => void w.events.push(...events) },
     blobs: { put: async () => undefined, get: async () => Buffer.alloc(0) } as unknown as SendDeps['blobs'],
