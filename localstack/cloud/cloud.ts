@@ -26,7 +26,7 @@ import type { ApiHandler } from './lambda-http';
 import { provision } from './provision';
 import { startWorkersThread } from './workers-host';
 import { removeStackFile, writeStackFile, type StackInfo } from './stack-file';
-import { restoreMessaging, snapshotMessaging } from './fauxqs-snapshot';
+import { MessagingJournal } from './messaging-journal';
 import { startFauxqsServer } from './fauxqs';
 
 export interface LocalCloudOptions {
@@ -91,9 +91,11 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       startFauxqsServer({ port: options.ports?.fauxqs ?? 0, host: 'localhost' }),
     ]);
     stops.push(() => dynamo.stop());
-    const messagingSnapshot = persistDir('messaging.json');
+    // SQS messages and S3 objects survive a kill: journaled before fauxqs answers (docs/local-cloud/messaging.md).
+    const messagingDir = persistDir('messaging');
+    const journal = messagingDir ? await MessagingJournal.open(messagingDir, log, join(dataDir, 'messaging.json')) : undefined;
     stops.push(async () => {
-      if (messagingSnapshot) await snapshotMessaging(fauxqs, messagingSnapshot);
+      await journal?.close();
       await fauxqs.stop();
     });
     const fauxqsEndpoint = `http://${host}:${fauxqs.port}`;
@@ -126,7 +128,10 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const resources = await provision({ dynamo: dynamoClient, ses: sesClient, scheduler: schedulerClient }, fauxqs, {
       visibilityOverrideSeconds: options.visibilityOverrideSeconds,
     });
-    if (messagingSnapshot) await restoreMessaging(fauxqs, sqsClient, messagingSnapshot, log);
+    if (journal) {
+      const restored = journal.restore();
+      if (restored.messages || restored.objects) log(`restored ${restored.messages} queued messages and ${restored.objects} stored objects`);
+    }
 
     const endpoints = { dynamodb: dynamo.endpoint, sqs: fauxqsEndpoint, sns: fauxqsEndpoint, s3: fauxqsEndpoint, sesv2: ses.url, scheduler: scheduler.url, dns: dns.address };
     const functionEnv: Record<string, string> = {

@@ -12,6 +12,12 @@
  * target's RetryPolicy (MaximumRetryAttempts, MaximumEventAgeInSeconds; AWS defaults 185 / 86400 s).
  * When retries are exhausted the input goes to the DeadLetterConfig queue if there is one, and the
  * schedule is completed. Retry counters live in memory: after a restart a pending schedule starts over.
+ *
+ * Across a kill (SIGKILL at any moment): a schedule whose create was answered is in the journal, so it
+ * fires after the restart if it had not (an overdue one at once, from start()). Its completion is
+ * journaled after the send without delaying anything else; a kill between the send and that write
+ * makes it fire once more on the next start. So at-least-once, never zero times: each kill can add at
+ * most one extra firing of the schedules whose sends it caught unrecorded.
  */
 import type { MessageAttributeValue } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';

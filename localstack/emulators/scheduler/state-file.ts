@@ -8,8 +8,11 @@
  * crash between writing a snapshot and removing the journal cannot replay old changes over newer state.
  * A half-written last journal line (crash during append) is ignored. After replaying a journal the
  * store writes a fresh snapshot at once, so appends never follow a torn line.
+ *
+ * Durability target: SIGKILL of the process (group) at any moment. An append or rename the process
+ * made survives it in the page cache, so there is no fsync (a power loss may lose the last changes).
  */
-import { appendFile, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GroupRecord, ScheduleRecord } from './types';
 
@@ -46,6 +49,10 @@ export class StateFile {
 
   async load(): Promise<LoadedState> {
     await mkdir(this.dir, { recursive: true });
+    // Temporary snapshots of a process killed while writing one: never renamed, never needed.
+    for (const name of await readdir(this.dir)) {
+      if (name.startsWith(`${path.basename(this.snapshotPath)}.`) && name.endsWith('.tmp')) await rm(path.join(this.dir, name), { force: true });
+    }
     const snapText = await readIfExists(this.snapshotPath);
     let snapshot: Snapshot | undefined;
     if (snapText !== undefined) {

@@ -24,6 +24,12 @@ export class SchedulerStore {
   /** Changes not yet written. */
   private pending: Change[] = [];
   private journalLines = 0;
+  /**
+   * A journal append failed part-way (disk full...): the journal may end in a partial line, and an
+   * append after it would make that a corrupt line in the middle (which stops the next start). The
+   * next write is therefore a snapshot, which replaces the journal.
+   */
+  private snapshotNext = false;
 
   constructor(
     dataDir: string | undefined,
@@ -175,7 +181,7 @@ export class SchedulerStore {
   private async writePending(): Promise<void> {
     if (this.pending.length === 0) return;
     const records = this.schedules.size + this.groups.size;
-    if (this.journalLines + this.pending.length > Math.max(MIN_LINES_BEFORE_COMPACTION, 2 * records)) {
+    if (this.snapshotNext || this.journalLines + this.pending.length > Math.max(MIN_LINES_BEFORE_COMPACTION, 2 * records)) {
       await this.writeSnapshot();
       return;
     }
@@ -185,6 +191,7 @@ export class SchedulerStore {
       await (this.file as StateFile).append(batch);
     } catch (err) {
       this.pending = batch.concat(this.pending);
+      this.snapshotNext = true;
       throw err;
     }
     this.journalLines += batch.length;
@@ -201,6 +208,7 @@ export class SchedulerStore {
       throw err;
     }
     this.journalLines = 0;
+    this.snapshotNext = false;
   }
 }
 

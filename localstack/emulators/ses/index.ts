@@ -9,9 +9,10 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { IdentityService } from './identities';
 import { MAILBOX_PAGE_LIMIT, renderMailboxHtml } from './mailbox-html';
-import { EventPublisher } from './publisher';
+import { DEFAULT_PUBLISH_RETRY, EventPublisher, type RetryOptions } from './publisher';
 import { createSesServer } from './server';
 import { SesService } from './service';
+import { owedCount } from './outbox';
 import { SesStore } from './store';
 import { toLocalIdentity, toLocalMessage, type LocalSesIdentity, type LocalSesMessage } from './types';
 
@@ -31,6 +32,8 @@ export interface SesEmulatorOptions {
   sns: { endpoint: string; region: string; credentials: { accessKeyId: string; secretAccessKey: string } };
   /** Delay between the Send event and the outcome events; default 20. */
   outcomeDelayMs?: number;
+  /** Backoff of failed SNS publishes (retried until they succeed); default 250 ms doubling up to 5 s. */
+  publishRetry?: RetryOptions;
   /** CreateEmailIdentity refuses identity names matching this (LimitExceededException); for failure tests. */
   refuseIdentities?: RegExp;
   log?: (msg: string) => void;
@@ -43,6 +46,8 @@ export interface SesEmulator {
   /** Email identities (domains and addresses), sorted by name, JSON-ready; never a private key. */
   listIdentities(): LocalSesIdentity[];
   mailboxHtml(): string;
+  /** Events accepted messages still owe (not yet published to every topic). */
+  owedEvents(): number;
   /** Close the server, wait for pending publishes (bounded), flush to disk. */
   stop(): Promise<void>;
 }
@@ -60,7 +65,12 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
   }
 
   const store = await SesStore.open(opts.dataDir, log);
-  const publisher = new EventPublisher(opts.sns, log, (messageId, type, at) => store.recordEvent(messageId, type, at.toISOString()));
+  const publisher = new EventPublisher(
+    opts.sns,
+    log,
+    (message, entry, topic, at) => store.markPublished(message, entry, topic, at),
+    opts.publishRetry ?? DEFAULT_PUBLISH_RETRY,
+  );
   const service = new SesService(store, publisher, {
     region: opts.region ?? 'us-east-1',
     accountId: opts.accountId ?? '000000000000',
@@ -80,6 +90,7 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
     identities,
     log,
     viewer: { listMessages, listIdentities, mailboxHtml, rawMessage: (id) => store.getMessage(id)?.raw },
+    durable: () => store.settingsDurable(),
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -93,6 +104,9 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
   server.on('error', (err) => log(`server error: ${err.message}`));
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  // Events an earlier run owed but had not published when it stopped or was killed.
+  publisher.resume(store.messagesOwingEvents());
+  const owedEvents = (): number => store.messagesOwingEvents().reduce((n, m) => n + owedCount(m.outbox), 0);
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
@@ -109,5 +123,5 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
     return stopping;
   };
 
-  return { url: `http://${urlHost}:${port}`, port, listMessages, listIdentities, mailboxHtml, stop };
+  return { url: `http://${urlHost}:${port}`, port, listMessages, listIdentities, mailboxHtml, owedEvents, stop };
 }

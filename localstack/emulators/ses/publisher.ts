@@ -1,11 +1,19 @@
 /**
- * Publishes SES event records to SNS topics, one ordered pipeline per message.
+ * Publishes the owed events of messages (their outbox, see outbox.ts) to SNS, one ordered
+ * pipeline per message.
  *
- * Steps of one message run strictly in order (Send, then the outcome events after a delay);
- * pipelines of different messages run concurrently. A failed publish is logged and never throws.
+ * The events of one message go out strictly in order (Send, then the outcome events at their due
+ * time); pipelines of different messages run concurrently. An event counts as published once it
+ * reached every one of its topics; progress is recorded per topic (store.markPublished), so a
+ * retry or a re-publish after a restart only goes to the topics still missing it.
+ *
+ * A failed publish (SNS down, unknown topic) is never dropped: it is retried with exponential
+ * backoff until it succeeds or the emulator stops. With a data directory the outbox is on disk and
+ * the next start resumes it (`resume`); in memory, what is still owed at stop is lost with the rest.
  */
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
-import type { SesEventType } from './types';
+import { eventRecord, type OutboxEntry } from './outbox';
+import type { StoredMessage } from './types';
 
 export interface SnsTarget {
   endpoint: string;
@@ -13,26 +21,34 @@ export interface SnsTarget {
   credentials: { accessKeyId: string; secretAccessKey: string };
 }
 
-export interface PublishStep {
-  type: SesEventType;
-  /** Wait before this step (after the previous one finished). */
-  delayMs: number;
-  topicArns: string[];
-  /** Builds the record when the step runs (timestamps are the publish time). */
-  build: (at: Date) => unknown;
+export interface RetryOptions {
+  /** First wait after a failure; doubles per failure of the same event. */
+  baseMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_PUBLISH_RETRY: RetryOptions = { baseMs: 250, maxMs: 5000 };
+
+/** Where progress goes (the store). */
+export type MarkPublished = (message: StoredMessage, entry: OutboxEntry, topic: string, at: Date) => void;
+
+interface Pipeline {
+  done: Promise<void>;
+  /** Waiting to retry after a failure (stop() does not wait for those). */
+  retrying: boolean;
 }
 
 export class EventPublisher {
   private readonly sns: SNSClient;
-  private readonly pending = new Set<Promise<void>>();
+  private readonly pipelines = new Map<string, Pipeline>();
   private readonly sleepers = new Set<() => void>();
   private aborted = false;
 
   constructor(
     target: SnsTarget,
     private readonly log: (msg: string) => void,
-    /** Called after a step was published to at least one topic. */
-    private readonly onPublished: (messageId: string, type: SesEventType, at: Date) => void,
+    private readonly markPublished: MarkPublished,
+    private readonly retry: RetryOptions = DEFAULT_PUBLISH_RETRY,
   ) {
     this.sns = new SNSClient({
       endpoint: target.endpoint,
@@ -43,36 +59,65 @@ export class EventPublisher {
     });
   }
 
-  /** Starts the pipeline of one message; returns at once. */
-  run(messageId: string, steps: PublishStep[]): void {
-    if (this.aborted || steps.length === 0) return;
-    const p: Promise<void> = this.runSteps(messageId, steps)
-      .catch((err: unknown) => this.log(`event pipeline of ${messageId} failed: ${describe(err)}`))
-      .finally(() => this.pending.delete(p));
-    this.pending.add(p);
+  /** Starts publishing what `message` still owes (no-op if nothing, or if already running); returns at once. */
+  run(message: StoredMessage): void {
+    if (this.aborted || this.pipelines.has(message.id) || !message.eventMail) return;
+    if (!message.outbox.some((e) => e.unpublished.length > 0)) return;
+    const pipeline: Pipeline = { done: Promise.resolve(), retrying: false };
+    pipeline.done = this.publishAll(message, pipeline)
+      .catch((err: unknown) => this.log(`event pipeline of ${message.id} failed: ${describe(err)}`))
+      .finally(() => this.pipelines.delete(message.id));
+    this.pipelines.set(message.id, pipeline);
+  }
+
+  /** Re-publishes what earlier runs owed (on start). */
+  resume(messages: readonly StoredMessage[]): void {
+    if (messages.length === 0) return;
+    const owed = messages.reduce((n, m) => n + m.outbox.filter((e) => e.unpublished.length > 0).length, 0);
+    this.log(`re-publishing ${owed} owed event(s) of ${messages.length} message(s) from an earlier run`);
+    for (const m of messages) this.run(m);
   }
 
   get pendingCount(): number {
-    return this.pending.size;
+    return this.pipelines.size;
   }
 
-  private async runSteps(messageId: string, steps: PublishStep[]): Promise<void> {
-    for (const step of steps) {
-      if (step.delayMs > 0) await this.sleep(step.delayMs);
-      if (this.aborted) return;
-      const at = new Date();
-      const message = JSON.stringify(step.build(at));
-      let published = false;
-      for (const topicArn of step.topicArns) {
-        try {
-          await this.sns.send(new PublishCommand({ TopicArn: topicArn, Message: message }));
-          published = true;
-        } catch (err) {
-          this.log(`could not publish ${step.type} event of ${messageId} to ${topicArn}: ${describe(err)}`);
+  private async publishAll(message: StoredMessage, pipeline: Pipeline): Promise<void> {
+    const mail = message.eventMail;
+    if (!mail) return;
+    for (const entry of message.outbox) {
+      if (entry.unpublished.length === 0) continue;
+      const wait = Date.parse(entry.at) - Date.now();
+      if (wait > 0) await this.sleep(wait);
+      // The same bytes on every attempt and after a restart (the entry fixes all of the content).
+      const body = JSON.stringify(eventRecord(mail, entry));
+      let failures = 0;
+      while (entry.unpublished.length > 0) {
+        if (this.aborted) return;
+        for (const topicArn of [...entry.unpublished]) {
+          try {
+            await this.sns.send(new PublishCommand({ TopicArn: topicArn, Message: body }));
+            this.markPublished(message, entry, topicArn, new Date());
+          } catch (err) {
+            failures += 1;
+            const delay = this.backoff(failures);
+            // Logged on attempts 1, 2, 4, 8...: a dead topic must not flood the log.
+            if ((failures & (failures - 1)) === 0) {
+              this.log(`could not publish ${entry.type} event of ${message.id} to ${topicArn} (attempt ${failures}): ${describe(err)}; retrying in ${delay} ms`);
+            }
+          }
+          if (this.aborted) return;
         }
+        if (entry.unpublished.length === 0) break;
+        pipeline.retrying = true;
+        await this.sleep(this.backoff(failures));
+        pipeline.retrying = false;
       }
-      if (published) this.onPublished(messageId, step.type, at);
     }
+  }
+
+  private backoff(failures: number): number {
+    return Math.min(this.retry.baseMs * 2 ** Math.min(failures - 1, 30), this.retry.maxMs);
   }
 
   private sleep(ms: number): Promise<void> {
@@ -88,22 +133,22 @@ export class EventPublisher {
   }
 
   /**
-   * Waits for running pipelines, at most `timeoutMs`; then abandons what is left (logged).
-   * Returns true when everything was published.
+   * Waits, at most `timeoutMs`, until every pipeline has finished or is waiting to retry a failed
+   * publish; then stops them all. Returns true when nothing is owed any more.
    */
   async drain(timeoutMs: number): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
-    });
-    const result = await Promise.race([Promise.allSettled([...this.pending]).then(() => 'done' as const), timedOut]);
-    clearTimeout(timer);
-    if (result === 'timeout') {
-      this.log(`abandoning ${this.pending.size} event pipeline(s) still running after ${timeoutMs} ms`);
-      this.abort();
-      return false;
+    const deadline = Date.now() + timeoutMs;
+    const busy = (): Pipeline[] => [...this.pipelines.values()].filter((p) => !p.retrying);
+    while (busy().length > 0 && Date.now() < deadline) {
+      let timer: NodeJS.Timeout | undefined;
+      // Re-check now and then: a pipeline may start waiting for a retry without finishing.
+      await Promise.race([Promise.allSettled(busy().map((p) => p.done)), new Promise<void>((r) => (timer = setTimeout(r, 25)))]);
+      clearTimeout(timer);
     }
-    return true;
+    const left = this.pipelines.size;
+    this.abort();
+    if (left > 0) this.log(`stopping with ${left} message(s) still owing events (kept in the outbox when there is a data directory)`);
+    return left === 0;
   }
 
   /** Stops all pipelines at their next step. */

@@ -26,6 +26,8 @@ export interface ServerDeps {
   identities: IdentityService;
   viewer: Viewer;
   log: (msg: string) => void;
+  /** Resolves once the changes made so far are on disk: an answered change must survive a crash. */
+  durable: () => Promise<void>;
 }
 
 class BodyTooLarge extends Error {}
@@ -162,7 +164,7 @@ function v1ErrorXml(action: string, rid: string): string {
 }
 
 export function createSesServer(deps: ServerDeps): http.Server {
-  const { service, identities, viewer, log } = deps;
+  const { service, identities, viewer, log, durable } = deps;
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const rid = requestId();
@@ -201,6 +203,8 @@ export function createSesServer(deps: ServerDeps): http.Server {
         const route = identityRoute(identities, method, rest, url) ?? v2Route(service, method, rest, url);
         if (route) {
           const result = await route(req);
+          // SendEmail awaited its own message; configuration sets and identities are awaited here.
+          if (method !== 'GET') await durable();
           send(res, 200, { 'content-type': 'application/json', 'x-amzn-requestid': rid }, JSON.stringify(result.body));
           if (result.afterResponse) {
             const after = result.afterResponse;

@@ -3,15 +3,7 @@
  * bodies. Throws SesError for client errors; knows nothing about HTTP.
  */
 import { SesError, alreadyExists, badRequest, notFound } from './errors';
-import {
-  buildBounceEvent,
-  buildComplaintEvent,
-  buildDeliveryEvent,
-  buildMailObject,
-  buildSendEvent,
-  type CommonHeaders,
-  type SesMailObject,
-} from './events';
+import { buildMailObject, type CommonHeaders } from './events';
 import { sesId } from './ids';
 import {
   composeSimple,
@@ -23,19 +15,16 @@ import {
   parseHeaderFields,
   type SimpleAttachment,
 } from './mime';
-import type { EventPublisher, PublishStep } from './publisher';
-import { plannedEvents } from './simulator';
+import { planOutbox } from './outbox';
+import type { EventPublisher } from './publisher';
 import type { SesStore } from './store';
 import {
   CONFIGURATION_SET_OPTION_KEYS,
   DESTINATION_KINDS,
   MATCHING_EVENT_TYPES,
-  MATCHING_TYPE_OF,
   type ConfigurationSet,
   type EventDestination,
   type MatchingEventType,
-  type SesEventType,
-  type StoredMessage,
 } from './types';
 import {
   asObject,
@@ -310,7 +299,39 @@ export class SesService {
     if (recipients.length === 0) throw badRequest('The message has no recipients: set Destination or To/Cc/Bcc headers.');
     if (recipients.length > MAX_RECIPIENTS) throw badRequest(`Recipient count exceeds ${MAX_RECIPIENTS}.`);
 
-    const message = this.store.addMessage({
+    // The events this message owes are fixed now and stored with it, before the answer: a crash
+    // after the answer can delay them, never lose them (see outbox.ts and publisher.ts).
+    const outbox = configSet ? planOutbox(configSet, recipients, now, this.opts.outcomeDelayMs) : [];
+    let eventMail = null;
+    if (configSet && outbox.length > 0) {
+      const commonHeaders: CommonHeaders = {
+        from: decoded.from.length > 0 ? decoded.from.map(formatMailbox) : [source],
+        ...(decoded.replyTo.length > 0 ? { replyTo: decoded.replyTo.map(formatMailbox) } : {}),
+        ...(decoded.to.length > 0 ? { to: decoded.to.map(formatMailbox) } : {}),
+        ...(decoded.cc.length > 0 ? { cc: decoded.cc.map(formatMailbox) } : {}),
+        ...(decoded.bcc.length > 0 ? { bcc: decoded.bcc.map(formatMailbox) } : {}),
+        date: headerValue(headers, 'Date') ?? now.toUTCString(),
+        // SES assigns the Message-ID of every message it sends, so this is its own id.
+        messageId: id,
+        subject: decoded.subject,
+      };
+      eventMail = buildMailObject({
+        messageId: id,
+        timestamp: now.toISOString(),
+        source,
+        sourceAddress,
+        region: this.opts.region,
+        accountId: this.opts.accountId,
+        destination: recipients,
+        headers,
+        commonHeaders,
+        configurationSet: configSet.name,
+        emailTags,
+      });
+    }
+
+    // Resolves once the message and its outbox are on disk (with a data directory).
+    const message = await this.store.addMessage({
       id,
       receivedAt: now.toISOString(),
       from: source,
@@ -319,71 +340,11 @@ export class SesService {
       configurationSet: configSet?.name ?? null,
       tags: emailTags,
       raw,
+      outbox,
+      eventMail,
     });
-
-    if (!configSet) return { body: { MessageId: id } };
-
-    const commonHeaders: CommonHeaders = {
-      from: decoded.from.length > 0 ? decoded.from.map(formatMailbox) : [source],
-      ...(decoded.replyTo.length > 0 ? { replyTo: decoded.replyTo.map(formatMailbox) } : {}),
-      ...(decoded.to.length > 0 ? { to: decoded.to.map(formatMailbox) } : {}),
-      ...(decoded.cc.length > 0 ? { cc: decoded.cc.map(formatMailbox) } : {}),
-      ...(decoded.bcc.length > 0 ? { bcc: decoded.bcc.map(formatMailbox) } : {}),
-      date: headerValue(headers, 'Date') ?? now.toUTCString(),
-      // SES assigns the Message-ID of every message it sends, so this is its own id.
-      messageId: id,
-      subject: decoded.subject,
-    };
-    const mail = buildMailObject({
-      messageId: id,
-      timestamp: message.receivedAt,
-      source,
-      sourceAddress,
-      region: this.opts.region,
-      accountId: this.opts.accountId,
-      destination: recipients,
-      headers,
-      commonHeaders,
-      configurationSet: configSet.name,
-      emailTags,
-    });
-    const steps = this.eventSteps(configSet, message, mail);
-    return { body: { MessageId: id }, afterResponse: () => this.publisher.run(id, steps) };
-  }
-
-  private eventSteps(configSet: ConfigurationSet, message: StoredMessage, mail: SesMailObject): PublishStep[] {
-    const destinations = configSet.eventDestinations.filter((d) => d.Enabled && d.SnsDestination);
-    const topicsFor = (type: SesEventType): string[] => [
-      ...new Set(
-        destinations.filter((d) => d.MatchingEventTypes.includes(MATCHING_TYPE_OF[type])).map((d) => d.SnsDestination?.TopicArn ?? ''),
-      ),
-    ].filter((arn) => arn.length > 0);
-
-    const steps: PublishStep[] = [];
-    for (const ev of plannedEvents(message.to)) {
-      const topicArns = topicsFor(ev.type);
-      if (topicArns.length === 0) continue;
-      let build: PublishStep['build'];
-      switch (ev.type) {
-        case 'Send':
-          build = () => buildSendEvent(mail);
-          break;
-        case 'Delivery':
-          build = (at) => buildDeliveryEvent(mail, ev.recipients, at);
-          break;
-        case 'Bounce':
-          build = (at) => buildBounceEvent(mail, ev.recipients, ev.subType, at, sesId(at.getTime()));
-          break;
-        case 'Complaint':
-          build = (at) => buildComplaintEvent(mail, ev.recipients, at, sesId(at.getTime()));
-          break;
-      }
-      steps.push({ type: ev.type, delayMs: 0, topicArns, build });
-    }
-    // Outcome events come a little after Send, as from a real mailbox.
-    const firstOutcome = steps.find((s) => s.type !== 'Send');
-    if (firstOutcome) firstOutcome.delayMs = this.opts.outcomeDelayMs;
-    return steps;
+    if (outbox.length === 0) return { body: { MessageId: id } };
+    return { body: { MessageId: id }, afterResponse: () => this.publisher.run(message) };
   }
 
   private async composeSimpleContent(

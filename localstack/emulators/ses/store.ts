@@ -5,14 +5,21 @@
  *   <dataDir>/config-sets.json          all configuration sets
  *   <dataDir>/identities.json           all email identities (domains, addresses)
  *   <dataDir>/messages/<id>.eml         the raw MIME, byte for byte
- *   <dataDir>/messages/<id>.json        metadata and published events
+ *   <dataDir>/messages/<id>.json        metadata, the event outbox and the published events
  *
- * Every file is written atomically (temporary file + rename); writes to the same file are
- * coalesced and serialized, and flush() waits for all of them.
+ * Durability (SIGKILL at any moment): `addMessage` resolves only once the .eml and then the .json
+ * are on disk, so SendEmail answers a MessageId only for a message that survives. The .json is the
+ * commit record (renamed into place after the .eml is complete): a .eml without a .json is a send
+ * that never got its answer and is removed on load. Configuration sets and identities are written
+ * when changed and `settingsDurable()` waits for those writes (the server awaits it before
+ * answering). Publish progress is written without waiting: losing it only re-publishes an event.
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import type { ConfigurationSet, EmailIdentity, SesEventType, StoredEvent, StoredMessage } from './types';
+import { AtomicWriter } from './atomic-writer';
+import type { SesMailObject } from './events';
+import type { OutboxEntry } from './outbox';
+import type { ConfigurationSet, EmailIdentity, StoredEvent, StoredMessage } from './types';
 
 interface MessageMeta {
   id: string;
@@ -24,6 +31,9 @@ interface MessageMeta {
   configuration_set: string | null;
   tags: Record<string, string>;
   events: StoredEvent[];
+  /** Absent in files of older versions (nothing owed). */
+  outbox?: OutboxEntry[];
+  event_mail?: SesMailObject | null;
 }
 
 interface ConfigSetsFile {
@@ -36,43 +46,6 @@ interface IdentitiesFile {
   identities: EmailIdentity[];
 }
 
-/** Serialized, coalescing, atomic file writer. */
-class AtomicWriter {
-  private readonly latest = new Map<string, string | Buffer>();
-  private readonly running = new Map<string, Promise<void>>();
-  private counter = 0;
-
-  constructor(private readonly log: (msg: string) => void) {}
-
-  write(file: string, content: string | Buffer): void {
-    this.latest.set(file, content);
-    if (!this.running.has(file)) {
-      const run = this.drain(file).finally(() => this.running.delete(file));
-      this.running.set(file, run);
-    }
-  }
-
-  private async drain(file: string): Promise<void> {
-    for (;;) {
-      const content = this.latest.get(file);
-      if (content === undefined) return;
-      this.latest.delete(file);
-      const tmp = `${file}.tmp-${process.pid}-${++this.counter}`;
-      try {
-        await fsp.writeFile(tmp, content);
-        await fsp.rename(tmp, file);
-      } catch (err) {
-        this.log(`could not write ${file}: ${err instanceof Error ? err.message : String(err)}`);
-        await fsp.rm(tmp, { force: true }).catch(() => undefined);
-      }
-    }
-  }
-
-  async flush(): Promise<void> {
-    while (this.running.size > 0) await Promise.allSettled([...this.running.values()]);
-  }
-}
-
 export class SesStore {
   private readonly configSets = new Map<string, ConfigurationSet>();
   /** By lower-cased name: identities are case-insensitive. */
@@ -81,6 +54,8 @@ export class SesStore {
   private readonly byId = new Map<string, StoredMessage>();
   private nextSeq = 1;
   private readonly writer: AtomicWriter;
+  /** The latest unfinished write of config-sets.json / identities.json, by file. */
+  private readonly settingsWrites = new Map<string, Promise<void>>();
 
   private constructor(
     private readonly dataDir: string | undefined,
@@ -116,8 +91,11 @@ export class SesStore {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log(`ignoring unreadable identities.json: ${String(err)}`);
     }
     const loaded: StoredMessage[] = [];
-    for (const name of await fsp.readdir(messagesDir)) {
-      if (name.includes('.tmp-')) {
+    const names = await fsp.readdir(messagesDir);
+    const committed = new Set(names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length)));
+    for (const name of names) {
+      // A temporary file, or the .eml of a send killed before its .json (never answered).
+      if (name.includes('.tmp-') || (name.endsWith('.eml') && !committed.has(name.slice(0, -'.eml'.length)))) {
         await fsp.rm(path.join(messagesDir, name), { force: true }).catch(() => undefined);
         continue;
       }
@@ -136,6 +114,8 @@ export class SesStore {
           tags: meta.tags,
           raw,
           events: meta.events,
+          outbox: meta.outbox ?? [],
+          eventMail: meta.event_mail ?? null,
         });
       } catch (err) {
         this.log(`ignoring unreadable stored message ${name}: ${err instanceof Error ? err.message : String(err)}`);
@@ -174,7 +154,7 @@ export class SesStore {
   private persistConfigSets(): void {
     if (!this.dataDir) return;
     const file: ConfigSetsFile = { version: 1, configurationSets: this.listConfigSets() };
-    this.writer.write(path.join(this.dataDir, 'config-sets.json'), `${JSON.stringify(file, null, 2)}\n`);
+    this.writeSetting(path.join(this.dataDir, 'config-sets.json'), `${JSON.stringify(file, null, 2)}\n`);
   }
 
   // ---- identities ----
@@ -203,19 +183,46 @@ export class SesStore {
   private persistIdentities(): void {
     if (!this.dataDir) return;
     const file: IdentitiesFile = { version: 1, identities: this.listIdentities() };
-    this.writer.write(path.join(this.dataDir, 'identities.json'), `${JSON.stringify(file, null, 2)}\n`);
+    this.writeSetting(path.join(this.dataDir, 'identities.json'), `${JSON.stringify(file, null, 2)}\n`);
+  }
+
+  private writeSetting(file: string, content: string): void {
+    const write = this.writer.write(file, content);
+    this.settingsWrites.set(file, write);
+    // Forget it once settled (a failure is reported to the request that waits, not to later ones).
+    const forget = (): void => {
+      if (this.settingsWrites.get(file) === write) this.settingsWrites.delete(file);
+    };
+    write.then(forget, forget);
+  }
+
+  /** Resolves when every configuration set and identity change so far is on disk; rejects if a write failed. */
+  async settingsDurable(): Promise<void> {
+    if (this.settingsWrites.size > 0) await Promise.all([...this.settingsWrites.values()]);
   }
 
   // ---- messages ----
 
-  addMessage(input: Omit<StoredMessage, 'seq' | 'events'>): StoredMessage {
+  /**
+   * Adds an accepted message; with a data directory, resolves only once it (outbox included) is on
+   * disk, and rejects (the message is not kept) if it could not be written.
+   */
+  async addMessage(input: Omit<StoredMessage, 'seq' | 'events'>): Promise<StoredMessage> {
     const message: StoredMessage = { ...input, seq: this.nextSeq++, events: [] };
     this.messages.push(message);
     this.byId.set(message.id, message);
     const dir = this.messagesDir;
-    if (dir) {
-      this.writer.write(path.join(dir, `${message.id}.eml`), message.raw);
-      this.persistMeta(message);
+    if (!dir) return message;
+    try {
+      // The .eml first: the .json is the commit record and must never refer to a partial .eml.
+      await fsp.writeFile(path.join(dir, `${message.id}.eml`), message.raw);
+      await this.writer.write(this.metaPath(dir, message.id), metaText(message));
+    } catch (err) {
+      this.byId.delete(message.id);
+      const at = this.messages.indexOf(message);
+      if (at >= 0) this.messages.splice(at, 1);
+      await fsp.rm(path.join(dir, `${message.id}.eml`), { force: true }).catch(() => undefined);
+      throw err;
     }
     return message;
   }
@@ -229,33 +236,48 @@ export class SesStore {
     return [...this.messages].reverse();
   }
 
-  recordEvent(id: string, type: SesEventType, at: string): void {
-    const message = this.byId.get(id);
-    if (!message) return;
-    message.events.push({ type, at });
-    this.persistMeta(message);
+  /** Messages that still owe events, oldest first. */
+  messagesOwingEvents(): StoredMessage[] {
+    return this.messages.filter((m) => m.outbox.some((e) => e.unpublished.length > 0));
   }
 
-  private persistMeta(m: StoredMessage): void {
+  /**
+   * Records that an owed event reached `topic`; once it reached all its topics it counts as
+   * published. Written without waiting: if the write is lost, the event is only published again.
+   */
+  markPublished(message: StoredMessage, entry: OutboxEntry, topic: string, at: Date): void {
+    entry.unpublished = entry.unpublished.filter((t) => t !== topic);
+    if (entry.unpublished.length === 0) {
+      entry.publishedAt = at.toISOString();
+      message.events.push({ type: entry.type, at: entry.publishedAt });
+    }
     const dir = this.messagesDir;
-    if (!dir) return;
-    const meta: MessageMeta = {
-      id: m.id,
-      seq: m.seq,
-      received_at: m.receivedAt,
-      from: m.from,
-      to: m.to,
-      subject: m.subject,
-      configuration_set: m.configurationSet,
-      tags: m.tags,
-      events: m.events,
-    };
-    // The .eml is queued first, so a .json never refers to a missing .eml after flush().
-    this.writer.write(path.join(dir, `${m.id}.json`), `${JSON.stringify(meta, null, 2)}\n`);
+    if (dir && this.byId.get(message.id) === message) this.writer.writeLater(this.metaPath(dir, message.id), metaText(message));
+  }
+
+  private metaPath(dir: string, id: string): string {
+    return path.join(dir, `${id}.json`);
   }
 
   /** Waits until everything is on disk. */
   flush(): Promise<void> {
     return this.writer.flush();
   }
+}
+
+function metaText(m: StoredMessage): string {
+  const meta: MessageMeta = {
+    id: m.id,
+    seq: m.seq,
+    received_at: m.receivedAt,
+    from: m.from,
+    to: m.to,
+    subject: m.subject,
+    configuration_set: m.configurationSet,
+    tags: m.tags,
+    events: m.events,
+    outbox: m.outbox,
+    event_mail: m.eventMail,
+  };
+  return `${JSON.stringify(meta)}\n`;
 }

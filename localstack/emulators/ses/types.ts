@@ -1,4 +1,6 @@
 /** Shared data shapes of the local SES emulator (no behaviour here). */
+import type { SesMailObject } from './events';
+import type { OutboxEntry } from './outbox';
 
 /** Event types this emulator publishes (the `eventType` values SES uses). */
 export type SesEventType = 'Send' | 'Delivery' | 'Bounce' | 'Complaint';
@@ -87,7 +89,12 @@ export interface StoredMessage {
   configurationSet: string | null;
   tags: Record<string, string>;
   raw: Buffer;
+  /** Events published (on every topic), in order. */
   events: StoredEvent[];
+  /** Events owed for this message, published or not (see outbox.ts); empty without a configuration set. */
+  outbox: OutboxEntry[];
+  /** The `mail` object of its event records; null when it owes no events. */
+  eventMail: SesMailObject | null;
 }
 
 /** JSON-ready view of a message (what the viewer endpoints return). */

@@ -9,8 +9,9 @@ import {
   GetScheduleGroupCommand,
   ListSchedulesCommand,
 } from '@aws-sdk/client-scheduler';
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { StateFile } from '../../../../localstack/emulators/scheduler/state-file';
 import { SchedulerStore } from '../../../../localstack/emulators/scheduler/store';
 import type { ScheduleRecord } from '../../../../localstack/emulators/scheduler/types';
 import { atIn, createHarness, errorOf, queueName, receive, ROLE_ARN, sleep, sleepUntil, tempDir, type Harness } from './harness';
@@ -195,6 +196,60 @@ test('recovery: a torn last journal line is ignored, and journal entries already
     const c2 = new SchedulerStore(d, arnPrefix);
     await c2.load(Date.now());
     expect(c2.getSchedule('default', 'x')?.Description).toBe('v3');
+  } finally {
+    await c();
+  }
+});
+
+test('recovery: after an append that failed part-way the next write is a snapshot, so the journal never has a torn line in the middle', async () => {
+  const { dir: d, cleanup: c } = await tempDir();
+  const spy = jest.spyOn(StateFile.prototype, 'append');
+  try {
+    const arnPrefix = 'arn:aws:scheduler:us-east-1:000000000000';
+    const record = (name: string): ScheduleRecord => ({
+      Name: name,
+      GroupName: 'default',
+      Arn: `${arnPrefix}:schedule/default/${name}`,
+      ScheduleExpression: 'at(2099-01-01T00:00:00)',
+      State: 'ENABLED',
+      Target: { Arn: 'arn:aws:sqs:us-east-1:000000000000:q', RoleArn: ROLE_ARN },
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      ActionAfterCompletion: 'NONE',
+      CreationDate: 0,
+      LastModificationDate: 0,
+      fireAt: Date.UTC(2099, 0, 1),
+      fired: false,
+    });
+    const a = new SchedulerStore(d, arnPrefix);
+    await a.load(Date.now());
+    a.putSchedule(record('first'));
+    await a.persist();
+    // The disk fills up in the middle of the next append.
+    spy.mockImplementationOnce(async function (this: StateFile) {
+      await appendFile(this.journalPath, '{"seq":3,"op":"putSch');
+      throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    });
+    a.putSchedule(record('second'));
+    await expect(a.persist()).rejects.toThrow(/ENOSPC/);
+    a.putSchedule(record('third'));
+    await a.persist();
+
+    const b = new SchedulerStore(d, arnPrefix);
+    await b.load(Date.now());
+    expect(b.sortedSchedules().map((s) => s.Name)).toEqual(['first', 'second', 'third']);
+  } finally {
+    spy.mockRestore();
+    await c();
+  }
+});
+
+test('recovery: a temporary snapshot left by a kill during a snapshot write is removed on start', async () => {
+  const { dir: d, cleanup: c } = await tempDir();
+  try {
+    await writeFile(path.join(d, 'schedules.json.4242.tmp'), '{"version":1,"seq":1,"gro');
+    const store = new SchedulerStore(d, 'arn:aws:scheduler:us-east-1:000000000000');
+    await store.load(Date.now());
+    expect(await readdir(d)).not.toContain('schedules.json.4242.tmp');
   } finally {
     await c();
   }

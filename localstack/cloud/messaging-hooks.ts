@@ -1,0 +1,152 @@
+/**
+ * Hooks into fauxqs 1.9.2's stores so the local cloud can journal what its SQS queues and S3 buckets
+ * hold (localstack/cloud/messaging-journal.ts). fauxqs keeps everything in memory and has no hook for
+ * this, so the prototypes of its SqsQueue, SqsStore and S3Store are wrapped once per process: each
+ * wrapper calls the original, then tells the observer what changed, synchronously, so the change is
+ * journaled before fauxqs answers the request that made it. `assertFauxqsShape` fails loudly if a
+ * fauxqs upgrade renames what is wrapped (test/unit/emulators/fauxqs/journal.test.ts calls it).
+ *
+ * The modules are loaded by file URL: the same URL app.js imports, so the same classes it uses.
+ */
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** A message as fauxqs keeps it (the fields the journal needs). */
+export interface FauxqsMessage {
+  messageId: string;
+  body: string;
+  md5OfBody: string;
+  messageAttributes: Record<string, unknown>;
+  md5OfMessageAttributes?: string;
+  sentTimestamp: number;
+  approximateReceiveCount: number;
+  delayUntil?: number;
+  messageGroupId?: string;
+  messageDeduplicationId?: string;
+}
+
+export interface FauxqsQueue {
+  name: string;
+  enqueue(message: FauxqsMessage): void;
+  inflightMessages: Map<string, { message: FauxqsMessage }>;
+}
+
+export interface FauxqsObject {
+  body: Buffer;
+  contentType: string;
+  metadata: Record<string, string>;
+}
+
+export interface FauxqsS3Store {
+  putObject(bucket: string, key: string, body: Buffer, contentType?: string, metadata?: Record<string, string>): FauxqsObject;
+  buckets: Map<string, Map<string, FauxqsObject>>;
+}
+
+export interface MessagingObserver {
+  enqueued(queue: string, message: FauxqsMessage): void;
+  deleted(queue: string, messageId: string): void;
+  purged(queue: string): void;
+  objectPut(bucket: string, key: string, object: FauxqsObject): void;
+  objectDeleted(bucket: string, key: string): void;
+}
+
+let observer: MessagingObserver | null = null;
+/** Changes made while restoring are the journal's own: not observed. */
+let suspended = false;
+const queues = new Map<string, FauxqsQueue>();
+let s3Store: FauxqsS3Store | undefined;
+let installed: Promise<void> | undefined;
+
+const notify = (action: (o: MessagingObserver) => void) => {
+  if (observer && !suspended) action(observer);
+};
+
+function distDir(): string {
+  // The package's exports map hides dist/ (and package.json) from specifiers, not from file URLs.
+  return join(resolve(__dirname, '..', '..'), 'node_modules', 'fauxqs', 'dist');
+}
+
+type Prototype = Record<string, (...args: any[]) => any>;
+
+async function load(): Promise<{ SqsQueue: { prototype: Prototype }; SqsStore: { prototype: Prototype }; S3Store: { prototype: Prototype } }> {
+  const dist = distDir();
+  const sqs = (await import(pathToFileURL(join(dist, 'sqs', 'sqsStore.js')).href)) as { SqsQueue: { prototype: Prototype }; SqsStore: { prototype: Prototype } };
+  const s3 = (await import(pathToFileURL(join(dist, 's3', 's3Store.js')).href)) as { S3Store: { prototype: Prototype } };
+  return { SqsQueue: sqs.SqsQueue, SqsStore: sqs.SqsStore, S3Store: s3.S3Store };
+}
+
+/** Throws when fauxqs no longer has what these hooks wrap (an upgrade changed its internals). */
+export async function assertFauxqsShape(): Promise<void> {
+  const { SqsQueue, SqsStore, S3Store } = await load();
+  const missing = [
+    ...['enqueue', 'deleteMessage', 'purge'].filter((name) => typeof SqsQueue.prototype[name] !== 'function').map((name) => `SqsQueue.${name}`),
+    ...['createQueue'].filter((name) => typeof SqsStore.prototype[name] !== 'function').map((name) => `SqsStore.${name}`),
+    ...['createBucket', 'putObject', 'deleteObject', 'completeMultipartUpload'].filter((name) => typeof S3Store.prototype[name] !== 'function').map((name) => `S3Store.${name}`),
+  ];
+  if (missing.length) throw new Error(`fauxqs changed: ${missing.join(', ')} missing; localstack/cloud/messaging-hooks.ts must follow`);
+}
+
+function install(): Promise<void> {
+  installed ??= (async () => {
+    await assertFauxqsShape();
+    const { SqsQueue, SqsStore, S3Store } = await load();
+    const wrap = (proto: Prototype, name: string, after: (self: any, args: any[], result: any, before: any) => void, beforeHook?: (self: any, args: any[]) => any) => {
+      const original = proto[name]!;
+      proto[name] = function (this: unknown, ...args: unknown[]) {
+        const before = beforeHook?.(this, args);
+        const result = original.apply(this, args);
+        after(this, args, result, before);
+        return result;
+      };
+    };
+    wrap(SqsStore.prototype, 'createQueue', (store, [name]) => {
+      const queue = store.queuesByName?.get(name) as FauxqsQueue | undefined;
+      if (queue) queues.set(name, queue);
+    });
+    wrap(SqsQueue.prototype, 'enqueue', (queue, [message]) => notify((o) => o.enqueued(queue.name, message)));
+    wrap(
+      SqsQueue.prototype,
+      'deleteMessage',
+      (queue, _args, deleted, messageId) => {
+        if (deleted && messageId) notify((o) => o.deleted(queue.name, messageId));
+      },
+      (queue, [receiptHandle]) => (queue.inflightMessages as Map<string, { message: FauxqsMessage }>).get(receiptHandle)?.message.messageId,
+    );
+    wrap(SqsQueue.prototype, 'purge', (queue) => notify((o) => o.purged(queue.name)));
+    wrap(S3Store.prototype, 'createBucket', (store) => {
+      s3Store = store;
+    });
+    wrap(S3Store.prototype, 'putObject', (_store, [bucket, key], object) => notify((o) => o.objectPut(bucket, key, object)));
+    wrap(S3Store.prototype, 'deleteObject', (_store, [bucket, key]) => notify((o) => o.objectDeleted(bucket, key)));
+    wrap(
+      S3Store.prototype,
+      'completeMultipartUpload',
+      (_store, _args, object, upload) => {
+        // The assembled object goes straight into the bucket's map (not through putObject).
+        if (upload && object) notify((o) => o.objectPut(upload.bucket, upload.key, object));
+      },
+      (store, [uploadId]) => store.multipartUploads?.get(uploadId) as { bucket: string; key: string } | undefined,
+    );
+  })();
+  return installed;
+}
+
+/** Installs the hooks (once) and routes changes to `next` (null: stop observing). */
+export async function observeMessaging(next: MessagingObserver | null): Promise<void> {
+  await install();
+  observer = next;
+}
+
+/** Runs `restore` without observing its changes (the journal replaying itself). */
+export function withoutObserving<T>(restore: () => T): T {
+  suspended = true;
+  try {
+    return restore();
+  } finally {
+    suspended = false;
+  }
+}
+
+/** The queues created in this process, by name (the journal restores messages into them). */
+export const queueByName = (name: string): FauxqsQueue | undefined => queues.get(name);
+export const currentS3Store = (): FauxqsS3Store | undefined => s3Store;

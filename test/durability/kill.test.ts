@@ -1,0 +1,172 @@
+/**
+ * Zero loss across crashes: the local cloud on disk, bursts of sends (immediate, batch and scheduled,
+ * with webhooks subscribed), the whole process group SIGKILLed at a random point of each burst, restarted
+ * on the same data, then drained. Every email answered 200 must reach `delivered`, be in the SES mailbox
+ * exactly once, and have its email.sent and email.delivered webhooks delivered at least once, each with
+ * one stable webhook-id. KILL_TEST_ROUNDS sets the number of kills (default 3); `npm run test:kill`
+ * repeats the whole test (docs/reliability.md).
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readStackFile } from '../../localstack/cloud/stack-file';
+import { loadConfig } from '../../shared/config';
+import { buildServices } from '../../shared/services';
+import { createAccount } from '../../shared/usecases/accounts';
+import { createTestCa } from '../support/https-receiver';
+import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
+import { spawnStack, type SpawnedStack } from '../integration/harness/spawn-stack';
+
+const ROUNDS = Number(process.env.KILL_TEST_ROUNDS ?? 3);
+const SANDBOX = 'sandbox.mailservice.dev';
+const random = (min: number, max: number) => min + Math.floor(Math.random() * (max - min));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Accepted {
+  id: string;
+  key: string;
+  kind: 'single' | 'batch' | 'scheduled';
+}
+
+async function call(apiUrl: string, method: string, path: string, key: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${apiUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
+  return { status: response.status, body: await response.json().catch(() => null) };
+}
+
+describe('kill test: SIGKILL mid-burst, restart, drain', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mailservice-kill-'));
+  let stack: SpawnedStack | undefined;
+  let receiver: HttpsReceiver;
+  let env: Record<string, string>;
+
+  const start = async () => {
+    stack = await spawnStack({ dataDir, inMemory: false, detached: true, env, timeoutMs: 90_000 });
+    return stack;
+  };
+
+  beforeAll(async () => {
+    const caDir = join(dataDir, 'test-ca');
+    mkdirSync(caDir, { recursive: true });
+    const ca = await createTestCa(caDir);
+    receiver = await startHttpsReceiver({ certFile: ca.certFile, keyFile: ca.keyFile });
+    env = {
+      WEBHOOK_CA_FILE: ca.caFile,
+      LOCAL_QUEUE_VISIBILITY_SECONDS: '2',
+      WEBHOOK_RETRY_DELAYS: '0,1,1,1,1',
+      // Recovery in seconds, not minutes: the reconciler every 500 ms, short bounds and lease.
+      LOCAL_TASK_PERIOD_MS: '500',
+      RECOVERY_QUEUED_AFTER_S: '5',
+      RECOVERY_SEND_GRACE_S: '5',
+      RECOVERY_SCHEDULED_LATE_S: '3',
+      RECOVERY_WEBHOOK_LATE_S: '5',
+      SEND_LEASE_S: '8',
+    };
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await receiver?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(`loses, duplicates and strands nothing over ${ROUNDS} kills`, async () => {
+    const accepted: Accepted[] = [];
+    /** Every answer's status: a burst that got no 200s says why. */
+    const refusals: number[] = [];
+    let current = await start();
+    for (let round = 1; round <= ROUNDS; round++) {
+      // A fresh account per round (the sandbox allows 100 a day), subscribed before the burst.
+      const info = readStackFile(dataDir)!;
+      // The stack's endpoints and local credentials for the fixture writes (they change with each restart).
+      Object.assign(process.env, info.env);
+      const services = buildServices(loadConfig(info.env));
+      const owner = `kill+${round}-${Date.now()}@example.com`;
+      const { secret: key } = await createAccount(services, { email: owner, plan: 'free', paymentMethod: false, tenants: false });
+      expect((await call(current.apiUrl, 'POST', '/webhooks', key, { url: receiver.url, events: ['email.sent', 'email.delivered'] })).status).toBe(200);
+
+      const apiUrl = current.apiUrl;
+      let bursting = true;
+      const email = (subject: string) => ({ from: `a@${SANDBOX}`, to: owner, subject, text: subject });
+      const loop = async () => {
+        while (bursting) {
+          const kind = (['single', 'batch', 'scheduled'] as const)[random(0, 3)]!;
+          try {
+            if (kind === 'batch') {
+              const response = await call(apiUrl, 'POST', '/emails/batch', key, [email(`r${round} batch a`), email(`r${round} batch b`)]);
+              refusals.push(response.status);
+              if (response.status === 200) for (const { id } of response.body.data) accepted.push({ id, key, kind });
+            } else {
+              const body = kind === 'scheduled' ? { ...email(`r${round} scheduled`), scheduled_at: new Date(Date.now() + random(1000, 4000)).toISOString() } : email(`r${round} single`);
+              const response = await call(apiUrl, 'POST', '/emails', key, body);
+              refusals.push(response.status);
+              if (response.status === 200) accepted.push({ id: response.body.id, key, kind });
+            }
+          } catch {
+            // The stack was killed under this request: it was never answered, so it is not counted.
+            await sleep(20);
+          }
+        }
+      };
+      const loops = Array.from({ length: 4 }, loop);
+      await sleep(random(800, 2000));
+      await current.killGroup();
+      bursting = false;
+      await Promise.all(loops);
+      current = await start();
+    }
+
+    expect({ accepted: accepted.length, answers: refusals.length }).toEqual({ accepted: expect.any(Number), answers: expect.any(Number) });
+    if (accepted.length <= ROUNDS * 4) throw new Error(`too few sends accepted: ${accepted.length}; answers ${JSON.stringify(refusals.slice(0, 20))}`);
+    const ids = new Set(accepted.map((a) => a.id));
+    expect(ids.size).toBe(accepted.length);
+
+    // Drain: every accepted email reaches its final status.
+    const deadline = Date.now() + 120_000;
+    let pending = [...accepted];
+    const statuses = new Map<string, string>();
+    while (pending.length > 0 && Date.now() < deadline) {
+      const still: Accepted[] = [];
+      for (const item of pending) {
+        const response = await call(current.apiUrl, 'GET', `/emails/${item.id}`, item.key);
+        const status = response.status === 200 ? (response.body.email.status as string) : `http ${response.status}`;
+        statuses.set(item.id, status);
+        if (!['delivered', 'bounced', 'failed'].includes(status)) still.push(item);
+      }
+      pending = still;
+      if (pending.length > 0) await sleep(1000);
+    }
+    const notFinal = pending.map((item) => `${item.id} (${item.kind}): ${statuses.get(item.id)}`);
+    expect(notFinal).toEqual([]);
+    expect([...statuses.values()].filter((status) => status !== 'delivered')).toEqual([]);
+
+    // Exactly once in the SES mailbox (each email has one recipient).
+    const mailbox = await fetch(`${current.apiUrl}/_local/ses/messages`).then((r) => r.json() as Promise<{ messages: { tags: Record<string, string> }[] }>);
+    const copies = new Map<string, number>();
+    for (const message of mailbox.messages) if (ids.has(message.tags.email_id!)) copies.set(message.tags.email_id!, (copies.get(message.tags.email_id!) ?? 0) + 1);
+    expect(accepted.filter((a) => copies.get(a.id) !== 1).map((a) => `${a.id}: ${copies.get(a.id) ?? 0} copies`)).toEqual([]);
+
+    // Every subscribed event at least once, each with one stable webhook-id.
+    const webhookIds = new Map<string, Set<string>>();
+    const missing = () => {
+      webhookIds.clear();
+      for (const request of receiver.requests) {
+        const body = JSON.parse(request.body) as { type: string; data: { email_id: string } };
+        const key = `${body.data.email_id} ${body.type}`;
+        if (!webhookIds.has(key)) webhookIds.set(key, new Set());
+        webhookIds.get(key)!.add(String(request.headers['webhook-id']));
+      }
+      return accepted.flatMap((a) => ['email.sent', 'email.delivered'].filter((type) => !webhookIds.has(`${a.id} ${type}`)).map((type) => `${a.id} ${type}`));
+    };
+    const webhookDeadline = Date.now() + 60_000;
+    while (missing().length > 0 && Date.now() < webhookDeadline) await sleep(500);
+    expect(missing()).toEqual([]);
+    const kinds = accepted.reduce<Record<string, number>>((n, a) => ({ ...n, [a.kind]: (n[a.kind] ?? 0) + 1 }), {});
+    console.log(`kill test: ${ROUNDS} kills, ${accepted.length} emails accepted (${JSON.stringify(kinds)}), all delivered once; ${receiver.requests.length} webhook requests for ${webhookIds.size} events`);
+    expect([...webhookIds].filter(([, set]) => set.size !== 1).map(([key, set]) => `${key}: ${[...set].join(', ')}`)).toEqual([]);
+  }, 600_000);
+});

@@ -1,0 +1,27 @@
+/**
+ * Child process of the SES kill test (kill.test.ts): the SES emulator alone on DATA_DIR, publishing
+ * to the parent's fauxqs at SNS_ENDPOINT (so the parent's SNS/SQS outlive the SIGKILL and only the
+ * emulator's own durability is tested). Prints `ready <port>`; SIGTERM stops it cleanly.
+ */
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+import { startSesEmulator } from '../../../../localstack/emulators/ses';
+
+async function main(): Promise<void> {
+  const ses = await startSesEmulator({
+    dataDir: process.env.DATA_DIR,
+    sns: { endpoint: process.env.SNS_ENDPOINT ?? '', region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } },
+    outcomeDelayMs: Number(process.env.OUTCOME_DELAY_MS ?? '20'),
+    publishRetry: { baseMs: 50, maxMs: 500 },
+    log: (m) => process.stderr.write(`[ses-child] ${m}\n`),
+  });
+  process.stdout.write(`ready ${ses.port}\n`);
+  process.on('SIGTERM', () => {
+    void ses.stop().then(() => process.exit(0));
+  });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`[ses-child] failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
