@@ -213,7 +213,8 @@ export class EmailRepository {
       const item = current.Item;
       if (item?.status === 'queued' && typeof item.send_lease_until === 'number' && item.send_lease_until >= reclaimBefore) return { kind: 'leased' };
       const settledByAttempt = typeof item?.provider_message_id === 'string' || (item?.status === 'failed' && item.last_event === 'failed' && (item.send_attempts ?? 0) > 0);
-      if (item && settledByAttempt && item.status !== 'queued' && scheduleVersion === undefined) return { kind: 'settled', email: toStoredEmail(item).email };
+      // Also for a schedule's firing (redelivered after the attempt it started): its event is owed the same way.
+      if (item && settledByAttempt && item.status !== 'queued' && item.status !== 'scheduled') return { kind: 'settled', email: toStoredEmail(item).email };
       return { kind: 'not_sendable' };
     }
   }

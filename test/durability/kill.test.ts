@@ -160,7 +160,7 @@ describe('kill test: SIGKILL mid-burst, restart, drain', () => {
         if (!webhookIds.has(key)) webhookIds.set(key, new Set());
         webhookIds.get(key)!.add(String(request.headers['webhook-id']));
       }
-      return accepted.flatMap((a) => ['email.sent', 'email.delivered'].filter((type) => !webhookIds.has(`${a.id} ${type}`)).map((type) => `${a.id} ${type}`));
+      return accepted.flatMap((a) => ['email.sent', 'email.delivered'].filter((type) => !webhookIds.has(`${a.id} ${type}`)).map((type) => `${a.id} (${a.kind}) ${type}`));
     };
     const webhookDeadline = Date.now() + 60_000;
     while (missing().length > 0 && Date.now() < webhookDeadline) await sleep(500);
