@@ -12,6 +12,7 @@ import { deferredUsage, readShardCounts, reserveShardItems, type ReservedCounter
 import { cancelledConditionIndexes, isConditionFailure, transactWrite, updateIfCondition, withNullFields, withoutKeys, withoutNullFields, type Table } from './table';
 import { acceptedDueAt, claimedDueAt, DEFAULT_RECOVERY_BOUNDS, sentDueAt, type RecoveryBounds } from '../domain/reliability/bounds';
 import { dueAttributes, REMOVE_DUE, setDue } from './due-index';
+import { UNDETERMINED } from '../domain/reliability/recovery-policy';
 
 /** Where the body lives: inline in the item, or in the blob store under `key` when large. */
 export type StoredBody = { inline: EmailBody } | { blobKey: string };
@@ -321,15 +322,18 @@ export class EmailRepository {
 
   /**
    * Reconciler: a sent email with no outcome past the last bound fails as `undetermined` (final), only
-   * while it is still sent; returns the email, or null when it moved on.
+   * while it is still sent; returns the email, or null when it moved on. It stays in the due index (due
+   * at once) until `clearDue` after its email.failed is published, so a pass that dies in between is
+   * followed by one that publishes it.
    */
   async expireUnconfirmed(emailId: string, at: string, reason: string): Promise<Email | null> {
+    const due = setDue('EMAIL', emailId, Date.parse(at));
     const item = await updateIfCondition(this.table, {
       Key: keys.email(emailId),
-      UpdateExpression: `SET #status = :failed, last_event = :failed, last_event_rank = :rank, bounce_type = :type, bounce_reason = :reason, bounced_at = :at, updated_at = :at REMOVE ${REMOVE_DUE}`,
+      UpdateExpression: `SET #status = :failed, last_event = :failed, last_event_rank = :rank, bounce_type = :type, bounce_reason = :reason, bounced_at = :at, updated_at = :at, ${due.set}`,
       ConditionExpression: '#status = :sent',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':failed': 'failed', ':rank': EVENT_RANK.failed, ':type': 'undetermined', ':reason': reason, ':at': at, ':sent': 'sent' },
+      ExpressionAttributeValues: { ':failed': 'failed', ':rank': EVENT_RANK.failed, ':type': UNDETERMINED, ':reason': reason, ':at': at, ':sent': 'sent', ...due.values },
     });
     return item ? toStoredEmail(item).email : null;
   }

@@ -6,13 +6,18 @@
  *   queued, unclaimed past the bound        -> the send queue again (the worker's claim sends it once)
  *   queued, a dead attempt's lease + grace   -> the send queue again (SES's events had time to settle it)
  *   scheduled, past its time + bound         -> the send queue with its schedule version
- *   sent, no outcome past the first bound    -> delivery_delayed (email.delivery_delayed)
- *   sent, no outcome past the last bound     -> failed, bounce_type `undetermined` (email.failed)
+ *   sent, no outcome past the first bound    -> email.delivery_delayed published, then recorded
+ *   sent, no outcome past the last bound     -> failed, bounce_type `undetermined`, then email.failed
+ *   failed undetermined, still due           -> email.failed again (a pass died before publishing it)
  *   webhook delivery pending past due        -> the deliveries queue, next attempt
  *   final (a write that left it indexed)     -> out of the index
  *
  * Each item is read consistently before acting and each write is conditional on what was read, so a
  * pass racing the pipeline (or another pass) at worst re-drives a message the workers then skip.
+ * Events the reconciler raises are at least once, with ids derived from the email: delivery_delayed is
+ * published before it is recorded (a pass dying in between is followed by one that publishes it again;
+ * an outcome arriving in that instant still finds it reported once), and an expired email stays due
+ * until its email.failed is out.
  */
 import { emailEvent } from '../domain/webhooks/email-event-data';
 import { recoverDelivery, recoverEmail } from '../domain/reliability/recovery-policy';
@@ -45,6 +50,8 @@ export interface ReconcileReport {
   /** Sent emails reported delivery_delayed, and failed as undetermined, for want of an outcome. */
   delayed: number;
   expired: number;
+  /** Expired emails whose email.failed an earlier pass may not have published: published again. */
+  reannounced: number;
   /** Entries still within their bound (a live attempt) or already final: index updated only. */
   waiting: number;
   cleared: number;
@@ -59,7 +66,7 @@ const PER_SHARD = 50;
 
 export async function reconcile(deps: ReconcileDeps, log: (message: string, error: unknown) => void = () => undefined): Promise<ReconcileReport> {
   const now = deps.clock.now().getTime();
-  const report: ReconcileReport = { examined: 0, redriven_queued: 0, redriven_scheduled: 0, redriven_webhooks: 0, delayed: 0, expired: 0, waiting: 0, cleared: 0, errors: 0, oldest_due_at: null };
+  const report: ReconcileReport = { examined: 0, redriven_queued: 0, redriven_scheduled: 0, redriven_webhooks: 0, delayed: 0, expired: 0, reannounced: 0, waiting: 0, cleared: 0, errors: 0, oldest_due_at: null };
   const entries = await deps.dueWork.pastDue(now, PER_SHARD);
   report.examined = entries.length;
   report.oldest_due_at = entries.reduce<string | null>((oldest, entry) => (oldest === null || entry.dueAt < oldest ? entry.dueAt : oldest), null);
@@ -85,11 +92,9 @@ export async function reconcile(deps: ReconcileDeps, log: (message: string, erro
               return;
             case 'delay': {
               const at = new Date(now).toISOString();
-              const delayed = await deps.emails.markUnconfirmed(email.id, at, action.dueAt);
-              if (delayed) {
-                await deps.events.publish([emailEvent(delayed, 'email.delivery_delayed', at, { occurrence: 'no-outcome', extra: { reason: 'no_outcome_reported' } })]);
-                report.delayed++;
-              }
+              const reported = { ...email, last_event: 'delivery_delayed' as const, updated_at: at };
+              await deps.events.publish([emailEvent(reported, 'email.delivery_delayed', at, { occurrence: 'no-outcome', extra: { reason: 'no_outcome_reported' } })]);
+              if (await deps.emails.markUnconfirmed(email.id, at, action.dueAt)) report.delayed++;
               return;
             }
             case 'expire': {
@@ -97,10 +102,16 @@ export async function reconcile(deps: ReconcileDeps, log: (message: string, erro
               const failed = await deps.emails.expireUnconfirmed(email.id, at, action.reason);
               if (failed) {
                 await deps.events.publish([emailEvent(failed, 'email.failed', at)]);
+                await deps.emails.clearDue(email.id);
                 report.expired++;
               }
               return;
             }
+            case 'announce':
+              await deps.events.publish([emailEvent(email, 'email.failed', email.bounced_at ?? new Date(now).toISOString())]);
+              await deps.emails.clearDue(email.id);
+              report.reannounced++;
+              return;
             case 'clear':
               report.cleared++;
               await deps.emails.clearDue(email.id);

@@ -15,6 +15,7 @@ export interface EmailState {
   scheduled_at: string | null;
   sent_at: string | null;
   last_event: string | null;
+  bounce_type?: string | null;
   send_lease_until?: number;
   schedule_version?: number;
 }
@@ -28,8 +29,16 @@ export type EmailRecovery =
   | { kind: 'delay'; dueAt: number }
   /** Sent without an outcome past the last bound: fail it as undetermined (final). */
   | { kind: 'expire'; reason: string }
+  /**
+   * Failed as undetermined by an earlier pass that may have died before publishing email.failed (the
+   * expiry leaves the email due until its event is out): publish it again (same id), then clear.
+   */
+  | { kind: 'announce' }
   /** Final already: leave the due index. */
   | { kind: 'clear' };
+
+/** The bounce type of an email the reconciler failed for want of an outcome (only it sets this). */
+export const UNDETERMINED = 'undetermined';
 
 const ms = (iso: string | null) => (iso ? Date.parse(iso) : NaN);
 
@@ -63,6 +72,8 @@ export function recoverEmail(email: EmailState, now: number, bounds: RecoveryBou
       if (email.last_event === 'delivery_delayed') return { kind: 'wait', status: 'sent', dueAt: finalAt };
       return { kind: 'delay', dueAt: finalAt };
     }
+    case 'failed':
+      return email.bounce_type === UNDETERMINED ? { kind: 'announce' } : { kind: 'clear' };
     default:
       return { kind: 'clear' };
   }

@@ -95,6 +95,45 @@ describe('reconcile', () => {
     expect(expired.events.map((e) => [e.type, e.data.bounce_type])).toEqual([['email.failed', 'undetermined']]);
   });
 
+  it('publishes delivery_delayed before recording it: a pass that dies in between is followed by one that publishes it again (same id)', async () => {
+    const stored = email('msg_d', { status: 'sent', last_event: 'sent', sent_at: iso(NOW - B.noOutcomeDelayedAfterMs) });
+    const first = fakes([stored]);
+    first.deps.emails.markUnconfirmed = async () => {
+      throw new Error('killed before the write');
+    };
+    expect(await reconcile(first.deps)).toMatchObject({ delayed: 0, errors: 1 });
+    expect(first.events.map((e) => e.type)).toEqual(['email.delivery_delayed']);
+    expect(stored.email.last_event).toBe('sent');
+    const second = fakes([stored]);
+    expect(await reconcile(second.deps)).toMatchObject({ delayed: 1, errors: 0 });
+    expect(second.events.map((e) => e.id)).toEqual(first.events.map((e) => e.id));
+    expect(stored.email.last_event).toBe('delivery_delayed');
+  });
+
+  it('keeps an expired email due until its email.failed is published; a later pass publishes it (same id) and clears it', async () => {
+    const stored = email('msg_e', { status: 'sent', last_event: 'delivery_delayed', sent_at: iso(NOW - B.noOutcomeFinalAfterMs) });
+    const first = fakes([stored]);
+    first.deps.events.publish = async (batch) => {
+      first.events.push(...batch);
+      throw new Error('killed before the publish was acknowledged');
+    };
+    expect(await reconcile(first.deps)).toMatchObject({ expired: 0, errors: 1 });
+    expect(stored.email).toMatchObject({ status: 'failed', bounce_type: 'undetermined' });
+    expect(first.due.has('msg_e')).toBe(false);
+    const second = fakes([stored]);
+    expect(await reconcile(second.deps)).toMatchObject({ reannounced: 1, errors: 0 });
+    expect(second.events.map((e) => [e.type, e.data.bounce_type])).toEqual([['email.failed', 'undetermined']]);
+    expect(second.events.map((e) => e.id)).toEqual(first.events.map((e) => e.id));
+    expect(second.due.get('msg_e')).toBe(-1);
+  });
+
+  it('takes an expired email out of the index once its email.failed is published', async () => {
+    const { deps, due, events } = fakes([email('msg_x', { status: 'sent', last_event: 'delivery_delayed', sent_at: iso(NOW - B.noOutcomeFinalAfterMs) })]);
+    expect(await reconcile(deps)).toMatchObject({ expired: 1, reannounced: 0 });
+    expect(events.map((e) => e.type)).toEqual(['email.failed']);
+    expect(due.get('msg_x')).toBe(-1);
+  });
+
   it('re-drives the next attempt of a pending webhook delivery and clears finished ones', async () => {
     const delivery = (id: string, status: WebhookDelivery['status']): WebhookDelivery => ({
       id, webhook_id: 'wh_1', account_id: 'acc_1', event_id: 'evt_1', event_type: 'email.sent', payload: '{}', status,

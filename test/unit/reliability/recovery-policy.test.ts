@@ -41,6 +41,11 @@ describe('recoverEmail', () => {
   it('clears final emails from the index', () => {
     for (const status of ['delivered', 'bounced', 'failed', 'cancelled']) expect(recoverEmail(email({ status }), T0, B)).toEqual({ kind: 'clear' });
   });
+
+  it('publishes email.failed again for an email it failed as undetermined that is still due (the pass may have died before publishing)', () => {
+    expect(recoverEmail(email({ status: 'failed', bounce_type: 'undetermined' }), T0, B)).toEqual({ kind: 'announce' });
+    expect(recoverEmail(email({ status: 'failed', bounce_type: 'suppressed' }), T0, B)).toEqual({ kind: 'clear' });
+  });
 });
 
 describe('recoverDelivery', () => {
