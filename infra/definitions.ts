@@ -225,6 +225,12 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
   },
   {
+    name: 'tenants',
+    entry: 'functions/api/tenants/handler.ts',
+    routes: ['ANY /tenants', 'ANY /tenants/{proxy+}'],
+    grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
+  },
+  {
     name: 'domains',
     entry: 'functions/api/domains/handler.ts',
     routes: ['ANY /domains', 'ANY /domains/{proxy+}'],

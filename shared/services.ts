@@ -25,6 +25,7 @@ import { EmailListingRepository } from './store/email-listing';
 import { RateLimitRepository } from './store/rate-limits';
 import { WebhookRepository } from './store/webhooks';
 import { WebhookDeliveryRepository } from './store/webhook-deliveries';
+import { TenantRepository } from './store/tenants';
 import { DueWorkIndex } from './store/due-work';
 import { NodeDnsResolver, parseResolvers } from './dns/node-dns-resolver';
 import { lazySecretBox } from './secrets/lazy-secret-box';
@@ -47,6 +48,7 @@ export function buildServices(config: Config = loadConfig()) {
     dashboardUrl: config.dashboardUrl,
     dnsSettings: { returnPathHost: config.returnPathHost, spfInclude: config.spfInclude, inboundMxHost: config.inboundMxHost },
     accounts: new AccountRepository(table),
+    tenants: new TenantRepository(table),
     apiKeys: new ApiKeyRepository(table),
     emails: new EmailRepository(table, idempotency, config.recovery),
     attachmentUploads: new AttachmentUploadRepository(table),

@@ -11,7 +11,8 @@ export function takeSlotItem(table: Table, accountId: string, counter: string, l
       TableName: table.name,
       Key: keys.counter(accountId, counter),
       UpdateExpression: 'ADD #count :one',
-      ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+      // A limit of 0 (a plan without the resource) must refuse even before the counter exists.
+      ConditionExpression: limit > 0 ? 'attribute_not_exists(#count) OR #count < :limit' : '#count < :limit',
       ExpressionAttributeNames: { '#count': 'count' },
       ExpressionAttributeValues: { ':one': 1, ':limit': limit },
     },

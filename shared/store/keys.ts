@@ -18,6 +18,9 @@
  *   Webhook endpoint   PK WEBHOOK#<wh>           SK WEBHOOK  GSI1PK ACCOUNT#<acc>#WEBHOOKS  GSI1SK <wh>
  *   Webhook delivery   PK DELIVERY#<wh>#<event ulid>  SK DELIVERY  GSI1PK WEBHOOK#<wh>#DELIVERIES  GSI1SK <event ulid>  (TTL)
  *   Attachment upload  PK UPLOAD#<acc>#<att>     SK UPLOAD                (24 h TTL; the account in the key: another account's id is a miss)
+ *   Tenant             PK TENANT#<acc>#<external_id>  SK TENANT  GSI1PK ACCOUNT#<acc>#TENANTS  GSI1SK <ten>
+ *                      (keyed by external_id: unique per account by its key; one read resolves the usual name)
+ *   Tenant id alias    PK TENANTID#<ten>         SK TENANTID             (account and external_id of a tenant id)
  */
 /** A user-chosen value inside a key (tenant ids): '%' and '#' escaped so it cannot end its segment early. */
 export function keyPart(value: string): string {
@@ -58,6 +61,11 @@ export const keys = {
   /** One item per (endpoint, event): a busy endpoint's delivery writes spread over many partitions. */
   webhookDelivery: (webhookId: string, eventUlid: string) => ({ PK: `DELIVERY#${webhookId}#${eventUlid}`, SK: 'DELIVERY' }),
   deliveriesByWebhook: (webhookId: string) => `WEBHOOK#${webhookId}#DELIVERIES`,
+  /** A tenant, keyed by its account and external_id (escaped: external ids may hold any of `. _ : @ -`). */
+  tenant: (accountId: string, externalId: string) => ({ PK: `TENANT#${accountId}#${keyPart(externalId)}`, SK: 'TENANT' }),
+  tenantsByAccount: (accountId: string) => `ACCOUNT#${accountId}#TENANTS`,
+  /** Where a tenant id leads: its account and external_id. */
+  tenantId: (tenantId: string) => ({ PK: `TENANTID#${tenantId}`, SK: 'TENANTID' }),
   /** An attachment upload (POST /attachments). Keyed by account and id: a foreign id is simply not found. */
   attachmentUpload: (accountId: string, attachmentId: string) => ({ PK: `UPLOAD#${accountId}#${attachmentId}`, SK: 'UPLOAD' }),
   /*

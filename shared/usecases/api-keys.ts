@@ -9,16 +9,17 @@ import type { ApiKeyRepository } from '../store/api-keys';
 import type { Page } from '../store/cursor';
 import type { PageRequest } from '../store/paginate';
 import type { Principal } from './principal';
-import { resolveTenant } from './tenant-scope';
+import { resolveTenant, type TenantScopeDeps } from './tenant-scope';
 
 export interface ApiKeyDeps {
   apiKeys: ApiKeyRepository;
+  tenants: TenantScopeDeps['tenants'];
   clock: Clock;
 }
 
 export async function createApiKey(deps: ApiKeyDeps, principal: Principal, input: CreateApiKeyInput): Promise<{ apiKey: ApiKey; secret: string }> {
-  // 403 tenants_not_enabled, or (until tenants exist) 404: the one tenant rule every request follows.
-  const tenant = await resolveTenant(principal, input.tenant);
+  // 403 tenants_not_enabled, 404, or 403 for a key of another tenant: the one tenant rule every request follows.
+  const tenant = (await resolveTenant(deps, principal, input.tenant))?.id ?? null;
   const secret = generateApiKeySecret();
   const apiKey: ApiKey = {
     id: newId('key'),

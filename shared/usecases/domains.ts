@@ -29,11 +29,12 @@ import type { DomainRepository, StoredDomain } from '../store/domains';
 import type { Page } from '../store/cursor';
 import type { PageRequest } from '../store/paginate';
 import type { Principal } from './principal';
-import { resolveTenant } from './tenant-scope';
+import { resolveTenant, type TenantScopeDeps } from './tenant-scope';
 import { assertVisible } from './visibility';
 
 export interface DomainDeps {
   domains: DomainRepository;
+  tenants: TenantScopeDeps['tenants'];
   secretBox: SecretBox;
   dns: DnsResolver;
   clock: Clock;
@@ -50,7 +51,7 @@ function claimToken(accountId: string, name: string): string {
 }
 
 export async function createDomain(deps: DomainDeps, principal: Principal, input: CreateDomainInput): Promise<Domain> {
-  await resolveTenant(principal, input.tenant);
+  await resolveTenant(deps, principal, input.tenant);
   const now = deps.clock.now();
   const id = newId('dom', now.getTime());
   const key = await generateDkimKey();
@@ -111,7 +112,7 @@ export async function getDomain(deps: DomainDeps, principal: Principal, domainId
 }
 
 export async function listDomains(deps: DomainDeps, principal: Principal, page: PageRequest, tenant?: string): Promise<Page<Domain>> {
-  await resolveTenant(principal, tenant);
+  await resolveTenant(deps, principal, tenant);
   return deps.domains.list(principal.account.id, page);
 }
 

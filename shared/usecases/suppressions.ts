@@ -17,11 +17,12 @@ import type { PageRequest } from '../store/paginate';
 import type { SuppressionRepository } from '../store/suppressions';
 import type { Principal } from './principal';
 // The one tenant check of every endpoint that names a tenant; the tenants feature replaces its body.
-import { resolveTenant } from './tenant-scope';
+import { resolveTenant, type TenantScopeDeps } from './tenant-scope';
 
 export interface SuppressionDeps {
   suppressions: SuppressionRepository;
   categoryOptOuts: CategoryOptOutRepository;
+  tenants: TenantScopeDeps['tenants'];
   clock: Clock;
 }
 
@@ -36,7 +37,7 @@ export interface AddSuppressionsResult {
 
 /** POST /suppressions: adds `manual` suppressions; re-adding an address is not an error. */
 export async function addSuppressions(deps: SuppressionDeps, principal: Principal, input: AddSuppressionsInput): Promise<AddSuppressionsResult> {
-  const tenantId = await resolveTenant(principal, input.tenant);
+  const tenantId = (await resolveTenant(deps, principal, input.tenant))?.id ?? null;
   return suppressAddresses(deps, { accountId: principal.account.id, tenantId, emails: input.emails, reason: input.reason });
 }
 
@@ -44,7 +45,7 @@ export interface ListSuppressionsInput extends PageRequest, SuppressionFilters {
 
 /** GET /suppressions: one list, newest first; `email` is an exact lookup, `reason` a filter. */
 export async function listSuppressions(deps: SuppressionDeps, principal: Principal, input: ListSuppressionsInput): Promise<Page<Suppression>> {
-  const tenantId = await resolveTenant(principal, input.tenant);
+  const tenantId = (await resolveTenant(deps, principal, input.tenant))?.id ?? null;
   if (input.email !== undefined) {
     const found = await deps.suppressions.get(principal.account.id, tenantId, input.email);
     const matches = found !== null && (input.reason === undefined || found.reason === input.reason);
@@ -55,7 +56,7 @@ export async function listSuppressions(deps: SuppressionDeps, principal: Princip
 
 /** DELETE /suppressions?email=&tenant=: returns the removed record; 404 when the address is not on the list. */
 export async function removeSuppression(deps: SuppressionDeps, principal: Principal, input: RemoveSuppressionInput): Promise<Suppression> {
-  const tenantId = await resolveTenant(principal, input.tenant);
+  const tenantId = (await resolveTenant(deps, principal, input.tenant))?.id ?? null;
   const removed = await deps.suppressions.delete(principal.account.id, tenantId, input.email);
   if (!removed) {
     throw new NotFoundError(tenantId === null ? 'Suppression of' : `Suppression (tenant ${tenantId}) of`, input.email);

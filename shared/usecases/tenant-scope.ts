@@ -1,17 +1,49 @@
 /**
- * Resolving a `tenant` named on a request. Until the tenants feature exists no tenant can exist, so
- * every named tenant is 404 on accounts with tenants enabled, and 403 tenants_not_enabled elsewhere.
- * The tenants feature replaces the body of this function.
+ * The one tenant rule every request follows when it names a tenant (a send's `tenant`, a domain,
+ * suppression, API key, test event or webhook filter, a /tenants path): 403 tenants_not_enabled on an
+ * account without tenants; 404 when the account has no such tenant (a tenant being deleted included);
+ * 403 forbidden when the caller's key is limited to another tenant.
  */
 import { ForbiddenError, NotFoundError } from '../domain/errors';
+import type { Tenant } from '../domain/tenants/tenant';
+import type { TenantRepository } from '../store/tenants';
 import type { Principal } from './principal';
 
-export async function resolveTenant(principal: Principal, tenant: string | undefined): Promise<null> {
-  if (tenant === undefined) return null;
-  if (!principal.account.tenants_enabled) {
-    throw new ForbiddenError('Tenants are not enabled for this account.', 'tenants_not_enabled', {
-      hint: 'Remove the tenant field, or ask for tenants to be enabled on your plan.',
-    });
-  }
-  throw new NotFoundError('Tenant', tenant);
+export interface TenantScopeDeps {
+  tenants: Pick<TenantRepository, 'find'>;
+}
+
+export function checkTenantsEnabled(principal: Principal): void {
+  if (principal.account.tenants_enabled) return;
+  throw new ForbiddenError('Tenants are not enabled for this account.', 'tenants_not_enabled', {
+    hint: 'Remove the tenant field, or ask for tenants to be enabled on your plan.',
+  });
+}
+
+/**
+ * Account-wide resources (webhooks, tenants, API keys, account settings) are not a tenant's business:
+ * a key limited to a tenant gets 403 forbidden (spec, Authentication 3).
+ */
+export function requireAccountKey(principal: Principal, what: string): void {
+  if (principal.credential.tenant === null || principal.credential.tenant === undefined) return;
+  throw new ForbiddenError(`A key limited to a tenant cannot ${what}; use a key of the whole account.`, 'forbidden');
+}
+
+/** A key limited to one tenant may act only for that tenant. */
+export function checkTenantAllowed(principal: Principal, tenant: Pick<Tenant, 'id' | 'external_id'>): void {
+  const limitedTo = principal.credential.tenant;
+  if (limitedTo === null || limitedTo === tenant.id) return;
+  throw new ForbiddenError(`This API key is limited to another tenant and cannot act for ${tenant.external_id}.`, 'forbidden', {
+    hint: 'Use a key of that tenant, or a key of the whole account.',
+  });
+}
+
+/** The tenant `ref` names (external_id or id), or null when none is named. */
+export async function resolveTenant(deps: TenantScopeDeps, principal: Principal, ref: string | undefined | null): Promise<Tenant | null> {
+  if (ref === undefined || ref === null) return null;
+  checkTenantsEnabled(principal);
+  const stored = await deps.tenants.find(principal.account.id, ref);
+  if (!stored || stored.deleting) throw new NotFoundError('Tenant', ref);
+  checkTenantAllowed(principal, stored.tenant);
+  return stored.tenant;
 }

@@ -12,7 +12,7 @@ import { NotFoundError, ValidationError } from '../domain/errors';
 import type { Clock, EventPublisher } from '../ports';
 import type { EmailRepository } from '../store/emails';
 import type { Principal } from './principal';
-import { resolveTenant } from './tenant-scope';
+import { resolveTenant, type TenantScopeDeps } from './tenant-scope';
 import { assertVisible } from './visibility';
 
 export const testEventSchema = z
@@ -29,11 +29,12 @@ export type TestEventInput = z.infer<typeof testEventSchema>;
 export interface TestEventDeps {
   emails: EmailRepository;
   events: EventPublisher;
+  tenants: TenantScopeDeps['tenants'];
   clock: Clock;
 }
 
 export async function sendTestEvent(deps: TestEventDeps, principal: Principal, input: TestEventInput) {
-  const tenant = await resolveTenant(principal, input.tenant);
+  const tenant = (await resolveTenant(deps, principal, input.tenant))?.external_id ?? null;
   const now = deps.clock.now().toISOString();
   const type = input.event as EventType;
   let data: Record<string, unknown>;

@@ -23,11 +23,12 @@ import type { StoredWebhook, WebhookChanges, WebhookRepository } from '../store/
 import { generateWebhookSecret } from '../webhooks/signing';
 import { checkWebhookUrl, classifyAddress, isForbiddenAddress, type SsrfPolicy } from '../webhooks/ssrf';
 import type { Principal } from './principal';
-import { resolveTenant } from './tenant-scope';
+import { requireAccountKey, resolveTenant, type TenantScopeDeps } from './tenant-scope';
 import { assertVisible } from './visibility';
 
 export interface WebhookDeps {
   webhooks: WebhookRepository;
+  tenants: TenantScopeDeps['tenants'];
   webhookDeliveries: WebhookDeliveryRepository;
   webhookDeliveryQueue: WebhookDeliveryQueue;
   secretBox: SecretBox;
@@ -66,22 +67,21 @@ async function checkUrl(deps: WebhookDeps, url: string): Promise<void> {
 
 /** Webhooks are account-wide: a key limited to a tenant may not manage them (spec, Authentication 3). */
 function accountKeyOnly(principal: Principal): void {
-  if (principal.credential.tenant !== null && principal.credential.tenant !== undefined) {
-    throw new ForbiddenError('A key limited to a tenant cannot manage webhooks; use an account key.');
-  }
+  requireAccountKey(principal, 'manage webhooks');
 }
 
 /** Each named tenant must exist (403 tenants_not_enabled / 404 from the shared tenant check); [] is no filter. */
-async function resolveTenants(principal: Principal, names: string[] | null | undefined): Promise<string[] | null> {
+async function resolveTenants(deps: TenantScopeDeps, principal: Principal, names: string[] | null | undefined): Promise<string[] | null> {
   if (!names || names.length === 0) return null;
   const resolved: string[] = [];
-  for (const name of names) resolved.push((await resolveTenant(principal, name)) ?? name);
+  // Kept by external_id (unique per account, immutable), as email events name their tenant.
+  for (const name of names) resolved.push((await resolveTenant(deps, principal, name))!.external_id);
   return [...new Set(resolved)];
 }
 
 export async function createWebhook(deps: WebhookDeps, principal: Principal, input: CreateWebhookInput): Promise<{ webhook: WebhookEndpoint; secret: string }> {
   accountKeyOnly(principal);
-  const tenants = await resolveTenants(principal, input.tenants);
+  const tenants = await resolveTenants(deps, principal, input.tenants);
   await checkUrl(deps, input.url);
   const now = deps.clock.now();
   const webhook: WebhookEndpoint = {
@@ -127,7 +127,7 @@ export async function updateWebhook(deps: WebhookDeps, principal: Principal, web
   // An unknown id is 404 before any other answer about the body's values.
   await owned(deps, principal, webhookId);
   const changes: WebhookChanges = { events: input.events, enabled: input.enabled };
-  if (input.tenants !== undefined) changes.tenants = await resolveTenants(principal, input.tenants);
+  if (input.tenants !== undefined) changes.tenants = await resolveTenants(deps, principal, input.tenants);
   if (input.url !== undefined) {
     await checkUrl(deps, input.url);
     changes.url = input.url;

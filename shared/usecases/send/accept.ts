@@ -34,12 +34,13 @@ import type { UsageLedger } from '../../store/usage';
 import { invalidApiKey, rememberedAccountOf, rememberKey } from '../authenticate';
 import { IdempotencyKeyTaken, withIdempotency } from '../idempotency';
 import type { Principal } from '../principal';
-import { resolveTenant } from '../tenant-scope';
+import { resolveTenant, type TenantScopeDeps } from '../tenant-scope';
 import { storeContent } from './content';
 import { blockedError, blockedReason, checkRecipients, checkSender, checkSendScope, findBlocked, limitError, recipientAddresses, type Blocked, type SenderDomainFacts } from './policy';
 
 export interface SendDeps {
   sendContext: Pick<SendContextReader, 'read'>;
+  tenants: TenantScopeDeps['tenants'];
   emails: Pick<EmailRepository, 'accept' | 'create'>;
   apiKeys: Pick<ApiKeyRepository, 'findByHash'>;
   domains: Pick<DomainRepository, 'get'>;
@@ -149,7 +150,7 @@ export async function sendEmail(deps: SendDeps, caller: SendCaller, request: Sen
   // 2. Who.
   const principal = 'principal' in caller ? caller.principal : rememberKey(context.key, caller.apiKeyHash, context.account);
   checkSendScope(principal.credential);
-  await resolveTenant(principal, request.tenant);
+  await resolveTenant(deps, principal, request.tenant);
 
   // 3. Idempotency, then 4-6.
   return withIdempotency(

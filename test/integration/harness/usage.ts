@@ -10,7 +10,7 @@ import { shardCaps } from '../../../shared/domain/accounts/limits';
 import { keys } from '../../../shared/store/keys';
 import { stack } from './stack';
 
-function documentClient() {
+export function documentClient() {
   const { info } = stack();
   return DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: info.endpoints.dynamodb, region: info.region }));
 }

@@ -57,6 +57,7 @@ export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; worl
     ...world,
   };
   const deps: SendDeps = {
+    tenants: { find: async () => null },
     sendContext: {
       read: async (query): Promise<SendContext> => {
         w.contextReads.push(query);

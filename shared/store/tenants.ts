@@ -1,0 +1,184 @@
+/**
+ * Tenants repository. A tenant is keyed by its account and external_id, so the external_id is unique
+ * per account by the item key itself (a conditional put: concurrent creates make exactly one), and the
+ * usual way of naming a tenant resolves in one read. A small alias item per tenant id leads from our id
+ * to that key. Creation takes a slot of the account's tenant counter (conditional ADD against the
+ * plan's limit) in the same transaction, so concurrent creates never exceed it.
+ *
+ * Deletion is two steps so it can be retried when interrupted: `markDeleting` (the tenant disappears
+ * for every other purpose at once), the caller's clean-up, then `remove` (items and the slot).
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Tenant, TenantStatus } from '../domain/tenants/tenant';
+import { batchGetItems } from './batch-get';
+import { freeSlotItem, takeSlotItem } from './counters';
+import type { Page } from './cursor';
+import { keys } from './keys';
+import { queryPage, type PageRequest } from './paginate';
+import { cancelledConditionIndexes, setChanges, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
+
+export const TENANT_COUNTER = 'TENANTS';
+
+export type CreateTenantOutcome = { kind: 'created' } | { kind: 'duplicate' } | { kind: 'limit_reached' };
+
+/** A tenant as stored: the model and whether a deletion has begun (such a tenant exists for nobody else). */
+export interface StoredTenant {
+  tenant: Tenant;
+  deleting: boolean;
+}
+
+/** The tenant item as read (the send path reads it in its own batch). */
+export function toStoredTenant(item: Record<string, any>): StoredTenant {
+  const { type, deleting, ...rest } = withoutKeys(item);
+  return { tenant: rest as unknown as Tenant, deleting: deleting === true };
+}
+
+const TENANT_ID = /^ten_[0-9A-Z]{26}$/;
+
+export function looksLikeTenantId(ref: string): boolean {
+  return TENANT_ID.test(ref);
+}
+
+export class TenantRepository {
+  constructor(private readonly table: Table) {}
+
+  async create(tenant: Tenant, limit: number): Promise<CreateTenantOutcome> {
+    try {
+      await transactWrite(this.table, [
+        {
+          Put: {
+            TableName: this.table.name,
+            Item: {
+              ...keys.tenant(tenant.account_id, tenant.external_id),
+              GSI1PK: keys.tenantsByAccount(tenant.account_id),
+              GSI1SK: tenant.id,
+              type: 'tenant',
+              ...tenant,
+            },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        {
+          Put: {
+            TableName: this.table.name,
+            Item: { ...keys.tenantId(tenant.id), type: 'tenant_id', account_id: tenant.account_id, external_id: tenant.external_id },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        takeSlotItem(this.table, tenant.account_id, TENANT_COUNTER, limit),
+      ]);
+      return { kind: 'created' };
+    } catch (error) {
+      const failed = cancelledConditionIndexes(error);
+      if (failed.includes(0)) return { kind: 'duplicate' };
+      if (failed.includes(2)) return { kind: 'limit_reached' };
+      throw error;
+    }
+  }
+
+  async getByExternalId(accountId: string, externalId: string): Promise<StoredTenant | null> {
+    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.tenant(accountId, externalId), ConsistentRead: true }));
+    return result.Item ? toStoredTenant(result.Item) : null;
+  }
+
+  /**
+   * The account's tenant named `ref`: by external_id first (one read), else by id (the alias leads to
+   * it). Deleting tenants are returned as such; the caller decides.
+   */
+  async find(accountId: string, ref: string): Promise<StoredTenant | null> {
+    const wanted = [keys.tenant(accountId, ref), ...(looksLikeTenantId(ref) ? [keys.tenantId(ref)] : [])];
+    const items = await batchGetItems(this.table, wanted, { consistentRead: true });
+    const byExternalId = items.find((item) => item.SK === 'TENANT');
+    if (byExternalId) return toStoredTenant(byExternalId);
+    const alias = items.find((item) => item.SK === 'TENANTID');
+    if (!alias || alias.account_id !== accountId) return null;
+    const stored = await this.getByExternalId(accountId, alias.external_id);
+    return stored && stored.tenant.id === ref ? stored : null;
+  }
+
+  /** Tenants of these ids that still exist (not being deleted), for showing `tenant` on records. */
+  async existing(tenantIds: readonly string[]): Promise<Map<string, Tenant>> {
+    const ids = [...new Set(tenantIds)];
+    if (ids.length === 0) return new Map();
+    const aliases = await batchGetItems(this.table, ids.map((id) => keys.tenantId(id)));
+    const items = await batchGetItems(
+      this.table,
+      aliases.map((alias) => keys.tenant(alias.account_id, alias.external_id)),
+    );
+    const found = new Map<string, Tenant>();
+    for (const item of items) {
+      const { tenant, deleting } = toStoredTenant(item);
+      if (!deleting && ids.includes(tenant.id)) found.set(tenant.id, tenant);
+    }
+    return found;
+  }
+
+  /** Newest first; `status` filters (the page fills across filtered-out tenants). Deleting tenants are left out. */
+  list(accountId: string, page: PageRequest, status?: TenantStatus): Promise<Page<Tenant>> {
+    const partition = keys.tenantsByAccount(accountId);
+    const filters = ['attribute_not_exists(deleting)', ...(status ? ['#status = :status'] : [])];
+    return queryPage(
+      this.table,
+      {
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        FilterExpression: filters.join(' AND '),
+        ExpressionAttributeValues: { ':pk': partition, ...(status ? { ':status': status } : {}) },
+        ...(status ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
+        ScanIndexForward: false,
+      },
+      page,
+      { GSI1PK: partition },
+      (item) => ({ PK: item.PK, SK: item.SK, GSI1PK: item.GSI1PK, GSI1SK: item.GSI1SK }),
+      (item) => toStoredTenant(item).tenant,
+    );
+  }
+
+  /**
+   * Changes fields of a tenant that is not being deleted. `unless` adds a condition on the stored item
+   * (e.g. "not paused by the service"); null when the tenant is gone or the condition failed.
+   */
+  async update(tenant: Pick<Tenant, 'account_id' | 'external_id'>, changes: Partial<Omit<Tenant, 'id' | 'account_id' | 'external_id' | 'created_at'>>, now: string, unless?: { pausedBy: 'automated' }): Promise<Tenant | null> {
+    const update = setChanges(changes, now);
+    const conditions = ['attribute_exists(PK)', 'attribute_not_exists(deleting)'];
+    const values: Record<string, unknown> = { ...update.ExpressionAttributeValues };
+    if (unless) {
+      conditions.push('(attribute_not_exists(pause_source) OR pause_source <> :automated)');
+      values[':automated'] = unless.pausedBy;
+    }
+    const item = await updateIfCondition(this.table, {
+      Key: keys.tenant(tenant.account_id, tenant.external_id),
+      ...update,
+      ExpressionAttributeValues: values,
+      ConditionExpression: conditions.join(' AND '),
+    });
+    return item ? toStoredTenant(item).tenant : null;
+  }
+
+  /** First step of a deletion: from now on the tenant exists for nobody but the deletion. Idempotent. */
+  async markDeleting(tenant: Pick<Tenant, 'account_id' | 'external_id'>, now: string): Promise<boolean> {
+    const item = await updateIfCondition(this.table, {
+      Key: keys.tenant(tenant.account_id, tenant.external_id),
+      UpdateExpression: 'SET deleting = :true, updated_at = :now',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':true': true, ':now': now },
+      ReturnValues: 'NONE',
+    });
+    return item !== null;
+  }
+
+  /** Last step of a deletion: the tenant, its id alias and its slot, together. False when already gone. */
+  async remove(tenant: Pick<Tenant, 'id' | 'account_id' | 'external_id'>): Promise<boolean> {
+    try {
+      await transactWrite(this.table, [
+        { Delete: { TableName: this.table.name, Key: keys.tenant(tenant.account_id, tenant.external_id), ConditionExpression: 'attribute_exists(PK) AND id = :id', ExpressionAttributeValues: { ':id': tenant.id } } },
+        { Delete: { TableName: this.table.name, Key: keys.tenantId(tenant.id) } },
+        freeSlotItem(this.table, tenant.account_id, TENANT_COUNTER),
+      ]);
+      return true;
+    } catch (error) {
+      if (cancelledConditionIndexes(error).includes(0)) return false;
+      throw error;
+    }
+  }
+}
