@@ -26,11 +26,13 @@ export interface SenderDomain {
   id: string;
   account_id: string;
   status: DomainStatus;
+  /** The tenant id owning the domain (claim attribute `tenant_id`), null for an account-wide domain. */
+  tenant_id: string | null;
 }
 
 /** The claim item as read: its owner, and the send-time fields (absent on claims written before they existed). */
-export function toSenderDomain(item: Record<string, any>): SenderDomain | { id: string; account_id: string; status: undefined } {
-  return { id: item.domain_id, account_id: item.account_id, status: item.status };
+export function toSenderDomain(item: Record<string, any>): SenderDomain | { id: string; account_id: string; status: undefined; tenant_id: string | null } {
+  return { id: item.domain_id, account_id: item.account_id, status: item.status, tenant_id: item.tenant_id ?? null };
 }
 
 export type CreateDomainOutcome = { ok: true } | { ok: false; reason: 'claimed'; ownerAccountId: string; ownerDomainId: string } | { ok: false; reason: 'limit' };

@@ -33,7 +33,7 @@ export interface SendContext {
   key: ApiKeyLookup | null;
   account: Account | null;
   /** The claim of the sender's domain name (any owner), or null when nobody claimed it. `status` is undefined on old claims. */
-  domain: SenderDomain | { id: string; account_id: string; status: undefined } | null;
+  domain: ReturnType<typeof toSenderDomain> | null;
   suppressed: string[];
   optedOut: string[];
   idempotency: IdempotencyRecord | null;

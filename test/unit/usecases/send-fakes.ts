@@ -21,7 +21,7 @@ export function keyLookup(overrides: Partial<ApiKeyLookup> = {}): ApiKeyLookup {
 export interface World {
   keys: Map<string, ApiKeyLookup>;
   accounts: Map<string, Account>;
-  domains: Map<string, { id: string; account_id: string; status: 'verified' | 'pending' | undefined }>;
+  domains: Map<string, { id: string; account_id: string; status: 'verified' | 'pending' | undefined; tenant_id?: string | null }>;
   suppressed: Set<string>;
   optedOut: Set<string>;
   idempotency: Map<string, IdempotencyRecord>;
@@ -64,7 +64,7 @@ export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; worl
         return {
           key: query.apiKeyHash ? (w.keys.get(query.apiKeyHash) ?? null) : null,
           account: query.apiKeyHash ? (w.accounts.get(query.accountId) ?? null) : null,
-          domain: query.fromDomain ? (w.domains.get(query.fromDomain) ?? null) : null,
+          domain: query.fromDomain ? ((d) => (d ? { tenant_id: null, ...d } : null) as SendContext['domain'])(w.domains.get(query.fromDomain)) : null,
           suppressed: query.recipients.filter((r) => w.suppressed.has(r)),
           optedOut: query.optOutCategory ? query.recipients.filter((r) => w.optedOut.has(r)) : [],
           idempotency: query.idempotencyKey ? (w.idempotency.get(query.idempotencyKey) ?? null) : null,
