@@ -3,6 +3,7 @@
  *
  *   admin account create --email <address> [--plan free|pro|scale|dedicated] [--payment-method] [--tenants]
  *   admin account update --id <acc_...> [--plan ...] [--payment-method | --no-payment-method] [--tenants | --no-tenants]
+ *   admin tenant resume --account <acc_...> --tenant <external_id or ten_...>   (also one the service paused)
  *
  * Its target comes from the environment only, as a function's does: TABLE_NAME (the stack's TableName
  * output), the region (AWS_REGION), credentials and, off AWS, endpoint overrides
@@ -18,13 +19,15 @@ import { AppError } from '../../shared/domain/errors';
 import { ENV, loadConfig } from '../../shared/config';
 import { buildServices } from '../../shared/services';
 import { createAccount, updateAccount } from '../../shared/usecases/accounts';
+import { resumeTenantAsOperator } from '../../shared/usecases/tenants';
 
 /** Bad arguments or a missing target: exit code 2. */
 export class UsageError extends Error {}
 
 const USAGE = `usage:
   admin account create --email <address> [--plan ${PLAN_NAMES.join('|')}] [--payment-method] [--tenants]
-  admin account update --id <account_id> [--plan ${PLAN_NAMES.join('|')}] [--payment-method|--no-payment-method] [--tenants|--no-tenants]`;
+  admin account update --id <account_id> [--plan ${PLAN_NAMES.join('|')}] [--payment-method|--no-payment-method] [--tenants|--no-tenants]
+  admin tenant resume --account <account_id> --tenant <external_id or tenant id>`;
 
 const TARGET_USAGE = `target: the environment (${ENV.tableName}, AWS_REGION, AWS credentials, endpoint overrides such as AWS_ENDPOINT_URL_DYNAMODB)`;
 
@@ -57,6 +60,8 @@ function parse(argv: string[]) {
       options: {
         email: { type: 'string' },
         id: { type: 'string' },
+        account: { type: 'string' },
+        tenant: { type: 'string' },
         plan: { type: 'string' },
         'payment-method': { type: 'boolean' },
         'no-payment-method': { type: 'boolean' },
@@ -78,11 +83,18 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
     return undefined;
   }
   const [resource, action] = positionals;
-  if (resource !== 'account' || (action !== 'create' && action !== 'update')) throw new UsageError(USAGE);
+  const known = (resource === 'account' && (action === 'create' || action === 'update')) || (resource === 'tenant' && action === 'resume');
+  if (!known) throw new UsageError(USAGE);
 
   options.prepareEnvironment?.();
   if (!process.env[ENV.tableName]) throw new UsageError(`Set ${ENV.tableName} (the stack output TableName) in the environment, with the AWS credentials and region of the stack.`);
   const services = buildServices(loadConfig(process.env));
+
+  if (resource === 'tenant') {
+    if (!values.account || !values.tenant) throw new UsageError('tenant resume needs --account <account_id> --tenant <external_id or id>');
+    const tenant = await resumeTenantAsOperator(services, values.account, values.tenant);
+    return { tenant_id: tenant.id, external_id: tenant.external_id, status: tenant.status };
+  }
 
   if (action === 'create') {
     if (!values.email || !isEmailAddress(values.email)) throw new UsageError('account create needs --email <address>');

@@ -127,3 +127,16 @@ export async function deleteTenant(deps: TenantDeps, principal: Principal, ref: 
   await deps.tenants.remove(tenant);
   return tenant;
 }
+
+/**
+ * An operator resumes a tenant (the admin CLI): also one the service paused, which the API refuses.
+ * Returns the tenant as it is now (already active: unchanged).
+ */
+export async function resumeTenantAsOperator(deps: Pick<TenantDeps, 'tenants' | 'clock'>, accountId: string, ref: string): Promise<Tenant> {
+  const stored = await deps.tenants.find(accountId, ref);
+  if (!stored || stored.deleting) throw new NotFoundError('Tenant', ref);
+  if (stored.tenant.status === 'active') return stored.tenant;
+  const resumed = await deps.tenants.update(stored.tenant, { status: 'active', paused_reason: null, paused_at: null, pause_source: null }, deps.clock.now().toISOString());
+  if (!resumed) throw new NotFoundError('Tenant', ref);
+  return resumed;
+}

@@ -45,6 +45,21 @@ describe('admin CLI', () => {
     expect(duplicate.stderr).toContain('already exists');
   });
 
+  it('resumes a tenant the service paused (the API refuses to), and refuses unknown tenants', async () => {
+    const created = JSON.parse((await admin('account', 'create', '--email', uniqueEmail('tenants'), '--plan', 'scale', '--payment-method', '--tenants')).stdout);
+    const tenant = (await api('POST', '/tenants', { key: created.api_key, body: { external_id: 'paused-by-service' } })).body.tenant;
+    await stack().services.tenants.update({ account_id: created.account_id, external_id: tenant.external_id }, { status: 'paused', pause_source: 'automated', paused_reason: 'complaint rate 0.4%', paused_at: new Date().toISOString() }, new Date().toISOString());
+    expect((await api('PATCH', `/tenants/${tenant.id}`, { key: created.api_key, body: { status: 'active' } })).status).toBe(403);
+    const resumed = await admin('tenant', 'resume', '--account', created.account_id, '--tenant', 'paused-by-service');
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toEqual({ tenant_id: tenant.id, external_id: 'paused-by-service', status: 'active' });
+    expect((await api('GET', `/tenants/${tenant.id}`, { key: created.api_key })).body.tenant).toMatchObject({ status: 'active', pause_source: null, paused_reason: null });
+    const unknown = await admin('tenant', 'resume', '--account', created.account_id, '--tenant', 'nobody');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('not found');
+    expect((await admin('tenant', 'resume', '--account', created.account_id)).code).toBe(2);
+  });
+
   it('refuses bad input with a usage error', async () => {
     const badPlan = await admin('account', 'create', '--email', uniqueEmail(), '--plan', 'gold');
     expect(badPlan.code).toBe(2);
