@@ -21,6 +21,7 @@
  *   Tenant             PK TENANT#<acc>#<external_id>  SK TENANT  GSI1PK ACCOUNT#<acc>#TENANTS  GSI1SK <ten>
  *                      (keyed by external_id: unique per account by its key; one read resolves the usual name)
  *   Tenant id alias    PK TENANTID#<ten>         SK TENANTID             (account and external_id of a tenant id)
+ *   Tenant day stats   PK TENANTSTATS#<ten>#<YYYY-MM-DD>  SK STATS       (counters by acceptance day, added from the stream; TTL)
  */
 /** A user-chosen value inside a key (tenant ids): '%' and '#' escaped so it cannot end its segment early. */
 export function keyPart(value: string): string {
@@ -66,6 +67,8 @@ export const keys = {
   tenantsByAccount: (accountId: string) => `ACCOUNT#${accountId}#TENANTS`,
   /** Where a tenant id leads: its account and external_id. */
   tenantId: (tenantId: string) => ({ PK: `TENANTID#${tenantId}`, SK: 'TENANTID' }),
+  /** One tenant's counters for one UTC day (its own partition: written once per stream batch). */
+  tenantStats: (tenantId: string, day: string) => ({ PK: `TENANTSTATS#${tenantId}#${day}`, SK: 'STATS' }),
   /** An attachment upload (POST /attachments). Keyed by account and id: a foreign id is simply not found. */
   attachmentUpload: (accountId: string, attachmentId: string) => ({ PK: `UPLOAD#${accountId}#${attachmentId}`, SK: 'UPLOAD' }),
   /*

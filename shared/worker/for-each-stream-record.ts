@@ -20,17 +20,21 @@ export interface StreamItem {
   eventName: 'INSERT' | 'MODIFY' | 'REMOVE';
   /** The item after the change (absent for REMOVE, or when the stream view carries no new image). */
   newImage?: Record<string, unknown>;
+  /** The item before the change (only with the NEW_AND_OLD_IMAGES view; absent for INSERT). */
+  oldImage?: Record<string, unknown>;
 }
 
 function toItem(record: DynamoDBRecord): StreamItem {
   const sequenceNumber = record.dynamodb?.SequenceNumber;
   if (!sequenceNumber || !record.eventID || !record.eventName) throw new Error('record without sequence number, event id or event name');
   const image = record.dynamodb?.NewImage;
+  const old = record.dynamodb?.OldImage;
   return {
     sequenceNumber,
     eventId: record.eventID,
     eventName: record.eventName,
     ...(image ? { newImage: unmarshall(image as Record<string, AttributeValue>) } : {}),
+    ...(old ? { oldImage: unmarshall(old as Record<string, AttributeValue>) } : {}),
   };
 }
 

@@ -1,0 +1,57 @@
+/**
+ * Tenant day stats from the table's stream: each record of a tenant's email moves the counters of its
+ * acceptance day (shared/domain/tenants/stats.ts). Records are taken in stream order in groups touching
+ * at most `maxPerCall` tenant-days, each group written in one idempotent transaction (token from its
+ * records), so a failed group ends the done prefix and the retry starts at its first record: a record
+ * is counted once (at-least-once only after a retry later than 10 minutes, or a stream replay).
+ */
+import { mergeDeltas, statsDelta, type EmailImage, type StatsDelta } from '../domain/tenants/stats';
+import type { TenantStatsRepository } from '../store/tenant-stats';
+import { usageToken } from './relay-outbox';
+
+export interface StatsRecord {
+  eventId: string;
+  eventName: 'INSERT' | 'MODIFY' | 'REMOVE';
+  newImage?: Record<string, unknown>;
+  oldImage?: Record<string, unknown>;
+}
+
+export interface AggregateStatsDeps {
+  stats: Pick<TenantStatsRepository, 'add' | 'maxPerCall'>;
+}
+
+export interface AggregateStatsResult {
+  /** Leading records done (all of them when nothing failed). */
+  done: number;
+  /** Tenant-day counter items written. */
+  written: number;
+  failure?: string;
+}
+
+export async function aggregateTenantStats(deps: AggregateStatsDeps, records: readonly StatsRecord[]): Promise<AggregateStatsResult> {
+  const groups: { first: number; eventIds: string[]; deltas: StatsDelta[]; days: Set<string> }[] = [];
+  records.forEach((record, index) => {
+    const delta = statsDelta(record.eventName, record.newImage as EmailImage | undefined, record.oldImage as EmailImage | undefined);
+    if (!delta) return;
+    const id = `${delta.tenantId}\u0000${delta.day}`;
+    let group = groups[groups.length - 1];
+    if (!group || (!group.days.has(id) && group.days.size >= deps.stats.maxPerCall)) {
+      group = { first: index, eventIds: [], deltas: [], days: new Set() };
+      groups.push(group);
+    }
+    group.eventIds.push(record.eventId);
+    group.deltas.push(delta);
+    group.days.add(id);
+  });
+  let written = 0;
+  for (const group of groups) {
+    try {
+      const merged = mergeDeltas(group.deltas);
+      await deps.stats.add(merged, usageToken(group.eventIds));
+      written += merged.length;
+    } catch (error) {
+      return { done: group.first, written, failure: `tenant stats update failed: ${(error as Error).message}` };
+    }
+  }
+  return { done: records.length, written };
+}

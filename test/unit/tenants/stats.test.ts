@@ -1,0 +1,79 @@
+/** Tenant day stats: which counters a write of a tenant's email moves, and the stream aggregation. */
+import { statsDelta, statsView, emptyCounts, type EmailImage } from '../../../shared/domain/tenants/stats';
+import { aggregateTenantStats, type StatsRecord } from '../../../shared/usecases/aggregate-tenant-stats';
+import type { StatsDelta } from '../../../shared/domain/tenants/stats';
+
+const base: EmailImage = { type: 'email', tenant_id: 'ten_1', created_at: '2026-11-22T10:00:00.000Z', status: 'queued', last_event: 'queued' };
+
+describe('statsDelta', () => {
+  it('counts an acceptance: total and queued, scheduled or suppressed', () => {
+    expect(statsDelta('INSERT', base, undefined)).toEqual({ tenantId: 'ten_1', day: '2026-11-22', counts: { total: 1, queued: 1 } });
+    expect(statsDelta('INSERT', { ...base, status: 'scheduled' }, undefined)?.counts).toEqual({ total: 1, scheduled: 1 });
+    expect(statsDelta('INSERT', { ...base, status: 'failed', suppressed_event: { reason: 'suppressed' } }, undefined)?.counts).toEqual({ total: 1, suppressed: 1 });
+  });
+
+  it('counts each milestone a write reached, once, by the day of acceptance', () => {
+    const sent = { ...base, status: 'sent', sent_at: '2026-11-23T00:00:01.000Z' };
+    expect(statsDelta('MODIFY', sent, base)).toEqual({ tenantId: 'ten_1', day: '2026-11-22', counts: { sent: 1 } });
+    // The same write seen again from a later state counts nothing new.
+    expect(statsDelta('MODIFY', sent, sent)).toBeNull();
+    const delivered = { ...sent, status: 'delivered', delivered_at: 'x', last_event: 'delivered' };
+    expect(statsDelta('MODIFY', delivered, sent)?.counts).toEqual({ delivered: 1 });
+    expect(statsDelta('MODIFY', { ...delivered, last_event: 'complained' }, delivered)?.counts).toEqual({ complained: 1 });
+    // A complaint applied before the delivery: both counted, each once.
+    const complainedFirst = { ...sent, last_event: 'complained' };
+    expect(statsDelta('MODIFY', complainedFirst, sent)?.counts).toEqual({ complained: 1 });
+    expect(statsDelta('MODIFY', { ...complainedFirst, status: 'delivered', delivered_at: 'x' }, complainedFirst)?.counts).toEqual({ delivered: 1 });
+    expect(statsDelta('MODIFY', { ...sent, status: 'bounced', bounced_at: 'x', last_event: 'bounced' }, sent)?.counts).toEqual({ bounced: 1 });
+    expect(statsDelta('MODIFY', { ...sent, status: 'failed', last_event: 'failed' }, sent)?.counts).toEqual({ failed: 1 });
+    // A write that moves nothing (a due-index change) is not counted.
+    expect(statsDelta('MODIFY', { ...sent, GSI2SK: 'x' } as EmailImage, sent)).toBeNull();
+  });
+
+  it('ignores non-tenant emails, other items, removals and writes without an old image', () => {
+    expect(statsDelta('INSERT', { ...base, tenant_id: undefined }, undefined)).toBeNull();
+    expect(statsDelta('INSERT', { ...base, type: 'domain' }, undefined)).toBeNull();
+    expect(statsDelta('REMOVE', base, base)).toBeNull();
+    expect(statsDelta('MODIFY', { ...base, sent_at: 'x' }, undefined)).toBeNull();
+  });
+
+  it('shows the spec stats object with rates over sent', () => {
+    const day = { ...emptyCounts(), total: 200, sent: 200, delivered: 190, bounced: 8, complained: 1 };
+    expect(statsView([day, { ...emptyCounts(), total: 0 }], 2, '2026-11-21T00:00:00.000Z')).toMatchObject({ object: 'tenant_stats', days: 2, total: 200, bounced: 8, bounce_rate: 0.04, complaint_rate: 0.005 });
+    expect(statsView([], 7, 'x')).toMatchObject({ total: 0, bounce_rate: 0, complaint_rate: 0 });
+  });
+});
+
+describe('aggregateTenantStats', () => {
+  const insert = (n: number, tenant = 'ten_1'): StatsRecord => ({ eventId: `e${n}`, eventName: 'INSERT', newImage: { ...base, tenant_id: tenant } as Record<string, unknown> });
+
+  it('merges a batch into one write per tenant-day, with a token naming its records', async () => {
+    const calls: { deltas: StatsDelta[]; token: string }[] = [];
+    const deps = { stats: { maxPerCall: 100, add: async (deltas: readonly StatsDelta[], token: string) => void calls.push({ deltas: [...deltas], token }) } };
+    const result = await aggregateTenantStats(deps, [insert(1), insert(2), insert(3, 'ten_2'), { eventId: 'x', eventName: 'INSERT', newImage: { type: 'email', created_at: base.created_at } }]);
+    expect(result).toEqual({ done: 4, written: 2 });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.deltas).toEqual([
+      { tenantId: 'ten_1', day: '2026-11-22', counts: { total: 2, queued: 2 } },
+      { tenantId: 'ten_2', day: '2026-11-22', counts: { total: 1, queued: 1 } },
+    ]);
+    const again: string[] = [];
+    await aggregateTenantStats({ stats: { maxPerCall: 100, add: async (_d, token) => void again.push(token) } }, [insert(1), insert(2), insert(3, 'ten_2')]);
+    expect(again).toEqual([calls[0]!.token]);
+  });
+
+  it('splits groups at the transaction size and stops the done prefix at a failed group', async () => {
+    let call = 0;
+    const deps = {
+      stats: {
+        maxPerCall: 2,
+        add: async () => {
+          if (++call === 2) throw new Error('throttled');
+        },
+      },
+    };
+    const records = [insert(1, 'a'), insert(2, 'b'), insert(3, 'a'), insert(4, 'c'), insert(5, 'd')];
+    const result = await aggregateTenantStats(deps, records);
+    expect(result).toMatchObject({ done: 3, written: 2, failure: expect.stringContaining('throttled') });
+  });
+});
