@@ -21,7 +21,7 @@ export interface TableDefinition {
   timeToLiveAttribute: string;
   envVar: string;
   /**
-   * DynamoDB Streams view of the table (unset: no stream). NEW_IMAGE feeds the transactional outbox:
+   * DynamoDB Streams view of the table (unset: no stream). It feeds the transactional outbox and the tenant stats (old images):
    * STREAM_WORKERS read it (Lambda event source mappings in AWS, localstack/cloud/stream-poller.ts locally).
    */
   stream?: 'NEW_IMAGE' | 'NEW_AND_OLD_IMAGES' | 'KEYS_ONLY' | 'OLD_IMAGE';
@@ -39,7 +39,7 @@ export const TABLE: TableDefinition = {
   ],
   timeToLiveAttribute: 'ttl',
   envVar: ENV.tableName,
-  stream: 'NEW_IMAGE',
+  stream: 'NEW_AND_OLD_IMAGES',
 };
 
 export interface QueueDefinition {
@@ -422,6 +422,23 @@ export const STREAM_WORKERS: StreamWorkerDefinition[] = [
       // Deferred usage: ADD to the uncapped usage counters (the email itself is in the record).
       { resource: { kind: 'table' }, access: 'update' },
     ],
+  },
+  {
+    // Tenant day stats: each write of a tenant's email moves its acceptance day's counters (old vs new
+    // image), one idempotent transaction per batch, so stats never scan emails (docs/tenants.md).
+    name: 'tenant-stats',
+    entry: 'functions/workers/tenant-stats/handler.ts',
+    startingPosition: 'TRIM_HORIZON',
+    batchSize: 500,
+    // Counters, not latency: gather a second of records per write.
+    maxBatchingWindowMs: 1000,
+    filters: [{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['email'] }, tenant_id: { S: [{ exists: true }] } } } }],
+    retryAttempts: 10,
+    bisectBatchOnFunctionError: true,
+    reportBatchItemFailures: true,
+    onFailure: { queueName: 'mailservice-tenant-stats-failures', envVar: ENV.tenantStatsFailuresQueueUrl },
+    timeoutSeconds: 30,
+    grants: [{ resource: { kind: 'table' }, access: 'update' }],
   },
 ];
 

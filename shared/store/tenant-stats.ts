@@ -15,7 +15,7 @@ import { isTransactionConflict, type Table } from './table';
 const KEEP_SECONDS = 400 * 86_400;
 
 export class TenantStatsRepository {
-  readonly maxPerCall = MAX_COUNTERS_PER_TRANSACTION;
+  readonly maxPerCall: number = MAX_COUNTERS_PER_TRANSACTION;
 
   constructor(private readonly table: Table) {}
 

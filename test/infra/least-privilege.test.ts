@@ -41,7 +41,8 @@ describe.each(definitions.map((d) => d.name))('%s', (name) => {
       ['dynamodb:GetItem', granted(name, 'table', 'read', 'readWrite')],
       ['dynamodb:PutItem', granted(name, 'table', 'readWrite')],
       ['dynamodb:UpdateItem', granted(name, 'table', 'readWrite', 'update')],
-      ['sqs:SendMessage', granted(name, 'queue', 'send')],
+      // A stream worker's event source sends batches it gives up to its on-failure queue (checked below).
+      ['sqs:SendMessage', granted(name, 'queue', 'send') || isStreamWorker(name)],
       // A worker's event source needs to consume its queue.
       ['sqs:ReceiveMessage', granted(name, 'queue', 'consume') || isWorker],
       ['sqs:DeleteMessage', granted(name, 'queue', 'consume') || isWorker],
@@ -185,6 +186,13 @@ describe('stream workers', () => {
       const listStreams = functionStatements(s.template, s.stack, worker.name).filter((st) => actionsOf(st).includes('dynamodb:ListStreams'));
       expect(listStreams.every(isListStreams)).toBe(true);
     }
+  });
+
+  test('the tenant stats worker may UpdateItem on the table and send only to its on-failure queue', () => {
+    const statements = functionStatements(s.template, s.stack, 'tenant-stats');
+    const dynamoActions = statements.flatMap(actionsOf).filter((a) => a.startsWith('dynamodb:')).sort();
+    expect(dynamoActions).toEqual(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams', 'dynamodb:UpdateItem']);
+    expect(statements.filter((st) => actionsOf(st).includes('sqs:SendMessage')).flatMap(resourcesOf)).toEqual([onFailureArn('tenant-stats')]);
   });
 
   test('the outbox relay may UpdateItem on the table and send to the send and webhook events queues, nothing else', () => {

@@ -83,11 +83,11 @@ describe('data', () => {
         })),
         TimeToLiveSpecification: { AttributeName: TABLE.timeToLiveAttribute, Enabled: true },
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
-        // The outbox: the stream carries each new item image to the stream workers.
-        StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+        // The outbox and the tenant stats: the stream carries each item's new and old images to the stream workers.
+        StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
       },
     });
-    expect(TABLE.stream).toBe('NEW_IMAGE');
+    expect(TABLE.stream).toBe('NEW_AND_OLD_IMAGES');
   });
 
   test('every bucket blocks public access, enforces SSL and is S3-encrypted', () => {

@@ -1,0 +1,21 @@
+/**
+ * Tenant day stats: the table's stream (writes of tenant emails, filtered by the event source) -> the
+ * tenants' day counters. Partial batch failures resume at the first record not counted.
+ */
+import { createAwsClients } from '../../../shared/aws/clients';
+import { ENV, loadConfig, required } from '../../../shared/config';
+import { logError, logInfo } from '../../../shared/log';
+import { TenantStatsRepository } from '../../../shared/store/tenant-stats';
+import { aggregateTenantStats } from '../../../shared/usecases/aggregate-tenant-stats';
+import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-record';
+
+const config = loadConfig();
+const clients = createAwsClients(config);
+const deps = { stats: new TenantStatsRepository({ client: clients.dynamo, name: required(config, 'tableName', ENV.tableName) }) };
+
+export const handler = forEachStreamBatch('tenant-stats', async (items) => {
+  const result = await aggregateTenantStats(deps, items);
+  if (result.failure) logError('tenant-stats: batch stopped', new Error(result.failure), { records: items.length, done: result.done });
+  else logInfo('tenant-stats', { records: items.length, counters: result.written });
+  return { done: result.done };
+});
