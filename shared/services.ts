@@ -26,6 +26,7 @@ import { RateLimitRepository } from './store/rate-limits';
 import { WebhookRepository } from './store/webhooks';
 import { WebhookDeliveryRepository } from './store/webhook-deliveries';
 import { TenantRepository } from './store/tenants';
+import { TenantStatsRepository } from './store/tenant-stats';
 import { DueWorkIndex } from './store/due-work';
 import { NodeDnsResolver, parseResolvers } from './dns/node-dns-resolver';
 import { lazySecretBox } from './secrets/lazy-secret-box';
@@ -49,6 +50,7 @@ export function buildServices(config: Config = loadConfig()) {
     dnsSettings: { returnPathHost: config.returnPathHost, spfInclude: config.spfInclude, inboundMxHost: config.inboundMxHost },
     accounts: new AccountRepository(table),
     tenants: new TenantRepository(table),
+    tenantStats: new TenantStatsRepository(table),
     apiKeys: new ApiKeyRepository(table),
     emails: new EmailRepository(table, idempotency, config.recovery),
     attachmentUploads: new AttachmentUploadRepository(table),

@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'rate_limited'
   | 'tenants_not_enabled'
+  | 'daily_ramp_limit'
   | 'domain_not_allowed'
   | 'domain_not_verified'
   | 'recipient_not_allowed'

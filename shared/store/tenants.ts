@@ -9,6 +9,7 @@
  * for every other purpose at once), the caller's clean-up, then `remove` (items and the slot).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { RampState } from '../domain/tenants/ramp';
 import type { Tenant, TenantStatus } from '../domain/tenants/tenant';
 import { batchGetItems } from './batch-get';
 import { freeSlotItem, takeSlotItem } from './counters';
@@ -21,16 +22,18 @@ export const TENANT_COUNTER = 'TENANTS';
 
 export type CreateTenantOutcome = { kind: 'created' } | { kind: 'duplicate' } | { kind: 'limit_reached' };
 
-/** A tenant as stored: the model and whether a deletion has begun (such a tenant exists for nobody else). */
+/** A tenant as stored: the model, its ramp state, and whether a deletion has begun (such a tenant exists for nobody else). */
 export interface StoredTenant {
   tenant: Tenant;
+  ramp: RampState;
   deleting: boolean;
 }
 
 /** The tenant item as read (the send path reads it in its own batch). */
 export function toStoredTenant(item: Record<string, any>): StoredTenant {
-  const { type, deleting, ...rest } = withoutKeys(item);
-  return { tenant: rest as unknown as Tenant, deleting: deleting === true };
+  const { type, deleting, ramp_stage, ramp_day, ...rest } = withoutKeys(item);
+  const tenant = rest as unknown as Tenant;
+  return { tenant, ramp: { stage: Number(ramp_stage ?? 1), day: String(ramp_day ?? tenant.created_at.slice(0, 10)) }, deleting: deleting === true };
 }
 
 const TENANT_ID = /^ten_[0-9A-Z]{26}$/;
@@ -54,6 +57,8 @@ export class TenantRepository {
               GSI1SK: tenant.id,
               type: 'tenant',
               ...tenant,
+              ramp_stage: 1,
+              ramp_day: tenant.created_at.slice(0, 10),
             },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
@@ -153,6 +158,21 @@ export class TenantRepository {
       ConditionExpression: conditions.join(' AND '),
     });
     return item ? toStoredTenant(item).tenant : null;
+  }
+
+  /**
+   * Moves the ramp from the state read to the next one, only if no one moved it meanwhile (the day it
+   * was evaluated for is still `from.day`). False when another send got there first (then re-read).
+   */
+  async advanceRamp(tenant: Pick<Tenant, 'account_id' | 'external_id'>, from: RampState, to: RampState): Promise<boolean> {
+    const item = await updateIfCondition(this.table, {
+      Key: keys.tenant(tenant.account_id, tenant.external_id),
+      UpdateExpression: 'SET ramp_stage = :stage, ramp_day = :day',
+      ConditionExpression: 'attribute_exists(PK) AND (ramp_day = :from OR attribute_not_exists(ramp_day))',
+      ExpressionAttributeValues: { ':stage': to.stage, ':day': to.day, ':from': from.day },
+      ReturnValues: 'NONE',
+    });
+    return item !== null;
   }
 
   /** First step of a deletion: from now on the tenant exists for nobody but the deletion. Idempotent. */

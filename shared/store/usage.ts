@@ -6,7 +6,7 @@
  * `usage_deferred` and the outbox relay adds it, once per counter per batch of the table's stream.
  */
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { shardCaps, type ShardPart, type UsageReservation } from '../domain/accounts/limits';
+import { shardCaps, type ShardPart, type UsageReservation, type UsageScope } from '../domain/accounts/limits';
 import { batchGetItems } from './batch-get';
 import { keys } from './keys';
 import type { Table } from './table';
@@ -15,7 +15,7 @@ export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems'
 
 /** Which counter a reservation went to, and (for sharded counters) how many places from which shard. */
 export interface ReservedCounter {
-  scope: 'PLAN' | 'SANDBOX';
+  scope: UsageScope;
   period: 'DAY' | 'MONTH';
   periodValue: string;
   /** Sharded (capped) counters: the places taken per shard. Absent: the unsharded counter. */

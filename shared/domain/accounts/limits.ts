@@ -5,9 +5,15 @@
  */
 import { PLANS, SANDBOX_LIMITS, type PlanName } from './plans';
 
+/**
+ * Whose counter: `PLAN` (every send of the account), `SANDBOX` (sends from the sandbox sender), or a
+ * tenant's (`TENANT:<id>:transactional|product` for its ramp, `TENANT:<id>:all` for its daily_limit:
+ * shared/domain/tenants/limits.ts).
+ */
+export type UsageScope = 'PLAN' | 'SANDBOX' | `TENANT:${string}`;
+
 export interface UsageReservation {
-  /** `PLAN` (every send of the account) or `SANDBOX` (sends from the sandbox sender). */
-  scope: 'PLAN' | 'SANDBOX';
+  scope: UsageScope;
   period: 'DAY' | 'MONTH';
   /** `2026-11-21` or `2026-11`. */
   periodValue: string;

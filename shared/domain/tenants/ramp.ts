@@ -62,6 +62,12 @@ export function utcDay(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
 
+/** The `count` UTC days ending with `today`, oldest first. */
+export function daysBack(today: string, count: number): string[] {
+  const end = Date.parse(`${today}T00:00:00.000Z`);
+  return Array.from({ length: count }, (_, i) => new Date(end - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+}
+
 export function nextUtcMidnight(at: Date): Date {
   return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1));
 }

@@ -16,7 +16,7 @@ function fakeRepository() {
   const repo = {
     create: async (tenant: Tenant) => {
       if (rows.has(tenant.external_id)) return { kind: 'duplicate' as const };
-      rows.set(tenant.external_id, { tenant: { ...tenant }, deleting: false });
+      rows.set(tenant.external_id, { tenant: { ...tenant }, ramp: { stage: 1, day: tenant.created_at.slice(0, 10) }, deleting: false });
       return { kind: 'created' as const };
     },
     find: async (_acc: string, ref: string) => rows.get(ref) ?? [...rows.values()].find((row) => row.tenant.id === ref) ?? null,
