@@ -36,6 +36,9 @@ export const TABLE: TableDefinition = {
     // The due index (shared/store/due-index.ts): unfinished work by due time, for the reconciler. Keys
     // only: an email's body is never copied into it, and the reconciler reads each item before acting.
     { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK', projection: 'KEYS_ONLY' },
+    // The tenant emails index (shared/store/email-listing.ts): sparse, only tenant emails carry GSI3PK
+    // (TENANT#<ten id>#EMAILS#<shard>), so GET /emails?tenant= reads one tenant's emails, newest first.
+    { indexName: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' },
   ],
   timeToLiveAttribute: 'ttl',
   envVar: ENV.tableName,
@@ -438,7 +441,26 @@ export const STREAM_WORKERS: StreamWorkerDefinition[] = [
     reportBatchItemFailures: true,
     onFailure: { queueName: 'mailservice-tenant-stats-failures', envVar: ENV.tenantStatsFailuresQueueUrl },
     timeoutSeconds: 30,
-    grants: [{ resource: { kind: 'table' }, access: 'update' }],
+    grants: [
+      // ADD to the day counters; then read a tenant's window (and its id alias) to pause it automatically.
+      { resource: { kind: 'table' }, access: 'update' },
+      { resource: { kind: 'table' }, access: 'read' },
+    ],
+  },
+  {
+    // tenant.paused / tenant.resumed, published from the write that changed the tenant's status.
+    name: 'tenant-events',
+    entry: 'functions/workers/tenant-events/handler.ts',
+    startingPosition: 'TRIM_HORIZON',
+    batchSize: 100,
+    maxBatchingWindowMs: 0,
+    filters: [{ eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: ['tenant'] } } } }],
+    retryAttempts: 10,
+    bisectBatchOnFunctionError: true,
+    reportBatchItemFailures: true,
+    onFailure: { queueName: 'mailservice-tenant-events-failures', envVar: ENV.tenantEventsFailuresQueueUrl },
+    timeoutSeconds: 30,
+    grants: [{ resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' }],
   },
 ];
 

@@ -14,6 +14,7 @@ export const ENV = {
   webhookDeliveriesQueueUrl: 'WEBHOOK_DELIVERIES_QUEUE_URL',
   outboxRelayFailuresQueueUrl: 'OUTBOX_RELAY_FAILURES_QUEUE_URL',
   tenantStatsFailuresQueueUrl: 'TENANT_STATS_FAILURES_QUEUE_URL',
+  tenantEventsFailuresQueueUrl: 'TENANT_EVENTS_FAILURES_QUEUE_URL',
   sesEventsTopicArn: 'SES_EVENTS_TOPIC_ARN',
   mailBucket: 'MAIL_BUCKET',
   sesConfigurationSet: 'SES_CONFIGURATION_SET',

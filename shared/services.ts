@@ -33,6 +33,7 @@ import { lazySecretBox } from './secrets/lazy-secret-box';
 import { cachingSecretBox } from './secrets/caching-secret-box';
 import { secretBoxFromEnv } from './secrets/from-environment';
 import { DkimKeys } from './usecases/dkim-keys';
+import { tenantCleanupSteps } from './usecases/tenant-cleanup';
 
 export function buildServices(config: Config = loadConfig()) {
   const clients = createAwsClients(config);
@@ -40,6 +41,10 @@ export function buildServices(config: Config = loadConfig()) {
   const clock: Clock = systemClock;
   const idempotency = new IdempotencyStore(table);
   const domains = new DomainRepository(table);
+  const apiKeys = new ApiKeyRepository(table);
+  const suppressions = new SuppressionRepository(table);
+  const categoryOptOuts = new CategoryOptOutRepository(table);
+  const webhooks = new WebhookRepository(table);
   // Created on first use: only the functions that hold a grant on the secrets key touch it.
   const secretBox = cachingSecretBox(lazySecretBox(() => secretBoxFromEnv(process.env, config)));
   return {
@@ -51,14 +56,14 @@ export function buildServices(config: Config = loadConfig()) {
     accounts: new AccountRepository(table),
     tenants: new TenantRepository(table),
     tenantStats: new TenantStatsRepository(table),
-    apiKeys: new ApiKeyRepository(table),
+    apiKeys,
     emails: new EmailRepository(table, idempotency, config.recovery),
     attachmentUploads: new AttachmentUploadRepository(table),
     sendContext: new SendContextReader(table),
     emailListing: new EmailListingRepository(table),
     rateLimits: new RateLimitRepository(table),
-    suppressions: new SuppressionRepository(table),
-    categoryOptOuts: new CategoryOptOutRepository(table),
+    suppressions,
+    categoryOptOuts,
     sendQueue: new SqsSendQueue(clients.sqs, config.sendQueueUrl),
     events: new SqsEventPublisher(clients.sqs, config.webhookEventsQueueUrl),
     blobs: new S3BlobStore(clients.s3, config.mailBucket),
@@ -73,7 +78,9 @@ export function buildServices(config: Config = loadConfig()) {
     dkimKeys: new DkimKeys({ domains, secretBox, clock }),
     usage: new UsageLedger(table),
     idempotency,
-    webhooks: new WebhookRepository(table),
+    webhooks,
+    /** What deleting a tenant undoes, in order (run by deleteTenant; each step idempotent and resumable). */
+    tenantCleanup: tenantCleanupSteps({ apiKeys, domains, suppressions, categoryOptOuts, webhooks, clock }),
     webhookDeliveries: new WebhookDeliveryRepository(table, config.recovery),
     /** Past-due unfinished work (the reconciler's input). */
     dueWork: new DueWorkIndex(table),

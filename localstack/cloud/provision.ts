@@ -56,9 +56,40 @@ async function ensureStream(dynamo: DynamoDBClient, table: TableDescription): Pr
   return updated.TableDescription?.LatestStreamArn;
 }
 
+/**
+ * Indexes added to TABLE after a data folder's table was created (e.g. GSI3, the tenant emails index)
+ * are created on it with UpdateTable, one per call as DynamoDB requires. Items written before carry no
+ * key of the new index, as on AWS when an index is added to a live table.
+ */
+async function ensureIndexes(dynamo: DynamoDBClient, table: TableDescription): Promise<void> {
+  const present = new Set((table.GlobalSecondaryIndexes ?? []).map((gsi) => gsi.IndexName));
+  for (const gsi of TABLE.globalSecondaryIndexes) {
+    if (present.has(gsi.indexName)) continue;
+    await dynamo.send(
+      new UpdateTableCommand({
+        TableName: TABLE.name,
+        AttributeDefinitions: [gsi.partitionKey, gsi.sortKey].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+        GlobalSecondaryIndexUpdates: [
+          {
+            Create: {
+              IndexName: gsi.indexName,
+              KeySchema: [
+                { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
+                { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
+              ],
+              Projection: { ProjectionType: gsi.projection ?? 'ALL' },
+            },
+          },
+        ],
+      }),
+    );
+  }
+}
+
 export async function ensureTable(dynamo: DynamoDBClient): Promise<{ streamArn?: string }> {
   try {
     const existing = await dynamo.send(new DescribeTableCommand({ TableName: TABLE.name }));
+    await ensureIndexes(dynamo, existing.Table!);
     return { streamArn: await ensureStream(dynamo, existing.Table!) };
   } catch (error) {
     if (!(error instanceof Error) || error.name !== 'ResourceNotFoundException') throw error;

@@ -2,7 +2,7 @@
  * API keys repository. Two items per key, written and deleted together in one transaction: the listing
  * item under the account, and the lookup item keyed by the secret's hash (what authentication reads).
  */
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKey } from '../domain/api-keys/api-key';
 import type { Account } from '../domain/accounts/account';
 import { toAccount } from './accounts';
@@ -11,6 +11,9 @@ import { keys } from './keys';
 import { queryPage, type PageRequest } from './paginate';
 import type { Page } from './cursor';
 import { cancelledConditionIndexes, isTransactionConflict, transactWrite, withoutKeys, type Table } from './table';
+import { tenantIsLiveCheck, type TenantRef } from './tenant-condition';
+
+export type CreateApiKeyOutcome = 'created' | 'tenant_gone';
 
 export interface ApiKeyLookup {
   key_id: string;
@@ -54,11 +57,45 @@ export class ApiKeyRepository {
     return [listingItem(key, hash), lookupItem(key, hash)];
   }
 
-  async create(key: ApiKey, hash: string): Promise<void> {
-    await transactWrite(
-      this.table,
-      this.itemsFor(key, hash).map((Item) => ({ Put: { TableName: this.table.name, Item, ConditionExpression: 'attribute_not_exists(PK)' } })),
-    );
+  /**
+   * Writes both items; a key limited to a tenant only while the tenant is live (tenant-condition.ts), so
+   * a key can never outlive its tenant's deletion: the deletion revokes every key it can see.
+   */
+  async create(key: ApiKey, hash: string, tenant: TenantRef | null = null): Promise<CreateApiKeyOutcome> {
+    if ((tenant?.id ?? null) !== key.tenant) throw new Error('key.tenant must be the given tenant');
+    try {
+      await transactWrite(this.table, [
+        ...this.itemsFor(key, hash).map((Item) => ({ Put: { TableName: this.table.name, Item, ConditionExpression: 'attribute_not_exists(PK)' } })),
+        ...(tenant ? [tenantIsLiveCheck(this.table, tenant)] : []),
+      ]);
+      return 'created';
+    } catch (error) {
+      if (tenant && cancelledConditionIndexes(error).includes(2)) return 'tenant_gone';
+      throw error;
+    }
+  }
+
+  /** Ids of the account's keys limited to this tenant (strongly consistent: an account has few keys). */
+  async tenantKeyIds(accountId: string, tenantId: string): Promise<string[]> {
+    const { PK, SKPrefix } = keys.apiKeyPrefix(accountId);
+    const ids: string[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const result = await this.table.client.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+          FilterExpression: 'tenant = :tenant',
+          ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix, ':tenant': tenantId },
+          ProjectionExpression: 'id',
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      ids.push(...(result.Items ?? []).map((item) => item.id as string));
+      startKey = result.LastEvaluatedKey;
+    } while (startKey);
+    return ids;
   }
 
   async findByHash(hash: string): Promise<ApiKeyLookup | null> {

@@ -3,6 +3,10 @@
  * account or of one of its tenants. Stored apart from suppressions (keys.ts: PK per account and address,
  * SK per list and category), so an opt-out never blocks other mail and the suppression list stays the
  * list of addresses that must receive nothing.
+ *
+ * A tenant's opt-outs also carry a GSI1 partition of their own (sparse: account opt-outs have none):
+ *   GSI1PK ACCOUNT#<acc>#TENANT#<ten>#OPTOUTS  GSI1SK <email>#<category>
+ * so the tenant's deletion finds them without a scan.
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { normaliseEmail } from '../domain/emails/address';
@@ -10,6 +14,8 @@ import type { CategoryOptOut } from '../domain/suppressions/model';
 import type { OptOutCategory } from '../domain/suppressions/reasons';
 import { keys } from './keys';
 import { batchGetItems } from './batch-get';
+import { CLEANUP_PAGE, deleteItems, gsi1PartitionKeys } from './suppressions';
+
 import { isConditionFailure, withoutKeys, type Table } from './table';
 
 function toOptOut(item: Record<string, any>): CategoryOptOut {
@@ -29,7 +35,12 @@ export class CategoryOptOutRepository {
         await this.table.client.send(
           new PutCommand({
             TableName: this.table.name,
-            Item: { ...key, type: 'category_opt_out', ...record },
+            Item: {
+              ...key,
+              ...(record.tenant === null ? {} : { GSI1PK: keys.optOutsByTenant(record.account_id, record.tenant), GSI1SK: `${record.email}#${record.category}` }),
+              type: 'category_opt_out',
+              ...record,
+            },
             ConditionExpression: 'attribute_not_exists(PK)',
           }),
         );
@@ -41,6 +52,13 @@ export class CategoryOptOutRepository {
       if (existing.Item) return { optOut: toOptOut(existing.Item), created: false };
       if (attempt >= 5) throw new Error('category opt-out kept changing under concurrent writes');
     }
+  }
+
+  /** A deleted tenant's opt-outs: removes up to one page; how many it removed (0: none left). Idempotent. */
+  async deleteTenantPage(accountId: string, tenantId: string): Promise<number> {
+    const found = await gsi1PartitionKeys(this.table, keys.optOutsByTenant(accountId, tenantId), CLEANUP_PAGE);
+    await deleteItems(this.table, found);
+    return found.length;
   }
 
   /** Removes one opt-out; false when there was none. */

@@ -3,14 +3,26 @@
  * `attribute_not_exists` in the same transaction as the domain and the account's domain counter
  * (conditional ADD against the plan's limit), so concurrent adds can neither create two owners nor
  * exceed the limit.
+ *
+ * A domain belongs to the whole account or to one of its tenants. The owning tenant is written in ONE
+ * transaction on three items whenever it changes: the domain (`tenant_id`, `tenant` = external_id), its
+ * name claim (`tenant_id`, read by the send path) and a membership item under the tenant (listing the
+ * tenant's domains and returning them on the tenant's deletion, read strongly consistently). Giving a
+ * domain to a tenant is conditional on the domain having no tenant (two tenants racing: one wins) and
+ * on the tenant being live (tenant-condition.ts: nothing is attached to a tenant being deleted).
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DnsRecord, Domain, DomainStatus, TlsMode } from '../domain/domains/domain';
+import { batchGetItems } from './batch-get';
 import { freeSlotItem, takeSlotItem } from './counters';
 import { keys } from './keys';
-import { queryGsi1NewestFirst, type PageRequest } from './paginate';
+import { queryGsi1NewestFirst, queryPage, type PageRequest } from './paginate';
 import type { Page } from './cursor';
 import { cancelledConditionIndexes, setChanges, transactWrite, updateIfCondition, withNullFields, withoutKeys, withoutNullFields, type Table } from './table';
+import { tenantIsLiveCheck, type TenantRef } from './tenant-condition';
+
+const tenantDomainKey = keys.tenantDomain;
+const tenantDomainsPartition = keys.tenantDomains;
 
 export interface StoredDomain {
   domain: Domain;
@@ -35,10 +47,26 @@ export function toSenderDomain(item: Record<string, any>): SenderDomain | { id: 
   return { id: item.domain_id, account_id: item.account_id, status: item.status, tenant_id: item.tenant_id ?? null };
 }
 
-export type CreateDomainOutcome = { ok: true } | { ok: false; reason: 'claimed'; ownerAccountId: string; ownerDomainId: string } | { ok: false; reason: 'limit' };
+export type CreateDomainOutcome =
+  | { ok: true }
+  | { ok: false; reason: 'claimed'; ownerAccountId: string; ownerDomainId: string }
+  | { ok: false; reason: 'limit' }
+  | { ok: false; reason: 'tenant_gone' };
 
-/** Set by later writes with if_not_exists, so absent (not NULL) until then. */
-const LATE_FIELDS = ['verified_at', 'last_checked_at'] as const;
+export type AssignDomainOutcome =
+  | { kind: 'assigned'; domain: Domain }
+  | { kind: 'already'; domain: Domain }
+  | { kind: 'other_tenant'; domain: Domain }
+  | { kind: 'not_found' }
+  | { kind: 'tenant_gone' };
+
+export type DeleteDomainOutcome = 'deleted' | 'changed' | 'not_found';
+
+/**
+ * Absent (not NULL) until set: the late fields are set later with if_not_exists; the owner fields are
+ * removed when a domain returns to the account, and `attribute_not_exists(tenant_id)` says "account-wide".
+ */
+const LATE_FIELDS = ['verified_at', 'last_checked_at', 'tenant_id', 'tenant'] as const;
 
 function toStoredDomain(item: Record<string, any>): StoredDomain {
   const { dkim_private_key_sealed, type, ...rest } = withoutKeys(item);
@@ -50,13 +78,22 @@ function toStoredDomain(item: Record<string, any>): StoredDomain {
 export class DomainRepository {
   constructor(private readonly table: Table) {}
 
-  async create(domain: Domain, sealedPrivateKey: string, limit: number): Promise<CreateDomainOutcome> {
+  /** Adds the domain (owned by `tenant` when given: `domain.tenant_id` must be its id). */
+  async create(domain: Domain, sealedPrivateKey: string, limit: number, tenant: TenantRef | null = null): Promise<CreateDomainOutcome> {
+    if ((tenant?.id ?? null) !== (domain.tenant_id ?? null)) throw new Error('domain.tenant_id must be the given tenant');
     try {
       await transactWrite(this.table, [
         {
           Put: {
             TableName: this.table.name,
-            Item: { ...keys.domainName(domain.name), type: 'domain_name', account_id: domain.account_id, domain_id: domain.id, status: domain.status },
+            Item: {
+              ...keys.domainName(domain.name),
+              type: 'domain_name',
+              account_id: domain.account_id,
+              domain_id: domain.id,
+              status: domain.status,
+              ...(tenant ? { tenant_id: tenant.id } : {}),
+            },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
@@ -75,10 +112,17 @@ export class DomainRepository {
           },
         },
         takeSlotItem(this.table, domain.account_id, 'DOMAINS', limit),
+        ...(tenant
+          ? [
+              { Put: { TableName: this.table.name, Item: this.membershipItem(domain.account_id, tenant.id, domain.id), ConditionExpression: 'attribute_not_exists(PK)' } },
+              tenantIsLiveCheck(this.table, tenant),
+            ]
+          : []),
       ]);
       return { ok: true };
     } catch (error) {
       const failed = cancelledConditionIndexes(error);
+      if (failed.includes(4)) return { ok: false, reason: 'tenant_gone' };
       if (failed.includes(0)) {
         const claim = await this.claimOf(domain.name);
         return { ok: false, reason: 'claimed', ownerAccountId: claim?.account_id ?? '', ownerDomainId: claim?.domain_id ?? '' };
@@ -106,19 +150,158 @@ export class DomainRepository {
     return stored && stored.domain.account_id === accountId ? stored : null;
   }
 
+  /** The account's domain named by id (`dom_...`) or by name; null when it is not this account's. */
+  async findByRef(accountId: string, ref: string): Promise<StoredDomain | null> {
+    if (DOMAIN_ID.test(ref)) {
+      const stored = await this.get(ref);
+      return stored && stored.domain.account_id === accountId ? stored : null;
+    }
+    return this.findOwned(accountId, ref.toLowerCase());
+  }
+
+  /** Every domain of the account (account-wide and tenants'), newest first. */
   list(accountId: string, page: PageRequest): Promise<Page<Domain>> {
     return queryGsi1NewestFirst(this.table, keys.domainsByAccount(accountId), page, (item) => toStoredDomain(item).domain);
   }
 
-  async updateSettings(accountId: string, domainId: string, changes: { open_tracking?: boolean; click_tracking?: boolean; tls_mode?: TlsMode }, now: string): Promise<Domain | null> {
+  /** One tenant's domains, newest first (the membership partition, then the domains in one batch). */
+  async listForTenant(tenantId: string, page: PageRequest): Promise<Page<Domain>> {
+    const PK = tenantDomainsPartition(tenantId);
+    const ids = await queryPage(
+      this.table,
+      { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PK }, ScanIndexForward: false, ConsistentRead: true },
+      page,
+      { PK },
+      (item) => ({ PK: item.PK, SK: item.SK }),
+      (item) => item.SK as string,
+    );
+    const items = await batchGetItems(this.table, ids.items.map((id) => keys.domain(id)), { consistentRead: true });
+    const byId = new Map(items.map((item) => [item.id as string, toStoredDomain(item).domain]));
+    const domains = ids.items.flatMap((id) => {
+      const domain = byId.get(id);
+      return domain && domain.tenant_id === tenantId ? [domain] : [];
+    });
+    return { items: domains, next_cursor: ids.next_cursor };
+  }
+
+  /** Up to `limit` ids of the tenant's domains (strongly consistent), for returning them to the account. */
+  async tenantDomainIds(tenantId: string, limit: number): Promise<string[]> {
+    const result = await this.table.client.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': tenantDomainsPartition(tenantId) },
+        ConsistentRead: true,
+        Limit: limit,
+      }),
+    );
+    return (result.Items ?? []).map((item) => item.SK as string);
+  }
+
+  /**
+   * Changes delivery settings of a domain of the account; with `tenantId`, only while that tenant owns
+   * it (a key limited to a tenant). Null when the condition does not hold.
+   */
+  async updateSettings(
+    owner: { accountId: string; tenantId: string | null },
+    domainId: string,
+    changes: { open_tracking?: boolean; click_tracking?: boolean; tls_mode?: TlsMode },
+    now: string,
+  ): Promise<Domain | null> {
     const update = setChanges(changes, now);
     const item = await updateIfCondition(this.table, {
       Key: keys.domain(domainId),
       ...update,
-      ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':account': accountId },
-      ConditionExpression: 'account_id = :account',
+      ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':account': owner.accountId, ...(owner.tenantId ? { ':tenant': owner.tenantId } : {}) },
+      ConditionExpression: owner.tenantId ? 'account_id = :account AND tenant_id = :tenant' : 'account_id = :account',
     });
     return item ? toStoredDomain(item).domain : null;
+  }
+
+  /**
+   * Gives an account-wide domain to a tenant: the domain, its claim and the membership in one
+   * transaction, only while the domain has no tenant and the tenant is live. Already this tenant's:
+   * `already` (nothing written); another tenant's: `other_tenant`.
+   */
+  async assignToTenant(accountId: string, domain: Pick<Domain, 'id' | 'name'>, tenant: TenantRef, now: string): Promise<AssignDomainOutcome> {
+    try {
+      await transactWrite(this.table, [
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.domain(domain.id),
+            UpdateExpression: 'SET tenant_id = :tenant_id, tenant = :tenant, updated_at = :now',
+            ConditionExpression: 'account_id = :account AND attribute_not_exists(tenant_id)',
+            ExpressionAttributeValues: { ':tenant_id': tenant.id, ':tenant': tenant.external_id, ':now': now, ':account': accountId },
+          },
+        },
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.domainName(domain.name),
+            UpdateExpression: 'SET tenant_id = :tenant_id',
+            ConditionExpression: 'domain_id = :domain',
+            ExpressionAttributeValues: { ':tenant_id': tenant.id, ':domain': domain.id },
+          },
+        },
+        { Put: { TableName: this.table.name, Item: this.membershipItem(accountId, tenant.id, domain.id), ConditionExpression: 'attribute_not_exists(PK)' } },
+        tenantIsLiveCheck(this.table, tenant),
+      ]);
+    } catch (error) {
+      const failed = cancelledConditionIndexes(error);
+      if (failed.length === 0) throw error;
+      const current = await this.get(domain.id);
+      if (!current || current.domain.account_id !== accountId) return { kind: 'not_found' };
+      if (current.domain.tenant_id === tenant.id) return { kind: 'already', domain: current.domain };
+      if (current.domain.tenant_id) return { kind: 'other_tenant', domain: current.domain };
+      if (failed.includes(3)) return { kind: 'tenant_gone' };
+      return { kind: 'not_found' };
+    }
+    const assigned = await this.get(domain.id);
+    return assigned ? { kind: 'assigned', domain: assigned.domain } : { kind: 'not_found' };
+  }
+
+  /**
+   * Returns a tenant's domain to the account: the owner fields leave the domain and its claim and the
+   * membership goes, together; only while that tenant owns it. False when it does not (or is gone).
+   */
+  async releaseFromTenant(accountId: string, domain: Pick<Domain, 'id' | 'name'>, tenantId: string, now: string): Promise<boolean> {
+    try {
+      await transactWrite(this.table, [
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.domain(domain.id),
+            UpdateExpression: 'SET updated_at = :now REMOVE tenant_id, tenant',
+            ConditionExpression: 'account_id = :account AND tenant_id = :tenant_id',
+            ExpressionAttributeValues: { ':now': now, ':account': accountId, ':tenant_id': tenantId },
+          },
+        },
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.domainName(domain.name),
+            UpdateExpression: 'REMOVE tenant_id',
+            ConditionExpression: 'domain_id = :domain',
+            ExpressionAttributeValues: { ':domain': domain.id },
+          },
+        },
+        { Delete: { TableName: this.table.name, Key: tenantDomainKey(tenantId, domain.id) } },
+      ]);
+      return true;
+    } catch (error) {
+      if (cancelledConditionIndexes(error).length) return false;
+      throw error;
+    }
+  }
+
+  /** Drops a membership whose domain the tenant does not own (any more): keeps the clean-up finite. */
+  async forgetMembership(tenantId: string, domainId: string): Promise<void> {
+    await this.table.client.send(new DeleteCommand({ TableName: this.table.name, Key: tenantDomainKey(tenantId, domainId) }));
+  }
+
+  private membershipItem(accountId: string, tenantId: string, domainId: string) {
+    return { ...tenantDomainKey(tenantId, domainId), type: 'tenant_domain', account_id: accountId, domain_id: domainId };
   }
 
   /** Records a verification; the claim's copy of the status changes in the same transaction. */
@@ -157,11 +340,22 @@ export class DomainRepository {
     return (await this.get(domainId))?.domain ?? null;
   }
 
-  /** Deletes the domain, its name claim and one from the counter, together. False when not found. */
-  async delete(accountId: string, domain: Domain): Promise<boolean> {
+  /**
+   * Deletes the domain, its name claim, its tenant membership and one from the counter, together, only
+   * while its owner is still the one read (`domain.tenant_id`): `changed` when it moved meanwhile.
+   */
+  async delete(accountId: string, domain: Pick<Domain, 'id' | 'name' | 'tenant_id'>): Promise<DeleteDomainOutcome> {
+    const tenantId = domain.tenant_id ?? null;
     try {
       await transactWrite(this.table, [
-        { Delete: { TableName: this.table.name, Key: keys.domain(domain.id), ConditionExpression: 'account_id = :account', ExpressionAttributeValues: { ':account': accountId } } },
+        {
+          Delete: {
+            TableName: this.table.name,
+            Key: keys.domain(domain.id),
+            ConditionExpression: `account_id = :account AND ${tenantId ? 'tenant_id = :tenant_id' : 'attribute_not_exists(tenant_id)'}`,
+            ExpressionAttributeValues: { ':account': accountId, ...(tenantId ? { ':tenant_id': tenantId } : {}) },
+          },
+        },
         {
           Delete: {
             TableName: this.table.name,
@@ -171,11 +365,15 @@ export class DomainRepository {
           },
         },
         freeSlotItem(this.table, accountId, 'DOMAINS'),
+        ...(tenantId ? [{ Delete: { TableName: this.table.name, Key: tenantDomainKey(tenantId, domain.id) } }] : []),
       ]);
-      return true;
+      return 'deleted';
     } catch (error) {
-      if (cancelledConditionIndexes(error).length) return false;
-      throw error;
+      if (!cancelledConditionIndexes(error).length) throw error;
+      const current = await this.get(domain.id);
+      return current && current.domain.account_id === accountId ? 'changed' : 'not_found';
     }
   }
 }
+
+const DOMAIN_ID = /^dom_[0-9A-Z]{26}$/;

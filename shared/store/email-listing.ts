@@ -15,7 +15,7 @@ import type { Email } from '../domain/emails/email';
 import type { Page } from './cursor';
 import { toStoredEmail } from './emails';
 import { keys } from './keys';
-import { queryGsi1NewestFirst, type PageRequest } from './paginate';
+import { queryGsi1NewestFirst, queryPage, type PageRequest } from './paginate';
 import type { Table } from './table';
 
 /** Shards of an account's email index written today (see above before raising it). */
@@ -27,5 +27,23 @@ export class EmailListingRepository {
   /** One page of an account's emails, newest first; `next_cursor` null on the last page. */
   list(accountId: string, page: PageRequest): Promise<Page<Email>> {
     return queryGsi1NewestFirst(this.table, keys.emailsByAccount(accountId, 0), page, (item) => toStoredEmail(item).email);
+  }
+
+  /**
+   * One page of a tenant's emails, newest first, from the sparse tenant index (GSI3: only tenant emails
+   * are in it, so a small tenant of a large account costs one Query per page, never a filtered scan of
+   * the account's emails). The cursor is bound to the tenant's partition. Eventually consistent, like
+   * the account listing.
+   */
+  listByTenant(tenantId: string, page: PageRequest): Promise<Page<Email>> {
+    const partition = keys.emailsByTenant(tenantId, 0);
+    return queryPage(
+      this.table,
+      { IndexName: 'GSI3', KeyConditionExpression: 'GSI3PK = :pk', ExpressionAttributeValues: { ':pk': partition }, ScanIndexForward: false },
+      page,
+      { GSI3PK: partition },
+      (item) => ({ PK: item.PK, SK: item.SK, GSI3PK: item.GSI3PK, GSI3SK: item.GSI3SK }),
+      (item) => toStoredEmail(item).email,
+    );
   }
 }

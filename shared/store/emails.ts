@@ -69,7 +69,7 @@ export type ClaimResult = { kind: 'claimed'; stored: StoredEmail } | { kind: 'le
 const FINAL_STATUSES = new Set(['delivered', 'bounced', 'failed', 'cancelled']);
 
 /** Attributes that start empty and are filled by events with if_not_exists, so they are absent (not NULL) until set. */
-const LATE_FIELDS = ['bounce_reason', 'bounce_type', 'scheduled_at', 'cancelled_at', 'sent_at', 'delivered_at', 'bounced_at', 'tenant', 'provider_message_id'] as const;
+const LATE_FIELDS = ['bounce_reason', 'bounce_type', 'scheduled_at', 'cancelled_at', 'sent_at', 'delivered_at', 'bounced_at', 'tenant', 'tenant_id', 'provider_message_id'] as const;
 
 
 export function toStoredEmail(item: Record<string, any>): StoredEmail {
@@ -97,6 +97,7 @@ export class EmailRepository {
         ...keys.email(email.id),
         GSI1PK: keys.emailsByAccount(email.account_id),
         GSI1SK: email.id,
+        ...(email.tenant_id ? { GSI3PK: keys.emailsByTenant(email.tenant_id), GSI3SK: email.id } : {}),
         // Queued and scheduled emails enter the due index: the reconciler re-drives them if they stall.
         ...(due === null ? {} : dueAttributes('EMAIL', email.id, due)),
         type: 'email',

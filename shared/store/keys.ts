@@ -6,6 +6,7 @@
  *   API key (listing)  PK ACCOUNT#<acc>          SK APIKEY#<key>
  *   API key (lookup)   PK APIKEYHASH#<sha256>    SK APIKEYHASH
  *   Email              PK EMAIL#<msg>            SK EMAIL   GSI1PK ACCOUNT#<acc>#EMAILS#<shard>  GSI1SK <msg>
+ *                      tenant emails also GSI3PK TENANT#<ten>#EMAILS#<shard>  GSI3SK <msg>  (sparse: GET /emails?tenant=)
  *   Suppression        PK SUPPRESSION#<acc>#<email>  SK ACCOUNT | TENANT#<t>  GSI1PK ACCOUNT#<acc>[#TENANT#<t>]#SUPPRESSIONS#<shard>  GSI1SK <sup>
  *   Category opt-out   PK OPTOUT#<acc>#<email>   SK (ACCOUNT | TENANT#<t>)#CATEGORY#<category>
  *   Domain             PK DOMAIN#<dom>           SK DOMAIN  GSI1PK ACCOUNT#<acc>#DOMAINS  GSI1SK <dom>
@@ -22,6 +23,8 @@
  *                      (keyed by external_id: unique per account by its key; one read resolves the usual name)
  *   Tenant id alias    PK TENANTID#<ten>         SK TENANTID             (account and external_id of a tenant id)
  *   Tenant day stats   PK TENANTSTATS#<ten>#<YYYY-MM-DD>  SK STATS       (counters by acceptance day, added from the stream; TTL)
+ *   Tenant domain      PK TENANTDOMAINS#<ten>    SK <dom>                 (a tenant's domains, its own partition)
+ *   Tenant opt-outs    GSI1PK ACCOUNT#<acc>#TENANT#<ten>#OPTOUTS  GSI1SK <email>#<category>  (on tenant opt-outs: the delete cascade finds them)
  */
 /** A user-chosen value inside a key (tenant ids): '%' and '#' escaped so it cannot end its segment early. */
 export function keyPart(value: string): string {
@@ -40,6 +43,12 @@ export const keys = {
    * over several partitions (merged newest-first on read); accounts start with one shard.
    */
   emailsByAccount: (accountId: string, shard = 0) => `ACCOUNT#${accountId}#EMAILS#${shard}`,
+  /**
+   * Per-tenant listing of emails (GET /emails?tenant=, a tenant key's GET /emails): GSI3, sparse (only
+   * tenant emails carry it). Keyed by our tenant id, never reused: a new tenant with a deleted tenant's
+   * external_id does not inherit its emails.
+   */
+  emailsByTenant: (tenantId: string, shard = 0) => `TENANT#${tenantId}#EMAILS#${shard}`,
   domain: (domainId: string) => ({ PK: `DOMAIN#${domainId}`, SK: 'DOMAIN' }),
   domainsByAccount: (accountId: string) => `ACCOUNT#${accountId}#DOMAINS`,
   domainName: (name: string) => ({ PK: `DOMAINNAME#${name.toLowerCase()}`, SK: 'DOMAINNAME' }),
@@ -67,6 +76,11 @@ export const keys = {
   tenantsByAccount: (accountId: string) => `ACCOUNT#${accountId}#TENANTS`,
   /** Where a tenant id leads: its account and external_id. */
   tenantId: (tenantId: string) => ({ PK: `TENANTID#${tenantId}`, SK: 'TENANTID' }),
+  /** A tenant's domain (membership item): its own partition per tenant, the tenant's domains in id order. */
+  tenantDomain: (tenantId: string, domainId: string) => ({ PK: `TENANTDOMAINS#${tenantId}`, SK: domainId }),
+  tenantDomains: (tenantId: string) => `TENANTDOMAINS#${tenantId}`,
+  /** The GSI1 partition of one tenant's category opt-outs. */
+  optOutsByTenant: (accountId: string, tenantId: string) => `ACCOUNT#${accountId}#TENANT#${keyPart(tenantId)}#OPTOUTS`,
   /** One tenant's counters for one UTC day (its own partition: written once per stream batch). */
   tenantStats: (tenantId: string, day: string) => ({ PK: `TENANTSTATS#${tenantId}#${day}`, SK: 'STATS' }),
   /** An attachment upload (POST /attachments). Keyed by account and id: a foreign id is simply not found. */

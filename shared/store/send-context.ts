@@ -2,7 +2,9 @@
  * Everything a send must know before it writes, read in ONE strongly consistent BatchGetItem: the API
  * key (when the caller is not resolved yet: revocation takes effect at once), the account, the sender
  * domain's claim item (its owner and status), the recipients' suppressions and category opt-outs, and
- * the idempotency record. The send core (shared/usecases/send) decides; this only reads.
+ * the idempotency record, and the tenant the send names or is expected to be for (its item by
+ * external_id, and the id alias when it is named by an id). The send core (shared/usecases/send)
+ * decides; this only reads.
  */
 import type { Account } from '../domain/accounts/account';
 import { normaliseEmail } from '../domain/emails/address';
@@ -14,6 +16,7 @@ import { toSenderDomain, type SenderDomain } from './domains';
 import { toIdempotencyRecord, type IdempotencyRecord, idempotencyKeyOf } from './idempotency';
 import { keys } from './keys';
 import type { Table } from './table';
+import { toStoredTenant, type StoredTenant } from './tenants';
 
 export interface SendContextQuery {
   accountId: string;
@@ -22,7 +25,12 @@ export interface SendContextQuery {
   /** The sender's domain name; omitted for the sandbox domain (nothing to read). */
   fromDomain?: string;
   recipients: readonly string[];
+  /** The tenant whose suppression list and opt-outs are read with the account's (null: the account's only). */
   tenantId: string | null;
+  /** Tenant items to read, by external_id (keys.tenant(accountId, externalId)). */
+  tenantExternalIds?: readonly string[];
+  /** Tenant id aliases to read (keys.tenantId): where an id leads, when its external_id is not known. */
+  tenantAliasIds?: readonly string[];
   /** Non-transactional category whose opt-outs apply. */
   optOutCategory?: OptOutCategory;
   idempotencyKey?: string;
@@ -37,6 +45,16 @@ export interface SendContext {
   suppressed: string[];
   optedOut: string[];
   idempotency: IdempotencyRecord | null;
+  /** Tenant items found among those asked for (the account's own only: the key holds the account). */
+  tenants: StoredTenant[];
+  /** Tenant id aliases found among those asked for. */
+  tenantAliases: TenantAlias[];
+}
+
+export interface TenantAlias {
+  id: string;
+  account_id: string;
+  external_id: string;
 }
 
 const id = (key: { PK: string; SK: string }) => `${key.PK}\u0000${key.SK}`;
@@ -54,6 +72,8 @@ export class SendContextReader {
       ask(keys.account(accountId), 'account');
     }
     if (query.fromDomain) ask(keys.domainName(query.fromDomain), 'domain');
+    for (const externalId of new Set(query.tenantExternalIds ?? [])) ask(keys.tenant(accountId, externalId), 'tenant');
+    for (const tenantId of new Set(query.tenantAliasIds ?? [])) ask(keys.tenantId(tenantId), 'tenant_alias', tenantId);
     for (const address of addresses) {
       ask(keys.suppression(accountId, address, null), 'suppression', address);
       if (tenantId !== null) ask(keys.suppression(accountId, address, tenantId), 'suppression', address);
@@ -65,7 +85,7 @@ export class SendContextReader {
     const idempotencyKey = query.idempotencyKey === undefined ? undefined : idempotencyKeyOf(accountId, query.idempotencyKey);
     if (idempotencyKey) ask(idempotencyKey, 'idempotency');
 
-    const context: SendContext = { key: null, account: null, domain: null, suppressed: [], optedOut: [], idempotency: null };
+    const context: SendContext = { key: null, account: null, domain: null, suppressed: [], optedOut: [], idempotency: null, tenants: [], tenantAliases: [] };
     const suppressed = new Set<string>();
     const optedOut = new Set<string>();
     const items = await batchGetItems(
@@ -85,6 +105,8 @@ export class SendContextReader {
       else if (what.kind === 'suppression') suppressed.add(what.address!);
       else if (what.kind === 'optout') optedOut.add(what.address!);
       else if (what.kind === 'idempotency') context.idempotency = toIdempotencyRecord(item, query.now);
+      else if (what.kind === 'tenant') context.tenants.push(toStoredTenant(item));
+      else if (what.kind === 'tenant_alias') context.tenantAliases.push({ id: what.address!, account_id: item.account_id, external_id: item.external_id });
     }
     const inRequestOrder = (found: Set<string>) => [...new Set(query.recipients)].filter((address) => found.has(normaliseEmail(address)));
     context.suppressed = inRequestOrder(suppressed);

@@ -3,7 +3,7 @@
  * its reasons in keys.ts). Adds are conditional puts, so adding an address that is already on the list
  * (again, or concurrently) never creates a second record: the existing one is returned instead.
  */
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Suppression } from '../domain/suppressions/model';
 import type { SuppressionReason } from '../domain/suppressions/reasons';
 import { normaliseEmail } from '../domain/emails/address';
@@ -16,6 +16,40 @@ import { batchGetItems } from './batch-get';
 
 /** Adds of one multi-address request in flight at once. */
 const ADD_CONCURRENCY = 16;
+
+/** Items one clean-up page removes (4 BatchWriteItem calls). */
+export const CLEANUP_PAGE = 100;
+
+/**
+ * Deletes items by key (BatchWriteItem, 25 a call, unprocessed keys retried with backoff). Deleting a
+ * missing item is not an error, so this is idempotent.
+ */
+export async function deleteItems(table: Table, itemKeys: readonly Record<string, string>[]): Promise<void> {
+  for (let i = 0; i < itemKeys.length; i += 25) {
+    let pending: Record<string, any>[] = itemKeys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      if (attempt > 8) throw new Error(`BatchWriteItem left ${pending.length} deletes unprocessed`);
+      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** attempt));
+      const result = await table.client.send(new BatchWriteCommand({ RequestItems: { [table.name]: pending } }));
+      pending = result.UnprocessedItems?.[table.name] ?? [];
+    }
+  }
+}
+
+/** Keys of up to `limit` items of one GSI1 partition (the index is eventually consistent). */
+export async function gsi1PartitionKeys(table: Table, partition: string, limit: number): Promise<Record<string, string>[]> {
+  const result = await table.client.send(
+    new QueryCommand({
+      TableName: table.name,
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': partition },
+      ProjectionExpression: 'PK, SK',
+      Limit: limit,
+    }),
+  );
+  return (result.Items ?? []).map((item) => ({ PK: item.PK as string, SK: item.SK as string }));
+}
 
 function toSuppression(item: Record<string, any>): Suppression {
   const { type, ...rest } = withoutKeys(item);
@@ -112,6 +146,16 @@ export class SuppressionRepository {
       if (isConditionFailure(error)) return null;
       throw error;
     }
+  }
+
+  /**
+   * A deleted tenant's list: removes up to one page of it (through its own GSI1 partition) and says how
+   * many it removed; 0 when nothing is left. Idempotent.
+   */
+  async deleteTenantPage(accountId: string, tenantId: string): Promise<number> {
+    const found = await gsi1PartitionKeys(this.table, keys.suppressionsByScope(accountId, tenantId), CLEANUP_PAGE);
+    await deleteItems(this.table, found);
+    return found.length;
   }
 
   /**

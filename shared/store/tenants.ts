@@ -175,6 +175,24 @@ export class TenantRepository {
     return item !== null;
   }
 
+  /**
+   * The service pauses a tenant (by id): only while it is active and not being deleted, so a manual
+   * pause keeps its reason and concurrent checks pause once. False when it was not active (or is gone).
+   */
+  async pauseAutomatically(tenantId: string, reason: string, now: string): Promise<boolean> {
+    const alias = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.tenantId(tenantId), ConsistentRead: true }));
+    if (!alias.Item) return false;
+    const item = await updateIfCondition(this.table, {
+      Key: keys.tenant(alias.Item.account_id, alias.Item.external_id),
+      UpdateExpression: 'SET #status = :paused, pause_source = :automated, paused_reason = :reason, paused_at = :now, updated_at = :now',
+      ConditionExpression: 'attribute_exists(PK) AND id = :id AND #status = :active AND attribute_not_exists(deleting)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':paused': 'paused', ':automated': 'automated', ':reason': reason, ':now': now, ':id': tenantId, ':active': 'active' },
+      ReturnValues: 'NONE',
+    });
+    return item !== null;
+  }
+
   /** First step of a deletion: from now on the tenant exists for nobody but the deletion. Idempotent. */
   async markDeleting(tenant: Pick<Tenant, 'account_id' | 'external_id'>, now: string): Promise<boolean> {
     const item = await updateIfCondition(this.table, {

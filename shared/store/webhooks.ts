@@ -138,6 +138,22 @@ export class WebhookRepository {
     return item ? toEndpoint(item) : null;
   }
 
+  /**
+   * Replaces the tenant filter (and `enabled`) only if the filter is still exactly `expected` (as read):
+   * a concurrent PATCH is never overwritten; false then (read again and retry).
+   */
+  async replaceTenantFilter(webhookId: string, expected: string[], next: { tenants: string[] | null; enabled: boolean }, now: string): Promise<boolean> {
+    const item = await updateIfCondition(this.table, {
+      Key: keys.webhook(webhookId),
+      UpdateExpression: next.tenants ? 'SET #tenants = :tenants, #enabled = :enabled, updated_at = :now' : 'SET #enabled = :enabled, updated_at = :now REMOVE #tenants',
+      ConditionExpression: '#tenants = :expected',
+      ExpressionAttributeNames: { '#tenants': 'tenants', '#enabled': 'enabled' },
+      ExpressionAttributeValues: { ':expected': expected, ':enabled': next.enabled, ':now': now, ...(next.tenants ? { ':tenants': next.tenants } : {}) },
+      ReturnValues: 'NONE',
+    });
+    return item !== null;
+  }
+
   /** Deletes the endpoint and frees its slot, together. False when not found (in this account). */
   async delete(accountId: string, webhookId: string): Promise<boolean> {
     try {

@@ -7,6 +7,7 @@
  */
 import { mergeDeltas, statsDelta, type EmailImage, type StatsDelta } from '../domain/tenants/stats';
 import type { TenantStatsRepository } from '../store/tenant-stats';
+import { autoPauseTenants, type AutoPauseDeps } from './auto-pause-tenants';
 import { usageToken } from './relay-outbox';
 
 export interface StatsRecord {
@@ -18,6 +19,8 @@ export interface StatsRecord {
 
 export interface AggregateStatsDeps {
   stats: Pick<TenantStatsRepository, 'add' | 'maxPerCall'>;
+  /** When given, tenants whose bounces or complaints were counted are checked for an automatic pause. */
+  autoPause?: AutoPauseDeps & { clock: { now(): Date }; log(message: string, error: unknown): void };
 }
 
 export interface AggregateStatsResult {
@@ -25,6 +28,8 @@ export interface AggregateStatsResult {
   done: number;
   /** Tenant-day counter items written. */
   written: number;
+  /** Tenants the service paused after this batch. */
+  paused?: string[];
   failure?: string;
 }
 
@@ -44,14 +49,28 @@ export async function aggregateTenantStats(deps: AggregateStatsDeps, records: re
     group.days.add(id);
   });
   let written = 0;
+  const reputation = new Set<string>();
+  let result: AggregateStatsResult | undefined;
   for (const group of groups) {
     try {
       const merged = mergeDeltas(group.deltas);
       await deps.stats.add(merged, usageToken(group.eventIds));
       written += merged.length;
+      for (const delta of merged) if (delta.counts.bounced || delta.counts.complained) reputation.add(delta.tenantId);
     } catch (error) {
-      return { done: group.first, written, failure: `tenant stats update failed: ${(error as Error).message}` };
+      result = { done: group.first, written, failure: `tenant stats update failed: ${(error as Error).message}` };
+      break;
     }
   }
-  return { done: records.length, written };
+  result ??= { done: records.length, written };
+  // The counters are written whatever happens here: a failed check is logged, and the next bounce or
+  // complaint of that tenant checks again.
+  if (deps.autoPause && reputation.size > 0) {
+    try {
+      result.paused = await autoPauseTenants(deps.autoPause, [...reputation], deps.autoPause.clock.now());
+    } catch (error) {
+      deps.autoPause.log('tenant-stats: automatic pause check failed', error);
+    }
+  }
+  return result;
 }

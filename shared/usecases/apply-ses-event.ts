@@ -1,6 +1,7 @@
 /**
  * The SES events worker's use case: turn one SES notification into a status change of our email, and
- * put hard-bounced and complaining addresses on the account's suppression list.
+ * put hard-bounced and complaining addresses on the suppression list: the account's, or for a tenant's
+ * email the tenant's (spec: suppressions from bounces and complaints of tenant email go on its list).
  */
 import { parseSesEvent } from '../domain/ses/ses-event';
 import type { DeliveryEvent } from '../domain/emails/outcomes';
@@ -41,7 +42,7 @@ export async function applySesEvent(deps: ApplySesEventDeps, body: string): Prom
   const updated = await deps.emails.applyOutcome(event.emailId, event.accountId, outcome);
   if (!updated) return 'unknown_email';
   if (event.suppress) {
-    await suppressAddresses(deps, { accountId: event.accountId, tenantId: null, emails: event.suppress.emails, reason: event.suppress.reason });
+    await suppressAddresses(deps, { accountId: event.accountId, tenantId: updated.tenant_id ?? null, emails: event.suppress.emails, reason: event.suppress.reason });
   }
   // The webhook event, from the email as the write left it. Its id is derived from the email and type,
   // so a duplicate notification (SNS and SQS are at-least-once) is delivered once.

@@ -2,6 +2,11 @@
  * The send worker's use case: claim a queued email, compose its MIME, hand it to the provider (SES)
  * with the configuration set, record the outcome. Safe under SQS redelivery: the claim is a conditional
  * write with a lease, so one email is sent once while its first attempt is alive.
+ *
+ * A scheduled email of a tenant meets the tenant's rules again when it fires (one read, only for such
+ * emails): paused, deleted, or transactional_only against a non-transactional email, it is not sent
+ * and fails for good with a bounce_reason saying why, publishing email.failed (as Postmark and Resend
+ * report a send they refuse later). Its reserved usage is not given back (a failed send counts).
  */
 import { domainOf, parseMailbox } from '../domain/emails/address';
 import { signDkim } from '../dkim/sign';
@@ -10,12 +15,16 @@ import { composeMime } from '../mime/compose';
 import { MailerError, type BlobStore, type Clock, type EventPublisher, type Mailer } from '../ports';
 import { emailEvent } from '../domain/webhooks/email-event-data';
 import type { EmailRepository } from '../store/emails';
+import type { TenantRepository } from '../store/tenants';
+import { tenantFiringRefusal } from './send/tenant-policy';
 import type { DkimKeys } from './dkim-keys';
 import { loadAttachments } from './email-attachments';
 
 export interface DeliverEmailDeps {
   emails: Pick<EmailRepository, 'claimForSend' | 'recordSent' | 'applyOutcome' | 'releaseLease'>;
   events: EventPublisher;
+  /** Scheduled tenant emails: the tenant as of the firing. */
+  tenants: Pick<TenantRepository, 'find'>;
   dkimKeys: Pick<DkimKeys, 'forSender'>;
   sandboxDomain: string;
   blobs: BlobStore;
@@ -36,6 +45,16 @@ const bare = (list: string[]) => list.map((entry) => parseMailbox(entry)?.email 
 
 /** The sending domain was removed or unverified after the email was accepted: the email fails for good. */
 class SenderNoLongerVerified extends Error {}
+
+/** A scheduled email whose tenant may no longer send it (paused, deleted, stream policy): fails for good. */
+class RefusedForTenant extends Error {}
+
+async function checkTenantAtFiring(deps: DeliverEmailDeps, email: { account_id: string; tenant_id?: string | null; scheduled_at: string | null; category?: string }): Promise<void> {
+  if (!email.tenant_id || email.scheduled_at === null) return;
+  const stored = await deps.tenants.find(email.account_id, email.tenant_id);
+  const refusal = tenantFiringRefusal(stored && !stored.deleting ? stored.tenant : null, email.category);
+  if (refusal) throw new RefusedForTenant(refusal);
+}
 
 /** Signs with the sending domain's DKIM key (parsed once per process); the sandbox domain is signed by the provider. */
 async function signForDomain(deps: DeliverEmailDeps, accountId: string, from: string, raw: Buffer): Promise<Buffer> {
@@ -65,6 +84,7 @@ export async function deliverEmail(deps: DeliverEmailDeps, emailId: string, sche
   const claimed = claim.stored;
   const { email } = claimed;
   try {
+    await checkTenantAtFiring(deps, email);
     const body: EmailBody = 'inline' in claimed.body ? claimed.body.inline : JSON.parse((await deps.blobs.get(claimed.body.blobKey)).toString('utf8'));
     const raw = await signForDomain(deps, email.account_id, email.from, await composeMime(email, body, await loadAttachments(deps.blobs, email.attachments ?? [])));
     const { providerMessageId } = await deps.mailer.send({
@@ -82,7 +102,7 @@ export async function deliverEmail(deps: DeliverEmailDeps, emailId: string, sche
     if (sent) await deps.events.publish([emailEvent(sent, 'email.sent', at)]);
     return 'sent';
   } catch (error) {
-    if ((error instanceof MailerError && error.permanent) || error instanceof SenderNoLongerVerified) {
+    if ((error instanceof MailerError && error.permanent) || error instanceof SenderNoLongerVerified || error instanceof RefusedForTenant) {
       const at = deps.clock.now().toISOString();
       const failed = await deps.emails.applyOutcome(email.id, email.account_id, { event: 'failed', status: 'failed', at, fields: { bounce_reason: error.message } });
       if (failed) await deps.events.publish([emailEvent(failed, 'email.failed', at)]);

@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { PLANS, upgradeUrl } from '../domain/accounts/plans';
-import { dkimKeyContext, type Domain } from '../domain/domains/domain';
+import { dkimKeyContext, domainOwner, type Domain } from '../domain/domains/domain';
 import {
   domainStatusAfterCheck,
   evaluateDkim,
@@ -16,8 +16,9 @@ import {
   evaluateSpf,
 } from '../domain/domains/evaluate';
 import { expectedRecords, INBOUND_SUBDOMAIN_LABEL, RETURN_PATH_LABEL, type DnsSettings } from '../domain/domains/records';
-import type { CreateDomainInput, UpdateDomainInput } from '../domain/domains/schemas';
+import type { AssignTenantDomainInput, CreateDomainInput, UpdateDomainInput } from '../domain/domains/schemas';
 import { AppError, ConflictError, NotFoundError, UpstreamError } from '../domain/errors';
+import type { Tenant } from '../domain/tenants/tenant';
 import { newId } from '../domain/ids';
 import { generateDkimKey, newSelector } from '../dkim/keys';
 import { signDkim } from '../dkim/sign';
@@ -29,8 +30,8 @@ import type { DomainRepository, StoredDomain } from '../store/domains';
 import type { Page } from '../store/cursor';
 import type { PageRequest } from '../store/paginate';
 import type { Principal } from './principal';
-import { resolveTenant, type TenantScopeDeps } from './tenant-scope';
-import { assertVisible } from './visibility';
+import { requireAccountKey, resolveTenant, type TenantScopeDeps } from './tenant-scope';
+import { assertVisible, limitedTenantOf, tenantRefOf } from './visibility';
 
 export interface DomainDeps {
   domains: DomainRepository;
@@ -50,8 +51,17 @@ function claimToken(accountId: string, name: string): string {
   return createHash('sha256').update(`${accountId}:${name}`).digest('base64url').slice(0, 32);
 }
 
+/** The tenant gone between the check and the write (being deleted): as if it had not been found. */
+function tenantGone(tenant: Tenant): NotFoundError {
+  return new NotFoundError('Tenant', tenant.external_id);
+}
+
+/**
+ * POST /domains. With `tenant` (or from a key limited to a tenant) the domain is owned by that tenant
+ * from the start: its claim carries the tenant id in the same transaction.
+ */
 export async function createDomain(deps: DomainDeps, principal: Principal, input: CreateDomainInput): Promise<Domain> {
-  await resolveTenant(deps, principal, input.tenant);
+  const tenant = await resolveTenant(deps, principal, tenantRefOf(principal, input.tenant));
   const now = deps.clock.now();
   const id = newId('dom', now.getTime());
   const key = await generateDkimKey();
@@ -63,7 +73,8 @@ export async function createDomain(deps: DomainDeps, principal: Principal, input
     account_id: principal.account.id,
     name: input.name,
     status: 'pending',
-    tenant: null,
+    tenant_id: tenant?.id ?? null,
+    tenant: tenant?.external_id ?? null,
     records: expectedRecords({ name: input.name, ownershipToken, dkimSelector: selector, dkimPublicKey: key.publicKeyBase64, inboundSubdomain }, deps.dnsSettings),
     dkim_selector: selector,
     dkim_public_key: key.publicKeyBase64,
@@ -80,8 +91,9 @@ export async function createDomain(deps: DomainDeps, principal: Principal, input
   };
   const sealed = await deps.secretBox.seal(key.privateKeyPem, dkimKeyContext(id));
   const plan = PLANS[principal.account.plan];
-  const outcome = await deps.domains.create(domain, sealed, plan.domains);
+  const outcome = await deps.domains.create(domain, sealed, plan.domains, tenant);
   if (outcome.ok) return domain;
+  if (outcome.reason === 'tenant_gone') throw tenantGone(tenant!);
   if (outcome.reason === 'limit') {
     throw new AppError(403, 'plan_limit', `The ${principal.account.plan} plan includes ${plan.domains} domain${plan.domains === 1 ? '' : 's'}; delete one or upgrade to add more.`, {
       details: { limit: plan.domains, resource: 'domains', plan: principal.account.plan },
@@ -103,7 +115,7 @@ export async function createDomain(deps: DomainDeps, principal: Principal, input
 
 async function owned(deps: DomainDeps, principal: Principal, domainId: string): Promise<StoredDomain> {
   const stored = await deps.domains.get(domainId);
-  assertVisible(principal, stored?.domain, 'Domain', domainId);
+  assertVisible(principal, stored && domainOwner(stored.domain), 'Domain', domainId);
   return stored!;
 }
 
@@ -111,25 +123,119 @@ export async function getDomain(deps: DomainDeps, principal: Principal, domainId
   return (await owned(deps, principal, domainId)).domain;
 }
 
-export async function listDomains(deps: DomainDeps, principal: Principal, page: PageRequest, tenant?: string): Promise<Page<Domain>> {
-  await resolveTenant(deps, principal, tenant);
+/**
+ * GET /domains: every domain of the account; with `tenant` (or from a key limited to a tenant) only
+ * that tenant's (GET /tenants/{tenant}/domains is the same list).
+ */
+export async function listDomains(deps: DomainDeps, principal: Principal, page: PageRequest, tenantRef?: string): Promise<Page<Domain>> {
+  const tenant = await resolveTenant(deps, principal, tenantRefOf(principal, tenantRef));
+  if (tenant) return deps.domains.listForTenant(tenant.id, page);
   return deps.domains.list(principal.account.id, page);
 }
 
 export async function updateDomain(deps: DomainDeps, principal: Principal, domainId: string, changes: UpdateDomainInput): Promise<Domain> {
-  const updated = await deps.domains.updateSettings(principal.account.id, domainId, changes, deps.clock.now().toISOString());
+  const owner = { accountId: principal.account.id, tenantId: limitedTenantOf(principal) };
+  const updated = await deps.domains.updateSettings(owner, domainId, changes, deps.clock.now().toISOString());
   if (!updated) throw new NotFoundError('Domain', domainId);
   return updated;
 }
 
+/** Attempts at deleting a domain whose owner keeps changing under the request (each re-checks visibility). */
+const DELETE_ATTEMPTS = 3;
+
 export async function deleteDomain(deps: DomainDeps, principal: Principal, domainId: string): Promise<void> {
-  const { domain } = await owned(deps, principal, domainId);
-  if (!(await deps.domains.delete(principal.account.id, domain))) throw new NotFoundError('Domain', domainId);
+  let domain: Domain;
+  for (let attempt = 1; ; attempt++) {
+    domain = (await owned(deps, principal, domainId)).domain;
+    // Conditional on the owner read: a domain given to a tenant meanwhile is checked again.
+    const outcome = await deps.domains.delete(principal.account.id, domain);
+    if (outcome === 'deleted') break;
+    if (outcome === 'not_found' || attempt >= DELETE_ATTEMPTS) throw new NotFoundError('Domain', domainId);
+  }
   // The domain is gone for us either way; a leftover provider identity is harmless (we never send from it).
   try {
     await deps.mailer.unregisterDomain(domain.name);
   } catch (error) {
     logError('could not remove the deleted domain from the mail provider', error, { domain_id: domain.id, domain: domain.name });
+  }
+}
+
+// ---- tenants' domains (POST/GET /tenants/{tenant}/domains, DELETE /tenants/{tenant}/domains/{domain}) ----
+
+/** The account's domain `ref` names (id or name); 404 otherwise. */
+async function accountDomain(deps: DomainDeps, principal: Principal, ref: string): Promise<Domain> {
+  const stored = await deps.domains.findByRef(principal.account.id, ref);
+  if (!stored) throw new NotFoundError('Domain', ref);
+  return stored.domain;
+}
+
+/**
+ * Gives an existing account domain (by name or id) to a tenant. Idempotent when the tenant already owns
+ * it; 409 when another tenant does (two tenants racing for one domain: exactly one wins). Moving a
+ * domain between the account and a tenant is the account's decision: a key of the whole account only.
+ */
+export async function giveDomainToTenant(deps: DomainDeps, principal: Principal, tenantRef: string, input: AssignTenantDomainInput): Promise<Domain> {
+  requireAccountKey(principal, 'give domains to tenants');
+  const tenant = (await resolveTenant(deps, principal, tenantRef))!;
+  const domain = await accountDomain(deps, principal, input.domain);
+  const outcome = await deps.domains.assignToTenant(principal.account.id, domain, tenant, deps.clock.now().toISOString());
+  switch (outcome.kind) {
+    case 'assigned':
+    case 'already':
+      return outcome.domain;
+    case 'not_found':
+      throw new NotFoundError('Domain', input.domain);
+    case 'tenant_gone':
+      throw tenantGone(tenant);
+    case 'other_tenant':
+      throw new ConflictError(`${outcome.domain.name} is owned by another tenant (${outcome.domain.tenant}).`, 'conflict', {
+        details: { domain: outcome.domain.name, domain_id: outcome.domain.id, tenant: outcome.domain.tenant },
+        hint: `Return it to the account first: DELETE /tenants/${outcome.domain.tenant}/domains/${outcome.domain.id}.`,
+      });
+  }
+}
+
+/** GET /tenants/{tenant}/domains: the same list as GET /domains?tenant=. A key limited to that tenant may read it. */
+export async function listTenantDomains(deps: DomainDeps, principal: Principal, tenantRef: string, page: PageRequest): Promise<Page<Domain>> {
+  const tenant = (await resolveTenant(deps, principal, tenantRef))!;
+  return deps.domains.listForTenant(tenant.id, page);
+}
+
+/** Returns a tenant's domain to the account (every tenant may then send from it). 404 when that tenant does not own it. */
+export async function returnDomainToAccount(deps: DomainDeps, principal: Principal, tenantRef: string, domainRef: string): Promise<Domain> {
+  requireAccountKey(principal, 'take domains from tenants');
+  const tenant = (await resolveTenant(deps, principal, tenantRef))!;
+  const domain = await accountDomain(deps, principal, domainRef);
+  if (domain.tenant_id !== tenant.id) throw new NotFoundError(`Domain of tenant ${tenant.external_id}`, domainRef);
+  if (!(await deps.domains.releaseFromTenant(principal.account.id, domain, tenant.id, deps.clock.now().toISOString()))) {
+    throw new NotFoundError(`Domain of tenant ${tenant.external_id}`, domainRef);
+  }
+  return (await deps.domains.get(domain.id))?.domain ?? { ...domain, tenant_id: null, tenant: null };
+}
+
+/**
+ * Deletion of a tenant: its domains return to the account, a page at a time from the membership
+ * partition (strongly consistent), each in its own transaction; idempotent and resumable.
+ * `shouldStop` ends the work early (a time budget): false when it stopped before finishing.
+ */
+export async function returnAllTenantDomains(
+  deps: { domains: Pick<DomainRepository, 'tenantDomainIds' | 'get' | 'releaseFromTenant' | 'forgetMembership'> },
+  tenant: Pick<Tenant, 'id' | 'account_id'>,
+  now: string,
+  shouldStop: () => boolean = () => false,
+): Promise<boolean> {
+  for (;;) {
+    const ids = await deps.domains.tenantDomainIds(tenant.id, 25);
+    if (ids.length === 0) return true;
+    for (const id of ids) {
+      const stored = await deps.domains.get(id);
+      const ownedByTenant = stored && stored.domain.account_id === tenant.account_id && stored.domain.tenant_id === tenant.id;
+      if (!ownedByTenant || !(await deps.domains.releaseFromTenant(tenant.account_id, stored.domain, tenant.id, now))) {
+        // Not (or no longer) the tenant's: the membership alone is left over.
+        await deps.domains.forgetMembership(tenant.id, id);
+      }
+    }
+    if (shouldStop()) return false;
   }
 }
 

@@ -4,8 +4,10 @@
  * validated by the send request schema and sent through `sendEmail`, so every rule of a send applies
  * again as of now: the sender's domain must still be verified and allowed for the key, recipients
  * allowed, none suppressed, and the plan and sandbox limits are counted. The original is untouched.
+ * A tenant's email is resent as that tenant (named by its id): its pause, stream policy, domains and
+ * suppression list apply as of now; a deleted tenant's email cannot be resent (404 naming the tenant).
  */
-import type { EmailBody } from '../domain/emails/email';
+import { emailOwner, type EmailBody } from '../domain/emails/email';
 import { sendRequestSchema, type SendRequest } from '../domain/emails/send-request';
 import { AppError, NotFoundError } from '../domain/errors';
 import { fieldNames, issuesToFields } from '../domain/validation';
@@ -39,6 +41,8 @@ export async function resendRequestOf(deps: Pick<SendDeps, 'blobs'>, stored: Sto
     ...body,
     ...(email.tags.length ? { tags: email.tags } : {}),
     ...(Object.keys(email.headers ?? {}).length ? { headers: email.headers } : {}),
+    ...(email.category ? { category: email.category } : {}),
+    ...(email.tenant_id ? { tenant: email.tenant_id } : {}),
   };
   const parsed = sendRequestSchema.safeParse(wire);
   if (!parsed.success) {
@@ -55,6 +59,6 @@ export async function resendEmail(deps: SendDeps & { emails: Pick<EmailRepositor
   // Not an email id at all: unknown, without a read (and without a key DynamoDB would refuse).
   if (!isId('msg', emailId)) throw new NotFoundError('Email', emailId);
   const stored = await deps.emails.get(emailId);
-  assertVisible(principal, stored?.email, 'Email', emailId);
+  assertVisible(principal, stored && emailOwner(stored.email), 'Email', emailId);
   return sendEmail(deps, { principal }, await resendRequestOf(deps, stored!));
 }

@@ -8,7 +8,7 @@
  * worker). So a cancelled or rescheduled email never goes out at the old time.
  */
 import { checkScheduleTime, scheduledAtField } from '../domain/emails/schedule';
-import { toPublicEmail } from '../domain/emails/email';
+import { emailOwner, toPublicEmail } from '../domain/emails/email';
 import type { UpdateEmailInput } from '../domain/emails/update-request';
 import { ConflictError, ServiceUnavailableError } from '../domain/errors';
 import type { Clock, EmailScheduler } from '../ports';
@@ -28,7 +28,7 @@ export interface ScheduledEmailDeps {
 
 async function notScheduled(deps: ScheduledEmailDeps, principal: Principal, emailId: string, action: string): Promise<never> {
   const stored = await deps.emails.get(emailId);
-  assertVisible(principal, stored?.email, 'Email', emailId);
+  assertVisible(principal, stored && emailOwner(stored.email), 'Email', emailId);
   throw new ConflictError(`Email ${emailId} is ${stored!.email.status}; only scheduled emails can be ${action}.`, 'conflict', {
     details: { status: stored!.email.status },
   });
@@ -42,7 +42,7 @@ export async function updateScheduledEmail(deps: ScheduledEmailDeps, principal: 
   const now = deps.clock.now();
   if (input.cancel) {
     const stored = await deps.emails.get(emailId);
-    assertVisible(principal, stored?.email, 'Email', emailId);
+    assertVisible(principal, stored && emailOwner(stored.email), 'Email', emailId);
     const reserved = stored!.internals.usage_reserved;
     // A cancelled send gives its counted recipients back.
     const release = reserved ? deps.usage.release(principal.account.id, reserved.entries, reserved.count) : [];
@@ -53,6 +53,11 @@ export async function updateScheduledEmail(deps: ScheduledEmailDeps, principal: 
     await deps.scheduler.remove(emailId).catch((error) => logError('schedule removal failed', error, { email_id: emailId }));
   } else {
     const at = newTime(input.scheduled_at!, now);
+    // The reschedule's condition holds the account; a key limited to a tenant also needs the tenant's.
+    if (principal.credential.tenant) {
+      const stored = await deps.emails.get(emailId);
+      assertVisible(principal, stored && emailOwner(stored.email), 'Email', emailId);
+    }
     const moved = await deps.emails.reschedule(principal.account.id, emailId, at.toISOString(), now.toISOString());
     if (!moved) return notScheduled(deps, principal, emailId, 'rescheduled');
     try {

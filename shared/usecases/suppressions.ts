@@ -16,14 +16,30 @@ import type { Page } from '../store/cursor';
 import type { PageRequest } from '../store/paginate';
 import type { SuppressionRepository } from '../store/suppressions';
 import type { Principal } from './principal';
-// The one tenant check of every endpoint that names a tenant; the tenants feature replaces its body.
+import type { Tenant } from '../domain/tenants/tenant';
 import { resolveTenant, type TenantScopeDeps } from './tenant-scope';
+import { tenantRefOf } from './visibility';
 
 export interface SuppressionDeps {
   suppressions: SuppressionRepository;
   categoryOptOuts: CategoryOptOutRepository;
   tenants: TenantScopeDeps['tenants'];
   clock: Clock;
+}
+
+/**
+ * The list a request acts on: the tenant it names, else a key's own tenant (a key limited to a tenant
+ * never reaches the account-wide list), else the account-wide list (null). 403 tenants_not_enabled,
+ * 404 or 403 forbidden (another tenant's key) from the one tenant rule.
+ */
+function listOf(deps: SuppressionDeps, principal: Principal, named: string | undefined): Promise<Tenant | null> {
+  return resolveTenant(deps, principal, tenantRefOf(principal, named));
+}
+
+/** What the API answers with: records of one list, and that list's tenant (null: account-wide). */
+export interface OnList<T> {
+  tenant: Tenant | null;
+  result: T;
 }
 
 export interface AddSuppressionsResult {
@@ -36,32 +52,34 @@ export interface AddSuppressionsResult {
 }
 
 /** POST /suppressions: adds `manual` suppressions; re-adding an address is not an error. */
-export async function addSuppressions(deps: SuppressionDeps, principal: Principal, input: AddSuppressionsInput): Promise<AddSuppressionsResult> {
-  const tenantId = (await resolveTenant(deps, principal, input.tenant))?.id ?? null;
-  return suppressAddresses(deps, { accountId: principal.account.id, tenantId, emails: input.emails, reason: input.reason });
+export async function addSuppressions(deps: SuppressionDeps, principal: Principal, input: AddSuppressionsInput): Promise<OnList<AddSuppressionsResult>> {
+  const tenant = await listOf(deps, principal, input.tenant);
+  const result = await suppressAddresses(deps, { accountId: principal.account.id, tenantId: tenant?.id ?? null, emails: input.emails, reason: input.reason });
+  return { tenant, result };
 }
 
 export interface ListSuppressionsInput extends PageRequest, SuppressionFilters {}
 
 /** GET /suppressions: one list, newest first; `email` is an exact lookup, `reason` a filter. */
-export async function listSuppressions(deps: SuppressionDeps, principal: Principal, input: ListSuppressionsInput): Promise<Page<Suppression>> {
-  const tenantId = (await resolveTenant(deps, principal, input.tenant))?.id ?? null;
+export async function listSuppressions(deps: SuppressionDeps, principal: Principal, input: ListSuppressionsInput): Promise<OnList<Page<Suppression>>> {
+  const tenant = await listOf(deps, principal, input.tenant);
+  const tenantId = tenant?.id ?? null;
   if (input.email !== undefined) {
     const found = await deps.suppressions.get(principal.account.id, tenantId, input.email);
     const matches = found !== null && (input.reason === undefined || found.reason === input.reason);
-    return { items: matches ? [found] : [], next_cursor: null };
+    return { tenant, result: { items: matches ? [found] : [], next_cursor: null } };
   }
-  return deps.suppressions.list(principal.account.id, tenantId, { reason: input.reason }, { limit: input.limit, cursor: input.cursor });
+  return { tenant, result: await deps.suppressions.list(principal.account.id, tenantId, { reason: input.reason }, { limit: input.limit, cursor: input.cursor }) };
 }
 
 /** DELETE /suppressions?email=&tenant=: returns the removed record; 404 when the address is not on the list. */
-export async function removeSuppression(deps: SuppressionDeps, principal: Principal, input: RemoveSuppressionInput): Promise<Suppression> {
-  const tenantId = (await resolveTenant(deps, principal, input.tenant))?.id ?? null;
-  const removed = await deps.suppressions.delete(principal.account.id, tenantId, input.email);
+export async function removeSuppression(deps: SuppressionDeps, principal: Principal, input: RemoveSuppressionInput): Promise<OnList<Suppression>> {
+  const tenant = await listOf(deps, principal, input.tenant);
+  const removed = await deps.suppressions.delete(principal.account.id, tenant?.id ?? null, input.email);
   if (!removed) {
-    throw new NotFoundError(tenantId === null ? 'Suppression of' : `Suppression (tenant ${tenantId}) of`, input.email);
+    throw new NotFoundError(tenant === null ? 'Suppression of' : `Suppression (tenant ${tenant.external_id}) of`, input.email);
   }
-  return removed;
+  return { tenant, result: removed };
 }
 
 // ---- internal callers ------------------------------------------------------------------------------
@@ -144,4 +162,24 @@ export function findCategoryOptOuts(
   category: OptOutCategory,
 ): Promise<string[]> {
   return deps.categoryOptOuts.findCategoryOptOuts(accountId, tenantId, emails, category);
+}
+
+// ---- a tenant's deletion ---------------------------------------------------------------------------
+
+/**
+ * Empties a tenant's suppression list and its category opt-outs, a page at a time through their own
+ * index partitions, until a read finds nothing left. Deletes are idempotent, so an interrupted run is
+ * finished by the next. `shouldStop` ends it early (time budget): false when it stopped before the end.
+ */
+export async function deleteTenantLists(
+  deps: { suppressions: Pick<SuppressionRepository, 'deleteTenantPage'>; categoryOptOuts: Pick<CategoryOptOutRepository, 'deleteTenantPage'> },
+  tenant: Pick<Tenant, 'id' | 'account_id'>,
+  shouldStop: () => boolean = () => false,
+): Promise<boolean> {
+  for (const list of [deps.suppressions, deps.categoryOptOuts]) {
+    while ((await list.deleteTenantPage(tenant.account_id, tenant.id)) > 0) {
+      if (shouldStop()) return false;
+    }
+  }
+  return true;
 }

@@ -4,6 +4,7 @@
  * endpoints like a real event. No email is sent.
  */
 import { z } from 'zod';
+import { emailOwner } from '../domain/emails/email';
 import { emailEventData } from '../domain/webhooks/email-event-data';
 import { freshEventId, type ServiceEvent } from '../domain/webhooks/event';
 import { EVENT_TYPES, type EventType } from '../domain/webhooks/event-types';
@@ -12,7 +13,7 @@ import { NotFoundError, ValidationError } from '../domain/errors';
 import type { Clock, EventPublisher } from '../ports';
 import type { EmailRepository } from '../store/emails';
 import type { Principal } from './principal';
-import { resolveTenant, type TenantScopeDeps } from './tenant-scope';
+import { requireAccountKey, resolveTenant, type TenantScopeDeps } from './tenant-scope';
 import { assertVisible } from './visibility';
 
 export const testEventSchema = z
@@ -34,6 +35,8 @@ export interface TestEventDeps {
 }
 
 export async function sendTestEvent(deps: TestEventDeps, principal: Principal, input: TestEventInput) {
+  // Spec, Authentication 3: POST /emails/test needs a full-access key of the whole account.
+  requireAccountKey(principal, 'send test events');
   const tenant = (await resolveTenant(deps, principal, input.tenant))?.external_id ?? null;
   const now = deps.clock.now().toISOString();
   const type = input.event as EventType;
@@ -45,7 +48,8 @@ export async function sendTestEvent(deps: TestEventDeps, principal: Principal, i
       });
     }
     const stored = await deps.emails.get(input.email_id);
-    data = emailEventData(assertVisible(principal, stored?.email, 'Email', input.email_id), type);
+    assertVisible(principal, stored ? emailOwner(stored.email) : null, 'Email', input.email_id);
+    data = emailEventData(stored!.email, type);
   } else {
     data = sampleEventData(type, now, tenant);
   }

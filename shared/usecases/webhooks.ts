@@ -10,7 +10,8 @@
 import { ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError, ValidationError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import type { WebhookDelivery } from '../domain/webhooks/delivery';
-import { MAX_WEBHOOKS_PER_ACCOUNT, webhookSecretContext, type WebhookEndpoint } from '../domain/webhooks/endpoint';
+import { MAX_WEBHOOKS_PER_ACCOUNT, webhookSecretContext, withoutTenant, type WebhookEndpoint } from '../domain/webhooks/endpoint';
+import type { Tenant } from '../domain/tenants/tenant';
 import { EVENT_TYPES } from '../domain/webhooks/event-types';
 import type { CreateWebhookInput, UpdateWebhookInput } from '../domain/webhooks/schemas';
 import { logError } from '../log';
@@ -201,4 +202,30 @@ export async function replayWebhookDelivery(deps: WebhookDeps, principal: Princi
     throw new ServiceUnavailableError('The replay could not be queued; the delivery is unchanged. Retry in a moment.', { cause: error });
   }
   return reset;
+}
+
+/** Attempts per endpoint when concurrent changes keep moving its filter. */
+const DETACH_ATTEMPTS = 5;
+
+/**
+ * A tenant's deletion: it leaves every endpoint's tenant filter (kept by external_id); an endpoint that
+ * listened only to it is disabled. Each change is conditional on the filter read, so a concurrent
+ * PATCH is re-read, never overwritten. Idempotent: endpoints without the tenant are left alone.
+ */
+export async function detachTenantFromWebhooks(
+  deps: { webhooks: Pick<WebhookRepository, 'listForAccount' | 'get' | 'replaceTenantFilter'> },
+  tenant: Pick<Tenant, 'account_id' | 'external_id'>,
+  now: string,
+): Promise<void> {
+  const endpoints = await deps.webhooks.listForAccount(tenant.account_id);
+  for (const listed of endpoints) {
+    if (!listed.tenants?.includes(tenant.external_id)) continue;
+    for (let attempt = 1; ; attempt++) {
+      const current = (await deps.webhooks.get(listed.id))?.endpoint;
+      const next = current && current.account_id === tenant.account_id ? withoutTenant(current, tenant.external_id) : null;
+      if (!current || !next) break;
+      if (await deps.webhooks.replaceTenantFilter(current.id, current.tenants!, next, now)) break;
+      if (attempt >= DETACH_ATTEMPTS) throw new Error(`webhook ${current.id} kept changing while tenant ${tenant.external_id} was removed from its filter`);
+    }
+  }
 }

@@ -181,18 +181,32 @@ describe('stream workers', () => {
     const readers = definitions.filter((d) => functionStatements(s.template, s.stack, d.name).some(readsStream)).map((d) => d.name);
     expect(readers).toEqual(STREAM_WORKERS.map((w) => w.name));
     for (const worker of STREAM_WORKERS) {
-      const statements = functionStatements(s.template, s.stack, worker.name).filter((st) => actionsOf(st).some((a) => ['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:DescribeStream'].includes(a)));
+      // The event source's statement: stream actions on the stream ARN only (a table read grant names
+      // GetRecords on the table and its indexes, which never covers a stream).
+      const statements = functionStatements(s.template, s.stack, worker.name).filter((st) => actionsOf(st).includes('dynamodb:DescribeStream'));
       expect(statements.flatMap(resourcesOf)).toEqual(statements.map(() => streamArn()));
       const listStreams = functionStatements(s.template, s.stack, worker.name).filter((st) => actionsOf(st).includes('dynamodb:ListStreams'));
       expect(listStreams.every(isListStreams)).toBe(true);
     }
   });
 
-  test('the tenant stats worker may UpdateItem on the table and send only to its on-failure queue', () => {
+  test('the tenant stats worker may read the table and UpdateItem (no puts or deletes), and send only to its on-failure queue', () => {
     const statements = functionStatements(s.template, s.stack, 'tenant-stats');
-    const dynamoActions = statements.flatMap(actionsOf).filter((a) => a.startsWith('dynamodb:')).sort();
-    expect(dynamoActions).toEqual(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams', 'dynamodb:UpdateItem']);
+    const dynamoActions = new Set(statements.flatMap(actionsOf).filter((a) => a.startsWith('dynamodb:')));
+    expect(dynamoActions.has('dynamodb:UpdateItem')).toBe(true);
+    expect(dynamoActions.has('dynamodb:BatchGetItem')).toBe(true);
+    for (const write of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) expect(dynamoActions.has(write)).toBe(false);
     expect(statements.filter((st) => actionsOf(st).includes('sqs:SendMessage')).flatMap(resourcesOf)).toEqual([onFailureArn('tenant-stats')]);
+  });
+
+  test('the tenant events worker may only read the stream and send to the webhook events queue and its on-failure queue', () => {
+    const statements = functionStatements(s.template, s.stack, 'tenant-events');
+    const dynamoActions = statements.flatMap(actionsOf).filter((a) => a.startsWith('dynamodb:')).sort();
+    expect(dynamoActions).toEqual(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams']);
+    const sends = statements.filter((st) => actionsOf(st).includes('sqs:SendMessage')).flatMap(resourcesOf);
+    expect(sends.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual(
+      [queueArn('webhookEvents'), onFailureArn('tenant-events')].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    );
   });
 
   test('the outbox relay may UpdateItem on the table and send to the send and webhook events queues, nothing else', () => {

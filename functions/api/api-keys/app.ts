@@ -8,20 +8,7 @@ import { pageQuerySchema } from '../../../shared/http/pagination';
 import { jsonBody, parseWith } from '../../../shared/http/validate';
 import type { Services } from '../../../shared/services';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../../shared/usecases/api-keys';
-import type { ApiKey } from '../../../shared/domain/api-keys/api-key';
-
-function publicKey(key: ApiKey) {
-  return {
-    object: 'api_key' as const,
-    id: key.id,
-    name: key.name,
-    scopes: key.scopes,
-    tenant: key.tenant,
-    allowed_domains: key.allowed_domains,
-    hint: key.hint,
-    created_at: key.created_at,
-  };
-}
+import { toPublicApiKey as publicKey } from '../../../shared/domain/api-keys/api-key';
 
 export function createApiKeysApp(services: Services): Hono<ApiEnv> {
   const app = createApi(services);

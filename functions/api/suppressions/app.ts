@@ -3,7 +3,8 @@
  * DELETE /suppressions?email=&tenant= (remove). Shapes: docs/suppressions.md.
  */
 import type { Hono } from 'hono';
-import type { Suppression } from '../../../shared/domain/suppressions/model';
+import { toPublicSuppression, type Suppression } from '../../../shared/domain/suppressions/model';
+import type { Tenant } from '../../../shared/domain/tenants/tenant';
 import { addSuppressionsSchema, removeSuppressionSchema, suppressionFiltersSchema } from '../../../shared/domain/suppressions/schemas';
 import { createApi } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
@@ -15,17 +16,8 @@ import { addSuppressions, listSuppressions, removeSuppression } from '../../../s
 
 const listQuerySchema = pageQuerySchema.extend(suppressionFiltersSchema.shape);
 
-function publicSuppression(suppression: Suppression) {
-  return {
-    object: 'suppression' as const,
-    id: suppression.id,
-    email: suppression.email,
-    scope: suppression.scope,
-    tenant: suppression.tenant,
-    reason: suppression.reason,
-    created_at: suppression.created_at,
-  };
-}
+/** Records of one list, shown with that list's tenant external_id. */
+const publicOn = (tenant: Tenant | null) => (suppression: Suppression) => toPublicSuppression(suppression, tenant?.external_id ?? null);
 
 export function createSuppressionsApp(services: Services): Hono<ApiEnv> {
   const app = createApi(services);
@@ -33,23 +25,23 @@ export function createSuppressionsApp(services: Services): Hono<ApiEnv> {
   // 201 when the call added at least one address, 200 when every address was already on the list.
   app.post('/suppressions', requireScope('suppressions:write'), async (c) => {
     const input = await jsonBody(c, addSuppressionsSchema);
-    const result = await addSuppressions(services, c.get('principal'), input);
+    const { tenant, result } = await addSuppressions(services, c.get('principal'), input);
     return c.json(
-      { suppressions: result.suppressions.map(publicSuppression), created: result.created, existing: result.existing },
+      { suppressions: result.suppressions.map(publicOn(tenant)), created: result.created, existing: result.existing },
       result.created.length > 0 ? 201 : 200,
     );
   });
 
   app.get('/suppressions', requireScope('suppressions:write', 'account:read'), async (c) => {
     const query = parseWith(listQuerySchema, c.req.query(), 'query');
-    const page = await listSuppressions(services, c.get('principal'), query);
-    return c.json({ suppressions: page.items.map(publicSuppression), has_more: page.next_cursor !== null, next_cursor: page.next_cursor });
+    const { tenant, result: page } = await listSuppressions(services, c.get('principal'), query);
+    return c.json({ suppressions: page.items.map(publicOn(tenant)), has_more: page.next_cursor !== null, next_cursor: page.next_cursor });
   });
 
   app.delete('/suppressions', requireScope('suppressions:write'), async (c) => {
     const input = parseWith(removeSuppressionSchema, c.req.query(), 'query');
-    const removed = await removeSuppression(services, c.get('principal'), input);
-    return c.json({ ok: true, suppression: publicSuppression(removed) });
+    const { tenant, result: removed } = await removeSuppression(services, c.get('principal'), input);
+    return c.json({ ok: true, suppression: publicOn(tenant)(removed) });
   });
 
   return app;

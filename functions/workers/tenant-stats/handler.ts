@@ -5,17 +5,21 @@
 import { createAwsClients } from '../../../shared/aws/clients';
 import { ENV, loadConfig, required } from '../../../shared/config';
 import { logError, logInfo } from '../../../shared/log';
+import { systemClock } from '../../../shared/ports';
 import { TenantStatsRepository } from '../../../shared/store/tenant-stats';
+import { TenantRepository } from '../../../shared/store/tenants';
 import { aggregateTenantStats } from '../../../shared/usecases/aggregate-tenant-stats';
 import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-record';
 
 const config = loadConfig();
 const clients = createAwsClients(config);
-const deps = { stats: new TenantStatsRepository({ client: clients.dynamo, name: required(config, 'tableName', ENV.tableName) }) };
+const table = { client: clients.dynamo, name: required(config, 'tableName', ENV.tableName) };
+const stats = new TenantStatsRepository(table);
+const deps = { stats, autoPause: { tenantStats: stats, tenants: new TenantRepository(table), clock: systemClock, log: logError } };
 
 export const handler = forEachStreamBatch('tenant-stats', async (items) => {
   const result = await aggregateTenantStats(deps, items);
   if (result.failure) logError('tenant-stats: batch stopped', new Error(result.failure), { records: items.length, done: result.done });
-  else logInfo('tenant-stats', { records: items.length, counters: result.written });
+  else logInfo('tenant-stats', { records: items.length, counters: result.written, ...(result.paused?.length ? { paused: result.paused } : {}) });
   return { done: result.done };
 });

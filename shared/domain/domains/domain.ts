@@ -37,6 +37,9 @@ export interface Domain {
   account_id: string;
   name: string;
   status: DomainStatus;
+  /** The owning tenant's id (ten_...), null when the domain is account-wide. */
+  tenant_id: string | null;
+  /** The owning tenant's external_id (immutable, so kept with the id), null when account-wide. */
   tenant: string | null;
   records: DnsRecord[];
   dkim_selector: string;
@@ -72,6 +75,11 @@ export function toPublicDomain(domain: Domain) {
     verified_at: domain.verified_at,
     last_checked_at: domain.last_checked_at,
   };
+}
+
+/** Who may see or manage a domain (shared/usecases/visibility.ts compares `tenant` with a key's tenant id). */
+export function domainOwner(domain: Pick<Domain, 'account_id' | 'tenant_id'>): { account_id: string; tenant: string | null } {
+  return { account_id: domain.account_id, tenant: domain.tenant_id ?? null };
 }
 
 /** Binds a sealed DKIM key to its domain: a key copied to another record does not open. */

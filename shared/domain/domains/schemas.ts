@@ -23,4 +23,15 @@ export const domainActionSchema = z.object({
   action: z.enum(['verify', 'apply'], { message: 'action must be verify or apply' }),
 });
 
+/** `{domain}` of POST /tenants/{tenant}/domains: an account domain, by name or by id. */
+export const domainRef = z
+  .string({ error: (issue) => (issue.input === undefined ? 'domain is required (a domain name or id)' : 'domain must be a string') })
+  .trim()
+  .min(1, 'domain is required (a domain name or id)')
+  .max(253, 'domain is at most 253 characters')
+  .transform((value) => value.replace(/\.$/, ''));
+
+export const assignTenantDomainSchema = z.object({ domain: domainRef }).strict();
+export type AssignTenantDomainInput = z.infer<typeof assignTenantDomainSchema>;
+
 export const listDomainsQuerySchema = z.object({ tenant: z.string().trim().min(1).max(128).optional() });

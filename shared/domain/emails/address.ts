@@ -10,6 +10,32 @@ export interface Mailbox {
   name?: string;
 }
 
+const LOCAL_PART = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}$/;
+
+/** A bare local part (`billing`): completed with a tenant's default_from_domain by the send core. */
+export function isLocalPart(value: string): boolean {
+  return LOCAL_PART.test(value) && !value.startsWith('.') && !value.endsWith('.') && !value.includes('..');
+}
+
+/** Whether a mailbox still needs its domain (a bare local part, accepted only in `from`). */
+export function isBareLocalPart(mailbox: Mailbox): boolean {
+  return !mailbox.email.includes('@');
+}
+
+/** `Name <local>` or `local`: a sender given as a bare local part (no domain), or null. */
+export function parseBareSender(input: string): Mailbox | null {
+  const value = input.trim();
+  const angle = /^(.*?)\s*<([^<>@]+)>$/.exec(value);
+  if (angle) {
+    const local = angle[2]!.trim();
+    let name = angle[1]!.trim();
+    if (name.startsWith('"') && name.endsWith('"') && name.length >= 2) name = name.slice(1, -1).replace(/\\(.)/g, '$1');
+    if (!isLocalPart(local) || /[\r\n]/.test(name)) return null;
+    return name ? { email: local, name } : { email: local };
+  }
+  return isLocalPart(value) ? { email: value } : null;
+}
+
 export function isEmailAddress(value: string): boolean {
   return value.length <= 254 && ADDRESS.test(value) && !value.includes('..');
 }

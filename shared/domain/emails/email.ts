@@ -26,7 +26,12 @@ export interface Email {
   delivered_at: string | null;
   bounced_at: string | null;
   created_at: string;
+  /** The tenant's external_id as it was at acceptance (shown as `tenant`; null at read time once the tenant is deleted). */
   tenant: string | null;
+  /** The tenant's id (internal): visibility for tenant-limited keys, its suppression list, its index and stats. */
+  tenant_id?: string | null;
+  /** The send's category (internal; absent on emails stored before it was kept): the tenant's stream policy at firing time. */
+  category?: 'transactional' | 'product' | 'newsletter';
   provider_message_id: string | null;
   /** Attachment metadata (bytes are in the blob store); absent on emails stored before attachments existed. */
   attachments?: AttachmentRef[];
@@ -35,6 +40,20 @@ export interface Email {
 export interface EmailBody {
   html?: string;
   text?: string;
+}
+
+/** Who may see an email (shared/usecases/visibility.ts compares `tenant` with a key's tenant id). */
+export function emailOwner(email: Pick<Email, 'account_id' | 'tenant_id'>): { account_id: string; tenant: string | null } {
+  return { account_id: email.account_id, tenant: email.tenant_id ?? null };
+}
+
+/**
+ * The email as shown at read time: `tenant` is null once its tenant is deleted (spec, DELETE
+ * /tenants: its emails stay in history with tenant null). `existing` holds the tenant ids still there.
+ */
+export function withLiveTenant<T extends Pick<Email, 'tenant' | 'tenant_id'>>(email: T, existing: ReadonlySet<string>): T {
+  if (email.tenant_id === null || email.tenant_id === undefined || existing.has(email.tenant_id)) return email;
+  return { ...email, tenant: null };
 }
 
 /** The public Email record (spec, "Email record"). */

@@ -3,7 +3,7 @@
  * This schema is the single source of validation and of the `SendRequest` type.
  */
 import { z } from 'zod';
-import { formatMailbox, parseMailbox, type Mailbox } from './address';
+import { formatMailbox, parseBareSender, parseMailbox, type Mailbox } from './address';
 import { findHeaderProblems } from './headers';
 import { scheduledAtField } from './schedule';
 import { ATTACHMENTS_ON_SCHEDULED_SEND, attachmentsSchema } from './attachments';
@@ -54,10 +54,24 @@ const mailbox = z.string().transform((value, ctx): Mailbox => {
   return parsed;
 });
 
+/**
+ * The sender: an address, or a bare local part (`billing`, `Billing <billing>`, {email: "billing"}) that
+ * the send core completes with the tenant's default_from_domain (spec, Send request `from`); without
+ * such a tenant the send core refuses it (400 naming `from`). The output's `email` then has no `@`.
+ */
+const senderOf = (value: string): Mailbox | null => parseMailbox(value) ?? parseBareSender(value);
+
 const fromField = z.union([
-  mailbox,
+  z.string().transform((value, ctx): Mailbox => {
+    const parsed = senderOf(value);
+    if (!parsed) {
+      ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid email address (or a bare local part for a tenant with default_from_domain)` });
+      return z.NEVER;
+    }
+    return parsed;
+  }),
   z.object({ email: z.string(), name: z.string().max(200).optional() }).transform((value, ctx): Mailbox => {
-    const parsed = parseMailbox(value.email);
+    const parsed = parseMailbox(value.email) ?? parseBareSender(value.email);
     if (!parsed || /[\r\n]/.test(value.name ?? '')) {
       ctx.addIssue({ code: 'custom', message: `"${value.email}" is not a valid email address` });
       return z.NEVER;

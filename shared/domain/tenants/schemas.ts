@@ -58,3 +58,13 @@ export type UpdateTenantInput = z.infer<typeof updateTenantSchema>;
 export const listTenantsQuerySchema = z.object({
   status: z.enum(TENANT_STATUSES, { message: `status must be one of ${TENANT_STATUSES.join(', ')}` }).optional(),
 });
+
+/** GET /tenants/{tenant}/stats?days=: 1-90 UTC days ending today, default 7. */
+export const tenantStatsQuerySchema = z.object({
+  days: z.coerce
+    .number({ message: 'days must be a whole number from 1 to 90' })
+    .int('days must be a whole number from 1 to 90')
+    .min(1, 'days must be a whole number from 1 to 90')
+    .max(90, 'days must be a whole number from 1 to 90')
+    .default(7),
+});

@@ -23,6 +23,17 @@ export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 /** Binds a sealed signing secret to its endpoint: a secret copied to another record does not open. */
 export const webhookSecretContext = (webhookId: string) => ({ purpose: 'webhook', webhook_id: webhookId });
 
+/**
+ * An endpoint after a tenant's deletion: the tenant leaves its filter; an endpoint that listened only
+ * to that tenant keeps no filter and is disabled (not deleted: its log and secret stay; re-enabling it
+ * makes it receive the whole account's events unless a filter is set again). Null: not concerned.
+ */
+export function withoutTenant(endpoint: Pick<WebhookEndpoint, 'tenants' | 'enabled'>, externalId: string): { tenants: string[] | null; enabled: boolean } | null {
+  if (!endpoint.tenants || !endpoint.tenants.includes(externalId)) return null;
+  const rest = endpoint.tenants.filter((name) => name !== externalId);
+  return rest.length > 0 ? { tenants: rest, enabled: endpoint.enabled } : { tenants: null, enabled: false };
+}
+
 /** The API's view: never the secret; `tenants` only when the endpoint is filtered to tenants. */
 export function toPublicWebhook(endpoint: WebhookEndpoint) {
   return {

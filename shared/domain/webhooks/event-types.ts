@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   'automation.step_completed',
   'automation.completed',
   'automation.failed',
+  'tenant.paused',
+  'tenant.resumed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,5 +1,17 @@
 /** Example `data` for POST /emails/test when no email_id is given (shapes of the spec's Events). Pure. */
 import type { EventType } from './event-types';
+import { tenantEventData } from './tenant-event-data';
+
+const SAMPLE_TENANT = {
+  id: 'ten_00000000000000000000000000',
+  external_id: 'customer-42',
+  name: 'Customer 42',
+  status: 'active' as const,
+  paused_reason: null,
+  paused_at: null,
+  pause_source: null,
+  updated_at: '',
+};
 
 export function sampleEventData(type: EventType, now: string, tenant: string | null): Record<string, unknown> {
   const email = {
@@ -77,5 +89,9 @@ export function sampleEventData(type: EventType, now: string, tenant: string | n
       return { ...automation, status: 'completed' };
     case 'automation.failed':
       return { ...automation, status: 'failed', error: 'Test failure' };
+    case 'tenant.paused':
+      return tenantEventData({ ...SAMPLE_TENANT, external_id: tenant ?? SAMPLE_TENANT.external_id, status: 'paused', paused_at: now, paused_reason: 'Bounce rate 7.5% over 400 emails (above 5%)', pause_source: 'automated', updated_at: now });
+    case 'tenant.resumed':
+      return tenantEventData({ ...SAMPLE_TENANT, external_id: tenant ?? SAMPLE_TENANT.external_id, updated_at: now });
   }
 }

@@ -4,10 +4,13 @@
  *  1. read what the send depends on in ONE round trip (shared/store/send-context.ts): the caller's key
  *     and account when not resolved yet, the sender domain's claim, suppressions and opt-outs, the
  *     idempotency record;
- *  2. who: a live key of a live account with scope emails:send (401/403); a named tenant (403/404);
+ *  2. who: a live key of a live account with scope emails:send (401/403); the send's tenant (named, the
+ *     key's, or the from domain's: ./tenant-policy.ts; read in the same batch: ./tenant-read.ts);
  *  3. idempotency: a stored answer for the key is replayed (409 for another request under the key);
- *  4. policy (./policy.ts): sender, recipients, suppressions and category opt-outs (403/422; a refused
- *     send is kept as a failed email and fires email.suppressed);
+ *  4. policy (./policy.ts, ./tenant-policy.ts): the tenant may send (paused, stream policy), sender
+ *     (verified, owned by this tenant or the account), recipients, suppressions and category opt-outs of
+ *     the account and the tenant (403/422; a refused send is kept as a failed email and fires
+ *     email.suppressed);
  *  5. content (./content.ts): large bodies and attachments to the blob store;
  *  6. accept (second round trip): the email with its capped usage reservations and idempotency record in
  *     one transaction (429 plan_limit). The table's stream hands a queued email to the send queue (the
@@ -15,12 +18,17 @@
  *     and if that fails everything is undone (503).
  */
 import { usageReservations } from '../../domain/accounts/limits';
-import { domainOf, formatMailbox } from '../../domain/emails/address';
+import { domainOf, formatMailbox, isBareLocalPart, type Mailbox } from '../../domain/emails/address';
 import type { Email } from '../../domain/emails/email';
 import type { Idempotency } from '../../domain/emails/idempotency';
 import { checkScheduleTime } from '../../domain/emails/schedule';
 import type { SendRequest } from '../../domain/emails/send-request';
-import { AppError, ServiceUnavailableError } from '../../domain/errors';
+import { AppError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
+import { dailyRampLimitError, parseTenantScope, tenantReservations } from '../../domain/tenants/limits';
+import { rampStreamOf, type RampState, type RampStream } from '../../domain/tenants/ramp';
+import type { Tenant } from '../../domain/tenants/tenant';
+import type { StoredTenant } from '../../store/tenants';
+import { rampForToday, type TenantRampDeps } from '../tenant-ramp';
 import { newId } from '../../domain/ids';
 import type { OptOutCategory } from '../../domain/suppressions/reasons';
 import type { BlobStore, Clock, EmailScheduler, EventPublisher } from '../../ports';
@@ -34,17 +42,20 @@ import type { UsageLedger } from '../../store/usage';
 import { invalidApiKey, rememberedAccountOf, rememberKey } from '../authenticate';
 import { IdempotencyKeyTaken, withIdempotency } from '../idempotency';
 import type { Principal } from '../principal';
-import { resolveTenant, type TenantScopeDeps } from '../tenant-scope';
+import { checkTenantAllowed, checkTenantsEnabled, type TenantScopeDeps } from '../tenant-scope';
 import { storeContent } from './content';
+import { checkDomainOwner, checkTenantMaySend, chooseSendTenant, completeSender, type ClaimOwner } from './tenant-policy';
+import { keyTenantOf, planTenantRead, rememberDomainTenant, rememberKeyTenant, rememberTenant, tenantInContext, type TenantReadPlan } from './tenant-read';
 import { blockedError, blockedReason, checkRecipients, checkSender, checkSendScope, findBlocked, limitError, recipientAddresses, type Blocked, type SenderDomainFacts } from './policy';
 
 export interface SendDeps {
   sendContext: Pick<SendContextReader, 'read'>;
-  tenants: TenantScopeDeps['tenants'];
+  tenants: TenantRampDeps['tenants'];
   emails: Pick<EmailRepository, 'accept' | 'create'>;
   apiKeys: Pick<ApiKeyRepository, 'findByHash'>;
   domains: Pick<DomainRepository, 'get'>;
-  usage: Pick<UsageLedger, 'release'>;
+  usage: Pick<UsageLedger, 'release' | 'current'>;
+  tenantStats: TenantRampDeps['tenantStats'];
   idempotency: Pick<IdempotencyStore, 'get' | 'deleteItem'>;
   scheduler: EmailScheduler;
   events: EventPublisher;
@@ -67,11 +78,11 @@ export interface SendOptions {
   idempotency?: Idempotency;
 }
 
-function newEmail(principal: Principal, request: SendRequest, id: string, now: Date, at: Date | null): Email {
+function newEmail(principal: Principal, request: SendRequest, from: Mailbox, tenant: Tenant | null, category: Email['category'], id: string, now: Date, at: Date | null): Email {
   return {
     id,
     account_id: principal.account.id,
-    from: formatMailbox(request.from),
+    from: formatMailbox(from),
     to: request.to,
     cc: request.cc ?? [],
     bcc: request.bcc ?? [],
@@ -89,7 +100,9 @@ function newEmail(principal: Principal, request: SendRequest, id: string, now: D
     delivered_at: null,
     bounced_at: null,
     created_at: now.toISOString(),
-    tenant: null,
+    tenant: tenant?.external_id ?? null,
+    tenant_id: tenant?.id ?? null,
+    category,
     provider_message_id: null,
   };
 }
@@ -101,16 +114,50 @@ async function accountIdOf(deps: SendDeps, caller: SendCaller): Promise<string> 
   if (remembered) return remembered;
   const key = await deps.apiKeys.findByHash(caller.apiKeyHash);
   if (!key) throw invalidApiKey();
+  rememberKeyTenant(caller.apiKeyHash, key.tenant);
   return key.account_id;
 }
 
 /** The sender domain's facts; claims written before they carried the status are completed from the domain. */
-async function senderDomainOf(deps: SendDeps, context: SendContext): Promise<SenderDomainFacts | null> {
-  const claim = context.domain;
+async function senderDomainOf(deps: SendDeps, claim: SendContext['domain']): Promise<SenderDomainFacts | null> {
   if (!claim) return null;
   if (claim.status !== undefined) return claim as SenderDomainFacts;
   const stored = await deps.domains.get(claim.id);
   return stored ? { id: stored.domain.id, account_id: stored.domain.account_id, status: stored.domain.status } : null;
+}
+
+/**
+ * The send's tenant (spec rule 12 and Authentication 3, ./tenant-policy.ts): named (403
+ * tenants_not_enabled, 404, 403 for a key limited to another), else the key's, else the from domain's.
+ * Found in the context read when planned right; otherwise looked up. `claimTenant` says whether the
+ * domain's tenant still counts (a tenant being deleted gives its domains back to the account).
+ */
+async function sendTenantOf(
+  deps: SendDeps,
+  principal: Principal,
+  named: string | undefined,
+  context: SendContext,
+  plan: TenantReadPlan,
+  claim: ClaimOwner | null,
+): Promise<{ tenant: StoredTenant | null; claim: ClaimOwner | null }> {
+  const accountId = principal.account.id;
+  const choice = chooseSendTenant(named, principal.credential.tenant, accountId, claim);
+  if (choice.kind === 'none') return { tenant: null, claim };
+  if (choice.kind === 'named') checkTenantsEnabled(principal);
+  const ref = choice.kind === 'named' ? choice.ref : choice.id;
+  const found = tenantInContext(context, plan, accountId, choice);
+  let tenant: StoredTenant | null = found.kind === 'found' ? { tenant: found.tenant, ramp: found.ramp, deleting: false } : null;
+  if (found.kind === 'not_read') {
+    const stored = await deps.tenants.find(accountId, ref);
+    tenant = stored && !stored.deleting ? stored : null;
+  }
+  if (!tenant) {
+    if (choice.kind === 'domain') return { tenant: null, claim: claim && { ...claim, tenant_id: null } };
+    throw new NotFoundError('Tenant', ref);
+  }
+  checkTenantAllowed(principal, tenant.tenant);
+  rememberTenant(tenant.tenant);
+  return { tenant, claim };
 }
 
 /** A blocked send is kept as a failed email (its id is in the error) and fires email.suppressed. */
@@ -131,26 +178,58 @@ async function refuseBlocked(deps: SendDeps, request: SendRequest, email: Email,
 export async function sendEmail(deps: SendDeps, caller: SendCaller, request: SendRequest, options: SendOptions = {}): Promise<SendResult> {
   const now = deps.clock.now();
   const at = request.scheduled_at === undefined ? null : checkScheduleTime(request.scheduled_at, now);
-  const fromDomain = domainOf(request.from.email);
+  // A bare local part ("billing") takes its domain from the send's tenant (default_from_domain).
+  const bare = isBareLocalPart(request.from);
+  const givenDomain = bare ? null : domainOf(request.from.email);
   const recipients = recipientAddresses([request.to, request.cc ?? [], request.bcc ?? []]);
   const category = request.category ?? 'transactional';
+  const optOutCategory = category === 'transactional' ? undefined : (category as OptOutCategory);
+  const claimName = (domain: string | null) => (domain === null || domain === deps.sandboxDomain ? undefined : domain);
 
-  // 1. One round trip for everything the decision needs.
+  // 1. One round trip for everything the decision needs, the send's tenant included (./tenant-read.ts).
   const accountId = await accountIdOf(deps, caller);
+  const plan = planTenantRead({
+    accountId,
+    named: request.tenant,
+    keyTenantId: 'principal' in caller ? caller.principal.credential.tenant : keyTenantOf(caller.apiKeyHash),
+    fromDomain: givenDomain,
+  });
+  const readDomain = givenDomain ?? plan.defaultFromDomain;
   const context = await deps.sendContext.read({
     accountId,
     apiKeyHash: 'principal' in caller ? undefined : caller.apiKeyHash,
-    fromDomain: fromDomain === deps.sandboxDomain ? undefined : fromDomain,
+    fromDomain: claimName(readDomain),
     recipients,
-    tenantId: null,
-    optOutCategory: category === 'transactional' ? undefined : (category as OptOutCategory),
+    tenantId: plan.tenantId,
+    tenantExternalIds: plan.tenantExternalIds,
+    tenantAliasIds: plan.tenantAliasIds,
+    optOutCategory,
     idempotencyKey: options.idempotency?.key,
     now,
   });
-  // 2. Who.
+  // 2. Who, and for which tenant.
   const principal = 'principal' in caller ? caller.principal : rememberKey(context.key, caller.apiKeyHash, context.account);
+  if (!('principal' in caller)) rememberKeyTenant(caller.apiKeyHash, principal.credential.tenant);
   checkSendScope(principal.credential);
-  await resolveTenant(deps, principal, request.tenant);
+  const givenClaim = givenDomain !== null && context.domain ? context.domain : null;
+  if (givenClaim && givenDomain && givenClaim.account_id === accountId) rememberDomainTenant(accountId, givenDomain, givenClaim.tenant_id);
+  const { tenant: storedTenant, claim: ownerClaim } = await sendTenantOf(deps, principal, request.tenant, context, plan, givenClaim);
+  const tenant = storedTenant?.tenant ?? null;
+  const from = completeSender(request.from, tenant);
+  const fromDomain = domainOf(from.email);
+
+  // A plan that guessed wrong (or could not guess: the first send of a tenant in this process) reads
+  // the tenant's lists, and the default domain's claim, once more.
+  let claim = bare ? (fromDomain === readDomain ? context.domain : null) : context.domain;
+  let { suppressed, optedOut } = context;
+  const needClaim = bare && fromDomain !== readDomain && claimName(fromDomain) !== undefined;
+  const needLists = (tenant?.id ?? null) !== plan.tenantId;
+  if (needClaim || needLists) {
+    const more = await deps.sendContext.read({ accountId, fromDomain: needClaim ? fromDomain : undefined, recipients, tenantId: tenant?.id ?? null, optOutCategory, now });
+    if (needClaim) claim = more.domain;
+    if (needLists) ({ suppressed, optedOut } = more);
+  }
+  const owner: ClaimOwner | null = bare ? claim : ownerClaim;
 
   // 3. Idempotency, then 4-6.
   return withIdempotency(
@@ -159,13 +238,18 @@ export async function sendEmail(deps: SendDeps, caller: SendCaller, request: Sen
     options.idempotency,
     now,
     async () => {
-      const { sandbox } = checkSender(principal, fromDomain, deps.sandboxDomain, fromDomain === deps.sandboxDomain ? null : await senderDomainOf(deps, context));
+      if (tenant) checkTenantMaySend(tenant, category);
+      const isSandbox = fromDomain === deps.sandboxDomain;
+      const { sandbox } = checkSender(principal, fromDomain, deps.sandboxDomain, isSandbox ? null : await senderDomainOf(deps, claim));
+      if (!sandbox) checkDomainOwner(tenant, fromDomain, owner);
       checkRecipients(principal, sandbox, recipients);
       const id = newId('msg', now.getTime());
-      const email = newEmail(principal, request, id, now, at);
-      const blocked = findBlocked(category, context.suppressed, context.optedOut);
+      const email = newEmail(principal, request, from, tenant, category, id, now, at);
+      const blocked = findBlocked(category, suppressed, optedOut);
       if (blocked) await refuseBlocked(deps, request, email, blocked);
-      return accept(deps, principal, request, email, { sandbox, at, count: recipients.length, now, idempotency: options.idempotency });
+      // The tenant's ramp for today (brought forward on its first send of a UTC day) and daily_limit.
+      const tenantLimits = storedTenant ? { tenant: storedTenant.tenant, ramp: await rampForToday(deps, storedTenant, now), stream: rampStreamOf(category) } : null;
+      return accept(deps, principal, request, email, { sandbox, at, count: recipients.length, now, idempotency: options.idempotency, tenantLimits });
     },
     options.idempotency ? context.idempotency : undefined,
   );
@@ -176,10 +260,21 @@ async function accept(
   principal: Principal,
   request: SendRequest,
   email: Email,
-  { sandbox, at, count, now, idempotency }: { sandbox: boolean; at: Date | null; count: number; now: Date; idempotency?: Idempotency },
+  {
+    sandbox,
+    at,
+    count,
+    now,
+    idempotency,
+    tenantLimits,
+  }: { sandbox: boolean; at: Date | null; count: number; now: Date; idempotency?: Idempotency; tenantLimits: { tenant: Tenant; ramp: RampState; stream: RampStream } | null },
 ): Promise<SendResult> {
   const result: SendResult = { id: email.id, status: at ? 'scheduled' : 'sent' };
-  const reservations = usageReservations(principal.account.plan, sandbox, now);
+  // The account's limits and the tenant's, in one transaction: the tighter wins, nothing overshoots.
+  const reservations = [
+    ...usageReservations(principal.account.plan, sandbox, now),
+    ...(tenantLimits ? tenantReservations(tenantLimits.tenant, tenantLimits.ramp, tenantLimits.stream, now) : []),
+  ];
   // A scheduled email's schedule is created before the email is stored: if the write then fails or is
   // refused, the schedule is removed (and a firing that finds no email is skipped); if it is lost, the
   // reconciler sends the email when it is late. No write is ever undone.
@@ -214,7 +309,12 @@ async function accept(
     throw new ServiceUnavailableError('The email could not be stored. Nothing was sent; retry with the same request.', { cause: error });
   }
   if (outcome.kind !== 'accepted') await unschedule();
-  if (outcome.kind === 'limit_reached') throw limitError(principal, outcome.reservation, outcome.used, count, deps.dashboardUrl);
+  if (outcome.kind === 'limit_reached') {
+    if (tenantLimits && parseTenantScope(outcome.reservation.scope)) {
+      throw dailyRampLimitError(tenantLimits.tenant, tenantLimits.ramp, tenantLimits.stream, outcome.reservation, outcome.used, count);
+    }
+    throw limitError(principal, outcome.reservation, outcome.used, count, deps.dashboardUrl);
+  }
   if (outcome.kind === 'idempotency_taken') throw new IdempotencyKeyTaken();
   // The outbox (the table's stream) hands a queued email to the send queue and publishes email.scheduled
   // for a scheduled one (shared/usecases/relay-outbox.ts).

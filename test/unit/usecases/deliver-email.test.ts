@@ -34,6 +34,7 @@ function fakes(options: { from?: string; signing?: 'key' | 'not_verified'; maile
       releaseLease: async () => void calls.push('releaseLease'),
     },
     events: { publish: async (batch) => void events.push(...batch) },
+    tenants: { find: async () => null },
     dkimKeys: {
       forSender: async () => (calls.push('dkim'), options.signing === 'not_verified' ? { kind: 'not_verified' } : { kind: 'key', domainId: 'dom_1', selector: 's1', key: privateKey }),
     },

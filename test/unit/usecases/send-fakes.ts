@@ -6,6 +6,9 @@ import type { IdempotencyRecord } from '../../../shared/store/idempotency';
 import type { SendContext, SendContextQuery } from '../../../shared/store/send-context';
 import type { SendDeps } from '../../../shared/usecases/send/accept';
 import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
+import type { Tenant } from '../../../shared/domain/tenants/tenant';
+import type { StoredTenant } from '../../../shared/store/tenants';
+import { emptyCounts } from '../../../shared/domain/tenants/stats';
 
 export const NOW = new Date('2026-11-22T10:00:00.000Z');
 export const SANDBOX = 'sandbox.test';
@@ -18,7 +21,38 @@ export function keyLookup(overrides: Partial<ApiKeyLookup> = {}): ApiKeyLookup {
   return { key_id: 'key_1', account_id: 'acc_1', scopes: ['full'], tenant: null, allowed_domains: null, ...overrides };
 }
 
+export function tenant(overrides: Partial<Tenant> = {}): Tenant {
+  return {
+    id: 'ten_01HZZZZZZZZZZZZZZZZZZZZZZA',
+    account_id: 'acc_1',
+    external_id: 'acme',
+    name: 'acme',
+    status: 'active',
+    paused_reason: null,
+    paused_at: null,
+    pause_source: null,
+    default_from_domain: null,
+    stream_policy: 'all',
+    daily_limit: null,
+    metadata: null,
+    created_at: NOW.toISOString(),
+    updated_at: NOW.toISOString(),
+    ...overrides,
+  } as Tenant;
+}
+
+/** A tenant as the store returns it. */
+export function storedTenant(t: Tenant, deleting = false): StoredTenant {
+  return { tenant: t, deleting, ramp: { stage: 1, day: t.created_at.slice(0, 10) } } as StoredTenant;
+}
+
 export interface World {
+  /** Tenants by id (any account). */
+  tenants: Map<string, StoredTenant>;
+  /** Suppressed addresses of each tenant's list, by tenant id. */
+  tenantSuppressed: Map<string, Set<string>>;
+  /** Calls of tenants.find (the lookup outside the context read). */
+  tenantLookups: string[];
   keys: Map<string, ApiKeyLookup>;
   accounts: Map<string, Account>;
   domains: Map<string, { id: string; account_id: string; status: 'verified' | 'pending' | undefined; tenant_id?: string | null }>;
@@ -41,6 +75,9 @@ export interface World {
 
 export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; world: World } {
   const w: World = {
+    tenants: new Map(),
+    tenantSuppressed: new Map(),
+    tenantLookups: [],
     keys: new Map(),
     accounts: new Map([['acc_1', account()]]),
     domains: new Map(),
@@ -57,7 +94,18 @@ export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; worl
     ...world,
   };
   const deps: SendDeps = {
-    tenants: { find: async () => null },
+    tenants: {
+      advanceRamp: async (t, from, to) => {
+        const stored = [...w.tenants.values()].find((s) => s.tenant.account_id === t.account_id && s.tenant.external_id === t.external_id);
+        if (!stored || stored.ramp.day !== from.day) return false;
+        stored.ramp = to;
+        return true;
+      },
+      find: async (accountId, ref) => {
+        w.tenantLookups.push(ref);
+        return [...w.tenants.values()].find((s) => s.tenant.account_id === accountId && (s.tenant.external_id === ref || s.tenant.id === ref)) ?? null;
+      },
+    },
     sendContext: {
       read: async (query): Promise<SendContext> => {
         w.contextReads.push(query);
@@ -65,7 +113,11 @@ export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; worl
           key: query.apiKeyHash ? (w.keys.get(query.apiKeyHash) ?? null) : null,
           account: query.apiKeyHash ? (w.accounts.get(query.accountId) ?? null) : null,
           domain: query.fromDomain ? ((d) => (d ? { tenant_id: null, ...d } : null) as SendContext['domain'])(w.domains.get(query.fromDomain)) : null,
-          suppressed: query.recipients.filter((r) => w.suppressed.has(r)),
+          suppressed: query.recipients.filter((r) => w.suppressed.has(r) || (query.tenantId !== null && (w.tenantSuppressed.get(query.tenantId)?.has(r) ?? false))),
+          tenants: [...w.tenants.values()].filter((s) => s.tenant.account_id === query.accountId && (query.tenantExternalIds ?? []).includes(s.tenant.external_id)),
+          tenantAliases: [...w.tenants.values()]
+            .filter((s) => (query.tenantAliasIds ?? []).includes(s.tenant.id))
+            .map((s) => ({ id: s.tenant.id, account_id: s.tenant.account_id, external_id: s.tenant.external_id })),
           optedOut: query.optOutCategory ? query.recipients.filter((r) => w.optedOut.has(r)) : [],
           idempotency: query.idempotencyKey ? (w.idempotency.get(query.idempotencyKey) ?? null) : null,
         };
@@ -87,7 +139,8 @@ export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; worl
     },
     apiKeys: { findByHash: async (hash) => w.keys.get(hash) ?? null },
     domains: { get: async () => null },
-    usage: { release: () => [] },
+    usage: { release: () => [], current: async () => 0 },
+    tenantStats: { read: async (_tenantId, days) => days.map(() => emptyCounts()) },
     idempotency: { get: async (_account, key) => w.idempotency.get(key) ?? null, deleteItem: (_a, key) => ({ Delete: { TableName: 't', Key: { key } } }) as never },
     scheduler: {
       upsert: async (emailId) => {

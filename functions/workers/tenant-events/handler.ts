@@ -1,0 +1,22 @@
+/**
+ * Tenant events: the table's stream (writes of tenant items, filtered by the event source) ->
+ * tenant.paused / tenant.resumed on the webhook events queue. Partial failures resume at the first
+ * record not published.
+ */
+import { createAwsClients } from '../../../shared/aws/clients';
+import { SqsEventPublisher } from '../../../shared/aws/sqs-event-publisher';
+import { ENV, loadConfig, required } from '../../../shared/config';
+import { logError, logInfo } from '../../../shared/log';
+import { publishTenantEvents } from '../../../shared/usecases/publish-tenant-events';
+import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-record';
+
+const config = loadConfig();
+const clients = createAwsClients(config);
+const deps = { events: new SqsEventPublisher(clients.sqs, required(config, 'webhookEventsQueueUrl', ENV.webhookEventsQueueUrl)) };
+
+export const handler = forEachStreamBatch('tenant-events', async (items) => {
+  const result = await publishTenantEvents(deps, items);
+  if (result.failure) logError('tenant-events: batch stopped', new Error(result.failure), { records: items.length, done: result.done });
+  else if (result.published > 0) logInfo('tenant-events', { records: items.length, published: result.published });
+  return { done: result.done };
+});

@@ -1,0 +1,69 @@
+/**
+ * What deleting a tenant undoes, as the ordered steps `deleteTenant` runs between marking the tenant
+ * `deleting` and removing it (spec, DELETE /tenants/{tenant}). Once marked, nothing new can be attached
+ * to the tenant (keys and domains are written with a live-tenant condition; every door answers 404), so
+ * each step sees all it must undo. Every step is idempotent and works in bounded pages whose effects are
+ * durable one by one: a DELETE interrupted anywhere (a crash, or the time budget below) is finished by
+ * sending it again.
+ *
+ *   1. keys limited to the tenant are revoked (both items each): they stop working at once;
+ *   2. its domains return to the account (domain, name claim `tenant_id` and membership, together);
+ *   3. its suppression list and category opt-outs are deleted (their own index partitions);
+ *   4. it leaves webhook endpoints' tenant filters; endpoints that listened only to it are disabled.
+ *
+ * Its emails are not rewritten: they show `tenant: null` at read time once the tenant is gone.
+ */
+import { ServiceUnavailableError } from '../domain/errors';
+import type { Tenant } from '../domain/tenants/tenant';
+import type { Clock } from '../ports';
+import type { ApiKeyRepository } from '../store/api-keys';
+import type { CategoryOptOutRepository } from '../store/category-opt-outs';
+import type { DomainRepository } from '../store/domains';
+import type { SuppressionRepository } from '../store/suppressions';
+import type { WebhookRepository } from '../store/webhooks';
+import { revokeTenantKeys } from './api-keys';
+import { returnAllTenantDomains } from './domains';
+import { deleteTenantLists } from './suppressions';
+import type { TenantCleanupStep } from './tenants';
+import { detachTenantFromWebhooks } from './webhooks';
+
+/** Time one DELETE spends on the paged steps before it answers 503 and lets the next DELETE go on (API Gateway stops waiting at 30 s). */
+export const TENANT_CLEANUP_BUDGET_MS = 20_000;
+
+export interface TenantCleanupDeps {
+  apiKeys: Pick<ApiKeyRepository, 'tenantKeyIds' | 'delete'>;
+  domains: Pick<DomainRepository, 'tenantDomainIds' | 'get' | 'releaseFromTenant' | 'forgetMembership'>;
+  suppressions: Pick<SuppressionRepository, 'deleteTenantPage'>;
+  categoryOptOuts: Pick<CategoryOptOutRepository, 'deleteTenantPage'>;
+  webhooks: Pick<WebhookRepository, 'listForAccount' | 'get' | 'replaceTenantFilter'>;
+  clock: Clock;
+  /** Defaults to TENANT_CLEANUP_BUDGET_MS. */
+  budgetMs?: number;
+}
+
+function stillRunning(tenant: Tenant): ServiceUnavailableError {
+  return new ServiceUnavailableError(`Deleting tenant ${tenant.external_id} needs more than one request; what is done so far stays done.`, {
+    details: { tenant: tenant.external_id, deleting: true },
+    hint: `Send DELETE /tenants/${tenant.external_id} again to continue.`,
+  });
+}
+
+/** The deletion steps, in order (wired as `tenantCleanup` in shared/services.ts). */
+export function tenantCleanupSteps(deps: TenantCleanupDeps): TenantCleanupStep[] {
+  const budget = deps.budgetMs ?? TENANT_CLEANUP_BUDGET_MS;
+  /** `started` is when the DELETE began: every paged step shares its budget. */
+  const outOfTime = (started: Date) => () => deps.clock.now().getTime() - started.getTime() >= budget;
+
+  const revokeKeys: TenantCleanupStep = async (tenant) => {
+    await revokeTenantKeys(deps, tenant);
+  };
+  const returnDomains: TenantCleanupStep = async (tenant, started) => {
+    if (!(await returnAllTenantDomains(deps, tenant, deps.clock.now().toISOString(), outOfTime(started)))) throw stillRunning(tenant);
+  };
+  const deleteLists: TenantCleanupStep = async (tenant, started) => {
+    if (!(await deleteTenantLists(deps, tenant, outOfTime(started)))) throw stillRunning(tenant);
+  };
+  const detachWebhooks: TenantCleanupStep = (tenant) => detachTenantFromWebhooks(deps, tenant, deps.clock.now().toISOString());
+
+  return [revokeKeys, returnDomains, deleteLists, detachWebhooks];
+}

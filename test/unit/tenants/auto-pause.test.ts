@@ -1,0 +1,116 @@
+/** Automatic pause thresholds, the pause check after a stats batch, and tenant.paused / tenant.resumed from the stream. */
+import { autoPauseReason } from '../../../shared/domain/tenants/auto-pause';
+import { emptyCounts, type StatsDelta } from '../../../shared/domain/tenants/stats';
+import { aggregateTenantStats } from '../../../shared/usecases/aggregate-tenant-stats';
+import { autoPauseTenants } from '../../../shared/usecases/auto-pause-tenants';
+import { publishTenantEvents, tenantEventOf } from '../../../shared/usecases/publish-tenant-events';
+
+const day = (sent: number, bounced = 0, complained = 0) => ({ ...emptyCounts(), sent, bounced, complained });
+
+describe('autoPauseReason', () => {
+  it('pauses over 5% bounces from 200 sent, and over 0.1% complaints from 1,000 sent', () => {
+    expect(autoPauseReason([day(100, 6), day(100, 5)])).toContain('Bounce rate 5.5% over 200 emails');
+    expect(autoPauseReason([day(200, 10)])).toBeNull(); // exactly 5% is not over
+    expect(autoPauseReason([day(199, 50)])).toBeNull(); // too few to judge
+    expect(autoPauseReason([day(1000, 0, 2)])).toContain('Complaint rate 0.2% over 1000 emails');
+    expect(autoPauseReason([day(999, 0, 5)])).toBeNull();
+    expect(autoPauseReason([day(1000, 0, 1)])).toBeNull();
+  });
+});
+
+describe('autoPauseTenants', () => {
+  it('reads each tenant window once and pauses only those over a threshold, reporting the ones it paused', async () => {
+    const reads: string[] = [];
+    const pauses: [string, string][] = [];
+    const paused = await autoPauseTenants(
+      {
+        tenantStats: { read: async (tenantId, days) => (reads.push(`${tenantId}:${days.join(',')}`), tenantId === 'bad' ? [day(300, 30)] : [day(300, 1)]) },
+        tenants: { pauseAutomatically: async (tenantId, reason) => (pauses.push([tenantId, reason]), true) },
+      },
+      ['bad', 'good', 'bad'],
+      new Date('2026-11-22T12:00:00.000Z'),
+    );
+    expect(paused).toEqual(['bad']);
+    expect(reads).toEqual(['bad:2026-11-21,2026-11-22', 'good:2026-11-21,2026-11-22']);
+    expect(pauses[0]![1]).toContain('Bounce rate 10%');
+  });
+
+  it('is asked only for tenants whose bounces or complaints a batch counted, and a failed check keeps the counts', async () => {
+    const logged: string[] = [];
+    const base = { type: 'email', created_at: '2026-11-22T10:00:00.000Z', status: 'sent', sent_at: 'x' };
+    const records = [
+      { eventId: '1', eventName: 'MODIFY' as const, oldImage: { ...base, tenant_id: 'a' }, newImage: { ...base, tenant_id: 'a', status: 'bounced', bounced_at: 'y' } },
+      { eventId: '2', eventName: 'MODIFY' as const, oldImage: { ...base, tenant_id: 'b' }, newImage: { ...base, tenant_id: 'b', status: 'delivered', delivered_at: 'y' } },
+    ];
+    const writes: StatsDelta[][] = [];
+    const result = await aggregateTenantStats(
+      {
+        stats: { maxPerCall: 100, add: async (deltas) => void writes.push([...deltas]) },
+        autoPause: {
+          tenantStats: { read: async () => [] },
+          tenants: {
+            pauseAutomatically: async () => {
+              throw new Error('throttled');
+            },
+          },
+          clock: { now: () => new Date() },
+          log: (message) => void logged.push(message),
+        },
+      },
+      records,
+    );
+    expect(writes).toHaveLength(1);
+    expect(result).toMatchObject({ done: 2, written: 2 });
+    // 'a' bounced: checked (read returned nothing: no pause, no failure); now make the pause itself fail.
+    const failing = await aggregateTenantStats(
+      {
+        stats: { maxPerCall: 100, add: async () => undefined },
+        autoPause: {
+          tenantStats: { read: async () => [day(300, 100)] },
+          tenants: {
+            pauseAutomatically: async () => {
+              throw new Error('throttled');
+            },
+          },
+          clock: { now: () => new Date() },
+          log: (message) => void logged.push(message),
+        },
+      },
+      records,
+    );
+    expect(failing).toMatchObject({ done: 2, written: 2 });
+    expect(logged).toEqual(['tenant-stats: automatic pause check failed']);
+  });
+});
+
+describe('tenant events', () => {
+  const tenant = { type: 'tenant', id: 'ten_1', account_id: 'acc_1', external_id: 'acme', name: 'Acme', status: 'active', paused_reason: null, paused_at: null, pause_source: null, updated_at: '2026-11-22T10:00:00.000Z' };
+  const paused = { ...tenant, status: 'paused', paused_reason: 'bounces', paused_at: '2026-11-22T11:00:00.000Z', pause_source: 'automated', updated_at: '2026-11-22T11:00:00.000Z' };
+
+  it('publishes tenant.paused and tenant.resumed for status changes only, with ids that survive a retry', () => {
+    const event = tenantEventOf({ eventName: 'MODIFY', oldImage: tenant, newImage: paused })!;
+    expect(event).toMatchObject({ type: 'tenant.paused', account_id: 'acc_1', tenant: null, created_at: paused.updated_at });
+    expect(event.data).toEqual({ tenant_id: 'ten_1', tenant: 'acme', name: 'Acme', status: 'paused', paused_reason: 'bounces', paused_at: paused.paused_at, pause_source: 'automated', changed_at: paused.updated_at });
+    expect(tenantEventOf({ eventName: 'MODIFY', oldImage: tenant, newImage: paused })!.id).toBe(event.id);
+    expect(tenantEventOf({ eventName: 'MODIFY', oldImage: paused, newImage: { ...tenant, updated_at: '2026-11-22T12:00:00.000Z' } })!.type).toBe('tenant.resumed');
+    expect(tenantEventOf({ eventName: 'MODIFY', oldImage: tenant, newImage: { ...tenant, name: 'Renamed' } })).toBeNull();
+    expect(tenantEventOf({ eventName: 'INSERT', newImage: tenant })).toBeNull();
+    expect(tenantEventOf({ eventName: 'MODIFY', oldImage: tenant, newImage: { ...paused, deleting: true } })).toBeNull();
+  });
+
+  it('ends the done prefix at the first event when publishing fails', async () => {
+    const records = [{ eventName: 'MODIFY' as const, oldImage: tenant, newImage: { ...tenant, name: 'x' } }, { eventName: 'MODIFY' as const, oldImage: tenant, newImage: paused }];
+    const failed = await publishTenantEvents(
+      {
+        events: {
+          publish: async () => {
+            throw new Error('queue down');
+          },
+        },
+      },
+      records,
+    );
+    expect(failed).toMatchObject({ done: 1, published: 0 });
+    expect(await publishTenantEvents({ events: { publish: async () => undefined } }, records)).toEqual({ done: 2, published: 1 });
+  });
+});

@@ -1,0 +1,147 @@
+/** The tenant deletion steps (shared/usecases/tenant-cleanup.ts) over in-memory fakes: effects, order, idempotency, resumption. */
+import type { Domain } from '../../../shared/domain/domains/domain';
+import type { Tenant } from '../../../shared/domain/tenants/tenant';
+import type { WebhookEndpoint } from '../../../shared/domain/webhooks/endpoint';
+import { tenantCleanupSteps, type TenantCleanupDeps } from '../../../shared/usecases/tenant-cleanup';
+
+const TENANT = { id: 'ten_A', account_id: 'acc_1', external_id: 'acme' } as Tenant;
+
+function fakes(options: { suppressions?: number; conflictsOn?: string } = {}) {
+  const log: string[] = [];
+  let now = 0;
+  const keys = new Map([
+    ['key_1', { tenant: 'ten_A' }],
+    ['key_2', { tenant: null }],
+    ['key_3', { tenant: 'ten_A' }],
+    ['key_4', { tenant: 'ten_B' }],
+  ]);
+  const domains = new Map<string, Pick<Domain, 'id' | 'name' | 'account_id' | 'tenant_id'>>([
+    ['dom_1', { id: 'dom_1', name: 'one.test', account_id: 'acc_1', tenant_id: 'ten_A' }],
+    ['dom_2', { id: 'dom_2', name: 'two.test', account_id: 'acc_1', tenant_id: 'ten_B' }],
+  ]);
+  // dom_3's membership is a leftover (its domain is gone): it must not stop the clean-up.
+  const memberships = new Set(['ten_A/dom_1', 'ten_A/dom_3', 'ten_B/dom_2']);
+  const suppressions = Array.from({ length: options.suppressions ?? 3 }, (_, i) => `s${i}`);
+  const optOuts = ['o1'];
+  const webhooks = new Map<string, WebhookEndpoint>(
+    (
+      [
+        ['wh_only', ['acme'], true],
+        ['wh_both', ['acme', 'globex'], true],
+        ['wh_other', ['globex'], true],
+        ['wh_all', null, true],
+      ] as const
+    ).map(([id, tenants, enabled]) => [id, { id, account_id: 'acc_1', url: 'https://x.test', events: [], enabled, tenants: tenants ? [...tenants] : null, created_at: '', updated_at: '' }]),
+  );
+  let conflicts = options.conflictsOn ? 1 : 0;
+
+  const deps: TenantCleanupDeps = {
+    clock: { now: () => new Date(now) },
+    apiKeys: {
+      tenantKeyIds: async (_acc, tenantId) => [...keys].filter(([, k]) => k.tenant === tenantId).map(([id]) => id),
+      delete: async (_acc, id) => {
+        log.push(`revoke ${id}`);
+        return keys.delete(id);
+      },
+    },
+    domains: {
+      tenantDomainIds: async (tenantId, limit) => [...memberships].filter((m) => m.startsWith(`${tenantId}/`)).slice(0, limit).map((m) => m.split('/')[1]!),
+      get: async (id) => (domains.has(id) ? ({ domain: { ...domains.get(id)! }, sealedPrivateKey: '' } as any) : null),
+      releaseFromTenant: async (_acc, domain, tenantId) => {
+        const stored = domains.get(domain.id);
+        if (!stored || stored.tenant_id !== tenantId) return false;
+        stored.tenant_id = null;
+        memberships.delete(`${tenantId}/${domain.id}`);
+        log.push(`release ${domain.id}`);
+        return true;
+      },
+      forgetMembership: async (tenantId, id) => {
+        memberships.delete(`${tenantId}/${id}`);
+      },
+    },
+    suppressions: {
+      deleteTenantPage: async () => {
+        now += 10; // each page takes 10 ms of the budget
+        const page = suppressions.splice(0, 2);
+        if (page.length) log.push(`suppressions ${page.length}`);
+        return page.length;
+      },
+    },
+    categoryOptOuts: {
+      deleteTenantPage: async () => {
+        const page = optOuts.splice(0, 2);
+        if (page.length) log.push(`opt-outs ${page.length}`);
+        return page.length;
+      },
+    },
+    webhooks: {
+      listForAccount: async () => [...webhooks.values()].map((w) => ({ ...w })),
+      get: async (id) => (webhooks.has(id) ? { endpoint: { ...webhooks.get(id)!, tenants: webhooks.get(id)!.tenants && [...webhooks.get(id)!.tenants!] }, sealedSecret: '' } : null),
+      replaceTenantFilter: async (id, expected, next) => {
+        const current = webhooks.get(id)!;
+        if (id === options.conflictsOn && conflicts-- > 0) {
+          current.tenants = [...(current.tenants ?? []), 'initech']; // a concurrent PATCH
+          return false;
+        }
+        if (JSON.stringify(current.tenants) !== JSON.stringify(expected)) return false;
+        current.tenants = next.tenants;
+        current.enabled = next.enabled;
+        log.push(`webhook ${id}`);
+        return true;
+      },
+    },
+  };
+  return { deps, log, keys, domains, memberships, suppressions, optOuts, webhooks };
+}
+
+async function runAll(deps: TenantCleanupDeps) {
+  for (const step of tenantCleanupSteps(deps)) await step(TENANT, deps.clock.now());
+}
+
+describe('tenant clean-up steps', () => {
+  it('revokes keys first, then returns domains, deletes the lists, then leaves webhook filters', async () => {
+    const f = fakes();
+    await runAll(f.deps);
+    expect(f.log).toEqual(['revoke key_1', 'revoke key_3', 'release dom_1', 'suppressions 2', 'suppressions 1', 'opt-outs 1', 'webhook wh_only', 'webhook wh_both']);
+    expect([...f.keys.keys()]).toEqual(['key_2', 'key_4']);
+    expect(f.domains.get('dom_1')!.tenant_id).toBeNull();
+    expect(f.domains.get('dom_2')!.tenant_id).toBe('ten_B');
+    expect([...f.memberships]).toEqual(['ten_B/dom_2']);
+    expect(f.suppressions).toEqual([]);
+    expect(f.optOuts).toEqual([]);
+    expect(f.webhooks.get('wh_only')).toMatchObject({ tenants: null, enabled: false });
+    expect(f.webhooks.get('wh_both')).toMatchObject({ tenants: ['globex'], enabled: true });
+    expect(f.webhooks.get('wh_other')).toMatchObject({ tenants: ['globex'], enabled: true });
+    expect(f.webhooks.get('wh_all')).toMatchObject({ tenants: null, enabled: true });
+  });
+
+  it('is idempotent: a second run changes nothing', async () => {
+    const f = fakes();
+    await runAll(f.deps);
+    const before = f.log.length;
+    await runAll(f.deps);
+    expect(f.log.slice(before)).toEqual([]);
+  });
+
+  it('stops at its time budget with 503 and finishes on the next run', async () => {
+    const f = fakes({ suppressions: 9 });
+    const deps = { ...f.deps, budgetMs: 35 };
+    const steps = tenantCleanupSteps(deps);
+    const started = deps.clock.now();
+    await steps[0]!(TENANT, started);
+    await steps[1]!(TENANT, started);
+    await expect(steps[2]!(TENANT, started)).rejects.toMatchObject({ status: 503, code: 'service_unavailable' });
+    expect(f.suppressions.length).toBeGreaterThan(0);
+    expect(f.suppressions.length).toBeLessThan(9);
+    // The client sends DELETE again: a new start, the rest is done.
+    for (const step of steps) await step(TENANT, deps.clock.now());
+    expect(f.suppressions).toEqual([]);
+    expect(f.optOuts).toEqual([]);
+  });
+
+  it('re-reads a webhook a concurrent change moved, and keeps that change', async () => {
+    const f = fakes({ conflictsOn: 'wh_only' });
+    await runAll(f.deps);
+    expect(f.webhooks.get('wh_only')).toMatchObject({ tenants: ['initech'], enabled: true });
+  });
+});
