@@ -181,6 +181,11 @@ export type Access =
   | 'sendEmail'
   /** SES: create, read, delete and configure (BYODKIM, MAIL FROM) the account's email identities. */
   | 'manageIdentities'
+  /**
+   * SES: create, read and delete SES tenants and associate them with the account's identities and our
+   * configuration set (docs/ses-tenants.md).
+   */
+  | 'manageTenants'
   | 'schedule'
   | 'encrypt'
   | 'decrypt'
@@ -231,7 +236,12 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     name: 'tenants',
     entry: 'functions/api/tenants/handler.ts',
     routes: ['ANY /tenants', 'ANY /tenants/{proxy+}'],
-    grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
+    grants: [
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      // Each tenant is an SES tenant (created with the tenant, deleted with it) using our configuration set
+      // and its domains' identities (given to and returned from the tenant here).
+      { resource: { kind: 'ses' }, access: 'manageTenants' },
+    ],
   },
   {
     name: 'domains',
@@ -243,6 +253,8 @@ export const API_GROUPS: ApiGroupDefinition[] = [
       { resource: { kind: 'secretsKey' }, access: 'encryptDecrypt' },
       // A verified domain becomes an SES identity (BYODKIM with its key, MAIL FROM rp.<domain>); deleting removes it.
       { resource: { kind: 'ses' }, access: 'manageIdentities' },
+      // A tenant's domain, once verified (or deleted), is associated with (or dissociated from) its SES tenant.
+      { resource: { kind: 'ses' }, access: 'manageTenants' },
     ],
   },
   {

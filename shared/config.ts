@@ -18,6 +18,8 @@ export const ENV = {
   sesEventsTopicArn: 'SES_EVENTS_TOPIC_ARN',
   mailBucket: 'MAIL_BUCKET',
   sesConfigurationSet: 'SES_CONFIGURATION_SET',
+  /** The AWS account the stack runs in: SES resource ARNs (tenant associations) are built from it. */
+  awsAccountId: 'AWS_ACCOUNT_ID',
   scheduleGroup: 'SCHEDULE_GROUP',
   schedulerRoleArn: 'SCHEDULER_ROLE_ARN',
   schedulerTargetQueueArn: 'SCHEDULER_TARGET_QUEUE_ARN',
@@ -34,6 +36,8 @@ export const ENV = {
  */
 export interface Config {
   region: string;
+  /** AWS_ACCOUNT_ID: the account of SES resource ARNs (identities, the configuration set); '' when unset. */
+  accountId: string;
   tableName: string;
   sendQueueUrl: string;
   mailBucket: string;
@@ -69,6 +73,7 @@ function read(env: NodeJS.ProcessEnv, name: string, fallback = ''): string {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     region: read(env, 'AWS_REGION', read(env, 'AWS_DEFAULT_REGION', 'us-east-1')),
+    accountId: read(env, ENV.awsAccountId),
     tableName: read(env, ENV.tableName),
     sendQueueUrl: read(env, ENV.sendQueueUrl),
     mailBucket: read(env, ENV.mailBucket),

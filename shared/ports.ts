@@ -65,6 +65,11 @@ export interface OutboundMessage {
   cc: string[];
   bcc: string[];
   tags: Record<string, string>;
+  /**
+   * The provider-side tenant to send through (SES v2 `TenantName` = our tenant id): set only for a tenant's
+   * email sent from a domain that tenant owns, so the provider keeps that tenant's reputation apart.
+   */
+  tenantName?: string;
 }
 
 /** What the provider needs to send from a verified domain: our DKIM key and the MAIL FROM domain. */
@@ -89,6 +94,25 @@ export interface Mailer {
   registerDomain(registration: DomainRegistration): Promise<void>;
   /** Removes the domain's sending identity; one that does not exist is not an error. Throws MailerError. */
   unregisterDomain(domain: string): Promise<void>;
+}
+
+/** A resource a provider tenant may use: a sending identity (a domain), or our configuration set. */
+export type SesTenantResource = { kind: 'identity'; name: string } | { kind: 'configuration_set' };
+
+/**
+ * The provider's tenants (SES v2 tenants, named by our tenant id): SES keeps sending reputation and status
+ * per tenant, and a send naming a tenant may use only the resources associated with it. Every call is
+ * idempotent: creating what exists, or removing what is gone, is done. Throws on provider failure.
+ */
+export interface SesTenants {
+  /** Creates the provider tenant (CreateTenant); one that exists is not an error. */
+  ensureTenant(tenantId: string): Promise<void>;
+  /** Deletes the provider tenant and with it every association (DeleteTenant); an absent one is not an error. */
+  deleteTenant(tenantId: string): Promise<void>;
+  /** Lets the tenant use the resource (CreateTenantResourceAssociation); an existing association is not an error. */
+  associate(tenantId: string, resource: SesTenantResource): Promise<void>;
+  /** Removes the association (DeleteTenantResourceAssociation); an absent one (or tenant) is not an error. */
+  dissociate(tenantId: string, resource: SesTenantResource): Promise<void>;
 }
 
 /**
@@ -127,12 +151,19 @@ export interface HostResolver {
 
 /** A provider failure, classified: permanent failures are not retried. */
 export class MailerError extends Error {
+  /**
+   * True when a send naming a provider tenant was refused for the tenant context itself (the tenant, or
+   * the association of the identity or configuration set with it, is missing), not for the message.
+   */
+  readonly tenantRefused: boolean;
+
   constructor(
     message: string,
     readonly permanent: boolean,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; tenantRefused?: boolean },
   ) {
     super(message, options);
+    this.tenantRefused = options?.tenantRefused ?? false;
     this.name = 'MailerError';
   }
 }

@@ -6,6 +6,7 @@ import { loadConfig, type Config } from './config';
 import { createAwsClients } from './aws/clients';
 import { S3BlobStore } from './aws/s3-blob-store';
 import { SesMailer } from './aws/ses-mailer';
+import { SesV2Tenants } from './aws/ses-tenants';
 import { SqsSendQueue } from './aws/sqs-send-queue';
 import { SqsWebhookDeliveryQueue } from './aws/sqs-webhook-delivery-queue';
 import { SqsEventPublisher } from './aws/sqs-event-publisher';
@@ -46,6 +47,8 @@ export function buildServices(config: Config = loadConfig()) {
   const categoryOptOuts = new CategoryOptOutRepository(table);
   const webhooks = new WebhookRepository(table);
   // Created on first use: only the functions that hold a grant on the secrets key touch it.
+  /** Our tenants as SES v2 tenants (docs/ses-tenants.md). */
+  const sesTenants = new SesV2Tenants(clients.ses, { region: config.region, accountId: config.accountId, configurationSet: config.sesConfigurationSet });
   const secretBox = cachingSecretBox(lazySecretBox(() => secretBoxFromEnv(process.env, config)));
   return {
     config,
@@ -68,6 +71,7 @@ export function buildServices(config: Config = loadConfig()) {
     events: new SqsEventPublisher(clients.sqs, config.webhookEventsQueueUrl),
     blobs: new S3BlobStore(clients.s3, config.mailBucket),
     mailer: new SesMailer(clients.ses, config.sesConfigurationSet),
+    sesTenants,
     scheduler: new EventBridgeEmailScheduler(clients.scheduler, {
       group: config.scheduleGroup,
       targetArn: config.schedulerTargetArn,
@@ -80,7 +84,7 @@ export function buildServices(config: Config = loadConfig()) {
     idempotency,
     webhooks,
     /** What deleting a tenant undoes, in order (run by deleteTenant; each step idempotent and resumable). */
-    tenantCleanup: tenantCleanupSteps({ apiKeys, domains, suppressions, categoryOptOuts, webhooks, clock }),
+    tenantCleanup: tenantCleanupSteps({ apiKeys, domains, suppressions, categoryOptOuts, webhooks, sesTenants, clock }),
     webhookDeliveries: new WebhookDeliveryRepository(table, config.recovery),
     /** Past-due unfinished work (the reconciler's input). */
     dueWork: new DueWorkIndex(table),

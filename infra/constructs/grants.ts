@@ -6,6 +6,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { ENV } from '../../shared/config';
 import { BUCKETS, CONFIGURATION_SET, QUEUES, SCHEDULE_GROUP, SECRETS_KEY, TABLE, TOPICS, type Access, type BucketId, type Grant, type QueueId, type TopicId } from '../definitions';
 import type { Scheduling } from './scheduling';
 
@@ -29,6 +30,17 @@ export const SES_IDENTITY_ACTIONS = [
   'ses:DeleteEmailIdentity',
   'ses:PutEmailIdentityDkimSigningAttributes',
   'ses:PutEmailIdentityMailFromAttributes',
+];
+/**
+ * SES tenants (`manageTenants`): CreateTenant, GetTenant, DeleteTenant and the resource associations, on
+ * the account's tenants, identities and our configuration set only.
+ */
+export const SES_TENANT_ACTIONS = [
+  'ses:CreateTenant',
+  'ses:GetTenant',
+  'ses:DeleteTenant',
+  'ses:CreateTenantResourceAssociation',
+  'ses:DeleteTenantResourceAssociation',
 ];
 /** Table actions of `update` access: add to counters without reading, putting or deleting items. */
 export const TABLE_UPDATE_ACTIONS = ['dynamodb:UpdateItem'];
@@ -94,6 +106,20 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
         break;
       }
       case 'ses': {
+        const tenantsArn = stack.formatArn({ service: 'ses', resource: 'tenant', resourceName: '*' });
+        const configurationSetArn = stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: resources.configurationSetName });
+        if (access === 'manageTenants') {
+          iam.Grant.addToPrincipal({
+            grantee,
+            actions: SES_TENANT_ACTIONS,
+            // An association is authorised against the tenant and the resource associated with it.
+            resourceArns: [tenantsArn, stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }), configurationSetArn],
+          });
+          // Resource ARNs are built from the account and the configuration set's name.
+          env[ENV.awsAccountId] = stack.account;
+          env[CONFIGURATION_SET.envVar] = resources.configurationSetName;
+          break;
+        }
         if (access === 'manageIdentities') {
           iam.Grant.addToPrincipal({
             grantee,
@@ -106,11 +132,8 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
         iam.Grant.addToPrincipal({
           grantee,
           actions: SES_SEND_ACTIONS,
-          // SES authorises a send against the sending identity and the configuration set used.
-          resourceArns: [
-            stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
-            stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: resources.configurationSetName }),
-          ],
+          // SES authorises a send against the sending identity, the configuration set and (TenantName) the tenant used.
+          resourceArns: [stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }), configurationSetArn, tenantsArn],
         });
         env[CONFIGURATION_SET.envVar] = resources.configurationSetName;
         break;

@@ -20,7 +20,8 @@ import { getServers } from 'node:dns';
 import { ensureLocalKeyFile } from '../../shared/secrets/local-secret-box';
 import { createApiServer } from './api-server';
 import { caBundle, startWebhookInbox } from './webhook-inbox';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
+import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
+import { ENV } from '../../shared/config';
 import { startDynamoDbLocal } from './dynamodb';
 import type { ApiHandler } from './lambda-http';
 import { provision } from './provision';
@@ -102,7 +103,17 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const awsAccess = { endpoint: fauxqsEndpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
 
     const [ses, scheduler, dns] = await Promise.all([
-      startSesEmulator({ port: options.ports?.ses ?? 0, host, dataDir: persistDir('ses'), sns: awsAccess, refuseIdentities: options.sesRefuseIdentities, log }),
+      startSesEmulator({
+        port: options.ports?.ses ?? 0,
+        host,
+        dataDir: persistDir('ses'),
+        // SES resource ARNs (tenant associations) name this region and account, as the functions build them.
+        region: LOCAL_REGION,
+        accountId: LOCAL_ACCOUNT_ID,
+        sns: awsAccess,
+        refuseIdentities: options.sesRefuseIdentities,
+        log,
+      }),
       startSchedulerEmulator({ port: options.ports?.scheduler ?? 0, host, dataDir: persistDir('scheduler'), sqs: awsAccess, log }),
       // Names without local records are forwarded to the system's resolvers.
       startDnsEmulator({ port: options.ports?.dns ?? 0, host, dataDir: persistDir('dns'), upstream: getServers(), log }),
@@ -137,6 +148,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const functionEnv: Record<string, string> = {
       ...resources.env,
       AWS_REGION: LOCAL_REGION,
+      [ENV.awsAccountId]: LOCAL_ACCOUNT_ID,
       AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
       AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,

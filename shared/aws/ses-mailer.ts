@@ -1,5 +1,6 @@
 /**
- * Mailer adapter: SES v2 SendEmail with raw MIME, the configuration set and our tags; and the domain
+ * Mailer adapter: SES v2 SendEmail with raw MIME, the configuration set, our tags and (for a tenant's own
+ * domain) the SES tenant's TenantName; and the domain
  * identities SES needs before it sends from a domain (BYODKIM with our key, custom MAIL FROM).
  */
 import { createPrivateKey } from 'node:crypto';
@@ -23,11 +24,18 @@ const PERMANENT = new Set([
   'NotFoundException',
 ]);
 
-function toMailerError(error: unknown): MailerError {
+/**
+ * What SES answers a send naming a tenant whose tenant, or whose association with the identity or the
+ * configuration set, is missing (the local emulator: NotFoundException for the tenant, BadRequestException
+ * for an association).
+ */
+const TENANT_REFUSALS = new Set(['NotFoundException', 'BadRequestException']);
+
+function toMailerError(error: unknown, tenantName?: string): MailerError {
   if (error instanceof MailerError) return error;
   const name = error instanceof Error ? error.name : 'Error';
   const text = error instanceof Error ? error.message : String(error);
-  return new MailerError(`SES ${name}: ${text}`, PERMANENT.has(name), { cause: error });
+  return new MailerError(`SES ${name}: ${text}`, PERMANENT.has(name), { cause: error, tenantRefused: Boolean(tenantName) && TENANT_REFUSALS.has(name) });
 }
 
 const errorName = (error: unknown): string | undefined => (error instanceof Error ? error.name : undefined);
@@ -55,12 +63,13 @@ export class SesMailer implements Mailer {
           Content: { Raw: { Data: message.raw } },
           ConfigurationSetName: this.configurationSet || undefined,
           EmailTags: Object.entries(message.tags).map(([Name, Value]) => ({ Name, Value })),
+          ...(message.tenantName ? { TenantName: message.tenantName } : {}),
         }),
       );
       if (!result.MessageId) throw new MailerError('SES returned no MessageId', false);
       return { providerMessageId: result.MessageId };
     } catch (error) {
-      throw toMailerError(error);
+      throw toMailerError(error, message.tenantName);
     }
   }
 

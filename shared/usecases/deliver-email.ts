@@ -7,12 +7,19 @@
  * emails): paused, deleted, or transactional_only against a non-transactional email, it is not sent
  * and fails for good with a bounce_reason saying why, publishing email.failed (as Postmark and Resend
  * report a send they refuse later). Its reserved usage is not given back (a failed send counts).
+ *
+ * A tenant's email sent from a domain that tenant owns goes through the tenant's SES tenant (`TenantName`
+ * = the tenant id; docs/ses-tenants.md), so SES keeps its reputation apart. If SES refuses the tenant
+ * context itself (the SES tenant or an association is missing: a domain returned or a tenant deleted
+ * within the domain facts' cache time, or an association not yet repaired), the message is sent once more
+ * without it, at the account's level, and the refusal is logged: the email is not lost to bookkeeping.
  */
 import { domainOf, parseMailbox } from '../domain/emails/address';
 import { signDkim } from '../dkim/sign';
 import type { EmailBody } from '../domain/emails/email';
 import { composeMime } from '../mime/compose';
-import { MailerError, type BlobStore, type Clock, type EventPublisher, type Mailer } from '../ports';
+import { logError } from '../log';
+import { MailerError, type BlobStore, type Clock, type EventPublisher, type Mailer, type OutboundMessage } from '../ports';
 import { emailEvent } from '../domain/webhooks/email-event-data';
 import type { EmailRepository } from '../store/emails';
 import type { TenantRepository } from '../store/tenants';
@@ -56,13 +63,28 @@ async function checkTenantAtFiring(deps: DeliverEmailDeps, email: { account_id: 
   if (refusal) throw new RefusedForTenant(refusal);
 }
 
-/** Signs with the sending domain's DKIM key (parsed once per process); the sandbox domain is signed by the provider. */
-async function signForDomain(deps: DeliverEmailDeps, accountId: string, from: string, raw: Buffer): Promise<Buffer> {
+/**
+ * Signs with the sending domain's DKIM key (parsed once per process); the sandbox domain is signed by the
+ * provider. Also answers the tenant owning the domain (null: account-wide or the sandbox).
+ */
+async function signForDomain(deps: DeliverEmailDeps, accountId: string, from: string, raw: Buffer): Promise<{ raw: Buffer; domainTenantId: string | null }> {
   const fromDomain = domainOf(parseMailbox(from)?.email ?? from);
-  if (fromDomain === deps.sandboxDomain) return raw;
+  if (fromDomain === deps.sandboxDomain) return { raw, domainTenantId: null };
   const signing = await deps.dkimKeys.forSender(accountId, fromDomain);
   if (signing.kind === 'not_verified') throw new SenderNoLongerVerified(`The sending domain ${fromDomain} was removed or is no longer verified.`);
-  return signDkim({ raw, domain: fromDomain, selector: signing.selector, privateKey: signing.key });
+  return { raw: await signDkim({ raw, domain: fromDomain, selector: signing.selector, privateKey: signing.key }), domainTenantId: signing.tenantId };
+}
+
+/** Sends through the SES tenant when given; a refusal of the tenant context itself is retried without it (logged). */
+async function sendThroughProvider(deps: DeliverEmailDeps, message: OutboundMessage, emailId: string): Promise<{ providerMessageId: string }> {
+  try {
+    return await deps.mailer.send(message);
+  } catch (error) {
+    if (!(message.tenantName && error instanceof MailerError && error.tenantRefused)) throw error;
+    logError('SES refused the tenant context of a send; sending at the account level', error, { email_id: emailId, tenant_id: message.tenantName });
+    const { tenantName: _refused, ...withoutTenant } = message;
+    return deps.mailer.send(withoutTenant);
+  }
 }
 
 /**
@@ -86,15 +108,22 @@ export async function deliverEmail(deps: DeliverEmailDeps, emailId: string, sche
   try {
     await checkTenantAtFiring(deps, email);
     const body: EmailBody = 'inline' in claimed.body ? claimed.body.inline : JSON.parse((await deps.blobs.get(claimed.body.blobKey)).toString('utf8'));
-    const raw = await signForDomain(deps, email.account_id, email.from, await composeMime(email, body, await loadAttachments(deps.blobs, email.attachments ?? [])));
-    const { providerMessageId } = await deps.mailer.send({
-      raw,
-      from: email.from,
-      to: bare(email.to),
-      cc: bare(email.cc),
-      bcc: bare(email.bcc),
-      tags: { email_id: email.id, account_id: email.account_id },
-    });
+    const { raw, domainTenantId } = await signForDomain(deps, email.account_id, email.from, await composeMime(email, body, await loadAttachments(deps.blobs, email.attachments ?? [])));
+    // The SES tenant only for the tenant's own domain: an account-wide domain is not associated with it.
+    const tenantName = email.tenant_id && domainTenantId === email.tenant_id ? email.tenant_id : undefined;
+    const { providerMessageId } = await sendThroughProvider(
+      deps,
+      {
+        raw,
+        from: email.from,
+        to: bare(email.to),
+        cc: bare(email.cc),
+        bcc: bare(email.bcc),
+        tags: { email_id: email.id, account_id: email.account_id },
+        ...(tenantName ? { tenantName } : {}),
+      },
+      email.id,
+    );
     // SES's answer is the fact "sent": recorded in one write, and email.sent published from it (SES's own
     // Send event is not subscribed: it would only repeat this).
     const at = deps.clock.now().toISOString();

@@ -14,7 +14,8 @@ import { BoundedMap } from '../bounded-map';
 
 export const DOMAIN_FACTS_TTL_MS = 60_000;
 
-export type SigningKey = { kind: 'key'; domainId: string; selector: string; key: KeyObject } | { kind: 'not_verified' };
+/** `tenantId`: the tenant owning the domain (null: account-wide), as of the cached facts. */
+export type SigningKey = { kind: 'key'; domainId: string; selector: string; key: KeyObject; tenantId: string | null } | { kind: 'not_verified' };
 
 export class DkimKeys {
   private readonly facts = new BoundedMap<string, { at: number; value: Promise<SigningKey> }>(5_000);
@@ -47,6 +48,6 @@ export class DkimKeys {
       this.parsed.set(id, key);
       key.catch(() => this.parsed.delete(id));
     }
-    return { kind: 'key', domainId: stored.domain.id, selector: stored.domain.dkim_selector, key: await key };
+    return { kind: 'key', domainId: stored.domain.id, selector: stored.domain.dkim_selector, key: await key, tenantId: stored.domain.tenant_id ?? null };
   }
 }

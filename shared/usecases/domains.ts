@@ -17,19 +17,20 @@ import {
 } from '../domain/domains/evaluate';
 import { expectedRecords, INBOUND_SUBDOMAIN_LABEL, RETURN_PATH_LABEL, type DnsSettings } from '../domain/domains/records';
 import type { AssignTenantDomainInput, CreateDomainInput, UpdateDomainInput } from '../domain/domains/schemas';
-import { AppError, ConflictError, NotFoundError, UpstreamError } from '../domain/errors';
+import { AppError, ConflictError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../domain/errors';
 import type { Tenant } from '../domain/tenants/tenant';
 import { newId } from '../domain/ids';
 import { generateDkimKey, newSelector } from '../dkim/keys';
 import { signDkim } from '../dkim/sign';
 import { verifyDkim } from '../dkim/verify';
 import { logError } from '../log';
-import type { Clock, DnsResolver, Mailer } from '../ports';
+import type { Clock, DnsResolver, Mailer, SesTenants } from '../ports';
 import type { SecretBox } from '../secrets/secret-box';
 import type { DomainRepository, StoredDomain } from '../store/domains';
 import type { Page } from '../store/cursor';
 import type { PageRequest } from '../store/paginate';
 import type { Principal } from './principal';
+import { linkTenantDomain, unlinkTenantDomain } from './ses-tenant-links';
 import { requireAccountKey, resolveTenant, type TenantScopeDeps } from './tenant-scope';
 import { assertVisible, limitedTenantOf, tenantRefOf } from './visibility';
 
@@ -43,6 +44,8 @@ export interface DomainDeps {
   dashboardUrl: string;
   /** The mail provider: a verified domain is registered there (SES identity), a deleted one removed. */
   mailer: Mailer;
+  /** The provider's tenants: a tenant's verified domain is associated with its SES tenant (docs/ses-tenants.md). */
+  sesTenants: SesTenants;
 }
 
 
@@ -153,6 +156,7 @@ export async function deleteDomain(deps: DomainDeps, principal: Principal, domai
     if (outcome === 'not_found' || attempt >= DELETE_ATTEMPTS) throw new NotFoundError('Domain', domainId);
   }
   // The domain is gone for us either way; a leftover provider identity is harmless (we never send from it).
+  if (domain.tenant_id) await unlinkTenantDomain(deps.sesTenants, domain.tenant_id, domain.name, { domain_id: domain.id });
   try {
     await deps.mailer.unregisterDomain(domain.name);
   } catch (error) {
@@ -178,7 +182,11 @@ export async function giveDomainToTenant(deps: DomainDeps, principal: Principal,
   requireAccountKey(principal, 'give domains to tenants');
   const tenant = (await resolveTenant(deps, principal, tenantRef))!;
   const domain = await accountDomain(deps, principal, input.domain);
+  // A verified domain (an SES identity) is associated with the tenant's SES tenant BEFORE it changes hands,
+  // so the tenant never owns a domain it cannot send from through SES (SES down: 503, nothing changed).
+  const linked = domain.status === 'verified' && (await linkForGift(deps, tenant, domain));
   const outcome = await deps.domains.assignToTenant(principal.account.id, domain, tenant, deps.clock.now().toISOString());
+  if (linked && outcome.kind !== 'assigned' && outcome.kind !== 'already') await undoGiftLink(deps, tenant, domain, outcome.kind === 'tenant_gone');
   switch (outcome.kind) {
     case 'assigned':
     case 'already':
@@ -192,6 +200,30 @@ export async function giveDomainToTenant(deps: DomainDeps, principal: Principal,
         details: { domain: outcome.domain.name, domain_id: outcome.domain.id, tenant: outcome.domain.tenant },
         hint: `Return it to the account first: DELETE /tenants/${outcome.domain.tenant}/domains/${outcome.domain.id}.`,
       });
+  }
+}
+
+async function linkForGift(deps: DomainDeps, tenant: Tenant, domain: Domain): Promise<boolean> {
+  try {
+    await linkTenantDomain(deps.sesTenants, tenant.id, domain.name);
+    return domain.tenant_id !== tenant.id;
+  } catch (error) {
+    logError('could not associate the domain with the SES tenant', error, { domain_id: domain.id, domain: domain.name, tenant_id: tenant.id });
+    throw new ServiceUnavailableError(`The mail provider could not let tenant ${tenant.external_id} send from ${domain.name}; the domain was not moved.`, {
+      details: { domain: domain.name, domain_id: domain.id, tenant: tenant.external_id },
+      hint: 'Retry the request in a moment.',
+      cause: error,
+    });
+  }
+}
+
+/** The gift was refused after the association: it goes again (with the SES tenant when the tenant is being deleted). Best effort. */
+async function undoGiftLink(deps: DomainDeps, tenant: Tenant, domain: Domain, tenantGoneToo: boolean): Promise<void> {
+  if (!tenantGoneToo) return unlinkTenantDomain(deps.sesTenants, tenant.id, domain.name, { domain_id: domain.id });
+  try {
+    await deps.sesTenants.deleteTenant(tenant.id);
+  } catch (error) {
+    logError('could not delete the SES tenant of a tenant being deleted', error, { tenant_id: tenant.id });
   }
 }
 
@@ -210,6 +242,7 @@ export async function returnDomainToAccount(deps: DomainDeps, principal: Princip
   if (!(await deps.domains.releaseFromTenant(principal.account.id, domain, tenant.id, deps.clock.now().toISOString()))) {
     throw new NotFoundError(`Domain of tenant ${tenant.external_id}`, domainRef);
   }
+  await unlinkTenantDomain(deps.sesTenants, tenant.id, domain.name, { domain_id: domain.id });
   return (await deps.domains.get(domain.id))?.domain ?? { ...domain, tenant_id: null, tenant: null };
 }
 
@@ -313,7 +346,10 @@ export async function verifyDomain(deps: DomainDeps, principal: Principal, domai
   return updated;
 }
 
-/** Makes the provider (SES) send from the domain: our DKIM key and selector, MAIL FROM `rp.<domain>`. */
+/**
+ * Makes the provider (SES) send from the domain: our DKIM key and selector, MAIL FROM `rp.<domain>`; a
+ * tenant's domain is then associated with the tenant's SES tenant (the identity exists now).
+ */
 async function registerWithProvider(deps: DomainDeps, stored: StoredDomain): Promise<{ ok: true } | { ok: false; error: unknown }> {
   const { domain } = stored;
   // The return-path record's name: the customer's CNAME to RETURN_PATH_HOST, which carries SES's MX and SPF.
@@ -321,6 +357,7 @@ async function registerWithProvider(deps: DomainDeps, stored: StoredDomain): Pro
   const privateKeyPem = await deps.secretBox.open(stored.sealedPrivateKey, dkimKeyContext(domain.id));
   try {
     await deps.mailer.registerDomain({ domain: domain.name, selector: domain.dkim_selector, privateKeyPem, mailFromDomain });
+    if (domain.tenant_id) await linkTenantDomain(deps.sesTenants, domain.tenant_id, domain.name);
     return { ok: true };
   } catch (error) {
     logError('could not register the verified domain with the mail provider', error, { domain_id: domain.id, domain: domain.name });

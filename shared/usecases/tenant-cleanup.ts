@@ -9,13 +9,16 @@
  *   1. keys limited to the tenant are revoked (both items each): they stop working at once;
  *   2. its domains return to the account (domain, name claim `tenant_id` and membership, together);
  *   3. its suppression list and category opt-outs are deleted (their own index partitions);
- *   4. it leaves webhook endpoints' tenant filters; endpoints that listened only to it are disabled.
+ *   4. it leaves webhook endpoints' tenant filters; endpoints that listened only to it are disabled;
+ *   5. its SES tenant is deleted (DeleteTenant removes its associations with our configuration set and its
+ *      domains' identities; an SES tenant already gone is done). SES down: 503, and the next DELETE goes on.
  *
  * Its emails are not rewritten: they show `tenant: null` at read time once the tenant is gone.
  */
 import { ServiceUnavailableError } from '../domain/errors';
 import type { Tenant } from '../domain/tenants/tenant';
-import type { Clock } from '../ports';
+import { logError } from '../log';
+import type { Clock, SesTenants } from '../ports';
 import type { ApiKeyRepository } from '../store/api-keys';
 import type { CategoryOptOutRepository } from '../store/category-opt-outs';
 import type { DomainRepository } from '../store/domains';
@@ -36,6 +39,7 @@ export interface TenantCleanupDeps {
   suppressions: Pick<SuppressionRepository, 'deleteTenantPage'>;
   categoryOptOuts: Pick<CategoryOptOutRepository, 'deleteTenantPage'>;
   webhooks: Pick<WebhookRepository, 'listForAccount' | 'get' | 'replaceTenantFilter'>;
+  sesTenants: Pick<SesTenants, 'deleteTenant'>;
   clock: Clock;
   /** Defaults to TENANT_CLEANUP_BUDGET_MS. */
   budgetMs?: number;
@@ -64,6 +68,18 @@ export function tenantCleanupSteps(deps: TenantCleanupDeps): TenantCleanupStep[]
     if (!(await deleteTenantLists(deps, tenant, outOfTime(started)))) throw stillRunning(tenant);
   };
   const detachWebhooks: TenantCleanupStep = (tenant) => detachTenantFromWebhooks(deps, tenant, deps.clock.now().toISOString());
+  const deleteSesTenant: TenantCleanupStep = async (tenant) => {
+    try {
+      await deps.sesTenants.deleteTenant(tenant.id);
+    } catch (error) {
+      logError('could not delete the SES tenant', error, { tenant_id: tenant.id, account_id: tenant.account_id });
+      throw new ServiceUnavailableError(`The mail provider could not delete tenant ${tenant.external_id} yet; what is done so far stays done.`, {
+        details: { tenant: tenant.external_id, deleting: true },
+        hint: `Send DELETE /tenants/${tenant.external_id} again in a moment to continue.`,
+        cause: error,
+      });
+    }
+  };
 
-  return [revokeKeys, returnDomains, deleteLists, detachWebhooks];
+  return [revokeKeys, returnDomains, deleteLists, detachWebhooks, deleteSesTenant];
 }

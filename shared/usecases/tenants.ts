@@ -4,15 +4,17 @@
  * the account; the HTTP door requires a full-access key for everything but reading one's own tenant.
  */
 import { PLANS, upgradeUrl } from '../domain/accounts/plans';
-import { AppError, ConflictError, ForbiddenError, NotFoundError } from '../domain/errors';
+import { AppError, ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import type { CreateTenantInput, UpdateTenantInput } from '../domain/tenants/schemas';
 import type { Tenant, TenantStatus } from '../domain/tenants/tenant';
-import type { Clock } from '../ports';
+import { logError } from '../log';
+import type { Clock, SesTenants } from '../ports';
 import type { Page } from '../store/cursor';
 import type { PageRequest } from '../store/paginate';
 import type { TenantRepository } from '../store/tenants';
 import type { Principal } from './principal';
+import { openSesTenant } from './ses-tenant-links';
 import { checkTenantAllowed, checkTenantsEnabled, requireAccountKey } from './tenant-scope';
 
 /**
@@ -27,6 +29,35 @@ export interface TenantDeps {
   dashboardUrl: string;
   /** Run in order by deleteTenant, between marking the tenant and removing it. */
   tenantCleanup?: readonly TenantCleanupStep[];
+  /** The provider's tenants (SES v2): each tenant has one, created before the tenant is stored. */
+  sesTenants: SesTenants;
+}
+
+/**
+ * The SES tenant of a new tenant, with our configuration set associated, BEFORE the tenant is stored: SES
+ * down is a 503 and nothing is stored. The id is fresh, so a retry creates another SES tenant (an
+ * unused one is left behind only by a crash between the two).
+ */
+async function openProviderTenant(deps: Pick<TenantDeps, 'sesTenants'>, tenant: Tenant): Promise<void> {
+  try {
+    await openSesTenant(deps.sesTenants, tenant.id);
+  } catch (error) {
+    logError('could not create the SES tenant', error, { tenant_id: tenant.id, account_id: tenant.account_id });
+    throw new ServiceUnavailableError(`The mail provider could not set up tenant ${tenant.external_id}; nothing was created.`, {
+      details: { external_id: tenant.external_id },
+      hint: 'Retry the request in a moment.',
+      cause: error,
+    });
+  }
+}
+
+/** A tenant the store refused (duplicate, plan limit): its fresh SES tenant goes again. Best effort. */
+async function closeUnusedProviderTenant(deps: Pick<TenantDeps, 'sesTenants'>, tenant: Tenant): Promise<void> {
+  try {
+    await deps.sesTenants.deleteTenant(tenant.id);
+  } catch (error) {
+    logError('could not delete the unused SES tenant', error, { tenant_id: tenant.id, account_id: tenant.account_id });
+  }
 }
 
 export async function createTenant(deps: TenantDeps, principal: Principal, input: CreateTenantInput): Promise<Tenant> {
@@ -50,8 +81,11 @@ export async function createTenant(deps: TenantDeps, principal: Principal, input
     updated_at: now,
   };
   const limit = PLANS[principal.account.plan].tenants;
+  await openProviderTenant(deps, tenant);
+  // A failed write may still have landed (a timeout): its SES tenant stays.
   const outcome = await deps.tenants.create(tenant, limit);
   if (outcome.kind === 'created') return tenant;
+  await closeUnusedProviderTenant(deps, tenant);
   if (outcome.kind === 'duplicate') {
     throw new ConflictError(`A tenant with external_id ${input.external_id} already exists.`, 'conflict', {
       details: { external_id: input.external_id },

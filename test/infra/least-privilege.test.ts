@@ -3,8 +3,9 @@
  * Expectations are derived from infra/definitions.ts.
  */
 import { API_GROUPS, QUEUES, SCHEDULED_TASKS, STREAM_WORKERS, WORKERS, type Access, type Grant, type QueueId, type Resource } from '../../infra/definitions';
-import { SECRETS_KEY_ACTIONS, SES_IDENTITY_ACTIONS, TABLE_UPDATE_ACTIONS } from '../../infra/constructs/grants';
-import { actionsOf, functionActions, functionStatements, logicalId, resourcesOf, synth, type Statement, type Synthesised } from './helpers';
+import { SECRETS_KEY_ACTIONS, SES_IDENTITY_ACTIONS, SES_TENANT_ACTIONS, TABLE_UPDATE_ACTIONS } from '../../infra/constructs/grants';
+import { ENV } from '../../shared/config';
+import { actionsOf, functionActions, functionEnv, functionStatements, logicalId, resourcesOf, synth, type Statement, type Synthesised } from './helpers';
 
 let s: Synthesised;
 beforeAll(() => {
@@ -53,6 +54,7 @@ describe.each(definitions.map((d) => d.name))('%s', (name) => {
       ['ses:SendRawEmail', granted(name, 'ses', 'sendEmail')],
       ['ses:SendEmail', granted(name, 'ses', 'sendEmail')],
       ...SES_IDENTITY_ACTIONS.map((action): [string, boolean] => [action, granted(name, 'ses', 'manageIdentities')]),
+      ...SES_TENANT_ACTIONS.map((action): [string, boolean] => [action, granted(name, 'ses', 'manageTenants')]),
       ['scheduler:CreateSchedule', granted(name, 'scheduler')],
       ['iam:PassRole', granted(name, 'scheduler')],
       ['kms:Encrypt', granted(name, 'secretsKey', 'encrypt', 'encryptDecrypt')],
@@ -87,7 +89,7 @@ test('the api-keys Lambda cannot enqueue sends nor call SES', () => {
   expect(actions.filter((a) => a.startsWith('dynamodb:'))).toContain('dynamodb:PutItem');
 });
 
-test('only the functions granted SES may send, and only with the account identities and the configuration set', () => {
+test('only the functions granted SES may send, and only with the account identities, the configuration set and the account tenants', () => {
   const sendActions = ['ses:SendRawEmail', 'ses:SendEmail'];
   const senders = definitions.filter((d) => functionActions(s.template, s.stack, d.name).some((a) => sendActions.includes(a))).map((d) => d.name);
   expect(senders).toEqual(definitions.filter((d) => granted(d.name, 'ses', 'sendEmail')).map((d) => d.name));
@@ -97,8 +99,10 @@ test('only the functions granted SES may send, and only with the account identit
   expect(actionsOf(sesStatements[0]!).sort()).toEqual([...sendActions].sort());
   expect(sesStatements).toHaveLength(1);
   const arns = JSON.stringify(resourcesOf(sesStatements[0]!));
-  expect(resourcesOf(sesStatements[0]!)).toHaveLength(2);
+  expect(resourcesOf(sesStatements[0]!)).toHaveLength(3);
   expect(arns).toContain(':identity/*');
+  // A send naming an SES tenant (TenantName) is authorised against the tenant as well.
+  expect(arns).toContain(':tenant/*');
   expect(arns).toContain(':configuration-set/');
   expect(arns).toContain(JSON.stringify({ Ref: logicalId(s.stack, s.stack.email.configurationSet) }));
 });
@@ -114,13 +118,14 @@ describe('SES identity management', () => {
       ['ses:CreateEmailIdentity', 'ses:DeleteEmailIdentity', 'ses:GetEmailIdentity', 'ses:PutEmailIdentityDkimSigningAttributes', 'ses:PutEmailIdentityMailFromAttributes'].sort(),
     );
     // domains cannot send; send-email cannot touch identities.
-    expect(sesActions('domains').sort()).toEqual([...SES_IDENTITY_ACTIONS].sort());
+    expect(sesActions('domains').sort()).toEqual([...SES_IDENTITY_ACTIONS, ...SES_TENANT_ACTIONS].sort());
     expect(sesActions('send-email').sort()).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
   });
 
   test('identity actions are scoped to the account identities of the stack region', () => {
-    const statements = functionStatements(s.template, s.stack, 'domains').filter((st) => actionsOf(st).some((a) => a.startsWith('ses:')));
+    const statements = functionStatements(s.template, s.stack, 'domains').filter((st) => actionsOf(st).some((a) => SES_IDENTITY_ACTIONS.includes(a)));
     expect(statements).toHaveLength(1);
+    expect(actionsOf(statements[0]!).sort()).toEqual([...SES_IDENTITY_ACTIONS].sort());
     const resources = resourcesOf(statements[0]!);
     expect(resources).toHaveLength(1);
     const arn = JSON.stringify(resources[0]);
@@ -129,6 +134,37 @@ describe('SES identity management', () => {
     expect(arn).toContain('AWS::Region');
     expect(arn).toContain('AWS::AccountId');
     expect(arn).not.toContain('configuration-set');
+  });
+});
+
+describe('SES tenants', () => {
+  const sesActions = (name: string): string[] => functionActions(s.template, s.stack, name).filter((a) => a.startsWith('ses:'));
+
+  test('only the tenants and domains functions may manage SES tenants, with exactly these actions', () => {
+    const managers = definitions.filter((d) => sesActions(d.name).some((a) => SES_TENANT_ACTIONS.includes(a))).map((d) => d.name);
+    expect(managers).toEqual(definitions.filter((d) => granted(d.name, 'ses', 'manageTenants')).map((d) => d.name));
+    expect(managers).toEqual(['tenants', 'domains']);
+    expect([...SES_TENANT_ACTIONS].sort()).toEqual(
+      ['ses:CreateTenant', 'ses:CreateTenantResourceAssociation', 'ses:DeleteTenant', 'ses:DeleteTenantResourceAssociation', 'ses:GetTenant'].sort(),
+    );
+    // The tenants function manages SES tenants only: it cannot send nor touch identities.
+    expect(sesActions('tenants').sort()).toEqual([...SES_TENANT_ACTIONS].sort());
+  });
+
+  test('tenant actions are scoped to the account tenants, identities and our configuration set; the account id is in the environment', () => {
+    for (const name of ['tenants', 'domains']) {
+      const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => SES_TENANT_ACTIONS.includes(a)));
+      expect(statements).toHaveLength(1);
+      expect(actionsOf(statements[0]!).sort()).toEqual([...SES_TENANT_ACTIONS].sort());
+      const resources = resourcesOf(statements[0]!);
+      expect(resources).toHaveLength(3);
+      const arns = JSON.stringify(resources);
+      expect(arns).toContain(':tenant/*');
+      expect(arns).toContain(':identity/*');
+      expect(arns).toContain(JSON.stringify({ Ref: logicalId(s.stack, s.stack.email.configurationSet) }));
+      expect(arns).toContain('AWS::AccountId');
+      expect(functionEnv(s.template, s.stack, name)[ENV.awsAccountId]).toEqual({ Ref: 'AWS::AccountId' });
+    }
   });
 });
 

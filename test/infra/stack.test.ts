@@ -24,6 +24,7 @@ import {
   type TopicId,
 } from '../../infra/definitions';
 import { toEmailSendingEvent } from '../../infra/constructs/email';
+import { ENV } from '../../shared/config';
 import { functionEnv, functionOf, functionProperties, logicalId, synth, type Synthesised } from './helpers';
 
 let s: Synthesised;
@@ -51,7 +52,8 @@ function expectedEnvVars(grants: Grant[]): string[] {
       case 'bucket':
         return [BUCKETS[resource.id].envVar];
       case 'ses':
-        // Identity management names no configuration set.
+        // Identity management names no configuration set; tenant associations build ARNs from the account and the set.
+        if (access === 'manageTenants') return [CONFIGURATION_SET.envVar, ENV.awsAccountId];
         return access === 'sendEmail' ? [CONFIGURATION_SET.envVar] : [];
       case 'scheduler':
         return [SCHEDULE_GROUP.envVar, SCHEDULE_GROUP.roleEnvVar, SCHEDULE_GROUP.targetQueueArnEnvVar];
@@ -245,6 +247,7 @@ describe('functions', () => {
       ...Object.values(TOPICS).map((t) => t.envVar),
       ...Object.values(BUCKETS).map((b) => b.envVar),
       CONFIGURATION_SET.envVar,
+      ENV.awsAccountId,
       SCHEDULE_GROUP.envVar,
       SCHEDULE_GROUP.roleEnvVar,
       SCHEDULE_GROUP.targetQueueArnEnvVar,

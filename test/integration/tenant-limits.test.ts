@@ -127,6 +127,15 @@ describe('tenant limits, stats and automatic pause', () => {
     });
     for (const days of ['0', '91', 'x', '1.5']) expect((await api('GET', `/tenants/${tenant.external_id}/stats?days=${days}`, { key: account.key })).status).toBe(400);
     expect((await api('GET', '/tenants/nobody/stats', { key: account.key })).status).toBe(404);
+    // Isolation: another account does not see it; a key of this tenant reads its stats, a key of another tenant may not.
+    const other = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
+    expect((await api('GET', `/tenants/${tenant.id}/stats`, { key: other.key })).status).toBe(404);
+    const second = await createTenant(account);
+    const own = (await api('POST', '/api-keys', { key: account.key, body: { name: 'own', scopes: ['full'], tenant: tenant.external_id } })).body.secret;
+    const foreign = (await api('POST', '/api-keys', { key: account.key, body: { name: 'foreign', scopes: ['full'], tenant: second.external_id } })).body.secret;
+    expect((await api('GET', `/tenants/${tenant.external_id}/stats`, { key: own })).body.stats.delivered).toBe(2);
+    const refused = await api('GET', `/tenants/${tenant.external_id}/stats`, { key: foreign });
+    expect({ status: refused.status, code: refused.body.error?.code }).toEqual({ status: 403, code: 'forbidden' });
   });
 
   it('pauses a tenant whose bounce rate crosses the threshold (tenant.paused), refuses its sends, and only an operator resumes it (tenant.resumed)', async () => {

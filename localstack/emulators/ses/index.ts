@@ -14,9 +14,10 @@ import { createSesServer } from './server';
 import { SesService } from './service';
 import { owedCount } from './outbox';
 import { SesStore } from './store';
-import { toLocalIdentity, toLocalMessage, type LocalSesIdentity, type LocalSesMessage } from './types';
+import { TenantService } from './tenants';
+import { toLocalIdentity, toLocalMessage, toLocalTenant, type LocalSesIdentity, type LocalSesMessage, type LocalSesTenant } from './types';
 
-export type { LocalSesIdentity, LocalSesMessage } from './types';
+export type { LocalSesIdentity, LocalSesMessage, LocalSesTenant } from './types';
 
 export interface SesEmulatorOptions {
   /** Default 0 = ephemeral. */
@@ -45,6 +46,8 @@ export interface SesEmulator {
   listMessages(): LocalSesMessage[];
   /** Email identities (domains and addresses), sorted by name, JSON-ready; never a private key. */
   listIdentities(): LocalSesIdentity[];
+  /** SES tenants with their associated resources, sorted by name, JSON-ready. */
+  listTenants(): LocalSesTenant[];
   mailboxHtml(): string;
   /** Events accepted messages still owe (not yet published to every topic). */
   owedEvents(): number;
@@ -71,16 +74,25 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
     (message, entry, topic, at) => store.markPublished(message, entry, topic, at),
     opts.publishRetry ?? DEFAULT_PUBLISH_RETRY,
   );
-  const service = new SesService(store, publisher, {
-    region: opts.region ?? 'us-east-1',
-    accountId: opts.accountId ?? '000000000000',
-    outcomeDelayMs: Math.max(0, opts.outcomeDelayMs ?? 20),
-    log,
-  });
+  const region = opts.region ?? 'us-east-1';
+  const accountId = opts.accountId ?? '000000000000';
+  const tenants = new TenantService(store, { region, accountId, log });
+  const service = new SesService(
+    store,
+    publisher,
+    {
+      region,
+      accountId,
+      outcomeDelayMs: Math.max(0, opts.outcomeDelayMs ?? 20),
+      log,
+    },
+    tenants,
+  );
 
   const identities = new IdentityService(store, { refuseIdentities: opts.refuseIdentities, log });
   const listMessages = (): LocalSesMessage[] => store.listMessages().map(toLocalMessage);
   const listIdentities = (): LocalSesIdentity[] => store.listIdentities().map(toLocalIdentity);
+  const listTenants = (): LocalSesTenant[] => store.listTenants().map(toLocalTenant);
   const mailboxHtml = (): string => {
     const all = store.listMessages();
     return renderMailboxHtml(all.slice(0, MAILBOX_PAGE_LIMIT).map(toLocalMessage), all.length);
@@ -88,8 +100,9 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
   const server = createSesServer({
     service,
     identities,
+    tenants,
     log,
-    viewer: { listMessages, listIdentities, mailboxHtml, rawMessage: (id) => store.getMessage(id)?.raw },
+    viewer: { listMessages, listIdentities, listTenants, mailboxHtml, rawMessage: (id) => store.getMessage(id)?.raw },
     durable: () => store.settingsDurable(),
   });
 
@@ -123,5 +136,5 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
     return stopping;
   };
 
-  return { url: `http://${urlHost}:${port}`, port, listMessages, listIdentities, mailboxHtml, owedEvents, stop };
+  return { url: `http://${urlHost}:${port}`, port, listMessages, listIdentities, listTenants, mailboxHtml, owedEvents, stop };
 }

@@ -54,7 +54,7 @@ function row(m: LocalSesMessage): string {
 <td>${escapeHtml(m.from)}</td>
 <td>${m.to.map(escapeHtml).join('<br>')}</td>
 <td><strong>${escapeHtml(m.subject || '(no subject)')}</strong>
-<div><code>${escapeHtml(m.id)}</code>${m.configuration_set ? ` &middot; set <code>${escapeHtml(m.configuration_set)}</code>` : ''}${tags ? ` &middot; ${tags}` : ''}</div>
+<div><code>${escapeHtml(m.id)}</code>${m.configuration_set ? ` &middot; set <code>${escapeHtml(m.configuration_set)}</code>` : ''}${m.tenant_name ? ` &middot; tenant <code>${escapeHtml(m.tenant_name)}</code>` : ''}${tags ? ` &middot; ${tags}` : ''}</div>
 <details><summary>Raw source (${m.raw_base64.length > 0 ? Buffer.byteLength(m.raw_base64, 'base64') : 0} bytes)</summary><pre>${escapeHtml(raw)}</pre></details></td>
 <td>${events}</td>
 </tr>`;

@@ -5,10 +5,11 @@
 import * as http from 'node:http';
 import { SesError, errorResponse } from './errors';
 import type { IdentityService } from './identities';
+import type { TenantService } from './tenants';
 import { escapeHtml } from './mailbox-html';
 import { requestId } from './ids';
 import { MAX_MESSAGE_BYTES, type OperationResult, type SesService } from './service';
-import type { LocalSesIdentity, LocalSesMessage } from './types';
+import type { LocalSesIdentity, LocalSesMessage, LocalSesTenant } from './types';
 import { isObject, type Json } from './validate';
 
 /** Base64 grows 4/3; leave room for the rest of the JSON body. */
@@ -17,6 +18,7 @@ const MAX_BODY_BYTES = Math.ceil((MAX_MESSAGE_BYTES * 4) / 3) + 1024 * 1024;
 export interface Viewer {
   listMessages(): LocalSesMessage[];
   listIdentities(): LocalSesIdentity[];
+  listTenants(): LocalSesTenant[];
   mailboxHtml(): string;
   rawMessage(id: string): Buffer | undefined;
 }
@@ -24,6 +26,7 @@ export interface Viewer {
 export interface ServerDeps {
   service: SesService;
   identities: IdentityService;
+  tenants: TenantService;
   viewer: Viewer;
   log: (msg: string) => void;
   /** Resolves once the changes made so far are on disk: an answered change must survive a crash. */
@@ -158,13 +161,34 @@ function identityRoute(identities: IdentityService, method: string, rest: string
   return undefined;
 }
 
+/**
+ * The SESv2 tenant operations: all POST with a JSON body (paths as in @aws-sdk/client-sesv2), or undefined.
+ * `/v2/email/tenants[/get|/list|/delete|/resources[/delete|/list]]` and `/v2/email/resources/tenants/list`.
+ */
+function tenantRoute(tenants: TenantService, method: string, rest: string[]): Route | undefined {
+  if (method !== 'POST') return undefined;
+  const path = rest.join('/');
+  const ops: Record<string, (body: Json) => OperationResult> = {
+    tenants: (body) => tenants.createTenant(body),
+    'tenants/get': (body) => tenants.getTenant(body),
+    'tenants/list': (body) => tenants.listTenants(body),
+    'tenants/delete': (body) => tenants.deleteTenant(body),
+    'tenants/resources': (body) => tenants.createAssociation(body),
+    'tenants/resources/delete': (body) => tenants.deleteAssociation(body),
+    'tenants/resources/list': (body) => tenants.listTenantResources(body),
+    'resources/tenants/list': (body) => tenants.listResourceTenants(body),
+  };
+  const op = Object.prototype.hasOwnProperty.call(ops, path) ? ops[path] : undefined;
+  return op ? async (req) => op(await readJson(req)) : undefined;
+}
+
 function v1ErrorXml(action: string, rid: string): string {
   const message = `SES v1 (Query API) action '${action}' is not supported by the local SES emulator; use the SESv2 API (@aws-sdk/client-sesv2).`;
   return `<ErrorResponse xmlns="http://ses.amazonaws.com/doc/2010-12-01/"><Error><Type>Sender</Type><Code>InvalidAction</Code><Message>${escapeHtml(message)}</Message></Error><RequestId>${rid}</RequestId></ErrorResponse>`;
 }
 
 export function createSesServer(deps: ServerDeps): http.Server {
-  const { service, identities, viewer, log, durable } = deps;
+  const { service, identities, tenants, viewer, log, durable } = deps;
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const rid = requestId();
@@ -181,6 +205,10 @@ export function createSesServer(deps: ServerDeps): http.Server {
         }
         if (segments.length === 2 && segments[1] === 'identities') {
           send(res, 200, { 'content-type': 'application/json' }, JSON.stringify({ identities: viewer.listIdentities() }));
+          return;
+        }
+        if (segments.length === 2 && segments[1] === 'tenants') {
+          send(res, 200, { 'content-type': 'application/json' }, JSON.stringify({ tenants: viewer.listTenants() }));
           return;
         }
         if (segments.length === 2 && segments[1] === 'mailbox') {
@@ -200,10 +228,10 @@ export function createSesServer(deps: ServerDeps): http.Server {
       // SESv2 REST-JSON.
       if (segments[0] === 'v2' && segments[1] === 'email') {
         const rest = segments.slice(2);
-        const route = identityRoute(identities, method, rest, url) ?? v2Route(service, method, rest, url);
+        const route = identityRoute(identities, method, rest, url) ?? tenantRoute(tenants, method, rest) ?? v2Route(service, method, rest, url);
         if (route) {
           const result = await route(req);
-          // SendEmail awaited its own message; configuration sets and identities are awaited here.
+          // SendEmail awaited its own message; configuration sets, identities and tenants are awaited here.
           if (method !== 'GET') await durable();
           send(res, 200, { 'content-type': 'application/json', 'x-amzn-requestid': rid }, JSON.stringify(result.body));
           if (result.afterResponse) {

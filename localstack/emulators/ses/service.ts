@@ -18,6 +18,7 @@ import {
 import { planOutbox } from './outbox';
 import type { EventPublisher } from './publisher';
 import type { SesStore } from './store';
+import type { TenantService } from './tenants';
 import {
   CONFIGURATION_SET_OPTION_KEYS,
   DESTINATION_KINDS,
@@ -65,6 +66,8 @@ export class SesService {
     private readonly store: SesStore,
     private readonly publisher: EventPublisher,
     private readonly opts: ServiceOptions,
+    /** Checks a send naming a tenant (TenantName). */
+    private readonly tenants: Pick<TenantService, 'checkSend'>,
   ) {}
 
   // ---------------------------------------------------------------- configuration sets
@@ -276,6 +279,8 @@ export class SesService {
       sourceAddress = first.address;
     }
     if (!isValidAddress(sourceAddress)) throw badRequest(`Illegal address: ${source}`);
+    // A send through a tenant may use only the tenant's resources: its identity and configuration set.
+    const tenantName = body.TenantName === undefined || body.TenantName === null ? null : this.tenants.checkSend(body.TenantName, sourceAddress, configSet?.name);
 
     // Envelope recipients: Destination when given, else the To/Cc/Bcc headers.
     const given = [...toAddresses, ...ccAddresses, ...bccAddresses];
@@ -339,6 +344,7 @@ export class SesService {
       subject: decoded.subject,
       configurationSet: configSet?.name ?? null,
       tags: emailTags,
+      tenantName,
       raw,
       outbox,
       eventMail,

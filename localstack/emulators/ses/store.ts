@@ -4,6 +4,7 @@
  *
  *   <dataDir>/config-sets.json          all configuration sets
  *   <dataDir>/identities.json           all email identities (domains, addresses)
+ *   <dataDir>/tenants.json              all tenants and their resource associations
  *   <dataDir>/messages/<id>.eml         the raw MIME, byte for byte
  *   <dataDir>/messages/<id>.json        metadata, the event outbox and the published events
  *
@@ -19,7 +20,7 @@ import * as path from 'node:path';
 import { AtomicWriter } from './atomic-writer';
 import type { SesMailObject } from './events';
 import type { OutboxEntry } from './outbox';
-import type { ConfigurationSet, EmailIdentity, StoredEvent, StoredMessage } from './types';
+import type { ConfigurationSet, EmailIdentity, SesTenant, StoredEvent, StoredMessage } from './types';
 
 interface MessageMeta {
   id: string;
@@ -30,6 +31,8 @@ interface MessageMeta {
   subject: string;
   configuration_set: string | null;
   tags: Record<string, string>;
+  /** Absent in files of older versions (no tenant). */
+  tenant_name?: string | null;
   events: StoredEvent[];
   /** Absent in files of older versions (nothing owed). */
   outbox?: OutboxEntry[];
@@ -46,10 +49,17 @@ interface IdentitiesFile {
   identities: EmailIdentity[];
 }
 
+interface TenantsFile {
+  version: 1;
+  tenants: SesTenant[];
+}
+
 export class SesStore {
   private readonly configSets = new Map<string, ConfigurationSet>();
   /** By lower-cased name: identities are case-insensitive. */
   private readonly identities = new Map<string, EmailIdentity>();
+  /** By tenant name (case-sensitive, as SES). */
+  private readonly tenants = new Map<string, SesTenant>();
   private readonly messages: StoredMessage[] = [];
   private readonly byId = new Map<string, StoredMessage>();
   private nextSeq = 1;
@@ -90,6 +100,12 @@ export class SesStore {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log(`ignoring unreadable identities.json: ${String(err)}`);
     }
+    try {
+      const file = JSON.parse(await fsp.readFile(path.join(dataDir, 'tenants.json'), 'utf8')) as TenantsFile;
+      for (const tenant of file.tenants ?? []) this.tenants.set(tenant.name, tenant);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log(`ignoring unreadable tenants.json: ${String(err)}`);
+    }
     const loaded: StoredMessage[] = [];
     const names = await fsp.readdir(messagesDir);
     const committed = new Set(names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length)));
@@ -112,6 +128,7 @@ export class SesStore {
           subject: meta.subject,
           configurationSet: meta.configuration_set,
           tags: meta.tags,
+          tenantName: meta.tenant_name ?? null,
           raw,
           events: meta.events,
           outbox: meta.outbox ?? [],
@@ -147,7 +164,10 @@ export class SesStore {
 
   deleteConfigSet(name: string): boolean {
     const existed = this.configSets.delete(name);
-    if (existed) this.persistConfigSets();
+    if (existed) {
+      this.persistConfigSets();
+      this.forgetAssociations((arn) => arn.endsWith(`:configuration-set/${name}`));
+    }
     return existed;
   }
 
@@ -176,8 +196,53 @@ export class SesStore {
 
   deleteIdentity(name: string): boolean {
     const existed = this.identities.delete(name.toLowerCase());
-    if (existed) this.persistIdentities();
+    if (existed) {
+      this.persistIdentities();
+      const suffix = `:identity/${name.toLowerCase()}`;
+      this.forgetAssociations((arn) => arn.toLowerCase().endsWith(suffix));
+    }
     return existed;
+  }
+
+  // ---- tenants ----
+
+  getTenant(name: string): SesTenant | undefined {
+    return this.tenants.get(name);
+  }
+
+  /** Sorted by name. */
+  listTenants(): SesTenant[] {
+    return [...this.tenants.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Inserts or replaces a tenant and persists all of them. */
+  putTenant(tenant: SesTenant): void {
+    this.tenants.set(tenant.name, tenant);
+    this.persistTenants();
+  }
+
+  deleteTenant(name: string): boolean {
+    const existed = this.tenants.delete(name);
+    if (existed) this.persistTenants();
+    return existed;
+  }
+
+  /** A deleted resource leaves every tenant it was associated with (as in SES). */
+  private forgetAssociations(matches: (arn: string) => boolean): void {
+    let changed = false;
+    for (const tenant of this.tenants.values()) {
+      const kept = tenant.resources.filter((r) => !matches(r.arn));
+      if (kept.length === tenant.resources.length) continue;
+      this.tenants.set(tenant.name, { ...tenant, resources: kept });
+      changed = true;
+    }
+    if (changed) this.persistTenants();
+  }
+
+  private persistTenants(): void {
+    if (!this.dataDir) return;
+    const file: TenantsFile = { version: 1, tenants: this.listTenants() };
+    this.writeSetting(path.join(this.dataDir, 'tenants.json'), `${JSON.stringify(file, null, 2)}\n`);
   }
 
   private persistIdentities(): void {
@@ -196,7 +261,7 @@ export class SesStore {
     write.then(forget, forget);
   }
 
-  /** Resolves when every configuration set and identity change so far is on disk; rejects if a write failed. */
+  /** Resolves when every configuration set, identity and tenant change so far is on disk; rejects if a write failed. */
   async settingsDurable(): Promise<void> {
     if (this.settingsWrites.size > 0) await Promise.all([...this.settingsWrites.values()]);
   }
@@ -275,6 +340,7 @@ function metaText(m: StoredMessage): string {
     subject: m.subject,
     configuration_set: m.configurationSet,
     tags: m.tags,
+    tenant_name: m.tenantName,
     events: m.events,
     outbox: m.outbox,
     event_mail: m.eventMail,

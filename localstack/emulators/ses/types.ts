@@ -88,6 +88,8 @@ export interface StoredMessage {
   subject: string;
   configurationSet: string | null;
   tags: Record<string, string>;
+  /** The SendEmail `TenantName` (an SES tenant), null when the message named none. */
+  tenantName: string | null;
   raw: Buffer;
   /** Events published (on every topic), in order. */
   events: StoredEvent[];
@@ -106,6 +108,8 @@ export interface LocalSesMessage {
   subject: string;
   configuration_set: string | null;
   tags: Record<string, string>;
+  /** The SendEmail `TenantName`, null when the message named none. */
+  tenant_name: string | null;
   events: { type: string; at: string }[];
   raw: string;
   raw_base64: string;
@@ -120,6 +124,7 @@ export function toLocalMessage(m: StoredMessage): LocalSesMessage {
     subject: m.subject,
     configuration_set: m.configurationSet,
     tags: { ...m.tags },
+    tenant_name: m.tenantName,
     events: m.events.map((e) => ({ type: e.type, at: e.at })),
     raw: m.raw.toString('utf8'),
     raw_base64: m.raw.toString('base64'),
@@ -174,5 +179,40 @@ export function toLocalIdentity(i: EmailIdentity): LocalSesIdentity {
     dkim_key_bits: dkim?.origin === 'EXTERNAL' ? dkim.keyBits : dkim ? (dkim.keyLength === 'RSA_1024_BIT' ? 1024 : 2048) : null,
     mail_from_domain: i.mailFrom?.domain ?? null,
     behavior_on_mx_failure: i.mailFrom?.behaviorOnMxFailure ?? null,
+  };
+}
+
+/** SESv2 tenant resource types (ListTenantResources `ResourceType`). */
+export type TenantResourceType = 'EMAIL_IDENTITY' | 'CONFIGURATION_SET' | 'EMAIL_TEMPLATE';
+
+/** One SES tenant: its identifiers and the resources (by ARN) it may use when a send names it. */
+export interface SesTenant {
+  name: string;
+  id: string;
+  arn: string;
+  createdAt: string;
+  tags: unknown[];
+  /** Associated resources, in association order. */
+  resources: { arn: string; type: TenantResourceType }[];
+}
+
+/** JSON-ready view of a tenant (the viewer endpoints). */
+export interface LocalSesTenant {
+  tenant_name: string;
+  tenant_id: string;
+  tenant_arn: string;
+  created_at: string;
+  sending_status: 'ENABLED';
+  resources: { arn: string; type: TenantResourceType }[];
+}
+
+export function toLocalTenant(t: SesTenant): LocalSesTenant {
+  return {
+    tenant_name: t.name,
+    tenant_id: t.id,
+    tenant_arn: t.arn,
+    created_at: t.createdAt,
+    sending_status: 'ENABLED',
+    resources: t.resources.map((r) => ({ ...r })),
   };
 }

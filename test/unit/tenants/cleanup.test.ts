@@ -3,6 +3,7 @@ import type { Domain } from '../../../shared/domain/domains/domain';
 import type { Tenant } from '../../../shared/domain/tenants/tenant';
 import type { WebhookEndpoint } from '../../../shared/domain/webhooks/endpoint';
 import { tenantCleanupSteps, type TenantCleanupDeps } from '../../../shared/usecases/tenant-cleanup';
+import { FakeSesTenants } from '../../support/fake-ses-tenants';
 
 const TENANT = { id: 'ten_A', account_id: 'acc_1', external_id: 'acme' } as Tenant;
 
@@ -34,9 +35,13 @@ function fakes(options: { suppressions?: number; conflictsOn?: string } = {}) {
     ).map(([id, tenants, enabled]) => [id, { id, account_id: 'acc_1', url: 'https://x.test', events: [], enabled, tenants: tenants ? [...tenants] : null, created_at: '', updated_at: '' }]),
   );
   let conflicts = options.conflictsOn ? 1 : 0;
+  const ses = new FakeSesTenants();
+  ses.tenants.set('ten_A', new Set(['configuration-set', 'identity/one.test']));
+  ses.tenants.set('ten_B', new Set(['configuration-set', 'identity/two.test']));
 
   const deps: TenantCleanupDeps = {
     clock: { now: () => new Date(now) },
+    sesTenants: ses,
     apiKeys: {
       tenantKeyIds: async (_acc, tenantId) => [...keys].filter(([, k]) => k.tenant === tenantId).map(([id]) => id),
       delete: async (_acc, id) => {
@@ -91,7 +96,7 @@ function fakes(options: { suppressions?: number; conflictsOn?: string } = {}) {
       },
     },
   };
-  return { deps, log, keys, domains, memberships, suppressions, optOuts, webhooks };
+  return { deps, log, keys, domains, memberships, suppressions, optOuts, webhooks, ses };
 }
 
 async function runAll(deps: TenantCleanupDeps) {
@@ -143,5 +148,26 @@ describe('tenant clean-up steps', () => {
     const f = fakes({ conflictsOn: 'wh_only' });
     await runAll(f.deps);
     expect(f.webhooks.get('wh_only')).toMatchObject({ tenants: ['initech'], enabled: true });
+  });
+
+  it('deletes the SES tenant last (its associations with it), idempotently', async () => {
+    const f = fakes();
+    await runAll(f.deps);
+    expect(f.ses.calls).toEqual(['delete ten_A']);
+    expect(f.ses.resourcesOf('ten_A')).toBeUndefined();
+    expect(f.ses.resourcesOf('ten_B')).toEqual(['configuration-set', 'identity/two.test']);
+    await runAll(f.deps);
+    expect(f.ses.calls).toEqual(['delete ten_A', 'delete ten_A']);
+  });
+
+  it('SES down at the last step: 503 with what is done kept; the next DELETE finishes', async () => {
+    const f = fakes();
+    f.ses.down = true;
+    await expect(runAll(f.deps)).rejects.toMatchObject({ status: 503, code: 'service_unavailable', details: { tenant: 'acme', deleting: true } });
+    expect([...f.keys.keys()]).toEqual(['key_2', 'key_4']);
+    expect(f.ses.resourcesOf('ten_A')).toBeDefined();
+    f.ses.down = false;
+    await runAll(f.deps);
+    expect(f.ses.resourcesOf('ten_A')).toBeUndefined();
   });
 });

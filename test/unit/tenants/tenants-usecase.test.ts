@@ -4,6 +4,7 @@ import type { Tenant } from '../../../shared/domain/tenants/tenant';
 import type { TenantRepository, StoredTenant } from '../../../shared/store/tenants';
 import type { Principal } from '../../../shared/usecases/principal';
 import { createTenant, deleteTenant, updateTenant, type TenantDeps, type TenantCleanupStep } from '../../../shared/usecases/tenants';
+import { FakeSesTenants } from '../../support/fake-ses-tenants';
 
 const account: Account = { id: 'acc_1', email: 'o@x.test', plan: 'scale', payment_method: true, tenants_enabled: true, created_at: '', updated_at: '' };
 const principal = (over: Partial<Principal['credential']> = {}, acc: Partial<Account> = {}): Principal => ({
@@ -41,8 +42,9 @@ function fakeRepository() {
 function deps(over: Partial<TenantDeps> = {}) {
   const { rows, repo } = fakeRepository();
   let now = Date.parse('2026-11-22T10:00:00.000Z');
-  const d: TenantDeps = { tenants: repo, clock: { now: () => new Date((now += 1000)) }, dashboardUrl: 'https://dash.test', ...over };
-  return { d, rows };
+  const ses = new FakeSesTenants();
+  const d: TenantDeps = { tenants: repo, clock: { now: () => new Date((now += 1000)) }, dashboardUrl: 'https://dash.test', sesTenants: ses, ...over };
+  return { d, rows, ses };
 }
 
 describe('tenant use cases', () => {
@@ -99,5 +101,45 @@ describe('tenant use cases', () => {
     await expect(createTenant(d, limited, { external_id: 'b' })).rejects.toMatchObject({ status: 403, code: 'forbidden' });
     await expect(updateTenant(d, limited, 'a', { name: 'x' })).rejects.toMatchObject({ status: 403, code: 'forbidden' });
     await expect(deleteTenant(d, limited, 'a')).rejects.toMatchObject({ status: 403, code: 'forbidden' });
+  });
+
+  describe('the SES tenant', () => {
+    it('is created with the configuration set associated BEFORE the tenant is stored', async () => {
+      const { d, rows, ses } = deps();
+      const create = d.tenants.create.bind(d.tenants);
+      let sesAtStore: string[] | undefined;
+      d.tenants.create = async (tenant, limit) => {
+        sesAtStore = ses.resourcesOf(tenant.id);
+        return create(tenant, limit);
+      };
+      const tenant = await createTenant(d, principal(), { external_id: 'acme' });
+      expect(sesAtStore).toEqual(['configuration-set']);
+      expect(ses.calls).toEqual([`ensure ${tenant.id}`, `associate ${tenant.id} configuration-set`]);
+      expect(rows.get('acme')!.tenant.id).toBe(tenant.id);
+    });
+
+    it('SES down: 503 service_unavailable and nothing stored; the retry succeeds', async () => {
+      const { d, rows, ses } = deps();
+      ses.down = true;
+      await expect(createTenant(d, principal(), { external_id: 'acme' })).rejects.toMatchObject({ status: 503, code: 'service_unavailable' });
+      expect(rows.size).toBe(0);
+      ses.down = false;
+      const tenant = await createTenant(d, principal(), { external_id: 'acme' });
+      expect(rows.get('acme')!.tenant.id).toBe(tenant.id);
+      expect(ses.resourcesOf(tenant.id)).toEqual(['configuration-set']);
+    });
+
+    it('a create the store refuses (duplicate external_id) deletes its fresh SES tenant again', async () => {
+      const { d, ses } = deps();
+      const first = await createTenant(d, principal(), { external_id: 'acme' });
+      await expect(createTenant(d, principal(), { external_id: 'acme' })).rejects.toMatchObject({ status: 409 });
+      expect([...ses.tenants.keys()]).toEqual([first.id]);
+    });
+
+    it('is not touched when the caller may not create tenants', async () => {
+      const { d, ses } = deps();
+      await expect(createTenant(d, principal({}, { tenants_enabled: false }), { external_id: 'a' })).rejects.toMatchObject({ status: 403 });
+      expect(ses.calls).toEqual([]);
+    });
   });
 });

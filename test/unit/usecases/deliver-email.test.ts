@@ -15,11 +15,24 @@ function email(from: string): Email {
   };
 }
 
-function fakes(options: { from?: string; signing?: 'key' | 'not_verified'; mailerError?: MailerError; claim?: 'leased' | 'settled' | 'settled-failed' | 'not_sendable' } = {}) {
+function fakes(
+  options: {
+    from?: string;
+    signing?: 'key' | 'not_verified';
+    mailerError?: MailerError;
+    claim?: 'leased' | 'settled' | 'settled-failed' | 'not_sendable';
+    /** The email's tenant and the tenant owning the sending domain. */
+    emailTenant?: string;
+    domainTenant?: string;
+    /** SES refuses sends naming a tenant with this error. */
+    tenantError?: MailerError;
+  } = {},
+) {
   const calls: string[] = [];
   const events: ServiceEvent[] = [];
+  const sent: { tenantName?: string }[] = [];
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
-  const stored = email(options.from ?? 'a@acme.test');
+  const stored = { ...email(options.from ?? 'a@acme.test'), tenant_id: options.emailTenant ?? null };
   const deps: DeliverEmailDeps = {
     emails: {
       claimForSend: async () => {
@@ -36,21 +49,23 @@ function fakes(options: { from?: string; signing?: 'key' | 'not_verified'; maile
     events: { publish: async (batch) => void events.push(...batch) },
     tenants: { find: async () => null },
     dkimKeys: {
-      forSender: async () => (calls.push('dkim'), options.signing === 'not_verified' ? { kind: 'not_verified' } : { kind: 'key', domainId: 'dom_1', selector: 's1', key: privateKey }),
+      forSender: async () => (calls.push('dkim'), options.signing === 'not_verified' ? { kind: 'not_verified' } : { kind: 'key', domainId: 'dom_1', selector: 's1', key: privateKey, tenantId: options.domainTenant ?? null }),
     },
     sandboxDomain: 'sandbox.test',
     blobs: { put: async () => undefined, get: async () => Buffer.alloc(0) } as never,
     mailer: {
       send: async (message) => {
         calls.push(`ses ${message.raw.toString('latin1').startsWith('DKIM-Signature:') ? 'signed' : 'unsigned'}`);
+        sent.push({ tenantName: message.tenantName });
         if (options.mailerError) throw options.mailerError;
+        if (message.tenantName && options.tenantError) throw options.tenantError;
         return { providerMessageId: 'ses-1' };
       },
     },
     clock: { now: () => NOW },
     leaseMs: 1000,
   };
-  return { deps, calls, events };
+  return { deps, calls, events, sent };
 }
 
 describe('deliverEmail', () => {
@@ -110,5 +125,36 @@ describe('deliverEmail', () => {
     expect(await deliverEmail(deps, 'msg_1')).toBe('skipped');
     expect(calls).toEqual(['claim']);
     expect(events).toEqual([]);
+  });
+
+  describe('the SES tenant (TenantName)', () => {
+    it("names the tenant for a tenant's email from a domain the tenant owns", async () => {
+      const { deps, sent } = fakes({ emailTenant: 'ten_A', domainTenant: 'ten_A' });
+      expect(await deliverEmail(deps, 'msg_1')).toBe('sent');
+      expect(sent).toEqual([{ tenantName: 'ten_A' }]);
+    });
+
+    it("names no tenant for a tenant's email from an account-wide domain or the sandbox, nor for an account email", async () => {
+      for (const options of [{ emailTenant: 'ten_A' }, { emailTenant: 'ten_A', from: 'a@sandbox.test' }, { domainTenant: 'ten_A' }, { emailTenant: 'ten_A', domainTenant: 'ten_B' }]) {
+        const { deps, sent } = fakes(options);
+        expect(await deliverEmail(deps, 'msg_1')).toBe('sent');
+        expect(sent).toEqual([{ tenantName: undefined }]);
+      }
+    });
+
+    it('sends once more without the tenant when SES refuses the tenant context itself', async () => {
+      const refusal = new MailerError('SES NotFoundException: tenant', true, { tenantRefused: true });
+      const { deps, sent, calls } = fakes({ emailTenant: 'ten_A', domainTenant: 'ten_A', tenantError: refusal });
+      expect(await deliverEmail(deps, 'msg_1')).toBe('sent');
+      expect(sent).toEqual([{ tenantName: 'ten_A' }, { tenantName: undefined }]);
+      expect(calls).toEqual(['claim', 'dkim', 'ses signed', 'ses signed', 'recordSent ses-1']);
+    });
+
+    it('does not go around any other refusal of a tenant send (a paused SES tenant stays paused)', async () => {
+      const paused = new MailerError('SES SendingPausedException: paused', true);
+      const { deps, sent } = fakes({ emailTenant: 'ten_A', domainTenant: 'ten_A', tenantError: paused });
+      expect(await deliverEmail(deps, 'msg_1')).toBe('failed');
+      expect(sent).toEqual([{ tenantName: 'ten_A' }]);
+    });
   });
 });

@@ -143,6 +143,7 @@ describe('mailbox page', () => {
         subject: '<b>bold</b>',
         configuration_set: null,
         tags: { '<k>': '<v>' },
+        tenant_name: '<ten>',
         events: [{ type: 'Delivery', at: '2024-01-01T00:00:01.000Z' }],
         raw: 'Subject: <b>bold</b>\r\n\r\n<script>x</script>',
         raw_base64: '',
@@ -151,13 +152,14 @@ describe('mailbox page', () => {
     expect(html).not.toMatch(/<(b|script|img)[ >]/);
     expect(html).toContain('&lt;b&gt;bold&lt;/b&gt;');
     expect(html).toContain('&lt;script&gt;x&lt;/script&gt;');
+    expect(html).toContain('tenant <code>&lt;ten&gt;</code>');
     expect(html).toContain('<details>');
     expect(renderMailboxHtml([])).toContain('No messages yet.');
     expect(renderMailboxHtml([], 0)).toContain('No messages yet.');
   });
 
   it('says when only the newest messages are shown', () => {
-    const m = { id: 'i', received_at: 't', from: 'f', to: [], subject: '', configuration_set: null, tags: {}, events: [], raw: '', raw_base64: '' };
+    const m = { id: 'i', received_at: 't', from: 'f', to: [], subject: '', configuration_set: null, tags: {}, tenant_name: null, events: [], raw: '', raw_base64: '' };
     expect(renderMailboxHtml([m], 500)).toContain('Showing the newest 1 of 500 messages');
   });
 });

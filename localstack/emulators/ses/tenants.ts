@@ -1,0 +1,204 @@
+/**
+ * The SESv2 tenant operations (CreateTenant, GetTenant, ListTenants, DeleteTenant,
+ * CreateTenantResourceAssociation, DeleteTenantResourceAssociation, ListTenantResources,
+ * ListResourceTenants) on parsed JSON bodies, and the check SendEmail makes when a message names a
+ * tenant. Resources are named by ARN and must exist in this emulator (its region and account).
+ * Throws SesError for client errors; knows nothing about HTTP.
+ */
+import { randomUUID } from 'node:crypto';
+import { alreadyExists, badRequest, notFound } from './errors';
+import type { OperationResult } from './service';
+import type { SesStore } from './store';
+import type { SesTenant, TenantResourceType } from './types';
+import { optArray, optObject, optString, reqString, type Json } from './validate';
+
+export interface TenantOptions {
+  region: string;
+  accountId: string;
+  log: (msg: string) => void;
+}
+
+/** SESv2 TenantName: up to 64 letters, digits, `-` and `_`. */
+const TENANT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const ARN = /^arn:aws[a-z-]*:ses:([^:]*):([^:]*):(identity|configuration-set|template)\/(.+)$/;
+const RESOURCE_TYPES: Record<string, TenantResourceType> = {
+  identity: 'EMAIL_IDENTITY',
+  'configuration-set': 'CONFIGURATION_SET',
+  template: 'EMAIL_TEMPLATE',
+};
+
+export function checkTenantName(value: unknown, field = 'TenantName'): string {
+  const name = reqString(value, field);
+  if (!TENANT_NAME.test(name)) throw badRequest(`${field} '${name}' is invalid: use 1-64 letters, digits, hyphens or underscores.`);
+  return name;
+}
+
+/** Pages a sorted list with SES-style NextToken (an opaque offset) and PageSize (1-1000, default 1000). */
+function page<T>(all: T[], nextToken: unknown, pageSize: unknown, max = 1000): { items: T[]; next?: string } {
+  let start = 0;
+  const token = optString(nextToken, 'NextToken');
+  if (token) {
+    const decoded = Number(Buffer.from(token, 'base64').toString('utf8'));
+    if (!Number.isInteger(decoded) || decoded < 0 || decoded > all.length) throw badRequest('NextToken is invalid.');
+    start = decoded;
+  }
+  let size = max;
+  if (pageSize !== undefined && pageSize !== null) {
+    if (typeof pageSize !== 'number' || !Number.isInteger(pageSize) || pageSize < 1 || pageSize > max) throw badRequest(`PageSize must be an integer from 1 to ${max}.`);
+    size = pageSize;
+  }
+  const end = Math.min(all.length, start + size);
+  return { items: all.slice(start, end), ...(end < all.length ? { next: Buffer.from(String(end)).toString('base64') } : {}) };
+}
+
+const epochSeconds = (iso: string): number => Date.parse(iso) / 1000;
+
+export class TenantService {
+  constructor(
+    private readonly store: SesStore,
+    private readonly opts: TenantOptions,
+  ) {}
+
+  createTenant(body: Json): OperationResult {
+    const name = checkTenantName(body.TenantName);
+    if (this.store.getTenant(name)) throw alreadyExists(`Tenant <${name}> already exists.`);
+    const tags = optArray(body.Tags, 'Tags');
+    const suppression = optObject(body.SuppressionAttributes, 'SuppressionAttributes');
+    const id = `tn-${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+    const tenant: SesTenant = {
+      name,
+      id,
+      arn: `arn:aws:ses:${this.opts.region}:${this.opts.accountId}:tenant/${name}/${id}`,
+      createdAt: new Date().toISOString(),
+      tags,
+      resources: [],
+    };
+    this.store.putTenant(tenant);
+    this.opts.log(`tenant ${name} created`);
+    return { body: { ...this.tenantBody(tenant), ...(suppression ? { SuppressionAttributes: suppression } : {}) } };
+  }
+
+  getTenant(body: Json): OperationResult {
+    return { body: { Tenant: this.tenantBody(this.require(checkTenantName(body.TenantName))) } };
+  }
+
+  listTenants(body: Json): OperationResult {
+    const { items, next } = page(this.store.listTenants(), body.NextToken, body.PageSize);
+    return {
+      body: {
+        Tenants: items.map((t) => ({ TenantName: t.name, TenantId: t.id, TenantArn: t.arn, CreatedTimestamp: epochSeconds(t.createdAt), SendingStatus: 'ENABLED' })),
+        ...(next ? { NextToken: next } : {}),
+      },
+    };
+  }
+
+  /** Its associations go with it; the resources themselves stay. */
+  deleteTenant(body: Json): OperationResult {
+    const name = checkTenantName(body.TenantName);
+    if (!this.store.deleteTenant(name)) throw notFound(`Tenant <${name}> does not exist.`);
+    this.opts.log(`tenant ${name} deleted`);
+    return { body: {} };
+  }
+
+  createAssociation(body: Json): OperationResult {
+    const tenant = this.require(checkTenantName(body.TenantName));
+    const resource = this.resolve(body.ResourceArn);
+    if (tenant.resources.some((r) => r.arn === resource.arn)) throw alreadyExists(`Resource <${resource.arn}> is already associated with tenant <${tenant.name}>.`);
+    this.store.putTenant({ ...tenant, resources: [...tenant.resources, resource] });
+    return { body: {} };
+  }
+
+  deleteAssociation(body: Json): OperationResult {
+    const tenant = this.require(checkTenantName(body.TenantName));
+    const arn = reqString(body.ResourceArn, 'ResourceArn');
+    const kept = tenant.resources.filter((r) => r.arn !== this.canonical(arn));
+    if (kept.length === tenant.resources.length) throw notFound(`Resource <${arn}> is not associated with tenant <${tenant.name}>.`);
+    this.store.putTenant({ ...tenant, resources: kept });
+    return { body: {} };
+  }
+
+  listTenantResources(body: Json): OperationResult {
+    const tenant = this.require(checkTenantName(body.TenantName));
+    const filter = optObject(body.Filter, 'Filter');
+    const type = filter ? optString(filter.RESOURCE_TYPE, 'Filter.RESOURCE_TYPE') : undefined;
+    const resources = tenant.resources.filter((r) => !type || r.type === type);
+    const { items, next } = page(resources, body.NextToken, body.PageSize);
+    return { body: { TenantResources: items.map((r) => ({ ResourceType: r.type, ResourceArn: r.arn })), ...(next ? { NextToken: next } : {}) } };
+  }
+
+  listResourceTenants(body: Json): OperationResult {
+    const arn = this.canonical(reqString(body.ResourceArn, 'ResourceArn'));
+    const tenants = this.store.listTenants().filter((t) => t.resources.some((r) => r.arn === arn));
+    const { items, next } = page(tenants, body.NextToken, body.PageSize, 100);
+    return {
+      body: {
+        ResourceTenants: items.map((t) => ({ TenantName: t.name, TenantId: t.id, ResourceArn: arn, AssociatedTimestamp: epochSeconds(t.createdAt) })),
+        ...(next ? { NextToken: next } : {}),
+      },
+    };
+  }
+
+  /**
+   * SendEmail naming a tenant: the tenant must exist (NotFoundException), and the sending identity (the
+   * sender's address identity, else its domain's or a parent domain's) and the configuration set, when
+   * one is named, must be associated with it (BadRequestException).
+   */
+  checkSend(tenantNameValue: unknown, sourceAddress: string, configurationSet: string | undefined): string {
+    const name = checkTenantName(tenantNameValue);
+    const tenant = this.store.getTenant(name);
+    if (!tenant) throw notFound(`Tenant <${name}> does not exist.`);
+    const associated = new Set(tenant.resources.map((r) => r.arn));
+    if (configurationSet && !associated.has(this.arn('configuration-set', configurationSet))) {
+      throw badRequest(`Configuration set <${configurationSet}> is not associated with tenant <${name}>.`);
+    }
+    const identity = this.sendingIdentity(sourceAddress);
+    if (!identity) throw badRequest(`No email identity exists for <${sourceAddress}>, so none is associated with tenant <${name}>.`);
+    if (!associated.has(this.arn('identity', identity))) throw badRequest(`Email identity <${identity}> is not associated with tenant <${name}>.`);
+    return name;
+  }
+
+  /** The identity SES sends as: the address itself, else its domain, else the closest parent domain. */
+  private sendingIdentity(address: string): string | undefined {
+    if (this.store.getIdentity(address)) return this.store.getIdentity(address)!.name;
+    const labels = (address.split('@')[1] ?? '').split('.');
+    for (let i = 0; i < labels.length - 1; i++) {
+      const found = this.store.getIdentity(labels.slice(i).join('.'));
+      if (found) return found.name;
+    }
+    return undefined;
+  }
+
+  private arn(kind: 'identity' | 'configuration-set', name: string): string {
+    return `arn:aws:ses:${this.opts.region}:${this.opts.accountId}:${kind}/${kind === 'identity' ? name.toLowerCase() : name}`;
+  }
+
+  /** The stored form of an ARN: identity names in lower case (identities are case-insensitive). */
+  private canonical(arn: string): string {
+    const m = ARN.exec(arn);
+    return m && m[3] === 'identity' ? `${arn.slice(0, arn.length - m[4]!.length)}${m[4]!.toLowerCase()}` : arn;
+  }
+
+  /** A resource ARN of this emulator's region and account that exists; BadRequest for a malformed one, NotFound otherwise. */
+  private resolve(value: unknown): { arn: string; type: TenantResourceType } {
+    const arn = reqString(value, 'ResourceArn');
+    const m = ARN.exec(arn);
+    if (!m) throw badRequest(`ResourceArn '${arn}' is not the ARN of an SES email identity, configuration set or template.`);
+    const [, region, account, kind, name] = m as unknown as [string, string, string, string, string];
+    const missing = notFound(`Resource <${arn}> does not exist.`);
+    if (region !== this.opts.region || account !== this.opts.accountId) throw missing;
+    if (kind === 'identity' && !this.store.getIdentity(name)) throw missing;
+    if (kind === 'configuration-set' && !this.store.getConfigSet(name)) throw missing;
+    if (kind === 'template') throw missing; // the emulator has no templates
+    return { arn: this.canonical(arn), type: RESOURCE_TYPES[kind]! };
+  }
+
+  private require(name: string): SesTenant {
+    const tenant = this.store.getTenant(name);
+    if (!tenant) throw notFound(`Tenant <${name}> does not exist.`);
+    return tenant;
+  }
+
+  private tenantBody(t: SesTenant): Json {
+    return { TenantName: t.name, TenantId: t.id, TenantArn: t.arn, CreatedTimestamp: epochSeconds(t.createdAt), Tags: t.tags, SendingStatus: 'ENABLED' };
+  }
+}
