@@ -17,4 +17,8 @@ export class BoundedMap<K, V> {
   delete(key: K): void {
     this.map.delete(key);
   }
+
+  clear(): void {
+    this.map.clear();
+  }
 }

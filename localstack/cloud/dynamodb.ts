@@ -73,12 +73,12 @@ export interface DynamoDbLocalOptions {
 export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise<DynamoDbLocal> {
   const host = options.host ?? '127.0.0.1';
   // On disk, clients reach Java through the commit barrier, which holds the public port; Java gets a port of its own.
-  let barrier: CommitBarrier | undefined;
-  let javaPort = options.port || (await freePort(host));
-  if (options.dataDir) {
-    barrier = await startCommitBarrier({ host, port: options.port ?? 0, upstreamPort: () => javaPort, onTransactionAnswered: options.onTransactionAnswered });
-    javaPort = await freePort(host);
-  }
+  // The barrier takes its port first (so Java's free port cannot be the same one); it reads Java's per request.
+  let javaPort = 0;
+  const barrier: CommitBarrier | undefined = options.dataDir
+    ? await startCommitBarrier({ host, port: options.port ?? 0, upstreamPort: () => javaPort, onTransactionAnswered: options.onTransactionAnswered })
+    : undefined;
+  javaPort = barrier ? await freePort(host) : options.port || (await freePort(host));
   const port = barrier?.port ?? javaPort;
   const jarDir = jarDirectory();
   const args = [`-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`, '-jar', join(jarDir, 'DynamoDBLocal.jar'), '-port', String(javaPort), '-sharedDb'];

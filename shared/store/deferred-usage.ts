@@ -4,8 +4,7 @@
  * ClientRequestToken derived from the batch's records: the same records applied again within
  * DynamoDB's 10-minute idempotency window (a retried invocation) change nothing.
  */
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { isTransactionConflict, type Table } from './table';
+import { transactWrite, type Table } from './table';
 
 export interface UsageIncrement {
   key: { PK: string; SK: string };
@@ -39,14 +38,6 @@ export class DeferredUsageCounters {
         ExpressionAttributeValues: { ':n': count, ':ttl': expiresAt },
       },
     }));
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.table.client.send(new TransactWriteCommand({ TransactItems, ClientRequestToken: token }));
-        return;
-      } catch (error) {
-        if (!isTransactionConflict(error) || attempt >= 5) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
-      }
-    }
+    await transactWrite(this.table, TransactItems, token);
   }
 }

@@ -25,19 +25,20 @@ export function isTransactionConflict(error: unknown): boolean {
 }
 
 /** Strips key attributes before an item leaves the store. */
-export function withoutKeys<T extends Record<string, unknown>>(item: T): Omit<T, 'PK' | 'SK' | 'GSI1PK' | 'GSI1SK' | 'GSI2PK' | 'GSI2SK' | 'ttl'> {
-  const { PK, SK, GSI1PK, GSI1SK, GSI2PK, GSI2SK, ttl, ...rest } = item;
+export function withoutKeys<T extends Record<string, unknown>>(item: T): Omit<T, 'PK' | 'SK' | 'GSI1PK' | 'GSI1SK' | 'GSI2PK' | 'GSI2SK' | 'GSI3PK' | 'GSI3SK' | 'ttl'> {
+  const { PK, SK, GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK, ttl, ...rest } = item;
   return rest;
 }
 
 /**
  * TransactWriteItems, retried (with jitter) when it was cancelled only by a conflicting concurrent
- * transaction. Condition failures are not retried: they are the answer.
+ * transaction. Condition failures are not retried: they are the answer. A `clientRequestToken` makes
+ * the call idempotent for 10 minutes (the same token again changes nothing), retries included.
  */
-export async function transactWrite(table: Table, items: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<void> {
+export async function transactWrite(table: Table, items: NonNullable<TransactWriteCommandInput['TransactItems']>, clientRequestToken?: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await table.client.send(new TransactWriteCommand({ TransactItems: items }));
+      await table.client.send(new TransactWriteCommand({ TransactItems: items, ...(clientRequestToken ? { ClientRequestToken: clientRequestToken } : {}) }));
       return;
     } catch (error) {
       if (!isTransactionConflict(error) || attempt >= 5) throw error;

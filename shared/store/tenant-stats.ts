@@ -4,12 +4,11 @@
  * with a ClientRequestToken derived from the batch's records, as the outbox relay counts usage: a
  * retried batch within DynamoDB's 10-minute window changes nothing.
  */
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { emptyCounts, STATS_FIELDS, type StatsCounts, type StatsDelta } from '../domain/tenants/stats';
 import { batchGetItems } from './batch-get';
 import { MAX_COUNTERS_PER_TRANSACTION } from './deferred-usage';
 import { keys } from './keys';
-import { isTransactionConflict, type Table } from './table';
+import { transactWrite, type Table } from './table';
 
 /** Counters are kept 400 days (the stats window is 90). */
 const KEEP_SECONDS = 400 * 86_400;
@@ -38,15 +37,7 @@ export class TenantStatsRepository {
         },
       };
     });
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.table.client.send(new TransactWriteCommand({ TransactItems, ClientRequestToken: token }));
-        return;
-      } catch (error) {
-        if (!isTransactionConflict(error) || attempt >= 5) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
-      }
-    }
+    await transactWrite(this.table, TransactItems, token);
   }
 
   /** The counters of each day (in the order asked; zeros for days without an item): one batch read. */

@@ -101,19 +101,19 @@ export class TenantRepository {
     return stored && stored.tenant.id === ref ? stored : null;
   }
 
-  /** Tenants of these ids that still exist (not being deleted), for showing `tenant` on records. */
-  async existing(tenantIds: readonly string[]): Promise<Map<string, Tenant>> {
-    const ids = [...new Set(tenantIds)];
-    if (ids.length === 0) return new Map();
-    const aliases = await batchGetItems(this.table, ids.map((id) => keys.tenantId(id)));
-    const items = await batchGetItems(
-      this.table,
-      aliases.map((alias) => keys.tenant(alias.account_id, alias.external_id)),
-    );
+  /**
+   * Which of these tenants still exist (not being deleted), by id, for showing `tenant` on records that
+   * name a tenant by account, external_id and id: one batch read of the tenant items (an external_id
+   * reused by a newer tenant has another id, so the old tenant counts as gone).
+   */
+  async existing(refs: readonly Pick<Tenant, 'id' | 'account_id' | 'external_id'>[]): Promise<Map<string, Tenant>> {
+    if (refs.length === 0) return new Map();
+    const items = await batchGetItems(this.table, refs.map((ref) => keys.tenant(ref.account_id, ref.external_id)));
+    const ids = new Set(refs.map((ref) => ref.id));
     const found = new Map<string, Tenant>();
     for (const item of items) {
       const { tenant, deleting } = toStoredTenant(item);
-      if (!deleting && ids.includes(tenant.id)) found.set(tenant.id, tenant);
+      if (!deleting && ids.has(tenant.id)) found.set(tenant.id, tenant);
     }
     return found;
   }

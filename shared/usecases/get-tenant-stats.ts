@@ -6,21 +6,17 @@
 import { daysBack, rampView, utcDay } from '../domain/tenants/ramp';
 import { statsView } from '../domain/tenants/stats';
 import { publicTenant } from '../domain/tenants/tenant';
-import { NotFoundError } from '../domain/errors';
 import type { Clock } from '../ports';
 import type { Principal } from './principal';
 import { rampForToday, rampUsage, type TenantRampDeps } from './tenant-ramp';
-import { checkTenantAllowed, checkTenantsEnabled } from './tenant-scope';
+import { resolveStoredTenant } from './tenant-scope';
 
 export interface TenantStatsDeps extends TenantRampDeps {
   clock: Clock;
 }
 
 export async function getTenantStats(deps: TenantStatsDeps, principal: Principal, ref: string, days: number) {
-  checkTenantsEnabled(principal);
-  const stored = await deps.tenants.find(principal.account.id, ref);
-  if (!stored || stored.deleting) throw new NotFoundError('Tenant', ref);
-  checkTenantAllowed(principal, stored.tenant);
+  const stored = await resolveStoredTenant(deps, principal, ref);
   const now = deps.clock.now();
   const window = daysBack(utcDay(now), days);
   const ramp = await rampForToday(deps, stored, now);

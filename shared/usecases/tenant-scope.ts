@@ -6,7 +6,7 @@
  */
 import { ForbiddenError, NotFoundError } from '../domain/errors';
 import type { Tenant } from '../domain/tenants/tenant';
-import type { TenantRepository } from '../store/tenants';
+import type { StoredTenant, TenantRepository } from '../store/tenants';
 import type { Principal } from './principal';
 
 export interface TenantScopeDeps {
@@ -38,12 +38,17 @@ export function checkTenantAllowed(principal: Principal, tenant: Pick<Tenant, 'i
   });
 }
 
-/** The tenant `ref` names (external_id or id), or null when none is named. */
-export async function resolveTenant(deps: TenantScopeDeps, principal: Principal, ref: string | undefined | null): Promise<Tenant | null> {
-  if (ref === undefined || ref === null) return null;
+/** The tenant `ref` names (external_id or id) as stored (with its ramp state), under the rule above. */
+export async function resolveStoredTenant(deps: TenantScopeDeps, principal: Principal, ref: string): Promise<StoredTenant> {
   checkTenantsEnabled(principal);
   const stored = await deps.tenants.find(principal.account.id, ref);
   if (!stored || stored.deleting) throw new NotFoundError('Tenant', ref);
   checkTenantAllowed(principal, stored.tenant);
-  return stored.tenant;
+  return stored;
+}
+
+/** The tenant `ref` names (external_id or id), or null when none is named. */
+export async function resolveTenant(deps: TenantScopeDeps, principal: Principal, ref: string | undefined | null): Promise<Tenant | null> {
+  if (ref === undefined || ref === null) return null;
+  return (await resolveStoredTenant(deps, principal, ref)).tenant;
 }

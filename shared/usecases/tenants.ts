@@ -15,7 +15,7 @@ import type { PageRequest } from '../store/paginate';
 import type { TenantRepository } from '../store/tenants';
 import type { Principal } from './principal';
 import { openSesTenant } from './ses-tenant-links';
-import { checkTenantAllowed, checkTenantsEnabled, requireAccountKey } from './tenant-scope';
+import { checkTenantAllowed, checkTenantsEnabled, requireAccountKey, resolveStoredTenant } from './tenant-scope';
 
 /**
  * One step of a tenant's deletion cascade (its keys, suppressions, domains, webhook filters). Each is
@@ -100,11 +100,7 @@ export async function createTenant(deps: TenantDeps, principal: Principal, input
 
 /** The tenant at `{tenant}` (external_id or id), visible to this caller; 404 otherwise. */
 export async function getTenant(deps: Pick<TenantDeps, 'tenants'>, principal: Principal, ref: string): Promise<Tenant> {
-  checkTenantsEnabled(principal);
-  const stored = await deps.tenants.find(principal.account.id, ref);
-  if (!stored || stored.deleting) throw new NotFoundError('Tenant', ref);
-  checkTenantAllowed(principal, stored.tenant);
-  return stored.tenant;
+  return (await resolveStoredTenant(deps, principal, ref)).tenant;
 }
 
 export function listTenants(deps: Pick<TenantDeps, 'tenants'>, principal: Principal, page: PageRequest, status?: TenantStatus): Promise<Page<Tenant>> {

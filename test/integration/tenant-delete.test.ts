@@ -16,17 +16,11 @@ import { tenantCleanupSteps } from '../../shared/usecases/tenant-cleanup';
 import { api, newAccount, stack, type TestAccount } from './harness/stack';
 import { uniqueDomain } from './harness/dns';
 import { documentClient } from './harness/usage';
+import { unique, createTenant, type TenantView } from './harness/tenants';
 
 const tenantDomainKey = keys.tenantDomain;
 
-const unique = (name: string) => `${name}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 const tableName = () => stack().info.env.TABLE_NAME!;
-
-interface TenantView {
-  id: string;
-  account_id?: string;
-  external_id: string;
-}
 
 let hookHost: string;
 beforeAll(async () => {
@@ -34,12 +28,6 @@ beforeAll(async () => {
   const published = await api('PUT', '/_local/dns/records', { body: { name: hookHost, type: 'A', values: ['93.184.216.34'] } });
   expect(published.status).toBe(200);
 });
-
-async function newTenant(account: TestAccount, prefix: string): Promise<TenantView> {
-  const response = await api('POST', '/tenants', { key: account.key, body: { external_id: unique(prefix) } });
-  expect(response.status).toBe(201);
-  return response.body.tenant;
-}
 
 async function webhook(account: TestAccount, tenants?: string[]) {
   const response = await api('POST', '/webhooks', { key: account.key, body: { url: `https://${hookHost}/${randomUUID().slice(0, 6)}`, ...(tenants ? { tenants } : {}) } });
@@ -66,8 +54,8 @@ async function furnish(account: TestAccount, tenant: TenantView) {
 describe('DELETE /tenants/{tenant}: the cascade', () => {
   it('revokes keys, returns domains, deletes lists and opt-outs, leaves webhook filters; the other tenant keeps everything', async () => {
     const account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
-    const gone = await newTenant(account, 'gone');
-    const kept = await newTenant(account, 'kept');
+    const gone = await createTenant(account, {}, 'gone');
+    const kept = await createTenant(account, {}, 'kept');
     const goneStuff = await furnish(account, gone);
     const keptStuff = await furnish(account, kept);
     const accountEmail = `${unique('wide')}@example.com`;
@@ -125,7 +113,7 @@ describe('DELETE /tenants/{tenant}: the cascade', () => {
 
   it('an interrupted deletion is finished by sending DELETE again; meanwhile nothing new can be attached to the tenant', async () => {
     const account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
-    const tenant = await newTenant(account, 'half');
+    const tenant = await createTenant(account, {}, 'half');
     const stuff = await furnish(account, tenant);
     const hook = await webhook(account, [tenant.external_id]);
     const spare = (await api('POST', '/domains', { key: account.key, body: { name: uniqueDomain() } })).body.domain;

@@ -11,22 +11,11 @@ import { keys } from '../../shared/store/keys';
 import { api, newAccount, stack, type TestAccount } from './harness/stack';
 import { uniqueDomain } from './harness/dns';
 import { documentClient } from './harness/usage';
+import { createTenant, type TenantView } from './harness/tenants';
 
 const tenantDomainKey = keys.tenantDomain;
 
 const tableName = () => stack().info.env.TABLE_NAME!;
-const unique = (name: string) => `${name}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-
-interface TenantView {
-  id: string;
-  external_id: string;
-}
-
-async function newTenant(account: TestAccount, prefix = 'ten'): Promise<TenantView> {
-  const response = await api('POST', '/tenants', { key: account.key, body: { external_id: unique(prefix) } });
-  expect(response.status).toBe(201);
-  return response.body.tenant;
-}
 
 async function tenantKey(account: TestAccount, tenant: TenantView): Promise<string> {
   const response = await api('POST', '/api-keys', { key: account.key, body: { name: 'tenant key', scopes: ['full'], tenant: tenant.external_id } });
@@ -56,8 +45,8 @@ describe('domains per tenant', () => {
   let globex: TenantView;
   beforeAll(async () => {
     account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
-    acme = await newTenant(account, 'acme');
-    globex = await newTenant(account, 'globex');
+    acme = await createTenant(account, {}, 'acme');
+    globex = await createTenant(account, {}, 'globex');
   });
 
   it('POST /domains with tenant: owned by that tenant from the start, the claim carries the tenant id', async () => {
@@ -80,8 +69,8 @@ describe('domains per tenant', () => {
 
   it('lists a tenant\'s domains at GET /tenants/{t}/domains and GET /domains?tenant= (external_id or id), paginated', async () => {
     const owner = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
-    const one = await newTenant(owner);
-    const two = await newTenant(owner);
+    const one = await createTenant(owner);
+    const two = await createTenant(owner);
     const ones = [await addDomain(owner.key, { tenant: one.external_id }), await addDomain(owner.key, { tenant: one.external_id }), await addDomain(owner.key, { tenant: one.external_id })];
     const twos = [await addDomain(owner.key, { tenant: two.external_id })];
     const shared = await addDomain(owner.key);
@@ -169,7 +158,7 @@ describe('domains per tenant', () => {
   });
 
   it('two tenants racing for one domain: exactly one wins, and the claim names the winner', async () => {
-    const contenders = [await newTenant(account, 'r1'), await newTenant(account, 'r2'), await newTenant(account, 'r3')];
+    const contenders = [await createTenant(account, {}, 'r1'), await createTenant(account, {}, 'r2'), await createTenant(account, {}, 'r3')];
     for (let round = 0; round < 3; round++) {
       const domain = await addDomain(account.key);
       const answers = await Promise.all(
@@ -187,8 +176,8 @@ describe('domains per tenant', () => {
   });
 
   it('a key limited to a tenant sees and manages only its tenant\'s domains', async () => {
-    const mine = await newTenant(account, 'mine');
-    const theirs = await newTenant(account, 'theirs');
+    const mine = await createTenant(account, {}, 'mine');
+    const theirs = await createTenant(account, {}, 'theirs');
     const key = await tenantKey(account, mine);
     const accountWide = await addDomain(account.key);
     const theirsDomain = await addDomain(account.key, { tenant: theirs.external_id });
@@ -245,7 +234,7 @@ describe('domains per tenant', () => {
 
   it('keeps accounts apart: another account can neither see nor take a domain or a tenant', async () => {
     const other = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
-    const otherTenant = await newTenant(other);
+    const otherTenant = await createTenant(other);
     const domain = await addDomain(account.key);
     const tenantDomain = await addDomain(account.key, { tenant: acme.external_id });
     expect((await api('POST', `/tenants/${otherTenant.external_id}/domains`, { key: other.key, body: { domain: domain.name } })).status).toBe(404);

@@ -4,15 +4,9 @@
  * routed by tenant filter with data.tenant, and bounces of tenant email on the tenant's list.
  */
 import { api, emailOf, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
+import { unique, createTenant } from './harness/tenants';
 
 const SANDBOX = 'sandbox.mailservice.dev';
-const unique = (name: string) => `${name}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-
-async function createTenant(account: TestAccount) {
-  const response = await api('POST', '/tenants', { key: account.key, body: { external_id: unique('t') } });
-  expect(response.status).toBe(201);
-  return response.body.tenant as { id: string; external_id: string };
-}
 
 async function sendAs(account: TestAccount, tenant?: string, extra: Record<string, unknown> = {}): Promise<string> {
   const response = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't', ...(tenant ? { tenant } : {}), ...extra } });

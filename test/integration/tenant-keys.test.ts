@@ -8,8 +8,8 @@ import { hashSecret } from '../../shared/domain/api-keys/secret';
 import { keys } from '../../shared/store/keys';
 import { api, newAccount, stack, type TestAccount } from './harness/stack';
 import { documentClient } from './harness/usage';
+import { unique } from './harness/tenants';
 
-const unique = (name: string) => `${name}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 
 describe('API keys limited to a tenant', () => {
   let account: TestAccount;

@@ -11,18 +11,12 @@ import { tenantScope } from '../../shared/domain/tenants/limits';
 import { keys } from '../../shared/store/keys';
 import { api, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { documentClient } from './harness/usage';
+import { unique, createTenant } from './harness/tenants';
 
 const SANDBOX = 'sandbox.mailservice.dev';
-const unique = (name: string) => `${name}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 const today = () => new Date().toISOString().slice(0, 10);
 const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
 const tableName = () => stack().info.env.TABLE_NAME!;
-
-async function createTenant(account: TestAccount, body: Record<string, unknown> = {}) {
-  const response = await api('POST', '/tenants', { key: account.key, body: { external_id: unique('t'), ...body } });
-  expect(response.status).toBe(201);
-  return response.body.tenant as { id: string; external_id: string };
-}
 
 const send = (account: TestAccount, tenant: string, extra: Record<string, unknown> = {}) =>
   api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't', tenant, ...extra } });
@@ -177,12 +171,18 @@ describe('tenant limits, stats and automatic pause', () => {
     const tenant = await createTenant(account);
     const inbox = stack().info.webhook_inbox_url!;
     const path = unique('manual-hook');
-    expect((await api('POST', '/webhooks', { key: account.key, body: { url: `${inbox}${path}`, events: ['tenant.paused'] } })).status).toBe(200);
+    expect((await api('POST', '/webhooks', { key: account.key, body: { url: `${inbox}${path}`, events: ['tenant.paused', 'tenant.resumed'] } })).status).toBe(200);
     expect((await api('PATCH', `/tenants/${tenant.external_id}`, { key: account.key, body: { status: 'paused', reason: 'invoice' } })).status).toBe(200);
     const body = await waitFor(async () => {
       const found = ((await api('GET', '/_local/webhooks')).body.requests as { path: string; body: string }[]).find((r) => r.path === `/${path}`);
       return found ? JSON.parse(found.body) : undefined;
     }, 'tenant.paused webhook');
     expect(body).toMatchObject({ type: 'tenant.paused', data: { tenant: tenant.external_id, paused_reason: 'invoice', pause_source: 'manual' } });
+    expect((await api('PATCH', `/tenants/${tenant.external_id}`, { key: account.key, body: { status: 'active' } })).status).toBe(200);
+    const resumed = await waitFor(async () => {
+      const found = ((await api('GET', '/_local/webhooks')).body.requests as { path: string; body: string }[]).filter((r) => r.path === `/${path}`).map((r) => JSON.parse(r.body));
+      return found.find((b) => b.type === 'tenant.resumed');
+    }, 'tenant.resumed webhook');
+    expect(resumed.data).toMatchObject({ tenant: tenant.external_id, status: 'active', pause_source: null });
   });
 });

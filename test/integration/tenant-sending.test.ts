@@ -9,16 +9,10 @@ import { keys } from '../../shared/store/keys';
 import { api, emailOf, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { documentClient } from './harness/usage';
 import { publishAll, uniqueDomain } from './harness/dns';
+import { unique, createTenant } from './harness/tenants';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 const tableName = () => stack().info.env.TABLE_NAME!;
-const unique = (name: string) => `${name}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-
-async function createTenant(account: TestAccount, body: Record<string, unknown> = {}) {
-  const response = await api('POST', '/tenants', { key: account.key, body: { external_id: unique('t'), ...body } });
-  expect(response.status).toBe(201);
-  return response.body.tenant as { id: string; external_id: string };
-}
 
 async function tenantKey(account: TestAccount, tenant: string): Promise<string> {
   const response = await api('POST', '/api-keys', { key: account.key, body: { name: 'tenant key', scopes: ['full'], tenant } });

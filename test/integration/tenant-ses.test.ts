@@ -8,10 +8,10 @@
 import { GetTenantCommand, ListTenantResourcesCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { api, newAccount, sesMessagesFor, stack, waitFor, type TestAccount } from './harness/stack';
 import { publishAll, uniqueDomain } from './harness/dns';
+import { createTenant } from './harness/tenants';
 
 const CONFIGURATION_SET_ARN = 'arn:aws:ses:us-east-1:000000000000:configuration-set/mailservice-outbound';
 const identityArn = (domain: string) => `arn:aws:ses:us-east-1:000000000000:identity/${domain}`;
-const unique = (name: string) => `${name}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 
 let ses: SESv2Client;
 let account: TestAccount;
@@ -23,12 +23,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => ses?.destroy());
-
-async function createTenant(): Promise<{ id: string; external_id: string }> {
-  const response = await api('POST', '/tenants', { key: account.key, body: { external_id: unique('t') } });
-  expect(response.status).toBe(201);
-  return response.body.tenant;
-}
 
 /** The ARNs associated with the SES tenant, sorted; null when it does not exist. */
 async function sesResources(tenantId: string): Promise<string[] | null> {
@@ -55,14 +49,14 @@ async function verifiedDomain(tenant?: string): Promise<{ id: string; name: stri
 
 describe('tenants as SES tenants', () => {
   it('creating a tenant creates its SES tenant, named by the tenant id, with the configuration set associated', async () => {
-    const tenant = await createTenant();
+    const tenant = await createTenant(account);
     const got = await ses.send(new GetTenantCommand({ TenantName: tenant.id }));
     expect(got.Tenant).toMatchObject({ TenantName: tenant.id, SendingStatus: 'ENABLED' });
     expect(await sesResources(tenant.id)).toEqual([CONFIGURATION_SET_ARN]);
   });
 
   it("a tenant's domain is associated when verified, and its email reaches SES with TenantName = the tenant id", async () => {
-    const tenant = await createTenant();
+    const tenant = await createTenant(account);
     const domain = await verifiedDomain(tenant.external_id);
     expect(await sesResources(tenant.id)).toEqual([CONFIGURATION_SET_ARN, identityArn(domain.name)].sort());
 
@@ -76,7 +70,7 @@ describe('tenants as SES tenants', () => {
   });
 
   it("a tenant's email from an account-wide domain goes without TenantName", async () => {
-    const tenant = await createTenant();
+    const tenant = await createTenant(account);
     const shared = await verifiedDomain();
     const sent = await api('POST', '/emails', { key: account.key, body: { from: `hello@${shared.name}`, to: 'someone@example.com', subject: 'shared', text: 't', tenant: tenant.external_id } });
     expect(sent.status).toBe(200);
@@ -88,7 +82,7 @@ describe('tenants as SES tenants', () => {
   });
 
   it('a verified domain given to a tenant is associated; returned to the account, it is dissociated', async () => {
-    const tenant = await createTenant();
+    const tenant = await createTenant(account);
     const domain = await verifiedDomain();
     const given = await api('POST', `/tenants/${tenant.external_id}/domains`, { key: account.key, body: { domain: domain.name } });
     expect(given.status).toBe(200);
@@ -99,7 +93,7 @@ describe('tenants as SES tenants', () => {
   });
 
   it("deleting a tenant's domain dissociates it", async () => {
-    const tenant = await createTenant();
+    const tenant = await createTenant(account);
     const domain = await verifiedDomain(tenant.external_id);
     const deleted = await api('DELETE', `/domains/${domain.id}`, { key: account.key });
     expect(deleted.status).toBe(200);
@@ -107,7 +101,7 @@ describe('tenants as SES tenants', () => {
   });
 
   it('deleting the tenant deletes its SES tenant (the domain stays an SES identity of the account)', async () => {
-    const tenant = await createTenant();
+    const tenant = await createTenant(account);
     const domain = await verifiedDomain(tenant.external_id);
     const deleted = await api('DELETE', `/tenants/${tenant.external_id}`, { key: account.key });
     expect(deleted.status).toBe(200);

@@ -5,20 +5,9 @@
  * never the account-wide list), and accounts apart.
  */
 import { api, newAccount, waitFor, type TestAccount } from './harness/stack';
+import { unique, createTenant, type TenantView } from './harness/tenants';
 
-const unique = (name: string) => `${name}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 const address = (name: string) => `${unique(name)}@example.com`;
-
-interface TenantView {
-  id: string;
-  external_id: string;
-}
-
-async function newTenant(account: TestAccount, prefix = 'ten'): Promise<TenantView> {
-  const response = await api('POST', '/tenants', { key: account.key, body: { external_id: unique(prefix) } });
-  expect(response.status).toBe(201);
-  return response.body.tenant;
-}
 
 /** The list's addresses (the list is read through an index: wait until it shows `expected`). */
 async function listed(key: string, query: string, expected: string[]): Promise<string[]> {
@@ -38,8 +27,8 @@ describe('suppressions per tenant', () => {
   let globex: TenantView;
   beforeAll(async () => {
     account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
-    acme = await newTenant(account, 'acme');
-    globex = await newTenant(account, 'globex');
+    acme = await createTenant(account, {}, 'acme');
+    globex = await createTenant(account, {}, 'globex');
   });
 
   it('keeps a tenant\'s list apart from the account-wide list and other tenants\'; records show the tenant\'s external_id', async () => {

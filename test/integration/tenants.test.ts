@@ -5,11 +5,11 @@ import { TENANT_COUNTER } from '../../shared/store/tenants';
 import { PLANS } from '../../shared/domain/accounts/plans';
 import { api, newAccount, stack, type TestAccount } from './harness/stack';
 import { documentClient } from './harness/usage';
+import { unique } from './harness/tenants';
 
 const tableName = () => stack().info.env.TABLE_NAME!;
 
 const SANDBOX = 'sandbox.mailservice.dev';
-const unique = (name: string) => `${name}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 
 async function setCounter(accountId: string, count: number): Promise<void> {
   await documentClient().send(

@@ -146,7 +146,7 @@ async function sendTenantOf(
   if (choice.kind === 'named') checkTenantsEnabled(principal);
   const ref = choice.kind === 'named' ? choice.ref : choice.id;
   const found = tenantInContext(context, plan, accountId, choice);
-  let tenant: StoredTenant | null = found.kind === 'found' ? { tenant: found.tenant, ramp: found.ramp, deleting: false } : null;
+  let tenant: StoredTenant | null = found.kind === 'found' ? found.stored : null;
   if (found.kind === 'not_read') {
     const stored = await deps.tenants.find(accountId, ref);
     tenant = stored && !stored.deleting ? stored : null;

@@ -17,10 +17,9 @@
  * lookup): never a wrong answer, since the decision is always made on what the reads returned.
  */
 import { BoundedMap } from '../../bounded-map';
-import type { RampState } from '../../domain/tenants/ramp';
 import type { Tenant } from '../../domain/tenants/tenant';
 import type { SendContext } from '../../store/send-context';
-import { looksLikeTenantId } from '../../store/tenants';
+import { looksLikeTenantId, type StoredTenant } from '../../store/tenants';
 import type { TenantChoice } from './tenant-policy';
 
 const MAX = 10_000;
@@ -56,7 +55,7 @@ export function rememberDomainTenant(accountId: string, domain: string, tenantId
 
 /** Forgets every guess and fact (tests). */
 export function forgetTenantGuesses(): void {
-  for (const map of [externalIdOf, tenantOfKeyHash, idOfName, defaultDomainOf, tenantOfDomain]) (map as unknown as { map: Map<unknown, unknown> }).map.clear();
+  for (const map of [externalIdOf, tenantOfKeyHash, idOfName, defaultDomainOf, tenantOfDomain]) map.clear();
 }
 
 export interface TenantReadPlan {
@@ -106,9 +105,9 @@ export function planTenantRead(input: { accountId: string; named: string | undef
 }
 
 /** The chosen tenant as the context read found it: found, missing (404 or none), or not read (look it up). */
-export type TenantLookup = { kind: 'found'; tenant: Tenant; ramp: RampState } | { kind: 'missing' } | { kind: 'not_read' };
+export type TenantLookup = { kind: 'found'; stored: StoredTenant } | { kind: 'missing' } | { kind: 'not_read' };
 
-const live = (stored: { tenant: Tenant; ramp: RampState; deleting: boolean }): TenantLookup => (stored.deleting ? { kind: 'missing' } : { kind: 'found', tenant: stored.tenant, ramp: stored.ramp });
+const live = (stored: StoredTenant): TenantLookup => (stored.deleting ? { kind: 'missing' } : { kind: 'found', stored });
 
 /** Pure: the chosen tenant among the items the context read returned. */
 export function tenantInContext(context: Pick<SendContext, 'tenants' | 'tenantAliases'>, plan: Pick<TenantReadPlan, 'tenantAliasIds'>, accountId: string, choice: Exclude<TenantChoice, { kind: 'none' }>): TenantLookup {

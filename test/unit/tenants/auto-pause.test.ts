@@ -36,50 +36,44 @@ describe('autoPauseTenants', () => {
   });
 
   it('is asked only for tenants whose bounces or complaints a batch counted, and a failed check keeps the counts', async () => {
-    const logged: string[] = [];
     const base = { type: 'email', created_at: '2026-11-22T10:00:00.000Z', status: 'sent', sent_at: 'x' };
     const records = [
       { eventId: '1', eventName: 'MODIFY' as const, oldImage: { ...base, tenant_id: 'a' }, newImage: { ...base, tenant_id: 'a', status: 'bounced', bounced_at: 'y' } },
       { eventId: '2', eventName: 'MODIFY' as const, oldImage: { ...base, tenant_id: 'b' }, newImage: { ...base, tenant_id: 'b', status: 'delivered', delivered_at: 'y' } },
     ];
-    const writes: StatsDelta[][] = [];
-    const result = await aggregateTenantStats(
-      {
-        stats: { maxPerCall: 100, add: async (deltas) => void writes.push([...deltas]) },
-        autoPause: {
-          tenantStats: { read: async () => [] },
-          tenants: {
-            pauseAutomatically: async () => {
-              throw new Error('throttled');
+    const run = async (window: ReturnType<typeof day>[]) => {
+      const writes: StatsDelta[][] = [];
+      const checked: string[] = [];
+      const logged: string[] = [];
+      const result = await aggregateTenantStats(
+        {
+          stats: { maxPerCall: 100, add: async (deltas) => void writes.push([...deltas]) },
+          autoPause: {
+            tenantStats: { read: async (tenantId) => (checked.push(tenantId), window) },
+            tenants: {
+              pauseAutomatically: async () => {
+                throw new Error('throttled');
+              },
             },
+            clock: { now: () => new Date() },
+            log: (message) => void logged.push(message),
           },
-          clock: { now: () => new Date() },
-          log: (message) => void logged.push(message),
         },
-      },
-      records,
-    );
-    expect(writes).toHaveLength(1);
-    expect(result).toMatchObject({ done: 2, written: 2 });
-    // 'a' bounced: checked (read returned nothing: no pause, no failure); now make the pause itself fail.
-    const failing = await aggregateTenantStats(
-      {
-        stats: { maxPerCall: 100, add: async () => undefined },
-        autoPause: {
-          tenantStats: { read: async () => [day(300, 100)] },
-          tenants: {
-            pauseAutomatically: async () => {
-              throw new Error('throttled');
-            },
-          },
-          clock: { now: () => new Date() },
-          log: (message) => void logged.push(message),
-        },
-      },
-      records,
-    );
-    expect(failing).toMatchObject({ done: 2, written: 2 });
-    expect(logged).toEqual(['tenant-stats: automatic pause check failed']);
+        records,
+      );
+      return { result, writes, checked, logged };
+    };
+    // Figures under the thresholds: only the bouncing tenant is looked at, nothing is paused.
+    const fine = await run([]);
+    expect(fine.result).toMatchObject({ done: 2, written: 2 });
+    expect(fine.writes).toHaveLength(1);
+    expect(fine.checked).toEqual(['a']);
+    expect(fine.logged).toEqual([]);
+    // Over them, and the pause itself fails: the counts stand, the failure is logged.
+    const failing = await run([day(300, 100)]);
+    expect(failing.result).toMatchObject({ done: 2, written: 2 });
+    expect(failing.writes).toHaveLength(1);
+    expect(failing.logged).toEqual(['tenant-stats: automatic pause check failed']);
   });
 });
 
