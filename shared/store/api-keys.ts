@@ -16,6 +16,8 @@ import { tenantIsLiveCheck, type TenantRef } from './tenant-condition';
 export type CreateApiKeyOutcome = 'created' | 'tenant_gone';
 
 export interface ApiKeyLookup {
+  /** Which door's secret this is: an API key (`svc_`) or an SMTP credential (`svcsmtp_`, shared/store/smtp-credentials.ts). */
+  kind: 'api_key' | 'smtp';
   key_id: string;
   account_id: string;
   scopes: string[];
@@ -29,6 +31,7 @@ function listingItem(key: ApiKey, hash: string) {
 
 function lookupItem(key: ApiKey, hash: string) {
   const lookup: ApiKeyLookup = {
+    kind: 'api_key',
     key_id: key.id,
     account_id: key.account_id,
     scopes: key.scopes,
@@ -41,7 +44,9 @@ function lookupItem(key: ApiKey, hash: string) {
 /** The lookup item as read (the send path reads it in its own batch). */
 export function toApiKeyLookup(item: Record<string, any>): ApiKeyLookup {
   const { key_id, account_id, scopes, tenant, allowed_domains } = item;
-  return { key_id, account_id, scopes, tenant: tenant ?? null, allowed_domains: allowed_domains ?? null };
+  // Lookups written before SMTP credentials existed carry no kind: they are API keys.
+  const kind = item.kind === 'smtp' ? 'smtp' : 'api_key';
+  return { kind, key_id, account_id, scopes, tenant: tenant ?? null, allowed_domains: allowed_domains ?? null };
 }
 
 function toApiKey(item: Record<string, any>): ApiKey {

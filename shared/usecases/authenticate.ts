@@ -7,12 +7,16 @@
  * can read the key, the account and the send's other items in ONE round trip (shared/usecases/send).
  */
 import { hashSecret, looksLikeApiKey } from '../domain/api-keys/secret';
+import { looksLikeSmtpPassword, SMTP_USERNAME } from '../domain/smtp-credentials/secret';
 import { UnauthorizedError } from '../domain/errors';
 import type { Account } from '../domain/accounts/account';
 import type { AccountRepository } from '../store/accounts';
 import type { ApiKeyLookup, ApiKeyRepository } from '../store/api-keys';
 import { BoundedMap } from '../bounded-map';
-import type { Principal } from './principal';
+import type { Credential, Principal } from './principal';
+
+/** Which door's secret a caller presents: an API key (HTTP) or an SMTP credential (the relay). */
+export type SecretKind = Credential['kind'];
 
 export interface AuthenticateDeps {
   apiKeys: Pick<ApiKeyRepository, 'findByHash' | 'findWithAccount'>;
@@ -30,12 +34,21 @@ export function invalidApiKey(): UnauthorizedError {
   return new UnauthorizedError('Invalid API key.');
 }
 
-/** The principal of a key lookup and its account, or 401 when either is gone (revoked key, deleted account). */
-export function principalOf(key: ApiKeyLookup | null, account: Account | null): Principal {
-  if (!key || !account || account.id !== key.account_id) throw invalidApiKey();
+export function invalidSmtpCredential(): UnauthorizedError {
+  return new UnauthorizedError('Invalid SMTP credential.');
+}
+
+const invalidSecret = (kind: SecretKind) => (kind === 'smtp' ? invalidSmtpCredential() : invalidApiKey());
+
+/**
+ * The principal of a lookup and its account, or 401 when either is gone (revoked key or credential,
+ * deleted account) or the secret is of another door's kind (an SMTP password is never an API key).
+ */
+export function principalOf(key: ApiKeyLookup | null, account: Account | null, kind: SecretKind = 'api_key'): Principal {
+  if (!key || !account || account.id !== key.account_id || key.kind !== kind) throw invalidSecret(kind);
   return {
     account,
-    credential: { kind: 'api_key', id: key.key_id, scopes: key.scopes, tenant: key.tenant, allowed_domains: key.allowed_domains },
+    credential: { kind, id: key.key_id, scopes: key.scopes, tenant: key.tenant, allowed_domains: key.allowed_domains },
   };
 }
 
@@ -49,20 +62,20 @@ export function apiKeySecretHash(secret: string): string {
  * Resolves a key's hash to its principal. One round trip (key and account together) once this process has
  * seen the key; two the first time (the key tells which account to read).
  */
-export async function authenticateKeyHash(deps: AuthenticateDeps, secretHash: string): Promise<Principal> {
+export async function authenticateKeyHash(deps: AuthenticateDeps, secretHash: string, kind: SecretKind = 'api_key'): Promise<Principal> {
   const accountId = rememberedAccountOf(secretHash);
   if (accountId) {
     const { key, account } = await deps.apiKeys.findWithAccount(secretHash, accountId);
-    return rememberKey(key, secretHash, account);
+    return rememberKey(key, secretHash, account, kind);
   }
   const key = await deps.apiKeys.findByHash(secretHash);
-  if (!key) throw invalidApiKey();
-  return rememberKey(key, secretHash, await deps.accounts.get(key.account_id));
+  if (!key) throw invalidSecret(kind);
+  return rememberKey(key, secretHash, await deps.accounts.get(key.account_id), kind);
 }
 
 /** principalOf, remembering which account the key belongs to (for the next request's single round trip). */
-export function rememberKey(key: ApiKeyLookup | null, secretHash: string, account: Account | null): Principal {
-  const principal = principalOf(key, account);
+export function rememberKey(key: ApiKeyLookup | null, secretHash: string, account: Account | null, kind: SecretKind = 'api_key'): Principal {
+  const principal = principalOf(key, account, kind);
   accountOfKey.set(secretHash, principal.account.id);
   return principal;
 }
@@ -70,4 +83,19 @@ export function rememberKey(key: ApiKeyLookup | null, secretHash: string, accoun
 /** Checks a plain secret (any door): 401 unless it is a live key of a live account. */
 export async function authenticateSecret(deps: AuthenticateDeps, secret: string): Promise<Principal> {
   return authenticateKeyHash(deps, apiKeySecretHash(secret));
+}
+
+/** The hash an SMTP password is stored under; 401 without a read when it is not shaped like one of ours. */
+export function smtpPasswordHash(password: string): string {
+  if (!looksLikeSmtpPassword(password)) throw new UnauthorizedError(`Invalid SMTP credential: the password is an SMTP credential (svcsmtp_...) created with POST /smtp-credentials.`);
+  return hashSecret(password);
+}
+
+/**
+ * The SMTP relay's AUTH (PLAIN or LOGIN): the fixed username and an SMTP credential's password. 401 for a
+ * wrong username, a malformed password, or a credential revoked or of a deleted account.
+ */
+export async function authenticateSmtp(deps: AuthenticateDeps, username: string, password: string): Promise<Principal> {
+  if (username !== SMTP_USERNAME) throw new UnauthorizedError(`Invalid SMTP username: it is always "${SMTP_USERNAME}"; the password is an SMTP credential.`);
+  return authenticateKeyHash(deps, smtpPasswordHash(password), 'smtp');
 }

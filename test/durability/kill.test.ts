@@ -18,6 +18,8 @@ import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receive
 import { spawnStack, type SpawnedStack } from '../integration/harness/spawn-stack';
 
 const ROUNDS = Number(process.env.KILL_TEST_ROUNDS ?? 3);
+/** A burst is killed only once it has had at least this many answers (and after its random delay). */
+const MIN_ANSWERS_PER_BURST = 5;
 const SANDBOX = 'sandbox.mailservice.dev';
 const random = (min: number, max: number) => min + Math.floor(Math.random() * (max - min));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -119,7 +121,12 @@ describe('kill test: SIGKILL mid-burst, restart, drain', () => {
       expect(first.status).toBe(200);
       accepted.push({ id: first.body.id, key, kind: 'single' });
       const loops = Array.from({ length: 4 }, loop);
+      // Kill at a random point of the burst, but not before the burst has had answers of its own: on a
+      // loaded machine 0.8-2 s can pass before the first one (the kill would then test nothing).
+      const answeredBefore = refusals.length;
       await sleep(random(800, 2000));
+      const patience = Date.now() + 20_000;
+      while (refusals.length - answeredBefore < MIN_ANSWERS_PER_BURST && Date.now() < patience) await sleep(50);
       await current.killGroup();
       bursting = false;
       await Promise.all(loops);

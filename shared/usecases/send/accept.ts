@@ -39,7 +39,7 @@ import type { EmailRepository } from '../../store/emails';
 import type { IdempotencyStore } from '../../store/idempotency';
 import type { SendContext, SendContextReader } from '../../store/send-context';
 import type { UsageLedger } from '../../store/usage';
-import { invalidApiKey, rememberedAccountOf, rememberKey } from '../authenticate';
+import { invalidApiKey, invalidSmtpCredential, rememberedAccountOf, rememberKey, type SecretKind } from '../authenticate';
 import { IdempotencyKeyTaken, withIdempotency } from '../idempotency';
 import type { Principal } from '../principal';
 import { checkTenantAllowed, checkTenantsEnabled, type TenantScopeDeps } from '../tenant-scope';
@@ -66,8 +66,12 @@ export interface SendDeps {
   dashboardUrl: string;
 }
 
-/** Who sends: already resolved (batch, resend, SMTP AUTH), or an API key to resolve in the send's first read. */
-export type SendCaller = { principal: Principal } | { apiKeyHash: string };
+/**
+ * Who sends: already resolved (batch, resend), or a secret's hash to resolve (again) in the send's first
+ * read: an API key (`kind` absent) or an SMTP credential (the relay re-checks it for every message, so a
+ * revoked credential stops an open session's next message at once).
+ */
+export type SendCaller = { principal: Principal } | { apiKeyHash: string; kind?: SecretKind };
 
 export interface SendResult {
   id: string;
@@ -113,7 +117,7 @@ async function accountIdOf(deps: SendDeps, caller: SendCaller): Promise<string> 
   const remembered = rememberedAccountOf(caller.apiKeyHash);
   if (remembered) return remembered;
   const key = await deps.apiKeys.findByHash(caller.apiKeyHash);
-  if (!key) throw invalidApiKey();
+  if (!key) throw caller.kind === 'smtp' ? invalidSmtpCredential() : invalidApiKey();
   rememberKeyTenant(caller.apiKeyHash, key.tenant);
   return key.account_id;
 }
@@ -208,7 +212,7 @@ export async function sendEmail(deps: SendDeps, caller: SendCaller, request: Sen
     now,
   });
   // 2. Who, and for which tenant.
-  const principal = 'principal' in caller ? caller.principal : rememberKey(context.key, caller.apiKeyHash, context.account);
+  const principal = 'principal' in caller ? caller.principal : rememberKey(context.key, caller.apiKeyHash, context.account, caller.kind);
   if (!('principal' in caller)) rememberKeyTenant(caller.apiKeyHash, principal.credential.tenant);
   checkSendScope(principal.credential);
   const givenClaim = givenDomain !== null && context.domain ? context.domain : null;

@@ -18,7 +18,7 @@ export function account(overrides: Partial<Account> = {}): Account {
 }
 
 export function keyLookup(overrides: Partial<ApiKeyLookup> = {}): ApiKeyLookup {
-  return { key_id: 'key_1', account_id: 'acc_1', scopes: ['full'], tenant: null, allowed_domains: null, ...overrides };
+  return { kind: 'api_key', key_id: 'key_1', account_id: 'acc_1', scopes: ['full'], tenant: null, allowed_domains: null, ...overrides };
 }
 
 export function tenant(overrides: Partial<Tenant> = {}): Tenant {
