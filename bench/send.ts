@@ -12,7 +12,10 @@
  *                on the request path (API thread, product calls) and per delivered email over the whole
  *                pipeline (all threads, phase start to drained), by origin (product, event-source =
  *                the Lambda service's pollers, emulator = calls an emulator makes on AWS's behalf,
- *                local-cloud) and operation; plus the most-written DynamoDB items (hot items).
+ *                local-cloud) and operation; the failed conditional writes beside them
+ *                (ConditionalCheckFailedException, TransactionCanceledException with a
+ *                ConditionalCheckFailed reason); a verdict on product calls per delivered email <= 12;
+ *                plus the most-written DynamoDB items (hot items).
  * --cpu-prof     sample every thread of every Node process of the stack (cpu-profile-preload.cjs) and
  *                summarise each phase per thread.
  * --aws-latency  delay each product and event-source SDK call (stack and floors) by an in-region AWS
@@ -93,6 +96,8 @@ const POLL_MS = 5;
 const SETTLE_MS = 300;
 const CPU_PROFILE_CHUNK_MS = 3000;
 const GOAL = { p50: 20, p99: 50 };
+/** Goal for the whole pipeline: product SDK calls per delivered email (request path included). */
+const PRODUCT_CALLS_GOAL = 12;
 
 const ROOT = resolve(__dirname, '..');
 const log = (message: string) => console.error(`[bench:send] ${message}`);
@@ -160,6 +165,8 @@ interface Measured {
   benchCalls?: Record<string, number>;
   /** SDK calls made by every thread of the stack from the phase's start to the end of its drain. */
   pipelineCalls?: Record<string, number>;
+  /** Failed conditional writes of every thread of the stack, same window as pipelineCalls. */
+  pipelineFailures?: Record<string, number>;
   injected?: Record<string, { count: number; meanMs: number }>;
   hot?: HotItems;
   /** --cpu-prof: per thread label, the summary of the phase's window. */
@@ -200,6 +207,20 @@ const FLOOR_STEPS: Record<FloorName, string[]> = {
     'PutItem EMAIL#<msg> (attribute_not_exists)',
   ],
 };
+
+/**
+ * The preload's failed conditional writes ("origin\tservice\toperation" -> count) in the shape of its
+ * call counts, so callsBetween diffs them the same way.
+ */
+function failuresOf(states: Map<string, SdkThreadState>): Map<string, SdkThreadState> {
+  return new Map([...states].map(([id, state]) => [id, { ...state, calls: (state as SdkThreadState & { conditionalFailures?: Record<string, number> }).conditionalFailures ?? {} }]));
+}
+
+/** Product SDK calls per delivered email over the phase and its drain (every thread of the stack). */
+function productCallsPerEmail(phase: Measured): number {
+  const product = Object.entries(phase.pipelineCalls ?? {}).filter(([key]) => splitCall(key).origin === 'product');
+  return product.reduce((sum, [, count]) => sum + count, 0) / (phase.result.ok || 1);
+}
 
 /** The SDK preload in this process (the floors' calls: counted, and delayed under --aws-latency). */
 let benchSdk: { tag(client: unknown, origin: string): void } | null = null;
@@ -455,12 +476,14 @@ async function runPhases(
     const drainMs = await drain();
     const cpuWithDrain = cpuSince(cpuBefore, benchBefore);
     let pipelineCalls: Record<string, number> | undefined;
+    let pipelineFailures: Record<string, number> | undefined;
     let injected: Record<string, { count: number; meanMs: number }> | undefined;
     let hot: HotItems | undefined;
     if (OBSERVE) {
       await sleep(SETTLE_MS);
       const after = readSdkStates(sdkDir);
       pipelineCalls = callsBetween(sdkBefore!, after, () => true);
+      pipelineFailures = callsBetween(failuresOf(sdkBefore!), failuresOf(after), () => true);
       injected = injectedBetween(sdkBefore!, after);
       hot = hotItems(sdkDir, window.fromMs, window.toMs);
     }
@@ -479,6 +502,7 @@ async function runPhases(
       requestCalls,
       benchCalls,
       pipelineCalls,
+      pipelineFailures,
       injected,
       hot,
     };
@@ -907,6 +931,12 @@ function report(results: TargetResult[], loadBefore: number[], loadAfter: number
       const p99 = summarise(target.result.latencies).p99;
       print(`  ${result.label}: p99 < 100 ms at c=${TARGET_CONCURRENCY} (client side): ${ms(p99)} ms -> ${p99 < 100 ? 'MET' : 'MISSED'}`);
     }
+    if (COUNT_CALLS) {
+      for (const phase of all.filter((p) => p.target === result.label && p.name === 'API')) {
+        const perEmail = productCallsPerEmail(phase);
+        print(`  ${result.label}: product SDK calls per delivered email <= ${PRODUCT_CALLS_GOAL} at c=${phase.result.concurrency}: ${perEmail.toFixed(2)} -> ${perEmail <= PRODUCT_CALLS_GOAL ? 'PASS' : 'MISS'}`);
+      }
+    }
   }
   print();
   for (const result of results) {
@@ -1015,6 +1045,30 @@ function printCalls(print: (line?: string) => void, all: Measured[], phaseName: 
   print(table(['origin', 'operation', ...all.map(phaseName)], rows));
   print('(In floor phases the floor\'s own calls come from this process and are not in this table: what remains is the pipeline behind the API.)');
   for (const origin of origins) if (ORIGIN_TEXT[origin]) print(`  ${ORIGIN_TEXT[origin]}`);
+  print();
+
+  // Beside the calls: how many of them were conditional writes refused (a lost race or a duplicate).
+  const failureKeys = [...new Set(all.flatMap((phase) => Object.keys(phase.pipelineFailures ?? {})))].filter((key) => !['bench', 'bench-control'].includes(splitCall(key).origin));
+  failureKeys.sort((a, b) => ORIGIN_ORDER.indexOf(splitCall(a).origin) - ORIGIN_ORDER.indexOf(splitCall(b).origin) || opName(a).localeCompare(opName(b)));
+  print('Failed conditional writes per delivered email, beside the calls of that operation (failed / calls; ConditionalCheckFailedException, or TransactionCanceledException with a ConditionalCheckFailed reason, one per transaction; same threads and window as above):');
+  print();
+  if (failureKeys.length) {
+    const failureRows = failureKeys.map((key) => [
+      splitCall(key).origin,
+      opName(key),
+      ...all.map((phase) => `${per(phase.pipelineFailures, key, phase.result.ok)} / ${per(phase.pipelineCalls, key, phase.result.ok)}`),
+    ]);
+    failureRows.push(['all', 'total failed', ...all.map((phase) => (Object.entries(phase.pipelineFailures ?? {}).filter(([key]) => failureKeys.includes(key)).reduce((sum, [, count]) => sum + count, 0) / (phase.result.ok || 1)).toFixed(2))]);
+    print(table(['origin', 'operation', ...all.map(phaseName)], failureRows));
+  } else {
+    print('  none in any phase.');
+  }
+  print();
+  print(`Product SDK calls per delivered email (goal <= ${PRODUCT_CALLS_GOAL}):`);
+  for (const phase of all.filter((p) => p.name === 'API')) {
+    const perEmail = productCallsPerEmail(phase);
+    print(`  ${phaseName(phase)}: ${perEmail.toFixed(2)} -> ${perEmail <= PRODUCT_CALLS_GOAL ? 'PASS' : 'MISS'}`);
+  }
   print();
 }
 

@@ -9,6 +9,10 @@
  * and adds one middleware, innermost in the deserialize step, to every client's stack, so it sees each
  * HTTP attempt (retries included) with its service and operation. Per attempt it can:
  *  - count it, by origin, service and operation (BENCH_SDK_DIR set);
+ *  - count it as a failed conditional write when it fails with ConditionalCheckFailedException, or with
+ *    TransactionCanceledException naming a ConditionalCheckFailed reason (one per transaction), by
+ *    origin, service and operation (BENCH_SDK_DIR; seen by a second middleware, outside the
+ *    deserializer, so the error is the parsed one);
  *  - record the item keys (PK|SK) of DynamoDB writes per wall-clock second (hot items; BENCH_SDK_DIR);
  *  - delay it by an in-region AWS latency sampled from aws-latency.cjs (BENCH_AWS_LATENCY=1), for product
  *    and event-source calls only.
@@ -20,7 +24,8 @@
  * pollers: ReceiveMessage, DeleteMessageBatch, GetRecords, on-failure sends); other localstack/ ->
  * local-cloud (provisioning, health checks); bench/ -> bench. `tag(client, origin)` sets it explicitly.
  *
- * Files (BENCH_SDK_DIR): sdk-<pid>-<threadId>.json (running totals, rewritten every 250 ms) and
+ * Files (BENCH_SDK_DIR): sdk-<pid>-<threadId>.json (running totals: `calls`, `conditionalFailures`,
+ * `injected`; rewritten every 250 ms) and
  * writes-<pid>-<threadId>.jsonl (one line per past second: total DynamoDB item writes and the top keys).
  */
 'use strict';
@@ -80,6 +85,8 @@ function install() {
   }
 
   const calls = Object.create(null);
+  /** "origin\tservice\toperation" -> failed conditional writes so far. */
+  const conditionalFailures = Object.create(null);
   const injected = Object.create(null);
   /** epoch second -> Map(key -> writes) */
   const writes = new Map();
@@ -205,10 +212,42 @@ function install() {
     return next(args);
   };
 
+  /** A condition that did not hold: the write was refused (TransactionConflict alone is not one). */
+  const isConditionalFailure = (error) => {
+    if (!error || typeof error !== 'object') return false;
+    if (error.name === 'ConditionalCheckFailedException') return true;
+    if (error.name !== 'TransactionCanceledException') return false;
+    const reasons = Array.isArray(error.CancellationReasons) ? error.CancellationReasons : [];
+    return reasons.some((reason) => reason && reason.Code === 'ConditionalCheckFailed');
+  };
+
+  /**
+   * Outside the deserializer (priority high in the deserialize step) and inside the retry middleware, so
+   * it sees each attempt's parsed error; it only looks and re-throws.
+   */
+  const failureObserver = (stack) => (next, context) => async (args) => {
+    try {
+      return await next(args);
+    } catch (error) {
+      try {
+        if (dir && isConditionalFailure(error)) {
+          const origin = originByStack.get(stack) || 'unknown';
+          const name = `${origin}\t${serviceOf(context.clientName)}\t${String(context.commandName || '?').replace(/Command$/, '')}`;
+          conditionalFailures[name] = (conditionalFailures[name] || 0) + 1;
+          dirty = true;
+        }
+      } catch {
+        // observing must never break a call
+      }
+      throw error;
+    }
+  };
+
   function instrument(stack) {
     if (instrumented.has(stack)) return;
     instrumented.add(stack);
     stack.add(observer(stack), { step: 'deserialize', priority: 'low', name: 'benchSdkObserver', override: true });
+    if (dir) stack.add(failureObserver(stack), { step: 'deserialize', priority: 'high', name: 'benchSdkConditionalObserver', override: true });
   }
 
   function patchedSend(...args) {
@@ -242,7 +281,7 @@ function install() {
       }
       if (!dirty && !final) return;
       dirty = false;
-      const state = { pid: process.pid, threadId, tid, mainThread: wt.isMainThread, argv1: process.argv[1] || '', calls, injected };
+      const state = { pid: process.pid, threadId, tid, mainThread: wt.isMainThread, argv1: process.argv[1] || '', calls, conditionalFailures, injected };
       writeFileSync(`${base}.json.tmp`, JSON.stringify(state));
       renameSync(`${base}.json.tmp`, `${base}.json`);
     };

@@ -19,15 +19,28 @@ import {
   type AttachmentUploadStatus,
   type CreateAttachmentUploadRequest,
 } from '../domain/emails/attachment-upload';
-import { AppError, NotFoundError } from '../domain/errors';
+import { AppError } from '../domain/errors';
 import type { BlobInfo, BlobStore, Clock, PresignedPut } from '../ports';
 import type { AttachmentUploadRepository } from '../store/attachment-uploads';
 import type { Principal } from './principal';
+import { assertVisible, limitedTenantOf } from './visibility';
 
 export interface AttachmentUploadDeps {
   attachmentUploads: Pick<AttachmentUploadRepository, 'create' | 'get' | 'recordObject'>;
   blobs: Pick<BlobStore, 'presignPut' | 'head'>;
   clock: Clock;
+}
+
+/**
+ * The stored record also keeps the tenant of the credential that created it (`tenant_id`, null for an
+ * account-wide key; absent on records written before it was kept, read as null), so a key limited to a
+ * tenant sees its tenant's uploads only (assertVisible).
+ */
+type OwnedUpload = AttachmentUpload & { tenant_id?: string | null };
+
+/** Who an upload belongs to, for assertVisible (tenant: the tenant id, as on the credential). */
+export function uploadOwner(upload: OwnedUpload): { account_id: string; tenant: string | null } {
+  return { account_id: upload.account_id, tenant: upload.tenant_id ?? null };
 }
 
 export interface CreatedAttachmentUpload {
@@ -48,9 +61,10 @@ export async function createAttachmentUpload(deps: AttachmentUploadDeps, princip
   const now = deps.clock.now();
   const id = newAttachmentId(now.getTime());
   const accountId = principal.account.id;
-  const upload: AttachmentUpload = {
+  const upload: OwnedUpload = {
     id,
     account_id: accountId,
+    tenant_id: limitedTenantOf(principal),
     filename: input.filename,
     content_type: input.content_type,
     declared_size: input.size,
@@ -77,24 +91,27 @@ export function statusOf(object: BlobInfo | null): AttachmentUploadStatus {
 }
 
 /**
- * The account's live upload, or null (unknown id, another account's id, or expired: the same answer
- * for all three, so ids of other accounts cannot be probed).
+ * The live upload stored under the account's key, or null (unknown id, another account's id, or
+ * expired: the same answer for all three, so ids of other accounts cannot be probed). The account is
+ * part of the record's key (shared/store/attachment-uploads.ts), so another account's id is never found;
+ * who within the account may see it is assertVisible's rule (getAttachmentUpload).
  */
 export async function findLiveUpload(
   deps: { attachmentUploads: Pick<AttachmentUploadRepository, 'get'> },
   accountId: string,
   attachmentId: string,
   now: Date,
-): Promise<AttachmentUpload | null> {
+): Promise<OwnedUpload | null> {
   if (!isAttachmentId(attachmentId)) return null;
   const upload = await deps.attachmentUploads.get(accountId, attachmentId);
-  if (!upload || upload.account_id !== accountId || isUploadExpired(upload, now)) return null;
-  return upload;
+  return upload && !isUploadExpired(upload, now) ? upload : null;
 }
 
 export async function getAttachmentUpload(deps: AttachmentUploadDeps, principal: Principal, attachmentId: string): Promise<AttachmentUpload> {
-  const upload = await findLiveUpload(deps, principal.account.id, attachmentId, deps.clock.now());
-  if (!upload) throw new NotFoundError('Attachment', attachmentId);
+  const found = await findLiveUpload(deps, principal.account.id, attachmentId, deps.clock.now());
+  // The one ownership rule (same account, and the key's tenant when it is limited to one): 404 otherwise.
+  assertVisible(principal, found && uploadOwner(found), 'Attachment', attachmentId);
+  const upload = found!;
   const object = await deps.blobs.head(upload.blob_key);
   const status = statusOf(object);
   const size = object ? object.size : null;

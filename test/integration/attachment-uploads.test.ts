@@ -13,6 +13,7 @@ import { AppError } from '../../shared/domain/errors';
 import { AttachmentUploadRepository } from '../../shared/store/attachment-uploads';
 import { loadAttachments, resolveAttachments } from '../../shared/usecases/email-attachments';
 import { api, newAccount, sesMessagesFor, stack, waitForStatus, type TestAccount } from './harness/stack';
+import { createTenant } from './harness/tenants';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 const FROM = `a@${SANDBOX}`;
@@ -146,6 +147,23 @@ describe('POST /attachments and GET /attachments/{id}', () => {
       expect(response.status).toBe(404);
       expect(response.body.error.code).toBe('not_found');
     }
+  });
+
+  it('lets a key limited to a tenant see its tenant\'s uploads only (the one visibility rule); account-wide keys see all of the account\'s', async () => {
+    const platform = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
+    const [acme, globex] = [await createTenant(platform, {}, 'acme'), await createTenant(platform, {}, 'globex')];
+    const keyOf = async (tenant: string) => (await api('POST', '/api-keys', { key: platform.key, body: { name: tenant, scopes: ['emails:send'], tenant } })).body.secret as string;
+    const acmeKey = await keyOf(acme.external_id);
+    const globexKey = await keyOf(globex.external_id);
+    const acmeUpload = (await api('POST', '/attachments', { key: acmeKey, body: { filename: 'acme.pdf', size: 10 } })).body.attachment.id as string;
+    const accountUpload = (await api('POST', '/attachments', { key: platform.key, body: { filename: 'all.pdf', size: 10 } })).body.attachment.id as string;
+    const status = async (key: string, id: string) => (await api('GET', `/attachments/${id}`, { key })).status;
+    expect(await status(acmeKey, acmeUpload)).toBe(200);
+    expect(await status(platform.key, acmeUpload)).toBe(200);
+    expect(await status(platform.key, accountUpload)).toBe(200);
+    expect(await status(globexKey, acmeUpload)).toBe(404);
+    expect(await status(acmeKey, accountUpload)).toBe(404);
+    expect(await status(other.key, acmeUpload)).toBe(404);
   });
 
   it('takes a file larger than a request can carry (9 MiB) straight to the bucket', async () => {
@@ -284,5 +302,50 @@ describe('POST /emails with attachment_id references', () => {
     });
     expect(notUploaded.status).toBe(422);
     expect(notUploaded.body.error.details.fields).toEqual([{ field: 'attachments.0.attachment_id', message: expect.stringContaining('not been uploaded') }]);
+  });
+});
+
+describe('ten files: 10 x 10 MB upload but cannot go in one message; 10 x 2.9 MB can (docs/attachments.md)', () => {
+  // One 10 MB buffer made once: every 10 MB upload is this buffer, the 2.9 MB files are distinct slices of it.
+  const tenMb = randomBytes(MAX_ATTACHMENT_BYTES);
+  const SMALL = 2_900_000;
+  const small = Array.from({ length: 10 }, (_, i) => tenMb.subarray(i * 700_000, i * 700_000 + SMALL));
+  let account: TestAccount;
+  beforeAll(async () => {
+    account = await newAccount();
+  });
+
+  it('accepts ten uploads of 10 MB each (POST /attachments, presigned PUT), and refuses them in one send with 413 naming the 40 MB limit', async () => {
+    const ids = await Promise.all(Array.from({ length: 10 }, (_, i) => upload(account, `ten-${i}.bin`, tenMb)));
+    const seen = await Promise.all(ids.map(async (id) => (await api('GET', `/attachments/${id}`, { key: account.key })).body.attachment));
+    expect(seen.map((a) => [a.status, a.size])).toEqual(ids.map(() => ['uploaded', MAX_ATTACHMENT_BYTES]));
+
+    const response = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: FROM, to: account.email, subject: 'Ten big files', text: 'attached', attachments: ids.map((attachment_id) => ({ attachment_id })) },
+    });
+    expect(response.status).toBe(413);
+    expect(response.body.error.code).toBe('payload_too_large');
+    expect(response.body.error.message).toContain('40 MB');
+    expect(response.body.error.details).toMatchObject({ attachments_size: 10 * MAX_ATTACHMENT_BYTES, max_message_size: 40_000_000 });
+    expect(response.body.error.details.estimated_message_size).toBeGreaterThan(40_000_000);
+  });
+
+  it('accepts and delivers ten uploads of 2.9 MB each in one message (under 40 MB encoded)', async () => {
+    const ids = await Promise.all(small.map((bytes, i) => upload(account, `part-${i}.bin`, Buffer.from(bytes))));
+    const send = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: FROM, to: account.email, subject: 'Ten files', text: 'attached', attachments: ids.map((attachment_id) => ({ attachment_id })) },
+    });
+    expect(send.status).toBe(200);
+    const id = send.body.id as string;
+    const email = await waitForStatus(account, id, 'delivered', 45_000);
+    expect(email.attachments).toHaveLength(10);
+    const [message] = await sesMessagesFor(id);
+    expect(message!.raw.length).toBeLessThan(40_000_000);
+    const parsed = await simpleParser(message!.raw);
+    expect(parsed.attachments).toHaveLength(10);
+    expect(parsed.attachments.map((a) => a.filename)).toEqual(ids.map((_, i) => `part-${i}.bin`));
+    expect(parsed.attachments.map((a) => sha256(a.content))).toEqual(small.map(sha256));
   });
 });
