@@ -11,7 +11,8 @@ import { SqsSendQueue } from './aws/sqs-send-queue';
 import { SqsWebhookDeliveryQueue } from './aws/sqs-webhook-delivery-queue';
 import { SqsEventPublisher } from './aws/sqs-event-publisher';
 import { EventBridgeEmailScheduler } from './aws/eventbridge-email-scheduler';
-import { systemClock, type Clock } from './ports';
+import type { Clock } from './ports';
+import { serviceClock } from './clock';
 import { AccountRepository } from './store/accounts';
 import { ApiKeyRepository } from './store/api-keys';
 import { EmailRepository } from './store/emails';
@@ -39,7 +40,7 @@ import { tenantCleanupSteps } from './usecases/tenant-cleanup';
 export function buildServices(config: Config = loadConfig()) {
   const clients = createAwsClients(config);
   const table = { client: clients.dynamo, name: config.tableName };
-  const clock: Clock = systemClock;
+  const clock: Clock = serviceClock;
   const idempotency = new IdempotencyStore(table);
   const domains = new DomainRepository(table);
   const apiKeys = new ApiKeyRepository(table);

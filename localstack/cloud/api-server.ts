@@ -7,6 +7,7 @@ import type { Duplex } from 'node:stream';
 import { API_GROUPS } from '../../infra/definitions';
 import { lambdaContext, MAX_BODY_BYTES, PayloadTooLarge, toApiGatewayEvent, writeLambdaResult, type ApiHandler } from './lambda-http';
 import { compileRoutes, matchRoute } from './routes';
+import { clockState, resetClock, setClock } from './local-clock';
 
 export interface LocalPages {
   /** `components` up or down; any other fields (queue backlogs, scheduled tasks' reports) are shown as they are. */
@@ -138,6 +139,15 @@ export function createApiServer(handlers: Record<string, ApiHandler>, pages: Loc
     if (url.pathname === '/_local/webhooks') {
       if (method === 'GET') return sendJson(res, 200, { requests: pages.webhookInbox.list() });
       if (method === 'DELETE') return sendJson(res, 200, { deleted: pages.webhookInbox.clear() });
+    }
+    if (url.pathname === '/_local/clock') {
+      try {
+        if (method === 'GET') return sendJson(res, 200, clockState());
+        if (method === 'PUT') return sendJson(res, 200, setClock(await readJsonBody(req)));
+        if (method === 'DELETE') return sendJson(res, 200, resetClock());
+      } catch (error) {
+        return sendJson(res, 400, { error: { message: (error as Error).message, code: 'validation_error' } });
+      }
     }
     if (url.pathname === '/_local/dns/records') {
       try {

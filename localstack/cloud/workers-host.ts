@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { WorkersConfig } from './workers-runtime';
 import type { TaskStatus } from './scheduled-tasks';
+import { clockOffsetCell } from './local-clock';
 
 export interface WorkersStatus {
   /** Each stream poller's state by worker name ('up' or 'down: <why>'). */
@@ -19,7 +20,7 @@ export interface WorkersThread {
 }
 
 export function startWorkersThread(config: WorkersConfig, log: (message: string) => void): Promise<WorkersThread> {
-  const worker = new Worker(join(__dirname, 'workers-thread-entry.cjs'), { workerData: config });
+  const worker = new Worker(join(__dirname, 'workers-thread-entry.cjs'), { workerData: { ...config, clockOffsetCell } });
   let alive = true;
   let nextId = 0;
   const statusWaiters = new Map<number, (status: WorkersStatus) => void>();

@@ -5,12 +5,17 @@
  * functions' configuration).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { shareClockOffset } from '../../shared/clock';
 import { startWorkers, type WorkersConfig } from './workers-runtime';
 
 const port = parentPort!;
 const log = (message: string) => port.postMessage({ type: 'log', message });
 
-startWorkers(workerData as WorkersConfig, log).then(
+// The functions' clock: the same offset cell as the main thread's (localstack/cloud/local-clock.ts).
+const { clockOffsetCell, ...config } = workerData as WorkersConfig & { clockOffsetCell?: SharedArrayBuffer };
+if (clockOffsetCell) shareClockOffset(clockOffsetCell);
+
+startWorkers(config as WorkersConfig, log).then(
   (running) => {
     port.on('message', (message: { type: string; id?: number }) => {
       if (message.type === 'status') port.postMessage({ type: 'status', id: message.id, streams: running.streamStatus(), tasks: running.taskStatus() });

@@ -5,7 +5,7 @@
 import { createAwsClients } from '../../../shared/aws/clients';
 import { ENV, loadConfig, required } from '../../../shared/config';
 import { logError, logInfo } from '../../../shared/log';
-import { systemClock } from '../../../shared/ports';
+import { serviceClock } from '../../../shared/clock';
 import { TenantStatsRepository } from '../../../shared/store/tenant-stats';
 import { TenantRepository } from '../../../shared/store/tenants';
 import { aggregateTenantStats } from '../../../shared/usecases/aggregate-tenant-stats';
@@ -15,7 +15,7 @@ const config = loadConfig();
 const clients = createAwsClients(config);
 const table = { client: clients.dynamo, name: required(config, 'tableName', ENV.tableName) };
 const stats = new TenantStatsRepository(table);
-const deps = { stats, autoPause: { tenantStats: stats, tenants: new TenantRepository(table), clock: systemClock, log: logError } };
+const deps = { stats, autoPause: { tenantStats: stats, tenants: new TenantRepository(table), clock: serviceClock, log: logError } };
 
 export const handler = forEachStreamBatch('tenant-stats', async (items) => {
   const result = await aggregateTenantStats(deps, items);
