@@ -4,7 +4,8 @@
  *
  * Environment: PORT (API, default 3000), HOST (default 127.0.0.1), DATA_DIR (default .data),
  * DATA_IN_MEMORY=1 (nothing persisted), DYNAMODB_PORT / FAUXQS_PORT / SES_PORT / SCHEDULER_PORT
- * / DNS_PORT (default: free ephemeral ports), DNS_RESOLVERS (default: the local DNS emulator),
+ * / DNS_PORT (default: free ephemeral ports), SMTP_PORT (the SMTP relay: 2587 with the default PORT, else a
+ * free port; SMTP_TLS_KEY_FILE/SMTP_TLS_CERT_FILE give it a certificate), DNS_RESOLVERS (default: the local DNS emulator),
  * SANDBOX_DOMAIN, LOG_LEVEL=silent, LOCAL_QUEUE_VISIBILITY_SECONDS (tests: shorter visibility timeouts),
  * LOCAL_SES_REFUSE_IDENTITIES (tests: a regular expression; the SES emulator refuses to create matching identities).
  */
@@ -38,7 +39,10 @@ async function main(): Promise<void> {
       dns: portFromEnv(env, 'DNS_PORT', 0),
       // A stable URL for the README's first webhook: 3001 next to the default API port.
       webhookInbox: portFromEnv(env, 'WEBHOOK_INBOX_PORT', portFromEnv(env, 'PORT', 3000) === 3000 ? 3001 : 0),
+      // The SMTP relay: 2587 next to the default API port (587 needs root), else a free port.
+      smtp: portFromEnv(env, 'SMTP_PORT', portFromEnv(env, 'PORT', 3000) === 3000 ? 2587 : 0),
     },
+    smtpPortExplicit: Boolean(env.SMTP_PORT),
     dnsResolvers: env.DNS_RESOLVERS || undefined,
     visibilityOverrideSeconds: positiveInteger(env, 'LOCAL_QUEUE_VISIBILITY_SECONDS'),
     sandboxDomain: env.SANDBOX_DOMAIN || undefined,
@@ -49,6 +53,7 @@ async function main(): Promise<void> {
   console.log(`API:      ${cloud.apiUrl}`);
   console.log(`Mailbox:  ${cloud.apiUrl}/_local/ses`);
   console.log(`Webhooks: ${info.webhook_inbox_url}hooks (a local HTTPS receiver; what it got: ${cloud.apiUrl}/_local/webhooks)`);
+  console.log(`SMTP:     ${info.smtp} (STARTTLS, user mailservice)`);
   console.log(`Data:     ${info.in_memory ? '(in memory)' : info.data_dir}`);
   console.log(`Emulators: dynamodb ${info.endpoints.dynamodb}, sqs/sns/s3 ${info.endpoints.sqs}, ses ${info.endpoints.sesv2}, scheduler ${info.endpoints.scheduler}, dns ${info.endpoints.dns}`);
   console.log(`Ready in ${Date.now() - started} ms: ${cloud.apiUrl}`);

@@ -29,6 +29,7 @@ import { startWorkersThread } from './workers-host';
 import { removeStackFile, writeStackFile, type StackInfo } from './stack-file';
 import { MessagingJournal } from './messaging-journal';
 import { startFauxqsServer } from './fauxqs';
+import { startLocalSmtpRelay } from './smtp-relay';
 
 export interface LocalCloudOptions {
   /** API port; 0 = ephemeral. */
@@ -37,7 +38,9 @@ export interface LocalCloudOptions {
   dataDir: string;
   /** Keep everything in memory (tests): nothing read from or written to dataDir but stack.json. */
   inMemory: boolean;
-  ports?: Partial<Record<'dynamodb' | 'fauxqs' | 'ses' | 'scheduler' | 'dns' | 'webhookInbox', number>>;
+  ports?: Partial<Record<'dynamodb' | 'fauxqs' | 'ses' | 'scheduler' | 'dns' | 'webhookInbox' | 'smtp', number>>;
+  /** The SMTP port was asked for explicitly (SMTP_PORT): taken is an error, not a reason to take a free one. */
+  smtpPortExplicit?: boolean;
   /** DNS servers the functions use (`host:port`, comma-separated); default: the local DNS emulator. */
   dnsResolvers?: string;
   sandboxDomain?: string;
@@ -50,9 +53,12 @@ export interface LocalCloudOptions {
   log?: (message: string) => void;
 }
 
+/** stack.json of a local cloud: StackInfo plus the SMTP relay's address and the CA its certificate comes from. */
+export type LocalStackInfo = StackInfo & { smtp?: string; smtp_ca_file?: string | null };
+
 export interface LocalCloud {
   apiUrl: string;
-  info: StackInfo;
+  info: LocalStackInfo;
   stop(): Promise<void>;
 }
 
@@ -197,6 +203,10 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     );
     stops.push(() => workers.stop());
 
+    // The SMTP relay: the product's relay in this process, on the same services as the functions.
+    const smtp = await startLocalSmtpRelay({ dir: join(dataDir, 'smtp-relay'), host, port: options.ports?.smtp ?? 0, explicitPort: options.smtpPortExplicit ?? false, log });
+    stops.push(() => smtp.stop());
+
     const health = async () => {
       const components: Record<string, string> = {};
       const check = async (name: string, probe: () => Promise<unknown>) => {
@@ -219,7 +229,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       for (const worker of STREAM_WORKERS) components[`stream:${worker.name}`] = workers.alive() ? (streams[worker.name] ?? 'down: not running') : 'down';
       for (const task of SCHEDULED_TASKS) components[`task:${task.name}`] = workers.alive() ? (tasks[task.name]?.state ?? 'down: not running') : 'down';
       // Stuck work, before a customer sees it: each queue's backlog and oldest message, the reconciler's re-drives.
-      return { ok: Object.values(components).every((state) => state === 'up'), components, queues: queueBacklog(fauxqs), tasks };
+      // The SMTP relay: its address, whether it listens, and its open connections.
+      const relay = { address: smtp.address, state: smtp.listening() ? 'up' : 'down', connections: smtp.connections() };
+      return { ok: Object.values(components).every((state) => state === 'up') && relay.state === 'up', components, queues: queueBacklog(fauxqs), tasks, smtp: relay };
     };
 
     const server = createApiServer(
@@ -248,7 +260,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     );
 
     const apiUrl = `http://${host}:${apiPort}`;
-    const info: StackInfo = {
+    const info: LocalStackInfo = {
       pid: process.pid,
       api_url: apiUrl,
       started_at: new Date().toISOString(),
@@ -257,6 +269,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       region: LOCAL_REGION,
       endpoints,
       webhook_inbox_url: inbox.url,
+      smtp: smtp.address,
+      smtp_ca_file: smtp.caFile,
       env: functionEnv,
     };
     writeStackFile(dataDir, info);

@@ -17,6 +17,14 @@ import { UNDETERMINED } from '../domain/reliability/recovery-policy';
 /** Where the body lives: inline in the item, or in the blob store under `key` when large. */
 export type StoredBody = { inline: EmailBody } | { blobKey: string };
 
+/**
+ * A raw MIME message (the SMTP relay) kept in the blob store under `blobKey`: the send worker delivers it
+ * as written instead of composing one from the body (which is then empty). Persisted as `mime_blob_key`.
+ */
+export interface StoredMime {
+  blobKey: string;
+}
+
 /** What the service keeps beside the public record. */
 export interface EmailInternals {
   /** Bumped by every reschedule; a schedule firing with another version is stale and ignored. */
@@ -33,6 +41,8 @@ export interface EmailInternals {
 export interface AcceptRequest {
   email: Email;
   body: StoredBody;
+  /** The raw message to deliver as written (SMTP relay); absent for a composed email. */
+  mime?: StoredMime;
   scheduleVersion?: number;
   /** Places the send takes in each counter (its recipients). */
   count: number;
@@ -56,6 +66,8 @@ const MAX_ACCEPT_ATTEMPTS = 25;
 export interface StoredEmail {
   email: Email;
   body: StoredBody;
+  /** Set for a raw MIME message (SMTP relay): delivered instead of composing `body`. */
+  mime?: StoredMime;
   internals: EmailInternals;
 }
 
@@ -73,11 +85,12 @@ const LATE_FIELDS = ['bounce_reason', 'bounce_type', 'scheduled_at', 'cancelled_
 
 
 export function toStoredEmail(item: Record<string, any>): StoredEmail {
-  const { body, body_blob_key, last_event_rank, send_lease_until, send_attempts, type, schedule_version, usage_reserved, usage_deferred, suppressed_event, ...rest } = withoutKeys(item);
+  const { body, body_blob_key, mime_blob_key, last_event_rank, send_lease_until, send_attempts, type, schedule_version, usage_reserved, usage_deferred, suppressed_event, ...rest } = withoutKeys(item);
   const email = withNullFields(rest, LATE_FIELDS) as unknown as Email;
   return {
     email,
     body: body_blob_key ? { blobKey: body_blob_key } : { inline: (body ?? {}) as EmailBody },
+    ...(typeof mime_blob_key === 'string' ? { mime: { blobKey: mime_blob_key } } : {}),
     internals: { schedule_version, usage_reserved, ...(typeof send_lease_until === 'number' ? { send_lease_until } : {}), ...(suppressed_event ? { suppressed_event } : {}) },
   };
 }
@@ -134,7 +147,7 @@ export class EmailRepository {
         ...(request.scheduleVersion === undefined ? {} : { schedule_version: request.scheduleVersion }),
         ...(reserved.length || deferred ? { usage_reserved: { entries: [...reserved, ...deferredCounters], count } } : {}),
       };
-      const put = this.emailPut(email, request.body, { ...internals, ...(deferred ? { usage_deferred: deferred } : {}) });
+      const put = this.emailPut(email, request.body, { ...internals, ...(deferred ? { usage_deferred: deferred } : {}), ...(request.mime ? { mime_blob_key: request.mime.blobKey } : {}) });
       const reservationItems = capped.map((reservation, i) => reserveShardItems(this.table, email.account_id, reservation, plans[i]!));
       const idempotency = request.idempotency;
       const idempotencyItem = idempotency ? this.idempotencyStore!.putItem(idempotency.accountId, idempotency.key, idempotency.record, idempotency.now) : undefined;

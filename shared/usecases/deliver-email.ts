@@ -1,7 +1,8 @@
 /**
- * The send worker's use case: claim a queued email, compose its MIME, hand it to the provider (SES)
- * with the configuration set, record the outcome. Safe under SQS redelivery: the claim is a conditional
- * write with a lease, so one email is sent once while its first attempt is alive.
+ * The send worker's use case: claim a queued email, compose its MIME (or take the raw message the SMTP
+ * relay stored, as written), hand it to the provider (SES) with the configuration set, record the
+ * outcome. Safe under SQS redelivery: the claim is a conditional write with a lease, so one email is sent
+ * once while its first attempt is alive.
  *
  * A scheduled email of a tenant meets the tenant's rules again when it fires (one read, only for such
  * emails): paused, deleted, or transactional_only against a non-transactional email, it is not sent
@@ -18,10 +19,11 @@ import { domainOf, parseMailbox } from '../domain/emails/address';
 import { signDkim } from '../dkim/sign';
 import type { EmailBody } from '../domain/emails/email';
 import { composeMime } from '../mime/compose';
+import { completeRawMessage } from '../mime/raw-message';
 import { logError } from '../log';
 import { MailerError, type BlobStore, type Clock, type EventPublisher, type Mailer, type OutboundMessage } from '../ports';
 import { emailEvent } from '../domain/webhooks/email-event-data';
-import type { EmailRepository } from '../store/emails';
+import type { EmailRepository, StoredEmail } from '../store/emails';
 import type { TenantRepository } from '../store/tenants';
 import { tenantFiringRefusal } from './send/tenant-policy';
 import type { DkimKeys } from './dkim-keys';
@@ -88,6 +90,19 @@ async function sendThroughProvider(deps: DeliverEmailDeps, message: OutboundMess
 }
 
 /**
+ * The message to send: a raw MIME message (SMTP relay) as the client wrote it, with the fields the service
+ * owes it (shared/mime/raw-message.ts); otherwise composed from the stored body and attachments.
+ */
+async function messageOf(deps: DeliverEmailDeps, { email, body, mime }: StoredEmail): Promise<Buffer> {
+  if (mime) {
+    const from = parseMailbox(email.from);
+    return completeRawMessage(await deps.blobs.get(mime.blobKey), { emailId: email.id, messageIdDomain: from ? domainOf(from.email) : 'localhost', date: new Date(email.created_at) });
+  }
+  const inline: EmailBody = 'inline' in body ? body.inline : JSON.parse((await deps.blobs.get(body.blobKey)).toString('utf8'));
+  return composeMime(email, inline, await loadAttachments(deps.blobs, email.attachments ?? []));
+}
+
+/**
  * `scheduleVersion` is set when the message comes from a schedule firing: only the current version
  * of a still-scheduled email is sent.
  */
@@ -107,8 +122,7 @@ export async function deliverEmail(deps: DeliverEmailDeps, emailId: string, sche
   const { email } = claimed;
   try {
     await checkTenantAtFiring(deps, email);
-    const body: EmailBody = 'inline' in claimed.body ? claimed.body.inline : JSON.parse((await deps.blobs.get(claimed.body.blobKey)).toString('utf8'));
-    const { raw, domainTenantId } = await signForDomain(deps, email.account_id, email.from, await composeMime(email, body, await loadAttachments(deps.blobs, email.attachments ?? [])));
+    const { raw, domainTenantId } = await signForDomain(deps, email.account_id, email.from, await messageOf(deps, claimed));
     // The SES tenant only for the tenant's own domain: an account-wide domain is not associated with it.
     const tenantName = email.tenant_id && domainTenantId === email.tenant_id ? email.tenant_id : undefined;
     const { providerMessageId } = await sendThroughProvider(

@@ -1,6 +1,6 @@
 /**
- * The send core: the one door every channel goes through (POST /emails and its batch, resend, and later
- * the SMTP relay and automation steps). In order:
+ * The send core: the one door every channel goes through (POST /emails and its batch, resend, the SMTP
+ * relay (a raw MIME message: SendOptions.mime), and later automation steps). In order:
  *  1. read what the send depends on in ONE round trip (shared/store/send-context.ts): the caller's key
  *     and account when not resolved yet, the sender domain's claim, suppressions and opt-outs, the
  *     idempotency record;
@@ -80,6 +80,11 @@ export interface SendResult {
 
 export interface SendOptions {
   idempotency?: Idempotency;
+  /**
+   * A raw MIME message to deliver as written (the SMTP relay): `request` then carries what was read from
+   * its headers (from, recipients, subject, tags, ...) and no html/text; the message goes to the blob store.
+   */
+  mime?: { raw: Buffer };
 }
 
 function newEmail(principal: Principal, request: SendRequest, from: Mailbox, tenant: Tenant | null, category: Email['category'], id: string, now: Date, at: Date | null): Email {
@@ -253,7 +258,7 @@ export async function sendEmail(deps: SendDeps, caller: SendCaller, request: Sen
       if (blocked) await refuseBlocked(deps, request, email, blocked);
       // The tenant's ramp for today (brought forward on its first send of a UTC day) and daily_limit.
       const tenantLimits = storedTenant ? { tenant: storedTenant.tenant, ramp: await rampForToday(deps, storedTenant, now), stream: rampStreamOf(category) } : null;
-      return accept(deps, principal, request, email, { sandbox, at, count: recipients.length, now, idempotency: options.idempotency, tenantLimits });
+      return accept(deps, principal, request, email, { sandbox, at, count: recipients.length, now, idempotency: options.idempotency, tenantLimits, mime: options.mime });
     },
     options.idempotency ? context.idempotency : undefined,
   );
@@ -271,7 +276,8 @@ async function accept(
     now,
     idempotency,
     tenantLimits,
-  }: { sandbox: boolean; at: Date | null; count: number; now: Date; idempotency?: Idempotency; tenantLimits: { tenant: Tenant; ramp: RampState; stream: RampStream } | null },
+    mime,
+  }: { sandbox: boolean; at: Date | null; count: number; now: Date; idempotency?: Idempotency; tenantLimits: { tenant: Tenant; ramp: RampState; stream: RampStream } | null; mime?: { raw: Buffer } },
 ): Promise<SendResult> {
   const result: SendResult = { id: email.id, status: at ? 'scheduled' : 'sent' };
   // The account's limits and the tenant's, in one transaction: the tighter wins, nothing overshoots.
@@ -294,11 +300,12 @@ async function accept(
   };
   let outcome;
   try {
-    const content = await storeContent(deps, principal.account.id, email.id, request);
+    const content = await storeContent(deps, principal.account.id, email.id, request, mime);
     if (content.attachments) email.attachments = content.attachments;
     outcome = await deps.emails.accept({
       email,
       body: content.body,
+      ...(content.mime ? { mime: content.mime } : {}),
       count,
       ...(at ? { scheduleVersion: 1 } : {}),
       capped: reservations.filter((r) => r.limit !== null),

@@ -1,14 +1,16 @@
 /**
  * The content step of a send: where the body and attachment bytes are kept before the email is accepted.
  * Bodies up to INLINE_BODY_LIMIT stay in the email item; larger ones and every attachment go to the blob
- * store. Later: template rendering, tracking and List-Unsubscribe transforms run here, for every door.
+ * store. A raw MIME message (the SMTP relay) goes to the blob store whole (`raw/<msg>.eml`) and is
+ * delivered as written. Later: template rendering, tracking and List-Unsubscribe transforms run here, for
+ * every door.
  */
 import type { EmailBody } from '../../domain/emails/email';
 import type { AttachmentRef } from '../../domain/emails/attachments';
 import type { SendRequest } from '../../domain/emails/send-request';
 import type { BlobStore, Clock } from '../../ports';
 import type { AttachmentUploadRepository } from '../../store/attachment-uploads';
-import type { StoredBody } from '../../store/emails';
+import type { StoredBody, StoredMime } from '../../store/emails';
 import { resolveAttachments } from '../email-attachments';
 
 /** Bodies above this size (bytes of JSON) go to the blob store, far below DynamoDB's 400 KB item limit. */
@@ -25,7 +27,12 @@ export async function storeBody(blobs: BlobStore, emailId: string, body: EmailBo
 export interface StoredContent {
   body: StoredBody;
   attachments?: AttachmentRef[];
+  /** The raw message, for a send made of one (the SMTP relay). */
+  mime?: StoredMime;
 }
+
+/** Where a raw MIME message is kept (the email item holds only the key). */
+export const mimeBlobKey = (emailId: string) => `raw/${emailId}.eml`;
 
 /**
  * Stores what must live outside the item: the body, inline attachment bytes, and uploaded attachments
@@ -36,7 +43,14 @@ export async function storeContent(
   accountId: string,
   emailId: string,
   request: SendRequest,
+  mime?: { raw: Buffer },
 ): Promise<StoredContent> {
+  if (mime) {
+    // The message is the content: its body and parts travel in it, byte for byte.
+    const blobKey = mimeBlobKey(emailId);
+    await deps.blobs.put(blobKey, mime.raw, 'message/rfc822');
+    return { body: { inline: {} }, mime: { blobKey } };
+  }
   const bodyBytes = Buffer.byteLength(request.html ?? '', 'utf8') + Buffer.byteLength(request.text ?? '', 'utf8');
   const [body, attachments] = await Promise.all([
     storeBody(deps.blobs, emailId, { html: request.html, text: request.text }),

@@ -1,0 +1,40 @@
+/**
+ * The SMTP relay's container entry (Fargate, one long-running process): settings from the environment
+ * (shared/smtp/relay-config.ts; resource names as every function reads them, shared/config.ts), STARTTLS
+ * with the key and certificate from SMTP_TLS_KEY_FILE/SMTP_TLS_CERT_FILE or SMTP_TLS_KEY/SMTP_TLS_CERT,
+ * port SMTP_PORT (587). SIGTERM (a task stopping, a deploy): stop accepting connections, let open
+ * sessions finish their message (SMTP_CLOSE_TIMEOUT_S, below ECS's stopTimeout), then exit.
+ */
+import { logError, logInfo } from '../../shared/log';
+import { buildServices } from '../../shared/services';
+import { portFromEnv, relaySettingsFromEnv, SMTP_ENV, tlsFromEnv } from '../../shared/smtp/relay-config';
+import { createRelayServer } from '../../shared/smtp/relay-server';
+
+async function main(): Promise<void> {
+  const env = process.env;
+  const tls = tlsFromEnv(env);
+  if (!tls) throw new Error(`No TLS certificate: set ${SMTP_ENV.tlsKeyFile} and ${SMTP_ENV.tlsCertFile} (or ${SMTP_ENV.tlsKey} and ${SMTP_ENV.tlsCert})`);
+  const services = buildServices();
+  // TODO(lead): pass the SMTP credentials repository (touchLastUsed) once services has it.
+  const relay = createRelayServer({ tls, ...relaySettingsFromEnv(env) }, services);
+  const host = env[SMTP_ENV.host]?.trim() || '0.0.0.0';
+  const port = await relay.listen(portFromEnv(env, 587), host);
+  logInfo('smtp relay listening', { host, port });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logInfo('smtp relay stopping', { signal, connections: relay.connections() });
+    await relay.close();
+    logInfo('smtp relay stopped', { signal });
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  logError('smtp relay failed to start', error);
+  process.exit(1);
+});

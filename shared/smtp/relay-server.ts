@@ -1,0 +1,296 @@
+/**
+ * The SMTP relay (submission, port 587 semantics) on smtp-server: STARTTLS, then AUTH PLAIN or LOGIN with
+ * the fixed username and an SMTP credential, then messages that enter the send core exactly as POST
+ * /emails does (`sendEmail`), as raw MIME delivered as written. One door among others: the policy is the
+ * send core's (./session-policy.ts refuses early what it can), the replies come from one mapping of its
+ * typed errors (./replies.ts), the message is read by ./message-to-send.ts.
+ *
+ * Nothing is stored before the whole message has arrived: a client that drops in the middle of DATA
+ * leaves nothing behind. Limits: SIZE (maxMessageBytes, 552 5.3.4), 50 recipients (452 4.5.3),
+ * maxClients connections (421), idle time (421 after idleTimeoutMs), failed logins per client address
+ * (./auth-throttle.ts: 421 4.7.0 and the connection closed).
+ */
+import type { SecureContextOptions } from 'node:tls';
+import { SMTPServer, type SMTPServerAuthentication, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import { SES_MAX_MESSAGE_BYTES } from '../domain/emails/attachments';
+import { AppError } from '../domain/errors';
+import { BoundedMap } from '../bounded-map';
+import { logError, logInfo, logWarn } from '../log';
+import { authenticateSmtp, smtpPasswordHash, type AuthenticateDeps } from '../usecases/authenticate';
+import type { Principal } from '../usecases/principal';
+import { sendEmail, type SendDeps } from '../usecases/send/accept';
+import { AuthThrottle, DEFAULT_AUTH_THROTTLE, type AuthThrottleSettings } from './auth-throttle';
+import { messageToSend } from './message-to-send';
+import { ENHANCED_PREFIX, SmtpRefusal, replyFor, smtpErrorOf } from './replies';
+import { checkMailFrom, checkRcptTo, type AcceptedSender, type SessionPolicyDeps } from './session-policy';
+
+/** Room left under SES's limit for the fields the service adds (X-Service-Message-Id, Message-ID, Date, DKIM-Signature). */
+const ADDED_FIELDS_ALLOWANCE = 16 * 1024;
+/** The SIZE the relay advertises and enforces: SES's 40 MB less the service's additions. */
+export const RELAY_MAX_MESSAGE_BYTES = SES_MAX_MESSAGE_BYTES - ADDED_FIELDS_ALLOWANCE;
+
+export interface RelayOptions {
+  /** TLS key and certificate (PEM) for STARTTLS. */
+  tls: Pick<SecureContextOptions, 'key' | 'cert'>;
+  /** The name in the greeting and EHLO answer. */
+  hostname?: string;
+  /** Concurrent connections; more are answered 421 and closed. Default 500. */
+  maxClients?: number;
+  /** Idle time before a connection is closed (421). Default 60 s. */
+  idleTimeoutMs?: number;
+  /** On close: how long open sessions may finish before they are told 421 and closed. Default 25 s. */
+  closeTimeoutMs?: number;
+  /** SIZE. Default RELAY_MAX_MESSAGE_BYTES. */
+  maxMessageBytes?: number;
+  /**
+   * Bytes of messages held in memory at once, all sessions together (a message is held until the send
+   * core has it). A message arriving beyond it is read to its end and answered 451 4.3.1 (try again), so
+   * many large messages at once slow clients down instead of exhausting the task. Default 1 GiB.
+   */
+  maxBufferedBytes?: number;
+  authThrottle?: AuthThrottleSettings;
+}
+
+/** The SMTP credentials repository, as far as the relay uses it. */
+export interface SmtpCredentialUsage {
+  touchLastUsed?(accountId: string, credentialId: string, at: string): Promise<unknown>;
+}
+
+export type RelayDeps = SendDeps &
+  AuthenticateDeps &
+  SessionPolicyDeps & {
+    /** TODO(lead): shared/store/smtp-credentials.ts once it lands (services.smtpCredentials). */
+    smtpCredentials?: SmtpCredentialUsage;
+  };
+
+export interface RelayServer {
+  /** Listens; resolves the port (0 = a free one). */
+  listen(port: number, host: string): Promise<number>;
+  /** Stops accepting; open sessions finish their message (later commands get 421), then everything closes. */
+  close(): Promise<void>;
+  /** Open connections. */
+  connections(): number;
+  listening(): boolean;
+}
+
+/** Who the session authenticated as: the principal and the password's hash (never the password). */
+interface RelayUser {
+  principal: Principal;
+  secretHash: string;
+  /** What MAIL FROM settled, for the transaction it belongs to. */
+  sender?: { transaction: number; accepted: AcceptedSender };
+}
+
+/** How often a credential's last use is written (at most). */
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * smtp-server adds an enhanced status code chosen from the reply code alone (550 -> 5.1.1 for a policy
+ * refusal, 552 -> 5.2.2, ...). A reply whose text already starts with one (ours: ./replies.ts) is written
+ * as it is; every other reply keeps the library's code.
+ */
+class RelaySmtpServer extends SMTPServer {
+  override connect(...args: Parameters<SMTPServer['connect']>): void {
+    super.connect(...args);
+    let newest: (typeof this.connections extends Set<infer C> ? C : never) | undefined;
+    for (const connection of this.connections) newest = connection;
+    if (!newest) return;
+    const send = newest.send.bind(newest);
+    newest.send = (code, data, context) => send(code, data, typeof data === 'string' && ENHANCED_PREFIX.test(data) ? false : context);
+  }
+}
+
+/** The session's login (smtp-server asks for AUTH before MAIL, RCPT and DATA; checked again all the same). */
+const userOf = (session: SMTPServerSession): RelayUser | undefined => (session.user ? (session.user as RelayUser) : undefined);
+
+export function createRelayServer(options: RelayOptions, deps: RelayDeps): RelayServer {
+  const throttle = new AuthThrottle(options.authThrottle ?? DEFAULT_AUTH_THROTTLE);
+  const maxMessageBytes = options.maxMessageBytes ?? RELAY_MAX_MESSAGE_BYTES;
+  const touched = new BoundedMap<string, number>(10_000);
+  const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024 * 1024;
+  let buffered = 0;
+
+  const touch = (principal: Principal) => {
+    const now = deps.clock.now();
+    const last = touched.get(principal.credential.id);
+    if (last !== undefined && now.getTime() - last < TOUCH_EVERY_MS) return;
+    touched.set(principal.credential.id, now.getTime());
+    deps.smtpCredentials?.touchLastUsed?.(principal.account.id, principal.credential.id, now.toISOString()).catch((error) => logError('smtp: recording the credential use failed', error, { credential_id: principal.credential.id }));
+  };
+
+  const onAuth = (auth: SMTPServerAuthentication, session: SMTPServerSession, callback: (err: Error | null | undefined, response?: { user?: RelayUser }) => void) => {
+    const address = session.remoteAddress;
+    const waitSeconds = throttle.blockedFor(address);
+    if (waitSeconds > 0) return callback(throttled(waitSeconds));
+    authenticateSmtp(deps, auth.username ?? '', auth.password ?? '').then(
+      (principal) => {
+        throttle.recordSuccess(address);
+        touch(principal);
+        logInfo('smtp: authenticated', { session: session.id, remote: address, account_id: principal.account.id, credential_id: principal.credential.id });
+        callback(null, { user: { principal, secretHash: smtpPasswordHash(auth.password ?? '') } });
+      },
+      (error: unknown) => {
+        if (!(error instanceof AppError && error.status === 401)) {
+          logError('smtp: authentication could not be checked', error, { session: session.id, remote: address });
+          return callback(smtpErrorOf(new SmtpRefusal(454, '4.7.0', 'Temporary authentication failure; try again later.')));
+        }
+        throttle.recordFailure(address);
+        const wait = throttle.blockedFor(address);
+        logWarn('smtp: authentication failed', { session: session.id, remote: address, throttled: wait > 0 });
+        callback(smtpErrorOf(wait > 0 ? new SmtpRefusal(421, '4.7.0', `${error.message} Too many failed logins from ${address}; try again in ${wait} s.`) : error));
+      },
+    );
+  };
+
+  const onMailFrom = (address: { address: string }, session: SMTPServerSession, callback: (err?: Error | null) => void) => {
+    const user = userOf(session);
+    if (!user) return callback(smtpErrorOf(new SmtpRefusal(530, '5.7.0', 'Authentication required.')));
+    checkMailFrom(deps, user, address.address).then(
+      (accepted) => {
+        user.principal = accepted.principal;
+        user.sender = { transaction: session.transaction, accepted };
+        callback();
+      },
+      (error: unknown) => callback(refusal('MAIL FROM', session, error)),
+    );
+  };
+
+  const onRcptTo = (address: { address: string }, session: SMTPServerSession, callback: (err?: Error | null) => void) => {
+    const sender = userOf(session)?.sender;
+    if (!sender || sender.transaction !== session.transaction) return callback(smtpErrorOf(new SmtpRefusal(503, '5.5.1', 'Send MAIL FROM first.')));
+    checkRcptTo(deps, sender.accepted, session.envelope.rcptTo.map((rcpt) => rcpt.address), address.address).then(
+      () => callback(),
+      (error: unknown) => callback(refusal('RCPT TO', session, error)),
+    );
+  };
+
+  const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, callback: (err?: Error | null, message?: string) => void) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let held = 0;
+    let overBudget = false;
+    const release = () => {
+      buffered -= held;
+      held = 0;
+      chunks.length = 0;
+    };
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxMessageBytes) return release(); // refused at the end: what was held goes now
+      if (overBudget) return;
+      if (buffered + chunk.length > maxBufferedBytes) {
+        overBudget = true;
+        return release();
+      }
+      chunks.push(chunk);
+      held += chunk.length;
+      buffered += chunk.length;
+    });
+    // The client went away before the final dot: nothing was stored, nothing is answered.
+    stream.on('error', release);
+    stream.on('close', () => {
+      if (!stream.readableEnded) release();
+    });
+    stream.on('end', () => {
+      if (stream.sizeExceeded || size > maxMessageBytes) {
+        release();
+        return callback(refusal('DATA', session, new AppError(413, 'payload_too_large', `The message is larger than ${maxMessageBytes} bytes, the relay's limit (SES's 40 MB less room for the fields the service adds).`)));
+      }
+      if (overBudget) {
+        release();
+        return callback(refusal('DATA', session, new SmtpRefusal(451, '4.3.1', 'The relay is busy with other messages; nothing was sent. Try again shortly.')));
+      }
+      const received = Buffer.concat(chunks, size);
+      chunks.length = 0; // the copy is the message now (still counted in `buffered` until it is handed over)
+      acceptMessage(received, session)
+        .then(
+          (reply) => callback(null, reply),
+          (error: unknown) => callback(refusal('DATA', session, error)),
+        )
+        .finally(release);
+    });
+  };
+
+  const acceptMessage = async (received: Buffer, session: SMTPServerSession): Promise<string> => {
+    const user = userOf(session);
+    if (!user) throw new SmtpRefusal(530, '5.7.0', 'Authentication required.');
+    const envelope = {
+      mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+      rcptTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+    };
+    const message = await messageToSend(received, envelope);
+    // The credential is checked again for this message, by its hash: a revoked one stops here at once.
+    const result = await sendEmail(deps, { apiKeyHash: user.secretHash, kind: 'smtp' }, message.request, {
+      mime: { raw: message.raw },
+      ...(message.idempotency ? { idempotency: message.idempotency } : {}),
+    });
+    logInfo('smtp: message accepted', { session: session.id, account_id: user.principal.account.id, email_id: result.id, status: result.status, bytes: received.length, stripped: message.stripped });
+    return `2.0.0 Ok: queued as ${result.id}${result.status === 'scheduled' ? ` (scheduled for ${message.request.scheduled_at})` : ''}`;
+  };
+
+  const server = new RelaySmtpServer({
+    secure: false,
+    key: options.tls.key,
+    cert: options.tls.cert,
+    minVersion: 'TLSv1.2',
+    name: options.hostname,
+    banner: 'mailservice SMTP relay: STARTTLS, then AUTH as mailservice with an SMTP credential',
+    authMethods: ['PLAIN', 'LOGIN'],
+    allowInsecureAuth: false,
+    authOptional: false,
+    authRequiredMessage: 'Authentication required: STARTTLS, then AUTH PLAIN or LOGIN as "mailservice" with an SMTP credential (svcsmtp_...).',
+    size: maxMessageBytes,
+    hidePIPELINING: false,
+    hide8BITMIME: false,
+    hideSMTPUTF8: false,
+    hideENHANCEDSTATUSCODES: false,
+    hideDSN: true,
+    hideREQUIRETLS: true,
+    maxClients: options.maxClients ?? 500,
+    socketTimeout: options.idleTimeoutMs ?? 60_000,
+    closeTimeout: options.closeTimeoutMs ?? 25_000,
+    disableReverseLookup: true,
+    logger: false,
+    onAuth,
+    onMailFrom,
+    onRcptTo,
+    onData,
+  });
+  // Connection-level errors (a client reset mid-transaction, a failed handshake) concern that client only.
+  server.on('error', (error: Error) => logWarn('smtp: connection error', { error: error.message, code: (error as NodeJS.ErrnoException).code }));
+
+  let isListening = false;
+  return {
+    listen: (port, host) =>
+      new Promise<number>((resolve, reject) => {
+        const onError = (error: Error) => reject(error);
+        server.server.once('error', onError);
+        server.listen(port, host, () => {
+          server.server.off('error', onError);
+          isListening = true;
+          const address = server.server.address();
+          resolve(typeof address === 'object' && address ? address.port : port);
+        });
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (!isListening) return resolve();
+        isListening = false;
+        server.close(() => resolve());
+      }),
+    connections: () => server.connections.size,
+    listening: () => isListening,
+  };
+}
+
+function throttled(waitSeconds: number): Error {
+  return smtpErrorOf(new SmtpRefusal(421, '4.7.0', `Too many failed logins from this address; try again in ${waitSeconds} s.`));
+}
+
+/** The reply for a refusal, logged (internal errors with their cause, never shown to the client). */
+function refusal(stage: string, session: SMTPServerSession, error: unknown): Error {
+  const reply = replyFor(error);
+  if (!(error instanceof AppError || error instanceof SmtpRefusal)) logError(`smtp: ${stage} failed`, error, { session: session.id });
+  else logInfo('smtp: refused', { session: session.id, stage, code: reply.code, enhanced: reply.enhanced, reason: error instanceof AppError ? error.code : 'smtp' });
+  return smtpErrorOf(error);
+}
