@@ -6,12 +6,15 @@
  * allowed, none suppressed, and the plan and sandbox limits are counted. The original is untouched.
  * A tenant's email is resent as that tenant (named by its id): its pause, stream policy, domains and
  * suppression list apply as of now; a deleted tenant's email cannot be resent (404 naming the tenant).
+ * An email that came in as a raw message (the SMTP relay) is resent as that same message, byte for
+ * byte, with a new Message-ID (the worker assigns one; the original's would make it a duplicate).
  */
 import { emailOwner, type EmailBody } from '../domain/emails/email';
 import { sendRequestSchema, type SendRequest } from '../domain/emails/send-request';
 import { AppError, NotFoundError } from '../domain/errors';
 import { fieldNames, issuesToFields } from '../domain/validation';
 import { isId } from '../domain/ids';
+import { joinHeaderBlock, splitHeaderBlock } from '../mime/header-block';
 import type { EmailRepository, StoredBody, StoredEmail } from '../store/emails';
 import type { Principal } from './principal';
 import { sendEmail, type SendDeps, type SendResult } from './send/accept';
@@ -30,7 +33,8 @@ async function bodyOf(deps: Pick<SendDeps, 'blobs'>, body: StoredBody): Promise<
  */
 export async function resendRequestOf(deps: Pick<SendDeps, 'blobs'>, stored: StoredEmail): Promise<SendRequest> {
   const { email } = stored;
-  const body = await bodyOf(deps, stored.body);
+  // A raw message carries its own body: the request stands for its envelope and record fields.
+  const body = stored.mime ? { text: '' } : await bodyOf(deps, stored.body);
   const wire = {
     from: email.from,
     to: email.to,
@@ -52,7 +56,16 @@ export async function resendRequestOf(deps: Pick<SendDeps, 'blobs'>, stored: Sto
       hint: 'Send a new email with POST /emails instead.',
     });
   }
-  return parsed.data;
+  if (!stored.mime) return parsed.data;
+  const { text: _placeholder, ...request } = parsed.data;
+  return request;
+}
+
+/** The stored raw message of an SMTP email, without its Message-ID (a resend is a new message). */
+async function rawMessageOf(deps: Pick<SendDeps, 'blobs'>, stored: StoredEmail): Promise<Buffer | undefined> {
+  if (!stored.mime) return undefined;
+  const { fields, rest } = splitHeaderBlock(await deps.blobs.get(stored.mime.blobKey));
+  return joinHeaderBlock(fields.filter((field) => field.name !== 'message-id'), rest);
 }
 
 export async function resendEmail(deps: SendDeps & { emails: Pick<EmailRepository, 'get'> }, principal: Principal, emailId: string): Promise<SendResult> {
@@ -60,5 +73,6 @@ export async function resendEmail(deps: SendDeps & { emails: Pick<EmailRepositor
   if (!isId('msg', emailId)) throw new NotFoundError('Email', emailId);
   const stored = await deps.emails.get(emailId);
   assertVisible(principal, stored && emailOwner(stored.email), 'Email', emailId);
-  return sendEmail(deps, { principal }, await resendRequestOf(deps, stored!));
+  const raw = await rawMessageOf(deps, stored!);
+  return sendEmail(deps, { principal }, await resendRequestOf(deps, stored!), raw ? { mime: { raw } } : {});
 }

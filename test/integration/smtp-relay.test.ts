@@ -145,6 +145,24 @@ describe('the SMTP relay, one door of the send core', () => {
     expect(delivered).toContain('src="cid:logo@acme"');
   });
 
+  it('resends an SMTP email as the same message with a new Message-ID (POST /emails/{id}/resend)', async () => {
+    const to = uniqueEmail('again');
+    const composed = await new MailComposer({ from: `Acme <hello@${domain}>`, to, subject: 'Once more', text: 'Same bytes', messageId: '<original@client.example>' }).compile().build();
+    const first = queuedId((await transport(credential.password).sendMail({ envelope: { from: `hello@${domain}`, to: [to] }, raw: composed })).response);
+    await waitForStatus(account, first, 'delivered');
+    const resent = await api('POST', `/emails/${first}/resend`, { key: account.key });
+    expect(resent.status).toBe(200);
+    expect(resent.body.id).not.toBe(first);
+    const again = await waitForStatus(account, resent.body.id, 'delivered');
+    expect(again).toMatchObject({ from: `Acme <hello@${domain}>`, to: [to], subject: 'Once more' });
+    const [[original], [copy]] = await Promise.all([sesMessagesFor(first), sesMessagesFor(resent.body.id)]);
+    const [originalRaw, copyRaw] = [original!, copy!].map((m) => Buffer.from(m.raw_base64, 'base64').toString('latin1'));
+    expect(split(copyRaw).rest).toBe(split(originalRaw).rest);
+    expect(split(originalRaw).header).toContain('Message-ID: <original@client.example>');
+    expect(split(copyRaw).header).not.toContain('original@client.example');
+    expect(split(copyRaw).header).toMatch(new RegExp(`^Message-ID: <${resent.body.id}@${domain.replace(/\./g, '\\.')}>\r$`, 'mi'));
+  });
+
   it('replays an X-Service-Idempotency-Key retry with the same id, and refuses the key for another message (550 5.6.0)', async () => {
     const to = uniqueEmail('idem');
     const key = `order-${Date.now()}`;
