@@ -233,6 +233,12 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
   },
   {
+    name: 'smtp-credentials',
+    entry: 'functions/api/smtp-credentials/handler.ts',
+    routes: ['ANY /smtp-credentials', 'ANY /smtp-credentials/{proxy+}'],
+    grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
+  },
+  {
     name: 'tenants',
     entry: 'functions/api/tenants/handler.ts',
     routes: ['ANY /tenants', 'ANY /tenants/{proxy+}'],

@@ -15,6 +15,7 @@ import type { Clock } from './ports';
 import { serviceClock } from './clock';
 import { AccountRepository } from './store/accounts';
 import { ApiKeyRepository } from './store/api-keys';
+import { SmtpCredentialRepository } from './store/smtp-credentials';
 import { EmailRepository } from './store/emails';
 import { SendContextReader } from './store/send-context';
 import { AttachmentUploadRepository } from './store/attachment-uploads';
@@ -44,6 +45,7 @@ export function buildServices(config: Config = loadConfig()) {
   const idempotency = new IdempotencyStore(table);
   const domains = new DomainRepository(table);
   const apiKeys = new ApiKeyRepository(table);
+  const smtpCredentials = new SmtpCredentialRepository(table);
   const suppressions = new SuppressionRepository(table);
   const categoryOptOuts = new CategoryOptOutRepository(table);
   const webhooks = new WebhookRepository(table);
@@ -61,6 +63,7 @@ export function buildServices(config: Config = loadConfig()) {
     tenants: new TenantRepository(table),
     tenantStats: new TenantStatsRepository(table),
     apiKeys,
+    smtpCredentials,
     emails: new EmailRepository(table, idempotency, config.recovery),
     attachmentUploads: new AttachmentUploadRepository(table),
     sendContext: new SendContextReader(table),
@@ -85,7 +88,7 @@ export function buildServices(config: Config = loadConfig()) {
     idempotency,
     webhooks,
     /** What deleting a tenant undoes, in order (run by deleteTenant; each step idempotent and resumable). */
-    tenantCleanup: tenantCleanupSteps({ apiKeys, domains, suppressions, categoryOptOuts, webhooks, sesTenants, clock }),
+    tenantCleanup: tenantCleanupSteps({ apiKeys, smtpCredentials, domains, suppressions, categoryOptOuts, webhooks, sesTenants, clock }),
     webhookDeliveries: new WebhookDeliveryRepository(table, config.recovery),
     /** Past-due unfinished work (the reconciler's input). */
     dueWork: new DueWorkIndex(table),

@@ -15,7 +15,6 @@ async function main(): Promise<void> {
   const tls = tlsFromEnv(env);
   if (!tls) throw new Error(`No TLS certificate: set ${SMTP_ENV.tlsKeyFile} and ${SMTP_ENV.tlsCertFile} (or ${SMTP_ENV.tlsKey} and ${SMTP_ENV.tlsCert})`);
   const services = buildServices();
-  // TODO(lead): pass the SMTP credentials repository (touchLastUsed) once services has it.
   const relay = createRelayServer({ tls, ...relaySettingsFromEnv(env) }, services);
   const host = env[SMTP_ENV.host]?.trim() || '0.0.0.0';
   const port = await relay.listen(portFromEnv(env, 587), host);

@@ -46,7 +46,6 @@ export async function startLocalSmtpRelay(options: { dir: string; host: string; 
   const { key, cert, caFile } = await certificate(options.dir);
   // Built after the local cloud has set the functions' environment (resource names, endpoints).
   const services = buildServices(loadConfig(process.env));
-  // TODO(lead): pass the SMTP credentials repository (touchLastUsed) once services has it.
   const settings = relaySettingsFromEnv(process.env);
   const relay = createRelayServer(
     {

@@ -10,6 +10,7 @@
  * maxClients connections (421), idle time (421 after idleTimeoutMs), failed logins per client address
  * (./auth-throttle.ts: 421 4.7.0 and the connection closed).
  */
+import type { SmtpCredentialRepository } from '../store/smtp-credentials';
 import type { SecureContextOptions } from 'node:tls';
 import { SMTPServer, type SMTPServerAuthentication, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { SES_MAX_MESSAGE_BYTES } from '../domain/emails/attachments';
@@ -51,16 +52,11 @@ export interface RelayOptions {
   authThrottle?: AuthThrottleSettings;
 }
 
-/** The SMTP credentials repository, as far as the relay uses it. */
-export interface SmtpCredentialUsage {
-  touchLastUsed?(accountId: string, credentialId: string, at: string): Promise<unknown>;
-}
-
 export type RelayDeps = SendDeps &
   AuthenticateDeps &
   SessionPolicyDeps & {
-    /** TODO(lead): shared/store/smtp-credentials.ts once it lands (services.smtpCredentials). */
-    smtpCredentials?: SmtpCredentialUsage;
+    /** Records each credential's last use (at most once a minute per credential and process). */
+    smtpCredentials: Pick<SmtpCredentialRepository, 'touchLastUsed'>;
   };
 
 export interface RelayServer {
@@ -115,7 +111,7 @@ export function createRelayServer(options: RelayOptions, deps: RelayDeps): Relay
     const last = touched.get(principal.credential.id);
     if (last !== undefined && now.getTime() - last < TOUCH_EVERY_MS) return;
     touched.set(principal.credential.id, now.getTime());
-    deps.smtpCredentials?.touchLastUsed?.(principal.account.id, principal.credential.id, now.toISOString()).catch((error) => logError('smtp: recording the credential use failed', error, { credential_id: principal.credential.id }));
+    deps.smtpCredentials.touchLastUsed(principal.account.id, principal.credential.id, now.toISOString()).catch((error) => logError('smtp: recording the credential use failed', error, { credential_id: principal.credential.id }));
   };
 
   const onAuth = (auth: SMTPServerAuthentication, session: SMTPServerSession, callback: (err: Error | null | undefined, response?: { user?: RelayUser }) => void) => {

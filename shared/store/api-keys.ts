@@ -2,7 +2,7 @@
  * API keys repository. Two items per key, written and deleted together in one transaction: the listing
  * item under the account, and the lookup item keyed by the secret's hash (what authentication reads).
  */
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKey } from '../domain/api-keys/api-key';
 import type { Account } from '../domain/accounts/account';
 import { toAccount } from './accounts';
@@ -10,8 +10,9 @@ import { batchGetItems } from './batch-get';
 import { keys } from './keys';
 import { queryPage, type PageRequest } from './paginate';
 import type { Page } from './cursor';
-import { cancelledConditionIndexes, isTransactionConflict, transactWrite, withoutKeys, type Table } from './table';
-import { tenantIsLiveCheck, type TenantRef } from './tenant-condition';
+import { withoutKeys, type Table } from './table';
+import type { TenantRef } from './tenant-condition';
+import { deleteCredentialPair, putCredentialPair, tenantCredentialIds } from './credential-pair';
 
 export type CreateApiKeyOutcome = 'created' | 'tenant_gone';
 
@@ -68,39 +69,13 @@ export class ApiKeyRepository {
    */
   async create(key: ApiKey, hash: string, tenant: TenantRef | null = null): Promise<CreateApiKeyOutcome> {
     if ((tenant?.id ?? null) !== key.tenant) throw new Error('key.tenant must be the given tenant');
-    try {
-      await transactWrite(this.table, [
-        ...this.itemsFor(key, hash).map((Item) => ({ Put: { TableName: this.table.name, Item, ConditionExpression: 'attribute_not_exists(PK)' } })),
-        ...(tenant ? [tenantIsLiveCheck(this.table, tenant)] : []),
-      ]);
-      return 'created';
-    } catch (error) {
-      if (tenant && cancelledConditionIndexes(error).includes(2)) return 'tenant_gone';
-      throw error;
-    }
+    const [listing, lookup] = this.itemsFor(key, hash);
+    return putCredentialPair(this.table, [listing!, lookup!], tenant);
   }
 
-  /** Ids of the account's keys limited to this tenant (strongly consistent: an account has few keys). */
-  async tenantKeyIds(accountId: string, tenantId: string): Promise<string[]> {
-    const { PK, SKPrefix } = keys.apiKeyPrefix(accountId);
-    const ids: string[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const result = await this.table.client.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-          FilterExpression: 'tenant = :tenant',
-          ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix, ':tenant': tenantId },
-          ProjectionExpression: 'id',
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      ids.push(...(result.Items ?? []).map((item) => item.id as string));
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
-    return ids;
+  /** Ids of the account's keys limited to this tenant. */
+  tenantKeyIds(accountId: string, tenantId: string): Promise<string[]> {
+    return tenantCredentialIds(this.table, keys.apiKeyPrefix(accountId), tenantId);
   }
 
   async findByHash(hash: string): Promise<ApiKeyLookup | null> {
@@ -136,30 +111,7 @@ export class ApiKeyRepository {
   }
 
   /** Deletes both items at once; returns false when the key does not exist (in this account). */
-  async delete(accountId: string, keyId: string): Promise<boolean> {
-    for (let attempt = 1; ; attempt++) {
-      const listing = await this.table.client.send(
-        new GetCommand({ TableName: this.table.name, Key: keys.apiKey(accountId, keyId), ConsistentRead: true }),
-      );
-      const hash = listing.Item?.secret_hash as string | undefined;
-      if (!hash) return false;
-      try {
-        await this.table.client.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              { Delete: { TableName: this.table.name, Key: keys.apiKey(accountId, keyId), ConditionExpression: 'attribute_exists(PK)' } },
-              { Delete: { TableName: this.table.name, Key: keys.apiKeyHash(hash) } },
-            ],
-          }),
-        );
-        return true;
-      } catch (error) {
-        // Deleted concurrently by another request: the key is gone either way.
-        if (cancelledConditionIndexes(error).includes(0)) return false;
-        // Racing a concurrent delete of the same items: read again and retry.
-        if (isTransactionConflict(error) && attempt < 5) continue;
-        throw error;
-      }
-    }
+  delete(accountId: string, keyId: string): Promise<boolean> {
+    return deleteCredentialPair(this.table, keys.apiKey(accountId, keyId));
   }
 }

@@ -37,6 +37,8 @@ export const keys = {
   apiKey: (accountId: string, keyId: string) => ({ PK: `ACCOUNT#${accountId}`, SK: `APIKEY#${keyId}` }),
   apiKeyPrefix: (accountId: string) => ({ PK: `ACCOUNT#${accountId}`, SKPrefix: 'APIKEY#' }),
   apiKeyHash: (hash: string) => ({ PK: `APIKEYHASH#${hash}`, SK: 'APIKEYHASH' }),
+  smtpCredential: (accountId: string, credentialId: string) => ({ PK: `ACCOUNT#${accountId}`, SK: `SMTPCRED#${credentialId}` }),
+  smtpCredentialPrefix: (accountId: string) => ({ PK: `ACCOUNT#${accountId}`, SKPrefix: 'SMTPCRED#' }),
   email: (emailId: string) => ({ PK: `EMAIL#${emailId}`, SK: 'EMAIL' }),
   /**
    * Per-account listing of emails. The shard suffix lets a very large account spread its index writes

@@ -22,9 +22,11 @@ import type { Clock, SesTenants } from '../ports';
 import type { ApiKeyRepository } from '../store/api-keys';
 import type { CategoryOptOutRepository } from '../store/category-opt-outs';
 import type { DomainRepository } from '../store/domains';
+import type { SmtpCredentialRepository } from '../store/smtp-credentials';
 import type { SuppressionRepository } from '../store/suppressions';
 import type { WebhookRepository } from '../store/webhooks';
 import { revokeTenantKeys } from './api-keys';
+import { revokeTenantSmtpCredentials } from './smtp-credentials';
 import { returnAllTenantDomains } from './domains';
 import { deleteTenantLists } from './suppressions';
 import type { TenantCleanupStep } from './tenants';
@@ -35,6 +37,7 @@ export const TENANT_CLEANUP_BUDGET_MS = 20_000;
 
 export interface TenantCleanupDeps {
   apiKeys: Pick<ApiKeyRepository, 'tenantKeyIds' | 'delete'>;
+  smtpCredentials: Pick<SmtpCredentialRepository, 'tenantCredentialIds' | 'delete'>;
   domains: Pick<DomainRepository, 'tenantDomainIds' | 'get' | 'releaseFromTenant' | 'forgetMembership'>;
   suppressions: Pick<SuppressionRepository, 'deleteTenantPage'>;
   categoryOptOuts: Pick<CategoryOptOutRepository, 'deleteTenantPage'>;
@@ -60,6 +63,7 @@ export function tenantCleanupSteps(deps: TenantCleanupDeps): TenantCleanupStep[]
 
   const revokeKeys: TenantCleanupStep = async (tenant) => {
     await revokeTenantKeys(deps, tenant);
+    await revokeTenantSmtpCredentials(deps, tenant);
   };
   const returnDomains: TenantCleanupStep = async (tenant, started) => {
     if (!(await returnAllTenantDomains(deps, tenant, deps.clock.now().toISOString(), outOfTime(started)))) throw stillRunning(tenant);

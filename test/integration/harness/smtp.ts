@@ -5,15 +5,10 @@
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import tls from 'node:tls';
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import nodemailer from 'nodemailer';
 import type { LocalStackInfo } from '../../../localstack/cloud/cloud';
-import { hashSecret } from '../../../shared/domain/api-keys/secret';
-import { newId } from '../../../shared/domain/ids';
-import { generateSmtpPassword, SMTP_USERNAME } from '../../../shared/domain/smtp-credentials/secret';
-import { keys } from '../../../shared/store/keys';
+import { SMTP_USERNAME } from '../../../shared/domain/smtp-credentials/secret';
 import { api, stack, type TestAccount } from './stack';
-import { documentClient } from './usage';
 
 export function relay(): { host: string; port: number; ca: Buffer } {
   const info = stack().info as LocalStackInfo;
@@ -27,45 +22,12 @@ export interface SmtpCredential {
   revoke(): Promise<void>;
 }
 
-/**
- * An SMTP credential of the account: through POST /smtp-credentials when the stack has it, else its lookup
- * item written directly (the shape the send core reads: shared/store/api-keys.ts, kind 'smtp').
- */
-export async function createSmtpCredential(account: TestAccount, options: { scopes?: string[]; tenant?: string | null; allowed_domains?: string[] | null } = {}): Promise<SmtpCredential> {
-  const created = await api('POST', '/smtp-credentials', { key: account.key, body: { name: 'relay test', ...(options.allowed_domains ? { allowed_domains: options.allowed_domains } : {}) } });
-  const password = /"(svcsmtp_[A-Za-z0-9_-]+)"/.exec(created.text)?.[1];
-  const id = created.body?.smtp_credential?.id ?? created.body?.credential?.id ?? created.body?.id;
-  if (created.status < 300 && password && typeof id === 'string' && !options.scopes && !options.tenant) {
-    return { password, revoke: async () => void (await api('DELETE', `/smtp-credentials/${id}`, { key: account.key })) };
-  }
-  const secret = generateSmtpPassword();
-  const client = documentClient();
-  const TableName = stack().info.env.TABLE_NAME;
-  const Key = keys.apiKeyHash(hashSecret(secret));
-  await client.send(
-    new PutCommand({
-      TableName,
-      Item: {
-        ...Key,
-        type: 'smtp_credential_lookup',
-        kind: 'smtp',
-        key_id: newId('key'),
-        account_id: account.id,
-        scopes: options.scopes ?? ['emails:send'],
-        tenant: options.tenant ?? null,
-        allowed_domains: options.allowed_domains ?? null,
-      },
-    }),
-  );
-  client.destroy();
-  return {
-    password: secret,
-    revoke: async () => {
-      const again = documentClient();
-      await again.send(new DeleteCommand({ TableName, Key }));
-      again.destroy();
-    },
-  };
+/** An SMTP credential of the account, created with POST /smtp-credentials (a tenant by external_id or id). */
+export async function createSmtpCredential(account: TestAccount, options: { tenant?: string; allowed_domains?: string[] } = {}): Promise<SmtpCredential & { id: string }> {
+  const created = await api('POST', '/smtp-credentials', { key: account.key, body: { name: 'relay test', ...options } });
+  if (created.status !== 201) throw new Error(`POST /smtp-credentials answered ${created.status}: ${created.text}`);
+  const { smtp_credential: credential, password } = created.body as { smtp_credential: { id: string }; password: string };
+  return { id: credential.id, password, revoke: async () => void (await api('DELETE', `/smtp-credentials/${credential.id}`, { key: account.key })) };
 }
 
 /** A nodemailer transport to the relay: STARTTLS required, AUTH as mailservice, the relay's CA trusted. */

@@ -16,6 +16,10 @@ function fakes(options: { suppressions?: number; conflictsOn?: string } = {}) {
     ['key_3', { tenant: 'ten_A' }],
     ['key_4', { tenant: 'ten_B' }],
   ]);
+  const credentials = new Map([
+    ['smtp_1', { tenant: 'ten_A' }],
+    ['smtp_2', { tenant: 'ten_B' }],
+  ]);
   const domains = new Map<string, Pick<Domain, 'id' | 'name' | 'account_id' | 'tenant_id'>>([
     ['dom_1', { id: 'dom_1', name: 'one.test', account_id: 'acc_1', tenant_id: 'ten_A' }],
     ['dom_2', { id: 'dom_2', name: 'two.test', account_id: 'acc_1', tenant_id: 'ten_B' }],
@@ -47,6 +51,13 @@ function fakes(options: { suppressions?: number; conflictsOn?: string } = {}) {
       delete: async (_acc, id) => {
         log.push(`revoke ${id}`);
         return keys.delete(id);
+      },
+    },
+    smtpCredentials: {
+      tenantCredentialIds: async (_acc, tenantId) => [...credentials].filter(([, c]) => c.tenant === tenantId).map(([id]) => id),
+      delete: async (_acc, id) => {
+        log.push(`revoke ${id}`);
+        return credentials.delete(id);
       },
     },
     domains: {
@@ -96,7 +107,7 @@ function fakes(options: { suppressions?: number; conflictsOn?: string } = {}) {
       },
     },
   };
-  return { deps, log, keys, domains, memberships, suppressions, optOuts, webhooks, ses };
+  return { deps, log, keys, credentials, domains, memberships, suppressions, optOuts, webhooks, ses };
 }
 
 async function runAll(deps: TenantCleanupDeps) {
@@ -104,11 +115,12 @@ async function runAll(deps: TenantCleanupDeps) {
 }
 
 describe('tenant clean-up steps', () => {
-  it('revokes keys first, then returns domains, deletes the lists, then leaves webhook filters', async () => {
+  it('revokes keys and SMTP credentials first, then returns domains, deletes the lists, then leaves webhook filters', async () => {
     const f = fakes();
     await runAll(f.deps);
-    expect(f.log).toEqual(['revoke key_1', 'revoke key_3', 'release dom_1', 'suppressions 2', 'suppressions 1', 'opt-outs 1', 'webhook wh_only', 'webhook wh_both']);
+    expect(f.log).toEqual(['revoke key_1', 'revoke key_3', 'revoke smtp_1', 'release dom_1', 'suppressions 2', 'suppressions 1', 'opt-outs 1', 'webhook wh_only', 'webhook wh_both']);
     expect([...f.keys.keys()]).toEqual(['key_2', 'key_4']);
+    expect([...f.credentials.keys()]).toEqual(['smtp_2']);
     expect(f.domains.get('dom_1')!.tenant_id).toBeNull();
     expect(f.domains.get('dom_2')!.tenant_id).toBe('ten_B');
     expect([...f.memberships]).toEqual(['ten_B/dom_2']);

@@ -1,0 +1,52 @@
+/**
+ * An SMTP credential: the password of the SMTP relay (docs/smtp.md). Like an API key limited to sending:
+ * optionally limited to one tenant and to some sending domains. Its password is shown once and stored only
+ * as a hash (./secret.ts).
+ */
+import { z } from 'zod';
+import { domainName } from '../emails/address';
+import { SMTP_USERNAME } from './secret';
+
+export interface SmtpCredential {
+  id: string;
+  account_id: string;
+  name: string;
+  /** The tenant id (ten_...) it is limited to; null for the whole account. */
+  tenant: string | null;
+  /** That tenant's external_id (immutable), shown as `tenant`. */
+  tenant_external_id?: string | null;
+  allowed_domains: string[] | null;
+  created_at: string;
+  /** Set by the relay after a successful AUTH (at most about once a minute per credential). */
+  last_used_at: string | null;
+}
+
+/** What a credential may do: send, and nothing else. */
+export const SMTP_CREDENTIAL_SCOPES = ['emails:send'];
+
+export const createSmtpCredentialSchema = z.object({
+  name: z.string().trim().min(1, 'name is required').max(100, 'name is at most 100 characters'),
+  tenant: z.string().trim().min(1).max(128).optional(),
+  allowed_domains: z
+    .array(domainName)
+    .min(1, 'allowed_domains needs at least one domain when given')
+    .max(100)
+    .transform((domains) => [...new Set(domains)])
+    .optional(),
+});
+
+export type CreateSmtpCredentialInput = z.infer<typeof createSmtpCredentialSchema>;
+
+/** The API's view (never the password): `tenant` is the tenant's external_id. */
+export function toPublicSmtpCredential(credential: SmtpCredential) {
+  return {
+    object: 'smtp_credential' as const,
+    id: credential.id,
+    name: credential.name,
+    username: SMTP_USERNAME,
+    tenant: credential.tenant === null ? null : (credential.tenant_external_id ?? credential.tenant),
+    allowed_domains: credential.allowed_domains,
+    created_at: credential.created_at,
+    last_used_at: credential.last_used_at ?? null,
+  };
+}
