@@ -25,7 +25,7 @@ import { AppError } from '../domain/errors';
 import type { MimeAttachment } from '../mime/compose';
 import { systemClock, type BlobInfo, type BlobStore, type Clock } from '../ports';
 import type { AttachmentUploadRepository } from '../store/attachment-uploads';
-import { findLiveUpload } from './attachment-uploads';
+import { findLiveUpload, uploadOwner } from './attachment-uploads';
 
 export function attachmentBlobKey(emailId: string, index: number): string {
   return `attachments/${emailId}/${index}`;
@@ -42,6 +42,11 @@ export interface ResolveAttachmentsDeps {
 export interface ResolveAttachmentsOptions {
   /** UTF-8 bytes of the html and text bodies, counted in the message size estimate. */
   bodyBytes?: number;
+  /**
+   * The tenant the sending credential is limited to (null or absent: the whole account). Such a
+   * credential may reference only its tenant's uploads, as it may only see them (assertVisible).
+   */
+  limitedTenant?: string | null;
 }
 
 type FieldProblem = { field: string; message: string };
@@ -62,12 +67,15 @@ async function checkReference(
   reference: AttachmentReference,
   field: string,
   now: Date,
+  limitedTenant: string | null,
 ): Promise<{ ok: CheckedReference } | { refused: FieldProblem } | { tooLarge: FieldProblem & { size: number } }> {
   const id = reference.attachment_id;
   if (!deps.uploads) {
     return { refused: { field, message: 'attachment_id references are not available on this path; send the file inline as data (base64)' } };
   }
-  const upload = await findLiveUpload({ attachmentUploads: deps.uploads }, accountId, id, now);
+  const found = await findLiveUpload({ attachmentUploads: deps.uploads }, accountId, id, now);
+  // Another tenant's upload is as unknown to a tenant's key as another account's.
+  const upload = found && (limitedTenant === null || uploadOwner(found).tenant === limitedTenant) ? found : null;
   if (!upload) {
     return { refused: { field, message: `no attachment ${id} in this account: unknown, expired (uploads are kept 24 hours) or created by another account` } };
   }
@@ -99,7 +107,7 @@ export async function resolveAttachments(
   const now = (deps.clock ?? systemClock).now();
   const checks = await Promise.all(
     attachments.map((attachment, index) =>
-      isAttachmentReference(attachment) ? checkReference(deps, accountId, attachment, `attachments.${index}.attachment_id`, now) : null,
+      isAttachmentReference(attachment) ? checkReference(deps, accountId, attachment, `attachments.${index}.attachment_id`, now, options.limitedTenant ?? null) : null,
     ),
   );
 

@@ -164,6 +164,18 @@ describe('POST /attachments and GET /attachments/{id}', () => {
     expect(await status(globexKey, acmeUpload)).toBe(404);
     expect(await status(acmeKey, accountUpload)).toBe(404);
     expect(await status(other.key, acmeUpload)).toBe(404);
+
+    // The same rule when sending: a tenant's key can attach its own tenant's uploads only.
+    const bytes = Buffer.from('%PDF-1.4 acme');
+    const created = await api('POST', '/attachments', { key: acmeKey, body: { filename: 'sent.pdf', size: bytes.length } });
+    await put({ id: created.body.attachment.id, url: created.body.upload.url, headers: created.body.upload.headers, body: created.body }, bytes);
+    const sendWith = (key: string, tenant: string) =>
+      api('POST', '/emails', { key, body: { from: FROM, to: platform.email, subject: 's', text: 't', tenant, attachments: [{ attachment_id: created.body.attachment.id }] } });
+    const refused = await sendWith(globexKey, globex.external_id);
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.details.fields).toEqual([{ field: 'attachments.0.attachment_id', message: expect.stringContaining('no attachment') }]);
+    expect((await sendWith(acmeKey, acme.external_id)).status).toBe(200);
+    expect((await sendWith(platform.key, globex.external_id)).status).toBe(200);
   });
 
   it('takes a file larger than a request can carry (9 MiB) straight to the bucket', async () => {

@@ -44,6 +44,7 @@ import { IdempotencyKeyTaken, withIdempotency } from '../idempotency';
 import type { Principal } from '../principal';
 import { checkTenantAllowed, checkTenantsEnabled, type TenantScopeDeps } from '../tenant-scope';
 import { storeContent } from './content';
+import { limitedTenantOf } from '../visibility';
 import { checkDomainOwner, checkTenantMaySend, chooseSendTenant, completeSender, type ClaimOwner } from './tenant-policy';
 import { keyTenantOf, planTenantRead, rememberDomainTenant, rememberKeyTenant, rememberTenant, tenantInContext, type TenantReadPlan } from './tenant-read';
 import { blockedError, blockedReason, checkRecipients, checkSender, checkSendScope, findBlocked, limitError, recipientAddresses, type Blocked, type SenderDomainFacts } from './policy';
@@ -300,7 +301,7 @@ async function accept(
   };
   let outcome;
   try {
-    const content = await storeContent(deps, principal.account.id, email.id, request, mime);
+    const content = await storeContent(deps, { accountId: principal.account.id, limitedTenant: limitedTenantOf(principal) }, email.id, request, mime);
     if (content.attachments) email.attachments = content.attachments;
     outcome = await deps.emails.accept({
       email,

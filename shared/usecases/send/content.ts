@@ -40,7 +40,7 @@ export const mimeBlobKey = (emailId: string) => `raw/${emailId}.eml`;
  */
 export async function storeContent(
   deps: { blobs: BlobStore; attachmentUploads?: Pick<AttachmentUploadRepository, 'get'>; clock?: Clock },
-  accountId: string,
+  { accountId, limitedTenant }: { accountId: string; limitedTenant: string | null },
   emailId: string,
   request: SendRequest,
   mime?: { raw: Buffer },
@@ -55,7 +55,7 @@ export async function storeContent(
   const [body, attachments] = await Promise.all([
     storeBody(deps.blobs, emailId, { html: request.html, text: request.text }),
     request.attachments?.length
-      ? resolveAttachments({ blobs: deps.blobs, uploads: deps.attachmentUploads, clock: deps.clock }, accountId, emailId, request.attachments, { bodyBytes })
+      ? resolveAttachments({ blobs: deps.blobs, uploads: deps.attachmentUploads, clock: deps.clock }, accountId, emailId, request.attachments, { bodyBytes, limitedTenant })
       : Promise.resolve(undefined),
   ]);
   return attachments ? { body, attachments } : { body };
