@@ -5,7 +5,9 @@
  * The relay's AUTH is `authenticateSmtp` (shared/usecases/authenticate.ts), called here with the stack's
  * services and through a real SMTP session.
  */
-import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { hashSecret } from '../../shared/domain/api-keys/secret';
+import { keys } from '../../shared/store/keys';
 import { authenticateSmtp } from '../../shared/usecases/authenticate';
 import { transport } from './harness/smtp';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
@@ -40,6 +42,13 @@ describe('SMTP credentials', () => {
     const items = await documentClient().send(new ScanCommand({ TableName: stack().info.env.TABLE_NAME! }));
     expect(JSON.stringify(items.Items)).not.toContain(password);
     expect(JSON.stringify(items.Items)).not.toContain(password.slice('svcsmtp_'.length));
+    // Two items, as for an API key: the listing item and the lookup item under the password's hash, which
+    // the relay's AUTH and the send core's one BatchGetItem read (kind smtp, may only send).
+    const table = stack().info.env.TABLE_NAME!;
+    const listing = (await documentClient().send(new GetCommand({ TableName: table, Key: keys.smtpCredential(account.id, credential.id), ConsistentRead: true }))).Item;
+    expect(listing).toMatchObject({ type: 'smtp_credential', id: credential.id, secret_hash: hashSecret(password) });
+    const lookup = (await documentClient().send(new GetCommand({ TableName: table, Key: keys.apiKeyHash(hashSecret(password)), ConsistentRead: true }))).Item;
+    expect(lookup).toMatchObject({ type: 'api_key_lookup', kind: 'smtp', key_id: credential.id, account_id: account.id, scopes: ['emails:send'], tenant: null, allowed_domains: null });
     // It authenticates the relay as this account, limited to sending.
     const principal = await auth(password);
     expect(principal).toMatchObject({ account: { id: account.id }, credential: { kind: 'smtp', id: credential.id, scopes: ['emails:send'] } });
@@ -90,6 +99,20 @@ describe('SMTP credentials', () => {
       return list.body.smtp_credentials.find((c: { id: string; last_used_at: string | null }) => c.id === created.smtp_credential.id && c.last_used_at);
     }, 'last_used_at');
     expect(Date.parse(used.last_used_at)).toBeGreaterThanOrEqual(Date.parse(created.smtp_credential.created_at));
+  });
+
+  it('touchLastUsed sets last_used_at on the listing item only; a revoked or unknown credential is no error and no item is created', async () => {
+    const created = (await api('POST', '/smtp-credentials', { key: account.key, body: { name: 'touch' } })).body;
+    const { smtpCredentials } = stack().services;
+    await smtpCredentials.touchLastUsed(account.id, created.smtp_credential.id, '2026-11-23T08:00:00.000Z');
+    const list = await api('GET', '/smtp-credentials?limit=100', { key: account.key });
+    expect(list.body.smtp_credentials.find((c: { id: string }) => c.id === created.smtp_credential.id).last_used_at).toBe('2026-11-23T08:00:00.000Z');
+    expect((await api('DELETE', `/smtp-credentials/${created.smtp_credential.id}`, { key: account.key })).status).toBe(200);
+    const table = stack().info.env.TABLE_NAME!;
+    for (const id of [created.smtp_credential.id, 'smtp_01HZZZZZZZZZZZZZZZZZZZZZZZ']) {
+      await expect(smtpCredentials.touchLastUsed(account.id, id, '2026-11-23T08:01:00.000Z')).resolves.toBeUndefined();
+      expect((await documentClient().send(new GetCommand({ TableName: table, Key: keys.smtpCredential(account.id, id), ConsistentRead: true }))).Item).toBeUndefined();
+    }
   });
 
   it('keeps the doors apart: a password is not an API key, an API key is not a password', async () => {

@@ -1,6 +1,7 @@
 /** The SMTP credentials group: POST /smtp-credentials (password shown once), GET /smtp-credentials, DELETE /smtp-credentials/{id}. */
 import type { Hono } from 'hono';
-import { createSmtpCredentialSchema, toPublicSmtpCredential as publicCredential } from '../../../shared/domain/smtp-credentials/smtp-credential';
+import { createSmtpCredentialSchema } from '../../../shared/domain/smtp-credentials/schemas';
+import { toPublicSmtpCredential as publicCredential } from '../../../shared/domain/smtp-credentials/smtp-credential';
 import { createApi } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
 import { requireScope } from '../../../shared/http/middleware/require-scope';

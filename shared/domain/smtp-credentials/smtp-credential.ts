@@ -3,8 +3,7 @@
  * optionally limited to one tenant and to some sending domains. Its password is shown once and stored only
  * as a hash (./secret.ts).
  */
-import { z } from 'zod';
-import { domainName } from '../emails/address';
+import type { Scope } from '../api-keys/scopes';
 import { SMTP_USERNAME } from './secret';
 
 export interface SmtpCredential {
@@ -22,20 +21,7 @@ export interface SmtpCredential {
 }
 
 /** What a credential may do: send, and nothing else. */
-export const SMTP_CREDENTIAL_SCOPES = ['emails:send'];
-
-export const createSmtpCredentialSchema = z.object({
-  name: z.string().trim().min(1, 'name is required').max(100, 'name is at most 100 characters'),
-  tenant: z.string().trim().min(1).max(128).optional(),
-  allowed_domains: z
-    .array(domainName)
-    .min(1, 'allowed_domains needs at least one domain when given')
-    .max(100)
-    .transform((domains) => [...new Set(domains)])
-    .optional(),
-});
-
-export type CreateSmtpCredentialInput = z.infer<typeof createSmtpCredentialSchema>;
+export const SMTP_CREDENTIAL_SCOPES: Scope[] = ['emails:send'];
 
 /** The API's view (never the password): `tenant` is the tenant's external_id. */
 export function toPublicSmtpCredential(credential: SmtpCredential) {
