@@ -8,7 +8,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { build } from 'esbuild';
-import { BUNDLE_FILE, DEFAULT_FUNCTIONS_DIR, PROJECT_ROOT, functionCodeDir, functionEntries, type FunctionEntry } from './functions';
+import { BUNDLE_FILE, DEFAULT_FUNCTIONS_DIR, PROJECT_ROOT, RELAY_DOCKERFILE, functionCodeDir, functionEntries, type FunctionEntry } from './functions';
+import { SMTP_RELAY } from './definitions';
 
 export interface BuildOptions {
   /** Output directory; each function goes to `<outDir>/<name>/index.js`. Default dist/functions. */
@@ -90,9 +91,20 @@ function kib(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
+/**
+ * The SMTP relay's container build context: its bundle (bundled like a function) and the Dockerfile
+ * (infra/smtp-relay.Dockerfile) at `<outDir>/smtp-relay/`, the directory CDK stages as the image asset.
+ */
+export async function buildSmtpRelay(options: Pick<BuildOptions, 'outDir' | 'minify'> = {}): Promise<BuiltFunction> {
+  const outDir = path.resolve(options.outDir ?? DEFAULT_FUNCTIONS_DIR);
+  const [built] = await buildFunctions({ ...options, entries: [{ name: SMTP_RELAY.name, entry: SMTP_RELAY.entry }] });
+  fs.copyFileSync(path.join(PROJECT_ROOT, RELAY_DOCKERFILE), path.join(functionCodeDir(outDir, SMTP_RELAY.name), 'Dockerfile'));
+  return built!;
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
-  const built = await buildFunctions();
+  const built = [...(await buildFunctions()), await buildSmtpRelay()];
   const width = Math.max(...built.map((b) => b.name.length));
   for (const b of built) {
     console.log(`${b.name.padEnd(width)}  ${kib(b.bytes).padStart(10)}  (map ${kib(b.sourceMapBytes)})  ${path.relative(PROJECT_ROOT, b.file)}`);

@@ -516,5 +516,48 @@ export const SCHEDULED_TASKS: ScheduledTaskDefinition[] = [
   },
 ];
 
+/**
+ * The SMTP relay (docs/smtp.md): one long-running process per Fargate task behind a Network Load Balancer
+ * on 587. It calls the send core directly, so it holds what the send path needs and nothing more: the
+ * table (the send's one read and its accept), the mail bucket (the raw message) and the scheduler
+ * (scheduled sends). The image is built from the relay's bundle (`npm run build`:
+ * `<functionsDir>/smtp-relay/index.js` and the Dockerfile beside it).
+ */
+export interface SmtpRelayDefinition {
+  name: string;
+  entry: string;
+  /** The public port (the load balancer's listener). */
+  port: number;
+  /** The container's port: unprivileged, as the image runs as a non-root user. */
+  containerPort: number;
+  /** Fargate task size: CPU units (1024 = one vCPU) and MiB. */
+  cpu: number;
+  memoryMiB: number;
+  /** Tasks once the TLS secret is given (context `smtpTlsSecretArn`); 0 until then. */
+  desiredCount: number;
+  /** ECS waits this long after SIGTERM (the relay lets sessions finish within SMTP_CLOSE_TIMEOUT_S, below it). */
+  stopTimeoutSeconds: number;
+  /** Settings of the relay's environment (shared/smtp/relay-config.ts). */
+  environment: Record<string, string>;
+  grants: Grant[];
+}
+
+export const SMTP_RELAY: SmtpRelayDefinition = {
+  name: 'smtp-relay',
+  entry: 'functions/smtp-relay/main.ts',
+  port: 587,
+  containerPort: 2587,
+  cpu: 512,
+  memoryMiB: 2048,
+  desiredCount: 2,
+  stopTimeoutSeconds: 60,
+  environment: { SMTP_PORT: '2587', SMTP_CLOSE_TIMEOUT_S: '45', SMTP_MAX_CLIENTS: '500', SMTP_MAX_BUFFERED_MB: '1024' },
+  grants: [
+    { resource: { kind: 'table' }, access: 'readWrite' },
+    { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
+    { resource: { kind: 'scheduler' }, access: 'schedule' },
+  ],
+};
+
 /** Settings (not resources) every function reads from the environment, with their defaults. */
 export const SETTINGS = DEFAULT_SETTINGS;

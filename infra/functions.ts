@@ -14,6 +14,8 @@ export const DEFAULT_FUNCTIONS_DIR = path.join(PROJECT_ROOT, 'dist', 'functions'
 
 /** File name of a bundle inside its function directory; the Lambda handler is `index.handler`. */
 export const BUNDLE_FILE = 'index.js';
+/** The SMTP relay's Dockerfile, copied beside its bundle (`<functionsDir>/smtp-relay/Dockerfile`). */
+export const RELAY_DOCKERFILE = 'infra/smtp-relay.Dockerfile';
 export const LAMBDA_HANDLER = 'index.handler';
 
 export interface FunctionEntry {

@@ -12,6 +12,7 @@ import { pascalCase } from '../constructs/util';
 import { Workers } from '../constructs/workers';
 import { ScheduledTasks } from '../constructs/tasks';
 import { Alarms } from '../constructs/alarms';
+import { SmtpRelay } from '../constructs/smtp-relay';
 import { DEFAULT_FUNCTIONS_DIR } from '../functions';
 
 export interface MailserviceStackProps extends StackProps {
@@ -19,6 +20,8 @@ export interface MailserviceStackProps extends StackProps {
   functionsDir?: string;
   /** SANDBOX_DOMAIN of every function. Default: context `sandboxDomain`, then SETTINGS.SANDBOX_DOMAIN. */
   sandboxDomain?: string;
+  /** The SMTP relay's STARTTLS secret ({key, cert} PEMs). Default: context `smtpTlsSecretArn`; unset: relay at 0 tasks. */
+  smtpTlsSecretArn?: string;
 }
 
 /**
@@ -34,6 +37,7 @@ export class MailserviceStack extends Stack {
   readonly workers: Workers;
   readonly tasks: ScheduledTasks;
   readonly alarms: Alarms;
+  readonly smtpRelay: SmtpRelay;
 
   constructor(scope: Construct, id: string, props: MailserviceStackProps = {}) {
     super(scope, id, { description: 'mailservice: transactional email service (HTTP API, queues, workers, SES)', ...props });
@@ -63,8 +67,9 @@ export class MailserviceStack extends Stack {
     this.workers = new Workers(this, 'Workers', functions);
     this.tasks = new ScheduledTasks(this, 'Tasks', functions);
     this.alarms = new Alarms(this, 'Alarms', { queues: this.messaging.queues, deadLetterQueues: this.messaging.deadLetterQueues });
-    // Later: an `Smtp` construct (VPC, Fargate relay on 587 and MX on 25, NLB) built from the same
-    // `resources`, granting its task roles with grantAccess() like the functions.
+    // The SMTP relay on Fargate behind an NLB on 587, granted like the functions (later also the MX on 25).
+    const smtpTlsSecretArn = props.smtpTlsSecretArn ?? (this.node.tryGetContext('smtpTlsSecretArn') as string | undefined);
+    this.smtpRelay = new SmtpRelay(this, 'SmtpRelay', { functionsDir: functions.functionsDir, resources, environment: functions.environment, tlsSecretArn: smtpTlsSecretArn });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.httpApi.apiEndpoint, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
@@ -81,6 +86,11 @@ export class MailserviceStack extends Stack {
         description: `Batches the ${worker.name} stream worker gave up on (shard and sequence numbers)`,
       });
     }
+    new CfnOutput(this, 'SmtpHost', { value: this.smtpRelay.loadBalancer.loadBalancerDnsName, description: 'SMTP relay host (port 587, STARTTLS): point smtp.<your domain> at it with a CNAME' });
+    new CfnOutput(this, 'SmtpTlsSecretArn', {
+      value: this.smtpRelay.tlsSecret.secretArn,
+      description: smtpTlsSecretArn ? 'The SMTP relay STARTTLS certificate secret' : 'Put {"key","cert"} PEMs in this secret, then deploy with -c smtpTlsSecretArn=<this ARN> to start the relay',
+    });
     new CfnOutput(this, 'ConfigurationSetName', { value: this.email.configurationSetName });
     new CfnOutput(this, 'SecretsKeyArn', { value: this.data.secretsKey.keyArn, description: 'KMS key that encrypts stored secrets (DKIM keys)' });
   }

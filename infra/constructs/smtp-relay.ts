@@ -1,0 +1,122 @@
+/**
+ * The SMTP relay on AWS (docs/deploy.md, "SMTP relay on AWS"): Fargate tasks running the relay's bundle
+ * behind an internet-facing Network Load Balancer listening on TCP 587 (TLS is STARTTLS inside the SMTP
+ * session, so the load balancer passes TCP through and the task terminates TLS with the certificate from
+ * Secrets Manager; an ACM certificate on the NLB would need implicit TLS, which port 587 clients do not
+ * speak).
+ *
+ * Networking: a VPC of two public subnets, tasks with public IPs reaching the AWS APIs directly (no NAT
+ * gateway to pay for); the NLB keeps the client's address (target attribute preserve_client_ip) so the
+ * relay's per-address AUTH throttle sees real clients, hence the task's security group allows the port
+ * from anywhere. Least privilege: the task role gets exactly SMTP_RELAY.grants (grantAccess, as functions).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { SMTP_RELAY } from '../definitions';
+import { BUNDLE_FILE, functionCodeDir } from '../functions';
+import { grantAccess, type ServiceResources } from './grants';
+
+export interface SmtpRelayProps {
+  /** Where `npm run build` put the relay's bundle and Dockerfile (`<functionsDir>/smtp-relay/`). */
+  functionsDir: string;
+  resources: ServiceResources;
+  /** Environment every function gets (settings such as SANDBOX_DOMAIN). */
+  environment: Record<string, string>;
+  /**
+   * ARN of a Secrets Manager secret holding `{"key": "<PEM>", "cert": "<PEM>"}` for STARTTLS. Without it the
+   * stack creates an empty secret to fill in and runs no task (desired count 0) until deployed with it.
+   */
+  tlsSecretArn?: string;
+}
+
+export class SmtpRelay extends Construct {
+  readonly service: ecs.FargateService;
+  readonly loadBalancer: elbv2.NetworkLoadBalancer;
+  readonly taskDefinition: ecs.FargateTaskDefinition;
+  readonly tlsSecret: secretsmanager.ISecret;
+
+  constructor(scope: Construct, id: string, props: SmtpRelayProps) {
+    super(scope, id);
+    const contextDir = functionCodeDir(props.functionsDir, SMTP_RELAY.name);
+    for (const file of [BUNDLE_FILE, 'Dockerfile']) {
+      if (!fs.existsSync(path.join(contextDir, file))) {
+        throw new Error(`No image context for the SMTP relay: ${path.join(contextDir, file)} is missing. Run \`npm run build\` first.`);
+      }
+    }
+
+    const vpc = new ec2.Vpc(this, 'Vpc', {
+      maxAzs: 2,
+      natGateways: 0,
+      // Nothing uses the default security group (tasks and NLB have their own); restricting it would add a
+      // custom-resource Lambda to the stack for no gain.
+      restrictDefaultSecurityGroup: false,
+      subnetConfiguration: [{ name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 }],
+    });
+    const cluster = new ecs.Cluster(this, 'Cluster', { vpc, containerInsightsV2: ecs.ContainerInsights.ENABLED });
+
+    this.tlsSecret = props.tlsSecretArn
+      ? secretsmanager.Secret.fromSecretCompleteArn(this, 'TlsSecret', props.tlsSecretArn)
+      : new secretsmanager.Secret(this, 'TlsSecret', {
+          description: 'mailservice SMTP relay STARTTLS certificate: {"key": "<PEM private key>", "cert": "<PEM certificate chain>"}',
+          removalPolicy: RemovalPolicy.RETAIN,
+        });
+
+    this.taskDefinition = new ecs.FargateTaskDefinition(this, 'Task', {
+      cpu: SMTP_RELAY.cpu,
+      memoryLimitMiB: SMTP_RELAY.memoryMiB,
+      runtimePlatform: { cpuArchitecture: ecs.CpuArchitecture.X86_64, operatingSystemFamily: ecs.OperatingSystemFamily.LINUX },
+    });
+    const logGroup = new logs.LogGroup(this, 'Logs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    const container = this.taskDefinition.addContainer('relay', {
+      image: ecs.ContainerImage.fromAsset(contextDir),
+      logging: ecs.LogDrivers.awsLogs({ logGroup, streamPrefix: 'smtp-relay' }),
+      environment: { ...props.environment, ...SMTP_RELAY.environment },
+      secrets: {
+        SMTP_TLS_KEY: ecs.Secret.fromSecretsManager(this.tlsSecret, 'key'),
+        SMTP_TLS_CERT: ecs.Secret.fromSecretsManager(this.tlsSecret, 'cert'),
+      },
+      portMappings: [{ containerPort: SMTP_RELAY.containerPort, protocol: ecs.Protocol.TCP }],
+      stopTimeout: Duration.seconds(SMTP_RELAY.stopTimeoutSeconds),
+    });
+    const env = grantAccess(this, this.taskDefinition.taskRole, SMTP_RELAY.grants, props.resources);
+    for (const [key, value] of Object.entries(env)) container.addEnvironment(key, value);
+
+    const securityGroup = new ec2.SecurityGroup(this, 'TaskSecurityGroup', { vpc, description: 'SMTP relay tasks: submission from anywhere (client addresses are preserved)' });
+    securityGroup.addIngressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(SMTP_RELAY.containerPort), 'SMTP submission (the NLB forwards 587 here, keeping the client address)');
+
+    this.service = new ecs.FargateService(this, 'Service', {
+      cluster,
+      taskDefinition: this.taskDefinition,
+      desiredCount: props.tlsSecretArn ? SMTP_RELAY.desiredCount : 0,
+      assignPublicIp: true,
+      vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC },
+      securityGroups: [securityGroup],
+      circuitBreaker: { enable: true, rollback: true },
+      minHealthyPercent: 100,
+      maxHealthyPercent: 200,
+    });
+
+    this.loadBalancer = new elbv2.NetworkLoadBalancer(this, 'Nlb', { vpc, internetFacing: true, vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC } });
+    // The load balancer's own security group: 587 from anywhere, on to the tasks.
+    this.loadBalancer.connections.allowFromAnyIpv4(ec2.Port.tcp(SMTP_RELAY.port), 'SMTP submission');
+    const listener = this.loadBalancer.addListener('Submission', { port: SMTP_RELAY.port, protocol: elbv2.Protocol.TCP });
+    listener.addTargets('Relay', {
+      port: SMTP_RELAY.containerPort,
+      protocol: elbv2.Protocol.TCP,
+      targets: [this.service.loadBalancerTarget({ containerName: 'relay', containerPort: SMTP_RELAY.containerPort })],
+      preserveClientIp: true,
+      // Sessions of a stopping task finish within its stopTimeout; no need to wait the default 300 s.
+      deregistrationDelay: Duration.seconds(SMTP_RELAY.stopTimeoutSeconds),
+      healthCheck: { protocol: elbv2.Protocol.TCP, interval: Duration.seconds(10), healthyThresholdCount: 2, unhealthyThresholdCount: 2 },
+    });
+    securityGroup.connections.allowFrom(this.loadBalancer, ec2.Port.tcp(SMTP_RELAY.containerPort), 'health checks from the load balancer');
+
+  }
+}
