@@ -537,8 +537,17 @@ export interface SmtpRelayDefinition {
   desiredCount: number;
   /** ECS waits this long after SIGTERM (the relay lets sessions finish within SMTP_CLOSE_TIMEOUT_S, below it). */
   stopTimeoutSeconds: number;
+  /** The load balancer's health check of each task: a TCP connect to the container port. */
+  healthCheck: { protocol: 'TCP'; intervalSeconds: number; healthyThreshold: number; unhealthyThreshold: number };
+  /** Variables receiving the STARTTLS key and certificate PEMs from the Secrets Manager secret's `key` and `cert` fields. */
+  tlsSecretEnv: { key: string; cert: string };
   /** Settings of the relay's environment (shared/smtp/relay-config.ts). */
   environment: Record<string, string>;
+  /**
+   * The send path's needs, a subset of the `emails` API group's grants: no queue (the send core writes the
+   * email and the outbox stream enqueues it; test events are an API-only route), no SES and no KMS (the
+   * send-email worker signs and sends).
+   */
   grants: Grant[];
 }
 
@@ -551,6 +560,8 @@ export const SMTP_RELAY: SmtpRelayDefinition = {
   memoryMiB: 2048,
   desiredCount: 2,
   stopTimeoutSeconds: 60,
+  healthCheck: { protocol: 'TCP', intervalSeconds: 10, healthyThreshold: 2, unhealthyThreshold: 2 },
+  tlsSecretEnv: { key: 'SMTP_TLS_KEY', cert: 'SMTP_TLS_CERT' },
   environment: { SMTP_PORT: '2587', SMTP_CLOSE_TIMEOUT_S: '45', SMTP_MAX_CLIENTS: '500', SMTP_MAX_BUFFERED_MB: '1024' },
   grants: [
     { resource: { kind: 'table' }, access: 'readWrite' },

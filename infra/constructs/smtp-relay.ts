@@ -79,8 +79,8 @@ export class SmtpRelay extends Construct {
       logging: ecs.LogDrivers.awsLogs({ logGroup, streamPrefix: 'smtp-relay' }),
       environment: { ...props.environment, ...SMTP_RELAY.environment },
       secrets: {
-        SMTP_TLS_KEY: ecs.Secret.fromSecretsManager(this.tlsSecret, 'key'),
-        SMTP_TLS_CERT: ecs.Secret.fromSecretsManager(this.tlsSecret, 'cert'),
+        [SMTP_RELAY.tlsSecretEnv.key]: ecs.Secret.fromSecretsManager(this.tlsSecret, 'key'),
+        [SMTP_RELAY.tlsSecretEnv.cert]: ecs.Secret.fromSecretsManager(this.tlsSecret, 'cert'),
       },
       portMappings: [{ containerPort: SMTP_RELAY.containerPort, protocol: ecs.Protocol.TCP }],
       stopTimeout: Duration.seconds(SMTP_RELAY.stopTimeoutSeconds),
@@ -114,9 +114,13 @@ export class SmtpRelay extends Construct {
       preserveClientIp: true,
       // Sessions of a stopping task finish within its stopTimeout; no need to wait the default 300 s.
       deregistrationDelay: Duration.seconds(SMTP_RELAY.stopTimeoutSeconds),
-      healthCheck: { protocol: elbv2.Protocol.TCP, interval: Duration.seconds(10), healthyThresholdCount: 2, unhealthyThresholdCount: 2 },
+      healthCheck: {
+        protocol: elbv2.Protocol[SMTP_RELAY.healthCheck.protocol],
+        interval: Duration.seconds(SMTP_RELAY.healthCheck.intervalSeconds),
+        healthyThresholdCount: SMTP_RELAY.healthCheck.healthyThreshold,
+        unhealthyThresholdCount: SMTP_RELAY.healthCheck.unhealthyThreshold,
+      },
     });
     securityGroup.connections.allowFrom(this.loadBalancer, ec2.Port.tcp(SMTP_RELAY.containerPort), 'health checks from the load balancer');
-
   }
 }

@@ -3,12 +3,31 @@
  * the image an asset built from the relay's bundle, STARTTLS material from Secrets Manager, and a task
  * role with exactly SMTP_RELAY.grants (least privilege, derived from infra/definitions.ts).
  */
-import { Match } from 'aws-cdk-lib/assertions';
-import { SMTP_RELAY } from '../../infra/definitions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { API_GROUPS, SMTP_RELAY } from '../../infra/definitions';
+import { grantAccess, type ServiceResources } from '../../infra/constructs/grants';
+import type { MailserviceStack } from '../../infra/stacks/mailservice-stack';
 import { ENV } from '../../shared/config';
-import { actionsOf, resourcesOf, roleStatements, synth, type Synthesised } from './helpers';
+import { SMTP_ENV } from '../../shared/smtp/relay-config';
+import { actionsOf, createStack, resourcesOf, roleStatements, synth, type Statement, type Synthesised } from './helpers';
 
 const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:smtp-tls-AbCdEf';
+
+/** The resources a definition's grants refer to, from the stack's public constructs (as the stack builds them). */
+function resourcesOfStack(stack: MailserviceStack): ServiceResources {
+  return {
+    table: stack.data.table,
+    buckets: stack.data.buckets,
+    queues: stack.messaging.queues,
+    topics: stack.messaging.topics,
+    configurationSetName: stack.email.configurationSetName,
+    scheduling: stack.scheduling,
+    secretsKey: stack.data.secretsKey,
+  };
+}
+
+const sortedJson = (statements: Statement[]): string[] => statements.map((st) => JSON.stringify(st)).sort();
 
 describe('SMTP relay, with its TLS secret given', () => {
   let s: Synthesised;
@@ -74,6 +93,32 @@ describe('SMTP relay, with its TLS secret given', () => {
     expect(roleId).not.toBe((task.ExecutionRoleArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0]);
   });
 
+  test('the NLB health-checks each task with a TCP connect to the container port; logs go to CloudWatch', () => {
+    s.template.hasResourceProperties('AWS::ElasticLoadBalancingV2::TargetGroup', {
+      Port: SMTP_RELAY.containerPort,
+      HealthCheckProtocol: SMTP_RELAY.healthCheck.protocol,
+      HealthCheckIntervalSeconds: SMTP_RELAY.healthCheck.intervalSeconds,
+      HealthyThresholdCount: SMTP_RELAY.healthCheck.healthyThreshold,
+      UnhealthyThresholdCount: SMTP_RELAY.healthCheck.unhealthyThreshold,
+    });
+    const task = Object.values(s.template.findResources('AWS::ECS::TaskDefinition'))[0]!.Properties;
+    expect(task.ContainerDefinitions[0].LogConfiguration).toMatchObject({ LogDriver: 'awslogs', Options: expect.objectContaining({ 'awslogs-stream-prefix': 'smtp-relay' }) });
+  });
+
+  test('the TLS variables of the definition are the ones the relay reads', () => {
+    expect(SMTP_RELAY.tlsSecretEnv).toEqual({ key: SMTP_ENV.tlsKey, cert: SMTP_ENV.tlsCert });
+    expect(SMTP_RELAY.environment[SMTP_ENV.port]).toBe(String(SMTP_RELAY.containerPort));
+  });
+
+  test('the execution role reads only the TLS secret (no table, bucket or scheduler access)', () => {
+    const task = Object.values(s.template.findResources('AWS::ECS::TaskDefinition'))[0]!.Properties;
+    const executionRoleId = (task.ExecutionRoleArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    const statements = roleStatements(s.template, executionRoleId);
+    const secretStatements = statements.filter((st) => actionsOf(st).some((a) => a.startsWith('secretsmanager:')));
+    expect(secretStatements.flatMap(resourcesOf)).toEqual([SECRET_ARN]);
+    for (const action of statements.flatMap(actionsOf)) expect(action).not.toMatch(/^(dynamodb|s3|scheduler|iam|sqs|ses|kms):/);
+  });
+
   test('security groups: 587 open on the load balancer, the container port open on the tasks', () => {
     s.template.hasResourceProperties('AWS::EC2::SecurityGroup', {
       SecurityGroupIngress: Match.arrayWith([Match.objectLike({ CidrIp: '0.0.0.0/0', FromPort: 587, ToPort: 587, IpProtocol: 'tcp' })]),
@@ -97,5 +142,34 @@ describe('SMTP relay, before a TLS secret is given', () => {
     s.template.resourceCountIs('AWS::SecretsManager::Secret', 1);
     s.template.hasResourceProperties('AWS::ECS::Service', { DesiredCount: 0 });
     s.template.hasOutput('SmtpTlsSecretArn', { Description: Match.stringLikeRegexp('smtpTlsSecretArn') });
+  });
+});
+
+describe('SMTP relay task role = its grants, exactly', () => {
+  test('its policy statements are those grantAccess makes of SMTP_RELAY.grants, and its environment carries their resources', () => {
+    const created = createStack({ context: { smtpTlsSecretArn: SECRET_ARN } });
+    try {
+      // A reference role granted SMTP_RELAY.grants by the helper the functions use: the task role must hold the same statements, no more.
+      const reference = new iam.Role(created.stack, 'ReferenceRelayRole', { assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com') });
+      const env = grantAccess(created.stack, reference, SMTP_RELAY.grants, resourcesOfStack(created.stack));
+      const template = Template.fromStack(created.stack);
+      const task = Object.values(template.findResources('AWS::ECS::TaskDefinition'))[0]!.Properties;
+      const taskRoleId = (task.TaskRoleArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+      const expected = roleStatements(template, created.stack.getLogicalId(reference.node.defaultChild as iam.CfnRole));
+      expect(expected.length).toBeGreaterThan(0);
+      expect(sortedJson(roleStatements(template, taskRoleId))).toEqual(sortedJson(expected));
+
+      const containerEnv = Object.fromEntries((task.ContainerDefinitions[0].Environment as { Name: string; Value: unknown }[]).map((e) => [e.Name, e.Value]));
+      for (const [name, value] of Object.entries(env)) expect({ name, value: containerEnv[name] }).toEqual({ name, value: created.stack.resolve(value) });
+    } finally {
+      created.cleanup();
+    }
+  });
+
+  test('the relay is a second door to the send core: never granted more than the emails API group', () => {
+    const emails = API_GROUPS.find((g) => g.name === 'emails')!;
+    const key = (g: { resource: object; access: string }): string => JSON.stringify([g.resource, g.access]);
+    const emailsGrants = new Set(emails.grants.map(key));
+    for (const grant of SMTP_RELAY.grants) expect({ grant, inEmailsGroup: emailsGrants.has(key(grant)) }).toEqual({ grant, inEmailsGroup: true });
   });
 });
