@@ -25,6 +25,8 @@ import { MailerError, type BlobStore, type Clock, type EventPublisher, type Mail
 import { emailEvent } from '../domain/webhooks/email-event-data';
 import type { EmailRepository, StoredEmail } from '../store/emails';
 import type { TenantRepository } from '../store/tenants';
+import type { SuppressionRepository } from '../store/suppressions';
+import type { Email } from '../domain/emails/email';
 import { tenantFiringRefusal } from './send/tenant-policy';
 import type { DkimKeys } from './dkim-keys';
 import { loadAttachments } from './email-attachments';
@@ -34,6 +36,8 @@ export interface DeliverEmailDeps {
   events: EventPublisher;
   /** Scheduled tenant emails: the tenant as of the firing. */
   tenants: Pick<TenantRepository, 'find'>;
+  /** Scheduled emails: the suppression lists as of the firing. */
+  suppressions: Pick<SuppressionRepository, 'findSuppressed'>;
   dkimKeys: Pick<DkimKeys, 'forSender'>;
   sandboxDomain: string;
   blobs: BlobStore;
@@ -58,11 +62,28 @@ class SenderNoLongerVerified extends Error {}
 /** A scheduled email whose tenant may no longer send it (paused, deleted, stream policy): fails for good. */
 class RefusedForTenant extends Error {}
 
-async function checkTenantAtFiring(deps: DeliverEmailDeps, email: { account_id: string; tenant_id?: string | null; scheduled_at: string | null; category?: string }): Promise<void> {
-  if (!email.tenant_id || email.scheduled_at === null) return;
-  const stored = await deps.tenants.find(email.account_id, email.tenant_id);
-  const refusal = tenantFiringRefusal(stored && !stored.deleting ? stored.tenant : null, email.category);
-  if (refusal) throw new RefusedForTenant(refusal);
+/**
+ * A scheduled email meets the rules of its firing time again (as Postmark and Resend check a scheduled
+ * send when it goes out): its tenant (paused, deleted, stream policy) and the suppression lists (account
+ * and tenant) of its recipients, one read each, only for scheduled emails.
+ */
+async function checkAtFiring(deps: DeliverEmailDeps, email: Pick<Email, 'account_id' | 'scheduled_at' | 'to' | 'cc' | 'bcc'> & { tenant_id?: string | null; category?: string }): Promise<void> {
+  if (email.scheduled_at === null) return;
+  if (email.tenant_id) {
+    const stored = await deps.tenants.find(email.account_id, email.tenant_id);
+    const refusal = tenantFiringRefusal(stored && !stored.deleting ? stored.tenant : null, email.category);
+    if (refusal) throw new RefusedForTenant(refusal);
+  }
+  const recipients = [...new Set([...bare(email.to), ...bare(email.cc), ...bare(email.bcc)].map((address) => address.toLowerCase()))];
+  const suppressed = await deps.suppressions.findSuppressed(email.account_id, email.tenant_id ?? null, recipients);
+  if (suppressed.length) throw new RefusedForTenant(`Not sent: ${suppressed.join(', ')} ${suppressed.length === 1 ? 'was' : 'were'} suppressed before the scheduled time.`);
+}
+
+/** A scheduled tenant email whose sending domain was given to another tenant meanwhile is not sent. */
+function checkDomainOwnerAtFiring(email: Pick<Email, 'from' | 'scheduled_at'> & { tenant_id?: string | null }, domainTenantId: string | null): void {
+  if (email.scheduled_at === null || !email.tenant_id || domainTenantId === null || domainTenantId === email.tenant_id) return;
+  const domain = domainOf(parseMailbox(email.from)?.email ?? email.from);
+  throw new RefusedForTenant(`Not sent: the domain ${domain} belongs to another tenant at the scheduled time.`);
 }
 
 /**
@@ -121,8 +142,9 @@ export async function deliverEmail(deps: DeliverEmailDeps, emailId: string, sche
   const claimed = claim.stored;
   const { email } = claimed;
   try {
-    await checkTenantAtFiring(deps, email);
+    await checkAtFiring(deps, email);
     const { raw, domainTenantId } = await signForDomain(deps, email.account_id, email.from, await messageOf(deps, claimed));
+    checkDomainOwnerAtFiring(email, domainTenantId);
     // The SES tenant only for the tenant's own domain: an account-wide domain is not associated with it.
     const tenantName = email.tenant_id && domainTenantId === email.tenant_id ? email.tenant_id : undefined;
     const { providerMessageId } = await sendThroughProvider(

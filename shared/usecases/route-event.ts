@@ -3,17 +3,28 @@
  * subscribed to its type (and, for tenant-filtered endpoints, only email events of those tenants): one
  * delivery record and one queue message per (endpoint, event). The delivery record is created
  * conditionally, so a redelivered event is not delivered twice.
+ *
+ * An email event names its tenant by external_id, which a new tenant may take once the old one is
+ * deleted: the event keeps its tenant only while the email's own tenant exists. Otherwise it is routed
+ * and delivered with tenant null, as GET /emails shows such an email (docs/tenants.md), and reaches no
+ * tenant-filtered endpoint (not even one of a new tenant with the same external_id).
  */
 import { deliveryIdFor } from '../domain/webhooks/delivery';
 import type { WebhookEndpoint } from '../domain/webhooks/endpoint';
 import { webhookBody, type ServiceEvent } from '../domain/webhooks/event';
 import { isTenantScopedType } from '../domain/webhooks/event-types';
 import type { Clock, WebhookDeliveryQueue } from '../ports';
+import type { EmailRepository } from '../store/emails';
+import type { TenantRepository } from '../store/tenants';
 import type { WebhookDeliveryRepository } from '../store/webhook-deliveries';
 import type { WebhookRepository } from '../store/webhooks';
 
 export interface RouteEventDeps {
   webhooks: Pick<WebhookRepository, 'listForAccount'>;
+  /** The tenant an email event names, as of routing (one read, only when an endpoint takes the event). */
+  tenants: Pick<TenantRepository, 'find'>;
+  /** The email, read only when its tenant's external_id now names a tenant created after it. */
+  emails: Pick<EmailRepository, 'get'>;
   webhookDeliveries: WebhookDeliveryRepository;
   webhookDeliveryQueue: WebhookDeliveryQueue;
   clock: Clock;
@@ -45,8 +56,27 @@ export function endpointsOncePerBatch(webhooks: Pick<WebhookRepository, 'listFor
   };
 }
 
-export async function routeEvent(deps: RouteEventDeps, event: ServiceEvent): Promise<number> {
-  const endpoints = (await deps.webhooks.listForAccount(event.account_id)).filter((endpoint) => subscribes(endpoint, event));
+/** The event as of now: an email event of a deleted tenant's email names no tenant (see above). */
+export async function eventWithLiveTenant(deps: Pick<RouteEventDeps, 'tenants' | 'emails'>, event: ServiceEvent): Promise<ServiceEvent> {
+  if (event.tenant === null || !isTenantScopedType(event.type)) return event;
+  const stored = await deps.tenants.find(event.account_id, event.tenant);
+  const gone = { ...event, tenant: null, data: { ...event.data, tenant: null } };
+  // external_id is immutable: no tenant of that external_id now means the email's tenant was deleted.
+  if (!stored || stored.deleting || stored.tenant.external_id !== event.tenant) return gone;
+  // The usual case: the tenant is not newer than the email (data.created_at), so it is the email's own.
+  const emailCreatedAt = Date.parse(String(event.data.created_at));
+  if (!(Date.parse(stored.tenant.created_at) > emailCreatedAt)) return event;
+  // Newer: it may have reused the external_id (or the clocks differ). The email says which tenant was its own.
+  const email = typeof event.data.email_id === 'string' ? await deps.emails.get(event.data.email_id) : null;
+  if (!email || email.email.account_id !== event.account_id) return event; // a test event's example email
+  return email.email.tenant_id === stored.tenant.id ? event : gone;
+}
+
+export async function routeEvent(deps: RouteEventDeps, received: ServiceEvent): Promise<number> {
+  const candidates = (await deps.webhooks.listForAccount(received.account_id)).filter((endpoint) => endpoint.enabled && endpoint.events.includes(received.type));
+  if (candidates.length === 0) return 0;
+  const event = await eventWithLiveTenant(deps, received);
+  const endpoints = candidates.filter((endpoint) => subscribes(endpoint, event));
   const now = deps.clock.now().toISOString();
   const payload = webhookBody(event);
   let queued = 0;

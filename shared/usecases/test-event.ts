@@ -37,7 +37,8 @@ export interface TestEventDeps {
 export async function sendTestEvent(deps: TestEventDeps, principal: Principal, input: TestEventInput) {
   // Spec, Authentication 3: POST /emails/test needs a full-access key of the whole account.
   requireAccountKey(principal, 'send test events');
-  const tenant = (await resolveTenant(deps, principal, input.tenant))?.external_id ?? null;
+  const named = await resolveTenant(deps, principal, input.tenant);
+  const tenant = named?.external_id ?? null;
   const now = deps.clock.now().toISOString();
   const type = input.event as EventType;
   let data: Record<string, unknown>;
@@ -51,7 +52,7 @@ export async function sendTestEvent(deps: TestEventDeps, principal: Principal, i
     assertVisible(principal, stored ? emailOwner(stored.email) : null, 'Email', input.email_id);
     data = emailEventData(stored!.email, type);
   } else {
-    data = sampleEventData(type, now, tenant);
+    data = sampleEventData(type, now, named);
   }
   const event: ServiceEvent = { id: freshEventId(deps.clock.now()), type, account_id: principal.account.id, tenant, created_at: now, data };
   const deliver = input.deliver !== false;

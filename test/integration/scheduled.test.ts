@@ -37,6 +37,20 @@ describe('scheduled sends', () => {
     expect(await sesMessagesFor(response.body.id)).toHaveLength(1);
   });
 
+  it('does not send a scheduled email whose recipient was suppressed before its time: failed with the reason, email.failed', async () => {
+    const owner = await newAccount({ plan: 'pro' });
+    const response = await schedule(owner, inMs(2000));
+    expect(response.status).toBe(200);
+    expect((await api('POST', '/suppressions', { key: owner.key, body: { email: owner.email } })).status).toBeLessThan(300);
+    const failed = await waitFor(async () => {
+      const email = await emailOf(owner, response.body.id);
+      return email.status === 'failed' ? email : undefined;
+    }, 'scheduled email failed at firing', 15_000);
+    expect(failed.bounce_reason).toContain('suppressed before the scheduled time');
+    expect(failed.sent_at).toBeNull();
+    expect(await sesMessagesFor(response.body.id)).toHaveLength(0);
+  });
+
   it('refuses a past or unparsable time and one more than a year ahead', async () => {
     for (const at of [inMs(-60_000), 'tomorrow at noon', '2030-01-01', inMs(400 * 86_400_000)]) {
       const response = await schedule(account, at);

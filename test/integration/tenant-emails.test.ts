@@ -1,7 +1,7 @@
 /**
  * Emails carry their tenant against the local cloud: GET /emails?tenant= (the sparse tenant index),
  * GET /emails/{id}, what a tenant-limited key sees, tenant null once the tenant is deleted, webhooks
- * routed by tenant filter with data.tenant, and bounces of tenant email on the tenant's list.
+ * routed by tenant filter with data.tenant, and bounces and complaints of tenant email on the tenant's list.
  */
 import { api, emailOf, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { unique, createTenant } from './harness/tenants';
@@ -149,5 +149,29 @@ describe('tenant emails', () => {
     // The tenant's next send to it is refused; an account-wide send is not.
     expect((await api('POST', '/emails', { key: bouncer.key, body: { from: `a@${SANDBOX}`, to: bouncer.email, subject: 's', text: 't', tenant: tenant.external_id } })).status).toBe(422);
     expect((await api('POST', '/emails', { key: bouncer.key, body: { from: `a@${SANDBOX}`, to: bouncer.email, subject: 's', text: 't' } })).status).toBe(200);
+  });
+
+  it('puts a complaining address of tenant email on the tenant\'s suppression list, not the account\'s nor another tenant\'s', async () => {
+    // The SES emulator's complaint simulator: delivered, then a Complaint.
+    const complainer = await newAccount({ email: `complaint+${Date.now()}@simulator.amazonses.com`, plan: 'scale', paymentMethod: true, tenants: true });
+    const tenant = await createTenant(complainer);
+    const sibling = await createTenant(complainer);
+    const id = await sendAs(complainer, tenant.id);
+    const email = await waitFor(async () => {
+      const current = await emailOf(complainer, id);
+      return current.last_event === 'complained' && current.status === 'delivered' ? current : undefined;
+    }, 'delivery and complaint');
+    expect(email.tenant).toBe(tenant.external_id);
+    const onTenant = await waitFor(async () => {
+      const list = await api('GET', `/suppressions?tenant=${tenant.id}&email=${encodeURIComponent(complainer.email)}`, { key: complainer.key });
+      return list.body.suppressions?.length ? list.body.suppressions : undefined;
+    }, 'the tenant suppression');
+    expect(onTenant[0]).toMatchObject({ reason: 'complaint', scope: 'tenant', tenant: tenant.external_id });
+    expect((await api('GET', `/suppressions?email=${encodeURIComponent(complainer.email)}`, { key: complainer.key })).body.suppressions).toEqual([]);
+    expect((await api('GET', `/suppressions?tenant=${sibling.external_id}&email=${encodeURIComponent(complainer.email)}`, { key: complainer.key })).body.suppressions).toEqual([]);
+    const again = await api('POST', '/emails', { key: complainer.key, body: { from: `a@${SANDBOX}`, to: complainer.email, subject: 's', text: 't', tenant: tenant.external_id } });
+    expect(again.status).toBe(422);
+    expect(again.body.error.details.suppressed).toEqual([complainer.email]);
+    expect((await api('POST', '/emails', { key: complainer.key, body: { from: `a@${SANDBOX}`, to: complainer.email, subject: 's', text: 't', tenant: sibling.external_id } })).status).toBe(200);
   });
 });

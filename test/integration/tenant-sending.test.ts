@@ -1,8 +1,8 @@
 /**
  * The tenant rules of the send path against the local cloud: a named tenant (external_id or id), a
  * tenant-limited key, domains owned by tenants (domain_not_allowed, rule 12), default_from_domain,
- * paused and transactional_only tenants, the tenant's suppression list, batch items, resend, and a
- * scheduled email of a tenant paused before its firing.
+ * paused and transactional_only tenants, the tenant's suppression list, batch items, resend, and
+ * scheduled emails of a tenant paused, made transactional_only or deleted before their firing.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../shared/store/keys';
@@ -201,6 +201,71 @@ describe('tenant sends', () => {
       return requests.find((r) => r.path === `/${hookPath}`);
     }, 'email.failed at the tenant-filtered endpoint');
     expect(JSON.parse(delivered.body)).toMatchObject({ type: 'email.failed', data: { email_id: scheduled.body.id, status: 'failed', tenant: later.external_id } });
+  });
+
+  it('does not send a scheduled product email whose tenant became transactional_only before its time; its transactional email goes', async () => {
+    const tenant = await createTenant(account);
+    const at = new Date(Date.now() + 2500).toISOString();
+    const product = await send(account.key, { from: `hi@${shared}`, tenant: tenant.external_id, category: 'product', scheduled_at: at });
+    const newsletter = await send(account.key, { from: `hi@${shared}`, tenant: tenant.id, category: 'newsletter', scheduled_at: at });
+    const transactional = await send(account.key, { from: `hi@${shared}`, tenant: tenant.external_id, category: 'transactional', scheduled_at: at });
+    const uncategorised = await send(account.key, { from: `hi@${shared}`, tenant: tenant.external_id, scheduled_at: at });
+    expect([product, newsletter, transactional, uncategorised].map((r) => r.body.status)).toEqual(['scheduled', 'scheduled', 'scheduled', 'scheduled']);
+    expect((await api('PATCH', `/tenants/${tenant.id}`, { key: account.key, body: { stream_policy: 'transactional_only' } })).status).toBe(200);
+    for (const [refused, category] of [[product, 'product'], [newsletter, 'newsletter']] as const) {
+      const failed = await waitForStatus(account, refused.body.id, 'failed', 20_000);
+      expect(failed).toMatchObject({ tenant: tenant.external_id, last_event: 'failed', bounce_reason: expect.stringMatching(new RegExp(`transactional.*${category}`)) });
+      expect(await sesMessagesFor(refused.body.id)).toEqual([]);
+    }
+    for (const sent of [transactional, uncategorised]) {
+      expect(await waitForStatus(account, sent.body.id, 'delivered', 20_000)).toMatchObject({ tenant: tenant.external_id });
+      expect(await sesMessagesFor(sent.body.id)).toHaveLength(1);
+    }
+  });
+
+  it('does not send a scheduled email whose tenant was deleted before its time: failed, tenant null (also in email.failed), and a new tenant with the same external_id does not get its events', async () => {
+    const doomed = await createTenant(account);
+    const reused = await createTenant(account);
+    const at = new Date(Date.now() + 3000).toISOString();
+    const scheduled = [
+      await send(account.key, { from: `hi@${shared}`, tenant: doomed.external_id, scheduled_at: at }),
+      await send(account.key, { from: `hi@${shared}`, tenant: reused.id, scheduled_at: at }),
+    ].map((r) => {
+      expect(r.body.status).toBe('scheduled');
+      return r.body.id as string;
+    });
+    for (const tenant of [doomed, reused]) expect((await api('DELETE', `/tenants/${tenant.id}`, { key: account.key })).status).toBe(200);
+    // The platform reuses a customer id for a new tenant, with an endpoint filtered to it.
+    const reborn = (await api('POST', '/tenants', { key: account.key, body: { external_id: reused.external_id } })).body.tenant;
+    expect(reborn.id).not.toBe(reused.id);
+    const inbox = stack().info.webhook_inbox_url!;
+    const paths = { reborn: unique('reborn-hook'), all: unique('all-failed-hook') };
+    const rebornHook = await api('POST', '/webhooks', { key: account.key, body: { url: `${inbox}${paths.reborn}`, events: ['email.failed'], tenants: [reborn.external_id] } });
+    const allHook = await api('POST', '/webhooks', { key: account.key, body: { url: `${inbox}${paths.all}`, events: ['email.failed'] } });
+    expect([rebornHook.status, allHook.status]).toEqual([200, 200]);
+
+    for (const id of scheduled) {
+      const failed = await waitForStatus(account, id, 'failed', 20_000);
+      expect(failed).toMatchObject({ tenant: null, last_event: 'failed', bounce_reason: expect.stringMatching(/tenant was deleted/) });
+      expect(await sesMessagesFor(id)).toEqual([]);
+    }
+    const events = await waitFor(async () => {
+      const requests = (await api('GET', '/_local/webhooks')).body.requests as { path: string; body: string }[];
+      const bodies = requests.filter((r) => r.path === `/${paths.all}`).map((r) => JSON.parse(r.body));
+      return scheduled.every((id) => bodies.some((b) => b.data.email_id === id)) ? bodies : undefined;
+    }, 'email.failed of both at the unfiltered endpoint');
+    for (const id of scheduled) {
+      // Like GET /emails/{id}: a deleted tenant's email names no tenant.
+      expect(events.find((b) => b.data.email_id === id)).toMatchObject({ type: 'email.failed', data: { status: 'failed', tenant: null } });
+    }
+    const log = await api('GET', `/webhooks/${rebornHook.body.webhook.id}/deliveries`, { key: account.key });
+    expect(log.body.deliveries).toEqual([]);
+    // The new tenant's own email events do reach it.
+    const own = await send(account.key, { from: `hi@${shared}`, tenant: reborn.external_id, scheduled_at: new Date(Date.now() + 2500).toISOString() });
+    await api('PATCH', `/tenants/${reborn.id}`, { key: account.key, body: { status: 'paused' } });
+    await waitForStatus(account, own.body.id, 'failed', 20_000);
+    const delivered = await waitFor(async () => (await api('GET', `/webhooks/${rebornHook.body.webhook.id}/deliveries`, { key: account.key })).body.deliveries[0], 'its own email.failed');
+    expect(delivered.payload).toMatchObject({ type: 'email.failed', data: { email_id: own.body.id, tenant: reborn.external_id } });
   });
 
   it('answers 403 tenants_not_enabled for a tenant on an account without tenants', async () => {

@@ -74,6 +74,42 @@ describe('/tenants', () => {
     expect((await api('POST', '/tenants', { key: account.key, body: { external_id: 'x'.repeat(128) } })).status).toBe(201);
   });
 
+  it('takes metadata of exactly 4 KB (4096 bytes of JSON text in UTF-8) on POST and PATCH, and refuses one byte more with 400 naming metadata', async () => {
+    const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
+    // '{"blob":"' + 4085 x + '"}' = 4096 bytes; 'é' is 2 bytes in UTF-8 (2044 x 2 + '{"b":"' + '"}' = 4096).
+    const atLimit = [{ blob: 'x'.repeat(4085) }, { b: 'é'.repeat(2044) }];
+    const overLimit = [{ blob: 'x'.repeat(4086) }, { b: `${'é'.repeat(2044)}x` }];
+    expect(atLimit.map(bytes)).toEqual([4096, 4096]);
+    expect(overLimit.map(bytes)).toEqual([4097, 4097]);
+    expect(JSON.stringify(overLimit[1]).length).toBeLessThan(4096); // counted in bytes, not characters
+
+    const expectRefused = (response: { status: number; body: any }, what: unknown) => {
+      expect({ what, status: response.status, code: response.body.error?.code }).toEqual({ what, status: 400, code: 'validation_error' });
+      expect(response.body.error.details.fields.map((f: { field: string }) => f.field)).toEqual(['metadata']);
+    };
+    for (const metadata of atLimit) {
+      const created = await api('POST', '/tenants', { key: account.key, body: { external_id: unique('meta'), metadata } });
+      expect(created.status).toBe(201);
+      expect(created.body.tenant.metadata).toEqual(metadata);
+      expect((await api('GET', `/tenants/${created.body.tenant.id}`, { key: account.key })).body.tenant.metadata).toEqual(metadata);
+    }
+    for (const metadata of overLimit) {
+      const external = unique('meta-over');
+      expectRefused(await api('POST', '/tenants', { key: account.key, body: { external_id: external, metadata } }), metadata);
+      expect((await api('GET', `/tenants/${external}`, { key: account.key })).status).toBe(404);
+    }
+
+    const tenant = (await api('POST', '/tenants', { key: account.key, body: { external_id: unique('meta-patch'), metadata: { small: true } } })).body.tenant;
+    for (const metadata of atLimit) {
+      const patched = await api('PATCH', `/tenants/${tenant.id}`, { key: account.key, body: { metadata } });
+      expect(patched.status).toBe(200);
+      expect(patched.body.tenant.metadata).toEqual(metadata);
+    }
+    const before = (await api('GET', `/tenants/${tenant.id}`, { key: account.key })).body.tenant;
+    for (const metadata of overLimit) expectRefused(await api('PATCH', `/tenants/${tenant.id}`, { key: account.key, body: { metadata } }), metadata);
+    expect((await api('GET', `/tenants/${tenant.id}`, { key: account.key })).body.tenant).toEqual(before);
+  });
+
   it('answers 409 for an existing external_id, and exactly one of concurrent creates wins', async () => {
     const external = unique('dup');
     expect((await api('POST', '/tenants', { key: account.key, body: { external_id: external } })).status).toBe(201);

@@ -1,4 +1,8 @@
-/** Example `data` for POST /emails/test when no email_id is given (shapes of the spec's Events). Pure. */
+/**
+ * Example `data` for POST /emails/test when no email_id is given (shapes of the spec's Events). Pure.
+ * With a tenant named, email events carry its external_id and tenant events are about that tenant.
+ */
+import type { Tenant } from '../tenants/tenant';
 import type { EventType } from './event-types';
 import { tenantEventData } from './tenant-event-data';
 
@@ -13,7 +17,9 @@ const SAMPLE_TENANT = {
   updated_at: '',
 };
 
-export function sampleEventData(type: EventType, now: string, tenant: string | null): Record<string, unknown> {
+export function sampleEventData(type: EventType, now: string, named: Pick<Tenant, 'id' | 'external_id' | 'name'> | null): Record<string, unknown> {
+  const tenant = named?.external_id ?? null;
+  const sampleTenant = named ? { ...SAMPLE_TENANT, id: named.id, external_id: named.external_id, name: named.name } : SAMPLE_TENANT;
   const email = {
     email_id: 'msg_00000000000000000000000000',
     from: 'Acme <hello@example.com>',
@@ -90,8 +96,8 @@ export function sampleEventData(type: EventType, now: string, tenant: string | n
     case 'automation.failed':
       return { ...automation, status: 'failed', error: 'Test failure' };
     case 'tenant.paused':
-      return tenantEventData({ ...SAMPLE_TENANT, external_id: tenant ?? SAMPLE_TENANT.external_id, status: 'paused', paused_at: now, paused_reason: 'Bounce rate 7.5% over 400 emails (above 5%)', pause_source: 'automated', updated_at: now });
+      return tenantEventData({ ...sampleTenant, status: 'paused', paused_at: now, paused_reason: 'Bounce rate 7.5% over 400 emails (above 5%)', pause_source: 'automated', updated_at: now });
     case 'tenant.resumed':
-      return tenantEventData({ ...SAMPLE_TENANT, external_id: tenant ?? SAMPLE_TENANT.external_id, updated_at: now });
+      return tenantEventData({ ...sampleTenant, updated_at: now });
   }
 }

@@ -26,13 +26,16 @@ function fakes(
     domainTenant?: string;
     /** SES refuses sends naming a tenant with this error. */
     tenantError?: MailerError;
+    /** Addresses on a suppression list at the firing (scheduled emails). */
+    suppressed?: string[];
+    scheduled?: boolean;
   } = {},
 ) {
   const calls: string[] = [];
   const events: ServiceEvent[] = [];
   const sent: { tenantName?: string }[] = [];
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
-  const stored = { ...email(options.from ?? 'a@acme.test'), tenant_id: options.emailTenant ?? null };
+  const stored = { ...email(options.from ?? 'a@acme.test'), tenant_id: options.emailTenant ?? null, ...(options.scheduled ? { scheduled_at: NOW.toISOString(), status: 'scheduled' as const } : {}) };
   const deps: DeliverEmailDeps = {
     emails: {
       claimForSend: async () => {
@@ -48,6 +51,7 @@ function fakes(
     },
     events: { publish: async (batch) => void events.push(...batch) },
     tenants: { find: async () => null },
+    suppressions: { findSuppressed: async (_acc, _tenant, emails) => (calls.push('suppressions'), emails.filter((address) => options.suppressed?.includes(address) ?? false)) },
     dkimKeys: {
       forSender: async () => (calls.push('dkim'), options.signing === 'not_verified' ? { kind: 'not_verified' } : { kind: 'key', domainId: 'dom_1', selector: 's1', key: privateKey, tenantId: options.domainTenant ?? null }),
     },
@@ -74,6 +78,29 @@ describe('deliverEmail', () => {
     expect(await deliverEmail(deps, 'msg_1')).toBe('sent');
     expect(calls).toEqual(['claim', 'dkim', 'ses signed', 'recordSent ses-1']);
     expect(events.map((e) => e.type)).toEqual(['email.sent']);
+  });
+
+  it('reads the suppression lists for a scheduled email only: an immediate one was checked when accepted', async () => {
+    const immediate = fakes();
+    await deliverEmail(immediate.deps, 'msg_1');
+    expect(immediate.calls).not.toContain('suppressions');
+    const scheduled = fakes({ scheduled: true });
+    expect(await deliverEmail(scheduled.deps, 'msg_1')).toBe('sent');
+    expect(scheduled.calls).toEqual(['claim', 'suppressions', 'dkim', 'ses signed', 'recordSent ses-1']);
+  });
+
+  it('fails a scheduled email whose recipient was suppressed before its time, without calling SES', async () => {
+    const { deps, calls, events } = fakes({ scheduled: true, suppressed: ['r@example.com'] });
+    expect(await deliverEmail(deps, 'msg_1')).toBe('failed');
+    expect(calls).toEqual(['claim', 'suppressions', 'applyOutcome failed']);
+    expect(events.map((e) => e.type)).toEqual(['email.failed']);
+  });
+
+  it('fails a scheduled tenant email whose domain was given to another tenant before its time', async () => {
+    const { deps, calls } = fakes({ scheduled: true, emailTenant: 'ten_A', domainTenant: 'ten_B' });
+    deps.tenants = { find: async () => ({ tenant: { id: 'ten_A', external_id: 'a', status: 'active', stream_policy: 'all' } }) as never };
+    expect(await deliverEmail(deps, 'msg_1')).toBe('failed');
+    expect(calls).toEqual(['claim', 'suppressions', 'dkim', 'applyOutcome failed']);
   });
 
   it('leaves sandbox mail to the provider to sign (no key lookup)', async () => {
