@@ -10,7 +10,7 @@ import { shardCaps } from '../../shared/domain/accounts/limits';
 import { tenantScope } from '../../shared/domain/tenants/limits';
 import { keys } from '../../shared/store/keys';
 import { api, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
-import { documentClient } from './harness/usage';
+import { documentClient, setUsage } from './harness/usage';
 import { unique, createTenant } from './harness/tenants';
 
 const SANDBOX = 'sandbox.mailservice.dev';
@@ -60,6 +60,20 @@ describe('tenant limits, stats and automatic pause', () => {
     expect((await send(account, other.external_id)).status).toBe(200);
     const stats = await api('GET', `/tenants/${limited.external_id}/stats`, { key: account.key });
     expect(stats.body.ramp.used_today.transactional).toBe(5);
+  });
+
+  it('sits inside the account limits: the tighter wins, concurrent sends at the account edge get exactly its places, and a refused send takes no tenant place', async () => {
+    const own = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
+    const tenant = await createTenant(own);
+    // The account's sandbox day cap (100) has 2 places left; the tenant's fresh ramp (3,000) has them all.
+    await setUsage(own.id, 'SANDBOX', 'DAY', today(), 98);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => send(own, tenant.external_id)));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(2);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused).toHaveLength(3);
+    expect(refused[0]!.body.error).toMatchObject({ code: 'plan_limit', details: { scope: 'sandbox', period: 'day', limit: 100 } });
+    const stats = await api('GET', `/tenants/${tenant.external_id}/stats?days=1`, { key: own.key });
+    expect(stats.body.ramp.used_today).toEqual({ transactional: 2, product: 0 });
   });
 
   it('enforces the ramp per stream at its edge; the other stream keeps its own limit', async () => {

@@ -267,11 +267,24 @@ describe('/tenants', () => {
       ['GET', '/emails?tenant=a'],
       ['GET', '/domains?tenant=a'],
       ['POST', '/api-keys', { name: 'k', scopes: ['full'], tenant: 'a' }],
+      ['POST', '/smtp-credentials', { name: 'k', tenant: 'a' }],
+      ['GET', '/tenants/a/stats'],
+      ['POST', '/tenants/a/domains', { domain: 'example.com' }],
+      ['GET', '/tenants/a/domains'],
+      ['DELETE', '/tenants/a/domains/example.com'],
+      ['POST', '/domains', { name: 'tenants-off.example.com', tenant: 'a' }],
+      ['POST', '/suppressions', { email: 'x@example.com', tenant: 'a' }],
+      ['GET', '/suppressions?tenant=a'],
+      ['POST', '/webhooks', { url: 'https://localhost:3001/hooks', events: ['email.sent'], tenants: ['a'] }],
+      ['POST', '/emails/test', { event: 'email.delivered', tenant: 'a' }],
     ];
     for (const [method, path, body] of calls) {
       const response = await api(method, path, { key: plain.key, body });
       expect({ method, path, status: response.status, code: response.body.error?.code }).toEqual({ method, path, status: 403, code: 'tenants_not_enabled' });
     }
+    // A batch item naming a tenant is refused on its own, with the same code.
+    const batch = await api('POST', '/emails/batch', { key: plain.key, body: [{ from: `a@${SANDBOX}`, to: plain.email, subject: 's', text: 't', tenant: 'a' }] });
+    expect(JSON.stringify(batch.body)).toContain('tenants_not_enabled');
   });
 
   it('lets a key limited to a tenant read only its own tenant (403 for other tenants and account-wide routes)', async () => {
