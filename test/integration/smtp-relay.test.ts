@@ -95,7 +95,9 @@ describe('the SMTP relay, one door of the send core', () => {
     const eventsOf = async (emailId: string) =>
       waitFor(async () => {
         const bodies = hooks.requests.map((request) => JSON.parse(request.body)).filter((event) => event.data.email_id === emailId);
-        return bodies.length >= 2 ? bodies.sort((a, b) => a.type.localeCompare(b.type)) : undefined;
+        // Deliveries are at least once: a retried delivery (a slow answer under load) is the same event again.
+        const once = [...new Map(bodies.map((event) => [event.type, event])).values()];
+        return once.length >= 2 ? once.sort((a, b) => a.type.localeCompare(b.type)) : undefined;
       }, `webhooks of ${emailId}`);
     const [apiEvents, smtpEvents] = await Promise.all([eventsOf(viaApi.body.id), eventsOf(id)]);
     const comparable = (event: { type: string; data: Record<string, unknown> }) => {
