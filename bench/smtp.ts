@@ -1,0 +1,203 @@
+/**
+ * `npm run bench:smtp`: messages/s and latency through the SMTP relay at concurrency 1 and 16 with
+ * nodemailer (pooled, STARTTLS + AUTH), against a floor measured in the same run: a bare smtp-server on
+ * loopback with the same TLS and AUTH settings that accepts and discards the same messages, driven by the
+ * same client. Then accept -> delivered for sequential relay messages. Prints figures, asserts nothing.
+ *
+ *   npm run bench:smtp -- [--duration 10] [--warmup 5] [--concurrency 1,16] [--delivered 30]
+ *
+ * Latency is from the start of sendMail to the 250 reply (connection reuse from the pool included).
+ * CPU: the stack's whole process tree (/proc) and the bench process, per accepted message.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+import { SMTPServer } from 'smtp-server';
+import { spawnStack } from '../test/integration/harness/spawn-stack';
+import { readStackFile } from '../localstack/cloud/stack-file';
+import { loadConfig } from '../shared/config';
+import { buildServices } from '../shared/services';
+import { createAccount } from '../shared/usecases/accounts';
+import { closedLoop, HttpClient, type PhaseResult } from './lib/load';
+import { cpuSecondsByCommand, descendants, diffCpu } from './lib/process-tree';
+import { ms, summarise, table } from './lib/stats';
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: string) => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 && args[at + 1] ? args[at + 1]! : fallback;
+};
+const DURATION_MS = Number(flag('duration', '10')) * 1000;
+const WARMUP_MS = Number(flag('warmup', '5')) * 1000;
+const CONCURRENCY = flag('concurrency', '1,16').split(',').map(Number);
+const DELIVERED = Number(flag('delivered', '30'));
+const log = (message: string) => console.error(`[bench:smtp] ${message}`);
+
+/** About 5 KB: a transactional email with text and HTML. */
+function message(from: string, n: number) {
+  const paragraph = 'Your order has shipped and will arrive soon. Track it from your account page at any time. ';
+  return {
+    from: `Acme <${from}>`,
+    to: `success+${n}@simulator.amazonses.com`,
+    subject: `Order ${n} shipped`,
+    text: paragraph.repeat(20),
+    html: `<html><body>${`<p>${paragraph}</p>`.repeat(25)}</body></html>`,
+    headers: { 'X-Service-Tags': 'kind=shipping' },
+  };
+}
+
+type Transport = ReturnType<typeof nodemailer.createTransport>;
+
+function pool(port: number, ca: Buffer | undefined, password: string, connections: number): Transport {
+  return nodemailer.createTransport({
+    host: '127.0.0.1',
+    port,
+    secure: false,
+    requireTLS: true,
+    pool: true,
+    maxConnections: connections,
+    maxMessages: Infinity,
+    auth: { user: 'mailservice', pass: password },
+    tls: ca ? { ca, servername: 'localhost' } : { rejectUnauthorized: false },
+  });
+}
+
+async function phase(transport: Transport, from: string, concurrency: number, durationMs: number, ids?: string[]): Promise<PhaseResult> {
+  return closedLoop(concurrency, durationMs, async (n) => {
+    const info = await transport.sendMail(message(from, n));
+    const id = /queued as (msg_[0-9A-Z]+)/.exec(info.response)?.[1];
+    if (id) ids?.push(id);
+    return { ok: info.response.startsWith('250'), label: info.response.slice(0, 3) };
+  });
+}
+
+/** The floor: smtp-server with the same TLS and AUTH, draining and discarding each message. */
+async function startFloor(key: string, cert: string): Promise<{ port: number; close(): Promise<void> }> {
+  const server = new SMTPServer({
+    key,
+    cert,
+    authMethods: ['PLAIN', 'LOGIN'],
+    allowInsecureAuth: false,
+    size: 40 * 1024 * 1024,
+    onAuth: (auth, _session, callback) => callback(null, { user: auth.username }),
+    onData: (stream, _session, callback) => {
+      stream.on('data', () => undefined);
+      stream.on('end', () => callback(null, 'Ok: discarded'));
+    },
+    logger: false,
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as { port: number }).port;
+  return { port, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+async function main() {
+  const scratch = mkdtempSync(join(tmpdir(), 'bench-smtp-'));
+  const loadBefore = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  log('starting an in-memory local cloud');
+  const stack = await spawnStack({ dataDir: scratch, inMemory: true, timeoutMs: 120_000, env: { LOCAL_TASK_PERIOD_MS: '60000' } });
+  const floorTls = { key: '', cert: '' };
+  try {
+    const info = readStackFile(scratch)! as ReturnType<typeof readStackFile> & { smtp?: string; smtp_ca_file?: string };
+    Object.assign(process.env, info!.env);
+    const services = buildServices(loadConfig(process.env));
+    const [, relayPort] = (info!.smtp ?? '').split(':');
+    const ca = info!.smtp_ca_file ? readFileSync(info!.smtp_ca_file) : undefined;
+    // The floor uses the relay's own certificate, so both sides do the same TLS work.
+    floorTls.key = readFileSync(join(scratch, 'smtp-relay', 'server-key.pem'), 'utf8');
+    floorTls.cert = readFileSync(join(scratch, 'smtp-relay', 'server-cert.pem'), 'utf8');
+
+    // Fixtures: a dedicated-plan account with a verified domain and an SMTP credential.
+    const suffix = Math.random().toString(36).slice(2, 8);
+    const { secret } = await createAccount(services, { email: `bench-${suffix}@example.com`, plan: 'dedicated', paymentMethod: true, tenants: false });
+    const http = new HttpClient(stack.apiUrl, 4);
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await http.request(method, path, { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body === undefined ? undefined : JSON.stringify(body));
+      if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${response.text}`);
+      return JSON.parse(response.text);
+    };
+    const domainName = `bench-${suffix}.example-mail.test`;
+    const { domain } = await call('POST', '/domains', { name: domainName });
+    for (const record of domain.records as { type: string; name: string; value: string; priority?: number }[]) {
+      await call('PUT', '/_local/dns/records', { name: record.name, type: record.type, values: [record.type === 'MX' ? `${record.priority ?? 10} ${record.value}` : record.value] });
+    }
+    if ((await call('POST', `/domains/${domain.id}`, { action: 'verify' })).domain.status !== 'verified') throw new Error('domain did not verify');
+    const { password } = await call('POST', '/smtp-credentials', { name: 'bench' });
+    const from = `bench@${domainName}`;
+    const floor = await startFloor(floorTls.key, floorTls.cert);
+    const pids = descendants(stack.child.pid!);
+
+    const warm = pool(Number(relayPort), ca, password, 8);
+    log(`warm-up ${WARMUP_MS / 1000} s`);
+    await phase(warm, from, 8, WARMUP_MS);
+    warm.close();
+
+    const rows: string[][] = [];
+    for (const c of CONCURRENCY) {
+      const relay = pool(Number(relayPort), ca, password, c);
+      const cpuBefore = cpuSecondsByCommand(pids);
+      const benchBefore = process.cpuUsage();
+      log(`relay c=${c}`);
+      const r = await phase(relay, from, c, DURATION_MS);
+      const stackCpu = Object.values(diffCpu(cpuSecondsByCommand(pids), cpuBefore)).reduce((a, b) => a + b, 0);
+      const benchCpu = process.cpuUsage(benchBefore);
+      relay.close();
+      const floorPool = pool(floor.port, undefined, 'x', c);
+      log(`floor c=${c}`);
+      const f = await phase(floorPool, from, c, DURATION_MS);
+      floorPool.close();
+      const [rs, fs] = [summarise(r.latencies), summarise(f.latencies)];
+      const [rRate, fRate] = [(r.ok / r.elapsedMs) * 1000, (f.ok / f.elapsedMs) * 1000];
+      rows.push([
+        String(c),
+        ms(rRate),
+        `${ms(rs.p50)} / ${ms(rs.p95)} / ${ms(rs.p99)}`,
+        ms(fRate),
+        `${ms(fs.p50)} / ${ms(fs.p95)} / ${ms(fs.p99)}`,
+        (rRate / fRate).toFixed(2),
+        ms((stackCpu * 1000) / Math.max(1, r.ok)),
+        ms((benchCpu.user + benchCpu.system) / 1000 / Math.max(1, r.ok)),
+        r.errors ? JSON.stringify(r.outcomes) : '0',
+      ]);
+    }
+
+    // Accept -> delivered: sequential messages, each polled until delivered.
+    log(`accept -> delivered, ${DELIVERED} messages`);
+    const single = pool(Number(relayPort), ca, password, 1);
+    const accepted: number[] = [];
+    const delivered: number[] = [];
+    for (let n = 0; n < DELIVERED; n++) {
+      const t0 = performance.now();
+      const info = await single.sendMail(message(from, n));
+      accepted.push(performance.now() - t0);
+      const id = /queued as (msg_[0-9A-Z]+)/.exec(info.response)?.[1];
+      for (;;) {
+        const { email } = await call('GET', `/emails/${id}`);
+        if (email.status === 'delivered') break;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      delivered.push(performance.now() - t0);
+    }
+    single.close();
+    await floor.close();
+    const [a, d] = [summarise(accepted), summarise(delivered)];
+
+    const loadAfter = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+    console.log(`\nSMTP relay benchmark: ${DURATION_MS / 1000} s per phase, ~5 KB messages (text + HTML) from a verified domain, nodemailer pooled STARTTLS + AUTH.`);
+    console.log(`Load average before ${loadBefore}, after ${loadAfter}.\n`);
+    console.log(
+      table(['c', 'relay msg/s', 'relay p50 / p95 / p99 ms', 'floor msg/s', 'floor p50 / p95 / p99 ms', 'relay / floor', 'stack CPU ms/msg', 'bench CPU ms/msg', 'errors'], rows),
+    );
+    console.log(`\nAccept -> 250 (sequential, pooled connection): p50 ${ms(a.p50)} ms, p95 ${ms(a.p95)} ms. Accept -> delivered: p50 ${ms(d.p50)} ms, p95 ${ms(d.p95)} ms (${DELIVERED} messages).`);
+    console.log('The floor is a bare smtp-server (same TLS, AUTH and client) that discards each message: what SMTP itself costs here.');
+  } finally {
+    await stack.stop('SIGINT');
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
