@@ -57,7 +57,7 @@ export interface QueueDefinition {
   envVar: string;
 }
 
-export type QueueId = 'send' | 'sesEvents' | 'webhookEvents' | 'webhookDeliveries';
+export type QueueId = 'send' | 'sesEvents' | 'webhookEvents' | 'webhookDeliveries' | 'inbound';
 
 export const QUEUES: Record<QueueId, QueueDefinition> = {
   send: {
@@ -93,6 +93,19 @@ export const QUEUES: Record<QueueId, QueueDefinition> = {
     maxReceiveCount: 5,
     dlqName: 'mailservice-webhook-deliveries-dlq',
     envVar: ENV.webhookDeliveriesQueueUrl,
+  },
+  /**
+   * Inbound messages (docs/inbound.md): the MX listener stores the raw message in S3, then sends one
+   * message per receiving account; the inbound worker parses, authenticates, records and publishes it.
+   * The raw message stays in S3 whatever happens here, so a message in the DLQ is never lost.
+   */
+  inbound: {
+    id: 'inbound',
+    name: 'mailservice-inbound',
+    visibilityTimeoutSeconds: 180,
+    maxReceiveCount: 5,
+    dlqName: 'mailservice-inbound-dlq',
+    envVar: ENV.inboundQueueUrl,
   },
 };
 
@@ -291,6 +304,17 @@ export const API_GROUPS: ApiGroupDefinition[] = [
       { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
     ],
   },
+  {
+    // Received (inbound) email: list and read; attachments and the raw message by presigned GET URLs.
+    name: 'received-emails',
+    entry: 'functions/api/received-emails/handler.ts',
+    routes: ['ANY /received-emails', 'ANY /received-emails/{proxy+}'],
+    grants: [
+      { resource: { kind: 'table' }, access: 'read' },
+      // Bodies and small attachments are read here; large ones and the raw message are signed for GET.
+      { resource: { kind: 'bucket', id: 'mail' }, access: 'read' },
+    ],
+  },
 ];
 
 export interface WorkerDefinition {
@@ -305,6 +329,8 @@ export interface WorkerDefinition {
   maxConcurrency?: number;
   /** Lambda timeout; must stay below the queue's visibility timeout. */
   timeoutSeconds: number;
+  /** Lambda memory (MB); unset: the functions' default. */
+  memoryMb?: number;
   grants: Grant[];
 }
 
@@ -365,6 +391,26 @@ export const WORKERS: WorkerDefinition[] = [
       { resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'consume' },
       { resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'send' },
       { resource: { kind: 'secretsKey' }, access: 'decrypt' },
+    ],
+  },
+  {
+    // Inbound mail: parse (mailparser), authenticate (SPF, DKIM, DMARC with mailauth), store the parts
+    // and the record, publish email.received. One message per invocation: a message may be 40 MB.
+    name: 'inbound-email',
+    entry: 'functions/workers/inbound-email/handler.ts',
+    queue: 'inbound',
+    batchSize: 1,
+    maxConcurrency: 20,
+    timeoutSeconds: 120,
+    // A 40 MB message parsed in memory (the raw, its decoded parts, the bodies) needs room; more memory is also more CPU.
+    memoryMb: 2048,
+    grants: [
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      { resource: { kind: 'queue', id: 'inbound' }, access: 'consume' },
+      // Reads the raw message, writes its parts (bodies, attachments) beside it.
+      { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
+      // email.received.
+      { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
     ],
   },
 ];
@@ -541,7 +587,12 @@ export interface SmtpRelayDefinition {
   healthCheck: { protocol: 'TCP'; intervalSeconds: number; healthyThreshold: number; unhealthyThreshold: number };
   /** Variables receiving the STARTTLS key and certificate PEMs from the Secrets Manager secret's `key` and `cert` fields. */
   tlsSecretEnv: { key: string; cert: string };
-  /** Settings of the relay's environment (shared/smtp/relay-config.ts). */
+  /**
+   * The inbound MX listener (docs/inbound.md) runs in the same task and process: the load balancer's
+   * `port` (25) to the container's `containerPort` (MX_PORT in `environment`).
+   */
+  mx: { port: number; containerPort: number };
+  /** Settings of the relay's environment (shared/smtp/relay-config.ts, shared/inbound/mx-config.ts). */
   environment: Record<string, string>;
   /**
    * The send path's needs, a subset of the `emails` API group's grants: no queue (the send core writes the
@@ -562,11 +613,15 @@ export const SMTP_RELAY: SmtpRelayDefinition = {
   stopTimeoutSeconds: 60,
   healthCheck: { protocol: 'TCP', intervalSeconds: 10, healthyThreshold: 2, unhealthyThreshold: 2 },
   tlsSecretEnv: { key: 'SMTP_TLS_KEY', cert: 'SMTP_TLS_CERT' },
-  environment: { SMTP_PORT: '2587', SMTP_CLOSE_TIMEOUT_S: '45', SMTP_MAX_CLIENTS: '500', SMTP_MAX_BUFFERED_MB: '1024' },
+  mx: { port: 25, containerPort: 2525 },
+  environment: { SMTP_PORT: '2587', SMTP_CLOSE_TIMEOUT_S: '45', SMTP_MAX_CLIENTS: '500', SMTP_MAX_BUFFERED_MB: '1024', MX_PORT: '2525' },
   grants: [
     { resource: { kind: 'table' }, access: 'readWrite' },
+    // The relay's raw messages (raw/), and the MX listener's (inbound/), written before its 250.
     { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
     { resource: { kind: 'scheduler' }, access: 'schedule' },
+    // The MX listener hands each stored message to the inbound worker.
+    { resource: { kind: 'queue', id: 'inbound' }, access: 'send' },
   ],
 };
 

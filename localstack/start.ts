@@ -41,8 +41,11 @@ async function main(): Promise<void> {
       webhookInbox: portFromEnv(env, 'WEBHOOK_INBOX_PORT', portFromEnv(env, 'PORT', 3000) === 3000 ? 3001 : 0),
       // The SMTP relay: 2587 next to the default API port (587 needs root), else a free port.
       smtp: portFromEnv(env, 'SMTP_PORT', portFromEnv(env, 'PORT', 3000) === 3000 ? 2587 : 0),
+      // The inbound MX listener: 2525 next to the default API port (25 needs root), else a free port.
+      mx: portFromEnv(env, 'MX_PORT', portFromEnv(env, 'PORT', 3000) === 3000 ? 2525 : 0),
     },
     smtpPortExplicit: Boolean(env.SMTP_PORT),
+    mxPortExplicit: Boolean(env.MX_PORT),
     dnsResolvers: env.DNS_RESOLVERS || undefined,
     visibilityOverrideSeconds: positiveInteger(env, 'LOCAL_QUEUE_VISIBILITY_SECONDS'),
     sandboxDomain: env.SANDBOX_DOMAIN || undefined,
@@ -54,6 +57,7 @@ async function main(): Promise<void> {
   console.log(`Mailbox:  ${cloud.apiUrl}/_local/ses`);
   console.log(`Webhooks: ${info.webhook_inbox_url}hooks (a local HTTPS receiver; what it got: ${cloud.apiUrl}/_local/webhooks)`);
   console.log(`SMTP:     ${info.smtp} (STARTTLS, user mailservice)`);
+  console.log(`MX:       ${info.mx} (inbound mail for receiving domains: docs/inbound.md)`);
   console.log(`Data:     ${info.in_memory ? '(in memory)' : info.data_dir}`);
   console.log(`Emulators: dynamodb ${info.endpoints.dynamodb}, sqs/sns/s3 ${info.endpoints.sqs}, ses ${info.endpoints.sesv2}, scheduler ${info.endpoints.scheduler}, dns ${info.endpoints.dns}`);
   console.log(`Ready in ${Date.now() - started} ms: ${cloud.apiUrl}`);

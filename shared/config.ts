@@ -12,6 +12,8 @@ export const ENV = {
   sesEventsQueueUrl: 'SES_EVENTS_QUEUE_URL',
   webhookEventsQueueUrl: 'WEBHOOK_EVENTS_QUEUE_URL',
   webhookDeliveriesQueueUrl: 'WEBHOOK_DELIVERIES_QUEUE_URL',
+  /** Inbound messages stored by the MX listener, waiting to be processed (shared/inbound). */
+  inboundQueueUrl: 'INBOUND_QUEUE_URL',
   outboxRelayFailuresQueueUrl: 'OUTBOX_RELAY_FAILURES_QUEUE_URL',
   tenantStatsFailuresQueueUrl: 'TENANT_STATS_FAILURES_QUEUE_URL',
   tenantEventsFailuresQueueUrl: 'TENANT_EVENTS_FAILURES_QUEUE_URL',
@@ -43,6 +45,8 @@ export interface Config {
   mailBucket: string;
   sesConfigurationSet: string;
   webhookEventsQueueUrl: string;
+  /** INBOUND_QUEUE_URL: the MX listener's hand-over to the inbound worker. */
+  inboundQueueUrl: string;
   /** Delays (seconds) before each webhook retry; the spec's 0s, 5s, 30s, 2m, 2m unless tests shorten them. */
   webhookRetryDelays: number[];
   scheduleGroup: string;
@@ -79,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailBucket: read(env, ENV.mailBucket),
     sesConfigurationSet: read(env, ENV.sesConfigurationSet),
     webhookEventsQueueUrl: read(env, ENV.webhookEventsQueueUrl),
+    inboundQueueUrl: read(env, ENV.inboundQueueUrl),
     webhookRetryDelays: read(env, 'WEBHOOK_RETRY_DELAYS', '0,5,30,120,120')
       .split(',')
       .map((value) => Number(value.trim()))

@@ -1,5 +1,5 @@
 import type { Lookup } from './domain/domains/evaluate';
-import type { SendMessage, ServiceEventMessage, WebhookDeliveryMessage } from './domain/messages';
+import type { InboundMessage, SendMessage, ServiceEventMessage, WebhookDeliveryMessage } from './domain/messages';
 
 /**
  * Ports: what use cases need from the outside world. Adapters in shared/aws implement them with the AWS
@@ -30,6 +30,12 @@ export interface WebhookDeliveryQueue {
   enqueue(message: WebhookDeliveryMessage, delaySeconds: number): Promise<void>;
 }
 
+/** The inbound queue: the MX listener hands each stored message (one per receiving account) to the inbound worker. */
+export interface InboundQueue {
+  /** All or nothing as far as the caller knows: throws when any message was not accepted. */
+  enqueueAll(messages: InboundMessage[]): Promise<void>;
+}
+
 /** What the blob store knows about a stored object. */
 export interface BlobInfo {
   size: number;
@@ -56,6 +62,11 @@ export interface BlobStore {
    * exactly that Content-Type), and so is the length when given (S3 refuses a body of another size).
    */
   presignPut(key: string, options: { contentType: string; contentLength?: number; expiresInSeconds: number }): Promise<PresignedPut>;
+  /**
+   * A presigned GET of `key`, valid `expiresInSeconds`; `downloadName` makes browsers save it under that
+   * file name (Content-Disposition: attachment), `contentType` sets the response's type.
+   */
+  presignGet(key: string, options: { expiresInSeconds: number; downloadName?: string; contentType?: string }): Promise<string>;
 }
 
 export interface OutboundMessage {

@@ -10,6 +10,11 @@ import { SesV2Tenants } from './aws/ses-tenants';
 import { SqsSendQueue } from './aws/sqs-send-queue';
 import { SqsWebhookDeliveryQueue } from './aws/sqs-webhook-delivery-queue';
 import { SqsEventPublisher } from './aws/sqs-event-publisher';
+import { SqsInboundQueue } from './aws/sqs-inbound-queue';
+import { checkAuthentication, type AuthenticationInput } from './inbound/check-authentication';
+import { parseInbound } from './inbound/parse-message';
+import { ReceivedEmailRepository } from './store/received-emails';
+import { ReceivingDomains } from './usecases/inbound/receiving-domains';
 import { EventBridgeEmailScheduler } from './aws/eventbridge-email-scheduler';
 import type { Clock } from './ports';
 import { serviceClock } from './clock';
@@ -52,6 +57,7 @@ export function buildServices(config: Config = loadConfig()) {
   // Created on first use: only the functions that hold a grant on the secrets key touch it.
   /** Our tenants as SES v2 tenants (docs/ses-tenants.md). */
   const sesTenants = new SesV2Tenants(clients.ses, { region: config.region, accountId: config.accountId, configurationSet: config.sesConfigurationSet });
+  const dns = new NodeDnsResolver(parseResolvers(config.dnsResolvers));
   const secretBox = cachingSecretBox(lazySecretBox(() => secretBoxFromEnv(process.env, config)));
   return {
     config,
@@ -95,8 +101,15 @@ export function buildServices(config: Config = loadConfig()) {
     webhookDeliveryQueue: new SqsWebhookDeliveryQueue(clients.sqs, config.webhookDeliveriesQueueUrl),
     /** SSRF policy of webhook URLs: public addresses only; loopback too where WEBHOOK_ALLOW_LOOPBACK is set (local cloud). */
     webhookPolicy: { allowLoopback: config.webhookAllowLoopback },
-    dns: new NodeDnsResolver(parseResolvers(config.dnsResolvers)),
+    dns,
     secretBox,
+    /** Inbound mail (docs/inbound.md): the MX listener's recipient check and hand-over, the worker's parsing and checks, the records. */
+    receivingDomains: new ReceivingDomains({ domains, clock }),
+    inboundQueue: new SqsInboundQueue(clients.sqs, config.inboundQueueUrl),
+    receivedEmails: new ReceivedEmailRepository(table),
+    parseInbound,
+    checkAuthentication: (input: AuthenticationInput) => checkAuthentication(input, (name, rrtype) => dns.resolve(name, rrtype)),
+    mxHostname: config.inboundMxHost,
   };
 }
 

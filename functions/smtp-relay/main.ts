@@ -2,9 +2,13 @@
  * The SMTP relay's container entry (Fargate, one long-running process): settings from the environment
  * (shared/smtp/relay-config.ts; resource names as every function reads them, shared/config.ts), STARTTLS
  * with the key and certificate from SMTP_TLS_KEY_FILE/SMTP_TLS_CERT_FILE or SMTP_TLS_KEY/SMTP_TLS_CERT,
- * port SMTP_PORT (587). SIGTERM (a task stopping, a deploy): stop accepting connections, let open
- * sessions finish their message (SMTP_CLOSE_TIMEOUT_S, below ECS's stopTimeout), then exit.
+ * port SMTP_PORT (587). With MX_PORT set, the same process also runs the inbound MX listener
+ * (shared/inbound/mx-server.ts, settings in shared/inbound/mx-config.ts) with the same certificate.
+ * SIGTERM (a task stopping, a deploy): stop accepting connections, let open sessions finish their
+ * message (SMTP_CLOSE_TIMEOUT_S, below ECS's stopTimeout), then exit.
  */
+import { createMxServer } from '../../shared/inbound/mx-server';
+import { MX_ENV, mxPortFromEnv, mxSettingsFromEnv } from '../../shared/inbound/mx-config';
 import { logError, logInfo } from '../../shared/log';
 import { buildServices } from '../../shared/services';
 import { portFromEnv, relaySettingsFromEnv, SMTP_ENV, tlsFromEnv } from '../../shared/smtp/relay-config';
@@ -15,17 +19,25 @@ async function main(): Promise<void> {
   const tls = tlsFromEnv(env);
   if (!tls) throw new Error(`No TLS certificate: set ${SMTP_ENV.tlsKeyFile} and ${SMTP_ENV.tlsCertFile} (or ${SMTP_ENV.tlsKey} and ${SMTP_ENV.tlsCert})`);
   const services = buildServices();
-  const relay = createRelayServer({ tls, ...relaySettingsFromEnv(env) }, services);
+  const relaySettings = relaySettingsFromEnv(env);
+  const relay = createRelayServer({ tls, ...relaySettings }, services);
   const host = env[SMTP_ENV.host]?.trim() || '0.0.0.0';
   const port = await relay.listen(portFromEnv(env, 587), host);
   logInfo('smtp relay listening', { host, port });
+
+  const mxPort = mxPortFromEnv(env);
+  const mx = mxPort === null ? null : createMxServer({ tls, ...mxSettingsFromEnv(env), closeTimeoutMs: relaySettings.closeTimeoutMs }, services);
+  if (mx && mxPort !== null) {
+    const mxHost = env[MX_ENV.host]?.trim() || '0.0.0.0';
+    logInfo('mx listening', { host: mxHost, port: await mx.listen(mxPort, mxHost) });
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logInfo('smtp relay stopping', { signal, connections: relay.connections() });
-    await relay.close();
+    logInfo('smtp relay stopping', { signal, connections: relay.connections(), mx_connections: mx?.connections() ?? 0 });
+    await Promise.all([relay.close(), mx?.close()]);
     logInfo('smtp relay stopped', { signal });
     process.exit(0);
   };

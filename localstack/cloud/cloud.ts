@@ -30,6 +30,7 @@ import { removeStackFile, writeStackFile, type StackInfo } from './stack-file';
 import { MessagingJournal } from './messaging-journal';
 import { startFauxqsServer } from './fauxqs';
 import { startLocalSmtpRelay } from './smtp-relay';
+import { startLocalMxListener } from './mx-listener';
 
 export interface LocalCloudOptions {
   /** API port; 0 = ephemeral. */
@@ -38,9 +39,10 @@ export interface LocalCloudOptions {
   dataDir: string;
   /** Keep everything in memory (tests): nothing read from or written to dataDir but stack.json. */
   inMemory: boolean;
-  ports?: Partial<Record<'dynamodb' | 'fauxqs' | 'ses' | 'scheduler' | 'dns' | 'webhookInbox' | 'smtp', number>>;
+  ports?: Partial<Record<'dynamodb' | 'fauxqs' | 'ses' | 'scheduler' | 'dns' | 'webhookInbox' | 'smtp' | 'mx', number>>;
   /** The SMTP port was asked for explicitly (SMTP_PORT): taken is an error, not a reason to take a free one. */
   smtpPortExplicit?: boolean;
+  mxPortExplicit?: boolean;
   /** DNS servers the functions use (`host:port`, comma-separated); default: the local DNS emulator. */
   dnsResolvers?: string;
   sandboxDomain?: string;
@@ -54,7 +56,7 @@ export interface LocalCloudOptions {
 }
 
 /** stack.json of a local cloud: StackInfo plus the SMTP relay's address and the CA its certificate comes from. */
-export type LocalStackInfo = StackInfo & { smtp?: string; smtp_ca_file?: string | null };
+export type LocalStackInfo = StackInfo & { smtp?: string; smtp_ca_file?: string | null; mx?: string };
 
 export interface LocalCloud {
   apiUrl: string;
@@ -206,6 +208,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     // The SMTP relay: the product's relay in this process, on the same services as the functions.
     const smtp = await startLocalSmtpRelay({ dir: join(dataDir, 'smtp-relay'), host, port: options.ports?.smtp ?? 0, explicitPort: options.smtpPortExplicit ?? false, log });
     stops.push(() => smtp.stop());
+    // The inbound MX listener: mail for receiving domains, stored and handed to the inbound worker.
+    const mx = await startLocalMxListener({ certDir: join(dataDir, 'smtp-relay'), host, port: options.ports?.mx ?? 0, explicitPort: options.mxPortExplicit ?? false, log });
+    stops.push(() => mx.stop());
 
     const health = async () => {
       const components: Record<string, string> = {};
@@ -231,7 +236,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       // Stuck work, before a customer sees it: each queue's backlog and oldest message, the reconciler's re-drives.
       // The SMTP relay: its address, whether it listens, and its open connections.
       const relay = { address: smtp.address, state: smtp.listening() ? 'up' : 'down', connections: smtp.connections() };
-      return { ok: Object.values(components).every((state) => state === 'up') && relay.state === 'up', components, queues: queueBacklog(fauxqs), tasks, smtp: relay };
+      const inbound = { address: mx.address, state: mx.listening() ? 'up' : 'down', connections: mx.connections() };
+      return { ok: Object.values(components).every((state) => state === 'up') && relay.state === 'up' && inbound.state === 'up', components, queues: queueBacklog(fauxqs), tasks, smtp: relay, mx: inbound };
     };
 
     const server = createApiServer(
@@ -271,6 +277,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       webhook_inbox_url: inbox.url,
       smtp: smtp.address,
       smtp_ca_file: smtp.caFile,
+      mx: mx.address,
       env: functionEnv,
     };
     writeStackFile(dataDir, info);

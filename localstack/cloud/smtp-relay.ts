@@ -27,7 +27,8 @@ export interface LocalSmtpRelay {
   stop(): Promise<void>;
 }
 
-async function certificate(dir: string): Promise<{ key: string; cert: string; caFile: string | null }> {
+/** The relay's certificate (also the MX listener's): given in the environment, else the local CA's. */
+export async function certificate(dir: string): Promise<{ key: string; cert: string; caFile: string | null }> {
   const given = tlsFromEnv(process.env);
   if (given) return { ...given, caFile: null };
   mkdirSync(dir, { recursive: true });

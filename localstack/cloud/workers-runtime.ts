@@ -130,7 +130,13 @@ export async function startWorkers(config: WorkersConfig, log: (message: string)
   for (const task of config.tasks ?? []) {
     tasks.set(task.name, new ScheduledTaskRunner({ name: task.name, handler: loadHandler<TaskHandler>(task.entry), everyMs: localTaskPeriod(task.localEveryMs, process.env), log }));
   }
-  for (const poller of pollers.values()) poller.start();
+  // LOCAL_HOLD_WORKERS=<name>[,<name>]: those queue workers are not started, so their messages wait in
+  // the queue (a test of what a crash between hand-over and processing leaves behind; docs/local-cloud.md).
+  const held = new Set((process.env.LOCAL_HOLD_WORKERS ?? '').split(',').map((name) => name.trim()).filter(Boolean));
+  for (const [name, poller] of pollers) {
+    if (held.has(name)) log(`worker ${name} held (LOCAL_HOLD_WORKERS): its queue is not read`);
+    else poller.start();
+  }
   for (const poller of streams?.pollers.values() ?? []) poller.start();
   for (const task of tasks.values()) task.start();
   return {

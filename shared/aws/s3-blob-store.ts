@@ -12,6 +12,12 @@ function copySource(bucket: string, key: string): string {
   return `${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
 }
 
+/** `attachment; filename="..."; filename*=UTF-8''...` (RFC 6266): an ASCII fallback and the exact name. */
+function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
 export class S3BlobStore implements BlobStore {
   constructor(
     private readonly s3: S3Client,
@@ -67,6 +73,16 @@ export class S3BlobStore implements BlobStore {
       signableHeaders: new Set(options.contentLength === undefined ? ['content-type'] : ['content-type', 'content-length']),
     });
     return { url, headers: { 'Content-Type': options.contentType } };
+  }
+
+  async presignGet(key: string, options: { expiresInSeconds: number; downloadName?: string; contentType?: string }): Promise<string> {
+    const command = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ...(options.downloadName ? { ResponseContentDisposition: contentDisposition(options.downloadName) } : {}),
+      ...(options.contentType ? { ResponseContentType: options.contentType } : {}),
+    });
+    return getSignedUrl(this.presigningClient(), command, { expiresIn: options.expiresInSeconds });
   }
 
   /**

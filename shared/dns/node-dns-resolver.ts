@@ -40,6 +40,14 @@ export class NodeDnsResolver implements DnsResolver, HostResolver {
     return this.lookup(async () => (await this.resolver.resolveTxt(name)).map((chunks) => chunks.join('')));
   }
 
+  /**
+   * Any record type, answered as node:dns `resolve(name, rrtype)` answers (what mailauth's `resolver`
+   * option expects for SPF, DKIM and DMARC). Throws on failure, with node's codes (ENOTFOUND, ENODATA, ...).
+   */
+  resolve(name: string, rrtype: string): Promise<unknown> {
+    return this.resolver.resolve(name, rrtype);
+  }
+
   /** Raw TXT chunks, as DKIM verifiers expect them. Throws on failure. */
   txtChunks(name: string): Promise<string[][]> {
     return this.resolver.resolveTxt(name);

@@ -61,3 +61,30 @@ export const sesEventsBodySchema = z.union([
   snsNotificationSchema.transform((envelope) => envelope.Message),
   z.looseObject({}).transform((event) => JSON.stringify(event)),
 ]);
+
+/**
+ * Inbound queue (`QUEUES.inbound`): one message stored by the MX listener, for one receiving account.
+ * The raw message is already in the bucket at `raw_key` (written before the 250 reply); `email_id` is
+ * chosen by the listener, so a message processed twice makes one record. A message for recipients of
+ * several accounts is stored once and queued once per account, each with that account's recipients only.
+ */
+export const inboundMessageSchema = z.object({
+  email_id: z.string().refine((id) => isId('inb', id), 'not a received email id'),
+  account_id: z.string().min(1),
+  /** The receiving domain's id and owning tenant (null: account-wide), as resolved at RCPT TO. */
+  domain_id: z.string().min(1),
+  tenant_id: z.string().nullable().default(null),
+  /** That tenant's external_id (immutable), as records and webhooks name tenants. */
+  tenant: z.string().nullable().default(null),
+  raw_key: z.string().min(1),
+  size: z.int().min(0),
+  received_at: z.string(),
+  /** The envelope: MAIL FROM ('' for a bounce) and this account's RCPT TO addresses. */
+  mail_from: z.string(),
+  rcpt_to: z.array(z.string()).min(1),
+  /** The connection: client address, EHLO/HELO name, whether STARTTLS was used. */
+  remote_address: z.string(),
+  helo: z.string(),
+  tls: z.boolean(),
+});
+export type InboundMessage = z.output<typeof inboundMessageSchema>;

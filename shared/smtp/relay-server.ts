@@ -12,7 +12,7 @@
  */
 import type { SmtpCredentialRepository } from '../store/smtp-credentials';
 import type { SecureContextOptions } from 'node:tls';
-import { SMTPServer, type SMTPServerAuthentication, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import { type SMTPServerAuthentication, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { SES_MAX_MESSAGE_BYTES } from '../domain/emails/attachments';
 import { AppError } from '../domain/errors';
 import { BoundedMap } from '../bounded-map';
@@ -22,7 +22,9 @@ import type { Principal } from '../usecases/principal';
 import { sendEmail, type SendDeps } from '../usecases/send/accept';
 import { AuthThrottle, DEFAULT_AUTH_THROTTLE, type AuthThrottleSettings } from './auth-throttle';
 import { messageToSend } from './message-to-send';
-import { ENHANCED_PREFIX, SmtpRefusal, replyFor, smtpErrorOf } from './replies';
+import { EnhancedCodeSmtpServer } from './enhanced-code-server';
+import { SmtpRefusal, replyFor, smtpErrorOf } from './replies';
+import { serverHandle, type SmtpServerHandle } from './server-handle';
 import { checkMailFrom, checkRcptTo, type AcceptedSender, type SessionPolicyDeps } from './session-policy';
 
 /** Room left under SES's limit for the fields the service adds (X-Service-Message-Id, Message-ID, Date, DKIM-Signature). */
@@ -59,15 +61,7 @@ export type RelayDeps = SendDeps &
     smtpCredentials: Pick<SmtpCredentialRepository, 'touchLastUsed'>;
   };
 
-export interface RelayServer {
-  /** Listens; resolves the port (0 = a free one). */
-  listen(port: number, host: string): Promise<number>;
-  /** Stops accepting; open sessions finish their message (later commands get 421), then everything closes. */
-  close(): Promise<void>;
-  /** Open connections. */
-  connections(): number;
-  listening(): boolean;
-}
+export type RelayServer = SmtpServerHandle;
 
 /** Who the session authenticated as: the principal and the password's hash (never the password). */
 interface RelayUser {
@@ -79,22 +73,6 @@ interface RelayUser {
 
 /** How often a credential's last use is written (at most). */
 const TOUCH_EVERY_MS = 60_000;
-
-/**
- * smtp-server adds an enhanced status code chosen from the reply code alone (550 -> 5.1.1 for a policy
- * refusal, 552 -> 5.2.2, ...). A reply whose text already starts with one (ours: ./replies.ts) is written
- * as it is; every other reply keeps the library's code.
- */
-class RelaySmtpServer extends SMTPServer {
-  override connect(...args: Parameters<SMTPServer['connect']>): void {
-    super.connect(...args);
-    let newest: (typeof this.connections extends Set<infer C> ? C : never) | undefined;
-    for (const connection of this.connections) newest = connection;
-    if (!newest) return;
-    const send = newest.send.bind(newest);
-    newest.send = (code, data, context) => send(code, data, typeof data === 'string' && ENHANCED_PREFIX.test(data) ? false : context);
-  }
-}
 
 /** The session's login (smtp-server asks for AUTH before MAIL, RCPT and DATA; checked again all the same). */
 const userOf = (session: SMTPServerSession): RelayUser | undefined => (session.user ? (session.user as RelayUser) : undefined);
@@ -224,7 +202,7 @@ export function createRelayServer(options: RelayOptions, deps: RelayDeps): Relay
     return `2.0.0 Ok: queued as ${result.id}${result.status === 'scheduled' ? ` (scheduled for ${message.request.scheduled_at})` : ''}`;
   };
 
-  const server = new RelaySmtpServer({
+  const server = new EnhancedCodeSmtpServer({
     secure: false,
     key: options.tls.key,
     cert: options.tls.cert,
@@ -255,28 +233,7 @@ export function createRelayServer(options: RelayOptions, deps: RelayDeps): Relay
   // Connection-level errors (a client reset mid-transaction, a failed handshake) concern that client only.
   server.on('error', (error: Error) => logWarn('smtp: connection error', { error: error.message, code: (error as NodeJS.ErrnoException).code }));
 
-  let isListening = false;
-  return {
-    listen: (port, host) =>
-      new Promise<number>((resolve, reject) => {
-        const onError = (error: Error) => reject(error);
-        server.server.once('error', onError);
-        server.listen(port, host, () => {
-          server.server.off('error', onError);
-          isListening = true;
-          const address = server.server.address();
-          resolve(typeof address === 'object' && address ? address.port : port);
-        });
-      }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (!isListening) return resolve();
-        isListening = false;
-        server.close(() => resolve());
-      }),
-    connections: () => server.connections.size,
-    listening: () => isListening,
-  };
+  return serverHandle(server);
 }
 
 function throttled(waitSeconds: number): Error {

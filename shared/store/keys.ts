@@ -24,6 +24,7 @@
  *   Tenant id alias    PK TENANTID#<ten>         SK TENANTID             (account and external_id of a tenant id)
  *   Tenant day stats   PK TENANTSTATS#<ten>#<YYYY-MM-DD>  SK STATS       (counters by acceptance day, added from the stream; TTL)
  *   Tenant domain      PK TENANTDOMAINS#<ten>    SK <dom>                 (a tenant's domains, its own partition)
+ *   Received email     PK RECEIVED#<inb>         SK RECEIVED  GSI1PK ACCOUNT#<acc>#RECEIVED#<shard>  GSI1SK <inb>
  *   Tenant opt-outs    GSI1PK ACCOUNT#<acc>#TENANT#<ten>#OPTOUTS  GSI1SK <email>#<category>  (on tenant opt-outs: the delete cascade finds them)
  */
 /** A user-chosen value inside a key (tenant ids): '%' and '#' escaped so it cannot end its segment early. */
@@ -51,6 +52,10 @@ export const keys = {
    * external_id does not inherit its emails.
    */
   emailsByTenant: (tenantId: string, shard = 0) => `TENANT#${tenantId}#EMAILS#${shard}`,
+  /** A received (inbound) email: its own partition, like a sent email's. */
+  receivedEmail: (emailId: string) => ({ PK: `RECEIVED#${emailId}`, SK: 'RECEIVED' }),
+  /** Per-account listing of received emails (GSI1, newest first by the ULID id; one shard for now, as emails). */
+  receivedByAccount: (accountId: string, shard = 0) => `ACCOUNT#${accountId}#RECEIVED#${shard}`,
   domain: (domainId: string) => ({ PK: `DOMAIN#${domainId}`, SK: 'DOMAIN' }),
   domainsByAccount: (accountId: string) => `ACCOUNT#${accountId}#DOMAINS`,
   domainName: (name: string) => ({ PK: `DOMAINNAME#${name.toLowerCase()}`, SK: 'DOMAINNAME' }),

@@ -80,8 +80,9 @@ export class SmtpClient {
     this.listen(socket);
   }
 
-  static async connect(options: { localAddress?: string } = {}): Promise<{ client: SmtpClient; greeting: Reply }> {
-    const { host, port } = relay();
+  /** To the relay, or to `target` (the MX listener). */
+  static async connect(options: { localAddress?: string; target?: { host: string; port: number } } = {}): Promise<{ client: SmtpClient; greeting: Reply }> {
+    const { host, port } = options.target ?? relay();
     const socket = net.connect({ host, port, ...(options.localAddress ? { localAddress: options.localAddress } : {}) });
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);

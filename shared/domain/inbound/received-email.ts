@@ -1,0 +1,139 @@
+/**
+ * A received (inbound) email: what the inbound worker recorded about one message for one receiving
+ * account. The record holds the envelope, the parsed header fields, the authentication verdicts and the
+ * attachments' metadata; the bodies, the full header list and the attachments' bytes are objects in the
+ * mail bucket under `inbound/<inb id>/` (./content-keys.ts), and the raw message stays where the MX listener
+ * stored it. Pure.
+ */
+import type { Authentication } from './authentication';
+import type { SpamStatus } from './spam';
+
+export interface ReceivedAttachment {
+  /** `att_<n>`, n from 1 in the message's order. */
+  id: string;
+  filename: string | null;
+  content_type: string;
+  /** Decoded bytes. */
+  size: number;
+  content_id: string | null;
+  content_disposition: 'attachment' | 'inline';
+}
+
+export interface ReceivedEmail {
+  id: string;
+  account_id: string;
+  domain_id: string;
+  tenant_id: string | null;
+  /** The owning tenant's external_id (null: account-wide), as the API and webhooks name tenants. */
+  tenant: string | null;
+  status: 'received';
+  /** Header fields, as the sender wrote them (addresses as `Name <addr>` or `addr`). */
+  from: string;
+  to: string[];
+  cc: string[];
+  reply_to: string[];
+  subject: string;
+  message_id: string | null;
+  in_reply_to: string | null;
+  references: string[];
+  /** The Date header (ISO), null when absent or unreadable. */
+  date: string | null;
+  /** The envelope: MAIL FROM ('' for a bounce) and this account's recipients. */
+  mail_from: string;
+  rcpt_to: string[];
+  /** The part after `+` in the first recipient that has one (`support+1234@` -> `1234`), else null. */
+  plus_address: string | null;
+  spam_status: SpamStatus;
+  authentication: Authentication;
+  /** Loop protection: the Auto-Submitted value, or what other signs say (./auto-submitted.ts); null for a person's mail. */
+  auto_submitted: string | null;
+  /** The text body without quoted replies and signature (./reply-text.ts), at most STRIPPED_TEXT_MAX characters. */
+  stripped_text: string | null;
+  attachment_count: number;
+  /** Metadata of at most MAX_STORED_ATTACHMENTS attachments (all are in the raw message). */
+  attachments: ReceivedAttachment[];
+  /** Size of the raw message in bytes. */
+  size: number;
+  /** Set when the message could not be parsed whole: what was stored is what could be read. */
+  parse_error: string | null;
+  /** Set when lists were cut to fit the record (every address is in the raw message and the headers). */
+  truncated: boolean;
+  tls: boolean;
+  remote_address: string;
+  helo: string;
+  raw_key: string;
+  /** Combined size of the html and text bodies (bytes), to decide how GET serves them. */
+  body_bytes: number;
+  received_at: string;
+  created_at: string;
+}
+
+/** Most attachments kept as separate objects and listed (a message with more keeps them in its raw message). */
+export const MAX_STORED_ATTACHMENTS = 100;
+/** Most entries kept in each address or reference list of the record. */
+export const MAX_LIST_ENTRIES = 100;
+/** Longest subject kept (characters). */
+export const MAX_SUBJECT_CHARS = 2000;
+/** Longest reply-stripped text kept in the record and the webhook (characters). */
+export const STRIPPED_TEXT_MAX = 16_000;
+
+/** The email.received webhook payload (spec, Events), plus what receivers rely on (docs/inbound.md). */
+export function receivedEventData(email: ReceivedEmail) {
+  return {
+    email_id: email.id,
+    to: email.to,
+    from: email.from,
+    subject: email.subject,
+    status: email.status,
+    rcpt_to: email.rcpt_to,
+    cc: email.cc,
+    message_id: email.message_id,
+    in_reply_to: email.in_reply_to,
+    references: email.references,
+    spam_status: email.spam_status,
+    attachment_count: email.attachment_count,
+    attachments: email.attachments.map(({ filename, content_type, size }) => ({ filename, content_type, size })),
+    received_at: email.received_at,
+    // Beyond the spec's list:
+    mail_from: email.mail_from,
+    reply_to: email.reply_to,
+    plus_address: email.plus_address,
+    auto_submitted: email.auto_submitted,
+    stripped_text: email.stripped_text,
+    authentication: email.authentication,
+    tenant: email.tenant,
+  };
+}
+
+/** A list item of GET /received-emails: everything but bodies, headers and download links. */
+export function toPublicReceivedEmail(email: ReceivedEmail) {
+  return {
+    object: 'received_email' as const,
+    id: email.id,
+    status: email.status,
+    from: email.from,
+    to: email.to,
+    cc: email.cc,
+    reply_to: email.reply_to,
+    subject: email.subject,
+    message_id: email.message_id,
+    in_reply_to: email.in_reply_to,
+    references: email.references,
+    date: email.date,
+    mail_from: email.mail_from,
+    rcpt_to: email.rcpt_to,
+    plus_address: email.plus_address,
+    spam_status: email.spam_status,
+    authentication: email.authentication,
+    auto_submitted: email.auto_submitted,
+    stripped_text: email.stripped_text,
+    attachment_count: email.attachment_count,
+    attachments: email.attachments,
+    size: email.size,
+    tls: email.tls,
+    parse_error: email.parse_error,
+    truncated: email.truncated,
+    tenant: email.tenant,
+    received_at: email.received_at,
+  };
+}

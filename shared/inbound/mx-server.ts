@@ -1,0 +1,219 @@
+/**
+ * The inbound MX listener (port 25 semantics) on smtp-server: any sending server may connect, with
+ * opportunistic STARTTLS and no AUTH; it accepts mail only for receiving domains (receive-only
+ * subdomains of verified domains added with inbound_enabled), refusing every other recipient at RCPT
+ * TO (550 5.7.1: no open relay).
+ *
+ * Nothing accepted is lost: at the final dot the message (with a Received trace field in front) is
+ * written to the mail bucket, then one message per receiving account goes to the inbound queue, and
+ * only then is 250 answered. A crash before the 250 leaves the sender retrying (a stored object may be
+ * orphaned, never a message lost); a crash after it leaves the message in S3 and in the queue, where the
+ * inbound worker picks it up. A failure of either write answers 451 4.3.0 (try again later).
+ *
+ * Limits: SIZE (maxMessageBytes, 552 5.3.4 at MAIL FROM or after DATA), 100 recipients (452 4.5.3), a
+ * header block over 1 MB (552 5.3.4, nothing stored), maxClients connections (421), idle time (421),
+ * message bytes held at once (451 4.3.1).
+ */
+import type { SecureContextOptions } from 'node:tls';
+import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
+import { newId } from '../domain/ids';
+import { inboundKeys } from '../domain/inbound/content-keys';
+import type { InboundMessage } from '../domain/messages';
+import { logError, logInfo, logWarn } from '../log';
+import type { BlobStore, Clock, InboundQueue } from '../ports';
+import { EnhancedCodeSmtpServer } from '../smtp/enhanced-code-server';
+import { SmtpRefusal, smtpErrorOf } from '../smtp/replies';
+import { serverHandle, type SmtpServerHandle } from '../smtp/server-handle';
+import type { ReceivingDomain, ReceivingDomains } from '../usecases/inbound/receiving-domains';
+import { receivedField } from './received-field';
+
+/** Largest message accepted: SES's and most providers' 40 MB. */
+export const MX_MAX_MESSAGE_BYTES = 40 * 1024 * 1024;
+/** Largest header block of the message (mailparser's own limit per MIME node). */
+export const MX_MAX_HEADER_BYTES = 1024 * 1024;
+/** Recipients per transaction (RFC 5321 asks servers to take at least 100). */
+export const MX_MAX_RECIPIENTS = 100;
+
+export interface MxOptions {
+  /** Key and certificate (PEM) offered with STARTTLS; senders may also go on in clear text. */
+  tls: Pick<SecureContextOptions, 'key' | 'cert'>;
+  /** The name in the greeting and the Received field (the MX host). */
+  hostname: string;
+  maxClients?: number;
+  idleTimeoutMs?: number;
+  closeTimeoutMs?: number;
+  maxMessageBytes?: number;
+  /** Bytes of messages held in memory at once, all sessions together (beyond: 451 4.3.1). Default 1 GiB. */
+  maxBufferedBytes?: number;
+}
+
+export interface MxDeps {
+  receivingDomains: Pick<ReceivingDomains, 'forAddress'>;
+  blobs: Pick<BlobStore, 'put'>;
+  inboundQueue: InboundQueue;
+  clock: Clock;
+}
+
+export type MxServer = SmtpServerHandle;
+
+/** What RCPT TO settled for the current transaction: each accepted recipient's receiving domain. */
+interface MxTransaction {
+  transaction: number;
+  recipients: { address: string; domain: ReceivingDomain }[];
+}
+
+const transactionOf = (session: SMTPServerSession): MxTransaction | undefined => {
+  const state = session.user as MxTransaction | undefined;
+  return state && state.transaction === session.transaction ? state : undefined;
+};
+
+export function createMxServer(options: MxOptions, deps: MxDeps): MxServer {
+  const maxMessageBytes = options.maxMessageBytes ?? MX_MAX_MESSAGE_BYTES;
+  const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024 * 1024;
+  let buffered = 0;
+
+  const onRcptTo = (address: { address: string }, session: SMTPServerSession, callback: (err?: Error | null) => void) => {
+    const current = transactionOf(session) ?? { transaction: session.transaction, recipients: [] };
+    if (current.recipients.length >= MX_MAX_RECIPIENTS) return callback(smtpErrorOf(new SmtpRefusal(452, '4.5.3', `Too many recipients: at most ${MX_MAX_RECIPIENTS} per message; send the rest in another transaction.`)));
+    deps.receivingDomains.forAddress(address.address).then(
+      (domain) => {
+        if (!domain) {
+          logInfo('mx: recipient refused', { session: session.id, remote: session.remoteAddress, rcpt: address.address });
+          return callback(smtpErrorOf(new SmtpRefusal(550, '5.7.1', `Relay access denied: this server does not receive mail for ${address.address}.`)));
+        }
+        current.recipients.push({ address: address.address, domain });
+        session.user = current;
+        callback();
+      },
+      (error: unknown) => {
+        logError('mx: recipient lookup failed', error, { session: session.id });
+        callback(smtpErrorOf(new SmtpRefusal(451, '4.3.0', 'Temporary local problem checking the recipient; try again later.')));
+      },
+    );
+  };
+
+  const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, callback: (err?: Error | null, message?: string) => void) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let held = 0;
+    let overBudget = false;
+    const release = () => {
+      buffered -= held;
+      held = 0;
+      chunks.length = 0;
+    };
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxMessageBytes) return release();
+      if (overBudget) return;
+      if (buffered + chunk.length > maxBufferedBytes) {
+        overBudget = true;
+        return release();
+      }
+      chunks.push(chunk);
+      held += chunk.length;
+      buffered += chunk.length;
+    });
+    stream.on('error', release);
+    stream.on('close', () => {
+      if (!stream.readableEnded) release();
+    });
+    stream.on('end', () => {
+      const refuse = (refusal: SmtpRefusal) => {
+        release();
+        logInfo('mx: message refused', { session: session.id, remote: session.remoteAddress, code: refusal.code, reason: refusal.message, bytes: size });
+        callback(smtpErrorOf(refusal));
+      };
+      if (stream.sizeExceeded || size > maxMessageBytes) return refuse(new SmtpRefusal(552, '5.3.4', `Message too large: at most ${maxMessageBytes} bytes.`));
+      if (overBudget) return refuse(new SmtpRefusal(451, '4.3.1', 'Busy receiving other messages; try again shortly.'));
+      const message = Buffer.concat(chunks, size);
+      chunks.length = 0;
+      if (headerBlockLength(message) > MX_MAX_HEADER_BYTES) return refuse(new SmtpRefusal(552, '5.3.4', `Message header too large: at most ${MX_MAX_HEADER_BYTES} bytes.`));
+      const transaction = transactionOf(session);
+      if (!transaction?.recipients.length) return refuse(new SmtpRefusal(503, '5.5.1', 'No valid recipients.'));
+      store(message, session, transaction)
+        .then(
+          (ids) => callback(null, `2.0.0 Ok: queued as ${ids.join(' ')}`),
+          (error: unknown) => {
+            logError('mx: storing a message failed', error, { session: session.id });
+            callback(smtpErrorOf(new SmtpRefusal(451, '4.3.0', 'Temporary local problem storing the message; try again later.')));
+          },
+        )
+        .finally(release);
+    });
+  };
+
+  /** The raw message to the bucket, then one queue message per receiving account: the 250 waits for both. */
+  const store = async (message: Buffer, session: SMTPServerSession, transaction: MxTransaction): Promise<string[]> => {
+    const now = deps.clock.now();
+    const rawId = newId('inb', now.getTime()).slice(4);
+    const rawKey = inboundKeys.raw(rawId);
+    const tls = Boolean(session.secure);
+    const helo = session.hostNameAppearsAs ?? '';
+    const remoteAddress = (session.remoteAddress ?? '').replace(/^::ffff:/, '');
+    const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+    const trace = receivedField({ helo, remoteAddress, by: options.hostname, tls, id: rawId, recipients: transaction.recipients.map((r) => r.address), at: now });
+    const raw = Buffer.concat([Buffer.from(trace, 'latin1'), message]);
+    await deps.blobs.put(rawKey, raw, 'message/rfc822');
+    const byAccount = new Map<string, { domain: ReceivingDomain; addresses: string[] }>();
+    for (const { address, domain } of transaction.recipients) {
+      const group = byAccount.get(domain.account_id) ?? { domain, addresses: [] };
+      group.addresses.push(address);
+      byAccount.set(domain.account_id, group);
+    }
+    const messages: InboundMessage[] = [...byAccount.values()].map(({ domain, addresses }) => ({
+      email_id: newId('inb', now.getTime()),
+      account_id: domain.account_id,
+      domain_id: domain.domain_id,
+      tenant_id: domain.tenant_id,
+      tenant: domain.tenant,
+      raw_key: rawKey,
+      size: raw.length,
+      received_at: now.toISOString(),
+      mail_from: mailFrom,
+      rcpt_to: addresses,
+      remote_address: remoteAddress,
+      helo,
+      tls,
+    }));
+    await deps.inboundQueue.enqueueAll(messages);
+    logInfo('mx: message accepted', { session: session.id, remote: remoteAddress, tls, bytes: raw.length, raw_key: rawKey, email_ids: messages.map((m) => m.email_id) });
+    return messages.map((m) => m.email_id);
+  };
+
+  const server = new EnhancedCodeSmtpServer({
+    secure: false,
+    key: options.tls.key,
+    cert: options.tls.cert,
+    minVersion: 'TLSv1.2',
+    name: options.hostname,
+    banner: 'mailservice inbound MX',
+    // Mail from other servers: no AUTH, STARTTLS offered but not required.
+    authOptional: true,
+    disabledCommands: ['AUTH'],
+    size: maxMessageBytes,
+    hidePIPELINING: false,
+    hide8BITMIME: false,
+    hideSMTPUTF8: false,
+    hideENHANCEDSTATUSCODES: false,
+    hideDSN: true,
+    hideREQUIRETLS: true,
+    maxClients: options.maxClients ?? 500,
+    socketTimeout: options.idleTimeoutMs ?? 60_000,
+    closeTimeout: options.closeTimeoutMs ?? 25_000,
+    disableReverseLookup: true,
+    logger: false,
+    onRcptTo,
+    onData,
+  });
+  server.on('error', (error: Error) => logWarn('mx: connection error', { error: error.message, code: (error as NodeJS.ErrnoException).code }));
+  return serverHandle(server);
+}
+
+/** Bytes up to the empty line that ends the header block (the whole message when there is none). */
+function headerBlockLength(message: Buffer): number {
+  const end = message.indexOf('\r\n\r\n');
+  const bareEnd = message.indexOf('\n\n');
+  const ends = [end, bareEnd].filter((position) => position >= 0);
+  return ends.length ? Math.min(...ends) : message.length;
+}

@@ -1,0 +1,114 @@
+/**
+ * The inbound worker's use case: one stored message for one receiving account becomes a received-email
+ * record and an email.received event.
+ *
+ * 1. The raw message is read from the bucket (the MX listener wrote it before its 250).
+ * 2. It is parsed (never throws: a broken message gives what could be read and `parse_error`) and its
+ *    sender authenticated (SPF, DKIM, DMARC; checks that could not run are `temperror`).
+ * 3. Bodies, the header list and the attachments are written under `inbound/<inb id>/`.
+ * 4. The record is put if absent (its id was chosen by the listener): a message processed twice, after
+ *    a crash or a duplicate queue delivery, makes one record.
+ * 5. email.received is published with an id derived from the email, so publishing again (a retry after a
+ *    crash between 4 and 5) is delivered once.
+ * Only infrastructure failures throw (the queue retries, then its DLQ keeps the message; the raw
+ * message is never deleted). Every step is idempotent.
+ */
+import { inboundKeys } from '../../domain/inbound/content-keys';
+import { firstPlusPart } from '../../domain/inbound/address';
+import type { Authentication } from '../../domain/inbound/authentication';
+import { autoSubmitted } from '../../domain/inbound/auto-submitted';
+import { MAX_LIST_ENTRIES, MAX_SUBJECT_CHARS, STRIPPED_TEXT_MAX, receivedEventData, type ReceivedEmail } from '../../domain/inbound/received-email';
+import { stripReply } from '../../domain/inbound/reply-text';
+import { spamVerdict } from '../../domain/inbound/spam';
+import type { InboundMessage } from '../../domain/messages';
+import { emailEventId } from '../../domain/webhooks/event';
+import type { AuthenticationInput } from '../../inbound/check-authentication';
+import type { ParsedInbound } from '../../inbound/parse-message';
+import { logInfo } from '../../log';
+import type { BlobStore, Clock, EventPublisher } from '../../ports';
+import type { CreateReceivedOutcome, ReceivedEmailRepository } from '../../store/received-emails';
+import { mapBounded } from '../../concurrency';
+
+export interface ProcessInboundDeps {
+  blobs: Pick<BlobStore, 'get' | 'put'>;
+  receivedEmails: Pick<ReceivedEmailRepository, 'create'>;
+  events: EventPublisher;
+  clock: Clock;
+  parseInbound(raw: Buffer): Promise<ParsedInbound>;
+  checkAuthentication(input: AuthenticationInput): Promise<Omit<Authentication, 'spam_reasons'>>;
+  /** Our MX host name, as named in the authentication results. */
+  mxHostname: string;
+}
+
+export async function processInbound(deps: ProcessInboundDeps, message: InboundMessage): Promise<{ outcome: CreateReceivedOutcome; email: ReceivedEmail }> {
+  const raw = await deps.blobs.get(message.raw_key);
+  const [parsed, checked] = await Promise.all([
+    deps.parseInbound(raw),
+    deps.checkAuthentication({ raw, ip: message.remote_address, helo: message.helo, mailFrom: message.mail_from, mta: deps.mxHostname }),
+  ]);
+  const verdict = spamVerdict({ ...checked, spam_reasons: [] });
+  const authentication: Authentication = { ...checked, spam_reasons: verdict.reasons };
+  const id = message.email_id;
+
+  const attachments = parsed.attachments.map((attachment, index) => ({ ...attachment, id: `att_${index + 1}` }));
+  await Promise.all([
+    parsed.html === null ? undefined : deps.blobs.put(inboundKeys.html(id), parsed.html, 'text/html; charset=utf-8'),
+    parsed.text === null ? undefined : deps.blobs.put(inboundKeys.text(id), parsed.text, 'text/plain; charset=utf-8'),
+    deps.blobs.put(inboundKeys.headers(id), JSON.stringify(parsed.headers), 'application/json'),
+    mapBounded(attachments, 8, (attachment) => deps.blobs.put(inboundKeys.attachment(id, attachment.id), attachment.content, attachment.content_type)),
+  ]);
+
+  const header = (name: string) => parsed.headers.find((field) => field.name.toLowerCase() === name)?.value ?? null;
+  const lists = { to: parsed.to, cc: parsed.cc, reply_to: parsed.reply_to, references: parsed.references };
+  const truncated = Object.values(lists).some((list) => list.length > MAX_LIST_ENTRIES) || parsed.subject.length > MAX_SUBJECT_CHARS;
+  const stripped = parsed.text === null ? null : stripReply(parsed.text).slice(0, STRIPPED_TEXT_MAX);
+  const email: ReceivedEmail = {
+    id,
+    account_id: message.account_id,
+    domain_id: message.domain_id,
+    tenant_id: message.tenant_id,
+    tenant: message.tenant,
+    status: 'received',
+    from: parsed.from,
+    to: lists.to.slice(0, MAX_LIST_ENTRIES),
+    cc: lists.cc.slice(0, MAX_LIST_ENTRIES),
+    reply_to: lists.reply_to.slice(0, MAX_LIST_ENTRIES),
+    subject: parsed.subject.slice(0, MAX_SUBJECT_CHARS),
+    message_id: parsed.message_id,
+    in_reply_to: parsed.in_reply_to,
+    references: lists.references.slice(0, MAX_LIST_ENTRIES),
+    date: parsed.date,
+    mail_from: message.mail_from,
+    rcpt_to: message.rcpt_to,
+    plus_address: firstPlusPart(message.rcpt_to),
+    spam_status: verdict.status,
+    authentication,
+    auto_submitted: autoSubmitted(header, message.mail_from),
+    stripped_text: stripped,
+    attachment_count: parsed.attachment_count,
+    attachments: attachments.map(({ content: _content, ...metadata }) => metadata),
+    size: message.size,
+    parse_error: parsed.parse_error,
+    truncated,
+    tls: message.tls,
+    remote_address: message.remote_address,
+    helo: message.helo,
+    raw_key: message.raw_key,
+    body_bytes: Buffer.byteLength(parsed.html ?? '') + Buffer.byteLength(parsed.text ?? ''),
+    received_at: message.received_at,
+    created_at: deps.clock.now().toISOString(),
+  };
+  const outcome = await deps.receivedEmails.create(email);
+  await deps.events.publish([
+    {
+      id: emailEventId(email.received_at, id, 'email.received'),
+      type: 'email.received',
+      account_id: email.account_id,
+      tenant: email.tenant,
+      created_at: email.received_at,
+      data: receivedEventData(email),
+    },
+  ]);
+  logInfo('inbound: received', { email_id: id, account_id: email.account_id, outcome, bytes: email.size, spam_status: email.spam_status, attachments: email.attachment_count, parse_error: email.parse_error });
+  return { outcome, email };
+}

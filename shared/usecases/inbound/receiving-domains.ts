@@ -1,0 +1,60 @@
+/**
+ * Which account receives mail for an address: its domain must be the receive-only subdomain
+ * (`inbound.<domain>`) of a verified domain added with inbound_enabled. Anything else is not ours, and
+ * the MX listener refuses it at RCPT TO (no open relay).
+ *
+ * Two reads (the name claim, then the domain), cached per process: an answer for 60 s, a refusal for
+ * 5 s (a domain verified a moment ago starts receiving within seconds; a deleted one stops within a
+ * minute). Lookups that fail are not cached: the listener answers 451 and the sender tries again.
+ */
+import type { Clock } from '../../ports';
+import { BoundedMap } from '../../bounded-map';
+import { parentOfReceivingDomain, splitAddress } from '../../domain/inbound/address';
+import type { DomainRepository } from '../../store/domains';
+
+export interface ReceivingDomain {
+  account_id: string;
+  domain_id: string;
+  tenant_id: string | null;
+  /** The owning tenant's external_id. */
+  tenant: string | null;
+  /** The receiving subdomain (`inbound.example.com`). */
+  name: string;
+}
+
+export interface ReceivingDomainsDeps {
+  domains: Pick<DomainRepository, 'claimOf' | 'get'>;
+  clock: Clock;
+}
+
+const FOUND_TTL_MS = 60_000;
+const NOT_FOUND_TTL_MS = 5_000;
+
+export class ReceivingDomains {
+  private readonly cache = new BoundedMap<string, { value: ReceivingDomain | null; until: number }>(10_000);
+
+  constructor(private readonly deps: ReceivingDomainsDeps) {}
+
+  /** The receiving domain of `address`, or null when this service does not receive mail for it. */
+  async forAddress(address: string): Promise<ReceivingDomain | null> {
+    const domain = splitAddress(address)?.domain;
+    if (!domain) return null;
+    const now = this.deps.clock.now().getTime();
+    const cached = this.cache.get(domain);
+    if (cached && cached.until > now) return cached.value;
+    const value = await this.lookup(domain);
+    this.cache.set(domain, { value, until: now + (value ? FOUND_TTL_MS : NOT_FOUND_TTL_MS) });
+    return value;
+  }
+
+  private async lookup(name: string): Promise<ReceivingDomain | null> {
+    const parent = parentOfReceivingDomain(name);
+    if (!parent) return null;
+    const claim = await this.deps.domains.claimOf(parent);
+    if (!claim) return null;
+    const stored = await this.deps.domains.get(claim.domain_id);
+    const domain = stored?.domain;
+    if (!domain || !domain.inbound_enabled || domain.inbound_subdomain !== name || domain.status !== 'verified') return null;
+    return { account_id: domain.account_id, domain_id: domain.id, tenant_id: domain.tenant_id, tenant: domain.tenant, name };
+  }
+}
