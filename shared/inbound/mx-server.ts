@@ -21,6 +21,7 @@ import { inboundKeys } from '../domain/inbound/content-keys';
 import type { InboundMessage } from '../domain/messages';
 import { logError, logInfo, logWarn } from '../log';
 import type { BlobStore, Clock, InboundQueue } from '../ports';
+import { collectMessage, MemoryBudget } from '../smtp/collect-message';
 import { EnhancedCodeSmtpServer } from '../smtp/enhanced-code-server';
 import { SmtpRefusal, smtpErrorOf } from '../smtp/replies';
 import { serverHandle, type SmtpServerHandle } from '../smtp/server-handle';
@@ -69,8 +70,7 @@ const transactionOf = (session: SMTPServerSession): MxTransaction | undefined =>
 
 export function createMxServer(options: MxOptions, deps: MxDeps): MxServer {
   const maxMessageBytes = options.maxMessageBytes ?? MX_MAX_MESSAGE_BYTES;
-  const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024 * 1024;
-  let buffered = 0;
+  const budget = new MemoryBudget(options.maxBufferedBytes ?? 1024 * 1024 * 1024);
 
   const onRcptTo = (address: { address: string }, session: SMTPServerSession, callback: (err?: Error | null) => void) => {
     const current = transactionOf(session) ?? { transaction: session.transaction, recipients: [] };
@@ -93,44 +93,23 @@ export function createMxServer(options: MxOptions, deps: MxDeps): MxServer {
   };
 
   const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, callback: (err?: Error | null, message?: string) => void) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let held = 0;
-    let overBudget = false;
-    const release = () => {
-      buffered -= held;
-      held = 0;
-      chunks.length = 0;
+    const refuse = (refusal: SmtpRefusal, bytes: number) => {
+      logInfo('mx: message refused', { session: session.id, remote: session.remoteAddress, code: refusal.code, reason: refusal.message, bytes });
+      callback(smtpErrorOf(refusal));
     };
-    stream.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxMessageBytes) return release();
-      if (overBudget) return;
-      if (buffered + chunk.length > maxBufferedBytes) {
-        overBudget = true;
-        return release();
-      }
-      chunks.push(chunk);
-      held += chunk.length;
-      buffered += chunk.length;
-    });
-    stream.on('error', release);
-    stream.on('close', () => {
-      if (!stream.readableEnded) release();
-    });
-    stream.on('end', () => {
-      const refuse = (refusal: SmtpRefusal) => {
-        release();
-        logInfo('mx: message refused', { session: session.id, remote: session.remoteAddress, code: refusal.code, reason: refusal.message, bytes: size });
-        callback(smtpErrorOf(refusal));
-      };
-      if (stream.sizeExceeded || size > maxMessageBytes) return refuse(new SmtpRefusal(552, '5.3.4', `Message too large: at most ${maxMessageBytes} bytes.`));
-      if (overBudget) return refuse(new SmtpRefusal(451, '4.3.1', 'Busy receiving other messages; try again shortly.'));
-      const message = Buffer.concat(chunks, size);
-      chunks.length = 0;
-      if (headerBlockLength(message) > MX_MAX_HEADER_BYTES) return refuse(new SmtpRefusal(552, '5.3.4', `Message header too large: at most ${MX_MAX_HEADER_BYTES} bytes.`));
+    collectMessage(stream, { maxBytes: maxMessageBytes, budget }, (collected) => {
+      if (collected.outcome === 'too_large') return refuse(new SmtpRefusal(552, '5.3.4', `Message too large: at most ${maxMessageBytes} bytes.`), collected.size);
+      if (collected.outcome === 'busy') return refuse(new SmtpRefusal(451, '4.3.1', 'Busy receiving other messages; try again shortly.'), collected.size);
+      const { message, release } = collected;
       const transaction = transactionOf(session);
-      if (!transaction?.recipients.length) return refuse(new SmtpRefusal(503, '5.5.1', 'No valid recipients.'));
+      if (headerBlockLength(message) > MX_MAX_HEADER_BYTES) {
+        release();
+        return refuse(new SmtpRefusal(552, '5.3.4', `Message header too large: at most ${MX_MAX_HEADER_BYTES} bytes.`), message.length);
+      }
+      if (!transaction?.recipients.length) {
+        release();
+        return refuse(new SmtpRefusal(503, '5.5.1', 'No valid recipients.'), message.length);
+      }
       store(message, session, transaction)
         .then(
           (ids) => callback(null, `2.0.0 Ok: queued as ${ids.join(' ')}`),

@@ -22,6 +22,7 @@ import type { Principal } from '../usecases/principal';
 import { sendEmail, type SendDeps } from '../usecases/send/accept';
 import { AuthThrottle, DEFAULT_AUTH_THROTTLE, type AuthThrottleSettings } from './auth-throttle';
 import { messageToSend } from './message-to-send';
+import { collectMessage, MemoryBudget } from './collect-message';
 import { EnhancedCodeSmtpServer } from './enhanced-code-server';
 import { SmtpRefusal, replyFor, smtpErrorOf } from './replies';
 import { serverHandle, type SmtpServerHandle } from './server-handle';
@@ -81,8 +82,7 @@ export function createRelayServer(options: RelayOptions, deps: RelayDeps): Relay
   const throttle = new AuthThrottle(options.authThrottle ?? DEFAULT_AUTH_THROTTLE);
   const maxMessageBytes = options.maxMessageBytes ?? RELAY_MAX_MESSAGE_BYTES;
   const touched = new BoundedMap<string, number>(10_000);
-  const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024 * 1024;
-  let buffered = 0;
+  const budget = new MemoryBudget(options.maxBufferedBytes ?? 1024 * 1024 * 1024);
 
   const touch = (principal: Principal) => {
     const now = deps.clock.now();
@@ -139,49 +139,17 @@ export function createRelayServer(options: RelayOptions, deps: RelayDeps): Relay
   };
 
   const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, callback: (err?: Error | null, message?: string) => void) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let held = 0;
-    let overBudget = false;
-    const release = () => {
-      buffered -= held;
-      held = 0;
-      chunks.length = 0;
-    };
-    stream.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxMessageBytes) return release(); // refused at the end: what was held goes now
-      if (overBudget) return;
-      if (buffered + chunk.length > maxBufferedBytes) {
-        overBudget = true;
-        return release();
-      }
-      chunks.push(chunk);
-      held += chunk.length;
-      buffered += chunk.length;
-    });
-    // The client went away before the final dot: nothing was stored, nothing is answered.
-    stream.on('error', release);
-    stream.on('close', () => {
-      if (!stream.readableEnded) release();
-    });
-    stream.on('end', () => {
-      if (stream.sizeExceeded || size > maxMessageBytes) {
-        release();
+    collectMessage(stream, { maxBytes: maxMessageBytes, budget }, (collected) => {
+      if (collected.outcome === 'too_large') {
         return callback(refusal('DATA', session, new AppError(413, 'payload_too_large', `The message is larger than ${maxMessageBytes} bytes, the relay's limit (SES's 40 MB less room for the fields the service adds).`)));
       }
-      if (overBudget) {
-        release();
-        return callback(refusal('DATA', session, new SmtpRefusal(451, '4.3.1', 'The relay is busy with other messages; nothing was sent. Try again shortly.')));
-      }
-      const received = Buffer.concat(chunks, size);
-      chunks.length = 0; // the copy is the message now (still counted in `buffered` until it is handed over)
-      acceptMessage(received, session)
+      if (collected.outcome === 'busy') return callback(refusal('DATA', session, new SmtpRefusal(451, '4.3.1', 'The relay is busy with other messages; nothing was sent. Try again shortly.')));
+      acceptMessage(collected.message, session)
         .then(
           (reply) => callback(null, reply),
           (error: unknown) => callback(refusal('DATA', session, error)),
         )
-        .finally(release);
+        .finally(collected.release);
     });
   };
 
