@@ -216,6 +216,33 @@ describe('inbound mail', () => {
     expect(bad.body.error.code).toBe('validation_error');
   });
 
+  it('retries email.received to a failing endpoint, and a failed delivery can be replayed', async () => {
+    const other = await newAccount();
+    const domain = await receivingDomain(other);
+    const hook = await startHttpsReceiver(certs());
+    try {
+      hook.setResponder(() => ({ status: 500, body: 'broken' }));
+      const webhook = (await api('POST', '/webhooks', { key: other.key, body: { url: hook.url, events: ['email.received'] } })).body.webhook;
+      const info = await mxTransport().sendMail({ from: 'x@example.org', to: domain.address('retry'), subject: 'retry me', text: 'r' });
+      const id = receivedIds(info.response)[0]!;
+      // 1 try + 5 retries (the test stack's schedule is 0,1,1,1,1 s), one webhook-id throughout.
+      const requests = await hook.waitForRequests(6, 30_000);
+      expect(new Set(requests.map((request) => request.headers['webhook-id'])).size).toBe(1);
+      expect(JSON.parse(requests[0]!.body).data.email_id).toBe(id);
+      const failed = await waitFor(async () => {
+        const list = await api('GET', `/webhooks/${webhook.id}/deliveries`, { key: other.key });
+        return list.body.deliveries?.[0]?.status === 'failed' ? list.body.deliveries[0] : undefined;
+      }, 'delivery failed');
+      expect(failed.event_type).toBe('email.received');
+      hook.setResponder(() => ({ status: 200 }));
+      expect((await api('POST', `/webhooks/${webhook.id}/deliveries/${failed.id}/replay`, { key: other.key })).status).toBe(202);
+      await waitFor(async () => (await api('GET', `/webhooks/${webhook.id}/deliveries/${failed.id}`, { key: other.key })).body.delivery?.status === 'succeeded', 'replayed');
+      expect(JSON.parse(hook.requests.at(-1)!.body).data.email_id).toBe(id);
+    } finally {
+      await hook.close();
+    }
+  });
+
   it('answers 403 to a key limited to a tenant and 404 to another account', async () => {
     const tenant = await createTenant(account, {}, 'inbound');
     const key = (await api('POST', '/api-keys', { key: account.key, body: { name: 'tenant key', scopes: ['full'], tenant: tenant.external_id } })).body.secret as string;
