@@ -595,9 +595,9 @@ export interface SmtpRelayDefinition {
   /** Settings of the relay's environment (shared/smtp/relay-config.ts, shared/inbound/mx-config.ts). */
   environment: Record<string, string>;
   /**
-   * The send path's needs, a subset of the `emails` API group's grants: no queue (the send core writes the
-   * email and the outbox stream enqueues it; test events are an API-only route), no SES and no KMS (the
-   * send-email worker signs and sends).
+   * The send path's needs, a subset of the `emails` API group's grants: no send queue (the send core writes
+   * the email and the outbox stream enqueues it; test events are an API-only route), no SES and no KMS (the
+   * send-email worker signs and sends); plus, for the MX listener, sending to the inbound queue.
    */
   grants: Grant[];
 }

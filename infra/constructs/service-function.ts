@@ -26,6 +26,8 @@ export interface ServiceFunctionProps extends FunctionDefaults {
   name: string;
   grants: readonly Grant[];
   timeout: Duration;
+  /** Lambda memory (MB); default FUNCTION_MEMORY_MB. */
+  memoryMb?: number;
 }
 
 /**
@@ -51,7 +53,7 @@ export class ServiceFunction extends Construct {
       description: `mailservice ${props.name}`,
       runtime: FUNCTION_RUNTIME,
       architecture: lambda.Architecture.ARM_64,
-      memorySize: FUNCTION_MEMORY_MB,
+      memorySize: props.memoryMb ?? FUNCTION_MEMORY_MB,
       timeout: props.timeout,
       code: lambda.Code.fromAsset(codeDir),
       handler: LAMBDA_HANDLER,

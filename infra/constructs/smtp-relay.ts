@@ -3,12 +3,15 @@
  * behind an internet-facing Network Load Balancer listening on TCP 587 (TLS is STARTTLS inside the SMTP
  * session, so the load balancer passes TCP through and the task terminates TLS with the certificate from
  * Secrets Manager; an ACM certificate on the NLB would need implicit TLS, which port 587 clients do not
- * speak).
+ * speak). The same tasks and process run the inbound MX listener (docs/inbound.md): a second listener on
+ * TCP 25, forwarded to the container's MX port, with its own target group and health check, so a task
+ * failing either port is taken out of that port's rotation only.
  *
  * Networking: a VPC of two public subnets, tasks with public IPs reaching the AWS APIs directly (no NAT
  * gateway to pay for); the NLB keeps the client's address (target attribute preserve_client_ip) so the
- * relay's per-address AUTH throttle sees real clients, hence the task's security group allows the port
- * from anywhere. Least privilege: the task role gets exactly SMTP_RELAY.grants (grantAccess, as functions).
+ * relay's per-address AUTH throttle and the MX's SPF checks see real clients, hence the task's security
+ * group allows both container ports from anywhere. Least privilege: the task role gets exactly
+ * SMTP_RELAY.grants (grantAccess, as functions).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -82,14 +85,18 @@ export class SmtpRelay extends Construct {
         [SMTP_RELAY.tlsSecretEnv.key]: ecs.Secret.fromSecretsManager(this.tlsSecret, 'key'),
         [SMTP_RELAY.tlsSecretEnv.cert]: ecs.Secret.fromSecretsManager(this.tlsSecret, 'cert'),
       },
-      portMappings: [{ containerPort: SMTP_RELAY.containerPort, protocol: ecs.Protocol.TCP }],
+      portMappings: [
+        { containerPort: SMTP_RELAY.containerPort, protocol: ecs.Protocol.TCP },
+        { containerPort: SMTP_RELAY.mx.containerPort, protocol: ecs.Protocol.TCP },
+      ],
       stopTimeout: Duration.seconds(SMTP_RELAY.stopTimeoutSeconds),
     });
     const env = grantAccess(this, this.taskDefinition.taskRole, SMTP_RELAY.grants, props.resources);
     for (const [key, value] of Object.entries(env)) container.addEnvironment(key, value);
 
-    const securityGroup = new ec2.SecurityGroup(this, 'TaskSecurityGroup', { vpc, description: 'SMTP relay tasks: submission from anywhere (client addresses are preserved)' });
+    const securityGroup = new ec2.SecurityGroup(this, 'TaskSecurityGroup', { vpc, description: 'SMTP relay tasks: submission and MX from anywhere (client addresses are preserved)' });
     securityGroup.addIngressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(SMTP_RELAY.containerPort), 'SMTP submission (the NLB forwards 587 here, keeping the client address)');
+    securityGroup.addIngressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(SMTP_RELAY.mx.containerPort), 'Inbound MX (the NLB forwards 25 here, keeping the client address)');
 
     this.service = new ecs.FargateService(this, 'Service', {
       cluster,
@@ -104,23 +111,32 @@ export class SmtpRelay extends Construct {
     });
 
     this.loadBalancer = new elbv2.NetworkLoadBalancer(this, 'Nlb', { vpc, internetFacing: true, vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC } });
-    // The load balancer's own security group: 587 from anywhere, on to the tasks.
-    this.loadBalancer.connections.allowFromAnyIpv4(ec2.Port.tcp(SMTP_RELAY.port), 'SMTP submission');
-    const listener = this.loadBalancer.addListener('Submission', { port: SMTP_RELAY.port, protocol: elbv2.Protocol.TCP });
-    listener.addTargets('Relay', {
-      port: SMTP_RELAY.containerPort,
-      protocol: elbv2.Protocol.TCP,
-      targets: [this.service.loadBalancerTarget({ containerName: 'relay', containerPort: SMTP_RELAY.containerPort })],
-      preserveClientIp: true,
-      // Sessions of a stopping task finish within its stopTimeout; no need to wait the default 300 s.
-      deregistrationDelay: Duration.seconds(SMTP_RELAY.stopTimeoutSeconds),
-      healthCheck: {
-        protocol: elbv2.Protocol[SMTP_RELAY.healthCheck.protocol],
-        interval: Duration.seconds(SMTP_RELAY.healthCheck.intervalSeconds),
-        healthyThresholdCount: SMTP_RELAY.healthCheck.healthyThreshold,
-        unhealthyThresholdCount: SMTP_RELAY.healthCheck.unhealthyThreshold,
-      },
-    });
-    securityGroup.connections.allowFrom(this.loadBalancer, ec2.Port.tcp(SMTP_RELAY.containerPort), 'health checks from the load balancer');
+    const healthCheck: elbv2.HealthCheck = {
+      protocol: elbv2.Protocol[SMTP_RELAY.healthCheck.protocol],
+      interval: Duration.seconds(SMTP_RELAY.healthCheck.intervalSeconds),
+      healthyThresholdCount: SMTP_RELAY.healthCheck.healthyThreshold,
+      unhealthyThresholdCount: SMTP_RELAY.healthCheck.unhealthyThreshold,
+    };
+    // One listener per public port, each to its container port in its own target group: the health check
+    // connects to the port it guards (a target group's health check defaults to its traffic port).
+    const ports = [
+      { id: 'Submission', targetsId: 'Relay', port: SMTP_RELAY.port, containerPort: SMTP_RELAY.containerPort, description: 'SMTP submission' },
+      { id: 'Mx', targetsId: 'MxTargets', port: SMTP_RELAY.mx.port, containerPort: SMTP_RELAY.mx.containerPort, description: 'Inbound MX' },
+    ];
+    for (const { id, targetsId, port, containerPort, description } of ports) {
+      // The load balancer's own security group: the port from anywhere, on to the tasks.
+      this.loadBalancer.connections.allowFromAnyIpv4(ec2.Port.tcp(port), description);
+      this.loadBalancer.addListener(id, { port, protocol: elbv2.Protocol.TCP }).addTargets(targetsId, {
+        port: containerPort,
+        protocol: elbv2.Protocol.TCP,
+        targets: [this.service.loadBalancerTarget({ containerName: 'relay', containerPort })],
+        // The relay's AUTH throttle and the MX's SPF checks need the client's own address.
+        preserveClientIp: true,
+        // Sessions of a stopping task finish within its stopTimeout; no need to wait the default 300 s.
+        deregistrationDelay: Duration.seconds(SMTP_RELAY.stopTimeoutSeconds),
+        healthCheck,
+      });
+      securityGroup.connections.allowFrom(this.loadBalancer, ec2.Port.tcp(containerPort), `health checks from the load balancer (${description})`);
+    }
   }
 }

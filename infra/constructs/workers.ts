@@ -9,6 +9,9 @@ import { pascalCase } from './util';
 
 /** Lambda's limits on a stream event source mapping's batching window. */
 const MAX_BATCHING_WINDOW_MS = 300_000;
+/** Lambda's memory range (MB, 1 MB steps). */
+const MIN_MEMORY_MB = 128;
+const MAX_MEMORY_MB = 10_240;
 
 /** Fails the synthesis on settings Lambda would refuse, naming the worker. */
 function checkStreamWorker(worker: StreamWorkerDefinition): void {
@@ -45,11 +48,15 @@ export class Workers extends Construct {
           `Worker "${worker.name}": timeout ${worker.timeoutSeconds}s must stay below the visibility timeout of queue "${worker.queue}" (${queueDef.visibilityTimeoutSeconds}s)`,
         );
       }
+      if (worker.memoryMb !== undefined && (!Number.isInteger(worker.memoryMb) || worker.memoryMb < MIN_MEMORY_MB || worker.memoryMb > MAX_MEMORY_MB)) {
+        throw new Error(`Worker "${worker.name}": memoryMb ${worker.memoryMb} must be a whole number of MB from ${MIN_MEMORY_MB} to ${MAX_MEMORY_MB}`);
+      }
       const fn = new ServiceFunction(this, pascalCase(worker.name), {
         ...props,
         name: worker.name,
         grants: worker.grants,
         timeout: Duration.seconds(worker.timeoutSeconds),
+        memoryMb: worker.memoryMb,
       }).function;
       // The event source adds the consume permissions it needs on its queue.
       fn.addEventSource(

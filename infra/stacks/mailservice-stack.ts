@@ -25,6 +25,21 @@ export interface MailserviceStackProps extends StackProps {
 }
 
 /**
+ * Settings given as context (`cdk deploy -c inboundMxHost=mx.example.net`): each SETTINGS name in camel
+ * case (INBOUND_MX_HOST -> inboundMxHost), passed to every function and the relay/MX task; a setting not
+ * given keeps its default (shared/settings.ts).
+ */
+function settingsFromContext(scope: Construct): Record<string, string> {
+  const environment: Record<string, string> = {};
+  for (const name of Object.keys(SETTINGS)) {
+    const key = name.toLowerCase().replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+    const value = scope.node.tryGetContext(key) as string | undefined;
+    if (typeof value === 'string' && value.trim() !== '') environment[name] = value.trim();
+  }
+  return environment;
+}
+
+/**
  * The whole service, generated from infra/definitions.ts: adding an API group, a worker or a stream
  * worker there adds its Lambda, routes, event source, grants and environment with no change here.
  */
@@ -61,13 +76,13 @@ export class MailserviceStack extends Stack {
     const functions: FunctionDefaults = {
       functionsDir: props.functionsDir ?? DEFAULT_FUNCTIONS_DIR,
       resources,
-      environment: { SANDBOX_DOMAIN: sandboxDomain },
+      environment: { ...settingsFromContext(this), SANDBOX_DOMAIN: sandboxDomain },
     };
     this.api = new Api(this, 'Api', functions);
     this.workers = new Workers(this, 'Workers', functions);
     this.tasks = new ScheduledTasks(this, 'Tasks', functions);
     this.alarms = new Alarms(this, 'Alarms', { queues: this.messaging.queues, deadLetterQueues: this.messaging.deadLetterQueues });
-    // The SMTP relay on Fargate behind an NLB on 587, granted like the functions (later also the MX on 25).
+    // The SMTP relay (587) and the inbound MX listener (25) on Fargate behind one NLB, granted like the functions.
     const smtpTlsSecretArn = props.smtpTlsSecretArn ?? (this.node.tryGetContext('smtpTlsSecretArn') as string | undefined);
     this.smtpRelay = new SmtpRelay(this, 'SmtpRelay', { functionsDir: functions.functionsDir, resources, environment: functions.environment, tlsSecretArn: smtpTlsSecretArn });
 
@@ -87,6 +102,11 @@ export class MailserviceStack extends Stack {
       });
     }
     new CfnOutput(this, 'SmtpHost', { value: this.smtpRelay.loadBalancer.loadBalancerDnsName, description: 'SMTP relay host (port 587, STARTTLS): point smtp.<your domain> at it with a CNAME' });
+    // The same load balancer: an MX target must be a name with address records (RFC 2181 10.3), never a CNAME.
+    new CfnOutput(this, 'MxHost', {
+      value: this.smtpRelay.loadBalancer.loadBalancerDnsName,
+      description: 'Inbound MX (port 25): give the INBOUND_MX_HOST name an alias A record (e.g. Route 53 alias) to this load balancer',
+    });
     new CfnOutput(this, 'SmtpTlsSecretArn', {
       value: this.smtpRelay.tlsSecret.secretArn,
       description: smtpTlsSecretArn ? 'The SMTP relay STARTTLS certificate secret' : 'Put {"key","cert"} PEMs in this secret, then deploy with -c smtpTlsSecretArn=<this ARN> to start the relay',

@@ -20,6 +20,7 @@ import {
 import { parseRoute } from '../../infra/constructs/api';
 import { toEmailSendingEvent } from '../../infra/constructs/email';
 import { SCHEDULER_ACTIONS } from '../../infra/constructs/grants';
+import { FUNCTION_MEMORY_MB } from '../../infra/constructs/service-function';
 import { functionEntries } from '../../infra/functions';
 import { actionsOf, createStack, functionActions, functionEnv, functionOf, functionProperties, functionStatements, logicalId, resourcesOf, synth, type Synthesised } from './helpers';
 
@@ -49,6 +50,7 @@ const newWorker: WorkerDefinition = {
   queue: NEW_QUEUE,
   batchSize: 5,
   timeoutSeconds: 20,
+  memoryMb: 1024,
   grants: [
     { resource: { kind: 'table' }, access: 'readWrite' },
     { resource: { kind: 'queue', id: NEW_QUEUE }, access: 'consume' },
@@ -104,8 +106,12 @@ describe('a new API group, worker and queue in the definitions', () => {
       BatchSize: newWorker.batchSize,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
-    expect(functionProperties(s.template, s.stack, newWorker.name).Timeout).toBe(newWorker.timeoutSeconds);
+    expect(functionProperties(s.template, s.stack, newWorker.name)).toMatchObject({ Timeout: newWorker.timeoutSeconds, MemorySize: newWorker.memoryMb });
     expect(functionEnv(s.template, s.stack, newWorker.name)[newQueue.envVar]).toEqual({ Ref: queueId });
+  });
+
+  test('a function without memoryMb gets the default memory', () => {
+    expect(functionProperties(s.template, s.stack, newGroup.name).MemorySize).toBe(FUNCTION_MEMORY_MB);
   });
 
   test('read access on the table is read-only', () => {
@@ -153,6 +159,24 @@ describe('a new API group, worker and queue in the definitions', () => {
   });
 });
 
+describe('settings given as context', () => {
+  test('reach every function and the relay/MX task (INBOUND_MX_HOST from inboundMxHost); settings not given are not set', () => {
+    const { template, stack, cleanup } = synth({ context: { inboundMxHost: 'mx.example.net', returnPathHost: 'bounces.example.net' } });
+    try {
+      for (const name of ['domains', 'inbound-email', 'emails']) {
+        const env = functionEnv(template, stack, name);
+        expect(env).toMatchObject({ INBOUND_MX_HOST: 'mx.example.net', RETURN_PATH_HOST: 'bounces.example.net' });
+        expect(env.SPF_INCLUDE).toBeUndefined();
+      }
+      const task = Object.values(template.findResources('AWS::ECS::TaskDefinition'))[0]!.Properties;
+      const containerEnv = Object.fromEntries((task.ContainerDefinitions[0].Environment as { Name: string; Value: unknown }[]).map((e) => [e.Name, e.Value]));
+      expect(containerEnv.INBOUND_MX_HOST).toBe('mx.example.net');
+    } finally {
+      cleanup();
+    }
+  });
+});
+
 describe('inconsistent definitions fail the synthesis with a clear message', () => {
   const construct = (): void => createStack().cleanup();
 
@@ -168,6 +192,20 @@ describe('inconsistent definitions fail the synthesis with a clear message', () 
         construct,
       ),
     ).toThrow(/must stay below the visibility timeout/);
+  });
+
+  test('a worker memory Lambda would refuse', () => {
+    const worker = WORKERS[0]!;
+    const original = worker.memoryMb;
+    expect(() =>
+      withDefinitions(
+        () => {
+          worker.memoryMb = 64;
+          return () => (worker.memoryMb = original);
+        },
+        construct,
+      ),
+    ).toThrow(`Worker "${worker.name}": memoryMb 64 must be a whole number of MB from 128 to 10240`);
   });
 
   test('a stream worker setting Lambda would refuse', () => {

@@ -89,6 +89,30 @@ test('the api-keys Lambda cannot enqueue sends nor call SES', () => {
   expect(actions.filter((a) => a.startsWith('dynamodb:'))).toContain('dynamodb:PutItem');
 });
 
+describe('received (inbound) email', () => {
+  /** DynamoDB actions of CDK's grantReadData: reads, queries, scans, condition checks, no writes. */
+  const TABLE_READ_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DescribeTable', 'dynamodb:GetItem', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:Query', 'dynamodb:Scan'];
+
+  test('the received-emails API reads the table and the mail bucket, and writes nothing', () => {
+    const actions = functionActions(s.template, s.stack, 'received-emails');
+    const dynamo = [...new Set(actions.filter((a) => a.startsWith('dynamodb:')))];
+    expect(dynamo).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+    for (const action of dynamo) expect({ action, read: TABLE_READ_ACTIONS.includes(action) }).toEqual({ action, read: true });
+    const s3 = actions.filter((a) => a.startsWith('s3:'));
+    expect(s3).toContain('s3:GetObject*');
+    for (const action of s3) expect(action).not.toMatch(/^s3:(Put|Delete|Abort|Replicate|Restore)/);
+    for (const prefix of ['sqs:', 'sns:', 'ses:', 'kms:', 'scheduler:', 'iam:']) expect(actions.filter((a) => a.startsWith(prefix))).toEqual([]);
+  });
+
+  test('no function may send to the inbound queue: only the relay task (its MX listener) hands messages over', () => {
+    const inbound = JSON.stringify(queueArn('inbound'));
+    const senders = definitions.filter((d) =>
+      functionStatements(s.template, s.stack, d.name).some((st) => actionsOf(st).includes('sqs:SendMessage') && resourcesOf(st).some((r) => JSON.stringify(r) === inbound)),
+    );
+    expect(senders.map((d) => d.name)).toEqual([]);
+  });
+});
+
 test('only the functions granted SES may send, and only with the account identities, the configuration set and the account tenants', () => {
   const sendActions = ['ses:SendRawEmail', 'ses:SendEmail'];
   const senders = definitions.filter((d) => functionActions(s.template, s.stack, d.name).some((a) => sendActions.includes(a))).map((d) => d.name);

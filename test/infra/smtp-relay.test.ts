@@ -1,7 +1,8 @@
 /**
- * The SMTP relay on AWS: Fargate tasks behind an internet-facing NLB on TCP 587 (client address kept),
- * the image an asset built from the relay's bundle, STARTTLS material from Secrets Manager, and a task
- * role with exactly SMTP_RELAY.grants (least privilege, derived from infra/definitions.ts).
+ * The SMTP relay on AWS: Fargate tasks behind an internet-facing NLB on TCP 587 and, for the inbound MX
+ * listener of the same process, TCP 25 (client address kept on both), the image an asset built from the
+ * relay's bundle, STARTTLS material from Secrets Manager, and a task role with exactly SMTP_RELAY.grants
+ * (least privilege, derived from infra/definitions.ts).
  */
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -9,8 +10,9 @@ import { API_GROUPS, SMTP_RELAY } from '../../infra/definitions';
 import { grantAccess, type ServiceResources } from '../../infra/constructs/grants';
 import type { MailserviceStack } from '../../infra/stacks/mailservice-stack';
 import { ENV } from '../../shared/config';
+import { MX_ENV } from '../../shared/inbound/mx-config';
 import { SMTP_ENV } from '../../shared/smtp/relay-config';
-import { actionsOf, createStack, resourcesOf, roleStatements, synth, type Statement, type Synthesised } from './helpers';
+import { actionsOf, createStack, logicalId, resourcesOf, roleStatements, synth, type Statement, type Synthesised } from './helpers';
 
 const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:smtp-tls-AbCdEf';
 
@@ -28,6 +30,11 @@ function resourcesOfStack(stack: MailserviceStack): ServiceResources {
 }
 
 const sortedJson = (statements: Statement[]): string[] => statements.map((st) => JSON.stringify(st)).sort();
+
+/** The MX listener's one grant beyond the send path: handing each stored message to the inbound worker. */
+const MX_HANDOVER = { resource: { kind: 'queue', id: 'inbound' }, access: 'send' };
+
+type Resources = Record<string, { Type: string; Properties: Record<string, any> }>;
 
 describe('SMTP relay, with its TLS secret given', () => {
   let s: Synthesised;
@@ -48,6 +55,41 @@ describe('SMTP relay, with its TLS secret given', () => {
     s.template.hasOutput('SmtpHost', { Value: { 'Fn::GetAtt': [Match.anyValue(), 'DNSName'] } });
   });
 
+  test('the same NLB listens on TCP 25 for the MX and forwards to the container port 2525 of the relay, keeping the client address (SPF)', () => {
+    expect(SMTP_RELAY.mx).toEqual({ port: 25, containerPort: 2525 });
+    const resources = s.template.toJSON().Resources as Resources;
+    const nlbId = logicalId(s.stack, s.stack.smtpRelay.loadBalancer);
+    const listeners = Object.values(resources).filter((r) => r.Type === 'AWS::ElasticLoadBalancingV2::Listener' && r.Properties.Port === 25);
+    expect(listeners).toHaveLength(1);
+    const listener = listeners[0]!.Properties;
+    expect(listener).toMatchObject({ Protocol: 'TCP', LoadBalancerArn: { Ref: nlbId } });
+    expect(listener.DefaultActions).toHaveLength(1);
+    expect(listener.DefaultActions[0].Type).toBe('forward');
+    const targetGroupId = (listener.DefaultActions[0].TargetGroupArn as { Ref: string }).Ref;
+    // Its own target group, health-checked by a TCP connect to the MX port (the traffic port: no other port set).
+    expect(resources[targetGroupId]?.Properties).toMatchObject({
+      Port: 2525,
+      Protocol: 'TCP',
+      TargetType: 'ip',
+      HealthCheckProtocol: 'TCP',
+      HealthCheckIntervalSeconds: SMTP_RELAY.healthCheck.intervalSeconds,
+      HealthyThresholdCount: SMTP_RELAY.healthCheck.healthyThreshold,
+      UnhealthyThresholdCount: SMTP_RELAY.healthCheck.unhealthyThreshold,
+      TargetGroupAttributes: expect.arrayContaining([{ Key: 'preserve_client_ip.enabled', Value: 'true' }]),
+    });
+    expect(resources[targetGroupId]!.Properties.HealthCheckPort ?? 'traffic-port').toBe('traffic-port');
+    // The service registers the relay container's MX port in that target group, beside the submission port in its own.
+    const service = Object.values(resources).find((r) => r.Type === 'AWS::ECS::Service')!.Properties;
+    expect(service.LoadBalancers).toHaveLength(2);
+    expect(service.LoadBalancers).toContainEqual({ ContainerName: 'relay', ContainerPort: 2525, TargetGroupArn: { Ref: targetGroupId } });
+    expect(service.LoadBalancers).toContainEqual(expect.objectContaining({ ContainerName: 'relay', ContainerPort: SMTP_RELAY.containerPort }));
+    // The MX host is the same load balancer.
+    const outputs = s.template.toJSON().Outputs as Record<string, { Value: unknown; Description?: string }>;
+    expect(outputs.MxHost?.Value).toEqual({ 'Fn::GetAtt': [nlbId, 'DNSName'] });
+    expect(outputs.MxHost?.Value).toEqual(outputs.SmtpHost?.Value);
+    expect(outputs.MxHost?.Description).toContain('INBOUND_MX_HOST');
+  });
+
   test('a Fargate service of the definition desired count, rolled back by the circuit breaker', () => {
     s.template.hasResourceProperties('AWS::ECS::Service', {
       LaunchType: 'FARGATE',
@@ -65,30 +107,47 @@ describe('SMTP relay, with its TLS secret given', () => {
     const [container] = task.ContainerDefinitions;
     // An asset image: built from dist/functions/smtp-relay (bundle + Dockerfile) and pushed by cdk deploy.
     expect(JSON.stringify(container.Image)).toContain('cdk-hnb659fds-container-assets');
-    expect(container.PortMappings).toEqual([{ ContainerPort: SMTP_RELAY.containerPort, Protocol: 'tcp' }]);
+    expect(container.PortMappings).toEqual([
+      { ContainerPort: SMTP_RELAY.containerPort, Protocol: 'tcp' },
+      { ContainerPort: SMTP_RELAY.mx.containerPort, Protocol: 'tcp' },
+    ]);
     expect(container.StopTimeout).toBe(SMTP_RELAY.stopTimeoutSeconds);
     const env = Object.fromEntries((container.Environment as { Name: string; Value: unknown }[]).map((e) => [e.Name, e.Value]));
-    expect(env).toMatchObject({ SMTP_PORT: String(SMTP_RELAY.containerPort), [ENV.tableName]: expect.anything(), [ENV.mailBucket]: expect.anything(), [ENV.scheduleGroup]: expect.anything() });
+    expect(env).toMatchObject({
+      SMTP_PORT: String(SMTP_RELAY.containerPort),
+      // Set: the process starts the MX listener too.
+      MX_PORT: String(SMTP_RELAY.mx.containerPort),
+      [ENV.tableName]: expect.anything(),
+      [ENV.mailBucket]: expect.anything(),
+      [ENV.scheduleGroup]: expect.anything(),
+      [ENV.inboundQueueUrl]: { Ref: logicalId(s.stack, s.stack.messaging.queues.inbound) },
+    });
     const secrets = Object.fromEntries((container.Secrets as { Name: string; ValueFrom: unknown }[]).map((e) => [e.Name, JSON.stringify(e.ValueFrom)]));
     expect(Object.keys(secrets).sort()).toEqual(['SMTP_TLS_CERT', 'SMTP_TLS_KEY']);
     expect(secrets.SMTP_TLS_KEY).toContain(`${SECRET_ARN}:key::`);
     expect(secrets.SMTP_TLS_CERT).toContain(`${SECRET_ARN}:cert::`);
   });
 
-  test('the task role holds exactly the definition grants: table, mail bucket, scheduler; no SES, SQS, KMS or wildcards', () => {
+  test('the task role holds exactly the definition grants: table, mail bucket, scheduler, send to the inbound queue; no SES, SNS, KMS or wildcards', () => {
     const task = Object.values(s.template.findResources('AWS::ECS::TaskDefinition'))[0]!.Properties;
     const roleId = (task.TaskRoleArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
     const statements = roleStatements(s.template, roleId);
     const actions = new Set(statements.flatMap(actionsOf));
-    for (const action of ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 's3:PutObject', 's3:GetObject*', 'scheduler:CreateSchedule', 'iam:PassRole']) {
+    for (const action of ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 's3:PutObject', 's3:GetObject*', 'scheduler:CreateSchedule', 'iam:PassRole', 'sqs:SendMessage']) {
       expect({ action, allowed: actions.has(action) }).toEqual({ action, allowed: true });
     }
-    for (const action of actions) expect(action).not.toMatch(/^(ses|sqs|sns|kms):/);
+    for (const action of actions) expect(action).not.toMatch(/^(ses|sns|kms):/);
+    // SQS: the MX listener sends to the inbound queue, and that alone (never receives or deletes, never another queue).
+    const inboundArn = { 'Fn::GetAtt': [logicalId(s.stack, s.stack.messaging.queues.inbound), 'Arn'] };
+    const sqsStatements = statements.filter((st) => actionsOf(st).some((a) => a.startsWith('sqs:')));
+    expect(sqsStatements.flatMap(actionsOf).sort()).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
+    expect(sqsStatements.flatMap(resourcesOf)).toEqual(sqsStatements.map(() => inboundArn));
     for (const statement of statements) {
       for (const action of actionsOf(statement)) expect(action).not.toMatch(/^(\*|[a-z0-9-]+:\*)$/);
       expect(resourcesOf(statement)).not.toContain('*');
     }
-    expect(SMTP_RELAY.grants.map((g) => `${g.resource.kind}:${g.access}`).sort()).toEqual(['bucket:readWrite', 'scheduler:schedule', 'table:readWrite']);
+    const grantKey = (g: { resource: { kind: string; id?: string }; access: string }): string => [g.resource.kind, g.resource.id, g.access].filter(Boolean).join(':');
+    expect(SMTP_RELAY.grants.map(grantKey).sort()).toEqual(['bucket:mail:readWrite', 'queue:inbound:send', 'scheduler:schedule', 'table:readWrite']);
     // The task role is not the execution role (which only pulls the image, writes logs and reads the secret).
     expect(roleId).not.toBe((task.ExecutionRoleArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0]);
   });
@@ -105,9 +164,10 @@ describe('SMTP relay, with its TLS secret given', () => {
     expect(task.ContainerDefinitions[0].LogConfiguration).toMatchObject({ LogDriver: 'awslogs', Options: expect.objectContaining({ 'awslogs-stream-prefix': 'smtp-relay' }) });
   });
 
-  test('the TLS variables of the definition are the ones the relay reads', () => {
+  test('the TLS and port variables of the definition are the ones the relay and the MX listener read', () => {
     expect(SMTP_RELAY.tlsSecretEnv).toEqual({ key: SMTP_ENV.tlsKey, cert: SMTP_ENV.tlsCert });
     expect(SMTP_RELAY.environment[SMTP_ENV.port]).toBe(String(SMTP_RELAY.containerPort));
+    expect(SMTP_RELAY.environment[MX_ENV.port]).toBe(String(SMTP_RELAY.mx.containerPort));
   });
 
   test('the execution role reads only the TLS secret (no table, bucket or scheduler access)', () => {
@@ -119,13 +179,29 @@ describe('SMTP relay, with its TLS secret given', () => {
     for (const action of statements.flatMap(actionsOf)) expect(action).not.toMatch(/^(dynamodb|s3|scheduler|iam|sqs|ses|kms):/);
   });
 
-  test('security groups: 587 open on the load balancer, the container port open on the tasks', () => {
-    s.template.hasResourceProperties('AWS::EC2::SecurityGroup', {
-      SecurityGroupIngress: Match.arrayWith([Match.objectLike({ CidrIp: '0.0.0.0/0', FromPort: 587, ToPort: 587, IpProtocol: 'tcp' })]),
-    });
-    s.template.hasResourceProperties('AWS::EC2::SecurityGroup', {
-      SecurityGroupIngress: Match.arrayWith([Match.objectLike({ CidrIp: '0.0.0.0/0', FromPort: SMTP_RELAY.containerPort, ToPort: SMTP_RELAY.containerPort, IpProtocol: 'tcp' })]),
-    });
+  test('security groups: 587 and 25 open on the load balancer, both container ports open on the tasks, to anyone and to the load balancer', () => {
+    const resources = s.template.toJSON().Resources as Resources;
+    const ingress = (id: string): { CidrIp?: string; FromPort: number; ToPort: number; IpProtocol: string }[] => resources[id]!.Properties.SecurityGroupIngress ?? [];
+    const nlbSecurityGroupIds = (resources[logicalId(s.stack, s.stack.smtpRelay.loadBalancer)]!.Properties.SecurityGroups as { 'Fn::GetAtt': [string, string] }[]).map((g) => g['Fn::GetAtt'][0]);
+    expect(nlbSecurityGroupIds).toHaveLength(1);
+    const nlbSecurityGroupId = nlbSecurityGroupIds[0]!;
+    const service = Object.values(resources).find((r) => r.Type === 'AWS::ECS::Service')!.Properties;
+    const taskSecurityGroupId = service.NetworkConfiguration.AwsvpcConfiguration.SecurityGroups[0]['Fn::GetAtt'][0] as string;
+    const fromAnywhere = (port: number) => expect.objectContaining({ CidrIp: '0.0.0.0/0', FromPort: port, ToPort: port, IpProtocol: 'tcp' });
+
+    expect(ingress(nlbSecurityGroupId)).toEqual(expect.arrayContaining([fromAnywhere(587), fromAnywhere(25)]));
+    // Preserved client addresses reach the tasks as they are: both container ports from anywhere...
+    expect(ingress(taskSecurityGroupId)).toEqual(expect.arrayContaining([fromAnywhere(SMTP_RELAY.containerPort), fromAnywhere(2525)]));
+    // ...and from the load balancer's security group (its health checks).
+    for (const port of [SMTP_RELAY.containerPort, 2525]) {
+      s.template.hasResourceProperties('AWS::EC2::SecurityGroupIngress', {
+        GroupId: { 'Fn::GetAtt': [taskSecurityGroupId, 'GroupId'] },
+        SourceSecurityGroupId: { 'Fn::GetAtt': [nlbSecurityGroupId, 'GroupId'] },
+        FromPort: port,
+        ToPort: port,
+        IpProtocol: 'tcp',
+      });
+    }
     // No NAT gateway: tasks reach AWS APIs with their public IPs.
     s.template.resourceCountIs('AWS::EC2::NatGateway', 0);
   });
@@ -166,10 +242,11 @@ describe('SMTP relay task role = its grants, exactly', () => {
     }
   });
 
-  test('the relay is a second door to the send core: never granted more than the emails API group', () => {
+  test('the relay is a second door to the send core: never granted more than the emails API group, but for the MX hand-over to the inbound queue', () => {
     const emails = API_GROUPS.find((g) => g.name === 'emails')!;
     const key = (g: { resource: object; access: string }): string => JSON.stringify([g.resource, g.access]);
     const emailsGrants = new Set(emails.grants.map(key));
-    for (const grant of SMTP_RELAY.grants) expect({ grant, inEmailsGroup: emailsGrants.has(key(grant)) }).toEqual({ grant, inEmailsGroup: true });
+    const beyond = SMTP_RELAY.grants.filter((grant) => !emailsGrants.has(key(grant)));
+    expect(beyond.map(key)).toEqual([key(MX_HANDOVER)]);
   });
 });

@@ -24,6 +24,7 @@ import {
   type TopicId,
 } from '../../infra/definitions';
 import { toEmailSendingEvent } from '../../infra/constructs/email';
+import { FUNCTION_MEMORY_MB } from '../../infra/constructs/service-function';
 import { ENV } from '../../shared/config';
 import { functionEnv, functionOf, functionProperties, logicalId, synth, type Synthesised } from './helpers';
 
@@ -227,13 +228,15 @@ describe('SES', () => {
 describe('functions', () => {
   const all = [...API_GROUPS.map((g) => g.name), ...WORKERS.map((w) => w.name), ...STREAM_WORKERS.map((w) => w.name), ...SCHEDULED_TASKS.map((t) => t.name)];
 
-  test('one Lambda per API group, worker, stream worker and scheduled task: nodejs22.x or newer, arm64, 512 MB, bundle handler', () => {
+  test('one Lambda per API group, worker, stream worker and scheduled task: nodejs22.x or newer, arm64, 512 MB unless the worker sets memoryMb, bundle handler', () => {
     s.template.resourceCountIs('AWS::Lambda::Function', all.length);
+    expect(FUNCTION_MEMORY_MB).toBe(512);
     for (const name of all) {
       const props = functionProperties(s.template, s.stack, name);
       const version = Number(/^nodejs(\d+)\.x$/.exec(props.Runtime as string)?.[1]);
       expect(version).toBeGreaterThanOrEqual(22);
-      expect(props).toMatchObject({ Architectures: ['arm64'], MemorySize: 512, Handler: 'index.handler' });
+      const memoryMb = WORKERS.find((w) => w.name === name)?.memoryMb ?? FUNCTION_MEMORY_MB;
+      expect({ name, props }).toMatchObject({ name, props: { Architectures: ['arm64'], MemorySize: memoryMb, Handler: 'index.handler' } });
     }
     for (const worker of [...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS]) {
       expect(functionProperties(s.template, s.stack, worker.name).Timeout).toBe(worker.timeoutSeconds);
@@ -307,7 +310,7 @@ describe('HTTP API', () => {
 });
 
 describe('workers', () => {
-  test('each worker is fed by its queue with its batch size and partial batch failures', () => {
+  test('each worker is fed by its queue with its batch size, its concurrency cap and partial batch failures', () => {
     s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', WORKERS.length + STREAM_WORKERS.length);
     for (const worker of WORKERS) {
       s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
@@ -315,8 +318,35 @@ describe('workers', () => {
         EventSourceArn: { 'Fn::GetAtt': [queueId(worker.queue), 'Arn'] },
         BatchSize: worker.batchSize,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
+        ScalingConfig: worker.maxConcurrency ? { MaximumConcurrency: worker.maxConcurrency } : Match.absent(),
       });
     }
+  });
+
+  test('the inbound-email worker: 2048 MB, fed one message at a time by the inbound queue, which has its DLQ', () => {
+    // Literal values: a 40 MB message is parsed in memory, and one per invocation.
+    expect(functionProperties(s.template, s.stack, 'inbound-email')).toMatchObject({ MemorySize: 2048, Timeout: 120 });
+    const mappings = Object.values(s.template.findResources('AWS::Lambda::EventSourceMapping')).filter(
+      (m) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: fnId('inbound-email') }),
+    );
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]!.Properties).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': [queueId('inbound'), 'Arn'] },
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 20 },
+    });
+    const resources = s.template.toJSON().Resources;
+    expect(resources[queueId('inbound')]).toMatchObject({
+      Type: 'AWS::SQS::Queue',
+      Properties: {
+        // Above the worker's 120 s timeout, so a message is never seen twice while still in work.
+        VisibilityTimeout: 180,
+        RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId('inbound'), 'Arn'] }, maxReceiveCount: 5 },
+      },
+    });
+    expect(resources[dlqId('inbound')]).toMatchObject({ Type: 'AWS::SQS::Queue', Properties: { MessageRetentionPeriod: 14 * 24 * 3600 } });
+    expect(functionEnv(s.template, s.stack, 'inbound-email')[QUEUES.inbound.envVar]).toEqual({ Ref: queueId('inbound') });
   });
 });
 
