@@ -9,7 +9,7 @@
  * 4. The record is put if absent (its id was chosen by the listener): a message processed twice, after
  *    a crash or a duplicate queue delivery, makes one record.
  * 5. email.received is published with an id derived from the email, so publishing again (a retry after a
- *    crash between 4 and 5) is delivered once.
+ *    crash between 4 and 5) is delivered once; when the record existed, the event is built from it.
  * Only infrastructure failures throw (the queue retries, then its DLQ keeps the message; the raw
  * message is never deleted). Every step is idempotent.
  */
@@ -31,7 +31,7 @@ import { mapBounded } from '../../concurrency';
 
 export interface ProcessInboundDeps {
   blobs: Pick<BlobStore, 'get' | 'put'>;
-  receivedEmails: Pick<ReceivedEmailRepository, 'create'>;
+  receivedEmails: Pick<ReceivedEmailRepository, 'create' | 'get'>;
   events: EventPublisher;
   clock: Clock;
   parseInbound(raw: Buffer): Promise<ParsedInbound>;
@@ -99,16 +99,19 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
     created_at: deps.clock.now().toISOString(),
   };
   const outcome = await deps.receivedEmails.create(email);
+  // Processed before (a retry after a crash, a duplicate delivery): the event describes the stored record,
+  // not this run's (whose checks may have seen other DNS answers).
+  const recorded = outcome === 'exists' ? ((await deps.receivedEmails.get(email.account_id, id)) ?? email) : email;
   await deps.events.publish([
     {
       id: emailEventId(email.received_at, id, 'email.received'),
       type: 'email.received',
       account_id: email.account_id,
       tenant: email.tenant,
-      created_at: email.received_at,
-      data: receivedEventData(email),
+      created_at: recorded.received_at,
+      data: receivedEventData(recorded),
     },
   ]);
   logInfo('inbound: received', { email_id: id, account_id: email.account_id, outcome, bytes: email.size, spam_status: email.spam_status, attachments: email.attachment_count, parse_error: email.parse_error });
-  return { outcome, email };
+  return { outcome, email: recorded };
 }

@@ -1,0 +1,289 @@
+/**
+ * The inbound worker's use case (shared/usecases/inbound/process-inbound.ts) with in-memory fakes for its
+ * ports and the real parser: one record per message however often it is processed, one event id, the
+ * parts under inbound/<id>/, and the derived fields (stripped text, plus address, spam verdict) wired.
+ */
+import type { Authentication } from '../../../shared/domain/inbound/authentication';
+import type { ReceivedEmail } from '../../../shared/domain/inbound/received-email';
+import { newId } from '../../../shared/domain/ids';
+import type { InboundMessage, ServiceEventMessage } from '../../../shared/domain/messages';
+import { emailEventId } from '../../../shared/domain/webhooks/event';
+import type { AuthenticationInput } from '../../../shared/inbound/check-authentication';
+import { parseInbound } from '../../../shared/inbound/parse-message';
+import type { CreateReceivedOutcome } from '../../../shared/store/received-emails';
+import { processInbound, type ProcessInboundDeps } from '../../../shared/usecases/inbound/process-inbound';
+import { crlf, normalMessage, oversizedPartHeaderMessage, PDF_BYTES, PNG_BYTES } from './messages';
+
+process.env.LOG_LEVEL = 'silent';
+
+const NOW = new Date('2024-01-02T03:05:00Z');
+const RECEIVED_AT = '2024-01-02T03:04:30.000Z';
+const RAW_KEY = 'inbound/raw/raw_1.eml';
+
+type Checks = Omit<Authentication, 'spam_reasons'>;
+const PASSING: Checks = {
+  spf: { result: 'pass', domain: 'example.com' },
+  dkim: [{ result: 'pass', domain: 'example.com', selector: 's1', aligned: true }],
+  dmarc: { result: 'pass', domain: 'example.com', policy: 'reject' },
+};
+
+function fakes(raw: Buffer, checks: Checks = PASSING) {
+  const objects = new Map<string, { body: Buffer; contentType: string }>([[RAW_KEY, { body: raw, contentType: 'message/rfc822' }]]);
+  const records = new Map<string, ReceivedEmail>();
+  const creates: ReceivedEmail[] = [];
+  const published: ServiceEventMessage[] = [];
+  const authInputs: AuthenticationInput[] = [];
+  const deps: ProcessInboundDeps = {
+    blobs: {
+      async get(key) {
+        const object = objects.get(key);
+        if (!object) throw new Error(`NoSuchKey ${key}`);
+        return object.body;
+      },
+      async put(key, body, contentType) {
+        objects.set(key, { body: Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8'), contentType });
+      },
+    },
+    receivedEmails: {
+      async create(email): Promise<CreateReceivedOutcome> {
+        creates.push(email);
+        if (records.has(email.id)) return 'exists';
+        records.set(email.id, email);
+        return 'created';
+      },
+      async get(accountId, id) {
+        const record = records.get(id);
+        return record && record.account_id === accountId ? record : null;
+      },
+    },
+    events: {
+      async publish(events) {
+        published.push(...events);
+      },
+    },
+    clock: { now: () => NOW },
+    parseInbound,
+    async checkAuthentication(input) {
+      authInputs.push(input);
+      return checks;
+    },
+    mxHostname: 'mx.ours.example',
+  };
+  return { deps, objects, records, creates, published, authInputs };
+}
+
+function inboundMessage(overrides: Partial<InboundMessage> = {}): InboundMessage {
+  return {
+    email_id: newId('inb', Date.parse(RECEIVED_AT)),
+    account_id: 'acc_1',
+    domain_id: 'dom_1',
+    tenant_id: 'ten_1',
+    tenant: 'customer-1',
+    raw_key: RAW_KEY,
+    size: 4321,
+    received_at: RECEIVED_AT,
+    mail_from: 'bounce@example.com',
+    rcpt_to: ['other@inbound.example.com', 'support+1234@inbound.example.com'],
+    remote_address: '192.0.2.10',
+    helo: 'mail.example.com',
+    tls: true,
+    ...overrides,
+  };
+}
+
+describe('processInbound', () => {
+  it('makes one record when the same message is processed twice, and publishes the same event id both times', async () => {
+    const { deps, records, creates, published } = fakes(normalMessage);
+    const message = inboundMessage();
+
+    const first = await processInbound(deps, message);
+    const second = await processInbound(deps, message);
+
+    expect(first.outcome).toBe('created');
+    expect(second.outcome).toBe('exists');
+    expect(creates).toHaveLength(2);
+    expect(creates[0]!.id).toBe(message.email_id);
+    expect(creates[1]!.id).toBe(message.email_id);
+    expect(records.size).toBe(1);
+
+    expect(published).toHaveLength(2);
+    expect(published[0]!.id).toBe(published[1]!.id);
+    expect(published[0]!.id).toBe(emailEventId(RECEIVED_AT, message.email_id, 'email.received'));
+    expect(published[0]).toMatchObject({ type: 'email.received', account_id: 'acc_1', tenant: 'customer-1', created_at: RECEIVED_AT });
+    expect(published[1]!.data).toEqual(published[0]!.data);
+  });
+
+  it('publishes the stored record when processed again, even if the checks now answer otherwise', async () => {
+    const { deps, published } = fakes(normalMessage);
+    const message = inboundMessage();
+    await processInbound(deps, message);
+    deps.checkAuthentication = async () => ({ spf: { result: 'temperror', domain: null }, dkim: [], dmarc: { result: 'temperror', domain: null, policy: null } });
+    const again = await processInbound(deps, message);
+    expect(again.outcome).toBe('exists');
+    expect(again.email.authentication.spf.result).toBe('pass');
+    expect(published[1]!.data).toEqual(published[0]!.data);
+  });
+
+  it('gives different messages different event ids', async () => {
+    const { deps, published } = fakes(normalMessage);
+    await processInbound(deps, inboundMessage());
+    await processInbound(deps, inboundMessage());
+    expect(published[0]!.id).not.toBe(published[1]!.id);
+  });
+
+  it('stores bodies, headers and attachments under inbound/<id>/, attachments as att_<n> in message order', async () => {
+    const { deps, objects } = fakes(normalMessage);
+    const message = inboundMessage();
+    const { email } = await processInbound(deps, message);
+    const id = message.email_id;
+
+    expect(objects.get(`inbound/${id}/body.txt`)!.body.toString()).toContain('Thanks, received.');
+    expect(objects.get(`inbound/${id}/body.txt`)!.contentType).toBe('text/plain; charset=utf-8');
+    expect(objects.get(`inbound/${id}/body.html`)!.body.toString()).toContain('<p>Thanks, received.</p>');
+    expect(objects.get(`inbound/${id}/body.html`)!.contentType).toBe('text/html; charset=utf-8');
+    const headers = JSON.parse(objects.get(`inbound/${id}/headers.json`)!.body.toString()) as { name: string; value: string }[];
+    expect(headers[0]).toEqual({ name: 'From', value: 'Alice Example <alice@example.com>' });
+
+    expect(email.attachments.map((attachment) => attachment.id)).toEqual(['att_1', 'att_2']);
+    expect(email.attachment_count).toBe(2);
+    for (const attachment of email.attachments) {
+      const stored = objects.get(`inbound/${id}/attachments/${attachment.id}`)!;
+      expect(stored).toBeDefined();
+      expect(stored.contentType).toBe(attachment.content_type);
+      expect(stored.body.length).toBe(attachment.size);
+    }
+    const byName = Object.fromEntries(email.attachments.map((attachment) => [attachment.filename, attachment]));
+    expect(objects.get(`inbound/${id}/attachments/${byName['invoice.pdf']!.id}`)!.body.equals(PDF_BYTES)).toBe(true);
+    expect(objects.get(`inbound/${id}/attachments/${byName['logo.png']!.id}`)!.body.equals(PNG_BYTES)).toBe(true);
+    // The record keeps metadata only, not the bytes.
+    expect(email.attachments[0]).not.toHaveProperty('content');
+    expect([...objects.keys()].filter((key) => key !== RAW_KEY).every((key) => key.startsWith(`inbound/${id}/`))).toBe(true);
+    // The raw message is left where it was.
+    expect(objects.has(RAW_KEY)).toBe(true);
+  });
+
+  it('records the parsed fields, the envelope and the derived fields (stripped text, plus address, auto-submitted)', async () => {
+    const { deps, records, published, authInputs } = fakes(normalMessage);
+    const message = inboundMessage();
+    const { email } = await processInbound(deps, message);
+
+    expect(records.get(message.email_id)).toEqual(email);
+    expect(email).toMatchObject({
+      id: message.email_id,
+      account_id: 'acc_1',
+      domain_id: 'dom_1',
+      tenant_id: 'ten_1',
+      tenant: 'customer-1',
+      status: 'received',
+      from: 'Alice Example <alice@example.com>',
+      cc: ['Carol <carol@example.org>'],
+      reply_to: ['replies@example.com'],
+      subject: 'Re: Your order ✓',
+      message_id: '<reply-1@example.com>',
+      in_reply_to: '<orig-1@service.example>',
+      references: ['<root-0@service.example>', '<orig-1@service.example>'],
+      date: '2024-01-02T03:04:05.000Z',
+      mail_from: 'bounce@example.com',
+      rcpt_to: message.rcpt_to,
+      stripped_text: 'Thanks, received.',
+      plus_address: '1234',
+      auto_submitted: null,
+      spam_status: 'not_spam',
+      parse_error: null,
+      truncated: false,
+      tls: true,
+      remote_address: '192.0.2.10',
+      helo: 'mail.example.com',
+      raw_key: RAW_KEY,
+      size: 4321,
+      received_at: RECEIVED_AT,
+      created_at: NOW.toISOString(),
+    });
+    expect(email.body_bytes).toBeGreaterThan(0);
+    expect(email.authentication).toEqual({ ...PASSING, spam_reasons: [] });
+    expect(published[0]!.data).toMatchObject({ email_id: message.email_id, stripped_text: 'Thanks, received.', plus_address: '1234', spam_status: 'not_spam' });
+    // The checker is given the connection and the envelope.
+    expect(authInputs[0]).toEqual({ raw: normalMessage, ip: '192.0.2.10', helo: 'mail.example.com', mailFrom: 'bounce@example.com', mta: 'mx.ours.example' });
+  });
+
+  it('takes the plus address from the envelope recipients, null when none has one', async () => {
+    const { deps } = fakes(normalMessage);
+    const { email } = await processInbound(deps, inboundMessage({ rcpt_to: ['other@inbound.example.com'] }));
+    expect(email.plus_address).toBeNull();
+  });
+
+  it('records the spam verdict and its reasons, and publishes them', async () => {
+    const failing: Checks = { spf: { result: 'fail', domain: 'example.com' }, dkim: [], dmarc: { result: 'fail', domain: 'example.com', policy: 'reject' } };
+    const { deps, published } = fakes(normalMessage, failing);
+    const { email } = await processInbound(deps, inboundMessage());
+    expect(email.spam_status).toBe('spam');
+    expect(email.authentication.spam_reasons).toHaveLength(2);
+    expect(email.authentication.spf).toEqual(failing.spf);
+    expect(published[0]!.data).toMatchObject({ spam_status: 'spam', authentication: email.authentication });
+  });
+
+  it('marks a bounce (null sender) auto-generated', async () => {
+    const { deps } = fakes(normalMessage);
+    const { email } = await processInbound(deps, inboundMessage({ mail_from: '' }));
+    expect(email.auto_submitted).toBe('auto-generated');
+  });
+
+  it('still records (and publishes) a message that cannot be parsed whole, with parse_error and its top header', async () => {
+    const raw = oversizedPartHeaderMessage();
+    const { deps, records, published, objects } = fakes(raw);
+    const message = inboundMessage();
+    const { outcome, email } = await processInbound(deps, message);
+
+    expect(outcome).toBe('created');
+    expect(records.get(message.email_id)).toBe(email);
+    expect(email.parse_error).toEqual(expect.any(String));
+    expect(email.subject).toBe('Broken but readable ✓');
+    expect(email.from).toBe('Mallory <mallory@example.net>');
+    expect(email.auto_submitted).toBe('auto-generated');
+    expect(email.stripped_text).toBeNull();
+    expect(email.attachments).toEqual([]);
+    expect(email.body_bytes).toBe(0);
+    expect(objects.has(`inbound/${message.email_id}/body.txt`)).toBe(false);
+    expect(objects.has(`inbound/${message.email_id}/headers.json`)).toBe(true);
+    expect(published).toHaveLength(1);
+  });
+
+  it('still records when the parser port itself reports a failure', async () => {
+    const { deps, records } = fakes(crlf('Subject: x', '', 'y'));
+    deps.parseInbound = async () => ({
+      from: '',
+      to: [],
+      cc: [],
+      reply_to: [],
+      subject: '',
+      message_id: null,
+      in_reply_to: null,
+      references: [],
+      date: null,
+      html: null,
+      text: null,
+      headers: [],
+      attachments: [],
+      attachment_count: 0,
+      parse_error: 'broken MIME',
+    });
+    const message = inboundMessage();
+    const { email } = await processInbound(deps, message);
+    expect(records.get(message.email_id)).toMatchObject({ parse_error: 'broken MIME', subject: '', stripped_text: null, plus_address: '1234' });
+    expect(email.attachment_count).toBe(0);
+  });
+
+  it('throws (for the queue to retry) when the raw message cannot be read, recording and publishing nothing', async () => {
+    const { deps, records, published } = fakes(normalMessage);
+    await expect(processInbound(deps, inboundMessage({ raw_key: 'inbound/raw/missing.eml' }))).rejects.toThrow('NoSuchKey');
+    expect(records.size).toBe(0);
+    expect(published).toHaveLength(0);
+  });
+
+  it('does not publish when the record cannot be written', async () => {
+    const { deps, published } = fakes(normalMessage);
+    deps.receivedEmails = { ...deps.receivedEmails, create: async () => Promise.reject(new Error('table unavailable')) };
+    await expect(processInbound(deps, inboundMessage())).rejects.toThrow('table unavailable');
+    expect(published).toHaveLength(0);
+  });
+});
