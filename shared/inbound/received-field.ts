@@ -9,5 +9,5 @@ export function receivedField(input: { helo: string; remoteAddress: string; by: 
   const clean = (value: string) => value.replace(/[^\x21-\x7e]/g, '').slice(0, 255) || 'unknown';
   const date = rfc5322Date(input.at);
   const recipient = input.recipients.length === 1 ? `\r\n\tfor <${clean(input.recipients[0]!)}>` : '';
-  return `Received: from ${clean(input.helo)} ([${clean(input.remoteAddress)}])\r\n\tby ${clean(input.by)} with ${input.tls ? 'ESMTPS' : 'ESMTP'} id ${input.id}${recipient};\r\n\t${date}\r\n`;
+  return `Received: from ${clean(input.helo)} ([${clean(input.remoteAddress)}])\r\n\tby ${clean(input.by)} with ${input.tls ? 'ESMTPS' : 'ESMTP'} id ${clean(input.id)}${recipient};\r\n\t${date}\r\n`;
 }
