@@ -21,7 +21,8 @@ import { ensureLocalKeyFile } from '../../shared/secrets/local-secret-box';
 import { createApiServer } from './api-server';
 import { caBundle, startWebhookInbox } from './webhook-inbox';
 import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
-import { ENV } from '../../shared/config';
+import { ENV, loadConfig } from '../../shared/config';
+import { buildServices } from '../../shared/services';
 import { startDynamoDbLocal } from './dynamodb';
 import type { ApiHandler } from './lambda-http';
 import { provision } from './provision';
@@ -206,10 +207,12 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     stops.push(() => workers.stop());
 
     // The SMTP relay: the product's relay in this process, on the same services as the functions.
-    const smtp = await startLocalSmtpRelay({ dir: join(dataDir, 'smtp-relay'), host, port: options.ports?.smtp ?? 0, explicitPort: options.smtpPortExplicit ?? false, log });
+    // One set of services for both listeners, built after the functions' environment is set (resource names, endpoints).
+    const listenerServices = buildServices(loadConfig(process.env));
+    const smtp = await startLocalSmtpRelay({ dir: join(dataDir, 'smtp-relay'), host, port: options.ports?.smtp ?? 0, explicitPort: options.smtpPortExplicit ?? false, log, services: listenerServices });
     stops.push(() => smtp.stop());
     // The inbound MX listener: mail for receiving domains, stored and handed to the inbound worker.
-    const mx = await startLocalMxListener({ certDir: join(dataDir, 'smtp-relay'), host, port: options.ports?.mx ?? 0, explicitPort: options.mxPortExplicit ?? false, log });
+    const mx = await startLocalMxListener({ certDir: join(dataDir, 'smtp-relay'), host, port: options.ports?.mx ?? 0, explicitPort: options.mxPortExplicit ?? false, log, services: listenerServices });
     stops.push(() => mx.stop());
 
     const health = async () => {

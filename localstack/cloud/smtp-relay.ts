@@ -1,6 +1,6 @@
 /**
  * The SMTP relay inside the local cloud: the product's relay (shared/smtp/relay-server.ts) on loopback,
- * with the same services the functions use (built from the functions' environment, so it sends through
+ * with the same services the functions use (built by the caller from the functions' environment, so it sends through
  * the local DynamoDB, S3 and SES exactly as the Fargate task would in AWS).
  *
  * STARTTLS certificate: the files named by SMTP_TLS_KEY_FILE/SMTP_TLS_CERT_FILE (or the PEM in
@@ -9,22 +9,15 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../shared/config';
-import { buildServices } from '../../shared/services';
+import type { Services } from '../../shared/services';
 import { relaySettingsFromEnv, SMTP_ENV, tlsFromEnv } from '../../shared/smtp/relay-config';
 import { createRelayServer } from '../../shared/smtp/relay-server';
+import { listenLocally, type LocalListener } from './local-listener';
 import { writeLocalCa } from './local-tls';
 
-export interface LocalSmtpRelay {
-  host: string;
-  port: number;
-  /** `host:port` */
-  address: string;
+export interface LocalSmtpRelay extends LocalListener {
   /** The CA that signed the relay's certificate (null when the certificate was given). */
   caFile: string | null;
-  listening(): boolean;
-  connections(): number;
-  stop(): Promise<void>;
 }
 
 /** The relay's certificate (also the MX listener's): given in the environment, else the local CA's. */
@@ -43,10 +36,8 @@ export async function certificate(dir: string): Promise<{ key: string; cert: str
  * Starts the relay on `port` (0: a free one). A default port that is taken (another stack, a dev
  * server) gives way to a free one; a port asked for explicitly (`explicitPort`) must be had.
  */
-export async function startLocalSmtpRelay(options: { dir: string; host: string; port: number; explicitPort: boolean; log: (message: string) => void }): Promise<LocalSmtpRelay> {
+export async function startLocalSmtpRelay(options: { dir: string; host: string; port: number; explicitPort: boolean; log: (message: string) => void; services: Services }): Promise<LocalSmtpRelay> {
   const { key, cert, caFile } = await certificate(options.dir);
-  // Built after the local cloud has set the functions' environment (resource names, endpoints).
-  const services = buildServices(loadConfig(process.env));
   const settings = relaySettingsFromEnv(process.env);
   const relay = createRelayServer(
     {
@@ -56,23 +47,8 @@ export async function startLocalSmtpRelay(options: { dir: string; host: string; 
       // Stopping the local cloud does not wait long for idle clients (SMTP_CLOSE_TIMEOUT_S overrides).
       closeTimeoutMs: process.env[SMTP_ENV.closeTimeoutSeconds] ? settings.closeTimeoutMs : 2000,
     },
-    services,
+    options.services,
   );
-  let port: number;
-  try {
-    port = await relay.listen(options.port, options.host);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || options.port === 0 || options.explicitPort) throw error;
-    options.log(`SMTP relay: port ${options.port} is in use, using a free port instead (set ${SMTP_ENV.port} to choose one)`);
-    port = await relay.listen(0, options.host);
-  }
-  return {
-    host: options.host,
-    port,
-    address: `${options.host}:${port}`,
-    caFile,
-    listening: () => relay.listening(),
-    connections: () => relay.connections(),
-    stop: () => relay.close(),
-  };
+  const listener = await listenLocally(relay, options, { name: 'SMTP relay', portVariable: SMTP_ENV.port });
+  return { ...listener, caFile };
 }

@@ -12,6 +12,7 @@
  * | `MX_MAX_BUFFERED_MB` | 1024 | message bytes held in memory at once, all sessions (beyond: 451 4.3.1) |
  */
 import { DEFAULT_SETTINGS } from '../settings';
+import { portFromEnvVar, positiveIntegerFromEnv } from '../smtp/listener-options';
 import type { MxOptions } from './mx-server';
 
 export const MX_ENV = {
@@ -23,29 +24,17 @@ export const MX_ENV = {
   maxBufferedMegabytes: 'MX_MAX_BUFFERED_MB',
 } as const;
 
-function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > max) throw new Error(`${name} must be an integer from 1 to ${max}, got "${raw}"`);
-  return value;
-}
-
 /** MX_PORT as a port number; null when unset (the listener is not started). */
 export function mxPortFromEnv(env: NodeJS.ProcessEnv): number | null {
-  const raw = env[MX_ENV.port];
-  if (raw === undefined || raw.trim() === '') return null;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${MX_ENV.port} must be a port number (0-65535), got "${raw}"`);
-  return port;
+  return portFromEnvVar(env, MX_ENV.port);
 }
 
 /** Every setting but TLS (the relay's certificate) and the address. */
 export function mxSettingsFromEnv(env: NodeJS.ProcessEnv): Omit<MxOptions, 'tls'> {
   return {
     hostname: env[MX_ENV.hostname]?.trim() || env.INBOUND_MX_HOST?.trim() || DEFAULT_SETTINGS.INBOUND_MX_HOST,
-    maxClients: positiveInteger(env, MX_ENV.maxClients, 500, 100_000),
-    maxMessageBytes: positiveInteger(env, MX_ENV.maxMessageMegabytes, 40, 1024) * 1024 * 1024,
-    maxBufferedBytes: positiveInteger(env, MX_ENV.maxBufferedMegabytes, 1024, 1024 * 1024) * 1024 * 1024,
+    maxClients: positiveIntegerFromEnv(env, MX_ENV.maxClients, 500, 100_000),
+    maxMessageBytes: positiveIntegerFromEnv(env, MX_ENV.maxMessageMegabytes, 40, 1024) * 1024 * 1024,
+    maxBufferedBytes: positiveIntegerFromEnv(env, MX_ENV.maxBufferedMegabytes, 1024, 1024 * 1024) * 1024 * 1024,
   };
 }

@@ -14,16 +14,16 @@
  * header block over 1 MB (552 5.3.4, nothing stored), maxClients connections (421), idle time (421),
  * message bytes held at once (451 4.3.1).
  */
-import type { SecureContextOptions } from 'node:tls';
 import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
-import { newId } from '../domain/ids';
+import { newId, ulid } from '../domain/ids';
 import { inboundKeys } from '../domain/inbound/content-keys';
 import type { InboundMessage } from '../domain/messages';
-import { logError, logInfo, logWarn } from '../log';
+import { logError, logInfo } from '../log';
 import type { BlobStore, Clock, InboundQueue } from '../ports';
 import { collectMessage, MemoryBudget } from '../smtp/collect-message';
 import { EnhancedCodeSmtpServer } from '../smtp/enhanced-code-server';
 import { SmtpRefusal, smtpErrorOf } from '../smtp/replies';
+import { baseServerOptions, DEFAULT_MAX_BUFFERED_BYTES, type SmtpListenerOptions } from '../smtp/listener-options';
 import { serverHandle, type SmtpServerHandle } from '../smtp/server-handle';
 import type { ReceivingDomain, ReceivingDomains } from '../usecases/inbound/receiving-domains';
 import { receivedField } from './received-field';
@@ -35,17 +35,10 @@ export const MX_MAX_HEADER_BYTES = 1024 * 1024;
 /** Recipients per transaction (RFC 5321 asks servers to take at least 100). */
 export const MX_MAX_RECIPIENTS = 100;
 
-export interface MxOptions {
-  /** Key and certificate (PEM) offered with STARTTLS; senders may also go on in clear text. */
-  tls: Pick<SecureContextOptions, 'key' | 'cert'>;
+/** The listener's settings (shared/smtp/listener-options.ts; SIZE defaults to MX_MAX_MESSAGE_BYTES). */
+export interface MxOptions extends SmtpListenerOptions {
   /** The name in the greeting and the Received field (the MX host). */
   hostname: string;
-  maxClients?: number;
-  idleTimeoutMs?: number;
-  closeTimeoutMs?: number;
-  maxMessageBytes?: number;
-  /** Bytes of messages held in memory at once, all sessions together (beyond: 451 4.3.1). Default 1 GiB. */
-  maxBufferedBytes?: number;
 }
 
 export interface MxDeps {
@@ -70,7 +63,7 @@ const transactionOf = (session: SMTPServerSession): MxTransaction | undefined =>
 
 export function createMxServer(options: MxOptions, deps: MxDeps): MxServer {
   const maxMessageBytes = options.maxMessageBytes ?? MX_MAX_MESSAGE_BYTES;
-  const budget = new MemoryBudget(options.maxBufferedBytes ?? 1024 * 1024 * 1024);
+  const budget = new MemoryBudget(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES);
 
   const onRcptTo = (address: { address: string }, session: SMTPServerSession, callback: (err?: Error | null) => void) => {
     const current = transactionOf(session) ?? { transaction: session.transaction, recipients: [] };
@@ -125,7 +118,7 @@ export function createMxServer(options: MxOptions, deps: MxDeps): MxServer {
   /** The raw message to the bucket, then one queue message per receiving account: the 250 waits for both. */
   const store = async (message: Buffer, session: SMTPServerSession, transaction: MxTransaction): Promise<string[]> => {
     const now = deps.clock.now();
-    const rawId = newId('inb', now.getTime()).slice(4);
+    const rawId = ulid(now.getTime());
     const rawKey = inboundKeys.raw(rawId);
     const tls = Boolean(session.secure);
     const helo = session.hostNameAppearsAs ?? '';
@@ -161,32 +154,15 @@ export function createMxServer(options: MxOptions, deps: MxDeps): MxServer {
   };
 
   const server = new EnhancedCodeSmtpServer({
-    secure: false,
-    key: options.tls.key,
-    cert: options.tls.cert,
-    minVersion: 'TLSv1.2',
-    name: options.hostname,
+    ...baseServerOptions(options, maxMessageBytes),
     banner: 'mailservice inbound MX',
     // Mail from other servers: no AUTH, STARTTLS offered but not required.
     authOptional: true,
     disabledCommands: ['AUTH'],
-    size: maxMessageBytes,
-    hidePIPELINING: false,
-    hide8BITMIME: false,
-    hideSMTPUTF8: false,
-    hideENHANCEDSTATUSCODES: false,
-    hideDSN: true,
-    hideREQUIRETLS: true,
-    maxClients: options.maxClients ?? 500,
-    socketTimeout: options.idleTimeoutMs ?? 60_000,
-    closeTimeout: options.closeTimeoutMs ?? 25_000,
-    disableReverseLookup: true,
-    logger: false,
     onRcptTo,
     onData,
   });
-  server.on('error', (error: Error) => logWarn('mx: connection error', { error: error.message, code: (error as NodeJS.ErrnoException).code }));
-  return serverHandle(server);
+  return serverHandle(server, 'mx');
 }
 
 /** Bytes up to the empty line that ends the header block (the whole message when there is none). */

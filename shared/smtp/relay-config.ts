@@ -16,6 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { DEFAULT_AUTH_THROTTLE } from './auth-throttle';
+import { portFromEnvVar, positiveIntegerFromEnv } from './listener-options';
 import type { RelayOptions } from './relay-server';
 
 export const SMTP_ENV = {
@@ -34,13 +35,6 @@ export const SMTP_ENV = {
   authWindowSeconds: 'SMTP_AUTH_WINDOW_S',
 } as const;
 
-function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > max) throw new Error(`${name} must be an integer from 1 to ${max}, got "${raw}"`);
-  return value;
-}
 
 /** The TLS key and certificate: files named by SMTP_TLS_*_FILE, else the PEM in SMTP_TLS_KEY/CERT; null when neither. */
 export function tlsFromEnv(env: NodeJS.ProcessEnv): { key: string; cert: string } | null {
@@ -64,21 +58,18 @@ export function tlsFromEnv(env: NodeJS.ProcessEnv): { key: string; cert: string 
 export function relaySettingsFromEnv(env: NodeJS.ProcessEnv): Omit<RelayOptions, 'tls'> {
   return {
     ...(env[SMTP_ENV.hostname]?.trim() ? { hostname: env[SMTP_ENV.hostname]!.trim() } : {}),
-    maxClients: positiveInteger(env, SMTP_ENV.maxClients, 500, 100_000),
-    idleTimeoutMs: positiveInteger(env, SMTP_ENV.idleTimeoutSeconds, 60, 3600) * 1000,
-    closeTimeoutMs: positiveInteger(env, SMTP_ENV.closeTimeoutSeconds, 25, 3600) * 1000,
-    maxBufferedBytes: positiveInteger(env, SMTP_ENV.maxBufferedMegabytes, 1024, 1024 * 1024) * 1024 * 1024,
+    maxClients: positiveIntegerFromEnv(env, SMTP_ENV.maxClients, 500, 100_000),
+    idleTimeoutMs: positiveIntegerFromEnv(env, SMTP_ENV.idleTimeoutSeconds, 60, 3600) * 1000,
+    closeTimeoutMs: positiveIntegerFromEnv(env, SMTP_ENV.closeTimeoutSeconds, 25, 3600) * 1000,
+    maxBufferedBytes: positiveIntegerFromEnv(env, SMTP_ENV.maxBufferedMegabytes, 1024, 1024 * 1024) * 1024 * 1024,
     authThrottle: {
-      maxFailures: positiveInteger(env, SMTP_ENV.authMaxFailures, DEFAULT_AUTH_THROTTLE.maxFailures, 10_000),
-      windowMs: positiveInteger(env, SMTP_ENV.authWindowSeconds, DEFAULT_AUTH_THROTTLE.windowMs / 1000, 86_400) * 1000,
+      maxFailures: positiveIntegerFromEnv(env, SMTP_ENV.authMaxFailures, DEFAULT_AUTH_THROTTLE.maxFailures, 10_000),
+      windowMs: positiveIntegerFromEnv(env, SMTP_ENV.authWindowSeconds, DEFAULT_AUTH_THROTTLE.windowMs / 1000, 86_400) * 1000,
     },
   };
 }
 
+/** SMTP_PORT, or `fallback` when unset. */
 export function portFromEnv(env: NodeJS.ProcessEnv, fallback: number): number {
-  const raw = env[SMTP_ENV.port];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${SMTP_ENV.port} must be a port number (0-65535), got "${raw}"`);
-  return port;
+  return portFromEnvVar(env, SMTP_ENV.port) ?? fallback;
 }

@@ -11,7 +11,6 @@
  * (./auth-throttle.ts: 421 4.7.0 and the connection closed).
  */
 import type { SmtpCredentialRepository } from '../store/smtp-credentials';
-import type { SecureContextOptions } from 'node:tls';
 import { type SMTPServerAuthentication, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { SES_MAX_MESSAGE_BYTES } from '../domain/emails/attachments';
 import { AppError } from '../domain/errors';
@@ -25,6 +24,7 @@ import { messageToSend } from './message-to-send';
 import { collectMessage, MemoryBudget } from './collect-message';
 import { EnhancedCodeSmtpServer } from './enhanced-code-server';
 import { SmtpRefusal, replyFor, smtpErrorOf } from './replies';
+import { baseServerOptions, DEFAULT_MAX_BUFFERED_BYTES, type SmtpListenerOptions } from './listener-options';
 import { serverHandle, type SmtpServerHandle } from './server-handle';
 import { checkMailFrom, checkRcptTo, type AcceptedSender, type SessionPolicyDeps } from './session-policy';
 
@@ -33,25 +33,8 @@ const ADDED_FIELDS_ALLOWANCE = 16 * 1024;
 /** The SIZE the relay advertises and enforces: SES's 40 MB less the service's additions. */
 export const RELAY_MAX_MESSAGE_BYTES = SES_MAX_MESSAGE_BYTES - ADDED_FIELDS_ALLOWANCE;
 
-export interface RelayOptions {
-  /** TLS key and certificate (PEM) for STARTTLS. */
-  tls: Pick<SecureContextOptions, 'key' | 'cert'>;
-  /** The name in the greeting and EHLO answer. */
-  hostname?: string;
-  /** Concurrent connections; more are answered 421 and closed. Default 500. */
-  maxClients?: number;
-  /** Idle time before a connection is closed (421). Default 60 s. */
-  idleTimeoutMs?: number;
-  /** On close: how long open sessions may finish before they are told 421 and closed. Default 25 s. */
-  closeTimeoutMs?: number;
-  /** SIZE. Default RELAY_MAX_MESSAGE_BYTES. */
-  maxMessageBytes?: number;
-  /**
-   * Bytes of messages held in memory at once, all sessions together (a message is held until the send
-   * core has it). A message arriving beyond it is read to its end and answered 451 4.3.1 (try again), so
-   * many large messages at once slow clients down instead of exhausting the task. Default 1 GiB.
-   */
-  maxBufferedBytes?: number;
+/** The listener's settings (./listener-options.ts; SIZE defaults to RELAY_MAX_MESSAGE_BYTES), and the login throttle. */
+export interface RelayOptions extends SmtpListenerOptions {
   authThrottle?: AuthThrottleSettings;
 }
 
@@ -82,7 +65,7 @@ export function createRelayServer(options: RelayOptions, deps: RelayDeps): Relay
   const throttle = new AuthThrottle(options.authThrottle ?? DEFAULT_AUTH_THROTTLE);
   const maxMessageBytes = options.maxMessageBytes ?? RELAY_MAX_MESSAGE_BYTES;
   const touched = new BoundedMap<string, number>(10_000);
-  const budget = new MemoryBudget(options.maxBufferedBytes ?? 1024 * 1024 * 1024);
+  const budget = new MemoryBudget(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES);
 
   const touch = (principal: Principal) => {
     const now = deps.clock.now();
@@ -171,37 +154,18 @@ export function createRelayServer(options: RelayOptions, deps: RelayDeps): Relay
   };
 
   const server = new EnhancedCodeSmtpServer({
-    secure: false,
-    key: options.tls.key,
-    cert: options.tls.cert,
-    minVersion: 'TLSv1.2',
-    name: options.hostname,
+    ...baseServerOptions(options, maxMessageBytes),
     banner: 'mailservice SMTP relay: STARTTLS, then AUTH as mailservice with an SMTP credential',
     authMethods: ['PLAIN', 'LOGIN'],
     allowInsecureAuth: false,
     authOptional: false,
     authRequiredMessage: 'Authentication required: STARTTLS, then AUTH PLAIN or LOGIN as "mailservice" with an SMTP credential (svcsmtp_...).',
-    size: maxMessageBytes,
-    hidePIPELINING: false,
-    hide8BITMIME: false,
-    hideSMTPUTF8: false,
-    hideENHANCEDSTATUSCODES: false,
-    hideDSN: true,
-    hideREQUIRETLS: true,
-    maxClients: options.maxClients ?? 500,
-    socketTimeout: options.idleTimeoutMs ?? 60_000,
-    closeTimeout: options.closeTimeoutMs ?? 25_000,
-    disableReverseLookup: true,
-    logger: false,
     onAuth,
     onMailFrom,
     onRcptTo,
     onData,
   });
-  // Connection-level errors (a client reset mid-transaction, a failed handshake) concern that client only.
-  server.on('error', (error: Error) => logWarn('smtp: connection error', { error: error.message, code: (error as NodeJS.ErrnoException).code }));
-
-  return serverHandle(server);
+  return serverHandle(server, 'smtp');
 }
 
 function throttled(waitSeconds: number): Error {

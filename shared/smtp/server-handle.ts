@@ -1,5 +1,6 @@
 /** Listening and closing an smtp-server, as the relay and the MX listener expose it. */
 import type { SMTPServer } from 'smtp-server';
+import { logWarn } from '../log';
 
 export interface SmtpServerHandle {
   /** Listens; resolves the port (0 = a free one). */
@@ -11,7 +12,9 @@ export interface SmtpServerHandle {
   listening(): boolean;
 }
 
-export function serverHandle(server: SMTPServer): SmtpServerHandle {
+/** The handle of `server`; its connection-level errors (a reset mid-transaction, a failed handshake) concern one client only and are logged as `<logPrefix>: connection error`. */
+export function serverHandle(server: SMTPServer, logPrefix: string): SmtpServerHandle {
+  server.on('error', (error: Error) => logWarn(`${logPrefix}: connection error`, { error: error.message, code: (error as NodeJS.ErrnoException).code }));
   let isListening = false;
   return {
     listen: (port, host) =>
