@@ -2,9 +2,8 @@ import { SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aw
 import type { SendMessage } from '../domain/messages';
 import { logError } from '../log';
 import type { SendQueue } from '../ports';
+import { SQS_BATCH_LIMIT } from './sqs-batch';
 
-/** SendMessageBatch takes at most 10 entries. */
-export const SQS_BATCH_LIMIT = 10;
 
 export class SqsSendQueue implements SendQueue {
   constructor(
