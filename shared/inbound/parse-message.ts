@@ -6,7 +6,7 @@
  * (they stay in the raw message).
  */
 import { simpleParser, type AddressObject, type EmailAddress, type ParsedMail } from 'mailparser';
-import { MAX_STORED_ATTACHMENTS } from '../domain/inbound/received-email';
+import { MAX_STORED_ATTACHMENTS, type ReceivedHeaderFields } from '../domain/inbound/received-email';
 import { fieldName, fieldValue, splitHeaderBlock } from '../mime/header-block';
 
 export interface ParsedAttachment {
@@ -18,16 +18,7 @@ export interface ParsedAttachment {
   content: Buffer;
 }
 
-export interface ParsedInbound {
-  from: string;
-  to: string[];
-  cc: string[];
-  reply_to: string[];
-  subject: string;
-  message_id: string | null;
-  in_reply_to: string | null;
-  references: string[];
-  date: string | null;
+export interface ParsedInbound extends ReceivedHeaderFields {
   html: string | null;
   text: string | null;
   /** Every header field of the top header block, in order (values unfolded). */

@@ -19,15 +19,9 @@ export interface ReceivedAttachment {
   content_disposition: 'attachment' | 'inline';
 }
 
-export interface ReceivedEmail {
-  id: string;
-  account_id: string;
-  domain_id: string;
-  tenant_id: string | null;
-  /** The owning tenant's external_id (null: account-wide), as the API and webhooks name tenants. */
-  tenant: string | null;
-  status: 'received';
-  /** Header fields, as the sender wrote them (addresses as `Name <addr>` or `addr`). */
+/** The message's own header fields, as the parser reads them and the record keeps them. */
+export interface ReceivedHeaderFields {
+  /** Addresses as the sender wrote them (`Name <addr>` or `addr`). */
   from: string;
   to: string[];
   cc: string[];
@@ -38,6 +32,16 @@ export interface ReceivedEmail {
   references: string[];
   /** The Date header (ISO), null when absent or unreadable. */
   date: string | null;
+}
+
+export interface ReceivedEmail extends ReceivedHeaderFields {
+  id: string;
+  account_id: string;
+  domain_id: string;
+  tenant_id: string | null;
+  /** The owning tenant's external_id (null: account-wide), as the API and webhooks name tenants. */
+  tenant: string | null;
+  status: 'received';
   /** The envelope: MAIL FROM ('' for a bounce) and this account's recipients. */
   mail_from: string;
   rcpt_to: string[];
@@ -62,8 +66,9 @@ export interface ReceivedEmail {
   remote_address: string;
   helo: string;
   raw_key: string;
-  /** Combined size of the html and text bodies (bytes), to decide how GET serves them. */
-  body_bytes: number;
+  /** Size in bytes of the html and text bodies stored beside the record; null when the message has none. */
+  html_bytes: number | null;
+  text_bytes: number | null;
   received_at: string;
   created_at: string;
 }

@@ -94,7 +94,8 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
     remote_address: message.remote_address,
     helo: message.helo,
     raw_key: message.raw_key,
-    body_bytes: Buffer.byteLength(parsed.html ?? '') + Buffer.byteLength(parsed.text ?? ''),
+    html_bytes: parsed.html === null ? null : Buffer.byteLength(parsed.html),
+    text_bytes: parsed.text === null ? null : Buffer.byteLength(parsed.text),
     received_at: message.received_at,
     created_at: deps.clock.now().toISOString(),
   };

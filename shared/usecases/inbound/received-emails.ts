@@ -5,7 +5,7 @@
  * The full record carries the html and text bodies, the header list and each attachment's bytes in
  * base64, while the response stays well under what API Gateway and Lambda can return (6 MB): bodies up
  * to BODY_INLINE_MAX_BYTES together are inline, else `html`/`text` are null and `html_url`/`text_url`
- * are presigned GET URLs; attachments are inline (`content`) when all of them together are at most
+ * are presigned GET URLs (both null for a body the message does not have); attachments are inline (`content`) when all of them together are at most
  * ATTACHMENTS_INLINE_MAX_BYTES and fit beside the bodies, else every one has a `download_url`. The raw
  * message is always a `download_url`. Links are valid DOWNLOAD_URL_SECONDS (1 hour, as Resend's).
  */
@@ -48,46 +48,45 @@ export async function getReceivedEmail(deps: ReceivedEmailsDeps, principal: Prin
   if (!email) throw new NotFoundError('Received email', id);
   const expiresAt = new Date(deps.clock.now().getTime() + DOWNLOAD_URL_SECONDS * 1000).toISOString();
   const link = (key: string, options: { downloadName?: string; contentType?: string } = {}) => deps.blobs.presignGet(key, { expiresInSeconds: DOWNLOAD_URL_SECONDS, ...options });
-  const optional = async (key: string) => {
-    try {
-      return (await deps.blobs.get(key)).toString('utf8');
-    } catch {
-      return null;
-    }
+  const bodyBytes = (email.html_bytes ?? 0) + (email.text_bytes ?? 0);
+  const bodiesInline = bodyBytes <= BODY_INLINE_MAX_BYTES;
+  const attachmentBytes = email.attachments.reduce((sum, attachment) => sum + attachment.size, 0);
+  const attachmentsInline = attachmentBytes <= ATTACHMENTS_INLINE_MAX_BYTES && (bodiesInline ? bodyBytes : 0) + Math.ceil(attachmentBytes / 3) * 4 <= RESPONSE_BUDGET_BYTES;
+  /** A body the message has: its text inline, or a link to it; nothing when the message has none. */
+  const body = async (key: string, bytes: number | null, contentType: string) => {
+    if (bytes === null) return { content: null, url: null };
+    if (bodiesInline) return { content: (await deps.blobs.get(key)).toString('utf8'), url: null };
+    return { content: null, url: await link(key, { contentType }) };
   };
 
-  const bodiesInline = email.body_bytes <= BODY_INLINE_MAX_BYTES;
-  const attachmentBytes = email.attachments.reduce((sum, attachment) => sum + attachment.size, 0);
-  const attachmentsInline = attachmentBytes <= ATTACHMENTS_INLINE_MAX_BYTES && (bodiesInline ? email.body_bytes : 0) + Math.ceil(attachmentBytes / 3) * 4 <= RESPONSE_BUDGET_BYTES;
-
   const [html, text, headers, attachments, raw] = await Promise.all([
-    bodiesInline ? optional(inboundKeys.html(id)) : null,
-    bodiesInline ? optional(inboundKeys.text(id)) : null,
-    optional(inboundKeys.headers(id)),
-    Promise.all(email.attachments.map((attachment) => attachmentView(email, attachment, attachmentsInline, expiresAt, deps, link))),
+    body(inboundKeys.html(id), email.html_bytes, 'text/html; charset=utf-8'),
+    body(inboundKeys.text(id), email.text_bytes, 'text/plain; charset=utf-8'),
+    deps.blobs.get(inboundKeys.headers(id)),
+    Promise.all(email.attachments.map((attachment) => attachmentView(id, attachment, attachmentsInline, expiresAt, deps, link))),
     link(email.raw_key, { downloadName: `${id}.eml`, contentType: 'message/rfc822' }),
   ]);
   return {
     ...toPublicReceivedEmail(email),
-    html,
-    text,
-    html_url: !bodiesInline ? await link(inboundKeys.html(id), { contentType: 'text/html; charset=utf-8' }) : null,
-    text_url: !bodiesInline ? await link(inboundKeys.text(id), { contentType: 'text/plain; charset=utf-8' }) : null,
-    headers: headers ? (JSON.parse(headers) as { name: string; value: string }[]) : [],
+    html: html.content,
+    text: text.content,
+    html_url: html.url,
+    text_url: text.url,
+    headers: JSON.parse(headers.toString('utf8')) as { name: string; value: string }[],
     attachments,
     raw: { download_url: raw, expires_at: expiresAt, size: email.size },
   };
 }
 
 async function attachmentView(
-  email: ReceivedEmail,
+  emailId: string,
   attachment: ReceivedEmail['attachments'][number],
   inline: boolean,
   expiresAt: string,
   deps: ReceivedEmailsDeps,
   link: (key: string, options: { downloadName?: string; contentType?: string }) => Promise<string>,
 ) {
-  const key = inboundKeys.attachment(email.id, attachment.id);
+  const key = inboundKeys.attachment(emailId, attachment.id);
   if (inline) return { ...attachment, content: (await deps.blobs.get(key)).toString('base64'), download_url: null, expires_at: null };
   const url = await link(key, { downloadName: attachment.filename ?? attachment.id, contentType: attachment.content_type });
   return { ...attachment, content: null, download_url: url, expires_at: expiresAt };

@@ -199,7 +199,8 @@ describe('processInbound', () => {
       received_at: RECEIVED_AT,
       created_at: NOW.toISOString(),
     });
-    expect(email.body_bytes).toBeGreaterThan(0);
+    expect(email.html_bytes).toBeGreaterThan(0);
+    expect(email.text_bytes).toBeGreaterThan(0);
     expect(email.authentication).toEqual({ ...PASSING, spam_reasons: [] });
     expect(published[0]!.data).toMatchObject({ email_id: message.email_id, stripped_text: 'Thanks, received.', plus_address: '1234', spam_status: 'not_spam' });
     // The checker is given the connection and the envelope.
@@ -242,7 +243,8 @@ describe('processInbound', () => {
     expect(email.auto_submitted).toBe('auto-generated');
     expect(email.stripped_text).toBeNull();
     expect(email.attachments).toEqual([]);
-    expect(email.body_bytes).toBe(0);
+    expect(email.html_bytes).toBeNull();
+    expect(email.text_bytes).toBeNull();
     expect(objects.has(`inbound/${message.email_id}/body.txt`)).toBe(false);
     expect(objects.has(`inbound/${message.email_id}/headers.json`)).toBe(true);
     expect(published).toHaveLength(1);
