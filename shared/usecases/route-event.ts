@@ -38,22 +38,32 @@ export function subscribes(endpoint: WebhookEndpoint, event: ServiceEvent): bool
 }
 
 /**
- * One read of an account's endpoints per batch of events, however many of its events the batch holds:
- * the events of one invocation were all received at once, so sharing the read adds no staleness.
+ * A read shared by the events of one batch: the same arguments are read once however many events ask
+ * (a failed read is forgotten, so the next event tries again). The events of one invocation were all
+ * received at once, so sharing the read adds no staleness.
  */
-export function endpointsOncePerBatch(webhooks: Pick<WebhookRepository, 'listForAccount'>): Pick<WebhookRepository, 'listForAccount'> {
-  const reads = new Map<string, Promise<WebhookEndpoint[]>>();
-  return {
-    listForAccount: (accountId) => {
-      let read = reads.get(accountId);
-      if (!read) {
-        read = webhooks.listForAccount(accountId);
-        reads.set(accountId, read);
-        read.catch(() => reads.delete(accountId));
-      }
-      return read;
-    },
+function oncePerBatch<A extends string[], R>(read: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  const reads = new Map<string, Promise<R>>();
+  return (...args) => {
+    const key = args.join('\u0000');
+    let pending = reads.get(key);
+    if (!pending) {
+      pending = read(...args);
+      reads.set(key, pending);
+      pending.catch(() => reads.delete(key));
+    }
+    return pending;
   };
+}
+
+/** One read of an account's endpoints per batch of events. */
+export function endpointsOncePerBatch(webhooks: Pick<WebhookRepository, 'listForAccount'>): Pick<WebhookRepository, 'listForAccount'> {
+  return { listForAccount: oncePerBatch((accountId: string) => webhooks.listForAccount(accountId)) };
+}
+
+/** One read of a tenant per batch of events (eventWithLiveTenant), however many of its emails' events the batch holds. */
+export function tenantsOncePerBatch(tenants: Pick<TenantRepository, 'find'>): Pick<TenantRepository, 'find'> {
+  return { find: oncePerBatch((accountId: string, ref: string) => tenants.find(accountId, ref)) };
 }
 
 /** The event as of now: an email event of a deleted tenant's email names no tenant (see above). */
