@@ -1,0 +1,138 @@
+/**
+ * The MX listener with in-memory fakes behind its ports: the order that makes accepted mail safe (the raw
+ * message stored, then queued, then 250), 451 when either write fails (nothing half-accepted), one queue
+ * message per receiving account with only its recipients, SIZE after DATA, and the memory budget. The
+ * whole path against the local cloud is in test/integration/inbound*.test.ts.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
+import { writeLocalCa } from '../../../localstack/cloud/local-tls';
+import type { InboundMessage } from '../../../shared/domain/messages';
+import { createMxServer, type MxServer } from '../../../shared/inbound/mx-server';
+import type { ReceivingDomain } from '../../../shared/usecases/inbound/receiving-domains';
+
+process.env.LOG_LEVEL = 'silent';
+
+const DOMAINS: Record<string, ReceivingDomain> = {
+  'inbound.a.test': { account_id: 'acc_a', domain_id: 'dom_a', tenant_id: null, tenant: null, name: 'inbound.a.test' },
+  'inbound.b.test': { account_id: 'acc_b', domain_id: 'dom_b', tenant_id: 'ten_b', tenant: 'customer-b', name: 'inbound.b.test' },
+};
+
+interface Fakes {
+  steps: string[];
+  stored: Map<string, Buffer>;
+  queued: InboundMessage[];
+  failPut: boolean;
+  failQueue: boolean;
+}
+
+function start(fakes: Fakes, options: { maxMessageBytes?: number; maxBufferedBytes?: number } = {}) {
+  return async (tls: { key: Buffer; cert: Buffer }): Promise<{ mx: MxServer; port: number }> => {
+    const mx = createMxServer(
+      { tls, hostname: 'mx.test', closeTimeoutMs: 200, ...options },
+      {
+        receivingDomains: { forAddress: async (address: string) => DOMAINS[address.split('@')[1]!] ?? null },
+        blobs: {
+          put: async (key: string, body: string | Buffer) => {
+            fakes.steps.push(`put ${key}`);
+            if (fakes.failPut) throw new Error('S3 down');
+            fakes.stored.set(key, Buffer.from(body));
+          },
+        },
+        inboundQueue: {
+          enqueueAll: async (messages: InboundMessage[]) => {
+            fakes.steps.push(`queue ${messages.length}`);
+            if (fakes.failQueue) throw new Error('SQS down');
+            fakes.queued.push(...messages);
+          },
+        },
+        clock: { now: () => new Date('2026-11-23T10:00:00.000Z') },
+      },
+    );
+    return { mx, port: await mx.listen(0, '127.0.0.1') };
+  };
+}
+
+const newFakes = (): Fakes => ({ steps: [], stored: new Map(), queued: [], failPut: false, failQueue: false });
+type SmtpError = { responseCode?: number; response?: string };
+
+describe('the MX listener', () => {
+  let tls: { key: Buffer; cert: Buffer };
+  let ca: Buffer;
+  const running: MxServer[] = [];
+
+  beforeAll(async () => {
+    const files = await writeLocalCa(mkdtempSync(join(tmpdir(), 'mx-unit-')), { commonName: 'mx unit CA', validDays: 1 });
+    ca = readFileSync(files.caFile);
+    tls = { key: readFileSync(files.keyFile), cert: readFileSync(files.certFile) };
+  });
+  afterAll(async () => {
+    await Promise.all(running.map((mx) => mx.close()));
+  });
+
+  async function listener(fakes: Fakes, options?: { maxMessageBytes?: number; maxBufferedBytes?: number }) {
+    const { mx, port } = await start(fakes, options)(tls);
+    running.push(mx);
+    const send = (mail: SendMailOptions) =>
+      nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, tls: { ca, servername: 'localhost' }, name: 'sender.test' }).sendMail(mail);
+    return send;
+  }
+
+  it('stores the raw message, then queues one message per receiving account with only its recipients, then answers 250', async () => {
+    const fakes = newFakes();
+    const send = await listener(fakes);
+    const info = await send({ envelope: { from: 'x@example.org', to: ['one@inbound.a.test', 'two@inbound.b.test', 'three@inbound.a.test'] }, raw: 'Subject: hi\r\n\r\nhello\r\n' });
+    expect(fakes.steps).toEqual([expect.stringMatching(/^put inbound\/raw\/[0-9A-Z]{26}\.eml$/), 'queue 2']);
+    const ids = fakes.queued.map((message) => message.email_id);
+    expect(info.response).toBe(`250 2.0.0 Ok: queued as ${ids.join(' ')}`);
+    const rawKey = fakes.steps[0]!.slice('put '.length);
+    expect(fakes.queued).toEqual([
+      expect.objectContaining({ account_id: 'acc_a', domain_id: 'dom_a', tenant: null, rcpt_to: ['one@inbound.a.test', 'three@inbound.a.test'], raw_key: rawKey, mail_from: 'x@example.org', helo: 'sender.test', tls: true, remote_address: '127.0.0.1' }),
+      expect.objectContaining({ account_id: 'acc_b', domain_id: 'dom_b', tenant_id: 'ten_b', tenant: 'customer-b', rcpt_to: ['two@inbound.b.test'], raw_key: rawKey }),
+    ]);
+    const raw = fakes.stored.get(rawKey)!.toString();
+    expect(raw).toMatch(/^Received: from sender\.test \(\[127\.0\.0\.1\]\)\r\n\tby mx\.test with ESMTPS id [0-9A-Z]{26};\r\n/);
+    expect(raw).toContain('Subject: hi\r\n\r\nhello\r\n');
+    expect(fakes.queued[0]!.size).toBe(fakes.stored.get(rawKey)!.length);
+  });
+
+  it('answers 451 and queues nothing when the raw message cannot be stored', async () => {
+    const fakes = newFakes();
+    fakes.failPut = true;
+    const send = await listener(fakes);
+    const error = await send({ from: 'x@example.org', to: 'one@inbound.a.test', subject: 's', text: 't' }).catch((e: SmtpError) => e);
+    expect(error).toMatchObject({ responseCode: 451, response: expect.stringMatching(/^451 4\.3\.0 Temporary local problem storing the message/) });
+    expect(fakes.steps).toEqual([expect.stringMatching(/^put /)]);
+  });
+
+  it('answers 451 when the stored message cannot be queued (the sender tries again)', async () => {
+    const fakes = newFakes();
+    fakes.failQueue = true;
+    const send = await listener(fakes);
+    const error = await send({ from: 'x@example.org', to: 'one@inbound.a.test', subject: 's', text: 't' }).catch((e: SmtpError) => e);
+    expect(error).toMatchObject({ responseCode: 451 });
+    expect(fakes.steps).toEqual([expect.stringMatching(/^put /), 'queue 1']);
+  });
+
+  it('refuses at RCPT TO what it does not receive for, and after DATA a message over SIZE, storing nothing', async () => {
+    const fakes = newFakes();
+    const send = await listener(fakes, { maxMessageBytes: 2000 });
+    const refused = await send({ from: 'x@example.org', to: 'one@elsewhere.test', subject: 's', text: 't' }).catch((e: SmtpError) => e);
+    expect(refused).toMatchObject({ responseCode: 550, response: expect.stringMatching(/^550 5\.7\.1 Relay access denied/) });
+    // nodemailer does not declare SIZE=, so the limit is met after the final dot.
+    const large = await send({ from: 'x@example.org', to: 'one@inbound.a.test', subject: 's', text: 'x'.repeat(5000) }).catch((e: SmtpError) => e);
+    expect(large).toMatchObject({ responseCode: 552, response: expect.stringMatching(/^552 5\.3\.4 Message too large/) });
+    expect(fakes.steps).toEqual([]);
+  });
+
+  it('answers 451 4.3.1 beyond the memory budget, then takes messages again once it is given back', async () => {
+    const fakes = newFakes();
+    const send = await listener(fakes, { maxBufferedBytes: 4096 });
+    const busy = await send({ from: 'x@example.org', to: 'one@inbound.a.test', subject: 's', text: 'x'.repeat(10_000) }).catch((e: SmtpError) => e);
+    expect(busy).toMatchObject({ responseCode: 451, response: expect.stringMatching(/^451 4\.3\.1 Busy/) });
+    const info = await send({ from: 'x@example.org', to: 'one@inbound.a.test', subject: 's', text: 'small' });
+    expect(info.response).toMatch(/^250 /);
+  });
+});
