@@ -315,6 +315,28 @@ export const API_GROUPS: ApiGroupDefinition[] = [
       { resource: { kind: 'bucket', id: 'mail' }, access: 'read' },
     ],
   },
+  {
+    // Templates: drafts, publishing, rendering previews (docs/templates.md). Sends read them from the emails group.
+    name: 'templates',
+    entry: 'functions/api/templates/handler.ts',
+    routes: ['ANY /templates', 'ANY /templates/{proxy+}'],
+    grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
+  },
+  {
+    // Public (no API key: the signed token is the authority): one-click unsubscribe and its confirmation
+    // page, the open pixel and the click redirect (docs/tracking.md). Tokens may be up to 4 KB long.
+    name: 'links',
+    entry: 'functions/api/links/handler.ts',
+    routes: ['ANY /unsubscribe/{proxy+}', 'ANY /t/{proxy+}'],
+    grants: [
+      // Reads emails and link keys; writes suppressions, opt-outs and opens/clicks on emails.
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      // Opens link keys (created by the send worker or the admin CLI, never here).
+      { resource: { kind: 'secretsKey' }, access: 'decrypt' },
+      // contact.unsubscribed, email.opened, email.clicked.
+      { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
+    ],
+  },
 ];
 
 export interface WorkerDefinition {
@@ -346,8 +368,8 @@ export const WORKERS: WorkerDefinition[] = [
       { resource: { kind: 'queue', id: 'send' }, access: 'consume' },
       { resource: { kind: 'bucket', id: 'mail' }, access: 'read' },
       { resource: { kind: 'ses' }, access: 'sendEmail' },
-      // DKIM-signs with the domain's key.
-      { resource: { kind: 'secretsKey' }, access: 'decrypt' },
+      // DKIM-signs with the domain's key; signs links, sealing the first link key when there is none yet.
+      { resource: { kind: 'secretsKey' }, access: 'encryptDecrypt' },
       // email.failed when SES refuses a message for good.
       { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
     ],

@@ -59,6 +59,8 @@ export interface Config {
   dashboardUrl: string;
   /** `host:port` list; empty = the system's resolvers. */
   dnsResolvers: string;
+  /** LINKS_BASE_URL without a trailing slash: where signed links (unsubscribe, tracking) point. */
+  linksBaseUrl: string;
   /** URL of the webhook deliveries queue (WEBHOOK_DELIVERIES_QUEUE_URL). */
   webhookDeliveriesQueueUrl: string;
   /** WEBHOOK_ALLOW_LOOPBACK=true|1: webhook URLs may point at loopback addresses (the local cloud only). */
@@ -97,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inboundMxHost: read(env, 'INBOUND_MX_HOST', DEFAULT_SETTINGS.INBOUND_MX_HOST).toLowerCase(),
     dashboardUrl: read(env, 'DASHBOARD_URL', DEFAULT_SETTINGS.DASHBOARD_URL).replace(/\/$/, ''),
     dnsResolvers: read(env, 'DNS_RESOLVERS', DEFAULT_SETTINGS.DNS_RESOLVERS),
+    linksBaseUrl: read(env, 'LINKS_BASE_URL', DEFAULT_SETTINGS.LINKS_BASE_URL).trim().replace(/\/+$/, ''),
     webhookDeliveriesQueueUrl: read(env, ENV.webhookDeliveriesQueueUrl),
     webhookAllowLoopback: ['true', '1'].includes(read(env, 'WEBHOOK_ALLOW_LOOPBACK').trim().toLowerCase()),
     recovery: recoveryBoundsFromEnv(env),

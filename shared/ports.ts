@@ -81,6 +81,8 @@ export interface OutboundMessage {
    * email sent from a domain that tenant owns, so the provider keeps that tenant's reputation apart.
    */
   tenantName?: string;
+  /** Deliver only over TLS (the sending domain's `tls_mode: enforced`): the TLS-required configuration set. */
+  requireTls?: boolean;
 }
 
 /** What the provider needs to send from a verified domain: our DKIM key and the MAIL FROM domain. */

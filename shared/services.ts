@@ -14,6 +14,7 @@ import { SqsInboundQueue } from './aws/sqs-inbound-queue';
 import { checkAuthentication, type AuthenticationInput } from './inbound/check-authentication';
 import { parseInbound } from './inbound/parse-message';
 import { ReceivedEmailRepository } from './store/received-emails';
+import { TemplateRepository } from './store/templates';
 import { ReceivingDomains } from './usecases/inbound/receiving-domains';
 import { EventBridgeEmailScheduler } from './aws/eventbridge-email-scheduler';
 import type { Clock } from './ports';
@@ -42,6 +43,8 @@ import { cachingSecretBox } from './secrets/caching-secret-box';
 import { secretBoxFromEnv } from './secrets/from-environment';
 import { DkimKeys } from './usecases/dkim-keys';
 import { tenantCleanupSteps } from './usecases/tenant-cleanup';
+import { LinkKeyRepository } from './store/link-keys';
+import { LinkSigner } from './usecases/links/link-signing';
 
 export function buildServices(config: Config = loadConfig()) {
   const clients = createAwsClients(config);
@@ -103,10 +106,13 @@ export function buildServices(config: Config = loadConfig()) {
     webhookPolicy: { allowLoopback: config.webhookAllowLoopback },
     dns,
     secretBox,
+    /** Signed links (docs/tracking.md): the send worker's `urls()`, the links group's `resolve`, the admin CLI's `rotateLinkKey`. */
+    linkSigning: new LinkSigner({ linkKeys: new LinkKeyRepository(table), secretBox, clock, baseUrl: config.linksBaseUrl }),
     /** Inbound mail (docs/inbound.md): the MX listener's recipient check and hand-over, the worker's parsing and checks, the records. */
     receivingDomains: new ReceivingDomains({ domains, clock }),
     inboundQueue: new SqsInboundQueue(clients.sqs, config.inboundQueueUrl),
     receivedEmails: new ReceivedEmailRepository(table),
+    templates: new TemplateRepository(table),
     parseInbound,
     checkAuthentication: (input: AuthenticationInput) => checkAuthentication(input, (name, rrtype) => dns.resolve(name, rrtype)),
     mxHostname: config.inboundMxHost,

@@ -15,6 +15,12 @@ export const DEFAULT_SETTINGS = {
   DASHBOARD_URL: 'https://dashboard.mailservice.dev',
   /** DNS resolvers for domain verification (`host:port`, comma-separated); empty = the system's. */
   DNS_RESOLVERS: '',
+  /**
+   * Public base URL of the links API group (unsubscribe, open pixel, click redirect: docs/tracking.md),
+   * no trailing slash. The CDK stack passes the HTTP API's endpoint unless `-c linksBaseUrl=...` is given;
+   * the local cloud passes its own API URL. Empty: emails cannot get signed links (the send fails loudly).
+   */
+  LINKS_BASE_URL: '',
 };
 
 export type SettingName = keyof typeof DEFAULT_SETTINGS;

@@ -4,6 +4,7 @@
  *   admin account create --email <address> [--plan free|pro|scale|dedicated] [--payment-method] [--tenants]
  *   admin account update --id <acc_...> [--plan ...] [--payment-method | --no-payment-method] [--tenants | --no-tenants]
  *   admin tenant resume --account <acc_...> --tenant <external_id or ten_...>   (also one the service paused)
+ *   admin rotate-link-key   (a new key signs links from now on; links signed before keep working: docs/tracking.md)
  *
  * Its target comes from the environment only, as a function's does: TABLE_NAME (the stack's TableName
  * output), the region (AWS_REGION), credentials and, off AWS, endpoint overrides
@@ -27,7 +28,8 @@ export class UsageError extends Error {}
 const USAGE = `usage:
   admin account create --email <address> [--plan ${PLAN_NAMES.join('|')}] [--payment-method] [--tenants]
   admin account update --id <account_id> [--plan ${PLAN_NAMES.join('|')}] [--payment-method|--no-payment-method] [--tenants|--no-tenants]
-  admin tenant resume --account <account_id> --tenant <external_id or tenant id>`;
+  admin tenant resume --account <account_id> --tenant <external_id or tenant id>
+  admin rotate-link-key`;
 
 const TARGET_USAGE = `target: the environment (${ENV.tableName}, AWS_REGION, AWS credentials, endpoint overrides such as AWS_ENDPOINT_URL_DYNAMODB)`;
 
@@ -83,12 +85,19 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
     return undefined;
   }
   const [resource, action] = positionals;
-  const known = (resource === 'account' && (action === 'create' || action === 'update')) || (resource === 'tenant' && action === 'resume');
+  const known =
+    (resource === 'account' && (action === 'create' || action === 'update')) || (resource === 'tenant' && action === 'resume') || (resource === 'rotate-link-key' && action === undefined);
   if (!known) throw new UsageError(USAGE);
 
   options.prepareEnvironment?.();
   if (!process.env[ENV.tableName]) throw new UsageError(`Set ${ENV.tableName} (the stack output TableName) in the environment, with the AWS credentials and region of the stack.`);
   const services = buildServices(loadConfig(process.env));
+
+  if (resource === 'rotate-link-key') {
+    // Send workers pick the new key up within CURRENT_KEY_TTL_MS; every older key keeps verifying.
+    const key = await services.linkSigning.rotateLinkKey();
+    return { link_key: key.kid, created_at: key.created_at };
+  }
 
   if (resource === 'tenant') {
     if (!values.account || !values.tenant) throw new UsageError('tenant resume needs --account <account_id> --tenant <external_id or id>');

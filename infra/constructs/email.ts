@@ -2,6 +2,7 @@ import * as ses from 'aws-cdk-lib/aws-ses';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { CONFIGURATION_SET } from '../definitions';
+import { tlsRequiredConfigurationSet } from '../../shared/aws/ses-configuration-sets';
 
 export interface EmailProps {
   /** Topic of CONFIGURATION_SET.topic: SES publishes the sending events there. */
@@ -15,6 +16,8 @@ export interface EmailProps {
  */
 export class Email extends Construct {
   readonly configurationSet: ses.ConfigurationSet;
+  /** The twin for domains with tls_mode enforced: SES delivers only over TLS (shared/aws/ses-configuration-sets.ts). */
+  readonly tlsRequiredConfigurationSet: ses.ConfigurationSet;
 
   constructor(scope: Construct, id: string, props: EmailProps) {
     super(scope, id);
@@ -22,11 +25,17 @@ export class Email extends Construct {
     this.configurationSet = new ses.ConfigurationSet(this, 'ConfigurationSet', {
       configurationSetName: CONFIGURATION_SET.name,
     });
-    this.configurationSet.addEventDestination('SnsDestination', {
-      configurationSetEventDestinationName: CONFIGURATION_SET.eventDestinationName,
-      destination: ses.EventDestination.snsTopic(props.eventsTopic),
-      events: CONFIGURATION_SET.matchingEventTypes.map(toEmailSendingEvent),
+    this.tlsRequiredConfigurationSet = new ses.ConfigurationSet(this, 'TlsRequiredConfigurationSet', {
+      configurationSetName: tlsRequiredConfigurationSet(CONFIGURATION_SET.name),
+      tlsPolicy: ses.ConfigurationSetTlsPolicy.REQUIRE,
     });
+    for (const [set, id] of [[this.configurationSet, 'SnsDestination'], [this.tlsRequiredConfigurationSet, 'TlsRequiredSnsDestination']] as const) {
+      set.addEventDestination(id, {
+        configurationSetEventDestinationName: CONFIGURATION_SET.eventDestinationName,
+        destination: ses.EventDestination.snsTopic(props.eventsTopic),
+        events: CONFIGURATION_SET.matchingEventTypes.map(toEmailSendingEvent),
+      });
+    }
   }
 
   get configurationSetName(): string {

@@ -1,4 +1,5 @@
 import { Stack } from 'aws-cdk-lib';
+import { tlsRequiredConfigurationSet } from '../../shared/aws/ses-configuration-sets';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
@@ -133,7 +134,13 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
           grantee,
           actions: SES_SEND_ACTIONS,
           // SES authorises a send against the sending identity, the configuration set and (TenantName) the tenant used.
-          resourceArns: [stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }), configurationSetArn, tenantsArn],
+          resourceArns: [
+            stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
+            configurationSetArn,
+            // Domains with tls_mode enforced send through the TLS-required twin.
+            stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: tlsRequiredConfigurationSet(resources.configurationSetName) }),
+            tenantsArn,
+          ],
         });
         env[CONFIGURATION_SET.envVar] = resources.configurationSetName;
         break;

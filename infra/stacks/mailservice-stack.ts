@@ -73,12 +73,20 @@ export class MailserviceStack extends Stack {
       secretsKey: this.data.secretsKey,
     };
     const sandboxDomain = props.sandboxDomain ?? (this.node.tryGetContext('sandboxDomain') as string | undefined) ?? SETTINGS.SANDBOX_DOMAIN;
+    const settings = settingsFromContext(this);
+    const functionsDir = props.functionsDir ?? DEFAULT_FUNCTIONS_DIR;
+    this.api = new Api(this, 'Api', { functionsDir, resources, environment: { ...settings, SANDBOX_DOMAIN: sandboxDomain } });
+    // Signed links (unsubscribe, tracking: docs/tracking.md) point at the links group: the HTTP API's own
+    // endpoint unless `-c linksBaseUrl=...` names another (a custom domain). The API resource does not
+    // depend on the functions (routes and integrations do), so this adds no cycle.
+    if (settings.LINKS_BASE_URL === undefined) {
+      for (const fn of Object.values(this.api.functions)) fn.addEnvironment('LINKS_BASE_URL', this.api.httpApi.apiEndpoint);
+    }
     const functions: FunctionDefaults = {
-      functionsDir: props.functionsDir ?? DEFAULT_FUNCTIONS_DIR,
+      functionsDir,
       resources,
-      environment: { ...settingsFromContext(this), SANDBOX_DOMAIN: sandboxDomain },
+      environment: { ...settings, SANDBOX_DOMAIN: sandboxDomain, LINKS_BASE_URL: settings.LINKS_BASE_URL ?? this.api.httpApi.apiEndpoint },
     };
-    this.api = new Api(this, 'Api', functions);
     this.workers = new Workers(this, 'Workers', functions);
     this.tasks = new ScheduledTasks(this, 'Tasks', functions);
     this.alarms = new Alarms(this, 'Alarms', { queues: this.messaging.queues, deadLetterQueues: this.messaging.deadLetterQueues });

@@ -168,7 +168,12 @@ export function createApiServer(handlers: Record<string, ApiHandler>, pages: Loc
       return sendJson(res, 404, { error: { message: `Route ${method} ${url.pathname} was not found.`, code: 'not_found' } });
     }
     const handler = handlers[match.target];
-    if (!handler) throw new Error(`No handler loaded for group ${match.target}`);
+    if (!handler) {
+      // The server listens before the functions load (their environment names its URL): still starting.
+      setServerTiming(res, started);
+      res.setHeader('Retry-After', '1');
+      return sendJson(res, 503, { error: { message: 'The local cloud is still starting; retry in a moment.', code: 'service_unavailable' } });
+    }
     const event = await toApiGatewayEvent(req, match.routeKey, match.pathParameters);
     const result = await handler(event, lambdaContext(`api-${match.target}`, 29_000));
     setServerTiming(res, started);

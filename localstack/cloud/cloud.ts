@@ -18,7 +18,7 @@ import { startSesEmulator } from '../emulators/ses';
 import { startDnsEmulator, type DnsRecordSet, type DnsRecordType } from '../emulators/dns';
 import { getServers } from 'node:dns';
 import { ensureLocalKeyFile } from '../../shared/secrets/local-secret-box';
-import { createApiServer } from './api-server';
+import { createApiServer, type LocalPages } from './api-server';
 import { caBundle, startWebhookInbox } from './webhook-inbox';
 import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
 import { ENV, loadConfig } from '../../shared/config';
@@ -153,6 +153,36 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       if (restored.messages || restored.objects) log(`restored ${restored.messages} queued messages and ${restored.objects} stored objects`);
     }
 
+    // The API listens before the functions start: their environment names its URL (LINKS_BASE_URL, the
+    // base of signed links). Until the functions are loaded, /health answers 503 starting.
+    const apiHandlers: Record<string, ApiHandler> = {};
+    let health: LocalPages['health'] = async () => ({ ok: false, components: { functions: 'starting' } });
+    const server = createApiServer(
+      apiHandlers,
+      {
+        health: () => health(),
+        sesMessages: () => ses.listMessages(),
+        sesIdentities: () => ses.listIdentities(),
+        sesMailboxHtml: () => ses.mailboxHtml(),
+        webhookInbox: { list: () => inbox.list(), clear: () => inbox.clear() },
+        dns: {
+          list: (name) => dns.listRecords(name),
+          set: (body) => dns.setRecords(body as DnsRecordSet),
+          remove: (name, type) => dns.deleteRecords(name, type as DnsRecordType | undefined),
+        },
+      },
+      log,
+    );
+    const apiPort = await listen(server, options.port, host);
+    stops.push(
+      () =>
+        new Promise<void>((resolveClose) => {
+          server.close(() => resolveClose());
+          server.closeAllConnections();
+        }),
+    );
+    const apiUrl = `http://${host}:${apiPort}`;
+
     const endpoints = { dynamodb: dynamo.endpoint, sqs: fauxqsEndpoint, sns: fauxqsEndpoint, s3: fauxqsEndpoint, sesv2: ses.url, scheduler: scheduler.url, dns: dns.address };
     const functionEnv: Record<string, string> = {
       ...resources.env,
@@ -174,6 +204,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
       WEBHOOK_CA_FILE: caBundle(join(dataDir, 'webhook-inbox'), inbox.caFile, process.env.WEBHOOK_CA_FILE?.trim() || undefined),
       [SECRETS_KEY.localFileEnvVar]: secretsKeyFile,
+      // Signed links (unsubscribe, tracking) point at this API (LINKS_BASE_URL in the environment overrides
+      // it, e.g. a tunnel's public URL).
+      LINKS_BASE_URL: process.env.LINKS_BASE_URL?.trim() || apiUrl,
       // Shorter recovery bounds than AWS's: a local stack killed mid-burst is whole again in a minute.
       ...localRecoveryEnv(process.env),
       ...options.env,
@@ -181,7 +214,6 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     // Functions read their configuration from the environment at cold start, as in Lambda.
     Object.assign(process.env, functionEnv);
 
-    const apiHandlers: Record<string, ApiHandler> = {};
     for (const group of API_GROUPS) apiHandlers[group.name] = await loadHandler<ApiHandler>(group.entry);
 
     // Workers run in their own thread, like separate Lambdas: delivery never blocks the API's event loop.
@@ -215,7 +247,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const mx = await startLocalMxListener({ certDir: join(dataDir, 'smtp-relay'), host, port: options.ports?.mx ?? 0, explicitPort: options.mxPortExplicit ?? false, log, services: listenerServices });
     stops.push(() => mx.stop());
 
-    const health = async () => {
+    health = async () => {
       const components: Record<string, string> = {};
       const check = async (name: string, probe: () => Promise<unknown>) => {
         try {
@@ -243,32 +275,6 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       return { ok: Object.values(components).every((state) => state === 'up') && relay.state === 'up' && inbound.state === 'up', components, queues: queueBacklog(fauxqs), tasks, smtp: relay, mx: inbound };
     };
 
-    const server = createApiServer(
-      apiHandlers,
-      {
-        health,
-        sesMessages: () => ses.listMessages(),
-        sesIdentities: () => ses.listIdentities(),
-        sesMailboxHtml: () => ses.mailboxHtml(),
-        webhookInbox: { list: () => inbox.list(), clear: () => inbox.clear() },
-        dns: {
-          list: (name) => dns.listRecords(name),
-          set: (body) => dns.setRecords(body as DnsRecordSet),
-          remove: (name, type) => dns.deleteRecords(name, type as DnsRecordType | undefined),
-        },
-      },
-      log,
-    );
-    const apiPort = await listen(server, options.port, host);
-    stops.push(
-      () =>
-        new Promise<void>((resolveClose) => {
-          server.close(() => resolveClose());
-          server.closeAllConnections();
-        }),
-    );
-
-    const apiUrl = `http://${host}:${apiPort}`;
     const info: LocalStackInfo = {
       pid: process.pid,
       api_url: apiUrl,

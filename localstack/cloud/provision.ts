@@ -4,6 +4,7 @@
  * buckets, the SES configuration set with its SNS event destination, and the scheduler group.
  * Idempotent: a restart on an existing data folder keeps what exists.
  */
+import { tlsRequiredConfigurationSet } from '../../shared/aws/ses-configuration-sets';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -169,20 +170,27 @@ export async function provision(
   const { streamArn } = await ensureTable(clients.dynamo);
   const { queues, topics, buckets, onFailureQueues } = provisionMessaging(fauxqs, options.visibilityOverrideSeconds);
   const topicArn = topics[CONFIGURATION_SET.topic]!.arn;
-  await clients.ses.send(new CreateConfigurationSetCommand({ ConfigurationSetName: CONFIGURATION_SET.name })).catch(ignoreExists);
-  await clients.ses
-    .send(
-      new CreateConfigurationSetEventDestinationCommand({
-        ConfigurationSetName: CONFIGURATION_SET.name,
-        EventDestinationName: CONFIGURATION_SET.eventDestinationName,
-        EventDestination: {
-          Enabled: true,
-          MatchingEventTypes: CONFIGURATION_SET.matchingEventTypes as EventType[],
-          SnsDestination: { TopicArn: topicArn },
-        },
-      }),
-    )
-    .catch(ignoreExists);
+  // The main set and its TLS-required twin (domains with tls_mode enforced), publishing the same events.
+  const sets = [
+    { name: CONFIGURATION_SET.name, options: {} },
+    { name: tlsRequiredConfigurationSet(CONFIGURATION_SET.name), options: { DeliveryOptions: { TlsPolicy: 'REQUIRE' as const } } },
+  ];
+  for (const set of sets) {
+    await clients.ses.send(new CreateConfigurationSetCommand({ ConfigurationSetName: set.name, ...set.options })).catch(ignoreExists);
+    await clients.ses
+      .send(
+        new CreateConfigurationSetEventDestinationCommand({
+          ConfigurationSetName: set.name,
+          EventDestinationName: CONFIGURATION_SET.eventDestinationName,
+          EventDestination: {
+            Enabled: true,
+            MatchingEventTypes: CONFIGURATION_SET.matchingEventTypes as EventType[],
+            SnsDestination: { TopicArn: topicArn },
+          },
+        }),
+      )
+      .catch(ignoreExists);
+  }
   await clients.scheduler.send(new CreateScheduleGroupCommand({ Name: SCHEDULE_GROUP.name })).catch(ignoreExists);
   const schedulerRoleArn = `arn:aws:iam::${LOCAL_ACCOUNT_ID}:role/mailservice-scheduler`;
 

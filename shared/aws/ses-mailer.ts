@@ -3,6 +3,7 @@
  * domain) the SES tenant's TenantName; and the domain
  * identities SES needs before it sends from a domain (BYODKIM with our key, custom MAIL FROM).
  */
+import { tlsRequiredConfigurationSet } from './ses-configuration-sets';
 import { createPrivateKey } from 'node:crypto';
 import {
   CreateEmailIdentityCommand,
@@ -61,7 +62,7 @@ export class SesMailer implements Mailer {
           FromEmailAddress: message.from,
           Destination: { ToAddresses: message.to, CcAddresses: message.cc, BccAddresses: message.bcc },
           Content: { Raw: { Data: message.raw } },
-          ConfigurationSetName: this.configurationSet || undefined,
+          ConfigurationSetName: (message.requireTls ? tlsRequiredConfigurationSet(this.configurationSet) : this.configurationSet) || undefined,
           EmailTags: Object.entries(message.tags).map(([Name, Value]) => ({ Name, Value })),
           ...(message.tenantName ? { TenantName: message.tenantName } : {}),
         }),

@@ -1,6 +1,7 @@
 /**
  * The frame every API group shares: request ids, authentication, the error envelope, 404s.
  * A group builds its routes on the returned app; the handler wraps it with hono/aws-lambda.
+ * `createFrame` is the same without authentication (the public links group).
  */
 import { Hono } from 'hono';
 import { NotFoundError } from '../domain/errors';
@@ -30,18 +31,13 @@ export function isPlausiblePathSegment(segment: string): boolean {
   return Buffer.byteLength(decoded, 'utf8') <= MAX_PATH_SEGMENT_BYTES && !/[\u0000-\u001f\u007f]/.test(decoded);
 }
 
-export function createApi(deps: AuthenticateDeps, options: AuthenticationOptions = {}): Hono<ApiEnv> {
+/**
+ * The frame without authentication: request ids, the error envelope, 404s. The public `links` group
+ * (unsubscribe, tracking: the signed token is the authority) is built on it; every other group on createApi.
+ */
+export function createFrame(): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
   app.use('*', requestId());
-  app.use('*', requireApiKey(deps, options));
-  // A path segment too long or odd to be an id names nothing: 404 here, before it can reach a DynamoDB
-  // key (which refuses keys over its size limits with an error, a 500).
-  app.use('*', async (c, next) => {
-    if (!c.req.path.split('/').every(isPlausiblePathSegment)) {
-      throw new NotFoundError('The resource (a path segment longer than any id, or with characters no id has)');
-    }
-    await next();
-  });
   app.notFound((c) => {
     const { status, body } = errorResponse(new NotFoundError(`Route ${c.req.method} ${c.req.path}`));
     return c.json(body, status as 404);
@@ -51,6 +47,20 @@ export function createApi(deps: AuthenticateDeps, options: AuthenticationOptions
     for (const [name, value] of Object.entries(headers ?? {})) c.header(name, value);
     if (status >= 500) logError('request failed', error, { request_id: c.get('requestId'), path: c.req.path });
     return c.json(body, status as 500);
+  });
+  return app;
+}
+
+export function createApi(deps: AuthenticateDeps, options: AuthenticationOptions = {}): Hono<ApiEnv> {
+  const app = createFrame();
+  app.use('*', requireApiKey(deps, options));
+  // A path segment too long or odd to be an id names nothing: 404 here, before it can reach a DynamoDB
+  // key (which refuses keys over its size limits with an error, a 500).
+  app.use('*', async (c, next) => {
+    if (!c.req.path.split('/').every(isPlausiblePathSegment)) {
+      throw new NotFoundError('The resource (a path segment longer than any id, or with characters no id has)');
+    }
+    await next();
   });
   return app;
 }

@@ -1,5 +1,5 @@
 /**
- * A relayed message (raw MIME and its SMTP envelope) as the send core takes it: the SendRequest read from
+ * A relayed message (raw MIME and its SMTP envelope) as the send core takes it: the ParsedSendRequest read from
  * the message's header, the options of its X-Service-* fields, and the message to deliver (as written,
  * minus the stripped fields: ./strip-headers.ts). Pure but for parsing; nothing is stored here.
  *
@@ -11,7 +11,7 @@
  * - reply_to, subject (decoded; '' when absent);
  * - headers: the other fields a sender adds (X-Campaign, In-Reply-To, ...), as written, unfolded; not the
  *   message's structure, trace fields, stripped fields or X-Service-* (at most 50, values up to 998);
- * - tags, tenant, category, scheduled_at and the idempotency key from the X-Service-* fields.
+ * - tags, tenant, category, scheduled_at, unsubscribe and the idempotency key from the X-Service-* fields.
  *
  * The idempotency fingerprint is the SHA-256 of the envelope and the message as received, so a client's
  * retry of the very same message replays its first answer, and anything else under the key is a conflict.
@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { simpleParser, type AddressObject, type EmailAddress } from 'mailparser';
 import { formatMailbox, parseMailbox, type Mailbox } from '../domain/emails/address';
 import type { Idempotency } from '../domain/emails/idempotency';
-import type { SendRequest } from '../domain/emails/send-request';
+import type { ParsedSendRequest } from '../domain/emails/send-request';
 import { ValidationError } from '../domain/errors';
 import { fieldName, fieldValue, splitHeaderBlock } from '../mime/header-block';
 import { readServiceHeaders } from './service-headers';
@@ -34,7 +34,7 @@ export interface Envelope {
 }
 
 export interface MessageToSend {
-  request: SendRequest;
+  request: ParsedSendRequest;
   idempotency?: Idempotency;
   /** The message to store and deliver. */
   raw: Buffer;
@@ -121,7 +121,7 @@ export async function messageToSend(received: Buffer, envelope: Envelope): Promi
     headers[name] = value;
   }
 
-  const request: SendRequest = {
+  const request: ParsedSendRequest = {
     from,
     to,
     subject: (parsed.subject ?? '').replace(/[\r\n]+/g, ' '),
@@ -133,6 +133,7 @@ export async function messageToSend(received: Buffer, envelope: Envelope): Promi
     ...(options.tenant !== undefined ? { tenant: options.tenant } : {}),
     ...(options.category ? { category: options.category } : {}),
     ...(options.scheduledAt ? { scheduled_at: options.scheduledAt } : {}),
+    ...(options.unsubscribe !== undefined ? { unsubscribe: options.unsubscribe } : {}),
   };
   const { raw, stripped } = stripTransportHeaders(received);
   return {

@@ -8,6 +8,7 @@
  * | X-Service-Category           | category           | transactional, product or newsletter                 |
  * | X-Service-Idempotency-Key    | Idempotency-Key    | 1-255 printable ASCII characters                     |
  * | X-Service-Scheduled-At       | scheduled_at       | ISO 8601 with a time zone, e.g. 2030-01-01T09:00:00Z |
+ * | X-Service-Unsubscribe        | unsubscribe        | true or false: managed unsubscribe (List-Unsubscribe)  |
  *
  * A field given twice is refused (which one would win is a guess), except X-Service-Tags, whose lists add
  * up. Any other X-Service-* field is refused (a typo would otherwise pass unnoticed), except
@@ -24,6 +25,7 @@ export const SERVICE_HEADERS = {
   category: 'X-Service-Category',
   idempotencyKey: 'X-Service-Idempotency-Key',
   scheduledAt: 'X-Service-Scheduled-At',
+  unsubscribe: 'X-Service-Unsubscribe',
 } as const;
 
 /** Ours, set on every message sent; a client's is dropped silently. */
@@ -37,6 +39,7 @@ export interface ServiceOptions {
   category?: Category;
   idempotencyKey?: string;
   scheduledAt?: string;
+  unsubscribe?: boolean;
 }
 
 function refuse(header: string, message: string): never {
@@ -105,6 +108,12 @@ export function readServiceHeaders(fields: readonly { name: string; value: strin
     const parsed = scheduledAtField.safeParse(at);
     if (!parsed.success) refuse(SERVICE_HEADERS.scheduledAt, 'an ISO 8601 timestamp with a time zone, e.g. 2030-01-01T09:00:00Z');
     options.scheduledAt = parsed.data;
+  }
+  const unsubscribe = single(SERVICE_HEADERS.unsubscribe);
+  if (unsubscribe !== undefined) {
+    const lower = unsubscribe.trim().toLowerCase();
+    if (lower !== 'true' && lower !== 'false') refuse(SERVICE_HEADERS.unsubscribe, 'true or false');
+    options.unsubscribe = lower === 'true';
   }
   return options;
 }

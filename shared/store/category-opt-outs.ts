@@ -4,31 +4,49 @@
  * SK per list and category), so an opt-out never blocks other mail and the suppression list stays the
  * list of addresses that must receive nothing.
  *
- * A tenant's opt-outs also carry a GSI1 partition of their own (sparse: account opt-outs have none):
- *   GSI1PK ACCOUNT#<acc>#TENANT#<ten>#OPTOUTS  GSI1SK <email>#<category>
- * so the tenant's deletion finds them without a scan.
+ * Each opt-out also carries a GSI1 partition per list and category, keyed by its id (newest first):
+ *   GSI1PK ACCOUNT#<acc>[#TENANT#<ten>]#OPTOUTS#<category>#<shard>  GSI1SK <cop id>
+ * so GET /suppressions?category= lists one category of one list with the category as a key condition
+ * (a cursor is bound to that partition), and a tenant's deletion finds its opt-outs without a scan.
+ * Opt-outs written before that index carry no id (one is derived from the item on read) and, for a
+ * tenant, the older partition ACCOUNT#<acc>#TENANT#<ten>#OPTOUTS / <email>#<category>, which the
+ * tenant's deletion still reads; the account's had no index and are not listed (they still block sends,
+ * show in a lookup by address and can be removed).
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { mapBounded } from '../concurrency';
 import { normaliseEmail } from '../domain/emails/address';
-import type { CategoryOptOut } from '../domain/suppressions/model';
-import type { OptOutCategory } from '../domain/suppressions/reasons';
+import { derivedOptOutId, newOptOutId, type CategoryOptOut } from '../domain/suppressions/model';
+import { OPT_OUT_CATEGORIES, type OptOutCategory } from '../domain/suppressions/reasons';
+import type { Page } from './cursor';
 import { keys } from './keys';
 import { batchGetItems } from './batch-get';
+import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import { CLEANUP_PAGE, deleteItems, gsi1PartitionKeys } from './suppressions';
 
 import { isConditionFailure, withoutKeys, type Table } from './table';
 
+/** Adds of one multi-address request in flight at once (as for suppressions). */
+const ADD_CONCURRENCY = 16;
+
+/** An opt-out to record; without an id, one is made from its created_at. */
+export type NewCategoryOptOut = Omit<CategoryOptOut, 'id'> & { id?: string };
+
 function toOptOut(item: Record<string, any>): CategoryOptOut {
   const { type, ...rest } = withoutKeys(item);
-  return { tenant: null, ...rest } as unknown as CategoryOptOut;
+  const optOut = { tenant: null, ...rest } as unknown as CategoryOptOut;
+  return optOut.id ? optOut : { ...optOut, id: derivedOptOutId(optOut.created_at, `${item.PK}/${item.SK}`) };
 }
 
 export class CategoryOptOutRepository {
   constructor(private readonly table: Table) {}
 
-  /** Records the opt-out unless it exists (then returns the existing one). Idempotent under concurrency. */
-  async add(optOut: CategoryOptOut): Promise<{ optOut: CategoryOptOut; created: boolean }> {
-    const record: CategoryOptOut = { ...optOut, email: normaliseEmail(optOut.email) };
+  /**
+   * Records the opt-out unless its (list, address, category) has one; then returns the existing one
+   * (unchanged: its id and created_at stay). Concurrent adds create one record.
+   */
+  async add(optOut: NewCategoryOptOut): Promise<{ optOut: CategoryOptOut; created: boolean }> {
+    const record: CategoryOptOut = { ...optOut, id: optOut.id ?? newOptOutId(Date.parse(optOut.created_at)), email: normaliseEmail(optOut.email) };
     const key = keys.categoryOptOut(record.account_id, record.email, record.tenant, record.category);
     for (let attempt = 1; ; attempt++) {
       try {
@@ -37,7 +55,8 @@ export class CategoryOptOutRepository {
             TableName: this.table.name,
             Item: {
               ...key,
-              ...(record.tenant === null ? {} : { GSI1PK: keys.optOutsByTenant(record.account_id, record.tenant), GSI1SK: `${record.email}#${record.category}` }),
+              GSI1PK: keys.optOutsByCategory(record.account_id, record.tenant, record.category),
+              GSI1SK: record.id,
               type: 'category_opt_out',
               ...record,
             },
@@ -50,35 +69,60 @@ export class CategoryOptOutRepository {
       }
       const existing = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }));
       if (existing.Item) return { optOut: toOptOut(existing.Item), created: false };
+      // Removed between our put and our read: put again.
       if (attempt >= 5) throw new Error('category opt-out kept changing under concurrent writes');
     }
   }
 
-  /** A deleted tenant's opt-outs: removes up to one page; how many it removed (0: none left). Idempotent. */
-  async deleteTenantPage(accountId: string, tenantId: string): Promise<number> {
-    const found = await gsi1PartitionKeys(this.table, keys.optOutsByTenant(accountId, tenantId), CLEANUP_PAGE);
-    await deleteItems(this.table, found);
-    return found.length;
+  /** `add` for each opt-out (bounded concurrency); results in input order. */
+  addMany(optOuts: readonly NewCategoryOptOut[]): Promise<{ optOut: CategoryOptOut; created: boolean }[]> {
+    return mapBounded(optOuts, ADD_CONCURRENCY, (optOut) => this.add(optOut));
   }
 
-  /** Removes one opt-out; false when there was none. */
-  async remove(accountId: string, tenantId: string | null, email: string, category: OptOutCategory): Promise<boolean> {
+  /** One list's opt-outs of one category (the account's, or a tenant's), newest first, through GSI1. */
+  list(accountId: string, tenantId: string | null, category: OptOutCategory, page: PageRequest): Promise<Page<CategoryOptOut>> {
+    return queryGsi1NewestFirst(this.table, keys.optOutsByCategory(accountId, tenantId, category), page, toOptOut);
+  }
+
+  /**
+   * A deleted tenant's opt-outs: removes up to one page, from the first of its index partitions that
+   * still has some; how many it removed (0: none left). Idempotent.
+   */
+  async deleteTenantPage(accountId: string, tenantId: string): Promise<number> {
+    const partitions = [...OPT_OUT_CATEGORIES.map((category) => keys.optOutsByCategory(accountId, tenantId, category)), keys.optOutsByTenant(accountId, tenantId)];
+    for (const partition of partitions) {
+      const found = await gsi1PartitionKeys(this.table, partition, CLEANUP_PAGE);
+      if (found.length === 0) continue;
+      await deleteItems(this.table, found);
+      return found.length;
+    }
+    return 0;
+  }
+
+  /** Removes one opt-out (re-subscribe); returns the removed record, or null when there was none. */
+  async delete(accountId: string, tenantId: string | null, email: string, category: OptOutCategory): Promise<CategoryOptOut | null> {
     try {
-      await this.table.client.send(
+      const result = await this.table.client.send(
         new DeleteCommand({
           TableName: this.table.name,
           Key: keys.categoryOptOut(accountId, normaliseEmail(email), tenantId, category),
           ConditionExpression: 'attribute_exists(PK)',
+          ReturnValues: 'ALL_OLD',
         }),
       );
-      return true;
+      return result.Attributes ? toOptOut(result.Attributes) : null;
     } catch (error) {
-      if (isConditionFailure(error)) return false;
+      if (isConditionFailure(error)) return null;
       throw error;
     }
   }
 
-  /** The categories an address opted out of on one list (the account's or a tenant's). */
+  /** Removes one opt-out; false when there was none. */
+  async remove(accountId: string, tenantId: string | null, email: string, category: OptOutCategory): Promise<boolean> {
+    return (await this.delete(accountId, tenantId, email, category)) !== null;
+  }
+
+  /** The categories an address opted out of on one list (the account's or a tenant's). Strongly consistent. */
   async listForAddress(accountId: string, tenantId: string | null, email: string): Promise<CategoryOptOut[]> {
     const { PK, SKPrefix } = keys.categoryOptOutPrefix(accountId, normaliseEmail(email), tenantId);
     const found: CategoryOptOut[] = [];

@@ -4,7 +4,7 @@
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Email, EmailBody } from '../domain/emails/email';
-import { EVENT_RANK, statusesBefore, type DeliveryOutcome } from '../domain/emails/outcomes';
+import { EVENT_RANK, statusesBefore, type DeliveryOutcome, type EngagementEvent } from '../domain/emails/outcomes';
 import { planShardParts, randomShardPart, shardCaps, type ShardPart, type UsageReservation } from '../domain/accounts/limits';
 import type { IdempotencyRecord, IdempotencyStore } from './idempotency';
 import { keys } from './keys';
@@ -365,6 +365,36 @@ export class EmailRepository {
         ExpressionAttributeValues: Object.fromEntries(finals.map((status, i) => [`:f${i}`, status])),
       })) !== null
     );
+  }
+
+  /**
+   * Tracking (docs/tracking.md): a human open or click. ONE UpdateItem sets `opened_at` / `clicked_at`
+   * where still absent and, when `advance` (the email as the caller read it was behind this event), moves
+   * last_event to it, conditional on its rank still being below; only if that condition fails (a bounce or
+   * complaint raced in) does a second write set the timestamp alone. Status never moves. Answers the email
+   * after the write and whether this write set the timestamp; null when the email is gone (or another account's).
+   */
+  async recordEngagement(emailId: string, accountId: string, event: EngagementEvent, at: string, advance: boolean): Promise<{ email: Email; first: boolean } | null> {
+    const field = event === 'opened' ? 'opened_at' : 'clicked_at';
+    const write = (withLastEvent: boolean) =>
+      updateIfCondition(this.table, {
+        Key: keys.email(emailId),
+        ReturnValues: 'ALL_OLD',
+        UpdateExpression: `SET #field = if_not_exists(#field, :at)${withLastEvent ? ', last_event = :event, last_event_rank = :rank' : ''}`,
+        ConditionExpression: `attribute_exists(PK) AND account_id = :account${withLastEvent ? ' AND (attribute_not_exists(last_event_rank) OR last_event_rank < :rank)' : ''}`,
+        ExpressionAttributeNames: { '#field': field },
+        ExpressionAttributeValues: { ':at': at, ':account': accountId, ...(withLastEvent ? { ':event': event, ':rank': EVENT_RANK[event] } : {}) },
+      });
+    let advanced = advance;
+    let old = advance ? await write(true) : null;
+    if (old === null) {
+      advanced = false;
+      old = await write(false);
+    }
+    if (old === null) return null;
+    const first = old[field] === undefined;
+    const email = toStoredEmail({ ...old, [field]: old[field] ?? at, ...(advanced ? { last_event: event } : {}) }).email;
+    return { email, first };
   }
 
   /** Gives a claimed email back (transient failure): the next delivery of the message retries at once. */

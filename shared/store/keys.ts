@@ -25,7 +25,9 @@
  *   Tenant day stats   PK TENANTSTATS#<ten>#<YYYY-MM-DD>  SK STATS       (counters by acceptance day, added from the stream; TTL)
  *   Tenant domain      PK TENANTDOMAINS#<ten>    SK <dom>                 (a tenant's domains, its own partition)
  *   Received email     PK RECEIVED#<inb>         SK RECEIVED  GSI1PK ACCOUNT#<acc>#RECEIVED#<shard>  GSI1SK <inb>
- *   Tenant opt-outs    GSI1PK ACCOUNT#<acc>#TENANT#<ten>#OPTOUTS  GSI1SK <email>#<category>  (on tenant opt-outs: the delete cascade finds them)
+ *   Template           PK TEMPLATE#<acc>#<alias> SK TEMPLATE  GSI1PK ACCOUNT#<acc>#TEMPLATES  GSI1SK <tpl>  (alias unique by the key)
+ *   Tenant opt-outs    GSI1PK ACCOUNT#<acc>#TENANT#<ten>#OPTOUTS  GSI1SK <email>#<category>  (written before opt-outs had ids; the delete cascade still reads it)
+ *   Opt-outs listing   GSI1PK ACCOUNT#<acc>[#TENANT#<t>]#OPTOUTS#<category>#<shard>  GSI1SK <cop id>  (GET /suppressions?category=, newest first)
  */
 /** A user-chosen value inside a key (tenant ids): '%' and '#' escaped so it cannot end its segment early. */
 export function keyPart(value: string): string {
@@ -56,6 +58,13 @@ export const keys = {
   receivedEmail: (emailId: string) => ({ PK: `RECEIVED#${emailId}`, SK: 'RECEIVED' }),
   /** Per-account listing of received emails (GSI1, newest first by the ULID id; one shard for now, as emails). */
   receivedByAccount: (accountId: string, shard = 0) => `ACCOUNT#${accountId}#RECEIVED#${shard}`,
+  /**
+   * A template, keyed by its account and alias: the alias is unique per account by the item key (a
+   * conditional put), and a send finds the template in one read. Draft and published version on one item.
+   */
+  template: (accountId: string, alias: string) => ({ PK: `TEMPLATE#${accountId}#${keyPart(alias)}`, SK: 'TEMPLATE' }),
+  /** Per-account listing of templates (GSI1SK the tpl_ id: newest first). */
+  templatesByAccount: (accountId: string) => `ACCOUNT#${accountId}#TEMPLATES`,
   domain: (domainId: string) => ({ PK: `DOMAIN#${domainId}`, SK: 'DOMAIN' }),
   domainsByAccount: (accountId: string) => `ACCOUNT#${accountId}#DOMAINS`,
   domainName: (name: string) => ({ PK: `DOMAINNAME#${name.toLowerCase()}`, SK: 'DOMAINNAME' }),
@@ -88,8 +97,21 @@ export const keys = {
   tenantDomains: (tenantId: string) => `TENANTDOMAINS#${tenantId}`,
   /** The GSI1 partition of one tenant's category opt-outs. */
   optOutsByTenant: (accountId: string, tenantId: string) => `ACCOUNT#${accountId}#TENANT#${keyPart(tenantId)}#OPTOUTS`,
+  /**
+   * The GSI1 partition of one list's opt-outs of one category (GSI1SK the opt-out's id: newest first),
+   * account-wide or a tenant's: GET /suppressions?category=, and a deleted tenant's clean-up. Opt-outs
+   * written before it are in optOutsByTenant (tenants) or in none (the account's).
+   */
+  optOutsByCategory: (accountId: string, tenantId: string | null, category: string, shard = 0) =>
+    `ACCOUNT#${accountId}${tenantId === null ? '' : `#TENANT#${keyPart(tenantId)}`}#OPTOUTS#${category}#${shard}`,
   /** One tenant's counters for one UTC day (its own partition: written once per stream batch). */
   tenantStats: (tenantId: string, day: string) => ({ PK: `TENANTSTATS#${tenantId}#${day}`, SK: 'STATS' }),
+  /**
+   * Link signing keys (shared/store/link-keys.ts): one service-wide partition, a key per kid, padded so
+   * the newest sorts last. `LINKKEYS` / `KEY#<kid, 10 digits>`.
+   */
+  linkKeys: () => 'LINKKEYS',
+  linkKey: (kid: string) => ({ PK: 'LINKKEYS', SK: `KEY#${kid.padStart(10, '0')}` }),
   /** An attachment upload (POST /attachments). Keyed by account and id: a foreign id is simply not found. */
   attachmentUpload: (accountId: string, attachmentId: string) => ({ PK: `UPLOAD#${accountId}#${attachmentId}`, SK: 'UPLOAD' }),
   /*
@@ -109,7 +131,7 @@ export const keys = {
    * put with attribute_not_exists makes concurrent adds create exactly one record.
    * Listing is the price: it goes through GSI1 (newest first by the ULID id; eventually consistent, like
    * the emails listing), whose partition carries a shard suffix so a large account can spread index
-   * writes later (one shard for now). Opt-outs are only ever read per address, so they need no index.
+   * writes later (one shard for now). Opt-outs are read per address on the send path and listed per category (optOutsByCategory).
    * Tenant ids are user-chosen: keyPart escapes '#' so one cannot forge another list's key. Addresses
    * come last in their PK, so a '#' in a local part is harmless.
    */

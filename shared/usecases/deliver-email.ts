@@ -28,7 +28,9 @@ import type { TenantRepository } from '../store/tenants';
 import type { SuppressionRepository } from '../store/suppressions';
 import type { Email } from '../domain/emails/email';
 import { tenantFiringRefusal } from './send/tenant-policy';
-import type { DkimKeys } from './dkim-keys';
+import type { DkimKeys, SigningKey } from './dkim-keys';
+import type { LinkSigning } from '../domain/links/link-urls';
+import { NO_TRACKING, needsLinks, unsubscribeHeaders, unsubscribeUrlOf, withManagedLinks, type TrackingSettings } from './send/managed-links';
 import { loadAttachments } from './email-attachments';
 
 export interface DeliverEmailDeps {
@@ -39,6 +41,8 @@ export interface DeliverEmailDeps {
   /** Scheduled emails: the suppression lists as of the firing. */
   suppressions: Pick<SuppressionRepository, 'findSuppressed'>;
   dkimKeys: Pick<DkimKeys, 'forSender'>;
+  /** Signed links (managed unsubscribe, tracking); loaded only for an email that needs them. */
+  linkSigning: LinkSigning;
   sandboxDomain: string;
   blobs: BlobStore;
   mailer: Pick<Mailer, 'send'>;
@@ -87,15 +91,20 @@ function checkDomainOwnerAtFiring(email: Pick<Email, 'from' | 'scheduled_at'> & 
 }
 
 /**
- * Signs with the sending domain's DKIM key (parsed once per process); the sandbox domain is signed by the
- * provider. Also answers the tenant owning the domain (null: account-wide or the sandbox).
+ * The sending domain's facts: its DKIM key (the sandbox domain is signed by the provider: null), its
+ * tracking settings and owning tenant. A domain no longer verified fails the email.
  */
-async function signForDomain(deps: DeliverEmailDeps, accountId: string, from: string, raw: Buffer): Promise<{ raw: Buffer; domainTenantId: string | null }> {
+async function sendingDomainOf(deps: DeliverEmailDeps, accountId: string, from: string): Promise<SigningKey & { kind: 'key' } | null> {
   const fromDomain = domainOf(parseMailbox(from)?.email ?? from);
-  if (fromDomain === deps.sandboxDomain) return { raw, domainTenantId: null };
+  if (fromDomain === deps.sandboxDomain) return null;
   const signing = await deps.dkimKeys.forSender(accountId, fromDomain);
   if (signing.kind === 'not_verified') throw new SenderNoLongerVerified(`The sending domain ${fromDomain} was removed or is no longer verified.`);
-  return { raw: await signDkim({ raw, domain: fromDomain, selector: signing.selector, privateKey: signing.key }), domainTenantId: signing.tenantId };
+  return signing;
+}
+
+async function sign(raw: Buffer, from: string, signing: (SigningKey & { kind: 'key' }) | null): Promise<Buffer> {
+  if (!signing) return raw;
+  return signDkim({ raw, domain: domainOf(parseMailbox(from)?.email ?? from), selector: signing.selector, privateKey: signing.key });
 }
 
 /** Sends through the SES tenant when given; a refusal of the tenant context itself is retried without it (logged). */
@@ -112,15 +121,24 @@ async function sendThroughProvider(deps: DeliverEmailDeps, message: OutboundMess
 
 /**
  * The message to send: a raw MIME message (SMTP relay) as the client wrote it, with the fields the service
- * owes it (shared/mime/raw-message.ts); otherwise composed from the stored body and attachments.
+ * owes it (shared/mime/raw-message.ts; managed unsubscribe adds its header fields, the body is never
+ * rewritten); otherwise composed from the stored body and attachments, with the managed links the email
+ * and its domain ask for (./send/managed-links.ts).
  */
-async function messageOf(deps: DeliverEmailDeps, { email, body, mime }: StoredEmail): Promise<Buffer> {
+async function messageOf(deps: DeliverEmailDeps, { email, body, mime }: StoredEmail, tracking: TrackingSettings): Promise<Buffer> {
+  const urls = needsLinks(email, mime ? NO_TRACKING : tracking) ? await deps.linkSigning.urls() : null;
   if (mime) {
     const from = parseMailbox(email.from);
-    return completeRawMessage(await deps.blobs.get(mime.blobKey), { emailId: email.id, messageIdDomain: from ? domainOf(from.email) : 'localhost', date: new Date(email.created_at) });
+    return completeRawMessage(await deps.blobs.get(mime.blobKey), {
+      emailId: email.id,
+      messageIdDomain: from ? domainOf(from.email) : 'localhost',
+      date: new Date(email.created_at),
+      ...(urls && email.unsubscribe ? { fields: unsubscribeHeaders(unsubscribeUrlOf(email, urls)) } : {}),
+    });
   }
   const inline: EmailBody = 'inline' in body ? body.inline : JSON.parse((await deps.blobs.get(body.blobKey)).toString('utf8'));
-  return composeMime(email, inline, await loadAttachments(deps.blobs, email.attachments ?? []));
+  const sent = urls ? withManagedLinks(email, inline, tracking, urls) : { email, body: inline };
+  return composeMime(sent.email, sent.body, await loadAttachments(deps.blobs, email.attachments ?? []));
 }
 
 /**
@@ -143,8 +161,10 @@ export async function deliverEmail(deps: DeliverEmailDeps, emailId: string, sche
   const { email } = claimed;
   try {
     await checkAtFiring(deps, email);
-    const { raw, domainTenantId } = await signForDomain(deps, email.account_id, email.from, await messageOf(deps, claimed));
+    const domain = await sendingDomainOf(deps, email.account_id, email.from);
+    const domainTenantId = domain?.tenantId ?? null;
     checkDomainOwnerAtFiring(email, domainTenantId);
+    const raw = await sign(await messageOf(deps, claimed, domain ? { open: domain.openTracking, click: domain.clickTracking } : NO_TRACKING), email.from, domain);
     // The SES tenant only for the tenant's own domain: an account-wide domain is not associated with it.
     const tenantName = email.tenant_id && domainTenantId === email.tenant_id ? email.tenant_id : undefined;
     const { providerMessageId } = await sendThroughProvider(
@@ -157,6 +177,7 @@ export async function deliverEmail(deps: DeliverEmailDeps, emailId: string, sche
         bcc: bare(email.bcc),
         tags: { email_id: email.id, account_id: email.account_id },
         ...(tenantName ? { tenantName } : {}),
+        ...(domain?.requireTls ? { requireTls: true } : {}),
       },
       email.id,
     );

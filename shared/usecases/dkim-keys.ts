@@ -14,8 +14,14 @@ import { BoundedMap } from '../bounded-map';
 
 export const DOMAIN_FACTS_TTL_MS = 60_000;
 
-/** `tenantId`: the tenant owning the domain (null: account-wide), as of the cached facts. */
-export type SigningKey = { kind: 'key'; domainId: string; selector: string; key: KeyObject; tenantId: string | null } | { kind: 'not_verified' };
+/**
+ * `tenantId`: the tenant owning the domain (null: account-wide); `openTracking`/`clickTracking`: the
+ * domain's tracking settings and `requireTls` its tls_mode enforced (PATCH /domains/{id}); all as of the
+ * cached facts.
+ */
+export type SigningKey =
+  | { kind: 'key'; domainId: string; selector: string; key: KeyObject; tenantId: string | null; openTracking: boolean; clickTracking: boolean; requireTls: boolean }
+  | { kind: 'not_verified' };
 
 export class DkimKeys {
   private readonly facts = new BoundedMap<string, { at: number; value: Promise<SigningKey> }>(5_000);
@@ -48,6 +54,15 @@ export class DkimKeys {
       this.parsed.set(id, key);
       key.catch(() => this.parsed.delete(id));
     }
-    return { kind: 'key', domainId: stored.domain.id, selector: stored.domain.dkim_selector, key: await key, tenantId: stored.domain.tenant_id ?? null };
+    return {
+      kind: 'key',
+      domainId: stored.domain.id,
+      selector: stored.domain.dkim_selector,
+      key: await key,
+      tenantId: stored.domain.tenant_id ?? null,
+      openTracking: stored.domain.open_tracking === true,
+      clickTracking: stored.domain.click_tracking === true,
+      requireTls: stored.domain.tls_mode === 'enforced',
+    };
   }
 }

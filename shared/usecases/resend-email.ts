@@ -10,7 +10,7 @@
  * byte, with a new Message-ID (the worker assigns one; the original's would make it a duplicate).
  */
 import { emailOwner, type EmailBody } from '../domain/emails/email';
-import { sendRequestSchema, type SendRequest } from '../domain/emails/send-request';
+import { sendRequestSchema, type ParsedSendRequest } from '../domain/emails/send-request';
 import { AppError, NotFoundError } from '../domain/errors';
 import { fieldNames, issuesToFields } from '../domain/validation';
 import { isId } from '../domain/ids';
@@ -31,7 +31,7 @@ async function bodyOf(deps: Pick<SendDeps, 'blobs'>, body: StoredBody): Promise<
  * as POST /emails (the stored `from` is a formatted mailbox, "Name <a@b>", parsed back by parseMailbox).
  * A stored email that no longer passes today's validation (a rule changed since) is 422.
  */
-export async function resendRequestOf(deps: Pick<SendDeps, 'blobs'>, stored: StoredEmail): Promise<SendRequest> {
+export async function resendRequestOf(deps: Pick<SendDeps, 'blobs'>, stored: StoredEmail): Promise<ParsedSendRequest> {
   const { email } = stored;
   // A raw message carries its own body: the request stands for its envelope and record fields.
   const body = stored.mime ? { text: '' } : await bodyOf(deps, stored.body);
@@ -46,6 +46,8 @@ export async function resendRequestOf(deps: Pick<SendDeps, 'blobs'>, stored: Sto
     ...(email.tags.length ? { tags: email.tags } : {}),
     ...(Object.keys(email.headers ?? {}).length ? { headers: email.headers } : {}),
     ...(email.category ? { category: email.category } : {}),
+    // A managed-unsubscribe email gets a fresh link of its own (the worker signs it for the new email).
+    ...(email.unsubscribe ? { unsubscribe: true } : {}),
     ...(email.tenant_id ? { tenant: email.tenant_id } : {}),
   };
   const parsed = sendRequestSchema.safeParse(wire);

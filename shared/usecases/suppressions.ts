@@ -1,15 +1,16 @@
 /**
- * Suppression use cases. The API's (add, list, remove) act for a principal on the account-wide list or a
- * tenant's list. The internal ones (suppressAddresses, category opt-outs, the send-path lookups) are
- * for the service itself: bounce and complaint handling, unsubscribe links, sends. They accept every
- * reason and trust the tenant they are given (it comes from the service's own records).
+ * Suppression use cases. The API's (add, list, remove; of suppressions or, with a category, of category
+ * opt-outs) act for a principal on the account-wide list or a tenant's list. The internal ones
+ * (suppressAddresses, category opt-outs, the send-path lookups) are for the service itself: bounce and
+ * complaint handling, unsubscribe links, sends. They accept every reason and trust the tenant they are
+ * given (it comes from the service's own records).
  */
 import { normaliseEmail } from '../domain/emails/address';
 import { NotFoundError } from '../domain/errors';
 import { newId } from '../domain/ids';
-import { scopeOf, type CategoryOptOut, type Suppression } from '../domain/suppressions/model';
+import { newOptOutId, scopeOf, type CategoryOptOut, type Suppression } from '../domain/suppressions/model';
 import type { OptOutCategory, SuppressionReason } from '../domain/suppressions/reasons';
-import type { AddSuppressionsInput, RemoveSuppressionInput, SuppressionFilters } from '../domain/suppressions/schemas';
+import type { AddCategoryOptOutsInput, AddSuppressionsInput, RemoveSuppressionInput, SuppressionFilters } from '../domain/suppressions/schemas';
 import type { Clock } from '../ports';
 import type { CategoryOptOutRepository } from '../store/category-opt-outs';
 import type { Page } from '../store/cursor';
@@ -60,14 +61,25 @@ export async function addSuppressions(deps: SuppressionDeps, principal: Principa
 
 export interface ListSuppressionsInput extends PageRequest, SuppressionFilters {}
 
-/** GET /suppressions: one list, newest first; `email` is an exact lookup, `reason` a filter. */
-export async function listSuppressions(deps: SuppressionDeps, principal: Principal, input: ListSuppressionsInput): Promise<OnList<Page<Suppression>>> {
+/** A page of suppressions; an `email` lookup also has that address's category opt-outs on the list. */
+export interface SuppressionsPage extends Page<Suppression> {
+  categoryOptOuts?: CategoryOptOut[];
+}
+
+/**
+ * GET /suppressions: one list, newest first; `email` is an exact lookup (with the address's category
+ * opt-outs on that list), `reason` a filter of suppressions. With `category`, see listCategoryOptOutPage.
+ */
+export async function listSuppressions(deps: SuppressionDeps, principal: Principal, input: ListSuppressionsInput): Promise<OnList<SuppressionsPage>> {
   const tenant = await listOf(deps, principal, input.tenant);
   const tenantId = tenant?.id ?? null;
   if (input.email !== undefined) {
-    const found = await deps.suppressions.get(principal.account.id, tenantId, input.email);
+    const [found, categoryOptOuts] = await Promise.all([
+      deps.suppressions.get(principal.account.id, tenantId, input.email),
+      deps.categoryOptOuts.listForAddress(principal.account.id, tenantId, input.email),
+    ]);
     const matches = found !== null && (input.reason === undefined || found.reason === input.reason);
-    return { tenant, result: { items: matches ? [found] : [], next_cursor: null } };
+    return { tenant, result: { items: matches ? [found] : [], next_cursor: null, categoryOptOuts } };
   }
   return { tenant, result: await deps.suppressions.list(principal.account.id, tenantId, { reason: input.reason }, { limit: input.limit, cursor: input.cursor }) };
 }
@@ -78,6 +90,75 @@ export async function removeSuppression(deps: SuppressionDeps, principal: Princi
   const removed = await deps.suppressions.delete(principal.account.id, tenant?.id ?? null, input.email);
   if (!removed) {
     throw new NotFoundError(tenant === null ? 'Suppression of' : `Suppression (tenant ${tenant.external_id}) of`, input.email);
+  }
+  return { tenant, result: removed };
+}
+
+// ---- category opt-outs through the API ------------------------------------------------------------
+
+export interface AddCategoryOptOutsResult {
+  /** One opt-out per distinct address, in request order: the new one or the one already there. */
+  optOuts: CategoryOptOut[];
+  /** Addresses opted out by this call. */
+  created: string[];
+  /** Addresses that had already opted out of the category on this list (their records are unchanged). */
+  existing: string[];
+}
+
+/**
+ * POST /suppressions with `category`: the addresses opt out of that category on the list (instead of
+ * being suppressed); re-adding is not an error, and concurrent adds of one opt-out create one.
+ */
+export async function addCategoryOptOuts(deps: SuppressionDeps, principal: Principal, input: AddCategoryOptOutsInput): Promise<OnList<AddCategoryOptOutsResult>> {
+  const tenant = await listOf(deps, principal, input.tenant);
+  const now = deps.clock.now();
+  const results = await deps.categoryOptOuts.addMany(
+    input.emails.map((email) => ({
+      id: newOptOutId(now.getTime()),
+      account_id: principal.account.id,
+      tenant: tenant?.id ?? null,
+      email: normaliseEmail(email),
+      category: input.category,
+      created_at: now.toISOString(),
+    })),
+  );
+  return {
+    tenant,
+    result: {
+      optOuts: results.map((result) => result.optOut),
+      created: results.filter((result) => result.created).map((result) => result.optOut.email),
+      existing: results.filter((result) => !result.created).map((result) => result.optOut.email),
+    },
+  };
+}
+
+export interface ListCategoryOptOutsInput extends PageRequest {
+  category: OptOutCategory;
+  email?: string;
+  tenant?: string;
+}
+
+/** GET /suppressions?category=: one list's opt-outs of that category, newest first; `email` is an exact lookup. */
+export async function listCategoryOptOutPage(deps: SuppressionDeps, principal: Principal, input: ListCategoryOptOutsInput): Promise<OnList<Page<CategoryOptOut>>> {
+  const tenant = await listOf(deps, principal, input.tenant);
+  const tenantId = tenant?.id ?? null;
+  if (input.email !== undefined) {
+    const found = await deps.categoryOptOuts.listForAddress(principal.account.id, tenantId, input.email);
+    return { tenant, result: { items: found.filter((optOut) => optOut.category === input.category), next_cursor: null } };
+  }
+  return { tenant, result: await deps.categoryOptOuts.list(principal.account.id, tenantId, input.category, { limit: input.limit, cursor: input.cursor }) };
+}
+
+/** DELETE /suppressions?email=&category=: re-subscribes; returns the removed opt-out, 404 when there was none. */
+export async function resubscribe(
+  deps: SuppressionDeps,
+  principal: Principal,
+  input: { email: string; category: OptOutCategory; tenant?: string },
+): Promise<OnList<CategoryOptOut>> {
+  const tenant = await listOf(deps, principal, input.tenant);
+  const removed = await deps.categoryOptOuts.delete(principal.account.id, tenant?.id ?? null, input.email, input.category);
+  if (!removed) {
+    throw new NotFoundError(`Category opt-out (${input.category}${tenant === null ? '' : `, tenant ${tenant.external_id}`}) of`, input.email);
   }
   return { tenant, result: removed };
 }
@@ -131,12 +212,14 @@ export async function recordCategoryOptOut(
   deps: SuppressionDeps,
   input: { accountId: string; tenantId: string | null; email: string; category: OptOutCategory },
 ): Promise<{ optOut: CategoryOptOut; created: boolean }> {
+  const now = deps.clock.now();
   return deps.categoryOptOuts.add({
+    id: newOptOutId(now.getTime()),
     account_id: input.accountId,
     tenant: input.tenantId,
     email: normaliseEmail(input.email),
     category: input.category,
-    created_at: deps.clock.now().toISOString(),
+    created_at: now.toISOString(),
   });
 }
 

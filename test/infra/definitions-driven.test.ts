@@ -34,9 +34,10 @@ const newQueue: QueueDefinition = {
   envVar: 'WEBHOOKS_QUEUE_URL',
 };
 const newGroup: ApiGroupDefinition = {
-  name: 'templates',
-  entry: 'functions/api/templates/handler.ts',
-  routes: ['GET /templates', 'POST /templates', 'ANY /templates/{proxy+}'],
+  // A group that does not exist yet (templates, once the example here, is a real group now).
+  name: 'automations',
+  entry: 'functions/api/automations/handler.ts',
+  routes: ['GET /automations', 'POST /automations', 'ANY /automations/{proxy+}'],
   grants: [
     { resource: { kind: 'table' }, access: 'read' },
     { resource: { kind: 'scheduler' }, access: 'schedule' },

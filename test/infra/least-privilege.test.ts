@@ -123,7 +123,9 @@ test('only the functions granted SES may send, and only with the account identit
   expect(actionsOf(sesStatements[0]!).sort()).toEqual([...sendActions].sort());
   expect(sesStatements).toHaveLength(1);
   const arns = JSON.stringify(resourcesOf(sesStatements[0]!));
-  expect(resourcesOf(sesStatements[0]!)).toHaveLength(3);
+  // Identities, tenants, the configuration set and its TLS-required twin (domains with tls_mode enforced).
+  expect(resourcesOf(sesStatements[0]!)).toHaveLength(4);
+  expect(arns).toContain('-tls-required');
   expect(arns).toContain(':identity/*');
   // A send naming an SES tenant (TenantName) is authorised against the tenant as well.
   expect(arns).toContain(':tenant/*');
@@ -210,19 +212,21 @@ describe('the secrets key', () => {
   test('only the functions holding secrets get KMS permissions, as the definitions say', () => {
     const users = definitions.filter((d) => kmsActions(d.name).length > 0).map((d) => d.name);
     expect(users).toEqual(definitions.filter((d) => granted(d.name, 'secretsKey')).map((d) => d.name));
-    expect(users.sort()).toEqual(['domains', 'send-email', 'webhook-delivery', 'webhooks']);
+    expect(users.sort()).toEqual(['domains', 'links', 'send-email', 'webhook-delivery', 'webhooks']);
   });
 
-  test('domains may encrypt and decrypt; webhooks may only seal; the workers may only open; never GenerateDataKey, ReEncrypt or key administration', () => {
+  test('domains may encrypt and decrypt; webhooks may only seal; the send worker seals and opens (link keys); the links group and the delivery worker only open; never GenerateDataKey, ReEncrypt or key administration', () => {
     expect(kmsActions('domains').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
     expect(kmsActions('webhooks')).toEqual(['kms:Encrypt']);
-    expect(kmsActions('send-email')).toEqual(['kms:Decrypt']);
+    // The send worker seals the first link key when there is none (docs/tracking.md).
+    expect(kmsActions('send-email').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
+    expect(kmsActions('links')).toEqual(['kms:Decrypt']);
     expect(kmsActions('webhook-delivery')).toEqual(['kms:Decrypt']);
     expect(SECRETS_KEY_ACTIONS).toEqual({ encrypt: ['kms:Encrypt'], decrypt: ['kms:Decrypt'], encryptDecrypt: ['kms:Encrypt', 'kms:Decrypt'] });
   });
 
   test('KMS statements are scoped to the secrets key', () => {
-    for (const name of ['domains', 'send-email', 'webhooks', 'webhook-delivery']) {
+    for (const name of ['domains', 'links', 'send-email', 'webhooks', 'webhook-delivery']) {
       const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => a.startsWith('kms:')));
       expect(statements.length).toBeGreaterThan(0);
       for (const statement of statements) {

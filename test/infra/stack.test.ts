@@ -5,6 +5,7 @@
  * environment and outputs. Synthesised once, with CDK's CloudFormation validation on (the feature
  * flag of cdk.json turns its findings into synthesis errors).
  */
+import { tlsRequiredConfigurationSet } from '../../shared/aws/ses-configuration-sets';
 import { Match } from 'aws-cdk-lib/assertions';
 import {
   API_GROUPS,
@@ -207,6 +208,20 @@ describe('SES', () => {
       },
     });
     expect(CONFIGURATION_SET.matchingEventTypes.map(toEmailSendingEvent)).toContain('deliveryDelay');
+  });
+
+  test('a TLS-required twin (tls_mode enforced) with TlsPolicy REQUIRE publishes the same events to the same topic', () => {
+    s.template.resourceCountIs('AWS::SES::ConfigurationSet', 2);
+    s.template.hasResourceProperties('AWS::SES::ConfigurationSet', { Name: tlsRequiredConfigurationSet(CONFIGURATION_SET.name), DeliveryOptions: { TlsPolicy: 'REQUIRE' } });
+    s.template.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
+      ConfigurationSetName: { Ref: logicalId(s.stack, s.stack.email.tlsRequiredConfigurationSet) },
+      EventDestination: {
+        Name: CONFIGURATION_SET.eventDestinationName,
+        Enabled: true,
+        MatchingEventTypes: CONFIGURATION_SET.matchingEventTypes.map(toEmailSendingEvent),
+        SnsDestination: { TopicARN: { Ref: topicId(CONFIGURATION_SET.topic) } },
+      },
+    });
   });
 
   test('the topic policy lets SES publish for this configuration set only', () => {

@@ -69,15 +69,6 @@ describe('errors', () => {
     expect(fields).not.toContain('headers.X-Ok');
   });
 
-  it('refuses fields of later releases instead of ignoring them', async () => {
-    const response = await api('POST', '/emails', {
-      key: account.key,
-      body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't', template: { id: 'welcome', variables: {} } },
-    });
-    expect(response.status).toBe(400);
-    expect(response.body.error.details.fields[0].field).toBe('template');
-  });
-
   it('answers unknown routes with 404 not_found in the envelope', async () => {
     const outside = await api('GET', '/no-such-thing', { key: account.key });
     expect(outside.status).toBe(404);

@@ -144,10 +144,10 @@ describe('/suppressions', () => {
       }
     });
 
-    it('refuses unknown fields (a category is not silently turned into a suppression)', async () => {
-      const response = await post({ email: 'a@example.com', category: 'newsletter' });
+    it('refuses unknown fields (a misspelt category is not silently turned into a suppression)', async () => {
+      const response = await post({ email: 'a@example.com', categroy: 'newsletter' });
       expect(response.status).toBe(400);
-      expect(fieldsOf(response)).toEqual(['category']);
+      expect(fieldsOf(response)).toEqual(['categroy']);
     });
 
     it('refuses an empty or non-JSON body', async () => {

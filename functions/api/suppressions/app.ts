@@ -1,23 +1,25 @@
 /**
  * The suppressions group: POST /suppressions (add one or many), GET /suppressions (list, filters),
- * DELETE /suppressions?email=&tenant= (remove). Shapes: docs/suppressions.md.
+ * DELETE /suppressions?email=&tenant= (remove). With `category` each acts on category opt-outs instead
+ * of suppressions. Shapes: docs/suppressions.md.
  */
 import type { Hono } from 'hono';
-import { toPublicSuppression, type Suppression } from '../../../shared/domain/suppressions/model';
+import { toPublicCategoryOptOut, toPublicSuppression, type CategoryOptOut, type Suppression } from '../../../shared/domain/suppressions/model';
 import type { Tenant } from '../../../shared/domain/tenants/tenant';
-import { addSuppressionsSchema, removeSuppressionSchema, suppressionFiltersSchema } from '../../../shared/domain/suppressions/schemas';
+import { addSuppressionsSchema, checkSuppressionFilters, removeSuppressionSchema, suppressionFilterFields } from '../../../shared/domain/suppressions/schemas';
 import { createApi } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
 import { requireScope } from '../../../shared/http/middleware/require-scope';
 import { pageQuerySchema } from '../../../shared/http/pagination';
 import { jsonBody, parseWith } from '../../../shared/http/validate';
 import type { Services } from '../../../shared/services';
-import { addSuppressions, listSuppressions, removeSuppression } from '../../../shared/usecases/suppressions';
+import { addCategoryOptOuts, addSuppressions, listCategoryOptOutPage, listSuppressions, removeSuppression, resubscribe } from '../../../shared/usecases/suppressions';
 
-const listQuerySchema = pageQuerySchema.extend(suppressionFiltersSchema.shape);
+const listQuerySchema = pageQuerySchema.extend(suppressionFilterFields).superRefine(checkSuppressionFilters);
 
 /** Records of one list, shown with that list's tenant external_id. */
 const publicOn = (tenant: Tenant | null) => (suppression: Suppression) => toPublicSuppression(suppression, tenant?.external_id ?? null);
+const publicOptOutOn = (tenant: Tenant | null) => (optOut: CategoryOptOut) => toPublicCategoryOptOut(optOut, tenant?.external_id ?? null);
 
 export function createSuppressionsApp(services: Services): Hono<ApiEnv> {
   const app = createApi(services);
@@ -25,6 +27,13 @@ export function createSuppressionsApp(services: Services): Hono<ApiEnv> {
   // 201 when the call added at least one address, 200 when every address was already on the list.
   app.post('/suppressions', requireScope('suppressions:write'), async (c) => {
     const input = await jsonBody(c, addSuppressionsSchema);
+    if (input.category !== undefined) {
+      const { tenant, result } = await addCategoryOptOuts(services, c.get('principal'), input);
+      return c.json(
+        { category_opt_outs: result.optOuts.map(publicOptOutOn(tenant)), created: result.created, existing: result.existing },
+        result.created.length > 0 ? 201 : 200,
+      );
+    }
     const { tenant, result } = await addSuppressions(services, c.get('principal'), input);
     return c.json(
       { suppressions: result.suppressions.map(publicOn(tenant)), created: result.created, existing: result.existing },
@@ -34,12 +43,25 @@ export function createSuppressionsApp(services: Services): Hono<ApiEnv> {
 
   app.get('/suppressions', requireScope('suppressions:write', 'account:read'), async (c) => {
     const query = parseWith(listQuerySchema, c.req.query(), 'query');
+    if (query.category !== undefined) {
+      const { tenant, result: page } = await listCategoryOptOutPage(services, c.get('principal'), { ...query, category: query.category });
+      return c.json({ category_opt_outs: page.items.map(publicOptOutOn(tenant)), has_more: page.next_cursor !== null, next_cursor: page.next_cursor });
+    }
     const { tenant, result: page } = await listSuppressions(services, c.get('principal'), query);
-    return c.json({ suppressions: page.items.map(publicOn(tenant)), has_more: page.next_cursor !== null, next_cursor: page.next_cursor });
+    return c.json({
+      suppressions: page.items.map(publicOn(tenant)),
+      ...(page.categoryOptOuts ? { category_opt_outs: page.categoryOptOuts.map(publicOptOutOn(tenant)) } : {}),
+      has_more: page.next_cursor !== null,
+      next_cursor: page.next_cursor,
+    });
   });
 
   app.delete('/suppressions', requireScope('suppressions:write'), async (c) => {
     const input = parseWith(removeSuppressionSchema, c.req.query(), 'query');
+    if (input.category !== undefined) {
+      const { tenant, result: removed } = await resubscribe(services, c.get('principal'), { ...input, category: input.category });
+      return c.json({ ok: true, category_opt_out: publicOptOutOn(tenant)(removed) });
+    }
     const { tenant, result: removed } = await removeSuppression(services, c.get('principal'), input);
     return c.json({ ok: true, suppression: publicOn(tenant)(removed) });
   });

@@ -35,6 +35,16 @@ export interface Email {
   provider_message_id: string | null;
   /** Attachment metadata (bytes are in the blob store); absent on emails stored before attachments existed. */
   attachments?: AttachmentRef[];
+  /**
+   * Managed unsubscribe (spec rule 10; internal): the send worker adds List-Unsubscribe and
+   * List-Unsubscribe-Post and replaces `{{unsubscribe_url}}` with a signed link for the first `to` address.
+   */
+  unsubscribe?: boolean;
+  /** The template the email was rendered from (internal): its alias and the published version used. */
+  template?: { alias: string; version: number };
+  /** The first open / click counted as human (tracking; absent until then). */
+  opened_at?: string;
+  clicked_at?: string;
 }
 
 export interface EmailBody {

@@ -26,11 +26,21 @@ export const STATUS_RANK: Record<EmailStatus, number> = {
   cancelled: 9,
 };
 
-export const EVENT_RANK: Record<DeliveryEvent | 'queued', number> = {
+/** Engagement (docs/tracking.md): recorded on the email's last_event, never on its status. */
+export type EngagementEvent = 'opened' | 'clicked';
+
+/**
+ * Ranks are stored on each email (`last_event_rank`), so existing values never change: engagement sits
+ * between delivered and bounced (a bounce after delivery, a failure or a complaint still shows as the
+ * last event; a click shows over an open).
+ */
+export const EVENT_RANK: Record<DeliveryEvent | EngagementEvent | 'queued', number> = {
   queued: 0,
   sent: 1,
   delivery_delayed: 2,
   delivered: 3,
+  opened: 3.25,
+  clicked: 3.5,
   bounced: 4,
   failed: 4,
   complained: 5,

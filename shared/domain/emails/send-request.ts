@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { formatMailbox, parseBareSender, parseMailbox, type Mailbox } from './address';
 import { findHeaderProblems } from './headers';
 import { scheduledAtField } from './schedule';
+import { TEMPLATE_ALIAS } from '../templates/template';
 import { ATTACHMENTS_ON_SCHEDULED_SEND, attachmentsSchema } from './attachments';
 
 export { rejectAttachmentsInBatch } from './attachments';
@@ -13,9 +14,6 @@ export { rejectAttachmentsInBatch } from './attachments';
 export const MAX_RECIPIENTS = 50;
 export const MAX_TAGS = 10;
 const TAG_PART = /^[A-Za-z0-9_-]{1,256}$/;
-
-/** Fields the spec defines that later releases implement; refused rather than silently ignored. */
-const notYetSupported = (field: string) => z.undefined({ message: `${field} is not supported by this server version yet` }).optional();
 
 export const CATEGORIES = ['transactional', 'product', 'newsletter'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -102,15 +100,30 @@ const headers = z.record(z.string(), z.string()).superRefine((value, ctx) => {
   }
 });
 
+
+/**
+ * `template: {id: <alias>, variables}` (spec, Send request): the email's subject and body come from the
+ * template's published version; `from` and `reply_to` default to the template's. Variable values are
+ * checked by the renderer (shared/domain/templates/render.ts) when the template is known.
+ */
+const templateField = z.object(
+  {
+    id: z.string({ error: 'template.id (the template alias) is required' }).regex(TEMPLATE_ALIAS, 'template.id must be a template alias (lower-case letters, digits, _ or -, at most 64)'),
+    variables: z.record(z.string(), z.unknown(), { error: 'template.variables must be an object of name to value' }).optional(),
+  },
+  { error: 'template must be an object {id, variables}' },
+);
+
 export const sendRequestSchema = z.preprocess(
   applyAliases,
   z
     .object({
-      from: fromField,
+      // Required unless a template gives them (checked below).
+      from: fromField.optional(),
       to: addressList,
       // One line: a CR or LF would end the Subject header (the composer folds it safely, but the stored
       // record, GET and webhooks would show it), so it is refused like a header value.
-      subject: z.string().min(1, 'subject is required').max(998).refine((value) => !/[\r\n]/.test(value), 'subject must be a single line (no CR or LF)'),
+      subject: z.string().min(1, 'subject is required').max(998).refine((value) => !/[\r\n]/.test(value), 'subject must be a single line (no CR or LF)').optional(),
       html: z.string().optional(),
       text: z.string().optional(),
       cc: addressList.optional(),
@@ -123,12 +136,22 @@ export const sendRequestSchema = z.preprocess(
       attachments: attachmentsSchema.optional(),
       /** The tenant the send is for (external_id or id); resolved by the send core (403 without tenants). */
       tenant: z.string().min(1).max(128).optional(),
-      template: notYetSupported('template'),
-      unsubscribe: notYetSupported('unsubscribe'),
+      template: templateField.optional(),
+      /** Managed unsubscribe (spec rule 10); absent = the template's unsubscribe_enabled (off without a template). */
+      unsubscribe: z.boolean({ error: 'unsubscribe must be a boolean' }).optional(),
     })
     .superRefine((value, ctx) => {
-      if (value.html === undefined && value.text === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['html'], message: 'one of html or text is required' });
+      if (value.template) {
+        // Resend's rule: the template is the content (its html/text are rendered, not merged with others).
+        for (const field of ['html', 'text'] as const) {
+          if (value[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${field} cannot be combined with template: the template's published version is the content` });
+        }
+      } else {
+        if (value.from === undefined) ctx.addIssue({ code: 'custom', path: ['from'], message: 'from is required (or a template with a default from)' });
+        if (value.subject === undefined) ctx.addIssue({ code: 'custom', path: ['subject'], message: 'subject is required' });
+        if (value.html === undefined && value.text === undefined) {
+          ctx.addIssue({ code: 'custom', path: ['html'], message: 'one of html or text is required' });
+        }
       }
       const count = value.to.length + (value.cc?.length ?? 0) + (value.bcc?.length ?? 0);
       if (value.to.length === 0) ctx.addIssue({ code: 'custom', path: ['to'], message: 'at least one recipient is required' });
@@ -142,5 +165,21 @@ export const sendRequestSchema = z.preprocess(
     }),
 );
 
-/** The normalised send request: derived from the schema, never written by hand. */
-export type SendRequest = z.output<typeof sendRequestSchema>;
+/** The request as parsed: derived from the schema, never written by hand (from/subject may wait for a template). */
+export type ParsedSendRequest = z.output<typeof sendRequestSchema>;
+
+/**
+ * The request the send core decides on: the template (if any) rendered into subject and body, so
+ * `from` and `subject` are always there (shared/usecases/send/template-content.ts).
+ */
+export type SendRequest = Omit<ParsedSendRequest, 'from' | 'subject' | 'template'> & {
+  from: NonNullable<ParsedSendRequest['from']>;
+  subject: string;
+  /** Set when the content came from a template: which one and the published version used. */
+  from_template?: { alias: string; version: number };
+};
+
+/** A request without a template is already complete (the schema required from and subject). */
+export function isCompleteRequest(request: ParsedSendRequest): request is ParsedSendRequest & { from: NonNullable<ParsedSendRequest['from']>; subject: string; template: undefined } {
+  return request.template === undefined && request.from !== undefined && request.subject !== undefined;
+}

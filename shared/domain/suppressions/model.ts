@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { newId, ulid } from '../ids';
 import type { OptOutCategory, SuppressionReason } from './reasons';
 
 /**
@@ -32,14 +34,50 @@ export function toPublicSuppression(suppression: Suppression, tenantExternalId: 
   };
 }
 
-/** A recipient's opt-out of one category of mail (not a suppression: other mail still reaches them). */
+/**
+ * A recipient's opt-out of one category of mail (not a suppression: other mail still reaches them). There
+ * is at most one per (account, tenant or none, email, category).
+ */
 export interface CategoryOptOut {
+  /** `cop_` + ULID (newOptOutId); never changes while the opt-out exists. */
+  id: string;
   account_id: string;
   /** The tenant id (ten_...) whose opt-out this is; null for the account. */
   tenant: string | null;
+  /** Normalised: trimmed and lower-cased. */
   email: string;
   category: OptOutCategory;
   created_at: string;
+}
+
+/** A category opt-out's public id: `cop_` and a ULID (time-sortable, like every id of shared/domain/ids.ts). */
+export function newOptOutId(now: number): string {
+  return newId('cop', now);
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * The id of an opt-out recorded before opt-outs had ids: the ULID time of its created_at and 80 bits of
+ * the SHA-256 of its item key, so the same record always reads with the same id.
+ */
+export function derivedOptOutId(createdAt: string, itemKey: string): string {
+  const time = Date.parse(createdAt);
+  const hash = createHash('sha256').update(itemKey).digest();
+  const random = Array.from(hash.subarray(0, 16), (byte) => CROCKFORD[byte & 31]).join('');
+  return `cop_${ulid(Number.isFinite(time) ? time : 0).slice(0, 10)}${random}`;
+}
+
+/** The public record: `tenant` is the list's tenant by external_id (given by the caller, who resolved the list). */
+export function toPublicCategoryOptOut(optOut: CategoryOptOut, tenantExternalId: string | null) {
+  return {
+    object: 'category_opt_out' as const,
+    id: optOut.id,
+    email: optOut.email,
+    category: optOut.category,
+    tenant: optOut.tenant === null ? null : tenantExternalId,
+    created_at: optOut.created_at,
+  };
 }
 
 export function scopeOf(tenant: string | null): SuppressionScope {

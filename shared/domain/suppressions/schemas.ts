@@ -1,7 +1,7 @@
 /** Request schemas of /suppressions: the single source of their validation and types. */
 import { z } from 'zod';
 import { isEmailAddress, normaliseEmail } from '../emails/address';
-import { API_SUPPRESSION_REASONS, MAX_SUPPRESSIONS_PER_REQUEST, SUPPRESSION_REASONS } from './reasons';
+import { API_SUPPRESSION_REASONS, MAX_SUPPRESSIONS_PER_REQUEST, OPT_OUT_CATEGORIES, SUPPRESSION_REASONS, type OptOutCategory } from './reasons';
 
 /** An address as stored on a list: trimmed and lower-cased. */
 export const suppressionEmail = z
@@ -13,12 +13,29 @@ export const suppressionEmail = z
 /** A tenant named by a request (tenants arrive with their own feature; see usecases/suppressions.ts). */
 export const tenantParam = z.string().trim().min(1, 'tenant must not be empty').max(128, 'tenant is at most 128 characters');
 
-const ADD_FIELDS = ['email', 'emails', 'reason', 'tenant'];
+/**
+ * `category`: a category a recipient can opt out of. `transactional` is refused with its own reason:
+ * transactional mail (receipts, password resets) has no opt-out, only the suppression of the address.
+ */
+export const optOutCategoryParam = z.enum(OPT_OUT_CATEGORIES, {
+  error: (issue) =>
+    issue.input === 'transactional'
+      ? 'transactional mail has no category opt-out; to stop all mail to the address, suppress it (leave category out)'
+      : `category must be one of ${OPT_OUT_CATEGORIES.join(', ')}`,
+});
+
+/** `reason` belongs to suppressions: an opt-out says only which category the recipient left. */
+const NO_REASON_WITH_CATEGORY = 'a category opt-out has no reason; leave reason out, or leave category out to suppress the address';
+
+const ADD_FIELDS = ['email', 'emails', 'reason', 'tenant', 'category'];
 
 /**
- * `POST /suppressions`: `{email}` or `{emails: [...]}` (exactly one of them), `reason` (only `manual`),
- * `tenant`. Unknown fields are refused rather than ignored: a `category` silently dropped would turn a
- * category opt-out into a suppression of all mail.
+ * `POST /suppressions`: `{email}` or `{emails: [...]}` (exactly one of them), `tenant`, and either
+ * `reason` (only `manual`: suppressions) or `category` (`product` | `newsletter`: category opt-outs
+ * instead of suppressions). Unknown fields are refused rather than ignored: a misspelt `category`
+ * silently dropped would turn a category opt-out into a suppression of all mail.
+ *
+ * The output says which: `{emails, reason, tenant}` (suppressions) or `{emails, category, tenant}`.
  */
 export const addSuppressionsSchema = z
   .looseObject({
@@ -34,6 +51,7 @@ export const addSuppressionsSchema = z
       })
       .optional(),
     tenant: tenantParam.optional(),
+    category: optOutCategoryParam.optional(),
   })
   .superRefine((body, ctx) => {
     for (const key of Object.keys(body)) {
@@ -46,29 +64,47 @@ export const addSuppressionsSchema = z
       ctx.addIssue({ code: 'custom', path: ['email'], message });
       ctx.addIssue({ code: 'custom', path: ['emails'], message });
     }
+    if (body.category !== undefined && body.reason !== undefined) ctx.addIssue({ code: 'custom', path: ['reason'], message: NO_REASON_WITH_CATEGORY });
   })
-  .transform((body) => ({
+  .transform((body) => {
     // Deduplicated after normalisation, in the order given.
-    emails: [...new Set(body.email !== undefined ? [body.email] : (body.emails ?? []))],
-    reason: body.reason ?? ('manual' as const),
-    tenant: body.tenant,
-  }));
+    const emails = [...new Set(body.email !== undefined ? [body.email] : (body.emails ?? []))];
+    return body.category === undefined
+      ? { emails, reason: body.reason ?? ('manual' as const), tenant: body.tenant }
+      : { emails, category: body.category, tenant: body.tenant };
+  });
 
-export type AddSuppressionsInput = z.output<typeof addSuppressionsSchema>;
+/** What `POST /suppressions` asks for: suppressions, or category opt-outs (`category` set). */
+export type AddToListInput = z.output<typeof addSuppressionsSchema>;
+export type AddCategoryOptOutsInput = Extract<AddToListInput, { category: OptOutCategory }>;
+export type AddSuppressionsInput = Exclude<AddToListInput, { category: OptOutCategory }>;
 
-/** Filters of `GET /suppressions` (the page parameters `limit` and `cursor` come from the HTTP frame). */
-export const suppressionFiltersSchema = z.object({
+/**
+ * Filters of `GET /suppressions` (the page parameters `limit` and `cursor` come from the HTTP frame).
+ * With `category` the listing is of that category's opt-outs (`reason` is then refused). A schema built
+ * from these fields applies `checkSuppressionFilters` too.
+ */
+export const suppressionFilterFields = {
   email: suppressionEmail.optional(),
   reason: z.enum(SUPPRESSION_REASONS, { error: `reason must be one of ${SUPPRESSION_REASONS.join(', ')}` }).optional(),
   tenant: tenantParam.optional(),
-});
+  category: optOutCategoryParam.optional(),
+};
+
+/** The filters' rule across fields: opt-outs have no reason. */
+export function checkSuppressionFilters(filters: { reason?: unknown; category?: unknown }, ctx: z.RefinementCtx): void {
+  if (filters.category !== undefined && filters.reason !== undefined) ctx.addIssue({ code: 'custom', path: ['reason'], message: NO_REASON_WITH_CATEGORY });
+}
+
+export const suppressionFiltersSchema = z.object(suppressionFilterFields).superRefine(checkSuppressionFilters);
 
 export type SuppressionFilters = z.output<typeof suppressionFiltersSchema>;
 
-/** `DELETE /suppressions?email=&tenant=`. */
+/** `DELETE /suppressions?email=&tenant=[&category=]`: the suppression, or with `category` that opt-out. */
 export const removeSuppressionSchema = z.object({
   email: suppressionEmail,
   tenant: tenantParam.optional(),
+  category: optOutCategoryParam.optional(),
 });
 
 export type RemoveSuppressionInput = z.output<typeof removeSuppressionSchema>;

@@ -22,7 +22,7 @@ import { domainOf, formatMailbox, isBareLocalPart, type Mailbox } from '../../do
 import type { Email } from '../../domain/emails/email';
 import type { Idempotency } from '../../domain/emails/idempotency';
 import { checkScheduleTime } from '../../domain/emails/schedule';
-import type { SendRequest } from '../../domain/emails/send-request';
+import type { ParsedSendRequest, SendRequest } from '../../domain/emails/send-request';
 import { AppError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
 import { dailyRampLimitError, parseTenantScope, tenantReservations } from '../../domain/tenants/limits';
 import { rampStreamOf, type RampState, type RampStream } from '../../domain/tenants/ramp';
@@ -44,12 +44,13 @@ import { IdempotencyKeyTaken, withIdempotency } from '../idempotency';
 import type { Principal } from '../principal';
 import { checkTenantAllowed, checkTenantsEnabled, type TenantScopeDeps } from '../tenant-scope';
 import { storeContent } from './content';
+import { completeRequest, type TemplateContentDeps } from './template-content';
 import { limitedTenantOf } from '../visibility';
 import { checkDomainOwner, checkTenantMaySend, chooseSendTenant, completeSender, type ClaimOwner } from './tenant-policy';
 import { keyTenantOf, planTenantRead, rememberDomainTenant, rememberKeyTenant, rememberTenant, tenantInContext, type TenantReadPlan } from './tenant-read';
 import { blockedError, blockedReason, checkRecipients, checkSender, checkSendScope, findBlocked, limitError, recipientAddresses, type Blocked, type SenderDomainFacts } from './policy';
 
-export interface SendDeps {
+export interface SendDeps extends TemplateContentDeps {
   sendContext: Pick<SendContextReader, 'read'>;
   tenants: TenantRampDeps['tenants'];
   emails: Pick<EmailRepository, 'accept' | 'create'>;
@@ -114,6 +115,8 @@ function newEmail(principal: Principal, request: SendRequest, from: Mailbox, ten
     tenant_id: tenant?.id ?? null,
     category,
     provider_message_id: null,
+    ...(request.unsubscribe ? { unsubscribe: true } : {}),
+    ...(request.from_template ? { template: request.from_template } : {}),
   };
 }
 
@@ -185,9 +188,28 @@ async function refuseBlocked(deps: SendDeps, request: SendRequest, email: Email,
   throw blockedError(blocked, email.id);
 }
 
-export async function sendEmail(deps: SendDeps, caller: SendCaller, request: SendRequest, options: SendOptions = {}): Promise<SendResult> {
+/**
+ * The request with its template rendered. A template problem (unknown, unpublished, a missing variable)
+ * is a 400, answered only after the caller's key is checked: 401/403 before 400, as for every request.
+ */
+async function completeOrRefuse(deps: SendDeps, caller: SendCaller, accountId: string, parsed: ParsedSendRequest, now: Date): Promise<SendRequest> {
+  try {
+    return await completeRequest(deps, accountId, parsed);
+  } catch (error) {
+    if (!(error instanceof AppError) || 'principal' in caller) throw error;
+    const context = await deps.sendContext.read({ accountId, apiKeyHash: caller.apiKeyHash, recipients: [], tenantId: null, now });
+    checkSendScope(rememberKey(context.key, caller.apiKeyHash, context.account, caller.kind).credential);
+    throw error;
+  }
+}
+
+export async function sendEmail(deps: SendDeps, caller: SendCaller, parsed: ParsedSendRequest, options: SendOptions = {}): Promise<SendResult> {
   const now = deps.clock.now();
-  const at = request.scheduled_at === undefined ? null : checkScheduleTime(request.scheduled_at, now);
+  const at = parsed.scheduled_at === undefined ? null : checkScheduleTime(parsed.scheduled_at, now);
+  // The account first (known, remembered, or one read), then the template's published version (one read,
+  // only for a template send): its from decides which domain claim the context read fetches.
+  const accountId = await accountIdOf(deps, caller);
+  const request = await completeOrRefuse(deps, caller, accountId, parsed, now);
   // A bare local part ("billing") takes its domain from the send's tenant (default_from_domain).
   const bare = isBareLocalPart(request.from);
   const givenDomain = bare ? null : domainOf(request.from.email);
@@ -197,7 +219,6 @@ export async function sendEmail(deps: SendDeps, caller: SendCaller, request: Sen
   const claimName = (domain: string | null) => (domain === null || domain === deps.sandboxDomain ? undefined : domain);
 
   // 1. One round trip for everything the decision needs, the send's tenant included (./tenant-read.ts).
-  const accountId = await accountIdOf(deps, caller);
   const plan = planTenantRead({
     accountId,
     named: request.tenant,

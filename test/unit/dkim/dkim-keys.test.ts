@@ -81,6 +81,14 @@ function keyOf(result: SigningKey): KeyObject {
 const spki = (key: KeyObject) => createPublicKey(key).export({ type: 'spki', format: 'der' }).toString('base64');
 
 describe('DkimKeys', () => {
+  it('carries the domain\'s delivery settings (tracking, tls_mode) with its key', async () => {
+    const w = world();
+    w.put(domain({ open_tracking: true, click_tracking: false, tls_mode: 'enforced' }));
+    expect(await w.keys.forSender('acc_1', 'acme.test')).toMatchObject({ kind: 'key', openTracking: true, clickTracking: false, requireTls: true });
+    w.put(domain({ id: 'dom_2', name: 'other.test', open_tracking: false, click_tracking: true, tls_mode: 'opportunistic' }));
+    expect(await w.keys.forSender('acc_1', 'other.test')).toMatchObject({ kind: 'key', openTracking: false, clickTracking: true, requireTls: false });
+  });
+
   it('caches for the documented 60 s bound', () => {
     expect(DOMAIN_FACTS_TTL_MS).toBe(60_000);
   });
@@ -92,7 +100,7 @@ describe('DkimKeys', () => {
     const c = await w.keys.forSender('acc_1', 'acme.test');
     expect(w.finds).toEqual(['acc_1|acme.test']);
     expect(w.opens).toEqual([{ sealed: 'v1:test:1', context: { purpose: 'dkim', domain_id: 'dom_1' } }]);
-    expect(a).toEqual({ kind: 'key', domainId: 'dom_1', selector: 's1', key: expect.anything(), tenantId: null });
+    expect(a).toEqual({ kind: 'key', domainId: 'dom_1', selector: 's1', key: expect.anything(), tenantId: null, openTracking: false, clickTracking: false, requireTls: false });
     // The same KeyObject every time (parsed once), and it is the stored key.
     expect(keyOf(b)).toBe(keyOf(a));
     expect(keyOf(c)).toBe(keyOf(a));

@@ -53,8 +53,9 @@ function fakes(
     tenants: { find: async () => null },
     suppressions: { findSuppressed: async (_acc, _tenant, emails) => (calls.push('suppressions'), emails.filter((address) => options.suppressed?.includes(address) ?? false)) },
     dkimKeys: {
-      forSender: async () => (calls.push('dkim'), options.signing === 'not_verified' ? { kind: 'not_verified' } : { kind: 'key', domainId: 'dom_1', selector: 's1', key: privateKey, tenantId: options.domainTenant ?? null }),
+      forSender: async () => (calls.push('dkim'), options.signing === 'not_verified' ? { kind: 'not_verified' } : { kind: 'key', domainId: 'dom_1', selector: 's1', key: privateKey, tenantId: options.domainTenant ?? null, openTracking: false, clickTracking: false, requireTls: false }),
     },
+    linkSigning: { urls: async () => (calls.push('links'), { unsubscribeUrl: () => 'https://l.test/u', openUrl: () => 'https://l.test/o', clickUrl: () => 'https://l.test/c' }) },
     sandboxDomain: 'sandbox.test',
     blobs: { put: async () => undefined, get: async () => Buffer.alloc(0) } as never,
     mailer: {

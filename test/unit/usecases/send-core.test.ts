@@ -156,3 +156,66 @@ describe('send core: scheduling', () => {
     expect(world.accepted[0]!.email.status).toBe('queued');
   });
 });
+
+describe('send core: templates', () => {
+  const published = {
+    id: 'tpl_1',
+    alias: 'welcome',
+    version: 3,
+    subject: 'Hi {{name}}',
+    html: '<p>{{name}}</p>',
+    text: null,
+    from: `News <news@${SANDBOX}>`,
+    reply_to: ['help@example.com'],
+    category: 'product' as const,
+    unsubscribe_enabled: true,
+    variables: [{ key: 'name', type: 'string' as const }],
+  };
+  const templateRequest = (variables: Record<string, unknown>, overrides: Record<string, unknown> = {}) =>
+    ({ to: ['owner@example.com'], template: { id: 'welcome', variables }, ...overrides }) as never;
+
+  it('renders the published version into the accepted email: from, reply_to, category, unsubscribe and the version used', async () => {
+    const { deps, world } = fakeSendDeps({ templates: new Map([['welcome', published]]) });
+    await sendEmail(deps, { principal: principal() }, templateRequest({ name: '<b>' }));
+    expect(world.templateReads).toEqual(['welcome']);
+    const [accepted] = world.accepted;
+    expect(accepted!.email).toMatchObject({
+      from: `News <news@${SANDBOX}>`,
+      subject: 'Hi <b>',
+      reply_to: ['help@example.com'],
+      category: 'product',
+      unsubscribe: true,
+      template: { alias: 'welcome', version: 3 },
+    });
+    expect(accepted!.body).toEqual({ inline: { html: '<p>&lt;b&gt;</p>' } });
+    // The product category's opt-outs were read with the context.
+    expect(world.contextReads[0]).toMatchObject({ optOutCategory: 'product' });
+  });
+
+  it('lets the request override subject, category and unsubscribe', async () => {
+    const { deps, world } = fakeSendDeps({ templates: new Map([['welcome', published]]) });
+    await sendEmail(deps, { principal: principal() }, templateRequest({ name: 'A' }, { subject: 'Re: {{name}}', category: 'transactional', unsubscribe: false }));
+    expect(world.accepted[0]!.email).toMatchObject({ subject: 'Re: A', category: 'transactional' });
+    expect(world.accepted[0]!.email.unsubscribe).toBeUndefined();
+  });
+
+  it('refuses a missing variable, an unknown template and an unpublished one with 400 naming the field, accepting nothing', async () => {
+    const { deps, world } = fakeSendDeps({ templates: new Map<string, typeof published | 'draft'>([['welcome', published], ['draft-only', 'draft']]) });
+    await expect(sendEmail(deps, { principal: principal() }, templateRequest({}))).rejects.toMatchObject({
+      status: 400,
+      details: { fields: [{ field: 'template.variables.name', message: expect.stringContaining('{{name}}') }] },
+    });
+    await expect(sendEmail(deps, { principal: principal() }, { to: ['owner@example.com'], template: { id: 'nope' } } as never)).rejects.toMatchObject({ status: 400, details: { fields: [{ field: 'template.id' }] } });
+    await expect(sendEmail(deps, { principal: principal() }, { to: ['owner@example.com'], template: { id: 'draft-only' } } as never)).rejects.toMatchObject({ status: 400, message: expect.stringContaining('no published version') });
+    expect(world.accepted).toHaveLength(0);
+  });
+
+  it('checks the caller before reporting a template problem: 401 for a revoked key', async () => {
+    const { deps } = fakeSendDeps({ keys: new Map([['hash-t', keyLookup()]]) });
+    await sendEmail(deps, { apiKeyHash: 'hash-t' }, request());
+    const { deps: after, world } = fakeSendDeps();
+    // Same process: the key's account is remembered, the key itself is gone.
+    await expect(sendEmail({ ...after }, { apiKeyHash: 'hash-t' }, { to: ['owner@example.com'], template: { id: 'nope' } } as never)).rejects.toMatchObject({ status: 401 });
+    expect(world.templateReads).toEqual(['nope']);
+  });
+});

@@ -1,4 +1,5 @@
 /** In-memory fakes of the send core's ports: use-case tests without the local cloud. */
+import type { PublishedTemplate } from '../../../shared/domain/templates/template';
 import type { Account } from '../../../shared/domain/accounts/account';
 import type { AcceptOutcome, AcceptRequest } from '../../../shared/store/emails';
 import type { ApiKeyLookup } from '../../../shared/store/api-keys';
@@ -71,6 +72,9 @@ export interface World {
   unscheduled: string[];
   /** Internals written with created (refused) emails, by id. */
   createdInternals: Map<string, unknown>;
+  /** Templates by alias: published, or 'draft' (never published). */
+  templates: Map<string, PublishedTemplate | 'draft'>;
+  templateReads: string[];
 }
 
 export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; world: World } {
@@ -91,6 +95,8 @@ export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; worl
     scheduled: [],
     unscheduled: [],
     createdInternals: new Map(),
+    templates: new Map(),
+    templateReads: [],
     ...world,
   };
   const deps: SendDeps = {
@@ -104,6 +110,14 @@ export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; worl
       find: async (accountId, ref) => {
         w.tenantLookups.push(ref);
         return [...w.tenants.values()].find((s) => s.tenant.account_id === accountId && (s.tenant.external_id === ref || s.tenant.id === ref)) ?? null;
+      },
+    },
+    templates: {
+      getPublished: async (_accountId, alias) => {
+        w.templateReads.push(alias);
+        const found = w.templates.get(alias);
+        if (found === undefined) return { kind: 'not_found' };
+        return found === 'draft' ? { kind: 'not_published' } : { kind: 'found', template: found };
       },
     },
     sendContext: {

@@ -1,0 +1,180 @@
+/** Request validation for /templates (the single source of the request types; docs/templates.md). */
+import { z } from 'zod';
+import { formatMailbox, parseBareSender, parseMailbox } from '../emails/address';
+import { CATEGORIES } from '../emails/send-request';
+import { isReservedVariable, variableValueProblems } from './render';
+import { defaultUnsubscribe, TEMPLATE_ALIAS, TEMPLATE_LIMITS as LIMITS, type StoredTemplateVariable } from './template';
+
+const VARIABLE_KEY = new RegExp(`^[A-Za-z_][A-Za-z0-9_]{0,${LIMITS.variableKeyChars - 1}}$`);
+
+const name = z
+  .string({ error: 'name is required (a string)' })
+  .trim()
+  .min(1, 'name is required')
+  .max(LIMITS.nameChars, `name is at most ${LIMITS.nameChars} characters`);
+
+const alias = z
+  .string({ error: 'alias is required (a string)' })
+  .regex(TEMPLATE_ALIAS, 'alias is 1-64 characters: lower-case letters, digits, _ and -, starting with a letter or digit');
+
+// One line, like the send request's subject (a CR or LF would end the Subject header).
+const subject = z
+  .string({ error: 'subject is required (a string)' })
+  .min(1, 'subject is required')
+  .max(LIMITS.subjectChars, `subject is at most ${LIMITS.subjectChars} characters`)
+  .refine((value) => !/[\r\n]/.test(value), 'subject must be a single line (no CR or LF)');
+
+/** A body: non-empty, at most `maxBytes` of UTF-8; null (where allowed) means none. */
+const body = (field: 'html' | 'text', maxBytes: number) =>
+  z
+    .string({ error: `${field} must be a string (or null for none)` })
+    .min(1, `${field} must not be empty (send null, or leave it out, for none)`)
+    .refine((value) => Buffer.byteLength(value, 'utf8') <= maxBytes, `${field} is at most ${maxBytes / 1024} KB (${maxBytes} bytes of UTF-8)`);
+
+const html = body('html', LIMITS.htmlBytes);
+const text = body('text', LIMITS.textBytes);
+
+/** `Name <a@b.c>`, `a@b.c`, or a bare local part (completed by a tenant's default_from_domain at send), kept formatted. */
+const from = z
+  .string({ error: 'from must be a string (or null for none)' })
+  .max(LIMITS.addressChars, `from is at most ${LIMITS.addressChars} characters`)
+  .transform((value, ctx) => {
+    const mailbox = parseMailbox(value) ?? parseBareSender(value);
+    if (!mailbox) {
+      ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid email address (or a bare local part for a tenant with default_from_domain)` });
+      return z.NEVER;
+    }
+    return formatMailbox(mailbox);
+  });
+
+const replyToAddress = z
+  .string({ error: 'reply_to addresses are strings' })
+  .max(LIMITS.addressChars, `reply_to addresses are at most ${LIMITS.addressChars} characters`)
+  .transform((value, ctx) => {
+    const mailbox = parseMailbox(value);
+    if (!mailbox) {
+      ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid email address` });
+      return z.NEVER;
+    }
+    return formatMailbox(mailbox);
+  });
+
+/** One address or an array of them, kept as an array. */
+const replyTo = z.preprocess(
+  (value) => (typeof value === 'string' ? [value] : value),
+  z.array(replyToAddress, { error: 'reply_to must be an address or an array of addresses' }).max(LIMITS.replyTo, `reply_to has at most ${LIMITS.replyTo} addresses`),
+);
+
+const category = z.enum(CATEGORIES, { error: `category must be one of ${CATEGORIES.join(', ')}` });
+
+const unsubscribeEnabled = z.boolean({ error: 'unsubscribe_enabled must be true or false' });
+
+const variable = z
+  .object(
+    {
+      key: z
+        .string({ error: 'key is required (a string)' })
+        .regex(VARIABLE_KEY, `key is 1-${LIMITS.variableKeyChars} letters, digits and _, not starting with a digit`)
+        .refine((key) => !isReservedVariable(key), { message: 'is reserved: {{unsubscribe_url}} is filled with the managed unsubscribe link at send; do not declare it' }),
+      type: z.enum(['string', 'number'], { error: 'type must be string or number' }),
+      fallback_value: z
+        .union([z.string().max(LIMITS.fallbackChars, `fallback_value is at most ${LIMITS.fallbackChars} characters`), z.number(), z.null()], {
+          error: 'fallback_value must be a string, a number or null',
+        })
+        .optional(),
+    },
+    { error: 'each variable is an object {key, type, fallback_value?}' },
+  )
+  .superRefine((value, ctx) => {
+    const fallback = value.fallback_value ?? null;
+    if (fallback !== null && typeof fallback !== value.type) {
+      ctx.addIssue({ code: 'custom', path: ['fallback_value'], message: `fallback_value must be a ${value.type}, as the variable's type (or null)` });
+    }
+  })
+  .transform((value): StoredTemplateVariable => ({ key: value.key, type: value.type, fallback_value: value.fallback_value ?? null }));
+
+const variables = z
+  .array(variable, { error: 'variables must be an array of {key, type, fallback_value?}' })
+  .max(LIMITS.variables, `at most ${LIMITS.variables} variables`)
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    list.forEach((item, index) => {
+      if (seen.has(item.key)) ctx.addIssue({ code: 'custom', path: [index, 'key'], message: `"${item.key}" is declared twice` });
+      seen.add(item.key);
+    });
+  });
+
+/** POST /templates. New templates are drafts; unsubscribe_enabled defaults by category (spec rule 10). */
+export const createTemplateSchema = z
+  .object({
+    name,
+    alias,
+    subject,
+    html: html.nullable().optional(),
+    text: text.nullable().optional(),
+    from: from.nullable().optional(),
+    reply_to: replyTo.optional(),
+    category: category.optional(),
+    unsubscribe_enabled: unsubscribeEnabled.optional(),
+    variables: variables.optional(),
+  })
+  // Unknown fields are refused, not dropped: a misspelt `variables` or `unsubscribe_enabled` would
+  // otherwise change the template silently.
+  .strict()
+  .superRefine((value, ctx) => {
+    if ((value.html ?? null) === null && (value.text ?? null) === null) ctx.addIssue({ code: 'custom', path: ['html'], message: 'one of html or text is required' });
+    const chosen = value.category ?? 'transactional';
+    if (value.unsubscribe_enabled === false && defaultUnsubscribe(chosen)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['unsubscribe_enabled'],
+        message: `${chosen} templates always have managed unsubscribe (unsubscribe_enabled cannot be false); use category transactional to turn it off`,
+      });
+    }
+  });
+export type CreateTemplateInput = z.output<typeof createTemplateSchema>;
+
+/** PATCH /templates/{alias}: any of the create fields but alias (null clears html, text or from). */
+export const updateTemplateSchema = z
+  .object({
+    alias: z.never({ error: 'alias cannot be changed: create a template with the new alias (and delete this one)' }).optional(),
+    name: name.optional(),
+    subject: subject.optional(),
+    html: html.nullable().optional(),
+    text: text.nullable().optional(),
+    from: from.nullable().optional(),
+    reply_to: replyTo.optional(),
+    category: category.optional(),
+    unsubscribe_enabled: unsubscribeEnabled.optional(),
+    variables: variables.optional(),
+  })
+  .strict()
+  .refine((value) => Object.values(value).some((field) => field !== undefined), {
+    message: 'send at least one of name, subject, html, text, from, reply_to, category, unsubscribe_enabled, variables',
+  });
+export type UpdateTemplateInput = z.output<typeof updateTemplateSchema>;
+
+/** `?limit&cursor` of GET /templates (newest first). */
+export const listTemplatesQuerySchema = z.object({
+  limit: z.coerce.number().int('limit must be an integer').min(1, 'limit must be 1-100').max(100, 'limit must be 1-100').default(25),
+  cursor: z.string().max(2048).optional(),
+});
+export type ListTemplatesQuery = z.output<typeof listTemplatesQuerySchema>;
+
+/** POST /templates/{alias}/render body: values for the placeholders (strings, numbers, booleans or null). */
+export const renderTemplateSchema = z
+  .object({
+    variables: z.record(z.string(), z.unknown(), { error: 'variables must be an object of variable name to value' }).optional(),
+  })
+  .superRefine((value, ctx) => {
+    for (const problem of variableValueProblems(value.variables)) {
+      ctx.addIssue({ code: 'custom', path: problem.key === null ? ['variables'] : ['variables', problem.key], message: problem.message });
+    }
+  });
+export type RenderTemplateInput = z.output<typeof renderTemplateSchema>;
+
+/** `?version=draft` (default) or `published` of POST /templates/{alias}/render. */
+export const renderTemplateQuerySchema = z.object({
+  version: z.enum(['draft', 'published'], { error: 'version must be draft or published' }).default('draft'),
+});
+export type RenderTemplateQuery = z.output<typeof renderTemplateQuerySchema>;

@@ -1,0 +1,238 @@
+/**
+ * Content transforms for tracking (docs/tracking.md), called by the send worker before composing: the
+ * open pixel, and rewriting links of the HTML and text bodies through a `rewrite` callback (which signs
+ * a click link, or answers null to leave a URL alone, e.g. the unsubscribe link).
+ *
+ * Only absolute http(s) URLs up to MAX_REWRITTEN_URL_LENGTH characters are offered to `rewrite`:
+ * mailto:, tel:, relative links, anchors, placeholders and anything else are never touched. In HTML
+ * only the `href` of `<a>` and `<area>` tags (the first one, as browsers read it) is rewritten; its
+ * entities are decoded before the URL is offered, and the new value is escaped and quoted.
+ *
+ * Both scanners are single forward passes (no backtracking regular expressions): time is linear in the
+ * input, whatever it holds. Pure.
+ */
+import { isHttpUrl, MAX_LINK_URL_LENGTH } from '../links/token';
+
+/** URLs longer than this are left as they are (a signed click link carries the whole URL). */
+export const MAX_REWRITTEN_URL_LENGTH = MAX_LINK_URL_LENGTH;
+
+/** The new URL for `url`, or null to keep it. */
+export type LinkRewrite = (url: string) => string | null;
+
+/** HTML attribute escaping (safe in double-quoted, single-quoted and text positions). */
+export function escapeHtmlAttribute(value: string): string {
+  return value.replace(/[&"'<>]/g, (c) => (c === '&' ? '&amp;' : c === '"' ? '&quot;' : c === "'" ? '&#39;' : c === '<' ? '&lt;' : '&gt;'));
+}
+
+/** The pixel's tag: 1x1, no alt text, hidden. */
+export function openPixelTag(pixelUrl: string): string {
+  return `<img src="${escapeHtmlAttribute(pixelUrl)}" width="1" height="1" alt="" style="display:none;width:1px;height:1px;border:0;overflow:hidden;" />`;
+}
+
+/** Inserts the open pixel before the last `</body>` (any case), or appends it when there is none. */
+export function addOpenPixel(html: string, pixelUrl: string): string {
+  const endOfBody = /<\/body[\s>/]|<\/body$/gi;
+  let at = -1;
+  for (let match = endOfBody.exec(html); match !== null; match = endOfBody.exec(html)) at = match.index;
+  const tag = openPixelTag(pixelUrl);
+  return at < 0 ? html + tag : html.slice(0, at) + tag + html.slice(at);
+}
+
+// ---- entities -------------------------------------------------------------------------------------
+
+/** Named entities worth decoding in URLs (the rest are left as written). */
+const NAMED: Record<string, string> = {
+  amp: '&', AMP: '&', lt: '<', LT: '<', gt: '>', GT: '>', quot: '"', QUOT: '"', apos: "'", nbsp: '\u00a0',
+  colon: ':', sol: '/', quest: '?', equals: '=', num: '#', percnt: '%', period: '.', comma: ',', semi: ';',
+  lpar: '(', rpar: ')', lowbar: '_', plus: '+', excl: '!', commat: '@', dollar: '$', ast: '*', tilde: '~',
+  lsqb: '[', rsqb: ']', lbrack: '[', rbrack: ']', lcub: '{', rcub: '}', verbar: '|', grave: '`', Hat: '^', hyphen: '-',
+  Tab: '\t', NewLine: '\n',
+};
+
+function codePoint(value: number): string {
+  if (!Number.isFinite(value) || value === 0 || value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff)) return '\ufffd';
+  return String.fromCodePoint(value);
+}
+
+/** Decodes character references that end with `;` (numeric, and the named ones above). */
+export function decodeHtmlEntities(value: string): string {
+  if (!value.includes('&')) return value;
+  return value.replace(/&(#[0-9]{1,8}|#[xX][0-9a-fA-F]{1,8}|[A-Za-z][A-Za-z0-9]{1,31});/g, (whole, body: string) => {
+    if (body[0] === '#') return codePoint(body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10));
+    return NAMED[body] ?? whole;
+  });
+}
+
+// ---- HTML -----------------------------------------------------------------------------------------
+
+const isHtmlSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
+const isAsciiLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+
+/** The URL an href value navigates to: entities decoded, surrounding whitespace and inner tabs/newlines removed. */
+function hrefTarget(raw: string): string | null {
+  // A value far longer than any URL we rewrite is not decoded at all.
+  if (raw.length > MAX_REWRITTEN_URL_LENGTH * 8) return null;
+  const decoded = decodeHtmlEntities(raw);
+  // Leading and trailing C0 controls and spaces go (a loop, not a regular expression: no backtracking).
+  let from = 0;
+  let to = decoded.length;
+  while (from < to && decoded.charCodeAt(from) <= 0x20) from++;
+  while (to > from && decoded.charCodeAt(to - 1) <= 0x20) to--;
+  const url = decoded.slice(from, to).replace(/[\t\n\r]/g, '');
+  return url.length <= MAX_REWRITTEN_URL_LENGTH && isHttpUrl(url) ? url : null;
+}
+
+/**
+ * Rewrites the href of `<a>` and `<area>` tags whose value is an absolute http(s) URL (after decoding
+ * entities), as `rewrite` says; single-quoted, double-quoted and unquoted values are understood (an
+ * unquoted one is written back double-quoted). Script and style contents and ordinary comments are
+ * skipped; conditional comments (`<!--[if mso]>`) are scanned, as Outlook renders their markup.
+ */
+export function rewriteHtmlLinks(html: string, rewrite: LinkRewrite): string {
+  const n = html.length;
+  const out: string[] = [];
+  let copied = 0;
+  let i = 0;
+  while (i < n) {
+    const lt = html.indexOf('<', i);
+    if (lt < 0) break;
+    if (html.startsWith('<!--', lt)) {
+      if (html.charCodeAt(lt + 4) === 0x5b /* [ */) {
+        i = lt + 4;
+        continue;
+      }
+      const end = html.indexOf('-->', lt + 4);
+      if (end < 0) break;
+      i = end + 3;
+      continue;
+    }
+    if (!isAsciiLetter(html.charCodeAt(lt + 1))) {
+      i = lt + 1;
+      continue;
+    }
+    // A start tag: its name, then its attributes up to '>'.
+    let p = lt + 1;
+    while (p < n && !isHtmlSpace(html.charCodeAt(p)) && html[p] !== '/' && html[p] !== '>') p++;
+    const name = html.slice(lt + 1, p).toLowerCase();
+    const linkTag = name === 'a' || name === 'area';
+    let href: { start: number; end: number; quote: string } | null = null;
+    let closed = false;
+    while (p < n) {
+      const c = html.charCodeAt(p);
+      if (isHtmlSpace(c) || c === 0x2f /* / */) {
+        p++;
+        continue;
+      }
+      if (c === 0x3e /* > */) {
+        p++;
+        closed = true;
+        break;
+      }
+      const nameStart = p;
+      p++;
+      while (p < n && !isHtmlSpace(html.charCodeAt(p)) && html[p] !== '/' && html[p] !== '>' && html[p] !== '=') p++;
+      const attribute = html.slice(nameStart, p);
+      while (p < n && isHtmlSpace(html.charCodeAt(p))) p++;
+      if (html[p] !== '=') continue;
+      p++;
+      while (p < n && isHtmlSpace(html.charCodeAt(p))) p++;
+      let value: { start: number; end: number; quote: string };
+      const quote = html[p];
+      if (quote === '"' || quote === "'") {
+        const end = html.indexOf(quote, p + 1);
+        // An unterminated value swallows the rest of the document (as in a browser): nothing more to rewrite.
+        if (end < 0) {
+          p = n;
+          break;
+        }
+        value = { start: p + 1, end, quote };
+        p = end + 1;
+      } else {
+        const start = p;
+        while (p < n && !isHtmlSpace(html.charCodeAt(p)) && html[p] !== '>') p++;
+        value = { start, end: p, quote: '' };
+      }
+      if (linkTag && href === null && attribute.toLowerCase() === 'href') href = value;
+    }
+    if (!closed) break;
+    i = p;
+    if (href) {
+      const target = hrefTarget(html.slice(href.start, href.end));
+      const replacement = target === null ? null : rewrite(target);
+      if (replacement !== null) {
+        const escaped = escapeHtmlAttribute(replacement);
+        out.push(html.slice(copied, href.start), href.quote === '' ? `"${escaped}"` : escaped);
+        copied = href.end;
+      }
+    }
+    if (name === 'script' || name === 'style') {
+      const close = new RegExp(`</${name}[\\s/>]`, 'gi');
+      close.lastIndex = i;
+      const found = close.exec(html);
+      if (!found) break;
+      i = found.index;
+    }
+  }
+  if (copied === 0) return html;
+  out.push(html.slice(copied));
+  return out.join('');
+}
+
+// ---- text -----------------------------------------------------------------------------------------
+
+/** Characters that end a bare URL in text: whitespace (ASCII and Unicode), controls, and <>"` . */
+function endsTextUrl(c: number): boolean {
+  return (
+    c <= 0x20 || c === 0x7f || c === 0x3c || c === 0x3e || c === 0x22 || c === 0x60 || c === 0xa0 || (c >= 0x2000 && c <= 0x200b) ||
+    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
+const TRAILING_PUNCTUATION = new Set(['.', ',', ';', ':', '!', '?', "'", '"', '*']);
+const CLOSERS: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
+
+/** The URL without punctuation that ends the sentence around it; closing brackets stay when the URL opened them. */
+function trimTrailing(url: string, minLength: number): string {
+  const counts: Record<string, number> = { '(': 0, ')': 0, '[': 0, ']': 0, '{': 0, '}': 0 };
+  for (const c of url) if (c in counts) counts[c]!++;
+  let end = url.length;
+  while (end > minLength) {
+    const c = url[end - 1]!;
+    if (TRAILING_PUNCTUATION.has(c)) end--;
+    else if (c in CLOSERS && counts[c]! > counts[CLOSERS[c]!]!) {
+      counts[c]!--;
+      end--;
+    } else break;
+  }
+  return url.slice(0, end);
+}
+
+/**
+ * Rewrites bare http(s) URLs of a plain text body as `rewrite` says. A URL starts at `http://` or
+ * `https://` (not inside a word) and ends at whitespace or one of <>"`; trailing punctuation (. , ; : !
+ * ? ' " *) and unbalanced closing brackets are left outside it.
+ */
+export function rewriteTextLinks(text: string, rewrite: LinkRewrite): string {
+  const n = text.length;
+  const out: string[] = [];
+  let copied = 0;
+  const start = /https?:\/\//gi;
+  for (let match = start.exec(text); match !== null; match = start.exec(text)) {
+    const at = match.index;
+    let end = at + match[0].length;
+    while (end < n && !endsTextUrl(text.charCodeAt(end))) end++;
+    start.lastIndex = end;
+    const before = at > 0 ? text.charCodeAt(at - 1) : 0;
+    if (isAsciiLetter(before) || (before >= 0x30 && before <= 0x39)) continue;
+    if (end - at > MAX_REWRITTEN_URL_LENGTH + 1000) continue;
+    const url = trimTrailing(text.slice(at, end), match[0].length);
+    if (url.length === match[0].length || url.length > MAX_REWRITTEN_URL_LENGTH || !isHttpUrl(url)) continue;
+    const replacement = rewrite(url);
+    if (replacement === null) continue;
+    out.push(text.slice(copied, at), replacement);
+    copied = at + url.length;
+  }
+  if (copied === 0) return text;
+  out.push(text.slice(copied));
+  return out.join('');
+}
