@@ -1,0 +1,113 @@
+/**
+ * Open and click tracking through the whole pipeline (docs/tracking.md): a domain with open_tracking and
+ * click_tracking on (PATCH /domains/{id}); the message as SES received it carries the pixel and rewritten
+ * links (html and text) but never rewrites mailto:, tel: or the unsubscribe link; the pixel and a link
+ * taken from that message produce email.opened / email.clicked once each, with no key and no cookie.
+ */
+import { randomUUID } from 'node:crypto';
+import { simpleParser } from 'mailparser';
+import { publishAll, uniqueDomain } from './harness/dns';
+import { api, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
+
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+
+async function trackedDomain(account: TestAccount): Promise<{ id: string; name: string }> {
+  const name = uniqueDomain();
+  const created = await api('POST', '/domains', { key: account.key, body: { name } });
+  await publishAll(created.body.domain.records);
+  expect((await api('POST', `/domains/${created.body.domain.id}`, { key: account.key, body: { action: 'verify' } })).body.domain.status).toBe('verified');
+  const patched = await api('PATCH', `/domains/${created.body.domain.id}`, { key: account.key, body: { open_tracking: true, click_tracking: true } });
+  expect(patched.body.domain).toMatchObject({ open_tracking: true, click_tracking: true });
+  return { id: created.body.domain.id, name };
+}
+
+async function inbox(account: TestAccount, events: string[]) {
+  const path = `tracking-${randomUUID().slice(0, 8)}`;
+  expect((await api('POST', '/webhooks', { key: account.key, body: { url: `${stack().info.webhook_inbox_url}${path}`, events } })).status).toBe(200);
+  return async () =>
+    ((await api('GET', '/_local/webhooks')).body.requests as { path: string; body: string }[])
+      .filter((request) => request.path === `/${path}`)
+      .map((request) => JSON.parse(request.body) as { type: string; data: Record<string, any> });
+}
+
+describe('tracking in sent mail', () => {
+  it('adds the pixel and rewrites links when the domain asks; the pixel and a rewritten link each make one event', async () => {
+    const account = await newAccount({ plan: 'pro', paymentMethod: true });
+    const domain = await trackedDomain(account);
+    const received = await inbox(account, ['email.opened', 'email.clicked']);
+    const target = 'https://shop.example/offer?a=1&b=2';
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: {
+        from: `a@${domain.name}`,
+        to: 'reader@example.org',
+        subject: 'Tracked',
+        unsubscribe: true,
+        category: 'product',
+        html: `<html><body><p><a href="https://shop.example/offer?a=1&amp;b=2">Offer</a> <a href="mailto:help@example.org">Mail</a> <a href="tel:+15551234">Call</a> <a href="{{unsubscribe_url}}">Unsubscribe</a></p></body></html>`,
+        text: `Offer: ${target} Unsubscribe: {{unsubscribe_url}}`,
+      },
+    });
+    expect(sent.status).toBe(200);
+    const email = await waitForStatus(account, sent.body.id, 'delivered');
+    const [message] = await sesMessagesFor(sent.body.id);
+    const parsed = await simpleParser(Buffer.from(message!.raw, 'utf8'));
+    const html = parsed.html as string;
+    const text = parsed.text!;
+    const base = stack().info.env.LINKS_BASE_URL!;
+
+    const hrefs = [...html.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!.replace(/&amp;/g, '&'));
+    const unsubscribe = /^List-Unsubscribe: <([^>]+)>/m.exec(message!.raw.replace(/\r\n[ \t]+/g, ' '))![1]!;
+    expect(hrefs).toHaveLength(4);
+    expect(hrefs[0]!.startsWith(`${base}/t/click/`)).toBe(true);
+    expect(hrefs.slice(1)).toEqual(['mailto:help@example.org', 'tel:+15551234', unsubscribe]);
+    expect(unsubscribe.startsWith(`${base}/unsubscribe/`)).toBe(true);
+    expect(html).not.toContain('shop.example');
+    const pixel = /<img[^>]+src="([^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&');
+    expect(pixel.startsWith(`${base}/t/open/`)).toBe(true);
+    // Text: the link rewritten, the unsubscribe link left as it is.
+    const textLinks = text.match(/https?:\/\/\S+/g)!;
+    expect(textLinks[0]!.startsWith(`${base}/t/click/`)).toBe(true);
+    expect(textLinks[1]).toBe(unsubscribe);
+    expect(text).not.toContain('shop.example');
+
+    // The open: a 1x1 GIF, one email.opened.
+    const opened = await fetch(pixel, { headers: { 'user-agent': BROWSER } });
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('content-type')).toBe('image/gif');
+    expect(opened.headers.get('set-cookie')).toBeNull();
+    // A click within seconds of delivery looks like a link scanner's: wait until it would count as a reader's.
+    const wait = Date.parse(email.delivered_at) + 10_500 - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const clicked = await fetch(hrefs[0]!, { redirect: 'manual', headers: { 'user-agent': BROWSER } });
+    expect(clicked.status).toBe(302);
+    expect(clicked.headers.get('location')).toBe(target);
+
+    const events = await waitFor(async () => {
+      const all = await received();
+      return all.some((e) => e.type === 'email.opened') && all.some((e) => e.type === 'email.clicked') ? all : undefined;
+    }, 'email.opened and email.clicked', 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const settled = await received();
+    expect(settled.filter((e) => e.type === 'email.opened')).toHaveLength(1);
+    expect(settled.filter((e) => e.type === 'email.clicked')).toHaveLength(1);
+    expect(events.find((e) => e.type === 'email.clicked')!.data).toMatchObject({ email_id: sent.body.id, link: target, machine: false, first: true });
+    expect(events.find((e) => e.type === 'email.opened')!.data).toMatchObject({ email_id: sent.body.id, machine: false, first: true });
+    const after = (await api('GET', `/emails/${sent.body.id}`, { key: account.key })).body.email;
+    expect(after).toMatchObject({ status: 'delivered', last_event: 'clicked' });
+  }, 60_000);
+
+  it('a domain without tracking sends links and html untouched', async () => {
+    const account = await newAccount({ plan: 'pro', paymentMethod: true });
+    const name = uniqueDomain();
+    const created = await api('POST', '/domains', { key: account.key, body: { name } });
+    await publishAll(created.body.domain.records);
+    await api('POST', `/domains/${created.body.domain.id}`, { key: account.key, body: { action: 'verify' } });
+    const html = '<p><a href="https://shop.example/x">x</a></p>';
+    const sent = await api('POST', '/emails', { key: account.key, body: { from: `a@${name}`, to: 'reader@example.org', subject: 'Plain', html } });
+    await waitForStatus(account, sent.body.id, 'delivered');
+    const parsed = await simpleParser(Buffer.from((await sesMessagesFor(sent.body.id))[0]!.raw, 'utf8'));
+    expect(parsed.html).toContain('href="https://shop.example/x"');
+    expect(parsed.html).not.toContain('<img');
+  });
+});
