@@ -41,6 +41,7 @@ import { NodeDnsResolver, parseResolvers } from './dns/node-dns-resolver';
 import { lazySecretBox } from './secrets/lazy-secret-box';
 import { cachingSecretBox } from './secrets/caching-secret-box';
 import { secretBoxFromEnv } from './secrets/from-environment';
+import { PublishedTemplates } from './usecases/send/published-templates';
 import { DkimKeys } from './usecases/dkim-keys';
 import { tenantCleanupSteps } from './usecases/tenant-cleanup';
 import { LinkKeyRepository } from './store/link-keys';
@@ -57,6 +58,7 @@ export function buildServices(config: Config = loadConfig()) {
   const suppressions = new SuppressionRepository(table);
   const categoryOptOuts = new CategoryOptOutRepository(table);
   const webhooks = new WebhookRepository(table);
+  const templates = new TemplateRepository(table);
   // Created on first use: only the functions that hold a grant on the secrets key touch it.
   /** Our tenants as SES v2 tenants (docs/ses-tenants.md). */
   const sesTenants = new SesV2Tenants(clients.ses, { region: config.region, accountId: config.accountId, configurationSet: config.sesConfigurationSet });
@@ -112,7 +114,9 @@ export function buildServices(config: Config = loadConfig()) {
     receivingDomains: new ReceivingDomains({ domains, clock }),
     inboundQueue: new SqsInboundQueue(clients.sqs, config.inboundQueueUrl),
     receivedEmails: new ReceivedEmailRepository(table),
-    templates: new TemplateRepository(table),
+    templates,
+    /** What sends render: the published pointer per send, each immutable version read once per process. */
+    publishedTemplates: new PublishedTemplates(templates),
     parseInbound,
     checkAuthentication: (input: AuthenticationInput) => checkAuthentication(input, (name, rrtype) => dns.resolve(name, rrtype)),
     mxHostname: config.inboundMxHost,

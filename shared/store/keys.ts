@@ -60,9 +60,16 @@ export const keys = {
   receivedByAccount: (accountId: string, shard = 0) => `ACCOUNT#${accountId}#RECEIVED#${shard}`,
   /**
    * A template, keyed by its account and alias: the alias is unique per account by the item key (a
-   * conditional put), and a send finds the template in one read. Draft and published version on one item.
+   * conditional put). Draft and published version on one item (what the API reads and edits).
    */
   template: (accountId: string, alias: string) => ({ PK: `TEMPLATE#${accountId}#${keyPart(alias)}`, SK: 'TEMPLATE' }),
+  /** The template's published pointer (template id and version; a few bytes): what a send reads first. */
+  templatePublished: (accountId: string, alias: string) => ({ PK: `TEMPLATE#${accountId}#${keyPart(alias)}`, SK: 'PUBLISHED' }),
+  /** One published version of one template (by id: an alias re-created starts over), written once, never changed. */
+  templateVersion: (accountId: string, alias: string, templateId: string, version: number) => ({
+    PK: `TEMPLATE#${accountId}#${keyPart(alias)}`,
+    SK: `VERSION#${templateId}#${String(version).padStart(6, '0')}`,
+  }),
   /** Per-account listing of templates (GSI1SK the tpl_ id: newest first). */
   templatesByAccount: (accountId: string) => `ACCOUNT#${accountId}#TEMPLATES`,
   domain: (domainId: string) => ({ PK: `DOMAIN#${domainId}`, SK: 'DOMAIN' }),

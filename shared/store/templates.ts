@@ -10,8 +10,14 @@
  * requires it unchanged (and the published version it read), so a publish racing a PATCH never
  * publishes a mix of two drafts; the loser reads again. Creation takes a slot of the account's
  * COUNTER#TEMPLATES in the same transaction; deletion gives it back.
+ *
+ * What sends read is kept apart from that large item (up to ~400 KB, which a strongly consistent read
+ * would be charged for in full on every send): a publish also writes, in the same transaction, the
+ * version as its own item (`VERSION#<tpl>#<n>`, immutable, so a process may keep it) and a pointer of a
+ * few bytes (`PUBLISHED`: template id and version). A send reads the pointer (one consistent read unit)
+ * and the version only when it has not seen it (shared/usecases/send/published-templates.ts).
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { contentOf, publishedTemplateOf, type PublishedTemplate, type PublishedVersion, type Template } from '../domain/templates/template';
 import { freeSlotItem, takeSlotItem } from './counters';
 import type { Page } from './cursor';
@@ -27,6 +33,9 @@ export type CreateTemplateOutcome = { kind: 'created' } | { kind: 'alias_taken' 
 export type SaveTemplateOutcome = { kind: 'saved'; template: Template } | { kind: 'conflict' };
 
 export type GetPublishedOutcome = { kind: 'found'; template: PublishedTemplate } | { kind: 'not_found' } | { kind: 'not_published' };
+
+/** Which version of which template a send uses now. */
+export type PublishedPointer = { kind: 'published'; templateId: string; alias: string; version: number } | { kind: 'not_found' } | { kind: 'not_published' };
 
 function toTemplate(item: Record<string, any>): Template {
   const { type: _type, published, revision, ...rest } = withoutKeys(item);
@@ -90,18 +99,44 @@ export class TemplateRepository {
   }
 
   /**
-   * Makes `version` the published version, if the draft is still at `draftRevision` and the published
-   * version is still the one read (`previousVersion`, 0 for none).
+   * Makes `version` the published version of template `templateId`, if the draft is still at
+   * `draftRevision` and the published version is still the one read (`previousVersion`, 0 for none):
+   * the template item, the version's own item and the pointer sends read, in one transaction.
    */
-  async publish(accountId: string, alias: string, version: PublishedVersion, draftRevision: number, previousVersion: number): Promise<SaveTemplateOutcome> {
-    const item = await updateIfCondition(this.table, {
-      Key: keys.template(accountId, alias),
-      UpdateExpression: 'SET #published = :published, #updated_at = :now',
-      ConditionExpression: `attribute_exists(PK) AND #revision = :revision AND ${previousVersion === 0 ? 'attribute_not_exists(#published)' : '#published.#version = :previous'}`,
-      ExpressionAttributeNames: { '#published': 'published', '#updated_at': 'updated_at', '#revision': 'revision', ...(previousVersion === 0 ? {} : { '#version': 'version' }) },
-      ExpressionAttributeValues: { ':published': version, ':now': version.published_at, ':revision': draftRevision, ...(previousVersion === 0 ? {} : { ':previous': previousVersion }) },
-    });
-    return item ? { kind: 'saved', template: toTemplate(item) } : { kind: 'conflict' };
+  async publish(accountId: string, alias: string, templateId: string, version: PublishedVersion, draftRevision: number, previousVersion: number): Promise<SaveTemplateOutcome> {
+    const key = keys.template(accountId, alias);
+    try {
+      await transactWrite(this.table, [
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: key,
+            UpdateExpression: 'SET #published = :published, #updated_at = :now',
+            ConditionExpression: `attribute_exists(PK) AND #id = :id AND #revision = :revision AND ${previousVersion === 0 ? 'attribute_not_exists(#published)' : '#published.#version = :previous'}`,
+            ExpressionAttributeNames: { '#published': 'published', '#updated_at': 'updated_at', '#revision': 'revision', '#id': 'id', ...(previousVersion === 0 ? {} : { '#version': 'version' }) },
+            ExpressionAttributeValues: { ':published': version, ':now': version.published_at, ':revision': draftRevision, ':id': templateId, ...(previousVersion === 0 ? {} : { ':previous': previousVersion }) },
+          },
+        },
+        {
+          Put: {
+            TableName: this.table.name,
+            Item: { ...keys.templateVersion(accountId, alias, templateId, version.version), type: 'template_version', id: templateId, alias, ...version },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        {
+          Put: {
+            TableName: this.table.name,
+            Item: { ...keys.templatePublished(accountId, alias), type: 'template_published', template_id: templateId, alias, version: version.version },
+          },
+        },
+      ]);
+    } catch (error) {
+      if (cancelledConditionIndexes(error).length) return { kind: 'conflict' };
+      throw error;
+    }
+    const saved = await this.get(accountId, alias);
+    return saved ? { kind: 'saved', template: saved } : { kind: 'conflict' };
   }
 
   /** Deletes the template (its alias is free again) and frees its slot, together. False when there is none. */
@@ -109,32 +144,71 @@ export class TemplateRepository {
     try {
       await transactWrite(this.table, [
         { Delete: { TableName: this.table.name, Key: keys.template(accountId, alias), ConditionExpression: 'attribute_exists(PK)' } },
+        // Sends stop finding it at once; its versions are removed next (a template re-created under the
+        // alias has another id, so a version left by a failure there is never read).
+        { Delete: { TableName: this.table.name, Key: keys.templatePublished(accountId, alias) } },
         freeSlotItem(this.table, accountId, COUNTER),
       ]);
-      return true;
     } catch (error) {
       if (cancelledConditionIndexes(error).length) return false;
       throw error;
     }
+    await this.deleteVersions(accountId, alias);
+    return true;
+  }
+
+  /** Removes every version item under the alias (they are never read once the pointer is gone). */
+  private async deleteVersions(accountId: string, alias: string): Promise<void> {
+    const { PK } = keys.template(accountId, alias);
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.table.client.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :versions)',
+          ExpressionAttributeValues: { ':pk': PK, ':versions': 'VERSION#' },
+          ProjectionExpression: 'PK, SK',
+          ExclusiveStartKey: start,
+        }),
+      );
+      const items = page.Items ?? [];
+      for (let i = 0; i < items.length; i += 25) {
+        const chunk = items.slice(i, i + 25).map((item) => ({ DeleteRequest: { Key: { PK: item.PK, SK: item.SK } } }));
+        await this.table.client.send(new BatchWriteCommand({ RequestItems: { [this.table.name]: chunk } }));
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
   }
 
   /**
-   * The published version the send path renders: one strongly consistent GetItem (so a publish that
-   * answered is used by the next send). A template never published is `not_published`.
+   * Which version of the template a send uses now: the pointer, one strongly consistent read of a few
+   * bytes (so a publish that answered is used by the next send). Without a pointer, the template item
+   * tells not_found from not_published (only on that error path).
    */
-  async getPublished(accountId: string, alias: string): Promise<GetPublishedOutcome> {
-    const result = await this.table.client.send(
-      new GetCommand({
-        TableName: this.table.name,
-        Key: keys.template(accountId, alias),
-        ConsistentRead: true,
-        ProjectionExpression: '#id, #alias, #published',
-        ExpressionAttributeNames: { '#id': 'id', '#alias': 'alias', '#published': 'published' },
-      }),
+  async publishedPointer(accountId: string, alias: string): Promise<PublishedPointer> {
+    const pointer = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.templatePublished(accountId, alias), ConsistentRead: true }));
+    if (pointer.Item) return { kind: 'published', templateId: pointer.Item.template_id, alias, version: Number(pointer.Item.version) };
+    const template = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.template(accountId, alias), ConsistentRead: true, ProjectionExpression: '#id', ExpressionAttributeNames: { '#id': 'id' } }),
     );
-    if (!result.Item) return { kind: 'not_found' };
-    if (!result.Item.published) return { kind: 'not_published' };
-    const published = result.Item.published as PublishedVersion;
-    return { kind: 'found', template: publishedTemplateOf({ id: result.Item.id, alias: result.Item.alias }, { ...published, version: Number(published.version) }) };
+    return template.Item ? { kind: 'not_published' } : { kind: 'not_found' };
+  }
+
+  /** One published version (immutable): null if it is gone (the template was deleted meanwhile). */
+  async publishedVersion(accountId: string, pointer: Extract<PublishedPointer, { kind: 'published' }>): Promise<PublishedTemplate | null> {
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.templateVersion(accountId, pointer.alias, pointer.templateId, pointer.version), ConsistentRead: true }),
+    );
+    if (!result.Item) return null;
+    const { id, alias, type: _type, ...version } = withoutKeys(result.Item);
+    return publishedTemplateOf({ id, alias }, { ...(version as PublishedVersion), version: Number(version.version) });
+  }
+
+  /** The published version a send renders: the pointer, then the version (no cache; see PublishedTemplates). */
+  async getPublished(accountId: string, alias: string): Promise<GetPublishedOutcome> {
+    const pointer = await this.publishedPointer(accountId, alias);
+    if (pointer.kind !== 'published') return pointer;
+    const template = await this.publishedVersion(accountId, pointer);
+    return template ? { kind: 'found', template } : { kind: 'not_found' };
   }
 }

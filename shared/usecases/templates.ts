@@ -141,7 +141,7 @@ export async function publishTemplate(deps: TemplateDeps, principal: Principal, 
     if (current.published && sameContent(current, current.published)) return current;
     const previous = current.published?.version ?? 0;
     const version = { ...contentOf(current), version: previous + 1, published_at: deps.clock.now().toISOString() };
-    const outcome = await deps.templates.publish(principal.account.id, alias, version, current.revision, previous);
+    const outcome = await deps.templates.publish(principal.account.id, alias, current.id, version, current.revision, previous);
     if (outcome.kind === 'saved') return outcome.template;
   }
   throw changedConcurrently(alias);

@@ -214,6 +214,21 @@ describe('sending with a template', () => {
     expect((await delivered(account, now.body.id)).subject).toBe('Version two');
   });
 
+  it('a deleted template stops sends at once; one re-created under its alias sends its own content', async () => {
+    const alias = unique('again');
+    await template(account, { alias, name: 'First', from: `a@${domain}`, subject: 'First life', text: 'one' });
+    const first = await api('POST', '/emails', { key: account.key, body: { to: 'again@example.org', template: { id: alias } } });
+    expect((await delivered(account, first.body.id)).subject).toBe('First life');
+    expect((await api('DELETE', `/templates/${alias}`, { key: account.key })).status).toBe(200);
+    const gone = await api('POST', '/emails', { key: account.key, body: { to: 'again@example.org', template: { id: alias } } });
+    expect(gone.status).toBe(400);
+    expect(gone.body.error.details.fields[0].field).toBe('template.id');
+    // Same alias, same version number 1: the new template's content, not the old one a process may hold.
+    await template(account, { alias, name: 'Second', from: `a@${domain}`, subject: 'Second life', text: 'two' });
+    const second = await api('POST', '/emails', { key: account.key, body: { to: 'again@example.org', template: { id: alias } } });
+    expect((await delivered(account, second.body.id)).subject).toBe('Second life');
+  });
+
   it('answers 401 before a template problem', async () => {
     const response = await api('POST', '/emails', { key: 'svc_not-a-real-key-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', body: { to: 'x@example.org', template: { id: 'no-such-template' } } });
     expect(response.status).toBe(401);

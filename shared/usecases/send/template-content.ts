@@ -15,10 +15,10 @@ import { isCompleteRequest, type ParsedSendRequest, type SendRequest } from '../
 import { ValidationError } from '../../domain/errors';
 import { checkVariableValues, renderTemplate } from '../../domain/templates/render';
 import type { PublishedTemplate } from '../../domain/templates/template';
-import type { TemplateRepository } from '../../store/templates';
+import type { PublishedTemplates } from './published-templates';
 
 export interface TemplateContentDeps {
-  templates: Pick<TemplateRepository, 'getPublished'>;
+  publishedTemplates: Pick<PublishedTemplates, 'getPublished'>;
 }
 
 const MAX_SUBJECT = 998;
@@ -35,7 +35,7 @@ export async function completeRequest(deps: TemplateContentDeps, accountId: stri
   }
   const given = parsed.template;
   if (!given) invalid([{ field: 'from', message: 'from and subject are required without a template' }], 'Invalid email: from and subject are required without a template.');
-  const found = await deps.templates.getPublished(accountId, given.id);
+  const found = await deps.publishedTemplates.getPublished(accountId, given.id);
   if (found.kind === 'not_found') {
     invalid([{ field: 'template.id', message: `no template with alias "${given.id}"` }], `Template "${given.id}" does not exist. Create it with POST /templates.`);
   }

@@ -59,10 +59,10 @@ class FakeTemplates {
     return { kind: 'saved', template: structuredClone(saved) };
   }
 
-  async publish(accountId: string, alias: string, version: PublishedVersion, draftRevision: number, previousVersion: number): Promise<SaveTemplateOutcome> {
+  async publish(accountId: string, alias: string, templateId: string, version: PublishedVersion, draftRevision: number, previousVersion: number): Promise<SaveTemplateOutcome> {
     this.beforeWrite?.();
     const current = this.items.get(this.key(accountId, alias));
-    if (!current || current.revision !== draftRevision || (current.published?.version ?? 0) !== previousVersion) return { kind: 'conflict' };
+    if (!current || current.id !== templateId || current.revision !== draftRevision || (current.published?.version ?? 0) !== previousVersion) return { kind: 'conflict' };
     current.published = structuredClone(version);
     current.updated_at = version.published_at;
     return { kind: 'saved', template: structuredClone(current) };

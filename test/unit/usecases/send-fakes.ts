@@ -112,7 +112,7 @@ export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; worl
         return [...w.tenants.values()].find((s) => s.tenant.account_id === accountId && (s.tenant.external_id === ref || s.tenant.id === ref)) ?? null;
       },
     },
-    templates: {
+    publishedTemplates: {
       getPublished: async (_accountId, alias) => {
         w.templateReads.push(alias);
         const found = w.templates.get(alias);
