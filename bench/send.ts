@@ -6,7 +6,7 @@
  *
  *   npm run bench:send [-- --duration 10 --warmup 10 --concurrency 1,32 --delivered 50
  *                          --floors old,new[,new-put] --floor-condition-check
- *                          --count-calls --cpu-prof --aws-latency --baseline 972b0e5]
+ *                          --count-calls --cpu-prof --aws-latency --baseline 972b0e5 --template]
  *
  * --count-calls  count every SDK call of every thread of the stack (sdk-preload.cjs): per accepted email
  *                on the request path (API thread, product calls) and per delivered email over the whole
@@ -73,8 +73,15 @@ const { values } = parseArgs({
     'count-calls': { type: 'boolean', default: false },
     'aws-latency': { type: 'boolean', default: false },
     baseline: { type: 'string' },
+    template: { type: 'boolean', default: false },
   },
 });
+/**
+ * --template: the API phases send by template (a published product template with a variable and managed
+ * unsubscribe: the pointer read on the request path, the signed link and List-Unsubscribe in the worker).
+ */
+const TEMPLATE = values.template!;
+if (TEMPLATE && values.baseline) throw new Error('--template cannot be combined with --baseline (older commits have no templates)');
 const DURATION_MS = Number(values.duration) * 1000;
 const WARMUP_MS = Number(values.warmup) * 1000;
 const CONCURRENCIES = values.concurrency!.split(',').map(Number);
@@ -385,12 +392,26 @@ async function runPhases(
   const verified = (await call('POST', `/domains/${domain.id}`, { action: 'verify' })) as { domain: { status: string } };
   if (verified.domain.status !== 'verified') throw new Error(`domain ${domainName} did not verify: ${JSON.stringify(verified)}`);
   const from = `bench@${domainName}`;
+  if (TEMPLATE) {
+    await call('POST', '/templates', {
+      alias: 'bench',
+      name: 'Bench',
+      category: 'product',
+      subject: 'bench {{n}}',
+      html: '<p>hello {{n}}</p><p><a href="{{unsubscribe_url}}">Unsubscribe</a></p>',
+      text: 'hello {{n}} {{unsubscribe_url}}',
+      variables: [{ key: 'n', type: 'number' }],
+    });
+    await call('POST', '/templates/bench/publish');
+  }
+  const sendBody = (n: number) =>
+    JSON.stringify(TEMPLATE ? { from, to: recipient(n), template: { id: 'bench', variables: { n } } } : { from, to: recipient(n), subject: `bench ${n}`, text: 'hello' });
   const idleRss = rssMb(pids);
 
   let sequence = 0;
   const recipient = (n: number) => `success+${n}@simulator.amazonses.com`;
   const apiSend = async (client: HttpClient, n: number): Promise<Outcome & { id?: string }> => {
-    const response = await client.request('POST', '/emails', headers, JSON.stringify({ from, to: recipient(n), subject: `bench ${n}`, text: 'hello' }));
+    const response = await client.request('POST', '/emails', headers, sendBody(n));
     const serverMs = serverTimingMs(response.headers);
     if (response.status === 200) return { ok: true, label: '200', id: (JSON.parse(response.text) as { id: string }).id, serverMs };
     let code = '';
@@ -786,7 +807,7 @@ function report(results: TargetResult[], loadBefore: number[], loadAfter: number
   print();
   print(`Machine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Node ${process.version}; load average before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' ')}; run took ${seconds.toFixed(0)} s.`);
   print(`Checkouts: ${results.map((result) => `${result.label} (${result.commit})`).join(', ')}. Stack: embedded local cloud with DATA_IN_MEMORY=1 (DynamoDB Local -inMemory); fauxqs, SES/DNS/Scheduler emulators and the API gateway in the stack's main thread (the API thread), pollers and worker Lambdas in its workers thread; the load generator and the floors' SDK clients in this process.`);
-  print(`Sends: plan 'dedicated' + payment method, verified domain (DNS emulator); POST /emails {from: bench@<domain>, to: success+<n>@simulator.amazonses.com, subject, text}.`);
+  print(`Sends: plan 'dedicated' + payment method, verified domain (DNS emulator); POST /emails {from: bench@<domain>, to: success+<n>@simulator.amazonses.com, ${TEMPLATE ? "template: {id: 'bench', variables: {n}}} (a published product template: managed unsubscribe)" : 'subject, text}'}.`);
   print(`Phases: closed loop, ${DURATION_MS / 1000} s each after a ${WARMUP_MS / 1000} s warm-up at c=8; the pipeline is drained (worker queues empty) after every phase.`);
   print(`Modes: ${[COUNT_CALLS && '--count-calls', CPU_PROF && '--cpu-prof', AWS_LATENCY && '--aws-latency', BASELINE && `--baseline ${BASELINE}`].filter(Boolean).join(' ') || 'none'}.`);
   print();
