@@ -19,6 +19,16 @@ import type { TenantRepository } from '../store/tenants';
 import type { WebhookDeliveryRepository } from '../store/webhook-deliveries';
 import type { WebhookRepository } from '../store/webhooks';
 
+/**
+ * A delivery record found pending and never attempted is queued again only when it is at least this old:
+ * its first routing then died between recording and queueing it (SQS brings the event back after its
+ * visibility timeout). A younger one belongs to a routing that is alive, or whose message is on its way:
+ * the same event published twice in quick succession (a repeated one-click unsubscribe, a republished
+ * email.sent) must not make two first attempts. Whatever is left is the reconciler's (pending deliveries
+ * past due are re-driven: docs/reliability.md).
+ */
+export const REQUEUE_PENDING_AFTER_MS = 30_000;
+
 export interface RouteEventDeps {
   webhooks: Pick<WebhookRepository, 'listForAccount'>;
   /** The tenant an email event names, as of routing (one read, only when an endpoint takes the event). */
@@ -111,6 +121,7 @@ export async function routeEvent(deps: RouteEventDeps, received: ServiceEvent): 
         // attempts that already happened).
         const existing = await deps.webhookDeliveries.get(endpoint.id, deliveryId);
         if (!existing || existing.status !== 'pending' || existing.attempts.length > 0) return;
+        if (Date.parse(now) - Date.parse(existing.created_at) < REQUEUE_PENDING_AFTER_MS) return;
       }
       await deps.webhookDeliveryQueue.enqueue({ webhook_id: endpoint.id, delivery_id: deliveryId, attempt: 1 }, 0);
       queued++;
