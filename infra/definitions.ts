@@ -323,6 +323,13 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
   },
   {
+    // Automations: definitions, activate and pause (docs/automations.md). Runs and POST /events come next.
+    name: 'automations',
+    entry: 'functions/api/automations/handler.ts',
+    routes: ['ANY /automations', 'ANY /automations/{proxy+}'],
+    grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
+  },
+  {
     // Public (no API key: the signed token is the authority): one-click unsubscribe and its confirmation
     // page, the open pixel and the click redirect (docs/tracking.md). Tokens may be up to 4 KB long.
     name: 'links',

@@ -15,6 +15,7 @@ import { checkAuthentication, type AuthenticationInput } from './inbound/check-a
 import { parseInbound } from './inbound/parse-message';
 import { ReceivedEmailRepository } from './store/received-emails';
 import { TemplateRepository } from './store/templates';
+import { AutomationRepository } from './store/automations';
 import { ReceivingDomains } from './usecases/inbound/receiving-domains';
 import { EventBridgeEmailScheduler } from './aws/eventbridge-email-scheduler';
 import type { Clock } from './ports';
@@ -115,6 +116,8 @@ export function buildServices(config: Config = loadConfig()) {
     inboundQueue: new SqsInboundQueue(clients.sqs, config.inboundQueueUrl),
     receivedEmails: new ReceivedEmailRepository(table),
     templates,
+    /** Automations (docs/automations.md): definitions, and the active ones by trigger or cancel event. */
+    automations: new AutomationRepository(table),
     /** What sends render: the published pointer per send, each immutable version read once per process. */
     publishedTemplates: new PublishedTemplates(templates),
     parseInbound,

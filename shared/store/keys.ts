@@ -26,6 +26,8 @@
  *   Tenant domain      PK TENANTDOMAINS#<ten>    SK <dom>                 (a tenant's domains, its own partition)
  *   Received email     PK RECEIVED#<inb>         SK RECEIVED  GSI1PK ACCOUNT#<acc>#RECEIVED#<shard>  GSI1SK <inb>
  *   Template           PK TEMPLATE#<acc>#<alias> SK TEMPLATE  GSI1PK ACCOUNT#<acc>#TEMPLATES  GSI1SK <tpl>  (alias unique by the key)
+ *   Automation         PK AUTOMATION#<acc>#<auto>  SK AUTOMATION  GSI1PK ACCOUNT#<acc>#AUTOMATIONS  GSI1SK <auto>
+ *   Automation pointers PK AUTOTRIGGER#<acc>#<event> | AUTOCANCEL#<acc>#<event>  SK <auto>  (only while active)
  *   Tenant opt-outs    GSI1PK ACCOUNT#<acc>#TENANT#<ten>#OPTOUTS  GSI1SK <email>#<category>  (written before opt-outs had ids; the delete cascade still reads it)
  *   Opt-outs listing   GSI1PK ACCOUNT#<acc>[#TENANT#<t>]#OPTOUTS#<category>#<shard>  GSI1SK <cop id>  (GET /suppressions?category=, newest first)
  */
@@ -72,6 +74,14 @@ export const keys = {
   }),
   /** Per-account listing of templates (GSI1SK the tpl_ id: newest first). */
   templatesByAccount: (accountId: string) => `ACCOUNT#${accountId}#TEMPLATES`,
+  /** An automation, keyed by its account and id (another account's id is simply not found). */
+  automation: (accountId: string, automationId: string) => ({ PK: `AUTOMATION#${accountId}#${automationId}`, SK: 'AUTOMATION' }),
+  /** Per-account listing of automations (GSI1SK the auto_ id: newest first). */
+  automationsByAccount: (accountId: string) => `ACCOUNT#${accountId}#AUTOMATIONS`,
+  /** Pointer to an ACTIVE automation started by this event (present only while active; read by POST /events). */
+  automationTrigger: (accountId: string, event: string, automationId: string) => ({ PK: `AUTOTRIGGER#${accountId}#${keyPart(event)}`, SK: automationId }),
+  /** Pointer to an ACTIVE automation whose runs this event cancels (cancel_on_events; present only while active). */
+  automationCancel: (accountId: string, event: string, automationId: string) => ({ PK: `AUTOCANCEL#${accountId}#${keyPart(event)}`, SK: automationId }),
   domain: (domainId: string) => ({ PK: `DOMAIN#${domainId}`, SK: 'DOMAIN' }),
   domainsByAccount: (accountId: string) => `ACCOUNT#${accountId}#DOMAINS`,
   domainName: (name: string) => ({ PK: `DOMAINNAME#${name.toLowerCase()}`, SK: 'DOMAINNAME' }),

@@ -34,10 +34,10 @@ const newQueue: QueueDefinition = {
   envVar: 'WEBHOOKS_QUEUE_URL',
 };
 const newGroup: ApiGroupDefinition = {
-  // A group that does not exist yet (templates, once the example here, is a real group now).
-  name: 'automations',
-  entry: 'functions/api/automations/handler.ts',
-  routes: ['GET /automations', 'POST /automations', 'ANY /automations/{proxy+}'],
+  // A group that does not exist yet (templates and automations, once the example here, are real groups now).
+  name: 'migrations',
+  entry: 'functions/api/migrations/handler.ts',
+  routes: ['GET /migrations', 'POST /migrations', 'ANY /migrations/{proxy+}'],
   grants: [
     { resource: { kind: 'table' }, access: 'read' },
     { resource: { kind: 'scheduler' }, access: 'schedule' },

@@ -1,0 +1,69 @@
+/**
+ * The automations group (docs/automations.md): create, list, read, edit, delete, and activate or pause
+ * an automation. Runs and POST /events come next; nothing here runs anything.
+ */
+import type { Hono, MiddlewareHandler } from 'hono';
+import { automationActionSchema, createAutomationSchema, listAutomationsQuerySchema, updateAutomationSchema } from '../../../shared/domain/automations/schemas';
+import { toPublicAutomation } from '../../../shared/domain/automations/automation';
+import { createApi } from '../../../shared/http/create-api';
+import type { ApiEnv } from '../../../shared/http/env';
+import { requireScope } from '../../../shared/http/middleware/require-scope';
+import { jsonBody, parseWith } from '../../../shared/http/validate';
+import type { Services } from '../../../shared/services';
+import {
+  changeAutomationStatus,
+  createAutomation,
+  deleteAutomation,
+  getAutomation,
+  listAutomations,
+  requireAutomationAccess,
+  updateAutomation,
+} from '../../../shared/usecases/automations';
+
+/** A key limited to a tenant is refused (403) before its request is read, as on every account-wide group. */
+const accountKeyOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  requireAutomationAccess(c.get('principal'));
+  await next();
+};
+
+export function createAutomationsApp(services: Services): Hono<ApiEnv> {
+  const app = createApi(services);
+  // No scope of its own: automations send email on the account's behalf, so writing them needs `full`.
+  const read = requireScope('account:read');
+  const write = requireScope('full');
+  app.use('/automations', accountKeyOnly);
+  app.use('/automations/*', accountKeyOnly);
+
+  app.post('/automations', write, async (c) => {
+    const automation = await createAutomation(services, c.get('principal'), await jsonBody(c, createAutomationSchema));
+    return c.json({ automation: toPublicAutomation(automation) }, 201);
+  });
+
+  app.get('/automations', read, async (c) => {
+    const query = parseWith(listAutomationsQuerySchema, c.req.query(), 'query');
+    const page = await listAutomations(services, c.get('principal'), query);
+    return c.json({ automations: page.items.map(toPublicAutomation), has_more: page.next_cursor !== null, next_cursor: page.next_cursor });
+  });
+
+  app.get('/automations/:id', read, async (c) => {
+    return c.json({ automation: toPublicAutomation(await getAutomation(services, c.get('principal'), c.req.param('id'))) });
+  });
+
+  app.patch('/automations/:id', write, async (c) => {
+    const changes = await jsonBody(c, updateAutomationSchema);
+    return c.json({ automation: toPublicAutomation(await updateAutomation(services, c.get('principal'), c.req.param('id'), changes)) });
+  });
+
+  app.delete('/automations/:id', write, async (c) => {
+    await deleteAutomation(services, c.get('principal'), c.req.param('id'));
+    return c.json({ ok: true });
+  });
+
+  // The spec's activation: {action: activate}; pause too.
+  app.post('/automations/:id', write, async (c) => {
+    const { action } = await jsonBody(c, automationActionSchema);
+    return c.json({ automation: toPublicAutomation(await changeAutomationStatus(services, c.get('principal'), c.req.param('id'), action)) });
+  });
+
+  return app;
+}

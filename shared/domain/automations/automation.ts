@@ -1,0 +1,155 @@
+/**
+ * An automation (docs/automations.md): a trigger (a custom event's name, and events that cancel a
+ * user's runs) and ordered steps. A definition is valid whenever it is stored (every save validates
+ * fully: shared/domain/automations/validate.ts), so activating only changes the status. `version`
+ * counts the definition's edits (name, trigger, steps); runs will be pinned to the version they started
+ * with. Pure.
+ */
+import { newId, isId } from '../ids';
+import { DAY_MS, MINUTE_MS } from './duration';
+
+export const AUTOMATION_STATUSES = ['draft', 'active', 'paused'] as const;
+export type AutomationStatus = (typeof AUTOMATION_STATUSES)[number];
+
+export const STEP_TYPES = ['send_email', 'delay', 'wait_for_event', 'condition'] as const;
+export type StepType = (typeof STEP_TYPES)[number];
+
+export const CONDITION_OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'starts_with', 'ends_with', 'exists', 'is_empty'] as const;
+export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
+/** Operators that compare with nothing: `value` is refused. */
+export const UNARY_OPERATORS: readonly ConditionOperator[] = ['exists', 'is_empty'];
+/** Operators that compare numbers: `value` must be a number. */
+export const NUMERIC_OPERATORS: readonly ConditionOperator[] = ['gt', 'gte', 'lt', 'lte'];
+/** Operators on text: `value` must be a string. */
+export const TEXT_OPERATORS: readonly ConditionOperator[] = ['contains', 'starts_with', 'ends_with'];
+
+/** Limits (docs/automations.md, "Limits"). */
+export const AUTOMATION_LIMITS = {
+  automationsPerAccount: 100,
+  nameChars: 200,
+  eventNameChars: 100,
+  cancelOnEvents: 10,
+  steps: 50,
+  stepKeyChars: 64,
+  delayMinMs: MINUTE_MS,
+  delayMaxMs: 365 * DAY_MS,
+  waitMinMs: MINUTE_MS,
+  waitMaxMs: 30 * DAY_MS,
+  /** Conditions in one all/any group. */
+  conditionsPerGroup: 20,
+  /** all/any groups nest at most this deep (the step's own group is level 1). */
+  conditionDepth: 3,
+  htmlBytes: 100 * 1024,
+  textBytes: 50 * 1024,
+  /** The whole definition (trigger and steps) as JSON: keeps the item far below DynamoDB's 400 KB. */
+  definitionBytes: 256 * 1024,
+} as const;
+
+/** A custom event's name: 1-100 of letters, digits, `_ . : -`. */
+export const EVENT_NAME = /^[A-Za-z0-9_.:-]{1,100}$/;
+/** A step's key: 1-64 of lower-case letters, digits, `_` and `-`. */
+export const STEP_KEY = /^[a-z0-9_-]{1,64}$/;
+/** Words `on_timeout` gives a meaning to; no step may be keyed by them. */
+export const RESERVED_STEP_KEYS = ['end', 'continue'] as const;
+
+export interface Trigger {
+  event: string;
+  cancel_on_events: string[];
+}
+
+interface StepBase {
+  key: string;
+  /** The step to go to next (a key); absent: the following step (the last step ends the run). */
+  next?: string;
+}
+
+export interface SendEmailStep extends StepBase {
+  type: 'send_email';
+  /** Recipients; each may hold placeholders. Default `["{{event.email}}"]`. */
+  to: string[];
+  from?: string;
+  reply_to?: string[];
+  /** Inline content (without a template). */
+  subject?: string;
+  html?: string;
+  text?: string;
+  /** A template by alias; its published version at run time is the content. */
+  template?: { id: string; variables?: Record<string, unknown> };
+  category?: 'transactional' | 'product' | 'newsletter';
+  unsubscribe?: boolean;
+  tags?: { name: string; value: string }[];
+  tenant?: string;
+}
+
+export interface DelayStep extends StepBase {
+  type: 'delay';
+  duration: string;
+}
+
+export interface WaitForEventStep extends StepBase {
+  type: 'wait_for_event';
+  event: string;
+  timeout: string;
+  /** `end` (default) ends the run, `continue` goes on as if the event came, or a step key to jump to. */
+  on_timeout: string;
+}
+
+export interface ConditionRule {
+  field: string;
+  operator: ConditionOperator;
+  value?: string | number | boolean;
+}
+export type ConditionGroup = { all: Condition[] } | { any: Condition[] };
+export type Condition = ConditionRule | ConditionGroup;
+
+export type ConditionStep = StepBase & { type: 'condition' } & Condition;
+
+export type Step = SendEmailStep | DelayStep | WaitForEventStep | ConditionStep;
+
+export interface AutomationDefinition {
+  name: string;
+  trigger: Trigger;
+  steps: Step[];
+}
+
+export interface Automation extends AutomationDefinition {
+  /** `auto_<ulid>`. */
+  id: string;
+  account_id: string;
+  status: AutomationStatus;
+  /** 1 at creation, + 1 for each edit of name, trigger or steps (status changes leave it). */
+  version: number;
+  created_at: string;
+  updated_at: string;
+  /** When it was last activated; null while it never was. */
+  activated_at: string | null;
+}
+
+export function newAutomationId(now: number): string {
+  return newId('auto', now);
+}
+
+export function isAutomationId(value: string): boolean {
+  return isId('auto', value);
+}
+
+/** True when a stored definition would change: name, trigger or steps differ. */
+export function sameDefinition(a: AutomationDefinition, b: AutomationDefinition): boolean {
+  return a.name === b.name && JSON.stringify(a.trigger) === JSON.stringify(b.trigger) && JSON.stringify(a.steps) === JSON.stringify(b.steps);
+}
+
+/** The API's view of an automation. */
+export function toPublicAutomation(automation: Automation) {
+  return {
+    object: 'automation' as const,
+    id: automation.id,
+    name: automation.name,
+    status: automation.status,
+    trigger: { event: automation.trigger.event, cancel_on_events: automation.trigger.cancel_on_events },
+    steps: automation.steps,
+    version: automation.version,
+    created_at: automation.created_at,
+    updated_at: automation.updated_at,
+    activated_at: automation.activated_at,
+  };
+}
