@@ -39,7 +39,8 @@ export interface FieldProblem {
 const DATA_PATH = /^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,7}$/;
 const EVENT_FIELDS = ['name', 'email', 'user_id'] as const;
 export const PLACEHOLDER_FORMS = '{{event.name}}, {{event.email}}, {{event.user_id}} or {{event.data.<key>}}';
-const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
+/** One `{{...}}` (no braces inside; group 1 the untrimmed inner text). Global: use with matchAll/replace. */
+export const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
 
 /** Why `path` (without braces, e.g. `event.data.plan`) cannot name a value of the event; null when it can. */
 export function eventPathProblem(path: string): string | null {

@@ -170,13 +170,12 @@ describe('renderTemplate', () => {
       '{{x}}{'.repeat(17_067),
       '{'.repeat(51_200) + '}'.repeat(51_200),
     ];
-    const started = process.hrtime.bigint();
+    // No timing assertion (speed lives in benchmarks): a backtracking renderer would not finish these
+    // within the test's timeout, a linear one does in milliseconds.
     for (const html of inputs) {
       const out = renderTemplate({ subject: 's', html, text: html }, [str('x')], { x: 'v' });
       expect(out.html!.length).toBeGreaterThan(0);
     }
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    expect(ms).toBeLessThan(1000);
   });
 });
 

@@ -135,12 +135,11 @@ describe('linear time on pathological input (1 MB each)', () => {
     ['many links', '<a href="https://example.com/x">x</a> https://example.com/y '.repeat(MB / 60)],
   ];
 
+  // No timing assertion (speed lives in benchmarks): a backtracking scanner would not finish these 1 MB
+  // inputs within the test's timeout; the linear ones do, and keep the text they do not rewrite.
   it.each(inputs)('%s', (_name, input) => {
-    const started = process.hrtime.bigint();
-    rewriteHtmlLinks(input, () => 'https://t.test/');
-    rewriteTextLinks(input, () => 'https://t.test/');
-    addOpenPixel(input, PIXEL);
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    expect(ms).toBeLessThan(3000);
+    expect(rewriteHtmlLinks(input, () => null)).toBe(input);
+    expect(rewriteTextLinks(input, () => null)).toBe(input);
+    expect(addOpenPixel(input, PIXEL).length).toBeGreaterThan(input.length);
   });
 });
