@@ -1,0 +1,80 @@
+/**
+ * The body of `POST /events` (spec, "Custom events"; docs/automations.md): the single source of its
+ * validation and type. The run engine (next) takes the parsed request; this module only decides what a
+ * valid event is.
+ *
+ * - `name` (or its alias `type`; `name` wins when both are given, like the send request's aliases): an
+ *   event name as triggers use them (letters, digits, `_ . : -`, 1-100).
+ * - `user_id` (1-256 printable characters) and `email` (an address, lower-cased): who the event is about.
+ *   Runs are per user: `user_id`, else `email` (waits and cancellations match on it), so an event without
+ *   either can start runs but never resume or cancel one.
+ * - `data`: a JSON object of at most MAX_EVENT_DATA_BYTES (serialised) and MAX_EVENT_DATA_DEPTH levels;
+ *   conditions and `{{event.data.<key>}}` read it. Larger is a 400 naming `data` (a 1 MB payload is refused
+ *   here, not stored).
+ * - `dry_run` + `automation_id`: dashboard sessions only. An API-key request naming either is refused by
+ *   `refuseDryRunForApiKeys` (403), as the spec says; the schema checks they come together.
+ */
+import { z } from 'zod';
+import { isEmailAddress, normaliseEmail } from '../emails/address';
+import { isId } from '../ids';
+import { EVENT_NAME } from './automation';
+
+/** Serialised size of `data`: events are small facts, not documents (Resend's payloads are similar). */
+export const MAX_EVENT_DATA_BYTES = 32 * 1024;
+export const MAX_EVENT_DATA_DEPTH = 8;
+const USER_ID = /^[\x21-\x7e](?:[\x20-\x7e]{0,254}[\x21-\x7e])?$/;
+const FIELDS = ['name', 'type', 'user_id', 'email', 'data', 'dry_run', 'automation_id'];
+
+function depthOf(value: unknown, depth = 0): number {
+  if (depth > MAX_EVENT_DATA_DEPTH) return depth;
+  if (Array.isArray(value)) return value.reduce((max: number, item) => Math.max(max, depthOf(item, depth + 1)), depth + 1);
+  if (value !== null && typeof value === 'object') return Object.values(value).reduce((max: number, item) => Math.max(max, depthOf(item, depth + 1)), depth + 1);
+  return depth;
+}
+
+const eventName = z.string({ error: 'name must be a string' }).regex(EVENT_NAME, 'name is 1-100 characters: letters, digits, _ . : and -');
+
+export const eventRequestSchema = z
+  .looseObject({
+    name: eventName.optional(),
+    type: eventName.optional(),
+    user_id: z.string({ error: 'user_id must be a string' }).regex(USER_ID, 'user_id is 1-256 printable ASCII characters, not starting or ending with a space').optional(),
+    email: z
+      .string({ error: 'email must be a string' })
+      .trim()
+      .refine(isEmailAddress, 'email must be a valid email address')
+      .transform(normaliseEmail)
+      .optional(),
+    data: z.record(z.string(), z.unknown(), { error: 'data must be a JSON object' }).optional(),
+    dry_run: z.boolean({ error: 'dry_run must be a boolean' }).optional(),
+    automation_id: z.string({ error: 'automation_id must be a string' }).refine((id) => isId('auto', id), 'automation_id must be an automation id (auto_...)').optional(),
+  })
+  .superRefine((body, ctx) => {
+    for (const key of Object.keys(body)) {
+      if (!FIELDS.includes(key)) ctx.addIssue({ code: 'custom', path: [key], message: `unknown field; accepted fields: ${FIELDS.join(', ')}` });
+    }
+    if (body.name === undefined && body.type === undefined) ctx.addIssue({ code: 'custom', path: ['name'], message: 'name (or type) is required' });
+    if (body.data !== undefined) {
+      const bytes = Buffer.byteLength(JSON.stringify(body.data), 'utf8');
+      if (bytes > MAX_EVENT_DATA_BYTES) ctx.addIssue({ code: 'custom', path: ['data'], message: `data is ${bytes} bytes as JSON; at most ${MAX_EVENT_DATA_BYTES}` });
+      else if (depthOf(body.data) > MAX_EVENT_DATA_DEPTH) ctx.addIssue({ code: 'custom', path: ['data'], message: `data is nested more than ${MAX_EVENT_DATA_DEPTH} levels deep` });
+    }
+    if (body.dry_run === true && body.automation_id === undefined) ctx.addIssue({ code: 'custom', path: ['automation_id'], message: 'automation_id is required with dry_run' });
+    if (body.automation_id !== undefined && body.dry_run !== true) ctx.addIssue({ code: 'custom', path: ['dry_run'], message: 'automation_id is only used with dry_run: true' });
+  })
+  .transform((body) => ({
+    name: (body.name ?? body.type)!,
+    user_id: body.user_id ?? null,
+    email: body.email ?? null,
+    data: body.data ?? {},
+    dry_run: body.dry_run === true,
+    automation_id: body.automation_id ?? null,
+  }));
+
+export type EventRequest = z.output<typeof eventRequestSchema>;
+
+/** Whom an event is about, for waits and cancellations: user_id, else the email address (null: nobody). */
+export function eventSubject(event: Pick<EventRequest, 'user_id' | 'email'>): string | null {
+  if (event.user_id !== null) return `user:${event.user_id}`;
+  return event.email === null ? null : `email:${event.email}`;
+}
