@@ -123,7 +123,7 @@ describe('unsubscribe links (RFC 8058)', () => {
     const emailId = await sent(account, { category: 'product' });
     const url = (await stack().services.linkSigning.urls()).unsubscribeUrl(unsubscribeLink(account, emailId, { scope: 'category', category: 'product' }));
     const page = await hit(url);
-    expect(await page.text()).toContain('Product updates');
+    expect(await page.text()).toContain('product updates');
 
     const form = new FormData();
     form.set('List-Unsubscribe', 'One-Click');

@@ -46,7 +46,10 @@ function page(c: Context<ApiEnv>, status: 200 | 404, title: string, body: string
 }
 
 function whatStops(link: UnsubscribeLink): string {
-  return link.scope === 'all' ? 'all email from this sender' : escape(CATEGORY_LABELS[link.category]);
+  if (link.scope === 'all') return 'all email from this sender';
+  // Mid-sentence: "Stop sending product updates to ...?"
+  const label = CATEGORY_LABELS[link.category];
+  return escape(label.charAt(0).toLowerCase() + label.slice(1));
 }
 
 export function confirmationPage(c: Context<ApiEnv>, link: UnsubscribeLink) {

@@ -49,7 +49,7 @@ describe('links app', () => {
     const html = await response.text();
     expect(html).toContain('r•••r@example.com');
     expect(html).not.toContain('reader@example.com');
-    expect(html).toContain('Product updates');
+    expect(html).toContain('Stop sending product updates to');
     expect(html).toMatch(/<form method="post"><input type="hidden" name="source" value="confirmation_page"><button type="submit">Unsubscribe<\/button><\/form>/);
     expect(html).not.toMatch(/<(script|link|img)\b|https?:\/\//);
     expect(events).toEqual([]);
