@@ -43,6 +43,7 @@ import { lazySecretBox } from './secrets/lazy-secret-box';
 import { cachingSecretBox } from './secrets/caching-secret-box';
 import { secretBoxFromEnv } from './secrets/from-environment';
 import { PublishedTemplates } from './usecases/send/published-templates';
+import { RunRepository } from './store/runs';
 import { DkimKeys } from './usecases/dkim-keys';
 import { tenantCleanupSteps } from './usecases/tenant-cleanup';
 import { LinkKeyRepository } from './store/link-keys';
@@ -118,6 +119,8 @@ export function buildServices(config: Config = loadConfig()) {
     templates,
     /** Automations (docs/automations.md): definitions, and the active ones by trigger or cancel event. */
     automations: new AutomationRepository(table),
+    /** Automation runs: each transition one conditional write (shared/store/runs.ts); the run engine is next. */
+    runs: new RunRepository(table),
     /** What sends render: the published pointer per send, each immutable version read once per process. */
     publishedTemplates: new PublishedTemplates(templates),
     parseInbound,

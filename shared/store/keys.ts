@@ -74,6 +74,10 @@ export const keys = {
   }),
   /** Per-account listing of templates (GSI1SK the tpl_ id: newest first). */
   templatesByAccount: (accountId: string) => `ACCOUNT#${accountId}#TEMPLATES`,
+  /** An automation run: its own partition (10,000 runs of one automation are 10,000 independent items). */
+  run: (runId: string) => ({ PK: `RUN#${runId}`, SK: 'RUN' }),
+  /** Per-automation listing of runs (GSI1SK the run id: newest first). */
+  runsByAutomation: (automationId: string) => `AUTOMATION#${automationId}#RUNS`,
   /** An automation, keyed by its account and id (another account's id is simply not found). */
   automation: (accountId: string, automationId: string) => ({ PK: `AUTOMATION#${accountId}#${automationId}`, SK: 'AUTOMATION' }),
   /** Per-account listing of automations (GSI1SK the auto_ id: newest first). */

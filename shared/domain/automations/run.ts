@@ -1,0 +1,100 @@
+/**
+ * An automation run (docs/automations.md, "Runs"): one user's way through one automation's steps,
+ * started by one event. The run keeps its own copy of the steps and the automation's version, so an edit
+ * after the start changes nothing for it. Pure: the record and its states; shared/store/runs.ts makes
+ * every transition a conditional write (exactly once per step).
+ *
+ *   status      running -> completed | failed | cancelled
+ *   step_state  pending (the step at step_index is to be done) -> claimed (an attempt holds it until
+ *               lease_until) -> the next step's pending, or the end; waiting (a delay or a wait for an
+ *               event) -> pending when it is due or resumed
+ */
+import { deterministicId } from '../ids';
+import type { Step } from './automation';
+
+export const RUN_STATUSES = ['running', 'completed', 'failed', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export type StepState = 'pending' | 'claimed' | 'waiting';
+
+/** The event a run was started by (what `{{event.*}}` and conditions read). */
+export interface RunEvent {
+  id: string;
+  name: string;
+  user_id: string | null;
+  email: string | null;
+  data: Record<string, unknown>;
+  /** When the event was accepted: part of the run's id, so a retried start finds the same run. */
+  created_at: string;
+}
+
+/** One finished step, as GET .../runs/{run_id} shows it. */
+export interface StepResult {
+  index: number;
+  key: string;
+  type: Step['type'];
+  status: 'completed' | 'failed' | 'skipped';
+  started_at: string;
+  completed_at: string;
+  /** What the step produced (the email id of a send, the condition's result, ...). */
+  output: Record<string, unknown> | null;
+  error: string | null;
+}
+
+export interface Run {
+  id: string;
+  account_id: string;
+  automation_id: string;
+  automation_name: string;
+  automation_version: number;
+  steps: Step[];
+  event: RunEvent;
+  /** Whom the run is about (eventSubject: `user:<id>` or `email:<address>`), null when the event named nobody. */
+  subject: string | null;
+  status: RunStatus;
+  step_index: number;
+  step_state: StepState;
+  /** Epoch ms until which a claimed step belongs to its attempt. */
+  lease_until: number | null;
+  /** Attempts of the current step (1 for the first claim). */
+  attempt: number;
+  history: StepResult[];
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+  ended_at: string | null;
+}
+
+/** The run of an automation started by an event: the same pair always gets the same id (one run). */
+export function runIdFor(automationId: string, eventId: string, eventAt: number): string {
+  return deterministicId('run', eventAt, `${automationId}\u0000${eventId}`);
+}
+
+/** A new run at its first step. */
+export function newRun(input: {
+  automation: { id: string; account_id: string; name: string; version: number; steps: Step[] };
+  event: RunEvent;
+  subject: string | null;
+  now: Date;
+}): Run {
+  const at = input.now.toISOString();
+  return {
+    id: runIdFor(input.automation.id, input.event.id, Date.parse(input.event.created_at)),
+    account_id: input.automation.account_id,
+    automation_id: input.automation.id,
+    automation_name: input.automation.name,
+    automation_version: input.automation.version,
+    steps: input.automation.steps,
+    event: input.event,
+    subject: input.subject,
+    status: 'running',
+    step_index: 0,
+    step_state: 'pending',
+    lease_until: null,
+    attempt: 0,
+    history: [],
+    error: null,
+    created_at: at,
+    updated_at: at,
+    ended_at: null,
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * The run store against DynamoDB Local (shared/store/runs.ts): every transition is one conditional write,
+ * so racing starts, claims and completions resolve to exactly one winner; a dead attempt's step is
+ * claimed again only after its lease; a cancelled run takes no further step.
+ */
+import { newId } from '../../shared/domain/ids';
+import { newRun, type Run, type StepResult } from '../../shared/domain/automations/run';
+import type { Step } from '../../shared/domain/automations/automation';
+import { stack } from './harness/stack';
+
+const steps = [
+  { key: 'hello', type: 'send_email', from: 'a@acme.test', subject: 'Hi', text: 'Welcome' },
+  { key: 'later', type: 'delay', duration: '2 days' },
+] as unknown as Step[];
+
+function run(eventId = newId('evt'), at = new Date()): Run {
+  return newRun({
+    automation: { id: newId('auto'), account_id: newId('acc'), name: 'Welcome', version: 3, steps },
+    event: { id: eventId, name: 'user.created', user_id: 'u1', email: 'u1@example.com', data: { plan: 'pro' }, created_at: at.toISOString() },
+    subject: 'user:u1',
+    now: at,
+  });
+}
+
+const result = (index: number, at: string): StepResult => ({ index, key: steps[index]!.key, type: steps[index]!.type, status: 'completed', started_at: at, completed_at: at, output: { n: index }, error: null });
+
+describe('the run store', () => {
+  const runs = () => stack().services.runs;
+
+  it('starts a run once however many times (and however concurrently) the same event starts it', async () => {
+    const first = run();
+    const again = newRun({
+      automation: { id: first.automation_id, account_id: first.account_id, name: 'Welcome', version: 4, steps },
+      event: first.event,
+      subject: first.subject,
+      now: new Date(Date.now() + 60_000),
+    });
+    expect(again.id).toBe(first.id);
+    const outcomes = await Promise.all([first, again, first, again, first].map((r) => runs().start(r)));
+    expect(outcomes.filter((o) => o.kind === 'started')).toHaveLength(1);
+    const stored = await runs().get(first.id);
+    expect(stored).toMatchObject({ status: 'running', step_index: 0, step_state: 'pending', attempt: 0, event: { name: 'user.created', data: { plan: 'pro' } } });
+    expect((await runs().list(first.automation_id, { limit: 10 })).items.map((r) => r.id)).toEqual([first.id]);
+  });
+
+  it('gives a pending step to exactly one of many concurrent claims', async () => {
+    const r = run();
+    await runs().start(r);
+    const now = Date.now();
+    const claims = await Promise.all(Array.from({ length: 10 }, () => runs().claimStep(r.id, 0, now, 30_000, new Date(now).toISOString())));
+    const won = claims.filter((c) => c.kind === 'claimed');
+    expect(won).toHaveLength(1);
+    expect(won[0]).toMatchObject({ run: { step_state: 'claimed', attempt: 1, lease_until: now + 30_000 } });
+    // Another step index, or the same step again while the lease lives: not claimable.
+    expect(await runs().claimStep(r.id, 1, now, 30_000, new Date(now).toISOString())).toEqual({ kind: 'not_claimable' });
+    expect(await runs().claimStep(r.id, 0, now + 29_000, 30_000, new Date(now).toISOString())).toEqual({ kind: 'not_claimable' });
+  });
+
+  it('lets another attempt take a step whose attempt died (lease over); the dead attempt can no longer complete it', async () => {
+    const r = run();
+    await runs().start(r);
+    const now = Date.now();
+    const at = new Date(now).toISOString();
+    expect(await runs().claimStep(r.id, 0, now, 1_000, at)).toMatchObject({ kind: 'claimed', run: { attempt: 1 } });
+    const retry = await runs().claimStep(r.id, 0, now + 1_001, 30_000, at);
+    expect(retry).toMatchObject({ kind: 'claimed', run: { attempt: 2 } });
+    expect(await runs().completeStep(r.id, 0, 1, result(0, at), { next: 1 })).toBeNull();
+    const done = await runs().completeStep(r.id, 0, 2, result(0, at), { next: 1 });
+    expect(done).toMatchObject({ step_index: 1, step_state: 'pending', attempt: 0, lease_until: null, history: [{ index: 0, key: 'hello', status: 'completed', output: { n: 0 } }] });
+  });
+
+  it('records a step once: a repeated completion is refused, and the run ends completed or failed', async () => {
+    const r = run();
+    await runs().start(r);
+    const now = Date.now();
+    const at = new Date(now).toISOString();
+    await runs().claimStep(r.id, 0, now, 30_000, at);
+    const [a, b] = await Promise.all([runs().completeStep(r.id, 0, 1, result(0, at), { next: 1 }), runs().completeStep(r.id, 0, 1, result(0, at), { next: 1 })]);
+    expect([a, b].filter((x) => x !== null)).toHaveLength(1);
+    await runs().claimStep(r.id, 1, now, 30_000, at);
+    const ended = await runs().completeStep(r.id, 1, 1, result(1, at), { end: 'completed' });
+    expect(ended).toMatchObject({ status: 'completed', ended_at: at, error: null });
+    expect(ended!.history.map((h) => h.index)).toEqual([0, 1]);
+    // A finished run takes no claim.
+    expect(await runs().claimStep(r.id, 1, now + 60_000, 30_000, at)).toEqual({ kind: 'not_claimable' });
+
+    const failing = run();
+    await runs().start(failing);
+    await runs().claimStep(failing.id, 0, now, 30_000, at);
+    expect(await runs().completeStep(failing.id, 0, 1, { ...result(0, at), status: 'failed', error: 'template missing' }, { end: 'failed', error: 'template missing' })).toMatchObject({
+      status: 'failed',
+      error: 'template missing',
+    });
+  });
+
+  it('cancels a running run once; a cancelled run takes no step and records no result', async () => {
+    const r = run();
+    await runs().start(r);
+    const now = Date.now();
+    const at = new Date(now).toISOString();
+    await runs().claimStep(r.id, 0, now, 30_000, at);
+    const cancels = await Promise.all([runs().cancel(r.id, at), runs().cancel(r.id, at)]);
+    expect(cancels.filter((c) => c !== null)).toHaveLength(1);
+    expect(await runs().completeStep(r.id, 0, 1, result(0, at), { next: 1 })).toBeNull();
+    expect(await runs().claimStep(r.id, 0, now + 60_000, 30_000, at)).toEqual({ kind: 'not_claimable' });
+    expect(await runs().get(r.id)).toMatchObject({ status: 'cancelled', history: [] });
+  });
+});
