@@ -48,6 +48,18 @@ export function newId(prefix: IdPrefix, now?: number): string {
   return `${prefix}_${ulid(now)}`;
 }
 
+/** The creation time (epoch ms) in an id's ULID body (its first 10 characters); 0 when it has none. */
+export function timeOfId(id: string): number {
+  const start = id.indexOf('_') + 1;
+  let time = 0;
+  for (const c of id.slice(start, start + 10).toUpperCase()) {
+    const value = ALPHABET.indexOf(c);
+    if (value < 0) return 0;
+    time = time * 32 + value;
+  }
+  return time;
+}
+
 /** True when `id` looks like an id of that prefix (cheap check before a lookup). */
 export function isId(prefix: IdPrefix, id: string): boolean {
   return new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`).test(id);

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { newId, ulid } from '../ids';
+import { deterministicId, newId } from '../ids';
 import type { OptOutCategory, SuppressionReason } from './reasons';
 
 /**
@@ -55,17 +54,13 @@ export function newOptOutId(now: number): string {
   return newId('cop', now);
 }
 
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
 /**
  * The id of an opt-out recorded before opt-outs had ids: the ULID time of its created_at and 80 bits of
  * the SHA-256 of its item key, so the same record always reads with the same id.
  */
 export function derivedOptOutId(createdAt: string, itemKey: string): string {
   const time = Date.parse(createdAt);
-  const hash = createHash('sha256').update(itemKey).digest();
-  const random = Array.from(hash.subarray(0, 16), (byte) => CROCKFORD[byte & 31]).join('');
-  return `cop_${ulid(Number.isFinite(time) ? time : 0).slice(0, 10)}${random}`;
+  return deterministicId('cop', Number.isFinite(time) ? time : 0, itemKey);
 }
 
 /** The public record: `tenant` is the list's tenant by external_id (given by the caller, who resolved the list). */

@@ -12,6 +12,7 @@
  * is delivered once. The email's record is read only to name its tenant on the event: a link of a
  * deleted email still unsubscribes (the address is what matters), with a null tenant.
  */
+import { timeOfId } from '../../domain/ids';
 import type { Category } from '../../domain/emails/send-request';
 import type { UnsubscribeLink } from '../../domain/links/link-urls';
 import type { OptOutCategory } from '../../domain/suppressions/reasons';
@@ -43,20 +44,6 @@ export interface UnsubscribeResult {
   event: ServiceEvent;
 }
 
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-/** The creation time (epoch ms) of a ULID-bodied id such as `msg_…`: its first 10 characters. */
-function idTime(id: string): number {
-  const body = id.slice(id.indexOf('_') + 1, id.indexOf('_') + 11).toUpperCase();
-  let time = 0;
-  for (const c of body) {
-    const value = CROCKFORD.indexOf(c);
-    if (value < 0) return 0;
-    time = time * 32 + value;
-  }
-  return time;
-}
-
 /** The category a link opts out of: only product and newsletter have opt-outs (token.ts refuses others). */
 function optOutCategoryOf(link: UnsubscribeLink): OptOutCategory {
   if (link.category === 'transactional') throw new Error('A category unsubscribe link cannot be of transactional mail');
@@ -82,7 +69,7 @@ export async function unsubscribe(deps: UnsubscribeDeps, link: UnsubscribeLink, 
   const email = stored && stored.email.account_id === link.accountId ? stored.email : null;
   const category = link.scope === 'category' ? link.category : null;
   const event: ServiceEvent = {
-    id: emailEventId(new Date(idTime(link.emailId)).toISOString(), link.emailId, 'contact.unsubscribed', `${link.recipient}:${link.scope}`),
+    id: emailEventId(new Date(timeOfId(link.emailId)).toISOString(), link.emailId, 'contact.unsubscribed', `${link.recipient}:${link.scope}`),
     type: 'contact.unsubscribed',
     account_id: link.accountId,
     tenant: email?.tenant ?? null,

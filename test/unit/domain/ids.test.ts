@@ -1,4 +1,4 @@
-import { isId, newId, ulid } from '../../../shared/domain/ids';
+import { deterministicId, isId, newId, timeOfId, ulid } from '../../../shared/domain/ids';
 
 describe('ids', () => {
   it('are prefixed 26-character ULIDs', () => {
@@ -18,5 +18,15 @@ describe('ids', () => {
   it('are unique within one millisecond', () => {
     const ids = new Set(Array.from({ length: 10_000 }, () => ulid(1)));
     expect(ids.size).toBe(10_000);
+  });
+});
+
+describe('timeOfId', () => {
+  it('reads back the creation time of any prefixed id, and 0 for what is not one', () => {
+    const at = Date.parse('2026-11-23T10:00:00.123Z');
+    expect(timeOfId(newId('msg', at))).toBe(at);
+    expect(timeOfId(newId('auto', at))).toBe(at);
+    expect(timeOfId(deterministicId('cop', at, 'seed'))).toBe(at);
+    expect(timeOfId('msg_!!!')).toBe(0);
   });
 });
