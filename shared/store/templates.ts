@@ -99,11 +99,13 @@ export class TemplateRepository {
   }
 
   /**
-   * Makes `version` the published version of template `templateId`, if the draft is still at
-   * `draftRevision` and the published version is still the one read (`previousVersion`, 0 for none):
-   * the template item, the version's own item and the pointer sends read, in one transaction.
+   * Makes `version` the published version of `current`, if it is still that template, its draft still
+   * at the revision read and its published version still the one read: the template item, the version's
+   * own item and the pointer sends read, in one transaction. Answers the template as written (no re-read).
    */
-  async publish(accountId: string, alias: string, templateId: string, version: PublishedVersion, draftRevision: number, previousVersion: number): Promise<SaveTemplateOutcome> {
+  async publish(current: Template, version: PublishedVersion): Promise<SaveTemplateOutcome> {
+    const { account_id: accountId, alias, id: templateId, revision: draftRevision } = current;
+    const previousVersion = current.published?.version ?? 0;
     const key = keys.template(accountId, alias);
     try {
       await transactWrite(this.table, [
@@ -135,8 +137,7 @@ export class TemplateRepository {
       if (cancelledConditionIndexes(error).length) return { kind: 'conflict' };
       throw error;
     }
-    const saved = await this.get(accountId, alias);
-    return saved ? { kind: 'saved', template: saved } : { kind: 'conflict' };
+    return { kind: 'saved', template: { ...current, published: version, updated_at: version.published_at } };
   }
 
   /** Deletes the template (its alias is free again) and frees its slot, together. False when there is none. */

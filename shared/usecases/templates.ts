@@ -82,8 +82,7 @@ export async function createTemplate(deps: TemplateDeps, principal: Principal, i
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
-  const problems = contentProblems(template);
-  if (problems.length) invalid(problems);
+  // The create schema already applied contentProblems to this draft (PATCH re-checks the merged one).
   const outcome = await deps.templates.create(template, TEMPLATE_LIMITS.templatesPerAccount);
   if (outcome.kind === 'alias_taken') {
     throw new ConflictError(`A template with alias ${input.alias} already exists.`, 'conflict', {
@@ -139,9 +138,8 @@ export async function publishTemplate(deps: TemplateDeps, principal: Principal, 
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const current = await owned(deps, principal, alias);
     if (current.published && sameContent(current, current.published)) return current;
-    const previous = current.published?.version ?? 0;
-    const version = { ...contentOf(current), version: previous + 1, published_at: deps.clock.now().toISOString() };
-    const outcome = await deps.templates.publish(principal.account.id, alias, current.id, version, current.revision, previous);
+    const version = { ...contentOf(current), version: (current.published?.version ?? 0) + 1, published_at: deps.clock.now().toISOString() };
+    const outcome = await deps.templates.publish(current, version);
     if (outcome.kind === 'saved') return outcome.template;
   }
   throw changedConcurrently(alias);

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import type { UnsubscribeLink } from '../../../shared/domain/links/link-urls';
-import { escapeHtmlAttribute } from '../../../shared/domain/tracking/transform';
+import { escapeHtml } from '../../../shared/domain/html';
 import type { ApiEnv } from '../../../shared/http/env';
 import { CATEGORY_LABELS } from '../../../shared/usecases/links/unsubscribe';
 
@@ -29,7 +29,7 @@ export function maskAddress(address: string): string {
   return `${local[0]}•••${local.length > 2 ? local[local.length - 1] : ''}${address.slice(at)}`;
 }
 
-const escape = escapeHtmlAttribute;
+const escape = escapeHtml;
 
 function page(c: Context<ApiEnv>, status: 200 | 404, title: string, body: string) {
   c.header('Content-Security-Policy', PAGE_CSP);

@@ -11,7 +11,7 @@
  * - Every other `{{...}}` (`{{unsubscribe_url}}`, a template's `{{name}}`, `{{event.foo}}`) and an
  *   unclosed `{{` are left exactly as written.
  */
-import { escapeHtml } from '../templates/render';
+import { escapeHtml } from '../html';
 import { lookupEventValue, type AutomationEvent } from './evaluate-condition';
 import { eventPathProblem, PLACEHOLDER } from './validate';
 

@@ -17,6 +17,7 @@
  * (each part of the text is searched once), no regular expression over the template text; a
  * placeholder's inside is only matched against the name pattern (no nested quantifiers).
  */
+import { escapeHtml } from '../html';
 import { ValidationError } from '../errors';
 
 export const RESERVED_VARIABLES = ['unsubscribe_url'] as const; // left in place by the renderer; the send worker fills it
@@ -94,11 +95,6 @@ function textOf(value: unknown): string | null {
   return null;
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
-}
 
 /** A value for a header: every control character (CR, LF, tab, NUL, DEL...) becomes a space. */
 function oneLine(value: string): string {

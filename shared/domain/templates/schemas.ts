@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { formatMailbox, parseBareSender, parseMailbox } from '../emails/address';
 import { CATEGORIES } from '../emails/send-request';
 import { isReservedVariable, variableValueProblems } from './render';
-import { defaultUnsubscribe, TEMPLATE_ALIAS, TEMPLATE_LIMITS as LIMITS, type StoredTemplateVariable } from './template';
+import { contentProblems, defaultUnsubscribe, TEMPLATE_ALIAS, TEMPLATE_LIMITS as LIMITS, type StoredTemplateVariable } from './template';
 
 const VARIABLE_KEY = new RegExp(`^[A-Za-z_][A-Za-z0-9_]{0,${LIMITS.variableKeyChars - 1}}$`);
 
@@ -121,16 +121,11 @@ export const createTemplateSchema = z
   // Unknown fields are refused, not dropped: a misspelt `variables` or `unsubscribe_enabled` would
   // otherwise change the template silently.
   .strict()
+  // The whole-draft rules (a body; spec rule 10) are the ones PATCH re-checks on the merged draft.
   .superRefine((value, ctx) => {
-    if ((value.html ?? null) === null && (value.text ?? null) === null) ctx.addIssue({ code: 'custom', path: ['html'], message: 'one of html or text is required' });
-    const chosen = value.category ?? 'transactional';
-    if (value.unsubscribe_enabled === false && defaultUnsubscribe(chosen)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['unsubscribe_enabled'],
-        message: `${chosen} templates always have managed unsubscribe (unsubscribe_enabled cannot be false); use category transactional to turn it off`,
-      });
-    }
+    const category = value.category ?? 'transactional';
+    const problems = contentProblems({ html: value.html ?? null, text: value.text ?? null, category, unsubscribe_enabled: value.unsubscribe_enabled ?? defaultUnsubscribe(category) });
+    for (const problem of problems) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
   });
 export type CreateTemplateInput = z.output<typeof createTemplateSchema>;
 

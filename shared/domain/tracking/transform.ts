@@ -11,6 +11,7 @@
  * Both scanners are single forward passes (no backtracking regular expressions): time is linear in the
  * input, whatever it holds. Pure.
  */
+import { escapeHtml } from '../html';
 import { isHttpUrl, MAX_LINK_URL_LENGTH } from '../links/token';
 
 /** URLs longer than this are left as they are (a signed click link carries the whole URL). */
@@ -19,14 +20,10 @@ export const MAX_REWRITTEN_URL_LENGTH = MAX_LINK_URL_LENGTH;
 /** The new URL for `url`, or null to keep it. */
 export type LinkRewrite = (url: string) => string | null;
 
-/** HTML attribute escaping (safe in double-quoted, single-quoted and text positions). */
-export function escapeHtmlAttribute(value: string): string {
-  return value.replace(/[&"'<>]/g, (c) => (c === '&' ? '&amp;' : c === '"' ? '&quot;' : c === "'" ? '&#39;' : c === '<' ? '&lt;' : '&gt;'));
-}
 
 /** The pixel's tag: 1x1, no alt text, hidden. */
 export function openPixelTag(pixelUrl: string): string {
-  return `<img src="${escapeHtmlAttribute(pixelUrl)}" width="1" height="1" alt="" style="display:none;width:1px;height:1px;border:0;overflow:hidden;" />`;
+  return `<img src="${escapeHtml(pixelUrl)}" width="1" height="1" alt="" style="display:none;width:1px;height:1px;border:0;overflow:hidden;" />`;
 }
 
 /** Inserts the open pixel before the last `</body>` (any case), or appends it when there is none. */
@@ -160,7 +157,7 @@ export function rewriteHtmlLinks(html: string, rewrite: LinkRewrite): string {
       const target = hrefTarget(html.slice(href.start, href.end));
       const replacement = target === null ? null : rewrite(target);
       if (replacement !== null) {
-        const escaped = escapeHtmlAttribute(replacement);
+        const escaped = escapeHtml(replacement);
         out.push(html.slice(copied, href.start), href.quote === '' ? `"${escaped}"` : escaped);
         copied = href.end;
       }

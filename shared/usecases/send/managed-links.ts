@@ -13,6 +13,7 @@
  */
 import { parseMailbox } from '../../domain/emails/address';
 import type { Email, EmailBody } from '../../domain/emails/email';
+import { escapeHtml } from '../../domain/html';
 import { unsubscribeScopeOf, type LinkUrls } from '../../domain/links/link-urls';
 import { addOpenPixel, rewriteHtmlLinks, rewriteTextLinks } from '../../domain/tracking/transform';
 
@@ -26,7 +27,6 @@ export const NO_TRACKING: TrackingSettings = { open: false, click: false };
 /** The reserved placeholder (with optional spaces inside the braces, as the template renderer reads them). */
 const UNSUBSCRIBE_PLACEHOLDER = /\{\{\s*unsubscribe_url\s*\}\}/g;
 
-const escapeHtml = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** True when composing this email needs signed links (so the signer is loaded only then). */
 export function needsLinks(email: Pick<Email, 'unsubscribe'>, tracking: TrackingSettings): boolean {

@@ -59,7 +59,9 @@ class FakeTemplates {
     return { kind: 'saved', template: structuredClone(saved) };
   }
 
-  async publish(accountId: string, alias: string, templateId: string, version: PublishedVersion, draftRevision: number, previousVersion: number): Promise<SaveTemplateOutcome> {
+  async publish(read: Template, version: PublishedVersion): Promise<SaveTemplateOutcome> {
+    const { account_id: accountId, alias, id: templateId, revision: draftRevision } = read;
+    const previousVersion = read.published?.version ?? 0;
     this.beforeWrite?.();
     const current = this.items.get(this.key(accountId, alias));
     if (!current || current.id !== templateId || current.revision !== draftRevision || (current.published?.version ?? 0) !== previousVersion) return { kind: 'conflict' };
