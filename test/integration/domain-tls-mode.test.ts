@@ -5,26 +5,16 @@
  */
 import { GetConfigurationSetCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { tlsRequiredConfigurationSet } from '../../shared/aws/ses-configuration-sets';
-import { publishAll, uniqueDomain } from './harness/dns';
-import { api, newAccount, sesMessagesFor, stack, waitForStatus, type TestAccount } from './harness/stack';
+import { verifiedDomain } from './harness/domains';
+import { api, newAccount, sesMessagesFor, stack, waitForStatus } from './harness/stack';
 
-async function verifiedDomain(account: TestAccount, settings: Record<string, unknown>): Promise<string> {
-  const name = uniqueDomain();
-  const created = await api('POST', '/domains', { key: account.key, body: { name } });
-  await publishAll(created.body.domain.records);
-  expect((await api('POST', `/domains/${created.body.domain.id}`, { key: account.key, body: { action: 'verify' } })).body.domain.status).toBe('verified');
-  const patched = await api('PATCH', `/domains/${created.body.domain.id}`, { key: account.key, body: settings });
-  expect(patched.status).toBe(200);
-  expect(patched.body.domain).toMatchObject(settings);
-  return name;
-}
 
 describe('tls_mode', () => {
   it('enforced: the message goes through the TLS-required configuration set, which requires TLS', async () => {
     const account = await newAccount({ plan: 'pro', paymentMethod: true });
     const main = stack().info.env.SES_CONFIGURATION_SET!;
-    const enforced = await verifiedDomain(account, { tls_mode: 'enforced' });
-    const opportunistic = await verifiedDomain(account, { tls_mode: 'opportunistic' });
+    const { name: enforced } = await verifiedDomain(account, { tls_mode: 'enforced' });
+    const { name: opportunistic } = await verifiedDomain(account, { tls_mode: 'opportunistic' });
     const strict = await api('POST', '/emails', { key: account.key, body: { from: `a@${enforced}`, to: 'x@example.org', subject: 'TLS', text: 't' } });
     const relaxed = await api('POST', '/emails', { key: account.key, body: { from: `a@${opportunistic}`, to: 'x@example.org', subject: 'TLS', text: 't' } });
     await waitForStatus(account, strict.body.id, 'delivered');

@@ -4,33 +4,17 @@
  * HTTP with no Authorization header and no cookie, as a mailbox provider or a reader does.
  */
 import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { newId } from '../../shared/domain/ids';
 import type { UnsubscribeLink } from '../../shared/domain/links/link-urls';
 import { api, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
+import { webhookInbox, type ReceivedWebhook } from './harness/webhook-inbox';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 const BROWSER = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
-interface WebhookBody {
-  type: string;
-  created_at: string;
-  data: Record<string, any>;
-}
 
-/** An endpoint of the account on the local webhook inbox, subscribed to `events`; answers what it received. */
-async function webhook(account: TestAccount, events: string[]): Promise<() => Promise<WebhookBody[]>> {
-  const path = `links-${randomUUID().slice(0, 8)}`;
-  const created = await api('POST', '/webhooks', { key: account.key, body: { url: `${stack().info.webhook_inbox_url}${path}`, events } });
-  expect(created.status).toBe(200);
-  return async () =>
-    ((await api('GET', '/_local/webhooks')).body.requests as { path: string; body: string }[])
-      .filter((request) => request.path === `/${path}`)
-      .map((request) => JSON.parse(request.body) as WebhookBody)
-      .reverse();
-}
 
 async function send(account: TestAccount, body: Record<string, unknown> = {}) {
   return api('POST', '/emails', { key: account.key, body: { from: `News <news@${SANDBOX}>`, to: account.email, subject: 'Links', html: '<p>Hi</p>', ...body } });
@@ -57,7 +41,7 @@ async function suppressionsOf(account: TestAccount): Promise<{ email: string; re
 }
 
 /** Lets the pipeline deliver anything that is coming, then answers what arrived. */
-async function settled(received: () => Promise<WebhookBody[]>, ms = 2500): Promise<WebhookBody[]> {
+async function settled(received: () => Promise<ReceivedWebhook[]>, ms = 2500): Promise<ReceivedWebhook[]> {
   await new Promise((resolve) => setTimeout(resolve, ms));
   return received();
 }
@@ -69,7 +53,7 @@ function unsubscribeLink(account: TestAccount, emailId: string, overrides: Parti
 describe('unsubscribe links (RFC 8058)', () => {
   it('GET shows a page and changes nothing; the one-click POST suppresses (reason unsubscribe) and fires contact.unsubscribed once', async () => {
     const account = await newAccount();
-    const received = await webhook(account, ['contact.unsubscribed']);
+    const received = await webhookInbox(account, ['contact.unsubscribed']);
     const emailId = await sent(account);
     const url = (await stack().services.linkSigning.urls()).unsubscribeUrl(unsubscribeLink(account, emailId));
 
@@ -119,7 +103,7 @@ describe('unsubscribe links (RFC 8058)', () => {
 
   it('a category link opts out of that category only: a later product send is refused 422, transactional mail still goes', async () => {
     const account = await newAccount();
-    const received = await webhook(account, ['contact.unsubscribed']);
+    const received = await webhookInbox(account, ['contact.unsubscribed']);
     const emailId = await sent(account, { category: 'product' });
     const url = (await stack().services.linkSigning.urls()).unsubscribeUrl(unsubscribeLink(account, emailId, { scope: 'category', category: 'product' }));
     const page = await hit(url);
@@ -154,7 +138,7 @@ describe('unsubscribe links (RFC 8058)', () => {
 
   it('the link of a deleted email still unsubscribes (the address is what matters), naming the email', async () => {
     const account = await newAccount();
-    const received = await webhook(account, ['contact.unsubscribed']);
+    const received = await webhookInbox(account, ['contact.unsubscribed']);
     const gone = newId('msg');
     const url = (await stack().services.linkSigning.urls()).unsubscribeUrl(unsubscribeLink(account, gone));
     expect((await hit(url, { method: 'POST' })).status).toBe(200);
@@ -170,7 +154,7 @@ describe('unsubscribe links (RFC 8058)', () => {
 describe('forged links', () => {
   it('a forged, altered, unknown-key or wrong-kind token is 404, never redirects and records nothing', async () => {
     const account = await newAccount();
-    const received = await webhook(account, ['contact.unsubscribed', 'email.opened', 'email.clicked']);
+    const received = await webhookInbox(account, ['contact.unsubscribed', 'email.opened', 'email.clicked']);
     const emailId = await sent(account);
     const urls = await stack().services.linkSigning.urls();
     const base = stack().apiUrl;
@@ -215,14 +199,14 @@ describe('forged links', () => {
 
 describe('open and click tracking', () => {
   let account: TestAccount;
-  let received: () => Promise<WebhookBody[]>;
+  let received: () => Promise<ReceivedWebhook[]>;
   let emailId: string;
   let deliveredAt: string;
   const target = 'https://example.com/pricing?plan=pro&utm_source=mail#compare';
 
   beforeAll(async () => {
     account = await newAccount();
-    received = await webhook(account, ['email.opened', 'email.clicked']);
+    received = await webhookInbox(account, ['email.opened', 'email.clicked']);
     emailId = await sent(account);
     deliveredAt = (await waitForStatus(account, emailId, 'delivered', 20_000)).delivered_at;
   });
@@ -312,7 +296,7 @@ describe('open and click tracking', () => {
 describe('link key rotation', () => {
   it('a link signed before rotateLinkKey() still works after it; new links use the new key', async () => {
     const account = await newAccount();
-    const received = await webhook(account, ['email.opened']);
+    const received = await webhookInbox(account, ['email.opened']);
     const emailId = await sent(account);
     const signing = stack().services.linkSigning;
     const before = (await signing.urls()).openUrl({ accountId: account.id, emailId });

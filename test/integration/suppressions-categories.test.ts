@@ -9,7 +9,7 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../shared/store/keys';
 import { listCategoryOptOuts } from '../../shared/usecases/suppressions';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
-import { publishAll, uniqueDomain } from './harness/dns';
+import { verifiedDomain } from './harness/domains';
 import { documentClient } from './harness/usage';
 import { createTenant, unique, type TenantView } from './harness/tenants';
 
@@ -26,16 +26,6 @@ async function keyWith(owner: TestAccount, body: Record<string, unknown>): Promi
   return created.body.secret;
 }
 
-/** A verified domain of the account (account-wide: every tenant may send from it). */
-async function verifiedDomain(account: TestAccount): Promise<string> {
-  const name = uniqueDomain();
-  const added = await api('POST', '/domains', { key: account.key, body: { name } });
-  expect(added.status).toBe(201);
-  await publishAll(added.body.domain.records);
-  const verified = await api('POST', `/domains/${added.body.domain.id}`, { key: account.key, body: { action: 'verify' } });
-  expect(verified.body.domain.status).toBe('verified');
-  return name;
-}
 
 /** The ids a category listing shows (read through an index: waits until it holds `count`). */
 async function listedIds(key: string, query: string, count: number): Promise<string[]> {
@@ -68,7 +58,7 @@ describe('category opt-outs through /suppressions', () => {
     account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
     acme = await createTenant(account, {}, 'acme');
     globex = await createTenant(account, {}, 'globex');
-    domain = await verifiedDomain(account);
+    domain = (await verifiedDomain(account)).name;
   });
 
   it('POST with a category records opt-outs (201), not suppressions; re-adding is 200 with the same record', async () => {

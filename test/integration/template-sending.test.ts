@@ -6,7 +6,8 @@
  */
 import { simpleParser } from 'mailparser';
 import { verifyDkim } from '../../shared/dkim/verify';
-import { localResolver, publishAll, uniqueDomain } from './harness/dns';
+import { localResolver } from './harness/dns';
+import { verifiedDomain } from './harness/domains';
 import { createSmtpCredential, queuedId, transport } from './harness/smtp';
 import { api, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 
@@ -27,15 +28,6 @@ async function delivered(account: TestAccount, id: string): Promise<Delivered> {
   return { raw: message!.raw, headers, subject: parsed.subject ?? '', html: typeof parsed.html === 'string' ? parsed.html : '', text: parsed.text ?? '' };
 }
 
-async function verifiedDomain(account: TestAccount): Promise<string> {
-  const name = uniqueDomain();
-  const created = await api('POST', '/domains', { key: account.key, body: { name } });
-  expect(created.status).toBe(201);
-  await publishAll(created.body.domain.records);
-  const verified = await api('POST', `/domains/${created.body.domain.id}`, { key: account.key, body: { action: 'verify' } });
-  expect(verified.body.domain.status).toBe('verified');
-  return name;
-}
 
 async function template(account: TestAccount, body: Record<string, unknown>, publish = true) {
   const created = await api('POST', '/templates', { key: account.key, body });
@@ -54,7 +46,7 @@ describe('sending with a template', () => {
 
   beforeAll(async () => {
     account = await newAccount({ plan: 'pro', paymentMethod: true });
-    domain = await verifiedDomain(account);
+    domain = (await verifiedDomain(account)).name;
     await template(account, {
       alias: welcome,
       name: 'Welcome',

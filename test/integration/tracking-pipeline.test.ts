@@ -4,37 +4,20 @@
  * links (html and text) but never rewrites mailto:, tel: or the unsubscribe link; the pixel and a link
  * taken from that message produce email.opened / email.clicked once each, with no key and no cookie.
  */
-import { randomUUID } from 'node:crypto';
 import { simpleParser } from 'mailparser';
-import { publishAll, uniqueDomain } from './harness/dns';
-import { api, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
+import { verifiedDomain } from './harness/domains';
+import { webhookInbox } from './harness/webhook-inbox';
+import { api, newAccount, sesMessagesFor, stack, waitFor, waitForStatus } from './harness/stack';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
-async function trackedDomain(account: TestAccount): Promise<{ id: string; name: string }> {
-  const name = uniqueDomain();
-  const created = await api('POST', '/domains', { key: account.key, body: { name } });
-  await publishAll(created.body.domain.records);
-  expect((await api('POST', `/domains/${created.body.domain.id}`, { key: account.key, body: { action: 'verify' } })).body.domain.status).toBe('verified');
-  const patched = await api('PATCH', `/domains/${created.body.domain.id}`, { key: account.key, body: { open_tracking: true, click_tracking: true } });
-  expect(patched.body.domain).toMatchObject({ open_tracking: true, click_tracking: true });
-  return { id: created.body.domain.id, name };
-}
 
-async function inbox(account: TestAccount, events: string[]) {
-  const path = `tracking-${randomUUID().slice(0, 8)}`;
-  expect((await api('POST', '/webhooks', { key: account.key, body: { url: `${stack().info.webhook_inbox_url}${path}`, events } })).status).toBe(200);
-  return async () =>
-    ((await api('GET', '/_local/webhooks')).body.requests as { path: string; body: string }[])
-      .filter((request) => request.path === `/${path}`)
-      .map((request) => JSON.parse(request.body) as { type: string; data: Record<string, any> });
-}
 
 describe('tracking in sent mail', () => {
   it('adds the pixel and rewrites links when the domain asks; the pixel and a rewritten link each make one event', async () => {
     const account = await newAccount({ plan: 'pro', paymentMethod: true });
-    const domain = await trackedDomain(account);
-    const received = await inbox(account, ['email.opened', 'email.clicked']);
+    const domain = await verifiedDomain(account, { open_tracking: true, click_tracking: true });
+    const received = await webhookInbox(account, ['email.opened', 'email.clicked']);
     const target = 'https://shop.example/offer?a=1&b=2';
     const sent = await api('POST', '/emails', {
       key: account.key,
@@ -99,10 +82,7 @@ describe('tracking in sent mail', () => {
 
   it('a domain without tracking sends links and html untouched', async () => {
     const account = await newAccount({ plan: 'pro', paymentMethod: true });
-    const name = uniqueDomain();
-    const created = await api('POST', '/domains', { key: account.key, body: { name } });
-    await publishAll(created.body.domain.records);
-    await api('POST', `/domains/${created.body.domain.id}`, { key: account.key, body: { action: 'verify' } });
+    const { name } = await verifiedDomain(account);
     const html = '<p><a href="https://shop.example/x">x</a></p>';
     const sent = await api('POST', '/emails', { key: account.key, body: { from: `a@${name}`, to: 'reader@example.org', subject: 'Plain', html } });
     await waitForStatus(account, sent.body.id, 'delivered');

@@ -1,0 +1,24 @@
+/** Sending domains for tests: added through the API, their records published in the DNS emulator, verified. */
+import { publishAll, uniqueDomain } from './dns';
+import { api, type TestAccount } from './stack';
+
+export interface VerifiedDomain {
+  id: string;
+  name: string;
+}
+
+/** A verified domain of the account (account-wide); `settings` are then PATCHed (open_tracking, tls_mode, ...). */
+export async function verifiedDomain(account: TestAccount, settings?: Record<string, unknown>): Promise<VerifiedDomain> {
+  const name = uniqueDomain();
+  const added = await api('POST', '/domains', { key: account.key, body: { name } });
+  expect(added.status).toBe(201);
+  await publishAll(added.body.domain.records);
+  const verified = await api('POST', `/domains/${added.body.domain.id}`, { key: account.key, body: { action: 'verify' } });
+  expect(verified.body.domain.status).toBe('verified');
+  if (settings) {
+    const patched = await api('PATCH', `/domains/${added.body.domain.id}`, { key: account.key, body: settings });
+    expect(patched.status).toBe(200);
+    expect(patched.body.domain).toMatchObject(settings);
+  }
+  return { id: added.body.domain.id, name };
+}
