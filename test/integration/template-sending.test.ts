@@ -129,6 +129,18 @@ describe('sending with a template', () => {
     expect(plain.status).toBe(200);
   });
 
+  it('a resend keeps managed unsubscribe, with a link of its own (bound to the new email)', async () => {
+    const sent = await api('POST', '/emails', { key: account.key, body: { to: 'resend@example.org', template: { id: welcome, variables: { name: 'Rae' } } } });
+    const first = (await delivered(account, sent.body.id)).headers.get('list-unsubscribe')!;
+    const again = await api('POST', `/emails/${sent.body.id}/resend`, { key: account.key });
+    expect(again.status).toBe(200);
+    const message = await delivered(account, again.body.id);
+    const second = message.headers.get('list-unsubscribe')!;
+    expect(second).toMatch(/\/unsubscribe\//);
+    expect(second).not.toBe(first);
+    expect(message.html).toContain(`href="${second.slice(1, -1)}"`);
+  });
+
   it('unsubscribe: false overrides the template: no List-Unsubscribe, the placeholder left alone', async () => {
     const sent = await api('POST', '/emails', { key: account.key, body: { to: 'nolink@example.org', unsubscribe: false, template: { id: welcome, variables: { name: 'Ned' } } } });
     expect(sent.status).toBe(200);

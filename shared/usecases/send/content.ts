@@ -2,8 +2,8 @@
  * The content step of a send: where the body and attachment bytes are kept before the email is accepted.
  * Bodies up to INLINE_BODY_LIMIT stay in the email item; larger ones and every attachment go to the blob
  * store. A raw MIME message (the SMTP relay) goes to the blob store whole (`raw/<msg>.eml`) and is
- * delivered as written. Later: template rendering, tracking and List-Unsubscribe transforms run here, for
- * every door.
+ * delivered as written. A template is rendered before this (./template-content.ts); the per-email links
+ * (managed unsubscribe, tracking) are added by the send worker as it composes (./managed-links.ts).
  */
 import type { EmailBody } from '../../domain/emails/email';
 import type { AttachmentRef } from '../../domain/emails/attachments';

@@ -96,6 +96,17 @@ describe('a relayed message as a send request', () => {
     await expect(messageToSend(crlf(['From: a@acme.test', 'X-Service-Tenant: a', 'X-Service-Tenant: b']), envelope(['x@example.org']))).rejects.toThrow(/more than once/);
   });
 
+  it('reads X-Service-Unsubscribe true or false (any case) as managed unsubscribe; anything else is refused naming it', async () => {
+    const on = await messageToSend(crlf(['From: a@acme.test', 'To: x@example.org', 'X-Service-Unsubscribe: TRUE']), envelope(['x@example.org']));
+    expect(on.request.unsubscribe).toBe(true);
+    const off = await messageToSend(crlf(['From: a@acme.test', 'To: x@example.org', 'X-Service-Unsubscribe: false']), envelope(['x@example.org']));
+    expect(off.request.unsubscribe).toBe(false);
+    const absent = await messageToSend(crlf(['From: a@acme.test', 'To: x@example.org']), envelope(['x@example.org']));
+    expect(absent.request.unsubscribe).toBeUndefined();
+    const error = await messageToSend(crlf(['From: a@acme.test', 'To: x@example.org', 'X-Service-Unsubscribe: yes']), envelope(['x@example.org'])).catch((e: unknown) => e);
+    expect((error as ValidationError).details).toEqual({ fields: [{ field: 'X-Service-Unsubscribe', message: 'true or false' }] });
+  });
+
   it('leaves a client X-Service-Message-Id out silently (the service sets its own)', async () => {
     const sent = await messageToSend(crlf(['From: a@acme.test', 'To: x@example.org', 'X-Service-Message-Id: msg_old']), envelope(['x@example.org']));
     expect(sent.raw.toString()).not.toContain('msg_old');

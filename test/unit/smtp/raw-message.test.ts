@@ -11,6 +11,14 @@ describe('a raw message made ready to send', () => {
     expect(kept).toBe('X-Service-Message-Id: msg_01ABC\nMessage-ID: <mine@acme.test>\nDate: Mon, 31 Dec 2029 10:00:00 +0000\nFrom: a@acme.test\n\nbody\n');
   });
 
+  it('sets the service\'s fields (managed unsubscribe), replacing the client\'s fields of those names', () => {
+    const raw = Buffer.from('From: a@acme.test\r\nList-Unsubscribe: <https://client.test/u>\r\nlist-unsubscribe-post: x\r\nMessage-ID: <m@a>\r\nDate: x\r\n\r\nbody\r\n');
+    const out = completeRawMessage(raw, { ...add, fields: { 'List-Unsubscribe': '<https://links.test/u/t>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } }).toString();
+    expect(out).toBe(
+      'X-Service-Message-Id: msg_01ABC\r\nList-Unsubscribe: <https://links.test/u/t>\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\nFrom: a@acme.test\r\nMessage-ID: <m@a>\r\nDate: x\r\n\r\nbody\r\n',
+    );
+  });
+
   it('keeps a header-only message well formed', () => {
     const out = completeRawMessage(Buffer.from('From: a@acme.test\r\nMessage-ID: <m@a>\r\nDate: x'), add).toString();
     expect(out).toBe('X-Service-Message-Id: msg_01ABC\r\nFrom: a@acme.test\r\nMessage-ID: <m@a>\r\nDate: x\r\n\r\n');
