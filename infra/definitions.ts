@@ -57,7 +57,7 @@ export interface QueueDefinition {
   envVar: string;
 }
 
-export type QueueId = 'send' | 'sesEvents' | 'webhookEvents' | 'webhookDeliveries' | 'inbound';
+export type QueueId = 'send' | 'sesEvents' | 'webhookEvents' | 'webhookDeliveries' | 'inbound' | 'automationSteps';
 
 export const QUEUES: Record<QueueId, QueueDefinition> = {
   send: {
@@ -107,6 +107,19 @@ export const QUEUES: Record<QueueId, QueueDefinition> = {
     dlqName: 'mailservice-inbound-dlq',
     envVar: ENV.inboundQueueUrl,
   },
+  /**
+   * Automation steps (docs/automations.md, "Runs"): `{run_id, step_index, wake?}` from the automation
+   * outbox (a step left pending), from one-time schedules (a delay's end, a wait's timeout) and from the
+   * reconciler. The worker claims each step with a conditional write, so duplicates do nothing.
+   */
+  automationSteps: {
+    id: 'automationSteps',
+    name: 'mailservice-automation-steps',
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+    dlqName: 'mailservice-automation-steps-dlq',
+    envVar: ENV.automationStepsQueueUrl,
+  },
 };
 
 export type TopicId = 'sesEvents';
@@ -151,16 +164,21 @@ export const CONFIGURATION_SET = {
   envVar: ENV.sesConfigurationSet,
 };
 
-/** EventBridge Scheduler group holding one-time schedules (scheduled sends, retries, automation delays). */
+/** EventBridge Scheduler group holding one-time schedules (scheduled sends, automation delays and wait timeouts). */
 export const SCHEDULE_GROUP = {
   name: 'mailservice',
   envVar: ENV.scheduleGroup,
   /** Role the scheduler assumes to send to SQS targets. */
   roleEnvVar: ENV.schedulerRoleArn,
-  /** Queue the schedules deliver into: the only queue the scheduler role may send to. */
-  targetQueue: 'send' as QueueId,
-  /** Environment variable carrying the target queue's ARN (a schedule's Target.Arn). */
-  targetQueueArnEnvVar: ENV.schedulerTargetQueueArn,
+  /**
+   * Queues the schedules deliver into (the only ones the scheduler role may send to), each with the
+   * environment variable carrying its ARN (a schedule's Target.Arn): scheduled emails into the send
+   * queue, waiting automation steps into the automation-steps queue.
+   */
+  targetQueues: [
+    { queue: 'send' as QueueId, arnEnvVar: ENV.schedulerTargetQueueArn },
+    { queue: 'automationSteps' as QueueId, arnEnvVar: ENV.automationStepsQueueArn },
+  ],
 };
 
 /**
@@ -323,10 +341,11 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
   },
   {
-    // Automations: definitions, activate and pause (docs/automations.md). Runs and POST /events come next.
+    // Automations: definitions, activate and pause, runs, and POST /events (docs/automations.md). An event
+    // writes runs only: the table's stream hands their steps to the automation-steps worker.
     name: 'automations',
     entry: 'functions/api/automations/handler.ts',
-    routes: ['ANY /automations', 'ANY /automations/{proxy+}'],
+    routes: ['ANY /automations', 'ANY /automations/{proxy+}', 'ANY /events'],
     grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
   },
   {
@@ -439,6 +458,25 @@ export const WORKERS: WorkerDefinition[] = [
       // Reads the raw message, writes its parts (bodies, attachments) beside it.
       { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
       // email.received.
+      { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
+    ],
+  },
+  {
+    // Automation runs (docs/automations.md, "Runs"): claims a run's step, does it (a condition, a send
+    // through the send core, a delay or wait as a one-time schedule), records it. One message per run step.
+    name: 'automation-steps',
+    entry: 'functions/workers/automation-steps/handler.ts',
+    queue: 'automationSteps',
+    batchSize: 10,
+    maxConcurrency: 10,
+    timeoutSeconds: 30,
+    grants: [
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      { resource: { kind: 'queue', id: 'automationSteps' }, access: 'consume' },
+      // A send_email step stores large bodies as POST /emails does.
+      { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
+      // Delays and wait timeouts: one-time schedules into the automation-steps queue.
+      { resource: { kind: 'scheduler' }, access: 'schedule' },
       { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
     ],
   },
@@ -555,6 +593,25 @@ export const STREAM_WORKERS: StreamWorkerDefinition[] = [
     timeoutSeconds: 30,
     grants: [{ resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' }],
   },
+  {
+    // The outbox for runs: each run written with a pending step is handed to the automation-steps queue,
+    // and the automation.* webhooks are derived from the run's old and new images (docs/automations.md).
+    name: 'automation-outbox',
+    entry: 'functions/workers/automation-outbox/handler.ts',
+    startingPosition: 'TRIM_HORIZON',
+    batchSize: 100,
+    maxBatchingWindowMs: 0,
+    filters: [{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['run'] } } } }],
+    retryAttempts: 10,
+    bisectBatchOnFunctionError: true,
+    reportBatchItemFailures: true,
+    onFailure: { queueName: 'mailservice-automation-outbox-failures', envVar: ENV.automationOutboxFailuresQueueUrl },
+    timeoutSeconds: 30,
+    grants: [
+      { resource: { kind: 'queue', id: 'automationSteps' }, access: 'send' },
+      { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
+    ],
+  },
 ];
 
 /**
@@ -585,6 +642,8 @@ export const SCHEDULED_TASKS: ScheduledTaskDefinition[] = [
       { resource: { kind: 'table' }, access: 'readWrite' },
       { resource: { kind: 'queue', id: 'send' }, access: 'send' },
       { resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'send' },
+      // Automation runs whose step or wake-up was lost.
+      { resource: { kind: 'queue', id: 'automationSteps' }, access: 'send' },
       // email.delivery_delayed and email.failed for sent emails without an outcome.
       { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
     ],

@@ -14,6 +14,10 @@ export const ENV = {
   webhookDeliveriesQueueUrl: 'WEBHOOK_DELIVERIES_QUEUE_URL',
   /** Inbound messages stored by the MX listener, waiting to be processed (shared/inbound). */
   inboundQueueUrl: 'INBOUND_QUEUE_URL',
+  /** A run's step is due (docs/automations.md): the automation-steps worker's queue, and its ARN (the delay schedules' target). */
+  automationStepsQueueUrl: 'AUTOMATION_STEPS_QUEUE_URL',
+  automationStepsQueueArn: 'AUTOMATION_STEPS_QUEUE_ARN',
+  automationOutboxFailuresQueueUrl: 'AUTOMATION_OUTBOX_FAILURES_QUEUE_URL',
   outboxRelayFailuresQueueUrl: 'OUTBOX_RELAY_FAILURES_QUEUE_URL',
   tenantStatsFailuresQueueUrl: 'TENANT_STATS_FAILURES_QUEUE_URL',
   tenantEventsFailuresQueueUrl: 'TENANT_EVENTS_FAILURES_QUEUE_URL',
@@ -47,6 +51,9 @@ export interface Config {
   webhookEventsQueueUrl: string;
   /** INBOUND_QUEUE_URL: the MX listener's hand-over to the inbound worker. */
   inboundQueueUrl: string;
+  /** AUTOMATION_STEPS_QUEUE_URL / _ARN: the automation-steps queue (workers send to it; schedules target its ARN). */
+  automationStepsQueueUrl: string;
+  automationStepsQueueArn: string;
   /** Delays (seconds) before each webhook retry; the spec's 0s, 5s, 30s, 2m, 2m unless tests shorten them. */
   webhookRetryDelays: number[];
   scheduleGroup: string;
@@ -86,6 +93,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sesConfigurationSet: read(env, ENV.sesConfigurationSet),
     webhookEventsQueueUrl: read(env, ENV.webhookEventsQueueUrl),
     inboundQueueUrl: read(env, ENV.inboundQueueUrl),
+    automationStepsQueueUrl: read(env, ENV.automationStepsQueueUrl),
+    automationStepsQueueArn: read(env, ENV.automationStepsQueueArn),
     webhookRetryDelays: read(env, 'WEBHOOK_RETRY_DELAYS', '0,5,30,120,120')
       .split(',')
       .map((value) => Number(value.trim()))

@@ -1,5 +1,5 @@
 import type { Lookup } from './domain/domains/evaluate';
-import type { InboundMessage, SendMessage, ServiceEventMessage, WebhookDeliveryMessage } from './domain/messages';
+import type { AutomationStepMessage, InboundMessage, SendMessage, ServiceEventMessage, WebhookDeliveryMessage } from './domain/messages';
 
 /**
  * Ports: what use cases need from the outside world. Adapters in shared/aws implement them with the AWS
@@ -137,6 +137,21 @@ export interface EmailScheduler {
   upsert(emailId: string, at: Date, version: number): Promise<void>;
   /** Removes it; a schedule that already fired or never existed is not an error. */
   remove(emailId: string): Promise<void>;
+}
+
+/**
+ * Wakes a waiting automation step (a delay's end, a wait's timeout): a one-time schedule that delivers
+ * `{run_id, step_index, wake: true}` to the automation-steps queue at `at` (EventBridge Scheduler).
+ */
+export interface StepScheduler {
+  /** Creates (or moves) the schedule of (run, step). */
+  wakeAt(runId: string, stepIndex: number, at: Date): Promise<void>;
+}
+
+/** The automation-steps queue: a run's step is due (`automationStepMessageSchema`). */
+export interface AutomationStepQueue {
+  /** All or nothing as far as the caller knows: throws when any message was not accepted. */
+  enqueueAll(messages: AutomationStepMessage[]): Promise<void>;
 }
 
 /** Publishes service events for webhook fan-out (one queue message per event, `serviceEventSchema`). */

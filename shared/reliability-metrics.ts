@@ -9,7 +9,7 @@ export const METRICS_NAMESPACE = 'Mailservice';
 
 export function reconcileMetricsLine(report: ReconcileReport, now: Date): string {
   const oldestDueAgeSeconds = report.oldest_due_at ? Math.max(0, Math.round((now.getTime() - Date.parse(report.oldest_due_at)) / 1000)) : 0;
-  const redriven = report.redriven_queued + report.redriven_scheduled + report.redriven_webhooks;
+  const redriven = report.redriven_queued + report.redriven_scheduled + report.redriven_webhooks + report.redriven_runs;
   return JSON.stringify({
     _aws: {
       Timestamp: now.getTime(),

@@ -17,7 +17,8 @@ import { ReceivedEmailRepository } from './store/received-emails';
 import { TemplateRepository } from './store/templates';
 import { AutomationRepository } from './store/automations';
 import { ReceivingDomains } from './usecases/inbound/receiving-domains';
-import { EventBridgeEmailScheduler } from './aws/eventbridge-email-scheduler';
+import { EventBridgeEmailScheduler, EventBridgeStepScheduler } from './aws/eventbridge-schedules';
+import { SqsAutomationStepQueue } from './aws/sqs-automation-step-queue';
 import type { Clock } from './ports';
 import { serviceClock } from './clock';
 import { AccountRepository } from './store/accounts';
@@ -119,8 +120,15 @@ export function buildServices(config: Config = loadConfig()) {
     templates,
     /** Automations (docs/automations.md): definitions, and the active ones by trigger or cancel event. */
     automations: new AutomationRepository(table),
-    /** Automation runs: each transition one conditional write (shared/store/runs.ts); the run engine is next. */
-    runs: new RunRepository(table),
+    /** Automation runs: each transition one conditional write (shared/store/runs.ts). */
+    runs: new RunRepository(table, config.recovery),
+    /** The automation-steps queue (a run's step is due) and the one-time schedules that wake waiting steps. */
+    stepQueue: new SqsAutomationStepQueue(clients.sqs, config.automationStepsQueueUrl),
+    stepScheduler: new EventBridgeStepScheduler(clients.scheduler, {
+      group: config.scheduleGroup,
+      targetArn: config.automationStepsQueueArn,
+      roleArn: config.schedulerRoleArn,
+    }),
     /** What sends render: the published pointer per send, each immutable version read once per process. */
     publishedTemplates: new PublishedTemplates(templates),
     parseInbound,

@@ -157,7 +157,7 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
         });
         env[SCHEDULE_GROUP.envVar] = scheduling.group.scheduleGroupName;
         env[SCHEDULE_GROUP.roleEnvVar] = scheduling.role.roleArn;
-        env[SCHEDULE_GROUP.targetQueueArnEnvVar] = scheduling.targetQueue.queueArn;
+        for (const target of scheduling.targetQueues) env[target.arnEnvVar] = target.queue.queueArn;
         break;
       }
       case 'secretsKey': {

@@ -6,23 +6,23 @@ import { Construct } from 'constructs';
 import { SCHEDULE_GROUP } from '../definitions';
 
 export interface SchedulingProps {
-  /** SCHEDULE_GROUP.targetQueue: the only queue schedules may deliver into. */
-  targetQueue: sqs.IQueue;
+  /** SCHEDULE_GROUP.targetQueues, each with its ARN's environment variable: the only queues schedules may deliver into. */
+  targetQueues: { queue: sqs.IQueue; arnEnvVar: string }[];
 }
 
 /**
  * EventBridge Scheduler group for the one-time schedules (scheduled sends, retries, delays) and the
- * role the scheduler assumes to deliver them: sqs:SendMessage on the target queue, nothing else.
+ * role the scheduler assumes to deliver them: sqs:SendMessage on the target queues, nothing else.
  */
 export class Scheduling extends Construct {
   readonly group: scheduler.ScheduleGroup;
   readonly role: iam.Role;
-  readonly targetQueue: sqs.IQueue;
+  readonly targetQueues: { queue: sqs.IQueue; arnEnvVar: string }[];
 
   constructor(scope: Construct, id: string, props: SchedulingProps) {
     super(scope, id);
     const { account } = Stack.of(this);
-    this.targetQueue = props.targetQueue;
+    this.targetQueues = props.targetQueues;
 
     this.group = new scheduler.ScheduleGroup(this, 'Group', {
       scheduleGroupName: SCHEDULE_GROUP.name,
@@ -31,14 +31,14 @@ export class Scheduling extends Construct {
     });
 
     this.role = new iam.Role(this, 'Role', {
-      description: 'Assumed by EventBridge Scheduler to deliver one-time schedules to the send queue',
+      description: 'Assumed by EventBridge Scheduler to deliver one-time schedules to the send and automation-steps queues',
       assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
         // Confused-deputy guard: only schedules of this account's group may use the role.
         conditions: { StringEquals: { 'aws:SourceAccount': account, 'aws:SourceArn': this.group.scheduleGroupArn } },
       }),
     });
     this.role.addToPolicy(
-      new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [props.targetQueue.queueArn] }),
+      new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: props.targetQueues.map((target) => target.queue.queueArn) }),
     );
   }
 

@@ -60,7 +60,9 @@ export class MailserviceStack extends Stack {
 
     this.data = new Data(this, 'Data');
     this.messaging = new Messaging(this, 'Messaging');
-    this.scheduling = new Scheduling(this, 'Scheduling', { targetQueue: this.messaging.queues[SCHEDULE_GROUP.targetQueue] });
+    this.scheduling = new Scheduling(this, 'Scheduling', {
+      targetQueues: SCHEDULE_GROUP.targetQueues.map((target) => ({ queue: this.messaging.queues[target.queue], arnEnvVar: target.arnEnvVar })),
+    });
     this.email = new Email(this, 'Email', { eventsTopic: this.messaging.topics[CONFIGURATION_SET.topic] });
 
     const resources: ServiceResources = {

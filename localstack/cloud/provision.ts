@@ -199,7 +199,7 @@ export async function provision(
     [CONFIGURATION_SET.envVar]: CONFIGURATION_SET.name,
     [SCHEDULE_GROUP.envVar]: SCHEDULE_GROUP.name,
     [SCHEDULE_GROUP.roleEnvVar]: schedulerRoleArn,
-    [SCHEDULE_GROUP.targetQueueArnEnvVar]: queues[SCHEDULE_GROUP.targetQueue]!.arn,
+    ...Object.fromEntries(SCHEDULE_GROUP.targetQueues.map((target) => [target.arnEnvVar, queues[target.queue]!.arn])),
   };
   for (const queue of Object.values(QUEUES)) env[queue.envVar] = queues[queue.id]!.url;
   for (const topic of Object.values(TOPICS)) env[topic.envVar] = topics[topic.id]!.arn;

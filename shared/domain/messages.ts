@@ -47,6 +47,19 @@ export const webhookDeliveryMessageSchema = z.object({
 });
 export type WebhookDeliveryMessage = z.output<typeof webhookDeliveryMessageSchema>;
 
+/**
+ * Automation steps queue (`QUEUES.automationSteps`): the step at `step_index` of a run is due. From the
+ * automation outbox (a run written with a pending step), or with `wake` from the step's one-time
+ * schedule or the reconciler (a delay ended, a wait timed out). The worker claims the step with a
+ * conditional write, so a duplicate (redelivery, a double firing) does nothing.
+ */
+export const automationStepMessageSchema = z.object({
+  run_id: z.string().refine((id) => isId('run', id), 'not a run id'),
+  step_index: z.int().min(0),
+  wake: z.boolean().optional(),
+});
+export type AutomationStepMessage = z.output<typeof automationStepMessageSchema>;
+
 /** SNS's envelope around a notification (SNS -> SQS without raw message delivery). */
 export const snsNotificationSchema = z.looseObject({
   Type: z.literal('Notification'),

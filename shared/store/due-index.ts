@@ -16,7 +16,8 @@ import { createHash } from 'node:crypto';
 /** Changing this strands items in shards the reconciler no longer reads: only ever raise it with a backfill. */
 export const DUE_SHARDS = 32;
 
-export type DueKind = 'EMAIL' | 'DELIVERY';
+/** EMAIL: an email; DELIVERY: a webhook delivery; RUN: an automation run's current step (docs/automations.md). */
+export type DueKind = 'EMAIL' | 'DELIVERY' | 'RUN';
 
 export const DUE_INDEX = 'GSI2';
 

@@ -8,7 +8,7 @@ import type { Table } from './table';
 
 export interface DueEntry {
   kind: DueKind;
-  /** Email id, or `<webhook id>#<event ulid>` for a delivery. */
+  /** Email id, `<webhook id>#<event ulid>` for a delivery, or a run id. */
   id: string;
   dueAt: string;
 }
@@ -19,7 +19,7 @@ export function parseDueKey(sortKey: string): DueEntry | null {
   const second = sortKey.indexOf('#', first + 1);
   if (first < 0 || second < 0) return null;
   const kind = sortKey.slice(first + 1, second);
-  if (kind !== 'EMAIL' && kind !== 'DELIVERY') return null;
+  if (kind !== 'EMAIL' && kind !== 'DELIVERY' && kind !== 'RUN') return null;
   return { kind, id: sortKey.slice(second + 1), dueAt: sortKey.slice(0, first) };
 }
 

@@ -55,6 +55,12 @@ export class IdempotencyStore {
     return { Delete: { TableName: this.table.name, Key: this.key(accountId, key) } };
   }
 
+  /** Overwrites the record (its owner storing the answer over the pending record it put first). */
+  async replace(accountId: string, key: string, record: IdempotencyRecord, now: Date): Promise<void> {
+    const { ConditionExpression: _condition, ExpressionAttributeNames: _names, ExpressionAttributeValues: _values, ...put } = this.putItem(accountId, key, record, now).Put;
+    await this.table.client.send(new PutCommand(put));
+  }
+
   /** Stores a record on its own; false when a live one exists already. */
   async put(accountId: string, key: string, record: IdempotencyRecord, now: Date): Promise<boolean> {
     try {

@@ -78,6 +78,11 @@ export const keys = {
   run: (runId: string) => ({ PK: `RUN#${runId}`, SK: 'RUN' }),
   /** Per-automation listing of runs (GSI1SK the run id: newest first). */
   runsByAutomation: (automationId: string) => `AUTOMATION#${automationId}#RUNS`,
+  /**
+   * Running runs of one user (GSI3, sparse: only while running): what POST /events reads to resume
+   * waiting runs and cancel runs (cancel_on_events). Subject: `user:<id>` or `email:<address>`.
+   */
+  runsBySubject: (accountId: string, subject: string) => `RUNS#${accountId}#${keyPart(subject)}`,
   /** An automation, keyed by its account and id (another account's id is simply not found). */
   automation: (accountId: string, automationId: string) => ({ PK: `AUTOMATION#${accountId}#${automationId}`, SK: 'AUTOMATION' }),
   /** Per-account listing of automations (GSI1SK the auto_ id: newest first). */

@@ -1,7 +1,7 @@
 /**
- * Automations (docs/automations.md): create, list, read, edit, delete, activate and pause. Only the
- * definitions: runs are started, resumed and cancelled by POST /events (next), which reads the active
- * automations through AutomationRepository.activeByTrigger / activeByCancelEvent.
+ * Automations (docs/automations.md): create, list, read, edit, delete, activate and pause, and read
+ * their runs. Runs are started, resumed and cancelled by POST /events (./runs/accept-event.ts), which
+ * reads the active automations through AutomationRepository.activeByTrigger / activeByCancelEvent.
  *
  * Automations belong to the whole account: a key limited to a tenant gets 403. Every save validates
  * the whole definition (shared/domain/automations/validate.ts), so activating only changes the status.
@@ -141,3 +141,4 @@ export async function deleteAutomation(deps: AutomationDeps, principal: Principa
   }
   throw changedConcurrently(id);
 }
+

@@ -5,7 +5,7 @@
 import type { Account } from '../domain/accounts/account';
 
 export interface Credential {
-  kind: 'api_key' | 'smtp';
+  kind: 'api_key' | 'smtp' | 'automation';
   id: string;
   scopes: string[];
   /** Set when the credential is limited to one tenant. */

@@ -10,6 +10,8 @@
  *   sent, no outcome past the last bound     -> failed, bounce_type `undetermined`, then email.failed
  *   failed undetermined, still due           -> email.failed again (a pass died before publishing it)
  *   webhook delivery pending past due        -> the deliveries queue, next attempt
+ *   automation run stuck (a step never handed  -> the automation-steps queue again (run-recovery.ts)
+ *     over, a dead attempt, a lost wake-up)
  *   final (a write that left it indexed)     -> out of the index
  *
  * Each item is read consistently before acting and each write is conditional on what was read, so a
@@ -23,7 +25,10 @@ import { emailEvent } from '../domain/webhooks/email-event-data';
 import { recoverDelivery, recoverEmail } from '../domain/reliability/recovery-policy';
 import type { RecoveryBounds } from '../domain/reliability/bounds';
 import type { SendMessage } from '../domain/messages';
-import type { Clock, EventPublisher, SendQueue, WebhookDeliveryQueue } from '../ports';
+import { recoverRun } from '../domain/automations/run-recovery';
+import type { AutomationStepMessage } from '../domain/messages';
+import type { AutomationStepQueue, Clock, EventPublisher, SendQueue, WebhookDeliveryQueue } from '../ports';
+import type { RunRepository } from '../store/runs';
 import type { DueEntry } from '../store/due-work';
 import type { EmailRepository } from '../store/emails';
 import type { WebhookDeliveryRepository } from '../store/webhook-deliveries';
@@ -34,6 +39,8 @@ export interface ReconcileDeps {
   webhookDeliveries: Pick<WebhookDeliveryRepository, 'get' | 'postponeDue' | 'clearDue'>;
   sendQueue: Pick<SendQueue, 'enqueueMany'>;
   webhookDeliveryQueue: WebhookDeliveryQueue;
+  runs: Pick<RunRepository, 'get' | 'postponeDue' | 'clearDue'>;
+  stepQueue: AutomationStepQueue;
   events: EventPublisher;
   clock: Clock;
   bounds: RecoveryBounds;
@@ -47,6 +54,8 @@ export interface ReconcileReport {
   redriven_scheduled: number;
   /** Webhook deliveries put on the deliveries queue again. */
   redriven_webhooks: number;
+  /** Automation runs whose step (or wake-up) was put on the automation-steps queue again. */
+  redriven_runs: number;
   /** Sent emails reported delivery_delayed, and failed as undetermined, for want of an outcome. */
   delayed: number;
   expired: number;
@@ -66,13 +75,14 @@ const PER_SHARD = 50;
 
 export async function reconcile(deps: ReconcileDeps, log: (message: string, error: unknown) => void = () => undefined): Promise<ReconcileReport> {
   const now = deps.clock.now().getTime();
-  const report: ReconcileReport = { examined: 0, redriven_queued: 0, redriven_scheduled: 0, redriven_webhooks: 0, delayed: 0, expired: 0, reannounced: 0, waiting: 0, cleared: 0, errors: 0, oldest_due_at: null };
+  const report: ReconcileReport = { examined: 0, redriven_queued: 0, redriven_scheduled: 0, redriven_webhooks: 0, redriven_runs: 0, delayed: 0, expired: 0, reannounced: 0, waiting: 0, cleared: 0, errors: 0, oldest_due_at: null };
   const entries = await deps.dueWork.pastDue(now, PER_SHARD);
   report.examined = entries.length;
   report.oldest_due_at = entries.reduce<string | null>((oldest, entry) => (oldest === null || entry.dueAt < oldest ? entry.dueAt : oldest), null);
 
   // Send-queue messages are batched (10 per call); the due times move only once they are on the queue.
   const sends: { message: SendMessage; postpone: () => Promise<unknown>; stage: 'queued' | 'scheduled' }[] = [];
+  const steps: { message: AutomationStepMessage; postpone: () => Promise<unknown> }[] = [];
 
   await Promise.all(
     entries.map(async (entry) => {
@@ -118,6 +128,21 @@ export async function reconcile(deps: ReconcileDeps, log: (message: string, erro
               return;
           }
         }
+        if (entry.kind === 'RUN') {
+          const run = await deps.runs.get(entry.id);
+          if (!run) return;
+          const action = recoverRun(run, now, deps.bounds);
+          if (action.kind === 'clear') {
+            report.cleared++;
+            await deps.runs.clearDue(run.id);
+          } else if (action.kind === 'wait') {
+            report.waiting++;
+            await deps.runs.postponeDue(run.id, action.dueAt);
+          } else {
+            steps.push({ message: action.message, postpone: () => deps.runs.postponeDue(run.id, action.dueAt) });
+          }
+          return;
+        }
         const split = entry.id.indexOf('#');
         const webhookId = entry.id.slice(0, split);
         const deliveryId = `whd_${entry.id.slice(split + 1)}`;
@@ -158,6 +183,22 @@ export async function reconcile(deps: ReconcileDeps, log: (message: string, erro
         }
       }),
     );
+  }
+  if (steps.length > 0) {
+    try {
+      await deps.stepQueue.enqueueAll(steps.map((step) => step.message));
+      report.redriven_runs += steps.length;
+      for (const step of steps) {
+        await step.postpone().catch((error: unknown) => {
+          report.errors++;
+          log(`reconcile: postponing run ${step.message.run_id} failed`, error);
+        });
+      }
+    } catch (error) {
+      // Not postponed: they stay due and the next pass tries again.
+      report.errors += steps.length;
+      log('reconcile: the automation-steps queue refused re-driven steps', error);
+    }
   }
   return report;
 }

@@ -135,7 +135,7 @@ describe('a new API group, worker and queue in the definitions', () => {
     const env = functionEnv(s.template, s.stack, newGroup.name);
     expect(env[SCHEDULE_GROUP.envVar]).toBeDefined();
     expect(env[SCHEDULE_GROUP.roleEnvVar]).toEqual(roleArn);
-    expect(env[SCHEDULE_GROUP.targetQueueArnEnvVar]).toEqual(queueArn(SCHEDULE_GROUP.targetQueue));
+    for (const target of SCHEDULE_GROUP.targetQueues) expect(env[target.arnEnvVar]).toEqual(queueArn(target.queue));
     expect(env[TOPICS.sesEvents.envVar]).toEqual({ Ref: logicalId(s.stack, s.stack.messaging.topics.sesEvents) });
     expect(env[TABLE.envVar]).toBeDefined();
   });

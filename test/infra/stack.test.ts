@@ -58,7 +58,7 @@ function expectedEnvVars(grants: Grant[]): string[] {
         if (access === 'manageTenants') return [CONFIGURATION_SET.envVar, ENV.awsAccountId];
         return access === 'sendEmail' ? [CONFIGURATION_SET.envVar] : [];
       case 'scheduler':
-        return [SCHEDULE_GROUP.envVar, SCHEDULE_GROUP.roleEnvVar, SCHEDULE_GROUP.targetQueueArnEnvVar];
+        return [SCHEDULE_GROUP.envVar, SCHEDULE_GROUP.roleEnvVar, ...SCHEDULE_GROUP.targetQueues.map((target) => target.arnEnvVar)];
       case 'secretsKey':
         return [SECRETS_KEY.envVar];
     }
@@ -189,8 +189,10 @@ describe('messaging', () => {
       (p.Properties.Roles as unknown[]).some((r) => JSON.stringify(r) === JSON.stringify({ Ref: roleId })),
     );
     expect(policies).toHaveLength(1);
+    expect(policies[0]!.Properties.PolicyDocument.Statement[0].Resource).toHaveLength(2);
     expect(policies[0]!.Properties.PolicyDocument.Statement).toEqual([
-      { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [queueId(SCHEDULE_GROUP.targetQueue), 'Arn'] } },
+      // The send queue (scheduled emails) and the automation-steps queue (waiting steps), nothing else.
+      { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: expect.arrayContaining([{ 'Fn::GetAtt': [queueId('send'), 'Arn'] }, { 'Fn::GetAtt': [queueId('automationSteps'), 'Arn'] }]) },
     ]);
   });
 });
@@ -268,7 +270,7 @@ describe('functions', () => {
       ENV.awsAccountId,
       SCHEDULE_GROUP.envVar,
       SCHEDULE_GROUP.roleEnvVar,
-      SCHEDULE_GROUP.targetQueueArnEnvVar,
+      ...SCHEDULE_GROUP.targetQueues.map((target) => target.arnEnvVar),
       SECRETS_KEY.envVar,
     ]);
     for (const def of [...API_GROUPS, ...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS]) {

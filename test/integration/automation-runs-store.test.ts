@@ -99,7 +99,7 @@ describe('the run store', () => {
     const now = Date.now();
     const at = new Date(now).toISOString();
     await runs().claimStep(r.id, 0, now, 30_000, at);
-    const cancels = await Promise.all([runs().cancel(r.id, at), runs().cancel(r.id, at)]);
+    const cancels = await Promise.all([runs().cancel(r.id, at, 'test'), runs().cancel(r.id, at, 'test')]);
     expect(cancels.filter((c) => c !== null)).toHaveLength(1);
     expect(await runs().completeStep(r.id, 0, 1, result(0, at), { next: 1 })).toBeNull();
     expect(await runs().claimStep(r.id, 0, now + 60_000, 30_000, at)).toEqual({ kind: 'not_claimable' });

@@ -1,10 +1,12 @@
 /**
  * The automations group (docs/automations.md): create, list, read, edit, delete, and activate or pause
- * an automation. Runs and POST /events come next; nothing here runs anything.
+ * an automation; read its runs; and POST /events (./events-routes.ts), which starts, resumes and cancels runs.
  */
 import type { Hono, MiddlewareHandler } from 'hono';
 import { automationActionSchema, createAutomationSchema, listAutomationsQuerySchema, updateAutomationSchema } from '../../../shared/domain/automations/schemas';
 import { toPublicAutomation } from '../../../shared/domain/automations/automation';
+import { listRunsQuerySchema, toRunDetail, toRunSummary } from '../../../shared/domain/automations/run-view';
+import { addEventRoutes } from './events-routes';
 import { createApi } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
 import { requireScope } from '../../../shared/http/middleware/require-scope';
@@ -19,6 +21,7 @@ import {
   requireAutomationAccess,
   updateAutomation,
 } from '../../../shared/usecases/automations';
+import { getAutomationRun, listAutomationRuns } from '../../../shared/usecases/automation-runs';
 
 /** A key limited to a tenant is refused (403) before its request is read, as on every account-wide group. */
 const accountKeyOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {
@@ -33,6 +36,8 @@ export function createAutomationsApp(services: Services): Hono<ApiEnv> {
   const write = requireScope('full');
   app.use('/automations', accountKeyOnly);
   app.use('/automations/*', accountKeyOnly);
+  app.use('/events', accountKeyOnly);
+  addEventRoutes(app, services);
 
   app.post('/automations', write, async (c) => {
     const automation = await createAutomation(services, c.get('principal'), await jsonBody(c, createAutomationSchema));
@@ -57,6 +62,17 @@ export function createAutomationsApp(services: Services): Hono<ApiEnv> {
   app.delete('/automations/:id', write, async (c) => {
     await deleteAutomation(services, c.get('principal'), c.req.param('id'));
     return c.json({ ok: true });
+  });
+
+  // Runs (docs/automations.md, "Runs API"): read-only, newest first.
+  app.get('/automations/:id/runs', read, async (c) => {
+    const query = parseWith(listRunsQuerySchema, c.req.query(), 'query');
+    const page = await listAutomationRuns(services, c.get('principal'), c.req.param('id'), query);
+    return c.json({ runs: page.items.map(toRunSummary), has_more: page.next_cursor !== null, next_cursor: page.next_cursor });
+  });
+
+  app.get('/automations/:id/runs/:run_id', read, async (c) => {
+    return c.json({ run: toRunDetail(await getAutomationRun(services, c.get('principal'), c.req.param('id'), c.req.param('run_id'))) });
   });
 
   // The spec's activation: {action: activate}; pause too.

@@ -1,6 +1,6 @@
 /** The emails API group: send (one, batch), read (one, list), resend, reschedule/cancel. */
 import type { Hono } from 'hono';
-import { IDEMPOTENCY_HEADER, requestFingerprint, validateIdempotencyKey, type Idempotency } from '../../../shared/domain/emails/idempotency';
+import { IDEMPOTENCY_HEADER, idempotencyOf } from '../../../shared/domain/emails/idempotency';
 import { sendRequestSchema } from '../../../shared/domain/emails/send-request';
 import { updateEmailSchema } from '../../../shared/domain/emails/update-request';
 import { NotFoundError, ValidationError } from '../../../shared/domain/errors';
@@ -20,11 +20,6 @@ import { getEmail, sendEmail } from '../../../shared/usecases/send-email';
 import { authenticateKeyHash } from '../../../shared/usecases/authenticate';
 import { checkSendScope } from '../../../shared/usecases/send/policy';
 import { sendTestEvent, testEventSchema } from '../../../shared/usecases/test-event';
-
-function idempotencyOf(header: string | undefined, endpoint: string, body: unknown): Idempotency | undefined {
-  const key = validateIdempotencyKey(header);
-  return key === undefined ? undefined : { key, fingerprint: requestFingerprint(endpoint, body) };
-}
 
 /** `x-batch-validation: strict | permissive` (the resend SDK's header); permissive when absent. */
 function batchValidationOf(header: string | undefined): BatchValidation {

@@ -57,6 +57,12 @@ export interface Run {
   lease_until: number | null;
   /** Attempts of the current step (1 for the first claim). */
   attempt: number;
+  /** When the current step was first claimed (null while it is pending for the first time). */
+  step_started_at: string | null;
+  /** A waiting step's due time: the end of a delay, or a wait's timeout (ISO; null unless waiting). */
+  wake_at: string | null;
+  /** The event a `wait_for_event` step is waiting for (null unless waiting for one). */
+  waiting_for: string | null;
   history: StepResult[];
   error: string | null;
   created_at: string;
@@ -91,6 +97,9 @@ export function newRun(input: {
     step_state: 'pending',
     lease_until: null,
     attempt: 0,
+    step_started_at: null,
+    wake_at: null,
+    waiting_for: null,
     history: [],
     error: null,
     created_at: at,

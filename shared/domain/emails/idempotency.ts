@@ -54,3 +54,9 @@ export interface Idempotency {
   key: string;
   fingerprint: string;
 }
+
+/** The request's Idempotency (header validated, body fingerprinted), or undefined without the header. */
+export function idempotencyOf(header: string | undefined, endpoint: string, body: unknown): Idempotency | undefined {
+  const key = validateIdempotencyKey(header);
+  return key === undefined ? undefined : { key, fingerprint: requestFingerprint(endpoint, body) };
+}

@@ -3,7 +3,8 @@ import { DEFAULT_RECOVERY_BOUNDS as B } from '../../../shared/domain/reliability
 import type { Email } from '../../../shared/domain/emails/email';
 import type { WebhookDelivery } from '../../../shared/domain/webhooks/delivery';
 import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
-import type { SendMessage, WebhookDeliveryMessage } from '../../../shared/domain/messages';
+import type { AutomationStepMessage, SendMessage, WebhookDeliveryMessage } from '../../../shared/domain/messages';
+import { newRun, type Run } from '../../../shared/domain/automations/run';
 import type { DueEntry } from '../../../shared/store/due-work';
 import type { StoredEmail } from '../../../shared/store/emails';
 import { reconcile, type ReconcileDeps } from '../../../shared/usecases/reconcile';
@@ -23,7 +24,9 @@ function email(id: string, over: Partial<Email>, internals: StoredEmail['interna
   };
 }
 
-function fakes(emails: StoredEmail[], deliveries: WebhookDelivery[] = [], options: { refuseSends?: boolean } = {}) {
+function fakes(emails: StoredEmail[], deliveries: WebhookDelivery[] = [], options: { refuseSends?: boolean; runs?: Run[] } = {}) {
+  const runs = new Map((options.runs ?? []).map((run) => [run.id, run]));
+  const stepMessages: AutomationStepMessage[] = [];
   const byId = new Map(emails.map((stored) => [stored.email.id, stored]));
   const due = new Map<string, number>();
   const sent: SendMessage[] = [];
@@ -32,6 +35,7 @@ function fakes(emails: StoredEmail[], deliveries: WebhookDelivery[] = [], option
   const entries: DueEntry[] = [
     ...emails.map((stored) => ({ kind: 'EMAIL' as const, id: stored.email.id, dueAt: iso(NOW - 1000) })),
     ...deliveries.map((delivery) => ({ kind: 'DELIVERY' as const, id: `${delivery.webhook_id}#${delivery.id.slice(4)}`, dueAt: iso(NOW - 5000) })),
+    ...[...runs.keys()].map((id) => ({ kind: 'RUN' as const, id, dueAt: iso(NOW - 1000) })),
   ];
   const deps: ReconcileDeps = {
     dueWork: { pastDue: async () => entries },
@@ -57,11 +61,17 @@ function fakes(emails: StoredEmail[], deliveries: WebhookDelivery[] = [], option
     },
     sendQueue: { enqueueMany: async (messages) => (options.refuseSends ? { failed: messages.map((_, i) => i) } : (sent.push(...messages), { failed: [] })) },
     webhookDeliveryQueue: { enqueue: async (message) => void webhookMessages.push(message) },
+    runs: {
+      get: async (id) => runs.get(id) ?? null,
+      postponeDue: async (id, at) => (runs.get(id)?.status === 'running' ? (due.set(id, at), true) : false),
+      clearDue: async (id) => void due.set(id, -1),
+    },
+    stepQueue: { enqueueAll: async (messages) => void stepMessages.push(...messages) },
     events: { publish: async (batch) => void events.push(...batch) },
     clock: { now: () => new Date(NOW) },
     bounds: B,
   };
-  return { deps, due, sent, webhookMessages, events };
+  return { deps, due, sent, webhookMessages, events, stepMessages };
 }
 
 describe('reconcile', () => {
@@ -154,5 +164,42 @@ describe('reconcile', () => {
     const report = await reconcile(deps);
     expect(report).toMatchObject({ redriven_queued: 0, errors: 1 });
     expect(due.has('msg_q')).toBe(false);
+  });
+
+  describe('automation runs', () => {
+    const run = (over: Partial<Run>): Run => ({
+      ...newRun({
+        automation: { id: 'auto_1', account_id: 'acc_1', name: 'A', version: 1, steps: [{ key: 'wait', type: 'delay', duration: '1 hour' }, { key: 'c', type: 'condition', field: 'event.name', operator: 'exists' }] },
+        event: { id: 'ae_1', name: 'signup', user_id: 'u1', email: null, data: {}, created_at: iso(NOW - 7_200_000) },
+        subject: 'user:u1',
+        now: new Date(NOW - 7_200_000),
+      }),
+      ...over,
+    });
+
+    it('re-drives a pending step, a dead attempt and a lost wake-up; waits for a live lease and a future wake; clears ended runs', async () => {
+      const pending = run({ id: 'run_pending' });
+      const dead = run({ id: 'run_dead', step_state: 'claimed', lease_until: NOW - 1, attempt: 1 });
+      const live = run({ id: 'run_live', step_state: 'claimed', lease_until: NOW + 10_000, attempt: 1 });
+      const lost = run({ id: 'run_lost', step_state: 'waiting', wake_at: iso(NOW - B.scheduledLateAfterMs - 1) });
+      const later = run({ id: 'run_later', step_state: 'waiting', wake_at: iso(NOW + 60_000) });
+      const ended = run({ id: 'run_ended', status: 'completed' });
+      const { deps, due, stepMessages } = fakes([], [], { runs: [pending, dead, live, lost, later, ended] });
+      const report = await reconcile(deps);
+      expect(stepMessages).toEqual(
+        expect.arrayContaining([
+          { run_id: 'run_pending', step_index: 0 },
+          { run_id: 'run_dead', step_index: 0 },
+          { run_id: 'run_lost', step_index: 0, wake: true },
+        ]),
+      );
+      expect(stepMessages).toHaveLength(3);
+      expect(report).toMatchObject({ redriven_runs: 3, waiting: 2, cleared: 1 });
+      expect(due.get('run_pending')).toBe(NOW + B.queuedRedriveAfterMs);
+      expect(due.get('run_lost')).toBe(NOW + B.scheduledLateAfterMs);
+      expect(due.get('run_live')).toBe(NOW + 10_000);
+      expect(due.get('run_later')).toBe(NOW + 60_000 + B.scheduledLateAfterMs);
+      expect(due.get('run_ended')).toBe(-1);
+    });
   });
 });

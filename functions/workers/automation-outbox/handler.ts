@@ -1,0 +1,26 @@
+/**
+ * Automation outbox: the table's stream (run items, filtered by the event source) -> the automation-steps
+ * queue (a step left pending) and the webhook events queue (automation.*). See shared/usecases/runs/relay-runs.ts.
+ */
+import { createAwsClients } from '../../../shared/aws/clients';
+import { SqsAutomationStepQueue } from '../../../shared/aws/sqs-automation-step-queue';
+import { SqsEventPublisher } from '../../../shared/aws/sqs-event-publisher';
+import { ENV, loadConfig, required } from '../../../shared/config';
+import { logError, logInfo } from '../../../shared/log';
+import { relayRuns } from '../../../shared/usecases/runs/relay-runs';
+import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-record';
+
+// Only what the relay needs (no services graph).
+const config = loadConfig();
+const clients = createAwsClients(config);
+const deps = {
+  stepQueue: new SqsAutomationStepQueue(clients.sqs, required(config, 'automationStepsQueueUrl', ENV.automationStepsQueueUrl)),
+  events: new SqsEventPublisher(clients.sqs, required(config, 'webhookEventsQueueUrl', ENV.webhookEventsQueueUrl)),
+};
+
+export const handler = forEachStreamBatch('automation-outbox', async (items) => {
+  const result = await relayRuns(deps, items);
+  if (result.failure) logError('automation-outbox: batch stopped', new Error(result.failure), { records: items.length, done: result.done });
+  else logInfo('automation-outbox', { records: items.length, enqueued: result.enqueued, published: result.published });
+  return { done: result.done, poison: result.permanent };
+});

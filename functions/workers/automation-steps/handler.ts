@@ -1,0 +1,29 @@
+/**
+ * Automation steps worker: SQS batch of {run_id, step_index, wake?} -> runStep (claim, do, complete;
+ * shared/usecases/runs/run-step.ts). Each message is one run's step: a failure is reported for that
+ * message alone and never holds back another run.
+ */
+import type { SQSHandler } from 'aws-lambda';
+import type { Idempotency } from '../../../shared/domain/emails/idempotency';
+import type { ParsedSendRequest } from '../../../shared/domain/emails/send-request';
+import type { Principal } from '../../../shared/usecases/principal';
+import { automationStepMessageSchema } from '../../../shared/domain/messages';
+import { logInfo } from '../../../shared/log';
+import { buildServices } from '../../../shared/services';
+import { sendEmail } from '../../../shared/usecases/send-email';
+import { runStep, STEP_LEASE_MS } from '../../../shared/usecases/runs/run-step';
+import { forEachRecord } from '../../../shared/worker/for-each-record';
+
+const services = buildServices();
+/** STEP_LEASE_S shortens the claim's lease (tests of a dead attempt). */
+const leaseMs = Number(process.env.STEP_LEASE_S) > 0 ? Number(process.env.STEP_LEASE_S) * 1000 : STEP_LEASE_MS;
+const deps = {
+  ...services,
+  leaseMs,
+  sendEmail: (principal: Principal, request: ParsedSendRequest, idempotency: Idempotency) => sendEmail(services, { principal }, request, { idempotency }),
+};
+
+export const handler: SQSHandler = forEachRecord('automation-steps', automationStepMessageSchema, async (message) => {
+  const outcome = await runStep(deps, message);
+  logInfo('automation-steps', { run_id: message.run_id, step_index: message.step_index, wake: message.wake === true, outcome });
+});
