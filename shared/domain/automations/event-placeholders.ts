@@ -50,6 +50,13 @@ export function fillEventPlaceholders(text: string, event: AutomationEvent, opti
  * Fills every string inside a JSON value (arrays and plain objects walked; keys and other values kept):
  * template variables, address lists. `missing` is the union, each path once.
  */
+/** A plain object of any realm (prototype null, or an Object.prototype), not a class instance. */
+function isPlainObject(node: unknown): node is Record<string, unknown> {
+  if (typeof node !== 'object' || node === null || Array.isArray(node)) return false;
+  const prototype = Object.getPrototypeOf(node);
+  return prototype === null || Object.getPrototypeOf(prototype) === null;
+}
+
 export function fillEventPlaceholdersDeep<T>(value: T, event: AutomationEvent, options: FillOptions = {}): { value: T; missing: string[] } {
   const missing = new Set<string>();
   const walk = (node: unknown): unknown => {
@@ -59,7 +66,7 @@ export function fillEventPlaceholdersDeep<T>(value: T, event: AutomationEvent, o
       return result.text;
     }
     if (Array.isArray(node)) return node.map(walk);
-    if (typeof node === 'object' && node !== null && [Object.prototype, null].includes(Object.getPrototypeOf(node))) {
+    if (isPlainObject(node)) {
       const out: Record<string, unknown> = {};
       for (const [key, child] of Object.entries(node)) Object.defineProperty(out, key, { value: walk(child), enumerable: true, writable: true, configurable: true });
       return out;

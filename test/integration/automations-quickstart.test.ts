@@ -1,0 +1,45 @@
+/**
+ * docs/automations.md's quick start works as written: its shell block run with only the placeholders
+ * filled in (the API URL, the key and the account's address), then the run and its emails checked.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { api, newAccount, stack, waitFor, waitForStatus } from './harness/stack';
+
+function documentedBlock(): string {
+  const section = readFileSync(join(__dirname, '..', '..', 'docs', 'automations.md'), 'utf8').split('## Quick start')[1]!;
+  return /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+}
+
+describe('automations, as documented in docs/automations.md', () => {
+  it('creates the welcome series, starts it with user.created, resumes it with user.verified and sends both emails', async () => {
+    const account = await newAccount();
+    const script = documentedBlock().replaceAll('http://127.0.0.1:3000', stack().apiUrl).replaceAll('$KEY', account.key).replaceAll('you@example.com', account.email);
+    const output = execFileSync('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8', timeout: 60_000 });
+    const answers = output.trim().split('\n').map((line) => JSON.parse(line));
+    expect(answers).toHaveLength(3);
+    expect(answers[0].automation).toMatchObject({ name: 'Welcome series', status: 'active', version: 1 });
+    expect(answers[1]).toMatchObject({ event: { name: 'user.created', user_id: '42', source: 'api' }, matched_automations: 1, resumed_runs: 0, cancelled_runs: 0 });
+    expect(answers[2]).toMatchObject({ matched_automations: 0, resumed_runs: 1, cancelled_runs: 0 });
+
+    const id = answers[0].automation.id as string;
+    const run = await waitFor(async () => {
+      const [listed] = (await api('GET', `/automations/${id}/runs`, { key: account.key })).body.runs;
+      return listed?.status === 'completed' ? listed : undefined;
+    }, 'the run completed', 20_000, 200);
+    const detail = (await api('GET', `/automations/${id}/runs/${run.id}`, { key: account.key })).body.run;
+    expect(detail.steps.map((step: any) => [step.key, step.status])).toEqual([
+      ['welcome', 'completed'],
+      ['verified', 'completed'],
+      ['is-pro', 'completed'],
+      ['pro-tips', 'completed'],
+    ]);
+    const subjects = [];
+    for (const key of ['welcome', 'pro-tips']) {
+      const emailId = detail.steps.find((step: any) => step.key === key).output.email_id;
+      subjects.push((await waitForStatus(account, emailId, 'delivered')).subject);
+    }
+    expect(subjects).toEqual(['Welcome, Ada', 'Three tips for your pro plan']);
+  });
+});
