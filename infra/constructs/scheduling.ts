@@ -11,8 +11,9 @@ export interface SchedulingProps {
 }
 
 /**
- * EventBridge Scheduler group for the one-time schedules (scheduled sends, retries, delays) and the
- * role the scheduler assumes to deliver them: sqs:SendMessage on the target queues, nothing else.
+ * EventBridge Scheduler group for the one-time schedules (scheduled sends, automation delays and wait
+ * timeouts) and the role the scheduler assumes to deliver them: sqs:SendMessage on the target queues
+ * (SCHEDULE_GROUP.targetQueues), nothing else.
  */
 export class Scheduling extends Construct {
   readonly group: scheduler.ScheduleGroup;

@@ -20,7 +20,7 @@ import {
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
-import { TABLE, type FilterPattern } from '../../../infra/definitions';
+import { STREAM_WORKERS, TABLE, type FilterPattern } from '../../../infra/definitions';
 import { ensureTable } from '../../../localstack/cloud/provision';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../../localstack/cloud/dynamodb';
 import { matchesFilters, StreamCheckpoints, StreamPoller, type StreamBatchFailure, type StreamPollerOptions } from '../../../localstack/cloud/stream-poller';
@@ -505,5 +505,15 @@ describe('Lambda event filter patterns', () => {
     expect(matchesFilters([{ dynamodb: { SizeBytes: [{ numeric: ['>', 10, '<=', 20] }] } }], { dynamodb: { SizeBytes: 15 } })).toBe(true);
     expect(matchesFilters([{ dynamodb: { SizeBytes: [{ numeric: ['>', 10, '<=', 20] }] } }], { dynamodb: { SizeBytes: 25 } })).toBe(false);
     expect(matchesFilters([{ dynamodb: { NewImage: { status: { S: [{ 'equals-ignore-case': 'QUEUED' }] } } } }], email)).toBe(true);
+  });
+
+  it("the automation outbox's filter (the definition's) takes run inserts and modifies only", () => {
+    const { filters } = STREAM_WORKERS.find((worker) => worker.name === 'automation-outbox')!;
+    const run = { type: { S: 'run' }, step_state: { S: 'pending' } };
+    expect(matchesFilters(filters, record(run))).toBe(true);
+    expect(matchesFilters(filters, record(run, 'MODIFY'))).toBe(true);
+    expect(matchesFilters(filters, { eventName: 'REMOVE', dynamodb: { OldImage: run } })).toBe(false);
+    expect(matchesFilters(filters, record({ type: { S: 'email' } }))).toBe(false);
+    expect(matchesFilters(filters, record({ type: { S: 'automation' } }, 'MODIFY'))).toBe(false);
   });
 });
