@@ -45,6 +45,7 @@
  *  - accept-to-delivered in its own phase: sequential sends, each polled with GET /emails/{id} every
  *    5 ms until `delivered`.
  */
+import { jsonCaller, verifiedDomain } from './lib/fixtures';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -377,20 +378,9 @@ async function runPhases(
   const { account, secret } = await createAccount(services, { email: `bench-${suffix}@example.com`, plan: 'dedicated', paymentMethod: true, tenants: false });
   const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
   const setup = new HttpClient(stack.apiUrl, 4);
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await setup.request(method, path, headers, body === undefined ? undefined : JSON.stringify(body));
-    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${response.text}`);
-    return JSON.parse(response.text);
-  };
+  const call = jsonCaller(setup, headers);
   const domainName = `bench-${suffix}.example-mail.test`;
-  const { domain } = (await call('POST', '/domains', { name: domainName })) as {
-    domain: { id: string; records: { type: string; name: string; value: string; priority?: number }[] };
-  };
-  for (const record of domain.records) {
-    await call('PUT', '/_local/dns/records', { name: record.name, type: record.type, values: [record.type === 'MX' ? `${record.priority ?? 10} ${record.value}` : record.value] });
-  }
-  const verified = (await call('POST', `/domains/${domain.id}`, { action: 'verify' })) as { domain: { status: string } };
-  if (verified.domain.status !== 'verified') throw new Error(`domain ${domainName} did not verify: ${JSON.stringify(verified)}`);
+  await verifiedDomain(call, domainName);
   const from = `bench@${domainName}`;
   if (TEMPLATE) {
     await call('POST', '/templates', {

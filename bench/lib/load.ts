@@ -26,7 +26,19 @@ export interface PhaseResult {
   outcomes: Record<string, number>;
 }
 
-export async function closedLoop(concurrency: number, durationMs: number, operation: (sequence: number) => Promise<Outcome>): Promise<PhaseResult> {
+/** Closed loop for `durationMs`: each of `concurrency` workers issues one operation, waits for it, issues the next. */
+export function closedLoop(concurrency: number, durationMs: number, operation: (sequence: number) => Promise<Outcome>): Promise<PhaseResult> {
+  const deadline = performance.now() + durationMs;
+  return workerLoop(concurrency, () => performance.now() < deadline, operation);
+}
+
+/** Closed loop for exactly `count` operations. */
+export function countedLoop(concurrency: number, count: number, operation: (sequence: number) => Promise<Outcome>): Promise<PhaseResult> {
+  return workerLoop(concurrency, (sequence) => sequence < count, operation);
+}
+
+/** `concurrency` workers issuing operations (numbered from 0) while `more(next sequence)` holds. */
+async function workerLoop(concurrency: number, more: (sequence: number) => boolean, operation: (sequence: number) => Promise<Outcome>): Promise<PhaseResult> {
   const latencies: number[] = [];
   const serverLatencies: number[] = [];
   const outcomes: Record<string, number> = {};
@@ -34,9 +46,8 @@ export async function closedLoop(concurrency: number, durationMs: number, operat
   let errors = 0;
   let sequence = 0;
   const started = performance.now();
-  const deadline = started + durationMs;
   const worker = async () => {
-    while (performance.now() < deadline) {
+    while (more(sequence)) {
       const t0 = performance.now();
       let outcome: Outcome;
       try {

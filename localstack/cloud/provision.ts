@@ -51,9 +51,9 @@ async function ensureStream(dynamo: DynamoDBClient, table: TableDescription): Pr
   if (!wanted) return current?.StreamEnabled ? table.LatestStreamArn : undefined;
   if (current?.StreamEnabled && current.StreamViewType === wanted) return table.LatestStreamArn;
   if (current?.StreamEnabled) {
-    await dynamo.send(new UpdateTableCommand({ TableName: TABLE.name, StreamSpecification: { StreamEnabled: false } }));
+    await dynamo.send(new UpdateTableCommand({ TableName: table.TableName, StreamSpecification: { StreamEnabled: false } }));
   }
-  const updated = await dynamo.send(new UpdateTableCommand({ TableName: TABLE.name, StreamSpecification: { StreamEnabled: true, StreamViewType: wanted } }));
+  const updated = await dynamo.send(new UpdateTableCommand({ TableName: table.TableName, StreamSpecification: { StreamEnabled: true, StreamViewType: wanted } }));
   return updated.TableDescription?.LatestStreamArn;
 }
 
@@ -68,7 +68,7 @@ async function ensureIndexes(dynamo: DynamoDBClient, table: TableDescription): P
     if (present.has(gsi.indexName)) continue;
     await dynamo.send(
       new UpdateTableCommand({
-        TableName: TABLE.name,
+        TableName: table.TableName,
         AttributeDefinitions: [gsi.partitionKey, gsi.sortKey].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
         GlobalSecondaryIndexUpdates: [
           {
@@ -87,9 +87,10 @@ async function ensureIndexes(dynamo: DynamoDBClient, table: TableDescription): P
   }
 }
 
-export async function ensureTable(dynamo: DynamoDBClient): Promise<{ streamArn?: string }> {
+/** Creates (or brings up to date) the single table; `name` lets a test make a private copy no worker watches. */
+export async function ensureTable(dynamo: DynamoDBClient, name: string = TABLE.name): Promise<{ streamArn?: string }> {
   try {
-    const existing = await dynamo.send(new DescribeTableCommand({ TableName: TABLE.name }));
+    const existing = await dynamo.send(new DescribeTableCommand({ TableName: name }));
     await ensureIndexes(dynamo, existing.Table!);
     return { streamArn: await ensureStream(dynamo, existing.Table!) };
   } catch (error) {
@@ -98,7 +99,7 @@ export async function ensureTable(dynamo: DynamoDBClient): Promise<{ streamArn?:
   const attributes = new Set([TABLE.partitionKey, TABLE.sortKey, ...TABLE.globalSecondaryIndexes.flatMap((g) => [g.partitionKey, g.sortKey])]);
   const created = await dynamo.send(
     new CreateTableCommand({
-      TableName: TABLE.name,
+      TableName: name,
       BillingMode: 'PAY_PER_REQUEST',
       AttributeDefinitions: [...attributes].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
       KeySchema: [
@@ -117,7 +118,7 @@ export async function ensureTable(dynamo: DynamoDBClient): Promise<{ streamArn?:
     }),
   );
   await dynamo.send(
-    new UpdateTimeToLiveCommand({ TableName: TABLE.name, TimeToLiveSpecification: { AttributeName: TABLE.timeToLiveAttribute, Enabled: true } }),
+    new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { AttributeName: TABLE.timeToLiveAttribute, Enabled: true } }),
   );
   return { streamArn: created.TableDescription?.LatestStreamArn };
 }

@@ -1,8 +1,16 @@
 /**
  * The run store against DynamoDB Local (shared/store/runs.ts): every transition is one conditional write,
  * so racing starts, claims and completions resolve to exactly one winner; a dead attempt's step is
- * claimed again only after its lease; a cancelled run takes no further step.
+ * claimed again only after its lease; a cancelled run takes no further step. The runs live in a private
+ * copy of the table, so the running stack's automation workers (which would relay and claim any pending
+ * step) never race the claims these tests make.
  */
+import { randomUUID } from 'node:crypto';
+import { RunRepository } from '../../shared/store/runs';
+import { ensureTable } from '../../localstack/cloud/provision';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createAwsClients } from '../../shared/aws/clients';
+import { loadConfig } from '../../shared/config';
 import { newId } from '../../shared/domain/ids';
 import { newRun, type Run, type StepResult } from '../../shared/domain/automations/run';
 import type { Step } from '../../shared/domain/automations/automation';
@@ -25,7 +33,17 @@ function run(eventId = newId('evt'), at = new Date()): Run {
 const result = (index: number, at: string): StepResult => ({ index, key: steps[index]!.key, type: steps[index]!.type, status: 'completed', started_at: at, completed_at: at, output: { n: index }, error: null });
 
 describe('the run store', () => {
-  const runs = () => stack().services.runs;
+  let repository: RunRepository;
+  const runs = () => repository;
+
+  beforeAll(async () => {
+    stack(); // loads the running stack's endpoints into process.env
+    const config = loadConfig(process.env);
+    const { dynamo } = createAwsClients(config);
+    const name = `runs-store-test-${randomUUID().slice(0, 8)}`;
+    await ensureTable(new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb }), name);
+    repository = new RunRepository({ client: dynamo, name });
+  });
 
   it('starts a run once however many times (and however concurrently) the same event starts it', async () => {
     const first = run();
