@@ -349,6 +349,19 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
   },
   {
+    // Imports from SendGrid, Postmark and Mailgun (docs/imports.md): each request works ~25 s against the
+    // provider's API (outbound HTTPS) and writes domains, webhooks, templates and suppressions through
+    // the same use cases as their own groups.
+    name: 'migrations',
+    entry: 'functions/api/migrations/handler.ts',
+    routes: ['ANY /migrations', 'ANY /migrations/{proxy+}'],
+    grants: [
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      // New domains get an encrypted DKIM key; imported webhooks get a sealed signing secret.
+      { resource: { kind: 'secretsKey' }, access: 'encryptDecrypt' },
+    ],
+  },
+  {
     // Public (no API key: the signed token is the authority): one-click unsubscribe and its confirmation
     // page, the open pixel and the click redirect (docs/tracking.md). Tokens may be up to 4 KB long.
     name: 'links',

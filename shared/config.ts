@@ -74,6 +74,11 @@ export interface Config {
   webhookAllowLoopback: boolean;
   /** When the reconciler treats each pipeline stage as stuck (RECOVERY_*_S, docs/reliability.md). */
   recovery: RecoveryBounds;
+  /**
+   * POST /migrations (docs/imports.md): how long one request works (MIGRATION_REQUEST_BUDGET_MS, default
+   * 25000) and, for tests, after how many saved stretches it stops (MIGRATION_MAX_STRETCHES_PER_REQUEST).
+   */
+  imports: { budgetMs: number; maxStretchesPerRequest: number | null };
   /** Service endpoints for the local cloud/LocalStack; empty in AWS. */
   endpoints: Partial<Record<'dynamodb' | 'sqs' | 'sns' | 's3' | 'ses' | 'scheduler', string>>;
 }
@@ -81,6 +86,11 @@ export interface Config {
 function read(env: NodeJS.ProcessEnv, name: string, fallback = ''): string {
   const value = env[name];
   return value === undefined || value === '' ? fallback : value;
+}
+
+function positiveInt(value: string, fallback: number): number {
+  const parsed = Number(value);
+  return Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -112,6 +122,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookDeliveriesQueueUrl: read(env, ENV.webhookDeliveriesQueueUrl),
     webhookAllowLoopback: ['true', '1'].includes(read(env, 'WEBHOOK_ALLOW_LOOPBACK').trim().toLowerCase()),
     recovery: recoveryBoundsFromEnv(env),
+    imports: {
+      budgetMs: positiveInt(read(env, 'MIGRATION_REQUEST_BUDGET_MS'), 25_000),
+      maxStretchesPerRequest: read(env, 'MIGRATION_MAX_STRETCHES_PER_REQUEST') ? positiveInt(read(env, 'MIGRATION_MAX_STRETCHES_PER_REQUEST'), 1) : null,
+    },
     endpoints: {
       dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB,
       sqs: env.AWS_ENDPOINT_URL_SQS,

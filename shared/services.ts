@@ -45,6 +45,10 @@ import { cachingSecretBox } from './secrets/caching-secret-box';
 import { secretBoxFromEnv } from './secrets/from-environment';
 import { PublishedTemplates } from './usecases/send/published-templates';
 import { RunRepository } from './store/runs';
+import { MigrationRepository } from './store/migrations';
+import type { ProviderCredentials } from './domain/migrations/source';
+import { createProviderSource } from './providers';
+import { providerBaseUrls } from './providers/base-urls';
 import { DkimKeys } from './usecases/dkim-keys';
 import { tenantCleanupSteps } from './usecases/tenant-cleanup';
 import { LinkKeyRepository } from './store/link-keys';
@@ -134,6 +138,15 @@ export function buildServices(config: Config = loadConfig()) {
     parseInbound,
     checkAuthentication: (input: AuthenticationInput) => checkAuthentication(input, (name, rrtype) => dns.resolve(name, rrtype)),
     mxHostname: config.inboundMxHost,
+    /** Imports (docs/imports.md): their records, the provider APIs they read (base URLs from the environment), settings. */
+    migrations: new MigrationRepository(table),
+    providerSource: (credentials: ProviderCredentials) => createProviderSource(credentials, providerBaseUrls(process.env)),
+    importSettings: {
+      budgetMs: config.imports.budgetMs,
+      maxStretchesPerRequest: config.imports.maxStretchesPerRequest,
+      leaseMs: config.imports.budgetMs + 35_000,
+      apiBaseUrl: config.linksBaseUrl || 'http://localhost:3000',
+    },
   };
 }
 

@@ -20,6 +20,7 @@ import { getServers } from 'node:dns';
 import { ensureLocalKeyFile } from '../../shared/secrets/local-secret-box';
 import { createApiServer, type LocalPages } from './api-server';
 import { caBundle, startWebhookInbox } from './webhook-inbox';
+import { startProviderEmulator } from '../emulators/providers/server';
 import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
 import { ENV, loadConfig } from '../../shared/config';
 import { buildServices } from '../../shared/services';
@@ -40,7 +41,7 @@ export interface LocalCloudOptions {
   dataDir: string;
   /** Keep everything in memory (tests): nothing read from or written to dataDir but stack.json. */
   inMemory: boolean;
-  ports?: Partial<Record<'dynamodb' | 'fauxqs' | 'ses' | 'scheduler' | 'dns' | 'webhookInbox' | 'smtp' | 'mx', number>>;
+  ports?: Partial<Record<'dynamodb' | 'fauxqs' | 'ses' | 'scheduler' | 'dns' | 'webhookInbox' | 'smtp' | 'mx' | 'providers', number>>;
   /** The SMTP port was asked for explicitly (SMTP_PORT): taken is an error, not a reason to take a free one. */
   smtpPortExplicit?: boolean;
   mxPortExplicit?: boolean;
@@ -133,6 +134,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     // The local HTTPS webhook inbox (first-run webhooks without a public endpoint); its CA is trusted below.
     const inbox = await startWebhookInbox({ dir: join(dataDir, 'webhook-inbox'), port: options.ports?.webhookInbox ?? 0, host });
     stops.push(() => inbox.stop());
+    // Fake SendGrid, Postmark and Mailgun APIs for imports (docs/imports.md, "Trying it locally"), with demo accounts.
+    const providers = await startProviderEmulator({ port: options.ports?.providers ?? 0, host });
+    stops.push(() => providers.close());
     // Stored secrets (DKIM keys) are sealed with a local key file, as KMS does in AWS.
     const secretsKeyFile = join(dataDir, 'secrets.key');
     ensureLocalKeyFile(secretsKeyFile);
@@ -207,6 +211,13 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       // Signed links (unsubscribe, tracking) point at this API (LINKS_BASE_URL in the environment overrides
       // it, e.g. a tunnel's public URL).
       LINKS_BASE_URL: process.env.LINKS_BASE_URL?.trim() || apiUrl,
+      // Imports read the fake providers unless the environment names the real ones (docs/imports.md).
+      LOCAL_PROVIDERS_URL: providers.url,
+      PROVIDER_SENDGRID_URL: process.env.PROVIDER_SENDGRID_URL?.trim() || providers.urls.sendgrid,
+      PROVIDER_SENDGRID_EU_URL: process.env.PROVIDER_SENDGRID_EU_URL?.trim() || providers.urls.sendgridEu,
+      PROVIDER_POSTMARK_URL: process.env.PROVIDER_POSTMARK_URL?.trim() || providers.urls.postmark,
+      PROVIDER_MAILGUN_URL: process.env.PROVIDER_MAILGUN_URL?.trim() || providers.urls.mailgun,
+      PROVIDER_MAILGUN_EU_URL: process.env.PROVIDER_MAILGUN_EU_URL?.trim() || providers.urls.mailgunEu,
       // Shorter recovery bounds than AWS's: a local stack killed mid-burst is whole again in a minute.
       ...localRecoveryEnv(process.env),
       ...options.env,

@@ -26,6 +26,10 @@ export interface RateLimit {
 export const RATE_LIMITS = {
   /** GET /emails */
   listEmails: { limit: 10, windowSeconds: 1 },
+  /** POST /migrations without cursor (dry runs included): spec, Limits. */
+  newImports: { limit: 10, windowSeconds: 3600 },
+  /** POST /migrations with cursor: spec, Limits. */
+  importContinuations: { limit: 300, windowSeconds: 3600 },
 } as const satisfies Record<string, RateLimit>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

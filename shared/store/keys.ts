@@ -29,6 +29,8 @@
  *   Automation         PK AUTOMATION#<acc>#<auto>  SK AUTOMATION  GSI1PK ACCOUNT#<acc>#AUTOMATIONS  GSI1SK <auto>
  *   Automation pointers PK AUTOTRIGGER#<acc>#<event> | AUTOCANCEL#<acc>#<event>  SK <auto>  (only while active)
  *   Tenant opt-outs    GSI1PK ACCOUNT#<acc>#TENANT#<ten>#OPTOUTS  GSI1SK <email>#<category>  (written before opt-outs had ids; the delete cascade still reads it)
+ *   Import head        PK MIGRATION#<acc>#<mig>  SK HEAD  GSI1PK ACCOUNT#<acc>#MIGRATIONS  GSI1SK <mig>  (dry runs: TTL, no GSI1)
+ *   Import report part PK MIGRATION#<acc>#<mig>  SK PART#<n>  (one stretch of work each; merged in order)
  *   Opt-outs listing   GSI1PK ACCOUNT#<acc>[#TENANT#<t>]#OPTOUTS#<category>#<shard>  GSI1SK <cop id>  (GET /suppressions?category=, newest first)
  */
 /** A user-chosen value inside a key (tenant ids): '%' and '#' escaped so it cannot end its segment early. */
@@ -91,6 +93,10 @@ export const keys = {
   automationTrigger: (accountId: string, event: string, automationId: string) => ({ PK: `AUTOTRIGGER#${accountId}#${keyPart(event)}`, SK: automationId }),
   /** Pointer to an ACTIVE automation whose runs this event cancels (cancel_on_events; present only while active). */
   automationCancel: (accountId: string, event: string, automationId: string) => ({ PK: `AUTOCANCEL#${accountId}#${keyPart(event)}`, SK: automationId }),
+  /** An import (POST /migrations), keyed by its account and id; its report parts share the partition. */
+  migration: (accountId: string, migrationId: string) => ({ PK: `MIGRATION#${accountId}#${migrationId}`, SK: 'HEAD' }),
+  /** Per-account listing of imports (GSI1SK the mig_ id: newest first). */
+  migrationsByAccount: (accountId: string) => `ACCOUNT#${accountId}#MIGRATIONS`,
   domain: (domainId: string) => ({ PK: `DOMAIN#${domainId}`, SK: 'DOMAIN' }),
   domainsByAccount: (accountId: string) => `ACCOUNT#${accountId}#DOMAINS`,
   domainName: (name: string) => ({ PK: `DOMAINNAME#${name.toLowerCase()}`, SK: 'DOMAINNAME' }),

@@ -80,7 +80,13 @@ async function resolveTenants(deps: TenantScopeDeps, principal: Principal, names
   return [...new Set(resolved)];
 }
 
-export async function createWebhook(deps: WebhookDeps, principal: Principal, input: CreateWebhookInput): Promise<{ webhook: WebhookEndpoint; secret: string }> {
+/** `options.enabled` false: created disabled (imports: enabled by the user once their endpoint checks our signature). */
+export async function createWebhook(
+  deps: WebhookDeps,
+  principal: Principal,
+  input: CreateWebhookInput,
+  options: { enabled?: boolean } = {},
+): Promise<{ webhook: WebhookEndpoint; secret: string }> {
   accountKeyOnly(principal);
   const tenants = await resolveTenants(deps, principal, input.tenants);
   await checkUrl(deps, input.url);
@@ -90,7 +96,7 @@ export async function createWebhook(deps: WebhookDeps, principal: Principal, inp
     account_id: principal.account.id,
     url: input.url,
     events: input.events ?? [...EVENT_TYPES],
-    enabled: true,
+    enabled: options.enabled ?? true,
     tenants,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),

@@ -18,6 +18,11 @@ export interface Suppression {
   tenant: string | null;
   reason: SuppressionReason;
   created_at: string;
+  /**
+   * Set on entries an import wrote (POST /migrations): which import and which provider list. A request
+   * that works a page again after a crash counts its own earlier writes as imported, not as present.
+   */
+  imported_by?: { migration: string; list: string };
 }
 
 /** The public record: `tenant` is the list's tenant by external_id (given by the caller, who resolved the list). */

@@ -1,0 +1,173 @@
+/**
+ * The provider emulator: one node:http server faking SendGrid, Postmark and Mailgun for imports
+ * (POST /migrations) in the local cloud and in tests. Mounts:
+ *   /sendgrid, /sendgrid-eu   SendGrid global and EU hosts
+ *   /postmark                 Postmark
+ *   /mailgun, /mailgun-eu     Mailgun US and EU hosts
+ *   /_control/…               seeding, faults and request logs (control.ts)
+ * An account lives on one region's mount: its key is unknown (the provider's 401) on the other.
+ * Demo accounts (demo.ts) are seeded at start so a local user can try an import at once.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AccountStore } from './accounts';
+import { handleControl } from './control';
+import { DEMO_ACCOUNTS } from './demo';
+import { faultReply } from './faults';
+import { fakeMailgun } from './mailgun';
+import { fakePostmark } from './postmark';
+import { fakeSendgrid } from './sendgrid';
+import type { EmulatedProvider, EmulatedRegion, FakeProvider, Reply } from './types';
+
+export { DEMO_KEYS } from './demo';
+export type { AccountSeed, Faults, RequestLogEntry } from './accounts';
+
+const MAX_CONTROL_BODY_BYTES = 64 * 1024 * 1024;
+
+const MOUNTS: { prefix: string; provider: EmulatedProvider; region: EmulatedRegion }[] = [
+  { prefix: '/sendgrid', provider: 'sendgrid', region: 'us' },
+  { prefix: '/sendgrid-eu', provider: 'sendgrid', region: 'eu' },
+  { prefix: '/postmark', provider: 'postmark', region: 'us' },
+  { prefix: '/mailgun', provider: 'mailgun', region: 'us' },
+  { prefix: '/mailgun-eu', provider: 'mailgun', region: 'eu' },
+];
+
+const FAKES: Record<EmulatedProvider, FakeProvider<unknown>> = {
+  sendgrid: fakeSendgrid as FakeProvider<unknown>,
+  postmark: fakePostmark as FakeProvider<unknown>,
+  mailgun: fakeMailgun as FakeProvider<unknown>,
+};
+
+export interface ProviderEmulatorOptions {
+  port?: number; // default 0 = ephemeral
+  host?: string; // default 127.0.0.1
+  /** Seed the demo accounts (default true). */
+  demo?: boolean;
+  log?: (msg: string) => void;
+}
+
+export interface ProviderEmulatorUrls {
+  sendgrid: string;
+  sendgridEu: string;
+  postmark: string;
+  mailgun: string;
+  mailgunEu: string;
+}
+
+export interface ProviderEmulator {
+  /** Origin, e.g. http://127.0.0.1:45678 (the control API is under /_control). */
+  url: string;
+  /** Base URL per provider host, ready for PROVIDER_*_URL. */
+  urls: ProviderEmulatorUrls;
+  close(): Promise<void>;
+}
+
+export async function startProviderEmulator(options: ProviderEmulatorOptions = {}): Promise<ProviderEmulator> {
+  const host = options.host ?? '127.0.0.1';
+  const log = options.log ?? (() => undefined);
+  const store = new AccountStore();
+  if (options.demo ?? true) for (const seed of DEMO_ACCOUNTS) store.put(seed);
+
+  const server = http.createServer((req, res) => {
+    handle(store, req, res).catch((err: unknown) => {
+      log(`provider emulator: ${req.method ?? ''} ${(req.url ?? '').split('?')[0] ?? ''} failed: ${err instanceof Error ? err.stack : String(err)}`);
+      send(res, { status: 500, text: 'Internal error in the provider emulator.' }, false);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  log(`provider emulator: listening on ${url}`);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    urls: {
+      sendgrid: `${url}/sendgrid`,
+      sendgridEu: `${url}/sendgrid-eu`,
+      postmark: `${url}/postmark`,
+      mailgun: `${url}/mailgun`,
+      mailgunEu: `${url}/mailgun-eu`,
+    },
+    close: () =>
+      (closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      })),
+  };
+}
+
+async function handle(store: AccountStore, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+  const method = req.method ?? 'GET';
+  if (url.pathname === '/_control' || url.pathname.startsWith('/_control/')) {
+    let body: unknown;
+    if (method === 'PUT' || method === 'POST') body = await readJson(req);
+    else req.resume();
+    send(res, body instanceof Error ? { status: 400, json: { error: body.message } } : handleControl(store, method, url.pathname, url.searchParams, body), false);
+    return;
+  }
+  req.resume();
+  const mount = MOUNTS.find((m) => url.pathname === m.prefix || url.pathname.startsWith(`${m.prefix}/`));
+  if (!mount) {
+    send(res, { status: 404, text: 'Not Found' }, method === 'HEAD');
+    return;
+  }
+  const fake = FAKES[mount.provider];
+  const path = url.pathname.slice(mount.prefix.length) || '/';
+  const nowMs = Date.now();
+  const credential = fake.credential(path, req.headers);
+  const account = credential.key === null ? undefined : store.find(mount.provider, credential.kind, credential.key, mount.region);
+  let reply: Reply;
+  if (!account || credential.key === null) reply = fake.unauthorized(credential);
+  else {
+    const origin = `http://${req.headers.host ?? url.host}`;
+    reply =
+      faultReply(account, fake, path, nowMs) ??
+      fake.handle({ method, path, query: url.searchParams, headers: req.headers, base: `${origin}${mount.prefix}`, key: credential.key, nowMs }, account.seed.data);
+  }
+  if (fake.decorate) reply = fake.decorate(reply, nowMs);
+  account?.record({ method, path: `${path}${url.search}`, status: reply.status, region: mount.region });
+  send(res, reply, method === 'HEAD');
+}
+
+function send(res: http.ServerResponse, reply: Reply, headOnly: boolean): void {
+  if (res.headersSent) return;
+  const payload = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.text ?? '');
+  const type = reply.json !== undefined ? 'application/json' : 'text/plain; charset=utf-8';
+  const headers: Record<string, string | number> = { ...reply.headers };
+  if (reply.status !== 204) {
+    headers['content-type'] = type;
+    headers['content-length'] = Buffer.byteLength(payload);
+  }
+  res.writeHead(reply.status, headers);
+  res.end(headOnly || reply.status === 204 ? undefined : payload);
+}
+
+/** The JSON body, or an Error saying why it cannot be read (too large, not JSON). */
+function readJson(req: http.IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_CONTROL_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('error', reject);
+    req.on('end', () => {
+      if (size > MAX_CONTROL_BODY_BYTES) return resolve(new Error(`Body larger than ${MAX_CONTROL_BODY_BYTES} bytes.`));
+      const text = Buffer.concat(chunks).toString('utf8');
+      try {
+        resolve(text.trim() === '' ? undefined : (JSON.parse(text) as unknown));
+      } catch {
+        resolve(new Error('Body is not valid JSON.'));
+      }
+    });
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * Imports in integration tests: provider accounts seeded in the local cloud's fake providers (each test
+ * under its own key, so tests never see each other's data), webhook hosts made resolvable, and an
+ * import driven to its end the way a client does (repeat with next_cursor while has_more).
+ */
+import { randomUUID } from 'node:crypto';
+import { seedProviderAccount, setProviderFaults, providerRequestLog } from '../../../localstack/emulators/providers/client';
+import type { AccountSeed, Faults } from '../../../localstack/emulators/providers/server';
+import type { PublishedDnsRecord } from '../../fixtures/providers/types';
+import { publish } from './dns';
+import { api, stack, type ApiResponse, type TestAccount } from './stack';
+
+export const emulatorUrl = () => stack().info.env.LOCAL_PROVIDERS_URL as string;
+
+/** A distinctive key per test (the secrets test greps for it). */
+export function providerKey(prefix: string): string {
+  return `${prefix}${randomUUID().replace(/-/g, '')}`;
+}
+
+export async function seedProvider(seed: AccountSeed): Promise<void> {
+  await seedProviderAccount(emulatorUrl(), seed);
+}
+
+export async function setFaults(provider: AccountSeed['provider'], apiKey: string, faults: Faults): Promise<void> {
+  await setProviderFaults(emulatorUrl(), provider, apiKey, faults);
+}
+
+export function requestLog(provider: AccountSeed['provider'], apiKey: string) {
+  return providerRequestLog(emulatorUrl(), provider, apiKey);
+}
+
+/** What the domain owner already published, and public A records for the fixtures' webhook hosts. */
+export async function publishFixtureDns(records: readonly PublishedDnsRecord[], webhookHosts: readonly string[]): Promise<void> {
+  for (const record of records) await publish(record.name, record.type, record.values);
+  for (const host of webhookHosts) {
+    const response = await api('PUT', '/_local/dns/records', { body: { name: host, type: 'A', values: ['93.184.215.14'] } });
+    if (response.status !== 200) throw new Error(`publishing A ${host} failed: ${response.text}`);
+  }
+}
+
+/** POST /migrations with `body` (and cursor), repeated until has_more is false; every answer, in order. */
+export async function importToEnd(account: TestAccount, body: Record<string, unknown>, options: { maxRequests?: number; honourRetryAfter?: boolean } = {}): Promise<ApiResponse[]> {
+  const answers: ApiResponse[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < (options.maxRequests ?? 200); i++) {
+    const response = await api('POST', '/migrations', { key: account.key, body: cursor ? { ...body, cursor } : body });
+    answers.push(response);
+    if (response.status !== 200) throw new Error(`POST /migrations answered ${response.status}: ${response.text}`);
+    const migration = response.body.migration;
+    if (!migration.has_more) return answers;
+    cursor = migration.next_cursor;
+    if (options.honourRetryAfter && migration.retry_after_seconds) await new Promise((resolve) => setTimeout(resolve, migration.retry_after_seconds * 1000));
+  }
+  throw new Error('the import did not finish within the requests allowed');
+}
