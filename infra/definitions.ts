@@ -357,8 +357,8 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     routes: ['ANY /migrations', 'ANY /migrations/{proxy+}'],
     grants: [
       { resource: { kind: 'table' }, access: 'readWrite' },
-      // New domains get an encrypted DKIM key; imported webhooks get a sealed signing secret.
-      { resource: { kind: 'secretsKey' }, access: 'encryptDecrypt' },
+      // New domains get a sealed DKIM key and imported webhooks a sealed signing secret: seal only.
+      { resource: { kind: 'secretsKey' }, access: 'encrypt' },
     ],
   },
   {

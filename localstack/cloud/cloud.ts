@@ -20,7 +20,7 @@ import { getServers } from 'node:dns';
 import { ensureLocalKeyFile } from '../../shared/secrets/local-secret-box';
 import { createApiServer, type LocalPages } from './api-server';
 import { caBundle, startWebhookInbox } from './webhook-inbox';
-import { startProviderEmulator } from '../emulators/providers/server';
+import { DEMO_WEBHOOK_HOST, startProviderEmulator } from '../emulators/providers/server';
 import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
 import { ENV, loadConfig } from '../../shared/config';
 import { buildServices } from '../../shared/services';
@@ -137,6 +137,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     // Fake SendGrid, Postmark and Mailgun APIs for imports (docs/imports.md, "Trying it locally"), with demo accounts.
     const providers = await startProviderEmulator({ port: options.ports?.providers ?? 0, host });
     stops.push(() => providers.close());
+    // The demo accounts' webhook URLs must resolve to a public address for their import to pass the URL
+    // check (they are imported disabled: nothing is ever sent there).
+    dns.setRecords({ name: DEMO_WEBHOOK_HOST, type: 'A', values: ['93.184.215.14'] });
     // Stored secrets (DKIM keys) are sealed with a local key file, as KMS does in AWS.
     const secretsKeyFile = join(dataDir, 'secrets.key');
     ensureLocalKeyFile(secretsKeyFile);

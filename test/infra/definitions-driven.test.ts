@@ -34,10 +34,10 @@ const newQueue: QueueDefinition = {
   envVar: 'WEBHOOKS_QUEUE_URL',
 };
 const newGroup: ApiGroupDefinition = {
-  // A group that does not exist yet (templates and automations, once the example here, are real groups now).
-  name: 'migrations',
-  entry: 'functions/api/migrations/handler.ts',
-  routes: ['GET /migrations', 'POST /migrations', 'ANY /migrations/{proxy+}'],
+  // A group that does not exist yet (templates, automations and migrations, once the example here, are real groups now).
+  name: 'exports',
+  entry: 'functions/api/exports/handler.ts',
+  routes: ['GET /exports', 'POST /exports', 'ANY /exports/{proxy+}'],
   grants: [
     { resource: { kind: 'table' }, access: 'read' },
     { resource: { kind: 'scheduler' }, access: 'schedule' },

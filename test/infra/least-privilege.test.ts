@@ -212,12 +212,13 @@ describe('the secrets key', () => {
   test('only the functions holding secrets get KMS permissions, as the definitions say', () => {
     const users = definitions.filter((d) => kmsActions(d.name).length > 0).map((d) => d.name);
     expect(users).toEqual(definitions.filter((d) => granted(d.name, 'secretsKey')).map((d) => d.name));
-    expect(users.sort()).toEqual(['domains', 'links', 'send-email', 'webhook-delivery', 'webhooks']);
+    expect(users.sort()).toEqual(['domains', 'links', 'migrations', 'send-email', 'webhook-delivery', 'webhooks']);
   });
 
-  test('domains may encrypt and decrypt; webhooks may only seal; the send worker seals and opens (link keys); the links group and the delivery worker only open; never GenerateDataKey, ReEncrypt or key administration', () => {
+  test('domains may encrypt and decrypt; webhooks and migrations (imports) may only seal; the send worker seals and opens (link keys); the links group and the delivery worker only open; never GenerateDataKey, ReEncrypt or key administration', () => {
     expect(kmsActions('domains').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
     expect(kmsActions('webhooks')).toEqual(['kms:Encrypt']);
+    expect(kmsActions('migrations')).toEqual(['kms:Encrypt']);
     // The send worker seals the first link key when there is none (docs/tracking.md).
     expect(kmsActions('send-email').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
     expect(kmsActions('links')).toEqual(['kms:Decrypt']);
@@ -226,7 +227,7 @@ describe('the secrets key', () => {
   });
 
   test('KMS statements are scoped to the secrets key', () => {
-    for (const name of ['domains', 'links', 'send-email', 'webhooks', 'webhook-delivery']) {
+    for (const name of ['domains', 'links', 'migrations', 'send-email', 'webhooks', 'webhook-delivery']) {
       const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => a.startsWith('kms:')));
       expect(statements.length).toBeGreaterThan(0);
       for (const statement of statements) {

@@ -6,6 +6,9 @@
 import type { AccountSeed } from './accounts';
 import type { MailgunSeed, PostmarkSeed, SendgridSeed } from './seed';
 
+/** The host of the demo accounts' webhook URLs (the local cloud publishes an A record for it). */
+export const DEMO_WEBHOOK_HOST = 'hooks.demo-customer.example';
+
 export const DEMO_KEYS = {
   sendgrid: 'SG.local-demo',
   /** Postmark server token. */

@@ -19,7 +19,7 @@ import { fakePostmark } from './postmark';
 import { fakeSendgrid } from './sendgrid';
 import type { EmulatedProvider, EmulatedRegion, FakeProvider, Reply } from './types';
 
-export { DEMO_KEYS } from './demo';
+export { DEMO_KEYS, DEMO_WEBHOOK_HOST } from './demo';
 export type { AccountSeed, Faults, RequestLogEntry } from './accounts';
 
 const MAX_CONTROL_BODY_BYTES = 64 * 1024 * 1024;
