@@ -7,6 +7,7 @@
  * rate-limits it, the next request reads them again from the first (nothing was written yet).
  */
 import { AppError } from '../../domain/errors';
+import { providerLabel } from '../../domain/migrations/code-changes';
 import { emptyPart, type WebhookItem } from '../../domain/migrations/report';
 import { ProviderError, type SourceWebhook } from '../../domain/migrations/source';
 import { webhooksByUrl } from '../../domain/migrations/webhook-events';
@@ -41,7 +42,12 @@ export async function importWebhooksStretch(ctx: StretchContext): Promise<Stretc
     if (existing.has(merged.url)) {
       item = { ...base, status: 'skipped', message: 'An endpoint with this URL already exists.' };
     } else if (merged.events.length === 0) {
-      item = { ...base, message: `None of its events (${merged.unmapped_events.join(', ')}) has an equivalent here.` };
+      // Only unmapped events, or none at all (a Postmark webhook with every trigger off): nothing to create.
+      const message =
+        merged.unmapped_events.length > 0
+          ? `None of its events (${merged.unmapped_events.join(', ')}) has an equivalent here.`
+          : `It receives no events at ${providerLabel(head.provider)} (every event is off there): there is nothing to create.`;
+      item = { ...base, message };
     } else if (head.dry_run) {
       item = { ...base, status: 'would_import' };
     } else {

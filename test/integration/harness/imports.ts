@@ -53,3 +53,50 @@ export async function importToEnd(account: TestAccount, body: Record<string, unk
   }
   throw new Error('the import did not finish within the requests allowed');
 }
+
+/** The cells of a CSV text (RFC 4180: CRLF rows, quoted cells, `""` for a quote inside one). */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  const endCell = () => {
+    row.push(cell);
+    cell = '';
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c !== '"') cell += c;
+      else if (text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else quoted = false;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') endCell();
+    else if (c === '\r' && text[i + 1] === '\n') {
+      endCell();
+      rows.push(row);
+      row = [];
+      i++;
+    } else cell += c;
+  }
+  if (cell !== '' || row.length > 0) {
+    endCell();
+    rows.push(row);
+  }
+  return rows;
+}
+
+/**
+ * GET /migrations/{id}/report both ways: the JSON rows, and the CSV as the same rows would be written
+ * (each value as text; a cell a spreadsheet would run as a formula with its leading apostrophe).
+ */
+export async function reportBothWays(account: TestAccount, id: string): Promise<{ json: { columns: string[]; rows: Record<string, unknown>[] }; contentType: string | null; csv: string[][]; jsonAsCsv: string[][] }> {
+  const json = (await api('GET', `/migrations/${id}/report?format=json`, { key: account.key })).body;
+  const response = await fetch(`${stack().apiUrl}/migrations/${id}/report`, { headers: { authorization: `Bearer ${account.key}` } });
+  const csv = parseCsv(await response.text());
+  const asCell = (value: unknown) => (typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : String(value));
+  const jsonAsCsv = [json.columns, ...json.rows.map((row: Record<string, unknown>) => json.columns.map((column: string) => asCell(row[column])))];
+  return { json, contentType: response.headers.get('content-type'), csv, jsonAsCsv };
+}
