@@ -16,7 +16,8 @@
  *   SpamComplaint -> complaint, ManualSuppression with Origin Recipient -> unsubscribe on a
  *   Transactional stream, scoped_opt_out (detail = stream id) on a Broadcasts stream; Origin
  *   Customer/Admin -> manual. The dump is not paginated: the token is an offset into it, each page
- *   re-reads the dump (filtered by SuppressionReason) and keeps at most 1000 entries.
+ *   reads the dump (filtered by SuppressionReason; once per request: the source keeps the last one) and
+ *   answers at most 1000 entries.
  * - Templates: TemplateType=All, Count 100 + Offset; layouts are listed with is_layout true.
  *   getTemplate reads /templates/{id} and, when LayoutTemplate is set, the layout by its alias; syntax
  *   mustachio. An empty Subject/HtmlBody/TextBody is none (null).
@@ -184,15 +185,29 @@ export class PostmarkSource implements ProviderSource {
     const reason = match[2] as Reason;
     const streamType = match[3] ?? 'Transactional';
     const offset = offsetOf(page);
-    const { body } = await this.server.get(this.url(`/message-streams/${encodeURIComponent(stream)}/suppressions/dump`, { SuppressionReason: reason }));
-    const rows = expectArrayAt(body, 'Suppressions', 'postmark', 'a suppression dump')
-      .filter(isObject)
-      .filter((row) => row.SuppressionReason === reason);
+    const rows = await this.dump(list, stream, reason);
     const items = rows.slice(offset, offset + DUMP_PAGE).flatMap((row) => {
       const entry = toSuppression(row, reason, stream, streamType);
       return entry ? [entry] : [];
     });
     return { items, next: offset + DUMP_PAGE < rows.length ? offsetToken(offset + DUMP_PAGE) : null };
+  }
+
+  /**
+   * One dump, read once per source (one import request) and kept for its next pages: without it, a
+   * dump of n entries would be read n/1000 times. A request starting inside a dump (a continuation)
+   * reads it once more.
+   */
+  private lastDump: { list: string; rows: JsonObject[] } | null = null;
+
+  private async dump(list: string, stream: string, reason: Reason): Promise<JsonObject[]> {
+    if (this.lastDump?.list === list) return this.lastDump.rows;
+    const { body } = await this.server.get(this.url(`/message-streams/${encodeURIComponent(stream)}/suppressions/dump`, { SuppressionReason: reason }));
+    const rows = expectArrayAt(body, 'Suppressions', 'postmark', 'a suppression dump')
+      .filter(isObject)
+      .filter((row) => row.SuppressionReason === reason);
+    this.lastDump = { list, rows };
+    return rows;
   }
 
   private async template(idOrAlias: string): Promise<JsonObject> {

@@ -54,7 +54,7 @@ describe('suppressions', () => {
     expect(lists[0]?.label).toBe('Postmark stream outbound, hard bounces');
   });
 
-  test('the 10,001 hard bounces of outbound come in 11 pages of at most 1000, each page re-reading the dump by reason', async () => {
+  test('the 10,001 hard bounces of outbound come in 11 pages of at most 1000, a page per source re-reading the dump by reason', async () => {
     const { items, pages } = await readList('stream:outbound:HardBounce');
     expect(pages).toBe(facts.suppressions.outbound_hard_bounce_pages_of_1000);
     expect(items).toHaveLength(facts.suppressions.HardBounce.outbound);
@@ -63,8 +63,19 @@ describe('suppressions', () => {
     expect(items[0]).toEqual({ email: 'bounce-and-unsub@pm-fixture.example', kind: 'hard_bounce', detail: null, created_at: '2024-12-01T05:10:00.000Z' });
     const log = await providerRequestLog(emulator.url, 'postmark', serverToken);
     const dumps = log.filter((r) => r.path.startsWith('/message-streams/outbound/suppressions/dump'));
+    // A source per page here (as a chain of requests would): each page reads the dump again.
     expect(dumps).toHaveLength(11);
     expect(dumps.every((r) => r.path.endsWith('?SuppressionReason=HardBounce'))).toBe(true);
+  });
+
+  test('one source (one import request) reads a dump once for all its pages', async () => {
+    const k = uniqueKey('pm-once-');
+    await seed(emulator, { provider: 'postmark', api_key: k, account_api_key: `${k}-account`, data });
+    const one = source(k, `${k}-account`);
+    const { pages } = await readAll((page) => one.listSuppressions('stream:outbound:HardBounce', page));
+    expect(pages).toBe(facts.suppressions.outbound_hard_bounce_pages_of_1000);
+    const dumps = (await providerRequestLog(emulator.url, 'postmark', k)).filter((r) => r.path.startsWith('/message-streams/outbound/suppressions/dump'));
+    expect(dumps).toHaveLength(1);
   });
 
   test('kinds: complaints; a recipient opt-out is unsubscribe on a transactional stream, scoped to a broadcast stream; customer and staff entries are manual', async () => {
