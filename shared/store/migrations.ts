@@ -87,8 +87,11 @@ export class MigrationRepository {
     const item = await updateIfCondition(this.table, {
       Key: keys.migration(accountId, id),
       UpdateExpression: 'SET lease_until = :until',
-      ConditionExpression: 'attribute_exists(PK) AND requests = :requests AND has_more = :true AND (attribute_not_exists(lease_until) OR lease_until < :now)',
-      ExpressionAttributeValues: { ':until': leaseUntilMs, ':requests': requests, ':true': true, ':now': nowMs },
+      // An expired preview (TTL deletion is lazy) is gone for its continuations too.
+      ConditionExpression:
+        'attribute_exists(PK) AND requests = :requests AND has_more = :true AND (attribute_not_exists(lease_until) OR lease_until < :now) AND (attribute_not_exists(#ttl) OR #ttl > :nowSeconds)',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':until': leaseUntilMs, ':requests': requests, ':true': true, ':now': nowMs, ':nowSeconds': Math.floor(nowMs / 1000) },
     });
     if (item) return { kind: 'claimed', head: headFrom(item) };
     const head = await this.get(accountId, id, nowMs);

@@ -97,7 +97,7 @@ export async function runImport(deps: ImportDeps, principal: Principal, input: S
     await deps.migrations.create(head, leaseUntilMs);
   } else {
     const cursor = parseCursor(input.cursor);
-    if (!cursor) throw new ValidationError('cursor is not a next_cursor of this API.', { details: { fields: { cursor: 'not a next_cursor of this API' } } });
+    if (!cursor) throw new ValidationError('cursor is not a next_cursor of this API.', { details: { fields: [{ field: 'cursor', message: 'not a next_cursor of this API' }] } });
     await countRequest(deps, principal, 'importContinuations');
     const claim = await deps.migrations.claim(principal.account.id, cursor.id, cursor.requests, started, leaseUntilMs);
     if (claim.kind === 'not_found') throw new NotFoundError('Import', cursor.id);
@@ -106,7 +106,7 @@ export async function runImport(deps: ImportDeps, principal: Principal, input: S
     if (claimed.resources.join() !== input.resources.join()) differs.push('resources' as never);
     if (differs.length > 0) {
       if (claim.kind === 'claimed') await deps.migrations.release(claimed, leaseUntilMs);
-      throw new ValidationError(`This cursor continues an import with other ${differs.join(', ')}: repeat the body of the first request, with cursor.`, { details: { fields: Object.fromEntries(differs.map((field) => [field, 'differs from the import this cursor continues'])) } });
+      throw new ValidationError(`This cursor continues an import with other ${differs.join(', ')}: repeat the body of the first request, with cursor.`, { details: { fields: differs.map((field) => ({ field, message: 'differs from the import this cursor continues' })) } });
     }
     if (claim.kind === 'busy') {
       throw new ConflictError('Another request is working this import now; retry with the same cursor in a moment.', 'conflict', { headers: { 'Retry-After': '5' }, details: { migration_id: claimed.id } });
