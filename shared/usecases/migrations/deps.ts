@@ -24,7 +24,11 @@ export interface ImportSettings {
   leaseMs: number;
   /** The API's public base URL (code_changes and agent_prompt name it). */
   apiBaseUrl: string;
+  /** Suppression entries one import reads at most (spec, Limits: 500,000 per run); then it stops with an error. */
+  maxSuppressions?: number;
 }
+
+export const MAX_SUPPRESSIONS_PER_IMPORT = 500_000;
 
 export const DEFAULT_IMPORT_SETTINGS: ImportSettings = { budgetMs: 25_000, maxStretchesPerRequest: null, leaseMs: 60_000, apiBaseUrl: 'http://localhost:3000' };
 

@@ -18,6 +18,7 @@ import { emptyPart, type ReportPart } from '../../domain/migrations/report';
 import { ProviderError, type SourceSuppression, type SuppressionListRef } from '../../domain/migrations/source';
 import { classifySuppression, countSuppression, type SuppressionDecision, type SuppressionWriteOutcome } from '../../domain/migrations/suppression-rules';
 import { newId } from '../../domain/ids';
+import { MAX_SUPPRESSIONS_PER_IMPORT } from './deps';
 import { afterEntries, currentPage, nextResource, type StretchContext, type StretchResult } from './stretch';
 
 /** Suppressions written at once. */
@@ -70,6 +71,11 @@ export async function importSuppressionsStretch(ctx: StretchContext): Promise<St
     }
     // Saved before the first page: the lists are read once per import.
     return { part, progress };
+  }
+  const cap = ctx.deps.importSettings.maxSuppressions ?? MAX_SUPPRESSIONS_PER_IMPORT;
+  if (ctx.head.totals.suppressions.found >= cap) {
+    part.errors.push({ resource: 'suppressions', message: `An import reads at most ${cap.toLocaleString('en-US')} suppressions; the rest were not read. Import again to continue (what is here is skipped).` });
+    return { part, progress: nextResource(progress) };
   }
   const lists = progress.lists!;
   const nextList = () => (progress.list + 1 < lists.length ? { ...progress, list: progress.list + 1, page: null, offset: 0 } : nextResource(progress));

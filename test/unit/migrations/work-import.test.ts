@@ -50,7 +50,7 @@ function source(failures: Record<string, ProviderError> = {}): ProviderSource & 
   };
 }
 
-function harness(options: { failures?: Record<string, ProviderError>; budgetMs?: number; maxStretches?: number | null; loseClaimAt?: number } = {}) {
+function harness(options: { failures?: Record<string, ProviderError>; budgetMs?: number; maxStretches?: number | null; loseClaimAt?: number; maxSuppressions?: number } = {}) {
   let now = 1_000_000;
   const suppressed = new Map<string, Suppression>();
   const optedOut = new Set<string>();
@@ -74,7 +74,7 @@ function harness(options: { failures?: Record<string, ProviderError>; budgetMs?:
   };
   const deps = {
     clock: { now: () => new Date(now) },
-    importSettings: { budgetMs: options.budgetMs ?? 25_000, maxStretchesPerRequest: options.maxStretches ?? null, leaseMs: 60_000, apiBaseUrl: 'http://localhost' },
+    importSettings: { budgetMs: options.budgetMs ?? 25_000, maxStretchesPerRequest: options.maxStretches ?? null, leaseMs: 60_000, apiBaseUrl: 'http://localhost', maxSuppressions: options.maxSuppressions },
     suppressions: {
       async add(suppression: Suppression) {
         const existing = suppressed.get(suppression.email);
@@ -170,6 +170,17 @@ describe('the import work loop', () => {
     expect(outcome.stretches).toBe(0);
     expect(outcome.failedBeforeWork?.failure.kind).toBe('unavailable');
     expect(refused.parts).toEqual([]);
+  });
+
+  it('stops reading suppressions at the per-import limit (a page is never cut) and says so in errors', async () => {
+    const h = harness({ maxSuppressions: 3 });
+    await h.work();
+    const report = mergeParts(h.parts);
+    // Pages of 2: the first two pages (4 entries) reach the limit of 3; nothing more is read.
+    expect(report.suppressions.totals.found).toBe(4);
+    expect(h.provider.calls).toEqual(['bounces@0', 'bounces@2']);
+    expect(report.errors).toEqual([{ resource: 'suppressions', message: expect.stringContaining('at most 3 suppressions') }]);
+    expect(h.head.progress.resource).toBe(1);
   });
 
   it('stops with a conflict when its claim was lost (another request took over)', async () => {
