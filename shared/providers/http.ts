@@ -12,10 +12,10 @@
  * the status and the path, and quote the provider's own error text; every secret given (the key, an
  * encoded form of it) is scrubbed from them. Nothing is logged here.
  */
-import { ProviderError, type ProviderFailure, type ProviderName } from '../domain/migrations/source';
+import { PROVIDER_LABELS, ProviderError, type ProviderFailure, type ProviderName } from '../domain/migrations/source';
 import { retryAfterSeconds } from './retry-after';
 
-export const PROVIDER_LABELS: Record<ProviderName, string> = { sendgrid: 'SendGrid', postmark: 'Postmark', mailgun: 'Mailgun' };
+export { PROVIDER_LABELS };
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 const QUOTE_LIMIT = 200;

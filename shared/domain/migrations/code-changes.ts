@@ -17,9 +17,9 @@
  * With a template map, the sends are template sends with its first entry (the provider's template id ->
  * our alias); without one, plain html sends.
  */
-import type { ProviderName } from './source';
+import { PROVIDER_LABELS, type ProviderName } from './source';
 
-export const PROVIDER_LABELS: Record<ProviderName, string> = { sendgrid: 'SendGrid', postmark: 'Postmark', mailgun: 'Mailgun' };
+export { PROVIDER_LABELS };
 
 export function providerLabel(provider: ProviderName): string {
   return PROVIDER_LABELS[provider];

@@ -9,6 +9,9 @@
 export const PROVIDERS = ['sendgrid', 'postmark', 'mailgun'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
+/** Each provider's name for people (messages, reports, code changes). */
+export const PROVIDER_LABELS: Record<ProviderName, string> = { sendgrid: 'SendGrid', postmark: 'Postmark', mailgun: 'Mailgun' };
+
 export const IMPORT_RESOURCES = ['domains', 'webhooks', 'templates', 'suppressions'] as const;
 export type ImportResource = (typeof IMPORT_RESOURCES)[number];
 

@@ -19,7 +19,7 @@ import { AppError, ConflictError, InsufficientScopeError, NotFoundError, RateLim
 import { emptyTotals, INITIAL_PROGRESS, newImportId, parseCursor, type ImportHead } from '../../domain/migrations/import';
 import { mergeParts } from '../../domain/migrations/report';
 import type { StartImportInput } from '../../domain/migrations/schemas';
-import { ProviderError } from '../../domain/migrations/source';
+import { PROVIDER_LABELS, ProviderError, type ProviderName } from '../../domain/migrations/source';
 import { RATE_LIMITS, secondsUntilReset, type RateLimitName } from '../../domain/rate-limits';
 import type { Principal } from '../principal';
 import { requireAccountKey } from '../tenant-scope';
@@ -27,7 +27,6 @@ import type { ImportDeps } from './deps';
 import { toPublicImport, type PublicImport } from './import-report';
 import { importStatus, workImport } from './work-import';
 
-const PROVIDER_NAMES = { sendgrid: 'SendGrid', postmark: 'Postmark', mailgun: 'Mailgun' } as const;
 
 function requireImportScopes(principal: Principal, input: StartImportInput): void {
   const granted = principal.credential.scopes;
@@ -44,8 +43,8 @@ async function countRequest(deps: ImportDeps, principal: Principal, name: RateLi
 }
 
 /** A provider failure as the spec's error (auth 400, unavailable 502, rate limit 429). */
-export function providerErrorToAppError(error: ProviderError, provider: keyof typeof PROVIDER_NAMES): AppError {
-  const name = PROVIDER_NAMES[provider];
+export function providerErrorToAppError(error: ProviderError, provider: ProviderName): AppError {
+  const name = PROVIDER_LABELS[provider];
   const failure = error.failure;
   if (failure.kind === 'auth') {
     return new ValidationError(`${name} rejected the API key: check it (and its permissions) and try again.`, { details: { reason: 'provider_auth_failed', provider } });
