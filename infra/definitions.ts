@@ -200,7 +200,9 @@ export type Resource =
   | { kind: 'bucket'; id: BucketId }
   | { kind: 'ses' }
   | { kind: 'scheduler' }
-  | { kind: 'secretsKey' };
+  | { kind: 'secretsKey' }
+  /** Amazon Route 53 hosted zones of the stack's account (DNS apply with the service's own credentials). */
+  | { kind: 'route53' };
 
 /** Access a function needs to a resource; CDK turns these into least-privilege grants. */
 export type Access =
@@ -222,7 +224,12 @@ export type Access =
   | 'decrypt'
   | 'encryptDecrypt'
   /** Table: UpdateItem only (no reads, puts or deletes), e.g. adding to counters. */
-  | 'update';
+  | 'update'
+  /**
+   * Route 53: find hosted zones by name, read and UPSERT record sets, follow changes
+   * (ListHostedZonesByName, ListResourceRecordSets, ChangeResourceRecordSets, GetChange).
+   */
+  | 'manageRecords';
 
 export interface Grant {
   resource: Resource;
@@ -283,11 +290,16 @@ export const API_GROUPS: ApiGroupDefinition[] = [
   {
     name: 'domains',
     entry: 'functions/api/domains/handler.ts',
-    routes: ['ANY /domains', 'ANY /domains/{proxy+}'],
+    // /dns-providers: the DNS host credentials DNS apply may use (stored sealed).
+    routes: ['ANY /domains', 'ANY /domains/{proxy+}', 'ANY /dns-providers', 'ANY /dns-providers/{proxy+}'],
     grants: [
       { resource: { kind: 'table' }, access: 'readWrite' },
-      // New domains get an encrypted DKIM key; verification decrypts it to sign a probe.
+      // New domains get an encrypted DKIM key; verification decrypts it to sign a probe. Stored DNS host
+      // credentials are sealed and opened with it too.
       { resource: { kind: 'secretsKey' }, access: 'encryptDecrypt' },
+      // DNS apply through Route 53 without credentials in the request: the function's own role writes the
+      // records in the account's hosted zones (docs/domains.md, "DNS apply"). Cloudflare is outbound HTTPS only.
+      { resource: { kind: 'route53' }, access: 'manageRecords' },
       // A verified domain becomes an SES identity (BYODKIM with its key, MAIL FROM rp.<domain>); deleting removes it.
       { resource: { kind: 'ses' }, access: 'manageIdentities' },
       // A tenant's domain, once verified (or deleted), is associated with (or dissociated from) its SES tenant.
@@ -374,6 +386,22 @@ export const API_GROUPS: ApiGroupDefinition[] = [
       { resource: { kind: 'secretsKey' }, access: 'decrypt' },
       // contact.unsubscribed, email.opened, email.clicked.
       { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
+    ],
+  },
+  {
+    // The web dashboard (docs/dashboard.md): sign-in, sign-out and sessions under /dashboard (no API key:
+    // the session cookie), and the spec's session doors /api/events and /api/webhooks, which run the
+    // automations group's POST /events and the webhooks group's routes behind session authentication.
+    name: 'dashboard',
+    entry: 'functions/api/dashboard/handler.ts',
+    routes: ['ANY /dashboard', 'ANY /dashboard/{proxy+}', 'ANY /api/{proxy+}'],
+    grants: [
+      // Users, sessions, sign-in counters; events write runs; webhooks as the webhooks group.
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      // /api/webhooks: signing secrets are sealed at creation (as the webhooks group).
+      { resource: { kind: 'secretsKey' }, access: 'encrypt' },
+      // /api/webhooks/{id}/deliveries/{id}/replay re-enqueues a delivery (as the webhooks group).
+      { resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'send' },
     ],
   },
 ];

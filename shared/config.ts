@@ -79,8 +79,14 @@ export interface Config {
    * 25000) and, for tests, after how many saved stretches it stops (MIGRATION_MAX_STRETCHES_PER_REQUEST).
    */
   imports: { budgetMs: number; maxStretchesPerRequest: number | null };
+  /**
+   * DNS apply (docs/domains.md, "DNS apply"): Cloudflare's API base (CLOUDFLARE_API_URL, default the real
+   * v4 API; the local cloud points it at its fake) and how long apply waits for Route 53 to report a
+   * change INSYNC before verifying (DNS_APPLY_SETTLE_MS, default 10000).
+   */
+  dnsApply: { cloudflareApiUrl: string; settleMs: number };
   /** Service endpoints for the local cloud/LocalStack; empty in AWS. */
-  endpoints: Partial<Record<'dynamodb' | 'sqs' | 'sns' | 's3' | 'ses' | 'scheduler', string>>;
+  endpoints: Partial<Record<'dynamodb' | 'sqs' | 'sns' | 's3' | 'ses' | 'scheduler' | 'route53', string>>;
 }
 
 function read(env: NodeJS.ProcessEnv, name: string, fallback = ''): string {
@@ -126,6 +132,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       budgetMs: positiveInt(read(env, 'MIGRATION_REQUEST_BUDGET_MS'), 25_000),
       maxStretchesPerRequest: read(env, 'MIGRATION_MAX_STRETCHES_PER_REQUEST') ? positiveInt(read(env, 'MIGRATION_MAX_STRETCHES_PER_REQUEST'), 1) : null,
     },
+    dnsApply: {
+      cloudflareApiUrl: read(env, 'CLOUDFLARE_API_URL', 'https://api.cloudflare.com/client/v4').trim().replace(/\/+$/, ''),
+      settleMs: read(env, 'DNS_APPLY_SETTLE_MS') === '0' ? 0 : positiveInt(read(env, 'DNS_APPLY_SETTLE_MS'), 10_000),
+    },
     endpoints: {
       dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB,
       sqs: env.AWS_ENDPOINT_URL_SQS,
@@ -133,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       s3: env.AWS_ENDPOINT_URL_S3,
       ses: env.AWS_ENDPOINT_URL_SESV2,
       scheduler: env.AWS_ENDPOINT_URL_SCHEDULER,
+      route53: env.AWS_ENDPOINT_URL_ROUTE_53,
     },
   };
 }

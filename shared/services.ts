@@ -34,6 +34,8 @@ import { UsageLedger } from './store/usage';
 import { IdempotencyStore } from './store/idempotency';
 import { EmailListingRepository } from './store/email-listing';
 import { RateLimitRepository } from './store/rate-limits';
+import { DashboardUserRepository } from './store/dashboard-users';
+import { SessionRepository } from './store/sessions';
 import { WebhookRepository } from './store/webhooks';
 import { WebhookDeliveryRepository } from './store/webhook-deliveries';
 import { TenantRepository } from './store/tenants';
@@ -53,6 +55,9 @@ import { DkimKeys } from './usecases/dkim-keys';
 import { tenantCleanupSteps } from './usecases/tenant-cleanup';
 import { LinkKeyRepository } from './store/link-keys';
 import { LinkSigner } from './usecases/links/link-signing';
+import { DnsProviderRepository } from './store/dns-providers';
+import type { DnsHostRequest } from './domain/domains/dns-apply';
+import { createDnsHost, type DnsHostClients } from './dns-hosts';
 
 export function buildServices(config: Config = loadConfig()) {
   const clients = createAwsClients(config);
@@ -71,6 +76,7 @@ export function buildServices(config: Config = loadConfig()) {
   const sesTenants = new SesV2Tenants(clients.ses, { region: config.region, accountId: config.accountId, configurationSet: config.sesConfigurationSet });
   const dns = new NodeDnsResolver(parseResolvers(config.dnsResolvers));
   const secretBox = cachingSecretBox(lazySecretBox(() => secretBoxFromEnv(process.env, config)));
+  const dnsHostClients: DnsHostClients = {};
   return {
     config,
     clock,
@@ -87,6 +93,9 @@ export function buildServices(config: Config = loadConfig()) {
     sendContext: new SendContextReader(table),
     emailListing: new EmailListingRepository(table),
     rateLimits: new RateLimitRepository(table),
+    /** The dashboard's users and sessions (docs/dashboard.md). */
+    dashboardUsers: new DashboardUserRepository(table),
+    sessions: new SessionRepository(table),
     suppressions,
     categoryOptOuts,
     sendQueue: new SqsSendQueue(clients.sqs, config.sendQueueUrl),
@@ -115,6 +124,9 @@ export function buildServices(config: Config = loadConfig()) {
     webhookPolicy: { allowLoopback: config.webhookAllowLoopback },
     dns,
     secretBox,
+    /** DNS apply (docs/domains.md): stored DNS host credentials (sealed), and the adapter for a host and its credentials, one per request. */
+    dnsProviders: new DnsProviderRepository(table),
+    dnsHost: (request: DnsHostRequest) => createDnsHost(request, config, dnsHostClients),
     /** Signed links (docs/tracking.md): the send worker's `urls()`, the links group's `resolve`, the admin CLI's `rotateLinkKey`. */
     linkSigning: new LinkSigner({ linkKeys: new LinkKeyRepository(table), secretBox, clock, baseUrl: config.linksBaseUrl }),
     /** Inbound mail (docs/inbound.md): the MX listener's recipient check and hand-over, the worker's parsing and checks, the records. */

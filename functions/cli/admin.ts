@@ -5,6 +5,9 @@
  *   admin account update --id <acc_...> [--plan ...] [--payment-method | --no-payment-method] [--tenants | --no-tenants]
  *   admin tenant resume --account <acc_...> --tenant <external_id or ten_...>   (also one the service paused)
  *   admin rotate-link-key   (a new key signs links from now on; links signed before keep working: docs/tracking.md)
+ *   admin user create --account <acc_...> --email <address> [--password-stdin]
+ *         (a dashboard user, role owner: docs/dashboard.md. With --password-stdin the password is read
+ *         from standard input, else one is generated and printed once in the answer.)
  *
  * Its target comes from the environment only, as a function's does: TABLE_NAME (the stack's TableName
  * output), the region (AWS_REGION), credentials and, off AWS, endpoint overrides
@@ -21,6 +24,8 @@ import { ENV, loadConfig } from '../../shared/config';
 import { buildServices } from '../../shared/services';
 import { createAccount, updateAccount } from '../../shared/usecases/accounts';
 import { resumeTenantAsOperator } from '../../shared/usecases/tenants';
+import { createDashboardUser } from '../../shared/usecases/dashboard/users';
+import { generatePassword, newPasswordSchema } from '../../shared/domain/dashboard/password-policy';
 
 /** Bad arguments or a missing target: exit code 2. */
 export class UsageError extends Error {}
@@ -29,7 +34,8 @@ const USAGE = `usage:
   admin account create --email <address> [--plan ${PLAN_NAMES.join('|')}] [--payment-method] [--tenants]
   admin account update --id <account_id> [--plan ${PLAN_NAMES.join('|')}] [--payment-method|--no-payment-method] [--tenants|--no-tenants]
   admin tenant resume --account <account_id> --tenant <external_id or tenant id>
-  admin rotate-link-key`;
+  admin rotate-link-key
+  admin user create --account <account_id> --email <address> [--password-stdin]`;
 
 const TARGET_USAGE = `target: the environment (${ENV.tableName}, AWS_REGION, AWS credentials, endpoint overrides such as AWS_ENDPOINT_URL_DYNAMODB)`;
 
@@ -41,6 +47,15 @@ export interface AdminOptions {
   prepareEnvironment?: () => void;
   /** How the caller finds its target, printed with --help. */
   targetUsage?: string;
+}
+
+/** The password piped to --password-stdin: everything read, without the one trailing newline `echo` adds. */
+async function passwordFromStdin(): Promise<string> {
+  const input = process.stdin;
+  if (input.isTTY) throw new UsageError('--password-stdin reads the password from a pipe: printf %s "$PASSWORD" | npm run admin -- user create ...');
+  const chunks: Buffer[] = [];
+  for await (const chunk of input) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
 }
 
 function plan(value: string | undefined): PlanName | undefined {
@@ -68,6 +83,7 @@ function parse(argv: string[]) {
         'payment-method': { type: 'boolean' },
         'no-payment-method': { type: 'boolean' },
         tenants: { type: 'boolean' },
+        'password-stdin': { type: 'boolean' },
         'no-tenants': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -86,8 +102,22 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
   }
   const [resource, action] = positionals;
   const known =
-    (resource === 'account' && (action === 'create' || action === 'update')) || (resource === 'tenant' && action === 'resume') || (resource === 'rotate-link-key' && action === undefined);
+    (resource === 'account' && (action === 'create' || action === 'update')) ||
+    (resource === 'tenant' && action === 'resume') ||
+    (resource === 'user' && action === 'create') ||
+    (resource === 'rotate-link-key' && action === undefined);
   if (!known) throw new UsageError(USAGE);
+
+  // Checked before anything is read or written (and before a password is read from stdin).
+  if (resource === 'user') {
+    if (!values.account || !values.email) throw new UsageError('user create needs --account <account_id> --email <address>');
+    if (!isEmailAddress(values.email.trim())) throw new UsageError('--email must be an email address');
+  }
+  const password = resource === 'user' && values['password-stdin'] ? await passwordFromStdin() : undefined;
+  if (password !== undefined) {
+    const checked = newPasswordSchema.safeParse(password);
+    if (!checked.success) throw new UsageError(checked.error.issues[0]!.message);
+  }
 
   options.prepareEnvironment?.();
   if (!process.env[ENV.tableName]) throw new UsageError(`Set ${ENV.tableName} (the stack output TableName) in the environment, with the AWS credentials and region of the stack.`);
@@ -97,6 +127,13 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
     // Send workers pick the new key up within CURRENT_KEY_TTL_MS; every older key keeps verifying.
     const key = await services.linkSigning.rotateLinkKey();
     return { link_key: key.kid, created_at: key.created_at };
+  }
+
+  if (resource === 'user') {
+    const chosen = password ?? generatePassword();
+    const user = await createDashboardUser(services, { accountId: values.account!, email: values.email!, password: chosen });
+    // A generated password is printed once, here; it is stored only as its scrypt hash.
+    return { user_id: user.id, account_id: user.account_id, email: user.email, role: user.role, ...(password === undefined ? { password: chosen } : {}) };
   }
 
   if (resource === 'tenant') {

@@ -43,6 +43,14 @@ export const SES_TENANT_ACTIONS = [
   'ses:CreateTenantResourceAssociation',
   'ses:DeleteTenantResourceAssociation',
 ];
+/**
+ * Route 53 (`manageRecords`, DNS apply with the function's role): record sets of the account's hosted
+ * zones, and the changes made to them. ListHostedZonesByName has no resource-level permission: it is
+ * the one statement on "*" (docs/domains.md, "DNS apply").
+ */
+export const ROUTE53_ZONE_ACTIONS = ['route53:ListResourceRecordSets', 'route53:ChangeResourceRecordSets'];
+export const ROUTE53_CHANGE_ACTIONS = ['route53:GetChange'];
+export const ROUTE53_LIST_ACTIONS = ['route53:ListHostedZonesByName'];
 /** Table actions of `update` access: add to counters without reading, putting or deleting items. */
 export const TABLE_UPDATE_ACTIONS = ['dynamodb:UpdateItem'];
 /** Schedule-level actions a function with `schedule` access gets, on the group's schedules only. */
@@ -166,6 +174,15 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
         // Exactly these actions (CDK's grantEncrypt would add ReEncrypt* and GenerateDataKey*), on this key only.
         iam.Grant.addToPrincipal({ grantee, actions, resourceArns: [resources.secretsKey.keyArn] });
         env[SECRETS_KEY.envVar] = resources.secretsKey.keyArn;
+        break;
+      }
+      case 'route53': {
+        if (access !== 'manageRecords') throw invalid();
+        // Route 53 is global: its ARNs name neither a region nor an account.
+        const arn = (resource: string) => stack.formatArn({ service: 'route53', region: '', account: '', resource, resourceName: '*' });
+        iam.Grant.addToPrincipal({ grantee, actions: ROUTE53_ZONE_ACTIONS, resourceArns: [arn('hostedzone')] });
+        iam.Grant.addToPrincipal({ grantee, actions: ROUTE53_CHANGE_ACTIONS, resourceArns: [arn('change')] });
+        iam.Grant.addToPrincipal({ grantee, actions: ROUTE53_LIST_ACTIONS, resourceArns: ['*'] });
         break;
       }
       default:

@@ -21,6 +21,8 @@ import { ensureLocalKeyFile } from '../../shared/secrets/local-secret-box';
 import { createApiServer, type LocalPages } from './api-server';
 import { caBundle, startWebhookInbox } from './webhook-inbox';
 import { DEMO_WEBHOOK_HOST, startProviderEmulator } from '../emulators/providers/server';
+import { ROUTE53_LOCAL_ACCESS_KEY_ID, startRoute53Emulator } from '../emulators/route53';
+import { startCloudflareEmulator } from '../emulators/cloudflare';
 import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
 import { ENV, loadConfig } from '../../shared/config';
 import { buildServices } from '../../shared/services';
@@ -131,6 +133,13 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     stops.push(() => ses.stop());
     stops.push(() => scheduler.stop());
     stops.push(() => dns.stop());
+    // Fake DNS hosts for DNS apply (docs/domains.md): Route 53's API and Cloudflare's, their zones views
+    // over the DNS emulator's records, so what apply writes is what verification reads.
+    const [route53, cloudflare] = await Promise.all([
+      startRoute53Emulator({ dns, host, dataDir: persistDir('route53'), accessKeys: [LOCAL_CREDENTIALS.accessKeyId, ROUTE53_LOCAL_ACCESS_KEY_ID], log }),
+      startCloudflareEmulator({ dns, host, dataDir: persistDir('cloudflare'), log }),
+    ]);
+    stops.push(() => route53.stop(), () => cloudflare.stop());
     // The local HTTPS webhook inbox (first-run webhooks without a public endpoint); its CA is trusted below.
     const inbox = await startWebhookInbox({ dir: join(dataDir, 'webhook-inbox'), port: options.ports?.webhookInbox ?? 0, host });
     stops.push(() => inbox.stop());
@@ -221,6 +230,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       PROVIDER_POSTMARK_URL: process.env.PROVIDER_POSTMARK_URL?.trim() || providers.urls.postmark,
       PROVIDER_MAILGUN_URL: process.env.PROVIDER_MAILGUN_URL?.trim() || providers.urls.mailgun,
       PROVIDER_MAILGUN_EU_URL: process.env.PROVIDER_MAILGUN_EU_URL?.trim() || providers.urls.mailgunEu,
+      // DNS apply writes through the fake Route 53 and Cloudflare unless the environment names others.
+      AWS_ENDPOINT_URL_ROUTE_53: process.env.AWS_ENDPOINT_URL_ROUTE_53?.trim() || route53.url,
+      CLOUDFLARE_API_URL: process.env.CLOUDFLARE_API_URL?.trim() || cloudflare.apiUrl,
       // Shorter recovery bounds than AWS's: a local stack killed mid-burst is whole again in a minute.
       ...localRecoveryEnv(process.env),
       ...options.env,

@@ -8,6 +8,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
+import { Route53Client } from '@aws-sdk/client-route-53';
 import type { Config } from '../config';
 
 type Service = keyof Config['endpoints'];
@@ -42,4 +43,16 @@ export function createAwsClients(config: Config): AwsClients {
     ses: new SESv2Client(options(config, 'ses')),
     scheduler: new SchedulerClient(options(config, 'scheduler')),
   };
+}
+
+/**
+ * A Route 53 client for DNS apply (docs/domains.md, "DNS apply"): with the credentials a request gave
+ * (or stored for the account), or, without, the function's own (its role in AWS; the local cloud's
+ * keys locally, where AWS_ENDPOINT_URL_ROUTE_53 points at the Route 53 emulator). One per request.
+ */
+export function createRoute53Client(config: Config, credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | null): Route53Client {
+  return new Route53Client({
+    ...options(config, 'route53'),
+    ...(credentials ? { credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey, ...(credentials.sessionToken ? { sessionToken: credentials.sessionToken } : {}) } } : {}),
+  });
 }

@@ -108,10 +108,13 @@ export class UpstreamError extends AppError {
   }
 }
 
-/** 429 rate_limited: too many requests in the current window; `Retry-After` says when to try again. */
+/**
+ * 429 rate_limited: too many requests in the current window; `Retry-After` says when to try again.
+ * `subject` names what is counted ("for this account"; the sign-in's "for this email address").
+ */
 export class RateLimitedError extends AppError {
-  constructor(limit: number, windowSeconds: number, retryAfterSeconds: number) {
-    super(429, 'rate_limited', `Too many requests: at most ${limit} per ${windowSeconds === 1 ? 'second' : `${windowSeconds} seconds`} for this account. Retry after ${retryAfterSeconds} s.`, {
+  constructor(limit: number, windowSeconds: number, retryAfterSeconds: number, subject = 'for this account') {
+    super(429, 'rate_limited', `Too many requests: at most ${limit} per ${windowSeconds === 1 ? 'second' : `${windowSeconds} seconds`} ${subject}. Retry after ${retryAfterSeconds} s.`, {
       details: { limit, window_seconds: windowSeconds, retry_after: retryAfterSeconds },
       hint: 'Slow down: wait for Retry-After seconds, and keep concurrent requests below the limit.',
       headers: { 'Retry-After': String(retryAfterSeconds) },

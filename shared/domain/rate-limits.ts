@@ -2,8 +2,9 @@
  * API rate limits: THE place their numbers live (documented in docs/api.md, "Rate limits").
  *
  * Fixed windows aligned to the epoch (a window of `windowSeconds` starts at every multiple of it), one
- * counter per account, endpoint and window, enforced by DynamoDB with a conditional ADD
- * (shared/store/rate-limits.ts), so concurrent requests at the edge never exceed `limit` per window.
+ * counter per account (for the dashboard's sign-in: per email address and per client IP), endpoint and
+ * window, enforced by DynamoDB with a conditional ADD (shared/store/rate-limits.ts), so concurrent
+ * requests at the edge never exceed `limit` per window.
  *
  * `GET /emails` (listing): 10 requests per second per account. Why these numbers:
  * - Resend allows 2 requests per second per team across its whole API (raised on request) and reports
@@ -30,6 +31,15 @@ export const RATE_LIMITS = {
   newImports: { limit: 10, windowSeconds: 3600 },
   /** POST /migrations with cursor: spec, Limits. */
   importContinuations: { limit: 300, windowSeconds: 3600 },
+  /**
+   * POST /dashboard/sign-in, per email address (known or not): 10 attempts per 15 minutes. Online
+   * guessing of one user's password is bounded to 960 tries a day; a person mistyping is never near it.
+   * Every attempt counts (a conditional ADD before the password is checked, so parallel guesses cannot
+   * overshoot); the cost is that someone can lock an address out for up to 15 minutes (docs/dashboard.md).
+   */
+  signInPerEmail: { limit: 10, windowSeconds: 900 },
+  /** POST /dashboard/sign-in, per client IP: 30 attempts per 15 minutes (one address guessing many users' passwords). */
+  signInPerIp: { limit: 30, windowSeconds: 900 },
 } as const satisfies Record<string, RateLimit>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

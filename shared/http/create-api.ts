@@ -1,9 +1,10 @@
 /**
  * The frame every API group shares: request ids, authentication, the error envelope, 404s.
  * A group builds its routes on the returned app; the handler wraps it with hono/aws-lambda.
- * `createFrame` is the same without authentication (the public links group).
+ * `createFrame` is the same without authentication (the public links group; the dashboard group, which
+ * authenticates by session: functions/api/dashboard/app.ts).
  */
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { NotFoundError } from '../domain/errors';
 import { errorResponse } from './errors';
 import type { ApiEnv } from './env';
@@ -51,16 +52,22 @@ export function createFrame(): Hono<ApiEnv> {
   return app;
 }
 
-export function createApi(deps: AuthenticateDeps, options: AuthenticationOptions = {}): Hono<ApiEnv> {
-  const app = createFrame();
-  app.use('*', requireApiKey(deps, options));
-  // A path segment too long or odd to be an id names nothing: 404 here, before it can reach a DynamoDB
-  // key (which refuses keys over its size limits with an error, a 500).
-  app.use('*', async (c, next) => {
+/**
+ * A path segment too long or odd to be an id names nothing: 404 here, before it can reach a DynamoDB key
+ * (which refuses keys over its size limits with an error, a 500). After authentication.
+ */
+export function plausiblePaths(): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
     if (!c.req.path.split('/').every(isPlausiblePathSegment)) {
       throw new NotFoundError('The resource (a path segment longer than any id, or with characters no id has)');
     }
     await next();
-  });
+  };
+}
+
+export function createApi(deps: AuthenticateDeps, options: AuthenticationOptions = {}): Hono<ApiEnv> {
+  const app = createFrame();
+  app.use('*', requireApiKey(deps, options));
+  app.use('*', plausiblePaths());
   return app;
 }

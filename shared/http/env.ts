@@ -1,4 +1,5 @@
 import type { LambdaContext, LambdaEvent } from 'hono/aws-lambda';
+import type { ActiveSession } from '../usecases/dashboard/sessions';
 import type { Principal } from '../usecases/principal';
 
 /** Hono environment of every API group. */
@@ -10,5 +11,7 @@ export interface ApiEnv {
     apiKeyHash: string;
     /** Set by authentication, except on routes that resolve it in their own first read (POST /emails). */
     principal: Principal;
+    /** Set by session authentication (the dashboard group: shared/http/middleware/session.ts). */
+    session: ActiveSession;
   };
 }

@@ -15,7 +15,9 @@
  *   Counters           PK ACCOUNT#<acc>          SK COUNTER#<what>        (atomic ADD with a limit condition)
  *   Usage (uncapped)   PK ACCOUNT#<acc>          SK USAGE#<scope>#<DAY|MONTH>#<period>  (counted by the outbox relay; TTL)
  *   Usage shard        PK USAGE#<acc>#<scope>#<DAY|MONTH>#<period>#<n>  SK SHARD  (capped counters, own partitions; TTL)
- *   Rate-limit window  PK RATELIMIT#<acc>#<name> SK WINDOW#<start epoch s>  (API rate limits; TTL)
+ *   Rate-limit window  PK RATELIMIT#<acc>#<name> SK WINDOW#<start epoch s>  (API rate limits; TTL; the sign-in's: <acc> is email:<sha256> or ip:<address>)
+ *   Dashboard user     PK DASHUSER#<email>       SK DASHUSER  GSI1PK ACCOUNT#<acc>#DASHUSERS  GSI1SK <usr>  (email unique per deployment by the key)
+ *   Dashboard session  PK SESSION#<sha256(token)>  SK SESSION            (only the token's hash; TTL at the earlier expiry)
  *   Webhook endpoint   PK WEBHOOK#<wh>           SK WEBHOOK  GSI1PK ACCOUNT#<acc>#WEBHOOKS  GSI1SK <wh>
  *   Webhook delivery   PK DELIVERY#<wh>#<event ulid>  SK DELIVERY  GSI1PK WEBHOOK#<wh>#DELIVERIES  GSI1SK <event ulid>  (TTL)
  *   Attachment upload  PK UPLOAD#<acc>#<att>     SK UPLOAD                (24 h TTL; the account in the key: another account's id is a miss)
@@ -31,6 +33,7 @@
  *   Tenant opt-outs    GSI1PK ACCOUNT#<acc>#TENANT#<ten>#OPTOUTS  GSI1SK <email>#<category>  (written before opt-outs had ids; the delete cascade still reads it)
  *   Import head        PK MIGRATION#<acc>#<mig>  SK HEAD  GSI1PK ACCOUNT#<acc>#MIGRATIONS  GSI1SK <mig>  (dry runs: TTL, no GSI1)
  *   Import report part PK MIGRATION#<acc>#<mig>  SK PART#<n>  (one stretch of work each; merged in order)
+ *   DNS host credentials PK ACCOUNT#<acc>        SK DNSPROVIDER#<route53|cloudflare>  (sealed; DNS apply)
  *   Opt-outs listing   GSI1PK ACCOUNT#<acc>[#TENANT#<t>]#OPTOUTS#<category>#<shard>  GSI1SK <cop id>  (GET /suppressions?category=, newest first)
  */
 /** A user-chosen value inside a key (tenant ids): '%' and '#' escaped so it cannot end its segment early. */
@@ -113,7 +116,15 @@ export const keys = {
    * One fixed-window request counter (API rate limits). Its own partition per account and limit, not the
    * account's: a polling client's counter writes never share a partition with the account's other items.
    */
-  rateLimitWindow: (accountId: string, name: string, windowStart: number) => ({ PK: `RATELIMIT#${accountId}#${name}`, SK: `WINDOW#${windowStart}` }),
+  rateLimitWindow: (subject: string, name: string, windowStart: number) => ({ PK: `RATELIMIT#${keyPart(subject)}#${name}`, SK: `WINDOW#${windowStart}` }),
+  /**
+   * A dashboard user, keyed by its normalised email: one user per address in the whole deployment (a
+   * conditional put), and the sign-in finds it with one GetItem. Listed per account through GSI1.
+   */
+  dashboardUser: (email: string) => ({ PK: `DASHUSER#${email.toLowerCase()}`, SK: 'DASHUSER' }),
+  dashboardUsersByAccount: (accountId: string) => `ACCOUNT#${accountId}#DASHUSERS`,
+  /** A dashboard session, keyed by the SHA-256 of its token (the cookie's value is never stored). */
+  session: (tokenHash: string) => ({ PK: `SESSION#${tokenHash}`, SK: 'SESSION' }),
   webhook: (webhookId: string) => ({ PK: `WEBHOOK#${webhookId}`, SK: 'WEBHOOK' }),
   webhooksByAccount: (accountId: string) => `ACCOUNT#${accountId}#WEBHOOKS`,
   /** One item per (endpoint, event): a busy endpoint's delivery writes spread over many partitions. */
@@ -144,6 +155,9 @@ export const keys = {
    */
   linkKeys: () => 'LINKKEYS',
   linkKey: (kid: string) => ({ PK: 'LINKKEYS', SK: `KEY#${kid.padStart(10, '0')}` }),
+  /** Stored DNS host credentials (DNS apply; docs/domains.md): one per account and host, the secret sealed. */
+  dnsProvider: (accountId: string, provider: string) => ({ PK: `ACCOUNT#${accountId}`, SK: `DNSPROVIDER#${provider}` }),
+  dnsProviderPrefix: (accountId: string) => ({ PK: `ACCOUNT#${accountId}`, SKPrefix: 'DNSPROVIDER#' }),
   /** An attachment upload (POST /attachments). Keyed by account and id: a foreign id is simply not found. */
   attachmentUpload: (accountId: string, attachmentId: string) => ({ PK: `UPLOAD#${accountId}#${attachmentId}`, SK: 'UPLOAD' }),
   /*

@@ -1,7 +1,8 @@
 /**
  * Fixed-window request counters for API rate limits (numbers in shared/domain/rate-limits.ts).
  *
- * One item per (account, limit, window): `ADD #count :one` with the condition `#count < :limit` (or
+ * One item per (subject, limit, window), the subject an account id, or for limits without an account (the
+ * dashboard's sign-in) `email:<sha256>` or `ip:<address>`: `ADD #count :one` with the condition `#count < :limit` (or
  * no count yet), so DynamoDB admits at most `limit` requests per window however many race: no
  * read-then-write. The item expires by TTL a few windows after its own ended (TTL deletion is lazy;
  * an expired window is never read again anyway, since the key names the window).
@@ -26,14 +27,14 @@ export interface RateLimitDecision {
 export class RateLimitRepository {
   constructor(private readonly table: Table) {}
 
-  /** Counts one request of `accountId` against `rule` in the window containing `nowMs`. */
-  async hit(accountId: string, name: string, rule: RateLimit, nowMs: number): Promise<RateLimitDecision> {
+  /** Counts one request of `subject` (an account id, or see above) against `rule` in the window containing `nowMs`. */
+  async hit(subject: string, name: string, rule: RateLimit, nowMs: number): Promise<RateLimitDecision> {
     const window = windowOf(rule, nowMs);
     try {
       const result = await this.table.client.send(
         new UpdateCommand({
           TableName: this.table.name,
-          Key: keys.rateLimitWindow(accountId, name, window.start),
+          Key: keys.rateLimitWindow(subject, name, window.start),
           UpdateExpression: 'ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl)',
           ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
           ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },

@@ -1,11 +1,13 @@
 /**
- * Who is acting, whatever the door (HTTP API key, SMTP credential, an automation step): the account and
- * the credential it used, with what that credential may do. Nothing here knows about HTTP.
+ * Who is acting, whatever the door (HTTP API key, SMTP credential, an automation step, a dashboard
+ * session): the account and the credential it used, with what that credential may do. Nothing here knows
+ * about HTTP.
  */
 import type { Account } from '../domain/accounts/account';
 
 export interface Credential {
-  kind: 'api_key' | 'smtp' | 'automation';
+  /** `session`: a signed-in dashboard user (id: the user's usr_ id), with the account's full access. */
+  kind: 'api_key' | 'smtp' | 'automation' | 'session';
   id: string;
   scopes: string[];
   /** Set when the credential is limited to one tenant. */

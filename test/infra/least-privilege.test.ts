@@ -3,7 +3,15 @@
  * Expectations are derived from infra/definitions.ts.
  */
 import { API_GROUPS, QUEUES, SCHEDULED_TASKS, STREAM_WORKERS, WORKERS, type Access, type Grant, type QueueId, type Resource } from '../../infra/definitions';
-import { SECRETS_KEY_ACTIONS, SES_IDENTITY_ACTIONS, SES_TENANT_ACTIONS, TABLE_UPDATE_ACTIONS } from '../../infra/constructs/grants';
+import {
+  ROUTE53_CHANGE_ACTIONS,
+  ROUTE53_LIST_ACTIONS,
+  ROUTE53_ZONE_ACTIONS,
+  SECRETS_KEY_ACTIONS,
+  SES_IDENTITY_ACTIONS,
+  SES_TENANT_ACTIONS,
+  TABLE_UPDATE_ACTIONS,
+} from '../../infra/constructs/grants';
 import { ENV } from '../../shared/config';
 import { actionsOf, functionActions, functionEnv, functionStatements, logicalId, resourcesOf, synth, type Statement, type Synthesised } from './helpers';
 
@@ -20,6 +28,8 @@ const streamArn = (): unknown => ({ 'Fn::GetAtt': [logicalId(s.stack, s.stack.da
 const onFailureArn = (name: string): unknown => ({ 'Fn::GetAtt': [logicalId(s.stack, s.stack.workers.onFailureQueues[name]!), 'Arn'] });
 /** Stream event sources need dynamodb:ListStreams, which has no resource-level permission (Resource "*"). */
 const isListStreams = (statement: Statement): boolean => actionsOf(statement).every((a) => a === 'dynamodb:ListStreams');
+/** Route 53's ListHostedZonesByName has no resource-level permission either (Resource "*"). */
+const isListHostedZones = (statement: Statement): boolean => actionsOf(statement).every((a) => ROUTE53_LIST_ACTIONS.includes(a));
 const grants = (name: string): Grant[] => definitions.find((d) => d.name === name)!.grants;
 const granted = (name: string, kind: Resource['kind'], ...access: Access[]): boolean =>
   grants(name).some((g) => g.resource.kind === kind && (access.length === 0 || access.includes(g.access)));
@@ -30,6 +40,7 @@ describe.each(definitions.map((d) => d.name))('%s', (name) => {
     for (const statement of functionStatements(s.template, s.stack, name)) {
       for (const action of actionsOf(statement)) expect(action).not.toMatch(/^(\*|[a-z0-9-]+:\*)$/);
       if (isStreamWorker(name) && isListStreams(statement)) continue;
+      if (granted(name, 'route53', 'manageRecords') && isListHostedZones(statement)) continue;
       expect(resourcesOf(statement)).not.toContain('*');
       expect(statement.Effect).toBe('Allow');
     }
@@ -59,6 +70,7 @@ describe.each(definitions.map((d) => d.name))('%s', (name) => {
       ['iam:PassRole', granted(name, 'scheduler')],
       ['kms:Encrypt', granted(name, 'secretsKey', 'encrypt', 'encryptDecrypt')],
       ['kms:Decrypt', granted(name, 'secretsKey', 'decrypt', 'encryptDecrypt')],
+      ...[...ROUTE53_ZONE_ACTIONS, ...ROUTE53_CHANGE_ACTIONS, ...ROUTE53_LIST_ACTIONS].map((action): [string, boolean] => [action, granted(name, 'route53', 'manageRecords')]),
     ];
     for (const [action, expected] of expectations) {
       expect({ action, allowed: actions.has(action) }).toEqual({ action, allowed: expected });
@@ -163,6 +175,31 @@ describe('SES identity management', () => {
   });
 });
 
+describe('Route 53 (DNS apply)', () => {
+  const route53Actions = (name: string): string[] => functionActions(s.template, s.stack, name).filter((a) => a.startsWith('route53:'));
+  const route53Arn = (resource: string): unknown => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:route53:::${resource}/*`]] });
+
+  test('only the domains function may touch Route 53, with exactly the four actions apply uses', () => {
+    const writers = definitions.filter((d) => route53Actions(d.name).length > 0).map((d) => d.name);
+    expect(writers).toEqual(definitions.filter((d) => granted(d.name, 'route53')).map((d) => d.name));
+    expect(writers).toEqual(['domains']);
+    expect(route53Actions('domains').sort()).toEqual(
+      ['route53:ChangeResourceRecordSets', 'route53:GetChange', 'route53:ListHostedZonesByName', 'route53:ListResourceRecordSets'].sort(),
+    );
+  });
+
+  test('record sets on hosted zones, GetChange on changes, and only ListHostedZonesByName (no resource-level permission) on "*"', () => {
+    const statements = functionStatements(s.template, s.stack, 'domains').filter((st) => actionsOf(st).some((a) => a.startsWith('route53:')));
+    expect(statements).toHaveLength(3);
+    const byActions = (actions: string[]) => statements.find((st) => JSON.stringify(actionsOf(st).sort()) === JSON.stringify([...actions].sort()));
+    expect(resourcesOf(byActions(ROUTE53_ZONE_ACTIONS)!)).toEqual([route53Arn('hostedzone')]);
+    expect(resourcesOf(byActions(ROUTE53_CHANGE_ACTIONS)!)).toEqual([route53Arn('change')]);
+    expect(resourcesOf(byActions(ROUTE53_LIST_ACTIONS)!)).toEqual(['*']);
+    // Nothing that creates or deletes zones, nor touches other Route 53 resources.
+    for (const action of route53Actions('domains')) expect(action).not.toMatch(/^route53:(Create|Delete|Update|Associate|Disassociate)/);
+  });
+});
+
 describe('SES tenants', () => {
   const sesActions = (name: string): string[] => functionActions(s.template, s.stack, name).filter((a) => a.startsWith('ses:'));
 
@@ -212,12 +249,13 @@ describe('the secrets key', () => {
   test('only the functions holding secrets get KMS permissions, as the definitions say', () => {
     const users = definitions.filter((d) => kmsActions(d.name).length > 0).map((d) => d.name);
     expect(users).toEqual(definitions.filter((d) => granted(d.name, 'secretsKey')).map((d) => d.name));
-    expect(users.sort()).toEqual(['domains', 'links', 'migrations', 'send-email', 'webhook-delivery', 'webhooks']);
+    expect(users.sort()).toEqual(['dashboard', 'domains', 'links', 'migrations', 'send-email', 'webhook-delivery', 'webhooks']);
   });
 
-  test('domains may encrypt and decrypt; webhooks and migrations (imports) may only seal; the send worker seals and opens (link keys); the links group and the delivery worker only open; never GenerateDataKey, ReEncrypt or key administration', () => {
+  test('domains may encrypt and decrypt; webhooks, the dashboard (its /api/webhooks) and migrations (imports) may only seal; the send worker seals and opens (link keys); the links group and the delivery worker only open; never GenerateDataKey, ReEncrypt or key administration', () => {
     expect(kmsActions('domains').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
     expect(kmsActions('webhooks')).toEqual(['kms:Encrypt']);
+    expect(kmsActions('dashboard')).toEqual(['kms:Encrypt']);
     expect(kmsActions('migrations')).toEqual(['kms:Encrypt']);
     // The send worker seals the first link key when there is none (docs/tracking.md).
     expect(kmsActions('send-email').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
@@ -227,7 +265,7 @@ describe('the secrets key', () => {
   });
 
   test('KMS statements are scoped to the secrets key', () => {
-    for (const name of ['domains', 'links', 'migrations', 'send-email', 'webhooks', 'webhook-delivery']) {
+    for (const name of ['dashboard', 'domains', 'links', 'migrations', 'send-email', 'webhooks', 'webhook-delivery']) {
       const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => a.startsWith('kms:')));
       expect(statements.length).toBeGreaterThan(0);
       for (const statement of statements) {

@@ -61,6 +61,9 @@ function expectedEnvVars(grants: Grant[]): string[] {
         return [SCHEDULE_GROUP.envVar, SCHEDULE_GROUP.roleEnvVar, ...SCHEDULE_GROUP.targetQueues.map((target) => target.arnEnvVar)];
       case 'secretsKey':
         return [SECRETS_KEY.envVar];
+      case 'route53':
+        // Route 53 is found through the API (zones by name): nothing to name in the environment.
+        return [];
     }
   });
 }

@@ -312,12 +312,12 @@ describe('domain settings and listing', () => {
     expect((await api('PATCH', `/domains/${created[0]!.id}`, { key: other.key, body: { open_tracking: false } })).status).toBe(404);
   });
 
-  it('answers apply with 501 not_configured', async () => {
+  it('refuses apply without a DNS host and unknown actions (400; apply itself: domain-apply.test.ts)', async () => {
     const account = await newAccount();
     const domain = await addDomain(account);
     const response = await api('POST', `/domains/${domain.id}`, { key: account.key, body: { action: 'apply' } });
-    expect(response.status).toBe(501);
-    expect(response.body.error.code).toBe('not_configured');
+    expect(response.status).toBe(400);
+    expect(response.body.error.details.fields).toEqual([expect.objectContaining({ field: 'provider' })]);
     const bad = await api('POST', `/domains/${domain.id}`, { key: account.key, body: { action: 'explode' } });
     expect(bad.status).toBe(400);
   });

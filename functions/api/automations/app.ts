@@ -2,11 +2,11 @@
  * The automations group (docs/automations.md): create, list, read, edit, delete, and activate or pause
  * an automation; read its runs; and POST /events (./events-routes.ts), which starts, resumes and cancels runs.
  */
-import type { Hono, MiddlewareHandler } from 'hono';
+import type { Hono } from 'hono';
 import { automationActionSchema, createAutomationSchema, listAutomationsQuerySchema, updateAutomationSchema } from '../../../shared/domain/automations/schemas';
 import { toPublicAutomation } from '../../../shared/domain/automations/automation';
 import { listRunsQuerySchema, toRunDetail, toRunSummary } from '../../../shared/domain/automations/run-view';
-import { addEventRoutes } from './events-routes';
+import { accountKeyOnly, addEventRoutes } from './events-routes';
 import { createApi } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
 import { requireScope } from '../../../shared/http/middleware/require-scope';
@@ -18,16 +18,9 @@ import {
   deleteAutomation,
   getAutomation,
   listAutomations,
-  requireAutomationAccess,
   updateAutomation,
 } from '../../../shared/usecases/automations';
 import { getAutomationRun, listAutomationRuns } from '../../../shared/usecases/automation-runs';
-
-/** A key limited to a tenant is refused (403) before its request is read, as on every account-wide group. */
-const accountKeyOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  requireAutomationAccess(c.get('principal'));
-  await next();
-};
 
 export function createAutomationsApp(services: Services): Hono<ApiEnv> {
   const app = createApi(services);
@@ -36,7 +29,6 @@ export function createAutomationsApp(services: Services): Hono<ApiEnv> {
   const write = requireScope('full');
   app.use('/automations', accountKeyOnly);
   app.use('/automations/*', accountKeyOnly);
-  app.use('/events', accountKeyOnly);
   addEventRoutes(app, services);
 
   app.post('/automations', write, async (c) => {

@@ -1,22 +1,35 @@
 /**
- * POST /events (spec, "Custom events"; docs/automations.md, "Events"): served by the automations Lambda.
+ * POST /events (spec, "Custom events"; docs/automations.md, "Events"), on any app whose authentication
+ * sets the principal: the automations group (API keys) and the dashboard's /api/events (session cookie
+ * + CSRF, functions/api/dashboard/app.ts). One copy of the route, two doors.
+ *
  * Any key that may send (`emails:send` or `full`) may post events: an event's runs send email. 202 with
  * `{event, matched_automations, resumed_runs, cancelled_runs}`; Idempotency-Key as on POST /emails.
+ * A dashboard session's dry run (`dry_run` + `automation_id`) answers 200 with the dry run's trace
+ * (docs/automations.md, "Dry run"); API keys get 403 for it.
  */
-import type { Hono } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
 import { eventRequestSchema } from '../../../shared/domain/automations/event-request';
 import { IDEMPOTENCY_HEADER, idempotencyOf } from '../../../shared/domain/emails/idempotency';
 import type { ApiEnv } from '../../../shared/http/env';
 import { requireScope } from '../../../shared/http/middleware/require-scope';
 import { parseWith, readJson } from '../../../shared/http/validate';
 import type { Services } from '../../../shared/services';
+import { requireAutomationAccess } from '../../../shared/usecases/automations';
 import { acceptEvent } from '../../../shared/usecases/runs/accept-event';
 
+/** A key limited to a tenant is refused (403) before its request is read, as on every account-wide group. */
+export const accountKeyOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  requireAutomationAccess(c.get('principal'));
+  await next();
+};
+
 export function addEventRoutes(app: Hono<ApiEnv>, services: Services): void {
-  app.post('/events', requireScope('emails:send'), async (c) => {
+  app.post('/events', accountKeyOnly, requireScope('emails:send'), async (c) => {
     const body = await readJson(c);
     const request = parseWith(eventRequestSchema, body);
     const idempotency = idempotencyOf(c.req.header(IDEMPOTENCY_HEADER), 'events', body);
-    return c.json(await acceptEvent(services, c.get('principal'), request, idempotency), 202);
+    const result = await acceptEvent(services, c.get('principal'), request, idempotency);
+    return 'dry_run' in result ? c.json(result, 200) : c.json(result, 202);
   });
 }

@@ -1,15 +1,35 @@
-/** The domains group: add, list, read, change settings, delete, verify (and apply: not configured yet). */
+/**
+ * The domains group: add, list, read, change settings, delete, verify, and apply (write the records at
+ * the domain's DNS host, then verify); also the stored DNS host credentials apply may use (/dns-providers).
+ */
 import type { Hono } from 'hono';
 import { toPublicDomain } from '../../../shared/domain/domains/domain';
-import { createDomainSchema, domainActionSchema, listDomainsQuerySchema, updateDomainSchema } from '../../../shared/domain/domains/schemas';
-import { AppError } from '../../../shared/domain/errors';
+import {
+  applyDnsSchema,
+  createDomainSchema,
+  dnsProviderParamSchema,
+  domainActionSchema,
+  listDomainsQuerySchema,
+  storeDnsProviderSchema,
+  updateDomainSchema,
+} from '../../../shared/domain/domains/schemas';
+import { NotFoundError } from '../../../shared/domain/errors';
 import { createApi } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
 import { requireScope } from '../../../shared/http/middleware/require-scope';
 import { pageQuerySchema } from '../../../shared/http/pagination';
-import { jsonBody, parseWith } from '../../../shared/http/validate';
+import { jsonBody, parseWith, readJson } from '../../../shared/http/validate';
 import type { Services } from '../../../shared/services';
+import { applyDomainDns } from '../../../shared/usecases/dns-apply';
+import { deleteDnsProvider, listDnsProviders, storeDnsProvider } from '../../../shared/usecases/dns-providers';
 import { createDomain, deleteDomain, getDomain, listDomains, updateDomain, verifyDomain } from '../../../shared/usecases/domains';
+
+/** The host named in /dns-providers/{provider}; any other name is an unknown resource (404). */
+function dnsProviderOf(value: string) {
+  const parsed = dnsProviderParamSchema.safeParse(value);
+  if (!parsed.success) throw new NotFoundError('DNS provider', value);
+  return parsed.data;
+}
 
 export function createDomainsApp(services: Services): Hono<ApiEnv> {
   const app = createApi(services);
@@ -44,15 +64,30 @@ export function createDomainsApp(services: Services): Hono<ApiEnv> {
   });
 
   app.post('/domains/:id', write, async (c) => {
-    const { action } = await jsonBody(c, domainActionSchema);
+    const body = await readJson(c);
+    const { action } = parseWith(domainActionSchema, body);
     if (action === 'apply') {
-      // Make sure the domain exists (404 first), then say the integration is not there yet.
-      await getDomain(services, c.get('principal'), c.req.param('id'));
-      throw new AppError(501, 'not_configured', 'Writing DNS records through a DNS host is not configured on this server yet.', {
-        hint: 'Publish the records in domain.records at your DNS host, then call this endpoint with {"action": "verify"}.',
-      });
+      const outcome = await applyDomainDns(services, c.get('principal'), c.req.param('id'), parseWith(applyDnsSchema, body));
+      return c.json({ domain: toPublicDomain(outcome.domain), apply: outcome.apply });
     }
     return c.json({ domain: toPublicDomain(await verifyDomain(services, c.get('principal'), c.req.param('id'))) });
+  });
+
+  // Stored DNS host credentials for apply: the secret is taken, sealed, and never returned.
+  app.get('/dns-providers', write, async (c) => {
+    return c.json({ dns_providers: await listDnsProviders(services, c.get('principal')) });
+  });
+
+  app.put('/dns-providers/:provider', write, async (c) => {
+    const provider = dnsProviderOf(c.req.param('provider'));
+    const credentials = await jsonBody(c, storeDnsProviderSchema(provider));
+    return c.json({ dns_provider: await storeDnsProvider(services, c.get('principal'), credentials) });
+  });
+
+  app.delete('/dns-providers/:provider', write, async (c) => {
+    const provider = dnsProviderOf(c.req.param('provider'));
+    await deleteDnsProvider(services, c.get('principal'), provider);
+    return c.json({ ok: true });
   });
 
   return app;

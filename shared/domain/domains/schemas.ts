@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { domainName } from '../emails/address';
 import { TLS_MODES } from './domain';
+import { DNS_HOSTS, type DnsHostCredentials, type DnsHostName } from './dns-apply';
 
 export const createDomainSchema = z.object({
   name: domainName,
@@ -22,6 +23,78 @@ export type UpdateDomainInput = z.infer<typeof updateDomainSchema>;
 export const domainActionSchema = z.object({
   action: z.enum(['verify', 'apply'], { message: 'action must be verify or apply' }),
 });
+
+/** A credential field: a non-empty string without spaces. Messages never quote the value. */
+const credential = (name: string, max: number) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) })
+    .trim()
+    .min(1, `${name} is required`)
+    .max(max, `${name} is at most ${max} characters`)
+    .regex(/^\S+$/, `${name} must not contain spaces`);
+
+/** Route 53: an access key (an IAM user's, or temporary ones with their session token). */
+export const route53CredentialsSchema = z
+  .object({
+    access_key_id: credential('access_key_id', 128),
+    secret_access_key: credential('secret_access_key', 256),
+    session_token: credential('session_token', 4096).optional(),
+  })
+  .strict();
+
+/** Cloudflare: an API token with Zone:Read and DNS:Edit on the zone. */
+export const cloudflareCredentialsSchema = z.object({ api_token: credential('api_token', 256) }).strict();
+
+const providerSchema = z.enum(DNS_HOSTS, { message: `provider must be one of ${DNS_HOSTS.join(', ')}` });
+
+/**
+ * `POST /domains/{id} {action: "apply", provider, credentials?}`: credentials for this request only;
+ * without them, those stored for the account (PUT /dns-providers/{provider}), else (Route 53 only) the
+ * service's own AWS credentials.
+ */
+export const applyDnsSchema = z
+  .object({
+    action: z.literal('apply'),
+    provider: providerSchema,
+    credentials: z.record(z.string(), z.unknown(), { message: 'credentials must be an object' }).optional(),
+  })
+  .strict()
+  .transform((value, ctx) => {
+    if (value.credentials === undefined) return { provider: value.provider, credentials: null };
+    const parsed = credentialsSchemaOf(value.provider).safeParse(value.credentials);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: ['credentials', ...issue.path.map(String)], message: issue.message });
+      return z.NEVER;
+    }
+    return { provider: value.provider, credentials: toCredentials(value.provider, parsed.data) };
+  });
+export type ApplyDnsInput = z.output<typeof applyDnsSchema>;
+
+function credentialsSchemaOf(provider: DnsHostName) {
+  return provider === 'route53' ? route53CredentialsSchema : cloudflareCredentialsSchema;
+}
+
+function toCredentials(provider: DnsHostName, data: Record<string, string | undefined>): DnsHostCredentials {
+  if (provider === 'cloudflare') return { provider, apiToken: data.api_token! };
+  return { provider, accessKeyId: data.access_key_id!, secretAccessKey: data.secret_access_key!, ...(data.session_token ? { sessionToken: data.session_token } : {}) };
+}
+
+export const dnsProviderParamSchema = providerSchema;
+
+/** `PUT /dns-providers/{provider} {credentials}`: stored sealed for the account's later applies. */
+export function storeDnsProviderSchema(provider: DnsHostName) {
+  return z
+    .object({ credentials: z.record(z.string(), z.unknown(), { message: 'credentials must be an object' }) })
+    .strict()
+    .transform((value, ctx) => {
+      const parsed = credentialsSchemaOf(provider).safeParse(value.credentials);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: ['credentials', ...issue.path.map(String)], message: issue.message });
+        return z.NEVER;
+      }
+      return toCredentials(provider, parsed.data);
+    });
+}
 
 /** `{domain}` of POST /tenants/{tenant}/domains: an account domain, by name or by id. */
 export const domainRef = z

@@ -87,9 +87,10 @@ export function dnsQueries(required: readonly Pick<DnsRecord, 'name' | 'type'>[]
   return [...queries.values()];
 }
 
-type TxtKind = 'spf' | 'dkim' | 'dmarc' | 'ownership' | null;
+export type TxtKind = 'spf' | 'dkim' | 'dmarc' | 'ownership' | null;
 
-function txtKind(value: string): TxtKind {
+/** What a TXT value is (SPF, DMARC, our ownership token, a DKIM key), or null for anything else. */
+export function txtKind(value: string): TxtKind {
   const text = value.trim();
   if (SPF.test(text)) return 'spf';
   if (/^v=dmarc1/i.test(text)) return 'dmarc';
@@ -98,7 +99,7 @@ function txtKind(value: string): TxtKind {
   return null;
 }
 
-const KIND_OF_PURPOSE: Partial<Record<RecordPurpose, TxtKind>> = { ownership: 'ownership', dkim: 'dkim', dmarc: 'dmarc', spf: 'spf' };
+export const KIND_OF_PURPOSE: Partial<Record<RecordPurpose, TxtKind>> = { ownership: 'ownership', dkim: 'dkim', dmarc: 'dmarc', spf: 'spf' };
 
 /** TXT values compared without whitespace (DNS consoles split and space long values differently). */
 function sameTxt(a: string, b: string): boolean {
@@ -251,6 +252,24 @@ function keepOldRecords(input: DnsPlanInput, include: string | null, label: stri
   return `Keep ${records} until the last email sent through ${label} has been delivered and its bounces and complaints have come in (a few days after your code sends through us); then remove them${spf}.${ours}`;
 }
 
+/**
+ * The rows of our own records (and the keep rows of other TXT values at their hosts) given what is
+ * published: the part of a plan that does not depend on a provider being left. `published` answers
+ * values as found (for MX and CNAME: host names). Also used by DNS apply (shared/domain/domains/dns-apply.ts).
+ */
+export function planRecords(required: readonly DnsRecord[], published: (type: DnsRecordType, host: string) => Lookup): DnsChange[] {
+  const include = ourInclude(required);
+  const changes: DnsChange[] = [];
+  for (const record of required) {
+    const host = hostOf(record.name);
+    const values = valuesOf(published(record.type, host));
+    if (record.purpose === 'spf') changes.push(...planSpf(record, host, values, include));
+    else if (record.type === 'TXT') changes.push(...planTxt(record, host, values));
+    else changes.push(planHostRecord(record, host, values));
+  }
+  return changes;
+}
+
 export function planDns(input: DnsPlanInput): DnsPlan {
   const label = providerLabel(input.provider);
   const include = ourInclude(input.required);
@@ -266,16 +285,8 @@ export function planDns(input: DnsPlanInput): DnsPlan {
     return { checked: false, changes, keep_old_records };
   }
 
-  const changes: DnsChange[] = [];
-  const ours = new Set<string>();
-  for (const record of input.required) {
-    const host = hostOf(record.name);
-    ours.add(`${record.type} ${host}`);
-    const values = valuesOf(lookup(record.type, host));
-    if (record.purpose === 'spf') changes.push(...planSpf(record, host, values, include));
-    else if (record.type === 'TXT') changes.push(...planTxt(record, host, values));
-    else changes.push(planHostRecord(record, host, values));
-  }
+  const changes = planRecords(input.required, lookup);
+  const ours = new Set(input.required.map((record) => `${record.type} ${hostOf(record.name)}`));
   const seen = new Set<string>();
   for (const record of input.providerRecords) {
     const host = hostOf(record.host);

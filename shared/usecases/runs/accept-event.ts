@@ -12,6 +12,10 @@
  * "The user" is the event's subjects: `user:<user_id>` and `email:<email>` (each the event carries), so
  * a run started by an email-only event is resumed or cancelled by a later event with that email.
  *
+ * With `dry_run` and `automation_id` (spec: "dashboard sessions only"), a dashboard session's request
+ * runs that one automation as a dry run instead (../automation-dry-run.ts: nothing is written, no
+ * Idempotency-Key record either) and answers its trace; any other principal gets 403.
+ *
  * Idempotency-Key: the first request stores a pending record naming its event (id and time) before any
  * work; a concurrent or retried request with the key and the same body works with the same event, so
  * every write above is a no-op the second time; the answer is stored when the work is done and replayed
@@ -27,6 +31,7 @@ import { newId } from '../../domain/ids';
 import type { Clock } from '../../ports';
 import type { IdempotencyRecord, IdempotencyStore } from '../../store/idempotency';
 import type { RunRepository, StepOutcome } from '../../store/runs';
+import { dryRunAutomation, type AutomationDryRun, type AutomationDryRunDeps } from '../automation-dry-run';
 import { requireAutomationAccess } from '../automations';
 import type { Principal } from '../principal';
 import { checkSendScope } from '../send/policy';
@@ -57,6 +62,8 @@ export interface AcceptEventDeps {
   };
   runs: Pick<RunRepository, 'start' | 'runningForSubject' | 'finishWaiting' | 'cancel'>;
   idempotency: Pick<IdempotencyStore, 'get' | 'put' | 'replace'>;
+  /** Dry runs render the templates their send steps would use. */
+  publishedTemplates: AutomationDryRunDeps['publishedTemplates'];
   clock: Clock;
 }
 
@@ -143,13 +150,16 @@ async function applyEvent(deps: AcceptEventDeps, accountId: string, event: Custo
   return { matched_automations: triggered.length, resumed_runs: resumed, cancelled_runs: cancelled };
 }
 
-export async function acceptEvent(deps: AcceptEventDeps, principal: Principal, request: EventRequest, idempotency?: Idempotency): Promise<AcceptEventResponse> {
+export async function acceptEvent(deps: AcceptEventDeps, principal: Principal, request: EventRequest, idempotency?: Idempotency): Promise<AcceptEventResponse | AutomationDryRun> {
   requireAutomationAccess(principal);
   checkSendScope(principal.credential);
   if (request.dry_run || request.automation_id !== null) {
-    throw new ForbiddenError('dry_run runs only from a dashboard session; API keys cannot dry-run an automation.', 'forbidden', {
-      hint: 'Send the event without dry_run and automation_id, or use the dashboard to dry-run an automation.',
-    });
+    if (principal.credential.kind !== 'session' || !request.dry_run || request.automation_id === null) {
+      throw new ForbiddenError('dry_run runs only from a dashboard session; API keys cannot dry-run an automation.', 'forbidden', {
+        hint: 'Send the event without dry_run and automation_id, or dry-run the automation from the dashboard (POST /api/events with its session cookie).',
+      });
+    }
+    return dryRunAutomation(deps, principal, request.automation_id, request);
   }
   const now = deps.clock.now();
   const accountId = principal.account.id;

@@ -11,7 +11,7 @@ import { AppError, ConflictError, ForbiddenError } from '../../../shared/domain/
 import type { Idempotency } from '../../../shared/domain/emails/idempotency';
 import type { IdempotencyRecord } from '../../../shared/store/idempotency';
 import type { Principal } from '../../../shared/usecases/principal';
-import { acceptEvent, type AcceptEventDeps, type CustomEvent } from '../../../shared/usecases/runs/accept-event';
+import { acceptEvent, type AcceptEventDeps, type AcceptEventResponse, type CustomEvent } from '../../../shared/usecases/runs/accept-event';
 import { FakeRuns } from './fake-runs';
 
 const START = Date.parse('2026-11-23T10:00:00.000Z');
@@ -74,6 +74,7 @@ function world(automations: Automation[]) {
     },
     runs,
     idempotency,
+    publishedTemplates: { getPublished: async () => ({ kind: 'not_found' }) },
     clock: { now: () => new Date(now) },
   };
   return {
@@ -81,7 +82,10 @@ function world(automations: Automation[]) {
     runs,
     idempotency,
     at: (ms: number) => void (now = ms),
-    send: (body: Record<string, unknown>, options: { principal?: Principal; idempotency?: Idempotency } = {}) => acceptEvent(deps, options.principal ?? principal(), eventRequestSchema.parse(body), options.idempotency),
+    send: async (body: Record<string, unknown>, options: { principal?: Principal; idempotency?: Idempotency } = {}) =>
+      (await acceptEvent(deps, options.principal ?? principal(), eventRequestSchema.parse(body), options.idempotency)) as AcceptEventResponse,
+    /** The same call, answered as it is (a dry run's trace for a session). */
+    post: (body: Record<string, unknown>, options: { principal?: Principal; idempotency?: Idempotency } = {}) => acceptEvent(deps, options.principal ?? principal(), eventRequestSchema.parse(body), options.idempotency),
     /** Moves the run's first step (a wait_for_event) to waiting, as the worker would. */
     park: async (runId: string, waitingFor: string) => {
       const claim = await runs.claimStep(runId, 0, now, 45_000, iso(now));
@@ -311,6 +315,25 @@ describe('acceptEvent: who may send events', () => {
     expect(error).toMatchObject({ status: 403, code: 'forbidden' });
     expect(w.runs.items.size).toBe(0);
     expect(w.idempotency.records.size).toBe(0);
+  });
+
+  it('a dashboard session dry-runs the named automation (any status), writing nothing, Idempotency-Key ignored', async () => {
+    const draft = automation('user.created', [send('welcome')], { status: 'draft' });
+    const w = world([draft]);
+    const session = principal({ kind: 'session', id: 'usr_1', scopes: ['full'] });
+    const result = await w.post({ name: 'user.created', email: 'ada@example.com', dry_run: true, automation_id: draft.id }, { principal: session, idempotency: { key: 'k', fingerprint: 'f' } });
+    expect(result).toMatchObject({ dry_run: true, automation: { id: draft.id, status: 'draft' }, matches_trigger: true, status: 'completed', steps: [{ key: 'welcome', status: 'stubbed', output: { to: ['ada@example.com'] } }] });
+    expect(w.runs.items.size).toBe(0);
+    expect(w.idempotency.records.size).toBe(0);
+    const error = await refused(w.post({ name: 'user.created', dry_run: true, automation_id: 'auto_01JD8Z6X4Q2T9V3N5M7K1H0G8F' }, { principal: session }));
+    expect(error).toMatchObject({ status: 404, code: 'not_found' });
+  });
+
+  it('a dashboard session without dry_run posts a normal event', async () => {
+    const w = world([automation('user.created', [send('welcome')])]);
+    const result = await w.send({ name: 'user.created', user_id: '42' }, { principal: principal({ kind: 'session', id: 'usr_1', scopes: ['full'] }) });
+    expect(result).toMatchObject({ matched_automations: 1 });
+    expect(w.runs.items.size).toBe(1);
   });
 
   it('a key limited to a tenant is refused (403 forbidden)', async () => {

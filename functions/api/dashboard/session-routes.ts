@@ -1,0 +1,62 @@
+/**
+ * The dashboard's session doors (docs/dashboard.md, "Sign-in and sessions"):
+ *
+ *   POST /dashboard/sign-in   {email, password} as JSON or an HTML form -> 200 {user, csrf_token,
+ *                             expires_at, idle_expires_at} and the `svc_session` cookie. Same-origin
+ *                             only (a login CSRF cannot sign a victim in to someone else's account);
+ *                             rate limited (429 with Retry-After); one 401 for every bad email/password.
+ *   POST /dashboard/sign-out  (session + CSRF) -> 200 {ok: true}; the session is deleted and the cookie cleared.
+ *   GET  /dashboard/session   (session) -> 200, the same answer as the sign-in: who is signed in and the CSRF token.
+ */
+import type { Context, Hono } from 'hono';
+import { signInRequestSchema } from '../../../shared/domain/dashboard/schemas';
+import { isTokenShaped, sessionTokenHash } from '../../../shared/domain/dashboard/session-token';
+import { toPublicUser, type DashboardUser } from '../../../shared/domain/dashboard/user';
+import type { ApiEnv } from '../../../shared/http/env';
+import { requireSameOrigin } from '../../../shared/http/middleware/same-origin';
+import { requireSession } from '../../../shared/http/middleware/session';
+import { clearSessionCookie, sessionCookieToken, setSessionCookie } from '../../../shared/http/session-cookie';
+import { parseWith, readJson } from '../../../shared/http/validate';
+import type { Services } from '../../../shared/services';
+import { endSession } from '../../../shared/usecases/dashboard/sessions';
+import { signIn } from '../../../shared/usecases/dashboard/sign-in';
+import type { StoredSession } from '../../../shared/store/sessions';
+
+/** The body as an object: an HTML form's fields, or JSON (any other content type is read as JSON). */
+async function formOrJson(c: Context): Promise<unknown> {
+  if (/^application\/x-www-form-urlencoded\b/i.test(c.req.header('content-type') ?? '')) return Object.fromEntries(new URLSearchParams(await c.req.text()));
+  return readJson(c);
+}
+
+/** The client's address as API Gateway saw it (never a header the client could set). */
+function clientIp(c: Context<ApiEnv>): string {
+  const context = c.env?.event?.requestContext;
+  return context && 'http' in context ? context.http.sourceIp : '';
+}
+
+function sessionAnswer(user: DashboardUser, session: StoredSession) {
+  return { user: toPublicUser(user), csrf_token: session.csrf_token, expires_at: session.expires_at, idle_expires_at: session.idle_expires_at };
+}
+
+export function addSessionRoutes(app: Hono<ApiEnv>, services: Services): void {
+  app.post('/dashboard/sign-in', requireSameOrigin(), async (c) => {
+    const request = parseWith(signInRequestSchema, await formOrJson(c));
+    const { user, token, session } = await signIn(services, request, { ip: clientIp(c) });
+    // A session this browser held before is over: one cookie, one session.
+    const previous = sessionCookieToken(c);
+    if (isTokenShaped(previous)) await endSession(services, sessionTokenHash(previous));
+    setSessionCookie(c, token, session);
+    return c.json(sessionAnswer(user, session), 200);
+  });
+
+  app.post('/dashboard/sign-out', requireSession(services), async (c) => {
+    await endSession(services, c.get('session').tokenHash);
+    clearSessionCookie(c);
+    return c.json({ ok: true }, 200);
+  });
+
+  app.get('/dashboard/session', requireSession(services), (c) => {
+    const { user, session } = c.get('session');
+    return c.json(sessionAnswer(user, session), 200);
+  });
+}

@@ -1,0 +1,23 @@
+/**
+ * Request bodies of the dashboard's session doors (docs/dashboard.md): the single source of their
+ * validation and types. `POST /dashboard/sign-in` takes JSON or an HTML form with the same fields.
+ */
+import { z } from 'zod';
+import { isEmailAddress, normaliseEmail } from '../emails/address';
+import { MAX_PASSWORD_LENGTH, newPasswordSchema } from './password-policy';
+
+export const signInRequestSchema = z.object({
+  email: z.string({ error: 'email is required' }).trim().refine(isEmailAddress, 'email must be a valid email address').transform(normaliseEmail),
+  // Any length up to the maximum: a password set under an older, shorter minimum still signs in.
+  password: z.string({ error: 'password is required' }).min(1, 'password is required').max(MAX_PASSWORD_LENGTH * 4, 'password is too long'),
+});
+
+export type SignInRequest = z.output<typeof signInRequestSchema>;
+
+/** A new dashboard user (the admin CLI's `user create`; later the dashboard's team page). */
+export const newUserSchema = z.object({
+  email: z.string({ error: 'email is required' }).trim().refine(isEmailAddress, 'email must be a valid email address').transform(normaliseEmail),
+  password: newPasswordSchema,
+});
+
+export type NewUser = z.output<typeof newUserSchema>;

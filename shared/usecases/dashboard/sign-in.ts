@@ -1,0 +1,75 @@
+/**
+ * Signing in to the dashboard (docs/dashboard.md, "Sign-in and sessions"): email and password in, a new
+ * session out. In this order:
+ *
+ *   1. rate limits (RATE_LIMITS.signInPerIp, then signInPerEmail; fixed windows, conditional ADDs in
+ *      shared/store/rate-limits.ts): every attempt counts, before the password is checked, so parallel
+ *      guesses cannot overshoot; over either limit is 429 rate_limited with Retry-After;
+ *   2. the user by email, and the password checked against its scrypt hash. An unknown email is checked
+ *      against a dummy hash made with the same parameters, so both failures cost the same work and answer
+ *      the same 401 (nothing tells whether an address has a user);
+ *   3. a hash made with weaker parameters than today's is replaced (shared/domain/dashboard/password-hash.ts);
+ *   4. a new session (./sessions.ts).
+ */
+import { createHash } from 'node:crypto';
+import { hashPassword, needsRehash, verifyPassword } from '../../domain/dashboard/password-hash';
+import type { SignInRequest } from '../../domain/dashboard/schemas';
+import type { DashboardUser } from '../../domain/dashboard/user';
+import { RateLimitedError, UnauthorizedError } from '../../domain/errors';
+import { RATE_LIMITS, secondsUntilReset, type RateLimitName } from '../../domain/rate-limits';
+import type { Clock } from '../../ports';
+import type { DashboardUserRepository } from '../../store/dashboard-users';
+import type { RateLimitRepository } from '../../store/rate-limits';
+import type { StoredSession } from '../../store/sessions';
+import { startSession, type SessionDeps } from './sessions';
+
+export interface SignInDeps {
+  dashboardUsers: Pick<DashboardUserRepository, 'getByEmail' | 'replacePasswordHash'>;
+  rateLimits: Pick<RateLimitRepository, 'hit'>;
+  sessions: SessionDeps['sessions'];
+  clock: Clock;
+}
+
+export interface SignInClient {
+  /** The client's IP address (API Gateway's sourceIp); '' when unknown. */
+  ip: string;
+}
+
+export const INVALID_CREDENTIALS = 'Invalid email or password.';
+
+/** Hashed once per process, with today's parameters: what an unknown email's password is checked against. */
+let dummyHash: Promise<string> | undefined;
+function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword('not a password of anyone: the unknown-email path does the same work');
+  return dummyHash;
+}
+
+/** The sign-in limits' subjects: the address hashed (no addresses in keys), the IP as it is. */
+export const signInSubjects = (email: string, ip: string) => ({
+  email: `email:${createHash('sha256').update(email, 'utf8').digest('hex').slice(0, 32)}`,
+  ip: `ip:${ip || 'unknown'}`,
+});
+
+async function countAttempt(deps: SignInDeps, subject: string, name: RateLimitName, what: string, nowMs: number): Promise<void> {
+  const rule = RATE_LIMITS[name];
+  const decision = await deps.rateLimits.hit(subject, name, rule, nowMs);
+  if (!decision.allowed) throw new RateLimitedError(rule.limit, rule.windowSeconds, secondsUntilReset(rule, nowMs), what);
+}
+
+export async function signIn(deps: SignInDeps, request: SignInRequest, client: SignInClient): Promise<{ user: DashboardUser; token: string; session: StoredSession }> {
+  const nowMs = deps.clock.now().getTime();
+  const subjects = signInSubjects(request.email, client.ip);
+  await countAttempt(deps, subjects.ip, 'signInPerIp', 'for sign-ins from this IP address', nowMs);
+  await countAttempt(deps, subjects.email, 'signInPerEmail', 'for sign-ins with this email address', nowMs);
+
+  const user = await deps.dashboardUsers.getByEmail(request.email);
+  const valid = await verifyPassword(request.password, user?.password_hash ?? (await dummyPasswordHash()));
+  if (!user || !valid) throw new UnauthorizedError(INVALID_CREDENTIALS);
+
+  if (needsRehash(user.password_hash)) {
+    const next = await hashPassword(request.password);
+    if (await deps.dashboardUsers.replacePasswordHash(user.email, user.password_hash, next, deps.clock.now().toISOString())) user.password_hash = next;
+  }
+  const { token, session } = await startSession(deps, user);
+  return { user, token, session };
+}
