@@ -390,18 +390,29 @@ export const API_GROUPS: ApiGroupDefinition[] = [
   },
   {
     // The web dashboard (docs/dashboard.md): sign-in, sign-out and sessions under /dashboard (no API key:
-    // the session cookie), and the spec's session doors /api/events and /api/webhooks, which run the
+    // the session cookie), its pages (emails, domains, keys, webhooks, ...: the same use cases as the
+    // groups they mirror), and the spec's session doors /api/events and /api/webhooks, which run the
     // automations group's POST /events and the webhooks group's routes behind session authentication.
+    // Its grants are what those use cases need (test/infra/dashboard-group.test.ts names each one's source).
     name: 'dashboard',
     entry: 'functions/api/dashboard/handler.ts',
     routes: ['ANY /dashboard', 'ANY /dashboard/{proxy+}', 'ANY /api/{proxy+}'],
     grants: [
-      // Users, sessions, sign-in counters; events write runs; webhooks as the webhooks group.
+      // Users, sessions, sign-in counters; every page's records (emails, domains, keys, webhooks, runs, ...).
       { resource: { kind: 'table' }, access: 'readWrite' },
-      // /api/webhooks: signing secrets are sealed at creation (as the webhooks group).
-      { resource: { kind: 'secretsKey' }, access: 'encrypt' },
-      // /api/webhooks/{id}/deliveries/{id}/replay re-enqueues a delivery (as the webhooks group).
+      // Webhook signing secrets are sealed at creation; domain pages seal DKIM keys (add), open them to
+      // sign the verification probe, and open stored DNS host credentials (apply): as the domains group.
+      { resource: { kind: 'secretsKey' }, access: 'encryptDecrypt' },
+      // Replaying a webhook delivery re-enqueues it (as the webhooks group).
       { resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'send' },
+      // The test send stores large bodies; an email's page reads its body or raw message; received email
+      // pages read bodies and sign download links (as the emails and received-emails groups).
+      { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
+      // The domain page's Verify and Apply DNS (as the domains group): the SES identity of a verified
+      // domain, its SES tenant association, and Route 53 records with the function's own role.
+      { resource: { kind: 'route53' }, access: 'manageRecords' },
+      { resource: { kind: 'ses' }, access: 'manageIdentities' },
+      { resource: { kind: 'ses' }, access: 'manageTenants' },
     ],
   },
 ];

@@ -64,6 +64,11 @@ const RULES: Record<string, Rule> = {
     from: ['shared/store'],
     never: ['shared/usecases', 'shared/http'],
   },
+  // docs/dashboard.md: everything the pages do goes through the API's use cases; no page reads the table.
+  'the dashboard pages never import shared/store or shared/aws': {
+    from: ['functions/api/dashboard/pages'],
+    never: ['shared/store', 'shared/aws'],
+  },
 };
 
 /** Every import breaking the rule, as `file:line -> target`. */

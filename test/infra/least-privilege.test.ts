@@ -148,20 +148,21 @@ test('only the functions granted SES may send, and only with the account identit
 describe('SES identity management', () => {
   const sesActions = (name: string): string[] => functionActions(s.template, s.stack, name).filter((a) => a.startsWith('ses:'));
 
-  test('only the domains function may manage identities, with exactly these actions', () => {
+  test('only the domains function (and the dashboard, whose domain page verifies) may manage identities, with exactly these actions', () => {
     const managers = definitions.filter((d) => sesActions(d.name).some((a) => SES_IDENTITY_ACTIONS.includes(a))).map((d) => d.name);
     expect(managers).toEqual(definitions.filter((d) => granted(d.name, 'ses', 'manageIdentities')).map((d) => d.name));
-    expect(managers).toEqual(['domains']);
+    expect(managers).toEqual(['domains', 'dashboard']);
     expect([...SES_IDENTITY_ACTIONS].sort()).toEqual(
       ['ses:CreateEmailIdentity', 'ses:DeleteEmailIdentity', 'ses:GetEmailIdentity', 'ses:PutEmailIdentityDkimSigningAttributes', 'ses:PutEmailIdentityMailFromAttributes'].sort(),
     );
     // domains cannot send; send-email cannot touch identities.
     expect(sesActions('domains').sort()).toEqual([...SES_IDENTITY_ACTIONS, ...SES_TENANT_ACTIONS].sort());
+    expect(sesActions('dashboard').sort()).toEqual([...SES_IDENTITY_ACTIONS, ...SES_TENANT_ACTIONS].sort());
     expect(sesActions('send-email').sort()).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
   });
 
-  test('identity actions are scoped to the account identities of the stack region', () => {
-    const statements = functionStatements(s.template, s.stack, 'domains').filter((st) => actionsOf(st).some((a) => SES_IDENTITY_ACTIONS.includes(a)));
+  test.each(['domains', 'dashboard'])('identity actions of %s are scoped to the account identities of the stack region', (name) => {
+    const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => SES_IDENTITY_ACTIONS.includes(a)));
     expect(statements).toHaveLength(1);
     expect(actionsOf(statements[0]!).sort()).toEqual([...SES_IDENTITY_ACTIONS].sort());
     const resources = resourcesOf(statements[0]!);
@@ -179,34 +180,36 @@ describe('Route 53 (DNS apply)', () => {
   const route53Actions = (name: string): string[] => functionActions(s.template, s.stack, name).filter((a) => a.startsWith('route53:'));
   const route53Arn = (resource: string): unknown => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:route53:::${resource}/*`]] });
 
-  test('only the domains function may touch Route 53, with exactly the four actions apply uses', () => {
+  test('only the domains function (and the dashboard, whose domain page applies) may touch Route 53, with exactly the four actions apply uses', () => {
     const writers = definitions.filter((d) => route53Actions(d.name).length > 0).map((d) => d.name);
     expect(writers).toEqual(definitions.filter((d) => granted(d.name, 'route53')).map((d) => d.name));
-    expect(writers).toEqual(['domains']);
-    expect(route53Actions('domains').sort()).toEqual(
-      ['route53:ChangeResourceRecordSets', 'route53:GetChange', 'route53:ListHostedZonesByName', 'route53:ListResourceRecordSets'].sort(),
-    );
+    expect(writers).toEqual(['domains', 'dashboard']);
+    for (const name of writers) {
+      expect(route53Actions(name).sort()).toEqual(
+        ['route53:ChangeResourceRecordSets', 'route53:GetChange', 'route53:ListHostedZonesByName', 'route53:ListResourceRecordSets'].sort(),
+      );
+    }
   });
 
-  test('record sets on hosted zones, GetChange on changes, and only ListHostedZonesByName (no resource-level permission) on "*"', () => {
-    const statements = functionStatements(s.template, s.stack, 'domains').filter((st) => actionsOf(st).some((a) => a.startsWith('route53:')));
+  test.each(['domains', 'dashboard'])('%s: record sets on hosted zones, GetChange on changes, and only ListHostedZonesByName (no resource-level permission) on "*"', (name) => {
+    const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => a.startsWith('route53:')));
     expect(statements).toHaveLength(3);
     const byActions = (actions: string[]) => statements.find((st) => JSON.stringify(actionsOf(st).sort()) === JSON.stringify([...actions].sort()));
     expect(resourcesOf(byActions(ROUTE53_ZONE_ACTIONS)!)).toEqual([route53Arn('hostedzone')]);
     expect(resourcesOf(byActions(ROUTE53_CHANGE_ACTIONS)!)).toEqual([route53Arn('change')]);
     expect(resourcesOf(byActions(ROUTE53_LIST_ACTIONS)!)).toEqual(['*']);
     // Nothing that creates or deletes zones, nor touches other Route 53 resources.
-    for (const action of route53Actions('domains')) expect(action).not.toMatch(/^route53:(Create|Delete|Update|Associate|Disassociate)/);
+    for (const action of route53Actions(name)) expect(action).not.toMatch(/^route53:(Create|Delete|Update|Associate|Disassociate)/);
   });
 });
 
 describe('SES tenants', () => {
   const sesActions = (name: string): string[] => functionActions(s.template, s.stack, name).filter((a) => a.startsWith('ses:'));
 
-  test('only the tenants and domains functions may manage SES tenants, with exactly these actions', () => {
+  test('only the tenants and domains functions (and the dashboard, whose domain page verifies) may manage SES tenants, with exactly these actions', () => {
     const managers = definitions.filter((d) => sesActions(d.name).some((a) => SES_TENANT_ACTIONS.includes(a))).map((d) => d.name);
     expect(managers).toEqual(definitions.filter((d) => granted(d.name, 'ses', 'manageTenants')).map((d) => d.name));
-    expect(managers).toEqual(['tenants', 'domains']);
+    expect(managers).toEqual(['tenants', 'domains', 'dashboard']);
     expect([...SES_TENANT_ACTIONS].sort()).toEqual(
       ['ses:CreateTenant', 'ses:CreateTenantResourceAssociation', 'ses:DeleteTenant', 'ses:DeleteTenantResourceAssociation', 'ses:GetTenant'].sort(),
     );
@@ -215,7 +218,7 @@ describe('SES tenants', () => {
   });
 
   test('tenant actions are scoped to the account tenants, identities and our configuration set; the account id is in the environment', () => {
-    for (const name of ['tenants', 'domains']) {
+    for (const name of ['tenants', 'domains', 'dashboard']) {
       const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => SES_TENANT_ACTIONS.includes(a)));
       expect(statements).toHaveLength(1);
       expect(actionsOf(statements[0]!).sort()).toEqual([...SES_TENANT_ACTIONS].sort());
@@ -252,10 +255,10 @@ describe('the secrets key', () => {
     expect(users.sort()).toEqual(['dashboard', 'domains', 'links', 'migrations', 'send-email', 'webhook-delivery', 'webhooks']);
   });
 
-  test('domains may encrypt and decrypt; webhooks, the dashboard (its /api/webhooks) and migrations (imports) may only seal; the send worker seals and opens (link keys); the links group and the delivery worker only open; never GenerateDataKey, ReEncrypt or key administration', () => {
+  test('domains and the dashboard (its domain pages) may encrypt and decrypt; webhooks and migrations (imports) may only seal; the send worker seals and opens (link keys); the links group and the delivery worker only open; never GenerateDataKey, ReEncrypt or key administration', () => {
     expect(kmsActions('domains').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
     expect(kmsActions('webhooks')).toEqual(['kms:Encrypt']);
-    expect(kmsActions('dashboard')).toEqual(['kms:Encrypt']);
+    expect(kmsActions('dashboard').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
     expect(kmsActions('migrations')).toEqual(['kms:Encrypt']);
     // The send worker seals the first link key when there is none (docs/tracking.md).
     expect(kmsActions('send-email').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);

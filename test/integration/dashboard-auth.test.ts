@@ -62,12 +62,13 @@ describe('sign-in and the session', () => {
     expect(JSON.stringify(raw.Item)).not.toContain(token);
   });
 
-  it('takes an HTML form too', async () => {
+  it('takes an HTML form too: the sign-in page\'s form is answered with a redirect to the dashboard (docs/dashboard.md, "Pages")', async () => {
     const response = await dashboardRequest('POST', '/dashboard/sign-in', {
       rawBody: new URLSearchParams({ email, password: DASHBOARD_PASSWORD }).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
-    expect(response.status).toBe(200);
+    expect(response.status).toBe(303);
+    expect(response.headers.location).toBe('/dashboard/emails');
     expect(sessionTokenOf(response)).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 

@@ -1,0 +1,148 @@
+/**
+ * Automations: the list and a create form (the definition as JSON, as POST /automations takes it); one
+ * automation's page with its trigger, steps, Activate/Pause, its runs, and the dry run (the spec's
+ * dashboard-only `POST /events {dry_run, automation_id}`, through the same acceptEvent use case with the
+ * session's principal), whose trace is rendered step by step. Use cases: createAutomation,
+ * listAutomations, getAutomation, changeAutomationStatus, listAutomationRuns, acceptEvent.
+ */
+import { toPublicAutomation, type Step } from '../../../../shared/domain/automations/automation';
+import { eventRequestSchema } from '../../../../shared/domain/automations/event-request';
+import { toRunSummary } from '../../../../shared/domain/automations/run-view';
+import { createAutomationSchema } from '../../../../shared/domain/automations/schemas';
+import { ValidationError } from '../../../../shared/domain/errors';
+import { parseWith } from '../../../../shared/http/validate';
+import type { AutomationDryRun } from '../../../../shared/usecases/automation-dry-run';
+import { listAutomationRuns } from '../../../../shared/usecases/automation-runs';
+import { changeAutomationStatus, createAutomation, getAutomation, listAutomations } from '../../../../shared/usecases/automations';
+import { acceptEvent } from '../../../../shared/usecases/runs/accept-event';
+import { buttonForm, field, formAction, input, pager, pageState, postForm, redirectTo, render, textarea, type PageContext, param } from './forms';
+import type { PageRoutes } from './index';
+import { badge, html, json, table, time, type Html } from './layout';
+
+type PublicAutomation = ReturnType<typeof toPublicAutomation>;
+
+const EXAMPLE = json({
+  name: 'Welcome series',
+  trigger: { event: 'user.created' },
+  steps: [
+    { key: 'welcome', type: 'send_email', from: 'Acme <hello@sandbox.mailservice.dev>', subject: 'Welcome, {{event.data.first_name}}', text: 'Hi {{event.data.first_name}}, thanks for joining.' },
+    { key: 'wait', type: 'delay', duration: '2 days' },
+    { key: 'is-pro', type: 'condition', field: 'event.data.plan', operator: 'eq', value: 'pro' },
+    { key: 'pro-tips', type: 'send_email', from: 'Acme <hello@sandbox.mailservice.dev>', subject: 'Tips for your plan', text: '...' },
+  ],
+});
+
+function parseJson(text: string | null | undefined, name: string, fallback: unknown): unknown {
+  if (!text || !text.trim()) return fallback;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError(`${name} is not valid JSON.`, { details: { fields: [{ field: name, message: 'invalid JSON' }] } });
+  }
+}
+
+/** What a step does, in a line. */
+function stepSummary(step: Step): string {
+  switch (step.type) {
+    case 'send_email':
+      return step.template ? `sends template ${step.template.id} to ${step.to.join(', ')}` : `sends "${step.subject ?? ''}" to ${step.to.join(', ')}`;
+    case 'delay':
+      return `waits ${step.duration}`;
+    case 'wait_for_event':
+      return `waits for ${step.event} (at most ${step.timeout}; then ${step.on_timeout})`;
+    case 'condition':
+      return `continues only if ${JSON.stringify(Object.fromEntries(Object.entries(step).filter(([key]) => !['key', 'type', 'next'].includes(key))))}`;
+  }
+}
+
+function traceSection(trace: AutomationDryRun): Html {
+  return html`<section aria-labelledby="trace-heading"><h2 id="trace-heading">Dry run trace</h2>
+<p>Event <code>${trace.event.name}</code>${trace.matches_trigger ? '' : html` <strong>(not this automation's trigger: it ran anyway)</strong>`}; result: ${badge(trace.status)}${trace.ended_early ? ' (a condition ended the run)' : ''}${trace.error ? html` — ${trace.error}` : ''}. Nothing was sent or written.</p>
+<ol class="timeline" aria-label="Dry run steps">${trace.steps.map(
+    (step) =>
+      html`<li><strong>${step.key}</strong> <span class="muted">(${step.type.replace(/_/g, ' ')})</span>: ${badge(step.status)}${step.error ? html` — ${step.error}` : ''}${step.output ? html`<details><summary>Output</summary><pre>${json(step.output)}</pre></details>` : ''}</li>`,
+  )}</ol></section>`;
+}
+
+export function addAutomationPages(routes: PageRoutes): void {
+  const { services } = routes;
+
+  async function automationPage(c: PageContext, automation: PublicAutomation, dryRun: { trace: AutomationDryRun; form: URLSearchParams } | null): Promise<Response> {
+    const state = dryRun ? {} : pageState(c);
+    const runs = await listAutomationRuns(services, c.get('principal'), automation.id, { limit: 25, cursor: state.cursor });
+    const runRows = runs.items.map(toRunSummary).map(
+      (run) =>
+        html`<tr><td>${badge(run.status)}</td><td>${time(run.created_at)}</td><td class="num">${run.steps_completed}</td><td>${run.current_step ? `${run.current_step.key} (${run.current_step.state})` : ''}</td><td>${run.event.email ?? run.event.user_id ?? ''}</td><td>${run.error ?? ''}</td></tr>`,
+    );
+    const form = dryRun?.form;
+    const dryRunForm = postForm(
+      c,
+      `/dashboard/automations/${automation.id}/dry-run`,
+      html`<div class="fields">${input('Event name', 'name', { value: form?.get('name') ?? automation.trigger.event, required: true })}${input('Email', 'email', { type: 'email', value: form?.get('email') ?? c.get('principal').account.email })}${input('User ID', 'user_id', { value: form?.get('user_id') ?? '' })}</div>${textarea('Event data (JSON)', 'data', { value: form?.get('data') ?? '{}', rows: 4, hint: 'A JSON object; conditions and {{event.data.*}} read it.' })}<p><button type="submit">Dry run</button></p>`,
+    );
+    const body = html`<dl class="facts"><dt>Status</dt><dd>${badge(automation.status)}</dd><dt>Trigger</dt><dd><code>${automation.trigger.event}</code>${automation.trigger.cancel_on_events.length ? html` (cancelled by ${automation.trigger.cancel_on_events.join(', ')})` : ''}</dd><dt>Version</dt><dd>${automation.version}</dd><dt>Updated</dt><dd>${time(automation.updated_at)}</dd></dl>
+<div class="actions">${automation.status === 'active' ? buttonForm(c, `/dashboard/automations/${automation.id}/status`, 'Pause', { className: 'secondary', hidden: { action: 'pause' } }) : buttonForm(c, `/dashboard/automations/${automation.id}/status`, 'Activate', { hidden: { action: 'activate' } })}</div>
+${dryRun ? traceSection(dryRun.trace) : ''}
+<section aria-labelledby="steps-heading"><h2 id="steps-heading">Steps</h2><ol>${automation.steps.map(
+      (step) => html`<li><strong>${step.key}</strong> <span class="muted">(${step.type.replace(/_/g, ' ')})</span>: ${stepSummary(step)}${step.next ? `; then ${step.next}` : ''}</li>`,
+    )}</ol></section>
+<section aria-labelledby="dry-run-heading"><h2 id="dry-run-heading">Dry run</h2><p class="hint">Runs this automation for an event you describe, whatever its status: delays and waits are skipped, emails are shown, not sent, and nothing is written.</p>${dryRunForm}</section>
+<section aria-labelledby="runs-heading"><h2 id="runs-heading">Runs</h2>${table('Runs, newest first', ['Status', 'Started', 'Steps', 'Current step', 'For', 'Error'], runRows, 'No runs yet.')}
+${pager(`/dashboard/automations/${automation.id}`, {}, state, runs.next_cursor)}</section>`;
+    return render(c, { title: automation.name, lead: html`<p><a href="/dashboard/automations">← All automations</a></p>`, body });
+  }
+
+  routes.page('/automations', async (c) => {
+    const state = pageState(c);
+    const page = await listAutomations(services, c.get('principal'), { limit: 25, cursor: state.cursor });
+    const rows = page.items.map(toPublicAutomation).map(
+      (automation) =>
+        html`<tr><td><a href="/dashboard/automations/${automation.id}">${automation.name}</a></td><td>${badge(automation.status)}</td><td><code>${automation.trigger.event}</code></td><td class="num">${automation.steps.length}</td><td>${time(automation.updated_at)}</td></tr>`,
+    );
+    const body = html`${table('Automations, newest first', ['Name', 'Status', 'Trigger', 'Steps', 'Updated'], rows, 'No automations yet.')}
+${pager('/dashboard/automations', {}, state, page.next_cursor)}
+<section aria-labelledby="create-heading"><h2 id="create-heading">Create an automation</h2>${postForm(
+      c,
+      '/dashboard/automations',
+      html`${textarea('Definition (JSON)', 'definition', { value: EXAMPLE, rows: 16, hint: 'As POST /automations takes it (docs/automations.md). It starts as a draft unless "status": "active".' })}<p><button type="submit">Create automation</button></p>`,
+    )}</section>`;
+    return render(c, { title: 'Automations', body });
+  });
+
+  routes.action('/automations', (c, form) =>
+    formAction(c, '/dashboard/automations', async () => {
+      const input = parseWith(createAutomationSchema, parseJson(form.get('definition'), 'definition', {}));
+      const automation = await createAutomation(services, c.get('principal'), input);
+      return redirectTo(c, `/dashboard/automations/${automation.id}`, { kind: 'ok', text: `Automation created (${automation.status}).` });
+    }),
+  );
+
+  routes.page('/automations/:id', async (c) => automationPage(c, toPublicAutomation(await getAutomation(services, c.get('principal'), param(c, 'id'))), null));
+
+  routes.action('/automations/:id/status', (c, form) => {
+    const back = `/dashboard/automations/${param(c, 'id')}`;
+    return formAction(c, back, async () => {
+      const action = field(form, 'action') === 'pause' ? 'pause' : 'activate';
+      const automation = await changeAutomationStatus(services, c.get('principal'), param(c, 'id'), action);
+      return redirectTo(c, back, { kind: 'ok', text: `Automation ${automation.status}.` });
+    });
+  });
+
+  routes.action('/automations/:id/dry-run', (c, form) =>
+    formAction(c, `/dashboard/automations/${param(c, 'id')}`, async () => {
+      const principal = c.get('principal');
+      const request = parseWith(eventRequestSchema, {
+        name: field(form, 'name') ?? '',
+        ...(field(form, 'email') ? { email: field(form, 'email') } : {}),
+        ...(field(form, 'user_id') ? { user_id: field(form, 'user_id') } : {}),
+        data: parseJson(form.get('data'), 'data', {}),
+        dry_run: true,
+        automation_id: param(c, 'id'),
+      });
+      const result = await acceptEvent(services, principal, request);
+      if (!('dry_run' in result)) throw new Error('a dry-run request did not dry-run');
+      const automation = toPublicAutomation(await getAutomation(services, principal, param(c, 'id')));
+      return automationPage(c, automation, { trace: result, form });
+    }),
+  );
+}

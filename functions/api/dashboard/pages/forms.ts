@@ -1,0 +1,251 @@
+/**
+ * The plumbing every dashboard page shares (docs/dashboard.md, "Pages"):
+ *
+ * - authentication: a page (GET) without a live session redirects (302) to the sign-in page with
+ *   `next`; a form post (any other method) goes through `requireSession` (401, then 403 for a foreign
+ *   origin or a missing or wrong `csrf_token` field);
+ * - forms: url-encoded bodies with the session's CSRF token in a hidden `csrf_token` field;
+ * - POST-redirect-GET: an action answers 303 to a page, with a one-shot flash message in a short-lived
+ *   cookie (`svc_flash`, HttpOnly, 60 s), read and cleared by the next page. Secrets shown once are never
+ *   flashed: the action's own answer shows them;
+ * - pagination: "Older" and "Newer" links carrying the opaque cursor and the cursors of the pages before;
+ * - errors: a page's error is an HTML page with the status; a form's 4xx error goes back with a flash.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { AppError } from '../../../../shared/domain/errors';
+import type { ApiEnv } from '../../../../shared/http/env';
+import { errorResponse } from '../../../../shared/http/errors';
+import { sessionCookieToken } from '../../../../shared/http/session-cookie';
+import { logError } from '../../../../shared/log';
+import { resolveSession, type SessionDeps } from '../../../../shared/usecases/dashboard/sessions';
+import { html, raw, respond, type Flash, type Html, type PageOptions } from './layout';
+
+export type PageContext = Context<ApiEnv>;
+
+// --- Authentication -------------------------------------------------------------------------------
+
+export const SIGN_IN_PATH = '/dashboard/sign-in';
+export const HOME_PATH = '/dashboard/emails';
+
+/** The path and query of the request (what `next` brings the browser back to). */
+export function pathWithQuery(c: PageContext): string {
+  const url = new URL(c.req.url);
+  return url.pathname + url.search;
+}
+
+/** `next` after signing in: a dashboard page of this origin, else the emails page (never an open redirect). */
+export function safeNext(value: string | null | undefined): string {
+  if (!value || value.length > 2048) return HOME_PATH;
+  if (!/^\/dashboard(\/|\?|$)/.test(value) || value.includes('\\') || /[\u0000-\u001f\u007f]/.test(value)) return HOME_PATH;
+  if (value.startsWith(SIGN_IN_PATH) || value.startsWith('/dashboard/sign-out')) return HOME_PATH;
+  return value;
+}
+
+export const signInUrl = (next: string) => `${SIGN_IN_PATH}?${new URLSearchParams({ next })}`;
+
+/** Pages (GET): the session, or 302 to the sign-in page with `next`. */
+export function pageSession(deps: SessionDeps): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    let active;
+    try {
+      active = await resolveSession(deps, sessionCookieToken(c));
+    } catch (error) {
+      if (error instanceof AppError && error.status === 401) return c.redirect(signInUrl(pathWithQuery(c)), 302);
+      throw error;
+    }
+    c.set('session', active);
+    c.set('principal', active.principal);
+    await next();
+  };
+}
+
+// --- Flash messages and redirects -----------------------------------------------------------------
+
+const FLASH_COOKIE = 'svc_flash';
+const FLASH_ATTRIBUTES = { path: '/dashboard', httpOnly: true, secure: true, sameSite: 'Lax' } as const;
+
+export function setFlash(c: PageContext, flash: Flash): void {
+  setCookie(c, FLASH_COOKIE, Buffer.from(JSON.stringify({ k: flash.kind, t: flash.text.slice(0, 1000) }), 'utf8').toString('base64url'), { ...FLASH_ATTRIBUTES, maxAge: 60 });
+}
+
+/** The flash the last action left (and clears it). */
+export function takeFlash(c: PageContext): Flash | null {
+  const value = getCookie(c, FLASH_COOKIE);
+  if (value === undefined) return null;
+  deleteCookie(c, FLASH_COOKIE, FLASH_ATTRIBUTES);
+  try {
+    const parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as { k?: unknown; t?: unknown };
+    if ((parsed.k === 'ok' || parsed.k === 'error') && typeof parsed.t === 'string') return { kind: parsed.k, text: parsed.t };
+  } catch {
+    // A cookie we did not write: no message.
+  }
+  return null;
+}
+
+/** 303 See Other to `location` (a page of ours), with a flash message. */
+export function redirectTo(c: PageContext, location: string, flash?: Flash): Response {
+  if (flash) setFlash(c, flash);
+  return c.redirect(location, 303);
+}
+
+// --- Rendering with the session ------------------------------------------------------------------
+
+/** The signed-in user as the header shows them. */
+export function userOf(c: PageContext): PageOptions['user'] {
+  const active = c.get('session');
+  return active ? { email: active.user.email, csrf: active.session.csrf_token } : null;
+}
+
+/** A page for the signed-in user, with the pending flash message unless one is given. */
+export function render(c: PageContext, options: Omit<PageOptions, 'user'>): Response {
+  return respond(c, { ...options, user: userOf(c), flash: options.flash ?? takeFlash(c) });
+}
+
+// --- Forms ----------------------------------------------------------------------------------------
+
+export function csrfField(c: PageContext): Html {
+  return html`<input type="hidden" name="csrf_token" value="${c.get('session').session.csrf_token}">`;
+}
+
+/** A form posting to `action` with the CSRF field. */
+export function postForm(c: PageContext, action: string, inner: Html, attributes = ''): Html {
+  return html`<form method="post" action="${action}"${attributes ? raw(` ${attributes}`) : ''}>${csrfField(c)}${inner}</form>`;
+}
+
+/**
+ * A form with a single button (revoke, verify, replay, ...): buttons, never links, change things.
+ * `describedBy`: the id of what the button acts on (a row's name), so "Revoke" says which.
+ */
+export function buttonForm(c: PageContext, action: string, label: string, options: { className?: string; hidden?: Record<string, string>; describedBy?: string } = {}): Html {
+  const hidden = Object.entries(options.hidden ?? {}).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
+  return html`<form class="inline" method="post" action="${action}">${csrfField(c)}${hidden}<button type="submit"${options.className ? html` class="${options.className}"` : ''}${options.describedBy ? html` aria-describedby="${options.describedBy}"` : ''}>${label}</button></form>`;
+}
+
+/** The url-encoded form the request carries (empty for any other body). */
+export async function readForm(c: PageContext): Promise<URLSearchParams> {
+  if (!/^application\/x-www-form-urlencoded\b/i.test(c.req.header('content-type') ?? '')) return new URLSearchParams();
+  return new URLSearchParams(await c.req.text());
+}
+
+/** A path parameter of the route (always present on the routes that name it). */
+export function param(c: PageContext, name: string): string {
+  return c.req.param(name) ?? '';
+}
+
+/** A form field's value, trimmed; undefined when absent or empty. */
+export function field(form: URLSearchParams, name: string): string | undefined {
+  const value = form.get(name)?.trim();
+  return value ? value : undefined;
+}
+
+let inputIds = 0;
+/** A labelled input (`type` text unless given); ids are unique within the process, labels point at them. */
+export function input(label: string, name: string, options: { type?: string; value?: string | null; required?: boolean; hint?: string; placeholder?: string; autocomplete?: string; id?: string } = {}): Html {
+  const id = options.id ?? `f-${name}-${++inputIds % 100000}`;
+  const hintId = `${id}-hint`;
+  return html`<div class="field"><label for="${id}">${label}</label><input id="${id}" name="${name}" type="${options.type ?? 'text'}"${options.value ? html` value="${options.value}"` : ''}${options.required ? raw(' required') : ''}${options.placeholder ? html` placeholder="${options.placeholder}"` : ''}${options.autocomplete ? html` autocomplete="${options.autocomplete}"` : ''}${options.hint ? html` aria-describedby="${hintId}"` : ''}>${options.hint ? html`<span class="hint" id="${hintId}">${options.hint}</span>` : ''}</div>`;
+}
+
+export function textarea(label: string, name: string, options: { value?: string | null; rows?: number; hint?: string; required?: boolean } = {}): Html {
+  const id = `f-${name}-${++inputIds % 100000}`;
+  const hintId = `${id}-hint`;
+  return html`<div class="field"><label for="${id}">${label}</label><textarea id="${id}" name="${name}" rows="${options.rows ?? 8}"${options.required ? raw(' required') : ''}${options.hint ? html` aria-describedby="${hintId}"` : ''}>${options.value ?? ''}</textarea>${options.hint ? html`<span class="hint" id="${hintId}">${options.hint}</span>` : ''}</div>`;
+}
+
+export function select(label: string, name: string, choices: readonly { value: string; label: string }[], selected?: string | null, options: { id?: string } = {}): Html {
+  const id = options.id ?? `f-${name}-${++inputIds % 100000}`;
+  return html`<div class="field"><label for="${id}">${label}</label><select id="${id}" name="${name}">${choices.map(
+    (choice) => html`<option value="${choice.value}"${choice.value === (selected ?? '') ? raw(' selected') : ''}>${choice.label}</option>`,
+  )}</select></div>`;
+}
+
+/** A fieldset of checkboxes named `name` (one value each). */
+export function checkboxes(legend: string, name: string, values: readonly string[], checked: (value: string) => boolean): Html {
+  return html`<fieldset><legend>${legend}</legend><div class="checks">${values.map((value) => {
+    const id = `f-${name}-${++inputIds % 100000}`;
+    return html`<span><input type="checkbox" id="${id}" name="${name}" value="${value}"${checked(value) ? raw(' checked') : ''}> <label for="${id}">${value}</label></span>`;
+  })}</div></fieldset>`;
+}
+
+/** A secret shown once, with its accessible name. */
+export function secretBox(label: string, secret: string, note: string): Html {
+  return html`<section aria-labelledby="secret-heading"><h2 id="secret-heading">${label}</h2><div class="secret"><code aria-label="${label}" data-copy>${secret}</code></div><p>${note}</p></section>`;
+}
+
+// --- Pagination -----------------------------------------------------------------------------------
+
+/** Cursors of the pages before this one kept in links (the oldest are dropped beyond this). */
+const TRAIL_MAX = 20;
+
+export interface PageState {
+  cursor?: string;
+  /** Cursors of the earlier pages, oldest first ('' for the first page); undefined on the first page. */
+  prev?: string[];
+}
+
+export function pageState(c: PageContext): PageState {
+  const cursor = c.req.query('cursor') || undefined;
+  const prev = c.req.query('prev');
+  return { ...(cursor ? { cursor } : {}), ...(prev === undefined || !cursor ? {} : { prev: prev.split('.') }) };
+}
+
+function pageUrl(path: string, params: Record<string, string | undefined>, cursor: string | undefined, prev: string[] | undefined): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value) query.set(name, value);
+  if (cursor) query.set('cursor', cursor);
+  if (cursor && prev && prev.length > 0) query.set('prev', prev.join('.'));
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/** "Newer" (back a page) and "Older" (the next cursor) links, keeping the filters in `params`. */
+export function pager(path: string, params: Record<string, string | undefined>, state: PageState, nextCursor: string | null): Html {
+  const links: Html[] = [];
+  if (state.cursor) {
+    const prev = state.prev ?? [];
+    const newer = prev.length > 0 ? prev[prev.length - 1] : undefined;
+    links.push(html`<a href="${pageUrl(path, params, newer || undefined, prev.slice(0, -1))}" rel="prev">Newer</a>`);
+    if (newer) links.push(html`<a href="${pageUrl(path, params, undefined, undefined)}">Newest</a>`);
+  }
+  if (nextCursor) links.push(html`<a href="${pageUrl(path, params, nextCursor, [...(state.prev ?? []), state.cursor ?? ''].slice(-TRAIL_MAX))}" rel="next">Older</a>`);
+  return links.length ? html`<nav class="pager" aria-label="Pages">${links}</nav>` : html``;
+}
+
+// --- Errors ---------------------------------------------------------------------------------------
+
+/** An error as one readable sentence: the message, each field's problem, and the hint. */
+export function errorText(error: AppError): string {
+  const fields = Array.isArray(error.details?.fields) ? (error.details.fields as { field?: string; message?: string }[]) : [];
+  const problems = fields.map((problem) => `${problem.field}: ${problem.message}`).join('; ');
+  return [error.message, problems && !error.message.includes(problems) ? problems : '', error.hint ?? ''].filter(Boolean).join(' ');
+}
+
+/** A form action: a 4xx from the use case goes back to `back` with the error as the flash. */
+export async function formAction(c: PageContext, back: string, act: () => Promise<Response>): Promise<Response> {
+  try {
+    return await act();
+  } catch (error) {
+    if (error instanceof AppError && error.status >= 400 && error.status < 500 && error.status !== 401) {
+      return redirectTo(c, back, { kind: 'error', text: errorText(error) });
+    }
+    throw error;
+  }
+}
+
+const TITLES: Record<number, string> = { 400: 'Bad request', 403: 'Not allowed', 404: 'Not found', 409: 'Conflict', 422: 'Cannot do that', 429: 'Too many requests' };
+
+/**
+ * The pages' error handler: no session sends the browser to sign in (a page keeps `next`); any other
+ * error is an HTML page with its status and message (the API's envelope, readable).
+ */
+export function pageError(error: Error, c: PageContext): Response {
+  const { status, headers } = errorResponse(error);
+  if (status === 401) return c.redirect(c.req.method === 'GET' ? signInUrl(pathWithQuery(c)) : SIGN_IN_PATH, c.req.method === 'GET' ? 302 : 303);
+  for (const [name, value] of Object.entries(headers ?? {})) c.header(name, value);
+  if (status >= 500) logError('dashboard page failed', error, { request_id: c.get('requestId'), path: c.req.path });
+  const message = error instanceof AppError ? errorText(error) : 'Something went wrong on our side. Try again; if it keeps happening, check the service logs for the request id.';
+  const title = TITLES[status] ?? (status >= 500 ? 'Something went wrong' : 'Error');
+  const body = html`<p>${message}</p>${status >= 500 ? html`<p class="muted">Request id: <code>${c.get('requestId') ?? ''}</code></p>` : ''}<p><a href="${HOME_PATH}">Back to the dashboard</a></p>`;
+  return respond(c, { title, body, status: status as PageOptions['status'], user: c.get('session') ? userOf(c) : null, flash: null });
+}

@@ -1,0 +1,79 @@
+/**
+ * The dashboard's pages (docs/dashboard.md, "Pages"), mounted at /dashboard by ../app.ts: server-rendered
+ * HTML, plain forms (POST-redirect-GET), the static assets, one module per area. Every page and action
+ * calls the same use cases as the API (shared/usecases/*) with the session's principal; none reads the
+ * table directly.
+ *
+ * Routes are relative to /dashboard. `page` routes (GET) need a live session, else 302 to the sign-in page
+ * with `next`; `action` routes (POST) go through requireSession (401, then 403 for a foreign origin or a
+ * missing or wrong CSRF token). Errors render as HTML pages (./forms.ts pageError).
+ */
+import { Hono } from 'hono';
+import { NotFoundError } from '../../../../shared/domain/errors';
+import { plausiblePaths } from '../../../../shared/http/create-api';
+import type { ApiEnv } from '../../../../shared/http/env';
+import { requireSession } from '../../../../shared/http/middleware/session';
+import type { Services } from '../../../../shared/services';
+import { addApiKeyPages, addSmtpCredentialPages } from './credentials';
+import { ASSETS } from './assets';
+import { addAutomationPages } from './automations';
+import { addDomainPages } from './domains';
+import { addEmailPages } from './emails';
+import { HOME_PATH, pageError, pageSession, readForm, type PageContext } from './forms';
+import { addImportPages } from './imports';
+import { addReceivedPages } from './received';
+import { signInPage } from './sign-in';
+import { addSuppressionPages } from './suppressions';
+import { addTemplatePages } from './templates';
+import { addTenantPages } from './tenants';
+import { addWebhookPages } from './webhooks';
+
+export interface PageRoutes {
+  services: Services;
+  /** A page: GET `path` (relative to /dashboard) for the signed-in user. */
+  page(path: string, handler: (c: PageContext) => Response | Promise<Response>): void;
+  /** A form action: POST `path` with the session and its CSRF token; `form` is the url-encoded body. */
+  action(path: string, handler: (c: PageContext, form: URLSearchParams) => Response | Promise<Response>): void;
+}
+
+export function createDashboardPages(services: Services): Hono<ApiEnv> {
+  const pages = new Hono<ApiEnv>();
+  pages.onError(pageError);
+  const view = pageSession(services);
+  const act = requireSession(services);
+  const routes: PageRoutes = {
+    services,
+    page: (path, handler) => pages.get(path, view, plausiblePaths(), (c) => handler(c)),
+    action: (path, handler) => pages.post(path, act, plausiblePaths(), async (c) => handler(c, await readForm(c))),
+  };
+
+  // The static assets: content-hashed URLs, so cached for a year (a new version is a new URL).
+  for (const asset of Object.values(ASSETS)) {
+    pages.get(asset.path.slice('/dashboard'.length), (c) => {
+      c.header('Content-Type', asset.type);
+      c.header('Cache-Control', 'public, max-age=31536000, immutable');
+      c.header('X-Content-Type-Options', 'nosniff');
+      return c.body(asset.body);
+    });
+  }
+
+  pages.get('/', (c) => c.redirect(HOME_PATH, 302));
+  pages.get('/sign-in', (c) => signInPage(c, { next: c.req.query('next') }));
+
+  addEmailPages(routes);
+  addDomainPages(routes);
+  addApiKeyPages(routes);
+  addSmtpCredentialPages(routes);
+  addWebhookPages(routes);
+  addSuppressionPages(routes);
+  addTenantPages(routes);
+  addTemplatePages(routes);
+  addAutomationPages(routes);
+  addReceivedPages(routes);
+  addImportPages(routes);
+  // Any other page: the HTML 404 (after the routes above, and after ../session-routes.ts, registered first).
+  routes.page('*', (c) => {
+    throw new NotFoundError(`The page ${c.req.path}`);
+  });
+  return pages;
+}

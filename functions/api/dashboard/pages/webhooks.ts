@@ -1,0 +1,118 @@
+/**
+ * Webhooks: the list and the create form (the signing secret is shown once, in the create's answer);
+ * one endpoint's page (enable/disable, delete, its delivery log); one delivery's request and response
+ * with Replay. Use cases: the webhooks group's (createWebhook, listWebhooks, getWebhook, updateWebhook,
+ * deleteWebhook, listWebhookDeliveries, getWebhookDelivery, replayWebhookDelivery).
+ */
+import { EVENT_TYPES } from '../../../../shared/domain/webhooks/event-types';
+import type { WebhookDelivery } from '../../../../shared/domain/webhooks/delivery';
+import { toPublicWebhook } from '../../../../shared/domain/webhooks/endpoint';
+import { createWebhookSchema, updateWebhookSchema } from '../../../../shared/domain/webhooks/schemas';
+import { parseWith } from '../../../../shared/http/validate';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  getWebhookDelivery,
+  listWebhookDeliveries,
+  listWebhooks,
+  replayWebhookDelivery,
+  updateWebhook,
+} from '../../../../shared/usecases/webhooks';
+import { toPublicDelivery } from '../../webhooks/routes';
+import { buttonForm, checkboxes, field, formAction, input, pager, pageState, postForm, redirectTo, render, secretBox, type PageContext, param } from './forms';
+import type { PageRoutes } from './index';
+import { badge, html, json, table, time } from './layout';
+
+type PublicWebhook = ReturnType<typeof toPublicWebhook>;
+
+function lastAttempt(delivery: WebhookDelivery) {
+  return delivery.attempts[delivery.attempts.length - 1] ?? null;
+}
+
+export function addWebhookPages(routes: PageRoutes): void {
+  const { services } = routes;
+
+  async function webhookPage(c: PageContext, webhook: PublicWebhook, secret: string | null): Promise<Response> {
+    const state = secret ? {} : pageState(c);
+    const page = await listWebhookDeliveries(services, c.get('principal'), webhook.id, { limit: 25, cursor: state.cursor });
+    const rows = page.items.map((delivery) => {
+      const attempt = lastAttempt(delivery);
+      return html`<tr><td id="d-${delivery.id}">${delivery.event_type}</td><td>${badge(delivery.status)}</td><td>${attempt?.status_code ?? (attempt?.error ? 'none' : '—')}</td><td>${time(delivery.created_at)}</td><td><a href="/dashboard/webhooks/${webhook.id}/deliveries/${delivery.id}" aria-describedby="d-${delivery.id}">View</a></td></tr>`;
+    });
+    const body = html`${secret ? secretBox('Signing secret', secret, 'Verify every delivery with this secret (Standard Webhooks signatures: docs/webhooks.md). Copy it now: it is shown only this once.') : ''}
+<dl class="facts"><dt>ID</dt><dd><code>${webhook.id}</code></dd><dt>Endpoint</dt><dd>${webhook.url}</dd><dt>State</dt><dd>${badge(webhook.enabled ? 'enabled' : 'disabled')}</dd><dt>Events</dt><dd>${webhook.events.join(', ')}</dd>${webhook.tenants ? html`<dt>Tenants</dt><dd>${webhook.tenants.join(', ')}</dd>` : ''}<dt>Created</dt><dd>${time(webhook.created_at)}</dd></dl>
+<div class="actions">${buttonForm(c, `/dashboard/webhooks/${webhook.id}/enabled`, webhook.enabled ? 'Disable' : 'Enable', { hidden: { enabled: webhook.enabled ? 'false' : 'true' }, className: 'secondary' })} ${buttonForm(c, `/dashboard/webhooks/${webhook.id}/delete`, 'Delete webhook', { className: 'danger' })}</div>
+<section aria-labelledby="deliveries-heading"><h2 id="deliveries-heading">Deliveries</h2>
+${table('Deliveries, newest first', ['Event', 'Status', 'Response code', 'Time', 'Details'], rows, 'No deliveries yet.')}
+${pager(`/dashboard/webhooks/${webhook.id}`, {}, state, page.next_cursor)}</section>`;
+    return render(c, { title: webhook.url, lead: html`<p><a href="/dashboard/webhooks">← All webhooks</a></p>`, body });
+  }
+
+  routes.page('/webhooks', async (c) => {
+    const state = pageState(c);
+    const page = await listWebhooks(services, c.get('principal'), { limit: 25, cursor: state.cursor });
+    const rows = page.items.map(toPublicWebhook).map(
+      (webhook) => html`<tr><td><a href="/dashboard/webhooks/${webhook.id}">${webhook.url}</a></td><td>${badge(webhook.enabled ? 'enabled' : 'disabled')}</td><td>${webhook.events.length === EVENT_TYPES.length ? 'all' : webhook.events.join(', ')}</td><td>${time(webhook.created_at)}</td></tr>`,
+    );
+    const body = html`<section aria-labelledby="create-heading"><h2 id="create-heading">Add an endpoint</h2>${postForm(
+      c,
+      '/dashboard/webhooks',
+      html`${input('Endpoint URL', 'url', { type: 'url', required: true, placeholder: 'https://example.com/webhooks' })}${checkboxes('Events', 'events', EVENT_TYPES, () => true)}<p><button type="submit">Create webhook</button></p>`,
+    )}</section>
+<h2>Endpoints</h2>${table('Webhook endpoints, newest first', ['Endpoint', 'State', 'Events', 'Created'], rows, 'No webhooks yet.')}
+${pager('/dashboard/webhooks', {}, state, page.next_cursor)}`;
+    return render(c, { title: 'Webhooks', body });
+  });
+
+  routes.action('/webhooks', (c, form) =>
+    formAction(c, '/dashboard/webhooks', async () => {
+      const input = parseWith(createWebhookSchema, { url: field(form, 'url') ?? '', events: form.getAll('events') });
+      const { webhook, secret } = await createWebhook(services, c.get('principal'), input);
+      return webhookPage(c, toPublicWebhook(webhook), secret);
+    }),
+  );
+
+  routes.page('/webhooks/:id', async (c) => webhookPage(c, toPublicWebhook(await getWebhook(services, c.get('principal'), param(c, 'id'))), null));
+
+  routes.action('/webhooks/:id/enabled', (c, form) => {
+    const back = `/dashboard/webhooks/${param(c, 'id')}`;
+    return formAction(c, back, async () => {
+      const enabled = field(form, 'enabled') === 'true';
+      await updateWebhook(services, c.get('principal'), param(c, 'id'), parseWith(updateWebhookSchema, { enabled }));
+      return redirectTo(c, back, { kind: 'ok', text: enabled ? 'Webhook enabled.' : 'Webhook disabled: no events are sent to it until it is enabled again.' });
+    });
+  });
+
+  routes.action('/webhooks/:id/delete', (c) =>
+    formAction(c, `/dashboard/webhooks/${param(c, 'id')}`, async () => {
+      await deleteWebhook(services, c.get('principal'), param(c, 'id'));
+      return redirectTo(c, '/dashboard/webhooks', { kind: 'ok', text: 'Webhook deleted.' });
+    }),
+  );
+
+  routes.page('/webhooks/:id/deliveries/:deliveryId', async (c) => {
+    const principal = c.get('principal');
+    const webhook = toPublicWebhook(await getWebhook(services, principal, param(c, 'id')));
+    const delivery = await getWebhookDelivery(services, principal, webhook.id, param(c, 'deliveryId'));
+    const view = toPublicDelivery(delivery);
+    const attempts = delivery.attempts.map(
+      (attempt) =>
+        html`<tr><td class="num">${attempt.attempt}</td><td>${time(attempt.at)}</td><td>${attempt.status_code ?? 'none'}</td><td class="num">${attempt.duration_ms} ms</td><td>${attempt.error ?? ''}${attempt.response_excerpt ? html`<pre>${attempt.response_excerpt}</pre>` : ''}</td></tr>`,
+    );
+    const replayable = delivery.status === 'failed' || delivery.status === 'cancelled';
+    const body = html`<dl class="facts"><dt>Delivery</dt><dd><code>${delivery.id}</code></dd><dt>Event</dt><dd>${delivery.event_type} <span class="muted">(${delivery.event_id})</span></dd><dt>Status</dt><dd>${badge(delivery.status)}</dd><dt>Next attempt</dt><dd>${time(delivery.next_attempt_at)}</dd></dl>
+<div class="actions">${buttonForm(c, `/dashboard/webhooks/${webhook.id}/deliveries/${delivery.id}/replay`, 'Replay')} <span class="hint">${replayable ? 'Sends it again, with a fresh retry schedule.' : 'Only a failed or cancelled delivery can be replayed.'}</span></div>
+<section aria-labelledby="request-heading"><h2 id="request-heading">Request</h2><p><code>POST ${webhook.url}</code>, signed with the endpoint's secret (webhook-id, webhook-timestamp and webhook-signature headers). Body:</p><pre>${json(view.payload)}</pre></section>
+<section aria-labelledby="response-heading"><h2 id="response-heading">Response</h2>${table('Attempts, first to last', ['Attempt', 'Time', 'Status code', 'Duration', 'Error or response body (first 500 characters)'], attempts, 'Not attempted yet.')}</section>`;
+    return render(c, { title: `${delivery.event_type} delivery`, lead: html`<p><a href="/dashboard/webhooks/${webhook.id}">← ${webhook.url}</a></p>`, body });
+  });
+
+  routes.action('/webhooks/:id/deliveries/:deliveryId/replay', (c) => {
+    const back = `/dashboard/webhooks/${param(c, 'id')}/deliveries/${param(c, 'deliveryId')}`;
+    return formAction(c, back, async () => {
+      await replayWebhookDelivery(services, c.get('principal'), param(c, 'id'), param(c, 'deliveryId'));
+      return redirectTo(c, back, { kind: 'ok', text: 'Replayed: the delivery is queued again.' });
+    });
+  });
+}
