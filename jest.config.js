@@ -1,4 +1,4 @@
-/** Jest: four projects (unit, integration, infra, durability). `npm test` runs them all. */
+/** Jest: five projects (unit, integration, browser, infra, durability). `npm test` runs them all. */
 const transform = {
   '^.+\\.(ts|js|mjs)$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
 };
@@ -18,6 +18,15 @@ module.exports = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/integration/harness/global-setup.ts',
+      globalTeardown: '<rootDir>/test/integration/harness/global-teardown.ts',
+    },
+    // The dashboard in headless Chromium (test/browser/harness.ts). The same global setup as integration:
+    // Jest runs each global setup module once per run, so with both projects they share one local cloud.
+    {
+      ...common,
+      displayName: 'browser',
+      testMatch: ['<rootDir>/test/browser/**/*.test.ts'],
       globalSetup: '<rootDir>/test/integration/harness/global-setup.ts',
       globalTeardown: '<rootDir>/test/integration/harness/global-teardown.ts',
     },
