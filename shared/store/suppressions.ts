@@ -13,6 +13,7 @@ import { keys } from './keys';
 import { queryPage, type PageRequest } from './paginate';
 import { isConditionFailure, withoutKeys, type Table } from './table';
 import { batchGetItems } from './batch-get';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 
 /** Adds of one multi-address request in flight at once. */
 const ADD_CONCURRENCY = 16;
@@ -58,6 +59,12 @@ function toSuppression(item: Record<string, any>): Suppression {
 
 export { batchGetItems } from './batch-get';
 
+/** The item a refused put answers (ALL_OLD): the document client leaves it in DynamoDB's wire form. */
+function unmarshallIfNeeded(item: Record<string, unknown>): Record<string, any> {
+  const wire = Object.values(item).every((value) => value !== null && typeof value === 'object' && Object.keys(value).length === 1 && /^(S|N|B|BOOL|NULL|M|L|SS|NS|BS)$/.test(Object.keys(value)[0]!));
+  return wire ? unmarshall(item as never) : item;
+}
+
 export interface AddResult {
   /** The record on the list afterwards: the new one, or the one that was already there. */
   suppression: Suppression;
@@ -86,11 +93,15 @@ export class SuppressionRepository {
               ...suppression,
             },
             ConditionExpression: 'attribute_not_exists(PK)',
+            // A refused put answers the record that is there: one round trip, not a put and a read.
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         );
         return { suppression, created: true };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
+        const existing = (error as { Item?: Record<string, unknown> }).Item;
+        if (existing) return { suppression: toSuppression(unmarshallIfNeeded(existing)), created: false };
       }
       const existing = await this.get(suppression.account_id, suppression.tenant, suppression.email);
       if (existing) return { suppression: existing, created: false };
