@@ -24,7 +24,7 @@ import { batchGetItems } from './batch-get';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import { CLEANUP_PAGE, deleteItems, gsi1PartitionKeys } from './suppressions';
 
-import { isConditionFailure, withoutKeys, type Table } from './table';
+import { isConditionFailure, itemOfRefusedWrite, withoutKeys, type Table } from './table';
 
 /** Adds of one multi-address request in flight at once (as for suppressions). */
 const ADD_CONCURRENCY = 16;
@@ -61,11 +61,15 @@ export class CategoryOptOutRepository {
               ...record,
             },
             ConditionExpression: 'attribute_not_exists(PK)',
+            // A refused put answers the opt-out that is there: one round trip, not a put and a read.
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         );
         return { optOut: record, created: true };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
+        const there = itemOfRefusedWrite(error);
+        if (there) return { optOut: toOptOut(there), created: false };
       }
       const existing = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }));
       if (existing.Item) return { optOut: toOptOut(existing.Item), created: false };

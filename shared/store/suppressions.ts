@@ -11,9 +11,8 @@ import type { Page } from './cursor';
 import { mapBounded } from '../concurrency';
 import { keys } from './keys';
 import { queryPage, type PageRequest } from './paginate';
-import { isConditionFailure, withoutKeys, type Table } from './table';
+import { isConditionFailure, itemOfRefusedWrite, withoutKeys, type Table } from './table';
 import { batchGetItems } from './batch-get';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 
 /** Adds of one multi-address request in flight at once. */
 const ADD_CONCURRENCY = 16;
@@ -59,11 +58,6 @@ function toSuppression(item: Record<string, any>): Suppression {
 
 export { batchGetItems } from './batch-get';
 
-/** The item a refused put answers (ALL_OLD): the document client leaves it in DynamoDB's wire form. */
-function unmarshallIfNeeded(item: Record<string, unknown>): Record<string, any> {
-  const wire = Object.values(item).every((value) => value !== null && typeof value === 'object' && Object.keys(value).length === 1 && /^(S|N|B|BOOL|NULL|M|L|SS|NS|BS)$/.test(Object.keys(value)[0]!));
-  return wire ? unmarshall(item as never) : item;
-}
 
 export interface AddResult {
   /** The record on the list afterwards: the new one, or the one that was already there. */
@@ -100,8 +94,8 @@ export class SuppressionRepository {
         return { suppression, created: true };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
-        const existing = (error as { Item?: Record<string, unknown> }).Item;
-        if (existing) return { suppression: toSuppression(unmarshallIfNeeded(existing)), created: false };
+        const existing = itemOfRefusedWrite(error);
+        if (existing) return { suppression: toSuppression(existing), created: false };
       }
       const existing = await this.get(suppression.account_id, suppression.tenant, suppression.email);
       if (existing) return { suppression: existing, created: false };

@@ -1,4 +1,5 @@
 /** The DynamoDB table handle shared by repositories, plus helpers for DynamoDB's error shapes. */
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 
 export interface Table {
@@ -11,6 +12,17 @@ export function isConditionFailure(error: unknown): boolean {
 }
 
 /** A transaction cancelled because one of its conditions failed; `index` says which item. */
+/**
+ * The item a write refused by its condition answers with `ReturnValuesOnConditionCheckFailure: 'ALL_OLD'`
+ * (null when there was none): the document client leaves it in DynamoDB's wire form, so it is unmarshalled.
+ */
+export function itemOfRefusedWrite(error: unknown): Record<string, any> | null {
+  const item = (error as { Item?: Record<string, unknown> } | null)?.Item;
+  if (!item) return null;
+  const wire = Object.values(item).every((value) => value !== null && typeof value === 'object' && Object.keys(value).length === 1 && /^(S|N|B|BOOL|NULL|M|L|SS|NS|BS)$/.test(Object.keys(value)[0]!));
+  return wire ? unmarshall(item as never) : item;
+}
+
 export function cancelledConditionIndexes(error: unknown): number[] {
   if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return [];
   const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
