@@ -12,13 +12,14 @@
  * request resumes exactly after the last saved stretch. Dry runs are kept one hour (TTL) for their
  * continuations, never listed and never readable by GET (spec: previews are not kept).
  */
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ImportHead, ImportProgress, ImportTotals } from '../domain/migrations/import';
 import type { ImportStatus, ReportPart } from '../domain/migrations/report';
 import type { Page } from './cursor';
 import { keys } from './keys';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
-import { transactWrite, updateIfCondition, withoutKeys, type Table, isConditionFailure, cancelledConditionIndexes } from './table';
+import { cancelledConditionIndexes, isConditionFailure, itemOfRefusedWrite, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
 
 /** How long a dry run's state lives (its continuations must come within this). */
 export const DRY_RUN_TTL_SECONDS = 3600;
@@ -42,8 +43,14 @@ export interface FinishUpdate {
 }
 
 function headFrom(item: Record<string, any>): ImportHead {
-  const { type: _type, lease_until: _lease, ttl: _ttl, ...rest } = withoutKeys(item);
+  const { type: _type, lease_until: _lease, ...rest } = withoutKeys(item);
   return rest as ImportHead;
+}
+
+/** The head of a stored item, or null for none or an expired dry run (TTL deletion is lazy). */
+function liveHead(item: Record<string, any> | null | undefined, nowMs: number): ImportHead | null {
+  if (!item || (typeof item.ttl === 'number' && item.ttl < nowMs / 1000)) return null;
+  return headFrom(item);
 }
 
 export class MigrationRepository {
@@ -73,9 +80,15 @@ export class MigrationRepository {
 
   /** The head, or null (unknown id, another account's, or an expired dry run). */
   async get(accountId: string, id: string, nowMs: number): Promise<ImportHead | null> {
+    const item = await this.item(accountId, id, nowMs);
+    return item ? headFrom(item) : null;
+  }
+
+  /** The stored head item, lease included. */
+  private async item(accountId: string, id: string, nowMs: number): Promise<Record<string, any> | null> {
     const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.migration(accountId, id), ConsistentRead: true }));
     if (!Item || (typeof Item.ttl === 'number' && Item.ttl < nowMs / 1000)) return null;
-    return headFrom(Item);
+    return Item;
   }
 
   /**
@@ -94,9 +107,13 @@ export class MigrationRepository {
       ExpressionAttributeValues: { ':until': leaseUntilMs, ':requests': requests, ':true': true, ':now': nowMs, ':nowSeconds': Math.floor(nowMs / 1000) },
     });
     if (item) return { kind: 'claimed', head: headFrom(item) };
-    const head = await this.get(accountId, id, nowMs);
-    if (!head) return { kind: 'not_found' };
+    const stored = await this.item(accountId, id, nowMs);
+    if (!stored) return { kind: 'not_found' };
+    const head = headFrom(stored);
     if (head.requests !== requests || !head.has_more) return { kind: 'stale', head };
+    // Our own lease: the SDK retried a claim that had gone through (its answer was lost), and the
+    // retry's condition saw the lease it had just set.
+    if (stored.lease_until === leaseUntilMs) return { kind: 'claimed', head };
     return { kind: 'busy', head };
   }
 
@@ -108,6 +125,10 @@ export class MigrationRepository {
   async saveStretch(head: ImportHead, leaseUntilMs: number, update: StretchUpdate, nowIso: string): Promise<boolean> {
     const key = keys.migration(head.account_id, head.id);
     try {
+      // The token makes a retry of this very save (the SDK retries when an answer is lost) a no-op
+      // instead of a refusal that would read as a lost claim. It names the request's claim (its lease)
+      // and the part, so another request redoing the stretch after a crash is a new transaction.
+      const token = createHash('sha256').update(`${head.id}:${head.requests}:${head.parts}:${leaseUntilMs}`).digest('hex').slice(0, 36);
       await transactWrite(this.table, [
         {
           Put: {
@@ -133,7 +154,7 @@ export class MigrationRepository {
             },
           },
         },
-      ]);
+      ], token);
     } catch (error) {
       if (isConditionFailure(error) || cancelledConditionIndexes(error).length > 0) return false;
       throw error;
@@ -162,8 +183,15 @@ export class MigrationRepository {
         ':lease': leaseUntilMs,
       },
     });
-    if (!item) return false;
-    Object.assign(head, headFrom(item));
+    if (item) {
+      Object.assign(head, headFrom(item));
+      return true;
+    }
+    // Refused: by a lost claim, or because this very update went through and the SDK retried it (the
+    // stored head then has our request counted and no lease).
+    const stored = await this.item(head.account_id, head.id, Date.parse(nowIso));
+    if (!stored || stored.requests !== head.requests + 1 || stored.lease_until !== undefined || stored.updated_at !== nowIso) return false;
+    Object.assign(head, headFrom(stored));
     return true;
   }
 

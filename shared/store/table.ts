@@ -1,6 +1,6 @@
 /** The DynamoDB table handle shared by repositories, plus helpers for DynamoDB's error shapes. */
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 
 export interface Table {
   client: DynamoDBDocumentClient;
@@ -11,7 +11,6 @@ export function isConditionFailure(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';
 }
 
-/** A transaction cancelled because one of its conditions failed; `index` says which item. */
 /**
  * The item a write refused by its condition answers with `ReturnValuesOnConditionCheckFailure: 'ALL_OLD'`
  * (null when there was none): the document client leaves it in DynamoDB's wire form, so it is unmarshalled.
@@ -23,6 +22,8 @@ export function itemOfRefusedWrite(error: unknown): Record<string, any> | null {
   return wire ? unmarshall(item as never) : item;
 }
 
+/** A transaction cancelled because one of its conditions failed: the indexes of the items whose condition failed. */
+/** A transaction cancelled because one of its conditions failed; `index` says which item. */
 export function cancelledConditionIndexes(error: unknown): number[] {
   if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return [];
   const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
@@ -96,4 +97,24 @@ export function withoutNullFields<T extends object>(model: T, fields: readonly s
 
 export function withNullFields(item: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
   return { ...Object.fromEntries(fields.map((field) => [field, null])), ...item };
+}
+
+/** Every item of partition `PK` whose sort key starts with `SKPrefix`, all pages, strongly consistent (for small sets). */
+export async function queryAllWithPrefix<T>(table: Table, { PK, SKPrefix }: { PK: string; SKPrefix: string }, map: (item: Record<string, any>) => T): Promise<T[]> {
+  const found: T[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await table.client.send(
+      new QueryCommand({
+        TableName: table.name,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    found.push(...(result.Items ?? []).map(map));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return found;
 }
