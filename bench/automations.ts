@@ -42,11 +42,12 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { cpuSecondsByRole, descendants, rssMb, type ProcessRole } from './lib/process-tree';
 import { closedLoop, countedLoop, HttpClient, serverTimingMs, type Outcome, type PhaseResult } from './lib/load';
 import { ms, percentile, table } from './lib/stats';
+import { batchGetItems } from '../shared/store/batch-get';
 
 const { values } = parseArgs({
   options: {
@@ -111,10 +112,11 @@ class Tracker {
   readonly items: Tracked[] = [];
   reads = 0;
 
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
+  private readonly table: { client: DynamoDBDocumentClient; name: string };
+
+  constructor(db: DynamoDBDocumentClient, tableName: string) {
+    this.table = { client: db, name: tableName };
+  }
 
   add(item: Tracked) {
     this.items.push(item);
@@ -123,61 +125,44 @@ class Tracker {
   private openRuns = () => this.items.filter((item) => item.runId && !FINAL_RUN.has(item.runStatus ?? '')).sort((a, b) => (a.runId! < b.runId! ? -1 : 1));
   private openEmails = () => this.items.filter((item) => item.emailId && !FINAL_EMAIL.has(item.emailStatus ?? '')).sort((a, b) => (a.emailId! < b.emailId! ? -1 : 1));
 
-  private async batchGet(keys: Record<string, string>[], projection: string, names: Record<string, string>): Promise<Record<string, any>[]> {
-    const out: Record<string, any>[] = [];
-    let pending: Record<string, string>[] = keys;
-    while (pending.length) {
-      this.reads += pending.length;
-      const result = await this.db.send(
-        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true, ProjectionExpression: projection, ExpressionAttributeNames: names } } }),
-      );
-      out.push(...(result.Responses?.[this.tableName] ?? []));
-      pending = (result.UnprocessedKeys?.[this.tableName]?.Keys as Record<string, string>[] | undefined) ?? [];
-      if (pending.length) await sleep(20);
+  /**
+   * One pass over `open` (oldest id first): consistent BatchGetItem in chunks of 25, 50, then 100, each
+   * item read handed to `settle` (true: it became final); stops after a chunk in which fewer than half
+   * became final, unless `full`.
+   */
+  private async pass(open: Tracked[], idOf: (item: Tracked) => string, pk: string, projection: string[], settle: (item: Tracked, read: Record<string, any>) => boolean, full: boolean): Promise<void> {
+    for (let i = 0, size = FIRST_CHUNK; i < open.length; i += size, size = Math.min(CHUNK, size * 2)) {
+      const chunk = open.slice(i, i + size);
+      const byId = new Map(chunk.map((item) => [idOf(item), item]));
+      this.reads += chunk.length;
+      const got = await batchGetItems(this.table, [...byId.keys()].map((id) => ({ PK: `${pk}#${id}`, SK: pk })), { consistentRead: true, projection });
+      let moved = 0;
+      for (const read of got) {
+        const item = byId.get(read.id as string);
+        if (item && settle(item, read)) moved++;
+      }
+      if (!full && moved * 2 < chunk.length) break;
     }
-    return out;
   }
 
   /** One pass over the open runs, then the open emails. */
   async poll(full = false): Promise<void> {
-    const runs = this.openRuns();
-    for (let i = 0, size = FIRST_CHUNK; i < runs.length; i += size, size = Math.min(CHUNK, size * 2)) {
-      const chunk = runs.slice(i, i + size);
-      const byId = new Map(chunk.map((item) => [item.runId!, item]));
-      let moved = 0;
-      const got = await this.batchGet(
-        chunk.map((item) => ({ PK: `RUN#${item.runId}`, SK: 'RUN' })),
-        'id, #status, ended_at, history, #error',
-        { '#status': 'status', '#error': 'error' },
-      );
-      for (const run of got) {
-        const item = byId.get(run.id as string);
-        if (!item || !FINAL_RUN.has(run.status as string)) continue;
-        moved++;
-        item.runStatus = run.status as string;
-        item.runEndedAt = epoch(run.ended_at);
-        item.runError = (run.error as string | null) ?? undefined;
-        const sent = ((run.history as { type: string; output?: { email_id?: string } | null }[] | undefined) ?? []).find((step) => step.type === 'send_email');
-        if (sent?.output?.email_id) item.emailId = sent.output.email_id;
-      }
-      if (!full && moved * 2 < chunk.length) break;
-    }
-    const emails = this.openEmails();
-    for (let i = 0, size = FIRST_CHUNK; i < emails.length; i += size, size = Math.min(CHUNK, size * 2)) {
-      const chunk = emails.slice(i, i + size);
-      const byId = new Map(chunk.map((item) => [item.emailId!, item]));
-      let moved = 0;
-      const got = await this.batchGet(chunk.map((item) => ({ PK: `EMAIL#${item.emailId}`, SK: 'EMAIL' })), 'id, #status, created_at, delivered_at', { '#status': 'status' });
-      for (const email of got) {
-        const item = byId.get(email.id as string);
-        if (!item || !FINAL_EMAIL.has(email.status as string)) continue;
-        moved++;
-        item.emailStatus = email.status as string;
-        item.deliveredAt = epoch(email.delivered_at);
-        if (!item.runId) item.createdAt ??= epoch(email.created_at);
-      }
-      if (!full && moved * 2 < chunk.length) break;
-    }
+    await this.pass(this.openRuns(), (item) => item.runId!, 'RUN', ['id', 'status', 'ended_at', 'history', 'error'], (item, run) => {
+      if (!FINAL_RUN.has(run.status as string)) return false;
+      item.runStatus = run.status as string;
+      item.runEndedAt = epoch(run.ended_at);
+      item.runError = (run.error as string | null) ?? undefined;
+      const sent = ((run.history as { type: string; output?: { email_id?: string } | null }[] | undefined) ?? []).find((step) => step.type === 'send_email');
+      if (sent?.output?.email_id) item.emailId = sent.output.email_id;
+      return true;
+    }, full);
+    await this.pass(this.openEmails(), (item) => item.emailId!, 'EMAIL', ['id', 'status', 'created_at', 'delivered_at'], (item, email) => {
+      if (!FINAL_EMAIL.has(email.status as string)) return false;
+      item.emailStatus = email.status as string;
+      item.deliveredAt = epoch(email.delivered_at);
+      if (!item.runId) item.createdAt ??= epoch(email.created_at);
+      return true;
+    }, full);
   }
 
   counts() {

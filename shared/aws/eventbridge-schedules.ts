@@ -54,19 +54,17 @@ class OneTimeSchedules {
     };
   }
 
-  /** Creates the schedule, or moves it (and its message) when one of that name exists. */
+  /**
+   * Creates the schedule, or moves it (and its message) when one of that name exists: creation first,
+   * as most schedules are new (one call; a step's schedule is only ever made again by a retried attempt).
+   */
   async upsert(name: string, at: Date, message: unknown): Promise<void> {
     try {
-      await this.client.send(new UpdateScheduleCommand(this.input(name, at, message)));
+      await this.client.send(new CreateScheduleCommand(this.input(name, at, message)));
     } catch (error) {
-      if (!notFound(error)) throw error;
-      try {
-        await this.client.send(new CreateScheduleCommand(this.input(name, at, message)));
-      } catch (createError) {
-        // Created concurrently by another attempt: move it to this one's time and message.
-        if (!conflict(createError)) throw createError;
-        await this.client.send(new UpdateScheduleCommand(this.input(name, at, message)));
-      }
+      // It exists (an earlier attempt, a reschedule, a concurrent creation): move it to this time and message.
+      if (!conflict(error)) throw error;
+      await this.client.send(new UpdateScheduleCommand(this.input(name, at, message)));
     }
   }
 

@@ -70,14 +70,18 @@ export async function queryPage<T>(
   return { items: pageItems.map(map), next_cursor: nextCursor };
 }
 
-/** A page of one GSI1 partition, newest first (GSI1SK holds time-sortable ids). */
-export function queryGsi1NewestFirst<T>(table: Table, partition: string, page: PageRequest, map: (item: Record<string, any>) => T): Promise<Page<T>> {
+/**
+ * A page of one GSI1 partition, newest first (GSI1SK holds time-sortable ids). With `status`, only the
+ * items whose `status` attribute is that value (a filtered page: bounded reads, see queryPage).
+ */
+export function queryGsi1NewestFirst<T>(table: Table, partition: string, page: PageRequest, map: (item: Record<string, any>) => T, status?: string): Promise<Page<T>> {
   return queryPage(
     table,
     {
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': partition },
+      ExpressionAttributeValues: { ':pk': partition, ...(status === undefined ? {} : { ':status': status }) },
+      ...(status === undefined ? {} : { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } }),
       ScanIndexForward: false,
     },
     page,

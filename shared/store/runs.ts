@@ -16,14 +16,14 @@
  *    never handed over, a dead attempt's lease, a delay whose firing was lost).
  */
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Run, StepResult } from '../domain/automations/run';
+import type { Run, RunStatus, StepResult } from '../domain/automations/run';
 import type { RecoveryBounds } from '../domain/reliability/bounds';
 import { DEFAULT_RECOVERY_BOUNDS } from '../domain/reliability/bounds';
 import type { Page } from './cursor';
-import { dueAttributes } from './due-index';
+import { dueAttributes, REMOVE_DUE, setDue } from './due-index';
 import { keys } from './keys';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
-import { isConditionFailure, updateIfCondition, withoutKeys, type Table } from './table';
+import { isConditionFailure, updateIfCondition, withNullFields, withoutKeys, withoutNullFields, type Table } from './table';
 
 export type StartRunOutcome = { kind: 'started' } | { kind: 'exists' };
 export type ClaimStepOutcome = { kind: 'claimed'; run: Run } | { kind: 'not_claimable' };
@@ -32,18 +32,19 @@ export type ClaimStepOutcome = { kind: 'claimed'; run: Run } | { kind: 'not_clai
 export type StepOutcome = { next: number } | { end: 'completed' } | { end: 'failed'; error: string };
 
 /** Attributes absent until set (a later write fills them with if_not_exists): null on read. */
-const NULLABLE = ['lease_until', 'step_started_at', 'wake_at', 'waiting_for', 'ended_at', 'error'] as const;
+export const RUN_LATE_FIELDS = ['lease_until', 'step_started_at', 'wake_at', 'waiting_for', 'ended_at', 'error'] as const;
 
 /** A run item (as read, or a stream image unmarshalled) as the Run it holds. */
 export function runFromItem(item: Record<string, any>): Run {
   const { type: _type, ...rest } = withoutKeys(item);
-  const run = { ...(rest as Run) };
-  for (const field of NULLABLE) (run as any)[field] = rest[field] ?? null;
-  return run;
+  return withNullFields(rest, RUN_LATE_FIELDS) as unknown as Run;
 }
 
 /** Most running runs of one user POST /events looks at (a user rarely has more than a handful). */
 export const MAX_RUNS_PER_SUBJECT = 500;
+
+/** The REMOVE clause part that takes a run out of its user's index of running runs (it ended). */
+const REMOVE_SUBJECT = 'GSI3PK, GSI3SK';
 
 type Update = { set: string[]; remove: string[]; values: Record<string, unknown>; names: Record<string, string> };
 
@@ -61,9 +62,8 @@ export class RunRepository {
       ...(run.subject ? { GSI3PK: keys.runsBySubject(run.account_id, run.subject), GSI3SK: run.id } : {}),
       ...dueAttributes('RUN', run.id, Date.parse(run.created_at) + this.bounds.queuedRedriveAfterMs),
       type: 'run',
-      ...run,
+      ...withoutNullFields(run, RUN_LATE_FIELDS),
     };
-    for (const field of NULLABLE) if (item[field] === null) delete item[field];
     try {
       await this.table.client.send(new PutCommand({ TableName: this.table.name, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
       return { kind: 'started' };
@@ -79,9 +79,12 @@ export class RunRepository {
     return result.Item ? runFromItem(result.Item) : null;
   }
 
-  /** One page of an automation's runs, newest first (eventually consistent: GSI1). */
-  list(automationId: string, page: PageRequest): Promise<Page<Run>> {
-    return queryGsi1NewestFirst(this.table, keys.runsByAutomation(automationId), page, runFromItem);
+  /**
+   * One page of an automation's runs, newest first (eventually consistent: GSI1); with `status`, only
+   * the runs in it (filtered as read: a page may then hold fewer than `limit` while there is more).
+   */
+  list(automationId: string, page: PageRequest, status?: RunStatus): Promise<Page<Run>> {
+    return queryGsi1NewestFirst(this.table, keys.runsByAutomation(automationId), page, runFromItem, status);
   }
 
   /**
@@ -117,11 +120,10 @@ export class RunRepository {
    * of any number of concurrent claims wins; the others are `not_claimable`.
    */
   async claimStep(runId: string, index: number, nowMs: number, leaseMs: number, at: string): Promise<ClaimStepOutcome> {
-    const due = dueAttributes('RUN', runId, nowMs + leaseMs);
+    const due = setDue('RUN', runId, nowMs + leaseMs);
     const item = await updateIfCondition(this.table, {
       Key: keys.run(runId),
-      UpdateExpression:
-        'SET step_state = :claimed, lease_until = :until, attempt = attempt + :one, updated_at = :at, step_started_at = if_not_exists(step_started_at, :at), GSI2PK = :duepk, GSI2SK = :duesk',
+      UpdateExpression: `SET step_state = :claimed, lease_until = :until, attempt = attempt + :one, updated_at = :at, step_started_at = if_not_exists(step_started_at, :at), ${due.set}`,
       ConditionExpression: '#status = :running AND step_index = :index AND (step_state = :pending OR (step_state = :claimed AND lease_until < :now))',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
@@ -133,8 +135,7 @@ export class RunRepository {
         ':index': index,
         ':pending': 'pending',
         ':now': nowMs,
-        ':duepk': due.GSI2PK,
-        ':duesk': due.GSI2SK,
+        ...due.values,
       },
     });
     return item ? { kind: 'claimed', run: runFromItem(item) } : { kind: 'not_claimable' };
@@ -157,11 +158,11 @@ export class RunRepository {
         update.values[':error'] = outcome.error;
         update.names['#error'] = 'error';
       }
-      update.remove.push('GSI2PK', 'GSI2SK', 'GSI3PK', 'GSI3SK');
+      update.remove.push(REMOVE_DUE, REMOVE_SUBJECT);
     } else {
-      const due = dueAttributes('RUN', runId, Date.parse(at) + this.bounds.queuedRedriveAfterMs);
-      update.set.push('step_index = :next', 'step_state = :pending', 'GSI2PK = :duepk', 'GSI2SK = :duesk');
-      Object.assign(update.values, { ':next': outcome.next, ':pending': 'pending', ':duepk': due.GSI2PK, ':duesk': due.GSI2SK });
+      const due = setDue('RUN', runId, Date.parse(at) + this.bounds.queuedRedriveAfterMs);
+      update.set.push('step_index = :next', 'step_state = :pending', due.set);
+      Object.assign(update.values, { ':next': outcome.next, ':pending': 'pending' }, due.values);
     }
     return update;
   }
@@ -196,11 +197,11 @@ export class RunRepository {
    * Only by the attempt holding the claim; null otherwise.
    */
   async waitStep(runId: string, index: number, attempt: number, wakeAtMs: number, waitingFor: string | null, at: string): Promise<Run | null> {
-    const due = dueAttributes('RUN', runId, wakeAtMs + this.bounds.scheduledLateAfterMs);
+    const due = setDue('RUN', runId, wakeAtMs + this.bounds.scheduledLateAfterMs);
     const update: Update = {
-      set: ['step_state = :waiting', 'wake_at = :wake', 'updated_at = :at', 'GSI2PK = :duepk', 'GSI2SK = :duesk'],
+      set: ['step_state = :waiting', 'wake_at = :wake', 'updated_at = :at', due.set],
       remove: ['lease_until'],
-      values: { ':waiting': 'waiting', ':wake': new Date(wakeAtMs).toISOString(), ':at': at, ':duepk': due.GSI2PK, ':duesk': due.GSI2SK, ':running': 'running' },
+      values: { ':waiting': 'waiting', ':wake': new Date(wakeAtMs).toISOString(), ':at': at, ':running': 'running', ...due.values },
       names: { '#status': 'status' },
     };
     if (waitingFor !== null) {
@@ -234,7 +235,7 @@ export class RunRepository {
   cancel(runId: string, at: string, reason: string): Promise<Run | null> {
     const update: Update = {
       set: ['#status = :cancelled', 'ended_at = :at', 'updated_at = :at', '#error = :reason'],
-      remove: ['lease_until', 'GSI2PK', 'GSI2SK', 'GSI3PK', 'GSI3SK'],
+      remove: ['lease_until', REMOVE_DUE, REMOVE_SUBJECT],
       values: { ':cancelled': 'cancelled', ':at': at, ':reason': reason, ':running': 'running' },
       names: { '#status': 'status', '#error': 'error' },
     };
@@ -243,13 +244,13 @@ export class RunRepository {
 
   /** Moves a running run's due time (the reconciler, after re-driving it); false when it is not running. */
   async postponeDue(runId: string, dueAtMs: number): Promise<boolean> {
-    const due = dueAttributes('RUN', runId, dueAtMs);
+    const due = setDue('RUN', runId, dueAtMs);
     const item = await updateIfCondition(this.table, {
       Key: keys.run(runId),
-      UpdateExpression: 'SET GSI2PK = :duepk, GSI2SK = :duesk',
+      UpdateExpression: `SET ${due.set}`,
       ConditionExpression: '#status = :running',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':duepk': due.GSI2PK, ':duesk': due.GSI2SK, ':running': 'running' },
+      ExpressionAttributeValues: { ...due.values, ':running': 'running' },
       ReturnValues: 'NONE',
     });
     return item !== null;
@@ -259,7 +260,7 @@ export class RunRepository {
   async clearDue(runId: string): Promise<void> {
     await updateIfCondition(this.table, {
       Key: keys.run(runId),
-      UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
+      UpdateExpression: `REMOVE ${REMOVE_DUE}`,
       ConditionExpression: '#status <> :running',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':running': 'running' },

@@ -4,10 +4,9 @@
  * tenant gets 403; another account's automation, a deleted one, or a malformed id is 404, and so is a
  * run of another automation or account (a run id never tells whether it exists elsewhere).
  *
- * The status filter is applied here, on the pages the store reads (GSI1, newest first): each read asks
- * for the runs still missing, so a page never holds more than `limit`, and the cursor is always the
- * store's (the runs a read skipped did not match). A page is filled from at most STATUS_FILTER_READS
- * reads: with a rare status it may hold fewer than `limit` runs, even none, while `has_more` is true.
+ * The status filter is the store's (RunRepository.list: a filtered query of GSI1, newest first, with
+ * bounded reads): with a rare status a page may hold fewer than `limit` runs, even none, while
+ * `has_more` is true.
  */
 import { isAutomationId, type Automation } from '../domain/automations/automation';
 import type { Run } from '../domain/automations/run';
@@ -25,9 +24,6 @@ export interface AutomationRunsDeps {
   runs: Pick<RunRepository, 'get' | 'list'>;
 }
 
-/** Most store reads one page filtered by status makes. */
-export const STATUS_FILTER_READS = 5;
-
 /** The caller's automation with this id; 404 otherwise (a deleted one, or an id that cannot exist). */
 async function ownedAutomation(deps: AutomationRunsDeps, principal: Principal, id: string): Promise<Automation> {
   requireAutomationAccess(principal);
@@ -39,17 +35,7 @@ async function ownedAutomation(deps: AutomationRunsDeps, principal: Principal, i
 /** One page of the automation's runs, newest first, optionally only those in one status. */
 export async function listAutomationRuns(deps: AutomationRunsDeps, principal: Principal, automationId: string, query: ListRunsQuery): Promise<Page<Run>> {
   const automation = await ownedAutomation(deps, principal, automationId);
-  if (query.status === undefined) return deps.runs.list(automation.id, { limit: query.limit, cursor: query.cursor });
-  const items: Run[] = [];
-  let cursor = query.cursor;
-  for (let read = 0; read < STATUS_FILTER_READS; read++) {
-    const page = await deps.runs.list(automation.id, { limit: query.limit - items.length, cursor });
-    items.push(...page.items.filter((run) => run.status === query.status));
-    if (page.next_cursor === null) return { items, next_cursor: null };
-    cursor = page.next_cursor;
-    if (items.length === query.limit) break;
-  }
-  return { items, next_cursor: cursor ?? null };
+  return deps.runs.list(automation.id, { limit: query.limit, cursor: query.cursor }, query.status);
 }
 
 /** One run of the caller's automation; 404 for a malformed id or a run of another automation or account. */

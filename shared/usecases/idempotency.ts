@@ -20,13 +20,16 @@ export interface IdempotencyDeps {
   idempotency: Pick<IdempotencyStore, 'get'>;
 }
 
+/** The 409 for a key whose record was stored by another request body. */
+export function idempotencyConflict(idempotency: Idempotency, record: IdempotencyRecord): ConflictError {
+  return new ConflictError('This Idempotency-Key was already used with a different request body.', 'idempotency_conflict', {
+    details: { idempotency_key: idempotency.key, first_used_at: record.created_at },
+    hint: 'Use a new key for a new request; reuse a key only to retry the very same request.',
+  });
+}
+
 function replayOf<T>(record: IdempotencyRecord, idempotency: Idempotency): T {
-  if (record.fingerprint !== idempotency.fingerprint) {
-    throw new ConflictError('This Idempotency-Key was already used with a different request body.', 'idempotency_conflict', {
-      details: { idempotency_key: idempotency.key, first_used_at: record.created_at },
-      hint: 'Use a new key for a new request; reuse a key only to retry the very same request.',
-    });
-  }
+  if (record.fingerprint !== idempotency.fingerprint) throw idempotencyConflict(idempotency, record);
   return record.body as T;
 }
 

@@ -188,12 +188,14 @@ export async function reconcile(deps: ReconcileDeps, log: (message: string, erro
     try {
       await deps.stepQueue.enqueueAll(steps.map((step) => step.message));
       report.redriven_runs += steps.length;
-      for (const step of steps) {
-        await step.postpone().catch((error: unknown) => {
-          report.errors++;
-          log(`reconcile: postponing run ${step.message.run_id} failed`, error);
-        });
-      }
+      await Promise.all(
+        steps.map((step) =>
+          step.postpone().catch((error: unknown) => {
+            report.errors++;
+            log(`reconcile: postponing run ${step.message.run_id} failed`, error);
+          }),
+        ),
+      );
     } catch (error) {
       // Not postponed: they stay due and the next pass tries again.
       report.errors += steps.length;

@@ -1,14 +1,17 @@
 /**
  * The run store against DynamoDB Local (shared/store/runs.ts): every transition is one conditional write,
  * so racing starts, claims and completions resolve to exactly one winner; a dead attempt's step is
- * claimed again only after its lease; a cancelled run takes no further step. The runs live in a private
+ * claimed again only after its lease; a wait ends once (one of its event, its firings, a re-drive); a
+ * cancelled run takes no further step and leaves the user's and the due index. The runs live in a private
  * copy of the table, so the running stack's automation workers (which would relay and claim any pending
  * step) never race the claims these tests make.
  */
 import { randomUUID } from 'node:crypto';
+import { keys } from '../../shared/store/keys';
 import { RunRepository } from '../../shared/store/runs';
 import { ensureTable } from '../../localstack/cloud/provision';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createAwsClients } from '../../shared/aws/clients';
 import { loadConfig } from '../../shared/config';
 import { newId } from '../../shared/domain/ids';
@@ -21,9 +24,9 @@ const steps = [
   { key: 'later', type: 'delay', duration: '2 days' },
 ] as unknown as Step[];
 
-function run(eventId = newId('evt'), at = new Date()): Run {
+function run(eventId = newId('evt'), at = new Date(), automation = { id: newId('auto'), account_id: newId('acc') }): Run {
   return newRun({
-    automation: { id: newId('auto'), account_id: newId('acc'), name: 'Welcome', version: 3, steps },
+    automation: { ...automation, name: 'Welcome', version: 3, steps },
     event: { id: eventId, name: 'user.created', user_id: 'u1', email: 'u1@example.com', data: { plan: 'pro' }, created_at: at.toISOString() },
     subject: 'user:u1',
     now: at,
@@ -34,6 +37,7 @@ const result = (index: number, at: string): StepResult => ({ index, key: steps[i
 
 describe('the run store', () => {
   let repository: RunRepository;
+  let table: { client: ReturnType<typeof createAwsClients>['dynamo']; name: string };
   const runs = () => repository;
 
   beforeAll(async () => {
@@ -42,7 +46,8 @@ describe('the run store', () => {
     const { dynamo } = createAwsClients(config);
     const name = `runs-store-test-${randomUUID().slice(0, 8)}`;
     await ensureTable(new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb }), name);
-    repository = new RunRepository({ client: dynamo, name });
+    table = { client: dynamo, name };
+    repository = new RunRepository(table);
   });
 
   it('starts a run once however many times (and however concurrently) the same event starts it', async () => {
@@ -122,5 +127,49 @@ describe('the run store', () => {
     expect(await runs().completeStep(r.id, 0, 1, result(0, at), { next: 1 })).toBeNull();
     expect(await runs().claimStep(r.id, 0, now + 60_000, 30_000, at)).toEqual({ kind: 'not_claimable' });
     expect(await runs().get(r.id)).toMatchObject({ status: 'cancelled', history: [] });
+  });
+
+  it('ends a wait once: of racing events, firings and re-drives exactly one wins; another event none', async () => {
+    const r = run();
+    await runs().start(r);
+    const now = Date.now();
+    const at = new Date(now).toISOString();
+    await runs().claimStep(r.id, 0, now, 30_000, at);
+    const waiting = await runs().waitStep(r.id, 0, 1, now + 60_000, 'user.upgraded', at);
+    expect(waiting).toMatchObject({ step_state: 'waiting', waiting_for: 'user.upgraded', wake_at: new Date(now + 60_000).toISOString(), lease_until: null });
+    // The attempt that parked it cannot park it again, nor complete it.
+    expect(await runs().waitStep(r.id, 0, 1, now + 90_000, null, at)).toBeNull();
+    expect(await runs().completeStep(r.id, 0, 1, result(0, at), { next: 1 })).toBeNull();
+    // Another event resumes nothing.
+    expect(await runs().finishWaiting(r.id, 0, result(0, at), { next: 1 }, 'user.downgraded')).toBeNull();
+
+    const racing = await Promise.all([
+      ...Array.from({ length: 4 }, () => runs().finishWaiting(r.id, 0, result(0, at), { next: 1 }, 'user.upgraded')),
+      ...Array.from({ length: 4 }, () => runs().finishWaiting(r.id, 0, result(0, at), { next: 1 })),
+    ]);
+    expect(racing.filter((x) => x !== null)).toHaveLength(1);
+    expect(await runs().get(r.id)).toMatchObject({ step_index: 1, step_state: 'pending', waiting_for: null, wake_at: null, attempt: 0, history: [{ index: 0 }] });
+  });
+
+  it("lists the user's running runs while they run; the write that ends one takes it out of the user's and the due index", async () => {
+    const automation = { id: newId('auto'), account_id: newId('acc') };
+    const [a, b] = [run(newId('evt'), new Date(), automation), run(newId('evt'), new Date(), automation)];
+    await Promise.all([runs().start(a), runs().start(b)]);
+    expect((await runs().runningForSubject(automation.account_id, 'user:u1')).map((x) => x.id).sort()).toEqual([a.id, b.id].sort());
+    expect(await runs().runningForSubject(automation.account_id, 'user:u2')).toEqual([]);
+
+    const at = new Date().toISOString();
+    await runs().cancel(a.id, at, 'cancelled by event user.deleted');
+    expect((await runs().runningForSubject(automation.account_id, 'user:u1')).map((x) => x.id)).toEqual([b.id]);
+    const indexed = await table.client.send(new QueryCommand({ TableName: table.name, IndexName: 'GSI3', KeyConditionExpression: 'GSI3PK = :pk', ExpressionAttributeValues: { ':pk': keys.runsBySubject(automation.account_id, 'user:u1') } }));
+    expect((indexed.Items ?? []).map((item) => item.id)).toEqual([b.id]);
+    const { Item } = await table.client.send(new GetCommand({ TableName: table.name, Key: keys.run(a.id), ConsistentRead: true }));
+    expect(Object.keys(Item!).filter((name) => name.startsWith('GSI2') || name.startsWith('GSI3'))).toEqual([]);
+    expect(Item).toMatchObject({ status: 'cancelled', GSI1PK: keys.runsByAutomation(automation.id) });
+
+    // The list filtered by status is the store's (a filtered query): only the runs in that status.
+    expect((await runs().list(automation.id, { limit: 10 }, 'cancelled')).items.map((x) => x.id)).toEqual([a.id]);
+    expect((await runs().list(automation.id, { limit: 10 }, 'running')).items.map((x) => x.id)).toEqual([b.id]);
+    expect((await runs().list(automation.id, { limit: 10 })).items.map((x) => x.id).sort()).toEqual([a.id, b.id].sort());
   });
 });

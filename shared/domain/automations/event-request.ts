@@ -1,7 +1,7 @@
 /**
  * The body of `POST /events` (spec, "Custom events"; docs/automations.md): the single source of its
- * validation and type. The run engine (next) takes the parsed request; this module only decides what a
- * valid event is.
+ * validation and type. POST /events (shared/usecases/runs/accept-event.ts) takes the parsed request;
+ * this module only decides what a valid event is.
  *
  * - `name` (or its alias `type`; `name` wins when both are given, like the send request's aliases): an
  *   event name as triggers use them (letters, digits, `_ . : -`, 1-100).
@@ -12,7 +12,7 @@
  *   conditions and `{{event.data.<key>}}` read it. Larger is a 400 naming `data` (a 1 MB payload is refused
  *   here, not stored).
  * - `dry_run` + `automation_id`: dashboard sessions only. An API-key request naming either is refused by
- *   `refuseDryRunForApiKeys` (403), as the spec says; the schema checks they come together.
+ *   acceptEvent (403), as the spec says; the schema checks they come together.
  */
 import { z } from 'zod';
 import { isEmailAddress, normaliseEmail } from '../emails/address';

@@ -70,6 +70,21 @@ export interface Run {
   ended_at: string | null;
 }
 
+/** The result of the step the run is at (`step_index`), as its history records it. */
+export function currentStepResult(
+  run: Pick<Run, 'steps' | 'step_index'>,
+  status: StepResult['status'],
+  startedAt: string,
+  completedAt: string,
+  output: Record<string, unknown> | null,
+  error: string | null,
+): StepResult {
+  const step = run.steps[run.step_index];
+  // A record whose step_index names no step (this engine never writes one) still gets a readable result.
+  const named = step ?? { key: String(run.step_index), type: 'unknown' as Step['type'] };
+  return { index: run.step_index, key: named.key, type: named.type, status, started_at: startedAt, completed_at: completedAt, output, error };
+}
+
 /** The run of an automation started by an event: the same pair always gets the same id (one run). */
 export function runIdFor(automationId: string, eventId: string, eventAt: number): string {
   return deterministicId('run', eventAt, `${automationId}\u0000${eventId}`);

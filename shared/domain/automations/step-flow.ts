@@ -14,6 +14,11 @@ function indexOfKey(steps: readonly Step[], key: string): number {
   return index;
 }
 
+/** A flow as a run's write records it: the next step pending, or the run completed. */
+export function flowOutcome(flow: Flow): { next: number } | { end: 'completed' } {
+  return 'end' in flow ? { end: 'completed' } : { next: flow.next };
+}
+
 /** After the step at `index` completed normally (a send, a delay, a wait whose event came, a true condition). */
 export function flowAfter(steps: readonly Step[], index: number): Flow {
   const step = steps[index];

@@ -23,16 +23,17 @@
  */
 import type { Automation } from '../../domain/automations/automation';
 import { eventSubject, type EventRequest } from '../../domain/automations/event-request';
-import { newRun, type Run, type RunEvent } from '../../domain/automations/run';
-import { flowAfter } from '../../domain/automations/step-flow';
-import { ConflictError, ForbiddenError } from '../../domain/errors';
+import { currentStepResult, newRun, type Run, type RunEvent } from '../../domain/automations/run';
+import { flowAfter, flowOutcome } from '../../domain/automations/step-flow';
+import { ForbiddenError } from '../../domain/errors';
 import type { Idempotency } from '../../domain/emails/idempotency';
 import { newId } from '../../domain/ids';
 import type { Clock } from '../../ports';
 import type { IdempotencyRecord, IdempotencyStore } from '../../store/idempotency';
-import type { RunRepository, StepOutcome } from '../../store/runs';
+import type { RunRepository } from '../../store/runs';
 import { dryRunAutomation, type AutomationDryRun, type AutomationDryRunDeps } from '../automation-dry-run';
 import { requireAutomationAccess } from '../automations';
+import { idempotencyConflict } from '../idempotency';
 import type { Principal } from '../principal';
 import { checkSendScope } from '../send/policy';
 
@@ -70,19 +71,12 @@ export interface AcceptEventDeps {
 /** Status of a record that names its event but holds no answer yet. */
 const PENDING = 0;
 
-function conflict(idempotency: Idempotency, record: IdempotencyRecord): ConflictError {
-  return new ConflictError('This Idempotency-Key was already used with a different request body.', 'idempotency_conflict', {
-    details: { idempotency_key: idempotency.key, first_used_at: record.created_at },
-    hint: 'Use a new key for a new request; reuse a key only to retry the very same request.',
-  });
-}
-
 /** The stored answer to replay, or the event a pending record names (null: the key is new and now ours). */
 async function claimKey(deps: AcceptEventDeps, accountId: string, idempotency: Idempotency, fresh: CustomEvent, now: Date): Promise<{ replay: AcceptEventResponse } | { event: CustomEvent }> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const existing = await deps.idempotency.get(accountId, idempotency.key, now);
     if (existing) {
-      if (existing.fingerprint !== idempotency.fingerprint) throw conflict(idempotency, existing);
+      if (existing.fingerprint !== idempotency.fingerprint) throw idempotencyConflict(idempotency, existing);
       if (existing.status === PENDING) return { event: (existing.body as { event: CustomEvent }).event };
       return { replay: existing.body as AcceptEventResponse };
     }
@@ -104,11 +98,15 @@ async function runsOfUser(deps: AcceptEventDeps, accountId: string, event: Custo
   return [...found.values()];
 }
 
-async function applyEvent(deps: AcceptEventDeps, accountId: string, event: CustomEvent): Promise<Omit<AcceptEventResponse, 'event'>> {
-  const at = deps.clock.now().toISOString();
-  const [triggered, cancelling] = await Promise.all([deps.automations.activeByTrigger(accountId, event.name), deps.automations.activeByCancelEvent(accountId, event.name)]);
+async function applyEvent(deps: AcceptEventDeps, accountId: string, event: CustomEvent, now: Date): Promise<Omit<AcceptEventResponse, 'event'>> {
+  const at = now.toISOString();
+  // Three independent reads at once: the automations it starts, those it cancels, the user's runs.
+  const [triggered, cancelling, userRuns] = await Promise.all([
+    deps.automations.activeByTrigger(accountId, event.name),
+    deps.automations.activeByCancelEvent(accountId, event.name),
+    runsOfUser(deps, accountId, event),
+  ]);
   const cancelIds = new Set(cancelling.map((automation) => automation.id));
-  const userRuns = event.user_id !== null || event.email !== null ? await runsOfUser(deps, accountId, event) : [];
 
   // A run waiting for this event whose automation was paused or deleted is cancelled, not resumed.
   const waiting = userRuns.filter((run) => !cancelIds.has(run.automation_id) && run.step_state === 'waiting' && run.waiting_for === event.name);
@@ -134,18 +132,14 @@ async function applyEvent(deps: AcceptEventDeps, accountId: string, event: Custo
         await deps.runs.cancel(run.id, at, `the automation was paused or deleted before step ${run.steps[run.step_index]?.key ?? run.step_index} finished`);
         return;
       }
-      const step = run.steps[run.step_index]!;
-      const flow = flowAfter(run.steps, run.step_index);
-      const outcome: StepOutcome = 'end' in flow ? { end: 'completed' } : { next: flow.next };
-      const result = { index: run.step_index, key: step.key, type: step.type, status: 'completed' as const, started_at: run.step_started_at ?? at, completed_at: at, output: { event: event.name, event_id: event.id, timed_out: false }, error: null };
-      if (await deps.runs.finishWaiting(run.id, run.step_index, result, outcome, event.name)) resumed++;
+      const result = currentStepResult(run, 'completed', run.step_started_at ?? at, at, { event: event.name, event_id: event.id, timed_out: false }, null);
+      if (await deps.runs.finishWaiting(run.id, run.step_index, result, flowOutcome(flowAfter(run.steps, run.step_index)), event.name)) resumed++;
     }),
   );
 
   // 3. Start.
   const subject = eventSubject(event);
   const runEvent = runEventOf(event);
-  const now = deps.clock.now();
   await Promise.all(triggered.map((automation) => deps.runs.start(newRun({ automation, event: runEvent, subject, now }))));
   return { matched_automations: triggered.length, resumed_runs: resumed, cancelled_runs: cancelled };
 }
@@ -169,7 +163,7 @@ export async function acceptEvent(deps: AcceptEventDeps, principal: Principal, r
     if ('replay' in claimed) return claimed.replay;
     event = claimed.event;
   }
-  const response: AcceptEventResponse = { event, ...(await applyEvent(deps, accountId, event)) };
+  const response: AcceptEventResponse = { event, ...(await applyEvent(deps, accountId, event, now)) };
   if (idempotency) {
     await deps.idempotency.replace(accountId, idempotency.key, { fingerprint: idempotency.fingerprint, status: 202, body: response, created_at: event.created_at }, now);
   }

@@ -23,8 +23,8 @@
 import type { Automation, ConditionStep, DelayStep, SendEmailStep, Step, WaitForEventStep } from '../../domain/automations/automation';
 import { parseDuration } from '../../domain/automations/duration';
 import { evaluateCondition } from '../../domain/automations/evaluate-condition';
-import type { Run, StepResult } from '../../domain/automations/run';
-import { flowAfter, flowAfterTimeout, type Flow } from '../../domain/automations/step-flow';
+import { currentStepResult, type Run, type StepResult } from '../../domain/automations/run';
+import { flowAfter, flowAfterTimeout, flowOutcome } from '../../domain/automations/step-flow';
 import type { Account } from '../../domain/accounts/account';
 import { AppError } from '../../domain/errors';
 import type { Idempotency } from '../../domain/emails/idempotency';
@@ -63,12 +63,6 @@ export type RunStepOutcome =
   /** The attempt lost its claim before recording the result (another took over, or the run was cancelled). */
   | 'lost_claim';
 
-const outcomeOf = (flow: Flow): StepOutcome => ('end' in flow ? { end: 'completed' } : { next: flow.next });
-
-function result(run: Run, step: Step, status: StepResult['status'], startedAt: string, completedAt: string, output: Record<string, unknown> | null, error: string | null): StepResult {
-  return { index: run.step_index, key: step.key, type: step.type, status, started_at: startedAt, completed_at: completedAt, output, error };
-}
-
 /** Principal of a run's sends: the account, acting through the automation (no key's limits apply). */
 function automationPrincipal(account: Account, automationId: string): Principal {
   return { account, credential: { kind: 'automation', id: automationId, scopes: ['full'], tenant: null, allowed_domains: null } };
@@ -92,10 +86,11 @@ async function wake(deps: RunStepDeps, message: AutomationStepMessage): Promise<
   if (stopped) return stopped;
   const at = now.toISOString();
   const started = run.step_started_at ?? at;
-  const done =
-    step.type === 'wait_for_event'
-      ? await deps.runs.finishWaiting(run.id, run.step_index, result(run, step, 'completed', started, at, { event: step.event, timed_out: true }, null), outcomeOf(flowAfterTimeout(run.steps, run.step_index)))
-      : await deps.runs.finishWaiting(run.id, run.step_index, result(run, step, 'completed', started, at, { waited_until: run.wake_at }, null), outcomeOf(flowAfter(run.steps, run.step_index)));
+  // A wait for an event times out (on_timeout); a delay ends.
+  const timedOut = step.type === 'wait_for_event';
+  const output = timedOut ? { event: step.event, timed_out: true } : { waited_until: run.wake_at };
+  const flow = timedOut ? flowAfterTimeout(run.steps, run.step_index) : flowAfter(run.steps, run.step_index);
+  const done = await deps.runs.finishWaiting(run.id, run.step_index, currentStepResult(run, 'completed', started, at, output, null), flowOutcome(flow));
   return done ? 'woken' : 'skipped';
 }
 
@@ -109,45 +104,43 @@ export async function runStep(deps: RunStepDeps, message: AutomationStepMessage)
   const startedAt = run.step_started_at ?? now.toISOString();
   const finish = async (status: StepResult['status'], output: Record<string, unknown> | null, error: string | null, outcome: StepOutcome): Promise<RunStepOutcome> => {
     const at = deps.clock.now().toISOString();
-    const recorded = await deps.runs.completeStep(run.id, run.step_index, run.attempt, result(run, step!, status, startedAt, at, output, error), outcome);
+    const recorded = await deps.runs.completeStep(run.id, run.step_index, run.attempt, currentStepResult(run, status, startedAt, at, output, error), outcome);
     if (!recorded) return 'lost_claim';
     return 'end' in outcome ? (outcome.end === 'failed' ? 'failed' : 'completed') : 'completed';
   };
+  /** The step failed: so does the run, with the step's error. */
+  const fail = (output: Record<string, unknown> | null, error: string) => finish('failed', output, error, { end: 'failed', error });
 
-  if (!step) return finish('failed', null, `the run has no step ${run.step_index}`, { end: 'failed', error: `the run has no step ${run.step_index}` });
-  if (run.attempt > MAX_ATTEMPTS) {
-    const error = `step ${step.key} did not complete after ${MAX_ATTEMPTS} attempts`;
-    return finish('failed', null, error, { end: 'failed', error });
-  }
-  const stopped = await cancelIfStopped(deps, run, step, now);
+  if (!step) return fail(null, `the run has no step ${run.step_index}`);
+  if (run.attempt > MAX_ATTEMPTS) return fail(null, `step ${step.key} did not complete after ${MAX_ATTEMPTS} attempts`);
+  // A send needs the account too: read with the automation, not after it (one round trip per step).
+  const [stopped, account] = await Promise.all([cancelIfStopped(deps, run, step, now), step.type === 'send_email' ? deps.accounts.get(run.account_id) : null]);
   if (stopped) return stopped;
 
   switch (step.type) {
     case 'condition': {
       const { result: passed, trace } = evaluateCondition(step as ConditionStep, run.event);
-      return finish('completed', { result: passed, trace }, null, passed ? outcomeOf(flowAfter(run.steps, run.step_index)) : { end: 'completed' });
+      return finish('completed', { result: passed, trace }, null, passed ? flowOutcome(flowAfter(run.steps, run.step_index)) : { end: 'completed' });
     }
     case 'send_email': {
       const built = stepEmailRequest(step as SendEmailStep, run.event, run.id);
-      if (!built.ok) return finish('failed', { missing: built.missing }, built.error, { end: 'failed', error: built.error });
-      const account = await deps.accounts.get(run.account_id);
-      if (!account) return finish('failed', null, 'the account no longer exists', { end: 'failed', error: 'the account no longer exists' });
+      if (!built.ok) return fail({ missing: built.missing }, built.error);
+      if (!account) return fail(null, 'the account no longer exists');
       try {
         const sent = await deps.sendEmail(automationPrincipal(account, run.automation_id), built.request, built.idempotency);
-        return finish('completed', { email_id: sent.id, status: sent.status, to: built.request.to, missing: built.missing }, null, outcomeOf(flowAfter(run.steps, run.step_index)));
+        return finish('completed', { email_id: sent.id, status: sent.status, to: built.request.to, missing: built.missing }, null, flowOutcome(flowAfter(run.steps, run.step_index)));
       } catch (error) {
         // A refusal is final for this run (another attempt would be refused the same way); anything
         // else (5xx, the network) is retried: the message comes back, and the claim after the lease.
         if (!(error instanceof AppError) || error.status >= 500) throw error;
-        const message = `${error.code}: ${error.message}`;
-        return finish('failed', { status: error.status, code: error.code, ...(error.details ? { details: error.details } : {}) }, message, { end: 'failed', error: message });
+        return fail({ status: error.status, code: error.code, ...(error.details ? { details: error.details } : {}) }, `${error.code}: ${error.message}`);
       }
     }
     case 'delay':
     case 'wait_for_event': {
       const waiting = step as DelayStep | WaitForEventStep;
       const parsed = parseDuration(waiting.type === 'delay' ? waiting.duration : waiting.timeout);
-      if (!parsed.ok) return finish('failed', null, parsed.message, { end: 'failed', error: parsed.message });
+      if (!parsed.ok) return fail(null, parsed.message);
       const wakeAt = new Date(now.getTime() + parsed.ms);
       // The schedule first: a claim lost after it leaves a firing that finds the step moved on.
       await deps.stepScheduler.wakeAt(run.id, run.step_index, wakeAt);

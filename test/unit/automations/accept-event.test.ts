@@ -77,6 +77,11 @@ function world(automations: Automation[]) {
     publishedTemplates: { getPublished: async () => ({ kind: 'not_found' }) },
     clock: { now: () => new Date(now) },
   };
+  const park = async (runId: string, waitingFor: string) => {
+    const claim = await runs.claimStep(runId, 0, now, 45_000, iso(now));
+    if (claim.kind !== 'claimed') throw new Error('not claimable');
+    await runs.waitStep(runId, 0, claim.run.attempt, now + 7 * 86_400_000, waitingFor, iso(now));
+  };
   return {
     deps,
     runs,
@@ -87,10 +92,13 @@ function world(automations: Automation[]) {
     /** The same call, answered as it is (a dry run's trace for a session). */
     post: (body: Record<string, unknown>, options: { principal?: Principal; idempotency?: Idempotency } = {}) => acceptEvent(deps, options.principal ?? principal(), eventRequestSchema.parse(body), options.idempotency),
     /** Moves the run's first step (a wait_for_event) to waiting, as the worker would. */
-    park: async (runId: string, waitingFor: string) => {
-      const claim = await runs.claimStep(runId, 0, now, 45_000, iso(now));
-      if (claim.kind !== 'claimed') throw new Error('not claimable');
-      await runs.waitStep(runId, 0, claim.run.attempt, now + 7 * 86_400_000, waitingFor, iso(now));
+    park,
+    /** Sends `body`, which starts a run of `automation`, and parks that run waiting for `waitingFor`: its id. */
+    startParked: async (automation: Automation, body: Record<string, unknown>, waitingFor = 'user.upgraded') => {
+      const started = (await acceptEvent(deps, principal(), eventRequestSchema.parse(body))) as AcceptEventResponse;
+      const runId = runIdFor(automation.id, started.event.id, Date.parse(started.event.created_at));
+      await park(runId, waitingFor);
+      return runId;
     },
   };
 }
@@ -136,9 +144,7 @@ describe('acceptEvent: resumes', () => {
   it('resumes the same user\'s run waiting for the event: the next step pending, the event in the result', async () => {
     const auto = waiting();
     const w = world([auto]);
-    const first = await w.send({ name: 'user.created', user_id: '42', email: 'ada@example.com' });
-    const runId = runIdFor(auto.id, first.event.id, START);
-    await w.park(runId, 'user.upgraded');
+    const runId = await w.startParked(auto, { name: 'user.created', user_id: '42', email: 'ada@example.com' });
 
     w.at(START + 60_000);
     const second = await w.send({ name: 'user.upgraded', user_id: '42' });
@@ -156,9 +162,7 @@ describe('acceptEvent: resumes', () => {
   it('cancels (does not resume) a waiting run whose automation was paused since it started', async () => {
     const auto = waiting();
     const w = world([auto]);
-    const first = await w.send({ name: 'user.created', user_id: '7' });
-    const runId = runIdFor(auto.id, first.event.id, START);
-    await w.park(runId, 'user.upgraded');
+    const runId = await w.startParked(auto, { name: 'user.created', user_id: '7' });
     auto.status = 'paused';
     const second = await w.send({ name: 'user.upgraded', user_id: '7' });
     expect(second).toMatchObject({ resumed_runs: 0 });
@@ -168,9 +172,7 @@ describe('acceptEvent: resumes', () => {
   it('resumes by email a run started by an email-only event (also from an event that carries a user_id too)', async () => {
     const auto = waiting();
     const w = world([auto]);
-    const first = await w.send({ name: 'user.created', email: 'ada@example.com' });
-    const runId = runIdFor(auto.id, first.event.id, START);
-    await w.park(runId, 'user.upgraded');
+    const runId = await w.startParked(auto, { name: 'user.created', email: 'ada@example.com' });
     expect(await w.send({ name: 'user.upgraded', user_id: '99', email: 'ADA@example.com' })).toMatchObject({ resumed_runs: 1 });
     expect(w.runs.run(runId)).toMatchObject({ step_index: 1, step_state: 'pending' });
   });
@@ -178,9 +180,7 @@ describe('acceptEvent: resumes', () => {
   it('does not resume by email a run started with a user_id', async () => {
     const auto = waiting();
     const w = world([auto]);
-    const first = await w.send({ name: 'user.created', user_id: '42', email: 'ada@example.com' });
-    const runId = runIdFor(auto.id, first.event.id, START);
-    await w.park(runId, 'user.upgraded');
+    const runId = await w.startParked(auto, { name: 'user.created', user_id: '42', email: 'ada@example.com' });
     expect(await w.send({ name: 'user.upgraded', email: 'ada@example.com' })).toMatchObject({ resumed_runs: 0 });
     expect(w.runs.run(runId)).toMatchObject({ step_index: 0, step_state: 'waiting' });
   });
@@ -188,9 +188,7 @@ describe('acceptEvent: resumes', () => {
   it('does not resume a run waiting for another event, nor another user\'s run, nor from an event naming nobody', async () => {
     const auto = waiting();
     const w = world([auto]);
-    const first = await w.send({ name: 'user.created', user_id: '42' });
-    const runId = runIdFor(auto.id, first.event.id, START);
-    await w.park(runId, 'user.upgraded');
+    const runId = await w.startParked(auto, { name: 'user.created', user_id: '42' });
     expect(await w.send({ name: 'user.downgraded', user_id: '42' })).toMatchObject({ resumed_runs: 0 });
     expect(await w.send({ name: 'user.upgraded', user_id: '43' })).toMatchObject({ resumed_runs: 0 });
     expect(await w.send({ name: 'user.upgraded' })).toMatchObject({ resumed_runs: 0 });

@@ -10,20 +10,35 @@
  * Every read and write hands out copies (as DynamoDB would). Each successful write is also recorded as a
  * stream record (old and new image as DynamoDB items), which the automation outbox (relayRuns) reads.
  */
-import type { Run, StepResult } from '../../../shared/domain/automations/run';
-import type { ClaimStepOutcome, RunRepository, StartRunOutcome, StepOutcome } from '../../../shared/store/runs';
+import type { Step } from '../../../shared/domain/automations/automation';
+import { newRun, type Run, type RunEvent, type StepResult } from '../../../shared/domain/automations/run';
+import { RUN_LATE_FIELDS, type ClaimStepOutcome, type RunRepository, type StartRunOutcome, type StepOutcome } from '../../../shared/store/runs';
+import { withoutNullFields } from '../../../shared/store/table';
 import type { RunRecord } from '../../../shared/usecases/runs/relay-runs';
 
 export type RunsPort = Pick<RunRepository, 'start' | 'get' | 'claimStep' | 'completeStep' | 'waitStep' | 'finishWaiting' | 'cancel' | 'runningForSubject'>;
 
-/** Attributes a stored item lacks while null (the store removes them); runFromItem reads them back as null. */
-const NULLABLE = ['lease_until', 'step_started_at', 'wake_at', 'waiting_for', 'ended_at', 'error'] as const;
-
-/** The run as the table's item (and stream image) holds it: keys, `type`, null attributes absent. */
+/** The run as the table's item (and stream image) holds it: keys, `type`, null attributes absent (runFromItem reads them back as null). */
 export function runItem(run: Run): Record<string, unknown> {
-  const item: Record<string, unknown> = { PK: `RUN#${run.id}`, SK: 'RUN', type: 'run', ...structuredClone(run) };
-  for (const field of NULLABLE) if (item[field] === null) delete item[field];
-  return item;
+  return { PK: `RUN#${run.id}`, SK: 'RUN', type: 'run', ...withoutNullFields(structuredClone(run), RUN_LATE_FIELDS) };
+}
+
+/**
+ * A new run of `steps` (newRun), started at `at` by an event of that time: by default automation
+ * auto_...8F "Welcome series" v1 of acc_1, event ae_...8F `user.created` of user 42 (ada@example.com),
+ * no data; each part overridable.
+ */
+export function testRun(
+  steps: Step[],
+  options: { at: number | string; now?: number | string; automation?: Partial<{ id: string; account_id: string; name: string; version: number }>; event?: Partial<RunEvent>; subject?: string | null },
+): Run {
+  const at = new Date(options.at).toISOString();
+  return newRun({
+    automation: { id: 'auto_01JD8Z6X4Q2T9V3N5M7K1H0G8F', account_id: 'acc_1', name: 'Welcome series', version: 1, ...options.automation, steps },
+    event: { id: 'ae_01JD8Z6X4Q2T9V3N5M7K1H0G8F', name: 'user.created', user_id: '42', email: 'ada@example.com', data: {}, created_at: at, ...options.event },
+    subject: options.subject === undefined ? 'user:42' : options.subject,
+    now: new Date(options.now ?? options.at),
+  });
 }
 
 export class FakeRuns implements RunsPort {

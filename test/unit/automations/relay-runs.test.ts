@@ -3,11 +3,11 @@
  * images are those of real transitions) in; step messages and automation.* webhooks out.
  */
 import type { Step } from '../../../shared/domain/automations/automation';
-import { newRun, type Run } from '../../../shared/domain/automations/run';
+import type { Run } from '../../../shared/domain/automations/run';
 import type { AutomationStepMessage } from '../../../shared/domain/messages';
 import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
 import { relayRuns, type RelayRunsDeps, type RunRecord } from '../../../shared/usecases/runs/relay-runs';
-import { FakeRuns, runItem } from './fake-runs';
+import { FakeRuns, runItem, testRun } from './fake-runs';
 
 const START = Date.parse('2026-11-23T10:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -18,14 +18,7 @@ const steps = [
   { key: 'check', type: 'condition', field: 'event.name', operator: 'exists' },
 ] as Step[];
 
-function newRunFor(eventId: string): Run {
-  return newRun({
-    automation: { id: 'auto_01JD8Z6X4Q2T9V3N5M7K1H0G8F', account_id: 'acc_1', name: 'Welcome series', version: 1, steps },
-    event: { id: eventId, name: 'user.created', user_id: '42', email: 'ada@example.com', data: {}, created_at: iso(START) },
-    subject: 'user:42',
-    now: new Date(START),
-  });
-}
+const newRunFor = (eventId: string): Run => testRun(steps, { at: START, event: { id: eventId } });
 
 function outbox(options: { failEnqueue?: Error } = {}) {
   const messages: AutomationStepMessage[] = [];

@@ -1,7 +1,8 @@
 /** The automation.* webhooks a run's write stands for (runEvents: the image before and after the write). */
 import type { Step } from '../../../shared/domain/automations/automation';
 import { runEvents } from '../../../shared/domain/automations/run-events';
-import { newRun, type Run, type StepResult } from '../../../shared/domain/automations/run';
+import type { Run, StepResult } from '../../../shared/domain/automations/run';
+import { testRun } from './fake-runs';
 
 const CREATED = '2026-11-23T10:00:00.000Z';
 const LATER = '2026-11-23T10:05:00.000Z';
@@ -12,14 +13,17 @@ const steps = [
   { key: 'welcome', type: 'send_email', to: ['{{event.email}}'], from: 'a@acme.test', subject: 'Hi', text: 'Hello' },
 ] as Step[];
 
-function started(): Run {
-  return newRun({
-    automation: { id: 'auto_01JD8Z6X4Q2T9V3N5M7K1H0G8F', account_id: 'acc_1', name: 'Welcome series', version: 3, steps },
-    event: { id: 'ae_01JD8Z6X4Q2T9V3N5M7K1H0G8F', name: 'user.created', user_id: '42', email: 'ada@example.com', data: { plan: 'free' }, created_at: CREATED },
-    subject: 'user:42',
-    now: new Date(CREATED),
-  });
-}
+const started = (eventId = 'ae_01JD8Z6X4Q2T9V3N5M7K1H0G8F'): Run => testRun(steps, { at: CREATED, automation: { version: 3 }, event: { id: eventId, data: { plan: 'free' } } });
+
+/** The webhook of `run` the write publishes: the spec's payload (and the additions), with `data` for what varies. */
+const webhook = (run: Run, type: string, createdAt: string, data: Record<string, unknown>) => ({
+  id: expect.stringMatching(EVT_ID),
+  type,
+  account_id: 'acc_1',
+  tenant: null,
+  created_at: createdAt,
+  data: { automation_id: run.automation_id, automation_name: 'Welcome series', run_id: run.id, event_name: 'user.created', event_id: run.event.id, error: null, ...data },
+});
 
 function result(index: number, status: StepResult['status'], error: string | null = null): StepResult {
   const step = steps[index]!;
@@ -63,28 +67,7 @@ describe('runEvents', () => {
   it('a completed step is automation.step_completed with status running and the step', () => {
     const before = claimed(started());
     const after: Run = { ...before, step_index: 1, step_state: 'pending', attempt: 0, lease_until: null, step_started_at: null, history: [result(0, 'completed')], updated_at: LATER };
-    const events = runEvents(before, after);
-    expect(events).toEqual([
-      {
-        id: expect.stringMatching(EVT_ID),
-        type: 'automation.step_completed',
-        account_id: 'acc_1',
-        tenant: null,
-        created_at: LATER,
-        data: {
-          automation_id: before.automation_id,
-          automation_name: 'Welcome series',
-          run_id: before.id,
-          status: 'running',
-          event_name: 'user.created',
-          event_id: before.event.id,
-          step_index: 0,
-          step_key: 'still-free',
-          step_type: 'condition',
-          error: null,
-        },
-      },
-    ]);
+    expect(runEvents(before, after)).toEqual([webhook(before, 'automation.step_completed', LATER, { status: 'running', step_index: 0, step_key: 'still-free', step_type: 'condition' })]);
   });
 
   it('the last step completing in the same write is step_completed then automation.completed (the last step run)', () => {
@@ -112,28 +95,7 @@ describe('runEvents', () => {
     const before: Run = claimed({ ...first, step_index: 1, history: [result(0, 'completed')] });
     const error = 'validation_error: the recipient is suppressed';
     const after: Run = { ...before, status: 'failed', error, attempt: 0, lease_until: null, history: [...before.history, result(1, 'failed', error)], updated_at: LATER, ended_at: LATER };
-    const events = runEvents(before, after);
-    expect(events).toEqual([
-      {
-        id: expect.stringMatching(EVT_ID),
-        type: 'automation.failed',
-        account_id: 'acc_1',
-        tenant: null,
-        created_at: LATER,
-        data: {
-          automation_id: before.automation_id,
-          automation_name: 'Welcome series',
-          run_id: before.id,
-          status: 'failed',
-          event_name: 'user.created',
-          event_id: before.event.id,
-          step_index: 1,
-          step_key: 'welcome',
-          step_type: 'send_email',
-          error,
-        },
-      },
-    ]);
+    expect(runEvents(before, after)).toEqual([webhook(before, 'automation.failed', LATER, { status: 'failed', step_index: 1, step_key: 'welcome', step_type: 'send_email', error })]);
   });
 
   it('a cancelled run publishes nothing', () => {
@@ -167,12 +129,7 @@ describe('runEvents', () => {
 
   it('another run (another event) gets other ids for the same step', () => {
     const one = started();
-    const other = newRun({
-      automation: { id: one.automation_id, account_id: 'acc_1', name: 'Welcome series', version: 3, steps },
-      event: { ...one.event, id: 'ae_01JD8Z6X4Q2T9V3N5M7K1H0G8G' },
-      subject: 'user:42',
-      now: new Date(CREATED),
-    });
+    const other = started('ae_01JD8Z6X4Q2T9V3N5M7K1H0G8G');
     expect(runEvents(null, other)[0]!.id).not.toBe(runEvents(null, one)[0]!.id);
   });
 });

@@ -1,7 +1,8 @@
 /** What the reconciler does with a run past due (recoverRun): re-drive its step or wake-up, wait, or clear. */
 import type { Step } from '../../../shared/domain/automations/automation';
 import { recoverRun } from '../../../shared/domain/automations/run-recovery';
-import { newRun, type Run } from '../../../shared/domain/automations/run';
+import type { Run } from '../../../shared/domain/automations/run';
+import { testRun } from './fake-runs';
 
 const NOW = Date.parse('2026-11-23T12:00:00.000Z');
 const bounds = { queuedRedriveAfterMs: 600_000, scheduledLateAfterMs: 300_000 };
@@ -12,15 +13,7 @@ const steps = [
   { key: 'check', type: 'condition', field: 'event.name', operator: 'exists' },
 ] as Step[];
 
-function run(over: Partial<Run> = {}): Run {
-  const base = newRun({
-    automation: { id: 'auto_01JD8Z6X4Q2T9V3N5M7K1H0G8F', account_id: 'acc_1', name: 'A', version: 1, steps },
-    event: { id: 'ae_01JD8Z6X4Q2T9V3N5M7K1H0G8F', name: 'user.created', user_id: '42', email: null, data: {}, created_at: iso(NOW - 3_600_000) },
-    subject: 'user:42',
-    now: new Date(NOW - 3_600_000),
-  });
-  return { ...base, ...over };
-}
+const run = (over: Partial<Run> = {}): Run => ({ ...testRun(steps, { at: NOW - 3_600_000, automation: { name: 'A' }, event: { email: null } }), ...over });
 
 describe('recoverRun', () => {
   it('a pending step: its step message again, due again one queued bound later', () => {

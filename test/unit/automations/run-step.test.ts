@@ -5,13 +5,12 @@
  */
 import type { Account } from '../../../shared/domain/accounts/account';
 import type { Automation, Step } from '../../../shared/domain/automations/automation';
-import { newRun, type Run } from '../../../shared/domain/automations/run';
 import { AppError } from '../../../shared/domain/errors';
 import type { Idempotency } from '../../../shared/domain/emails/idempotency';
 import type { ParsedSendRequest } from '../../../shared/domain/emails/send-request';
 import type { Principal } from '../../../shared/usecases/principal';
 import { MAX_ATTEMPTS, runStep, STEP_LEASE_MS, type RunStepDeps } from '../../../shared/usecases/runs/run-step';
-import { FakeRuns } from './fake-runs';
+import { FakeRuns, testRun } from './fake-runs';
 
 const START = Date.parse('2026-11-23T10:00:00.000Z');
 const HOUR = 3_600_000;
@@ -67,12 +66,7 @@ function world(steps: Step[], options: { status?: Automation['status'] | 'delete
     },
     clock: { now: () => new Date(now) },
   };
-  const run: Run = newRun({
-    automation: automation(steps),
-    event: { id: 'ae_01JD8Z6X4Q2T9V3N5M7K1H0G8F', name: 'user.created', user_id: '42', email: 'ada@example.com', data: options.data ?? { plan: 'free', first_name: 'Ada' }, created_at: iso(START) },
-    subject: 'user:42',
-    now: new Date(START),
-  });
+  const run = testRun(steps, { at: START, automation: { version: 2 }, event: { data: options.data ?? { plan: 'free', first_name: 'Ada' } } });
   void runs.start(run);
   return {
     deps,
@@ -363,5 +357,16 @@ describe('runStep: paused and deleted automations', () => {
     w.at(START + DAY);
     await w.step(1, true);
     expect(w.runs.run(w.id)).toMatchObject({ status: 'cancelled' });
+  });
+});
+
+describe('runStep: a record naming no step', () => {
+  it('a run whose step_index names no step fails with that error (not a throw: the message would come back forever)', async () => {
+    const w = world([]);
+    expect(await w.step(0)).toBe('failed');
+    expect(w.sends).toEqual([]);
+    const run = w.runs.run(w.id);
+    expect(run).toMatchObject({ status: 'failed', error: 'the run has no step 0', ended_at: iso(START) });
+    expect(run.history).toEqual([{ index: 0, key: '0', type: 'unknown', status: 'failed', started_at: iso(START), completed_at: iso(START), output: null, error: 'the run has no step 0' }]);
   });
 });

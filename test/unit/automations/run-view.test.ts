@@ -8,8 +8,9 @@ import type { Automation, Step } from '../../../shared/domain/automations/automa
 import type { Run, RunStatus, StepResult } from '../../../shared/domain/automations/run';
 import { listRunsQuerySchema, toRunDetail, toRunSummary } from '../../../shared/domain/automations/run-view';
 import type { PageRequest } from '../../../shared/store/paginate';
-import { getAutomationRun, listAutomationRuns, STATUS_FILTER_READS, type AutomationRunsDeps } from '../../../shared/usecases/automation-runs';
+import { getAutomationRun, listAutomationRuns, type AutomationRunsDeps } from '../../../shared/usecases/automation-runs';
 import type { Principal } from '../../../shared/usecases/principal';
+import { testRun } from './fake-runs';
 
 const steps = [
   { key: 'welcome', type: 'send_email', from: 'a@acme.test', subject: 'Hi', text: 'Welcome', to: ['{{event.email}}'] },
@@ -21,30 +22,17 @@ const steps = [
 const RUN_ID = 'run_01JD8Z6X4Q2T9V3N5M7K1H0G8F';
 const EVENT = { id: 'ae_01JD8Z6X4Q2T9V3N5M7K1H0G8E', name: 'user.created', user_id: 'u-42', email: 'ada@example.com', data: { plan: 'pro', first_name: 'Ada' }, created_at: '2026-11-23T10:00:00.000Z' };
 
-/** A run as the store reads it: at its first step, pending. */
+/** A run as the store reads it: at its first step, pending (started 100 ms after its event). */
 function base(): Run {
   return {
+    ...testRun(steps, {
+      at: EVENT.created_at,
+      now: '2026-11-23T10:00:00.100Z',
+      automation: { id: 'auto_01JD8Z6X4Q2T9V3N5M7K1H0G8B', account_id: 'acc_01JD8Z6X4Q2T9V3N5M7K1H0G8A', version: 3 },
+      event: EVENT,
+      subject: 'user:u-42',
+    }),
     id: RUN_ID,
-    account_id: 'acc_01JD8Z6X4Q2T9V3N5M7K1H0G8A',
-    automation_id: 'auto_01JD8Z6X4Q2T9V3N5M7K1H0G8B',
-    automation_name: 'Welcome series',
-    automation_version: 3,
-    steps,
-    event: EVENT,
-    subject: 'user:u-42',
-    status: 'running',
-    step_index: 0,
-    step_state: 'pending',
-    lease_until: null,
-    attempt: 0,
-    step_started_at: null,
-    wake_at: null,
-    waiting_for: null,
-    history: [],
-    error: null,
-    created_at: '2026-11-23T10:00:00.100Z',
-    updated_at: '2026-11-23T10:00:00.100Z',
-    ended_at: null,
   };
 }
 
@@ -106,55 +94,46 @@ const waitedView = {
   error: null,
 };
 
+/** What a running run's summary shows: its current step, the steps done, its last write. */
+interface CurrentStep {
+  index: number;
+  key: string;
+  type: string;
+  state: string;
+  wake_at: string | null;
+  waiting_for: string | null;
+}
+const runningSummary = (current_step: CurrentStep, steps_completed: number, updated_at: string) => ({ ...summaryBase, status: 'running', current_step, steps_completed, updated_at });
+/** The detail's last step while the run is at it: the current step, not finished, with its first claim's time. */
+const currentView = (current: CurrentStep, started_at: string | null) => ({
+  index: current.index,
+  key: current.key,
+  type: current.type,
+  status: current.state,
+  started_at,
+  completed_at: null,
+  duration_ms: null,
+  output: null,
+  error: null,
+  wake_at: current.wake_at,
+  waiting_for: current.waiting_for,
+});
+
 describe('run views', () => {
   it('a new run: the first step pending, not started, nothing done', () => {
     const run = base();
-    const summary = {
-      ...summaryBase,
-      status: 'running',
-      current_step: { index: 0, key: 'welcome', type: 'send_email', state: 'pending', wake_at: null, waiting_for: null },
-      steps_completed: 0,
-      updated_at: '2026-11-23T10:00:00.100Z',
-    };
+    const current = { index: 0, key: 'welcome', type: 'send_email', state: 'pending', wake_at: null, waiting_for: null };
+    const summary = runningSummary(current, 0, '2026-11-23T10:00:00.100Z');
     expect(toRunSummary(run)).toEqual(summary);
-    expect(toRunDetail(run)).toEqual({
-      ...summary,
-      event: detailEvent,
-      steps: [
-        { index: 0, key: 'welcome', type: 'send_email', status: 'pending', started_at: null, completed_at: null, duration_ms: null, output: null, error: null, wake_at: null, waiting_for: null },
-      ],
-    });
+    expect(toRunDetail(run)).toEqual({ ...summary, event: detailEvent, steps: [currentView(current, null)] });
   });
 
   it('a claimed step shows as running, with its start', () => {
     const run: Run = { ...base(), step_state: 'claimed', lease_until: 1_800_000_000_000, attempt: 2, step_started_at: '2026-11-23T10:00:01.000Z', updated_at: '2026-11-23T10:00:01.500Z' };
-    const summary = {
-      ...summaryBase,
-      status: 'running',
-      current_step: { index: 0, key: 'welcome', type: 'send_email', state: 'running', wake_at: null, waiting_for: null },
-      steps_completed: 0,
-      updated_at: '2026-11-23T10:00:01.500Z',
-    };
+    const current = { index: 0, key: 'welcome', type: 'send_email', state: 'running', wake_at: null, waiting_for: null };
+    const summary = runningSummary(current, 0, '2026-11-23T10:00:01.500Z');
     expect(toRunSummary(run)).toEqual(summary);
-    expect(toRunDetail(run)).toEqual({
-      ...summary,
-      event: detailEvent,
-      steps: [
-        {
-          index: 0,
-          key: 'welcome',
-          type: 'send_email',
-          status: 'running',
-          started_at: '2026-11-23T10:00:01.000Z',
-          completed_at: null,
-          duration_ms: null,
-          output: null,
-          error: null,
-          wake_at: null,
-          waiting_for: null,
-        },
-      ],
-    });
+    expect(toRunDetail(run)).toEqual({ ...summary, event: detailEvent, steps: [currentView(current, '2026-11-23T10:00:01.000Z')] });
   });
 
   it('a delay waiting until its end, after a completed send', () => {
@@ -168,34 +147,10 @@ describe('run views', () => {
       history: [sent],
       updated_at: '2026-11-23T10:00:02.100Z',
     };
-    const summary = {
-      ...summaryBase,
-      status: 'running',
-      current_step: { index: 1, key: 'wait-2-days', type: 'delay', state: 'waiting', wake_at: '2026-11-25T10:00:02.000Z', waiting_for: null },
-      steps_completed: 1,
-      updated_at: '2026-11-23T10:00:02.100Z',
-    };
+    const current = { index: 1, key: 'wait-2-days', type: 'delay', state: 'waiting', wake_at: '2026-11-25T10:00:02.000Z', waiting_for: null };
+    const summary = runningSummary(current, 1, '2026-11-23T10:00:02.100Z');
     expect(toRunSummary(run)).toEqual(summary);
-    expect(toRunDetail(run)).toEqual({
-      ...summary,
-      event: detailEvent,
-      steps: [
-        sentView,
-        {
-          index: 1,
-          key: 'wait-2-days',
-          type: 'delay',
-          status: 'waiting',
-          started_at: '2026-11-23T10:00:02.000Z',
-          completed_at: null,
-          duration_ms: null,
-          output: null,
-          error: null,
-          wake_at: '2026-11-25T10:00:02.000Z',
-          waiting_for: null,
-        },
-      ],
-    });
+    expect(toRunDetail(run)).toEqual({ ...summary, event: detailEvent, steps: [sentView, currentView(current, '2026-11-23T10:00:02.000Z')] });
   });
 
   it('a wait for an event: the event it waits for and its timeout', () => {
@@ -210,35 +165,10 @@ describe('run views', () => {
       history: [sent, waited],
       updated_at: '2026-11-25T10:00:03.100Z',
     };
-    const summary = {
-      ...summaryBase,
-      status: 'running',
-      current_step: { index: 2, key: 'upgraded', type: 'wait_for_event', state: 'waiting', wake_at: '2026-12-02T10:00:03.000Z', waiting_for: 'user.upgraded' },
-      steps_completed: 2,
-      updated_at: '2026-11-25T10:00:03.100Z',
-    };
+    const current = { index: 2, key: 'upgraded', type: 'wait_for_event', state: 'waiting', wake_at: '2026-12-02T10:00:03.000Z', waiting_for: 'user.upgraded' };
+    const summary = runningSummary(current, 2, '2026-11-25T10:00:03.100Z');
     expect(toRunSummary(run)).toEqual(summary);
-    expect(toRunDetail(run)).toEqual({
-      ...summary,
-      event: detailEvent,
-      steps: [
-        sentView,
-        waitedView,
-        {
-          index: 2,
-          key: 'upgraded',
-          type: 'wait_for_event',
-          status: 'waiting',
-          started_at: '2026-11-25T10:00:03.000Z',
-          completed_at: null,
-          duration_ms: null,
-          output: null,
-          error: null,
-          wake_at: '2026-12-02T10:00:03.000Z',
-          waiting_for: 'user.upgraded',
-        },
-      ],
-    });
+    expect(toRunDetail(run)).toEqual({ ...summary, event: detailEvent, steps: [sentView, waitedView, currentView(current, '2026-11-25T10:00:03.000Z')] });
   });
 
   it('a completed run: no current step, every step from the history in order', () => {
@@ -349,56 +279,55 @@ describe('reading runs (use case)', () => {
     return { account: { id: accountId } as Account, credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant, allowed_domains: null } };
   }
 
-  /** Runs newest first; a cursor is the position after the last item returned (as opaque as the store's). */
+  /**
+   * Runs newest first; a cursor is the position after the last item returned (as opaque as the store's).
+   * The store filters by status (RunRepository.list: a filtered query, its bounded reads tested with
+   * queryPage): here, the runs in that status, paged.
+   */
   function deps(statuses: RunStatus[], automationIds = [AUTO, OTHER_AUTO]) {
     const runs = statuses.map((status, i): Run => ({ ...base(), id: `run_01JD8Z6X4Q2T9V3N5M7K1H${String(i).padStart(4, '0')}`, status }));
     const reads: PageRequest[] = [];
+    const filters: (RunStatus | undefined)[] = [];
     const automations = new Map(automationIds.map((id) => [id, { id, account_id: ACCOUNT } as Automation]));
     const fake: AutomationRunsDeps = {
       automations: { get: async (accountId, id) => (automations.get(id)?.account_id === accountId ? automations.get(id)! : null) },
       runs: {
         get: async (id) => runs.find((run) => run.id === id) ?? null,
-        list: async (automationId, page) => {
+        list: async (automationId, page, status) => {
           reads.push(page);
-          const of = runs.filter((run) => run.automation_id === automationId);
+          filters.push(status);
+          const of = runs.filter((run) => run.automation_id === automationId && (status === undefined || run.status === status));
           const start = page.cursor ? Number(page.cursor) : 0;
           const items = of.slice(start, start + page.limit);
           return { items, next_cursor: start + page.limit < of.length ? String(start + page.limit) : null };
         },
       },
     };
-    return { fake, runs, reads };
+    return { fake, runs, reads, filters };
   }
 
   it('lists pages of the store as they are without a status', async () => {
-    const { fake, runs, reads } = deps(['running', 'failed', 'completed']);
+    const { fake, runs, reads, filters } = deps(['running', 'failed', 'completed']);
     const page = await listAutomationRuns(fake, principal(), AUTO, { limit: 2 });
     expect(page).toEqual({ items: [runs[0], runs[1]], next_cursor: '2' });
     expect(reads).toEqual([{ limit: 2, cursor: undefined }]);
+    expect(filters).toEqual([undefined]);
   });
 
-  it('fills a page filtered by status from further reads, never past the limit, and resumes after what it read', async () => {
-    const { fake, runs, reads } = deps(['failed', 'completed', 'completed', 'failed', 'completed', 'failed', 'failed']);
+  it('asks the store for one status: its pages as they are, one read each, resuming at the cursor', async () => {
+    const { fake, runs, reads, filters } = deps(['failed', 'completed', 'completed', 'failed', 'completed', 'failed', 'failed']);
     const first = await listAutomationRuns(fake, principal(), AUTO, { limit: 2, status: 'failed' });
-    expect(first).toEqual({ items: [runs[0], runs[3]], next_cursor: '4' });
-    expect(reads).toEqual([
-      { limit: 2, cursor: undefined },
-      { limit: 1, cursor: '2' },
-      { limit: 1, cursor: '3' },
-    ]);
+    expect(first).toEqual({ items: [runs[0], runs[3]], next_cursor: '2' });
     const second = await listAutomationRuns(fake, principal(), AUTO, { limit: 2, status: 'failed', cursor: first.next_cursor! });
     expect(second).toEqual({ items: [runs[5], runs[6]], next_cursor: null });
     const none = await listAutomationRuns(fake, principal(), AUTO, { limit: 10, status: 'cancelled' });
     expect(none).toEqual({ items: [], next_cursor: null });
-  });
-
-  it('stops after a bounded number of reads: a page may then hold fewer runs while has_more', async () => {
-    const { fake, runs, reads } = deps([...Array.from({ length: STATUS_FILTER_READS * 2 }, () => 'completed' as const), 'failed']);
-    const page = await listAutomationRuns(fake, principal(), AUTO, { limit: 2, status: 'failed' });
-    expect(page).toEqual({ items: [], next_cursor: String(STATUS_FILTER_READS * 2) });
-    expect(reads).toHaveLength(STATUS_FILTER_READS);
-    const next = await listAutomationRuns(fake, principal(), AUTO, { limit: 2, status: 'failed', cursor: page.next_cursor! });
-    expect(next).toEqual({ items: [runs[STATUS_FILTER_READS * 2]], next_cursor: null });
+    expect(reads).toEqual([
+      { limit: 2, cursor: undefined },
+      { limit: 2, cursor: '2' },
+      { limit: 10, cursor: undefined },
+    ]);
+    expect(filters).toEqual(['failed', 'failed', 'cancelled']);
   });
 
   it("answers 404 for another account's automation, a malformed id, another automation's run, another account's run", async () => {

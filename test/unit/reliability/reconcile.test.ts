@@ -24,7 +24,7 @@ function email(id: string, over: Partial<Email>, internals: StoredEmail['interna
   };
 }
 
-function fakes(emails: StoredEmail[], deliveries: WebhookDelivery[] = [], options: { refuseSends?: boolean; runs?: Run[] } = {}) {
+function fakes(emails: StoredEmail[], deliveries: WebhookDelivery[] = [], options: { refuseSends?: boolean; refuseSteps?: boolean; runs?: Run[] } = {}) {
   const runs = new Map((options.runs ?? []).map((run) => [run.id, run]));
   const stepMessages: AutomationStepMessage[] = [];
   const byId = new Map(emails.map((stored) => [stored.email.id, stored]));
@@ -66,7 +66,12 @@ function fakes(emails: StoredEmail[], deliveries: WebhookDelivery[] = [], option
       postponeDue: async (id, at) => (runs.get(id)?.status === 'running' ? (due.set(id, at), true) : false),
       clearDue: async (id) => void due.set(id, -1),
     },
-    stepQueue: { enqueueAll: async (messages) => void stepMessages.push(...messages) },
+    stepQueue: {
+      enqueueAll: async (messages) => {
+        if (options.refuseSteps) throw new Error('SQS unavailable');
+        stepMessages.push(...messages);
+      },
+    },
     events: { publish: async (batch) => void events.push(...batch) },
     clock: { now: () => new Date(NOW) },
     bounds: B,
@@ -200,6 +205,17 @@ describe('reconcile', () => {
       expect(due.get('run_live')).toBe(NOW + 10_000);
       expect(due.get('run_later')).toBe(NOW + 60_000 + B.scheduledLateAfterMs);
       expect(due.get('run_ended')).toBe(-1);
+    });
+
+    it('when the automation-steps queue refuses the re-drives, their due times stay (the next pass tries again)', async () => {
+      const pending = run({ id: 'run_pending' });
+      const lost = run({ id: 'run_lost', step_state: 'waiting', wake_at: iso(NOW - B.scheduledLateAfterMs - 1) });
+      const { deps, due, stepMessages } = fakes([], [], { runs: [pending, lost], refuseSteps: true });
+      const report = await reconcile(deps);
+      expect(stepMessages).toEqual([]);
+      expect(report).toMatchObject({ redriven_runs: 0, errors: 2 });
+      expect(due.has('run_pending')).toBe(false);
+      expect(due.has('run_lost')).toBe(false);
     });
   });
 });
