@@ -15,8 +15,6 @@
 import { PROVIDER_LABELS, ProviderError, type ProviderFailure, type ProviderName } from '../domain/migrations/source';
 import { retryAfterSeconds } from './retry-after';
 
-export { PROVIDER_LABELS };
-
 export const DEFAULT_TIMEOUT_MS = 10_000;
 const QUOTE_LIMIT = 200;
 
@@ -148,8 +146,8 @@ function pathOf(url: string): string {
   }
 }
 
-/** Why fetch failed, in a few words (read by shape: fetch's errors may come from another realm). */
-function networkReason(err: unknown, timeoutMs: number): string {
+/** Why fetch failed, in a few words (read by shape: fetch's errors may come from another realm). Also the Cloudflare DNS host's. */
+export function networkReason(err: unknown, timeoutMs: number): string {
   const e = (typeof err === 'object' && err !== null ? err : {}) as { name?: unknown; message?: unknown; cause?: unknown };
   if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no answer within ${timeoutMs / 1000} s`;
   const cause = (typeof e.cause === 'object' && e.cause !== null ? e.cause : {}) as { code?: unknown; message?: unknown };

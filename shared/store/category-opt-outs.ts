@@ -13,7 +13,7 @@
  * tenant's deletion still reads; the account's had no index and are not listed (they still block sends,
  * show in a lookup by address and can be removed).
  */
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { mapBounded } from '../concurrency';
 import { normaliseEmail } from '../domain/emails/address';
 import { derivedOptOutId, newOptOutId, type CategoryOptOut } from '../domain/suppressions/model';
@@ -24,7 +24,7 @@ import { batchGetItems } from './batch-get';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import { CLEANUP_PAGE, deleteItems, gsi1PartitionKeys } from './suppressions';
 
-import { isConditionFailure, itemOfRefusedWrite, withoutKeys, type Table } from './table';
+import { isConditionFailure, itemOfRefusedWrite, queryAllWithPrefix, withoutKeys, type Table } from './table';
 
 /** Adds of one multi-address request in flight at once (as for suppressions). */
 const ADD_CONCURRENCY = 16;
@@ -127,24 +127,8 @@ export class CategoryOptOutRepository {
   }
 
   /** The categories an address opted out of on one list (the account's or a tenant's). Strongly consistent. */
-  async listForAddress(accountId: string, tenantId: string | null, email: string): Promise<CategoryOptOut[]> {
-    const { PK, SKPrefix } = keys.categoryOptOutPrefix(accountId, normaliseEmail(email), tenantId);
-    const found: CategoryOptOut[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const result = await this.table.client.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-          ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      found.push(...(result.Items ?? []).map(toOptOut));
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
-    return found;
+  listForAddress(accountId: string, tenantId: string | null, email: string): Promise<CategoryOptOut[]> {
+    return queryAllWithPrefix(this.table, keys.categoryOptOutPrefix(accountId, normaliseEmail(email), tenantId), toOptOut);
   }
 
   /**

@@ -13,13 +13,13 @@
  * continuations, never listed and never readable by GET (spec: previews are not kept).
  */
 import { createHash } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ImportHead, ImportProgress, ImportTotals } from '../domain/migrations/import';
 import type { ImportStatus, ReportPart } from '../domain/migrations/report';
 import type { Page } from './cursor';
 import { keys } from './keys';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
-import { cancelledConditionIndexes, isConditionFailure, itemOfRefusedWrite, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
+import { cancelledConditionIndexes, isConditionFailure, itemOfRefusedWrite, queryAllWithPrefix, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
 
 /** How long a dry run's state lives (its continuations must come within this). */
 export const DRY_RUN_TTL_SECONDS = 3600;
@@ -47,10 +47,9 @@ function headFrom(item: Record<string, any>): ImportHead {
   return rest as ImportHead;
 }
 
-/** The head of a stored item, or null for none or an expired dry run (TTL deletion is lazy). */
-function liveHead(item: Record<string, any> | null | undefined, nowMs: number): ImportHead | null {
-  if (!item || (typeof item.ttl === 'number' && item.ttl < nowMs / 1000)) return null;
-  return headFrom(item);
+/** The stored head item, or null for none or an expired dry run (TTL deletion is lazy). */
+function live(item: Record<string, any> | null | undefined, nowMs: number): Record<string, any> | null {
+  return !item || (typeof item.ttl === 'number' && item.ttl < nowMs / 1000) ? null : item;
 }
 
 export class MigrationRepository {
@@ -87,27 +86,38 @@ export class MigrationRepository {
   /** The stored head item, lease included. */
   private async item(accountId: string, id: string, nowMs: number): Promise<Record<string, any> | null> {
     const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.migration(accountId, id), ConsistentRead: true }));
-    if (!Item || (typeof Item.ttl === 'number' && Item.ttl < nowMs / 1000)) return null;
-    return Item;
+    return live(Item, nowMs);
   }
 
   /**
    * Claims the import for the request continuing after `requests` finished ones: only when no other
    * request holds a live lease on it. `stale`: the cursor is older than the import (answered with the
-   * report and the current cursor); `busy`: another request works it now.
+   * report and the current cursor); `busy`: another request works it now. A refused claim answers the
+   * head as it stands (ReturnValuesOnConditionCheckFailure): one round trip, read again only when absent.
    */
   async claim(accountId: string, id: string, requests: number, nowMs: number, leaseUntilMs: number): Promise<ClaimOutcome> {
-    const item = await updateIfCondition(this.table, {
-      Key: keys.migration(accountId, id),
-      UpdateExpression: 'SET lease_until = :until',
-      // An expired preview (TTL deletion is lazy) is gone for its continuations too.
-      ConditionExpression:
-        'attribute_exists(PK) AND requests = :requests AND has_more = :true AND (attribute_not_exists(lease_until) OR lease_until < :now) AND (attribute_not_exists(#ttl) OR #ttl > :nowSeconds)',
-      ExpressionAttributeNames: { '#ttl': 'ttl' },
-      ExpressionAttributeValues: { ':until': leaseUntilMs, ':requests': requests, ':true': true, ':now': nowMs, ':nowSeconds': Math.floor(nowMs / 1000) },
-    });
-    if (item) return { kind: 'claimed', head: headFrom(item) };
-    const stored = await this.item(accountId, id, nowMs);
+    let refused: Record<string, any> | null;
+    try {
+      const { Attributes } = await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.migration(accountId, id),
+          UpdateExpression: 'SET lease_until = :until',
+          // An expired preview (TTL deletion is lazy) is gone for its continuations too.
+          ConditionExpression:
+            'attribute_exists(PK) AND requests = :requests AND has_more = :true AND (attribute_not_exists(lease_until) OR lease_until < :now) AND (attribute_not_exists(#ttl) OR #ttl > :nowSeconds)',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':until': leaseUntilMs, ':requests': requests, ':true': true, ':now': nowMs, ':nowSeconds': Math.floor(nowMs / 1000) },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { kind: 'claimed', head: headFrom(Attributes ?? {}) };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      refused = itemOfRefusedWrite(error);
+    }
+    const stored = refused ? live(refused, nowMs) : await this.item(accountId, id, nowMs);
     if (!stored) return { kind: 'not_found' };
     const head = headFrom(stored);
     if (head.requests !== requests || !head.has_more) return { kind: 'stale', head };
@@ -197,36 +207,17 @@ export class MigrationRepository {
 
   /** Gives the claim back without counting a request (nothing was done: a provider refused the first call). */
   async release(head: ImportHead, leaseUntilMs: number): Promise<void> {
-    try {
-      await updateIfCondition(this.table, {
-        Key: keys.migration(head.account_id, head.id),
-        UpdateExpression: 'REMOVE lease_until',
-        ConditionExpression: 'requests = :requests AND lease_until = :lease',
-        ExpressionAttributeValues: { ':requests': head.requests, ':lease': leaseUntilMs },
-      });
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+    await updateIfCondition(this.table, {
+      Key: keys.migration(head.account_id, head.id),
+      UpdateExpression: 'REMOVE lease_until',
+      ConditionExpression: 'requests = :requests AND lease_until = :lease',
+      ExpressionAttributeValues: { ':requests': head.requests, ':lease': leaseUntilMs },
+    });
   }
 
   /** Every report part of an import, in order. */
-  async parts(accountId: string, id: string): Promise<ReportPart[]> {
-    const parts: ReportPart[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.table.client.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.migration(accountId, id).PK, ':prefix': 'PART#' },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of page.Items ?? []) parts.push(item.part as ReportPart);
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return parts;
+  parts(accountId: string, id: string): Promise<ReportPart[]> {
+    return queryAllWithPrefix(this.table, { PK: keys.migration(accountId, id).PK, SKPrefix: 'PART#' }, (item) => item.part as ReportPart);
   }
 
   /** Kept imports (not dry runs), newest first. */

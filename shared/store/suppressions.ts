@@ -58,7 +58,6 @@ function toSuppression(item: Record<string, any>): Suppression {
 
 export { batchGetItems } from './batch-get';
 
-
 export interface AddResult {
   /** The record on the list afterwards: the new one, or the one that was already there. */
   suppression: Suppression;

@@ -23,7 +23,6 @@ export function itemOfRefusedWrite(error: unknown): Record<string, any> | null {
 }
 
 /** A transaction cancelled because one of its conditions failed: the indexes of the items whose condition failed. */
-/** A transaction cancelled because one of its conditions failed; `index` says which item. */
 export function cancelledConditionIndexes(error: unknown): number[] {
   if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return [];
   const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];

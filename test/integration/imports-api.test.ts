@@ -9,12 +9,14 @@
  * as temporary_failure), spam_reports 2, invalid_emails 1, blocks 2 (skipped), unsubscribes 4 (2 already
  * suppressed), group Newsletters 3 and Product updates 2 (1 already opted out): found 24, imported 18.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { newImportHead } from '../../shared/domain/migrations/import';
+import { RATE_LIMITS, secondsUntilReset } from '../../shared/domain/rate-limits';
+import { DRY_RUN_TTL_SECONDS } from '../../shared/store/migrations';
 import { sendgridFixture as fixture } from '../fixtures/providers/sendgrid';
 import { comparableReport, requestPaths, sorted } from './harness/import-reports';
-import { providerKey, publishFixtureDns, requestLog, seedProvider, setFaults } from './harness/imports';
+import { filesUnder, providerKey, publishFixtureDns, requestLog, seedProvider, setFaults } from './harness/imports';
 import { api, newAccount, stack, type ApiResponse, type TestAccount } from './harness/stack';
 import { createTenant } from './harness/tenants';
 import { documentClient } from './harness/usage';
@@ -424,16 +426,50 @@ describe('limits and reports', () => {
   });
 });
 
-/** Every file under `dir` (recursively), as [path, contents]; sockets and the like are left out. */
-function filesUnder(dir: string): [string, Buffer][] {
-  const out: [string, Buffer][] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...filesUnder(path));
-    else if (entry.isFile()) out.push([path, readFileSync(path)]);
-  }
-  return out;
-}
+describe('continuations', () => {
+  it('the 301st continuation within the hour is a 429; new imports are counted apart', async () => {
+    const rule = RATE_LIMITS.importContinuations;
+    // The counters are per epoch-aligned hour: start in a window with room for the whole test.
+    const left = secondsUntilReset(rule, Date.now());
+    if (left < 60) await sleep(left * 1000 + 500);
+    const account = await newAccount();
+    const key = await seeded();
+    const body = { provider: 'sendgrid', api_key: key, resources: ['webhooks'] };
+    const done = (await post(account.key, body)).body.migration;
+    expect(done).toMatchObject({ has_more: false, requests: 1 });
+    // A cursor of the finished import: each continuation answers the report without working (and counts).
+    const cursor = `${done.id}.0`;
+    for (let sent = 0; sent < rule.limit; sent += 10) {
+      const answers = await Promise.all(Array.from({ length: 10 }, () => post(account.key, { ...body, cursor })));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    }
+    const refused = await post(account.key, { ...body, cursor });
+    expectError(refused, 429, 'rate_limited');
+    expect(refused.body.error.details).toMatchObject({ limit: rule.limit, window_seconds: rule.windowSeconds });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // The new imports' own counter has one used.
+    expect((await post(account.key, body)).status).toBe(200);
+  }, 120_000);
+
+  it('a preview can be continued for an hour (its TTL), then its cursor is a 404', async () => {
+    const account = await newAccount();
+    const key = await seeded();
+    const body = { provider: 'sendgrid', api_key: key, resources: ['webhooks'], dry_run: true };
+    // Two previews stopped before any work, one started now and one started just over its TTL ago.
+    const { migrations } = stack().services;
+    const previewAt = async (startedMs: number): Promise<string> => {
+      const head = newImportHead({ account_id: account.id, provider: 'sendgrid', region: 'us', resources: ['webhooks'], dry_run: true }, startedMs);
+      await migrations.create(head, startedMs);
+      return `${head.id}.0`;
+    };
+    const fresh = await previewAt(Date.now());
+    const expired = await previewAt(Date.now() - (DRY_RUN_TTL_SECONDS + 60) * 1000);
+    const continued = await post(account.key, { ...body, cursor: fresh });
+    expect(continued.status).toBe(200);
+    expect(continued.body.migration).toMatchObject({ dry_run: true, has_more: false, requests: 1 });
+    expectError(await post(account.key, { ...body, cursor: expired }), 404, 'not_found');
+  });
+});
 
 /** Every item of the stack's table, as JSON text (a parallel scan). */
 async function tableItems(): Promise<string[]> {

@@ -21,7 +21,7 @@
  * provider key used, after error paths that log (a 502 is logged with its message).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { providerRequestLog, seedProviderAccount, setProviderFaults } from '../../localstack/emulators/providers/client';
@@ -35,7 +35,7 @@ import { postmarkFixture } from '../fixtures/providers/postmark';
 import { sendgridFixture } from '../fixtures/providers/sendgrid';
 import type { PublishedDnsRecord } from '../fixtures/providers/types';
 import { comparableReport, requestPaths, sorted } from './harness/import-reports';
-import { importToEnd, providerKey, publishFixtureDns, requestLog, seedProvider } from './harness/imports';
+import { filesUnder, importToEnd, providerKey, publishFixtureDns, requestLog, seedProvider } from './harness/imports';
 import { newAccount, stack, type ApiResponse, type TestAccount } from './harness/stack';
 import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
 
@@ -135,26 +135,6 @@ describe('a chain of continuations (one stretch per request) ends with the same 
     return { id: account.id, email, key: secret };
   }
 
-  async function ownPublish(name: string, type: string, values: string[]): Promise<void> {
-    const response = await ownApi('PUT', '/_local/dns/records', { body: { name, type, values } });
-    if (response.status !== 200) throw new Error(`publishing ${type} ${name} on the own stack failed: ${response.text}`);
-  }
-
-  /** POST /migrations on the own stack, repeated with next_cursor until has_more is false. */
-  async function ownChain(account: TestAccount, body: Record<string, unknown>): Promise<any[]> {
-    const answers: any[] = [];
-    let cursor: string | undefined;
-    for (let i = 0; i < 100; i++) {
-      const response = await ownApi('POST', '/migrations', { key: account.key, body: cursor ? { ...body, cursor } : body });
-      if (response.status !== 200) throw new Error(`POST /migrations (own stack, request ${i + 1}) answered ${response.status}: ${response.text}`);
-      const migration = response.body.migration;
-      answers.push(migration);
-      if (!migration.has_more) return answers;
-      cursor = migration.next_cursor;
-    }
-    throw new Error('the chain did not finish within 100 requests');
-  }
-
   beforeAll(async () => {
     // Started before this worker learns the shared stack's environment (stack() copies it into
     // process.env, which a spawned stack inherits); the variables that would point a stack at another
@@ -196,13 +176,13 @@ describe('a chain of continuations (one stretch per request) ends with the same 
     await seedProvider(seed);
     await seedProviderAccount(ownEmulator(), seed);
     await publishFixtureDns(c.publishedDns, hosts);
-    for (const record of c.publishedDns) await ownPublish(record.name, record.type, record.values);
-    for (const host of hosts) await ownPublish(host, 'A', ['93.184.215.14']);
+    await publishFixtureDns(c.publishedDns, hosts, ownApi);
     const body = { provider, api_key: apiKey, ...(accountApiKey ? { account_api_key: accountApiKey } : {}) };
 
     const [sharedAccount, chainAccount] = await Promise.all([newAccount({ plan: 'free' }), ownAccount()]);
-    const [long, chain] = await Promise.all([importToEnd(sharedAccount, body), ownChain(chainAccount, body)]);
+    const [long, chainAnswers] = await Promise.all([importToEnd(sharedAccount, body), importToEnd(chainAccount, body, { api: ownApi, maxRequests: 100 })]);
     const single = long.at(-1)!.body.migration;
+    const chain: any[] = chainAnswers.map((answer) => answer.body.migration);
     const last = chain.at(-1)!;
 
     // The chain stopped after every stretch: one request each, each with a new cursor, has_more until the last.
@@ -267,15 +247,7 @@ describe('a chain of continuations (one stretch per request) ends with the same 
     const needles = keys.flatMap((key) => [key, key.replace(/^(SG\.|pm-account-|pm-|key-)/, ''), Buffer.from(key).toString('base64'), Buffer.from(`api:${key}`).toString('base64')]);
     expect(needles.filter((needle) => output.includes(needle))).toEqual([]);
 
-    const files: [string, Buffer][] = [];
-    const walk = (dir: string) => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        const path = join(dir, entry.name);
-        if (entry.isDirectory()) walk(path);
-        else if (entry.isFile()) files.push([path, readFileSync(path)]);
-      }
-    };
-    walk(dataDir);
+    const files = filesUnder(dataDir);
     // DynamoDB Local keeps the table in a file here, and it holds the imports (their ids are in it).
     const table = files.filter(([path]) => path.includes(`${join(dataDir, 'dynamodb')}`));
     expect(table.length).toBeGreaterThan(0);

@@ -20,8 +20,8 @@
  * whitespace), no-subject and legacy imported and published, the legacy one without versions failed.
  */
 import { sendgridFixture as fixture } from '../fixtures/providers/sendgrid';
-import { importToEnd, providerKey, publishFixtureDns, seedProvider } from './harness/imports';
-import { api, newAccount, stack, type TestAccount } from './harness/stack';
+import { importToEnd, providerKey, publishFixtureDns, reportBothWays, seedProvider } from './harness/imports';
+import { api, newAccount, type TestAccount } from './harness/stack';
 
 const SUPPRESSIONS = {
   totals: { found: 10_017, imported: 10_011, already_suppressed: 3, skipped: 3, failed: 0, bounce: 10_003, complaint: 2, unsubscribe: 2, manual: 0, product_opt_out: 4 },
@@ -147,14 +147,10 @@ describe('import from SendGrid', () => {
     const list = (await api('GET', '/migrations?limit=100', { key: account.key })).body;
     expect(list.migrations.map((item: any) => [item.id, item.status, item.totals.suppressions.imported])).toEqual([[last.id, 'partial', 10_011]]);
 
-    const json = (await api('GET', `/migrations/${last.id}/report?format=json`, { key: account.key })).body;
-    const csv = await fetch(`${stack().apiUrl}/migrations/${last.id}/report`, { headers: { authorization: `Bearer ${account.key}` } });
-    expect(csv.headers.get('content-type')).toContain('text/csv');
-    const lines = (await csv.text()).trim().split('\r\n');
-    expect(lines[0]).toBe(json.columns.join(','));
-    expect(lines).toHaveLength(json.rows.length + 1);
-    const parsed = lines.slice(1).map((line) => line.match(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)!.slice(0, 6).map((cell) => cell.replace(/,$/, '').replace(/^"|"$/g, '').replace(/""/g, '"')));
-    expect(parsed).toEqual(json.rows.map((row: any) => json.columns.map((column: string) => String(row[column]))));
+    const { json, contentType, csv, jsonAsCsv } = await reportBothWays(account, last.id);
+    expect(contentType).toContain('text/csv');
+    expect(csv[0]).toEqual(['resource', 'item', 'status', 'id', 'count', 'message']);
+    expect(csv).toEqual(jsonAsCsv);
     expect(json.rows.filter((row: any) => row.resource === 'suppressions')).toEqual([
       { resource: 'suppressions', item: 'bounce', status: 'imported', id: '', count: 10_003, message: '' },
       { resource: 'suppressions', item: 'complaint', status: 'imported', id: '', count: 2, message: '' },

@@ -9,7 +9,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ensureTable } from '../../localstack/cloud/provision';
 import { createAwsClients } from '../../shared/aws/clients';
 import { loadConfig } from '../../shared/config';
-import { emptyTotals, INITIAL_PROGRESS, newImportId, type ImportHead } from '../../shared/domain/migrations/import';
+import { emptyTotals, INITIAL_PROGRESS, newImportHead, type ImportHead } from '../../shared/domain/migrations/import';
 import { emptyPart } from '../../shared/domain/migrations/report';
 import { MigrationRepository } from '../../shared/store/migrations';
 import { stack } from './harness/stack';
@@ -26,24 +26,7 @@ describe('the import store', () => {
   });
 
   async function newImport(leaseUntil: number): Promise<ImportHead> {
-    const at = new Date().toISOString();
-    const head: ImportHead = {
-      id: newImportId(Date.now()),
-      account_id: `acc_${randomUUID()}`,
-      provider: 'sendgrid',
-      region: 'us',
-      resources: ['suppressions'],
-      dry_run: false,
-      status: 'in_progress',
-      has_more: true,
-      requests: 0,
-      parts: 0,
-      progress: INITIAL_PROGRESS,
-      totals: emptyTotals(),
-      retry_after_seconds: null,
-      created_at: at,
-      updated_at: at,
-    };
+    const head = newImportHead({ account_id: `acc_${randomUUID()}`, provider: 'sendgrid', region: 'us', resources: ['suppressions'], dry_run: false }, Date.now());
     await store.create(head, leaseUntil);
     return head;
   }

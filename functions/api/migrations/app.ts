@@ -5,7 +5,7 @@
  */
 import type { Hono } from 'hono';
 import { listImportsQuerySchema, reportQuerySchema, startImportSchema } from '../../../shared/domain/migrations/schemas';
-import { reportRows, toCsv } from '../../../shared/domain/migrations/report-rows';
+import { REPORT_COLUMNS, reportRows, toCsv } from '../../../shared/domain/migrations/report-rows';
 import { createApi } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
 import { requireScope } from '../../../shared/http/middleware/require-scope';
@@ -23,7 +23,7 @@ export function createMigrationsApp(services: Services): Hono<ApiEnv> {
   // Scopes are checked by the use case: they depend on the resources asked for.
   app.post('/migrations', async (c) => {
     const input = await jsonBody(c, startImportSchema);
-    const { migration } = await runImport(services, c.get('principal'), input);
+    const migration = await runImport(services, c.get('principal'), input);
     c.header('cache-control', 'no-store');
     return c.json({ migration });
   });
@@ -42,7 +42,7 @@ export function createMigrationsApp(services: Services): Hono<ApiEnv> {
     const { format } = parseWith(reportQuerySchema, c.req.query(), 'query');
     const { head, report } = await loadImport(services, c.get('principal'), c.req.param('id'));
     const rows = reportRows(report);
-    if (format === 'json') return c.json({ migration: toImportSummary(head), columns: ['resource', 'item', 'status', 'id', 'count', 'message'], rows });
+    if (format === 'json') return c.json({ migration: toImportSummary(head), columns: REPORT_COLUMNS, rows });
     c.header('content-type', 'text/csv; charset=utf-8');
     c.header('content-disposition', `attachment; filename="${head.id}-report.csv"`);
     return c.body(toCsv(rows));

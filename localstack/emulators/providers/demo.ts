@@ -4,7 +4,7 @@
  * provider under well-known keys (DEMO_KEYS). Not used by tests.
  */
 import type { AccountSeed } from './accounts';
-import type { MailgunSeed, PostmarkSeed, SendgridSeed } from './seed';
+import { mailgunDomain, postmarkServer, postmarkStream, postmarkTriggers, sendgridWebhook, type MailgunSeed, type PostmarkSeed, type SendgridSeed } from './seed';
 
 /** The host of the demo accounts' webhook URLs (the local cloud publishes an A record for it). */
 export const DEMO_WEBHOOK_HOST = 'hooks.demo-customer.example';
@@ -19,6 +19,7 @@ export const DEMO_KEYS = {
 } as const;
 
 const T0 = 1735689600; // 2025-01-01T00:00:00Z
+const POSTMARK_SERVER_ID = 4242;
 
 const sendgrid: SendgridSeed = {
   bounces: [
@@ -76,56 +77,28 @@ const sendgrid: SendgridSeed = {
     },
   ],
   webhooks: [
-    {
+    sendgridWebhook({
       id: '0b7c2d4e-1f3a-4b5c-8d6e-7f8091a2b3c4',
-      enabled: true,
       url: 'https://hooks.demo-customer.example/sendgrid',
       friendly_name: 'Events',
-      processed: false,
       dropped: true,
       delivered: true,
-      deferred: false,
       bounce: true,
       open: true,
       click: true,
       spam_report: true,
       unsubscribe: true,
-      group_unsubscribe: false,
-      group_resubscribe: false,
-      created_date: null,
       updated_date: '2025-01-03T09:00:00Z',
-    },
+    }),
   ],
 };
 
 const postmark: PostmarkSeed = {
-  server: {
-    ID: 4242,
-    Name: 'Demo server',
-    ServerLink: 'https://account.postmarkapp.com/servers/4242/streams',
-    Color: 'blue',
-    SmtpApiActivated: true,
-    RawEmailEnabled: false,
-    DeliveryType: 'Live',
-    InboundAddress: 'abc123@inbound.postmarkapp.com',
-    InboundHookUrl: '',
-    BounceHookUrl: '',
-    OpenHookUrl: '',
-    DeliveryHookUrl: '',
-    ClickHookUrl: '',
-    PostFirstOpenOnly: false,
-    InboundDomain: '',
-    InboundHash: 'abc123',
-    InboundSpamThreshold: 0,
-    TrackOpens: true,
-    TrackLinks: 'HtmlAndText',
-    IncludeBounceContentInHook: false,
-    EnableSmtpApiErrorHooks: false,
-  },
+  server: postmarkServer(POSTMARK_SERVER_ID, 'Demo server', { InboundAddress: 'abc123@inbound.postmarkapp.com', InboundHash: 'abc123' }),
   message_streams: [
-    stream('outbound', 'Default Transactional Stream', 'Transactional'),
-    stream('broadcast', 'Newsletter', 'Broadcasts'),
-    stream('inbound', 'Default Inbound Stream', 'Inbound'),
+    postmarkStream(POSTMARK_SERVER_ID, 'outbound', 'Default Transactional Stream', 'Transactional'),
+    postmarkStream(POSTMARK_SERVER_ID, 'broadcast', 'Newsletter', 'Broadcasts'),
+    postmarkStream(POSTMARK_SERVER_ID, 'inbound', 'Default Inbound Stream', 'Inbound'),
   ],
   suppressions: {
     outbound: [
@@ -143,7 +116,7 @@ const postmark: PostmarkSeed = {
       Subject: null,
       HtmlBody: '<html><body>{{{@content}}}<footer>{{company_name}}</footer></body></html>',
       TextBody: '{{{@content}}}\n\n{{company_name}}',
-      AssociatedServerId: 4242,
+      AssociatedServerId: POSTMARK_SERVER_ID,
       Active: true,
       TemplateType: 'Layout',
       LayoutTemplate: null,
@@ -155,7 +128,7 @@ const postmark: PostmarkSeed = {
       Subject: 'Welcome, {{name}}',
       HtmlBody: '<p>Hello {{name}}</p>{{#each products}}<li>{{title}}</li>{{/each}}',
       TextBody: 'Hello {{name}}',
-      AssociatedServerId: 4242,
+      AssociatedServerId: POSTMARK_SERVER_ID,
       Active: true,
       TemplateType: 'Standard',
       LayoutTemplate: 'basic',
@@ -190,14 +163,7 @@ const postmark: PostmarkSeed = {
       MessageStream: 'outbound',
       HttpAuth: { Username: null, Password: null },
       HttpHeaders: [],
-      Triggers: {
-        Open: { Enabled: true, PostFirstOpenOnly: false },
-        Click: { Enabled: true },
-        Delivery: { Enabled: true },
-        Bounce: { Enabled: true, IncludeContent: false },
-        SpamComplaint: { Enabled: true, IncludeContent: false },
-        SubscriptionChange: { Enabled: false },
-      },
+      Triggers: postmarkTriggers({ Open: true, Click: true, Delivery: true, Bounce: true, SpamComplaint: true }),
     },
   ],
 };
@@ -205,22 +171,7 @@ const postmark: PostmarkSeed = {
 const mailgun: MailgunSeed = {
   domains: [
     {
-      domain: {
-        created_at: 'Tue, 14 Jan 2025 19:13:04 GMT',
-        id: '55a55f40803267158aa113e8',
-        is_disabled: false,
-        name: 'mg.demo-customer.example',
-        require_tls: false,
-        skip_verification: false,
-        smtp_login: 'postmaster@mg.demo-customer.example',
-        spam_action: 'disabled',
-        state: 'active',
-        type: 'custom',
-        web_prefix: 'email',
-        web_scheme: 'https',
-        wildcard: false,
-        use_automatic_sender_security: false,
-      },
+      domain: mailgunDomain('mg.demo-customer.example', '55a55f40803267158aa113e8', 'active', 'Tue, 14 Jan 2025 19:13:04 GMT'),
       receiving_dns_records: [
         { cached: [], is_active: true, priority: '10', record_type: 'MX', valid: 'valid', value: 'mxa.mailgun.org' },
         { cached: [], is_active: true, priority: '10', record_type: 'MX', valid: 'valid', value: 'mxb.mailgun.org' },
@@ -271,18 +222,3 @@ export const DEMO_ACCOUNTS: AccountSeed[] = [
   { provider: 'postmark', api_key: DEMO_KEYS.postmark, account_api_key: DEMO_KEYS.postmarkAccount, data: postmark },
   { provider: 'mailgun', api_key: DEMO_KEYS.mailgun, data: mailgun },
 ];
-
-function stream(id: string, name: string, type: 'Transactional' | 'Broadcasts' | 'Inbound'): PostmarkSeed['message_streams'][number] {
-  return {
-    ID: id,
-    ServerID: 4242,
-    Name: name,
-    Description: null,
-    MessageStreamType: type,
-    CreatedAt: '2024-07-01T00:00:00-04:00',
-    UpdatedAt: null,
-    ArchivedAt: null,
-    ExpectedPurgeDate: null,
-    SubscriptionManagementConfiguration: { UnsubscribeHandlingType: type === 'Broadcasts' ? 'Postmark' : 'None' },
-  };
-}

@@ -1,8 +1,9 @@
 /**
  * What a provider emulator account holds, in each provider's own wire shapes (field names and types as
  * the real APIs answer them; see /work/shared/research/providers/*.md), so a seed is a list of raw
- * provider objects the emulator serves as they are. Plus `syntheticSuppressions`, the generator of N
- * deterministic entries for volume tests.
+ * provider objects the emulator serves as they are. Plus builders of the objects whose most fields are
+ * the same in every account (shared by the demo accounts and the test fixtures), and
+ * `syntheticSuppressions`, the generator of N deterministic entries for volume tests.
  */
 
 // ---------- SendGrid (snake_case, unix-second timestamps) ----------
@@ -13,12 +14,7 @@ export interface SendgridBounce {
   reason: string;
   status: string;
 }
-export interface SendgridBlock {
-  created: number;
-  email: string;
-  reason: string;
-  status: string;
-}
+export type SendgridBlock = SendgridBounce;
 export interface SendgridSpamReport {
   created: number;
   email: string;
@@ -327,7 +323,104 @@ export interface MailgunSeed {
   account_webhooks?: MailgunAccountWebhook[];
 }
 
-export type ProviderSeed = SendgridSeed | PostmarkSeed | MailgunSeed;
+// ---------- Builders ----------
+
+/** A SendGrid event webhook: every event flag off, enabled, unless `fields` says otherwise. */
+export function sendgridWebhook(fields: Pick<SendgridEventWebhook, 'id' | 'url'> & Partial<SendgridEventWebhook>): SendgridEventWebhook {
+  return {
+    enabled: true,
+    processed: false,
+    dropped: false,
+    delivered: false,
+    deferred: false,
+    bounce: false,
+    open: false,
+    click: false,
+    spam_report: false,
+    unsubscribe: false,
+    group_unsubscribe: false,
+    group_resubscribe: false,
+    created_date: null,
+    updated_date: null,
+    ...fields,
+  };
+}
+
+/** A live Postmark server `id` without hook URLs, unless `fields` says otherwise. */
+export function postmarkServer(id: number, name: string, fields: Partial<PostmarkServer> = {}): PostmarkServer {
+  return {
+    ID: id,
+    Name: name,
+    ServerLink: `https://account.postmarkapp.com/servers/${id}/streams`,
+    Color: 'blue',
+    SmtpApiActivated: true,
+    RawEmailEnabled: false,
+    DeliveryType: 'Live',
+    InboundAddress: '',
+    InboundHookUrl: '',
+    BounceHookUrl: '',
+    OpenHookUrl: '',
+    DeliveryHookUrl: '',
+    ClickHookUrl: '',
+    PostFirstOpenOnly: false,
+    InboundDomain: '',
+    InboundHash: '',
+    InboundSpamThreshold: 0,
+    TrackOpens: true,
+    TrackLinks: 'HtmlAndText',
+    IncludeBounceContentInHook: false,
+    EnableSmtpApiErrorHooks: false,
+    ...fields,
+  };
+}
+
+/** A message stream of Postmark server `serverId`; archived when `archivedAt` is given. */
+export function postmarkStream(serverId: number, id: string, name: string, type: PostmarkMessageStream['MessageStreamType'], archivedAt: string | null = null): PostmarkMessageStream {
+  return {
+    ID: id,
+    ServerID: serverId,
+    Name: name,
+    Description: null,
+    MessageStreamType: type,
+    CreatedAt: '2024-07-01T00:00:00-04:00',
+    UpdatedAt: null,
+    ArchivedAt: archivedAt,
+    ExpectedPurgeDate: archivedAt ? '2025-02-01T00:00:00-05:00' : null,
+    SubscriptionManagementConfiguration: { UnsubscribeHandlingType: type === 'Broadcasts' ? 'Postmark' : 'None' },
+  };
+}
+
+/** A Postmark webhook's triggers: the ones named true are on, the rest off. */
+export function postmarkTriggers(on: Partial<Record<keyof PostmarkWebhook['Triggers'], boolean>>): PostmarkWebhook['Triggers'] {
+  return {
+    Open: { Enabled: on.Open ?? false, PostFirstOpenOnly: false },
+    Click: { Enabled: on.Click ?? false },
+    Delivery: { Enabled: on.Delivery ?? false },
+    Bounce: { Enabled: on.Bounce ?? false, IncludeContent: false },
+    SpamComplaint: { Enabled: on.SpamComplaint ?? false, IncludeContent: false },
+    SubscriptionChange: { Enabled: on.SubscriptionChange ?? false },
+  };
+}
+
+/** A custom Mailgun sending domain (its /v4/domains entry). */
+export function mailgunDomain(name: string, id: string, state: MailgunDomain['state'], created_at: string): MailgunDomain {
+  return {
+    created_at,
+    id,
+    is_disabled: false,
+    name,
+    require_tls: false,
+    skip_verification: false,
+    smtp_login: `postmaster@${name}`,
+    spam_action: 'disabled',
+    state,
+    type: 'custom',
+    web_prefix: 'email',
+    web_scheme: 'https',
+    wildcard: false,
+    use_automatic_sender_security: false,
+  };
+}
 
 // ---------- Generator ----------
 

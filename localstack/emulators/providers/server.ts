@@ -10,6 +10,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ProviderBaseUrls } from '../../../shared/providers/base-urls';
 import { AccountStore } from './accounts';
 import { handleControl } from './control';
 import { DEMO_ACCOUNTS } from './demo';
@@ -46,19 +47,11 @@ export interface ProviderEmulatorOptions {
   log?: (msg: string) => void;
 }
 
-export interface ProviderEmulatorUrls {
-  sendgrid: string;
-  sendgridEu: string;
-  postmark: string;
-  mailgun: string;
-  mailgunEu: string;
-}
-
 export interface ProviderEmulator {
   /** Origin, e.g. http://127.0.0.1:45678 (the control API is under /_control). */
   url: string;
   /** Base URL per provider host, ready for PROVIDER_*_URL. */
-  urls: ProviderEmulatorUrls;
+  urls: ProviderBaseUrls;
   close(): Promise<void>;
 }
 

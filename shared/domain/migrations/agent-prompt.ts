@@ -9,8 +9,8 @@
  * shared/webhooks/signing.ts signs) and the handlers' payload parsing; enable the imported endpoints,
  * which start disabled, once verified; publish the DNS changes; and never commit a key or a secret.
  */
-import { API_KEY_VARIABLE, providerLabel, type TemplateMapEntry } from './code-changes';
-import type { ProviderName } from './source';
+import { API_KEY_VARIABLE, type TemplateMapEntry } from './code-changes';
+import { PROVIDER_LABELS, type ProviderName } from './source';
 
 export interface AgentPromptInput {
   provider: ProviderName;
@@ -82,7 +82,7 @@ function domainSection(domains: AgentPromptInput['domains'], baseUrl: string, la
 }
 
 export function agentPrompt(input: AgentPromptInput): string {
-  const label = providerLabel(input.provider);
+  const label = PROVIDER_LABELS[input.provider];
   const facts = PROVIDER_FACTS[input.provider];
   const baseUrl = input.baseUrl.trim().replace(/\/+$/, '');
   const lines = [

@@ -19,12 +19,6 @@
  */
 import { PROVIDER_LABELS, type ProviderName } from './source';
 
-export { PROVIDER_LABELS };
-
-export function providerLabel(provider: ProviderName): string {
-  return PROVIDER_LABELS[provider];
-}
-
 export const CODE_CHANGE_STACKS = ['node', 'python', 'curl', 'smtp'] as const;
 export type CodeChangeStack = (typeof CODE_CHANGE_STACKS)[number];
 
@@ -276,7 +270,7 @@ const SDK_NAMES: Record<ProviderName, { node: string; python: string; endpoint: 
 };
 
 export function codeChanges(input: CodeChangesInput): CodeChange[] {
-  const label = providerLabel(input.provider);
+  const label = PROVIDER_LABELS[input.provider];
   const example: Example = {
     provider: input.provider,
     baseUrl: input.baseUrl.trim().replace(/\/+$/, ''),

@@ -24,8 +24,7 @@
  */
 import type { DnsRecord, RecordPurpose } from '../domains/domain';
 import type { Lookup } from '../domains/evaluate';
-import { providerLabel } from './code-changes';
-import type { ProviderName, SourceDnsRecord } from './source';
+import { PROVIDER_LABELS, type ProviderName, type SourceDnsRecord } from './source';
 
 export type DnsRecordType = 'TXT' | 'CNAME' | 'MX';
 
@@ -270,8 +269,13 @@ export function planRecords(required: readonly DnsRecord[], published: (type: Dn
   return changes;
 }
 
+/** How many records of a plan are still to publish (add or update). */
+export function pendingChanges(plan: DnsPlan | null): number {
+  return plan?.changes.filter((change) => change.action === 'add' || change.action === 'update').length ?? 0;
+}
+
 export function planDns(input: DnsPlanInput): DnsPlan {
-  const label = providerLabel(input.provider);
+  const label = PROVIDER_LABELS[input.provider];
   const include = ourInclude(input.required);
   const keep_old_records = keepOldRecords(input, include, label);
   const lookups = new Map<string, Lookup>();

@@ -76,6 +76,28 @@ export function newImportId(nowMs: number): string {
   return newId('mig', nowMs);
 }
 
+/** A new import's head: nothing done yet, at the start of its first resource. */
+export function newImportHead(
+  fields: Pick<ImportHead, 'account_id' | 'provider' | 'region' | 'resources' | 'dry_run'>,
+  nowMs: number,
+  id: string = newImportId(nowMs),
+): ImportHead {
+  const at = new Date(nowMs).toISOString();
+  return {
+    id,
+    ...fields,
+    status: 'in_progress',
+    has_more: true,
+    requests: 0,
+    parts: 0,
+    progress: INITIAL_PROGRESS,
+    totals: emptyTotals(),
+    retry_after_seconds: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
 /** The cursor a client sends to continue: the import and how many requests it has seen finish. */
 export function cursorOf(head: Pick<ImportHead, 'id' | 'requests'>): string {
   return `${head.id}.${head.requests}`;

@@ -6,7 +6,7 @@
  * Totals add up across parts. Item lists are appended in the order they were worked, so a chain of
  * continuations merges to the same report as one long request over the same data.
  */
-import type { ImportResource, ProviderName } from './source';
+import type { ImportResource } from './source';
 import type { DnsPlan } from './dns-plan';
 
 export const IMPORT_STATUSES = ['completed', 'partial', 'failed', 'in_progress'] as const;
@@ -122,6 +122,14 @@ export function emptyPart(): ReportPart {
   };
 }
 
+/** `totals` counting one more domain or webhook item: imported (or would be), skipped, or failed. */
+export function countItem(totals: CountTotals, status: ItemStatus): void {
+  totals.found++;
+  if (status === 'imported' || status === 'would_import') totals.imported++;
+  else if (status === 'skipped') totals.skipped++;
+  else totals.failed++;
+}
+
 /** Field-by-field sum of two count objects. */
 export function addCounts<T extends object>(a: T, b: T): T {
   const out = { ...a } as Record<string, number>;
@@ -161,16 +169,4 @@ export function statusOf(report: ReportPart, hasMore: boolean, resources: readon
   if (found > 0 && failedItems === found) return 'failed';
   if (unreadable.size > 0 || failedItems > 0) return 'partial';
   return 'completed';
-}
-
-/** The head of an import, as listed by GET /migrations. */
-export interface ImportSummary {
-  id: string;
-  provider: ProviderName;
-  dry_run: boolean;
-  status: ImportStatus;
-  resources: ImportResource[];
-  requests: number;
-  created_at: string;
-  updated_at: string;
 }

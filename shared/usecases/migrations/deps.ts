@@ -30,8 +30,6 @@ export interface ImportSettings {
 
 export const MAX_SUPPRESSIONS_PER_IMPORT = 500_000;
 
-export const DEFAULT_IMPORT_SETTINGS: ImportSettings = { budgetMs: 25_000, maxStretchesPerRequest: null, leaseMs: 60_000, apiBaseUrl: 'http://localhost:3000' };
-
 export type ImportDeps = DomainDeps &
   WebhookDeps &
   TemplateDeps &

@@ -7,8 +7,8 @@
  */
 import { toPublicDomain, type Domain } from '../../domain/domains/domain';
 import { AppError, ConflictError } from '../../domain/errors';
-import { planDns, type DnsPlan } from '../../domain/migrations/dns-plan';
-import { emptyPart, type DomainItem } from '../../domain/migrations/report';
+import { pendingChanges, planDns, type DnsPlan } from '../../domain/migrations/dns-plan';
+import { countItem, emptyPart, type DomainItem } from '../../domain/migrations/report';
 import type { SourceDomain } from '../../domain/migrations/source';
 import { createDomain } from '../domains';
 import { publishedRecords } from './published-records';
@@ -64,11 +64,8 @@ export async function importDomainsStretch(ctx: StretchContext): Promise<Stretch
   const entries = page.items.slice(progress.offset, progress.offset + DOMAINS_PER_STRETCH);
   const { worked, stop } = await workEntries(ctx, entries, (source) => importDomain(ctx, source), (item) => {
     part.domains.items.push(item);
-    part.domains.totals.found++;
-    if (item.status === 'imported' || item.status === 'would_import') part.domains.totals.imported++;
-    else if (item.status === 'skipped') part.domains.totals.skipped++;
-    else if (item.status === 'failed') part.domains.totals.failed++;
-    const pending = item.dns_plan?.changes.filter((change) => change.action === 'add' || change.action === 'update').length ?? 0;
+    countItem(part.domains.totals, item.status);
+    const pending = pendingChanges(item.dns_plan);
     if (pending > 0) part.attention.push({ resource: 'domains', item: item.name, message: `Publish ${pending} DNS change${pending === 1 ? '' : 's'} (dns_plan), then verify the domain.` });
   });
   return { part, progress: afterEntries(progress, page, worked, () => nextResource(progress)), stop };

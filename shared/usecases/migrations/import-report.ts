@@ -6,6 +6,7 @@
 import { NotFoundError } from '../../domain/errors';
 import { agentPrompt } from '../../domain/migrations/agent-prompt';
 import { codeChanges } from '../../domain/migrations/code-changes';
+import { pendingChanges } from '../../domain/migrations/dns-plan';
 import { cursorOf, type ImportHead } from '../../domain/migrations/import';
 import { mergeParts, type ReportPart } from '../../domain/migrations/report';
 import type { Page } from '../../store/cursor';
@@ -38,17 +39,17 @@ export function toPublicImport(head: ImportHead, report: ReportPart, apiBaseUrl:
       webhooks: report.webhooks.items.filter((item) => item.status === 'imported' || item.status === 'would_import').map((item) => ({ url: item.url, events: item.events, unmapped_events: item.unmapped_events })),
       domains: report.domains.items
         .filter((item) => item.status !== 'failed')
-        .map((item) => ({ name: item.name, pending_changes: item.dns_plan?.changes.filter((change) => change.action === 'add' || change.action === 'update').length ?? 0 })),
+        .map((item) => ({ name: item.name, pending_changes: pendingChanges(item.dns_plan) })),
       suppressionsImported: report.suppressions.totals.imported,
     }),
   };
 }
 
 /** The head and merged report of an import the principal's account owns (404 otherwise, and for dry runs). */
-export async function loadImport(deps: ImportDeps, principal: Principal, id: string, options: { dryRuns?: boolean } = {}): Promise<{ head: ImportHead; report: ReportPart }> {
+export async function loadImport(deps: ImportDeps, principal: Principal, id: string): Promise<{ head: ImportHead; report: ReportPart }> {
   requireAccountKey(principal, 'read imports');
   const head = await deps.migrations.get(principal.account.id, id, deps.clock.now().getTime());
-  if (!head || (head.dry_run && !options.dryRuns)) throw new NotFoundError('Import', id);
+  if (!head || head.dry_run) throw new NotFoundError('Import', id);
   return { head, report: mergeParts(await deps.migrations.parts(principal.account.id, id)) };
 }
 

@@ -7,7 +7,7 @@
  * is what the code changes use.
  */
 import { AppError } from '../../domain/errors';
-import { aliasFor, convertTemplate } from '../../domain/migrations/convert-template';
+import { aliasFor, convertTemplate, templateCreateInput } from '../../domain/migrations/convert-template';
 import { emptyPart, type TemplateItem } from '../../domain/migrations/report';
 import type { SourceTemplateSummary } from '../../domain/migrations/source';
 import { createTemplateSchema } from '../../domain/templates/schemas';
@@ -28,16 +28,7 @@ async function importTemplate(ctx: StretchContext, summary: SourceTemplateSummar
   const converted = convertTemplate(await ctx.source.getTemplate(summary.source_id));
   const item: TemplateItem = { ...base, alias: converted.alias, name: converted.name, variables: converted.variables.map((v) => v.key), notes: converted.notes };
   if (converted.status === 'failed') return { ...item, status: 'failed', message: converted.notes.join(' ') || 'The template could not be converted.' };
-  const parsed = createTemplateSchema.safeParse({
-    name: converted.name,
-    alias: converted.alias,
-    subject: converted.subject,
-    html: converted.html,
-    text: converted.text,
-    category: converted.category,
-    unsubscribe_enabled: converted.unsubscribe_enabled,
-    variables: converted.variables,
-  });
+  const parsed = createTemplateSchema.safeParse(templateCreateInput(converted));
   if (!parsed.success) return { ...item, message: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') };
   const published = converted.publish;
   if (head.dry_run) return { ...item, status: 'would_import', published };

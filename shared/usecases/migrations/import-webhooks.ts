@@ -7,9 +7,8 @@
  * rate-limits it, the next request reads them again from the first (nothing was written yet).
  */
 import { AppError } from '../../domain/errors';
-import { providerLabel } from '../../domain/migrations/code-changes';
-import { emptyPart, type WebhookItem } from '../../domain/migrations/report';
-import { ProviderError, type SourceWebhook } from '../../domain/migrations/source';
+import { countItem, emptyPart, type WebhookItem } from '../../domain/migrations/report';
+import { PROVIDER_LABELS, ProviderError, type SourceWebhook } from '../../domain/migrations/source';
 import { webhooksByUrl } from '../../domain/migrations/webhook-events';
 import { createWebhook } from '../webhooks';
 import { nextResource, type StretchContext, type StretchResult } from './stretch';
@@ -46,7 +45,7 @@ export async function importWebhooksStretch(ctx: StretchContext): Promise<Stretc
       const message =
         merged.unmapped_events.length > 0
           ? `None of its events (${merged.unmapped_events.join(', ')}) has an equivalent here.`
-          : `It receives no events at ${providerLabel(head.provider)} (every event is off there): there is nothing to create.`;
+          : `It receives no events at ${PROVIDER_LABELS[head.provider]} (every event is off there): there is nothing to create.`;
       item = { ...base, message };
     } else if (head.dry_run) {
       item = { ...base, status: 'would_import' };
@@ -62,10 +61,7 @@ export async function importWebhooksStretch(ctx: StretchContext): Promise<Stretc
       }
     }
     part.webhooks.items.push(item);
-    part.webhooks.totals.found++;
-    if (item.status === 'imported' || item.status === 'would_import') part.webhooks.totals.imported++;
-    else if (item.status === 'skipped') part.webhooks.totals.skipped++;
-    else part.webhooks.totals.failed++;
+    countItem(part.webhooks.totals, item.status);
     if (item.status === 'imported') {
       part.attention.push({ resource: 'webhooks', item: item.url, message: 'Imported disabled: verify our signature on this endpoint, then enable it (PATCH /webhooks/{id} {enabled: true}).' });
     }

@@ -16,7 +16,7 @@
  */
 import { hasScope, type Scope } from '../../domain/api-keys/scopes';
 import { AppError, ConflictError, InsufficientScopeError, NotFoundError, RateLimitedError, UpstreamError, ValidationError } from '../../domain/errors';
-import { emptyTotals, INITIAL_PROGRESS, newImportId, parseCursor, type ImportHead } from '../../domain/migrations/import';
+import { newImportHead, parseCursor, type ImportHead } from '../../domain/migrations/import';
 import { mergeParts } from '../../domain/migrations/report';
 import type { StartImportInput } from '../../domain/migrations/schemas';
 import { PROVIDER_LABELS, ProviderError, type ProviderName } from '../../domain/migrations/source';
@@ -25,8 +25,7 @@ import type { Principal } from '../principal';
 import { requireAccountKey } from '../tenant-scope';
 import type { ImportDeps } from './deps';
 import { toPublicImport, type PublicImport } from './import-report';
-import { importStatus, workImport } from './work-import';
-
+import { claimLost, importStatus, workImport } from './work-import';
 
 function requireImportScopes(principal: Principal, input: StartImportInput): void {
   const granted = principal.credential.scopes;
@@ -58,7 +57,7 @@ export function providerErrorToAppError(error: ProviderError, provider: Provider
   return new UpstreamError(`${name} could not be reached (${failure.message}); try again in a moment.`, { details: { reason: 'provider_unavailable', provider } });
 }
 
-export async function runImport(deps: ImportDeps, principal: Principal, input: StartImportInput): Promise<{ migration: PublicImport; created: boolean }> {
+export async function runImport(deps: ImportDeps, principal: Principal, input: StartImportInput): Promise<PublicImport> {
   requireAccountKey(principal, 'import from another provider');
   requireImportScopes(principal, input);
   const settings = deps.importSettings;
@@ -75,24 +74,7 @@ export async function runImport(deps: ImportDeps, principal: Principal, input: S
       if (error instanceof ProviderError) throw providerErrorToAppError(error, input.provider);
       throw error;
     }
-    const at = new Date(started).toISOString();
-    head = {
-      id: newImportId(started),
-      account_id: principal.account.id,
-      provider: input.provider,
-      region: input.region,
-      resources: input.resources,
-      dry_run: input.dry_run,
-      status: 'in_progress',
-      has_more: true,
-      requests: 0,
-      parts: 0,
-      progress: INITIAL_PROGRESS,
-      totals: emptyTotals(),
-      retry_after_seconds: null,
-      created_at: at,
-      updated_at: at,
-    };
+    head = newImportHead({ account_id: principal.account.id, provider: input.provider, region: input.region, resources: input.resources, dry_run: input.dry_run }, started);
     await deps.migrations.create(head, leaseUntilMs);
   } else {
     const cursor = parseCursor(input.cursor);
@@ -101,8 +83,8 @@ export async function runImport(deps: ImportDeps, principal: Principal, input: S
     const claim = await deps.migrations.claim(principal.account.id, cursor.id, cursor.requests, started, leaseUntilMs);
     if (claim.kind === 'not_found') throw new NotFoundError('Import', cursor.id);
     const claimed = claim.head;
-    const differs = (['provider', 'region', 'dry_run'] as const).filter((field) => claimed[field] !== input[field]);
-    if (claimed.resources.join() !== input.resources.join()) differs.push('resources' as never);
+    const differs: string[] = (['provider', 'region', 'dry_run'] as const).filter((field) => claimed[field] !== input[field]);
+    if (claimed.resources.join() !== input.resources.join()) differs.push('resources');
     if (differs.length > 0) {
       if (claim.kind === 'claimed') await deps.migrations.release(claimed, leaseUntilMs);
       throw new ValidationError(`This cursor continues an import with other ${differs.join(', ')}: repeat the body of the first request, with cursor.`, { details: { fields: differs.map((field) => ({ field, message: 'differs from the import this cursor continues' })) } });
@@ -112,7 +94,7 @@ export async function runImport(deps: ImportDeps, principal: Principal, input: S
     }
     if (claim.kind === 'stale') {
       const report = mergeParts(await deps.migrations.parts(principal.account.id, claimed.id));
-      return { migration: toPublicImport(claimed, report, settings.apiBaseUrl), created: false };
+      return toPublicImport(claimed, report, settings.apiBaseUrl);
     }
     head = claimed;
   }
@@ -135,9 +117,9 @@ export async function runImport(deps: ImportDeps, principal: Principal, input: S
     await deps.migrations.release(head, leaseUntilMs);
     throw providerErrorToAppError(outcome.failedBeforeWork, input.provider);
   }
-  const parts = await deps.migrations.parts(principal.account.id, head.id);
-  const { status, hasMore } = importStatus(head, parts);
+  const report = mergeParts(await deps.migrations.parts(principal.account.id, head.id));
+  const { status, hasMore } = importStatus(head, report);
   const finished = await deps.migrations.finish(head, leaseUntilMs, { status, has_more: hasMore, retry_after_seconds: hasMore ? outcome.retryAfterSeconds : null }, deps.clock.now().toISOString());
-  if (!finished) throw new ConflictError('Another request took over this import (this one ran past its lease); continue with the latest next_cursor (GET /migrations/{id}).');
-  return { migration: toPublicImport(head, mergeParts(parts), settings.apiBaseUrl, secrets), created: input.cursor === undefined };
+  if (!finished) throw claimLost();
+  return toPublicImport(head, report, settings.apiBaseUrl, secrets);
 }

@@ -6,7 +6,7 @@
  */
 import { ConflictError } from '../../domain/errors';
 import { addPartTotals, type ImportHead } from '../../domain/migrations/import';
-import { emptyPart, mergeParts, statusOf, type ReportPart } from '../../domain/migrations/report';
+import { emptyPart, statusOf, type ImportStatus, type ReportPart } from '../../domain/migrations/report';
 import { ProviderError, type ImportResource } from '../../domain/migrations/source';
 import { importDomainsStretch } from './import-domains';
 import { importSuppressionsStretch } from './import-suppressions';
@@ -27,6 +27,11 @@ export interface WorkOutcome {
   retryAfterSeconds: number | null;
   /** A provider failure that ended the request before any stretch was saved (the caller answers it as an error). */
   failedBeforeWork: ProviderError | null;
+}
+
+/** The answer to a request that ran past its lease: another request took the import over. */
+export function claimLost(): ConflictError {
+  return new ConflictError('Another request took over this import (this one ran past its lease); continue with the latest next_cursor (GET /migrations/{id}).');
 }
 
 function isEmpty(part: ReportPart): boolean {
@@ -60,7 +65,7 @@ export async function workImport(ctx: StretchContext, leaseUntilMs: number): Pro
     if (moved || !isEmpty(part)) {
       const totals = addPartTotals(head.totals, part);
       const saved = await deps.migrations.saveStretch(head, leaseUntilMs, { progress, totals, part }, deps.clock.now().toISOString());
-      if (!saved) throw new ConflictError('Another request took over this import (this one ran past its lease); continue with the latest next_cursor (GET /migrations/{id}).');
+      if (!saved) throw claimLost();
       stretches++;
     }
     if (stop && stop.failure.kind !== 'not_permitted') {
@@ -72,8 +77,8 @@ export async function workImport(ctx: StretchContext, leaseUntilMs: number): Pro
   return { stretches, retryAfterSeconds, failedBeforeWork: null };
 }
 
-/** The status of the import after this request. */
-export function importStatus(head: ImportHead, parts: readonly ReportPart[]): { status: ReturnType<typeof statusOf>; hasMore: boolean } {
+/** The status of the import after this request, from its whole report (every part merged). */
+export function importStatus(head: ImportHead, report: ReportPart): { status: ImportStatus; hasMore: boolean } {
   const hasMore = head.progress.resource < head.resources.length;
-  return { status: statusOf(mergeParts(parts), hasMore, head.resources), hasMore };
+  return { status: statusOf(report, hasMore, head.resources), hasMore };
 }

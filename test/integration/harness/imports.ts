@@ -1,14 +1,19 @@
 /**
  * Imports in integration tests: provider accounts seeded in the local cloud's fake providers (each test
  * under its own key, so tests never see each other's data), webhook hosts made resolvable, and an
- * import driven to its end the way a client does (repeat with next_cursor while has_more).
+ * import driven to its end the way a client does (repeat with next_cursor while has_more). The API
+ * calls go to the shared stack unless another stack's `api` is given (imports-chain.test.ts).
  */
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { seedProviderAccount, setProviderFaults, providerRequestLog } from '../../../localstack/emulators/providers/client';
 import type { AccountSeed, Faults } from '../../../localstack/emulators/providers/server';
 import type { PublishedDnsRecord } from '../../fixtures/providers/types';
-import { publish } from './dns';
 import { api, stack, type ApiResponse, type TestAccount } from './stack';
+
+/** An API client of one stack (`api` for the shared one). */
+export type Api = (method: string, path: string, options?: { key?: string; body?: unknown }) => Promise<ApiResponse>;
 
 export const emulatorUrl = () => stack().info.env.LOCAL_PROVIDERS_URL as string;
 
@@ -30,20 +35,25 @@ export function requestLog(provider: AccountSeed['provider'], apiKey: string) {
 }
 
 /** What the domain owner already published, and public A records for the fixtures' webhook hosts. */
-export async function publishFixtureDns(records: readonly PublishedDnsRecord[], webhookHosts: readonly string[]): Promise<void> {
-  for (const record of records) await publish(record.name, record.type, record.values);
-  for (const host of webhookHosts) {
-    const response = await api('PUT', '/_local/dns/records', { body: { name: host, type: 'A', values: ['93.184.215.14'] } });
-    if (response.status !== 200) throw new Error(`publishing A ${host} failed: ${response.text}`);
+export async function publishFixtureDns(records: readonly PublishedDnsRecord[], webhookHosts: readonly string[], call: Api = api): Promise<void> {
+  const sets = [...records, ...webhookHosts.map((host) => ({ name: host, type: 'A', values: ['93.184.215.14'] }))];
+  for (const { name, type, values } of sets) {
+    const response = await call('PUT', '/_local/dns/records', { body: { name, type, values } });
+    if (response.status !== 200) throw new Error(`publishing ${type} ${name} failed: ${response.text}`);
   }
 }
 
 /** POST /migrations with `body` (and cursor), repeated until has_more is false; every answer, in order. */
-export async function importToEnd(account: TestAccount, body: Record<string, unknown>, options: { maxRequests?: number; honourRetryAfter?: boolean } = {}): Promise<ApiResponse[]> {
+export async function importToEnd(
+  account: TestAccount,
+  body: Record<string, unknown>,
+  options: { maxRequests?: number; honourRetryAfter?: boolean; api?: Api } = {},
+): Promise<ApiResponse[]> {
+  const call = options.api ?? api;
   const answers: ApiResponse[] = [];
   let cursor: string | undefined;
   for (let i = 0; i < (options.maxRequests ?? 200); i++) {
-    const response = await api('POST', '/migrations', { key: account.key, body: cursor ? { ...body, cursor } : body });
+    const response = await call('POST', '/migrations', { key: account.key, body: cursor ? { ...body, cursor } : body });
     answers.push(response);
     if (response.status !== 200) throw new Error(`POST /migrations answered ${response.status}: ${response.text}`);
     const migration = response.body.migration;
@@ -52,6 +62,17 @@ export async function importToEnd(account: TestAccount, body: Record<string, unk
     if (options.honourRetryAfter && migration.retry_after_seconds) await new Promise((resolve) => setTimeout(resolve, migration.retry_after_seconds * 1000));
   }
   throw new Error('the import did not finish within the requests allowed');
+}
+
+/** Every file under `dir` (recursively), as [path, contents]; sockets and the like are left out. */
+export function filesUnder(dir: string): [string, Buffer][] {
+  const out: [string, Buffer][] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...filesUnder(path));
+    else if (entry.isFile()) out.push([path, readFileSync(path)]);
+  }
+  return out;
 }
 
 /** The cells of a CSV text (RFC 4180: CRLF rows, quoted cells, `""` for a quote inside one). */

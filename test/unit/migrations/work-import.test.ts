@@ -5,7 +5,7 @@
  * the stretch limit exactly where the next request resumes, end on a rate limit with its wait, record an
  * unreadable list and move on, answer a refusal before any work as such, and stop when its claim is lost.
  */
-import { emptyTotals, INITIAL_PROGRESS, type ImportHead } from '../../../shared/domain/migrations/import';
+import { INITIAL_PROGRESS, newImportHead, type ImportHead } from '../../../shared/domain/migrations/import';
 import { mergeParts, type ReportPart } from '../../../shared/domain/migrations/report';
 import { ProviderError, type ProviderSource, type SourcePage, type SourceSuppression } from '../../../shared/domain/migrations/source';
 import type { Suppression } from '../../../shared/domain/suppressions/model';
@@ -55,23 +55,7 @@ function harness(options: { failures?: Record<string, ProviderError>; budgetMs?:
   const suppressed = new Map<string, Suppression>();
   const optedOut = new Set<string>();
   const parts: ReportPart[] = [];
-  const head: ImportHead = {
-    id: 'mig_01M84MJWBKVJZN2V5J7RKDHSVW',
-    account_id: 'acc_1',
-    provider: 'sendgrid',
-    region: 'us',
-    resources: ['suppressions'],
-    dry_run: false,
-    status: 'in_progress',
-    has_more: true,
-    requests: 0,
-    parts: 0,
-    progress: INITIAL_PROGRESS,
-    totals: emptyTotals(),
-    retry_after_seconds: null,
-    created_at: new Date(now).toISOString(),
-    updated_at: new Date(now).toISOString(),
-  };
+  const head = newImportHead({ account_id: 'acc_1', provider: 'sendgrid', region: 'us', resources: ['suppressions'], dry_run: false }, now, 'mig_01M84MJWBKVJZN2V5J7RKDHSVW');
   const deps = {
     clock: { now: () => new Date(now) },
     importSettings: { budgetMs: options.budgetMs ?? 25_000, maxStretchesPerRequest: options.maxStretches ?? null, leaseMs: 60_000, apiBaseUrl: 'http://localhost', maxSuppressions: options.maxSuppressions },
@@ -162,10 +146,8 @@ describe('the import work loop', () => {
   });
 
   it('answers a refusal before any work as such (the caller turns it into 400/502), saving nothing', async () => {
-    const h = harness();
-    h.head.progress = { ...INITIAL_PROGRESS, lists: [{ id: 'bounces', label: 'bounces' }], list: 0 };
     const refused = harness({ failures: { 'bounces@0': new ProviderError({ kind: 'unavailable', message: 'down' }) } });
-    refused.head.progress = h.head.progress;
+    refused.head.progress = { ...INITIAL_PROGRESS, lists: [{ id: 'bounces', label: 'bounces' }], list: 0 };
     const outcome = await refused.work();
     expect(outcome.stretches).toBe(0);
     expect(outcome.failedBeforeWork?.failure.kind).toBe('unavailable');

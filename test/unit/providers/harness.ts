@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { seedProviderAccount } from '../../../localstack/emulators/providers/client';
 import { startProviderEmulator, type AccountSeed, type ProviderEmulator } from '../../../localstack/emulators/providers/server';
 import { ProviderError, type SourcePage } from '../../../shared/domain/migrations/source';
+import type { ProviderBaseUrls } from '../../../shared/providers/base-urls';
 
 export { providerRequestLog } from '../../../localstack/emulators/providers/client';
 
@@ -61,7 +62,7 @@ export async function closedPortUrl(): Promise<string> {
 }
 
 /** Base URLs all pointing at one (dead or live) origin. */
-export function allUrls(origin: string): { sendgrid: string; sendgridEu: string; postmark: string; mailgun: string; mailgunEu: string } {
+export function allUrls(origin: string): ProviderBaseUrls {
   return { sendgrid: origin, sendgridEu: origin, postmark: origin, mailgun: origin, mailgunEu: origin };
 }
 
