@@ -16,7 +16,7 @@ import {
   type Change,
   type Route53Client,
 } from '@aws-sdk/client-route-53';
-import { DnsHostError, zoneCandidates, type DnsHost, type DnsZone, type RecordSetOutcome, type RecordSetWrite } from '../domain/domains/dns-apply';
+import { DnsHostError, hostOf, zoneCandidates, type DnsHost, type DnsZone, type RecordSetOutcome, type RecordSetWrite } from '../domain/domains/dns-apply';
 import type { DnsRecordType } from '../domain/migrations/dns-plan';
 import { redact } from '../providers/http';
 import { quoteTxt, unquoteTxt } from '../dns-hosts/txt';
@@ -48,7 +48,6 @@ export interface Route53DnsHostOptions {
   ownsClient?: boolean;
 }
 
-const hostOf = (name: string) => name.trim().toLowerCase().replace(/\.$/, '');
 /** Route 53 writes `*` and other special characters of names as \DDD escapes: undone for comparison. */
 const nameOf = (name: string) => hostOf(name.replace(/\\(\d{3})/g, (_, digits: string) => String.fromCharCode(Number(digits))));
 const stripId = (id: string) => id.replace(/^\/(hostedzone|change)\//, '');

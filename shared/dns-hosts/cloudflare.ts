@@ -14,9 +14,9 @@
  * Authentication failures: 401; 403 (an unknown token, or one without DNS:Edit on the zone: code 10000
  * "Authentication error"); 400 with 6003/6111/... (a malformed Authorization header).
  */
-import { DnsHostError, zoneCandidates, type DnsHost, type DnsZone, type RecordSetOutcome, type RecordSetWrite } from '../domain/domains/dns-apply';
+import { DnsHostError, hostOf, setKey, zoneCandidates, type DnsHost, type DnsZone, type RecordSetOutcome, type RecordSetWrite } from '../domain/domains/dns-apply';
 import type { DnsRecordType } from '../domain/migrations/dns-plan';
-import { redact } from '../providers/http';
+import { networkReason, redact } from '../providers/http';
 import { quoteTxt, unquoteTxt } from './txt';
 
 export const CLOUDFLARE_API_URL = 'https://api.cloudflare.com/client/v4';
@@ -47,8 +47,6 @@ export interface CloudflareDnsHostOptions {
 
 /** A request Cloudflare refused for this record (not the token, not an outage): reported on the record. */
 class RecordRefused extends Error {}
-
-const hostOf = (name: string) => name.trim().toLowerCase().replace(/\.$/, '');
 
 export class CloudflareDnsHost implements DnsHost {
   readonly provider = 'cloudflare' as const;
@@ -87,7 +85,7 @@ export class CloudflareDnsHost implements DnsHost {
       const total = envelope.result_info?.total_pages ?? 1;
       if (page >= total || list.length === 0) break;
     }
-    this.seen.set(`${type} ${wanted}`, records);
+    this.seen.set(setKey(wanted, type), records);
     return records.map((record) => valueOf(type, record));
   }
 
@@ -107,7 +105,7 @@ export class CloudflareDnsHost implements DnsHost {
 
   private async writeSet(zone: DnsZone, set: RecordSetWrite): Promise<void> {
     const name = hostOf(set.name);
-    const key = `${set.type} ${name}`;
+    const key = setKey(name, set.type);
     if (!this.seen.has(key)) await this.read(zone, name, set.type);
     const existing = [...(this.seen.get(key) ?? [])];
     // The difference, value by value: what stays is not touched.
@@ -144,7 +142,7 @@ export class CloudflareDnsHost implements DnsHost {
       });
       text = await response.text();
     } catch (error) {
-      throw new DnsHostError({ kind: 'unavailable', message: `Cloudflare could not be reached (${method} ${path}): ${this.scrub(reason(error, this.timeoutMs))}` });
+      throw new DnsHostError({ kind: 'unavailable', message: `Cloudflare could not be reached (${method} ${path}): ${this.scrub(networkReason(error, this.timeoutMs))}` });
     }
     let envelope: Envelope | undefined;
     try {
@@ -186,13 +184,4 @@ function recordBody(type: DnsRecordType, name: string, value: string): Record<st
   if (type === 'CNAME') return { ...common, content: value, proxied: false };
   const [priority, host] = value.split(/\s+/);
   return { ...common, content: host, priority: Number(priority) };
-}
-
-function reason(error: unknown, timeoutMs: number): string {
-  const e = (typeof error === 'object' && error !== null ? error : {}) as { name?: unknown; message?: unknown; cause?: unknown };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no answer within ${timeoutMs / 1000} s`;
-  const cause = (typeof e.cause === 'object' && e.cause !== null ? e.cause : {}) as { code?: unknown; message?: unknown };
-  if (typeof cause.code === 'string') return cause.code;
-  if (typeof cause.message === 'string') return cause.message;
-  return typeof e.message === 'string' ? e.message : String(error);
 }

@@ -4,10 +4,10 @@
  * SecretBox (context `{purpose: 'dns_provider', account_id, provider}`, sealed and opened by the use
  * case); the item also keeps a hint that names them without revealing them (`AKIA…WXYZ`, `…abcd`).
  */
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DnsHostName } from '../domain/domains/dns-apply';
 import { keys } from './keys';
-import type { Table } from './table';
+import { queryAllWithPrefix, type Table } from './table';
 
 export interface StoredDnsProvider {
   provider: DnsHostName;
@@ -51,17 +51,8 @@ export class DnsProviderRepository {
   }
 
   /** Every host the account stored credentials for (at most one item per host). */
-  async list(accountId: string): Promise<StoredDnsProvider[]> {
-    const { PK, SKPrefix } = keys.dnsProviderPrefix(accountId);
-    const result = await this.table.client.send(
-      new QueryCommand({
-        TableName: this.table.name,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
-        ConsistentRead: true,
-      }),
-    );
-    return (result.Items ?? []).map(toStored);
+  list(accountId: string): Promise<StoredDnsProvider[]> {
+    return queryAllWithPrefix(this.table, keys.dnsProviderPrefix(accountId), toStored);
   }
 
   /** False when there was nothing to delete. */

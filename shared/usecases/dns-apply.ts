@@ -57,8 +57,8 @@ export interface ApplyOutcome {
 
 export async function applyDomainDns(deps: DnsApplyDeps, principal: Principal, domainId: string, input: ApplyDnsInput): Promise<ApplyOutcome> {
   const domain = await getDomain(deps, principal, domainId);
-  const { credentials, source } = await credentialsFor(deps, principal.account.id, input.provider, input.credentials);
-  const host = deps.dnsHost({ provider: input.provider, credentials });
+  const { request, source } = await hostRequestFor(deps, principal.account.id, input.provider, input.credentials);
+  const host = deps.dnsHost(request);
   let written: Awaited<ReturnType<typeof writeDomainRecords>>;
   try {
     written = await writeDomainRecords(host, domain);
@@ -116,22 +116,24 @@ export async function writeDomainRecords(host: DnsHost, domain: Pick<Domain, 'na
   }
 }
 
-async function credentialsFor(
+/** The host and its credentials: the request's (this request only), else the account's stored ones, else (Route 53) the service's own. */
+async function hostRequestFor(
   deps: DnsApplyDeps,
   accountId: string,
   provider: DnsHostName,
   given: DnsHostCredentials | null,
-): Promise<{ credentials: DnsHostCredentials | null; source: ApplyReport['credentials'] }> {
-  if (given) return { credentials: given, source: 'request' };
-  const stored = await storedDnsCredentials(deps, accountId, provider);
-  if (stored) return { credentials: stored, source: 'stored' };
-  if (provider === 'route53') return { credentials: null, source: 'service' };
+): Promise<{ request: DnsHostRequest; source: ApplyReport['credentials'] }> {
+  const credentials = given ?? (await storedDnsCredentials(deps, accountId, provider));
+  const source = given ? 'request' : credentials ? 'stored' : 'service';
+  // Given and stored credentials are always the provider's own (the schema builds them so; storedDnsCredentials checks).
+  if (provider === 'route53') return { request: { provider, credentials: credentials?.provider === 'route53' ? credentials : null }, source };
+  if (credentials?.provider === 'cloudflare') return { request: { provider, credentials }, source };
   throw new ValidationError('Cloudflare needs an API token: send credentials.api_token, or store one with PUT /dns-providers/cloudflare.', {
     details: { fields: [{ field: 'credentials.api_token', message: 'required for cloudflare (none stored for this account)' }] },
   });
 }
 
-export function hostErrorToAppError(error: DnsHostError, provider: DnsHostName, wrote: boolean): AppError {
+function hostErrorToAppError(error: DnsHostError, provider: DnsHostName, wrote: boolean): AppError {
   const label = DNS_HOST_LABELS[provider];
   const { failure } = error;
   const partly = wrote ? ' Some records may have been written: apply again once it is fixed (apply changes only what differs).' : '';

@@ -125,6 +125,44 @@ describe('apply through Route 53', () => {
     expect(response.text).not.toContain(secret);
   });
 
+  it('stored AWS credentials: listed by a hint, used by apply without credentials instead of the service role', async () => {
+    const account = await newAccount({ plan: 'pro' });
+    const name = uniqueParent();
+    await hostedZone(name);
+    const domain = await addDomain(account, name);
+    const secret = `secret-${randomUUID()}`;
+
+    const stored = await api('PUT', '/dns-providers/route53', { key: account.key, body: { credentials: { access_key_id: ROUTE53_LOCAL_ACCESS_KEY_ID, secret_access_key: secret } } });
+    expect(stored.status).toBe(200);
+    expect(stored.body.dns_provider).toMatchObject({ provider: 'route53', hint: `${ROUTE53_LOCAL_ACCESS_KEY_ID.slice(0, 4)}…${ROUTE53_LOCAL_ACCESS_KEY_ID.slice(-4)}` });
+    expect(stored.text).not.toContain(secret);
+
+    const response = await apply(account, domain.id, { provider: 'route53' });
+    expect(response.status).toBe(200);
+    expect(response.body.apply).toMatchObject({ zone: { name }, credentials: 'stored' });
+    expect(response.body.domain.status).toBe('verified');
+    expect(response.text).not.toContain(secret);
+  });
+
+  it('records written but SES refuses the domain: 502 upstream_error as verify, with the apply report in details', async () => {
+    // The SES emulator refuses identities named *.refused-by-ses.test (LOCAL_SES_REFUSE_IDENTITIES, global setup).
+    const account = await newAccount({ plan: 'pro' });
+    const name = `d${randomUUID().slice(0, 8)}.refused-by-ses.test`;
+    await hostedZone(name);
+    const domain = await addDomain(account, name);
+
+    const response = await apply(account, domain.id, { provider: 'route53' });
+    expect(response.status).toBe(502);
+    expect(response.body.error).toMatchObject({ code: 'upstream_error', details: { domain_id: domain.id, status: 'pending' } });
+    expect(response.body.error.details.apply).toMatchObject({ provider: 'route53', zone: { name }, credentials: 'service' });
+    expect(actions(response.body.error.details.apply.records)).toEqual({ ownership: 'created', dkim: 'created', return_path: 'created', spf: 'created', dmarc: 'created' });
+    // The records are there: verify needs no DNS change (it fails at SES again, not at DNS).
+    expect(await txt(`_dmarc.${name}`)).toHaveLength(1);
+    const again = await apply(account, domain.id, { provider: 'route53' });
+    expect(again.status).toBe(502);
+    expect(Object.values(actions(again.body.error.details.apply.records)).every((action) => action === 'unchanged')).toBe(true);
+  });
+
   it('no hosted zone for the name or a parent: 422 dns_zone_not_found with the names tried', async () => {
     const account = await newAccount({ plan: 'pro' });
     const name = `mail.${uniqueParent()}`;

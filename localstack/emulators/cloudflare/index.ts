@@ -19,11 +19,9 @@
  * answered quoted, as Cloudflare does.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { DnsRecordError } from '../dns/errors';
-import { fromQuoted, JsonState, setsOfZone, toQuoted, zoneOfName, type DnsRecordsBackend } from '../dns/hosted';
+import { fromQuoted, JsonState, serveHttp, setAt, setsOfZone, toQuoted, zoneOfName, type DnsRecordsBackend } from '../dns/hosted';
 import { isAtOrBelow, parseName } from '../dns/names';
 import { RECORD_TYPES, type DnsRecordSet, type DnsRecordType } from '../dns/types';
 
@@ -137,15 +135,15 @@ export async function startCloudflareEmulator(options: CloudflareEmulatorOptions
     modified_on: zone.created_on,
   });
 
-  /** The zone's records: one per value of each set in it. */
-  const recordsOf = (zone: CloudflareZone): RecordView[] => {
-    const sets = setsOfZone(
+  const setsOf = (zone: CloudflareZone): DnsRecordSet[] =>
+    setsOfZone(
       options.dns,
       zone.name,
       zones.map((z) => z.name),
     );
-    return sets.flatMap((set) => set.values.map((value) => view(zone, set, value)));
-  };
+
+  /** The zone's records: one per value of each set in it. */
+  const recordsOf = (zone: CloudflareZone): RecordView[] => setsOf(zone).flatMap((set) => set.values.map((value) => view(zone, set, value)));
 
   const view = (zone: CloudflareZone, set: DnsRecordSet, value: string): RecordView => {
     const mx = set.type === 'MX' ? /^(\d+)\s+(\S+)$/.exec(value) : null;
@@ -197,14 +195,8 @@ export async function startCloudflareEmulator(options: CloudflareEmulatorOptions
     return { name, type, value, ttl };
   };
 
-  const setAt = (name: string, type: DnsRecordType): DnsRecordSet | undefined => options.dns.listRecords(name).find((set) => set.name === name && set.type === type);
-
   const findRecord = (zone: CloudflareZone, id: string): { set: DnsRecordSet; value: string } => {
-    for (const set of setsOfZone(
-      options.dns,
-      zone.name,
-      zones.map((z) => z.name),
-    )) {
+    for (const set of setsOf(zone)) {
       for (const value of set.values) if (recordId(set.name, set.type, value) === id) return { set, value };
     }
     throw new Fault(404, 81044, 'Record does not exist.');
@@ -225,11 +217,11 @@ export async function startCloudflareEmulator(options: CloudflareEmulatorOptions
 
   const addRecord = (zone: CloudflareZone, body: Record<string, unknown>): RecordView => {
     const { name, type, value, ttl } = valueOf(zone, body);
-    const existing = setAt(name, type);
+    const existing = setAt(options.dns, name, type);
     if (existing?.values.includes(value)) throw new Fault(400, 81058, 'An identical record already exists.');
     if (type === 'CNAME' && existing) throw new Fault(400, 81054, 'A CNAME record with that host already exists.');
     write(() => options.dns.setRecords({ name, type, values: [...(existing?.values ?? []), value], ttl }));
-    return view(zone, setAt(name, type)!, value);
+    return view(zone, setAt(options.dns, name, type)!, value);
   };
 
   const removeRecord = (set: DnsRecordSet, value: string) => {
@@ -274,7 +266,7 @@ export async function startCloudflareEmulator(options: CloudflareEmulatorOptions
           method === 'PATCH' ? { type: set.type, name: set.name, content: view(zone, set, value).content, priority: view(zone, set, value).priority, ttl: set.ttl, ...body } : body;
         const next = valueOf(zone, merged);
         const sameSet = next.name === set.name && next.type === set.type;
-        const target = sameSet ? set : setAt(next.name, next.type);
+        const target = sameSet ? set : setAt(options.dns, next.name, next.type);
         if (target?.values.includes(next.value) && !(sameSet && next.value === value)) throw new Fault(400, 81058, 'An identical record already exists.');
         write(() => {
           if (sameSet) options.dns.setRecords({ name: set.name, type: set.type, ttl: next.ttl, values: set.values.map((v) => (v === value ? next.value : v)) });
@@ -283,71 +275,52 @@ export async function startCloudflareEmulator(options: CloudflareEmulatorOptions
             removeRecord(set, value);
           }
         });
-        return ok(view(zone, setAt(next.name, next.type)!, next.value));
+        return ok(view(zone, setAt(options.dns, next.name, next.type)!, next.value));
       }
     }
     throw new Fault(404, 7000, 'No route for that URI');
   }
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      let reply: Reply;
-      try {
-        const url = new URL(req.url ?? '/', 'http://cloudflare.invalid');
-        const auth = req.headers.authorization ?? '';
-        const token = /^Bearer ([A-Za-z0-9_-]{20,})$/.exec(auth)?.[1];
-        if (!token) throw new Fault(400, 6003, 'Invalid request headers', [{ code: 6111, message: 'Invalid format for Authorization header' }]);
-        if (!tokens.includes(token)) throw new Fault(403, 10000, 'Authentication error');
-        const method = req.method ?? 'GET';
-        let body: Record<string, unknown> = {};
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (text.trim() !== '') {
-          try {
-            const parsed = JSON.parse(text) as unknown;
-            if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
-            else throw new Error('not an object');
-          } catch {
-            throw new Fault(400, 9207, 'Request body is invalid.');
-          }
-        }
-        reply = route(method, url.pathname, url.searchParams, body);
-      } catch (error) {
-        if (error instanceof Fault) {
-          reply = { status: error.status, body: { success: false, errors: [{ code: error.code, message: error.message, ...(error.chain ? { error_chain: error.chain } : {}) }], messages: [], result: null } };
-        } else {
-          log(`cloudflare: ${req.method} ${req.url} failed: ${(error as Error).stack ?? String(error)}`);
-          reply = { status: 500, body: { success: false, errors: [{ code: 10001, message: 'Internal error in the Cloudflare fake' }], messages: [], result: null } };
+  const { url, stop } = await serveHttp(options, (req, raw, res) => {
+    let reply: Reply;
+    try {
+      const target = new URL(req.url ?? '/', 'http://cloudflare.invalid');
+      const auth = req.headers.authorization ?? '';
+      const token = /^Bearer ([A-Za-z0-9_-]{20,})$/.exec(auth)?.[1];
+      if (!token) throw new Fault(400, 6003, 'Invalid request headers', [{ code: 6111, message: 'Invalid format for Authorization header' }]);
+      if (!tokens.includes(token)) throw new Fault(403, 10000, 'Authentication error');
+      const method = req.method ?? 'GET';
+      let body: Record<string, unknown> = {};
+      const text = raw.toString('utf8');
+      if (text.trim() !== '') {
+        try {
+          const parsed = JSON.parse(text) as unknown;
+          if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
+          else throw new Error('not an object');
+        } catch {
+          throw new Fault(400, 9207, 'Request body is invalid.');
         }
       }
-      const payload = JSON.stringify(reply.body);
-      res.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'cf-ray': randomBytes(8).toString('hex') });
-      res.end(payload);
-    });
+      reply = route(method, target.pathname, target.searchParams, body);
+    } catch (error) {
+      if (error instanceof Fault) {
+        reply = { status: error.status, body: { success: false, errors: [{ code: error.code, message: error.message, ...(error.chain ? { error_chain: error.chain } : {}) }], messages: [], result: null } };
+      } else {
+        log(`cloudflare: ${req.method} ${req.url} failed: ${(error as Error).stack ?? String(error)}`);
+        reply = { status: 500, body: { success: false, errors: [{ code: 10001, message: 'Internal error in the Cloudflare fake' }], messages: [], result: null } };
+      }
+    }
+    const payload = JSON.stringify(reply.body);
+    res.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'cf-ray': randomBytes(8).toString('hex') });
+    res.end(payload);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = options.host ?? '127.0.0.1';
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log(`cloudflare: listening on ${url}/client/v4${options.dataDir ? `, zones in ${options.dataDir}` : ', in memory'}`);
-  let stopping: Promise<void> | undefined;
   return {
     url,
     apiUrl: `${url}/client/v4`,
     createZone: (name) => createZone(name),
     zones: () => zones.map((zone) => ({ ...zone })),
-    stop: () =>
-      (stopping ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      })),
+    stop,
   };
 }
 

@@ -16,11 +16,9 @@
  * `<ErrorResponse><Error><Type/><Code/><Message/></Error><RequestId/></ErrorResponse>`.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { DnsRecordError } from '../dns/errors';
-import { fromQuoted, JsonState, setsOfZone, toQuoted, type DnsRecordsBackend } from '../dns/hosted';
+import { fromQuoted, JsonState, serveHttp, setAt, setsOfZone, toQuoted, type DnsRecordsBackend } from '../dns/hosted';
 import { canonicalName, isAtOrBelow, parseName } from '../dns/names';
 import { RECORD_TYPES, type DnsRecordSet, type DnsRecordType } from '../dns/types';
 import { validateRecordSet } from '../dns/validate';
@@ -183,7 +181,7 @@ export async function startRoute53Emulator(options: Route53EmulatorOptions): Pro
       changeInfo(change),
       node('DelegationSet', [node('NameServers', NAME_SERVERS.map((ns) => leaf('NameServer', ns)))]),
     ]);
-    return { status: 201, xml, headers: { location: `${'https://route53.amazonaws.com'}/2013-04-01/hostedzone/${zone.id}` } };
+    return { status: 201, xml, headers: { location: `https://route53.amazonaws.com/2013-04-01/hostedzone/${zone.id}` } };
   }
 
   function listHostedZonesByName(query: URLSearchParams): string {
@@ -191,7 +189,7 @@ export async function startRoute53Emulator(options: Route53EmulatorOptions): Pro
     const startId = query.get('hostedzoneid');
     const maxItems = Math.min(Math.max(Number(query.get('maxitems') ?? 100) || 100, 1), 100);
     if (startId && !dnsName) throw new Route53Fault(400, 'InvalidInput', 'hostedzoneid requires dnsname.');
-    let start = dnsName === null ? '' : orderKey(dnsName);
+    let start = '';
     if (dnsName !== null) {
       try {
         start = orderKey(parseName(dnsName, 'dnsname'));
@@ -249,7 +247,7 @@ export async function startRoute53Emulator(options: Route53EmulatorOptions): Pro
     const current = (name: string, type: DnsRecordType): DnsRecordSet | null => {
       const key = `${name} ${type}`;
       if (after.has(key)) return after.get(key)!;
-      return options.dns.listRecords(name).find((set) => set.name === name && set.type === type) ?? null;
+      return setAt(options.dns, name, type) ?? null;
     };
     const problems: string[] = [];
     for (const change of changeList) {
@@ -343,82 +341,63 @@ export async function startRoute53Emulator(options: Route53EmulatorOptions): Pro
 
   // ---- HTTP ----
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const requestId = randomUUID();
-      const reply = (status: number, xml: string, headers: Record<string, string> = {}) => {
-        res.writeHead(status, { 'content-type': 'text/xml', 'x-amzn-requestid': requestId, ...headers });
-        res.end(xml);
-      };
-      try {
-        const url = new URL(req.url ?? '/', 'http://route53.invalid');
-        const method = req.method ?? 'GET';
-        const credential = /Credential=([^/,\s]+)\//.exec(req.headers.authorization ?? '')?.[1];
-        if (!credential) throw new Route53Fault(403, 'MissingAuthenticationToken', 'Missing Authentication Token');
-        if (options.accessKeys && !options.accessKeys.includes(credential)) {
-          throw new Route53Fault(403, 'InvalidClientTokenId', 'The security token included in the request is invalid.');
-        }
-        const body = () => {
-          try {
-            return parseXml(Buffer.concat(chunks).toString('utf8'));
-          } catch (error) {
-            throw new Route53Fault(400, 'InvalidInput', `The XML document is malformed: ${error instanceof XmlError ? error.message : String(error)}`);
-          }
-        };
-        const p = url.pathname;
-        let match: RegExpExecArray | null;
-        if (method === 'POST' && p === '/2013-04-01/hostedzone') {
-          const out = createHostedZone(body());
-          return reply(out.status, out.xml, out.headers);
-        }
-        if (method === 'GET' && p === '/2013-04-01/hostedzonesbyname') return reply(200, listHostedZonesByName(url.searchParams));
-        if ((match = /^\/2013-04-01\/hostedzone\/([^/]+)\/rrset\/?$/.exec(p))) {
-          const zone = zoneById(decodeURIComponent(match[1]!));
-          if (method === 'GET') return reply(200, listResourceRecordSets(zone, url.searchParams));
-          if (method === 'POST') return reply(200, changeResourceRecordSets(zone, body()));
-        }
-        if (method === 'GET' && (match = /^\/2013-04-01\/change\/([^/]+)$/.exec(p))) {
-          const change = changes.get(decodeURIComponent(match[1]!).replace(/^\/?change\//, ''));
-          if (!change) throw new Route53Fault(404, 'NoSuchChange', `A change with the specified change ID does not exist.`);
-          return reply(200, document('GetChangeResponse', [changeInfo(change)]));
-        }
-        throw new Route53Fault(404, 'UnknownOperationException', `The Route 53 emulator does not implement ${method} ${p}.`);
-      } catch (error) {
-        const fault =
-          error instanceof Route53Fault ? error : error instanceof DnsRecordError ? new Route53Fault(400, 'InvalidChangeBatch', error.message) : new Route53Fault(500, 'InternalFailure', (error as Error).message);
-        if (fault.status >= 500) log(`route53: ${req.method} ${req.url} failed: ${(error as Error).stack ?? String(error)}`);
-        reply(
-          fault.status,
-          document('ErrorResponse', [
-            node('Error', [leaf('Type', fault.status >= 500 ? 'Receiver' : 'Sender'), leaf('Code', fault.code), leaf('Message', fault.message)]),
-            leaf('RequestId', requestId),
-          ]),
-        );
+  const { url, stop } = await serveHttp(options, (req, raw, res) => {
+    const requestId = randomUUID();
+    const reply = (status: number, xml: string, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'text/xml', 'x-amzn-requestid': requestId, ...headers });
+      res.end(xml);
+    };
+    try {
+      const target = new URL(req.url ?? '/', 'http://route53.invalid');
+      const method = req.method ?? 'GET';
+      const credential = /Credential=([^/,\s]+)\//.exec(req.headers.authorization ?? '')?.[1];
+      if (!credential) throw new Route53Fault(403, 'MissingAuthenticationToken', 'Missing Authentication Token');
+      if (options.accessKeys && !options.accessKeys.includes(credential)) {
+        throw new Route53Fault(403, 'InvalidClientTokenId', 'The security token included in the request is invalid.');
       }
-    });
+      const body = () => {
+        try {
+          return parseXml(raw.toString('utf8'));
+        } catch (error) {
+          throw new Route53Fault(400, 'InvalidInput', `The XML document is malformed: ${error instanceof XmlError ? error.message : String(error)}`);
+        }
+      };
+      const p = target.pathname;
+      let match: RegExpExecArray | null;
+      if (method === 'POST' && p === '/2013-04-01/hostedzone') {
+        const out = createHostedZone(body());
+        return reply(out.status, out.xml, out.headers);
+      }
+      if (method === 'GET' && p === '/2013-04-01/hostedzonesbyname') return reply(200, listHostedZonesByName(target.searchParams));
+      if ((match = /^\/2013-04-01\/hostedzone\/([^/]+)\/rrset\/?$/.exec(p))) {
+        const zone = zoneById(decodeURIComponent(match[1]!));
+        if (method === 'GET') return reply(200, listResourceRecordSets(zone, target.searchParams));
+        if (method === 'POST') return reply(200, changeResourceRecordSets(zone, body()));
+      }
+      if (method === 'GET' && (match = /^\/2013-04-01\/change\/([^/]+)$/.exec(p))) {
+        const change = changes.get(decodeURIComponent(match[1]!).replace(/^\/?change\//, ''));
+        if (!change) throw new Route53Fault(404, 'NoSuchChange', `A change with the specified change ID does not exist.`);
+        return reply(200, document('GetChangeResponse', [changeInfo(change)]));
+      }
+      throw new Route53Fault(404, 'UnknownOperationException', `The Route 53 emulator does not implement ${method} ${p}.`);
+    } catch (error) {
+      const fault =
+        error instanceof Route53Fault ? error : error instanceof DnsRecordError ? new Route53Fault(400, 'InvalidChangeBatch', error.message) : new Route53Fault(500, 'InternalFailure', (error as Error).message);
+      if (fault.status >= 500) log(`route53: ${req.method} ${req.url} failed: ${(error as Error).stack ?? String(error)}`);
+      reply(
+        fault.status,
+        document('ErrorResponse', [
+          node('Error', [leaf('Type', fault.status >= 500 ? 'Receiver' : 'Sender'), leaf('Code', fault.code), leaf('Message', fault.message)]),
+          leaf('RequestId', requestId),
+        ]),
+      );
+    }
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = options.host ?? '127.0.0.1';
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log(`route53: listening on ${url}${options.dataDir ? `, zones in ${options.dataDir}` : ', in memory'}`);
-  let stopping: Promise<void> | undefined;
   return {
     url,
     createZone: (name) => createZone(name),
     zones: () => zones.map((zone) => ({ ...zone })),
-    stop: () =>
-      (stopping ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      })),
+    stop,
   };
 }

@@ -22,11 +22,13 @@ export type DnsHostCredentials =
   | { provider: 'route53'; accessKeyId: string; secretAccessKey: string; sessionToken?: string }
   | { provider: 'cloudflare'; apiToken: string };
 
-/** What the adapter factory is given: the host, and its credentials unless the service's own apply (Route 53: the function's role). */
-export interface DnsHostRequest {
-  provider: DnsHostName;
-  credentials: DnsHostCredentials | null;
-}
+/**
+ * What the adapter factory is given: the host and its credentials; Route 53 without (null) is the
+ * service's own apply (the function's role). Cloudflare always has a token (the use case asks first).
+ */
+export type DnsHostRequest =
+  | { provider: 'route53'; credentials: Extract<DnsHostCredentials, { provider: 'route53' }> | null }
+  | { provider: 'cloudflare'; credentials: Extract<DnsHostCredentials, { provider: 'cloudflare' }> };
 
 /** The hosted zone (Route 53) or zone (Cloudflare) holding a domain's records. */
 export interface DnsZone {
@@ -36,15 +38,14 @@ export interface DnsZone {
 }
 
 /**
- * One record set to write: every value of `type` at `name` once written. `previous` is what was read
- * (the adapter changes only the difference: on Cloudflare each value is a record of its own).
+ * One record set to write: every value of `type` at `name` once written. The adapter changes only the
+ * difference from what it read (on Cloudflare each value is a record of its own).
  */
 export interface RecordSetWrite {
   name: string;
   type: DnsRecordType;
   /** Values as the DNS answers them: TXT text unquoted (whole, not split), CNAME a host, MX "<priority> <host>". */
   values: string[];
-  previous: string[];
 }
 
 export type RecordSetOutcome = { ok: true } | { ok: false; message: string };
@@ -101,7 +102,8 @@ export interface PlannedRecord {
   write: RecordSetWrite | null;
 }
 
-const hostOf = (host: string) => host.trim().toLowerCase().replace(/\.$/, '');
+/** A DNS name as the planner and the adapters compare it: lower case, no trailing dot. */
+export const hostOf = (host: string) => host.trim().toLowerCase().replace(/\.$/, '');
 
 /** MX values as the host answers them ("10 mx.example.net") -> the exchange hosts the planner compares. */
 function exchanges(values: readonly string[]): string[] {
@@ -150,7 +152,7 @@ export function planApply(records: readonly DnsRecord[], published: ReadonlyMap<
     } else {
       values = [ours];
     }
-    const write: RecordSetWrite = { name, type: record.type, values, previous: [...current] };
+    const write: RecordSetWrite = { name, type: record.type, values };
     if (row.action === 'add') {
       const others = current.length > 0 ? ` The other ${record.type} record${current.length === 1 ? '' : 's'} at ${name} stay as they are.` : '';
       return { result: { ...base, value: ours, action: 'created', message: `Created.${others}` }, write };

@@ -34,7 +34,7 @@ const credential = (name: string, max: number) =>
     .regex(/^\S+$/, `${name} must not contain spaces`);
 
 /** Route 53: an access key (an IAM user's, or temporary ones with their session token). */
-export const route53CredentialsSchema = z
+const route53CredentialsSchema = z
   .object({
     access_key_id: credential('access_key_id', 128),
     secret_access_key: credential('secret_access_key', 256),
@@ -43,9 +43,27 @@ export const route53CredentialsSchema = z
   .strict();
 
 /** Cloudflare: an API token with Zone:Read and DNS:Edit on the zone. */
-export const cloudflareCredentialsSchema = z.object({ api_token: credential('api_token', 256) }).strict();
+const cloudflareCredentialsSchema = z.object({ api_token: credential('api_token', 256) }).strict();
 
 const providerSchema = z.enum(DNS_HOSTS, { message: `provider must be one of ${DNS_HOSTS.join(', ')}` });
+
+/** A `credentials` object: checked against the host's fields after the provider is known. */
+const credentialsObject = z.record(z.string(), z.unknown(), { message: 'credentials must be an object' });
+
+/**
+ * `credentials` parsed for `provider` into DnsHostCredentials; the issues (never the values) reported
+ * under `credentials.<field>`.
+ */
+function parseCredentials(provider: DnsHostName, raw: Record<string, unknown>, ctx: z.RefinementCtx): DnsHostCredentials | typeof z.NEVER {
+  const parsed = (provider === 'route53' ? route53CredentialsSchema : cloudflareCredentialsSchema).safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: ['credentials', ...issue.path.map(String)], message: issue.message });
+    return z.NEVER;
+  }
+  const data = parsed.data as Record<string, string | undefined>;
+  if (provider === 'cloudflare') return { provider, apiToken: data.api_token! };
+  return { provider, accessKeyId: data.access_key_id!, secretAccessKey: data.secret_access_key!, ...(data.session_token ? { sessionToken: data.session_token } : {}) };
+}
 
 /**
  * `POST /domains/{id} {action: "apply", provider, credentials?}`: credentials for this request only;
@@ -53,47 +71,22 @@ const providerSchema = z.enum(DNS_HOSTS, { message: `provider must be one of ${D
  * service's own AWS credentials.
  */
 export const applyDnsSchema = z
-  .object({
-    action: z.literal('apply'),
-    provider: providerSchema,
-    credentials: z.record(z.string(), z.unknown(), { message: 'credentials must be an object' }).optional(),
-  })
+  .object({ action: z.literal('apply'), provider: providerSchema, credentials: credentialsObject.optional() })
   .strict()
-  .transform((value, ctx) => {
-    if (value.credentials === undefined) return { provider: value.provider, credentials: null };
-    const parsed = credentialsSchemaOf(value.provider).safeParse(value.credentials);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: ['credentials', ...issue.path.map(String)], message: issue.message });
-      return z.NEVER;
-    }
-    return { provider: value.provider, credentials: toCredentials(value.provider, parsed.data) };
-  });
+  .transform((value, ctx) => ({
+    provider: value.provider,
+    credentials: value.credentials === undefined ? null : parseCredentials(value.provider, value.credentials, ctx),
+  }));
 export type ApplyDnsInput = z.output<typeof applyDnsSchema>;
-
-function credentialsSchemaOf(provider: DnsHostName) {
-  return provider === 'route53' ? route53CredentialsSchema : cloudflareCredentialsSchema;
-}
-
-function toCredentials(provider: DnsHostName, data: Record<string, string | undefined>): DnsHostCredentials {
-  if (provider === 'cloudflare') return { provider, apiToken: data.api_token! };
-  return { provider, accessKeyId: data.access_key_id!, secretAccessKey: data.secret_access_key!, ...(data.session_token ? { sessionToken: data.session_token } : {}) };
-}
 
 export const dnsProviderParamSchema = providerSchema;
 
 /** `PUT /dns-providers/{provider} {credentials}`: stored sealed for the account's later applies. */
 export function storeDnsProviderSchema(provider: DnsHostName) {
   return z
-    .object({ credentials: z.record(z.string(), z.unknown(), { message: 'credentials must be an object' }) })
+    .object({ credentials: credentialsObject })
     .strict()
-    .transform((value, ctx) => {
-      const parsed = credentialsSchemaOf(provider).safeParse(value.credentials);
-      if (!parsed.success) {
-        for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: ['credentials', ...issue.path.map(String)], message: issue.message });
-        return z.NEVER;
-      }
-      return toCredentials(provider, parsed.data);
-    });
+    .transform((value, ctx) => parseCredentials(provider, value.credentials, ctx));
 }
 
 /** `{domain}` of POST /tenants/{tenant}/domains: an account domain, by name or by id. */

@@ -27,7 +27,7 @@ describe('planApply', () => {
       ['dmarc', 'created'],
       ['inbound_mx', 'created'],
     ]);
-    expect(plan.find((p) => p.result.purpose === 'spf')!.write).toEqual({ name: 'example.com', type: 'TXT', values: ['v=spf1 include:spf.mail.test ~all'], previous: [] });
+    expect(plan.find((p) => p.result.purpose === 'spf')!.write).toEqual({ name: 'example.com', type: 'TXT', values: ['v=spf1 include:spf.mail.test ~all'] });
     expect(plan.find((p) => p.result.purpose === 'inbound_mx')!.write!.values).toEqual(['10 inbound.mail.test']);
     expect(plan.find((p) => p.result.purpose === 'return_path')!.write!.values).toEqual(['rp.mail.test']);
   });

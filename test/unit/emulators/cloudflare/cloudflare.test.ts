@@ -5,6 +5,7 @@
 import { Resolver } from 'node:dns/promises';
 import { startCloudflareEmulator, CLOUDFLARE_LOCAL_TOKEN, type CloudflareEmulator } from '../../../../localstack/emulators/cloudflare';
 import { startDnsEmulator, type DnsEmulator } from '../../../../localstack/emulators/dns';
+import { serveHttp } from '../../../../localstack/emulators/dns/hosted';
 import { DnsHostError } from '../../../../shared/domain/domains/dns-apply';
 import { CloudflareDnsHost } from '../../../../shared/dns-hosts/cloudflare';
 
@@ -102,10 +103,10 @@ describe('the Cloudflare adapter against the fake', () => {
     const merged = 'v=spf1 include:a.test include:b.test include:spf.mail.test ~all';
     const long = `v=DKIM1; k=rsa; p=${'B'.repeat(400)}`;
     const outcomes = await cloudflare.write(zone, [
-      { name: 'adapter-cf.test', type: 'TXT', values: ['keep-me=1', merged], previous: before },
-      { name: 'sel._domainkey.adapter-cf.test', type: 'TXT', values: [long], previous: [] },
-      { name: 'rp.adapter-cf.test', type: 'CNAME', values: ['rp.mail.test'], previous: [] },
-      { name: 'inbound.adapter-cf.test', type: 'MX', values: ['10 inbound.mail.test'], previous: [] },
+      { name: 'adapter-cf.test', type: 'TXT', values: ['keep-me=1', merged] },
+      { name: 'sel._domainkey.adapter-cf.test', type: 'TXT', values: [long] },
+      { name: 'rp.adapter-cf.test', type: 'CNAME', values: ['rp.mail.test'] },
+      { name: 'inbound.adapter-cf.test', type: 'MX', values: ['10 inbound.mail.test'] },
     ]);
     expect(outcomes).toEqual([{ ok: true }, { ok: true }, { ok: true }, { ok: true }]);
     // One SPF record (the first overwritten, the second deleted); the unrelated value untouched.
@@ -118,8 +119,8 @@ describe('the Cloudflare adapter against the fake', () => {
   test('a record Cloudflare refuses fails alone', async () => {
     dns.setRecords({ name: 'busy.adapter-cf.test', type: 'A', values: ['192.0.2.9'] });
     const outcomes = await host().write({ id: zoneId, name: 'adapter-cf.test' }, [
-      { name: 'busy.adapter-cf.test', type: 'CNAME', values: ['elsewhere.test'], previous: [] },
-      { name: 'fine.adapter-cf.test', type: 'TXT', values: ['fine'], previous: [] },
+      { name: 'busy.adapter-cf.test', type: 'CNAME', values: ['elsewhere.test'] },
+      { name: 'fine.adapter-cf.test', type: 'TXT', values: ['fine'] },
     ]);
     expect(outcomes).toEqual([{ ok: false, message: expect.stringContaining('81053') }, { ok: true }]);
   });
@@ -133,5 +134,55 @@ describe('the Cloudflare adapter against the fake', () => {
     expect(error.message).not.toContain(token);
     const down = (await new CloudflareDnsHost(CLOUDFLARE_LOCAL_TOKEN, { baseUrl: 'http://127.0.0.1:9/client/v4' }).findZone('a.test').catch((e: unknown) => e)) as DnsHostError;
     expect(down.failure.kind).toBe('unavailable');
+  });
+});
+
+describe('the Cloudflare adapter: what Cloudflare answers besides success', () => {
+  /** A server answering reads (GET) and writes (any other method) with the status and body given for each. */
+  async function answering(read: { status: number; body: unknown }, write = read) {
+    return serveHttp({}, (req, _raw, res) => {
+      const { status, body } = req.method === 'GET' ? read : write;
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(typeof body === 'string' ? body : JSON.stringify(body));
+    });
+  }
+  const token = 'tok-0123456789abcdefghijklmnop';
+  const failure = (errors: { code: number; message: string }[]) => ({ success: false, errors, messages: [], result: null });
+
+  test.each([
+    [503, 'unavailable', /Cloudflare is unavailable \(503 on GET \/zones/, failure([{ code: 10000, message: `upstream down for ${token}` }])],
+    [429, 'unavailable', /Cloudflare is unavailable \(429/, failure([{ code: 971, message: 'Please wait and consider throttling your request speed' }])],
+    [401, 'auth', /refused the API token \(401/, failure([{ code: 9109, message: 'Invalid access token' }])],
+    [404, 'unavailable', /Cloudflare refused GET \/zones \(404: 7003/, failure([{ code: 7003, message: 'Could not route' }])],
+    [200, 'unavailable', /body that is not JSON/, '<html>not json</html>'],
+  ] as const)('%i on a read is a %s failure; the token never quoted', async (status, kind, message, body) => {
+    const server = await answering({ status, body });
+    try {
+      const error = (await new CloudflareDnsHost(token, { baseUrl: server.url }).findZone('a.test').catch((e: unknown) => e)) as DnsHostError;
+      expect(error).toBeInstanceOf(DnsHostError);
+      expect(error.failure.kind).toBe(kind);
+      expect(error.message).toMatch(message);
+      expect(error.message).not.toContain(token);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('a write answered 5xx stops apply (thrown), a write answered 4xx fails that record only', async () => {
+    const empty = { status: 200, body: { success: true, errors: [], messages: [], result: [], result_info: { page: 1, total_pages: 1 } } };
+    const refused = failure([{ code: 9005, message: 'Content for TXT record is invalid' }]);
+    for (const [status, thrown] of [
+      [500, true],
+      [400, false],
+    ] as const) {
+      const server = await answering(empty, { status, body: refused });
+      try {
+        const outcome = await new CloudflareDnsHost(token, { baseUrl: server.url }).write({ id: 'z1', name: 'a.test' }, [{ name: 'a.test', type: 'TXT', values: ['x'] }]).catch((e: unknown) => e);
+        if (thrown) expect(outcome).toMatchObject({ failure: { kind: 'unavailable' } });
+        else expect(outcome).toEqual([{ ok: false, message: expect.stringContaining('9005') }]);
+      } finally {
+        await server.stop();
+      }
+    }
   });
 });

@@ -155,9 +155,9 @@ describe('the Route 53 adapter against the emulator', () => {
     expect(await host.read(zone, 'nothing.adapter.test', 'TXT')).toEqual([]);
 
     const outcomes = await host.write(zone, [
-      { name: 'adapter.test', type: 'TXT', values: ['google-site-verification=abc', 'v=spf1 include:_spf.example.net include:spf.mail.test ~all'], previous: [] },
-      { name: 'rp.adapter.test', type: 'CNAME', values: ['rp.mail.test'], previous: [] },
-      { name: 'inbound.adapter.test', type: 'MX', values: ['10 inbound.mail.test'], previous: [] },
+      { name: 'adapter.test', type: 'TXT', values: ['google-site-verification=abc', 'v=spf1 include:_spf.example.net include:spf.mail.test ~all'] },
+      { name: 'rp.adapter.test', type: 'CNAME', values: ['rp.mail.test'] },
+      { name: 'inbound.adapter.test', type: 'MX', values: ['10 inbound.mail.test'] },
     ]);
     expect(outcomes).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
     expect(await host.settle()).toBe(true);
@@ -170,9 +170,9 @@ describe('the Route 53 adapter against the emulator', () => {
     const host = new Route53DnsHost(client, { settleMs: 0 });
     dns.setRecords({ name: 'busy.adapter.test', type: 'TXT', values: ['in the way'] });
     const outcomes = await host.write({ id: zoneId, name: 'adapter.test' }, [
-      { name: 'one.adapter.test', type: 'TXT', values: ['first'], previous: [] },
-      { name: 'busy.adapter.test', type: 'CNAME', values: ['elsewhere.test'], previous: [] },
-      { name: 'two.adapter.test', type: 'TXT', values: ['second'], previous: [] },
+      { name: 'one.adapter.test', type: 'TXT', values: ['first'] },
+      { name: 'busy.adapter.test', type: 'CNAME', values: ['elsewhere.test'] },
+      { name: 'two.adapter.test', type: 'TXT', values: ['second'] },
     ]);
     expect(outcomes[0]).toEqual({ ok: true });
     expect(outcomes[1]).toEqual({ ok: false, message: expect.stringContaining('CNAME') });
@@ -197,6 +197,42 @@ describe('the Route 53 adapter against the emulator', () => {
     const down = new Route53DnsHost(new Route53Client({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'AKIALOCALTEST', secretAccessKey: 'x' }, maxAttempts: 1 }));
     const outage = (await down.findZone('adapter.test').catch((e: unknown) => e)) as DnsHostError;
     expect(outage.failure.kind).toBe('unavailable');
+  });
+});
+
+describe('the Route 53 adapter: settling and Route 53 errors', () => {
+  test('settle() answers false when the change is still PENDING after settleMs', async () => {
+    const zoneId = (await client.send(new CreateHostedZoneCommand({ Name: 'slow.test', CallerReference: 'ref-slow' }))).HostedZone!.Id!.replace('/hostedzone/', '');
+    // The emulator keeps a change PENDING for 300 ms; 50 ms of polling is not enough.
+    const host = new Route53DnsHost(client, { settleMs: 50, pollMs: 20 });
+    expect(await host.write({ id: zoneId, name: 'slow.test' }, [{ name: 'slow.test', type: 'TXT', values: ['x'] }])).toEqual([{ ok: true }]);
+    expect(await host.settle()).toBe(false);
+  });
+
+  /** A client whose every call fails as Route 53 answers `name`. */
+  const failing = (name: string, status: number, message: string) =>
+    ({ send: async () => Promise.reject(Object.assign(new Error(message), { name, $metadata: { httpStatusCode: status } })), destroy: () => undefined }) as unknown as Route53Client;
+
+  test.each([
+    ['AccessDenied', 403, 'not_permitted', /may not call route53:ListHostedZonesByName .*They need route53:ListHostedZonesByName, ListResourceRecordSets, ChangeResourceRecordSets and GetChange/],
+    ['ExpiredToken', 403, 'auth', /refused the AWS credentials \(ExpiredToken on ListHostedZonesByName\)/],
+    ['Throttling', 400, 'unavailable', /could not be reached or failed \(Throttling on ListHostedZonesByName\)/],
+    ['ServiceUnavailable', 503, 'unavailable', /could not be reached or failed/],
+  ] as const)('%s (%i) is a %s failure, the key scrubbed from the message', async (name, status, kind, message) => {
+    const host = new Route53DnsHost(failing(name, status, 'User AKIASCRUBME0000 failed'), { secrets: ['AKIASCRUBME0000'] });
+    const error = (await host.findZone('adapter.test').catch((e: unknown) => e)) as DnsHostError;
+    expect(error).toBeInstanceOf(DnsHostError);
+    expect(error.failure.kind).toBe(kind);
+    expect(error.message).toMatch(message);
+    expect(error.message).not.toContain('AKIASCRUBME0000');
+  });
+
+  test('a batch refused for another reason than its content (AccessDenied on ChangeResourceRecordSets) is thrown, not reported per set', async () => {
+    const host = new Route53DnsHost(failing('AccessDenied', 403, 'not authorized'));
+    const error = (await host.write({ id: 'Z1', name: 'adapter.test' }, [{ name: 'adapter.test', type: 'TXT', values: ['x'] }]).catch((e: unknown) => e)) as DnsHostError;
+    expect(error).toBeInstanceOf(DnsHostError);
+    expect(error.failure.kind).toBe('not_permitted');
+    expect(error.message).toContain('route53:ChangeResourceRecordSets');
   });
 });
 
