@@ -2,6 +2,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Account } from '../domain/accounts/account';
 import { ConflictError, NotFoundError } from '../domain/errors';
+import { batchGetItems } from './batch-get';
 import { keys } from './keys';
 import { cancelledConditionIndexes, isConditionFailure, setChanges, transactWrite, withoutKeys, type Table } from './table';
 
@@ -10,6 +11,18 @@ export type AccountChanges = Partial<Pick<Account, 'plan' | 'payment_method' | '
 export function toAccount(item: Record<string, any>): Account {
   const { type, ...rest } = withoutKeys(item);
   return rest as unknown as Account;
+}
+
+/**
+ * A credential's item (an API key lookup, a dashboard user) and the account it names, in one strongly
+ * consistent BatchGetItem: what every authenticated request checks (a removed account is refused at once).
+ */
+export async function getWithAccount(table: Table, key: { PK: string; SK: string }, accountId: string): Promise<{ item: Record<string, any> | null; account: Account | null }> {
+  const accountKey = keys.account(accountId);
+  const items = await batchGetItems(table, [key, accountKey], { consistentRead: true });
+  const find = (wanted: { PK: string; SK: string }) => items.find((item) => item.PK === wanted.PK && item.SK === wanted.SK) ?? null;
+  const account = find(accountKey);
+  return { item: find(key), account: account ? toAccount(account) : null };
 }
 
 export class AccountRepository {

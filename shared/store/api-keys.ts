@@ -5,8 +5,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKey } from '../domain/api-keys/api-key';
 import type { Account } from '../domain/accounts/account';
-import { toAccount } from './accounts';
-import { batchGetItems } from './batch-get';
+import { getWithAccount } from './accounts';
 import { keys } from './keys';
 import { queryPage, type PageRequest } from './paginate';
 import type { Page } from './cursor';
@@ -87,10 +86,8 @@ export class ApiKeyRepository {
 
   /** The key (by hash) and the account it should belong to, in one strongly consistent round trip. */
   async findWithAccount(hash: string, accountId: string): Promise<{ key: ApiKeyLookup | null; account: Account | null }> {
-    const items = await batchGetItems(this.table, [keys.apiKeyHash(hash), keys.account(accountId)], { consistentRead: true });
-    const key = items.find((item) => item.SK === 'APIKEYHASH');
-    const account = items.find((item) => item.SK === 'ACCOUNT');
-    return { key: key ? toApiKeyLookup(key) : null, account: account ? toAccount(account) : null };
+    const { item, account } = await getWithAccount(this.table, keys.apiKeyHash(hash), accountId);
+    return { key: item ? toApiKeyLookup(item) : null, account };
   }
 
   list(accountId: string, page: PageRequest): Promise<Page<ApiKey>> {

@@ -8,8 +8,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Account } from '../domain/accounts/account';
 import type { DashboardUser } from '../domain/dashboard/user';
 import { ConflictError } from '../domain/errors';
-import { toAccount } from './accounts';
-import { batchGetItems } from './batch-get';
+import { getWithAccount } from './accounts';
 import { keys } from './keys';
 import { isConditionFailure, updateIfCondition, withoutKeys, type Table } from './table';
 
@@ -44,10 +43,8 @@ export class DashboardUserRepository {
 
   /** The user and its account in one strongly consistent round trip (what every session request checks). */
   async getWithAccount(email: string, accountId: string): Promise<{ user: DashboardUser | null; account: Account | null }> {
-    const items = await batchGetItems(this.table, [keys.dashboardUser(email), keys.account(accountId)], { consistentRead: true });
-    const user = items.find((item) => item.SK === 'DASHUSER');
-    const account = items.find((item) => item.SK === 'ACCOUNT');
-    return { user: user ? toUser(user) : null, account: account ? toAccount(account) : null };
+    const { item, account } = await getWithAccount(this.table, keys.dashboardUser(email), accountId);
+    return { user: item ? toUser(item) : null, account };
   }
 
   /** Replaces the password hash, only while the user still has `previousHash` (a rehash never undoes a change). */

@@ -8,25 +8,21 @@
  *   DKIM-Signature, List-Unsubscribe for managed unsubscribe) and tracking rewrites are not in it.
  * - A raw message (the SMTP relay): its stored header block as written, and the bodies parsed from it.
  *
- * Visibility as GET /emails/{id}: another account's email, or another tenant's for a tenant-limited
- * principal, is not found.
+ * Visibility as GET /emails/{id} (the same lookup: ./get-email.ts findVisibleEmail): another account's
+ * email, or another tenant's for a tenant-limited principal, is not found.
  */
 import { simpleParser } from 'mailparser';
-import { emailOwner, toPublicEmail, type Email, type EmailBody } from '../domain/emails/email';
+import { toPublicEmail, type EmailBody } from '../domain/emails/email';
 import { NotFoundError } from '../domain/errors';
 import { isId } from '../domain/ids';
 import { composeMime } from '../mime/compose';
 import { splitHeaderBlock } from '../mime/header-block';
 import type { BlobStore } from '../ports';
-import type { EmailRepository, StoredEmail } from '../store/emails';
-import { withLiveTenants, type EmailViewDeps } from './email-view';
+import type { StoredEmail } from '../store/emails';
+import { findVisibleEmail, type GetEmailDeps } from './get-email';
 import type { Principal } from './principal';
-import { isVisible } from './visibility';
 
-export interface EmailContentDeps extends EmailViewDeps {
-  emails: Pick<EmailRepository, 'get'>;
-  blobs: Pick<BlobStore, 'get'>;
-}
+export type EmailContentDeps = GetEmailDeps & { blobs: Pick<BlobStore, 'get'> };
 
 export interface EmailContent {
   email: ReturnType<typeof toPublicEmail> & { opened_at: string | null; clicked_at: string | null };
@@ -50,15 +46,15 @@ function headerText(raw: Buffer): string {
 }
 
 export async function getEmailContent(deps: EmailContentDeps, principal: Principal, emailId: string): Promise<EmailContent> {
-  const stored = isId('msg', emailId) ? await deps.emails.get(emailId) : null;
-  if (!stored || !isVisible(principal, emailOwner(stored.email))) throw new NotFoundError('Email', emailId);
-  const [email] = (await withLiveTenants(deps, [stored.email], principal.credential.tenant ? [principal.credential.tenant] : [])) as [Email];
-  const engagement = { opened_at: email.opened_at ?? null, clicked_at: email.clicked_at ?? null };
+  const found = isId('msg', emailId) ? await findVisibleEmail(deps, principal, emailId) : null;
+  if (!found) throw new NotFoundError('Email', emailId);
+  const { stored, email } = found;
+  const view = { ...toPublicEmail(email), opened_at: email.opened_at ?? null, clicked_at: email.clicked_at ?? null };
   if (stored.mime) {
     const raw = await deps.blobs.get(stored.mime.blobKey);
     const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextLinks: true, skipTextToHtml: true });
     return {
-      email: { ...toPublicEmail(email), ...engagement },
+      email: view,
       html: typeof parsed.html === 'string' ? parsed.html : null,
       text: parsed.text ?? null,
       headers: headerText(raw),
@@ -67,7 +63,7 @@ export async function getEmailContent(deps: EmailContentDeps, principal: Princip
   }
   const body = await storedBody(deps, stored);
   return {
-    email: { ...toPublicEmail(email), ...engagement },
+    email: view,
     html: body.html ?? null,
     text: body.text ?? null,
     headers: headerText(await composeMime(email, body)),

@@ -19,7 +19,7 @@ import { isTokenShaped, sessionTokenHash } from '../../../shared/domain/dashboar
 import { toPublicUser, type DashboardUser } from '../../../shared/domain/dashboard/user';
 import type { ApiEnv } from '../../../shared/http/env';
 import { requireSameOrigin } from '../../../shared/http/middleware/same-origin';
-import { requireSession } from '../../../shared/http/middleware/session';
+import { isFormBody as isForm, requireSession } from '../../../shared/http/middleware/session';
 import { clearSessionCookie, sessionCookieToken, setSessionCookie } from '../../../shared/http/session-cookie';
 import { parseWith, readJson } from '../../../shared/http/validate';
 import type { Services } from '../../../shared/services';
@@ -28,8 +28,6 @@ import { signIn } from '../../../shared/usecases/dashboard/sign-in';
 import type { StoredSession } from '../../../shared/store/sessions';
 import { errorText, redirectTo, safeNext } from './pages/forms';
 import { signInPage } from './pages/sign-in';
-
-const isForm = (c: Context) => /^application\/x-www-form-urlencoded\b/i.test(c.req.header('content-type') ?? '');
 
 /** The body as an object: an HTML form's fields, or JSON (any other content type is read as JSON). */
 async function formOrJson(c: Context): Promise<unknown> {

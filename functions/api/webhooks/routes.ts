@@ -5,7 +5,7 @@
  * cookie + CSRF, functions/api/dashboard/app.ts). One copy of the routes, two doors.
  */
 import type { Hono } from 'hono';
-import type { WebhookDelivery } from '../../../shared/domain/webhooks/delivery';
+import { toPublicDelivery } from '../../../shared/domain/webhooks/delivery';
 import { toPublicWebhook } from '../../../shared/domain/webhooks/endpoint';
 import { createWebhookSchema, updateWebhookSchema } from '../../../shared/domain/webhooks/schemas';
 import type { ApiEnv } from '../../../shared/http/env';
@@ -23,31 +23,6 @@ import {
   replayWebhookDelivery,
   updateWebhook,
 } from '../../../shared/usecases/webhooks';
-
-/** The exact body sent, as JSON (it is always a JSON object we wrote; a string if it somehow is not). */
-function parsedPayload(payload: string): unknown {
-  try {
-    return JSON.parse(payload);
-  } catch {
-    return payload;
-  }
-}
-
-export function toPublicDelivery(delivery: WebhookDelivery) {
-  return {
-    object: 'webhook_delivery' as const,
-    id: delivery.id,
-    webhook_id: delivery.webhook_id,
-    event_id: delivery.event_id,
-    event_type: delivery.event_type,
-    status: delivery.status,
-    attempts: delivery.attempts,
-    next_attempt_at: delivery.next_attempt_at,
-    payload: parsedPayload(delivery.payload),
-    created_at: delivery.created_at,
-    updated_at: delivery.updated_at,
-  };
-}
 
 export function addWebhookRoutes(app: Hono<ApiEnv>, services: Services): void {
   const read = requireScope('webhooks:write', 'account:read');

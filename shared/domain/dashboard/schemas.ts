@@ -19,5 +19,3 @@ export const newUserSchema = z.object({
   email: z.string({ error: 'email is required' }).trim().refine(isEmailAddress, 'email must be a valid email address').transform(normaliseEmail),
   password: newPasswordSchema,
 });
-
-export type NewUser = z.output<typeof newUserSchema>;

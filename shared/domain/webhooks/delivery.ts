@@ -36,6 +36,32 @@ export interface WebhookDelivery {
   retry_base?: number;
 }
 
+/** The exact body sent, as JSON (it is always a JSON object we wrote; a string if it somehow is not). */
+function parsedPayload(payload: string): unknown {
+  try {
+    return JSON.parse(payload);
+  } catch {
+    return payload;
+  }
+}
+
+/** The API's view of a delivery (GET /webhooks/{id}/deliveries[/{delivery_id}]; the dashboard's delivery page shows its payload). */
+export function toPublicDelivery(delivery: WebhookDelivery) {
+  return {
+    object: 'webhook_delivery' as const,
+    id: delivery.id,
+    webhook_id: delivery.webhook_id,
+    event_id: delivery.event_id,
+    event_type: delivery.event_type,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    next_attempt_at: delivery.next_attempt_at,
+    payload: parsedPayload(delivery.payload),
+    created_at: delivery.created_at,
+    updated_at: delivery.updated_at,
+  };
+}
+
 /** How long delivery logs are kept. */
 export const DELIVERY_RETENTION_DAYS = 30;
 

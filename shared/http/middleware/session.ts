@@ -23,11 +23,14 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export const isStateChanging = (method: string): boolean => !SAFE_METHODS.has(method.toUpperCase());
 
+/** An HTML form's body (url-encoded): what carries the CSRF token as a field, and what the dashboard's forms post. */
+export const isFormBody = (c: Context): boolean => /^application\/x-www-form-urlencoded\b/i.test(c.req.header('content-type') ?? '');
+
 /** The CSRF token the request presents: the header, else a form-encoded body's field. */
 async function presentedCsrfToken(c: Context): Promise<string | undefined> {
   const header = c.req.header(CSRF_HEADER);
   if (header !== undefined) return header;
-  if (!/^application\/x-www-form-urlencoded\b/i.test(c.req.header('content-type') ?? '')) return undefined;
+  if (!isFormBody(c)) return undefined;
   // Read as text (Hono keeps it): the route reads the same body after this.
   return new URLSearchParams(await c.req.text()).get(CSRF_FORM_FIELD) ?? undefined;
 }

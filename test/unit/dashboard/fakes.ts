@@ -1,7 +1,7 @@
-/** In-memory stand-ins for the dashboard's stores (users, sessions, rate-limit windows) and a movable clock. */
+/** In-memory stand-ins for the dashboard's stores (users, sessions, rate-limit windows), a movable clock, and the refusal a promise ends in. */
 import type { Account } from '../../../shared/domain/accounts/account';
 import type { DashboardUser } from '../../../shared/domain/dashboard/user';
-import { ConflictError } from '../../../shared/domain/errors';
+import { AppError, ConflictError } from '../../../shared/domain/errors';
 import { windowOf, type RateLimit } from '../../../shared/domain/rate-limits';
 import type { SessionTimes } from '../../../shared/domain/dashboard/session-policy';
 import type { RateLimitDecision } from '../../../shared/store/rate-limits';
@@ -72,4 +72,15 @@ export class FakeRateLimits {
     this.counts.set(key, count + 1);
     return { allowed: true, limit: rule.limit, remaining: rule.limit - count - 1, resetAt: window.end };
   }
+}
+
+/** The error `promise` is refused with, an instance of `kind` (AppError unless said); anything else fails the test. */
+export async function refusal<E extends AppError = AppError>(promise: Promise<unknown>, kind: abstract new (...args: never[]) => E = AppError as never): Promise<E> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof kind) return error;
+    throw error;
+  }
+  throw new Error(`expected a refusal (${kind.name})`);
 }

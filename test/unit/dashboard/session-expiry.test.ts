@@ -7,7 +7,7 @@ import { newSessionTimes, sessionEnded, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SE
 import type { DashboardUser } from '../../../shared/domain/dashboard/user';
 import { UnauthorizedError } from '../../../shared/domain/errors';
 import { endSession, resolveSession, startSession } from '../../../shared/usecases/dashboard/sessions';
-import { account, FakeClock, FakeSessions, FakeUsers, T0 } from './fakes';
+import { account, FakeClock, FakeSessions, FakeUsers, refusal, T0 } from './fakes';
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
@@ -50,15 +50,7 @@ describe('resolveSession', () => {
     return { clock, sessions, users, deps };
   }
 
-  async function refusal(promise: Promise<unknown>): Promise<UnauthorizedError> {
-    try {
-      await promise;
-    } catch (error) {
-      if (error instanceof UnauthorizedError) return error;
-      throw error;
-    }
-    throw new Error('expected a 401');
-  }
+  const unauthorized = (promise: Promise<unknown>) => refusal(promise, UnauthorizedError);
 
   it('resolves the cookie token to the user, with the account-wide full-access session principal; only the hash is stored', async () => {
     const w = world();
@@ -81,7 +73,7 @@ describe('resolveSession', () => {
     w.clock.advance(12 * HOUR - 1);
     await resolveSession(w.deps, token);
     w.clock.advance(12 * HOUR);
-    expect((await refusal(resolveSession(w.deps, token))).message).toMatch(/expired \(no request for 12 hours\)/);
+    expect((await unauthorized(resolveSession(w.deps, token))).message).toMatch(/expired \(no request for 12 hours\)/);
     expect(w.sessions.items.size).toBe(0);
   });
 
@@ -93,7 +85,7 @@ describe('resolveSession', () => {
       await resolveSession(w.deps, token);
     }
     w.clock.ms = T0 + SESSION_ABSOLUTE_MS;
-    expect((await refusal(resolveSession(w.deps, token))).message).toMatch(/expired \(7 days after sign-in\)/);
+    expect((await unauthorized(resolveSession(w.deps, token))).message).toMatch(/expired \(7 days after sign-in\)/);
   });
 
   it('writes the last request at most once per 5 minutes', async () => {
@@ -111,14 +103,14 @@ describe('resolveSession', () => {
   it('refuses a missing, malformed, unknown or signed-out token, and a session whose user is gone or re-created', async () => {
     const w = world();
     const { token, tokenHash } = await startSession(w.deps, user);
-    expect((await refusal(resolveSession(w.deps, undefined))).message).toMatch(/Not signed in/);
-    expect((await refusal(resolveSession(w.deps, 'nope'))).status).toBe(401);
-    expect((await refusal(resolveSession(w.deps, 'A'.repeat(43)))).message).toMatch(/not valid/);
+    expect((await unauthorized(resolveSession(w.deps, undefined))).message).toMatch(/Not signed in/);
+    expect((await unauthorized(resolveSession(w.deps, 'nope'))).status).toBe(401);
+    expect((await unauthorized(resolveSession(w.deps, 'A'.repeat(43)))).message).toMatch(/not valid/);
     w.users.users.set(user.email, { ...user, id: 'usr_2' });
-    expect((await refusal(resolveSession(w.deps, token))).message).toMatch(/no longer exists/);
+    expect((await unauthorized(resolveSession(w.deps, token))).message).toMatch(/no longer exists/);
     w.users.users.set(user.email, { ...user });
     await resolveSession(w.deps, token);
     await endSession(w.deps, tokenHash);
-    expect((await refusal(resolveSession(w.deps, token))).message).toMatch(/signed out or expired/);
+    expect((await unauthorized(resolveSession(w.deps, token))).message).toMatch(/signed out or expired/);
   });
 });

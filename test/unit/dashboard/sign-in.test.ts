@@ -5,11 +5,11 @@
  */
 import { hashPassword } from '../../../shared/domain/dashboard/password-hash';
 import type { DashboardUser } from '../../../shared/domain/dashboard/user';
-import { AppError, RateLimitedError } from '../../../shared/domain/errors';
+import { RateLimitedError } from '../../../shared/domain/errors';
 import { RATE_LIMITS } from '../../../shared/domain/rate-limits';
 import { INVALID_CREDENTIALS, signIn, signInSubjects } from '../../../shared/usecases/dashboard/sign-in';
 import { createDashboardUser } from '../../../shared/usecases/dashboard/users';
-import { account, FakeClock, FakeRateLimits, FakeSessions, FakeUsers } from './fakes';
+import { account, FakeClock, FakeRateLimits, FakeSessions, FakeUsers, refusal } from './fakes';
 
 const PASSWORD = 'correct horse battery staple';
 // 10:00:00Z is a multiple of 15 minutes: the test starts at a window's first second.
@@ -20,16 +20,6 @@ function world() {
   const users = new FakeUsers();
   const deps = { dashboardUsers: users, sessions: new FakeSessions(), rateLimits: new FakeRateLimits(), clock, accounts: { get: async (id: string) => users.accounts.get(id) ?? null } };
   return { clock, users, deps };
-}
-
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
 }
 
 describe('signIn', () => {
@@ -46,8 +36,8 @@ describe('signIn', () => {
   it('answers the same 401 for an unknown email and a wrong password', async () => {
     const w = world();
     await createDashboardUser(w.deps, { accountId: account.id, email: 'ada@acme.test', password: PASSWORD });
-    const unknown = await failure(signIn(w.deps, { email: 'nobody@acme.test', password: PASSWORD }, { ip: '203.0.113.5' }));
-    const wrong = await failure(signIn(w.deps, { email: 'ada@acme.test', password: 'wrong password!' }, { ip: '203.0.113.5' }));
+    const unknown = await refusal(signIn(w.deps, { email: 'nobody@acme.test', password: PASSWORD }, { ip: '203.0.113.5' }));
+    const wrong = await refusal(signIn(w.deps, { email: 'ada@acme.test', password: 'wrong password!' }, { ip: '203.0.113.5' }));
     for (const error of [unknown, wrong]) expect({ status: error.status, message: error.message }).toEqual({ status: 401, message: INVALID_CREDENTIALS });
     expect(w.deps.sessions.items.size).toBe(0);
   });
@@ -59,10 +49,10 @@ describe('signIn', () => {
     for (let i = 0; i < 10; i++) {
       w.clock.advance(1000);
       // Each from another address: the email's own limit decides.
-      expect((await failure(signIn(w.deps, { email: 'ada@acme.test', password: 'wrong password!' }, { ip: `203.0.113.${i}` }))).status).toBe(401);
+      expect((await refusal(signIn(w.deps, { email: 'ada@acme.test', password: 'wrong password!' }, { ip: `203.0.113.${i}` }))).status).toBe(401);
     }
     w.clock.advance(60_000);
-    const limited = await failure(signIn(w.deps, { email: 'ada@acme.test', password: PASSWORD }, { ip: '198.51.100.1' }));
+    const limited = await refusal(signIn(w.deps, { email: 'ada@acme.test', password: PASSWORD }, { ip: '198.51.100.1' }));
     expect(limited).toBeInstanceOf(RateLimitedError);
     expect(limited).toMatchObject({ status: 429, code: 'rate_limited', headers: { 'Retry-After': String(900 - 70) }, details: { limit: 10, window_seconds: 900, retry_after: 830 } });
     expect(limited.message).toMatch(/at most 10 per 900 seconds for sign-ins with this email address/);
@@ -75,23 +65,23 @@ describe('signIn', () => {
 
   it('counts unknown emails too (the limit tells nothing about whether an address has a user)', async () => {
     const w = world();
-    for (let i = 0; i < 10; i++) await failure(signIn(w.deps, { email: 'nobody@acme.test', password: 'x' }, { ip: `203.0.113.${i}` }));
-    expect((await failure(signIn(w.deps, { email: 'nobody@acme.test', password: 'x' }, { ip: '203.0.113.99' }))).status).toBe(429);
+    for (let i = 0; i < 10; i++) await refusal(signIn(w.deps, { email: 'nobody@acme.test', password: 'x' }, { ip: `203.0.113.${i}` }));
+    expect((await refusal(signIn(w.deps, { email: 'nobody@acme.test', password: 'x' }, { ip: '203.0.113.99' }))).status).toBe(429);
   });
 
   it('admits 30 attempts from one IP within 15 minutes, whatever the emails, even all at once; then refuses before counting the email', async () => {
     const w = world();
     expect(RATE_LIMITS.signInPerIp).toEqual({ limit: 30, windowSeconds: 900 });
-    const parallel = await Promise.all(Array.from({ length: 36 }, (_, i) => failure(signIn(w.deps, { email: `user${i}@acme.test`, password: 'x' }, { ip: '203.0.113.7' }))));
+    const parallel = await Promise.all(Array.from({ length: 36 }, (_, i) => refusal(signIn(w.deps, { email: `user${i}@acme.test`, password: 'x' }, { ip: '203.0.113.7' }))));
     expect(parallel.filter((error) => error.status === 401)).toHaveLength(30);
     expect(parallel.filter((error) => error.status === 429)).toHaveLength(6);
-    const limited = await failure(signIn(w.deps, { email: 'fresh@acme.test', password: 'x' }, { ip: '203.0.113.7' }));
+    const limited = await refusal(signIn(w.deps, { email: 'fresh@acme.test', password: 'x' }, { ip: '203.0.113.7' }));
     expect(limited).toMatchObject({ status: 429, code: 'rate_limited' });
     expect(limited.message).toMatch(/for sign-ins from this IP address/);
     const emailKey = `${signInSubjects('fresh@acme.test', '203.0.113.7').email}#signInPerEmail`;
     expect([...w.deps.rateLimits.counts.keys()].some((key) => key.startsWith(emailKey))).toBe(false);
     // Another IP is not affected.
-    expect((await failure(signIn(w.deps, { email: 'fresh@acme.test', password: 'x' }, { ip: '203.0.113.8' }))).status).toBe(401);
+    expect((await refusal(signIn(w.deps, { email: 'fresh@acme.test', password: 'x' }, { ip: '203.0.113.8' }))).status).toBe(401);
   });
 
   it('upgrades a hash made with weaker parameters at the next successful sign-in', async () => {
@@ -108,10 +98,10 @@ describe('signIn', () => {
 describe('createDashboardUser', () => {
   it('refuses a short password, a bad email, an unknown account and a second user with the email', async () => {
     const w = world();
-    expect(await failure(createDashboardUser(w.deps, { accountId: account.id, email: 'ada@acme.test', password: 'short' }))).toMatchObject({ status: 400, details: { fields: [{ field: 'password' }] } });
-    expect(await failure(createDashboardUser(w.deps, { accountId: account.id, email: 'not an email', password: PASSWORD }))).toMatchObject({ status: 400, details: { fields: [{ field: 'email' }] } });
-    expect(await failure(createDashboardUser(w.deps, { accountId: 'acc_nope', email: 'ada@acme.test', password: PASSWORD }))).toMatchObject({ status: 404 });
+    expect(await refusal(createDashboardUser(w.deps, { accountId: account.id, email: 'ada@acme.test', password: 'short' }))).toMatchObject({ status: 400, details: { fields: [{ field: 'password' }] } });
+    expect(await refusal(createDashboardUser(w.deps, { accountId: account.id, email: 'not an email', password: PASSWORD }))).toMatchObject({ status: 400, details: { fields: [{ field: 'email' }] } });
+    expect(await refusal(createDashboardUser(w.deps, { accountId: 'acc_nope', email: 'ada@acme.test', password: PASSWORD }))).toMatchObject({ status: 404 });
     await createDashboardUser(w.deps, { accountId: account.id, email: 'ada@acme.test', password: PASSWORD });
-    expect(await failure(createDashboardUser(w.deps, { accountId: account.id, email: 'ADA@acme.test', password: PASSWORD }))).toMatchObject({ status: 409 });
+    expect(await refusal(createDashboardUser(w.deps, { accountId: account.id, email: 'ADA@acme.test', password: PASSWORD }))).toMatchObject({ status: 409 });
   });
 });

@@ -9,13 +9,12 @@ import { toPublicAutomation, type Step } from '../../../../shared/domain/automat
 import { eventRequestSchema } from '../../../../shared/domain/automations/event-request';
 import { toRunSummary } from '../../../../shared/domain/automations/run-view';
 import { createAutomationSchema } from '../../../../shared/domain/automations/schemas';
-import { ValidationError } from '../../../../shared/domain/errors';
 import { parseWith } from '../../../../shared/http/validate';
 import type { AutomationDryRun } from '../../../../shared/usecases/automation-dry-run';
 import { listAutomationRuns } from '../../../../shared/usecases/automation-runs';
 import { changeAutomationStatus, createAutomation, getAutomation, listAutomations } from '../../../../shared/usecases/automations';
 import { acceptEvent } from '../../../../shared/usecases/runs/accept-event';
-import { buttonForm, field, formAction, input, pager, pageState, postForm, redirectTo, render, textarea, type PageContext, param } from './forms';
+import { buttonForm, field, formAction, jsonField, input, pager, pageRequest, pageState, postForm, redirectTo, render, textarea, type PageContext, param } from './forms';
 import type { PageRoutes } from './index';
 import { badge, html, json, table, time, type Html } from './layout';
 
@@ -31,15 +30,6 @@ const EXAMPLE = json({
     { key: 'pro-tips', type: 'send_email', from: 'Acme <hello@sandbox.mailservice.dev>', subject: 'Tips for your plan', text: '...' },
   ],
 });
-
-function parseJson(text: string | null | undefined, name: string, fallback: unknown): unknown {
-  if (!text || !text.trim()) return fallback;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ValidationError(`${name} is not valid JSON.`, { details: { fields: [{ field: name, message: 'invalid JSON' }] } });
-  }
-}
 
 /** What a step does, in a line. */
 function stepSummary(step: Step): string {
@@ -67,9 +57,12 @@ function traceSection(trace: AutomationDryRun): Html {
 export function addAutomationPages(routes: PageRoutes): void {
   const { services } = routes;
 
-  async function automationPage(c: PageContext, automation: PublicAutomation, dryRun: { trace: AutomationDryRun; form: URLSearchParams } | null): Promise<Response> {
+  /** The automation `id` and a page of its runs, read together (each use case checks the automation is the account's). */
+  async function automationPage(c: PageContext, id: string, dryRun: { trace: AutomationDryRun; form: URLSearchParams } | null): Promise<Response> {
     const state = dryRun ? {} : pageState(c);
-    const runs = await listAutomationRuns(services, c.get('principal'), automation.id, { limit: 25, cursor: state.cursor });
+    const principal = c.get('principal');
+    const [found, runs] = await Promise.all([getAutomation(services, principal, id), listAutomationRuns(services, principal, id, pageRequest(state))]);
+    const automation = toPublicAutomation(found);
     const runRows = runs.items.map(toRunSummary).map(
       (run) =>
         html`<tr><td>${badge(run.status)}</td><td>${time(run.created_at)}</td><td class="num">${run.steps_completed}</td><td>${run.current_step ? `${run.current_step.key} (${run.current_step.state})` : ''}</td><td>${run.event.email ?? run.event.user_id ?? ''}</td><td>${run.error ?? ''}</td></tr>`,
@@ -94,7 +87,7 @@ ${pager(`/dashboard/automations/${automation.id}`, {}, state, runs.next_cursor)}
 
   routes.page('/automations', async (c) => {
     const state = pageState(c);
-    const page = await listAutomations(services, c.get('principal'), { limit: 25, cursor: state.cursor });
+    const page = await listAutomations(services, c.get('principal'), pageRequest(state));
     const rows = page.items.map(toPublicAutomation).map(
       (automation) =>
         html`<tr><td><a href="/dashboard/automations/${automation.id}">${automation.name}</a></td><td>${badge(automation.status)}</td><td><code>${automation.trigger.event}</code></td><td class="num">${automation.steps.length}</td><td>${time(automation.updated_at)}</td></tr>`,
@@ -111,13 +104,13 @@ ${pager('/dashboard/automations', {}, state, page.next_cursor)}
 
   routes.action('/automations', (c, form) =>
     formAction(c, '/dashboard/automations', async () => {
-      const input = parseWith(createAutomationSchema, parseJson(form.get('definition'), 'definition', {}));
+      const input = parseWith(createAutomationSchema, jsonField(form, 'definition', {}));
       const automation = await createAutomation(services, c.get('principal'), input);
       return redirectTo(c, `/dashboard/automations/${automation.id}`, { kind: 'ok', text: `Automation created (${automation.status}).` });
     }),
   );
 
-  routes.page('/automations/:id', async (c) => automationPage(c, toPublicAutomation(await getAutomation(services, c.get('principal'), param(c, 'id'))), null));
+  routes.page('/automations/:id', (c) => automationPage(c, param(c, 'id'), null));
 
   routes.action('/automations/:id/status', (c, form) => {
     const back = `/dashboard/automations/${param(c, 'id')}`;
@@ -135,14 +128,13 @@ ${pager('/dashboard/automations', {}, state, page.next_cursor)}
         name: field(form, 'name') ?? '',
         ...(field(form, 'email') ? { email: field(form, 'email') } : {}),
         ...(field(form, 'user_id') ? { user_id: field(form, 'user_id') } : {}),
-        data: parseJson(form.get('data'), 'data', {}),
+        data: jsonField(form, 'data', {}),
         dry_run: true,
         automation_id: param(c, 'id'),
       });
       const result = await acceptEvent(services, principal, request);
       if (!('dry_run' in result)) throw new Error('a dry-run request did not dry-run');
-      const automation = toPublicAutomation(await getAutomation(services, principal, param(c, 'id')));
-      return automationPage(c, automation, { trace: result, form });
+      return automationPage(c, param(c, 'id'), { trace: result, form });
     }),
   );
 }

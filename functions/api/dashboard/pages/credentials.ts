@@ -11,7 +11,7 @@ import { toPublicSmtpCredential } from '../../../../shared/domain/smtp-credentia
 import { parseWith } from '../../../../shared/http/validate';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../../../shared/usecases/api-keys';
 import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential } from '../../../../shared/usecases/smtp-credentials';
-import { buttonForm, checkboxes, field, formAction, input, pager, pageState, postForm, redirectTo, render, secretBox, type PageContext, param } from './forms';
+import { buttonForm, checkboxes, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render, secretBox, type PageContext, param } from './forms';
 import type { PageRoutes } from './index';
 import { html, table, time, type Html } from './layout';
 
@@ -31,7 +31,7 @@ export function addApiKeyPages(routes: PageRoutes): void {
 
   async function keysPage(c: PageContext, created: { name: string; secret: string } | null): Promise<Response> {
     const state = created ? {} : pageState(c);
-    const page = await listApiKeys(services, c.get('principal'), { limit: 25, cursor: state.cursor });
+    const page = await listApiKeys(services, c.get('principal'), pageRequest(state));
     const rows = page.items.map(toPublicApiKey).map(
       (key) =>
         html`<tr><td id="key-${key.id}">${key.name}</td><td><code>${key.hint}</code></td><td>${key.scopes.join(', ')}</td><td>${key.tenant ?? ''}${key.allowed_domains ? html`<br><span class="muted">from ${key.allowed_domains.join(', ')}</span>` : ''}</td><td>${time(key.created_at)}</td><td>${buttonForm(c, `/dashboard/api-keys/${key.id}/revoke`, 'Revoke', { className: 'danger', describedBy: `key-${key.id}` })}</td></tr>`,
@@ -70,7 +70,7 @@ export function addSmtpCredentialPages(routes: PageRoutes): void {
 
   async function credentialsPage(c: PageContext, created: { name: string; username: string; password: string } | null): Promise<Response> {
     const state = created ? {} : pageState(c);
-    const page = await listSmtpCredentials(services, c.get('principal'), { limit: 25, cursor: state.cursor });
+    const page = await listSmtpCredentials(services, c.get('principal'), pageRequest(state));
     const rows: Html[] = page.items.map(toPublicSmtpCredential).map(
       (credential) =>
         html`<tr><td id="cred-${credential.id}">${credential.name}</td><td><code>${credential.username}</code></td><td>${credential.tenant ?? ''}${credential.allowed_domains ? html`<br><span class="muted">from ${credential.allowed_domains.join(', ')}</span>` : ''}</td><td>${time(credential.created_at)}</td><td>${time(credential.last_used_at)}</td><td>${buttonForm(c, `/dashboard/smtp-credentials/${credential.id}/revoke`, 'Revoke', { className: 'danger', describedBy: `cred-${credential.id}` })}</td></tr>`,

@@ -11,7 +11,7 @@ import { applyDnsSchema, createDomainSchema } from '../../../../shared/domain/do
 import { parseWith } from '../../../../shared/http/validate';
 import { applyDomainDns } from '../../../../shared/usecases/dns-apply';
 import { createDomain, getDomain, listDomains, verifyDomain } from '../../../../shared/usecases/domains';
-import { buttonForm, field, formAction, input, pager, pageState, postForm, redirectTo, render, select, type PageContext, param } from './forms';
+import { buttonForm, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render, select, type PageContext, param } from './forms';
 import type { PageRoutes } from './index';
 import { badge, html, table, time, type Html } from './layout';
 
@@ -71,7 +71,7 @@ export function addDomainPages(routes: PageRoutes): void {
 
   routes.page('/domains', async (c) => {
     const state = pageState(c);
-    const page = await listDomains(services, c.get('principal'), { limit: 25, cursor: state.cursor });
+    const page = await listDomains(services, c.get('principal'), pageRequest(state));
     const rows = page.items.map(
       (domain) => html`<tr><td><a href="/dashboard/domains/${domain.id}">${domain.name}</a></td><td>${badge(domain.status)}</td><td>${domain.tenant ?? ''}</td><td>${time(domain.created_at)}</td></tr>`,
     );

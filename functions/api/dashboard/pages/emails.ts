@@ -9,18 +9,16 @@
  * count the CHART_SAMPLE most recent emails the same way (5 queries), per UTC day, and say so.
  */
 import { sendRequestSchema } from '../../../../shared/domain/emails/send-request';
-import { AppError } from '../../../../shared/domain/errors';
 import { parseWith } from '../../../../shared/http/validate';
 import { getEmailContent } from '../../../../shared/usecases/email-content';
 import { listEmails } from '../../../../shared/usecases/list-emails';
 import { sendEmail } from '../../../../shared/usecases/send-email';
 import { barChart, rateChart } from './charts';
 import { dailyActivity, emailTimeline, FILTER_STATUSES, hasFilter, isInFlight, matchesEmail, type ActivitySample, type EmailFilter } from './email-model';
-import { errorText, field, formAction, input, pager, pageState, postForm, redirectTo, render, select, type PageContext, param } from './forms';
+import { problemFlash, field, formAction, input, LIST_PAGE_SIZE, pager, pageState, postForm, redirectTo, render, select, type PageContext, param } from './forms';
 import type { PageRoutes } from './index';
 import { badge, html, percent, table, time, type Flash, type Html } from './layout';
 
-export const PAGE_SIZE = 25;
 export const SEARCH_PAGE = 100;
 export const SEARCH_READS = 5;
 export const CHART_SAMPLE = 500;
@@ -124,7 +122,7 @@ export function addEmailPages(routes: PageRoutes): void {
     let problem: Flash | null = null;
     try {
       if (!searching) {
-        const page = await listEmails(services, principal, { limit: PAGE_SIZE, cursor: state.cursor, tenant: query.tenant });
+        const page = await listEmails(services, principal, { limit: LIST_PAGE_SIZE, cursor: state.cursor, tenant: query.tenant });
         emails = page.items;
         next = page.next_cursor;
       } else {
@@ -135,16 +133,17 @@ export function addEmailPages(routes: PageRoutes): void {
           emails.push(...page.items.filter((email) => matchesEmail(email, filter)));
           next = page.next_cursor;
           cursor = next ?? undefined;
-          if (!next || emails.length >= PAGE_SIZE) break;
+          if (!next || emails.length >= LIST_PAGE_SIZE) break;
         }
       }
     } catch (error) {
-      if (!(error instanceof AppError) || error.status >= 500 || error.status === 401) throw error;
-      problem = { kind: 'error', text: errorText(error) };
+      problem = problemFlash(error);
     }
 
     let activity: Html = html``;
     if (!searching && !state.cursor && !problem) {
+      // The service's clock (the local cloud can move it), as the use cases read it.
+      const now = services.clock.now();
       const sample: PublicEmail[] = [];
       let cursor: string | undefined;
       let more = false;
@@ -153,10 +152,10 @@ export function addEmailPages(routes: PageRoutes): void {
         sample.push(...page.items);
         more = page.next_cursor !== null;
         const oldest = page.items[page.items.length - 1];
-        if (!more || (oldest && Date.now() - Date.parse(oldest.created_at) > CHART_DAYS * 86_400_000)) break;
+        if (!more || (oldest && now.getTime() - Date.parse(oldest.created_at) > CHART_DAYS * 86_400_000)) break;
         cursor = page.next_cursor!;
       }
-      activity = activitySection(dailyActivity(sample, new Date(), CHART_DAYS, more));
+      activity = activitySection(dailyActivity(sample, now, CHART_DAYS, more));
     }
 
     const params = { recipient: query.recipient, subject: query.subject, status: query.status, tag: query.tag, tenant: query.tenant };
@@ -188,7 +187,7 @@ ${activity}`;
   routes.page('/emails/:id', async (c) => {
     const content = await getEmailContent(services, c.get('principal'), param(c, 'id'));
     const { email } = content;
-    const follow = isInFlight(email, new Date()) && c.req.query('refresh') !== 'off';
+    const follow = isInFlight(email, services.clock.now()) && c.req.query('refresh') !== 'off';
     const entries = emailTimeline(email);
     const list = (values: string[]) => (values.length ? values.join(', ') : html`<span class="muted">—</span>`);
     const facts = html`<dl class="facts">

@@ -1,9 +1,9 @@
 /**
  * The plumbing every dashboard page shares (docs/dashboard.md, "Pages"):
  *
- * - authentication: a page (GET) without a live session redirects (302) to the sign-in page with
- *   `next`; a form post (any other method) goes through `requireSession` (401, then 403 for a foreign
- *   origin or a missing or wrong `csrf_token` field);
+ * - authentication: every route goes through `requireSession`; its 401 becomes, in `pageError`, a 302
+ *   to the sign-in page with `next` for a page (GET) and a 303 to it for a form post; a form post also
+ *   needs its origin and the `csrf_token` field (403);
  * - forms: url-encoded bodies with the session's CSRF token in a hidden `csrf_token` field;
  * - POST-redirect-GET: an action answers 303 to a page, with a one-shot flash message in a short-lived
  *   cookie (`svc_flash`, HttpOnly, 60 s), read and cleared by the next page. Secrets shown once are never
@@ -11,14 +11,13 @@
  * - pagination: "Older" and "Newer" links carrying the opaque cursor and the cursors of the pages before;
  * - errors: a page's error is an HTML page with the status; a form's 4xx error goes back with a flash.
  */
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { AppError } from '../../../../shared/domain/errors';
+import { AppError, ValidationError } from '../../../../shared/domain/errors';
 import type { ApiEnv } from '../../../../shared/http/env';
 import { errorResponse } from '../../../../shared/http/errors';
-import { sessionCookieToken } from '../../../../shared/http/session-cookie';
+import { isFormBody, isStateChanging } from '../../../../shared/http/middleware/session';
 import { logError } from '../../../../shared/log';
-import { resolveSession, type SessionDeps } from '../../../../shared/usecases/dashboard/sessions';
 import { html, raw, respond, type Flash, type Html, type PageOptions } from './layout';
 
 export type PageContext = Context<ApiEnv>;
@@ -43,22 +42,6 @@ export function safeNext(value: string | null | undefined): string {
 }
 
 export const signInUrl = (next: string) => `${SIGN_IN_PATH}?${new URLSearchParams({ next })}`;
-
-/** Pages (GET): the session, or 302 to the sign-in page with `next`. */
-export function pageSession(deps: SessionDeps): MiddlewareHandler<ApiEnv> {
-  return async (c, next) => {
-    let active;
-    try {
-      active = await resolveSession(deps, sessionCookieToken(c));
-    } catch (error) {
-      if (error instanceof AppError && error.status === 401) return c.redirect(signInUrl(pathWithQuery(c)), 302);
-      throw error;
-    }
-    c.set('session', active);
-    c.set('principal', active.principal);
-    await next();
-  };
-}
 
 // --- Flash messages and redirects -----------------------------------------------------------------
 
@@ -124,7 +107,7 @@ export function buttonForm(c: PageContext, action: string, label: string, option
 
 /** The url-encoded form the request carries (empty for any other body). */
 export async function readForm(c: PageContext): Promise<URLSearchParams> {
-  if (!/^application\/x-www-form-urlencoded\b/i.test(c.req.header('content-type') ?? '')) return new URLSearchParams();
+  if (!isFormBody(c)) return new URLSearchParams();
   return new URLSearchParams(await c.req.text());
 }
 
@@ -137,6 +120,17 @@ export function param(c: PageContext, name: string): string {
 export function field(form: URLSearchParams, name: string): string | undefined {
   const value = form.get(name)?.trim();
   return value ? value : undefined;
+}
+
+/** A form field holding JSON (a textarea): `fallback` when left empty, 400 naming the field when it is not JSON. */
+export function jsonField(form: URLSearchParams, name: string, fallback: unknown, message = `${name} is not valid JSON.`): unknown {
+  const text = form.get(name);
+  if (!text || !text.trim()) return fallback;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError(message, { details: { fields: [{ field: name, message: 'invalid JSON' }] } });
+  }
 }
 
 let inputIds = 0;
@@ -184,6 +178,12 @@ export interface PageState {
   prev?: string[];
 }
 
+/** Rows per page of every list (the tenants page, which reads stats per row, shows fewer). */
+export const LIST_PAGE_SIZE = 25;
+
+/** The list use cases' page request for `state`. */
+export const pageRequest = (state: PageState) => ({ limit: LIST_PAGE_SIZE, cursor: state.cursor });
+
 export function pageState(c: PageContext): PageState {
   const cursor = c.req.query('cursor') || undefined;
   const prev = c.req.query('prev');
@@ -221,15 +221,21 @@ export function errorText(error: AppError): string {
   return [error.message, problems && !error.message.includes(problems) ? problems : '', error.hint ?? ''].filter(Boolean).join(' ');
 }
 
+/**
+ * A use case's refusal the person can act on (a 4xx other than 401, which means "sign in") as an error
+ * flash; anything else is thrown on (to pageError). What a form action or a search shows beside the form.
+ */
+export function problemFlash(error: unknown): Flash {
+  if (error instanceof AppError && error.status >= 400 && error.status < 500 && error.status !== 401) return { kind: 'error', text: errorText(error) };
+  throw error;
+}
+
 /** A form action: a 4xx from the use case goes back to `back` with the error as the flash. */
 export async function formAction(c: PageContext, back: string, act: () => Promise<Response>): Promise<Response> {
   try {
     return await act();
   } catch (error) {
-    if (error instanceof AppError && error.status >= 400 && error.status < 500 && error.status !== 401) {
-      return redirectTo(c, back, { kind: 'error', text: errorText(error) });
-    }
-    throw error;
+    return redirectTo(c, back, problemFlash(error));
   }
 }
 
@@ -241,7 +247,7 @@ const TITLES: Record<number, string> = { 400: 'Bad request', 403: 'Not allowed',
  */
 export function pageError(error: Error, c: PageContext): Response {
   const { status, headers } = errorResponse(error);
-  if (status === 401) return c.redirect(c.req.method === 'GET' ? signInUrl(pathWithQuery(c)) : SIGN_IN_PATH, c.req.method === 'GET' ? 302 : 303);
+  if (status === 401) return isStateChanging(c.req.method) ? c.redirect(SIGN_IN_PATH, 303) : c.redirect(signInUrl(pathWithQuery(c)), 302);
   for (const [name, value] of Object.entries(headers ?? {})) c.header(name, value);
   if (status >= 500) logError('dashboard page failed', error, { request_id: c.get('requestId'), path: c.req.path });
   const message = error instanceof AppError ? errorText(error) : 'Something went wrong on our side. Try again; if it keeps happening, check the service logs for the request id.';

@@ -6,7 +6,7 @@
  */
 import { reportRows, toCsv } from '../../../../shared/domain/migrations/report-rows';
 import { listImports, loadImport, toImportSummary } from '../../../../shared/usecases/migrations/import-report';
-import { pager, pageState, render, param } from './forms';
+import { pager, pageRequest, pageState, render, param } from './forms';
 import type { PageRoutes } from './index';
 import { badge, html, table, time } from './layout';
 
@@ -15,7 +15,7 @@ export function addImportPages(routes: PageRoutes): void {
 
   routes.page('/imports', async (c) => {
     const state = pageState(c);
-    const page = await listImports(services, c.get('principal'), { limit: 25, cursor: state.cursor });
+    const page = await listImports(services, c.get('principal'), pageRequest(state));
     const rows = page.items.map(
       (migration) =>
         html`<tr><td><a href="/dashboard/imports/${migration.id}">${migration.id}</a></td><td>${migration.provider}</td><td>${badge(migration.status)}</td><td>${migration.resources.join(', ')}</td><td>${time(migration.created_at)}</td></tr>`,

@@ -4,9 +4,10 @@
  * calls the same use cases as the API (shared/usecases/*) with the session's principal; none reads the
  * table directly.
  *
- * Routes are relative to /dashboard. `page` routes (GET) need a live session, else 302 to the sign-in page
- * with `next`; `action` routes (POST) go through requireSession (401, then 403 for a foreign origin or a
- * missing or wrong CSRF token). Errors render as HTML pages (./forms.ts pageError).
+ * Routes are relative to /dashboard. `page` (GET) and `action` (POST) routes go through requireSession:
+ * without a live session, a page is a 302 to the sign-in page with `next` and an action a 303 to it; an
+ * action also needs its own origin and the CSRF token (403). Errors render as HTML pages (./forms.ts
+ * pageError, which also makes those redirects).
  */
 import { Hono } from 'hono';
 import { NotFoundError } from '../../../../shared/domain/errors';
@@ -19,7 +20,7 @@ import { ASSETS } from './assets';
 import { addAutomationPages } from './automations';
 import { addDomainPages } from './domains';
 import { addEmailPages } from './emails';
-import { HOME_PATH, pageError, pageSession, readForm, type PageContext } from './forms';
+import { HOME_PATH, pageError, readForm, type PageContext } from './forms';
 import { addImportPages } from './imports';
 import { addReceivedPages } from './received';
 import { signInPage } from './sign-in';
@@ -39,12 +40,13 @@ export interface PageRoutes {
 export function createDashboardPages(services: Services): Hono<ApiEnv> {
   const pages = new Hono<ApiEnv>();
   pages.onError(pageError);
-  const view = pageSession(services);
-  const act = requireSession(services);
+  // One session check for pages and actions: without a live session it throws 401, which pageError turns
+  // into the sign-in page (302 with `next` for a page, 303 for a form post).
+  const session = requireSession(services);
   const routes: PageRoutes = {
     services,
-    page: (path, handler) => pages.get(path, view, plausiblePaths(), (c) => handler(c)),
-    action: (path, handler) => pages.post(path, act, plausiblePaths(), async (c) => handler(c, await readForm(c))),
+    page: (path, handler) => pages.get(path, session, plausiblePaths(), (c) => handler(c)),
+    action: (path, handler) => pages.post(path, session, plausiblePaths(), async (c) => handler(c, await readForm(c))),
   };
 
   // The static assets: content-hashed URLs, so cached for a year (a new version is a new URL).

@@ -3,11 +3,10 @@
  * (its authentication results, bodies in a sandboxed frame, headers, attachments). Use cases:
  * listReceivedEmails, getReceivedEmail (the received-emails group's).
  */
-import { AppError } from '../../../../shared/domain/errors';
 import { listReceivedEmailsQuerySchema } from '../../../../shared/domain/inbound/schemas';
 import { parseWith } from '../../../../shared/http/validate';
 import { getReceivedEmail, listReceivedEmails } from '../../../../shared/usecases/inbound/received-emails';
-import { errorText, input, pager, pageState, render, param } from './forms';
+import { problemFlash, input, LIST_PAGE_SIZE, pager, pageState, render, param } from './forms';
 import type { PageRoutes } from './index';
 import { badge, html, json, table, time, type Flash } from './layout';
 
@@ -24,13 +23,12 @@ export function addReceivedPages(routes: PageRoutes): void {
     let next: string | null = null;
     let problem: Flash | null = null;
     try {
-      const query = parseWith(listReceivedEmailsQuerySchema, { to, from, limit: '25', ...(state.cursor ? { cursor: state.cursor } : {}) }, 'query');
+      const query = parseWith(listReceivedEmailsQuerySchema, { to, from, limit: String(LIST_PAGE_SIZE), ...(state.cursor ? { cursor: state.cursor } : {}) }, 'query');
       const page = await listReceivedEmails(services, c.get('principal'), query);
       items = page.items;
       next = page.next_cursor;
     } catch (error) {
-      if (!(error instanceof AppError) || error.status >= 500 || error.status === 401) throw error;
-      problem = { kind: 'error', text: errorText(error) };
+      problem = problemFlash(error);
     }
     const rows = items.map(
       (email) =>

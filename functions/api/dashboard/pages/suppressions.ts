@@ -3,12 +3,11 @@
  * address (with its category opt-outs); add an address (reason manual) and remove one. Use cases:
  * listSuppressions, addSuppressions, removeSuppression (the suppressions group's).
  */
-import { AppError } from '../../../../shared/domain/errors';
 import type { CategoryOptOut, Suppression } from '../../../../shared/domain/suppressions/model';
 import { addSuppressionsSchema, removeSuppressionSchema, suppressionFiltersSchema } from '../../../../shared/domain/suppressions/schemas';
 import { parseWith } from '../../../../shared/http/validate';
 import { addSuppressions, listSuppressions, removeSuppression } from '../../../../shared/usecases/suppressions';
-import { buttonForm, errorText, field, formAction, input, pager, pageState, postForm, redirectTo, render } from './forms';
+import { buttonForm, problemFlash, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render } from './forms';
 import type { PageRoutes } from './index';
 import { html, table, time, type Flash } from './layout';
 
@@ -25,13 +24,12 @@ export function addSuppressionPages(routes: PageRoutes): void {
     let problem: Flash | null = null;
     try {
       const filters = parseWith(suppressionFiltersSchema, { email, tenant }, 'query');
-      const { result } = await listSuppressions(services, c.get('principal'), { ...filters, limit: 25, cursor: state.cursor });
+      const { result } = await listSuppressions(services, c.get('principal'), { ...filters, ...pageRequest(state) });
       items = result.items;
       optOuts = result.categoryOptOuts ?? [];
       next = result.next_cursor;
     } catch (error) {
-      if (!(error instanceof AppError) || error.status >= 500 || error.status === 401) throw error;
-      problem = { kind: 'error', text: errorText(error) };
+      problem = problemFlash(error);
     }
     const rows = items.map(
       (suppression) =>

@@ -3,12 +3,11 @@
  * variables (rendered as a send would, in a sandboxed frame) and Publish. Use cases: createTemplate,
  * listTemplates, getTemplate, updateTemplate, publishTemplate, renderTemplatePreview (the templates group's).
  */
-import { ValidationError } from '../../../../shared/domain/errors';
 import { createTemplateSchema, renderTemplateSchema, updateTemplateSchema } from '../../../../shared/domain/templates/schemas';
 import { toPublicTemplate } from '../../../../shared/domain/templates/template';
 import { parseWith } from '../../../../shared/http/validate';
 import { createTemplate, getTemplate, listTemplates, publishTemplate, renderTemplatePreview, updateTemplate, type TemplatePreview } from '../../../../shared/usecases/templates';
-import { buttonForm, field, formAction, input, pager, pageState, postForm, redirectTo, render, textarea, type PageContext, param } from './forms';
+import { buttonForm, field, formAction, jsonField, input, pager, pageRequest, pageState, postForm, redirectTo, render, textarea, type PageContext, param } from './forms';
 import type { PageRoutes } from './index';
 import { badge, html, json, table, time } from './layout';
 
@@ -56,7 +55,7 @@ ${preview ? previewSection(preview.result) : ''}
 
   routes.page('/templates', async (c) => {
     const state = pageState(c);
-    const page = await listTemplates(services, c.get('principal'), { limit: 25, cursor: state.cursor });
+    const page = await listTemplates(services, c.get('principal'), pageRequest(state));
     const rows = page.items.map(toPublicTemplate).map(
       (template) => html`<tr><td><a href="/dashboard/templates/${template.alias}">${template.name}</a></td><td><code>${template.alias}</code></td><td>${statusOf(template)}</td><td>${time(template.updated_at)}</td></tr>`,
     );
@@ -101,12 +100,7 @@ ${pager('/dashboard/templates', {}, state, page.next_cursor)}
   routes.action('/templates/:alias/preview', (c, form) =>
     formAction(c, `/dashboard/templates/${param(c, 'alias')}`, async () => {
       const text = form.get('variables')?.trim() || '{}';
-      let variables: unknown;
-      try {
-        variables = JSON.parse(text);
-      } catch {
-        throw new ValidationError('Variables must be a JSON object, e.g. {"name": "Ada"}.', { details: { fields: [{ field: 'variables', message: 'invalid JSON' }] } });
-      }
+      const variables = jsonField(form, 'variables', {}, 'Variables must be a JSON object, e.g. {"name": "Ada"}.');
       const input = parseWith(renderTemplateSchema, { variables });
       const principal = c.get('principal');
       const [template, result] = await Promise.all([getTemplate(services, principal, param(c, 'alias')), renderTemplatePreview(services, principal, param(c, 'alias'), input)]);

@@ -5,8 +5,8 @@
  * deleteWebhook, listWebhookDeliveries, getWebhookDelivery, replayWebhookDelivery).
  */
 import { EVENT_TYPES } from '../../../../shared/domain/webhooks/event-types';
-import type { WebhookDelivery } from '../../../../shared/domain/webhooks/delivery';
-import { toPublicWebhook } from '../../../../shared/domain/webhooks/endpoint';
+import { toPublicDelivery, type WebhookDelivery } from '../../../../shared/domain/webhooks/delivery';
+import { toPublicWebhook, type WebhookEndpoint } from '../../../../shared/domain/webhooks/endpoint';
 import { createWebhookSchema, updateWebhookSchema } from '../../../../shared/domain/webhooks/schemas';
 import { parseWith } from '../../../../shared/http/validate';
 import {
@@ -19,8 +19,7 @@ import {
   replayWebhookDelivery,
   updateWebhook,
 } from '../../../../shared/usecases/webhooks';
-import { toPublicDelivery } from '../../webhooks/routes';
-import { buttonForm, checkboxes, field, formAction, input, pager, pageState, postForm, redirectTo, render, secretBox, type PageContext, param } from './forms';
+import { buttonForm, checkboxes, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render, secretBox, type PageContext, param } from './forms';
 import type { PageRoutes } from './index';
 import { badge, html, json, table, time } from './layout';
 
@@ -33,9 +32,13 @@ function lastAttempt(delivery: WebhookDelivery) {
 export function addWebhookPages(routes: PageRoutes): void {
   const { services } = routes;
 
-  async function webhookPage(c: PageContext, webhook: PublicWebhook, secret: string | null): Promise<Response> {
-    const state = secret ? {} : pageState(c);
-    const page = await listWebhookDeliveries(services, c.get('principal'), webhook.id, { limit: 25, cursor: state.cursor });
+  /** The endpoint `id` (just created: with its secret, shown once) and a page of its deliveries, read together. */
+  async function webhookPage(c: PageContext, id: string, created: { webhook: WebhookEndpoint; secret: string } | null): Promise<Response> {
+    const state = created ? {} : pageState(c);
+    const principal = c.get('principal');
+    const [endpoint, page] = await Promise.all([created?.webhook ?? getWebhook(services, principal, id), listWebhookDeliveries(services, principal, id, pageRequest(state))]);
+    const webhook = toPublicWebhook(endpoint);
+    const secret = created?.secret ?? null;
     const rows = page.items.map((delivery) => {
       const attempt = lastAttempt(delivery);
       return html`<tr><td id="d-${delivery.id}">${delivery.event_type}</td><td>${badge(delivery.status)}</td><td>${attempt?.status_code ?? (attempt?.error ? 'none' : '—')}</td><td>${time(delivery.created_at)}</td><td><a href="/dashboard/webhooks/${webhook.id}/deliveries/${delivery.id}" aria-describedby="d-${delivery.id}">View</a></td></tr>`;
@@ -51,7 +54,7 @@ ${pager(`/dashboard/webhooks/${webhook.id}`, {}, state, page.next_cursor)}</sect
 
   routes.page('/webhooks', async (c) => {
     const state = pageState(c);
-    const page = await listWebhooks(services, c.get('principal'), { limit: 25, cursor: state.cursor });
+    const page = await listWebhooks(services, c.get('principal'), pageRequest(state));
     const rows = page.items.map(toPublicWebhook).map(
       (webhook) => html`<tr><td><a href="/dashboard/webhooks/${webhook.id}">${webhook.url}</a></td><td>${badge(webhook.enabled ? 'enabled' : 'disabled')}</td><td>${webhook.events.length === EVENT_TYPES.length ? 'all' : webhook.events.join(', ')}</td><td>${time(webhook.created_at)}</td></tr>`,
     );
@@ -69,11 +72,11 @@ ${pager('/dashboard/webhooks', {}, state, page.next_cursor)}`;
     formAction(c, '/dashboard/webhooks', async () => {
       const input = parseWith(createWebhookSchema, { url: field(form, 'url') ?? '', events: form.getAll('events') });
       const { webhook, secret } = await createWebhook(services, c.get('principal'), input);
-      return webhookPage(c, toPublicWebhook(webhook), secret);
+      return webhookPage(c, webhook.id, { webhook, secret });
     }),
   );
 
-  routes.page('/webhooks/:id', async (c) => webhookPage(c, toPublicWebhook(await getWebhook(services, c.get('principal'), param(c, 'id'))), null));
+  routes.page('/webhooks/:id', (c) => webhookPage(c, param(c, 'id'), null));
 
   routes.action('/webhooks/:id/enabled', (c, form) => {
     const back = `/dashboard/webhooks/${param(c, 'id')}`;
@@ -93,8 +96,8 @@ ${pager('/dashboard/webhooks', {}, state, page.next_cursor)}`;
 
   routes.page('/webhooks/:id/deliveries/:deliveryId', async (c) => {
     const principal = c.get('principal');
-    const webhook = toPublicWebhook(await getWebhook(services, principal, param(c, 'id')));
-    const delivery = await getWebhookDelivery(services, principal, webhook.id, param(c, 'deliveryId'));
+    const [endpoint, delivery] = await Promise.all([getWebhook(services, principal, param(c, 'id')), getWebhookDelivery(services, principal, param(c, 'id'), param(c, 'deliveryId'))]);
+    const webhook = toPublicWebhook(endpoint);
     const view = toPublicDelivery(delivery);
     const attempts = delivery.attempts.map(
       (attempt) =>
