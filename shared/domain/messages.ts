@@ -5,7 +5,7 @@
  * maxReceiveCount). Unknown keys are dropped. Producers' ports (shared/ports.ts) take the same types:
  * every message they build is complete, and a parsed message parses again to itself. Pure.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isId } from './ids';
 import { EVENT_TYPES } from './webhooks/event-types';
 

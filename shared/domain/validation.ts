@@ -2,7 +2,7 @@
  * Schema validation shared by every door (HTTP routes, use cases, later the SMTP relay): zod issues
  * become `details.fields: [{field, message}]` of a 400 validation_error. No HTTP here.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ValidationError } from './errors';
 
 export function issuesToFields(issues: readonly z.core.$ZodIssue[], emptyPath = '(body)'): { field: string; message: string }[] {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `?limit=1..100 (default 25)&cursor=...` on every list. */
 export const pageQuerySchema = z.object({

@@ -1,6 +1,6 @@
 /** Request decoding: JSON body and query parsing through zod schemas, failures as 400 validation_error. */
 import type { Context } from 'hono';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ValidationError } from '../domain/errors';
 
 export { issuesToFields, parseWith } from '../domain/validation';

@@ -3,7 +3,7 @@
  * is given, else an example), returns it, and unless `deliver` is false queues it to the subscribed
  * endpoints like a real event. No email is sent.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { emailOwner } from '../domain/emails/email';
 import { emailEventData } from '../domain/webhooks/email-event-data';
 import { freshEventId, type ServiceEvent } from '../domain/webhooks/event';

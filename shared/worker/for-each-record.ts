@@ -8,7 +8,7 @@
  * reported as a failure of its record alone, without calling the handler.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { logError } from '../log';
 
 /** A body that is not JSON, or not the queue's message. */

@@ -14,7 +14,7 @@
  * - `dry_run` + `automation_id`: dashboard sessions only. An API-key request naming either is refused by
  *   acceptEvent (403), as the spec says; the schema checks they come together.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isEmailAddress, normaliseEmail } from '../emails/address';
 import { isId } from '../ids';
 import { EVENT_NAME } from './automation';

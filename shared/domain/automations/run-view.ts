@@ -7,7 +7,7 @@
  * /automations/{id} shows the definition; each step here carries its key and type). The step state
  * `claimed` is shown as `running`: an attempt is doing the step.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Step } from './automation';
 import { RUN_STATUSES, type Run, type RunStatus, type StepState } from './run';
 

@@ -1,5 +1,5 @@
 /** Request validation for /automations (the single source of the request types; docs/automations.md). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { AUTOMATION_LIMITS as LIMITS, AUTOMATION_STATUSES } from './automation';
 import { definitionProblems, stepsSchema, triggerSchema } from './validate';
 

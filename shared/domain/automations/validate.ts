@@ -6,7 +6,7 @@
  * the request body (`steps.3.duration`). The run engine reuses `validateDefinition` and the helpers
  * (`successorsOf`) on stored definitions.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseBareSender, parseMailbox } from '../emails/address';
 import { CATEGORIES, MAX_RECIPIENTS, MAX_TAGS } from '../emails/send-request';
 import { TEMPLATE_ALIAS } from '../templates/template';

@@ -5,7 +5,7 @@
  * same text typed on two systems matches). No composition rules: length is what makes a password strong.
  */
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 256;

@@ -2,7 +2,7 @@
  * Request bodies of the dashboard's session doors (docs/dashboard.md): the single source of their
  * validation and types. `POST /dashboard/sign-in` takes JSON or an HTML form with the same fields.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isEmailAddress, normaliseEmail } from '../emails/address';
 import { MAX_PASSWORD_LENGTH, newPasswordSchema } from './password-policy';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { domainName } from '../emails/address';
 import { TLS_MODES } from './domain';
 import { DNS_HOSTS, type DnsHostCredentials, type DnsHostName } from './dns-apply';

@@ -1,5 +1,5 @@
 /** Email addresses and domain names: parsing and validation shared by every schema. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 // Pragmatic address check: a dot-atom-ish local part, a domain with at least one dot and a 2+ letter TLD.
 const ADDRESS = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;

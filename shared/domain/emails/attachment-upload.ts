@@ -8,7 +8,7 @@
  * lazy); the bytes are at `uploads/<account>/<att id>` in the mail bucket. A send copies them to the
  * email's own key, so the email never depends on the upload afterwards.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ulid } from '../ids';
 import { ATTACHMENT_ID_PATTERN, contentTypeField, contentTypeForFilename, filenameField } from './attachments';
 

@@ -19,7 +19,7 @@
  * running; refusing both is the safer rule. The cost is a false positive on names such as
  * `backup-example.com.zip` (`com`): rename the file (`backup-example_com.zip`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const MAX_ATTACHMENTS = 10;
 /** Per file, decoded. */

@@ -1,5 +1,5 @@
 /** Rules for `scheduled_at` (POST /emails and PATCH /emails/{id}). Pure. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ValidationError } from '../errors';
 
 /** How far ahead a send may be scheduled. */

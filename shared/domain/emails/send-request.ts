@@ -2,7 +2,7 @@
  * The send request (body of POST /emails): the spec's fields and aliases, normalised into one shape.
  * This schema is the single source of validation and of the `SendRequest` type.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatMailbox, parseBareSender, parseMailbox, type Mailbox } from './address';
 import { findHeaderProblems } from './headers';
 import { scheduledAtField } from './schedule';

@@ -1,5 +1,5 @@
 /** Body of PATCH /emails/{id}: reschedule (`scheduled_at`) or cancel (`cancel: true`), one at a time. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const updateEmailSchema = z
   .object({

@@ -1,5 +1,5 @@
 /** Request validation for /received-emails (the single source of the request types). */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `?limit&cursor&to&from&since`: filters by a recipient (header To or envelope), the sender's address, a start time. */
 export const listReceivedEmailsQuerySchema = z.object({

@@ -13,7 +13,7 @@
  * unread. Pure: keys are given by the caller.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CATEGORIES } from '../emails/send-request';
 import { isId } from '../ids';
 import type { ClickLink, OpenLink, UnsubscribeLink } from './link-urls';

@@ -34,7 +34,7 @@
  * creates nothing, and goes on with the next one; a throw would make every caller wrap each template.
  * Whatever is not `failed` passes createTemplateSchema as `templateCreateInput(converted)`.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { createTemplateSchema } from '../templates/schemas';
 import { TEMPLATE_ALIAS, TEMPLATE_LIMITS } from '../templates/template';
 import type { SourceTemplate, TemplateSyntax } from './source';

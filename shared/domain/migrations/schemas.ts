@@ -1,5 +1,5 @@
 /** Request validation for /migrations (the single source of the request types; docs/imports.md). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { IMPORT_RESOURCES, PROVIDERS } from './source';
 
 /** A provider key: printable, no whitespace inside, at most 512 characters (real keys are far shorter). */

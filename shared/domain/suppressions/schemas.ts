@@ -1,5 +1,5 @@
 /** Request schemas of /suppressions: the single source of their validation and types. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isEmailAddress, normaliseEmail } from '../emails/address';
 import { API_SUPPRESSION_REASONS, MAX_SUPPRESSIONS_PER_REQUEST, OPT_OUT_CATEGORIES, SUPPRESSION_REASONS, type OptOutCategory } from './reasons';
 

@@ -1,5 +1,5 @@
 /** Request validation for /templates (the single source of the request types; docs/templates.md). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatMailbox, parseBareSender, parseMailbox } from '../emails/address';
 import { CATEGORIES } from '../emails/send-request';
 import { isReservedVariable, variableValueProblems } from './render';

@@ -1,5 +1,5 @@
 /** Request schemas of the tenants group: the single source of their validation and types. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { domainName } from '../emails/address';
 import { EXTERNAL_ID_PATTERN, METADATA_MAX_BYTES, STREAM_POLICIES, TENANT_STATUSES } from './tenant';
 

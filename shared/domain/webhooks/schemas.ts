@@ -1,5 +1,5 @@
 /** Request validation for /webhooks (the single source of the request types). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { EVENT_TYPES, isEventType, type EventType } from './event-types';
 
 /**
