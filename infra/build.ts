@@ -3,13 +3,75 @@
  * one self-contained CommonJS bundle per function at `<outDir>/<name>/index.js` (+ source map).
  *
  * Everything is bundled, @aws-sdk included, so behaviour never depends on the SDK version of the
- * Lambda runtime. `npm run build` runs this file; `buildFunctions()` is the programmatic entry.
+ * Lambda runtime; except the credential sources a Lambda never uses (LAMBDA_UNUSED_CREDENTIAL_SOURCES).
+ * `npm run build` runs this file: it prints each bundle's size against its limit (MAX_BUNDLE_BYTES, 1 MiB,
+ * infra/functions.ts) and fails when one is over; `buildFunctions()` is the programmatic entry.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { build } from 'esbuild';
-import { BUNDLE_FILE, DEFAULT_FUNCTIONS_DIR, PROJECT_ROOT, RELAY_DOCKERFILE, functionCodeDir, functionEntries, type FunctionEntry } from './functions';
+import { build, type Plugin } from 'esbuild';
+import { BUNDLE_FILE, BUNDLE_SIZE_EXCEPTIONS, DEFAULT_FUNCTIONS_DIR, MAX_BUNDLE_BYTES, PROJECT_ROOT, RELAY_DOCKERFILE, bundleLimit, functionCodeDir, functionEntries, type FunctionEntry } from './functions';
 import { SMTP_RELAY } from './definitions';
+
+/**
+ * Credential sources a Lambda never reaches. Lambda gives a function its role's credentials in the
+ * environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), the first source the SDK's
+ * default chain reads (@aws-sdk/credential-provider-node). The chain imports the others (SSO, shared
+ * config files, credential_process, web identity tokens, container and instance metadata) only when the
+ * environment has none; bundled, they and the STS, SSO and sign-in clients they use weigh ~110 KiB in
+ * every function. Each is replaced by a link that passes (CredentialsProviderError, tryNextLink), so
+ * without environment credentials the chain ends as it would anywhere, "Could not load credentials from
+ * any providers". Only the Lambda bundles built here: the local cloud, scripts and tests run the sources
+ * with the full chain (tested: test/infra/bundle-size.test.ts).
+ */
+export const LAMBDA_UNUSED_CREDENTIAL_SOURCES: readonly string[] = [
+  '@aws-sdk/credential-provider-sso',
+  '@aws-sdk/credential-provider-ini',
+  '@aws-sdk/credential-provider-process',
+  '@aws-sdk/credential-provider-web-identity',
+  '@aws-sdk/credential-provider-http',
+  '@smithy/credential-provider-imds',
+];
+
+const UNUSED_CREDENTIAL_SOURCE = `
+import { CredentialsProviderError } from '@smithy/core/config';
+const absent = (source) => () => async () => {
+  throw new CredentialsProviderError(source + ' credentials are not part of a Lambda bundle (Lambda provides credentials in the environment; infra/build.ts)', { tryNextLink: true });
+};
+export const fromSSO = absent('SSO');
+export const fromIni = absent('Shared config file');
+export const fromProcess = absent('External process');
+export const fromTokenFile = absent('Web identity token');
+export const fromHttp = absent('Container (HTTP)');
+export const fromContainerMetadata = absent('Container metadata');
+export const fromInstanceMetadata = absent('Instance metadata');
+export const ENV_CMDS_FULL_URI = 'AWS_CONTAINER_CREDENTIALS_FULL_URI';
+export const ENV_CMDS_RELATIVE_URI = 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI';
+`;
+
+function lambdaCredentialsOnly(rootDir: string): Plugin {
+  const filter = new RegExp(`^(${LAMBDA_UNUSED_CREDENTIAL_SOURCES.map((name) => name.replace(/[/.-]/g, '\\$&')).join('|')})$`);
+  return {
+    name: 'lambda-credentials-only',
+    setup(b) {
+      b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'lambda-unused-credentials' }));
+      b.onLoad({ filter: /.*/, namespace: 'lambda-unused-credentials' }, () => ({ contents: UNUSED_CREDENTIAL_SOURCE, loader: 'js', resolveDir: rootDir }));
+    },
+  };
+}
+
+/** Prepends `code` to the entry file's source (imports are hoisted: it runs after them, before the entry's own code). */
+function prologue(entryFile: string, code: string): Plugin {
+  return {
+    name: 'entry-prologue',
+    setup(b) {
+      b.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
+        if (args.path !== entryFile) return undefined;
+        return { contents: `${code}\n${fs.readFileSync(args.path, 'utf8')}`, loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
+      });
+    },
+  };
+}
 
 export interface BuildOptions {
   /** Output directory; each function goes to `<outDir>/<name>/index.js`. Default dist/functions. */
@@ -20,6 +82,14 @@ export interface BuildOptions {
   rootDir?: string;
   /** Minify the bundles (identifiers keep their names; source maps map back). Default true. */
   minify?: boolean;
+  /**
+   * Lambda bundles: leave out the credential sources Lambda never uses (LAMBDA_UNUSED_CREDENTIAL_SOURCES).
+   * Default true; false for the SMTP relay, a container whose credentials come from the task role's
+   * endpoint (the container provider).
+   */
+  lambdaCredentials?: boolean;
+  /** JavaScript run at the start of each entry module's own code, after its imports (bench/cold.ts marks the end of module loading with it). */
+  entryPrologue?: string;
 }
 
 export interface BuiltFunction {
@@ -75,6 +145,10 @@ export async function buildFunctions(options: BuildOptions = {}): Promise<BuiltF
         keepNames: true,
         legalComments: 'none',
         logLevel: 'warning',
+        plugins: [
+          ...(options.lambdaCredentials ?? true ? [lambdaCredentialsOnly(rootDir)] : []),
+          ...(options.entryPrologue ? [prologue(path.resolve(rootDir, entry), options.entryPrologue)] : []),
+        ],
       });
       return {
         name,
@@ -91,25 +165,52 @@ function kib(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
+/** Bundles over their limit (bundleLimit: MAX_BUNDLE_BYTES, or the exception's ceiling). */
+export function oversizedBundles(built: readonly Pick<BuiltFunction, 'name' | 'bytes'>[]): { name: string; bytes: number; limit: number }[] {
+  return built.map((b) => ({ name: b.name, bytes: b.bytes, limit: bundleLimit(b.name) })).filter((b) => b.bytes > b.limit);
+}
+
+/** One line per bundle: its size, its share of the limit, and what is wrong or allowed. */
+export function sizeReport(built: readonly Pick<BuiltFunction, 'name' | 'bytes' | 'sourceMapBytes' | 'file'>[], containers: readonly string[] = []): string[] {
+  const width = Math.max(...built.map((b) => b.name.length));
+  return built.map((b) => {
+    const limit = bundleLimit(b.name);
+    const exception = BUNDLE_SIZE_EXCEPTIONS[b.name];
+    let status: string;
+    if (containers.includes(b.name)) status = 'container (no limit)';
+    else if (b.bytes > limit) status = `OVER THE LIMIT of ${kib(limit)}`;
+    else if (exception) status = `over ${kib(MAX_BUNDLE_BYTES)}: allowed up to ${kib(limit)} (${exception.reason})`;
+    else status = `${Math.round((100 * b.bytes) / limit)}% of ${kib(limit)}`;
+    return `${b.name.padEnd(width)}  ${kib(b.bytes).padStart(10)}  (map ${kib(b.sourceMapBytes).padStart(10)})  ${path.relative(PROJECT_ROOT, b.file).padEnd(width + 24)}  ${status}`;
+  });
+}
+
 /**
  * The SMTP relay's container build context: its bundle (bundled like a function) and the Dockerfile
  * (infra/smtp-relay.Dockerfile) at `<outDir>/smtp-relay/`, the directory CDK stages as the image asset.
  */
 export async function buildSmtpRelay(options: Pick<BuildOptions, 'outDir' | 'minify'> = {}): Promise<BuiltFunction> {
   const outDir = path.resolve(options.outDir ?? DEFAULT_FUNCTIONS_DIR);
-  const [built] = await buildFunctions({ ...options, entries: [{ name: SMTP_RELAY.name, entry: SMTP_RELAY.entry }] });
+  // A container, not a Lambda: its credentials come from the task role (the full credential chain).
+  const [built] = await buildFunctions({ ...options, entries: [{ name: SMTP_RELAY.name, entry: SMTP_RELAY.entry }], lambdaCredentials: false });
   fs.copyFileSync(path.join(PROJECT_ROOT, RELAY_DOCKERFILE), path.join(functionCodeDir(outDir, SMTP_RELAY.name), 'Dockerfile'));
   return built!;
 }
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const built = [...(await buildFunctions()), await buildSmtpRelay()];
-  const width = Math.max(...built.map((b) => b.name.length));
-  for (const b of built) {
-    console.log(`${b.name.padEnd(width)}  ${kib(b.bytes).padStart(10)}  (map ${kib(b.sourceMapBytes)})  ${path.relative(PROJECT_ROOT, b.file)}`);
+  const functions = await buildFunctions();
+  const relay = await buildSmtpRelay();
+  for (const line of sizeReport([...functions, relay], [relay.name])) console.log(line);
+  console.log(`Built ${functions.length + 1} function bundles in ${Date.now() - started} ms (limit ${kib(MAX_BUNDLE_BYTES)} per Lambda, infra/functions.ts)`);
+  const over = oversizedBundles(functions);
+  if (over.length > 0) {
+    throw new Error(
+      `Lambda bundle${over.length > 1 ? 's' : ''} over the size limit:\n` +
+        over.map((b) => `  - ${b.name}: ${kib(b.bytes)} > ${kib(b.limit)}`).join('\n') +
+        '\nImport only what the function uses (shared/services/; docs/architecture.md, "Lean bundles").',
+    );
   }
-  console.log(`Built ${built.length} function bundles in ${Date.now() - started} ms`);
 }
 
 if (require.main === module) {

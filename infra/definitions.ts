@@ -247,6 +247,8 @@ export interface ApiGroupDefinition {
    */
   routes: string[];
   grants: Grant[];
+  /** Lambda memory (MB); unset: the functions' default (docs/deploy.md, "Memory sizing"). */
+  memoryMb?: number;
 }
 
 export const API_GROUPS: ApiGroupDefinition[] = [
@@ -254,6 +256,8 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     name: 'emails',
     entry: 'functions/api/emails/handler.ts',
     routes: ['ANY /emails', 'ANY /emails/{proxy+}'],
+    // The send path: half the compute time of a request and of a cold start at 512 MB (docs/deploy.md, "Memory sizing").
+    memoryMb: 1024,
     grants: [
       { resource: { kind: 'table' }, access: 'readWrite' },
       { resource: { kind: 'queue', id: 'send' }, access: 'send' },
@@ -292,6 +296,8 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     entry: 'functions/api/domains/handler.ts',
     // /dns-providers: the DNS host credentials DNS apply may use (stored sealed).
     routes: ['ANY /domains', 'ANY /domains/{proxy+}', 'ANY /dns-providers', 'ANY /dns-providers/{proxy+}'],
+    // POST /domains generates a 2048-bit RSA key (~240 ms of CPU): ~0.4 s at 1024 MB, ~0.8 s at 512 (docs/deploy.md).
+    memoryMb: 1024,
     grants: [
       { resource: { kind: 'table' }, access: 'readWrite' },
       // New domains get an encrypted DKIM key; verification decrypts it to sign a probe. Stored DNS host
@@ -367,6 +373,8 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     name: 'migrations',
     entry: 'functions/api/migrations/handler.ts',
     routes: ['ANY /migrations', 'ANY /migrations/{proxy+}'],
+    // Each imported domain generates a DKIM key (as POST /domains) within the request's ~25 s budget (docs/deploy.md).
+    memoryMb: 1024,
     grants: [
       { resource: { kind: 'table' }, access: 'readWrite' },
       // New domains get a sealed DKIM key and imported webhooks a sealed signing secret: seal only.
@@ -397,6 +405,8 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     name: 'dashboard',
     entry: 'functions/api/dashboard/handler.ts',
     routes: ['ANY /dashboard', 'ANY /dashboard/{proxy+}', 'ANY /api/{proxy+}'],
+    // The largest bundle and a person waiting on each page: ~0.5 s of cold start compute at 1024 MB, ~1 s at 512 (docs/deploy.md).
+    memoryMb: 1024,
     grants: [
       // Users, sessions, sign-in counters; every page's records (emails, domains, keys, webhooks, runs, ...).
       { resource: { kind: 'table' }, access: 'readWrite' },
@@ -415,6 +425,14 @@ export const API_GROUPS: ApiGroupDefinition[] = [
       { resource: { kind: 'ses' }, access: 'manageTenants' },
     ],
   },
+  {
+    // The API's OpenAPI 3.1 document (docs/openapi.json, written by `npm run openapi`) and the reference
+    // page rendered from it. Public, and touches nothing: no grants.
+    name: 'reference',
+    entry: 'functions/api/reference/handler.ts',
+    routes: ['GET /openapi.json', 'GET /reference'],
+    grants: [],
+  },
 ];
 
 export interface WorkerDefinition {
@@ -429,7 +447,7 @@ export interface WorkerDefinition {
   maxConcurrency?: number;
   /** Lambda timeout; must stay below the queue's visibility timeout. */
   timeoutSeconds: number;
-  /** Lambda memory (MB); unset: the functions' default. */
+  /** Lambda memory (MB); unset: the functions' default (docs/deploy.md, "Memory sizing"). */
   memoryMb?: number;
   grants: Grant[];
 }
@@ -441,6 +459,8 @@ export const WORKERS: WorkerDefinition[] = [
     queue: 'send',
     batchSize: 10,
     timeoutSeconds: 30,
+    // Compose, DKIM-sign and send: ~14 ms of CPU per email, 10 per batch; half the delivery delay of 512 MB (docs/deploy.md).
+    memoryMb: 1024,
     grants: [
       { resource: { kind: 'table' }, access: 'readWrite' },
       { resource: { kind: 'queue', id: 'send' }, access: 'consume' },
@@ -582,6 +602,8 @@ export interface StreamWorkerDefinition {
   /** SQS queue receiving a description of each batch given up (shard, sequence numbers, stream). */
   onFailure: { queueName: string; envVar: string };
   timeoutSeconds: number;
+  /** Lambda memory (MB); unset: the functions' default (docs/deploy.md, "Memory sizing"). */
+  memoryMb?: number;
   grants: Grant[];
 }
 
@@ -679,6 +701,8 @@ export interface ScheduledTaskDefinition {
   localEveryMs: number;
   /** Lambda timeout; below the period, so passes never overlap. */
   timeoutSeconds: number;
+  /** Lambda memory (MB); unset: the functions' default (docs/deploy.md, "Memory sizing"). */
+  memoryMb?: number;
   grants: Grant[];
 }
 

@@ -27,6 +27,7 @@ export class Api extends Construct {
         name: group.name,
         grants: group.grants,
         timeout: API_FUNCTION_TIMEOUT,
+        memoryMb: group.memoryMb,
       }).function;
       this.functions[group.name] = fn;
 

@@ -10,7 +10,15 @@ import { grantAccess, type ServiceResources } from './grants';
 
 /** Runtime of every function: bundles target node22 (the code also runs on the local Node 20). */
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
+/**
+ * Memory of a function whose definition sets no `memoryMb`: the light ones (docs/deploy.md, "Memory
+ * sizing": CPU comes with memory, 1,769 MB = one vCPU; the definitions raise it where requests or cold
+ * starts are CPU-bound on a user's path).
+ */
 export const FUNCTION_MEMORY_MB = 512;
+/** What Lambda accepts. */
+export const MIN_MEMORY_MB = 128;
+export const MAX_MEMORY_MB = 10_240;
 
 /** What every function of the stack shares. */
 export interface FunctionDefaults {
@@ -39,6 +47,9 @@ export class ServiceFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
+    if (props.memoryMb !== undefined && (!Number.isInteger(props.memoryMb) || props.memoryMb < MIN_MEMORY_MB || props.memoryMb > MAX_MEMORY_MB)) {
+      throw new Error(`Function "${props.name}": memoryMb ${props.memoryMb} must be a whole number of MB from ${MIN_MEMORY_MB} to ${MAX_MEMORY_MB}`);
+    }
     const codeDir = functionCodeDir(props.functionsDir, props.name);
     if (!fs.existsSync(path.join(codeDir, BUNDLE_FILE))) {
       throw new Error(`No bundle for function "${props.name}": ${path.join(codeDir, BUNDLE_FILE)} is missing. Run \`npm run build\` first.`);

@@ -25,6 +25,7 @@ export class ScheduledTasks extends Construct {
         name: task.name,
         grants: task.grants,
         timeout: Duration.seconds(task.timeoutSeconds),
+        memoryMb: task.memoryMb,
       }).function;
       new events.Rule(this, `${pascalCase(task.name)}Schedule`, {
         description: `mailservice ${task.name}, every ${task.everyMinutes} minute(s)`,

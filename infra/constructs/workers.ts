@@ -4,14 +4,12 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { QUEUES, STREAM_WORKERS, TABLE, WORKERS, type StreamWorkerDefinition } from '../definitions';
-import { ServiceFunction, type FunctionDefaults } from './service-function';
+import { MAX_MEMORY_MB, MIN_MEMORY_MB, ServiceFunction, type FunctionDefaults } from './service-function';
 import { pascalCase } from './util';
 
 /** Lambda's limits on a stream event source mapping's batching window. */
 const MAX_BATCHING_WINDOW_MS = 300_000;
 /** Lambda's memory range (MB, 1 MB steps). */
-const MIN_MEMORY_MB = 128;
-const MAX_MEMORY_MB = 10_240;
 
 /** Fails the synthesis on settings Lambda would refuse, naming the worker. */
 function checkStreamWorker(worker: StreamWorkerDefinition): void {
@@ -76,6 +74,7 @@ export class Workers extends Construct {
         name: worker.name,
         grants: worker.grants,
         timeout: Duration.seconds(worker.timeoutSeconds),
+        memoryMb: worker.memoryMb,
       }).function;
       // Lambda sends a description of each batch it gives up on (shard, sequence numbers, stream ARN):
       // the records stay readable in the stream for 24 h and the emails stay `queued` in the table.

@@ -1,28 +1,19 @@
 /**
- * The AWS client factory: the only place that knows about endpoint overrides, so the same code runs
- * on AWS, on LocalStack and on the embedded local cloud. Clients are created once per cold start.
+ * Every AWS client at once (the full composition root, scripts, tests), with the factories re-exported.
+ * Functions build only the clients they use, from ./client-factories.ts and ./dynamo-client.ts
+ * (through shared/services/). Clients are created once per cold start.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { S3Client } from '@aws-sdk/client-s3';
-import { SESv2Client } from '@aws-sdk/client-sesv2';
-import { SchedulerClient } from '@aws-sdk/client-scheduler';
-import { Route53Client } from '@aws-sdk/client-route-53';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { SchedulerClient } from '@aws-sdk/client-scheduler';
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Config } from '../config';
+import { createS3Client, createSchedulerClient, createSesClient, createSqsClient } from './client-factories';
+import { createDynamoClient } from './dynamo-client';
 
-type Service = keyof Config['endpoints'];
-
-function options(config: Config, service: Service) {
-  const endpoint = config.endpoints[service];
-  return {
-    region: config.region,
-    ...(endpoint ? { endpoint } : {}),
-    // Fail fast rather than hang on an unreachable endpoint.
-    requestHandler: { connectionTimeout: 3000, requestTimeout: 15000 },
-    maxAttempts: 3,
-  };
-}
+export { clientOptions, createRoute53Client, createS3Client, createSchedulerClient, createSesClient, createSqsClient } from './client-factories';
+export { createDynamoClient } from './dynamo-client';
 
 export interface AwsClients {
   dynamo: DynamoDBDocumentClient;
@@ -33,26 +24,11 @@ export interface AwsClients {
 }
 
 export function createAwsClients(config: Config): AwsClients {
-  const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient(options(config, 'dynamodb')), {
-    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-  });
   return {
-    dynamo,
-    sqs: new SQSClient(options(config, 'sqs')),
-    s3: new S3Client({ ...options(config, 's3'), forcePathStyle: Boolean(config.endpoints.s3) }),
-    ses: new SESv2Client(options(config, 'ses')),
-    scheduler: new SchedulerClient(options(config, 'scheduler')),
+    dynamo: createDynamoClient(config),
+    sqs: createSqsClient(config),
+    s3: createS3Client(config),
+    ses: createSesClient(config),
+    scheduler: createSchedulerClient(config),
   };
-}
-
-/**
- * A Route 53 client for DNS apply (docs/domains.md, "DNS apply"): with the credentials a request gave
- * (or stored for the account), or, without, the function's own (its role in AWS; the local cloud's
- * keys locally, where AWS_ENDPOINT_URL_ROUTE_53 points at the Route 53 emulator). One per request.
- */
-export function createRoute53Client(config: Config, credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | null): Route53Client {
-  return new Route53Client({
-    ...options(config, 'route53'),
-    ...(credentials ? { credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey, ...(credentials.sessionToken ? { sessionToken: credentials.sessionToken } : {}) } } : {}),
-  });
 }

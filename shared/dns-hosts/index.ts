@@ -5,7 +5,7 @@
  */
 import type { Route53Client } from '@aws-sdk/client-route-53';
 import type { Config } from '../config';
-import { createRoute53Client } from '../aws/clients';
+import { createRoute53Client } from '../aws/client-factories';
 import { Route53DnsHost } from '../aws/route53-dns-host';
 import type { DnsHost, DnsHostRequest } from '../domain/domains/dns-apply';
 import { CloudflareDnsHost } from './cloudflare';

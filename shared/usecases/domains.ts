@@ -3,7 +3,6 @@
  * settings, delete, and verify against real DNS, record by record, including a DKIM signing probe.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import MailComposer from 'nodemailer/lib/mail-composer';
 import { PLANS, upgradeUrl } from '../domain/accounts/plans';
 import { dkimKeyContext, domainOwner, type Domain } from '../domain/domains/domain';
 import {
@@ -22,7 +21,7 @@ import type { Tenant } from '../domain/tenants/tenant';
 import { newId } from '../domain/ids';
 import { generateDkimKey, newSelector } from '../dkim/keys';
 import { signDkim } from '../dkim/sign';
-import { verifyDkim } from '../dkim/verify';
+import { verifySignatures } from '../dkim/verify-signature';
 import { logError } from '../log';
 import type { Clock, DnsResolver, Mailer, SesTenants } from '../ports';
 import type { SecretBox } from '../secrets/secret-box';
@@ -48,6 +47,12 @@ export interface DomainDeps {
   sesTenants: SesTenants;
 }
 
+/** What POST /domains uses (imports create domains too: shared/usecases/migrations). */
+export type CreateDomainDeps = Pick<DomainDeps, 'domains' | 'tenants' | 'secretBox' | 'clock' | 'dnsSettings' | 'dashboardUrl'>;
+
+/** What moving domains between the account and its tenants uses (the tenants group). */
+export type TenantDomainDeps = Pick<DomainDeps, 'domains' | 'tenants' | 'clock' | 'sesTenants'>;
+
 
 /** A per-account, stable claim token: the same account sees the same instructions every time. */
 function claimToken(accountId: string, name: string): string {
@@ -63,7 +68,7 @@ function tenantGone(tenant: Tenant): NotFoundError {
  * POST /domains. With `tenant` (or from a key limited to a tenant) the domain is owned by that tenant
  * from the start: its claim carries the tenant id in the same transaction.
  */
-export async function createDomain(deps: DomainDeps, principal: Principal, input: CreateDomainInput): Promise<Domain> {
+export async function createDomain(deps: CreateDomainDeps, principal: Principal, input: CreateDomainInput): Promise<Domain> {
   const tenant = await resolveTenant(deps, principal, tenantRefOf(principal, input.tenant));
   const now = deps.clock.now();
   const id = newId('dom', now.getTime());
@@ -167,7 +172,7 @@ export async function deleteDomain(deps: DomainDeps, principal: Principal, domai
 // ---- tenants' domains (POST/GET /tenants/{tenant}/domains, DELETE /tenants/{tenant}/domains/{domain}) ----
 
 /** The account's domain `ref` names (id or name); 404 otherwise. */
-async function accountDomain(deps: DomainDeps, principal: Principal, ref: string): Promise<Domain> {
+async function accountDomain(deps: TenantDomainDeps, principal: Principal, ref: string): Promise<Domain> {
   const stored = await deps.domains.findByRef(principal.account.id, ref);
   if (!stored) throw new NotFoundError('Domain', ref);
   return stored.domain;
@@ -178,7 +183,7 @@ async function accountDomain(deps: DomainDeps, principal: Principal, ref: string
  * it; 409 when another tenant does (two tenants racing for one domain: exactly one wins). Moving a
  * domain between the account and a tenant is the account's decision: a key of the whole account only.
  */
-export async function giveDomainToTenant(deps: DomainDeps, principal: Principal, tenantRef: string, input: AssignTenantDomainInput): Promise<Domain> {
+export async function giveDomainToTenant(deps: TenantDomainDeps, principal: Principal, tenantRef: string, input: AssignTenantDomainInput): Promise<Domain> {
   requireAccountKey(principal, 'give domains to tenants');
   const tenant = (await resolveTenant(deps, principal, tenantRef))!;
   const domain = await accountDomain(deps, principal, input.domain);
@@ -203,7 +208,7 @@ export async function giveDomainToTenant(deps: DomainDeps, principal: Principal,
   }
 }
 
-async function linkForGift(deps: DomainDeps, tenant: Tenant, domain: Domain): Promise<boolean> {
+async function linkForGift(deps: TenantDomainDeps, tenant: Tenant, domain: Domain): Promise<boolean> {
   try {
     await linkTenantDomain(deps.sesTenants, tenant.id, domain.name);
     return domain.tenant_id !== tenant.id;
@@ -218,7 +223,7 @@ async function linkForGift(deps: DomainDeps, tenant: Tenant, domain: Domain): Pr
 }
 
 /** The gift was refused after the association: it goes again (with the SES tenant when the tenant is being deleted). Best effort. */
-async function undoGiftLink(deps: DomainDeps, tenant: Tenant, domain: Domain, tenantGoneToo: boolean): Promise<void> {
+async function undoGiftLink(deps: TenantDomainDeps, tenant: Tenant, domain: Domain, tenantGoneToo: boolean): Promise<void> {
   if (!tenantGoneToo) return unlinkTenantDomain(deps.sesTenants, tenant.id, domain.name, { domain_id: domain.id });
   try {
     await deps.sesTenants.deleteTenant(tenant.id);
@@ -228,13 +233,13 @@ async function undoGiftLink(deps: DomainDeps, tenant: Tenant, domain: Domain, te
 }
 
 /** GET /tenants/{tenant}/domains: the same list as GET /domains?tenant=. A key limited to that tenant may read it. */
-export async function listTenantDomains(deps: DomainDeps, principal: Principal, tenantRef: string, page: PageRequest): Promise<Page<Domain>> {
+export async function listTenantDomains(deps: TenantDomainDeps, principal: Principal, tenantRef: string, page: PageRequest): Promise<Page<Domain>> {
   const tenant = (await resolveTenant(deps, principal, tenantRef))!;
   return deps.domains.listForTenant(tenant.id, page);
 }
 
 /** Returns a tenant's domain to the account (every tenant may then send from it). 404 when that tenant does not own it. */
-export async function returnDomainToAccount(deps: DomainDeps, principal: Principal, tenantRef: string, domainRef: string): Promise<Domain> {
+export async function returnDomainToAccount(deps: TenantDomainDeps, principal: Principal, tenantRef: string, domainRef: string): Promise<Domain> {
   requireAccountKey(principal, 'take domains from tenants');
   const tenant = (await resolveTenant(deps, principal, tenantRef))!;
   const domain = await accountDomain(deps, principal, domainRef);
@@ -272,22 +277,36 @@ export async function returnAllTenantDomains(
   }
 }
 
+/**
+ * The probe: a small plain-text message from the domain (ASCII headers, 7bit body), built here rather than
+ * with the MIME composer (shared/mime/compose.ts) since nothing but the signature check ever reads it.
+ */
+export function probeMessage(domain: Pick<Domain, 'id' | 'name'>, now: Date): Buffer {
+  return Buffer.from(
+    [
+      `From: dkim-check@${domain.name}`,
+      `To: dkim-check@${domain.name}`,
+      'Subject: DKIM signing check',
+      `Message-ID: <dkim-check-${domain.id}@${domain.name}>`,
+      `Date: ${now.toUTCString().replace('GMT', '+0000')}`,
+      'MIME-Version: 1.0',
+      'Content-Type: text/plain; charset=utf-8',
+      'Content-Transfer-Encoding: 7bit',
+      '',
+      `Signing check for ${domain.name} at ${now.toISOString()}`,
+      '',
+    ].join('\r\n'),
+    'latin1',
+  );
+}
+
 /** Signs a probe message with the domain's private key and verifies it against the key found in DNS. */
 async function signingProbe(deps: DomainDeps, stored: StoredDomain): Promise<{ ok: true } | { ok: false; reason: string }> {
   const { domain } = stored;
   try {
     const privateKeyPem = await deps.secretBox.open(stored.sealedPrivateKey, dkimKeyContext(domain.id));
-    const probe = await new MailComposer({
-      from: `dkim-check@${domain.name}`,
-      to: `dkim-check@${domain.name}`,
-      subject: 'DKIM signing check',
-      text: `Signing check for ${domain.name} at ${deps.clock.now().toISOString()}`,
-      messageId: `<dkim-check-${domain.id}@${domain.name}>`,
-    })
-      .compile()
-      .build();
-    const signed = await signDkim({ raw: probe, domain: domain.name, selector: domain.dkim_selector, privateKeyPem });
-    const results = await verifyDkim(signed, (name) => deps.dns.txtChunks(name));
+    const signed = await signDkim({ raw: probeMessage(domain, deps.clock.now()), domain: domain.name, selector: domain.dkim_selector, privateKeyPem });
+    const results = await verifySignatures(signed, (name) => deps.dns.txtChunks(name), deps.clock.now());
     const ours = results.find((r) => r.domain?.toLowerCase() === domain.name && r.selector === domain.dkim_selector);
     if (ours?.status === 'pass') return { ok: true };
     return { ok: false, reason: ours ? `${ours.status}${ours.reason ? `: ${ours.reason}` : ''}` : 'no signature result' };

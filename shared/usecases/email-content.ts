@@ -6,17 +6,18 @@
  * - An email composed from a body: the bodies as stored, and the header block as the service composes
  *   it (shared/mime/compose.ts, the same composer the send worker uses). Fields added at sending (the
  *   DKIM-Signature, List-Unsubscribe for managed unsubscribe) and tracking rewrites are not in it.
- * - A raw message (the SMTP relay): its stored header block as written, and the bodies parsed from it.
+ * - A raw message (the SMTP relay): its stored header block as written, and the bodies read from it
+ *   (shared/mime/parse-bodies.ts: as mailparser reads them, without its charset tables and HTML converter).
  *
  * Visibility as GET /emails/{id} (the same lookup: ./get-email.ts findVisibleEmail): another account's
  * email, or another tenant's for a tenant-limited principal, is not found.
  */
-import { simpleParser } from 'mailparser';
 import { toPublicEmail, type EmailBody } from '../domain/emails/email';
 import { NotFoundError } from '../domain/errors';
 import { isId } from '../domain/ids';
 import { composeMime } from '../mime/compose';
 import { splitHeaderBlock } from '../mime/header-block';
+import { parseBodies } from '../mime/parse-bodies';
 import type { BlobStore } from '../ports';
 import type { StoredEmail } from '../store/emails';
 import { findVisibleEmail, type GetEmailDeps } from './get-email';
@@ -52,11 +53,11 @@ export async function getEmailContent(deps: EmailContentDeps, principal: Princip
   const view = { ...toPublicEmail(email), opened_at: email.opened_at ?? null, clicked_at: email.clicked_at ?? null };
   if (stored.mime) {
     const raw = await deps.blobs.get(stored.mime.blobKey);
-    const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextLinks: true, skipTextToHtml: true });
+    const { html, text } = parseBodies(raw);
     return {
       email: view,
-      html: typeof parsed.html === 'string' ? parsed.html : null,
-      text: parsed.text ?? null,
+      html,
+      text,
       headers: headerText(raw),
       source: 'raw',
     };

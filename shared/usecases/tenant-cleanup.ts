@@ -55,7 +55,7 @@ function stillRunning(tenant: Tenant): ServiceUnavailableError {
   });
 }
 
-/** The deletion steps, in order (wired as `tenantCleanup` in shared/services.ts). */
+/** The deletion steps, in order (wired as `tenantCleanup` in shared/services/ses.ts). */
 export function tenantCleanupSteps(deps: TenantCleanupDeps): TenantCleanupStep[] {
   const budget = deps.budgetMs ?? TENANT_CLEANUP_BUDGET_MS;
   /** `started` is when the DELETE began: every paged step shares its budget. */

@@ -39,6 +39,9 @@ export interface WebhookDeps {
   clock: Clock;
 }
 
+/** What creating an endpoint uses (imports create endpoints too: shared/usecases/migrations). */
+export type CreateWebhookDeps = Pick<WebhookDeps, 'webhooks' | 'tenants' | 'secretBox' | 'dns' | 'webhookPolicy' | 'clock'>;
+
 function urlRefused(message: string, reason: string): ValidationError {
   return new ValidationError(message, {
     details: { fields: [{ field: 'url', message }], reason },
@@ -47,7 +50,7 @@ function urlRefused(message: string, reason: string): ValidationError {
 }
 
 /** The SSRF policy at the time a URL is set: refused with 400 at `url`, saying why. */
-async function checkUrl(deps: WebhookDeps, url: string): Promise<void> {
+async function checkUrl(deps: Pick<WebhookDeps, 'dns' | 'webhookPolicy'>, url: string): Promise<void> {
   const check = checkWebhookUrl(url, deps.webhookPolicy);
   if (!check.ok) throw urlRefused(`url is refused: ${check.reason}.`, 'forbidden_url');
   const host = check.url.hostname.replace(/\.$/, '');
@@ -82,7 +85,7 @@ async function resolveTenants(deps: TenantScopeDeps, principal: Principal, names
 
 /** `options.enabled` false: created disabled (imports: enabled by the user once their endpoint checks our signature). */
 export async function createWebhook(
-  deps: WebhookDeps,
+  deps: CreateWebhookDeps,
   principal: Principal,
   input: CreateWebhookInput,
   options: { enabled?: boolean } = {},

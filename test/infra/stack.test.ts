@@ -248,19 +248,25 @@ describe('SES', () => {
 describe('functions', () => {
   const all = [...API_GROUPS.map((g) => g.name), ...WORKERS.map((w) => w.name), ...STREAM_WORKERS.map((w) => w.name), ...SCHEDULED_TASKS.map((t) => t.name)];
 
-  test('one Lambda per API group, worker, stream worker and scheduled task: nodejs22.x or newer, arm64, 512 MB unless the worker sets memoryMb, bundle handler', () => {
+  test('one Lambda per API group, worker, stream worker and scheduled task: nodejs22.x or newer, arm64, 512 MB unless the definition sets memoryMb, bundle handler', () => {
     s.template.resourceCountIs('AWS::Lambda::Function', all.length);
     expect(FUNCTION_MEMORY_MB).toBe(512);
     for (const name of all) {
       const props = functionProperties(s.template, s.stack, name);
       const version = Number(/^nodejs(\d+)\.x$/.exec(props.Runtime as string)?.[1]);
       expect(version).toBeGreaterThanOrEqual(22);
-      const memoryMb = WORKERS.find((w) => w.name === name)?.memoryMb ?? FUNCTION_MEMORY_MB;
+      const memoryMb = [...API_GROUPS, ...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS].find((d) => d.name === name)?.memoryMb ?? FUNCTION_MEMORY_MB;
       expect({ name, props }).toMatchObject({ name, props: { Architectures: ['arm64'], MemorySize: memoryMb, Handler: 'index.handler' } });
     }
     for (const worker of [...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS]) {
       expect(functionProperties(s.template, s.stack, worker.name).Timeout).toBe(worker.timeoutSeconds);
     }
+  });
+
+  test('memory as docs/deploy.md ("Memory sizing") recommends: 1024 MB on the CPU-bound paths people wait on, 2048 MB for inbound mail, 512 MB for the rest', () => {
+    const memory = Object.fromEntries(all.map((name) => [name, functionProperties(s.template, s.stack, name).MemorySize]));
+    const raised = { emails: 1024, domains: 1024, migrations: 1024, dashboard: 1024, 'send-email': 1024, 'inbound-email': 2048 };
+    expect(memory).toEqual(Object.fromEntries(all.map((name) => [name, raised[name as keyof typeof raised] ?? 512])));
   });
 
   test('every function gets the variables of the resources it is granted, and no others', () => {

@@ -6,11 +6,14 @@ import type { ApiEnv } from '../../../shared/http/env';
 import { requireScope } from '../../../shared/http/middleware/require-scope';
 import { pageQuerySchema } from '../../../shared/http/pagination';
 import { jsonBody, parseWith } from '../../../shared/http/validate';
-import type { Services } from '../../../shared/services';
+import type { CoreServices } from '../../../shared/services';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../../shared/usecases/api-keys';
 import { toPublicApiKey as publicKey } from '../../../shared/domain/api-keys/api-key';
 
-export function createApiKeysApp(services: Services): Hono<ApiEnv> {
+/** What the group uses (its handler composes exactly this: shared/services/). */
+export type ApiKeysServices = CoreServices;
+
+export function createApiKeysApp(services: ApiKeysServices): Hono<ApiEnv> {
   const app = createApi(services);
 
   app.post('/api-keys', requireScope('full'), async (c) => {

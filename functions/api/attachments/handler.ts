@@ -1,5 +1,9 @@
 import { handle } from 'hono/aws-lambda';
-import { buildServices } from '../../../shared/services';
+import { loadConfig } from '../../../shared/config';
+import { buildBlobs } from '../../../shared/services/blobs';
+import { buildCore } from '../../../shared/services/core';
 import { createAttachmentsApp } from './app';
 
-export const handler = handle(createAttachmentsApp(buildServices()));
+// The composition root: only what the group uses (shared/services/), built once per cold start.
+const config = loadConfig();
+export const handler = handle(createAttachmentsApp({ ...buildCore(config), ...buildBlobs(config) }));

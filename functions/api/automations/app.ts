@@ -11,7 +11,7 @@ import { createApi } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
 import { requireScope } from '../../../shared/http/middleware/require-scope';
 import { jsonBody, parseWith } from '../../../shared/http/validate';
-import type { Services } from '../../../shared/services';
+import type { CoreServices } from '../../../shared/services';
 import {
   changeAutomationStatus,
   createAutomation,
@@ -22,7 +22,10 @@ import {
 } from '../../../shared/usecases/automations';
 import { getAutomationRun, listAutomationRuns } from '../../../shared/usecases/automation-runs';
 
-export function createAutomationsApp(services: Services): Hono<ApiEnv> {
+/** What the group uses (its handler composes exactly this: shared/services/). */
+export type AutomationsServices = CoreServices;
+
+export function createAutomationsApp(services: AutomationsServices): Hono<ApiEnv> {
   const app = createApi(services);
   // No scope of its own: automations send email on the account's behalf, so writing them needs `full`.
   const read = requireScope('account:read');

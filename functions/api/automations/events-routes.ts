@@ -14,9 +14,8 @@ import { IDEMPOTENCY_HEADER, idempotencyOf } from '../../../shared/domain/emails
 import type { ApiEnv } from '../../../shared/http/env';
 import { requireScope } from '../../../shared/http/middleware/require-scope';
 import { parseWith, readJson } from '../../../shared/http/validate';
-import type { Services } from '../../../shared/services';
 import { requireAutomationAccess } from '../../../shared/usecases/automations';
-import { acceptEvent } from '../../../shared/usecases/runs/accept-event';
+import { acceptEvent, type AcceptEventDeps } from '../../../shared/usecases/runs/accept-event';
 
 /** A key limited to a tenant is refused (403) before its request is read, as on every account-wide group. */
 export const accountKeyOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {
@@ -24,7 +23,7 @@ export const accountKeyOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {
   await next();
 };
 
-export function addEventRoutes(app: Hono<ApiEnv>, services: Services): void {
+export function addEventRoutes(app: Hono<ApiEnv>, services: AcceptEventDeps): void {
   app.post('/events', accountKeyOnly, requireScope('emails:send'), async (c) => {
     const body = await readJson(c);
     const request = parseWith(eventRequestSchema, body);

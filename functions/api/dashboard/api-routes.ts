@@ -12,12 +12,12 @@ import { Hono } from 'hono';
 import { plausiblePaths } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
 import { requireSession } from '../../../shared/http/middleware/session';
-import type { Services } from '../../../shared/services';
+import type { DashboardServices } from './services';
 import { addEventRoutes } from '../automations/events-routes';
 import { addWebhookRoutes } from '../webhooks/routes';
 
 /** The routes, relative to /api (mounted there by ./app.ts). */
-export function createSessionApi(services: Services): Hono<ApiEnv> {
+export function createSessionApi(services: DashboardServices): Hono<ApiEnv> {
   const api = new Hono<ApiEnv>();
   api.use('*', requireSession(services));
   api.use('*', plausiblePaths());

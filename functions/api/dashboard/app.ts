@@ -8,12 +8,12 @@
 import type { Hono } from 'hono';
 import { createFrame } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
-import type { Services } from '../../../shared/services';
+import type { DashboardServices } from './services';
 import { createSessionApi } from './api-routes';
 import { createDashboardPages } from './pages';
 import { addSessionRoutes } from './session-routes';
 
-export function createDashboardApp(services: Services): Hono<ApiEnv> {
+export function createDashboardApp(services: DashboardServices): Hono<ApiEnv> {
   const app = createFrame();
   app.use('*', async (c, next) => {
     await next();

@@ -22,7 +22,7 @@ import { requireSameOrigin } from '../../../shared/http/middleware/same-origin';
 import { isFormBody as isForm, requireSession } from '../../../shared/http/middleware/session';
 import { clearSessionCookie, sessionCookieToken, setSessionCookie } from '../../../shared/http/session-cookie';
 import { parseWith, readJson } from '../../../shared/http/validate';
-import type { Services } from '../../../shared/services';
+import type { DashboardServices } from './services';
 import { endSession } from '../../../shared/usecases/dashboard/sessions';
 import { signIn } from '../../../shared/usecases/dashboard/sign-in';
 import type { StoredSession } from '../../../shared/store/sessions';
@@ -45,7 +45,7 @@ function sessionAnswer(user: DashboardUser, session: StoredSession) {
   return { user: toPublicUser(user), csrf_token: session.csrf_token, expires_at: session.expires_at, idle_expires_at: session.idle_expires_at };
 }
 
-export function addSessionRoutes(app: Hono<ApiEnv>, services: Services): void {
+export function addSessionRoutes(app: Hono<ApiEnv>, services: DashboardServices): void {
   app.post('/dashboard/sign-in', requireSameOrigin(), async (c) => {
     const body = await formOrJson(c);
     const form = isForm(c) ? (body as Record<string, string>) : null;

@@ -19,7 +19,7 @@ import type { ApiEnv } from '../../../shared/http/env';
 import { requireScope } from '../../../shared/http/middleware/require-scope';
 import { pageQuerySchema } from '../../../shared/http/pagination';
 import { jsonBody, parseWith, readJson } from '../../../shared/http/validate';
-import type { Services } from '../../../shared/services';
+import type { CoreServices, DnsApplyServices, SecretServices, SesServices } from '../../../shared/services';
 import { applyDomainDns } from '../../../shared/usecases/dns-apply';
 import { deleteDnsProvider, listDnsProviders, storeDnsProvider } from '../../../shared/usecases/dns-providers';
 import { createDomain, deleteDomain, getDomain, listDomains, updateDomain, verifyDomain } from '../../../shared/usecases/domains';
@@ -31,7 +31,10 @@ function dnsProviderOf(value: string) {
   return parsed.data;
 }
 
-export function createDomainsApp(services: Services): Hono<ApiEnv> {
+/** What the group uses (its handler composes exactly this: shared/services/). */
+export type DomainsServices = CoreServices & SesServices & SecretServices & DnsApplyServices;
+
+export function createDomainsApp(services: DomainsServices): Hono<ApiEnv> {
   const app = createApi(services);
   const read = requireScope('domains:write', 'account:read');
   const write = requireScope('domains:write');

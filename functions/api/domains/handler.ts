@@ -1,5 +1,12 @@
 import { handle } from 'hono/aws-lambda';
-import { buildServices } from '../../../shared/services';
+import { loadConfig } from '../../../shared/config';
+import { buildCore } from '../../../shared/services/core';
+import { buildSes } from '../../../shared/services/ses';
+import { buildSecrets } from '../../../shared/services/secrets';
+import { buildDnsApply } from '../../../shared/services/dns-apply';
 import { createDomainsApp } from './app';
 
-export const handler = handle(createDomainsApp(buildServices()));
+// The composition root: only what the group uses (shared/services/), built once per cold start.
+const config = loadConfig();
+const core = buildCore(config);
+export const handler = handle(createDomainsApp({ ...core, ...buildSes(config), ...buildSecrets(config, core), ...buildDnsApply(config) }));

@@ -11,7 +11,7 @@ import { rateLimit } from '../../../shared/http/middleware/rate-limit';
 import { requireScope } from '../../../shared/http/middleware/require-scope';
 import { pageQuerySchema } from '../../../shared/http/pagination';
 import { jsonBody, parseWith, readJson } from '../../../shared/http/validate';
-import type { Services } from '../../../shared/services';
+import type { BlobServices, CoreServices, MessagingServices, ScheduleServices } from '../../../shared/services';
 import { listEmails } from '../../../shared/usecases/list-emails';
 import { resendEmail } from '../../../shared/usecases/resend-email';
 import { updateScheduledEmail } from '../../../shared/usecases/scheduled-emails';
@@ -32,7 +32,10 @@ function batchValidationOf(header: string | undefined): BatchValidation {
 /** POST /emails resolves its caller inside the send's first read (key, account and context in one round trip). */
 const isSingleSend = (c: { req: { method: string; path: string } }) => c.req.method === 'POST' && c.req.path === '/emails';
 
-export function createEmailsApp(services: Services): Hono<ApiEnv> {
+/** What the group uses (its handler composes exactly this: shared/services/). */
+export type EmailsServices = CoreServices & MessagingServices & BlobServices & ScheduleServices;
+
+export function createEmailsApp(services: EmailsServices): Hono<ApiEnv> {
   const app = createApi(services, { deferFor: isSingleSend });
 
   // No requireScope here: the send core checks emails:send once it has read the key.

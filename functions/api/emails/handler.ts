@@ -1,5 +1,12 @@
 import { handle } from 'hono/aws-lambda';
-import { buildServices } from '../../../shared/services';
+import { loadConfig } from '../../../shared/config';
+import { buildCore } from '../../../shared/services/core';
+import { buildMessaging } from '../../../shared/services/messaging';
+import { buildBlobs } from '../../../shared/services/blobs';
+import { buildSchedules } from '../../../shared/services/schedules';
 import { createEmailsApp } from './app';
 
-export const handler = handle(createEmailsApp(buildServices()));
+// The composition root: only what the group uses (shared/services/), built once per cold start.
+const config = loadConfig();
+const core = buildCore(config);
+export const handler = handle(createEmailsApp({ ...core, ...buildMessaging(config), ...buildBlobs(config), ...buildSchedules(config) }));

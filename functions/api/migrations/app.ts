@@ -10,14 +10,17 @@ import { createApi } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
 import { requireScope } from '../../../shared/http/middleware/require-scope';
 import { jsonBody, parseWith } from '../../../shared/http/validate';
-import type { Services } from '../../../shared/services';
+import type { CoreServices, ImportServices, SecretServices } from '../../../shared/services';
 import { getImport, listImports, loadImport, toImportSummary } from '../../../shared/usecases/migrations/import-report';
 import { runImport } from '../../../shared/usecases/migrations/run-import';
 
 /** Reading imports: account:read, or the write scope of any resource an import writes. */
 const READ_SCOPES = ['account:read', 'domains:write', 'webhooks:write', 'templates:write', 'suppressions:write'] as const;
 
-export function createMigrationsApp(services: Services): Hono<ApiEnv> {
+/** What the group uses (its handler composes exactly this: shared/services/). */
+export type MigrationsServices = CoreServices & SecretServices & ImportServices;
+
+export function createMigrationsApp(services: MigrationsServices): Hono<ApiEnv> {
   const app = createApi(services);
 
   // Scopes are checked by the use case: they depend on the resources asked for.

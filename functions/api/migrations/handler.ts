@@ -1,5 +1,11 @@
 import { handle } from 'hono/aws-lambda';
-import { buildServices } from '../../../shared/services';
+import { loadConfig } from '../../../shared/config';
+import { buildCore } from '../../../shared/services/core';
+import { buildSecrets } from '../../../shared/services/secrets';
+import { buildImports } from '../../../shared/services/imports';
 import { createMigrationsApp } from './app';
 
-export const handler = handle(createMigrationsApp(buildServices()));
+// The composition root: only what the group uses (shared/services/), built once per cold start.
+const config = loadConfig();
+const core = buildCore(config);
+export const handler = handle(createMigrationsApp({ ...core, ...buildSecrets(config, core), ...buildImports() }));

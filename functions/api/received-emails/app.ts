@@ -8,10 +8,13 @@ import { createApi } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
 import { requireScope } from '../../../shared/http/middleware/require-scope';
 import { parseWith } from '../../../shared/http/validate';
-import type { Services } from '../../../shared/services';
+import type { BlobServices, CoreServices } from '../../../shared/services';
 import { getReceivedEmail, listReceivedEmails } from '../../../shared/usecases/inbound/received-emails';
 
-export function createReceivedEmailsApp(services: Services): Hono<ApiEnv> {
+/** What the group uses (its handler composes exactly this: shared/services/). */
+export type ReceivedEmailsServices = CoreServices & BlobServices;
+
+export function createReceivedEmailsApp(services: ReceivedEmailsServices): Hono<ApiEnv> {
   const app = createApi(services);
   const read = requireScope('account:read');
 

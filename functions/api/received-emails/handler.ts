@@ -1,5 +1,10 @@
 import { handle } from 'hono/aws-lambda';
-import { buildServices } from '../../../shared/services';
+import { loadConfig } from '../../../shared/config';
+import { buildCore } from '../../../shared/services/core';
+import { buildBlobs } from '../../../shared/services/blobs';
 import { createReceivedEmailsApp } from './app';
 
-export const handler = handle(createReceivedEmailsApp(buildServices()));
+// The composition root: only what the group uses (shared/services/), built once per cold start.
+const config = loadConfig();
+const core = buildCore(config);
+export const handler = handle(createReceivedEmailsApp({ ...core, ...buildBlobs(config) }));

@@ -7,10 +7,13 @@ import type { ApiEnv } from '../../../shared/http/env';
 import { requireScope } from '../../../shared/http/middleware/require-scope';
 import { pageQuerySchema } from '../../../shared/http/pagination';
 import { jsonBody, parseWith } from '../../../shared/http/validate';
-import type { Services } from '../../../shared/services';
+import type { CoreServices } from '../../../shared/services';
 import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential } from '../../../shared/usecases/smtp-credentials';
 
-export function createSmtpCredentialsApp(services: Services): Hono<ApiEnv> {
+/** What the group uses (its handler composes exactly this: shared/services/). */
+export type SmtpCredentialsServices = CoreServices;
+
+export function createSmtpCredentialsApp(services: SmtpCredentialsServices): Hono<ApiEnv> {
   const app = createApi(services);
 
   app.post('/smtp-credentials', requireScope('full'), async (c) => {

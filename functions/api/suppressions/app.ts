@@ -12,7 +12,7 @@ import type { ApiEnv } from '../../../shared/http/env';
 import { requireScope } from '../../../shared/http/middleware/require-scope';
 import { pageQuerySchema } from '../../../shared/http/pagination';
 import { jsonBody, parseWith } from '../../../shared/http/validate';
-import type { Services } from '../../../shared/services';
+import type { CoreServices } from '../../../shared/services';
 import { addCategoryOptOuts, addSuppressions, listCategoryOptOutPage, listSuppressions, removeSuppression, resubscribe } from '../../../shared/usecases/suppressions';
 
 const listQuerySchema = pageQuerySchema.extend(suppressionFilterFields).superRefine(checkSuppressionFilters);
@@ -21,7 +21,10 @@ const listQuerySchema = pageQuerySchema.extend(suppressionFilterFields).superRef
 const publicOn = (tenant: Tenant | null) => (suppression: Suppression) => toPublicSuppression(suppression, tenant?.external_id ?? null);
 const publicOptOutOn = (tenant: Tenant | null) => (optOut: CategoryOptOut) => toPublicCategoryOptOut(optOut, tenant?.external_id ?? null);
 
-export function createSuppressionsApp(services: Services): Hono<ApiEnv> {
+/** What the group uses (its handler composes exactly this: shared/services/). */
+export type SuppressionsServices = CoreServices;
+
+export function createSuppressionsApp(services: SuppressionsServices): Hono<ApiEnv> {
   const app = createApi(services);
 
   // 201 when the call added at least one address, 200 when every address was already on the list.

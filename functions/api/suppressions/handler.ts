@@ -1,5 +1,9 @@
 import { handle } from 'hono/aws-lambda';
-import { buildServices } from '../../../shared/services';
+import { loadConfig } from '../../../shared/config';
+import { buildCore } from '../../../shared/services/core';
 import { createSuppressionsApp } from './app';
 
-export const handler = handle(createSuppressionsApp(buildServices()));
+// The composition root: only what the group uses (shared/services/), built once per cold start.
+const config = loadConfig();
+const core = buildCore(config);
+export const handler = handle(createSuppressionsApp(core));

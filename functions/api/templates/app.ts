@@ -15,7 +15,7 @@ import { createApi } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
 import { requireScope } from '../../../shared/http/middleware/require-scope';
 import { jsonBody, parseWith, readJson } from '../../../shared/http/validate';
-import type { Services } from '../../../shared/services';
+import type { CoreServices } from '../../../shared/services';
 import {
   createTemplate,
   deleteTemplate,
@@ -33,7 +33,10 @@ const accountKeyOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {
   await next();
 };
 
-export function createTemplatesApp(services: Services): Hono<ApiEnv> {
+/** What the group uses (its handler composes exactly this: shared/services/). */
+export type TemplatesServices = CoreServices;
+
+export function createTemplatesApp(services: TemplatesServices): Hono<ApiEnv> {
   const app = createApi(services);
   const read = requireScope('templates:write', 'account:read');
   const write = requireScope('templates:write');

@@ -14,12 +14,15 @@ import type { ApiEnv } from '../../../shared/http/env';
 import { requireScope } from '../../../shared/http/middleware/require-scope';
 import { pageQuerySchema } from '../../../shared/http/pagination';
 import { jsonBody, parseWith } from '../../../shared/http/validate';
-import type { Services } from '../../../shared/services';
+import type { CoreServices, SesServices, TenantCleanupServices } from '../../../shared/services';
 import { giveDomainToTenant, listTenantDomains, returnDomainToAccount } from '../../../shared/usecases/domains';
 import { getTenantStats } from '../../../shared/usecases/get-tenant-stats';
 import { createTenant, deleteTenant, getTenant, listTenants, updateTenant } from '../../../shared/usecases/tenants';
 
-export function createTenantsApp(services: Services): Hono<ApiEnv> {
+/** What the group uses (its handler composes exactly this: shared/services/). */
+export type TenantsServices = CoreServices & SesServices & TenantCleanupServices;
+
+export function createTenantsApp(services: TenantsServices): Hono<ApiEnv> {
   const app = createApi(services);
   const full = requireScope('full');
   /** `{tenant}`: an external_id or id; anything that cannot be one names no tenant (404). */

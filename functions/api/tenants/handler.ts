@@ -1,5 +1,12 @@
 import { handle } from 'hono/aws-lambda';
-import { buildServices } from '../../../shared/services';
+import { loadConfig } from '../../../shared/config';
+import { buildCore } from '../../../shared/services/core';
+import { buildSes } from '../../../shared/services/ses';
+import { buildTenantCleanup } from '../../../shared/services/tenant-cleanup';
 import { createTenantsApp } from './app';
 
-export const handler = handle(createTenantsApp(buildServices()));
+// The composition root: only what the group uses (shared/services/), built once per cold start.
+const config = loadConfig();
+const core = buildCore(config);
+const ses = buildSes(config);
+export const handler = handle(createTenantsApp({ ...core, ...ses, ...buildTenantCleanup({ ...core, ...ses }) }));

@@ -4,10 +4,13 @@
 import type { Hono } from 'hono';
 import { createApi } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
-import type { Services } from '../../../shared/services';
+import type { CoreServices, MessagingServices, SecretServices } from '../../../shared/services';
 import { addWebhookRoutes } from './routes';
 
-export function createWebhooksApp(services: Services): Hono<ApiEnv> {
+/** What the group uses (its handler composes exactly this: shared/services/). */
+export type WebhooksServices = CoreServices & MessagingServices & SecretServices;
+
+export function createWebhooksApp(services: WebhooksServices): Hono<ApiEnv> {
   const app = createApi(services);
   addWebhookRoutes(app, services);
   return app;

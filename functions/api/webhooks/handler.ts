@@ -1,5 +1,11 @@
 import { handle } from 'hono/aws-lambda';
-import { buildServices } from '../../../shared/services';
+import { loadConfig } from '../../../shared/config';
+import { buildCore } from '../../../shared/services/core';
+import { buildMessaging } from '../../../shared/services/messaging';
+import { buildSecrets } from '../../../shared/services/secrets';
 import { createWebhooksApp } from './app';
 
-export const handler = handle(createWebhooksApp(buildServices()));
+// The composition root: only what the group uses (shared/services/), built once per cold start.
+const config = loadConfig();
+const core = buildCore(config);
+export const handler = handle(createWebhooksApp({ ...core, ...buildMessaging(config), ...buildSecrets(config, core) }));

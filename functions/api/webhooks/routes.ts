@@ -12,7 +12,7 @@ import type { ApiEnv } from '../../../shared/http/env';
 import { requireScope } from '../../../shared/http/middleware/require-scope';
 import { pageQuerySchema } from '../../../shared/http/pagination';
 import { jsonBody, parseWith } from '../../../shared/http/validate';
-import type { Services } from '../../../shared/services';
+import type { WebhookDeps } from '../../../shared/usecases/webhooks';
 import {
   createWebhook,
   deleteWebhook,
@@ -24,7 +24,7 @@ import {
   updateWebhook,
 } from '../../../shared/usecases/webhooks';
 
-export function addWebhookRoutes(app: Hono<ApiEnv>, services: Services): void {
+export function addWebhookRoutes(app: Hono<ApiEnv>, services: WebhookDeps): void {
   const read = requireScope('webhooks:write', 'account:read');
   const write = requireScope('webhooks:write');
 

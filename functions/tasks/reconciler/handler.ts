@@ -4,12 +4,17 @@
  * logged as a CloudWatch embedded metric (namespace Mailservice): re-drives and the age of the oldest
  * past-due item, which the stack alarms on (docs/reliability.md).
  */
-import { buildServices } from '../../../shared/services';
+import { loadConfig } from '../../../shared/config';
+import { buildCore } from '../../../shared/services/core';
+import { buildMessaging } from '../../../shared/services/messaging';
 import { logError } from '../../../shared/log';
 import { reconcile, type ReconcileReport } from '../../../shared/usecases/reconcile';
 import { reconcileMetricsLine } from '../../../shared/reliability-metrics';
 
-const services = buildServices();
+// The composition root: only what the worker uses (shared/services/), built once per cold start.
+const config = loadConfig();
+const core = buildCore(config);
+const services = { ...core, ...buildMessaging(config) };
 
 export const handler = async (): Promise<ReconcileReport> => {
   const report = await reconcile({ ...services, bounds: services.config.recovery }, (message, error) => logError(message, error));

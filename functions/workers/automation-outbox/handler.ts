@@ -2,7 +2,7 @@
  * Automation outbox: the table's stream (run items, filtered by the event source) -> the automation-steps
  * queue (a step left pending) and the webhook events queue (automation.*). See shared/usecases/runs/relay-runs.ts.
  */
-import { createAwsClients } from '../../../shared/aws/clients';
+import { createSqsClient } from '../../../shared/aws/client-factories';
 import { SqsAutomationStepQueue } from '../../../shared/aws/sqs-automation-step-queue';
 import { SqsEventPublisher } from '../../../shared/aws/sqs-event-publisher';
 import { ENV, loadConfig, required } from '../../../shared/config';
@@ -12,10 +12,10 @@ import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-recor
 
 // Only what the relay needs (no services graph).
 const config = loadConfig();
-const clients = createAwsClients(config);
+const sqs = createSqsClient(config);
 const deps = {
-  stepQueue: new SqsAutomationStepQueue(clients.sqs, required(config, 'automationStepsQueueUrl', ENV.automationStepsQueueUrl)),
-  events: new SqsEventPublisher(clients.sqs, required(config, 'webhookEventsQueueUrl', ENV.webhookEventsQueueUrl)),
+  stepQueue: new SqsAutomationStepQueue(sqs, required(config, 'automationStepsQueueUrl', ENV.automationStepsQueueUrl)),
+  events: new SqsEventPublisher(sqs, required(config, 'webhookEventsQueueUrl', ENV.webhookEventsQueueUrl)),
 };
 
 export const handler = forEachStreamBatch('automation-outbox', async (items) => {

@@ -9,12 +9,19 @@ import type { ParsedSendRequest } from '../../../shared/domain/emails/send-reque
 import type { Principal } from '../../../shared/usecases/principal';
 import { automationStepMessageSchema } from '../../../shared/domain/messages';
 import { logInfo } from '../../../shared/log';
-import { buildServices } from '../../../shared/services';
+import { loadConfig } from '../../../shared/config';
+import { buildCore } from '../../../shared/services/core';
+import { buildMessaging } from '../../../shared/services/messaging';
+import { buildBlobs } from '../../../shared/services/blobs';
+import { buildSchedules } from '../../../shared/services/schedules';
 import { sendEmail } from '../../../shared/usecases/send-email';
 import { runStep, STEP_LEASE_MS } from '../../../shared/usecases/runs/run-step';
 import { forEachRecord } from '../../../shared/worker/for-each-record';
 
-const services = buildServices();
+// The composition root: only what the worker uses (shared/services/), built once per cold start.
+const config = loadConfig();
+const core = buildCore(config);
+const services = { ...core, ...buildMessaging(config), ...buildBlobs(config), ...buildSchedules(config) };
 /** STEP_LEASE_S shortens the claim's lease (tests of a dead attempt). */
 const leaseMs = Number(process.env.STEP_LEASE_S) > 0 ? Number(process.env.STEP_LEASE_S) * 1000 : STEP_LEASE_MS;
 const deps = {

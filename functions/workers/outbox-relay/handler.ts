@@ -2,7 +2,8 @@
  * Outbox relay: the table's stream (INSERTed email items, filtered by the event source) -> the send
  * queue and the webhook events queue (email.scheduled, email.suppressed), plus the deferred usage counts. Partial batch failures resume at the first record not done.
  */
-import { createAwsClients } from '../../../shared/aws/clients';
+import { createSqsClient } from '../../../shared/aws/client-factories';
+import { createDynamoClient } from '../../../shared/aws/dynamo-client';
 import { SqsSendQueue } from '../../../shared/aws/sqs-send-queue';
 import { SqsEventPublisher } from '../../../shared/aws/sqs-event-publisher';
 import { ENV, loadConfig, required } from '../../../shared/config';
@@ -13,11 +14,11 @@ import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-recor
 
 // Only what the relay needs (no services graph): a cold start builds two clients' worth of config.
 const config = loadConfig();
-const clients = createAwsClients(config);
+const sqs = createSqsClient(config);
 const deps = {
-  sendQueue: new SqsSendQueue(clients.sqs, required(config, 'sendQueueUrl', ENV.sendQueueUrl)),
-  events: new SqsEventPublisher(clients.sqs, required(config, 'webhookEventsQueueUrl', ENV.webhookEventsQueueUrl)),
-  usage: new DeferredUsageCounters({ client: clients.dynamo, name: required(config, 'tableName', ENV.tableName) }),
+  sendQueue: new SqsSendQueue(sqs, required(config, 'sendQueueUrl', ENV.sendQueueUrl)),
+  events: new SqsEventPublisher(sqs, required(config, 'webhookEventsQueueUrl', ENV.webhookEventsQueueUrl)),
+  usage: new DeferredUsageCounters({ client: createDynamoClient(config), name: required(config, 'tableName', ENV.tableName) }),
 };
 
 export const handler = forEachStreamBatch('outbox-relay', async (items) => {

@@ -2,11 +2,19 @@
 import type { SQSHandler } from 'aws-lambda';
 import { sendMessageSchema } from '../../../shared/domain/messages';
 import { logInfo } from '../../../shared/log';
-import { buildServices } from '../../../shared/services';
+import { loadConfig } from '../../../shared/config';
+import { buildCore } from '../../../shared/services/core';
+import { buildMessaging } from '../../../shared/services/messaging';
+import { buildBlobs } from '../../../shared/services/blobs';
+import { buildSes } from '../../../shared/services/ses';
+import { buildSecrets } from '../../../shared/services/secrets';
 import { deliverEmail } from '../../../shared/usecases/deliver-email';
 import { forEachRecord } from '../../../shared/worker/for-each-record';
 
-const services = buildServices();
+// The composition root: only what the worker uses (shared/services/), built once per cold start.
+const config = loadConfig();
+const core = buildCore(config);
+const services = { ...core, ...buildMessaging(config), ...buildBlobs(config), ...buildSes(config), ...buildSecrets(config, core) };
 /**
  * Lease on a claimed email: above the worker's 30 s timeout, so an attempt that is alive holds it;
  * below the send queue's 60 s visibility timeout. SEND_LEASE_S shortens it (the kill test).

@@ -3,7 +3,7 @@
  * tenant.paused / tenant.resumed on the webhook events queue. Partial failures resume at the first
  * record not published.
  */
-import { createAwsClients } from '../../../shared/aws/clients';
+import { createSqsClient } from '../../../shared/aws/client-factories';
 import { SqsEventPublisher } from '../../../shared/aws/sqs-event-publisher';
 import { ENV, loadConfig, required } from '../../../shared/config';
 import { logError, logInfo } from '../../../shared/log';
@@ -11,8 +11,8 @@ import { publishTenantEvents } from '../../../shared/usecases/publish-tenant-eve
 import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-record';
 
 const config = loadConfig();
-const clients = createAwsClients(config);
-const deps = { events: new SqsEventPublisher(clients.sqs, required(config, 'webhookEventsQueueUrl', ENV.webhookEventsQueueUrl)) };
+const sqs = createSqsClient(config);
+const deps = { events: new SqsEventPublisher(sqs, required(config, 'webhookEventsQueueUrl', ENV.webhookEventsQueueUrl)) };
 
 export const handler = forEachStreamBatch('tenant-events', async (items) => {
   const result = await publishTenantEvents(deps, items);

@@ -2,7 +2,7 @@
  * Tenant day stats: the table's stream (writes of tenant emails, filtered by the event source) -> the
  * tenants' day counters. Partial batch failures resume at the first record not counted.
  */
-import { createAwsClients } from '../../../shared/aws/clients';
+import { createDynamoClient } from '../../../shared/aws/dynamo-client';
 import { ENV, loadConfig, required } from '../../../shared/config';
 import { logError, logInfo } from '../../../shared/log';
 import { serviceClock } from '../../../shared/clock';
@@ -12,8 +12,7 @@ import { aggregateTenantStats } from '../../../shared/usecases/aggregate-tenant-
 import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-record';
 
 const config = loadConfig();
-const clients = createAwsClients(config);
-const table = { client: clients.dynamo, name: required(config, 'tableName', ENV.tableName) };
+const table = { client: createDynamoClient(config), name: required(config, 'tableName', ENV.tableName) };
 const stats = new TenantStatsRepository(table);
 const deps = { stats, autoPause: { tenantStats: stats, tenants: new TenantRepository(table), clock: serviceClock, log: logError } };
 

@@ -3,12 +3,18 @@ import { isIPv6 } from 'node:net';
 import type { SQSHandler } from 'aws-lambda';
 import { webhookDeliveryMessageSchema } from '../../../shared/domain/messages';
 import { logInfo } from '../../../shared/log';
-import { buildServices } from '../../../shared/services';
+import { loadConfig } from '../../../shared/config';
+import { buildCore } from '../../../shared/services/core';
+import { buildMessaging } from '../../../shared/services/messaging';
+import { buildSecrets } from '../../../shared/services/secrets';
 import { deliverWebhook } from '../../../shared/usecases/deliver-webhook';
 import { forEachRecord } from '../../../shared/worker/for-each-record';
 import { senderFromEnv } from '../../../shared/webhooks/http-sender';
 
-const services = buildServices();
+// The composition root: only what the worker uses (shared/services/), built once per cold start.
+const config = loadConfig();
+const core = buildCore(config);
+const services = { ...core, ...buildMessaging(config), ...buildSecrets(config, core) };
 // With DNS_RESOLVERS set, hosts resolve through them (as at creation); otherwise the system's lookup.
 const webhookSender = senderFromEnv(
   process.env,

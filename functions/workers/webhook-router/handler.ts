@@ -2,11 +2,16 @@
 import type { SQSHandler } from 'aws-lambda';
 import { serviceEventSchema } from '../../../shared/domain/messages';
 import { logInfo } from '../../../shared/log';
-import { buildServices } from '../../../shared/services';
+import { loadConfig } from '../../../shared/config';
+import { buildCore } from '../../../shared/services/core';
+import { buildMessaging } from '../../../shared/services/messaging';
 import { endpointsOncePerBatch, routeEvent, tenantsOncePerBatch } from '../../../shared/usecases/route-event';
 import { forEachRecord } from '../../../shared/worker/for-each-record';
 
-const services = buildServices();
+// The composition root: only what the worker uses (shared/services/), built once per cold start.
+const config = loadConfig();
+const core = buildCore(config);
+const services = { ...core, ...buildMessaging(config) };
 
 export const handler: SQSHandler = (event) => {
   // Endpoints (per account) and tenants (per tenant) are read once per batch (its events were received together).

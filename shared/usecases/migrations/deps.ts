@@ -7,10 +7,10 @@ import type { ProviderCredentials, ProviderSource } from '../../domain/migration
 import type { Clock } from '../../ports';
 import type { MigrationRepository } from '../../store/migrations';
 import type { RateLimitRepository } from '../../store/rate-limits';
-import type { DomainDeps } from '../domains';
+import type { CreateDomainDeps, DomainDeps } from '../domains';
 import type { SuppressionDeps } from '../suppressions';
 import type { TemplateDeps } from '../templates';
-import type { WebhookDeps } from '../webhooks';
+import type { CreateWebhookDeps } from '../webhooks';
 
 export interface ImportSettings {
   /**
@@ -30,8 +30,9 @@ export interface ImportSettings {
 
 export const MAX_SUPPRESSIONS_PER_IMPORT = 500_000;
 
-export type ImportDeps = DomainDeps &
-  WebhookDeps &
+export type ImportDeps = CreateDomainDeps &
+  Pick<DomainDeps, 'dns'> &
+  CreateWebhookDeps &
   TemplateDeps &
   SuppressionDeps & {
     migrations: MigrationRepository;

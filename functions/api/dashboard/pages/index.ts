@@ -14,7 +14,7 @@ import { NotFoundError } from '../../../../shared/domain/errors';
 import { plausiblePaths } from '../../../../shared/http/create-api';
 import type { ApiEnv } from '../../../../shared/http/env';
 import { requireSession } from '../../../../shared/http/middleware/session';
-import type { Services } from '../../../../shared/services';
+import type { DashboardServices } from '../services';
 import { addApiKeyPages, addSmtpCredentialPages } from './credentials';
 import { ASSETS } from './assets';
 import { addAutomationPages } from './automations';
@@ -30,14 +30,14 @@ import { addTenantPages } from './tenants';
 import { addWebhookPages } from './webhooks';
 
 export interface PageRoutes {
-  services: Services;
+  services: DashboardServices;
   /** A page: GET `path` (relative to /dashboard) for the signed-in user. */
   page(path: string, handler: (c: PageContext) => Response | Promise<Response>): void;
   /** A form action: POST `path` with the session and its CSRF token; `form` is the url-encoded body. */
   action(path: string, handler: (c: PageContext, form: URLSearchParams) => Response | Promise<Response>): void;
 }
 
-export function createDashboardPages(services: Services): Hono<ApiEnv> {
+export function createDashboardPages(services: DashboardServices): Hono<ApiEnv> {
   const pages = new Hono<ApiEnv>();
   pages.onError(pageError);
   // One session check for pages and actions: without a live session it throws 401, which pageError turns

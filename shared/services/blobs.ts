@@ -1,0 +1,10 @@
+/** The mail bucket (S3): large bodies, attachments, raw and received messages, presigned URLs. */
+import { createS3Client } from '../aws/client-factories';
+import { S3BlobStore } from '../aws/s3-blob-store';
+import type { Config } from '../config';
+
+export function buildBlobs(config: Config) {
+  return { blobs: new S3BlobStore(createS3Client(config), config.mailBucket) };
+}
+
+export type BlobServices = ReturnType<typeof buildBlobs>;

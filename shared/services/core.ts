@@ -1,0 +1,104 @@
+/**
+ * The core of every composition root: the configuration, the clock, the DNS resolver and the table's
+ * repositories (DynamoDB only). Each function adds the modules of ./ it uses (queues, the mail bucket,
+ * SES, schedules, the secrets key, ...), so its bundle holds only the clients and libraries it calls.
+ */
+import { createDynamoClient } from '../aws/dynamo-client';
+import { serviceClock } from '../clock';
+import { loadConfig, type Config } from '../config';
+import { NodeDnsResolver, parseResolvers } from '../dns/node-dns-resolver';
+import type { Clock } from '../ports';
+import { AccountRepository } from '../store/accounts';
+import { ApiKeyRepository } from '../store/api-keys';
+import { AttachmentUploadRepository } from '../store/attachment-uploads';
+import { AutomationRepository } from '../store/automations';
+import { CategoryOptOutRepository } from '../store/category-opt-outs';
+import { DashboardUserRepository } from '../store/dashboard-users';
+import { DnsProviderRepository } from '../store/dns-providers';
+import { DomainRepository } from '../store/domains';
+import { DueWorkIndex } from '../store/due-work';
+import { EmailListingRepository } from '../store/email-listing';
+import { EmailRepository } from '../store/emails';
+import { IdempotencyStore } from '../store/idempotency';
+import { LinkKeyRepository } from '../store/link-keys';
+import { MigrationRepository } from '../store/migrations';
+import { RateLimitRepository } from '../store/rate-limits';
+import { ReceivedEmailRepository } from '../store/received-emails';
+import { RunRepository } from '../store/runs';
+import { SendContextReader } from '../store/send-context';
+import { SessionRepository } from '../store/sessions';
+import { SmtpCredentialRepository } from '../store/smtp-credentials';
+import { SuppressionRepository } from '../store/suppressions';
+import { TemplateRepository } from '../store/templates';
+import { TenantStatsRepository } from '../store/tenant-stats';
+import { TenantRepository } from '../store/tenants';
+import { UsageLedger } from '../store/usage';
+import { WebhookDeliveryRepository } from '../store/webhook-deliveries';
+import { WebhookRepository } from '../store/webhooks';
+import { ReceivingDomains } from '../usecases/inbound/receiving-domains';
+import { PublishedTemplates } from '../usecases/send/published-templates';
+
+export function buildCore(config: Config = loadConfig()) {
+  const table = { client: createDynamoClient(config), name: config.tableName };
+  const clock: Clock = serviceClock;
+  const idempotency = new IdempotencyStore(table);
+  const domains = new DomainRepository(table);
+  const templates = new TemplateRepository(table);
+  return {
+    config,
+    clock,
+    sandboxDomain: config.sandboxDomain,
+    dashboardUrl: config.dashboardUrl,
+    dnsSettings: { returnPathHost: config.returnPathHost, spfInclude: config.spfInclude, inboundMxHost: config.inboundMxHost },
+    accounts: new AccountRepository(table),
+    tenants: new TenantRepository(table),
+    tenantStats: new TenantStatsRepository(table),
+    apiKeys: new ApiKeyRepository(table),
+    smtpCredentials: new SmtpCredentialRepository(table),
+    emails: new EmailRepository(table, idempotency, config.recovery),
+    attachmentUploads: new AttachmentUploadRepository(table),
+    sendContext: new SendContextReader(table),
+    emailListing: new EmailListingRepository(table),
+    rateLimits: new RateLimitRepository(table),
+    /** The dashboard's users and sessions (docs/dashboard.md). */
+    dashboardUsers: new DashboardUserRepository(table),
+    sessions: new SessionRepository(table),
+    suppressions: new SuppressionRepository(table),
+    categoryOptOuts: new CategoryOptOutRepository(table),
+    domains,
+    usage: new UsageLedger(table),
+    idempotency,
+    webhooks: new WebhookRepository(table),
+    webhookDeliveries: new WebhookDeliveryRepository(table, config.recovery),
+    /** Past-due unfinished work (the reconciler's input). */
+    dueWork: new DueWorkIndex(table),
+    /** SSRF policy of webhook URLs: public addresses only; loopback too where WEBHOOK_ALLOW_LOOPBACK is set (local cloud). */
+    webhookPolicy: { allowLoopback: config.webhookAllowLoopback },
+    dns: new NodeDnsResolver(parseResolvers(config.dnsResolvers)),
+    /** DNS apply (docs/domains.md): stored DNS host credentials (sealed; the adapters are ./dns-apply.ts). */
+    dnsProviders: new DnsProviderRepository(table),
+    /** The link keys (sealed; ./secrets.ts signs with them). */
+    linkKeys: new LinkKeyRepository(table),
+    /** Inbound mail (docs/inbound.md): the MX listener's recipient check, the records (parsing and checks: ./inbound.ts). */
+    receivingDomains: new ReceivingDomains({ domains, clock }),
+    receivedEmails: new ReceivedEmailRepository(table),
+    mxHostname: config.inboundMxHost,
+    templates,
+    /** What sends render: the published pointer per send, each immutable version read once per process. */
+    publishedTemplates: new PublishedTemplates(templates),
+    /** Automations (docs/automations.md): definitions, and the active ones by trigger or cancel event. */
+    automations: new AutomationRepository(table),
+    /** Automation runs: each transition one conditional write (shared/store/runs.ts). */
+    runs: new RunRepository(table, config.recovery),
+    /** Imports (docs/imports.md): their records and settings (the provider APIs they read: ./imports.ts). */
+    migrations: new MigrationRepository(table),
+    importSettings: {
+      budgetMs: config.imports.budgetMs,
+      maxStretchesPerRequest: config.imports.maxStretchesPerRequest,
+      leaseMs: config.imports.budgetMs + 35_000,
+      apiBaseUrl: config.linksBaseUrl || 'http://localhost:3000',
+    },
+  };
+}
+
+export type CoreServices = ReturnType<typeof buildCore>;

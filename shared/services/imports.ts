@@ -1,0 +1,10 @@
+/** Imports (docs/imports.md): the provider APIs they read (SendGrid, Postmark, Mailgun; base URLs from the environment). */
+import type { ProviderCredentials } from '../domain/migrations/source';
+import { createProviderSource } from '../providers';
+import { providerBaseUrls } from '../providers/base-urls';
+
+export function buildImports() {
+  return { providerSource: (credentials: ProviderCredentials) => createProviderSource(credentials, providerBaseUrls(process.env)) };
+}
+
+export type ImportServices = ReturnType<typeof buildImports>;

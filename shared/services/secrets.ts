@@ -1,0 +1,26 @@
+/**
+ * The secrets key (KMS in AWS, a local key file on the embedded cloud), created on first use, and what
+ * uses it: DKIM keys of sending domains and signed links.
+ */
+import type { Config } from '../config';
+import { cachingSecretBox } from '../secrets/caching-secret-box';
+import { secretBoxFromEnv } from '../secrets/from-environment';
+import { lazySecretBox } from '../secrets/lazy-secret-box';
+import { DkimKeys } from '../usecases/dkim-keys';
+import { LinkSigner } from '../usecases/links/link-signing';
+import type { CoreServices } from './core';
+
+export function buildSecrets(config: Config, core: Pick<CoreServices, 'domains' | 'linkKeys' | 'clock'>) {
+  // Created on first use: only the functions that hold a grant on the secrets key touch it.
+  const secretBox = cachingSecretBox(lazySecretBox(() => secretBoxFromEnv(process.env, config)));
+  const { domains, linkKeys, clock } = core;
+  return {
+    secretBox,
+    /** DKIM keys of sending domains, parsed once per process (domain facts cached: see dkim-keys.ts). */
+    dkimKeys: new DkimKeys({ domains, secretBox, clock }),
+    /** Signed links (docs/tracking.md): the send worker's `urls()`, the links group's `resolve`, the admin CLI's `rotateLinkKey`. */
+    linkSigning: new LinkSigner({ linkKeys, secretBox, clock, baseUrl: config.linksBaseUrl }),
+  };
+}
+
+export type SecretServices = ReturnType<typeof buildSecrets>;

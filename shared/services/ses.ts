@@ -1,0 +1,16 @@
+/** SES (one SESv2 client): sending raw messages with our configuration set, and our tenants as SES tenants (docs/ses-tenants.md). */
+import { createSesClient } from '../aws/client-factories';
+import { SesMailer } from '../aws/ses-mailer';
+import { SesV2Tenants } from '../aws/ses-tenants';
+import type { Config } from '../config';
+
+export function buildSes(config: Config) {
+  const ses = createSesClient(config);
+  return {
+    mailer: new SesMailer(ses, config.sesConfigurationSet),
+    /** Our tenants as SES v2 tenants (docs/ses-tenants.md). */
+    sesTenants: new SesV2Tenants(ses, { region: config.region, accountId: config.accountId, configurationSet: config.sesConfigurationSet }),
+  };
+}
+
+export type SesServices = ReturnType<typeof buildSes>;

@@ -1,0 +1,126 @@
+/**
+ * Lean bundles (docs/architecture.md, "Lean bundles"): every Lambda's minified bundle within its limit
+ * (MAX_BUNDLE_BYTES, 1 MiB, or its BUNDLE_SIZE_EXCEPTIONS ceiling), what each composition root leaves
+ * out, and the Lambda bundles' credential chain (the environment's credentials; the other sources left
+ * out, failing as an empty link would).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { LAMBDA_UNUSED_CREDENTIAL_SOURCES, buildFunctions, buildSmtpRelay, oversizedBundles, sizeReport, type BuiltFunction } from '../../infra/build';
+import { BUNDLE_SIZE_EXCEPTIONS, MAX_BUNDLE_BYTES, bundleLimit, functionEntries } from '../../infra/functions';
+
+let tmp: string;
+let built: BuiltFunction[];
+const bytes = (name: string) => built.find((b) => b.name === name)!.bytes;
+const code = (name: string) => fs.readFileSync(built.find((b) => b.name === name)!.file, 'utf8');
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mailservice-bundle-size-'));
+  // Every Lambda, minified as deployed (the limit is on these): ~30-80 s on a 2-core machine.
+  built = await buildFunctions({ outDir: path.join(tmp, 'functions') });
+}, 300_000);
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+test('the limit is 1 MiB', () => {
+  expect(MAX_BUNDLE_BYTES).toBe(1_048_576);
+});
+
+test('every Lambda bundle is within its limit: 1 MiB, or its exception\'s ceiling', () => {
+  expect(built.map((b) => b.name)).toEqual(functionEntries().map((e) => e.name));
+  const report = sizeReport(built).join('\n');
+  expect({ over: oversizedBundles(built), report }).toEqual({ over: [], report });
+  for (const b of built) expect(b.bytes).toBeLessThanOrEqual(bundleLimit(b.name));
+});
+
+test('an exception is only for a function that needs it (over 1 MiB today), and every other function is under 1 MiB', () => {
+  for (const name of Object.keys(BUNDLE_SIZE_EXCEPTIONS)) {
+    expect(functionEntries().map((e) => e.name)).toContain(name);
+    expect({ name, over: bytes(name) > MAX_BUNDLE_BYTES }).toEqual({ name, over: true });
+  }
+  for (const b of built.filter((f) => !(f.name in BUNDLE_SIZE_EXCEPTIONS))) expect({ name: b.name, under: b.bytes <= MAX_BUNDLE_BYTES }).toEqual({ name: b.name, under: true });
+});
+
+test('a bundle holds only the AWS clients and mail libraries its function uses', () => {
+  // Client class names survive minification (keepNames); the libraries by a string of their own.
+  const has = (name: string, marker: string) => code(name).includes(marker);
+  const clients = ['"DynamoDBClient"', '"SQSClient"', '"S3Client"', '"SESv2Client"', '"SchedulerClient"', '"KMSClient"', '"Route53Client"'];
+  const clientsOf = (name: string) => clients.filter((marker) => has(name, marker)).map((marker) => marker.replace(/"/g, ''));
+  expect(clientsOf('api-keys')).toEqual(['DynamoDBClient']);
+  expect(clientsOf('emails')).toEqual(['DynamoDBClient', 'SQSClient', 'S3Client', 'SchedulerClient']);
+  expect(clientsOf('domains')).toEqual(['DynamoDBClient', 'SESv2Client', 'KMSClient', 'Route53Client']);
+  expect(clientsOf('send-email')).toEqual(['DynamoDBClient', 'SQSClient', 'S3Client', 'SESv2Client', 'KMSClient']);
+  expect(clientsOf('outbox-relay')).toEqual(['DynamoDBClient', 'SQSClient']);
+  expect(clientsOf('tenant-events')).toEqual(['SQSClient']);
+  // mailauth and mailparser: the inbound worker only (the domains group's probe has its own verifier; the
+  // dashboard reads raw messages with shared/mime/parse-bodies.ts). undici (mailauth's BIMI) nowhere.
+  for (const b of built) {
+    expect({ name: b.name, mailparser: has(b.name, 'simpleParser') }).toEqual({ name: b.name, mailparser: b.name === 'inbound-email' });
+    expect({ name: b.name, undici: has(b.name, 'UND_ERR_') }).toEqual({ name: b.name, undici: false });
+  }
+  expect(has('inbound-email', 'DkimVerifier')).toBe(true);
+  expect(has('domains', 'DkimVerifier')).toBe(false);
+  expect(has('dashboard', 'DkimVerifier')).toBe(false);
+});
+
+describe('the credential chain of a Lambda bundle', () => {
+  const ENV_NAMES = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI', 'AWS_EC2_METADATA_DISABLED', 'AWS_CONFIG_FILE', 'AWS_SHARED_CREDENTIALS_FILE'];
+  let saved: Record<string, string | undefined>;
+  let probe: BuiltFunction;
+  let full: BuiltFunction;
+  beforeAll(async () => {
+    saved = Object.fromEntries(ENV_NAMES.map((name) => [name, process.env[name]]));
+    const entry = path.join(tmp, 'src', 'credentials.ts');
+    fs.mkdirSync(path.dirname(entry), { recursive: true });
+    fs.writeFileSync(
+      entry,
+      `import { SQSClient } from '@aws-sdk/client-sqs';
+       export const handler = () => new SQSClient({ region: 'us-east-1' }).config.credentials();`,
+    );
+    probe = (await buildFunctions({ outDir: path.join(tmp, 'probe'), entries: [{ name: 'probe', entry }] }))[0]!;
+    full = (await buildFunctions({ outDir: path.join(tmp, 'full'), entries: [{ name: 'probe', entry }], lambdaCredentials: false }))[0]!;
+  }, 120_000);
+  afterEach(() => {
+    for (const name of ENV_NAMES) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+  });
+  const credentials = (file: string) => {
+    jest.resetModules();
+    return (require(file) as { handler: () => Promise<{ accessKeyId: string; sessionToken?: string }> }).handler();
+  };
+
+  test('reads the credentials Lambda puts in the environment', async () => {
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIDLAMBDA', AWS_SECRET_ACCESS_KEY: 'secret', AWS_SESSION_TOKEN: 'token' });
+    delete process.env.AWS_PROFILE;
+    await expect(credentials(probe.file)).resolves.toMatchObject({ accessKeyId: 'AKIDLAMBDA', sessionToken: 'token' });
+  });
+
+  test('without them: every other source is absent, and the chain ends with the SDK\'s own error', async () => {
+    for (const name of ENV_NAMES) delete process.env[name];
+    // No shared files either way (a developer's ~/.aws must not answer), no metadata endpoint.
+    Object.assign(process.env, { AWS_CONFIG_FILE: path.join(tmp, 'none'), AWS_SHARED_CREDENTIALS_FILE: path.join(tmp, 'none'), AWS_EC2_METADATA_DISABLED: 'true' });
+    await expect(credentials(probe.file)).rejects.toThrow(/Could not load credentials from any providers/);
+  });
+
+  test('the other sources and the STS, SSO and sign-in clients they use are not in it (they are in a full build: the SMTP relay\'s)', () => {
+    const lambda = fs.readFileSync(probe.file, 'utf8');
+    const relay = fs.readFileSync(full.file, 'utf8');
+    for (const marker of ['"STSClient"', '"SSOClient"', 'security-credentials', 'credential_process']) {
+      expect({ marker, lambda: lambda.includes(marker) }).toEqual({ marker, lambda: false });
+      expect({ marker, relay: relay.includes(marker) }).toEqual({ marker, relay: true });
+    }
+    expect(lambda).toContain('credentials are not part of a Lambda bundle');
+    expect(probe.bytes).toBeLessThan(full.bytes - 80 * 1024);
+    expect(LAMBDA_UNUSED_CREDENTIAL_SOURCES).not.toContain('@aws-sdk/credential-provider-env');
+  });
+});
+
+test('the SMTP relay (a container: its credentials come from the task role\'s endpoint) keeps the whole credential chain', async () => {
+  const relay = await buildSmtpRelay({ outDir: path.join(tmp, 'relay') });
+  const bundle = fs.readFileSync(relay.file, 'utf8');
+  // The container provider (AWS_CONTAINER_CREDENTIALS_RELATIVE_URI) and the instance metadata one.
+  for (const marker of ['AWS_CONTAINER_AUTHORIZATION_TOKEN', 'security-credentials']) expect({ marker, relay: bundle.includes(marker) }).toEqual({ marker, relay: true });
+  expect(bundle).not.toContain('credentials are not part of a Lambda bundle');
+}, 120_000);
