@@ -20,6 +20,8 @@ module.exports = {
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/integration/harness/global-setup.ts',
       globalTeardown: '<rootDir>/test/integration/harness/global-teardown.ts',
+      // Every answer of the API is checked against the OpenAPI document (a mismatch fails the test).
+      setupFilesAfterEnv: ['<rootDir>/test/integration/harness/contract-setup.ts'],
     },
     // The dashboard in headless Chromium (test/browser/harness.ts). The same global setup as integration:
     // Jest runs each global setup module once per run, so with both projects they share one local cloud.

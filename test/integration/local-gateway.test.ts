@@ -4,6 +4,7 @@
  * pools; each answer says how long the function took (Server-Timing).
  */
 import { request, Agent } from 'node:http';
+import { checkApiResponse } from './harness/contract';
 import { newAccount, stack, type TestAccount } from './harness/stack';
 
 function send(agent: Agent, method: string, path: string, key: string, body?: Buffer): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string; socket: unknown }> {
@@ -14,7 +15,11 @@ function send(agent: Agent, method: string, path: string, key: string, body?: Bu
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), socket: req.socket }));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          checkApiResponse(method, path, { status: res.statusCode!, header: (name) => (res.headers[name.toLowerCase()] as string | undefined) ?? null, text });
+          resolve({ status: res.statusCode!, headers: res.headers, text, socket: req.socket });
+        });
       },
     );
     req.on('error', reject);

@@ -262,7 +262,7 @@ const conditionStep = z
   .superRefine((step, ctx) => conditionProblems(step, [], 1, ctx))
   .transform((step) => step as unknown as Extract<Step, { type: 'condition' }>);
 
-const STEP_SCHEMAS = { send_email: sendEmailStep, delay: delayStep, wait_for_event: waitForEventStep, condition: conditionStep } as const;
+export const STEP_SCHEMAS = { send_email: sendEmailStep, delay: delayStep, wait_for_event: waitForEventStep, condition: conditionStep } as const;
 
 /** One step: its type picks the schema; an unknown type is named at `type` with the known ones. */
 export const stepSchema = z.unknown().transform((value, ctx): Step => {

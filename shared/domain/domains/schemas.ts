@@ -34,7 +34,7 @@ const credential = (name: string, max: number) =>
     .regex(/^\S+$/, `${name} must not contain spaces`);
 
 /** Route 53: an access key (an IAM user's, or temporary ones with their session token). */
-const route53CredentialsSchema = z
+export const route53CredentialsSchema = z
   .object({
     access_key_id: credential('access_key_id', 128),
     secret_access_key: credential('secret_access_key', 256),
@@ -43,7 +43,7 @@ const route53CredentialsSchema = z
   .strict();
 
 /** Cloudflare: an API token with Zone:Read and DNS:Edit on the zone. */
-const cloudflareCredentialsSchema = z.object({ api_token: credential('api_token', 256) }).strict();
+export const cloudflareCredentialsSchema = z.object({ api_token: credential('api_token', 256) }).strict();
 
 const providerSchema = z.enum(DNS_HOSTS, { message: `provider must be one of ${DNS_HOSTS.join(', ')}` });
 

@@ -60,6 +60,9 @@ export function isUploadExpired(upload: Pick<AttachmentUpload, 'expires_at'>, no
   return now.getTime() >= Date.parse(upload.expires_at);
 }
 
+/** Aliases POST /attachments accepts (alias -> canonical name), as the send request's attachment items do. */
+export const ATTACHMENT_UPLOAD_ALIASES: Readonly<Record<string, string>> = { name: 'filename', contentType: 'content_type' };
+
 /** Body of POST /attachments. Over-limit sizes are a 413 from the use case, not a 400 from here. */
 export const createAttachmentUploadSchema = z.preprocess(
   (input) => {

@@ -159,7 +159,7 @@ export function contentTypeForFilename(filename: string): string {
 }
 
 /** Item aliases onto the names used here (and in error paths): the latter wins when both are present. */
-const ALIASES: Record<string, string> = {
+export const ATTACHMENT_ALIASES: Readonly<Record<string, string>> = {
   name: 'filename',
   contentType: 'content_type',
   content: 'data',
@@ -171,10 +171,10 @@ function applyItemAliases(input: unknown): unknown {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
-    if (ALIASES[key] === undefined) out[key] = value;
+    if (ATTACHMENT_ALIASES[key] === undefined) out[key] = value;
   }
   for (const [key, value] of Object.entries(input)) {
-    const canonical = ALIASES[key];
+    const canonical = ATTACHMENT_ALIASES[key];
     if (canonical !== undefined && out[canonical] === undefined) out[canonical] = value;
   }
   return out;
@@ -255,7 +255,7 @@ const data = requiredString('data (or content)').transform((value, ctx) => {
 
 const contentId = requiredString('content_id').regex(CONTENT_ID, 'content_id must be 1-255 of A-Z, a-z, 0-9, ., _, @, - (no angle brackets); reference it as cid:<content_id>');
 
-const inlineAttachmentSchema = z
+export const inlineAttachmentSchema = z
   .object({
     filename: filenameField,
     content_type: contentTypeField.optional(),
@@ -274,7 +274,7 @@ const inlineAttachmentSchema = z
 
 const attachmentId = requiredString('attachment_id').regex(ATTACHMENT_ID_PATTERN, 'attachment_id must be the id of an upload from POST /attachments (att_ and 26 characters)');
 
-const attachmentReferenceSchema = z
+export const attachmentReferenceSchema = z
   .object({
     attachment_id: attachmentId,
     filename: filenameField.optional(),

@@ -18,7 +18,8 @@ const TAG_PART = /^[A-Za-z0-9_-]{1,256}$/;
 export const CATEGORIES = ['transactional', 'product', 'newsletter'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-const ALIASES: Record<string, string> = {
+/** Accepted aliases of send request fields (alias -> canonical name); the OpenAPI document lists them. */
+export const SEND_REQUEST_ALIASES: Readonly<Record<string, string>> = {
   htmlBody: 'html',
   html_body: 'html',
   textBody: 'text',
@@ -33,11 +34,11 @@ function applyAliases(input: unknown): unknown {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
-    const canonical = ALIASES[key];
+    const canonical = SEND_REQUEST_ALIASES[key];
     if (canonical === undefined) out[key] = value;
   }
   for (const [key, value] of Object.entries(input)) {
-    const canonical = ALIASES[key];
+    const canonical = SEND_REQUEST_ALIASES[key];
     if (canonical !== undefined && out[canonical] === undefined) out[canonical] = value;
   }
   return out;

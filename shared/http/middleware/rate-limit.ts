@@ -13,9 +13,9 @@ export const RATE_LIMIT_HEADERS = { limit: 'ratelimit-limit', remaining: 'rateli
  * `ratelimit-remaining` and `ratelimit-reset` (seconds until the window ends) on every response of the
  * route, errors included, and refuses with 429 rate_limited and `Retry-After` once the window is used up.
  */
-export function rateLimit(deps: { rateLimits: RateLimitRepository; clock: Clock }, name: RateLimitName): MiddlewareHandler<ApiEnv> {
+export function rateLimit(deps: { rateLimits: RateLimitRepository; clock: Clock }, name: RateLimitName): MiddlewareHandler<ApiEnv> & { readonly rateLimit: RateLimitName } {
   const rule = RATE_LIMITS[name];
-  return async (c, next) => {
+  const middleware: MiddlewareHandler<ApiEnv> = async (c, next) => {
     const nowMs = deps.clock.now().getTime();
     const decision = await deps.rateLimits.hit(c.get('principal').account.id, name, rule, nowMs);
     const reset = secondsUntilReset(rule, nowMs);
@@ -25,4 +25,6 @@ export function rateLimit(deps: { rateLimits: RateLimitRepository; clock: Clock 
     if (!decision.allowed) throw new RateLimitedError(rule.limit, rule.windowSeconds, reset);
     await next();
   };
+  // Named, so the OpenAPI document's rate-limited operations can be checked against the routes.
+  return Object.assign(middleware, { rateLimit: name });
 }

@@ -9,6 +9,7 @@ import { randomInt } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { DashboardUser } from '../../../shared/domain/dashboard/user';
 import { createDashboardUser } from '../../../shared/usecases/dashboard/users';
+import { checkApiResponse } from './contract';
 import { stack, uniqueEmail, type TestAccount } from './stack';
 
 export const DASHBOARD_PASSWORD = 'correct horse battery staple';
@@ -65,6 +66,14 @@ export function dashboardRequest<T = any>(method: string, path: string, options:
           parsed = undefined;
         }
         const setCookie = res.headers['set-cookie'];
+        checkApiResponse(method, url.href, {
+          status: res.statusCode ?? 0,
+          header: (name) => {
+            const value = res.headers[name.toLowerCase()];
+            return Array.isArray(value) ? value.join(', ') : (value ?? null);
+          },
+          text,
+        });
         resolve({ status: res.statusCode ?? 0, headers: res.headers, setCookies: Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [], body: parsed as T, text });
       });
       res.on('error', reject);

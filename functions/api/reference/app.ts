@@ -1,0 +1,38 @@
+/**
+ * The reference group: the OpenAPI 3.1 document of the API (GET /openapi.json, docs/openapi.json as
+ * `npm run openapi` wrote it) and the same as a page (GET /reference, rendered here once per process).
+ * Public: no API key. Self-contained: no script, no asset from anywhere else.
+ */
+import type { Hono } from 'hono';
+import openApiDocument from '../../../docs/openapi.json';
+import { createFrame } from '../../../shared/http/create-api';
+import type { ApiEnv } from '../../../shared/http/env';
+import type { OpenApiDocument } from '../../../shared/openapi/document';
+import { REFERENCE_CSP, renderReferencePage } from '../../../shared/openapi/reference-page';
+
+/** Served documents change only with a deployment: caches may keep them a few minutes. */
+const CACHE = 'public, max-age=300';
+
+export function createReferenceApp(document: OpenApiDocument = openApiDocument as unknown as OpenApiDocument): Hono<ApiEnv> {
+  const app = createFrame();
+  const json = JSON.stringify(document);
+  let page: string | undefined;
+
+  app.get('/openapi.json', (c) => {
+    // Any site (an API client generator, a docs viewer) may read it.
+    c.header('Access-Control-Allow-Origin', '*');
+    c.header('Cache-Control', CACHE);
+    return c.body(json, 200, { 'Content-Type': 'application/json; charset=utf-8' });
+  });
+
+  app.get('/reference', (c) => {
+    page ??= renderReferencePage(document);
+    c.header('Content-Security-Policy', REFERENCE_CSP);
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+    c.header('Cache-Control', CACHE);
+    return c.html(page);
+  });
+
+  return app;
+}

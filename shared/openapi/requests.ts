@@ -1,0 +1,74 @@
+/**
+ * Request bodies whose validation is written by hand around the domain's zod schemas (a bare array or
+ * `{emails}` for the batch, a union by `action`, per-provider credentials, steps and attachments
+ * dispatched by a field): documentation schemas built from the same pieces. The unit tests parse every
+ * example of these with the real validation (`validatedBy` in ./operations.ts).
+ */
+import * as z from 'zod';
+import { conditionSchema } from './schemas/automations';
+import { STEP_SCHEMAS } from '../domain/automations/validate';
+import { CONDITION_OPERATORS } from '../domain/automations/automation';
+import { applyDnsSchema, cloudflareCredentialsSchema, domainActionSchema, route53CredentialsSchema, storeDnsProviderSchema } from '../domain/domains/schemas';
+import { DNS_HOSTS } from '../domain/domains/dns-apply';
+import { sendRequestSchema } from '../domain/emails/send-request';
+import { attachmentReferenceSchema, inlineAttachmentSchema } from '../domain/emails/attachments';
+import { MAX_BATCH, validateBatchShape } from '../usecases/send-batch';
+
+/** POST /emails/batch: `{emails: [...]}` or a bare array (what the resend SDK's batch.send posts). */
+export const batchRequestSchema = z.union([
+  z.object({ emails: z.array(sendRequestSchema).min(1).max(MAX_BATCH) }),
+  z.array(sendRequestSchema).min(1).max(MAX_BATCH),
+]);
+
+/** DNS host credentials (for apply and PUT /dns-providers/{provider}): Route 53 keys or a Cloudflare token. */
+export const dnsCredentialsSchema = z.union([route53CredentialsSchema, cloudflareCredentialsSchema]);
+
+/** POST /domains/{id}: verify, or apply (write the records at the DNS host, then verify). */
+export const domainActionRequestSchema = z.union([
+  z.strictObject({ action: z.literal('verify') }),
+  z.strictObject({
+    action: z.literal('apply'),
+    provider: z.enum(DNS_HOSTS),
+    credentials: dnsCredentialsSchema.optional().describe('for this request only; else the stored credentials, else (Route 53) the service role'),
+  }),
+]);
+
+/** PUT /dns-providers/{provider}. */
+export const storeDnsProviderRequestSchema = z.strictObject({ credentials: dnsCredentialsSchema });
+
+/** An item of a send request's `attachments`: inline bytes, or an upload's id (POST /attachments). */
+export const attachmentInputSchema = z.union([inlineAttachmentSchema, attachmentReferenceSchema]);
+
+/** A step of POST/PATCH /automations, by `type`. */
+export const stepInputSchema = z.union([
+  STEP_SCHEMAS.send_email,
+  STEP_SCHEMAS.delay,
+  STEP_SCHEMAS.wait_for_event,
+  z
+    .object({
+      key: z.string(),
+      type: z.literal('condition'),
+      next: z.string().optional(),
+      field: z.string().optional(),
+      operator: z.enum(CONDITION_OPERATORS).optional(),
+      value: z.union([z.string(), z.number(), z.boolean()]).optional(),
+      all: z.array(conditionSchema).optional(),
+      any: z.array(conditionSchema).optional(),
+    })
+    .describe('a rule ({field, operator, value?}) or a group ({all: [...]} or {any: [...]}, nested at most 3 deep) beside key, type and next'),
+]);
+
+/**
+ * How the routes validate the bodies documented here (what the unit tests parse the examples with):
+ * the documentation schema stands for this code.
+ */
+export const VALIDATED_BY = new Map<z.ZodType, (body: unknown) => void>([
+  [batchRequestSchema, (body) => validateBatchShape(body).forEach((item) => sendRequestSchema.parse(item))],
+  [
+    domainActionRequestSchema,
+    (body) => {
+      if (domainActionSchema.parse(body).action === 'apply') applyDnsSchema.parse(body);
+    },
+  ],
+  [storeDnsProviderRequestSchema, (body) => DNS_HOSTS.some((host) => storeDnsProviderSchema(host).safeParse(body).success) || storeDnsProviderSchema('route53').parse(body)],
+]);

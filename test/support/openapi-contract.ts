@@ -1,0 +1,155 @@
+/**
+ * The contract check: is an answer of the API what the OpenAPI document says? Finds the operation of a
+ * request (method and path), then checks that the status is documented, that the required headers are
+ * there, and that a JSON body matches the schema of that status (ajv, JSON Schema 2020-12). The
+ * integration tests run it on every answer of the local cloud (test/integration/harness/contract.ts).
+ */
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { buildOpenApiDocument, type JsonSchema, type OpenApiDocument, type OpenApiOperation } from '../../shared/openapi/document';
+
+export interface CheckedRequest {
+  method: string;
+  /** Path and query, e.g. `/emails?limit=5`, or a full URL. */
+  url: string;
+}
+
+export interface CheckedResponse {
+  status: number;
+  /** Header lookup (case-insensitive). */
+  header(name: string): string | null | undefined;
+  /** The body as text ('' when none). */
+  text: string;
+}
+
+/** Paths that are not the API: the local cloud's own pages (localstack/cloud/api-server.ts) and the dashboard's HTML pages. */
+const NOT_API = [/^\/_local(\/|$)/, /^\/health$/];
+const DOCUMENT_ID = 'https://mailservice.invalid/openapi.json';
+
+interface CompiledOperation {
+  method: string;
+  path: string;
+  pattern: RegExp;
+  /** Literal segments: more is more specific (`/emails/batch` before `/emails/{id}`). */
+  literals: number;
+  operation: OpenApiOperation;
+}
+
+export class ContractChecker {
+  private readonly ajv: Ajv2020;
+  private readonly operations: CompiledOperation[];
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(readonly document: OpenApiDocument = buildOpenApiDocument()) {
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+    addFormats(this.ajv);
+    this.ajv.addSchema({ $id: DOCUMENT_ID, components: document.components }, DOCUMENT_ID);
+    this.operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => {
+        const segments = path.split('/').filter(Boolean);
+        return {
+          method: method.toUpperCase(),
+          path,
+          pattern: new RegExp(`^/${segments.map((segment) => (segment.startsWith('{') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`),
+          literals: segments.filter((segment) => !segment.startsWith('{')).length,
+          operation,
+        };
+      }),
+    );
+  }
+
+  /** The operation answering `method` on `path` (the most specific path template), or null. */
+  operationFor(method: string, path: string): CompiledOperation | null {
+    const wanted = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
+    const matches = this.operations.filter((candidate) => candidate.method === wanted && candidate.pattern.test(path));
+    return matches.sort((a, b) => b.literals - a.literals)[0] ?? null;
+  }
+
+  /** A validator of a schema in the document (a component $ref or an inline schema). */
+  validator(key: string, schema: JsonSchema): ValidateFunction {
+    let validate = this.validators.get(key);
+    if (!validate) {
+      validate = this.ajv.compile(rebase(schema));
+      this.validators.set(key, validate);
+    }
+    return validate;
+  }
+
+  private resolveResponse(answer: JsonSchema): JsonSchema {
+    const ref = answer.$ref as string | undefined;
+    if (!ref) return answer;
+    return this.document.components.responses[ref.slice(ref.lastIndexOf('/') + 1)]!;
+  }
+
+  /** What is wrong with the answer (empty when it matches the document). */
+  check(request: CheckedRequest, response: CheckedResponse): string[] {
+    const url = new URL(request.url, 'http://api.invalid');
+    const path = url.pathname;
+    const method = request.method.toUpperCase();
+    if (NOT_API.some((pattern) => pattern.test(path))) return [];
+    const what = `${method} ${path}${url.search} -> ${response.status}`;
+    const found = this.operationFor(method, path);
+    const contentType = (response.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!found) {
+      // The dashboard's pages are not API (test/unit/openapi/routes.test.ts names the exclusion).
+      if ((path === '/dashboard' || path.startsWith('/dashboard/')) && contentType !== 'application/json') return [];
+      // An unknown route or method: the API still answers with its error envelope.
+      if (response.status >= 400) {
+        return this.matches(`${what} (no such operation)`, 'envelope', { anyOf: [{ $ref: '#/components/schemas/Error' }, { $ref: '#/components/schemas/Unauthorized' }] }, response, contentType);
+      }
+      return [`${what}: no operation of the document answers ${method} ${path}`];
+    }
+    const { operation } = found;
+    const label = `${what} (${operation.operationId})`;
+    const documented = operation.responses[String(response.status)];
+    if (!documented) return [`${label}: status ${response.status} is not documented (documented: ${Object.keys(operation.responses).join(', ')}); body: ${excerpt(response.text)}`];
+    const answer = this.resolveResponse(documented);
+    const problems: string[] = [];
+    for (const [name, header] of Object.entries((answer.headers ?? {}) as Record<string, JsonSchema>)) {
+      if (header.required && !response.header(name)) problems.push(`${label}: required header ${name} is missing`);
+    }
+    const content = (answer.content ?? {}) as Record<string, JsonSchema>;
+    const mediaTypes = Object.keys(content);
+    if (method === 'HEAD' || response.text === '') {
+      if (response.text === '' && method !== 'HEAD' && mediaTypes.length > 0 && response.status !== 304) problems.push(`${label}: empty body, documented ${mediaTypes.join(', ')}`);
+      return problems;
+    }
+    if (mediaTypes.length === 0) return [...problems, `${label}: a body (${contentType}) where none is documented`];
+    if (!mediaTypes.includes(contentType)) return [...problems, `${label}: content-type ${contentType || '(none)'} is not documented (${mediaTypes.join(', ')})`];
+    const schema = content[contentType]!.schema as JsonSchema | undefined;
+    if (contentType === 'application/json' && schema) problems.push(...this.matches(label, `${operation.operationId} ${response.status}`, schema, response, contentType));
+    return problems;
+  }
+
+  private matches(label: string, key: string, schema: JsonSchema, response: CheckedResponse, contentType: string): string[] {
+    if (contentType !== 'application/json') return [`${label}: content-type ${contentType || '(none)'}, expected application/json`];
+    let body: unknown;
+    try {
+      body = JSON.parse(response.text);
+    } catch {
+      return [`${label}: the body is not JSON: ${excerpt(response.text)}`];
+    }
+    const validate = this.validator(key, schema);
+    if (validate(body)) return [];
+    const errors = (validate.errors ?? [])
+      .slice(0, 8)
+      .map((error) => `${error.instancePath || '(body)'} ${error.message}${error.params && Object.keys(error.params).length ? ` ${JSON.stringify(error.params)}` : ''}`);
+    return [`${label}: the body does not match the document:\n    ${errors.join('\n    ')}\n    body: ${excerpt(response.text)}`];
+  }
+}
+
+/** `#/components/...` refs of a schema taken out of the document point into the document. */
+function rebase(schema: JsonSchema): JsonSchema {
+  return JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\//g, `"$ref":"${DOCUMENT_ID}#/`)) as JsonSchema;
+}
+
+function excerpt(text: string): string {
+  return text.length > 600 ? `${text.slice(0, 600)}…` : text;
+}
+
+let shared: ContractChecker | undefined;
+/** One checker per test process (compiling the document's schemas takes a moment). */
+export function contractChecker(): ContractChecker {
+  shared ??= new ContractChecker();
+  return shared;
+}

@@ -1,0 +1,157 @@
+/**
+ * The OpenAPI document covers the API exactly: every route of every group's Hono app has an operation
+ * and every operation a route (both ways), each operation's group is the one API Gateway sends its path
+ * to (infra/definitions.ts), its scopes are its route's requireScope, and its rate limit the route's.
+ */
+import type { Hono } from 'hono';
+import { API_GROUPS } from '../../../infra/definitions';
+import { compileRoutes, matchRoute } from '../../../localstack/cloud/routes';
+import { loadConfig } from '../../../shared/config';
+import { buildServices } from '../../../shared/services';
+import { buildOpenApiDocument } from '../../../shared/openapi/document';
+import { OPERATIONS } from '../../../shared/openapi/operations';
+import { createApiKeysApp } from '../../../functions/api/api-keys/app';
+import { createAttachmentsApp } from '../../../functions/api/attachments/app';
+import { createAutomationsApp } from '../../../functions/api/automations/app';
+import { createDashboardApp } from '../../../functions/api/dashboard/app';
+import { createDomainsApp } from '../../../functions/api/domains/app';
+import { createEmailsApp } from '../../../functions/api/emails/app';
+import { createLinksApp } from '../../../functions/api/links/app';
+import { createMigrationsApp } from '../../../functions/api/migrations/app';
+import { createReceivedEmailsApp } from '../../../functions/api/received-emails/app';
+import { createReferenceApp } from '../../../functions/api/reference/app';
+import { createSmtpCredentialsApp } from '../../../functions/api/smtp-credentials/app';
+import { createSuppressionsApp } from '../../../functions/api/suppressions/app';
+import { createTemplatesApp } from '../../../functions/api/templates/app';
+import { createTenantsApp } from '../../../functions/api/tenants/app';
+import { createWebhooksApp } from '../../../functions/api/webhooks/app';
+
+// Constructing the apps makes no network call: the clients only connect on first use.
+const services = buildServices(
+  loadConfig({ AWS_REGION: 'us-east-1', TABLE_NAME: 'unused', AWS_ENDPOINT_URL: 'http://127.0.0.1:9', AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x' }),
+);
+
+/** Every API group's app, by the group's name in infra/definitions.ts. */
+const APPS: Record<string, () => Hono<any>> = {
+  emails: () => createEmailsApp(services),
+  'api-keys': () => createApiKeysApp(services),
+  'smtp-credentials': () => createSmtpCredentialsApp(services),
+  tenants: () => createTenantsApp(services),
+  domains: () => createDomainsApp(services),
+  webhooks: () => createWebhooksApp(services),
+  suppressions: () => createSuppressionsApp(services),
+  attachments: () => createAttachmentsApp(services),
+  'received-emails': () => createReceivedEmailsApp(services),
+  templates: () => createTemplatesApp(services),
+  automations: () => createAutomationsApp(services),
+  migrations: () => createMigrationsApp(services),
+  links: () => createLinksApp(services),
+  dashboard: () => createDashboardApp(services),
+  reference: () => createReferenceApp(),
+};
+
+/**
+ * Routes that are not API operations, each with why. (The local cloud's own routes, /health and
+ * /_local/*, are not in any group's app: localstack/cloud/api-server.ts serves them, locally only.)
+ */
+const NOT_OPERATIONS: { why: string; matches: (group: string, method: string, path: string) => boolean }[] = [
+  {
+    why: "the dashboard's HTML pages, their forms and static assets (docs/dashboard.md): pages for a browser, not API; its JSON doors (sign-in, sign-out, session) are operations",
+    matches: (group, method, path) =>
+      group === 'dashboard' &&
+      (path === '/dashboard' || path.startsWith('/dashboard/')) &&
+      !['POST /dashboard/sign-in', 'POST /dashboard/sign-out', 'GET /dashboard/session'].includes(`${method} ${path}`),
+  },
+];
+
+interface Route {
+  group: string;
+  method: string;
+  /** OpenAPI form: `/emails/{id}`. */
+  path: string;
+  scopes: string[] | null;
+  rateLimit: string | null;
+}
+
+function routesOf(group: string, app: Hono<any>): Route[] {
+  const routes = new Map<string, Route>();
+  for (const { method, path, handler } of app.routes) {
+    // app.use(...) middleware is registered for ALL methods; routes have one.
+    if (method === 'ALL') continue;
+    const openApiPath = path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    const key = `${method} ${openApiPath}`;
+    const route = routes.get(key) ?? { group, method, path: openApiPath, scopes: null, rateLimit: null };
+    const tagged = handler as { scopes?: string[]; rateLimit?: string };
+    if (tagged.scopes) route.scopes = [...(route.scopes ?? []), ...tagged.scopes];
+    if (tagged.rateLimit) route.rateLimit = tagged.rateLimit;
+    routes.set(key, route);
+  }
+  return [...routes.values()];
+}
+
+const document = buildOpenApiDocument();
+const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+  Object.entries(item).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
+);
+const allRoutes = Object.entries(APPS).flatMap(([group, create]) => routesOf(group, create()));
+const apiRoutes = allRoutes.filter((route) => !NOT_OPERATIONS.some((rule) => rule.matches(route.group, route.method, route.path)));
+
+test('every API group of infra/definitions.ts has its app here (a new group must be added to APPS and documented)', () => {
+  expect(Object.keys(APPS).sort()).toEqual(API_GROUPS.map((group) => group.name).sort());
+});
+
+test('every route of every group has an operation', () => {
+  const missing = apiRoutes
+    .filter((route) => !operations.some((op) => op.method === route.method && op.path === route.path && op.operation['x-api-group'] === route.group))
+    .map((route) => `${route.method} ${route.path} (group ${route.group})`);
+  expect(missing).toEqual([]);
+});
+
+test('every operation has a route in the app of its group', () => {
+  const orphans = operations
+    .filter((op) => !apiRoutes.some((route) => route.method === op.method && route.path === op.path && route.group === op.operation['x-api-group']))
+    .map((op) => `${op.method} ${op.path} (${op.operation.operationId}, group ${op.operation['x-api-group']})`);
+  expect(orphans).toEqual([]);
+});
+
+test('the exclusions exclude something (a rule that matches no route is stale)', () => {
+  for (const rule of NOT_OPERATIONS) expect(allRoutes.some((route) => rule.matches(route.group, route.method, route.path))).toBe(true);
+});
+
+test("API Gateway's routes send every operation's path to its group's Lambda", () => {
+  const gateway = compileRoutes(API_GROUPS.flatMap((group) => group.routes.map((routeKey) => ({ routeKey, target: group.name }))));
+  const wrong = operations
+    .map((op) => {
+      const concrete = op.path.replace(/\{[^}]+\}/g, 'x');
+      return { op, target: matchRoute(gateway, op.method, concrete)?.target ?? null };
+    })
+    .filter(({ op, target }) => target !== op.operation['x-api-group'])
+    .map(({ op, target }) => `${op.method} ${op.path}: routed to ${target}, documented in ${op.operation['x-api-group']}`);
+  expect(wrong).toEqual([]);
+});
+
+test("each API-key operation's scopes are its route's requireScope (or the use case's, where the route has none)", () => {
+  const problems: string[] = [];
+  for (const route of apiRoutes) {
+    const op = operations.find((candidate) => candidate.method === route.method && candidate.path === route.path && candidate.operation['x-api-group'] === route.group)!;
+    if (!op) continue;
+    const isApiKey = op.operation.security.some((requirement) => 'apiKey' in requirement);
+    if (!isApiKey) continue;
+    const documented = [...(op.operation['x-scopes'] ?? [])].sort();
+    const source = OPERATIONS.find((candidate) => candidate.operationId === op.operation.operationId)!;
+    if (route.scopes === null) {
+      if (!source.scopesCheckedBy) problems.push(`${route.method} ${route.path}: no requireScope on the route, and the operation does not say what checks its scopes`);
+      continue;
+    }
+    const actual = [...new Set(['full', ...route.scopes])].sort();
+    if (JSON.stringify(actual) !== JSON.stringify(documented)) problems.push(`${route.method} ${route.path}: route requires ${actual.join(', ')}, document says ${documented.join(', ')}`);
+    if (source.scopesCheckedBy) problems.push(`${route.method} ${route.path}: has requireScope, so scopesCheckedBy is stale`);
+  }
+  expect(problems).toEqual([]);
+});
+
+test('the rate-limited operations are the routes with a rate limit', () => {
+  const limited = apiRoutes.filter((route) => route.rateLimit !== null).map((route) => `${route.method} ${route.path}`);
+  const documented = OPERATIONS.filter((op) => op.rateLimited).map((op) => `${op.method.toUpperCase()} ${op.path}`);
+  expect(documented.sort()).toEqual(limited.sort());
+});
