@@ -1,77 +1,160 @@
 /**
- * DKIM verification with mailauth's dkimVerify, looking keys up through the TXT lookup it is given
- * (e.g. a node:dns Resolver pointed at the configured servers), so tests and the product never depend
- * on the system resolver.
+ * A small DKIM verifier (RFC 6376: rsa-sha256 and rsa-sha1, simple and relaxed canonicalization, l=,
+ * x=), for the domain check's signing probe (shared/usecases/domains.ts: a message signed with the
+ * domain's key must verify against the key published in DNS). It answers as ./verify.ts does (mailauth's
+ * verifier, with that file's stricter statuses), so the probe's verdicts and reasons are unchanged; the
+ * unit tests check the two agree on every case (test/unit/dkim/verify-signature.test.ts).
+ *
+ * Why not ./verify.ts here: mailauth's verifier brings ~1.1 MB of dependencies (charset tables, joi,
+ * the public suffix list) into every bundle that imports it (the domains group, the dashboard, ...),
+ * for a check of our own signature. The inbound worker, which verifies other people's mail, keeps
+ * mailauth (shared/inbound/check-authentication.ts).
  */
-import { dkimVerify } from 'mailauth/lib/dkim/verify';
-import type { DKIMResult } from 'mailauth';
+import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { relaxedBody, relaxedHeader, splitMessage, type HeaderField } from './canonicalize';
+import type { DkimVerification, ResolveTxt } from './verify';
 
-export type DkimStatus = 'pass' | 'fail' | 'neutral' | 'temperror' | 'permerror' | 'none';
+/** Smallest RSA key accepted, as mailauth's default (smaller: permerror "weak key"). */
+const MIN_KEY_BITS = 1024;
 
-export interface DkimVerification {
-  status: DkimStatus;
-  domain?: string;
-  selector?: string;
-  reason?: string;
+interface Signature {
+  domain: string;
+  selector: string;
+  hash: 'sha256' | 'sha1';
+  headerCanon: 'simple' | 'relaxed';
+  bodyCanon: 'simple' | 'relaxed';
+  signedNames: string[];
+  bodyHash: string;
+  signature: string;
+  bodyLength: number | null;
+  signed: number | null;
+  expires: number | null;
+  field: HeaderField;
 }
 
-/** A TXT lookup shaped like node:dns `resolveTxt`: records, each a list of character-strings. Rejects with ENOTFOUND/ENODATA when there is none. */
-export type ResolveTxt = (name: string) => Promise<string[][]>;
-
-/**
- * One result per DKIM-Signature (a single `none` when the message is unsigned). mailauth's statuses,
- * made stricter where RFC 6376 says the signature fails for good:
- * - body hash mismatch (mailauth: neutral) -> `fail` ("body hash did not verify": the body was changed);
- * - no key record, NXDOMAIN or NODATA (mailauth: neutral "no key") -> `permerror` ("no key for signature");
- * - a record that is not a usable key: bad version, type or value (mailauth: neutral) -> `permerror`;
- * - a key shorter than 1024 bits (mailauth: policy) -> `permerror` ("weak key").
- * Other DNS failures stay `temperror`; a bad signature `fail`; expiry and the rest `neutral`.
- */
-export async function verifyDkim(raw: Buffer, resolveTxt: ResolveTxt): Promise<DkimVerification[]> {
-  const result = await dkimVerify(raw, { resolver: dkimResolver(resolveTxt) });
-  return result.results.map(toVerification);
+/** One result per DKIM-Signature field, in message order (a single `none` when the message is unsigned). */
+export async function verifySignatures(raw: Buffer, resolveTxt: ResolveTxt, now: Date = new Date()): Promise<DkimVerification[]> {
+  const { headers, body } = splitMessage(raw);
+  const fields = headers.filter((field) => field.key === 'dkim-signature');
+  if (fields.length === 0) return [{ status: 'none', reason: 'message not signed' }];
+  return Promise.all(fields.map((field) => verifyOne(field, headers, body, resolveTxt, now)));
 }
 
-/** mailauth's resolver: TXT only; a record that looks like a DKIM key goes first (mailauth reads only the first). */
-function dkimResolver(resolveTxt: ResolveTxt) {
-  return async (name: string, rrtype: string): Promise<string[][]> => {
-    if (rrtype !== 'TXT') throw Object.assign(new Error(`Unsupported DNS query ${rrtype} for ${name}`), { code: 'ENOTIMP' });
-    const records = await resolveTxt(name);
-    const looksLikeKey = (record: string[]): boolean => /(^|;)\s*p=/.test(record.join(''));
-    return [...records.filter(looksLikeKey), ...records.filter((r) => !looksLikeKey(r))];
-  };
-}
+async function verifyOne(field: HeaderField, headers: HeaderField[], body: Buffer, resolveTxt: ResolveTxt, now: Date): Promise<DkimVerification> {
+  const signature = parseSignature(field);
+  if (typeof signature === 'string') return { status: 'permerror', reason: signature };
+  const where = { domain: signature.domain, selector: signature.selector };
 
-const PERMERROR_COMMENTS: Record<string, string> = {
-  'no key': 'no key for signature',
-  'unknown key version': 'unknown key version',
-  'unknown key type': 'unknown key type',
-  'invalid public key': 'invalid public key',
-};
+  if (computeBodyHash(body, signature) !== signature.bodyHash) return { status: 'fail', ...where, reason: 'body hash did not verify' };
 
-function toVerification(r: DKIMResult): DkimVerification {
-  const where = { ...(r.signingDomain ? { domain: r.signingDomain } : {}), ...(r.selector ? { selector: r.selector } : {}) };
-  const comment = r.status.comment;
-  const reason = comment ? { reason: comment } : {};
-  switch (r.status.result) {
-    case 'pass':
-      return { status: 'pass', ...where };
-    case 'fail':
-      return { status: 'fail', ...where, ...reason };
-    case 'none':
-      return { status: 'none', ...reason };
-    case 'temperror':
-    case 'temperr':
-      return { status: 'temperror', ...where, ...reason };
-    case 'policy':
-      return { status: 'permerror', ...where, reason: r.status.policy?.['dkim-rules'] === 'weak-key' ? 'weak key' : (comment ?? 'policy') };
-    case 'permerror':
-      return { status: 'permerror', ...where, ...reason };
-    case 'neutral':
-      if (comment === 'body hash did not verify') return { status: 'fail', ...where, reason: comment };
-      if (comment && PERMERROR_COMMENTS[comment]) return { status: 'permerror', ...where, reason: PERMERROR_COMMENTS[comment] };
-      return { status: 'neutral', ...where, ...reason };
-    default:
-      return { status: 'neutral', ...where, reason: comment ?? `unexpected result ${r.status.result}` };
+  const key = await publicKey(`${signature.selector}._domainkey.${signature.domain}`, resolveTxt);
+  if ('status' in key) return { ...key, ...where };
+
+  const data = Buffer.from(signedHeaderData(headers, signature), 'latin1');
+  let valid: boolean;
+  try {
+    valid = verify(signature.hash, data, key.key, Buffer.from(signature.signature, 'base64'));
+  } catch (error) {
+    return { status: 'neutral', ...where, reason: (error as Error).message };
   }
+  if (!valid) return { status: 'fail', ...where, reason: 'bad signature' };
+  if (signature.expires !== null && signature.signed !== null && signature.expires < signature.signed) return { status: 'neutral', ...where, reason: 'invalid expiration' };
+  if (signature.expires !== null && signature.expires * 1000 < now.getTime()) return { status: 'neutral', ...where, reason: 'expired' };
+  return { status: 'pass', ...where };
+}
+
+/** The tags of a DKIM-Signature field, or why it cannot be verified. */
+function parseSignature(field: HeaderField): Signature | string {
+  const tags = parseTags(field.line.slice(field.line.indexOf(':') + 1));
+  const compact = (name: string) => tags.get(name)?.replace(/[ \t\r\n]+/g, '');
+  if (tags.get('v') !== '1') return 'unsupported signature version';
+  const algorithm = /^rsa-(sha256|sha1)$/.exec((tags.get('a') ?? '').toLowerCase());
+  if (!algorithm) return 'unsupported algorithm';
+  const [headerCanon = 'simple', bodyCanon = 'simple'] = (tags.get('c') ?? 'simple/simple').toLowerCase().split('/');
+  if (!isCanon(headerCanon) || !isCanon(bodyCanon)) return 'unsupported canonicalization';
+  const domain = tags.get('d');
+  const selector = tags.get('s');
+  const signedNames = (tags.get('h') ?? '').split(':').map((name) => name.trim().toLowerCase()).filter(Boolean);
+  const bodyHash = compact('bh');
+  const signature = compact('b');
+  if (!domain || !selector || !bodyHash || !signature || !signedNames.includes('from')) return 'invalid signature header';
+  const bodyLength = tags.has('l') ? Number(tags.get('l')) : null;
+  const signed = tags.has('t') ? Number(tags.get('t')) : null;
+  const expires = tags.has('x') ? Number(tags.get('x')) : null;
+  if ([bodyLength, signed, expires].some((n) => n !== null && !Number.isSafeInteger(n))) return 'invalid signature header';
+  return { domain, selector, hash: algorithm[1] as 'sha256' | 'sha1', headerCanon, bodyCanon, signedNames, bodyHash, signature, bodyLength, signed, expires, field };
+}
+
+function isCanon(value: string): value is 'simple' | 'relaxed' {
+  return value === 'simple' || value === 'relaxed';
+}
+
+/** `name=value; ...` (RFC 6376 3.2): names lower-cased, values unfolded and trimmed. */
+function parseTags(text: string): Map<string, string> {
+  const tags = new Map<string, string>();
+  for (const part of text.replace(/\r?\n(?=[ \t])/g, '').split(';')) {
+    const equals = part.indexOf('=');
+    if (equals < 0) continue;
+    tags.set(part.slice(0, equals).trim().toLowerCase(), part.slice(equals + 1).trim());
+  }
+  return tags;
+}
+
+function computeBodyHash(body: Buffer, signature: Signature): string {
+  let canonical = signature.bodyCanon === 'relaxed' ? relaxedBody(body) : simpleBody(body);
+  if (signature.bodyLength !== null) canonical = canonical.subarray(0, signature.bodyLength);
+  return createHash(signature.hash).update(canonical).digest('base64');
+}
+
+/** Simple body: CRLF line ends, trailing empty lines removed, one CRLF at the end (an empty body is CRLF). */
+function simpleBody(body: Buffer): Buffer {
+  const text = body.toString('latin1').replace(/\r?\n/g, '\r\n').replace(/(\r\n)*$/, '');
+  return Buffer.from(`${text}\r\n`, 'latin1');
+}
+
+/** The signed fields in h= order (each name takes its fields from the bottom up; absent ones add nothing), then the signature field with an empty b=. */
+function signedHeaderData(headers: HeaderField[], signature: Signature): string {
+  const canon = (line: string) => (signature.headerCanon === 'relaxed' ? relaxedHeader(line) : line);
+  const used = new Set<HeaderField>();
+  let data = '';
+  for (const name of signature.signedNames) {
+    for (let i = headers.length - 1; i >= 0; i--) {
+      const field = headers[i]!;
+      if (field.key === name && !used.has(field)) {
+        used.add(field);
+        data += `${canon(field.line)}\r\n`;
+        break;
+      }
+    }
+  }
+  return data + canon(signature.field.line.replace(/((?:^|[;:])[ \t\r\n]*b[ \t\r\n]*=)[^;]*/i, '$1'));
+}
+
+/** The key published at `name`, or the result when there is no usable one (as ./verify.ts words it). */
+async function publicKey(name: string, resolveTxt: ResolveTxt): Promise<{ key: KeyObject } | Omit<DkimVerification, 'domain' | 'selector'>> {
+  let records: string[][];
+  try {
+    records = await resolveTxt(name);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ENOTFOUND' || code === 'ENODATA') return { status: 'permerror', reason: 'no key for signature' };
+    return { status: 'temperror', reason: `DNS failure: ${code || (error as Error).message}` };
+  }
+  // A record that looks like a key first: only the first is read (as mailauth does).
+  const looksLikeKey = (record: string[]): boolean => /(^|;)\s*p=/.test(record.join(''));
+  const first = [...records.filter(looksLikeKey), ...records.filter((r) => !looksLikeKey(r))][0];
+  const record = (first ?? []).join('').replace(/\s+/g, '');
+  const tags = parseTags(record);
+  const value = tags.get('p');
+  if (!value || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return { status: 'permerror', reason: 'invalid public key' };
+  if (tags.has('v') && tags.get('v')!.toLowerCase() !== 'dkim1') return { status: 'permerror', reason: 'unknown key version' };
+  let key: KeyObject;
+  try {
+    key = createPublicKey({ key: Buffer.from(value, 'base64'), format: 'der', type: 'spki' });
+  } catch {
+    return { status: 'permerror', reason: 'unknown key type' };
+  }
+  if (key.asymmetricKeyType !== 'rsa' || (tags.has('k') && tags.get('k')!.toLowerCase() !== 'rsa')) return { status: 'permerror', reason: 'unknown key type' };
+  if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < MIN_KEY_BITS) return { status: 'permerror', reason: 'weak key' };
+  return { key };
 }

@@ -15,14 +15,14 @@
  * an activation racing each other cannot both win, so neither loses the other's change and the
  * pointers always match the stored trigger; the loser reads again (the use case retries).
  */
-import { QueryCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Automation, AutomationStatus } from '../domain/automations/automation';
 import { batchGetItems } from './batch-get';
 import { freeSlotItem, takeSlotItem } from './counters';
 import type { Page } from './cursor';
 import { keys } from './keys';
 import { queryGsi1NewestFirst, queryPage, type PageRequest } from './paginate';
-import { cancelledConditionIndexes, transactWrite, withoutKeys, type Table } from './table';
+import { cancelledConditionIndexes, queryAll, transactWrite, withoutKeys, type Table } from './table';
 
 const COUNTER = 'AUTOMATIONS';
 
@@ -175,22 +175,7 @@ export class AutomationRepository {
    * written with its automation, so this is a guard, not a repair).
    */
   private async activeByPointers(accountId: string, partition: string, matches: (automation: Automation) => boolean): Promise<Automation[]> {
-    const ids: string[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.table.client.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          KeyConditionExpression: 'PK = :pk',
-          ExpressionAttributeValues: { ':pk': partition },
-          ProjectionExpression: 'SK',
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      ids.push(...(page.Items ?? []).map((item) => String(item.SK)));
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const ids = await queryAll(this.table, { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': partition }, ProjectionExpression: 'SK', ConsistentRead: true }, (item) => String(item.SK));
     if (!ids.length) return [];
     const items = await batchGetItems(this.table, ids.map((id) => keys.automation(accountId, id)), { consistentRead: true });
     return items

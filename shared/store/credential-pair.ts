@@ -3,9 +3,9 @@
  * its listing item under the account, and the lookup item keyed by its secret's hash (what
  * authentication reads: `keys.apiKeyHash`, with the credential's `kind`). What both repositories share.
  */
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from './keys';
-import { cancelledConditionIndexes, isTransactionConflict, transactWrite, type Table } from './table';
+import { cancelledConditionIndexes, isTransactionConflict, queryAll, transactWrite, type Table } from './table';
 import { tenantIsLiveCheck, type TenantRef } from './tenant-condition';
 
 type Key = { PK: string; SK: string };
@@ -54,23 +54,16 @@ export async function deleteCredentialPair(table: Table, listingKey: Key): Promi
 }
 
 /** Ids of the credentials under `PK`/`SKPrefix` limited to a tenant (strongly consistent: an account has few). */
-export async function tenantCredentialIds(table: Table, { PK, SKPrefix }: { PK: string; SKPrefix: string }, tenantId: string): Promise<string[]> {
-  const ids: string[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await table.client.send(
-      new QueryCommand({
-        TableName: table.name,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        FilterExpression: 'tenant = :tenant',
-        ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix, ':tenant': tenantId },
-        ProjectionExpression: 'id',
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    ids.push(...(result.Items ?? []).map((item) => item.id as string));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return ids;
+export function tenantCredentialIds(table: Table, { PK, SKPrefix }: { PK: string; SKPrefix: string }, tenantId: string): Promise<string[]> {
+  return queryAll(
+    table,
+    {
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      FilterExpression: 'tenant = :tenant',
+      ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix, ':tenant': tenantId },
+      ProjectionExpression: 'id',
+      ConsistentRead: true,
+    },
+    (item) => item.id as string,
+  );
 }

@@ -1,6 +1,6 @@
 /** The DynamoDB table handle shared by repositories, plus helpers for DynamoDB's error shapes. */
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 
 export interface Table {
   client: DynamoDBDocumentClient;
@@ -98,22 +98,19 @@ export function withNullFields(item: Record<string, unknown>, fields: readonly s
   return { ...Object.fromEntries(fields.map((field) => [field, null])), ...item };
 }
 
-/** Every item of partition `PK` whose sort key starts with `SKPrefix`, all pages, strongly consistent (for small sets). */
-export async function queryAllWithPrefix<T>(table: Table, { PK, SKPrefix }: { PK: string; SKPrefix: string }, map: (item: Record<string, any>) => T): Promise<T[]> {
+/** Every item a query matches, all pages (for sets known to be small: an account's webhooks, a tenant's credentials). */
+export async function queryAll<T>(table: Table, input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>, map: (item: Record<string, any>) => T): Promise<T[]> {
   const found: T[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const result = await table.client.send(
-      new QueryCommand({
-        TableName: table.name,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
+    const result = await table.client.send(new QueryCommand({ ...input, TableName: table.name, ExclusiveStartKey: startKey }));
     found.push(...(result.Items ?? []).map(map));
     startKey = result.LastEvaluatedKey;
   } while (startKey);
   return found;
+}
+
+/** Every item of partition `PK` whose sort key starts with `SKPrefix`, all pages, strongly consistent (for small sets). */
+export function queryAllWithPrefix<T>(table: Table, { PK, SKPrefix }: { PK: string; SKPrefix: string }, map: (item: Record<string, any>) => T): Promise<T[]> {
+  return queryAll(table, { KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix }, ConsistentRead: true }, map);
 }

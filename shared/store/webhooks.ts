@@ -5,14 +5,14 @@
  * The per-account cap is the account's COUNTER#WEBHOOKS, a conditional ADD in the create transaction,
  * so concurrent creates can never exceed it; deletes give the slot back in the same transaction.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventType } from '../domain/webhooks/event-types';
 import type { WebhookEndpoint } from '../domain/webhooks/endpoint';
 import { freeSlotItem, takeSlotItem } from './counters';
 import { keys } from './keys';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import type { Page } from './cursor';
-import { cancelledConditionIndexes, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
+import { cancelledConditionIndexes, queryAll, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
 
 export interface StoredWebhook {
   endpoint: WebhookEndpoint;
@@ -88,24 +88,8 @@ export class WebhookRepository {
    * Every endpoint of the account (enabled or not), newest first, for event fan-out. Reads the index
    * (eventually consistent: an endpoint created a moment ago may be missed by an event of that moment).
    */
-  async listForAccount(accountId: string): Promise<WebhookEndpoint[]> {
-    const endpoints: WebhookEndpoint[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const result = await this.table.client.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          IndexName: 'GSI1',
-          KeyConditionExpression: 'GSI1PK = :pk',
-          ExpressionAttributeValues: { ':pk': keys.webhooksByAccount(accountId) },
-          ScanIndexForward: false,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      endpoints.push(...(result.Items ?? []).map(toEndpoint));
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
-    return endpoints;
+  listForAccount(accountId: string): Promise<WebhookEndpoint[]> {
+    return queryAll(this.table, { IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': keys.webhooksByAccount(accountId) }, ScanIndexForward: false }, toEndpoint);
   }
 
   /** Applies the defined changes; null when the endpoint does not exist in this account. */
