@@ -1,5 +1,6 @@
 /**
- * DKIM "relaxed" canonicalization (RFC 6376 §3.4.2, §3.4.4) over raw message bytes. Strings here are
+ * DKIM canonicalization (RFC 6376 §3.4: "relaxed", and the selection of signed header fields) over raw
+ * message bytes, for the signer (./sign.ts) and the probe's verifier (./verify-signature.ts). Strings here are
  * latin1 ("binary"): one character per byte, so non-ASCII bytes pass through unchanged.
  */
 
@@ -71,4 +72,24 @@ export function relaxedBody(body: Buffer): Buffer {
     .map((line) => line.replace(/[ \t]+/g, ' ').replace(/ $/, ''));
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return Buffer.from(lines.length === 0 ? '' : `${lines.join('\r\n')}\r\n`, 'latin1');
+}
+
+/**
+ * The signed header fields in h= order, each canonicalized by `canon` and ended by CRLF: each name takes
+ * that field's instances from the bottom up (RFC 6376 §5.4.2); names with no instance left add nothing.
+ */
+export function canonicalHeaders(headers: readonly HeaderField[], signedNames: readonly string[], canon: (line: string) => string = relaxedHeader): string {
+  const used = new Set<HeaderField>();
+  let out = '';
+  for (const name of signedNames) {
+    for (let i = headers.length - 1; i >= 0; i--) {
+      const field = headers[i]!;
+      if (field.key === name && !used.has(field)) {
+        used.add(field);
+        out += `${canon(field.line)}\r\n`;
+        break;
+      }
+    }
+  }
+  return out;
 }

@@ -8,7 +8,7 @@
  */
 import { createHash, createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import { isValidSelector } from './keys';
-import { relaxedBody, relaxedHeader, splitMessage, type HeaderField } from './canonicalize';
+import { canonicalHeaders, relaxedBody, relaxedHeader, splitMessage, type HeaderField } from './canonicalize';
 
 /**
  * Header fields signed by default, when present. Not Date and Message-ID: SES overwrites both on
@@ -84,23 +84,6 @@ function headerList(headers: HeaderField[], wanted: readonly string[]): string[]
     const count = headers.filter((h) => h.key === name).length + (OVERSIGNED_HEADERS.includes(name) ? 1 : 0);
     return Array<string>(count).fill(name);
   });
-}
-
-/** The signed header fields, canonicalized in h= order; each name takes that field's instances from the bottom up, absent ones add nothing. */
-function canonicalHeaders(headers: HeaderField[], signedNames: string[]): string {
-  const used = new Set<HeaderField>();
-  let out = '';
-  for (const name of signedNames) {
-    for (let i = headers.length - 1; i >= 0; i--) {
-      const field = headers[i]!;
-      if (field.key === name && !used.has(field)) {
-        used.add(field);
-        out += `${relaxedHeader(field.line)}\r\n`;
-        break;
-      }
-    }
-  }
-  return out;
 }
 
 function isValidDomain(domain: string): boolean {

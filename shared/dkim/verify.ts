@@ -1,18 +1,30 @@
 /**
  * A small DKIM verifier (RFC 6376: rsa-sha256 and rsa-sha1, simple and relaxed canonicalization, l=,
  * x=), for the domain check's signing probe (shared/usecases/domains.ts: a message signed with the
- * domain's key must verify against the key published in DNS). It answers as ./verify.ts does (mailauth's
- * verifier, with that file's stricter statuses), so the probe's verdicts and reasons are unchanged; the
- * unit tests check the two agree on every case (test/unit/dkim/verify-signature.test.ts).
+ * domain's key must verify against the key published in DNS). Its statuses are mailauth's made stricter
+ * where RFC 6376 says a signature fails for good (a changed body is `fail`; no key, an unusable key
+ * record or a key under 1024 bits `permerror`); the unit tests check it answers exactly as mailauth does
+ * through test/support/mailauth-dkim.ts (test/unit/dkim/verify.test.ts).
  *
- * Why not ./verify.ts here: mailauth's verifier brings ~1.1 MB of dependencies (charset tables, joi,
- * the public suffix list) into every bundle that imports it (the domains group, the dashboard, ...),
- * for a check of our own signature. The inbound worker, which verifies other people's mail, keeps
- * mailauth (shared/inbound/check-authentication.ts).
+ * Why not mailauth here: its verifier brings ~1.1 MB of dependencies (charset tables, joi, the public
+ * suffix list) into every bundle that imports it (the domains group, the dashboard, ...), for a check of
+ * our own signature. The inbound worker, which verifies other people's mail, keeps mailauth
+ * (shared/inbound/check-authentication.ts); tests verify what we send with it (an independent verifier).
  */
 import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { relaxedBody, relaxedHeader, splitMessage, type HeaderField } from './canonicalize';
-import type { DkimVerification, ResolveTxt } from './verify';
+import { canonicalHeaders, relaxedBody, relaxedHeader, splitMessage, type HeaderField } from './canonicalize';
+
+export type DkimStatus = 'pass' | 'fail' | 'neutral' | 'temperror' | 'permerror' | 'none';
+
+export interface DkimVerification {
+  status: DkimStatus;
+  domain?: string;
+  selector?: string;
+  reason?: string;
+}
+
+/** A TXT lookup shaped like node:dns `resolveTxt`: records, each a list of character-strings. Rejects with ENOTFOUND/ENODATA when there is none. */
+export type ResolveTxt = (name: string) => Promise<string[][]>;
 
 /** Smallest RSA key accepted, as mailauth's default (smaller: permerror "weak key"). */
 const MIN_KEY_BITS = 1024;
@@ -112,25 +124,13 @@ function simpleBody(body: Buffer): Buffer {
   return Buffer.from(`${text}\r\n`, 'latin1');
 }
 
-/** The signed fields in h= order (each name takes its fields from the bottom up; absent ones add nothing), then the signature field with an empty b=. */
+/** The signed fields in h= order, then the signature field with an empty b= (no line break after it). */
 function signedHeaderData(headers: HeaderField[], signature: Signature): string {
   const canon = (line: string) => (signature.headerCanon === 'relaxed' ? relaxedHeader(line) : line);
-  const used = new Set<HeaderField>();
-  let data = '';
-  for (const name of signature.signedNames) {
-    for (let i = headers.length - 1; i >= 0; i--) {
-      const field = headers[i]!;
-      if (field.key === name && !used.has(field)) {
-        used.add(field);
-        data += `${canon(field.line)}\r\n`;
-        break;
-      }
-    }
-  }
-  return data + canon(signature.field.line.replace(/((?:^|[;:])[ \t\r\n]*b[ \t\r\n]*=)[^;]*/i, '$1'));
+  return canonicalHeaders(headers, signature.signedNames, canon) + canon(signature.field.line.replace(/((?:^|[;:])[ \t\r\n]*b[ \t\r\n]*=)[^;]*/i, '$1'));
 }
 
-/** The key published at `name`, or the result when there is no usable one (as ./verify.ts words it). */
+/** The key published at `name`, or the result when there is no usable one (worded as mailauth's, test/support/mailauth-dkim.ts). */
 async function publicKey(name: string, resolveTxt: ResolveTxt): Promise<{ key: KeyObject } | Omit<DkimVerification, 'domain' | 'selector'>> {
   let records: string[][];
   try {

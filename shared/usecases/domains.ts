@@ -21,7 +21,7 @@ import type { Tenant } from '../domain/tenants/tenant';
 import { newId } from '../domain/ids';
 import { generateDkimKey, newSelector } from '../dkim/keys';
 import { signDkim } from '../dkim/sign';
-import { verifySignatures } from '../dkim/verify-signature';
+import { verifySignatures } from '../dkim/verify';
 import { logError } from '../log';
 import type { Clock, DnsResolver, Mailer, SesTenants } from '../ports';
 import type { SecretBox } from '../secrets/secret-box';

@@ -5,7 +5,7 @@
  */
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { LocalSesIdentity } from '../../localstack/emulators/ses';
-import { verifyDkim } from '../../shared/dkim/verify';
+import { verifyDkim } from '../support/mailauth-dkim';
 import { api, newAccount, sesMessagesFor, stack, waitFor, type TestAccount } from './harness/stack';
 import { localResolver, publish, publishAll, uniqueDomain, unpublish, type PublicRecord } from './harness/dns';
 

@@ -6,7 +6,7 @@
  */
 import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { verifyDkim } from '../../shared/dkim/verify';
+import { verifyDkim } from '../support/mailauth-dkim';
 import { localResolver, publishAll, uniqueDomain } from './harness/dns';
 import { createSmtpCredential, queuedId, transport, type SmtpCredential } from './harness/smtp';
 import { api, emailOf, newAccount, sesMessagesFor, uniqueEmail, waitFor, waitForStatus, type TestAccount } from './harness/stack';

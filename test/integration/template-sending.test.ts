@@ -5,11 +5,11 @@
  * one-click POST of the delivered link, with no API key or cookie, and what it blocks afterwards.
  */
 import { simpleParser } from 'mailparser';
-import { verifyDkim } from '../../shared/dkim/verify';
+import { verifyDkim } from '../support/mailauth-dkim';
 import { localResolver } from './harness/dns';
 import { verifiedDomain } from './harness/domains';
 import { createSmtpCredential, queuedId, transport } from './harness/smtp';
-import { api, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
+import { api, newAccount, sesMessagesFor, stack, waitForStatus, type TestAccount } from './harness/stack';
 
 interface Delivered {
   raw: string;

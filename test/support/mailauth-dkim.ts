@@ -1,22 +1,12 @@
 /**
- * DKIM verification with mailauth's dkimVerify, looking keys up through the TXT lookup it is given
- * (e.g. a node:dns Resolver pointed at the configured servers), so tests and the product never depend
- * on the system resolver.
+ * DKIM verification with mailauth's dkimVerify (an implementation independent of ours), for tests: what
+ * the service sends is verified with it, and the product's own verifier (shared/dkim/verify.ts, the
+ * domain check's probe) must answer as it does. Keys are looked up through the TXT lookup it is given
+ * (e.g. a node:dns Resolver pointed at the local cloud's DNS), never the system resolver.
  */
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import type { DKIMResult } from 'mailauth';
-
-export type DkimStatus = 'pass' | 'fail' | 'neutral' | 'temperror' | 'permerror' | 'none';
-
-export interface DkimVerification {
-  status: DkimStatus;
-  domain?: string;
-  selector?: string;
-  reason?: string;
-}
-
-/** A TXT lookup shaped like node:dns `resolveTxt`: records, each a list of character-strings. Rejects with ENOTFOUND/ENODATA when there is none. */
-export type ResolveTxt = (name: string) => Promise<string[][]>;
+import type { DkimVerification, ResolveTxt } from '../../shared/dkim/verify';
 
 /**
  * One result per DKIM-Signature (a single `none` when the message is unsigned). mailauth's statuses,

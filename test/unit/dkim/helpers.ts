@@ -1,8 +1,32 @@
-/** DKIM test helpers: a composed MIME message and TXT lookups shaped like node:dns resolveTxt. */
+/** DKIM test helpers: a composed MIME message, two keys and that message signed, and TXT lookups shaped like node:dns resolveTxt. */
 import MailComposer from 'nodemailer/lib/mail-composer';
+import { dkimTxtValue, generateDkimKey, type DkimKey } from '../../../shared/dkim/keys';
+import { signDkim } from '../../../shared/dkim/sign';
 import type { ResolveTxt } from '../../../shared/dkim/verify';
 
 export const DOMAIN = 'example.test';
+export const SELECTOR = 'svc2611abcdef';
+export const KEY_NAME = `${SELECTOR}._domainkey.${DOMAIN}`;
+
+export interface SignedFixture {
+  /** The key the message is signed with, and another one. */
+  key: DkimKey;
+  otherKey: DkimKey;
+  /** composeMessage(), unsigned and signed with `key` (DOMAIN, SELECTOR). */
+  message: Buffer;
+  signed: Buffer;
+}
+
+/** Two fresh keys and the composed message signed with the first (a test file's beforeAll). */
+export async function signedFixture(): Promise<SignedFixture> {
+  const [key, otherKey] = await Promise.all([generateDkimKey(), generateDkimKey()]);
+  const message = await composeMessage();
+  const signed = await signDkim({ raw: message, domain: DOMAIN, selector: SELECTOR, privateKeyPem: key.privateKeyPem });
+  return { key, otherKey, message, signed };
+}
+
+/** DNS publishing `k`'s public key at KEY_NAME. */
+export const publishing = (k: DkimKey) => txtResolver({ [KEY_NAME]: [dkimTxtValue(k.publicKeyBase64)] });
 
 export function composeMessage(overrides: Record<string, unknown> = {}): Promise<Buffer> {
   return new MailComposer({

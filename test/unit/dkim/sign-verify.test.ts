@@ -3,25 +3,18 @@
  * implementation), keys served by an injected TXT lookup.
  */
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
-import { dkimTxtValue, generateDkimKey, type DkimKey } from '../../../shared/dkim/keys';
+import { dkimTxtValue, type DkimKey } from '../../../shared/dkim/keys';
 import { DEFAULT_SIGNED_HEADERS, signDkim } from '../../../shared/dkim/sign';
-import { verifyDkim } from '../../../shared/dkim/verify';
-import { DOMAIN, composeMessage, dnsError, txtResolver } from './helpers';
-
-const SELECTOR = 'svc2611abcdef';
-const KEY_NAME = `${SELECTOR}._domainkey.${DOMAIN}`;
+import { verifyDkim } from '../../support/mailauth-dkim';
+import { DOMAIN, KEY_NAME, SELECTOR, composeMessage, dnsError, publishing, signedFixture, txtResolver } from './helpers';
 
 let key: DkimKey;
 let otherKey: DkimKey;
 let message: Buffer;
 let signed: Buffer;
 beforeAll(async () => {
-  [key, otherKey] = await Promise.all([generateDkimKey(), generateDkimKey()]);
-  message = await composeMessage();
-  signed = await signDkim({ raw: message, domain: DOMAIN, selector: SELECTOR, privateKeyPem: key.privateKeyPem });
+  ({ key, otherKey, message, signed } = await signedFixture());
 });
-
-const publishing = (k: DkimKey) => txtResolver({ [KEY_NAME]: [dkimTxtValue(k.publicKeyBase64)] });
 const signatureHeader = (raw: Buffer): string => /^DKIM-Signature:.*(?:\r\n[ \t].*)*/.exec(raw.toString('latin1'))![0];
 const tag = (header: string, name: string): string | undefined =>
   new RegExp(`(?:^|;)\\s*${name}=([^;]*)`).exec(header.replace(/^DKIM-Signature:/, '').replace(/\r\n[ \t]/g, ' '))?.[1]?.replace(/\s+/g, '');

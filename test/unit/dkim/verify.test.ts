@@ -1,31 +1,24 @@
 /**
- * shared/dkim/verify-signature.ts (the domain check's signing probe) against ./verify.ts (mailauth's
- * verifier, with its stricter statuses): the same result, reason included, on every case of
+ * shared/dkim/verify.ts (the domain check's signing probe) against test/support/mailauth-dkim.ts
+ * (mailauth's verifier, with the same stricter statuses): the same result, reason included, on every case of
  * sign-verify.test.ts, plus simple canonicalization and l=, which our signer never uses.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { dkimSign } from 'mailauth/lib/dkim/sign';
-import { dkimTxtValue, generateDkimKey, type DkimKey } from '../../../shared/dkim/keys';
+import { dkimTxtValue, type DkimKey } from '../../../shared/dkim/keys';
 import { signDkim } from '../../../shared/dkim/sign';
-import { verifyDkim, type ResolveTxt } from '../../../shared/dkim/verify';
-import { verifySignatures } from '../../../shared/dkim/verify-signature';
+import { verifySignatures, type ResolveTxt } from '../../../shared/dkim/verify';
+import { verifyDkim } from '../../support/mailauth-dkim';
 import { probeMessage } from '../../../shared/usecases/domains';
-import { DOMAIN, composeMessage, dnsError, txtResolver } from './helpers';
-
-const SELECTOR = 'svc2611abcdef';
-const KEY_NAME = `${SELECTOR}._domainkey.${DOMAIN}`;
+import { DOMAIN, KEY_NAME, SELECTOR, dnsError, publishing, signedFixture, txtResolver } from './helpers';
 
 let key: DkimKey;
 let otherKey: DkimKey;
 let message: Buffer;
 let signed: Buffer;
 beforeAll(async () => {
-  [key, otherKey] = await Promise.all([generateDkimKey(), generateDkimKey()]);
-  message = await composeMessage();
-  signed = await signDkim({ raw: message, domain: DOMAIN, selector: SELECTOR, privateKeyPem: key.privateKeyPem });
+  ({ key, otherKey, message, signed } = await signedFixture());
 });
-
-const publishing = (k: DkimKey) => txtResolver({ [KEY_NAME]: [dkimTxtValue(k.publicKeyBase64)] });
 const latin1 = (text: string) => Buffer.from(text, 'latin1');
 
 /** Both verifiers on the same message and DNS; the results must be equal (and are returned for further checks). */
