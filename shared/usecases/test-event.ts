@@ -9,7 +9,7 @@ import { emailEventData } from '../domain/webhooks/email-event-data';
 import { freshEventId, type ServiceEvent } from '../domain/webhooks/event';
 import { EVENT_TYPES, type EventType } from '../domain/webhooks/event-types';
 import { sampleEventData } from '../domain/webhooks/sample-data';
-import { NotFoundError, ValidationError } from '../domain/errors';
+import { ValidationError } from '../domain/errors';
 import type { Clock, EventPublisher } from '../ports';
 import type { EmailRepository } from '../store/emails';
 import type { Principal } from './principal';

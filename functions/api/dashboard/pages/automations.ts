@@ -18,8 +18,6 @@ import { buttonForm, field, formAction, jsonField, input, pager, pageRequest, pa
 import type { PageRoutes } from './index';
 import { badge, html, json, table, time, type Html } from './layout';
 
-type PublicAutomation = ReturnType<typeof toPublicAutomation>;
-
 const EXAMPLE = json({
   name: 'Welcome series',
   trigger: { event: 'user.created' },

@@ -23,8 +23,6 @@ import { buttonForm, checkboxes, field, formAction, input, pager, pageRequest, p
 import type { PageRoutes } from './index';
 import { badge, html, json, table, time } from './layout';
 
-type PublicWebhook = ReturnType<typeof toPublicWebhook>;
-
 function lastAttempt(delivery: WebhookDelivery) {
   return delivery.attempts[delivery.attempts.length - 1] ?? null;
 }
