@@ -37,9 +37,7 @@
  *    nothing more (duplicates) and nothing less (lost).
  */
 import { jsonCaller, verifiedDomain } from './lib/fixtures';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -48,6 +46,7 @@ import { cpuSecondsByRole, descendants, rssMb, type ProcessRole } from './lib/pr
 import { closedLoop, countedLoop, HttpClient, serverTimingMs, type Outcome, type PhaseResult } from './lib/load';
 import { ms, percentile, table } from './lib/stats';
 import { batchGetItems } from '../shared/store/batch-get';
+import { loadProduct as load, ROOT, withInMemoryStack } from './lib/bench-stack';
 
 const { values } = parseArgs({
   options: {
@@ -80,11 +79,8 @@ const FIRST_CHUNK = 25;
 const FINAL_EMAIL = new Set(['delivered', 'bounced', 'failed', 'cancelled']);
 const FINAL_RUN = new Set(['completed', 'failed', 'cancelled']);
 
-const ROOT = resolve(__dirname, '..');
 const log = (message: string) => console.error(`[bench:automations] ${message}`);
 const sleep = (msec: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, msec));
-// eslint-disable-next-line @typescript-eslint/no-require-imports, @typescript-eslint/no-explicit-any
-const load = (path: string): any => require(join(ROOT, path));
 const epoch = (iso: unknown): number | undefined => (typeof iso === 'string' && !Number.isNaN(Date.parse(iso)) ? Date.parse(iso) : undefined);
 
 /** One request of a phase and what became of it. Times are epoch ms (the host clock, stack and bench alike). */
@@ -232,26 +228,13 @@ async function main() {
   const loadBefore = loadavg();
   const commit = execFileSync('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
   const dirty = execFileSync('git', ['-C', ROOT, 'status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== '';
-  const scratch = mkdtempSync(join(tmpdir(), 'mailservice-bench-automations-'));
-  const { spawnStack } = load('test/integration/harness/spawn-stack');
-  const { readStackFile } = load('localstack/cloud/stack-file');
   const { QUEUES } = load('infra/definitions');
   const { DEFAULT_RECOVERY_BOUNDS, RECOVERY_ENV } = load('shared/domain/reliability/bounds');
   const awsBounds: Record<string, string> = LOCAL_BOUNDS
     ? {}
     : Object.fromEntries(Object.entries(RECOVERY_ENV as Record<string, string>).map(([bound, variable]) => [variable, String(Math.round((DEFAULT_RECOVERY_BOUNDS as Record<string, number>)[bound]! / 1000))]));
   log(`starting an in-memory local cloud (${LOCAL_BOUNDS ? 'local' : "AWS's"} recovery bounds, reconciler once a minute)`);
-  const stack = await spawnStack({ dataDir: scratch, inMemory: true, timeoutMs: 120_000, env: { LOCAL_TASK_PERIOD_MS: '60000', ...awsBounds } });
-  const cleanup = () => rmSync(scratch, { recursive: true, force: true });
-  process.once('SIGINT', () => {
-    void stack.stop('SIGINT').finally(() => {
-      cleanup();
-      process.exit(130);
-    });
-  });
-  try {
-    const info = readStackFile(scratch);
-    Object.assign(process.env, info.env);
+  await withInMemoryStack('automations', { env: { LOCAL_TASK_PERIOD_MS: '60000', ...awsBounds } }, async ({ stack, info }) => {
     // Product modules read the environment when loaded: load them once it is set.
     const { buildServices } = load('shared/services');
     const { loadConfig } = load('shared/config');
@@ -549,10 +532,7 @@ async function main() {
     control.destroy();
     const lost = report({ commit, dirty, loadBefore, loadAfter: loadavg(), seconds: (Date.now() - started) / 1000, single, bulk, idleRss, busyRss, dlqDepths });
     if (lost > 0) log(`LOST: ${lost}`);
-  } finally {
-    await stack.stop('SIGINT');
-    cleanup();
-  }
+  });
 }
 
 function report(input: {

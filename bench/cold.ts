@@ -27,13 +27,14 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import { buildFunctions, type BuiltFunction } from '../infra/build';
 import { functionEntries } from '../infra/functions';
 import { ENV } from '../shared/config';
 import { ms, percentile, table } from './lib/stats';
+import { loadProduct as load, withInMemoryStack } from './lib/bench-stack';
 
 const { values } = parseArgs({
   options: {
@@ -48,13 +49,10 @@ const RUNS = Number(values.runs);
 const REQUESTS = Number(values.requests);
 const WARMUP = Number(values.warmup);
 const ONLY = values.only ? new Set(values.only.split(',')) : null;
-const ROOT = resolve(__dirname, '..');
 const CHILD = join(__dirname, 'lib', 'cold-child.cjs');
 const MARK = 'globalThis.__coldMark?.();';
 const run = promisify(execFile);
 const log = (message: string) => console.error(`[bench:cold] ${message}`);
-// eslint-disable-next-line @typescript-eslint/no-require-imports, @typescript-eslint/no-explicit-any
-const load = (path: string): any => require(join(ROOT, path));
 
 /** What a Lambda's environment holds at init: region, the role's credentials, every resource variable (pointing at nothing). */
 function lambdaEnvironment(name: string): Record<string, string> {
@@ -205,13 +203,9 @@ async function timed(count: number, warmup: number, invoke: (i: number) => Promi
 }
 
 async function requestCpu(bundles: Map<string, BuiltFunction>): Promise<void> {
-  const scratch = mkdtempSync(join(tmpdir(), 'mailservice-bench-cold-'));
-  const { spawnStack } = load('test/integration/harness/spawn-stack');
-  const { readStackFile } = load('localstack/cloud/stack-file');
   log('starting an in-memory local cloud (send worker held)');
-  const stack = await spawnStack({ dataDir: scratch, inMemory: true, timeoutMs: 180_000, env: { LOCAL_HOLD_WORKERS: 'send-email' } });
-  try {
-    Object.assign(process.env, readStackFile(scratch).env, { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'silent' });
+  await withInMemoryStack('cold', { timeoutMs: 180_000, env: { LOCAL_HOLD_WORKERS: 'send-email' } }, async ({ stack }) => {
+    Object.assign(process.env, { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'silent' });
     const { buildServices } = load('shared/services');
     const { loadConfig } = load('shared/config');
     const { createAccount } = load('shared/usecases/accounts');
@@ -299,10 +293,7 @@ async function requestCpu(bundles: Map<string, BuiltFunction>): Promise<void> {
     console.log(`\n## CPU per request (${REQUESTS} after ${WARMUP} warm-up invocations; the bundles in this process, the local cloud in its own)\n`);
     console.log(table(['function', 'request', 'CPU ms p50', 'CPU ms p95', 'wall ms p50', 'first: CPU ms', 'first: wall ms'], rows));
     console.log('\nOn AWS the CPU share is memory / 1,769 MB: CPU ms / share estimates the compute part of a request at that size (docs/deploy.md, "Memory sizing").');
-  } finally {
-    await stack.stop();
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  });
 }
 
 async function main(): Promise<void> {

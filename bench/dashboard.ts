@@ -14,19 +14,14 @@
  * requests per second), at 1 email and
  * at --emails emails. A page's cost should not grow with the number of emails.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BatchWriteCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ms, summarise, table } from './lib/stats';
+import { loadProduct as load, withInMemoryStack } from './lib/bench-stack';
 
 const { values } = parseArgs({ options: { emails: { type: 'string', default: '100000' }, samples: { type: 'string', default: '30' } } });
 const EMAILS = Number(values.emails);
 const SAMPLES = Number(values.samples);
-const ROOT = resolve(__dirname, '..');
-// eslint-disable-next-line @typescript-eslint/no-require-imports, @typescript-eslint/no-explicit-any
-const load = (path: string): any => require(join(ROOT, path));
 const log = (message: string) => console.error(`[bench:dashboard] ${message}`);
 const sleep = (msec: number) => new Promise((done) => setTimeout(done, msec));
 
@@ -49,13 +44,8 @@ async function timed(samples: number, run: () => Promise<Response>, pauseMs = 0)
 }
 
 async function main() {
-  const scratch = mkdtempSync(join(tmpdir(), 'mailservice-bench-dashboard-'));
-  const { spawnStack } = load('test/integration/harness/spawn-stack');
-  const { readStackFile } = load('localstack/cloud/stack-file');
   log('starting an in-memory local cloud');
-  const stack = await spawnStack({ dataDir: scratch, inMemory: true, timeoutMs: 120_000 });
-  try {
-    Object.assign(process.env, readStackFile(scratch).env);
+  await withInMemoryStack('dashboard', {}, async ({ stack }) => {
     const { buildServices } = load('shared/services');
     const { loadConfig } = load('shared/config');
     const { createAccount } = load('shared/usecases/accounts');
@@ -158,10 +148,7 @@ async function main() {
         ],
       ),
     );
-  } finally {
-    await stack.stop('SIGINT');
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((error) => {
