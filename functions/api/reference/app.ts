@@ -15,14 +15,15 @@ const CACHE = 'public, max-age=300';
 
 export function createReferenceApp(document: OpenApiDocument = openApiDocument as unknown as OpenApiDocument): Hono<ApiEnv> {
   const app = createFrame();
-  const json = JSON.stringify(document);
+  // Both made on first request, once per process (not at cold start).
+  let json: string | undefined;
   let page: string | undefined;
 
   app.get('/openapi.json', (c) => {
     // Any site (an API client generator, a docs viewer) may read it.
     c.header('Access-Control-Allow-Origin', '*');
     c.header('Cache-Control', CACHE);
-    return c.body(json, 200, { 'Content-Type': 'application/json; charset=utf-8' });
+    return c.body((json ??= JSON.stringify(document)), 200, { 'Content-Type': 'application/json; charset=utf-8' });
   });
 
   app.get('/reference', (c) => {
