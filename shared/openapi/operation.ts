@@ -78,3 +78,11 @@ export interface Operation {
 }
 
 export const op = (operation: Operation): Operation => operation;
+
+/** An operation of a section: its group and tag come from the section unless it names its own. */
+export type SectionOperation = Omit<Operation, 'group' | 'tag'> & Partial<Pick<Operation, 'group' | 'tag'>>;
+
+/** The operations of one API group, listed under one reference section (`tag`) unless one says otherwise. */
+export function section(group: string, tag: string, operations: readonly SectionOperation[]): Operation[] {
+  return operations.map((operation) => ({ group, tag, ...operation }));
+}

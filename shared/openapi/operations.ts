@@ -23,7 +23,7 @@ import { createWebhookSchema, updateWebhookSchema } from '../domain/webhooks/sch
 import { pageQuerySchema } from '../http/pagination';
 import { testEventSchema } from '../usecases/test-event';
 import * as ex from './examples';
-import { op, type Operation } from './operation';
+import { op, section, type Operation } from './operation';
 import { batchRequestSchema, domainActionRequestSchema, storeDnsProviderRequestSchema } from './requests';
 import { apiKeyCreatedSchema, apiKeySchema, dnsProviderEnvelopeSchema, dnsProviderListSchema, sessionSchema, smtpCredentialCreatedSchema, smtpCredentialSchema } from './schemas/account';
 import {
@@ -71,10 +71,8 @@ const page = (name: string) => `${name}, newest first: \`?limit\` (1-100, defaul
 // ---------------------------------------------------------------------------------------------------
 // Emails
 
-const emails: Operation[] = [
-  op({
-    group: 'emails',
-    tag: 'Emails',
+const emails: Operation[] = section('emails', 'Emails', [
+  {
     method: 'post',
     path: '/emails',
     operationId: 'sendEmail',
@@ -97,10 +95,8 @@ const emails: Operation[] = [
       502: ['upstream_error'],
       503: ['service_unavailable'],
     },
-  }),
-  op({
-    group: 'emails',
-    tag: 'Emails',
+  },
+  {
     method: 'post',
     path: '/emails/batch',
     operationId: 'sendBatch',
@@ -124,10 +120,8 @@ const emails: Operation[] = [
       },
     },
     errors: { 403: ['forbidden', 'tenants_not_enabled'], 409: ['idempotency_conflict'], 503: ['service_unavailable'] },
-  }),
-  op({
-    group: 'emails',
-    tag: 'Emails',
+  },
+  {
     method: 'post',
     path: '/emails/test',
     operationId: 'sendTestEvent',
@@ -144,10 +138,8 @@ const emails: Operation[] = [
       },
     },
     errors: { 403: ['forbidden', 'tenants_not_enabled'], 404: ['not_found'], 503: ['service_unavailable'] },
-  }),
-  op({
-    group: 'emails',
-    tag: 'Emails',
+  },
+  {
     method: 'patch',
     path: '/emails/{id}',
     operationId: 'updateEmail',
@@ -159,10 +151,8 @@ const emails: Operation[] = [
     body: { schema: updateEmailSchema, example: { scheduled_at: '2026-11-24T08:00:00.000Z' } },
     responses: { 200: { description: 'The email after the change.', schema: emailEnvelopeSchema, example: { email: { ...ex.exampleEmail, status: 'scheduled', last_event: 'scheduled', scheduled_at: '2026-11-24T08:00:00.000Z', sent_at: null, delivered_at: null } } } },
     errors: { 409: ['conflict'], 503: ['service_unavailable'] },
-  }),
-  op({
-    group: 'emails',
-    tag: 'Emails',
+  },
+  {
     method: 'post',
     path: '/emails/{id}/cancel',
     operationId: 'cancelEmail',
@@ -173,10 +163,8 @@ const emails: Operation[] = [
     pathParams: { id: 'the email id (msg_...)' },
     responses: { 200: { description: 'The cancelled email.', schema: cancelResultSchema } },
     errors: { 409: ['conflict'], 503: ['service_unavailable'] },
-  }),
-  op({
-    group: 'emails',
-    tag: 'Emails',
+  },
+  {
     method: 'get',
     path: '/emails/{id}',
     operationId: 'getEmail',
@@ -185,10 +173,8 @@ const emails: Operation[] = [
     scopes: ['emails:send', 'account:read'],
     pathParams: { id: 'the email id (msg_...)' },
     responses: { 200: { description: 'The email record.', schema: emailEnvelopeSchema, example: { email: ex.exampleEmail } } },
-  }),
-  op({
-    group: 'emails',
-    tag: 'Emails',
+  },
+  {
     method: 'get',
     path: '/emails',
     operationId: 'listEmails',
@@ -200,10 +186,8 @@ const emails: Operation[] = [
     rateLimited: true,
     responses: { 200: { description: 'A page of email records.', schema: listOf('emails', emailSchema), example: { emails: [ex.exampleEmail], has_more: false, next_cursor: null } } },
     errors: { 403: ['forbidden', 'tenants_not_enabled'], 404: ['not_found'] },
-  }),
-  op({
-    group: 'emails',
-    tag: 'Emails',
+  },
+  {
     method: 'post',
     path: '/emails/{id}/resend',
     operationId: 'resendEmail',
@@ -214,13 +198,11 @@ const emails: Operation[] = [
     pathParams: { id: 'the email id (msg_...)' },
     responses: { 200: { description: 'The new email.', schema: sendResultSchema, example: { id: ex.id('msg', true), status: 'sent' } } },
     errors: { 403: [...SEND_REFUSALS], 422: ['validation_error'], 429: ['plan_limit', 'daily_ramp_limit'], 502: ['upstream_error'], 503: ['service_unavailable'] },
-  }),
-];
+  },
+]);
 
-const attachments: Operation[] = [
-  op({
-    group: 'attachments',
-    tag: 'Attachments',
+const attachments: Operation[] = section('attachments', 'Attachments', [
+  {
     method: 'post',
     path: '/attachments',
     operationId: 'createAttachmentUpload',
@@ -230,10 +212,8 @@ const attachments: Operation[] = [
     scopes: ['emails:send'],
     body: { schema: createAttachmentUploadSchema, example: { filename: 'report.pdf', content_type: 'application/pdf', size: 8_400_000 } },
     responses: { 201: { description: 'The upload and where to PUT the file.', schema: attachmentCreatedSchema } },
-  }),
-  op({
-    group: 'attachments',
-    tag: 'Attachments',
+  },
+  {
     method: 'get',
     path: '/attachments/{id}',
     operationId: 'getAttachmentUpload',
@@ -242,16 +222,14 @@ const attachments: Operation[] = [
     scopes: ['emails:send'],
     pathParams: { id: 'the upload id (att_...)' },
     responses: { 200: { description: 'Its status (pending_upload, uploaded, too_large) and size.', schema: attachmentEnvelopeSchema } },
-  }),
-];
+  },
+]);
 
 // ---------------------------------------------------------------------------------------------------
 // Keys and credentials
 
-const apiKeys: Operation[] = [
-  op({
-    group: 'api-keys',
-    tag: 'API keys',
+const apiKeys: Operation[] = section('api-keys', 'API keys', [
+  {
     method: 'post',
     path: '/api-keys',
     operationId: 'createApiKey',
@@ -262,10 +240,8 @@ const apiKeys: Operation[] = [
     body: { schema: createApiKeySchema, example: { name: 'production sender', scopes: ['emails:send'], allowed_domains: ['acme.com'] } },
     responses: { 201: { description: 'The key and its secret.', schema: apiKeyCreatedSchema, example: { api_key: ex.exampleApiKey, secret: 'svc_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789' } } },
     errors: { 403: ['forbidden', 'tenants_not_enabled'], 404: ['not_found'] },
-  }),
-  op({
-    group: 'api-keys',
-    tag: 'API keys',
+  },
+  {
     method: 'get',
     path: '/api-keys',
     operationId: 'listApiKeys',
@@ -276,10 +252,8 @@ const apiKeys: Operation[] = [
     query: pageQuerySchema,
     responses: { 200: { description: 'A page of keys.', schema: listOf('api_keys', apiKeySchema), example: { api_keys: [ex.exampleApiKey], has_more: false, next_cursor: null } } },
     errors: { 403: ['forbidden'] },
-  }),
-  op({
-    group: 'api-keys',
-    tag: 'API keys',
+  },
+  {
     method: 'delete',
     path: '/api-keys/{id}',
     operationId: 'revokeApiKey',
@@ -290,13 +264,11 @@ const apiKeys: Operation[] = [
     pathParams: { id: 'the key id (key_...)' },
     responses: { 200: { description: 'Revoked.', schema: okSchema, example: { ok: true } } },
     errors: { 403: ['forbidden'] },
-  }),
-];
+  },
+]);
 
-const smtpCredentials: Operation[] = [
-  op({
-    group: 'smtp-credentials',
-    tag: 'SMTP credentials',
+const smtpCredentials: Operation[] = section('smtp-credentials', 'SMTP credentials', [
+  {
     method: 'post',
     path: '/smtp-credentials',
     operationId: 'createSmtpCredential',
@@ -307,10 +279,8 @@ const smtpCredentials: Operation[] = [
     body: { schema: createSmtpCredentialSchema, example: { name: 'wordpress', allowed_domains: ['acme.com'] } },
     responses: { 201: { description: 'The credential and its password.', schema: smtpCredentialCreatedSchema, example: { smtp_credential: ex.exampleSmtpCredential, password: 'svcsmtp_AbCdEfGhIjKlMnOpQrStUvWxYz012345' } } },
     errors: { 403: ['forbidden', 'tenants_not_enabled'], 404: ['not_found'] },
-  }),
-  op({
-    group: 'smtp-credentials',
-    tag: 'SMTP credentials',
+  },
+  {
     method: 'get',
     path: '/smtp-credentials',
     operationId: 'listSmtpCredentials',
@@ -321,10 +291,8 @@ const smtpCredentials: Operation[] = [
     query: pageQuerySchema,
     responses: { 200: { description: 'A page of credentials.', schema: listOf('smtp_credentials', smtpCredentialSchema) } },
     errors: { 403: ['forbidden'] },
-  }),
-  op({
-    group: 'smtp-credentials',
-    tag: 'SMTP credentials',
+  },
+  {
     method: 'delete',
     path: '/smtp-credentials/{id}',
     operationId: 'revokeSmtpCredential',
@@ -335,17 +303,15 @@ const smtpCredentials: Operation[] = [
     pathParams: { id: 'the credential id (smtp_...)' },
     responses: { 200: { description: 'Revoked.', schema: okSchema } },
     errors: { 403: ['forbidden'] },
-  }),
-];
+  },
+]);
 
 // ---------------------------------------------------------------------------------------------------
 // Tenants
 
 const tenantParamDoc = { tenant: "the tenant's external_id or id (ten_...)" };
-const tenants: Operation[] = [
-  op({
-    group: 'tenants',
-    tag: 'Tenants',
+const tenants: Operation[] = section('tenants', 'Tenants', [
+  {
     method: 'post',
     path: '/tenants',
     operationId: 'createTenant',
@@ -355,10 +321,8 @@ const tenants: Operation[] = [
     body: { schema: createTenantSchema, example: { external_id: 'customer-42', name: 'Customer 42', default_from_domain: 'customer42.com', metadata: { plan: 'gold' } } },
     responses: { 201: { description: 'The tenant.', schema: tenantEnvelopeSchema, example: { tenant: ex.exampleTenant } } },
     errors: { 403: ['forbidden', 'tenants_not_enabled', 'plan_limit'], 409: ['conflict'], 503: ['service_unavailable'] },
-  }),
-  op({
-    group: 'tenants',
-    tag: 'Tenants',
+  },
+  {
     method: 'get',
     path: '/tenants',
     operationId: 'listTenants',
@@ -369,10 +333,8 @@ const tenants: Operation[] = [
     query: pageQuerySchema.extend(listTenantsQuerySchema.shape),
     responses: { 200: { description: 'A page of tenants.', schema: listOf('tenants', tenantSchema) } },
     errors: { 403: ['forbidden', 'tenants_not_enabled'] },
-  }),
-  op({
-    group: 'tenants',
-    tag: 'Tenants',
+  },
+  {
     method: 'get',
     path: '/tenants/{tenant}',
     operationId: 'getTenant',
@@ -383,10 +345,8 @@ const tenants: Operation[] = [
     pathParams: tenantParamDoc,
     responses: { 200: { description: 'The tenant.', schema: tenantEnvelopeSchema } },
     errors: { 403: ['forbidden', 'tenants_not_enabled'] },
-  }),
-  op({
-    group: 'tenants',
-    tag: 'Tenants',
+  },
+  {
     method: 'patch',
     path: '/tenants/{tenant}',
     operationId: 'updateTenant',
@@ -398,10 +358,8 @@ const tenants: Operation[] = [
     body: { schema: updateTenantSchema, example: { status: 'paused', reason: 'unpaid invoice' } },
     responses: { 200: { description: 'The tenant after the change.', schema: tenantEnvelopeSchema } },
     errors: { 403: ['forbidden', 'tenants_not_enabled'], 503: ['service_unavailable'] },
-  }),
-  op({
-    group: 'tenants',
-    tag: 'Tenants',
+  },
+  {
     method: 'delete',
     path: '/tenants/{tenant}',
     operationId: 'deleteTenant',
@@ -412,10 +370,8 @@ const tenants: Operation[] = [
     pathParams: tenantParamDoc,
     responses: { 200: { description: 'Deleted.', schema: tenantDeletedSchema, example: { id: ex.id('ten'), object: 'tenant', external_id: 'customer-42', deleted: true } } },
     errors: { 403: ['forbidden', 'tenants_not_enabled'], 503: ['service_unavailable'] },
-  }),
-  op({
-    group: 'tenants',
-    tag: 'Tenants',
+  },
+  {
     method: 'get',
     path: '/tenants/{tenant}/stats',
     operationId: 'getTenantStats',
@@ -426,10 +382,8 @@ const tenants: Operation[] = [
     query: tenantStatsQuerySchema,
     responses: { 200: { description: 'Counts over `days` UTC days and the ramp of today.', schema: tenantStatsSchema } },
     errors: { 403: ['forbidden', 'tenants_not_enabled'] },
-  }),
-  op({
-    group: 'tenants',
-    tag: 'Tenants',
+  },
+  {
     method: 'post',
     path: '/tenants/{tenant}/domains',
     operationId: 'giveDomainToTenant',
@@ -440,10 +394,8 @@ const tenants: Operation[] = [
     body: { schema: assignTenantDomainSchema, example: { domain: 'customer42.com' } },
     responses: { 200: { description: 'The domain, now owned by the tenant.', schema: domainEnvelopeSchema } },
     errors: { 403: ['forbidden', 'tenants_not_enabled'], 409: ['conflict'], 502: ['upstream_error'], 503: ['service_unavailable'] },
-  }),
-  op({
-    group: 'tenants',
-    tag: 'Tenants',
+  },
+  {
     method: 'get',
     path: '/tenants/{tenant}/domains',
     operationId: 'listTenantDomains',
@@ -455,10 +407,8 @@ const tenants: Operation[] = [
     query: pageQuerySchema,
     responses: { 200: { description: 'A page of domains.', schema: listOf('domains', domainSchema) } },
     errors: { 403: ['forbidden', 'tenants_not_enabled'] },
-  }),
-  op({
-    group: 'tenants',
-    tag: 'Tenants',
+  },
+  {
     method: 'delete',
     path: '/tenants/{tenant}/domains/{domain}',
     operationId: 'returnDomainToAccount',
@@ -468,17 +418,15 @@ const tenants: Operation[] = [
     pathParams: { ...tenantParamDoc, domain: 'the domain name or id (dom_...)' },
     responses: { 200: { description: 'The domain, account-wide again.', schema: domainEnvelopeSchema } },
     errors: { 403: ['forbidden', 'tenants_not_enabled'], 409: ['conflict'], 502: ['upstream_error'], 503: ['service_unavailable'] },
-  }),
-];
+  },
+]);
 
 // ---------------------------------------------------------------------------------------------------
 // Domains
 
 const domainRead = ['domains:write', 'account:read'] as const;
-const domains: Operation[] = [
-  op({
-    group: 'domains',
-    tag: 'Domains',
+const domains: Operation[] = section('domains', 'Domains', [
+  {
     method: 'post',
     path: '/domains',
     operationId: 'createDomain',
@@ -489,10 +437,8 @@ const domains: Operation[] = [
     body: { schema: createDomainSchema, example: { name: 'acme.com' } },
     responses: { 201: { description: 'The domain and its records.', schema: domainEnvelopeSchema, example: { domain: ex.exampleDomain } } },
     errors: { 403: ['forbidden', 'tenants_not_enabled', 'plan_limit'], 404: ['not_found'], 409: ['conflict'], 503: ['service_unavailable'] },
-  }),
-  op({
-    group: 'domains',
-    tag: 'Domains',
+  },
+  {
     method: 'get',
     path: '/domains',
     operationId: 'listDomains',
@@ -503,10 +449,8 @@ const domains: Operation[] = [
     query: pageQuerySchema.extend(listDomainsQuerySchema.shape),
     responses: { 200: { description: 'A page of domains.', schema: listOf('domains', domainSchema) } },
     errors: { 403: ['forbidden', 'tenants_not_enabled'], 404: ['not_found'] },
-  }),
-  op({
-    group: 'domains',
-    tag: 'Domains',
+  },
+  {
     method: 'get',
     path: '/domains/{id}',
     operationId: 'getDomain',
@@ -515,10 +459,8 @@ const domains: Operation[] = [
     scopes: [...domainRead],
     pathParams: { id: 'the domain id (dom_...)' },
     responses: { 200: { description: 'The domain and its records as last checked.', schema: domainEnvelopeSchema } },
-  }),
-  op({
-    group: 'domains',
-    tag: 'Domains',
+  },
+  {
     method: 'patch',
     path: '/domains/{id}',
     operationId: 'updateDomain',
@@ -529,10 +471,8 @@ const domains: Operation[] = [
     body: { schema: updateDomainSchema, example: { open_tracking: true, click_tracking: true, tls_mode: 'enforced' } },
     responses: { 200: { description: 'The domain after the change.', schema: domainEnvelopeSchema } },
     errors: { 502: ['upstream_error'], 503: ['service_unavailable'] },
-  }),
-  op({
-    group: 'domains',
-    tag: 'Domains',
+  },
+  {
     method: 'delete',
     path: '/domains/{id}',
     operationId: 'deleteDomain',
@@ -542,10 +482,8 @@ const domains: Operation[] = [
     pathParams: { id: 'the domain id (dom_...)' },
     responses: { 200: { description: 'Deleted (its SES identity too).', schema: okSchema } },
     errors: { 502: ['upstream_error'], 503: ['service_unavailable'] },
-  }),
-  op({
-    group: 'domains',
-    tag: 'Domains',
+  },
+  {
     method: 'post',
     path: '/domains/{id}',
     operationId: 'domainAction',
@@ -558,10 +496,8 @@ const domains: Operation[] = [
     body: { schema: domainActionRequestSchema, example: { action: 'verify' } },
     responses: { 200: { description: 'The domain after the check (and what apply wrote).', schema: domainActionResultSchema } },
     errors: { 422: ['validation_error'], 502: ['upstream_error'], 503: ['service_unavailable'] },
-  }),
-  op({
-    group: 'domains',
-    tag: 'Domains',
+  },
+  {
     method: 'get',
     path: '/dns-providers',
     operationId: 'listDnsProviders',
@@ -570,10 +506,8 @@ const domains: Operation[] = [
     scopes: ['domains:write'],
     responses: { 200: { description: 'The stored credentials (never their secrets).', schema: dnsProviderListSchema } },
     errors: { 403: ['forbidden'] },
-  }),
-  op({
-    group: 'domains',
-    tag: 'Domains',
+  },
+  {
     method: 'put',
     path: '/dns-providers/{provider}',
     operationId: 'storeDnsProvider',
@@ -585,10 +519,8 @@ const domains: Operation[] = [
     body: { schema: storeDnsProviderRequestSchema, example: { credentials: { api_token: 'cf-token-xxxxxxxx' } } },
     responses: { 200: { description: 'Stored.', schema: dnsProviderEnvelopeSchema } },
     errors: { 403: ['forbidden'] },
-  }),
-  op({
-    group: 'domains',
-    tag: 'Domains',
+  },
+  {
     method: 'delete',
     path: '/dns-providers/{provider}',
     operationId: 'deleteDnsProvider',
@@ -598,17 +530,15 @@ const domains: Operation[] = [
     pathParams: { provider: 'route53 or cloudflare' },
     responses: { 200: { description: 'Deleted.', schema: okSchema } },
     errors: { 403: ['forbidden'] },
-  }),
-];
+  },
+]);
 
 // ---------------------------------------------------------------------------------------------------
 // Webhooks (also the dashboard's /api/webhooks)
 
 const webhookRead = ['webhooks:write', 'account:read'] as const;
-const webhookOps: Operation[] = [
-  op({
-    group: 'webhooks',
-    tag: 'Webhooks',
+const webhookOps: Operation[] = section('webhooks', 'Webhooks', [
+  {
     method: 'post',
     path: '/webhooks',
     operationId: 'createWebhook',
@@ -619,10 +549,8 @@ const webhookOps: Operation[] = [
     body: { schema: createWebhookSchema, example: { url: 'https://acme.com/webhooks/mail', events: ['email.delivered', 'email.bounced'] } },
     responses: { 200: { description: 'The endpoint and its signing secret.', schema: webhookCreatedSchema, example: { webhook: ex.exampleWebhook, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } } },
     errors: { 403: ['forbidden', 'tenants_not_enabled', 'limit_exceeded'], 404: ['not_found'], 503: ['service_unavailable'] },
-  }),
-  op({
-    group: 'webhooks',
-    tag: 'Webhooks',
+  },
+  {
     method: 'get',
     path: '/webhooks',
     operationId: 'listWebhooks',
@@ -633,10 +561,8 @@ const webhookOps: Operation[] = [
     query: pageQuerySchema,
     responses: { 200: { description: 'A page of endpoints.', schema: listOf('webhooks', webhookSchema), example: { webhooks: [ex.exampleWebhook], has_more: false, next_cursor: null } } },
     errors: { 403: ['forbidden'] },
-  }),
-  op({
-    group: 'webhooks',
-    tag: 'Webhooks',
+  },
+  {
     method: 'get',
     path: '/webhooks/{id}',
     operationId: 'getWebhook',
@@ -646,10 +572,8 @@ const webhookOps: Operation[] = [
     pathParams: { id: 'the endpoint id (wh_...)' },
     responses: { 200: { description: 'The endpoint.', schema: webhookEnvelopeSchema } },
     errors: { 403: ['forbidden'] },
-  }),
-  op({
-    group: 'webhooks',
-    tag: 'Webhooks',
+  },
+  {
     method: 'patch',
     path: '/webhooks/{id}',
     operationId: 'updateWebhook',
@@ -661,10 +585,8 @@ const webhookOps: Operation[] = [
     body: { schema: updateWebhookSchema, example: { enabled: false } },
     responses: { 200: { description: 'The endpoint after the change.', schema: webhookSchema, example: { ...ex.exampleWebhook, enabled: false } } },
     errors: { 403: ['forbidden', 'tenants_not_enabled'], 409: ['conflict'], 503: ['service_unavailable'] },
-  }),
-  op({
-    group: 'webhooks',
-    tag: 'Webhooks',
+  },
+  {
     method: 'delete',
     path: '/webhooks/{id}',
     operationId: 'deleteWebhook',
@@ -674,10 +596,8 @@ const webhookOps: Operation[] = [
     pathParams: { id: 'the endpoint id (wh_...)' },
     responses: { 200: { description: 'Deleted; pending retries are cancelled.', schema: okSchema } },
     errors: { 403: ['forbidden'], 409: ['conflict'], 503: ['service_unavailable'] },
-  }),
-  op({
-    group: 'webhooks',
-    tag: 'Webhooks',
+  },
+  {
     method: 'get',
     path: '/webhooks/{id}/deliveries',
     operationId: 'listWebhookDeliveries',
@@ -689,10 +609,8 @@ const webhookOps: Operation[] = [
     query: pageQuerySchema,
     responses: { 200: { description: 'A page of deliveries.', schema: listOf('deliveries', deliverySchema), example: { deliveries: [ex.exampleDelivery], has_more: false, next_cursor: null } } },
     errors: { 403: ['forbidden'] },
-  }),
-  op({
-    group: 'webhooks',
-    tag: 'Webhooks',
+  },
+  {
     method: 'get',
     path: '/webhooks/{id}/deliveries/{deliveryId}',
     operationId: 'getWebhookDelivery',
@@ -702,10 +620,8 @@ const webhookOps: Operation[] = [
     pathParams: { id: 'the endpoint id (wh_...)', deliveryId: 'the delivery id (whd_...)' },
     responses: { 200: { description: 'The delivery with its payload and attempts.', schema: deliveryEnvelopeSchema, example: { delivery: ex.exampleDelivery } } },
     errors: { 403: ['forbidden'] },
-  }),
-  op({
-    group: 'webhooks',
-    tag: 'Webhooks',
+  },
+  {
     method: 'post',
     path: '/webhooks/{id}/deliveries/{deliveryId}/replay',
     operationId: 'replayWebhookDelivery',
@@ -715,16 +631,14 @@ const webhookOps: Operation[] = [
     pathParams: { id: 'the endpoint id (wh_...)', deliveryId: 'the delivery id (whd_...)' },
     responses: { 202: { description: 'Queued again.', schema: deliveryEnvelopeSchema } },
     errors: { 403: ['forbidden'], 409: ['conflict'], 503: ['service_unavailable'] },
-  }),
-];
+  },
+]);
 
 // ---------------------------------------------------------------------------------------------------
 // Suppressions, received email, templates
 
-const suppressions: Operation[] = [
-  op({
-    group: 'suppressions',
-    tag: 'Suppressions',
+const suppressions: Operation[] = section('suppressions', 'Suppressions', [
+  {
     method: 'post',
     path: '/suppressions',
     operationId: 'addSuppressions',
@@ -738,10 +652,8 @@ const suppressions: Operation[] = [
       200: { description: 'Every address was already on the list.', schema: suppressionsAddedSchema },
     },
     errors: { 403: ['forbidden', 'tenants_not_enabled'], 404: ['not_found'] },
-  }),
-  op({
-    group: 'suppressions',
-    tag: 'Suppressions',
+  },
+  {
     method: 'get',
     path: '/suppressions',
     operationId: 'listSuppressions',
@@ -752,10 +664,8 @@ const suppressions: Operation[] = [
     query: pageQuerySchema.extend(suppressionFilterFields),
     responses: { 200: { description: 'A page of suppressions or opt-outs.', schema: suppressionListSchema, example: { suppressions: [ex.exampleSuppression], has_more: false, next_cursor: null } } },
     errors: { 403: ['forbidden', 'tenants_not_enabled'], 404: ['not_found'] },
-  }),
-  op({
-    group: 'suppressions',
-    tag: 'Suppressions',
+  },
+  {
     method: 'delete',
     path: '/suppressions',
     operationId: 'removeSuppression',
@@ -765,13 +675,11 @@ const suppressions: Operation[] = [
     query: removeSuppressionSchema,
     responses: { 200: { description: 'Removed.', schema: suppressionRemovedSchema, example: { ok: true, suppression: ex.exampleSuppression } } },
     errors: { 403: ['forbidden', 'tenants_not_enabled'], 404: ['not_found'] },
-  }),
-];
+  },
+]);
 
-const receivedEmails: Operation[] = [
-  op({
-    group: 'received-emails',
-    tag: 'Received emails',
+const receivedEmails: Operation[] = section('received-emails', 'Received emails', [
+  {
     method: 'get',
     path: '/received-emails',
     operationId: 'listReceivedEmails',
@@ -782,10 +690,8 @@ const receivedEmails: Operation[] = [
     query: listReceivedEmailsQuerySchema,
     responses: { 200: { description: 'A page of received emails.', schema: listOf('received_emails', receivedEmailSummarySchema), example: { received_emails: [ex.exampleReceivedEmail], has_more: false, next_cursor: null } } },
     errors: { 403: ['forbidden'] },
-  }),
-  op({
-    group: 'received-emails',
-    tag: 'Received emails',
+  },
+  {
     method: 'get',
     path: '/received-emails/{id}',
     operationId: 'getReceivedEmail',
@@ -796,15 +702,13 @@ const receivedEmails: Operation[] = [
     pathParams: { id: 'the received email id (inb_...)' },
     responses: { 200: { description: 'The received email, whole.', schema: receivedEmailEnvelopeSchema } },
     errors: { 403: ['forbidden'] },
-  }),
-];
+  },
+]);
 
 const aliasParam = { alias: 'the template alias' };
 const templateRead = ['templates:write', 'account:read'] as const;
-const templates: Operation[] = [
-  op({
-    group: 'templates',
-    tag: 'Templates',
+const templates: Operation[] = section('templates', 'Templates', [
+  {
     method: 'post',
     path: '/templates',
     operationId: 'createTemplate',
@@ -814,10 +718,8 @@ const templates: Operation[] = [
     body: { schema: createTemplateSchema, example: { name: 'Welcome', alias: 'welcome', subject: 'Welcome, {{first_name}}', html: '<p>Hi {{first_name}}, welcome aboard.</p>', variables: [{ key: 'first_name', type: 'string', fallback_value: 'there' }] } },
     responses: { 201: { description: 'The template.', schema: templateEnvelopeSchema, example: { template: { ...ex.exampleTemplate, status: 'draft', published_at: null, has_unpublished_changes: true, published_version: null } } } },
     errors: { 403: ['forbidden', 'limit_exceeded'], 409: ['conflict'] },
-  }),
-  op({
-    group: 'templates',
-    tag: 'Templates',
+  },
+  {
     method: 'get',
     path: '/templates',
     operationId: 'listTemplates',
@@ -828,10 +730,8 @@ const templates: Operation[] = [
     query: listTemplatesQuerySchema,
     responses: { 200: { description: 'A page of templates.', schema: listOf('templates', templateSummarySchema) } },
     errors: { 403: ['forbidden'] },
-  }),
-  op({
-    group: 'templates',
-    tag: 'Templates',
+  },
+  {
     method: 'get',
     path: '/templates/{alias}',
     operationId: 'getTemplate',
@@ -841,10 +741,8 @@ const templates: Operation[] = [
     pathParams: aliasParam,
     responses: { 200: { description: 'The template (its draft).', schema: templateEnvelopeSchema, example: { template: ex.exampleTemplate } } },
     errors: { 403: ['forbidden'] },
-  }),
-  op({
-    group: 'templates',
-    tag: 'Templates',
+  },
+  {
     method: 'patch',
     path: '/templates/{alias}',
     operationId: 'updateTemplate',
@@ -856,10 +754,8 @@ const templates: Operation[] = [
     body: { schema: updateTemplateSchema, example: { subject: 'Welcome to Acme, {{first_name}}' } },
     responses: { 200: { description: 'The template after the change.', schema: templateEnvelopeSchema } },
     errors: { 403: ['forbidden'], 409: ['conflict'] },
-  }),
-  op({
-    group: 'templates',
-    tag: 'Templates',
+  },
+  {
     method: 'delete',
     path: '/templates/{alias}',
     operationId: 'deleteTemplate',
@@ -869,10 +765,8 @@ const templates: Operation[] = [
     pathParams: aliasParam,
     responses: { 200: { description: 'Deleted.', schema: okSchema } },
     errors: { 403: ['forbidden'], 409: ['conflict'] },
-  }),
-  op({
-    group: 'templates',
-    tag: 'Templates',
+  },
+  {
     method: 'post',
     path: '/templates/{alias}/publish',
     operationId: 'publishTemplate',
@@ -882,10 +776,8 @@ const templates: Operation[] = [
     pathParams: aliasParam,
     responses: { 200: { description: 'The template, its draft now the published version.', schema: templateEnvelopeSchema } },
     errors: { 403: ['forbidden'], 409: ['conflict'] },
-  }),
-  op({
-    group: 'templates',
-    tag: 'Templates',
+  },
+  {
     method: 'post',
     path: '/templates/{alias}/render',
     operationId: 'renderTemplate',
@@ -898,8 +790,8 @@ const templates: Operation[] = [
     body: { schema: renderTemplateSchema, optional: true, example: { variables: { first_name: 'Ada' } } },
     responses: { 200: { description: 'The rendered subject and bodies, with warnings.', schema: templatePreviewSchema, example: { subject: 'Welcome, Ada', html: '<p>Hi Ada, welcome aboard.</p>', text: null, warnings: [] } } },
     errors: { 403: ['forbidden'], 409: ['conflict'], 422: ['validation_error'] },
-  }),
-];
+  },
+]);
 
 // ---------------------------------------------------------------------------------------------------
 // Automations and events (also the dashboard's /api/events)
@@ -927,11 +819,9 @@ const eventsOp = op({
   errors: { 403: ['forbidden'], 409: ['idempotency_conflict'], 503: ['service_unavailable'] },
 });
 
-const automations: Operation[] = [
+const automations: Operation[] = section('automations', 'Automations', [
   eventsOp,
-  op({
-    group: 'automations',
-    tag: 'Automations',
+  {
     method: 'post',
     path: '/automations',
     operationId: 'createAutomation',
@@ -942,10 +832,8 @@ const automations: Operation[] = [
     body: { schema: createAutomationSchema, example: ex.exampleAutomationRequest },
     responses: { 201: { description: 'The automation.', schema: automationEnvelopeSchema, example: { automation: ex.exampleAutomation } } },
     errors: { 403: ['forbidden', 'limit_exceeded'] },
-  }),
-  op({
-    group: 'automations',
-    tag: 'Automations',
+  },
+  {
     method: 'get',
     path: '/automations',
     operationId: 'listAutomations',
@@ -956,10 +844,8 @@ const automations: Operation[] = [
     query: listAutomationsQuerySchema,
     responses: { 200: { description: 'A page of automations.', schema: listOf('automations', automationSchema) } },
     errors: { 403: ['forbidden'] },
-  }),
-  op({
-    group: 'automations',
-    tag: 'Automations',
+  },
+  {
     method: 'get',
     path: '/automations/{id}',
     operationId: 'getAutomation',
@@ -969,10 +855,8 @@ const automations: Operation[] = [
     pathParams: autoParam,
     responses: { 200: { description: 'The automation.', schema: automationEnvelopeSchema, example: { automation: ex.exampleAutomation } } },
     errors: { 403: ['forbidden'] },
-  }),
-  op({
-    group: 'automations',
-    tag: 'Automations',
+  },
+  {
     method: 'patch',
     path: '/automations/{id}',
     operationId: 'updateAutomation',
@@ -984,10 +868,8 @@ const automations: Operation[] = [
     body: { schema: updateAutomationSchema, example: { name: 'Welcome series (v2)' } },
     responses: { 200: { description: 'The automation after the change.', schema: automationEnvelopeSchema } },
     errors: { 403: ['forbidden'], 409: ['conflict'] },
-  }),
-  op({
-    group: 'automations',
-    tag: 'Automations',
+  },
+  {
     method: 'delete',
     path: '/automations/{id}',
     operationId: 'deleteAutomation',
@@ -997,10 +879,8 @@ const automations: Operation[] = [
     pathParams: autoParam,
     responses: { 200: { description: 'Deleted.', schema: okSchema } },
     errors: { 403: ['forbidden'], 409: ['conflict'] },
-  }),
-  op({
-    group: 'automations',
-    tag: 'Automations',
+  },
+  {
     method: 'post',
     path: '/automations/{id}',
     operationId: 'changeAutomationStatus',
@@ -1011,10 +891,8 @@ const automations: Operation[] = [
     body: { schema: automationActionSchema, example: { action: 'activate' } },
     responses: { 200: { description: 'The automation with its new status.', schema: automationEnvelopeSchema } },
     errors: { 403: ['forbidden'], 409: ['conflict'] },
-  }),
-  op({
-    group: 'automations',
-    tag: 'Automations',
+  },
+  {
     method: 'get',
     path: '/automations/{id}/runs',
     operationId: 'listAutomationRuns',
@@ -1026,10 +904,8 @@ const automations: Operation[] = [
     query: listRunsQuerySchema,
     responses: { 200: { description: 'A page of runs.', schema: listOf('runs', runSummarySchema), example: { runs: [ex.exampleRunSummary], has_more: false, next_cursor: null } } },
     errors: { 403: ['forbidden'] },
-  }),
-  op({
-    group: 'automations',
-    tag: 'Automations',
+  },
+  {
     method: 'get',
     path: '/automations/{id}/runs/{run_id}',
     operationId: 'getAutomationRun',
@@ -1039,18 +915,16 @@ const automations: Operation[] = [
     pathParams: { ...autoParam, run_id: 'the run id (run_...)' },
     responses: { 200: { description: 'The run with every step it took.', schema: runEnvelopeSchema } },
     errors: { 403: ['forbidden'] },
-  }),
-];
+  },
+]);
 
 // ---------------------------------------------------------------------------------------------------
 // Imports
 
 const IMPORT_READ = ['account:read', 'domains:write', 'webhooks:write', 'templates:write', 'suppressions:write'] as const;
 const migrationParam = { id: 'the import id (mig_...)' };
-const migrations: Operation[] = [
-  op({
-    group: 'migrations',
-    tag: 'Imports',
+const migrations: Operation[] = section('migrations', 'Imports', [
+  {
     method: 'post',
     path: '/migrations',
     operationId: 'startImport',
@@ -1063,10 +937,8 @@ const migrations: Operation[] = [
     body: { schema: startImportSchema, example: ex.exampleMigrationRequest },
     responses: { 200: { description: 'The import report (a preview with dry_run).', schema: migrationEnvelopeSchema } },
     errors: { 403: ['forbidden'], 404: ['not_found'], 409: ['conflict'], 429: ['rate_limited'], 502: ['upstream_error'] },
-  }),
-  op({
-    group: 'migrations',
-    tag: 'Imports',
+  },
+  {
     method: 'get',
     path: '/migrations',
     operationId: 'listImports',
@@ -1077,10 +949,8 @@ const migrations: Operation[] = [
     query: listImportsQuerySchema,
     responses: { 200: { description: 'A page of imports.', schema: listOf('migrations', migrationSummarySchema), example: { migrations: [ex.exampleMigrationSummary], has_more: false, next_cursor: null } } },
     errors: { 403: ['forbidden'] },
-  }),
-  op({
-    group: 'migrations',
-    tag: 'Imports',
+  },
+  {
     method: 'get',
     path: '/migrations/{id}',
     operationId: 'getImport',
@@ -1091,10 +961,8 @@ const migrations: Operation[] = [
     pathParams: migrationParam,
     responses: { 200: { description: 'The report.', schema: migrationEnvelopeSchema } },
     errors: { 403: ['forbidden'] },
-  }),
-  op({
-    group: 'migrations',
-    tag: 'Imports',
+  },
+  {
     method: 'get',
     path: '/migrations/{id}/report',
     operationId: 'downloadImportReport',
@@ -1107,17 +975,15 @@ const migrations: Operation[] = [
       200: { description: 'CSV (default; `Content-Disposition: attachment`), or with `?format=json` the rows as JSON.', schema: migrationReportSchema, mediaType: 'text/csv', headers: ['contentDisposition'] },
     },
     errors: { 403: ['forbidden'] },
-  }),
-];
+  },
+]);
 
 // ---------------------------------------------------------------------------------------------------
 // Public links (no API key: the signed token is the authority)
 
 const tokenParam = { token: 'the signed token of the link (up to 4 KB)' };
-const links: Operation[] = [
-  op({
-    group: 'links',
-    tag: 'Links',
+const links: Operation[] = section('links', 'Links', [
+  {
     method: 'get',
     path: '/unsubscribe/{token}',
     operationId: 'unsubscribePage',
@@ -1126,10 +992,8 @@ const links: Operation[] = [
     auth: 'public',
     pathParams: tokenParam,
     responses: { 200: { description: 'The confirmation page.', mediaType: 'text/html' }, 404: { description: 'Not a valid link: a page saying so.', mediaType: 'text/html' } },
-  }),
-  op({
-    group: 'links',
-    tag: 'Links',
+  },
+  {
     method: 'post',
     path: '/unsubscribe/{token}',
     operationId: 'unsubscribe',
@@ -1138,10 +1002,8 @@ const links: Operation[] = [
     auth: 'public',
     pathParams: tokenParam,
     responses: { 200: { description: 'Unsubscribed: JSON, or a page for the confirmation page\'s form.', schema: z.strictObject({ unsubscribed: z.literal(true) }), mediaType: 'text/html', example: { unsubscribed: true } } },
-  }),
-  op({
-    group: 'links',
-    tag: 'Links',
+  },
+  {
     method: 'get',
     path: '/t/open/{token}',
     operationId: 'trackOpen',
@@ -1149,10 +1011,8 @@ const links: Operation[] = [
     auth: 'public',
     pathParams: tokenParam,
     responses: { 200: { description: 'A transparent 1x1 GIF; the open is recorded.', mediaType: 'image/gif' } },
-  }),
-  op({
-    group: 'links',
-    tag: 'Links',
+  },
+  {
     method: 'get',
     path: '/t/click/{token}',
     operationId: 'trackClick',
@@ -1160,8 +1020,8 @@ const links: Operation[] = [
     auth: 'public',
     pathParams: tokenParam,
     responses: { 302: { description: 'To the signed URL (only); the click is recorded.', headers: ['location'], requiredHeaders: ['location'] } },
-  }),
-];
+  },
+]);
 
 // ---------------------------------------------------------------------------------------------------
 // The dashboard's JSON doors: sign-in, sign-out, session; /api/events and /api/webhooks (session cookie)
@@ -1181,10 +1041,8 @@ function sessionDoor(operation: Operation): Operation {
   };
 }
 
-const dashboard: Operation[] = [
-  op({
-    group: 'dashboard',
-    tag: 'Dashboard session',
+const dashboard: Operation[] = section('dashboard', 'Dashboard session', [
+  {
     method: 'post',
     path: '/dashboard/sign-in',
     operationId: 'signIn',
@@ -1199,10 +1057,8 @@ const dashboard: Operation[] = [
       ...Object.fromEntries([400, 401, 403, 429].map((status) => [status, { description: 'The form: the sign-in page again, with the error.', mediaType: 'text/html' as const }])),
     },
     errors: { 401: ['unauthorized'], 403: ['forbidden'], 429: ['rate_limited'] },
-  }),
-  op({
-    group: 'dashboard',
-    tag: 'Dashboard session',
+  },
+  {
     method: 'post',
     path: '/dashboard/sign-out',
     operationId: 'signOut',
@@ -1213,10 +1069,8 @@ const dashboard: Operation[] = [
       303: { description: 'Signed out (a form): to the sign-in page.', headers: ['setCookie', 'location'], requiredHeaders: ['location'] },
     },
     errors: { 403: ['forbidden'] },
-  }),
-  op({
-    group: 'dashboard',
-    tag: 'Dashboard session',
+  },
+  {
     method: 'get',
     path: '/dashboard/session',
     operationId: 'getSession',
@@ -1224,7 +1078,7 @@ const dashboard: Operation[] = [
     description: 'The same answer as the sign-in, with the CSRF token.',
     auth: 'session',
     responses: { 200: { description: 'The session.', schema: sessionSchema } },
-  }),
+  },
   sessionDoor({
     ...eventsOp,
     description: `${eventsOp.description} A session may also dry-run one automation (\`dry_run\` + \`automation_id\`): it runs even if draft or paused, delays and waits are skipped, sends are stubbed; the answer is 200 with the trace.`,
@@ -1232,25 +1086,21 @@ const dashboard: Operation[] = [
     errors: { ...eventsOp.errors, 404: ['not_found'] },
   }),
   ...webhookOps.map(sessionDoor),
-];
+]);
 
 // ---------------------------------------------------------------------------------------------------
 // This document
 
-const reference: Operation[] = [
-  op({
-    group: 'reference',
-    tag: 'Reference',
+const reference: Operation[] = section('reference', 'Reference', [
+  {
     method: 'get',
     path: '/openapi.json',
     operationId: 'getOpenApiDocument',
     summary: 'This document (OpenAPI 3.1)',
     auth: 'public',
     responses: { 200: { description: 'The OpenAPI document.', schema: z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) }) } },
-  }),
-  op({
-    group: 'reference',
-    tag: 'Reference',
+  },
+  {
     method: 'get',
     path: '/reference',
     operationId: 'getReferencePage',
@@ -1258,8 +1108,8 @@ const reference: Operation[] = [
     description: 'This document as a page: every operation with its parameters, bodies, answers, error codes and examples.',
     auth: 'public',
     responses: { 200: { description: 'The reference page.', mediaType: 'text/html' } },
-  }),
-];
+  },
+]);
 
 export const OPERATIONS: readonly Operation[] = [
   ...emails,
