@@ -21,7 +21,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { DnsRecordError } from '../dns/errors';
-import { fromQuoted, JsonState, serveHttp, setAt, setsOfZone, toQuoted, zoneOfName, type DnsRecordsBackend } from '../dns/hosted';
+import { serveHttp } from '../http-server';
+import { fromQuoted, JsonState, setAt, setsOfZone, toQuoted, zoneOfName, type DnsRecordsBackend } from '../dns/hosted';
 import { isAtOrBelow, parseName } from '../dns/names';
 import { RECORD_TYPES, type DnsRecordSet, type DnsRecordType } from '../dns/types';
 

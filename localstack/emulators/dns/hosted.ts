@@ -3,14 +3,11 @@
  * over the DNS emulator's record sets, so a record written through either API is what the service's
  * resolvers read back. A zone holds the sets at or below its name, except those inside a more specific
  * zone of the same host. Zones themselves are the fake host's own (kept in memory, or in a JSON file).
- * Also their HTTP server (serveHttp).
  *
  * TXT text is converted to and from presentation format here independently of the product's adapters
  * (shared/dns-hosts/txt.ts), so a quoting bug on one side shows up in tests.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { isAtOrBelow } from './names';
 import type { DnsRecordSet, DnsRecordType } from './types';
@@ -112,35 +109,3 @@ export class JsonState<T> {
   }
 }
 
-/**
- * An HTTP server on `host` (default 127.0.0.1) and `port` (default ephemeral) whose `handle` gets each
- * request with its whole body; `stop` (idempotent) closes it and its open connections.
- */
-export async function serveHttp(
-  options: { port?: number; host?: string },
-  handle: (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse) => void,
-): Promise<{ url: string; stop(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => handle(req, Buffer.concat(chunks), res));
-  });
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  let stopping: Promise<void> | undefined;
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    stop: () =>
-      (stopping ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      })),
-  };
-}

@@ -9,8 +9,8 @@
  * Demo accounts (demo.ts) are seeded at start so a local user can try an import at once.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { ProviderBaseUrls } from '../../../shared/providers/base-urls';
+import { listenHttp } from '../http-server';
 import { AccountStore } from './accounts';
 import { handleControl } from './control';
 import { DEMO_ACCOUNTS } from './demo';
@@ -67,15 +67,7 @@ export async function startProviderEmulator(options: ProviderEmulatorOptions = {
       send(res, { status: 500, text: 'Internal error in the provider emulator.' }, false);
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = await listenHttp(server, { port: options.port, host });
   log(`provider emulator: listening on ${url}`);
 
   let closing: Promise<void> | undefined;

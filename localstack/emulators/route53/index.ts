@@ -18,7 +18,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { DnsRecordError } from '../dns/errors';
-import { fromQuoted, JsonState, serveHttp, setAt, setsOfZone, toQuoted, type DnsRecordsBackend } from '../dns/hosted';
+import { serveHttp } from '../http-server';
+import { fromQuoted, JsonState, setAt, setsOfZone, toQuoted, type DnsRecordsBackend } from '../dns/hosted';
 import { canonicalName, isAtOrBelow, parseName } from '../dns/names';
 import { RECORD_TYPES, type DnsRecordSet, type DnsRecordType } from '../dns/types';
 import { validateRecordSet } from '../dns/validate';

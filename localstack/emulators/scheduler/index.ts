@@ -6,7 +6,7 @@
  * SQS queue targets, and keeps its state in `<dataDir>/schedules.json` (or in memory only).
  * See docs/local-cloud/scheduler.md for what is supported.
  */
-import type { AddressInfo } from 'node:net';
+import { listenHttp } from '../http-server';
 import { FiringEngine } from './firing';
 import { SchedulerOperations } from './operations';
 import { createSchedulerServer } from './server';
@@ -46,16 +46,8 @@ export async function startSchedulerEmulator(opts: SchedulerEmulatorOptions): Pr
   const ops = new SchedulerOperations(store, engine);
   const server = createSchedulerServer(ops, store, log);
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const url = await listenHttp(server, { port: opts.port, host });
   engine.start();
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log(`scheduler: listening on ${url}${opts.dataDir ? ` (data in ${opts.dataDir})` : ' (in memory)'}`);
 
   let stopping: Promise<void> | undefined;
@@ -73,7 +65,7 @@ export async function startSchedulerEmulator(opts: SchedulerEmulatorOptions): Pr
 
   return {
     url,
-    port,
+    port: Number(new URL(url).port),
     count: () => store.scheduleCount(),
     stop: () => (stopping ??= stop()),
   };

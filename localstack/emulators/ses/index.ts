@@ -7,6 +7,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
+import { listenHttp } from '../http-server';
 import { IdentityService } from './identities';
 import { MAILBOX_PAGE_LIMIT, renderMailboxHtml } from './mailbox-html';
 import { DEFAULT_PUBLISH_RETRY, EventPublisher, type RetryOptions } from './publisher';
@@ -106,17 +107,9 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
     durable: () => store.settingsDurable(),
   });
 
-  await new Promise<void>((resolve, reject) => {
-    const onError = (err: Error): void => reject(err);
-    server.once('error', onError);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
+  const url = await listenHttp(server, { port: opts.port, host });
   server.on('error', (err) => log(`server error: ${err.message}`));
   const port = (server.address() as AddressInfo).port;
-  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   // Events an earlier run owed but had not published when it stopped or was killed.
   publisher.resume(store.messagesOwingEvents());
   const owedEvents = (): number => store.messagesOwingEvents().reduce((n, m) => n + owedCount(m.outbox), 0);
@@ -136,5 +129,5 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
     return stopping;
   };
 
-  return { url: `http://${urlHost}:${port}`, port, listMessages, listIdentities, listTenants, mailboxHtml, owedEvents, stop };
+  return { url, port, listMessages, listIdentities, listTenants, mailboxHtml, owedEvents, stop };
 }

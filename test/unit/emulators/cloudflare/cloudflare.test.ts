@@ -5,7 +5,7 @@
 import { Resolver } from 'node:dns/promises';
 import { startCloudflareEmulator, CLOUDFLARE_LOCAL_TOKEN, type CloudflareEmulator } from '../../../../localstack/emulators/cloudflare';
 import { startDnsEmulator, type DnsEmulator } from '../../../../localstack/emulators/dns';
-import { serveHttp } from '../../../../localstack/emulators/dns/hosted';
+import { serveHttp } from '../../../../localstack/emulators/http-server';
 import { DnsHostError } from '../../../../shared/domain/domains/dns-apply';
 import { CloudflareDnsHost } from '../../../../shared/dns-hosts/cloudflare';
 
