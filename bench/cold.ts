@@ -237,6 +237,7 @@ async function requestCpu(bundles: Map<string, BuiltFunction>): Promise<void> {
     const handler = (name: string): Handler => (require(bundles.get(name)!.file) as { handler: Handler }).handler;
     const emails = handler('emails');
     const dashboard = handler('dashboard');
+    const dashboardEmails = handler('dashboard-emails');
     const sendWorker = handler('send-email');
     const rows: string[][] = [];
     const row = (name: string, what: string, t: Timed) =>
@@ -265,8 +266,13 @@ async function requestCpu(bundles: Map<string, BuiltFunction>): Promise<void> {
     };
     const cookie = (signIn.cookies?.[0] ?? signIn.headers?.['set-cookie'] ?? '').split(';')[0]!;
     if (!cookie.startsWith('svc_session=')) throw new Error(`dashboard sign-in failed: ${signIn.statusCode}`);
-    row('dashboard', 'GET /dashboard/emails', await timed(REQUESTS, WARMUP, async () => void (await dashboard(apiEvent('GET', '/dashboard/emails', { cookie }), context('dashboard')))));
-    row('dashboard', 'GET /dashboard/emails/{id}', await timed(REQUESTS, WARMUP, async (i) => void (await dashboard(apiEvent('GET', `/dashboard/emails/${ids[i % ids.length]}`, { cookie }), context('dashboard')))));
+    row('dashboard', 'GET /dashboard/api-keys', await timed(REQUESTS, WARMUP, async () => void (await dashboard(apiEvent('GET', '/dashboard/api-keys', { cookie }), context('dashboard')))));
+    row('dashboard-emails', 'GET /dashboard/emails', await timed(REQUESTS, WARMUP, async () => void (await dashboardEmails(apiEvent('GET', '/dashboard/emails', { cookie }), context('dashboard-emails')))));
+    row(
+      'dashboard-emails',
+      'GET /dashboard/emails/{id}',
+      await timed(REQUESTS, WARMUP, async (i) => void (await dashboardEmails(apiEvent('GET', `/dashboard/emails/${ids[i % ids.length]}`, { cookie }), context('dashboard-emails')))),
+    );
 
     // The send worker: the messages the outbox relay put in the (held) send queue, one per invocation.
     const { SQSClient, ReceiveMessageCommand, DeleteMessageBatchCommand } = load('node_modules/@aws-sdk/client-sqs');
@@ -329,7 +335,7 @@ export const handler = async () => client;
       ...built,
     ]);
     if (!values['no-requests']) {
-      const needed = ['emails', 'dashboard', 'send-email'];
+      const needed = ['emails', 'dashboard', 'dashboard-emails', 'send-email'];
       const byName = new Map(built.map((b) => [b.name, b]));
       const missing = needed.filter((name) => !byName.has(name));
       if (missing.length) log(`CPU per request skipped: --only leaves out ${missing.join(', ')}`);

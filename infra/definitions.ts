@@ -398,28 +398,55 @@ export const API_GROUPS: ApiGroupDefinition[] = [
   },
   {
     // The web dashboard (docs/dashboard.md): sign-in, sign-out and sessions under /dashboard (no API key:
-    // the session cookie), its pages (emails, domains, keys, webhooks, ...: the same use cases as the
+    // the session cookie), its pages (keys, webhooks, tenants, templates, ...: the same use cases as the
     // groups they mirror), and the spec's session doors /api/events and /api/webhooks, which run the
     // automations group's POST /events and the webhooks group's routes behind session authentication.
-    // Its grants are what those use cases need (test/infra/dashboard-group.test.ts names each one's source).
+    // The emails, received-email and domain pages are functions of their own (below), so no dashboard
+    // function bundles every AWS client. Each one's grants are what its use cases need
+    // (test/infra/dashboard-group.test.ts names each one's source).
     name: 'dashboard',
     entry: 'functions/api/dashboard/handler.ts',
     routes: ['ANY /dashboard', 'ANY /dashboard/{proxy+}', 'ANY /api/{proxy+}'],
-    // The largest bundle and a person waiting on each page: ~0.5 s of cold start compute at 1024 MB, ~1 s at 512 (docs/deploy.md).
+    // A person waiting on each page (docs/deploy.md, "Memory sizing").
     memoryMb: 1024,
     grants: [
-      // Users, sessions, sign-in counters; every page's records (emails, domains, keys, webhooks, runs, ...).
+      // Users, sessions, sign-in counters; every page's records (keys, webhooks, runs, ...).
       { resource: { kind: 'table' }, access: 'readWrite' },
-      // Webhook signing secrets are sealed at creation; domain pages seal DKIM keys (add), open them to
-      // sign the verification probe, and open stored DNS host credentials (apply): as the domains group.
-      { resource: { kind: 'secretsKey' }, access: 'encryptDecrypt' },
+      // Webhook signing secrets are sealed at creation (as the webhooks group); nothing here opens one.
+      { resource: { kind: 'secretsKey' }, access: 'encrypt' },
       // Replaying a webhook delivery re-enqueues it (as the webhooks group).
       { resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'send' },
+    ],
+  },
+  {
+    // The dashboard's emails and received-email pages (docs/dashboard.md): the most specific routes win,
+    // so API Gateway sends these paths here rather than to 'dashboard'. The same session.
+    name: 'dashboard-emails',
+    entry: 'functions/api/dashboard-emails/handler.ts',
+    routes: ['ANY /dashboard/emails', 'ANY /dashboard/emails/{proxy+}', 'ANY /dashboard/received', 'ANY /dashboard/received/{proxy+}'],
+    // The page a signed-in user lands on (docs/deploy.md, "Memory sizing").
+    memoryMb: 1024,
+    grants: [
+      // Sessions; emails, their events and received emails; the test send's record (the outbox relay enqueues it).
+      { resource: { kind: 'table' }, access: 'readWrite' },
       // The test send stores large bodies; an email's page reads its body or raw message; received email
       // pages read bodies and sign download links (as the emails and received-emails groups).
       { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
-      // The domain page's Verify and Apply DNS (as the domains group): the SES identity of a verified
-      // domain, its SES tenant association, and Route 53 records with the function's own role.
+    ],
+  },
+  {
+    // The dashboard's domain pages (docs/dashboard.md): add, verify, apply DNS, as the domains group.
+    name: 'dashboard-domains',
+    entry: 'functions/api/dashboard-domains/handler.ts',
+    routes: ['ANY /dashboard/domains', 'ANY /dashboard/domains/{proxy+}'],
+    memoryMb: 1024,
+    grants: [
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      // DKIM keys are sealed at creation and opened to sign the verification probe; stored DNS host
+      // credentials are opened to apply (as the domains group).
+      { resource: { kind: 'secretsKey' }, access: 'encryptDecrypt' },
+      // Verify and Apply DNS: the SES identity of a verified domain, its SES tenant association, and
+      // Route 53 records with the function's own role.
       { resource: { kind: 'route53' }, access: 'manageRecords' },
       { resource: { kind: 'ses' }, access: 'manageIdentities' },
       { resource: { kind: 'ses' }, access: 'manageTenants' },

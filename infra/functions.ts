@@ -34,11 +34,6 @@ export const MAX_BUNDLE_BYTES = MIB;
  * above its size today, so growth still fails the build) and why (docs/architecture.md, "Lean bundles").
  */
 export const BUNDLE_SIZE_EXCEPTIONS: Readonly<Record<string, { maxBytes: number; reason: string }>> = {
-  dashboard: {
-    maxBytes: 1.25 * MIB,
-    reason:
-      'every group\'s use cases behind one session: seven AWS clients (~600 KiB of SDK), nodemailer for the email page\'s composed header block (~140 KiB), zod and its own pages',
-  },
   'inbound-email': {
     maxBytes: 3.5 * MIB,
     reason: 'mailparser (~1.7 MiB with its charset tables and HTML converter) and mailauth (SPF, DKIM, DMARC: ~1.2 MiB, its shared tools load libmime, joi and tldts)',

@@ -1,10 +1,13 @@
 /**
- * The dashboard group (docs/dashboard.md): its routes (/dashboard, /dashboard/..., and the spec's session
- * doors under /api/...), and the least it needs: what the use cases of its pages and doors need, each
- * grant one an API group running the same use case holds (webhooks: sealing secrets, replays; domains:
- * DKIM keys, SES identities and tenants, Route 53; emails and received-emails: the mail bucket).
+ * The dashboard's functions (docs/dashboard.md): the main one (/dashboard, /dashboard/..., and the spec's
+ * session doors under /api/...), dashboard-emails (/dashboard/emails..., /dashboard/received...) and
+ * dashboard-domains (/dashboard/domains...), each the least it needs: what the use cases of its pages and
+ * doors need, each grant one an API group running the same use case holds (webhooks: sealing secrets,
+ * replays; domains: DKIM keys, SES identities and tenants, Route 53; emails and received-emails: the mail
+ * bucket).
  */
 import { API_GROUPS, QUEUES, TABLE, type Grant } from '../../infra/definitions';
+import { compileRoutes, matchRoute } from '../../localstack/cloud/routes';
 import { functionActions, functionEnv, logicalId, resourcesOf, functionStatements, actionsOf, synth, type Synthesised } from './helpers';
 
 let s: Synthesised;
@@ -13,54 +16,87 @@ beforeAll(() => {
 });
 afterAll(() => s?.cleanup());
 
-const ROUTES = ['ANY /dashboard', 'ANY /dashboard/{proxy+}', 'ANY /api/{proxy+}'];
-const group = () => API_GROUPS.find((g) => g.name === 'dashboard')!;
+const ROUTES: Record<string, string[]> = {
+  dashboard: ['ANY /dashboard', 'ANY /dashboard/{proxy+}', 'ANY /api/{proxy+}'],
+  'dashboard-emails': ['ANY /dashboard/emails', 'ANY /dashboard/emails/{proxy+}', 'ANY /dashboard/received', 'ANY /dashboard/received/{proxy+}'],
+  'dashboard-domains': ['ANY /dashboard/domains', 'ANY /dashboard/domains/{proxy+}'],
+};
+const group = (name: string) => API_GROUPS.find((g) => g.name === name)!;
+const holders = (grant: Grant) =>
+  API_GROUPS.filter((g) => !g.name.startsWith('dashboard') && g.grants.some((other) => JSON.stringify(other) === JSON.stringify(grant))).map((g) => g.name);
 
-describe('dashboard API group', () => {
-  test('is defined with its entry and routes; no other group takes /dashboard or /api', () => {
-    expect(group()).toMatchObject({ entry: 'functions/api/dashboard/handler.ts', routes: ROUTES });
-    const others = API_GROUPS.filter((g) => g.name !== 'dashboard').flatMap((g) => g.routes);
+describe('the dashboard functions', () => {
+  test('are defined with their entries and routes; no other group takes /dashboard or /api', () => {
+    for (const [name, routes] of Object.entries(ROUTES)) expect(group(name)).toMatchObject({ entry: `functions/api/${name}/handler.ts`, routes });
+    const others = API_GROUPS.filter((g) => !(g.name in ROUTES)).flatMap((g) => g.routes);
     expect(others.filter((route) => / \/(dashboard|api)(\/|$)/.test(route))).toEqual([]);
   });
 
-  test('its grants are those of the groups whose use cases its pages run, and nothing more', () => {
-    expect(group().grants).toEqual<Grant[]>([
+  test('each path goes to the function of its area (the most specific route wins, as in API Gateway)', () => {
+    const routes = compileRoutes(API_GROUPS.flatMap((g) => g.routes.map((routeKey) => ({ routeKey, target: g.name }))));
+    const target = (method: string, path: string) => matchRoute(routes, method, path)?.target;
+    expect(target('GET', '/dashboard/emails')).toBe('dashboard-emails');
+    expect(target('GET', '/dashboard/emails/msg_1')).toBe('dashboard-emails');
+    expect(target('POST', '/dashboard/emails/test')).toBe('dashboard-emails');
+    expect(target('GET', '/dashboard/received/inb_1')).toBe('dashboard-emails');
+    expect(target('POST', '/dashboard/domains/dom_1/apply')).toBe('dashboard-domains');
+    expect(target('GET', '/dashboard/domains')).toBe('dashboard-domains');
+    for (const path of ['/dashboard', '/dashboard/sign-in', '/dashboard/api-keys', '/dashboard/webhooks/wh_1', '/dashboard/emailsx', '/dashboard/assets/app.css', '/api/events']) {
+      expect({ path, target: target('GET', path) }).toEqual({ path, target: 'dashboard' });
+    }
+  });
+
+  test('their grants are those of the groups whose use cases their pages run, and nothing more', () => {
+    expect(group('dashboard').grants).toEqual<Grant[]>([
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      { resource: { kind: 'secretsKey' }, access: 'encrypt' },
+      { resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'send' },
+    ]);
+    expect(group('dashboard-emails').grants).toEqual<Grant[]>([
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
+    ]);
+    expect(group('dashboard-domains').grants).toEqual<Grant[]>([
       { resource: { kind: 'table' }, access: 'readWrite' },
       { resource: { kind: 'secretsKey' }, access: 'encryptDecrypt' },
-      { resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'send' },
-      { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
       { resource: { kind: 'route53' }, access: 'manageRecords' },
       { resource: { kind: 'ses' }, access: 'manageIdentities' },
       { resource: { kind: 'ses' }, access: 'manageTenants' },
     ]);
-    const holders = (grant: Grant) => API_GROUPS.filter((g) => g.name !== 'dashboard' && g.grants.some((other) => JSON.stringify(other) === JSON.stringify(grant))).map((g) => g.name);
-    for (const grant of group().grants) expect(holders(grant).length).toBeGreaterThan(0);
+    for (const name of Object.keys(ROUTES)) for (const grant of group(name).grants) expect({ name, grant, held: holders(grant).length > 0 }).toEqual({ name, grant, held: true });
     expect(holders({ resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'send' })).toEqual(['webhooks']);
+    expect(holders({ resource: { kind: 'secretsKey' }, access: 'encrypt' })).toContain('webhooks');
     expect(holders({ resource: { kind: 'route53' }, access: 'manageRecords' })).toEqual(['domains']);
   });
 
-  test('routes each of its route keys to the dashboard function', () => {
+  test('routes each route key to its function', () => {
     const integrations = s.template.findResources('AWS::ApiGatewayV2::Integration') as Record<string, { Properties: { IntegrationUri: unknown } }>;
-    const fnId = logicalId(s.stack, s.stack.api.functions.dashboard!);
-    for (const routeKey of ROUTES) {
-      const routes = Object.values(s.template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } })) as { Properties: { Target: { 'Fn::Join': [string, unknown[]] } } }[];
-      expect(routes).toHaveLength(1);
-      const integrationId = (routes[0]!.Properties.Target['Fn::Join'][1][1] as { Ref: string }).Ref;
-      expect(JSON.stringify(integrations[integrationId]!.Properties.IntegrationUri)).toContain(fnId);
+    for (const [name, routeKeys] of Object.entries(ROUTES)) {
+      const fnId = logicalId(s.stack, s.stack.api.functions[name]!);
+      for (const routeKey of routeKeys) {
+        const routes = Object.values(s.template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } })) as { Properties: { Target: { 'Fn::Join': [string, unknown[]] } } }[];
+        expect(routes).toHaveLength(1);
+        const integrationId = (routes[0]!.Properties.Target['Fn::Join'][1][1] as { Ref: string }).Ref;
+        expect(JSON.stringify(integrations[integrationId]!.Properties.IntegrationUri)).toContain(fnId);
+      }
     }
   });
 
-  test('may use the table, the secrets key, the mail bucket, and send to the deliveries queue only; never send email, schedule or publish', () => {
-    const actions = functionActions(s.template, s.stack, 'dashboard');
-    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchGetItem', 'kms:Encrypt', 'kms:Decrypt', 'sqs:SendMessage', 's3:PutObject']));
-    expect(actions.filter((action) => action.startsWith('kms:')).sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
-    expect(actions).not.toContain('ses:SendEmail');
-    expect(actions).not.toContain('ses:SendRawEmail');
-    for (const prefix of ['sns:', 'scheduler:', 'iam:']) expect(actions.filter((action) => action.startsWith(prefix))).toEqual([]);
+  test('none may send email, schedule or publish; the main one sends to the deliveries queue only, dashboard-emails touches no queue', () => {
+    for (const name of Object.keys(ROUTES)) {
+      const actions = functionActions(s.template, s.stack, name);
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchGetItem']));
+      expect(actions).not.toContain('ses:SendEmail');
+      expect(actions).not.toContain('ses:SendRawEmail');
+      for (const prefix of ['sns:', 'scheduler:', 'iam:']) expect(actions.filter((action) => action.startsWith(prefix))).toEqual([]);
+      expect(Object.keys(functionEnv(s.template, s.stack, name))).toContain(TABLE.envVar);
+    }
     const deliveries = { 'Fn::GetAtt': [logicalId(s.stack, s.stack.messaging.queues.webhookDeliveries), 'Arn'] };
     const sqs = functionStatements(s.template, s.stack, 'dashboard').filter((st) => actionsOf(st).some((a) => a.startsWith('sqs:')));
     expect(sqs.flatMap(resourcesOf)).toEqual(sqs.map(() => deliveries));
-    const env = functionEnv(s.template, s.stack, 'dashboard');
-    expect(Object.keys(env)).toEqual(expect.arrayContaining([TABLE.envVar, QUEUES.webhookDeliveries.envVar]));
+    expect(Object.keys(functionEnv(s.template, s.stack, 'dashboard'))).toContain(QUEUES.webhookDeliveries.envVar);
+    expect(functionActions(s.template, s.stack, 'dashboard')).not.toContain('s3:GetObject*');
+    expect(functionActions(s.template, s.stack, 'dashboard-emails').filter((action) => action.startsWith('sqs:') || action.startsWith('kms:'))).toEqual([]);
+    expect(functionActions(s.template, s.stack, 'dashboard-emails')).toEqual(expect.arrayContaining(['s3:PutObject', 's3:GetObject*']));
   });
 });

@@ -148,20 +148,22 @@ test('only the functions granted SES may send, and only with the account identit
 describe('SES identity management', () => {
   const sesActions = (name: string): string[] => functionActions(s.template, s.stack, name).filter((a) => a.startsWith('ses:'));
 
-  test('only the domains function (and the dashboard, whose domain page verifies) may manage identities, with exactly these actions', () => {
+  test('only the domains function (and the dashboard\'s domain pages, which verify) may manage identities, with exactly these actions', () => {
     const managers = definitions.filter((d) => sesActions(d.name).some((a) => SES_IDENTITY_ACTIONS.includes(a))).map((d) => d.name);
     expect(managers).toEqual(definitions.filter((d) => granted(d.name, 'ses', 'manageIdentities')).map((d) => d.name));
-    expect(managers).toEqual(['domains', 'dashboard']);
+    expect(managers).toEqual(['domains', 'dashboard-domains']);
     expect([...SES_IDENTITY_ACTIONS].sort()).toEqual(
       ['ses:CreateEmailIdentity', 'ses:DeleteEmailIdentity', 'ses:GetEmailIdentity', 'ses:PutEmailIdentityDkimSigningAttributes', 'ses:PutEmailIdentityMailFromAttributes'].sort(),
     );
     // domains cannot send; send-email cannot touch identities.
     expect(sesActions('domains').sort()).toEqual([...SES_IDENTITY_ACTIONS, ...SES_TENANT_ACTIONS].sort());
-    expect(sesActions('dashboard').sort()).toEqual([...SES_IDENTITY_ACTIONS, ...SES_TENANT_ACTIONS].sort());
+    expect(sesActions('dashboard-domains').sort()).toEqual([...SES_IDENTITY_ACTIONS, ...SES_TENANT_ACTIONS].sort());
+    expect(sesActions('dashboard')).toEqual([]);
+    expect(sesActions('dashboard-emails')).toEqual([]);
     expect(sesActions('send-email').sort()).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
   });
 
-  test.each(['domains', 'dashboard'])('identity actions of %s are scoped to the account identities of the stack region', (name) => {
+  test.each(['domains', 'dashboard-domains'])('identity actions of %s are scoped to the account identities of the stack region', (name) => {
     const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => SES_IDENTITY_ACTIONS.includes(a)));
     expect(statements).toHaveLength(1);
     expect(actionsOf(statements[0]!).sort()).toEqual([...SES_IDENTITY_ACTIONS].sort());
@@ -180,10 +182,10 @@ describe('Route 53 (DNS apply)', () => {
   const route53Actions = (name: string): string[] => functionActions(s.template, s.stack, name).filter((a) => a.startsWith('route53:'));
   const route53Arn = (resource: string): unknown => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:route53:::${resource}/*`]] });
 
-  test('only the domains function (and the dashboard, whose domain page applies) may touch Route 53, with exactly the four actions apply uses', () => {
+  test('only the domains function (and the dashboard\'s domain pages, which apply) may touch Route 53, with exactly the four actions apply uses', () => {
     const writers = definitions.filter((d) => route53Actions(d.name).length > 0).map((d) => d.name);
     expect(writers).toEqual(definitions.filter((d) => granted(d.name, 'route53')).map((d) => d.name));
-    expect(writers).toEqual(['domains', 'dashboard']);
+    expect(writers).toEqual(['domains', 'dashboard-domains']);
     for (const name of writers) {
       expect(route53Actions(name).sort()).toEqual(
         ['route53:ChangeResourceRecordSets', 'route53:GetChange', 'route53:ListHostedZonesByName', 'route53:ListResourceRecordSets'].sort(),
@@ -191,7 +193,7 @@ describe('Route 53 (DNS apply)', () => {
     }
   });
 
-  test.each(['domains', 'dashboard'])('%s: record sets on hosted zones, GetChange on changes, and only ListHostedZonesByName (no resource-level permission) on "*"', (name) => {
+  test.each(['domains', 'dashboard-domains'])('%s: record sets on hosted zones, GetChange on changes, and only ListHostedZonesByName (no resource-level permission) on "*"', (name) => {
     const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => a.startsWith('route53:')));
     expect(statements).toHaveLength(3);
     const byActions = (actions: string[]) => statements.find((st) => JSON.stringify(actionsOf(st).sort()) === JSON.stringify([...actions].sort()));
@@ -206,10 +208,10 @@ describe('Route 53 (DNS apply)', () => {
 describe('SES tenants', () => {
   const sesActions = (name: string): string[] => functionActions(s.template, s.stack, name).filter((a) => a.startsWith('ses:'));
 
-  test('only the tenants and domains functions (and the dashboard, whose domain page verifies) may manage SES tenants, with exactly these actions', () => {
+  test('only the tenants and domains functions (and the dashboard\'s domain pages, which verify) may manage SES tenants, with exactly these actions', () => {
     const managers = definitions.filter((d) => sesActions(d.name).some((a) => SES_TENANT_ACTIONS.includes(a))).map((d) => d.name);
     expect(managers).toEqual(definitions.filter((d) => granted(d.name, 'ses', 'manageTenants')).map((d) => d.name));
-    expect(managers).toEqual(['tenants', 'domains', 'dashboard']);
+    expect(managers).toEqual(['tenants', 'domains', 'dashboard-domains']);
     expect([...SES_TENANT_ACTIONS].sort()).toEqual(
       ['ses:CreateTenant', 'ses:CreateTenantResourceAssociation', 'ses:DeleteTenant', 'ses:DeleteTenantResourceAssociation', 'ses:GetTenant'].sort(),
     );
@@ -218,7 +220,7 @@ describe('SES tenants', () => {
   });
 
   test('tenant actions are scoped to the account tenants, identities and our configuration set; the account id is in the environment', () => {
-    for (const name of ['tenants', 'domains', 'dashboard']) {
+    for (const name of ['tenants', 'domains', 'dashboard-domains']) {
       const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => SES_TENANT_ACTIONS.includes(a)));
       expect(statements).toHaveLength(1);
       expect(actionsOf(statements[0]!).sort()).toEqual([...SES_TENANT_ACTIONS].sort());
@@ -252,13 +254,14 @@ describe('the secrets key', () => {
   test('only the functions holding secrets get KMS permissions, as the definitions say', () => {
     const users = definitions.filter((d) => kmsActions(d.name).length > 0).map((d) => d.name);
     expect(users).toEqual(definitions.filter((d) => granted(d.name, 'secretsKey')).map((d) => d.name));
-    expect(users.sort()).toEqual(['dashboard', 'domains', 'links', 'migrations', 'send-email', 'webhook-delivery', 'webhooks']);
+    expect(users.sort()).toEqual(['dashboard', 'dashboard-domains', 'domains', 'links', 'migrations', 'send-email', 'webhook-delivery', 'webhooks']);
   });
 
-  test('domains and the dashboard (its domain pages) may encrypt and decrypt; webhooks and migrations (imports) may only seal; the send worker seals and opens (link keys); the links group and the delivery worker only open; never GenerateDataKey, ReEncrypt or key administration', () => {
+  test('domains and the dashboard\'s domain pages may encrypt and decrypt; webhooks, the dashboard (webhook secrets) and migrations (imports) may only seal; the send worker seals and opens (link keys); the links group and the delivery worker only open; never GenerateDataKey, ReEncrypt or key administration', () => {
     expect(kmsActions('domains').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
     expect(kmsActions('webhooks')).toEqual(['kms:Encrypt']);
-    expect(kmsActions('dashboard').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
+    expect(kmsActions('dashboard-domains').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
+    expect(kmsActions('dashboard')).toEqual(['kms:Encrypt']);
     expect(kmsActions('migrations')).toEqual(['kms:Encrypt']);
     // The send worker seals the first link key when there is none (docs/tracking.md).
     expect(kmsActions('send-email').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
@@ -268,7 +271,7 @@ describe('the secrets key', () => {
   });
 
   test('KMS statements are scoped to the secrets key', () => {
-    for (const name of ['dashboard', 'domains', 'links', 'migrations', 'send-email', 'webhooks', 'webhook-delivery']) {
+    for (const name of ['dashboard', 'dashboard-domains', 'domains', 'links', 'migrations', 'send-email', 'webhooks', 'webhook-delivery']) {
       const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => a.startsWith('kms:')));
       expect(statements.length).toBeGreaterThan(0);
       for (const statement of statements) {

@@ -1,9 +1,14 @@
 /**
- * The dashboard group (docs/dashboard.md): everything a browser does with a session cookie instead of an
- * API key. Its routes (infra/definitions.ts): `ANY /dashboard`, `ANY /dashboard/{proxy+}` (sign-in,
- * sign-out, who am I: ./session-routes.ts; the pages and their assets: ./pages/) and `ANY /api/{proxy+}`
- * (the spec's /api/events and /api/webhooks: ./api-routes.ts). Answers are never cached (they carry CSRF
- * tokens and account data), except the content-hashed static assets, which say so themselves.
+ * The main dashboard function (docs/dashboard.md): everything a browser does with a session cookie
+ * instead of an API key, except the pages of two areas that have functions of their own, so that no
+ * function bundles every AWS client (infra/definitions.ts): the emails and received-email pages
+ * (functions/api/dashboard-emails: the mail bucket, the send core) and the domain pages
+ * (functions/api/dashboard-domains: SES identities, DNS apply). API Gateway sends each its paths; the
+ * pages share one library (./pages/) and one session.
+ *
+ * Its routes: `ANY /dashboard`, `ANY /dashboard/{proxy+}` (sign-in, sign-out, who am I: ./session-routes.ts;
+ * the other areas' pages and the assets: ./pages/) and `ANY /api/{proxy+}` (the spec's /api/events and
+ * /api/webhooks: ./api-routes.ts).
  */
 import type { Hono } from 'hono';
 import { createFrame } from '../../../shared/http/create-api';
@@ -13,12 +18,21 @@ import { createSessionApi } from './api-routes';
 import { createDashboardPages } from './pages';
 import { addSessionRoutes } from './session-routes';
 
-export function createDashboardApp(services: DashboardServices): Hono<ApiEnv> {
+/**
+ * The frame of every dashboard function: answers are never cached (they carry CSRF tokens and account
+ * data), except the content-hashed static assets, which say so themselves.
+ */
+export function createDashboardFrame(): Hono<ApiEnv> {
   const app = createFrame();
   app.use('*', async (c, next) => {
     await next();
     if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
   });
+  return app;
+}
+
+export function createDashboardApp(services: DashboardServices): Hono<ApiEnv> {
+  const app = createDashboardFrame();
   addSessionRoutes(app, services);
   app.route('/dashboard', createDashboardPages(services));
   app.route('/api', createSessionApi(services));

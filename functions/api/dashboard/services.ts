@@ -1,10 +1,11 @@
 /**
- * What the dashboard group uses: the use cases of the groups it mirrors (emails, domains, keys, webhooks,
- * tenants, templates, automations, received email, imports' reports), hence the table, the queues, the mail
- * bucket, SES, the schedules (the send core's type: the test send never schedules), the secrets key and DNS
- * apply; not inbound parsing or the provider APIs.
+ * What the main dashboard function uses: sessions, and the use cases of the areas it serves (keys, SMTP
+ * credentials, webhooks, suppressions, tenants, templates, automations, imports' reports, and the
+ * session doors /api/events and /api/webhooks), hence the table, the queues (a webhook delivery's
+ * replay) and the secrets key (webhook signing secrets); not the mail bucket, SES or DNS, which only the
+ * emails and domains pages use (functions/api/dashboard-emails, dashboard-domains).
  * Its handler composes exactly this (shared/services/).
  */
-import type { BlobServices, CoreServices, DnsApplyServices, MessagingServices, ScheduleServices, SecretServices, SesServices, TenantCleanupServices } from '../../../shared/services';
+import type { CoreServices, MessagingServices, SecretServices } from '../../../shared/services';
 
-export type DashboardServices = CoreServices & MessagingServices & BlobServices & SesServices & TenantCleanupServices & ScheduleServices & SecretServices & DnsApplyServices;
+export type DashboardServices = CoreServices & MessagingServices & SecretServices;

@@ -14,6 +14,8 @@ import { createApiKeysApp } from '../../../functions/api/api-keys/app';
 import { createAttachmentsApp } from '../../../functions/api/attachments/app';
 import { createAutomationsApp } from '../../../functions/api/automations/app';
 import { createDashboardApp } from '../../../functions/api/dashboard/app';
+import { createDashboardDomainsApp } from '../../../functions/api/dashboard-domains/app';
+import { createDashboardEmailsApp } from '../../../functions/api/dashboard-emails/app';
 import { createDomainsApp } from '../../../functions/api/domains/app';
 import { createEmailsApp } from '../../../functions/api/emails/app';
 import { createLinksApp } from '../../../functions/api/links/app';
@@ -47,6 +49,8 @@ const APPS: Record<string, () => Hono<any>> = {
   migrations: () => createMigrationsApp(services),
   links: () => createLinksApp(services),
   dashboard: () => createDashboardApp(services),
+  'dashboard-emails': () => createDashboardEmailsApp(services),
+  'dashboard-domains': () => createDashboardDomainsApp(services),
   reference: () => createReferenceApp(),
 };
 
@@ -56,9 +60,9 @@ const APPS: Record<string, () => Hono<any>> = {
  */
 const NOT_OPERATIONS: { why: string; matches: (group: string, method: string, path: string) => boolean }[] = [
   {
-    why: "the dashboard's HTML pages, their forms and static assets (docs/dashboard.md): pages for a browser, not API; its JSON doors (sign-in, sign-out, session) are operations",
+    why: "the dashboard's HTML pages, their forms and static assets (its three functions: docs/dashboard.md): pages for a browser, not API; its JSON doors (sign-in, sign-out, session) are operations",
     matches: (group, method, path) =>
-      group === 'dashboard' &&
+      ['dashboard', 'dashboard-emails', 'dashboard-domains'].includes(group) &&
       (path === '/dashboard' || path.startsWith('/dashboard/')) &&
       !['POST /dashboard/sign-in', 'POST /dashboard/sign-out', 'GET /dashboard/session'].includes(`${method} ${path}`),
   },

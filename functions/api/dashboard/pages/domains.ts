@@ -13,6 +13,7 @@ import { applyDomainDns } from '../../../../shared/usecases/dns-apply';
 import { createDomain, getDomain, listDomains, verifyDomain } from '../../../../shared/usecases/domains';
 import { buttonForm, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render, select, type PageContext, param } from './forms';
 import type { PageRoutes } from './index';
+import type { DashboardDomainsServices } from '../../dashboard-domains/services';
 import { badge, html, table, time, type Html } from './layout';
 
 type PublicDomain = ReturnType<typeof toPublicDomain>;
@@ -66,7 +67,7 @@ ${applyForm(c, domain)}`;
   return render(c, { title: domain.name, lead: html`<p><a href="/dashboard/domains">← All domains</a> · Status: ${badge(domain.status)}</p>`, body });
 }
 
-export function addDomainPages(routes: PageRoutes): void {
+export function addDomainPages(routes: PageRoutes<DashboardDomainsServices>): void {
   const { services } = routes;
 
   routes.page('/domains', async (c) => {

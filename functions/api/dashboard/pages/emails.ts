@@ -17,6 +17,7 @@ import { barChart, rateChart } from './charts';
 import { dailyActivity, emailTimeline, FILTER_STATUSES, hasFilter, isInFlight, matchesEmail, type ActivitySample, type EmailFilter } from './email-model';
 import { problemFlash, field, formAction, input, LIST_PAGE_SIZE, pager, pageState, postForm, redirectTo, render, select, type PageContext, param } from './forms';
 import type { PageRoutes } from './index';
+import type { DashboardEmailsServices } from '../../dashboard-emails/services';
 import { badge, html, percent, table, time, type Flash, type Html } from './layout';
 
 export const SEARCH_PAGE = 100;
@@ -107,7 +108,7 @@ ${postForm(
 )}</section>`;
 }
 
-export function addEmailPages(routes: PageRoutes): void {
+export function addEmailPages(routes: PageRoutes<DashboardEmailsServices>): void {
   const { services } = routes;
 
   routes.page('/emails', async (c) => {

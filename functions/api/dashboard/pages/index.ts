@@ -14,68 +14,76 @@ import { NotFoundError } from '../../../../shared/domain/errors';
 import { plausiblePaths } from '../../../../shared/http/create-api';
 import type { ApiEnv } from '../../../../shared/http/env';
 import { requireSession } from '../../../../shared/http/middleware/session';
+import type { SessionDeps } from '../../../../shared/usecases/dashboard/sessions';
 import type { DashboardServices } from '../services';
 import { addApiKeyPages, addSmtpCredentialPages } from './credentials';
 import { ASSETS } from './assets';
 import { addAutomationPages } from './automations';
-import { addDomainPages } from './domains';
-import { addEmailPages } from './emails';
 import { HOME_PATH, pageError, readForm, type PageContext } from './forms';
 import { addImportPages } from './imports';
-import { addReceivedPages } from './received';
 import { signInPage } from './sign-in';
 import { addSuppressionPages } from './suppressions';
 import { addTemplatePages } from './templates';
 import { addTenantPages } from './tenants';
 import { addWebhookPages } from './webhooks';
 
-export interface PageRoutes {
-  services: DashboardServices;
+/** What a page area registers its routes on, with the services of the function that serves it. */
+export interface PageRoutes<S = DashboardServices> {
+  services: S;
   /** A page: GET `path` (relative to /dashboard) for the signed-in user. */
   page(path: string, handler: (c: PageContext) => Response | Promise<Response>): void;
   /** A form action: POST `path` with the session and its CSRF token; `form` is the url-encoded body. */
   action(path: string, handler: (c: PageContext, form: URLSearchParams) => Response | Promise<Response>): void;
 }
 
-export function createDashboardPages(services: DashboardServices): Hono<ApiEnv> {
+/** One area's pages (./emails.ts, ./domains.ts, ...): registers its routes. */
+export type PageArea<S> = (routes: PageRoutes<S>) => void;
+
+/**
+ * The pages of `areas`, relative to /dashboard, behind one session check (without a live session it
+ * throws 401, which pageError turns into the sign-in page: 302 with `next` for a page, 303 for a form
+ * post), and the HTML 404 for any other path the function is sent. Each dashboard function (the main
+ * one, dashboard-emails, dashboard-domains: infra/definitions.ts) serves its own areas with its own
+ * services.
+ */
+export function createPages<S extends SessionDeps>(services: S, areas: PageArea<S>[], before?: (pages: Hono<ApiEnv>) => void): Hono<ApiEnv> {
   const pages = new Hono<ApiEnv>();
   pages.onError(pageError);
-  // One session check for pages and actions: without a live session it throws 401, which pageError turns
-  // into the sign-in page (302 with `next` for a page, 303 for a form post).
   const session = requireSession(services);
-  const routes: PageRoutes = {
+  const routes: PageRoutes<S> = {
     services,
     page: (path, handler) => pages.get(path, session, plausiblePaths(), (c) => handler(c)),
     action: (path, handler) => pages.post(path, session, plausiblePaths(), async (c) => handler(c, await readForm(c))),
   };
-
-  // The static assets: content-hashed URLs, so cached for a year (a new version is a new URL).
-  for (const asset of Object.values(ASSETS)) {
-    pages.get(asset.path.slice('/dashboard'.length), (c) => {
-      c.header('Content-Type', asset.type);
-      c.header('Cache-Control', 'public, max-age=31536000, immutable');
-      c.header('X-Content-Type-Options', 'nosniff');
-      return c.body(asset.body);
-    });
-  }
-
-  pages.get('/', (c) => c.redirect(HOME_PATH, 302));
-  pages.get('/sign-in', (c) => signInPage(c, { next: c.req.query('next') }));
-
-  addEmailPages(routes);
-  addDomainPages(routes);
-  addApiKeyPages(routes);
-  addSmtpCredentialPages(routes);
-  addWebhookPages(routes);
-  addSuppressionPages(routes);
-  addTenantPages(routes);
-  addTemplatePages(routes);
-  addAutomationPages(routes);
-  addReceivedPages(routes);
-  addImportPages(routes);
-  // Any other page: the HTML 404 (after the routes above, and after ../session-routes.ts, registered first).
+  before?.(pages);
+  for (const area of areas) area(routes);
+  // Any other page: the HTML 404 (after the areas' routes, and after ../session-routes.ts, registered first).
   routes.page('*', (c) => {
     throw new NotFoundError(`The page ${c.req.path}`);
   });
   return pages;
+}
+
+/**
+ * The main dashboard function's pages: the static assets, the sign-in page, and every area but emails,
+ * received email (dashboard-emails) and domains (dashboard-domains).
+ */
+export function createDashboardPages(services: DashboardServices): Hono<ApiEnv> {
+  return createPages(
+    services,
+    [addApiKeyPages, addSmtpCredentialPages, addWebhookPages, addSuppressionPages, addTenantPages, addTemplatePages, addAutomationPages, addImportPages],
+    (pages) => {
+      // The static assets: content-hashed URLs, so cached for a year (a new version is a new URL).
+      for (const asset of Object.values(ASSETS)) {
+        pages.get(asset.path.slice('/dashboard'.length), (c) => {
+          c.header('Content-Type', asset.type);
+          c.header('Cache-Control', 'public, max-age=31536000, immutable');
+          c.header('X-Content-Type-Options', 'nosniff');
+          return c.body(asset.body);
+        });
+      }
+      pages.get('/', (c) => c.redirect(HOME_PATH, 302));
+      pages.get('/sign-in', (c) => signInPage(c, { next: c.req.query('next') }));
+    },
+  );
 }

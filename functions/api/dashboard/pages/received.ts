@@ -8,11 +8,12 @@ import { parseWith } from '../../../../shared/http/validate';
 import { getReceivedEmail, listReceivedEmails } from '../../../../shared/usecases/inbound/received-emails';
 import { problemFlash, input, LIST_PAGE_SIZE, pager, pageState, render, param } from './forms';
 import type { PageRoutes } from './index';
+import type { DashboardEmailsServices } from '../../dashboard-emails/services';
 import { badge, html, json, table, time, type Flash } from './layout';
 
 type ListItem = Awaited<ReturnType<typeof listReceivedEmails>>['items'][number];
 
-export function addReceivedPages(routes: PageRoutes): void {
+export function addReceivedPages(routes: PageRoutes<DashboardEmailsServices>): void {
   const { services } = routes;
 
   routes.page('/received', async (c) => {
