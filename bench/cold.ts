@@ -14,8 +14,9 @@
  *    NODE_OPTIONS here: infra/constructs/service-function.ts); medians. Floors in the same run: an empty
  *    handler (node alone) and a bundle of the DynamoDB document client alone (the SDK's least).
  * 2. CPU per request. An in-memory local cloud (the send worker held: LOCAL_HOLD_WORKERS), then the emails,
- *    dashboard and send-email bundles required in this process, invoked with API Gateway and SQS events
- *    against it: POST /emails, GET /emails/{id}, GET /emails, GET /dashboard/emails and the send worker's
+ *    dashboard, dashboard-emails and send-email bundles required in this process, invoked with API Gateway
+ *    and SQS events against it: POST /emails, GET /emails/{id}, GET /emails, GET /dashboard/api-keys,
+ *    GET /dashboard/emails[/{id}] and the send worker's
  *    delivery of one message (compose, DKIM-sign with a verified domain's key, SES). CPU time per
  *    invocation (this process's only work; the local cloud runs in its own) after --warmup invocations, and
  *    the first one's. On AWS a function gets CPU in proportion to its memory (1,769 MB = one vCPU), so

@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { build, type Plugin } from 'esbuild';
-import { BUNDLE_FILE, BUNDLE_SIZE_EXCEPTIONS, DEFAULT_FUNCTIONS_DIR, MAX_BUNDLE_BYTES, PROJECT_ROOT, RELAY_DOCKERFILE, bundleLimit, functionCodeDir, functionEntries, type FunctionEntry } from './functions';
+import { BUNDLE_FILE, DEFAULT_FUNCTIONS_DIR, MAX_BUNDLE_BYTES, PROJECT_ROOT, RELAY_DOCKERFILE, functionCodeDir, functionEntries, type FunctionEntry } from './functions';
 import { SMTP_RELAY } from './definitions';
 
 /**
@@ -165,22 +165,19 @@ function kib(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
-/** Bundles over their limit (bundleLimit: MAX_BUNDLE_BYTES, or the exception's ceiling). */
+/** Bundles over the limit, MAX_BUNDLE_BYTES. */
 export function oversizedBundles(built: readonly Pick<BuiltFunction, 'name' | 'bytes'>[]): { name: string; bytes: number; limit: number }[] {
-  return built.map((b) => ({ name: b.name, bytes: b.bytes, limit: bundleLimit(b.name) })).filter((b) => b.bytes > b.limit);
+  return built.filter((b) => b.bytes > MAX_BUNDLE_BYTES).map((b) => ({ name: b.name, bytes: b.bytes, limit: MAX_BUNDLE_BYTES }));
 }
 
-/** One line per bundle: its size, its share of the limit, and what is wrong or allowed. */
+/** One line per bundle: its size and its share of the limit, or that it is over (a container has none). */
 export function sizeReport(built: readonly Pick<BuiltFunction, 'name' | 'bytes' | 'sourceMapBytes' | 'file'>[], containers: readonly string[] = []): string[] {
   const width = Math.max(...built.map((b) => b.name.length));
   return built.map((b) => {
-    const limit = bundleLimit(b.name);
-    const exception = BUNDLE_SIZE_EXCEPTIONS[b.name];
     let status: string;
     if (containers.includes(b.name)) status = 'container (no limit)';
-    else if (b.bytes > limit) status = `OVER THE LIMIT of ${kib(limit)}`;
-    else if (exception) status = `over ${kib(MAX_BUNDLE_BYTES)}: allowed up to ${kib(limit)} (${exception.reason})`;
-    else status = `${Math.round((100 * b.bytes) / limit)}% of ${kib(limit)}`;
+    else if (b.bytes > MAX_BUNDLE_BYTES) status = `OVER THE LIMIT of ${kib(MAX_BUNDLE_BYTES)}`;
+    else status = `${Math.round((100 * b.bytes) / MAX_BUNDLE_BYTES)}% of ${kib(MAX_BUNDLE_BYTES)}`;
     return `${b.name.padEnd(width)}  ${kib(b.bytes).padStart(10)}  (map ${kib(b.sourceMapBytes).padStart(10)})  ${path.relative(PROJECT_ROOT, b.file).padEnd(width + 24)}  ${status}`;
   });
 }

@@ -29,22 +29,6 @@ const MIB = 1024 * 1024;
  */
 export const MAX_BUNDLE_BYTES = MIB;
 
-/**
- * Lambdas that cannot fit MAX_BUNDLE_BYTES yet, each with the ceiling it is held to instead (a little
- * above its size today, so growth still fails the build) and why (docs/architecture.md, "Lean bundles").
- */
-export const BUNDLE_SIZE_EXCEPTIONS: Readonly<Record<string, { maxBytes: number; reason: string }>> = {
-  'inbound-email': {
-    maxBytes: 3.5 * MIB,
-    reason: 'mailparser (~1.7 MiB with its charset tables and HTML converter) and mailauth (SPF, DKIM, DMARC: ~1.2 MiB, its shared tools load libmime, joi and tldts)',
-  },
-};
-
-/** The bundle size limit of a function: MAX_BUNDLE_BYTES unless it is one of BUNDLE_SIZE_EXCEPTIONS. */
-export function bundleLimit(name: string): number {
-  return BUNDLE_SIZE_EXCEPTIONS[name]?.maxBytes ?? MAX_BUNDLE_BYTES;
-}
-
 export interface FunctionEntry {
   /** Function name: directory of its bundle, suffix of its logical id. */
   name: string;

@@ -1,5 +1,5 @@
 import type { Lookup } from './domain/domains/evaluate';
-import type { AutomationStepMessage, InboundMessage, SendMessage, ServiceEventMessage, WebhookDeliveryMessage } from './domain/messages';
+import type { AutomationStepMessage, CheckedInboundMessage, SendMessage, ServiceEventMessage, WebhookDeliveryMessage } from './domain/messages';
 
 /**
  * Ports: what use cases need from the outside world. Adapters in shared/aws implement them with the AWS
@@ -33,7 +33,7 @@ export interface WebhookDeliveryQueue {
 /** The inbound queue: the MX listener hands each stored message (one per receiving account) to the inbound worker. */
 export interface InboundQueue {
   /** All or nothing as far as the caller knows: throws when any message was not accepted. */
-  enqueueAll(messages: InboundMessage[]): Promise<void>;
+  enqueueAll(messages: CheckedInboundMessage[]): Promise<void>;
 }
 
 /** What the blob store knows about a stored object. */

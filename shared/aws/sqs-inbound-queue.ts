@@ -1,5 +1,5 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { InboundMessage } from '../domain/messages';
+import type { CheckedInboundMessage } from '../domain/messages';
 import type { InboundQueue } from '../ports';
 import { sendAllOrThrow } from './sqs-batch';
 
@@ -14,7 +14,7 @@ export class SqsInboundQueue implements InboundQueue {
     private readonly queueUrl: string,
   ) {}
 
-  enqueueAll(messages: InboundMessage[]): Promise<void> {
+  enqueueAll(messages: CheckedInboundMessage[]): Promise<void> {
     return sendAllOrThrow(this.sqs, this.queueUrl, messages, 'inbound messages');
   }
 }

@@ -8,8 +8,9 @@
  *
  * Why not mailauth here: its verifier brings ~1.1 MB of dependencies (charset tables, joi, the public
  * suffix list) into every bundle that imports it (the domains group, the dashboard, ...), for a check of
- * our own signature. The inbound worker, which verifies other people's mail, keeps mailauth
- * (shared/inbound/check-authentication.ts); tests verify what we send with it (an independent verifier).
+ * our own signature. The MX listener (a container, no bundle limit), which verifies other people's mail,
+ * keeps mailauth (shared/inbound/check-authentication.ts); tests verify what we send with it (an
+ * independent verifier).
  */
 import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { canonicalHeaders, relaxedBody, relaxedHeader, splitMessage, type HeaderField } from './canonicalize';

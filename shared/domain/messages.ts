@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import { isId } from './ids';
+import { authenticationChecksSchema, type AuthenticationChecks } from './inbound/authentication';
 import { EVENT_TYPES } from './webhooks/event-types';
 
 /**
@@ -99,5 +100,12 @@ export const inboundMessageSchema = z.object({
   remote_address: z.string(),
   helo: z.string(),
   tls: z.boolean(),
+  /**
+   * SPF, DKIM and DMARC as the listener checked them at the end of DATA (once per message). Absent in
+   * messages queued before the listener checked (the worker records those as unchecked: `temperror`).
+   */
+  authentication: authenticationChecksSchema.optional(),
 });
 export type InboundMessage = z.output<typeof inboundMessageSchema>;
+/** What the MX listener enqueues today: always with its checks (the field is optional for older messages only). */
+export type CheckedInboundMessage = InboundMessage & { authentication: AuthenticationChecks };

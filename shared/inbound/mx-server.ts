@@ -6,9 +6,13 @@
  *
  * Nothing accepted is lost: at the final dot the message (with a Received trace field in front) is
  * written to the mail bucket, then one message per receiving account goes to the inbound queue, and
- * only then is 250 answered. A crash before the 250 leaves the sender retrying (a stored object may be
- * orphaned, never a message lost); a crash after it leaves the message in S3 and in the queue, where the
- * inbound worker picks it up. A failure of either write answers 451 4.3.0 (try again later).
+ * only then is 250 answered. While it is written, the sender is authenticated once for the message
+ * (SPF, DKIM, DMARC: shared/inbound/check-authentication.ts, through the service's DNS resolvers, at most
+ * AUTHENTICATION_TIMEOUT_MS, never failing the message: checks that could not run are `temperror`);
+ * every queue message carries the result, for the inbound worker to record. A crash before the 250
+ * leaves the sender retrying (a stored object may be orphaned, never a message lost); a crash after it
+ * leaves the message in S3 and in the queue, where the inbound worker picks it up. A failure of either
+ * write answers 451 4.3.0 (try again later).
  *
  * Limits: SIZE (maxMessageBytes, 552 5.3.4 at MAIL FROM or after DATA), 100 recipients (452 4.5.3), a
  * header block over 1 MB (552 5.3.4, nothing stored), maxClients connections (421), idle time (421),
@@ -17,7 +21,7 @@
 import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
 import { newId, ulid } from '../domain/ids';
 import { inboundKeys } from '../domain/inbound/content-keys';
-import type { InboundMessage } from '../domain/messages';
+import type { CheckedInboundMessage } from '../domain/messages';
 import { logError, logInfo } from '../log';
 import type { BlobStore, Clock, InboundQueue } from '../ports';
 import { collectMessage, MemoryBudget } from '../smtp/collect-message';
@@ -26,6 +30,7 @@ import { SmtpRefusal, smtpErrorOf } from '../smtp/replies';
 import { baseServerOptions, DEFAULT_MAX_BUFFERED_BYTES, type SmtpListenerOptions } from '../smtp/listener-options';
 import { serverHandle, type SmtpServerHandle } from '../smtp/server-handle';
 import type { ReceivingDomain, ReceivingDomains } from '../usecases/inbound/receiving-domains';
+import { AUTHENTICATION_TIMEOUT_MS, checkAuthentication, type RawResolve } from './check-authentication';
 import { receivedField } from './received-field';
 
 /** Largest message accepted: SES's and most providers' 40 MB. */
@@ -37,8 +42,10 @@ export const MX_MAX_RECIPIENTS = 100;
 
 /** The listener's settings (shared/smtp/listener-options.ts; SIZE defaults to MX_MAX_MESSAGE_BYTES). */
 export interface MxOptions extends SmtpListenerOptions {
-  /** The name in the greeting and the Received field (the MX host). */
+  /** The name in the greeting, the Received field and the authentication checks (the MX host). */
   hostname: string;
+  /** The SPF/DKIM/DMARC checks' time limit (AUTHENTICATION_TIMEOUT_MS); after it the message is `temperror`. */
+  authenticationTimeoutMs?: number;
 }
 
 export interface MxDeps {
@@ -46,6 +53,8 @@ export interface MxDeps {
   blobs: Pick<BlobStore, 'put'>;
   inboundQueue: InboundQueue;
   clock: Clock;
+  /** The service's DNS resolvers (core.dns: DNS_RESOLVERS, the DNS emulator on the local cloud), for SPF, DKIM and DMARC. */
+  dns: { resolve: RawResolve };
 }
 
 export type MxServer = SmtpServerHandle;
@@ -64,6 +73,7 @@ const transactionOf = (session: SMTPServerSession): MxTransaction | undefined =>
 export function createMxServer(options: MxOptions, deps: MxDeps): MxServer {
   const maxMessageBytes = options.maxMessageBytes ?? MX_MAX_MESSAGE_BYTES;
   const budget = new MemoryBudget(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES);
+  const authenticationTimeoutMs = options.authenticationTimeoutMs ?? AUTHENTICATION_TIMEOUT_MS;
 
   const onRcptTo = (address: { address: string }, session: SMTPServerSession, callback: (err?: Error | null) => void) => {
     const current = transactionOf(session) ?? { transaction: session.transaction, recipients: [] };
@@ -115,7 +125,10 @@ export function createMxServer(options: MxOptions, deps: MxDeps): MxServer {
     });
   };
 
-  /** The raw message to the bucket, then one queue message per receiving account: the 250 waits for both. */
+  /**
+   * The raw message to the bucket and, meanwhile, its authentication checks; then one queue message per
+   * receiving account, each with the checks' result: the 250 waits for all of it.
+   */
   const store = async (message: Buffer, session: SMTPServerSession, transaction: MxTransaction): Promise<string[]> => {
     const now = deps.clock.now();
     const rawId = ulid(now.getTime());
@@ -126,14 +139,23 @@ export function createMxServer(options: MxOptions, deps: MxDeps): MxServer {
     const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
     const trace = receivedField({ helo, remoteAddress, by: options.hostname, tls, id: rawId, recipients: transaction.recipients.map((r) => r.address), at: now });
     const raw = Buffer.concat([Buffer.from(trace, 'latin1'), message]);
-    await deps.blobs.put(rawKey, raw, 'message/rfc822');
+    // Checked once per message, not per account; never throws. Both are awaited before answering, even
+    // when the write failed, so the message's bytes are released (the memory budget) only once unused.
+    const checksStarted = Date.now();
+    const [stored, checked] = await Promise.allSettled([
+      deps.blobs.put(rawKey, raw, 'message/rfc822'),
+      checkAuthentication({ raw, ip: remoteAddress, helo, mailFrom, mta: options.hostname }, (name, rrtype) => deps.dns.resolve(name, rrtype), { timeoutMs: authenticationTimeoutMs }).then((result) => ({ result, ms: Date.now() - checksStarted })),
+    ]);
+    if (stored.status === 'rejected') throw stored.reason;
+    if (checked.status === 'rejected') throw checked.reason;
+    const authentication = checked.value.result;
     const byAccount = new Map<string, { domain: ReceivingDomain; addresses: string[] }>();
     for (const { address, domain } of transaction.recipients) {
       const group = byAccount.get(domain.account_id) ?? { domain, addresses: [] };
       group.addresses.push(address);
       byAccount.set(domain.account_id, group);
     }
-    const messages: InboundMessage[] = [...byAccount.values()].map(({ domain, addresses }) => ({
+    const messages: CheckedInboundMessage[] = [...byAccount.values()].map(({ domain, addresses }) => ({
       email_id: newId('inb', now.getTime()),
       account_id: domain.account_id,
       domain_id: domain.domain_id,
@@ -147,9 +169,21 @@ export function createMxServer(options: MxOptions, deps: MxDeps): MxServer {
       remote_address: remoteAddress,
       helo,
       tls,
+      authentication,
     }));
     await deps.inboundQueue.enqueueAll(messages);
-    logInfo('mx: message accepted', { session: session.id, remote: remoteAddress, tls, bytes: raw.length, raw_key: rawKey, email_ids: messages.map((m) => m.email_id) });
+    logInfo('mx: message accepted', {
+      session: session.id,
+      remote: remoteAddress,
+      tls,
+      bytes: raw.length,
+      raw_key: rawKey,
+      email_ids: messages.map((m) => m.email_id),
+      spf: authentication.spf.result,
+      dkim: authentication.dkim.map((signature) => signature.result),
+      dmarc: authentication.dmarc.result,
+      authentication_ms: checked.value.ms,
+    });
     return messages.map((m) => m.email_id);
   };
 

@@ -1,18 +1,34 @@
 /**
- * Reading a received message with mailparser into what the record, the bodies and the attachments need.
- * It never throws: a message mailparser cannot read whole (broken MIME, a part's header over 1 MB, ...)
- * gives what its top header block says, decoded when possible, with `parse_error` saying what went wrong;
- * the raw message is kept either way. Attachments past MAX_STORED_ATTACHMENTS are counted, not kept
- * (they stay in the raw message).
+ * Reading a received message into what the record, the bodies and the attachments need, with the
+ * service's own MIME reader (shared/mime/: mime-tree, mime-part, parse-bodies, encoded-words, charset,
+ * addresses, html-to-text) in place of mailparser, whose charset tables and HTML converter made the
+ * inbound worker's bundle 3.5 MB. It gives what mailparser gave on ordinary messages (the equality test
+ * test/unit/mime/parse-message-vs-mailparser.test.ts); the deliberate differences are listed in
+ * docs/inbound.md ("Parsing").
+ *
+ * It never throws: a message that cannot be read whole (more than MAX_MIME_PARTS parts, a part's header
+ * over 1 MB) gives what its top header block says, decoded, with `parse_error` saying what went wrong
+ * and no bodies or attachments; a multipart nested deeper than MAX_MIME_DEPTH levels is not split (the
+ * rest is read) and `parse_error` says so. The raw message is kept either way. Attachments past
+ * MAX_STORED_ATTACHMENTS are counted, not kept (they stay in the raw message).
  */
-import { simpleParser, type AddressObject, type EmailAddress, type ParsedMail } from 'mailparser';
 import { MAX_STORED_ATTACHMENTS, type ReceivedHeaderFields } from '../domain/inbound/received-email';
-import { fieldName, fieldValue, splitHeaderBlock } from '../mime/header-block';
+import { formatAddressList } from '../mime/addresses';
+import { decodeUnknown } from '../mime/charset';
+import { decodeWords } from '../mime/encoded-words';
+import { fieldName, unfoldedValue, type RawHeaderField } from '../mime/header-block';
+import { htmlToText } from '../mime/html-to-text';
+import { isAttachment, partContent, walkParts } from '../mime/mime-part';
+import { headerFields, readMimeTree, type MimePart } from '../mime/mime-tree';
+import { typeOfFilename } from '../mime/mime-types';
+import { collectBodies } from '../mime/parse-bodies';
+import { textToHtml } from '../mime/text-to-html';
 
 export interface ParsedAttachment {
   filename: string | null;
   content_type: string;
   size: number;
+  /** The Content-ID as written, angle brackets included (`<logo@example.com>`), as mailparser's contentId. */
   content_id: string | null;
   content_disposition: 'attachment' | 'inline';
   content: Buffer;
@@ -21,7 +37,7 @@ export interface ParsedAttachment {
 export interface ParsedInbound extends ReceivedHeaderFields {
   html: string | null;
   text: string | null;
-  /** Every header field of the top header block, in order (values unfolded). */
+  /** Every header field of the top header block, in order (name as written, value unfolded and trimmed, 8-bit bytes as UTF-8). */
   headers: { name: string; value: string }[];
   attachments: ParsedAttachment[];
   attachment_count: number;
@@ -29,93 +45,97 @@ export interface ParsedInbound extends ReceivedHeaderFields {
 }
 
 /**
- * MIME parts read before mailparser gives up on the message (its splitter's default is 1000, which made a
- * message of a few thousand tiny attachments lose its body and its count). Each part costs ~7 KB of
- * memory while parsing: 10,000 stay near 150 MB and ~1 s; past that the message is read as headers only.
+ * MIME parts read before the message is read as headers only (the top one not counted). Reading is
+ * linear and keeps only offsets per part: 10,000 parts take well under a second.
  */
 export const MAX_MIME_PARTS = 10_000;
-
-const PARSER_OPTIONS = { skipImageLinks: true, skipTextLinks: true, maxHtmlLengthToParse: 5 * 1024 * 1024, maxChildNodes: MAX_MIME_PARTS } as const;
+/** Multiparts nested deeper than this are not split (200 levels, as some test corpora send, are read). */
+export const MAX_MIME_DEPTH = 500;
+/** A part header over this is not read (mailparser's limit, kept). */
+const MAX_PART_HEADER_BYTES = 1024 * 1024;
 
 export async function parseInbound(raw: Buffer): Promise<ParsedInbound> {
   try {
-    return fromParsed(await simpleParser(raw, PARSER_OPTIONS), null);
+    return parseMessage(raw);
   } catch (error) {
-    return parseHeadersOnly(raw, (error as Error)?.message || String(error));
+    return headersOnly(raw, (error as Error)?.message || String(error));
   }
 }
 
-/** The top header block alone, through mailparser again (decoded words, addresses), else as written. */
-async function parseHeadersOnly(raw: Buffer, reason: string): Promise<ParsedInbound> {
-  const { fields } = splitHeaderBlock(raw);
-  const block = Buffer.from(`${fields.map((field) => `${fieldName(field)}: ${fieldValue(field)}`).join('\r\n')}\r\n\r\n`, 'utf8');
-  try {
-    return { ...fromParsed(await simpleParser(block, PARSER_OPTIONS), reason), text: null, html: null };
-  } catch {
-    const value = (name: string) => fields.find((field) => field.name === name) ?? null;
-    const text = (name: string) => {
-      const field = value(name);
-      return field ? fieldValue(field) : null;
-    };
-    return {
-      from: text('from') ?? '',
-      to: text('to') ? [text('to')!] : [],
-      cc: text('cc') ? [text('cc')!] : [],
-      reply_to: text('reply-to') ? [text('reply-to')!] : [],
-      subject: text('subject') ?? '',
-      message_id: text('message-id'),
-      in_reply_to: text('in-reply-to'),
-      references: (text('references') ?? '').split(/\s+/).filter(Boolean),
-      date: null,
-      html: null,
-      text: null,
-      headers: fields.filter((field) => field.name !== '').map((field) => ({ name: fieldName(field), value: fieldValue(field) })),
-      attachments: [],
-      attachment_count: 0,
-      parse_error: reason,
-    };
-  }
-}
-
-function fromParsed(mail: ParsedMail, parseError: string | null): ParsedInbound {
-  const attachments = mail.attachments ?? [];
-  const date = mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date.toISOString() : null;
-  const references = Array.isArray(mail.references) ? mail.references : mail.references ? mail.references.split(/\s+/).filter(Boolean) : [];
+function parseMessage(raw: Buffer): ParsedInbound {
+  const tree = readMimeTree(raw, { maxParts: MAX_MIME_PARTS, maxDepth: MAX_MIME_DEPTH, maxHeaderBytes: MAX_PART_HEADER_BYTES });
+  if (tree.error) return headersOnly(raw, tree.error);
+  const attachments: MimePart[] = [];
+  for (const { part } of walkParts(tree.root)) if (isAttachment(part)) attachments.push(part);
   return {
-    from: addresses(mail.from)[0] ?? '',
-    to: addresses(mail.to),
-    cc: addresses(mail.cc),
-    reply_to: addresses(mail.replyTo),
-    subject: mail.subject ?? '',
-    message_id: mail.messageId ?? null,
-    in_reply_to: mail.inReplyTo ?? null,
-    references,
-    date,
-    html: typeof mail.html === 'string' ? mail.html : null,
-    text: mail.text ?? null,
-    headers: (mail.headerLines ?? []).map(({ line }) => {
-      const colon = line.indexOf(':');
-      return { name: colon >= 0 ? line.slice(0, colon).trim() : line, value: colon >= 0 ? line.slice(colon + 1).replace(/\r?\n[ \t]+/g, ' ').trim() : '' };
-    }),
-    attachments: attachments.slice(0, MAX_STORED_ATTACHMENTS).map((attachment) => ({
-      filename: attachment.filename ?? null,
-      content_type: attachment.contentType || 'application/octet-stream',
-      size: attachment.size ?? attachment.content.length,
-      content_id: attachment.contentId ?? attachment.cid ?? null,
-      content_disposition: attachment.contentDisposition === 'inline' ? 'inline' : 'attachment',
-      content: attachment.content,
-    })),
+    ...readHeaderFields(tree.root.fields),
+    ...collectBodies(tree.root, { htmlToText, textToHtml }),
+    attachments: attachments.slice(0, MAX_STORED_ATTACHMENTS).map(toAttachment),
     attachment_count: attachments.length,
-    parse_error: parseError,
+    parse_error: tree.truncated ? `MIME parts nested deeper than ${MAX_MIME_DEPTH} levels were not read` : null,
   };
 }
 
-/** `Name <addr>` (or `addr`) for each address, group members included. */
-function addresses(value: AddressObject | AddressObject[] | undefined): string[] {
-  const objects = value === undefined ? [] : Array.isArray(value) ? value : [value];
-  const flat = (list: EmailAddress[]): EmailAddress[] => list.flatMap((entry) => (entry.group ? flat(entry.group) : [entry]));
-  return objects.flatMap((object) => flat(object.value ?? [])).flatMap((entry) => {
-    if (!entry.address) return entry.name ? [entry.name] : [];
-    return [entry.name ? `${entry.name} <${entry.address}>` : entry.address];
-  });
+/** The top header block alone (decoded words, addresses). */
+function headersOnly(raw: Buffer, reason: string): ParsedInbound {
+  const empty = { html: null, text: null, attachments: [], attachment_count: 0, parse_error: reason };
+  try {
+    return { ...readHeaderFields(headerFields(raw)), ...empty };
+  } catch {
+    return { from: '', to: [], cc: [], reply_to: [], subject: '', message_id: null, in_reply_to: null, references: [], date: null, headers: [], ...empty };
+  }
 }
+
+function toAttachment(part: MimePart): ParsedAttachment {
+  const content = partContent(part);
+  // mailparser keeps the last non-empty Content-ID.
+  const contentIds = part.fields.filter((field) => field.name === 'content-id').map(unfoldedValue).filter(Boolean);
+  return {
+    filename: part.filename,
+    // A generic type is made specific from the file name, as mailparser does.
+    content_type: part.type === 'application/octet-stream' && part.filename ? typeOfFilename(part.filename) : part.type,
+    size: content.length,
+    content_id: contentIds[contentIds.length - 1] ?? null,
+    content_disposition: part.disposition === 'inline' ? 'inline' : 'attachment',
+    content,
+  };
+}
+
+/**
+ * The record's fields from the top header block, as mailparser reads them: From, Reply-To, Subject,
+ * Message-ID, In-Reply-To and Date from the last field of that name (Subject and the ids: the last
+ * non-empty one), To, Cc and References from all of them; ids get their missing angle brackets.
+ */
+function readHeaderFields(fields: RawHeaderField[]): ReceivedHeaderFields & Pick<ParsedInbound, 'headers'> {
+  const values = (name: string) => fields.filter((field) => field.name === name).map(unfoldedValue);
+  const lastOf = (list: (string | null)[]) => list.filter((value): value is string => !!value).pop() ?? null;
+  const lastField = (name: string) => values(name).pop();
+  const date = lastField('date');
+  const parsedDate = date ? new Date(date) : null;
+  return {
+    from: formatAddressList(lastField('from') ?? '')[0] ?? '',
+    to: values('to').flatMap(formatAddressList),
+    cc: values('cc').flatMap(formatAddressList),
+    reply_to: formatAddressList(lastField('reply-to') ?? ''),
+    subject: lastOf(values('subject').map(decodeWords)) ?? '',
+    message_id: lastOf(values('message-id').map((value) => messageId(decodeWords(value)))),
+    in_reply_to: lastOf(values('in-reply-to').map((value) => messageId(decodeWords(value)))),
+    references: values('references').flatMap((value) =>
+      decodeWords(value)
+        .split(/\s+/)
+        .map(messageId)
+        .filter((id): id is string => id !== null),
+    ),
+    date: parsedDate && !Number.isNaN(parsedDate.getTime()) ? parsedDate.toISOString() : null,
+    headers: fields.map((field) =>
+      field.text.includes(':') ? { name: fieldName(field), value: unfoldedValue(field) } : { name: decodeUnknown(Buffer.from(field.text.replace(/\r?\n$/, ''), 'latin1')), value: '' },
+    ),
+  };
+}
+
+/** An id with the angle brackets it lacks (`abc@host` -> `<abc@host>`), null for an empty one. */
+function messageId(value: string): string | null {
+  if (!value) return null;
+  return `${value.startsWith('<') ? '' : '<'}${value}${value.endsWith('>') ? '' : '>'}`;
+}
+

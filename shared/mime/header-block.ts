@@ -2,7 +2,9 @@
  * The top-level header block of a raw message, field by field, with every byte kept as received, so a
  * message can be edited at its header (fields removed or added) without touching anything else. Strings
  * here are latin1: one character per byte, so 8-bit (UTF-8) header bytes pass through unchanged.
+ * The MIME reader (./mime-tree.ts) splits each part's header block with it too.
  */
+import { decodeUnknown } from './charset';
 
 export interface RawHeaderField {
   /** Lower-cased field name ('' for a line without a colon, kept as it is). */
@@ -60,4 +62,15 @@ export function fieldValue(field: RawHeaderField): string {
   return Buffer.from(value.replace(/\r?\n(?=[ \t])/g, '').replace(/\r?\n$/, ''), 'latin1')
     .toString('utf8')
     .trim();
+}
+
+/**
+ * The field's value as mailparser reads it: each line break with the blanks after it as one space,
+ * trimmed; 8-bit bytes as UTF-8 when they are valid UTF-8, else windows-1252 (RFC 2047 words are left
+ * encoded: ./encoded-words.ts decodes them where a field allows them).
+ */
+export function unfoldedValue(field: RawHeaderField): string {
+  const colon = field.text.indexOf(':');
+  const value = colon >= 0 ? field.text.slice(colon + 1) : '';
+  return decodeUnknown(Buffer.from(value.replace(/(?:\r?\n|\r)[ \t]*/g, ' ').trim(), 'latin1')).trim();
 }

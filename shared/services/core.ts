@@ -74,15 +74,15 @@ export function buildCore(config: Config = loadConfig()) {
     dueWork: new DueWorkIndex(table),
     /** SSRF policy of webhook URLs: public addresses only; loopback too where WEBHOOK_ALLOW_LOOPBACK is set (local cloud). */
     webhookPolicy: { allowLoopback: config.webhookAllowLoopback },
+    /** DNS_RESOLVERS (the DNS emulator on the local cloud): domain verification, webhook URL checks, the MX listener's SPF/DKIM/DMARC. */
     dns: new NodeDnsResolver(parseResolvers(config.dnsResolvers)),
     /** DNS apply (docs/domains.md): stored DNS host credentials (sealed; the adapters are ./dns-apply.ts). */
     dnsProviders: new DnsProviderRepository(table),
     /** The link keys (sealed; ./secrets.ts signs with them). */
     linkKeys: new LinkKeyRepository(table),
-    /** Inbound mail (docs/inbound.md): the MX listener's recipient check, the records (parsing and checks: ./inbound.ts). */
+    /** Inbound mail (docs/inbound.md): the MX listener's recipient check (its SPF/DKIM/DMARC go through `dns`), the records. */
     receivingDomains: new ReceivingDomains({ domains, clock }),
     receivedEmails: new ReceivedEmailRepository(table),
-    mxHostname: config.inboundMxHost,
     templates,
     /** What sends render: the published pointer per send, each immutable version read once per process. */
     publishedTemplates: new PublishedTemplates(templates),

@@ -13,7 +13,6 @@
  *   ./schedules.ts  one-time schedules                                                 EventBridge Scheduler
  *   ./secrets.ts    the secrets key, DKIM keys, signed links                           KMS (or the local key file)
  *   ./dns-apply.ts  DNS host adapters                                                  Route 53, Cloudflare
- *   ./inbound.ts    parsing and SPF/DKIM/DMARC of received mail                        mailparser, mailauth
  *   ./imports.ts    the provider APIs imports read                                     SendGrid, Postmark, Mailgun
  *
  * `buildServices()` is all of them at once: the local cloud's own processes (the SMTP relay and MX
@@ -25,16 +24,15 @@ import { buildBlobs, type BlobServices } from './blobs';
 import { buildCore, type CoreServices } from './core';
 import { buildDnsApply, type DnsApplyServices } from './dns-apply';
 import { buildImports, type ImportServices } from './imports';
-import { buildInbound, type InboundServices } from './inbound';
 import { buildMessaging, type MessagingServices } from './messaging';
 import { buildSchedules, type ScheduleServices } from './schedules';
 import { buildSecrets, type SecretServices } from './secrets';
 import { buildSes, type SesServices } from './ses';
 import { buildTenantCleanup, type TenantCleanupServices } from './tenant-cleanup';
 
-export type { BlobServices, CoreServices, DnsApplyServices, ImportServices, InboundServices, MessagingServices, ScheduleServices, SecretServices, SesServices, TenantCleanupServices };
+export type { BlobServices, CoreServices, DnsApplyServices, ImportServices, MessagingServices, ScheduleServices, SecretServices, SesServices, TenantCleanupServices };
 
-export type Services = CoreServices & MessagingServices & BlobServices & SesServices & TenantCleanupServices & ScheduleServices & SecretServices & DnsApplyServices & InboundServices & ImportServices;
+export type Services = CoreServices & MessagingServices & BlobServices & SesServices & TenantCleanupServices & ScheduleServices & SecretServices & DnsApplyServices & ImportServices;
 
 export function buildServices(config: Config = loadConfig()): Services {
   const core = buildCore(config);
@@ -48,7 +46,6 @@ export function buildServices(config: Config = loadConfig()): Services {
     ...buildSchedules(config),
     ...buildSecrets(config, core),
     ...buildDnsApply(config),
-    ...buildInbound(core),
     ...buildImports(),
   };
 }

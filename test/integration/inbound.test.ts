@@ -1,11 +1,17 @@
 /**
  * Inbound mail end to end on the local cloud: a sending server (nodemailer, a raw socket) hands mail to
  * the MX listener; the message is stored, processed by the inbound worker, recorded, published as
- * email.received and served by GET /received-emails. SPF, DKIM and DMARC are checked against records in
- * the DNS emulator; recipients of other domains are refused at RCPT TO.
+ * email.received and served by GET /received-emails. SPF, DKIM and DMARC are checked by the listener
+ * against records in the DNS emulator and reach the record through the queue message (one queued without
+ * them, as before the listener checked, is recorded unchecked); recipients of other domains are refused
+ * at RCPT TO.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { api, newAccount, waitFor, type TestAccount } from './harness/stack';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { newId, ulid } from '../../shared/domain/ids';
+import { inboundKeys } from '../../shared/domain/inbound/content-keys';
+import { signDkim } from '../../shared/dkim/sign';
+import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
 import { mx, mxTransport, receivedIds, receivingDomain, senderDomain, waitForReceived } from './harness/inbound';
 import { SmtpClient } from './harness/smtp';
 import { createTenant } from './harness/tenants';
@@ -141,6 +147,24 @@ describe('inbound mail', () => {
     expect(email.authentication.dmarc).toEqual({ result: 'fail', domain: real.name, policy: 'reject' });
     expect(email.spam_status).toBe('spam');
     expect(email.authentication.spam_reasons.length).toBeGreaterThan(0);
+  });
+
+  it('records a queue message from before the listener checked (no authentication) as unchecked: the worker looks nothing up', async () => {
+    // A message that would pass everything, were the worker to check it.
+    const sender = await senderDomain();
+    const to = inbox.address('legacy');
+    const raw = await signDkim({ raw: Buffer.from(`From: Alice <alice@${sender.name}>\r\nTo: ${to}\r\nSubject: queued before the upgrade\r\n\r\nhello\r\n`), domain: sender.name, selector: sender.selector, privateKeyPem: sender.privateKeyPem });
+    const now = Date.now();
+    const rawKey = inboundKeys.raw(ulid(now));
+    const { info, services } = stack();
+    await services.blobs.put(rawKey, raw, 'message/rfc822');
+    // The previous listener's queue message: every field but `authentication`.
+    const id = newId('inb', now);
+    const old = { email_id: id, account_id: account.id, domain_id: inbox.id, tenant_id: null, tenant: null, raw_key: rawKey, size: raw.length, received_at: new Date(now).toISOString(), mail_from: `alice@${sender.name}`, rcpt_to: [to], remote_address: '127.0.0.1', helo: 'sender.example-mail.test', tls: true };
+    await new SQSClient({ endpoint: info.endpoints.sqs, region: info.region }).send(new SendMessageCommand({ QueueUrl: info.env.INBOUND_QUEUE_URL, MessageBody: JSON.stringify(old) }));
+    const email = await waitForReceived(account, id);
+    expect(email.authentication).toEqual({ spf: { result: 'temperror', domain: null }, dkim: [], dmarc: { result: 'temperror', domain: null, policy: null }, spam_reasons: [] });
+    expect(email).toMatchObject({ spam_status: 'not_spam', subject: 'queued before the upgrade', rcpt_to: [to] });
   });
 
   it('refuses recipients of domains it does not receive for at RCPT TO, and takes the others', async () => {

@@ -3,8 +3,10 @@
  * record and an email.received event.
  *
  * 1. The raw message is read from the bucket (the MX listener wrote it before its 250).
- * 2. It is parsed (never throws: a broken message gives what could be read and `parse_error`) and its
- *    sender authenticated (SPF, DKIM, DMARC; checks that could not run are `temperror`).
+ * 2. It is parsed (never throws: a broken message gives what could be read and `parse_error`). Its
+ *    sender's authentication (SPF, DKIM, DMARC) comes with the queue message: the MX listener checked it
+ *    at the end of DATA (checks that could not run are `temperror`; so is a message queued before the
+ *    listener checked, which has none). The spam verdict is derived from it.
  * 3. Bodies, the header list and the attachments are written under `inbound/<inb id>/`.
  * 4. The record is put if absent (its id was chosen by the listener): a message processed twice, after
  *    a crash or a duplicate queue delivery, makes one record.
@@ -15,16 +17,15 @@
  */
 import { inboundKeys } from '../../domain/inbound/content-keys';
 import { firstPlusPart } from '../../domain/inbound/address';
-import type { Authentication } from '../../domain/inbound/authentication';
+import { uncheckedAuthentication, type Authentication, type AuthenticationChecks } from '../../domain/inbound/authentication';
 import { autoSubmitted } from '../../domain/inbound/auto-submitted';
 import { MAX_LIST_ENTRIES, MAX_SUBJECT_CHARS, STRIPPED_TEXT_MAX, receivedEventData, type ReceivedEmail } from '../../domain/inbound/received-email';
 import { stripReply } from '../../domain/inbound/reply-text';
 import { spamVerdict } from '../../domain/inbound/spam';
 import type { InboundMessage } from '../../domain/messages';
 import { emailEventId } from '../../domain/webhooks/event';
-import type { AuthenticationInput } from '../../inbound/check-authentication';
 import type { ParsedInbound } from '../../inbound/parse-message';
-import { logInfo } from '../../log';
+import { logInfo, logWarn } from '../../log';
 import type { BlobStore, Clock, EventPublisher } from '../../ports';
 import type { CreateReceivedOutcome, ReceivedEmailRepository } from '../../store/received-emails';
 import { mapBounded } from '../../concurrency';
@@ -35,17 +36,12 @@ export interface ProcessInboundDeps {
   events: EventPublisher;
   clock: Clock;
   parseInbound(raw: Buffer): Promise<ParsedInbound>;
-  checkAuthentication(input: AuthenticationInput): Promise<Omit<Authentication, 'spam_reasons'>>;
-  /** Our MX host name, as named in the authentication results. */
-  mxHostname: string;
 }
 
 export async function processInbound(deps: ProcessInboundDeps, message: InboundMessage): Promise<{ outcome: CreateReceivedOutcome; email: ReceivedEmail }> {
   const raw = await deps.blobs.get(message.raw_key);
-  const [parsed, checked] = await Promise.all([
-    deps.parseInbound(raw),
-    deps.checkAuthentication({ raw, ip: message.remote_address, helo: message.helo, mailFrom: message.mail_from, mta: deps.mxHostname }),
-  ]);
+  const parsed = await deps.parseInbound(raw);
+  const checked = checksOf(message);
   const verdict = spamVerdict({ ...checked, spam_reasons: [] });
   const authentication: Authentication = { ...checked, spam_reasons: verdict.reasons };
   const id = message.email_id;
@@ -101,7 +97,7 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
   };
   const outcome = await deps.receivedEmails.create(email);
   // Processed before (a retry after a crash, a duplicate delivery): the event describes the stored record,
-  // not this run's (whose checks may have seen other DNS answers).
+  // not this run's (a worker deployed since may read the message otherwise).
   const recorded = outcome === 'exists' ? ((await deps.receivedEmails.get(email.account_id, id)) ?? email) : email;
   await deps.events.publish([
     {
@@ -115,4 +111,11 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
   ]);
   logInfo('inbound: received', { email_id: id, account_id: email.account_id, outcome, bytes: email.size, spam_status: email.spam_status, attachments: email.attachment_count, parse_error: email.parse_error });
   return { outcome, email: recorded };
+}
+
+/** The listener's checks; a message queued before the listener checked has none: unchecked (`temperror`). */
+function checksOf(message: InboundMessage): AuthenticationChecks {
+  if (message.authentication) return message.authentication;
+  logWarn('inbound: queue message without authentication results (queued before the MX listener checked them); recorded as temperror', { email_id: message.email_id, account_id: message.account_id });
+  return uncheckedAuthentication();
 }

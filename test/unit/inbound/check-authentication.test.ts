@@ -1,14 +1,18 @@
 /**
  * shared/inbound/check-authentication.ts runs mailauth's DKIM, SPF and DMARC from its submodules (its
  * index loads BIMI and ARC, ~700 KB of bundle): the same results as mailauth's own `authenticate` with
- * the options the worker used (ARC and BIMI off, Received not trusted), on passing, failing and broken
- * cases, DNS served by a fake resolver.
+ * the options the inbound worker used to pass (ARC and BIMI off, Received not trusted), on passing,
+ * failing and broken cases, DNS served by a fake resolver. The MX listener runs it before its 250, so it
+ * is bounded in time (a resolver that never answers gives `temperror` after the limit) and in size.
  */
 import { authenticate as mailauthAuthenticate } from 'mailauth';
 import { dkimTxtValue, generateDkimKey, type DkimKey } from '../../../shared/dkim/keys';
 import { signDkim } from '../../../shared/dkim/sign';
-import { authenticate, checkAuthentication, type AuthenticationInput, type RawResolve } from '../../../shared/inbound/check-authentication';
+import { MAX_DKIM_RESULTS } from '../../../shared/domain/inbound/authentication';
+import { AUTHENTICATION_TIMEOUT_MS, authenticate, checkAuthentication, type AuthenticationInput, type RawResolve } from '../../../shared/inbound/check-authentication';
 import { crlf } from './messages';
+
+process.env.LOG_LEVEL = 'silent';
 
 const SELECTOR = 'svc2611abcdef';
 let key: DkimKey;
@@ -67,5 +71,48 @@ describe('checkAuthentication', () => {
       dkim: [{ result: 'pass', domain: 'example.com', selector: SELECTOR, aligned: true }],
       dmarc: { result: 'pass', domain: 'example.com', policy: 'reject' },
     });
+  });
+
+  test(`gives up after ${AUTHENTICATION_TIMEOUT_MS} ms by default when DNS never answers: unchecked (temperror)`, async () => {
+    const { input } = await cases[0]![1]();
+    const asked: string[] = [];
+    const never: RawResolve = (name, rrtype) => {
+      asked.push(`${name}/${rrtype}`);
+      return new Promise(() => undefined);
+    };
+    jest.useFakeTimers();
+    try {
+      let answer: unknown;
+      void checkAuthentication(input, never).then((result) => (answer = result));
+      await jest.advanceTimersByTimeAsync(AUTHENTICATION_TIMEOUT_MS - 1);
+      expect(answer).toBeUndefined();
+      await jest.advanceTimersByTimeAsync(1);
+      expect(answer).toEqual({ spf: { result: 'temperror', domain: null }, dkim: [], dmarc: { result: 'temperror', domain: null, policy: null } });
+      expect(asked.length).toBeGreaterThan(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  test('a shorter limit when given, in real time', async () => {
+    const { input } = await cases[0]![1]();
+    const started = Date.now();
+    const answer = await checkAuthentication(input, () => new Promise(() => undefined), { timeoutMs: 150 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(answer.spf.result).toBe('temperror');
+    expect(answer.dmarc.result).toBe('temperror');
+  });
+
+  test(`reports at most ${MAX_DKIM_RESULTS} DKIM signatures, in header order, and names of at most 255 characters`, async () => {
+    let raw: Buffer = message('alice@example.com');
+    for (let i = 0; i < MAX_DKIM_RESULTS + 5; i++) raw = await signed(raw, 'example.com');
+    const longSelector = 'x'.repeat(1000);
+    raw = Buffer.concat([Buffer.from(`DKIM-Signature: v=1; a=rsa-sha256; d=example.com; s=${longSelector}; h=from; bh=AAAA; b=AAAA\r\n`), raw]);
+    const answer = await checkAuthentication({ raw, ip: '192.0.2.10', helo: 'mail.example.com', mailFrom: 'alice@example.com', mta: 'mx.service.test' }, published());
+    expect(answer.dkim).toHaveLength(MAX_DKIM_RESULTS);
+    expect(answer.dkim[0]!.selector).toBe(longSelector.slice(0, 255));
+    expect(answer.dkim.slice(1).every((signature) => signature.selector === SELECTOR)).toBe(true);
+    expect(answer.dmarc).toEqual({ result: 'pass', domain: 'example.com', policy: 'reject' });
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The MX listener with in-memory fakes behind its ports: the order that makes accepted mail safe (the raw
  * message stored, then queued, then 250), 451 when either write fails (nothing half-accepted), one queue
- * message per receiving account with only its recipients, SIZE after DATA, and the memory budget. The
+ * message per receiving account with only its recipients, SIZE after DATA, and the memory budget. SPF,
+ * DKIM and DMARC are checked once per message through the given resolver (a fake DNS here) and carried
+ * by every queue message; a resolver that never answers delays the 250 by the checks' limit only. The
  * whole path against the local cloud is in test/integration/inbound*.test.ts.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -9,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { writeLocalCa } from '../../../localstack/cloud/local-tls';
+import { dkimTxtValue, generateDkimKey, type DkimKey } from '../../../shared/dkim/keys';
+import { signDkim } from '../../../shared/dkim/sign';
 import type { InboundMessage } from '../../../shared/domain/messages';
 import { createMxServer, type MxServer } from '../../../shared/inbound/mx-server';
 import type { ReceivingDomain } from '../../../shared/usecases/inbound/receiving-domains';
@@ -26,9 +30,17 @@ interface Fakes {
   queued: InboundMessage[];
   failPut: boolean;
   failQueue: boolean;
+  /** TXT records by name; any other name is NXDOMAIN. */
+  txt: Record<string, string>;
+  /** Every DNS question asked, `name/TYPE`. */
+  asked: string[];
+  /** The resolver never answers (a DNS outage that times out nowhere). */
+  dnsHangs: boolean;
 }
 
-function start(fakes: Fakes, options: { maxMessageBytes?: number; maxBufferedBytes?: number } = {}) {
+type StartOptions = { maxMessageBytes?: number; maxBufferedBytes?: number; authenticationTimeoutMs?: number };
+
+function start(fakes: Fakes, options: StartOptions = {}) {
   return async (tls: { key: Buffer; cert: Buffer }): Promise<{ mx: MxServer; port: number }> => {
     const mx = createMxServer(
       { tls, hostname: 'mx.test', closeTimeoutMs: 200, ...options },
@@ -49,13 +61,22 @@ function start(fakes: Fakes, options: { maxMessageBytes?: number; maxBufferedByt
           },
         },
         clock: { now: () => new Date('2026-11-23T10:00:00.000Z') },
+        dns: {
+          resolve: (name: string, rrtype: string) => {
+            fakes.asked.push(`${name}/${rrtype}`);
+            if (fakes.dnsHangs) return new Promise(() => undefined);
+            const value = rrtype === 'TXT' ? fakes.txt[name.toLowerCase()] : undefined;
+            if (value === undefined) return Promise.reject(Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: 'ENOTFOUND' }));
+            return Promise.resolve([[value]]);
+          },
+        },
       },
     );
     return { mx, port: await mx.listen(0, '127.0.0.1') };
   };
 }
 
-const newFakes = (): Fakes => ({ steps: [], stored: new Map(), queued: [], failPut: false, failQueue: false });
+const newFakes = (): Fakes => ({ steps: [], stored: new Map(), queued: [], failPut: false, failQueue: false, txt: {}, asked: [], dnsHangs: false });
 type SmtpError = { responseCode?: number; response?: string };
 
 describe('the MX listener', () => {
@@ -72,7 +93,7 @@ describe('the MX listener', () => {
     await Promise.all(running.map((mx) => mx.close()));
   });
 
-  async function listener(fakes: Fakes, options?: { maxMessageBytes?: number; maxBufferedBytes?: number }) {
+  async function listener(fakes: Fakes, options?: StartOptions) {
     const { mx, port } = await start(fakes, options)(tls);
     running.push(mx);
     const send = (mail: SendMailOptions) =>
@@ -96,6 +117,50 @@ describe('the MX listener', () => {
     expect(raw).toMatch(/^Received: from sender\.test \(\[127\.0\.0\.1\]\)\r\n\tby mx\.test with ESMTPS id [0-9A-Z]{26};\r\n/);
     expect(raw).toContain('Subject: hi\r\n\r\nhello\r\n');
     expect(fakes.queued[0]!.size).toBe(fakes.stored.get(rawKey)!.length);
+    // Checked once for the message (one SPF lookup, not one per account); both queue messages carry the result.
+    expect(fakes.asked.filter((question) => question === 'example.org/TXT')).toHaveLength(1);
+    const none = { spf: { result: 'none', domain: 'example.org' }, dkim: [], dmarc: { result: 'none', domain: null, policy: null } };
+    expect(fakes.queued.map((message) => message.authentication)).toEqual([none, none]);
+  });
+
+  it('checks SPF (the client address, MAIL FROM), DKIM and DMARC through its resolver and queues the verdicts', async () => {
+    const key: DkimKey = await generateDkimKey();
+    const fakes = newFakes();
+    fakes.txt = {
+      'sender.test': 'v=spf1 ip4:127.0.0.1 -all',
+      's1._domainkey.sender.test': dkimTxtValue(key.publicKeyBase64),
+      '_dmarc.sender.test': 'v=DMARC1; p=reject',
+      'forged.test': 'v=spf1 ip4:192.0.2.1 -all',
+      '_dmarc.forged.test': 'v=DMARC1; p=quarantine',
+    };
+    const send = await listener(fakes);
+    const raw = await signDkim({ raw: Buffer.from('From: Alice <alice@sender.test>\r\nTo: one@inbound.a.test\r\nSubject: signed\r\n\r\nhello\r\n'), domain: 'sender.test', selector: 's1', privateKeyPem: key.privateKeyPem });
+    await send({ envelope: { from: 'alice@sender.test', to: ['one@inbound.a.test', 'two@inbound.b.test'] }, raw });
+    expect(fakes.queued.map((message) => message.authentication)).toEqual([0, 1].map(() => ({
+      spf: { result: 'pass', domain: 'sender.test' },
+      dkim: [{ result: 'pass', domain: 'sender.test', selector: 's1', aligned: true }],
+      dmarc: { result: 'pass', domain: 'sender.test', policy: 'reject' },
+    })));
+    // Our Received field in front does not break the signature: the checks read the stored bytes.
+    expect(fakes.asked.filter((question) => question === 's1._domainkey.sender.test/TXT')).toHaveLength(1);
+
+    await send({ envelope: { from: 'bob@forged.test', to: ['one@inbound.a.test'] }, raw: 'From: Bob <bob@forged.test>\r\nSubject: forged\r\n\r\nhello\r\n' });
+    expect(fakes.queued[2]!.authentication).toEqual({ spf: { result: 'fail', domain: 'forged.test' }, dkim: [], dmarc: { result: 'fail', domain: 'forged.test', policy: 'quarantine' } });
+  });
+
+  it('answers 250 once the checks give up when DNS never answers, queuing the message as unchecked (temperror)', async () => {
+    const fakes = newFakes();
+    fakes.dnsHangs = true;
+    const send = await listener(fakes, { authenticationTimeoutMs: 300 });
+    const started = Date.now();
+    const info = await send({ from: 'x@example.org', to: 'one@inbound.a.test', subject: 's', text: 't' });
+    const elapsed = Date.now() - started;
+    expect(info.response).toMatch(/^250 2\.0\.0 Ok: queued as inb_/);
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(3000);
+    expect(fakes.asked.length).toBeGreaterThan(0);
+    expect(fakes.steps).toEqual([expect.stringMatching(/^put /), 'queue 1']);
+    expect(fakes.queued[0]!.authentication).toEqual({ spf: { result: 'temperror', domain: null }, dkim: [], dmarc: { result: 'temperror', domain: null, policy: null } });
   });
 
   it('answers 451 and queues nothing when the raw message cannot be stored', async () => {

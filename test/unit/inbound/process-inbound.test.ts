@@ -1,14 +1,15 @@
 /**
  * The inbound worker's use case (shared/usecases/inbound/process-inbound.ts) with in-memory fakes for its
  * ports and the real parser: one record per message however often it is processed, one event id, the
- * parts under inbound/<id>/, and the derived fields (stripped text, plus address, spam verdict) wired.
+ * parts under inbound/<id>/, the derived fields (stripped text, plus address, spam verdict) wired, and
+ * the authentication taken from the queue message (the MX listener checked it; none in a message queued
+ * before it did: unchecked).
  */
-import type { Authentication } from '../../../shared/domain/inbound/authentication';
+import type { AuthenticationChecks } from '../../../shared/domain/inbound/authentication';
 import type { ReceivedEmail } from '../../../shared/domain/inbound/received-email';
 import { newId } from '../../../shared/domain/ids';
-import type { InboundMessage, ServiceEventMessage } from '../../../shared/domain/messages';
+import { inboundMessageSchema, type InboundMessage, type ServiceEventMessage } from '../../../shared/domain/messages';
 import { emailEventId } from '../../../shared/domain/webhooks/event';
-import type { AuthenticationInput } from '../../../shared/inbound/check-authentication';
 import { parseInbound } from '../../../shared/inbound/parse-message';
 import type { CreateReceivedOutcome } from '../../../shared/store/received-emails';
 import { processInbound, type ProcessInboundDeps } from '../../../shared/usecases/inbound/process-inbound';
@@ -20,19 +21,18 @@ const NOW = new Date('2024-01-02T03:05:00Z');
 const RECEIVED_AT = '2024-01-02T03:04:30.000Z';
 const RAW_KEY = 'inbound/raw/raw_1.eml';
 
-type Checks = Omit<Authentication, 'spam_reasons'>;
+type Checks = AuthenticationChecks;
 const PASSING: Checks = {
   spf: { result: 'pass', domain: 'example.com' },
   dkim: [{ result: 'pass', domain: 'example.com', selector: 's1', aligned: true }],
   dmarc: { result: 'pass', domain: 'example.com', policy: 'reject' },
 };
 
-function fakes(raw: Buffer, checks: Checks = PASSING) {
+function fakes(raw: Buffer) {
   const objects = new Map<string, { body: Buffer; contentType: string }>([[RAW_KEY, { body: raw, contentType: 'message/rfc822' }]]);
   const records = new Map<string, ReceivedEmail>();
   const creates: ReceivedEmail[] = [];
   const published: ServiceEventMessage[] = [];
-  const authInputs: AuthenticationInput[] = [];
   const deps: ProcessInboundDeps = {
     blobs: {
       async get(key) {
@@ -63,13 +63,8 @@ function fakes(raw: Buffer, checks: Checks = PASSING) {
     },
     clock: { now: () => NOW },
     parseInbound,
-    async checkAuthentication(input) {
-      authInputs.push(input);
-      return checks;
-    },
-    mxHostname: 'mx.ours.example',
   };
-  return { deps, objects, records, creates, published, authInputs };
+  return { deps, objects, records, creates, published };
 }
 
 function inboundMessage(overrides: Partial<InboundMessage> = {}): InboundMessage {
@@ -87,6 +82,7 @@ function inboundMessage(overrides: Partial<InboundMessage> = {}): InboundMessage
     remote_address: '192.0.2.10',
     helo: 'mail.example.com',
     tls: true,
+    authentication: PASSING,
     ...overrides,
   };
 }
@@ -113,12 +109,11 @@ describe('processInbound', () => {
     expect(published[1]!.data).toEqual(published[0]!.data);
   });
 
-  it('publishes the stored record when processed again, even if the checks now answer otherwise', async () => {
+  it('publishes the stored record when processed again, even if this run reads the message otherwise', async () => {
     const { deps, published } = fakes(normalMessage);
     const message = inboundMessage();
     await processInbound(deps, message);
-    deps.checkAuthentication = async () => ({ spf: { result: 'temperror', domain: null }, dkim: [], dmarc: { result: 'temperror', domain: null, policy: null } });
-    const again = await processInbound(deps, message);
+    const again = await processInbound(deps, { ...message, authentication: { spf: { result: 'temperror', domain: null }, dkim: [], dmarc: { result: 'temperror', domain: null, policy: null } } });
     expect(again.outcome).toBe('exists');
     expect(again.email.authentication.spf.result).toBe('pass');
     expect(published[1]!.data).toEqual(published[0]!.data);
@@ -163,7 +158,7 @@ describe('processInbound', () => {
   });
 
   it('records the parsed fields, the envelope and the derived fields (stripped text, plus address, auto-submitted)', async () => {
-    const { deps, records, published, authInputs } = fakes(normalMessage);
+    const { deps, records, published } = fakes(normalMessage);
     const message = inboundMessage();
     const { email } = await processInbound(deps, message);
 
@@ -202,9 +197,7 @@ describe('processInbound', () => {
     expect(email.html_bytes).toBeGreaterThan(0);
     expect(email.text_bytes).toBeGreaterThan(0);
     expect(email.authentication).toEqual({ ...PASSING, spam_reasons: [] });
-    expect(published[0]!.data).toMatchObject({ email_id: message.email_id, stripped_text: 'Thanks, received.', plus_address: '1234', spam_status: 'not_spam' });
-    // The checker is given the connection and the envelope.
-    expect(authInputs[0]).toEqual({ raw: normalMessage, ip: '192.0.2.10', helo: 'mail.example.com', mailFrom: 'bounce@example.com', mta: 'mx.ours.example' });
+    expect(published[0]!.data).toMatchObject({ email_id: message.email_id, stripped_text: 'Thanks, received.', plus_address: '1234', spam_status: 'not_spam', authentication: { ...PASSING, spam_reasons: [] } });
   });
 
   it('takes the plus address from the envelope recipients, null when none has one', async () => {
@@ -215,12 +208,42 @@ describe('processInbound', () => {
 
   it('records the spam verdict and its reasons, and publishes them', async () => {
     const failing: Checks = { spf: { result: 'fail', domain: 'example.com' }, dkim: [], dmarc: { result: 'fail', domain: 'example.com', policy: 'reject' } };
-    const { deps, published } = fakes(normalMessage, failing);
-    const { email } = await processInbound(deps, inboundMessage());
+    const { deps, published } = fakes(normalMessage);
+    const { email } = await processInbound(deps, inboundMessage({ authentication: failing }));
     expect(email.spam_status).toBe('spam');
     expect(email.authentication.spam_reasons).toHaveLength(2);
     expect(email.authentication.spf).toEqual(failing.spf);
     expect(published[0]!.data).toMatchObject({ spam_status: 'spam', authentication: email.authentication });
+  });
+
+  it('records a message queued before the MX listener checked (no authentication) as unchecked, and says so in the log', async () => {
+    const { deps, records, published } = fakes(normalMessage);
+    const { authentication: _, ...fields } = inboundMessage();
+    // As SQS delivers it: the JSON of a message enqueued by the previous listener, parsed by the worker's schema.
+    const old = inboundMessageSchema.parse(JSON.parse(JSON.stringify(fields)));
+    expect(old).not.toHaveProperty('authentication');
+    const lines: string[] = [];
+    const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    process.env.LOG_LEVEL = 'info';
+    try {
+      const { outcome, email } = await processInbound(deps, old);
+      expect(outcome).toBe('created');
+      expect(records.get(old.email_id)).toBe(email);
+      expect(email.authentication).toEqual({ spf: { result: 'temperror', domain: null }, dkim: [], dmarc: { result: 'temperror', domain: null, policy: null }, spam_reasons: [] });
+      expect(email.spam_status).toBe('not_spam');
+      expect(published[0]!.data).toMatchObject({ authentication: email.authentication });
+    } finally {
+      process.env.LOG_LEVEL = 'silent';
+      log.mockRestore();
+    }
+    const warnings = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.level === 'warn');
+    expect(warnings).toEqual([expect.objectContaining({ message: expect.stringMatching(/without authentication results/), email_id: old.email_id, account_id: 'acc_1' })]);
+  });
+
+  it('takes a message with the listener\'s checks through the queue schema unchanged', () => {
+    const message = inboundMessage({ authentication: { spf: { result: 'softfail', domain: 'example.com' }, dkim: [{ result: 'fail', domain: 'x.test', selector: 's', aligned: false }], dmarc: { result: 'none', domain: null, policy: null } } });
+    expect(inboundMessageSchema.parse(JSON.parse(JSON.stringify(message)))).toEqual(message);
+    expect(inboundMessageSchema.safeParse({ ...message, authentication: { ...message.authentication!, spf: { result: 'maybe', domain: null } } }).success).toBe(false);
   });
 
   it('marks a bounce (null sender) auto-generated', async () => {

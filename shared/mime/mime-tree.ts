@@ -1,0 +1,241 @@
+/**
+ * The MIME structure of a raw message, read the way mailparser's splitter (@zone-eu/mailsplit) reads it,
+ * in one pass over the lines (linear in the message's size whatever its nesting):
+ *
+ * - a part's header block ends at the first empty line (a part cut off inside its header has the header
+ *   read so far and an empty body); the mbox `From ` line in front of a block is not a field;
+ * - a line is a delimiter when it is `--boundary` (or `--boundary--`, the closing one), optionally followed
+ *   by blanks (RFC 2046 transport padding; mailsplit does not allow them), of the part's own multipart or of
+ *   the multipart it is in: only those two, so a multipart without its closing delimiter runs to the end of
+ *   the message (its last part takes the rest, outer delimiters included), as in mailparser; lines before
+ *   the first delimiter (preamble) and after the closing one (epilogue) are not content;
+ * - the line break before a delimiter belongs to the delimiter; a part cut off by the end of the message
+ *   keeps everything to the end;
+ * - a part whose header was still being read when the next part started is dropped, as mailsplit does;
+ * - Content-Type absent: `message/rfc822` in a multipart/digest (RFC 2046; mailsplit: text/plain), else the
+ *   type of the Content-Disposition filename's extension (./mime-types.ts), else
+ *   `application/octet-stream` for `attachment`, else `text/plain`; present but empty: text/plain at the
+ *   top, application/octet-stream in a part; a value without a slash is kept as written (not a body then);
+ * - message/rfc822 parts are leaves (their bytes are the part's body), also `inline` ones (mailparser
+ *   reads an inline 7bit/8bit one as part of the message: see docs/inbound.md);
+ * - limits (a hostile message): more than `maxParts` parts (the top one not counted) or a part header
+ *   over `maxHeaderBytes` stops the reading with `error` set; a multipart nested `maxDepth` levels deep is
+ *   not split (its parts are not read) and `truncated` is set.
+ *
+ * Bodies are views into the raw message (no copies); ./mime-part.ts decodes them.
+ */
+import { typeOfFilename } from './mime-types';
+import { decodeWords, parseHeaderValue } from './encoded-words';
+import { splitHeaderBlock, unfoldedValue, type RawHeaderField } from './header-block';
+
+export interface MimePart {
+  /** Header fields as received (latin1 text: one character per byte). */
+  fields: RawHeaderField[];
+  /** The Content-Type value, lower-cased (defaults above). */
+  type: string;
+  /** Content-Type parameters (lower-cased names; RFC 2231 decoded). */
+  params: Record<string, string>;
+  /** The Content-Disposition value, lower-cased and RFC 2047 decoded; null when absent or empty. */
+  disposition: string | null;
+  /** The disposition's `filename`, else the type's `name`, RFC 2231/2047 decoded; null when neither. */
+  filename: string | null;
+  /** Content-Transfer-Encoding, lower-cased, comments removed ('' when absent). */
+  encoding: string;
+  /** The body as received (still transfer-encoded), a view into the raw message; empty for a multipart. */
+  body: Buffer;
+  children: MimePart[];
+  parent: MimePart | null;
+  /** 0 for the message itself. */
+  depth: number;
+}
+
+export interface MimeTree {
+  root: MimePart;
+  /** Why the reading stopped (a limit); what was read before is in the tree. */
+  error: string | null;
+  /** Set when a multipart nested too deep was not split. */
+  truncated: boolean;
+}
+
+export interface MimeLimits {
+  maxParts: number;
+  maxDepth: number;
+  maxHeaderBytes: number;
+}
+
+/** mailsplit's words, kept: the record's parse_error and docs/inbound.md quote them. */
+const TOO_MANY_PARTS = 'Max allowed child nodes exceeded';
+const HEADER_TOO_LARGE = 'Max header size for a MIME node exceeded';
+
+/** The first field of that (lower-case) name, its value unfolded; undefined when there is none. */
+function headerValue(part: Pick<MimePart, 'fields'>, name: string): string | undefined {
+  const field = part.fields.find((candidate) => candidate.name === name);
+  return field ? unfoldedValue(field) : undefined;
+}
+
+/** A part being read: where its header started, its delimiter (multiparts), and where its body starts. */
+interface Open {
+  part: MimePart;
+  headerStart: number;
+  bodyStart: number;
+  boundary: Buffer | null;
+  /** The open multipart this part is in (null for the message). */
+  parent: Open | null;
+}
+
+const HEAD = 0;
+const BODY = 1;
+
+export function readMimeTree(raw: Buffer, limits: MimeLimits): MimeTree {
+  const tree: MimeTree = { root: emptyPart(null), error: null, truncated: false };
+  let node: Open = { part: tree.root, headerStart: 0, bodyStart: raw.length, boundary: null, parent: null };
+  let state = HEAD;
+  let headerBytes = 0;
+  let inEpilogue = false;
+  let parts = 0;
+
+  const openChild = (parent: Open, at: number): Open | null => {
+    if (++parts > limits.maxParts) {
+      tree.error = TOO_MANY_PARTS;
+      return null;
+    }
+    state = HEAD;
+    headerBytes = 0;
+    inEpilogue = false;
+    return { part: emptyPart(parent.part), headerStart: at, bodyStart: raw.length, boundary: null, parent };
+  };
+  /** The header of `open` is complete (it ends at `end`, the body starts at `bodyStart`): read it, attach the part. */
+  const closeHeader = (open: Open, end: number, bodyStart: number) => {
+    readHeader(open.part, raw.subarray(open.headerStart, end));
+    open.bodyStart = bodyStart;
+    if (open.part.type.startsWith('multipart/') && open.part.params.boundary) {
+      if (open.part.depth >= limits.maxDepth) tree.truncated = true;
+      else open.boundary = Buffer.from(open.part.params.boundary, 'utf8');
+    }
+    open.part.parent?.children.push(open.part);
+  };
+  /** A leaf's body ends at the delimiter line starting at `at` (the line break before it is the delimiter's). */
+  const closeBody = (open: Open, at: number) => {
+    if (open.boundary || open.part.type.startsWith('multipart/')) return;
+    let end = at;
+    if (end > open.bodyStart && raw[end - 1] === 0x0a) end--;
+    if (end > open.bodyStart && raw[end - 1] === 0x0d) end--;
+    open.part.body = raw.subarray(open.bodyStart, Math.max(end, open.bodyStart));
+  };
+
+  let position = 0;
+  while (position < raw.length) {
+    const lineFeed = raw.indexOf(0x0a, position);
+    const next = lineFeed < 0 ? raw.length : lineFeed + 1;
+    if (raw[position] === 0x2d && raw[position + 1] === 0x2d) {
+      const own = !inEpilogue && node.boundary ? delimiter(raw, position, next, node.boundary) : 0;
+      const parentBoundary = node.parent?.boundary;
+      const outer = own || !parentBoundary ? 0 : delimiter(raw, position, next, parentBoundary);
+      if (own === 1) {
+        const child = openChild(node, next);
+        if (!child) break;
+        node = child;
+      } else if (outer) {
+        if (state === HEAD) {
+          // A part still in its header: mailsplit keeps it (empty body) at a closing delimiter only.
+          if (outer === 2 && headerBytes > 0) closeHeader(node, position, position);
+        } else closeBody(node, position);
+        if (outer === 1) {
+          const sibling = openChild(node.parent!, next);
+          if (!sibling) break;
+          node = sibling;
+        } else {
+          node = node.parent!;
+          state = BODY;
+          inEpilogue = true;
+        }
+      }
+      // own === 2: a closing delimiter in the preamble; mailsplit reads on as if it were not there.
+      if (own || outer) {
+        position = next;
+        continue;
+      }
+    }
+    if (state === HEAD) {
+      headerBytes += next - position;
+      if (headerBytes > limits.maxHeaderBytes) {
+        tree.error = HEADER_TOO_LARGE;
+        break;
+      }
+      const length = next - position;
+      if ((length === 1 && raw[position] === 0x0a) || (length === 2 && raw[position] === 0x0d && raw[position + 1] === 0x0a)) {
+        closeHeader(node, position, next);
+        state = BODY;
+      }
+    }
+    position = next;
+  }
+  if (!tree.error) {
+    if (state === HEAD) closeHeader(node, raw.length, raw.length);
+    else if (!node.boundary && !node.part.type.startsWith('multipart/')) node.part.body = raw.subarray(node.bodyStart);
+  }
+  return tree;
+}
+
+/**
+ * 1 for `--boundary`, 2 for `--boundary--` (blanks allowed after either), 0 when the line is neither. The
+ * message's last line when it has no line break (a message cut short) is read as mailsplit reads it:
+ * `--boundary` alone is not a delimiter, `--boundary-` is a closing one.
+ */
+function delimiter(raw: Buffer, start: number, end: number, boundary: Buffer): 0 | 1 | 2 {
+  let position = start + 2;
+  if (end - position < boundary.length || raw.compare(boundary, 0, boundary.length, position, position + boundary.length) !== 0) return 0;
+  position += boundary.length;
+  const lineBreak = raw[end - 1] === 0x0a;
+  const lineEnd = lineBreak ? end - (raw[end - 2] === 0x0d && end - 2 >= position ? 2 : 1) : end;
+  if (!lineBreak && position === lineEnd) return 0;
+  let kind: 1 | 2 = 1;
+  if (raw[position] === 0x2d && (raw[position + 1] === 0x2d || (!lineBreak && position + 1 === lineEnd))) {
+    kind = 2;
+    position = Math.min(position + 2, lineEnd);
+  }
+  while (position < lineEnd && (raw[position] === 0x20 || raw[position] === 0x09)) position++;
+  if (!lineBreak && position === lineEnd - 1 && raw[position] === 0x0d) position++;
+  return position === lineEnd ? kind : 0;
+}
+
+function emptyPart(parent: MimePart | null): MimePart {
+  return { fields: [], type: 'text/plain', params: {}, disposition: null, filename: null, encoding: '', body: Buffer.alloc(0), children: [], parent, depth: parent ? parent.depth + 1 : 0 };
+}
+
+/** The fields of a header block (the empty line ending it and what follows are ignored), an mbox `From ` (or HTTP `POST `) line in front left out. */
+export function headerFields(block: Buffer): RawHeaderField[] {
+  const { fields } = splitHeaderBlock(block);
+  if (fields[0] && /^(?:From|POST) /i.test(fields[0].text)) fields.shift();
+  return fields;
+}
+
+/** The part's fields and what they say (the defaults at the top). */
+function readHeader(part: MimePart, block: Buffer): void {
+  part.fields = headerFields(block);
+
+  const disposition = parseHeaderValue(headerValue(part, 'content-disposition') ?? '');
+  const dispositionValue = disposition.value.toLowerCase().trim();
+  part.disposition = dispositionValue ? decodeWords(dispositionValue) : null;
+
+  const contentType = headerValue(part, 'content-type');
+  let typeText: string;
+  if (contentType !== undefined) typeText = contentType;
+  else if (part.parent?.type === 'multipart/digest') typeText = 'message/rfc822';
+  else if (disposition.params.filename && /\.[^.]+$/.test(disposition.params.filename.replace(/^\.+/, ''))) typeText = typeOfFilename(disposition.params.filename);
+  else typeText = dispositionValue === 'attachment' ? 'application/octet-stream' : 'text/plain';
+  const parsed = parseHeaderValue(typeText);
+  part.type = parsed.value.toLowerCase().trim() || (part.parent ? 'application/octet-stream' : 'text/plain');
+  part.params = parsed.params;
+
+  part.encoding = stripComment(headerValue(part, 'content-transfer-encoding') ?? '').trim().toLowerCase();
+  const filename = disposition.params.filename || parsed.params.name;
+  part.filename = filename ? decodeWords(filename) : null;
+}
+
+/** Everything from the first `(` to the last `)` removed (mailsplit's reading of `base64 (comment)`), in linear time. */
+function stripComment(value: string): string {
+  const open = value.indexOf('(');
+  const close = value.lastIndexOf(')');
+  return open >= 0 && close > open ? value.slice(0, open) + value.slice(close + 1) : value;
+}

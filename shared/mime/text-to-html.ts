@@ -1,0 +1,21 @@
+/**
+ * HTML from a text body, as mailparser writes it when a message's HTML is assembled from several parts
+ * and one of them is text (a text/plain part outside a multipart/alternative of a message that also has
+ * HTML): the text escaped, paragraphs (blank lines) as `<p>`, single line breaks as `<br/>`.
+ * mailparser escapes with `he` (every non-ASCII character as a named or numeric reference, `&eacute;`);
+ * here only `& < > " ' \`` are escaped and other characters stay as they are: the same HTML once read.
+ */
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '`': '&grave;' };
+
+export function textToHtml(text: string): string {
+  const escaped = text.replace(/[&<>"'`]/g, (char) => ESCAPES[char]!);
+  return `<p>${escaped
+    .replace(/\r?\n/g, '\n')
+    .trim()
+    // Blanks at the end of each line (the leading group keeps this linear on long runs of blanks).
+    .replace(/(^|[^ \t])[ \t]+(?=[\n\r\u2028\u2029]|$)/g, '$1')
+    .trim()
+    .replace(/\n\n+/g, '</p><p>')
+    .trim()
+    .replace(/\n/g, '<br/>')}</p>`;
+}
