@@ -7,6 +7,23 @@ import type { ReconcileReport } from './usecases/reconcile';
 
 export const METRICS_NAMESPACE = 'Mailservice';
 
+/**
+ * An idle pass (nothing examined, re-driven, expired or failed) is logged at most this often: on AWS the
+ * reconciler runs once a minute, so every pass is logged (one datapoint per minute, what the alarms
+ * read); on the local cloud it runs every 2 s, and `npm start`'s output gets a line a minute, not 30.
+ */
+export const IDLE_REPORT_EVERY_MS = 50_000;
+
+/** A pass that found nothing: every count 0, no past-due entry. */
+export function isIdleReport(report: ReconcileReport): boolean {
+  return Object.values(report).every((value) => value === 0 || value === null);
+}
+
+/** Whether a pass's report is worth its log line: it did something, or the last idle line is old enough. */
+export function shouldLogReport(report: ReconcileReport, lastIdleLoggedAt: number | null, now: number): boolean {
+  return !isIdleReport(report) || lastIdleLoggedAt === null || now - lastIdleLoggedAt >= IDLE_REPORT_EVERY_MS;
+}
+
 export function reconcileMetricsLine(report: ReconcileReport, now: Date): string {
   const oldestDueAgeSeconds = report.oldest_due_at ? Math.max(0, Math.round((now.getTime() - Date.parse(report.oldest_due_at)) / 1000)) : 0;
   const redriven = report.redriven_queued + report.redriven_scheduled + report.redriven_webhooks + report.redriven_runs;

@@ -9,15 +9,22 @@ import { buildCore } from '../../../shared/services/core';
 import { buildMessaging } from '../../../shared/services/messaging';
 import { logError } from '../../../shared/log';
 import { reconcile, type ReconcileReport } from '../../../shared/usecases/reconcile';
-import { reconcileMetricsLine } from '../../../shared/reliability-metrics';
+import { isIdleReport, reconcileMetricsLine, shouldLogReport } from '../../../shared/reliability-metrics';
 
 // The composition root: only what the worker uses (shared/services/), built once per cold start.
 const config = loadConfig();
 const core = buildCore(config);
 const services = { ...core, ...buildMessaging(config) };
 
+/** When this process last logged an idle pass (shouldLogReport). */
+let lastIdleLoggedAt: number | null = null;
+
 export const handler = async (): Promise<ReconcileReport> => {
   const report = await reconcile({ ...services, bounds: services.config.recovery }, (message, error) => logError(message, error));
-  if (process.env.LOG_LEVEL !== 'silent') console.log(reconcileMetricsLine(report, services.clock.now()));
+  const now = services.clock.now();
+  if (process.env.LOG_LEVEL !== 'silent' && shouldLogReport(report, lastIdleLoggedAt, now.getTime())) {
+    console.log(reconcileMetricsLine(report, now));
+    if (isIdleReport(report)) lastIdleLoggedAt = now.getTime();
+  }
   return report;
 };
