@@ -16,8 +16,9 @@
  * 2. CPU per request. An in-memory local cloud (the send worker held: LOCAL_HOLD_WORKERS), then the emails,
  *    dashboard, dashboard-emails and send-email bundles required in this process, invoked with API Gateway
  *    and SQS events against it: POST /emails, GET /emails/{id}, GET /emails, GET /dashboard/api-keys,
- *    GET /dashboard/emails[/{id}] and the send worker's
- *    delivery of one message (compose, DKIM-sign with a verified domain's key, SES). CPU time per
+ *    GET /dashboard/emails[/{id}], the send worker's delivery of one message (compose, DKIM-sign with a
+ *    verified domain's key, SES) and, when built, the inbound worker's reading of one received message
+ *    (~60 KiB: parse, store its parts, record, publish). CPU time per
  *    invocation (this process's only work; the local cloud runs in its own) after --warmup invocations, and
  *    the first one's. On AWS a function gets CPU in proportion to its memory (1,769 MB = one vCPU), so
  *    these figures divided by that share estimate the compute part of a request's duration.
@@ -203,6 +204,56 @@ async function timed(count: number, warmup: number, invoke: (i: number) => Promi
   return result;
 }
 
+/** A received message as a person sends one: text and HTML alternatives, an inline image, a PDF attachment (~60 KiB). */
+function inboundMessage(): Buffer {
+  const base64 = (bytes: Buffer) => bytes.toString('base64').replace(/.{76}/g, '$&\r\n');
+  const paragraph = 'Thanks for the quick answer. The invoice attached is the one from last month; could you check the VAT line? ';
+  const text = Array.from({ length: 40 }, () => paragraph).join('\r\n');
+  const html = `<html><body>${Array.from({ length: 40 }, () => `<p>${paragraph}</p>`).join('')}<img src="cid:logo@example.org"></body></html>`;
+  const lines = [
+    'From: Someone <someone@example.org>',
+    'To: Support <support@inbound.example.com>',
+    'Subject: =?UTF-8?Q?Re:_Invoice_n=C2=B0_42?=',
+    'Message-ID: <bench@example.org>',
+    'Date: Tue, 24 Nov 2026 10:00:00 +0000',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="mixed"',
+    '',
+    '--mixed',
+    'Content-Type: multipart/related; boundary="related"',
+    '',
+    '--related',
+    'Content-Type: multipart/alternative; boundary="alt"',
+    '',
+    '--alt',
+    'Content-Type: text/plain; charset=utf-8',
+    'Content-Transfer-Encoding: quoted-printable',
+    '',
+    text,
+    '--alt',
+    'Content-Type: text/html; charset=utf-8',
+    '',
+    html,
+    '--alt--',
+    '--related',
+    'Content-Type: image/png',
+    'Content-ID: <logo@example.org>',
+    'Content-Transfer-Encoding: base64',
+    '',
+    base64(Buffer.alloc(8 * 1024, 7)),
+    '--related--',
+    '--mixed',
+    'Content-Type: application/pdf; name="invoice.pdf"',
+    'Content-Disposition: attachment; filename="invoice.pdf"',
+    'Content-Transfer-Encoding: base64',
+    '',
+    base64(Buffer.alloc(30 * 1024, 3)),
+    '--mixed--',
+    '',
+  ];
+  return Buffer.from(lines.join('\r\n'), 'utf8');
+}
+
 async function requestCpu(bundles: Map<string, BuiltFunction>): Promise<void> {
   log('starting an in-memory local cloud (send worker held)');
   await withInMemoryStack('cold', { timeoutMs: 180_000, env: { LOCAL_HOLD_WORKERS: 'send-email' } }, async ({ stack }) => {
@@ -296,6 +347,37 @@ async function requestCpu(bundles: Map<string, BuiltFunction>): Promise<void> {
       await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: config.sendQueueUrl, Entries: records.slice(i, i + 10).map((r, j) => ({ Id: String(j), ReceiptHandle: r.receiptHandle })) }));
     }
     sqs.destroy();
+
+    // The inbound worker, when built (--only may leave it out): one received message per invocation, its
+    // raw bytes in the bucket as the MX listener leaves them, its SPF/DKIM/DMARC in the queue message.
+    if (bundles.has('inbound-email')) {
+      const inboundWorker = handler('inbound-email');
+      const { newId } = load('shared/domain/ids');
+      const raw = inboundMessage();
+      const rawKey = `inbound/raw/bench-${Date.now()}.eml`;
+      await services.blobs.put(rawKey, raw, 'message/rfc822');
+      const checks = { spf: { result: 'pass', domain: 'example.org' }, dkim: [{ result: 'pass', domain: 'example.org', selector: 's1', aligned: true }], dmarc: { result: 'pass', domain: 'example.org', policy: 'none' } };
+      const receive = await timed(REQUESTS, WARMUP, async (i) => {
+        const message = {
+          email_id: newId('inb'),
+          account_id: account.id,
+          domain_id: domain.id,
+          raw_key: rawKey,
+          size: raw.length,
+          received_at: new Date().toISOString(),
+          mail_from: 'someone@example.org',
+          rcpt_to: [`support+${i}@inbound.${domainName}`],
+          remote_address: '192.0.2.1',
+          helo: 'mail.example.org',
+          tls: true,
+          authentication: checks,
+        };
+        const event = { Records: [{ messageId: `bench-${i}`, receiptHandle: `bench-${i}`, body: JSON.stringify(message), attributes: { ApproximateReceiveCount: '1' }, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:inbound', awsRegion: 'us-east-1' }] };
+        const result = (await inboundWorker(event, context('inbound-email'))) as { batchItemFailures?: unknown[] } | undefined;
+        if (result?.batchItemFailures?.length) throw new Error(`inbound-email failed on message ${i}`);
+      });
+      row('inbound-email', `one message (${Math.round(raw.length / 1024)} KiB: parse, store parts, record)`, receive);
+    }
 
     console.log(`\n## CPU per request (${REQUESTS} after ${WARMUP} warm-up invocations; the bundles in this process, the local cloud in its own)\n`);
     console.log(table(['function', 'request', 'CPU ms p50', 'CPU ms p95', 'wall ms p50', 'first: CPU ms', 'first: wall ms'], rows));

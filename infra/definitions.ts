@@ -550,8 +550,9 @@ export const WORKERS: WorkerDefinition[] = [
     batchSize: 1,
     maxConcurrency: 20,
     timeoutSeconds: 120,
-    // A 40 MB message parsed in memory (the raw, its decoded parts, the bodies) needs room; more memory is also more CPU.
-    memoryMb: 2048,
+    // A 40 MB message in memory (the raw, then ~100 MB more while it is read: shared/mime/ keeps views, not
+    // copies) and ~0.25 s of CPU to read it; a typical message ~13 ms (docs/deploy.md, "Memory sizing").
+    memoryMb: 1024,
     grants: [
       { resource: { kind: 'table' }, access: 'readWrite' },
       { resource: { kind: 'queue', id: 'inbound' }, access: 'consume' },

@@ -263,9 +263,9 @@ describe('functions', () => {
     }
   });
 
-  test('memory as docs/deploy.md ("Memory sizing") recommends: 1024 MB on the CPU-bound paths people wait on, 2048 MB for inbound mail, 512 MB for the rest', () => {
+  test('memory as docs/deploy.md ("Memory sizing") recommends: 1024 MB on the CPU-bound paths people wait on and for inbound mail, 512 MB for the rest', () => {
     const memory = Object.fromEntries(all.map((name) => [name, functionProperties(s.template, s.stack, name).MemorySize]));
-    const raised = { emails: 1024, domains: 1024, migrations: 1024, 'dashboard-emails': 1024, 'dashboard-domains': 1024, 'send-email': 1024, 'inbound-email': 2048 };
+    const raised = { emails: 1024, domains: 1024, migrations: 1024, 'dashboard-emails': 1024, 'dashboard-domains': 1024, 'send-email': 1024, 'inbound-email': 1024 };
     expect(memory).toEqual(Object.fromEntries(all.map((name) => [name, raised[name as keyof typeof raised] ?? 512])));
   });
 
@@ -349,9 +349,9 @@ describe('workers', () => {
     }
   });
 
-  test('the inbound-email worker: 2048 MB, fed one message at a time by the inbound queue, which has its DLQ', () => {
+  test('the inbound-email worker: 1024 MB, fed one message at a time by the inbound queue, which has its DLQ', () => {
     // Literal values: a 40 MB message is parsed in memory, and one per invocation.
-    expect(functionProperties(s.template, s.stack, 'inbound-email')).toMatchObject({ MemorySize: 2048, Timeout: 120 });
+    expect(functionProperties(s.template, s.stack, 'inbound-email')).toMatchObject({ MemorySize: 1024, Timeout: 120 });
     const mappings = Object.values(s.template.findResources('AWS::Lambda::EventSourceMapping')).filter(
       (m) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: fnId('inbound-email') }),
     );
