@@ -120,7 +120,11 @@ const DOCUMENTED_AS = new Map<z.ZodType, string>([
   [stepValidation, 'AutomationStepInput'],
 ]);
 
-/** What the send request's fields mean (the schema says their types and limits). */
+/**
+ * What the fields of request bodies whose schema lives outside shared/domain mean (the schema says their
+ * types and limits): the send request's, written here first, and the test event's (shared/usecases/test-event.ts).
+ * Every other field is described where it is validated (`.describe` in shared/domain/**).
+ */
 const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
   SendEmailRequest: {
     from: '`"a@b.c"`, `"Name <a@b.c>"` or `{email, name?}`: a verified domain of the account, or the sandbox sender (`<anything>@<sandbox domain>`); for a tenant with default_from_domain, a bare local part. Required unless the template has a from.',
@@ -136,6 +140,12 @@ const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
     tenant: "Send on behalf of a tenant: its external_id or id.",
     template: 'Send a published template by alias; html and text are refused with it.',
     unsubscribe: "Managed one-click unsubscribe (List-Unsubscribe headers, `{{unsubscribe_url}}`); default: the template's setting, else off.",
+  },
+  SendTestEventRequest: {
+    event: 'the webhook event type to build the payload of (any supported type)',
+    email_id: "build it from this email of the account (msg_...): email events the service sends only; default: an example",
+    deliver: 'false only returns the payload; default true: it is also queued to the subscribed endpoints',
+    tenant: "the tenant the payload names (external_id or id): email events carry it, tenant events are about it",
   },
 };
 
@@ -317,7 +327,17 @@ function errorContent(operation: Operation, status: number, codes: ErrorCode[]):
   if (status === 401) return { 'application/json': { schema: ref('Unauthorized'), example: { error: { message: UNAUTHORIZED_EXAMPLES[operation.auth] } } } };
   return {
     'application/json': {
-      schema: { allOf: [ref('Error'), { type: 'object', properties: { error: { type: 'object', properties: { code: { type: 'string', enum: codes } } } } }] },
+      schema: {
+        allOf: [
+          ref('Error'),
+          {
+            type: 'object',
+            properties: {
+              error: { type: 'object', description: 'what went wrong', properties: { code: { type: 'string', enum: codes, description: 'the codes this operation answers with this status' } } },
+            },
+          },
+        ],
+      },
       example: exampleError(status, codes[0]!),
     },
   };
@@ -496,7 +516,7 @@ export function buildOpenApiDocument(version = '0.1.0'): OpenApiDocument {
         RateLimitRemaining: { description: 'Requests left in the current window after this one.', schema: { type: 'string', pattern: '^\\d+$' } },
         RateLimitReset: { description: 'Seconds until the window ends.', schema: { type: 'string', pattern: '^\\d+$' } },
         RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'string', pattern: '^\\d+$' } },
-        SetSessionCookie: { description: 'The session cookie (svc_session: HttpOnly, Secure, SameSite=Strict), or its removal.', schema: { type: 'string' } },
+        SetSessionCookie: { description: 'The session cookie (svc_session: HttpOnly, Secure, SameSite=Lax), or its removal.', schema: { type: 'string' } },
         Location: { description: 'Where the answer redirects.', schema: { type: 'string' } },
         ContentDisposition: { description: 'attachment; filename="<id>-report.csv" (CSV only).', schema: { type: 'string' } },
       },

@@ -1001,7 +1001,7 @@ const links: Operation[] = section('links', 'Links', [
     description: 'Any body (mail providers post `List-Unsubscribe=One-Click`); the confirmation page posts `source=confirmation_page` and gets a page back.',
     auth: 'public',
     pathParams: tokenParam,
-    responses: { 200: { description: 'Unsubscribed: JSON, or a page for the confirmation page\'s form.', schema: z.strictObject({ unsubscribed: z.literal(true) }), mediaType: 'text/html', example: { unsubscribed: true } } },
+    responses: { 200: { description: 'Unsubscribed: JSON, or a page for the confirmation page\'s form.', schema: z.strictObject({ unsubscribed: z.literal(true).describe('always true: the address is unsubscribed') }), mediaType: 'text/html', example: { unsubscribed: true } } },
   },
   {
     method: 'get',
@@ -1098,7 +1098,16 @@ const reference: Operation[] = section('reference', 'Reference', [
     operationId: 'getOpenApiDocument',
     summary: 'This document (OpenAPI 3.1)',
     auth: 'public',
-    responses: { 200: { description: 'The OpenAPI document.', schema: z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) }) } },
+    responses: {
+      200: {
+        description: 'The OpenAPI document.',
+        schema: z.looseObject({
+          openapi: z.string().describe('the OpenAPI version: 3.1.0'),
+          info: z.looseObject({}).describe("the API's title, version, description and license"),
+          paths: z.looseObject({}).describe('every operation, by path and method'),
+        }),
+      },
+    },
   },
   {
     method: 'get',

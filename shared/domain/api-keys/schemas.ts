@@ -3,19 +3,27 @@ import { SCOPES } from './scopes';
 import { domainName } from '../emails/address';
 
 export const createApiKeySchema = z.object({
-  name: z.string().trim().min(1, 'name is required').max(100, 'name is at most 100 characters'),
+  name: z.string().trim().min(1, 'name is required').max(100, 'name is at most 100 characters').describe('a label for people (1-100 characters)'),
   scopes: z
     .array(z.enum(SCOPES, { message: `unknown scope; valid scopes: ${SCOPES.join(', ')}` }))
     .min(1, 'at least one scope is required')
     .max(SCOPES.length)
-    .transform((scopes) => [...new Set(scopes)]),
-  tenant: z.string().trim().min(1).max(128).optional(),
+    .transform((scopes) => [...new Set(scopes)])
+    .describe('what the key may do (at least one): full grants everything; a key limited to a tenant may combine allowed_domains with full'),
+  tenant: z
+    .string()
+    .trim()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe("limit it to this tenant (external_id or id): it acts only as that tenant and sees only its resources; absent: the whole account"),
   allowed_domains: z
     .array(domainName)
     .min(1, 'allowed_domains needs at least one domain when given')
     .max(100)
     .transform((domains) => [...new Set(domains)])
-    .optional(),
+    .optional()
+    .describe('limit sending to these domains (1-100; list the sandbox domain to allow it); absent: any domain'),
 });
 
 export type CreateApiKeyInput = z.infer<typeof createApiKeySchema>;

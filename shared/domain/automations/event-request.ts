@@ -36,18 +36,33 @@ const eventName = z.string({ error: 'name must be a string' }).regex(EVENT_NAME,
 
 export const eventRequestSchema = z
   .looseObject({
-    name: eventName.optional(),
-    type: eventName.optional(),
-    user_id: z.string({ error: 'user_id must be a string' }).regex(USER_ID, 'user_id is 1-256 printable ASCII characters, not starting or ending with a space').optional(),
+    name: eventName.optional().describe('the event name, as triggers use it: 1-100 of letters, digits, _ . : - (required unless type is given)'),
+    type: eventName.optional().describe('alias of `name` (name wins when both are sent)'),
+    user_id: z
+      .string({ error: 'user_id must be a string' })
+      .regex(USER_ID, 'user_id is 1-256 printable ASCII characters, not starting or ending with a space')
+      .optional()
+      .describe('who the event is about: 1-256 printable ASCII characters; runs are per user (user_id, else email)'),
     email: z
       .string({ error: 'email must be a string' })
       .trim()
       .refine(isEmailAddress, 'email must be a valid email address')
       .transform(normaliseEmail)
-      .optional(),
-    data: z.record(z.string(), z.unknown(), { error: 'data must be a JSON object' }).optional(),
-    dry_run: z.boolean({ error: 'dry_run must be a boolean' }).optional(),
-    automation_id: z.string({ error: 'automation_id must be a string' }).refine((id) => isId('auto', id), 'automation_id must be an automation id (auto_...)').optional(),
+      .optional()
+      .describe("the user's address (lower-cased); without user_id, waits and cancellations match on it"),
+    data: z
+      .record(z.string(), z.unknown(), { error: 'data must be a JSON object' })
+      .optional()
+      .describe(`a JSON object, at most ${MAX_EVENT_DATA_BYTES / 1024} KB as JSON and ${MAX_EVENT_DATA_DEPTH} levels deep: what conditions and {{event.data.<key>}} read`),
+    dry_run: z
+      .boolean({ error: 'dry_run must be a boolean' })
+      .optional()
+      .describe('dashboard sessions only (POST /api/events; 403 for API keys): run automation_id without sending or storing anything'),
+    automation_id: z
+      .string({ error: 'automation_id must be a string' })
+      .refine((id) => isId('auto', id), 'automation_id must be an automation id (auto_...)')
+      .optional()
+      .describe('with dry_run only: the automation to dry-run (auto_...), in any status'),
   })
   .superRefine((body, ctx) => {
     for (const key of Object.keys(body)) {

@@ -15,7 +15,10 @@ import { RUN_STATUSES, type Run, type RunStatus, type StepState } from './run';
 export const listRunsQuerySchema = z.object({
   limit: z.coerce.number().int('limit must be an integer').min(1, 'limit must be 1-100').max(100, 'limit must be 1-100').default(25),
   cursor: z.string().max(2048).optional(),
-  status: z.enum(RUN_STATUSES, { error: `status must be one of ${RUN_STATUSES.join(', ')}` }).optional(),
+  status: z
+    .enum(RUN_STATUSES, { error: `status must be one of ${RUN_STATUSES.join(', ')}` })
+    .optional()
+    .describe('only runs in this status (a page may then hold fewer than limit, even none, while has_more is true)'),
 });
 export type ListRunsQuery = z.output<typeof listRunsQuerySchema>;
 

@@ -116,17 +116,21 @@ const duration = (field: string, minMs: number, maxMs: number) =>
 const stepKey = z
   .string({ error: 'key is required (a string)' })
   .regex(STEP_KEY, `key is 1-${LIMITS.stepKeyChars} characters: lower-case letters, digits, _ and -`)
-  .refine((key) => !(RESERVED_STEP_KEYS as readonly string[]).includes(key), `key cannot be ${RESERVED_STEP_KEYS.join(' or ')} (on_timeout gives those words a meaning)`);
+  .refine((key) => !(RESERVED_STEP_KEYS as readonly string[]).includes(key), `key cannot be ${RESERVED_STEP_KEYS.join(' or ')} (on_timeout gives those words a meaning)`)
+  .describe(`unique in the automation: 1-${LIMITS.stepKeyChars} of a-z 0-9 _ - (not ${RESERVED_STEP_KEYS.join(' or ')})`);
 
-const nextKey = z.string({ error: 'next must be a step key' }).regex(STEP_KEY, 'next must be a step key');
+const nextKey = z
+  .string({ error: 'next must be a step key' })
+  .regex(STEP_KEY, 'next must be a step key')
+  .describe('the key of the step that follows (default: the next in the list; after the last, the run ends); never into a cycle');
 
 // ---------------------------------------------------------------------------------------------------
 // Steps
 
 const TAG_PART = /^[A-Za-z0-9_-]{1,256}$/;
 const tag = z.strictObject({
-  name: z.string({ error: 'tag names are strings' }).regex(TAG_PART, 'tag names are 1-256 letters, digits, _ or -'),
-  value: z.string({ error: 'tag values are strings' }).regex(TAG_PART, 'tag values are 1-256 letters, digits, _ or -'),
+  name: z.string({ error: 'tag names are strings' }).regex(TAG_PART, 'tag names are 1-256 letters, digits, _ or -').describe('the tag name: 1-256 of A-Za-z0-9_-'),
+  value: z.string({ error: 'tag values are strings' }).regex(TAG_PART, 'tag values are 1-256 letters, digits, _ or -').describe('the tag value: 1-256 of A-Za-z0-9_-'),
 });
 const tags = z
   .union([z.array(tag), z.record(z.string(), z.string()).transform((record) => Object.entries(record).map(([name, value]) => ({ name, value })))], {
@@ -151,27 +155,44 @@ const templateVariables = z
 const sendEmailStep = z
   .strictObject({
     key: stepKey,
-    type: z.literal('send_email'),
+    type: z.literal('send_email').describe('always `send_email`'),
     next: nextKey.optional(),
-    to: addresses('to', MAX_RECIPIENTS).optional(),
-    from: address('from', true).optional(),
-    reply_to: addresses('reply_to', 10).optional(),
-    subject: templated('subject', 998).refine((value) => !/[\r\n]/.test(value), 'subject must be a single line (no CR or LF)').optional(),
-    html: templated('html', 10 * LIMITS.htmlBytes, { allowUnsubscribe: true, maxBytes: LIMITS.htmlBytes }).optional(),
-    text: templated('text', 10 * LIMITS.textBytes, { allowUnsubscribe: true, maxBytes: LIMITS.textBytes }).optional(),
+    to: addresses('to', MAX_RECIPIENTS)
+      .optional()
+      .describe(`an address or up to ${MAX_RECIPIENTS} (placeholders allowed); default ["{{event.email}}"]`),
+    from: address('from', true)
+      .optional()
+      .describe("required without a template (else the template's): an address, `Name <address>` or a bare local part; placeholders allowed"),
+    reply_to: addresses('reply_to', 10).optional().describe('an address or up to 10 (placeholders allowed)'),
+    subject: templated('subject', 998)
+      .refine((value) => !/[\r\n]/.test(value), 'subject must be a single line (no CR or LF)')
+      .optional()
+      .describe('required without a template: one line, at most 998 characters (placeholders allowed)'),
+    html: templated('html', 10 * LIMITS.htmlBytes, { allowUnsubscribe: true, maxBytes: LIMITS.htmlBytes })
+      .optional()
+      .describe(`the HTML body, at most ${LIMITS.htmlBytes / 1024} KB; html or text without a template, neither with one (placeholders and {{unsubscribe_url}} allowed)`),
+    text: templated('text', 10 * LIMITS.textBytes, { allowUnsubscribe: true, maxBytes: LIMITS.textBytes })
+      .optional()
+      .describe(`the text body, at most ${LIMITS.textBytes / 1024} KB; html or text without a template, neither with one (placeholders and {{unsubscribe_url}} allowed)`),
     template: z
       .strictObject(
         {
-          id: z.string({ error: 'template.id (a template alias) is required' }).regex(TEMPLATE_ALIAS, 'template.id must be a template alias (lower-case letters, digits, _ or -, at most 64)'),
-          variables: templateVariables.optional(),
+          id: z
+            .string({ error: 'template.id (a template alias) is required' })
+            .regex(TEMPLATE_ALIAS, 'template.id must be a template alias (lower-case letters, digits, _ or -, at most 64)')
+            .describe('the template alias (its existence is checked at run time)'),
+          variables: templateVariables
+            .optional()
+            .describe('at most 50 values of its placeholders: strings (placeholders allowed), numbers, booleans or null'),
         },
         { error: 'template must be an object {id, variables?}' },
       )
-      .optional(),
-    category: z.enum(CATEGORIES, { error: `category must be one of ${CATEGORIES.join(', ')}` }).optional(),
-    unsubscribe: z.boolean({ error: 'unsubscribe must be true or false' }).optional(),
-    tags: tags.optional(),
-    tenant: templated('tenant', 128).optional(),
+      .optional()
+      .describe('send a template: its published version at run time is the content'),
+    category: z.enum(CATEGORIES, { error: `category must be one of ${CATEGORIES.join(', ')}` }).optional().describe('transactional, product or newsletter'),
+    unsubscribe: z.boolean({ error: 'unsubscribe must be true or false' }).optional().describe('managed unsubscribe on or off, as on a send'),
+    tags: tags.optional().describe(`up to ${MAX_TAGS}, as on a send: an array of {name, value} or an object of name to value`),
+    tenant: templated('tenant', 128).optional().describe('the tenant to send for: external_id or id (placeholders allowed)'),
   })
   .superRefine((step, ctx) => {
     if (step.template) {
@@ -188,19 +209,25 @@ const sendEmailStep = z
 
 const delayStep = z.strictObject({
   key: stepKey,
-  type: z.literal('delay'),
+  type: z.literal('delay').describe('always `delay`'),
   next: nextKey.optional(),
-  duration: duration('duration', LIMITS.delayMinMs, LIMITS.delayMaxMs),
+  duration: duration('duration', LIMITS.delayMinMs, LIMITS.delayMaxMs).describe(
+    'how long to wait, 1 minute to 365 days: a whole number and a unit ("30 minutes", "2 days", "1 week") or ISO 8601 without years and months ("P2D")',
+  ),
 });
 
 const waitForEventStep = z
   .strictObject({
     key: stepKey,
-    type: z.literal('wait_for_event'),
+    type: z.literal('wait_for_event').describe('always `wait_for_event`'),
     next: nextKey.optional(),
-    event: eventName('event'),
-    timeout: duration('timeout', LIMITS.waitMinMs, LIMITS.waitMaxMs),
-    on_timeout: z.string({ error: 'on_timeout must be end, continue or a step key' }).regex(STEP_KEY, 'on_timeout must be end, continue or a step key').optional(),
+    event: eventName('event').describe('the event name to wait for, from the same user (user_id, else email)'),
+    timeout: duration('timeout', LIMITS.waitMinMs, LIMITS.waitMaxMs).describe('how long to wait, 1 minute to 30 days, written as for a delay'),
+    on_timeout: z
+      .string({ error: 'on_timeout must be end, continue or a step key' })
+      .regex(STEP_KEY, 'on_timeout must be end, continue or a step key')
+      .optional()
+      .describe('end (default: the run completes), continue (go on as if the event came) or a step key to jump to'),
   })
   .transform((step) => ({ ...step, on_timeout: step.on_timeout ?? 'end' }));
 
@@ -286,11 +313,12 @@ export const stepSchema = z.unknown().transform((value, ctx): Step => {
 export const triggerSchema = z
   .strictObject(
     {
-      event: eventName('event'),
+      event: eventName('event').describe('the event name that starts a run: 1-100 of letters, digits, _ . : -'),
       cancel_on_events: z
         .array(eventName('cancel_on_events'), { error: 'cancel_on_events must be an array of event names' })
         .max(LIMITS.cancelOnEvents, `cancel_on_events has at most ${LIMITS.cancelOnEvents} events`)
-        .optional(),
+        .optional()
+        .describe(`up to ${LIMITS.cancelOnEvents} event names that cancel the user's runs (not the trigger's own event)`),
     },
     { error: 'trigger is required: {event, cancel_on_events?}' },
   )

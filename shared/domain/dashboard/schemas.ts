@@ -7,9 +7,18 @@ import { isEmailAddress, normaliseEmail } from '../emails/address';
 import { MAX_PASSWORD_LENGTH, newPasswordSchema } from './password-policy';
 
 export const signInRequestSchema = z.object({
-  email: z.string({ error: 'email is required' }).trim().refine(isEmailAddress, 'email must be a valid email address').transform(normaliseEmail),
+  email: z
+    .string({ error: 'email is required' })
+    .trim()
+    .refine(isEmailAddress, 'email must be a valid email address')
+    .transform(normaliseEmail)
+    .describe("the dashboard user's email address (case-insensitive)"),
   // Any length up to the maximum: a password set under an older, shorter minimum still signs in.
-  password: z.string({ error: 'password is required' }).min(1, 'password is required').max(MAX_PASSWORD_LENGTH * 4, 'password is too long'),
+  password: z
+    .string({ error: 'password is required' })
+    .min(1, 'password is required')
+    .max(MAX_PASSWORD_LENGTH * 4, 'password is too long')
+    .describe("the user's password"),
 });
 
 export type SignInRequest = z.output<typeof signInRequestSchema>;

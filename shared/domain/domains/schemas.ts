@@ -4,17 +4,23 @@ import { TLS_MODES } from './domain';
 import { DNS_HOSTS, type DnsHostCredentials, type DnsHostName } from './dns-apply';
 
 export const createDomainSchema = z.object({
-  name: domainName,
-  tenant: z.string().trim().min(1).max(128).optional(),
-  inbound_enabled: z.boolean().optional(),
+  name: domainName.describe('the domain name to send from, e.g. acme.com'),
+  tenant: z.string().trim().min(1).max(128).optional().describe('make it that tenant\'s domain from the start (external_id or id); absent: account-wide'),
+  inbound_enabled: z
+    .boolean()
+    .optional()
+    .describe('true adds a receive-only subdomain inbound.<domain> and its MX record (default false; cannot be changed later yet)'),
 });
 export type CreateDomainInput = z.infer<typeof createDomainSchema>;
 
 export const updateDomainSchema = z
   .object({
-    open_tracking: z.boolean().optional(),
-    click_tracking: z.boolean().optional(),
-    tls_mode: z.enum(TLS_MODES, { message: `tls_mode must be one of ${TLS_MODES.join(', ')}` }).optional(),
+    open_tracking: z.boolean().optional().describe('a 1x1 pixel in the html of every email from the domain, and email.opened events'),
+    click_tracking: z.boolean().optional().describe('http(s) links of html and text through a signed redirect, and email.clicked events'),
+    tls_mode: z
+      .enum(TLS_MODES, { message: `tls_mode must be one of ${TLS_MODES.join(', ')}` })
+      .optional()
+      .describe('opportunistic: TLS whenever the receiving server offers it; enforced: only over TLS (else the email bounces)'),
   })
   .strict()
   .refine((value) => Object.keys(value).length > 0, { message: 'send at least one of open_tracking, click_tracking, tls_mode' });
@@ -36,14 +42,16 @@ const credential = (name: string, max: number) =>
 /** Route 53: an access key (an IAM user's, or temporary ones with their session token). */
 export const route53CredentialsSchema = z
   .object({
-    access_key_id: credential('access_key_id', 128),
-    secret_access_key: credential('secret_access_key', 256),
-    session_token: credential('session_token', 4096).optional(),
+    access_key_id: credential('access_key_id', 128).describe('Route 53: an AWS access key id (at most 128 characters)'),
+    secret_access_key: credential('secret_access_key', 256).describe('Route 53: its secret access key (at most 256 characters)'),
+    session_token: credential('session_token', 4096).optional().describe('Route 53: the session token of temporary credentials (at most 4096 characters)'),
   })
   .strict();
 
 /** Cloudflare: an API token with Zone:Read and DNS:Edit on the zone. */
-export const cloudflareCredentialsSchema = z.object({ api_token: credential('api_token', 256) }).strict();
+export const cloudflareCredentialsSchema = z
+  .object({ api_token: credential('api_token', 256).describe('Cloudflare: an API token with Zone:Read and DNS:Edit on the zone (at most 256 characters)') })
+  .strict();
 
 const providerSchema = z.enum(DNS_HOSTS, { message: `provider must be one of ${DNS_HOSTS.join(', ')}` });
 
@@ -97,7 +105,9 @@ export const domainRef = z
   .max(253, 'domain is at most 253 characters')
   .transform((value) => value.replace(/\.$/, ''));
 
-export const assignTenantDomainSchema = z.object({ domain: domainRef }).strict();
+export const assignTenantDomainSchema = z.object({ domain: domainRef.describe('an account domain: its name or id (dom_...)') }).strict();
 export type AssignTenantDomainInput = z.infer<typeof assignTenantDomainSchema>;
 
-export const listDomainsQuerySchema = z.object({ tenant: z.string().trim().min(1).max(128).optional() });
+export const listDomainsQuerySchema = z.object({
+  tenant: z.string().trim().min(1).max(128).optional().describe("only this tenant's domains: its external_id or id"),
+});

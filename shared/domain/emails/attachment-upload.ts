@@ -72,13 +72,14 @@ export const createAttachmentUploadSchema = z.preprocess(
   },
   z
     .object({
-      filename: filenameField,
-      content_type: contentTypeField.optional(),
+      filename: filenameField.describe('the file name sends use (1-255 characters; the rules of inline attachments, blocked extensions refused)'),
+      content_type: contentTypeField.optional().describe('the MIME type (`type/subtype`); default: from the extension, else application/octet-stream'),
       size: z
         .number({ error: 'size must be a number of bytes' })
         .int('size must be a whole number of bytes')
         .min(1, 'size must be at least 1 byte')
-        .optional(),
+        .optional()
+        .describe('the exact byte count (recommended): signed into the URL, so S3 refuses any other size; over 10 MB is 413'),
     })
     .transform((value) => ({
       filename: value.filename,

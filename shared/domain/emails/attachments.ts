@@ -253,14 +253,18 @@ const data = requiredString('data (or content)').transform((value, ctx) => {
   return { base64, size };
 });
 
+const FILENAME_DOC = `1-${MAX_FILENAME_LENGTH} characters, no / or \\ or control characters; blocked extensions (${BLOCKED_EXTENSIONS.map((e) => `.${e}`).join(' ')}) anywhere after the first dot are refused`;
+const CONTENT_TYPE_DOC = 'the MIME type (`type/subtype`, parameters allowed, not multipart/*); default: from the extension, else application/octet-stream';
+const CONTENT_ID_DOC = 'makes the file an inline part, shown where the HTML says `cid:<content_id>`: 1-255 of A-Za-z0-9._@-, unique in the request';
+
 const contentId = requiredString('content_id').regex(CONTENT_ID, 'content_id must be 1-255 of A-Z, a-z, 0-9, ., _, @, - (no angle brackets); reference it as cid:<content_id>');
 
 export const inlineAttachmentSchema = z
   .object({
-    filename: filenameField,
-    content_type: contentTypeField.optional(),
-    data,
-    content_id: contentId.optional(),
+    filename: filenameField.describe(FILENAME_DOC),
+    content_type: contentTypeField.optional().describe(CONTENT_TYPE_DOC),
+    data: data.describe(`the file in base64 (line breaks allowed, padding optional): 1 byte to ${MAX_ATTACHMENT_BYTES} bytes (10 MB) decoded`),
+    content_id: contentId.optional().describe(CONTENT_ID_DOC),
   })
   .transform(
     (value): InlineAttachment => ({
@@ -276,11 +280,14 @@ const attachmentId = requiredString('attachment_id').regex(ATTACHMENT_ID_PATTERN
 
 export const attachmentReferenceSchema = z
   .object({
-    attachment_id: attachmentId,
-    filename: filenameField.optional(),
-    content_type: contentTypeField.optional(),
-    content_id: contentId.optional(),
-    data: z.undefined({ message: 'give either data (the file as base64) or attachment_id (an upload from POST /attachments), not both' }).optional(),
+    attachment_id: attachmentId.describe('an upload from POST /attachments (att_...), uploaded and at most 24 hours old'),
+    filename: filenameField.optional().describe(`${FILENAME_DOC}; default: the upload's`),
+    content_type: contentTypeField.optional().describe("the MIME type (`type/subtype`, parameters allowed, not multipart/*); default: the upload's"),
+    content_id: contentId.optional().describe(CONTENT_ID_DOC),
+    data: z
+      .undefined({ message: 'give either data (the file as base64) or attachment_id (an upload from POST /attachments), not both' })
+      .optional()
+      .describe('not allowed with attachment_id'),
   })
   .transform(
     (value): AttachmentReference => ({

@@ -69,7 +69,10 @@ const fromField = z.union([
     }
     return parsed;
   }),
-  z.object({ email: z.string(), name: z.string().max(200).optional() }).transform((value, ctx): Mailbox => {
+  z.object({
+    email: z.string().describe('the address (or a bare local part for a tenant with default_from_domain)'),
+    name: z.string().max(200).optional().describe('the display name (at most 200 characters, one line)'),
+  }).transform((value, ctx): Mailbox => {
     const parsed = parseMailbox(value.email) ?? parseBareSender(value.email);
     if (!parsed || /[\r\n]/.test(value.name ?? '')) {
       ctx.addIssue({ code: 'custom', message: `"${value.email}" is not a valid email address` });
@@ -84,8 +87,8 @@ const addressList = z
   .transform((value) => (Array.isArray(value) ? value : [value]).map(formatMailbox));
 
 const tag = z.object({
-  name: z.string().regex(TAG_PART, 'tag names are 1-256 letters, digits, _ or -'),
-  value: z.string().regex(TAG_PART, 'tag values are 1-256 letters, digits, _ or -'),
+  name: z.string().regex(TAG_PART, 'tag names are 1-256 letters, digits, _ or -').describe('the tag name: 1-256 of A-Za-z0-9_-'),
+  value: z.string().regex(TAG_PART, 'tag values are 1-256 letters, digits, _ or -').describe('the tag value: 1-256 of A-Za-z0-9_-'),
 });
 
 const tags = z
@@ -109,8 +112,14 @@ const headers = z.record(z.string(), z.string()).superRefine((value, ctx) => {
  */
 const templateField = z.object(
   {
-    id: z.string({ error: 'template.id (the template alias) is required' }).regex(TEMPLATE_ALIAS, 'template.id must be a template alias (lower-case letters, digits, _ or -, at most 64)'),
-    variables: z.record(z.string(), z.unknown(), { error: 'template.variables must be an object of name to value' }).optional(),
+    id: z
+      .string({ error: 'template.id (the template alias) is required' })
+      .regex(TEMPLATE_ALIAS, 'template.id must be a template alias (lower-case letters, digits, _ or -, at most 64)')
+      .describe('the alias of a published template'),
+    variables: z
+      .record(z.string(), z.unknown(), { error: 'template.variables must be an object of name to value' })
+      .optional()
+      .describe("values of the template's placeholders: strings, numbers, booleans or null (an object or array, or a placeholder without value nor fallback, is a 400)"),
   },
   { error: 'template must be an object {id, variables}' },
 );
@@ -127,9 +136,9 @@ export const sendRequestSchema = z.preprocess(
       subject: z.string().min(1, 'subject is required').max(998).refine((value) => !/[\r\n]/.test(value), 'subject must be a single line (no CR or LF)').optional(),
       html: z.string().optional(),
       text: z.string().optional(),
-      cc: addressList.optional(),
-      bcc: addressList.optional(),
-      reply_to: addressList.optional(),
+      cc: addressList.optional().describe('An address or a list; to, cc and bcc together at most 50.'),
+      bcc: addressList.optional().describe('An address or a list; to, cc and bcc together at most 50.'),
+      reply_to: addressList.optional().describe("An address or a list: the Reply-To header (default: the template's, if any)."),
       tags: tags.optional(),
       headers: headers.optional(),
       scheduled_at: scheduledAtField.optional(),

@@ -3,9 +3,9 @@ import * as z from 'zod';
 
 export const updateEmailSchema = z
   .object({
-    scheduled_at: z.string().optional(),
-    scheduledAt: z.string().optional(),
-    cancel: z.literal(true, { message: 'cancel must be true' }).optional(),
+    scheduled_at: z.string().optional().describe('reschedules: an ISO 8601 time with a time zone, in the future, at most 365 days ahead'),
+    scheduledAt: z.string().optional().describe('alias of `scheduled_at` (the canonical name wins when both are sent)'),
+    cancel: z.literal(true, { message: 'cancel must be true' }).optional().describe('true cancels the email (cancelled_at is set)'),
   })
   .strict()
   .transform(({ scheduledAt, ...rest }) => ({ ...rest, scheduled_at: rest.scheduled_at ?? scheduledAt }))

@@ -17,16 +17,32 @@ const providerKey = (field: string) =>
  */
 export const startImportSchema = z
   .strictObject({
-    provider: z.enum(PROVIDERS, { error: `provider must be one of ${PROVIDERS.join(', ')}` }),
-    api_key: providerKey('api_key'),
-    account_api_key: providerKey('account_api_key').optional(),
-    region: z.enum(['us', 'eu'], { error: 'region must be us or eu' }).optional(),
+    provider: z.enum(PROVIDERS, { error: `provider must be one of ${PROVIDERS.join(', ')}` }).describe('the provider to import from'),
+    api_key: providerKey('api_key').describe(
+      "the provider's key, used for this request only (never stored): a SendGrid API key, a Postmark server token or a Mailgun private key",
+    ),
+    account_api_key: providerKey('account_api_key')
+      .optional()
+      .describe('Postmark only: the account token, needed to import sending domains'),
+    region: z
+      .enum(['us', 'eu'], { error: 'region must be us or eu' })
+      .optional()
+      .describe("the provider's region for SendGrid and Mailgun: us (default) or eu (not for Postmark)"),
     resources: z
       .array(z.enum(IMPORT_RESOURCES, { error: `resources are ${IMPORT_RESOURCES.join(', ')}` }), { error: 'resources must be an array' })
       .min(1, 'resources must name at least one resource (or be left out for all)')
-      .optional(),
-    dry_run: z.boolean({ error: 'dry_run must be a boolean' }).optional(),
-    cursor: z.string({ error: 'cursor must be a string' }).min(1).max(200, 'cursor is at most 200 characters').optional(),
+      .optional()
+      .describe('what to import (default all); always worked in the order domains, webhooks, templates, suppressions'),
+    dry_run: z
+      .boolean({ error: 'dry_run must be a boolean' })
+      .optional()
+      .describe('true: a preview that writes nothing and is not kept (suppressions counted from the first page of each list)'),
+    cursor: z
+      .string({ error: 'cursor must be a string' })
+      .min(1)
+      .max(200, 'cursor is at most 200 characters')
+      .optional()
+      .describe('the previous answer\'s next_cursor, to continue (repeat the rest of the body)'),
   })
   .superRefine((value, ctx) => {
     if (value.account_api_key !== undefined && value.provider !== 'postmark') {
@@ -54,5 +70,8 @@ export type ListImportsQuery = z.output<typeof listImportsQuerySchema>;
 
 /** GET /migrations/{id}/report: CSV by default, JSON with ?format=json. */
 export const reportQuerySchema = z.object({
-  format: z.enum(['csv', 'json'], { error: 'format is csv or json' }).default('csv'),
+  format: z
+    .enum(['csv', 'json'], { error: 'format is csv or json' })
+    .default('csv')
+    .describe('csv (default: a download, columns resource,item,status,id,count,message) or json (the same rows)'),
 });

@@ -39,19 +39,21 @@ const ADD_FIELDS = ['email', 'emails', 'reason', 'tenant', 'category'];
  */
 export const addSuppressionsSchema = z
   .looseObject({
-    email: suppressionEmail.optional(),
+    email: suppressionEmail.optional().describe('one address (stored trimmed and lower-cased); send either email or emails'),
     emails: z
       .array(suppressionEmail, { error: 'emails must be an array of email addresses' })
       .min(1, 'emails needs at least one address')
       .max(MAX_SUPPRESSIONS_PER_REQUEST, `emails takes at most ${MAX_SUPPRESSIONS_PER_REQUEST} addresses per request`)
-      .optional(),
+      .optional()
+      .describe(`1-${MAX_SUPPRESSIONS_PER_REQUEST} addresses (duplicates after lower-casing count once); send either email or emails`),
     reason: z
       .enum(API_SUPPRESSION_REASONS, {
         error: 'only manual can be set through the API; bounce, complaint and unsubscribe are recorded by the service',
       })
-      .optional(),
-    tenant: tenantParam.optional(),
-    category: optOutCategoryParam.optional(),
+      .optional()
+      .describe('manual (the default and the only one accepted: the others are set by the service); refused with category'),
+    tenant: tenantParam.optional().describe("add to this tenant's list (external_id or id) instead of the account-wide list"),
+    category: optOutCategoryParam.optional().describe('product or newsletter: the addresses opt out of that category instead of being suppressed'),
   })
   .superRefine((body, ctx) => {
     for (const key of Object.keys(body)) {
@@ -85,10 +87,15 @@ export type AddSuppressionsInput = Exclude<AddToListInput, { category: OptOutCat
  * from these fields applies `checkSuppressionFilters` too.
  */
 export const suppressionFilterFields = {
-  email: suppressionEmail.optional(),
-  reason: z.enum(SUPPRESSION_REASONS, { error: `reason must be one of ${SUPPRESSION_REASONS.join(', ')}` }).optional(),
-  tenant: tenantParam.optional(),
-  category: optOutCategoryParam.optional(),
+  email: suppressionEmail
+    .optional()
+    .describe("an exact lookup of one address (case-insensitive): zero or one record, plus that address's category opt-outs on the list"),
+  reason: z
+    .enum(SUPPRESSION_REASONS, { error: `reason must be one of ${SUPPRESSION_REASONS.join(', ')}` })
+    .optional()
+    .describe('only records with this reason (refused with category)'),
+  tenant: tenantParam.optional().describe("list this tenant's list (external_id or id) instead of the account-wide list"),
+  category: optOutCategoryParam.optional().describe("list this category's opt-outs (product or newsletter) instead of suppressions"),
 };
 
 /** The filters' rule across fields: opt-outs have no reason. */
@@ -102,9 +109,9 @@ export type SuppressionFilters = z.output<typeof suppressionFiltersSchema>;
 
 /** `DELETE /suppressions?email=&tenant=[&category=]`: the suppression, or with `category` that opt-out. */
 export const removeSuppressionSchema = z.object({
-  email: suppressionEmail,
-  tenant: tenantParam.optional(),
-  category: optOutCategoryParam.optional(),
+  email: suppressionEmail.describe('the address to remove (case-insensitive)'),
+  tenant: tenantParam.optional().describe("remove it from this tenant's list (external_id or id) instead of the account-wide list"),
+  category: optOutCategoryParam.optional().describe("remove the address's opt-out of this category (re-subscribe) instead of its suppression"),
 });
 
 export type RemoveSuppressionInput = z.output<typeof removeSuppressionSchema>;

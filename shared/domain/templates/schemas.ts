@@ -5,6 +5,14 @@ import { CATEGORIES } from '../emails/send-request';
 import { isReservedVariable, variableValueProblems } from './render';
 import { contentProblems, defaultUnsubscribe, TEMPLATE_ALIAS, TEMPLATE_LIMITS as LIMITS, type StoredTemplateVariable } from './template';
 
+const HTML_DOC = `the HTML body with {{placeholders}} (values HTML-escaped): at most ${LIMITS.htmlBytes / 1024} KB of UTF-8, not empty; html or text is required`;
+const TEXT_DOC = `the text body with {{placeholders}}: at most ${LIMITS.textBytes / 1024} KB of UTF-8, not empty; html or text is required`;
+const FROM_DOC = `the default sender of sends that give none: an address, \`Name <address>\` or a bare local part (at most ${LIMITS.addressChars} characters)`;
+const REPLY_TO_DOC = `default Reply-To: an address or up to ${LIMITS.replyTo} (each at most ${LIMITS.addressChars} characters)`;
+const CATEGORY_DOC = 'transactional (default), product or newsletter: the category of its sends unless they give one';
+const UNSUBSCRIBE_DOC = 'managed unsubscribe for its sends; default true for product and newsletter (false is refused for them), false for transactional';
+const VARIABLES_DOC = `the declared placeholders, at most ${LIMITS.variables} (used but undeclared ones are accepted, with a render warning)`;
+
 const VARIABLE_KEY = new RegExp(`^[A-Za-z_][A-Za-z0-9_]{0,${LIMITS.variableKeyChars - 1}}$`);
 
 const name = z
@@ -75,13 +83,15 @@ const variable = z
       key: z
         .string({ error: 'key is required (a string)' })
         .regex(VARIABLE_KEY, `key is 1-${LIMITS.variableKeyChars} letters, digits and _, not starting with a digit`)
-        .refine((key) => !isReservedVariable(key), { message: 'is reserved: {{unsubscribe_url}} is filled with the managed unsubscribe link at send; do not declare it' }),
-      type: z.enum(['string', 'number'], { error: 'type must be string or number' }),
+        .refine((key) => !isReservedVariable(key), { message: 'is reserved: {{unsubscribe_url}} is filled with the managed unsubscribe link at send; do not declare it' })
+        .describe(`the placeholder name (\`{{key}}\`): 1-${LIMITS.variableKeyChars} letters, digits and _, not starting with a digit; unique; not unsubscribe_url`),
+      type: z.enum(['string', 'number'], { error: 'type must be string or number' }).describe("the fallback's type (values given at send are not converted)"),
       fallback_value: z
         .union([z.string().max(LIMITS.fallbackChars, `fallback_value is at most ${LIMITS.fallbackChars} characters`), z.number(), z.null()], {
           error: 'fallback_value must be a string, a number or null',
         })
-        .optional(),
+        .optional()
+        .describe(`used when a send gives no value: a string (at most ${LIMITS.fallbackChars} characters) or a number, as type; null or absent for none`),
     },
     { error: 'each variable is an object {key, type, fallback_value?}' },
   )
@@ -107,16 +117,16 @@ const variables = z
 /** POST /templates. New templates are drafts; unsubscribe_enabled defaults by category (spec rule 10). */
 export const createTemplateSchema = z
   .object({
-    name,
-    alias,
-    subject,
-    html: html.nullable().optional(),
-    text: text.nullable().optional(),
-    from: from.nullable().optional(),
-    reply_to: replyTo.optional(),
-    category: category.optional(),
-    unsubscribe_enabled: unsubscribeEnabled.optional(),
-    variables: variables.optional(),
+    name: name.describe(`a label for people: 1-${LIMITS.nameChars} characters (trimmed)`),
+    alias: alias.describe('its name in paths and sends: 1-64 of a-z 0-9 _ -, starting with a letter or digit; new in the account; cannot be changed'),
+    subject: subject.describe(`the subject with {{placeholders}}: 1-${LIMITS.subjectChars} characters, one line`),
+    html: html.nullable().optional().describe(`${HTML_DOC} (null: none)`),
+    text: text.nullable().optional().describe(`${TEXT_DOC} (null: none)`),
+    from: from.nullable().optional().describe(`${FROM_DOC}; null for none`),
+    reply_to: replyTo.optional().describe(REPLY_TO_DOC),
+    category: category.optional().describe(CATEGORY_DOC),
+    unsubscribe_enabled: unsubscribeEnabled.optional().describe(UNSUBSCRIBE_DOC),
+    variables: variables.optional().describe(VARIABLES_DOC),
   })
   // Unknown fields are refused, not dropped: a misspelt `variables` or `unsubscribe_enabled` would
   // otherwise change the template silently.
@@ -132,16 +142,19 @@ export type CreateTemplateInput = z.output<typeof createTemplateSchema>;
 /** PATCH /templates/{alias}: any of the create fields but alias (null clears html, text or from). */
 export const updateTemplateSchema = z
   .object({
-    alias: z.never({ error: 'alias cannot be changed: create a template with the new alias (and delete this one)' }).optional(),
-    name: name.optional(),
-    subject: subject.optional(),
-    html: html.nullable().optional(),
-    text: text.nullable().optional(),
-    from: from.nullable().optional(),
-    reply_to: replyTo.optional(),
-    category: category.optional(),
-    unsubscribe_enabled: unsubscribeEnabled.optional(),
-    variables: variables.optional(),
+    alias: z
+      .never({ error: 'alias cannot be changed: create a template with the new alias (and delete this one)' })
+      .optional()
+      .describe('refused: an alias cannot be changed (create a template with the new alias)'),
+    name: name.optional().describe(`a label for people: 1-${LIMITS.nameChars} characters (trimmed)`),
+    subject: subject.optional().describe(`the subject with {{placeholders}}: 1-${LIMITS.subjectChars} characters, one line`),
+    html: html.nullable().optional().describe(`${HTML_DOC}; null clears it`),
+    text: text.nullable().optional().describe(`${TEXT_DOC}; null clears it`),
+    from: from.nullable().optional().describe(`${FROM_DOC}; null clears it`),
+    reply_to: replyTo.optional().describe(`${REPLY_TO_DOC}; replaces the list`),
+    category: category.optional().describe(`${CATEGORY_DOC}; without unsubscribe_enabled, unsubscribe takes the new category's default`),
+    unsubscribe_enabled: unsubscribeEnabled.optional().describe(UNSUBSCRIBE_DOC),
+    variables: variables.optional().describe(`${VARIABLES_DOC}; replaces the list`),
   })
   .strict()
   .refine((value) => Object.values(value).some((field) => field !== undefined), {
@@ -159,7 +172,10 @@ export type ListTemplatesQuery = z.output<typeof listTemplatesQuerySchema>;
 /** POST /templates/{alias}/render body: values for the placeholders (strings, numbers, booleans or null). */
 export const renderTemplateSchema = z
   .object({
-    variables: z.record(z.string(), z.unknown(), { error: 'variables must be an object of variable name to value' }).optional(),
+    variables: z
+      .record(z.string(), z.unknown(), { error: 'variables must be an object of variable name to value' })
+      .optional()
+      .describe('values of the placeholders: strings, numbers, booleans or null (an object or array is a 400); absent renders without values'),
   })
   .superRefine((value, ctx) => {
     for (const problem of variableValueProblems(value.variables)) {
@@ -170,6 +186,9 @@ export type RenderTemplateInput = z.output<typeof renderTemplateSchema>;
 
 /** `?version=draft` (default) or `published` of POST /templates/{alias}/render. */
 export const renderTemplateQuerySchema = z.object({
-  version: z.enum(['draft', 'published'], { error: 'version must be draft or published' }).default('draft'),
+  version: z
+    .enum(['draft', 'published'], { error: 'version must be draft or published' })
+    .default('draft')
+    .describe('draft (default) or published (409 conflict when never published)'),
 });
 export type RenderTemplateQuery = z.output<typeof renderTemplateQuerySchema>;

@@ -25,30 +25,40 @@ export const tenantRef = z
   .trim()
   .regex(EXTERNAL_ID_PATTERN, 'tenant must be 1-128 characters of letters, digits, . _ : @ -');
 
+const NAME_DOC = 'a label for people: 1-200 characters';
+const DEFAULT_FROM_DOC = 'a domain name: a send for the tenant whose from is a bare local part (`billing`) is completed with it';
+const STREAM_POLICY_DOC = 'all, or transactional_only: product and newsletter email is refused (403)';
+const DAILY_LIMIT_DOC = 'most recipients per UTC day (1-100,000,000), on top of the ramp';
+const METADATA_DOC = `your JSON object, at most ${METADATA_MAX_BYTES / 1024} KB as JSON`;
+
 export const createTenantSchema = z
   .object({
     external_id: z
       .string({ message: 'external_id is required' })
-      .regex(EXTERNAL_ID_PATTERN, 'external_id must be 1-128 characters of letters, digits, . _ : @ -'),
-    name: name.optional(),
-    default_from_domain: domainName.nullable().optional(),
-    stream_policy: streamPolicy.optional(),
-    daily_limit: dailyLimit.optional(),
-    metadata: metadata.optional(),
+      .regex(EXTERNAL_ID_PATTERN, 'external_id must be 1-128 characters of letters, digits, . _ : @ -')
+      .describe('your own id for the customer: 1-128 of letters, digits, . _ : @ -; unique in the account, immutable'),
+    name: name.optional().describe(`${NAME_DOC} (default: external_id)`),
+    default_from_domain: domainName.nullable().optional().describe(`${DEFAULT_FROM_DOC}; null or absent for none`),
+    stream_policy: streamPolicy.optional().describe(`${STREAM_POLICY_DOC}; default all`),
+    daily_limit: dailyLimit.optional().describe(`${DAILY_LIMIT_DOC}; null or absent for none`),
+    metadata: metadata.optional().describe(`${METADATA_DOC}, or null`),
   })
   .strict();
 export type CreateTenantInput = z.infer<typeof createTenantSchema>;
 
 export const updateTenantSchema = z
   .object({
-    status: z.enum(TENANT_STATUSES, { message: `status must be one of ${TENANT_STATUSES.join(', ')}` }).optional(),
-    reason: z.string().trim().min(1).max(500, 'reason is at most 500 characters').optional(),
-    name: name.optional(),
-    default_from_domain: domainName.nullable().optional(),
-    stream_policy: streamPolicy.optional(),
-    daily_limit: dailyLimit.optional(),
-    metadata: metadata.optional(),
-    external_id: z.never({ message: 'external_id is immutable' }).optional(),
+    status: z
+      .enum(TENANT_STATUSES, { message: `status must be one of ${TENANT_STATUSES.join(', ')}` })
+      .optional()
+      .describe('paused: its new emails are refused (403 forbidden); active: resumes (not a tenant the service paused)'),
+    reason: z.string().trim().min(1).max(500, 'reason is at most 500 characters').optional().describe('why it is paused (1-500 characters); only with status paused'),
+    name: name.optional().describe(NAME_DOC),
+    default_from_domain: domainName.nullable().optional().describe(`${DEFAULT_FROM_DOC}; null removes it`),
+    stream_policy: streamPolicy.optional().describe(STREAM_POLICY_DOC),
+    daily_limit: dailyLimit.optional().describe(`${DAILY_LIMIT_DOC}; null removes it`),
+    metadata: metadata.optional().describe(`${METADATA_DOC}; replaces the stored one (null clears it)`),
+    external_id: z.never({ message: 'external_id is immutable' }).optional().describe('refused: external_id is immutable'),
   })
   .strict()
   .refine((value) => Object.keys(value).length > 0, { message: 'send at least one field to change' })
@@ -56,7 +66,10 @@ export const updateTenantSchema = z
 export type UpdateTenantInput = z.infer<typeof updateTenantSchema>;
 
 export const listTenantsQuerySchema = z.object({
-  status: z.enum(TENANT_STATUSES, { message: `status must be one of ${TENANT_STATUSES.join(', ')}` }).optional(),
+  status: z
+    .enum(TENANT_STATUSES, { message: `status must be one of ${TENANT_STATUSES.join(', ')}` })
+    .optional()
+    .describe('only tenants in this status: active or paused'),
 });
 
 /** GET /tenants/{tenant}/stats?days=: 1-90 UTC days ending today, default 7. */

@@ -56,21 +56,28 @@ const tenants = z
   .max(100, 'tenants has at most 100 items')
   .transform((names) => [...new Set(names)]);
 
+const URL_DOC = 'an absolute https:// URL (at most 2048 characters, no user:password@) resolving to public addresses only';
+const EVENTS_DOC = 'event types to receive (1-100, duplicates dropped)';
+const TENANTS_DOC = "only these tenants' email events (external_ids or ids, up to 100; 1-128 characters each)";
+
 export const createWebhookSchema = z.object({
-  url: webhookUrl,
-  events: events.optional(),
+  url: webhookUrl.describe(URL_DOC),
+  events: events.optional().describe(`${EVENTS_DOC}; default: every supported type`),
   /** Filters the endpoint to these tenants; an empty list means no filter. */
-  tenants: tenants.optional(),
+  tenants: tenants.optional().describe(`${TENANTS_DOC}; [] means no filter`),
 });
 export type CreateWebhookInput = z.infer<typeof createWebhookSchema>;
 
 export const updateWebhookSchema = z
   .object({
-    url: webhookUrl.optional(),
-    events: events.optional(),
-    enabled: z.boolean({ message: 'enabled must be true or false' }).optional(),
+    url: webhookUrl.optional().describe(`${URL_DOC}; checked again`),
+    events: events.optional().describe(`${EVENTS_DOC}; replaces the list`),
+    enabled: z
+      .boolean({ message: 'enabled must be true or false' })
+      .optional()
+      .describe('false: the endpoint receives nothing and its pending retries are cancelled'),
     /** [] or null removes the tenant filter. */
-    tenants: tenants.nullable().optional(),
+    tenants: tenants.nullable().optional().describe(`${TENANTS_DOC}; [] or null removes the filter`),
   })
   .strict()
   .refine((value) => Object.keys(value).length > 0, { message: 'send at least one of url, events, enabled, tenants' });

@@ -13,67 +13,67 @@ const allowedDomains = z.array(z.string()).nullable().describe('sending domains 
 
 export const apiKeySchema = describing<ReturnType<typeof toPublicApiKey>>()(
   z.strictObject({
-    object: z.literal('api_key'),
-    id: idOf('key'),
-    name: z.string(),
-    scopes: z.array(z.enum(SCOPES)),
+    object: z.literal('api_key').describe('always `api_key`'),
+    id: idOf('key').describe("the key's id (key_...): DELETE /api-keys/{id} revokes it"),
+    name: z.string().describe('a label for people (1-100 characters)'),
+    scopes: z.array(z.enum(SCOPES)).describe('what the key may do: full grants everything, account:read reads, each other scope one area'),
     tenant: tenantField,
     allowed_domains: allowedDomains,
     hint: z.string().describe('the first characters of the secret, to recognise the key'),
-    created_at: timestamp,
+    created_at: timestamp.describe('when the key was created (ISO 8601)'),
   }),
 );
 
 export const apiKeyCreatedSchema = z.strictObject({
-  api_key: apiKeySchema,
+  api_key: apiKeySchema.describe('the key (never its secret)'),
   secret: z.string().regex(/^svc_/).describe('the key itself (`Authorization: Bearer <secret>`): shown only here'),
 });
 
 export const smtpCredentialSchema = describing<ReturnType<typeof toPublicSmtpCredential>>()(
   z.strictObject({
-    object: z.literal('smtp_credential'),
-    id: idOf('smtp'),
-    name: z.string(),
+    object: z.literal('smtp_credential').describe('always `smtp_credential`'),
+    id: idOf('smtp').describe("the credential's id (smtp_...): DELETE /smtp-credentials/{id} revokes it"),
+    name: z.string().describe('a label for people (1-100 characters)'),
     username: z.string().describe('always the same literal username'),
     tenant: tenantField,
     allowed_domains: allowedDomains,
-    created_at: timestamp,
+    created_at: timestamp.describe('when the credential was created (ISO 8601)'),
     last_used_at: nullableTimestamp.describe('set by the relay after a successful AUTH (at most about once a minute)'),
   }),
 );
 
 export const smtpCredentialCreatedSchema = z.strictObject({
-  smtp_credential: smtpCredentialSchema,
+  smtp_credential: smtpCredentialSchema.describe('the credential (never its password)'),
   password: z.string().regex(/^svcsmtp_/).describe('the SMTP password: shown only here'),
 });
 
 export const dnsProviderSchema = describing<PublicDnsProvider>()(
   z.strictObject({
-    object: z.literal('dns_provider'),
-    provider: z.enum(DNS_HOSTS),
+    object: z.literal('dns_provider').describe('always `dns_provider`'),
+    provider: z.enum(DNS_HOSTS).describe('the DNS host the credentials are for'),
     hint: z.string().describe('a few characters of the stored key or token, to recognise it; the secret is never returned'),
-    created_at: timestamp,
-    updated_at: timestamp,
+    created_at: timestamp.describe('when credentials for this host were first stored (ISO 8601)'),
+    updated_at: timestamp.describe('when they were last stored (ISO 8601)'),
   }),
 );
 
-export const dnsProviderListSchema = z.strictObject({ dns_providers: z.array(dnsProviderSchema) });
-export const dnsProviderEnvelopeSchema = z.strictObject({ dns_provider: dnsProviderSchema });
+export const dnsProviderListSchema = z.strictObject({ dns_providers: z.array(dnsProviderSchema).describe('the stored credentials, one per DNS host (at most two)') });
+export const dnsProviderEnvelopeSchema = z.strictObject({ dns_provider: dnsProviderSchema.describe('the stored credentials (a hint only)') });
 
 export const dashboardUserSchema = describing<ReturnType<typeof toPublicUser>>()(
   z.strictObject({
-    object: z.literal('dashboard_user'),
-    id: idOf('usr'),
-    account_id: idOf('acc'),
-    email: z.string(),
-    role: z.literal('owner'),
-    created_at: timestamp,
+    object: z.literal('dashboard_user').describe('always `dashboard_user`'),
+    id: idOf('usr').describe("the user's id (usr_...)"),
+    account_id: idOf('acc').describe('the account the user belongs to (acc_...)'),
+    email: z.string().describe('the address the user signs in with (lower-cased)'),
+    role: z.literal('owner').describe("always owner: the account's full access (the only role for now)"),
+    created_at: timestamp.describe('when the user was created (ISO 8601)'),
   }),
 );
 
 /** POST /dashboard/sign-in (JSON), GET /dashboard/session. */
 export const sessionSchema = z.strictObject({
-  user: dashboardUserSchema,
+  user: dashboardUserSchema.describe('who is signed in'),
   csrf_token: z.string().describe('send as X-CSRF-Token on every state-changing request of the session'),
   expires_at: timestamp.describe('the session ends at this time whatever happens'),
   idle_expires_at: timestamp.describe('the session ends at this time unless used before'),

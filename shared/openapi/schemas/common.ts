@@ -15,7 +15,7 @@ export const idOf = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_
 /** `{<name>: [item], has_more, next_cursor}`: every list's envelope (newest first, `?limit` and `?cursor`). */
 export function listOf<N extends string, T extends z.ZodType>(name: N, item: T) {
   const shape = {
-    [name]: z.array(item),
+    [name]: z.array(item).describe(`this page's ${name.replace(/_/g, ' ')}, newest first (at most ?limit)`),
     has_more: z.boolean().describe('true when another page follows (exact: false on the last page)'),
     next_cursor: z.string().nullable().describe('pass as ?cursor= for the next page; null on the last page'),
   } as { [K in N]: z.ZodArray<T> } & { has_more: z.ZodBoolean; next_cursor: z.ZodNullable<z.ZodString> };
@@ -34,21 +34,30 @@ export function describing<Actual>() {
 }
 
 /** `{ok: true}`: what deletions answer. */
-export const okSchema = z.strictObject({ ok: z.literal(true) });
+export const okSchema = z.strictObject({ ok: z.literal(true).describe('always true: the operation was done') });
 
-export const tagSchema = z.strictObject({ name: z.string(), value: z.string() });
+export const tagSchema = z.strictObject({
+  name: z.string().describe('the tag name: 1-256 of A-Za-z0-9_-'),
+  value: z.string().describe('the tag value: 1-256 of A-Za-z0-9_-'),
+});
 
 /** The error envelope (shared/http/errors.ts): every 4xx and 5xx but 401. */
 export const errorBodySchema = z.strictObject({
-  error: z.strictObject({
-    message: z.string().describe('what went wrong and what to do'),
-    code: z.string().describe('a stable machine-readable code (the operation lists those it can answer)'),
-    details: z.record(z.string(), z.unknown()).optional().describe('structured facts, e.g. `fields: [{field, message}]` for validation_error'),
-    hint: z.string().optional(),
-    docs_url: z.string().optional(),
-    upgrade_url: z.string().optional().describe('where to change plan (plan_limit)'),
-  }),
+  error: z
+    .strictObject({
+      message: z.string().describe('what went wrong and what to do'),
+      code: z.string().describe('a stable machine-readable code (the operation lists those it can answer)'),
+      details: z.record(z.string(), z.unknown()).optional().describe('structured facts, e.g. `fields: [{field, message}]` for validation_error'),
+      hint: z.string().optional().describe('what to do about it, when there is advice (e.g. which key or scope to use)'),
+      docs_url: z.string().optional().describe("a documentation link for the error (part of the spec's envelope; this service does not set it yet)"),
+      upgrade_url: z.string().optional().describe('where to change plan (plan_limit)'),
+    })
+    .describe('what went wrong'),
 });
 
 /** 401: only the message (spec, Authentication 2). */
-export const unauthorizedBodySchema = z.strictObject({ error: z.strictObject({ message: z.string() }) });
+export const unauthorizedBodySchema = z.strictObject({
+  error: z
+    .strictObject({ message: z.string().describe('why the request is not authenticated (missing, malformed, unknown or revoked key; no live session)') })
+    .describe('only a message: a 401 has no code'),
+});
