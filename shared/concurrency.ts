@@ -11,3 +11,16 @@ export async function mapBounded<T, R>(items: readonly T[], concurrency: number,
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
   return results;
 }
+
+/** `promise`'s value, or `'timeout'` when it has not settled within `ms` (the promise itself runs on; its rejection still rejects). */
+export async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -13,6 +13,7 @@ import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import { dmarc as verifyDmarc } from 'mailauth/lib/dmarc';
 import { spf as verifySpf } from 'mailauth/lib/spf';
 import { MAX_DKIM_RESULTS, toAuthResult, uncheckedAuthentication, type AuthenticationChecks } from '../domain/inbound/authentication';
+import { withTimeout } from '../concurrency';
 import { logWarn } from '../log';
 
 /** node:dns `resolve(name, rrtype)`'s shape. */
@@ -36,12 +37,8 @@ export interface AuthenticationInput {
 
 export async function checkAuthentication(input: AuthenticationInput, resolve: RawResolve, options: { timeoutMs?: number } = {}): Promise<AuthenticationChecks> {
   const timeoutMs = options.timeoutMs ?? AUTHENTICATION_TIMEOUT_MS;
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<'timeout'>((settle) => {
-    timer = setTimeout(() => settle('timeout'), timeoutMs);
-  });
   try {
-    const result = await Promise.race([authenticate(input, resolve), timedOut]);
+    const result = await withTimeout(authenticate(input, resolve), timeoutMs);
     if (result === 'timeout') {
       logWarn('inbound: authentication checks timed out', { timeout_ms: timeoutMs, ip: input.ip, mail_from: input.mailFrom });
       return uncheckedAuthentication();
@@ -50,8 +47,6 @@ export async function checkAuthentication(input: AuthenticationInput, resolve: R
   } catch (error) {
     logWarn('inbound: authentication checks failed', { error: (error as Error)?.message });
     return uncheckedAuthentication();
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -3,12 +3,13 @@
  * and one of them is text (a text/plain part outside a multipart/alternative of a message that also has
  * HTML): the text escaped, paragraphs (blank lines) as `<p>`, single line breaks as `<br/>`.
  * mailparser escapes with `he` (every non-ASCII character as a named or numeric reference, `&eacute;`);
- * here only `& < > " ' \`` are escaped and other characters stay as they are: the same HTML once read.
+ * here the project's one escaper (shared/domain/html.ts) escapes `& < > " '` and other characters stay as
+ * they are: the same HTML once read.
  */
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '`': '&grave;' };
+import { escapeHtml } from '../domain/html';
 
 export function textToHtml(text: string): string {
-  const escaped = text.replace(/[&<>"'`]/g, (char) => ESCAPES[char]!);
+  const escaped = escapeHtml(text);
   return `<p>${escaped
     .replace(/\r?\n/g, '\n')
     .trim()

@@ -23,6 +23,7 @@ import {
   type WebhookSender,
 } from './sender';
 import { checkWebhookUrl, classifyAddress, isForbiddenAddress, type SsrfPolicy } from './ssrf';
+import { withTimeout } from '../concurrency';
 
 /** Resolves a hostname to every address (dns.promises.lookup with all: true, by default). */
 export type HostResolver = (host: string) => Promise<LookupAddress[]>;
@@ -222,18 +223,6 @@ export function describeError(error: unknown): string {
     return `TLS error: ${message} (${code})`;
   }
   return code ? `${message} (${code})` : message;
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**
