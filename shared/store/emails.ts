@@ -5,7 +5,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Email, EmailBody } from '../domain/emails/email';
 import { EVENT_RANK, statusesBefore, type DeliveryOutcome, type EngagementEvent } from '../domain/emails/outcomes';
-import { planShardParts, randomShardPart, shardCaps, type ShardPart, type UsageReservation } from '../domain/accounts/limits';
+import { firstShardPlan, planShardParts, shardCaps, type ShardPart, type UsageReservation } from '../domain/accounts/limits';
 import type { IdempotencyRecord, IdempotencyStore } from './idempotency';
 import { keys } from './keys';
 import { deferredUsage, readShardCounts, reserveShardItems, type ReservedCounter, type TransactItem } from './usage';
@@ -62,6 +62,10 @@ export type AcceptOutcome =
 
 /** Attempts at placing capped reservations before giving up (each failed attempt means others took places). */
 const MAX_ACCEPT_ATTEMPTS = 25;
+
+function limitReached(reservation: UsageReservation, counts: readonly number[]): AcceptOutcome {
+  return { kind: 'limit_reached', reservation, used: counts.reduce((sum, n) => sum + n, 0) };
+}
 
 export interface StoredEmail {
   email: Email;
@@ -140,7 +144,12 @@ export class EmailRepository {
     const { email, capped, count } = request;
     const deferred = deferredUsage(email.account_id, request.uncapped, count);
     const deferredCounters: ReservedCounter[] = request.uncapped.map((r) => ({ scope: r.scope, period: r.period, periodValue: r.periodValue }));
-    const plans: ShardPart[][] = capped.map((reservation) => randomShardPart(shardCaps(reservation.limit!), count));
+    const plans: ShardPart[][] = [];
+    for (const reservation of capped) {
+      const plan = firstShardPlan(shardCaps(reservation.limit!), count);
+      if (!plan) return this.refusedOverLimit(email.account_id, reservation);
+      plans.push(plan);
+    }
     for (let attempt = 1; ; attempt++) {
       const reserved: ReservedCounter[] = capped.map((r, i) => ({ scope: r.scope, period: r.period, periodValue: r.periodValue, parts: plans[i] }));
       const internals: EmailInternals = {
@@ -175,11 +184,16 @@ export class EmailRepository {
           const reservation = capped[i]!;
           const counts = await readShardCounts(this.table, email.account_id, reservation);
           const parts = planShardParts(shardCaps(reservation.limit!), counts, count);
-          if (!parts) return { kind: 'limit_reached', reservation, used: counts.reduce((sum, n) => sum + n, 0) };
+          if (!parts) return limitReached(reservation, counts);
           plans[i] = parts;
         }
       }
     }
+  }
+
+  /** A send larger than the limit itself: refused without a write; the read only reports what is used. */
+  private async refusedOverLimit(accountId: string, reservation: UsageReservation): Promise<AcceptOutcome> {
+    return limitReached(reservation, await readShardCounts(this.table, accountId, reservation));
   }
 
   async get(emailId: string): Promise<StoredEmail | null> {

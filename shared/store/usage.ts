@@ -44,16 +44,21 @@ const shardKey = (accountId: string, counter: Pick<ReservedCounter, 'scope' | 'p
 /** The conditional ADDs that take `parts` of a capped reservation (one item per shard part). */
 export function reserveShardItems(table: Table, accountId: string, reservation: UsageReservation, parts: readonly ShardPart[]): TransactItem[] {
   const caps = shardCaps(reservation.limit!);
-  return parts.map(({ shard, n }) => ({
-    Update: {
-      TableName: table.name,
-      Key: shardKey(accountId, reservation, shard),
-      UpdateExpression: 'ADD #count :n SET #ttl = :ttl',
-      ConditionExpression: 'attribute_not_exists(#count) OR #count <= :max',
-      ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
-      ExpressionAttributeValues: { ':n': n, ':ttl': reservation.expiresAt, ':max': caps[shard]! - n },
-    },
-  }));
+  return parts.map(({ shard, n }) => {
+    // The condition holds for an item that does not exist yet whatever `n` is: a part larger than its cap
+    // would overshoot on the first send of the period, so plans never make one (firstShardPlan, planShardParts).
+    if (!(n > 0 && n <= caps[shard]!)) throw new Error(`usage shard ${shard} cannot take ${n} (cap ${caps[shard]})`);
+    return {
+      Update: {
+        TableName: table.name,
+        Key: shardKey(accountId, reservation, shard),
+        UpdateExpression: 'ADD #count :n SET #ttl = :ttl',
+        ConditionExpression: 'attribute_not_exists(#count) OR #count <= :max',
+        ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':n': n, ':ttl': reservation.expiresAt, ':max': caps[shard]! - n },
+      },
+    };
+  });
 }
 
 /** Each shard's count, read strongly consistent (only after a reservation was refused, to plan the next try). */

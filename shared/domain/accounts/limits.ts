@@ -97,7 +97,15 @@ export function planShardParts(caps: readonly number[], counts: readonly number[
   return parts;
 }
 
-/** A first guess that needs no read: all places from one shard picked at random (spreads the writes). */
-export function randomShardPart(caps: readonly number[], n: number, random: () => number = Math.random): ShardPart[] {
-  return [{ shard: Math.floor(random() * caps.length), n }];
+/**
+ * A first guess that needs no read: all places from one shard picked at random (spreads the writes) when
+ * its cap can hold them, else spread as if the shards were empty (a send larger than one shard's cap).
+ * Never a part larger than its shard's cap: a shard item that does not exist yet takes any ADD its
+ * condition lets through, so the plan itself must respect the cap. null when the limit itself is smaller
+ * than `n` (refused whatever the counts).
+ */
+export function firstShardPlan(caps: readonly number[], n: number, random: () => number = Math.random): ShardPart[] | null {
+  const shard = Math.floor(random() * caps.length);
+  if (n <= caps[shard]!) return [{ shard, n }];
+  return planShardParts(caps, caps.map(() => 0), n);
 }

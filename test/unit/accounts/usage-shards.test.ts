@@ -1,4 +1,4 @@
-import { planShardParts, randomShardPart, shardCaps, USAGE_SHARDS } from '../../../shared/domain/accounts/limits';
+import { firstShardPlan, planShardParts, shardCaps, USAGE_SHARDS } from '../../../shared/domain/accounts/limits';
 
 describe('shardCaps', () => {
   it.each([1, 5, 8, 100, 3000, 101])('splits a limit of %i into caps that add up to it exactly', (limit) => {
@@ -38,9 +38,39 @@ describe('planShardParts', () => {
   });
 });
 
-describe('randomShardPart', () => {
-  it('picks one shard in range for all places', () => {
-    expect(randomShardPart([3, 3, 2], 2, () => 0.99)).toEqual([{ shard: 2, n: 2 }]);
-    expect(randomShardPart([3, 3, 2], 2, () => 0)).toEqual([{ shard: 0, n: 2 }]);
+describe('firstShardPlan', () => {
+  it('picks one shard in range for all places when its cap holds them', () => {
+    expect(firstShardPlan([3, 3, 2], 2, () => 0.99)).toEqual([{ shard: 2, n: 2 }]);
+    expect(firstShardPlan([3, 3, 2], 2, () => 0)).toEqual([{ shard: 0, n: 2 }]);
+  });
+
+  it('spreads a send larger than the picked shard cap (the first send of the day included)', () => {
+    // free plan: 100 a day over 8 shards of 12-13; a 50-recipient first send must not land on one shard.
+    const parts = firstShardPlan(shardCaps(100), 50, () => 0.5)!;
+    expect(parts.reduce((sum, p) => sum + p.n, 0)).toBe(50);
+    for (const part of parts) expect(part.n).toBeLessThanOrEqual(shardCaps(100)[part.shard]!);
+    expect(firstShardPlan(shardCaps(1), 1)).toEqual([{ shard: 0, n: 1 }]);
+  });
+
+  it('refuses without a write a send larger than the limit itself', () => {
+    expect(firstShardPlan(shardCaps(1), 2)).toBeNull();
+    expect(firstShardPlan(shardCaps(3), 5)).toBeNull();
+    expect(firstShardPlan(shardCaps(100), 101)).toBeNull();
+  });
+
+  it('never plans a part beyond its shard cap', () => {
+    for (const limit of [1, 2, 3, 5, 7, 8, 9, 12, 13, 16, 17, 50, 99, 100, 101, 3000]) {
+      const caps = shardCaps(limit);
+      for (const n of [1, 2, 7, 13, 50, limit]) {
+        for (const r of [0, 0.3, 0.99]) {
+          const parts = firstShardPlan(caps, n, () => r);
+          if (n > limit) expect(parts).toBeNull();
+          else {
+            expect(parts!.reduce((sum, p) => sum + p.n, 0)).toBe(n);
+            for (const part of parts!) expect(part.n).toBeLessThanOrEqual(caps[part.shard]!);
+          }
+        }
+      }
+    }
   });
 });

@@ -1,0 +1,118 @@
+/**
+ * Capped counters never overshoot, the first send of a period included. A shard item that does not exist
+ * yet passes its reservation's condition whatever it adds, so a send larger than one shard's cap must be
+ * spread over shards (or refused) before it is written: these tests send more than a shard holds into
+ * counters nobody has written yet, for the plan's daily and monthly caps, a tenant's daily_limit and its
+ * ramp, alone and racing for the last places.
+ */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { shardCaps } from '../../shared/domain/accounts/limits';
+import { tenantScope } from '../../shared/domain/tenants/limits';
+import { keys } from '../../shared/store/keys';
+import { api, newAccount, stack, uniqueEmail, type TestAccount } from './harness/stack';
+import { verifiedDomain } from './harness/domains';
+import { createTenant } from './harness/tenants';
+import { documentClient, month, setUsage, today, usage } from './harness/usage';
+
+const recipients = (n: number) => Array.from({ length: n }, () => uniqueEmail('r'));
+
+function sender(account: TestAccount, from: string) {
+  return (n: number, extra: Record<string, unknown> = {}) =>
+    api('POST', '/emails', { key: account.key, body: { from: `a@${from}`, to: recipients(n), subject: 'cap edge', text: 't', ...extra } });
+}
+
+/** Fills a tenant counter's shards (capped at `limit`) with `used` places, as sends would. */
+async function fillTenantShards(accountId: string, scope: string, limit: number, used: number) {
+  const client = documentClient();
+  let left = used;
+  for (const [shard, cap] of shardCaps(limit).entries()) {
+    const take = Math.min(left, cap);
+    left -= take;
+    await client.send(new PutCommand({ TableName: stack().info.env.TABLE_NAME, Item: { ...keys.usageShard(accountId, scope, 'DAY', today(), shard), count: take } }));
+  }
+  client.destroy();
+}
+
+const statuses = (answers: { status: number }[]) => answers.map((a) => a.status).sort();
+
+describe('plan caps on the first send of the period', () => {
+  it('a free account (100 a day) takes exactly two 50-recipient sends of six raced on an untouched day', async () => {
+    const account = await newAccount({ plan: 'free', paymentMethod: true });
+    const send = sender(account, (await verifiedDomain(account)).name);
+    // 50 is more than any shard of 100 holds (8 shards of 12-13): the first send must spread.
+    expect(Math.max(...shardCaps(100))).toBeLessThan(50);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => send(50)));
+    expect(statuses(answers)).toEqual([200, 200, 429, 429, 429, 429]);
+    const refused = answers.find((a) => a.status === 429)!;
+    expect(refused.body.error).toMatchObject({ code: 'plan_limit', details: { scope: 'plan', period: 'day', limit: 100, requested: 50 } });
+    expect(await usage(account.id, 'PLAN', 'DAY', today())).toBe(100);
+    expect((await send(1)).status).toBe(429);
+  });
+
+  it('a first send larger than a shard is accepted whole and counted exactly once', async () => {
+    const account = await newAccount({ plan: 'free', paymentMethod: true });
+    const send = sender(account, (await verifiedDomain(account)).name);
+    expect((await send(50)).status).toBe(200);
+    expect(await usage(account.id, 'PLAN', 'DAY', today())).toBe(50);
+    expect(await usage(account.id, 'PLAN', 'MONTH', month())).toBe(50);
+    expect((await send(50)).status).toBe(200);
+    const over = await send(1);
+    expect(over.status).toBe(429);
+    expect(over.body.error.details).toMatchObject({ limit: 100, used: 100 });
+  });
+
+  it('the free monthly cap (3,000): a send over what is left is refused, and raced sends get exactly what is left', async () => {
+    const account = await newAccount({ plan: 'free', paymentMethod: true });
+    const send = sender(account, (await verifiedDomain(account)).name);
+    await setUsage(account.id, 'PLAN', 'MONTH', month(), 2_960);
+    const over = await send(41);
+    expect(over.status).toBe(429);
+    expect(over.body.error.details).toMatchObject({ scope: 'plan', period: 'month', limit: 3000, used: 2960, requested: 41 });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => send(20)));
+    expect(statuses(answers)).toEqual([200, 200, 429, 429, 429]);
+    expect(await usage(account.id, 'PLAN', 'MONTH', month())).toBe(3_000);
+  });
+});
+
+describe('tenant caps on the first send of the day', () => {
+  let account: TestAccount;
+  let send: ReturnType<typeof sender>;
+  beforeAll(async () => {
+    account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
+    send = sender(account, (await verifiedDomain(account)).name);
+  });
+
+  it('daily_limit 1: a two-recipient first send is refused, one recipient fits, then nothing', async () => {
+    const tenant = await createTenant(account, { daily_limit: 1 });
+    const first = await send(2, { tenant: tenant.external_id });
+    expect(first.status).toBe(429);
+    expect(first.body.error).toMatchObject({ code: 'daily_ramp_limit', details: { tenant: tenant.external_id, daily_limit: 1, recipients: 2, limited_by: 'daily_limit' } });
+    expect((await send(1, { tenant: tenant.external_id })).status).toBe(200);
+    expect((await send(1, { tenant: tenant.external_id })).status).toBe(429);
+    const stats = await api('GET', `/tenants/${tenant.external_id}/stats?days=1`, { key: account.key });
+    expect(stats.body.ramp.used_today.transactional).toBe(1);
+  });
+
+  it('daily_limit 3: of five raced two-recipient first sends exactly one fits; the last place still goes to one recipient', async () => {
+    const tenant = await createTenant(account, { daily_limit: 3 });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => send(2, { tenant: tenant.external_id })));
+    expect(statuses(answers)).toEqual([200, 429, 429, 429, 429]);
+    expect((await send(2, { tenant: tenant.external_id })).status).toBe(429);
+    expect((await send(1, { tenant: tenant.external_id })).status).toBe(200);
+    const stats = await api('GET', `/tenants/${tenant.external_id}/stats?days=1`, { key: account.key });
+    expect(stats.body.ramp.used_today.transactional).toBe(3);
+  });
+
+  it('the ramp (stage 1: 1,000 product recipients a day): a send over what is left is refused, raced sends get exactly the rest', async () => {
+    const tenant = await createTenant(account);
+    const scope = tenantScope(tenant.id, 'product');
+    await fillTenantShards(account.id, scope, 1000, 970);
+    const over = await send(31, { tenant: tenant.external_id, category: 'product' });
+    expect(over.status).toBe(429);
+    expect(over.body.error).toMatchObject({ code: 'daily_ramp_limit', details: { stream: 'product', daily_limit: 1000, recipients: 31, limited_by: 'ramp' } });
+    const answers = await Promise.all(Array.from({ length: 4 }, () => send(10, { tenant: tenant.external_id, category: 'product' })));
+    expect(statuses(answers)).toEqual([200, 200, 200, 429]);
+    const stats = await api('GET', `/tenants/${tenant.external_id}/stats?days=1`, { key: account.key });
+    expect(stats.body.ramp.used_today.product).toBe(1000);
+  });
+});
