@@ -32,7 +32,7 @@ export interface BodyConverters {
 }
 
 /** Limits of the preview: a hostile message cannot recurse or split without end. */
-const PREVIEW_LIMITS = { maxDepth: 20, maxParts: 10_000, maxHeaderBytes: 1024 * 1024 };
+export const PREVIEW_LIMITS = { maxDepth: 20, maxParts: 10_000, maxHeaderBytes: 1024 * 1024 };
 
 export function parseBodies(raw: Buffer): MessageBodies {
   return collectBodies(readMimeTree(raw, PREVIEW_LIMITS).root);

@@ -9,6 +9,24 @@ export function decodeTransferEncoding(body: Buffer, encoding: string): Buffer {
   return body;
 }
 
+/** 1 for the bytes of the base64 alphabet, 0 for the others. */
+const BASE64_ALPHABET = new Uint8Array(256);
+for (const character of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') BASE64_ALPHABET[character.charCodeAt(0)] = 1;
+
+/**
+ * The length of decodeTransferEncoding(body, encoding), without the decoded copy for base64 (the bulk of
+ * a message's attachments): the alphabet's characters before the first `=`, six bits each.
+ */
+export function decodedSize(body: Buffer, encoding: string): number {
+  if (encoding === 'quoted-printable') return decodeQuotedPrintable(body).length;
+  if (encoding !== 'base64') return body.length;
+  const padding = body.indexOf(0x3d);
+  const end = padding < 0 ? body.length : padding;
+  let characters = 0;
+  for (let i = 0; i < end; i++) characters += BASE64_ALPHABET[body[i]!]!;
+  return Math.floor((characters * 3) / 4);
+}
+
 /**
  * Characters outside the base64 alphabet (line breaks, spaces, junk) are skipped, as mailparser does; the
  * data ends at the first `=` (RFC 2045 6.8: padding is only at the end). mailparser's streaming decoder

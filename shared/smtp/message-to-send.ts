@@ -9,8 +9,11 @@
  *   not name (refused at RCPT TO, or only shown) are not recipients and are not recorded;
  * - bcc: the envelope recipients neither field names (Bcc fields are stripped from the message);
  * - reply_to, subject (decoded; '' when absent);
- * - headers: the other fields a sender adds (X-Campaign, In-Reply-To, ...), as written, unfolded; not the
- *   message's structure, trace fields, stripped fields or X-Service-* (at most 50, values up to 998);
+ * - headers: the other fields a sender adds (X-Campaign, In-Reply-To, ...), unfolded, RFC 2047 words
+ *   decoded (an API send's `headers` hold the text its composer encodes); not the message's structure,
+ *   trace fields, stripped fields or X-Service-*, nor a field an API send could not give as a header
+ *   (List-Unsubscribe*, a value over 998 characters or with a line break: kept in the message); at most 50;
+ * - attachments: listed from the message by the content step (shared/usecases/send/message-attachments.ts);
  * - tags, tenant, category, scheduled_at, unsubscribe and the idempotency key from the X-Service-* fields.
  *
  * The idempotency fingerprint is the SHA-256 of the envelope and the message as received, so a client's
@@ -19,9 +22,11 @@
 import { createHash } from 'node:crypto';
 import { simpleParser, type AddressObject, type EmailAddress } from 'mailparser';
 import { formatMailbox, parseMailbox, type Mailbox } from '../domain/emails/address';
+import { findHeaderProblems } from '../domain/emails/headers';
 import type { Idempotency } from '../domain/emails/idempotency';
 import type { ParsedSendRequest } from '../domain/emails/send-request';
 import { ValidationError } from '../domain/errors';
+import { decodeWords } from '../mime/encoded-words';
 import { fieldName, fieldValue, splitHeaderBlock } from '../mime/header-block';
 import { readServiceHeaders } from './service-headers';
 import { isStrippedHeader, stripTransportHeaders } from './strip-headers';
@@ -47,7 +52,6 @@ const MESSAGE_FIELDS = new Set(['from', 'to', 'cc', 'reply-to', 'subject', 'date
 /** Trace fields: kept in the message, not part of what the sender asked for. */
 const TRACE_FIELDS = new Set(['received', 'x-received', 'x-originating-ip']);
 const MAX_RECORDED_HEADERS = 50;
-const MAX_HEADER_VALUE = 998;
 
 const malformed = (field: string, message: string) => new ValidationError(`The message's ${field} ${message}.`, { details: { fields: [{ field, message }] } });
 
@@ -117,8 +121,11 @@ export async function messageToSend(received: Buffer, envelope: Envelope): Promi
   const headers: Record<string, string> = {};
   for (const { name, lower, value } of named) {
     if (!name || MESSAGE_FIELDS.has(lower) || TRACE_FIELDS.has(lower) || lower.startsWith('content-') || isStrippedHeader(lower)) continue;
-    if (Object.keys(headers).length >= MAX_RECORDED_HEADERS || value.length > MAX_HEADER_VALUE || name in headers) continue;
-    headers[name] = value;
+    if (Object.keys(headers).length >= MAX_RECORDED_HEADERS || name in headers) continue;
+    // Recorded as an API send's `headers` hold it (the composer encodes what the client's library encoded),
+    // and only when an API send could give it (./strip-headers.ts keeps List-Unsubscribe in the message).
+    const decoded = decodeWords(value);
+    if (findHeaderProblems({ [name]: decoded }).length === 0) headers[name] = decoded;
   }
 
   const request: ParsedSendRequest = {

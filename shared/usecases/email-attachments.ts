@@ -16,6 +16,7 @@ import {
   MAX_ATTACHMENT_BYTES_PER_MESSAGE,
   SES_MAX_MESSAGE_BYTES,
   type AttachmentInput,
+  type AttachmentRef,
   type AttachmentReference,
   type EmailAttachment,
   type InlineAttachment,
@@ -189,10 +190,14 @@ export async function storeAttachments(blobs: ResolveAttachmentsDeps['blobs'], e
   return resolveAttachments({ blobs }, '', emailId, attachments);
 }
 
-/** Reads the attachments of an email back for composing, in their original order. */
-export async function loadAttachments(blobs: Pick<BlobStore, 'get'>, refs: readonly EmailAttachment[]): Promise<MimeAttachment[]> {
+/**
+ * Reads the attachments of an email back for composing, in their original order. Only an API send's
+ * have blobs of their own: a raw message's (the SMTP relay) are in the message, which is sent as it is.
+ */
+export async function loadAttachments(blobs: Pick<BlobStore, 'get'>, refs: readonly AttachmentRef[]): Promise<MimeAttachment[]> {
   return Promise.all(
     refs.map(async (ref): Promise<MimeAttachment> => {
+      if (ref.blob_key === undefined) throw new Error(`attachment ${ref.filename} has no blob of its own: it is a part of the email's raw message`);
       const content = await blobs.get(ref.blob_key);
       return {
         filename: ref.filename,

@@ -100,11 +100,15 @@ export interface AttachmentRef {
   content_type: string;
   size: number;
   content_id?: string;
-  blob_key: string;
+  /**
+   * The blob of its own that holds its bytes (an API send's file). Absent for a part of a raw message (the
+   * SMTP relay): its bytes travel in the message, stored whole (the email's `mime_blob_key`).
+   */
+  blob_key?: string;
 }
 
-/** An attachment of an accepted email (what resolveAttachments returns). */
-export type EmailAttachment = AttachmentRef;
+/** An attachment of an accepted API send (what resolveAttachments returns): its bytes in a blob of their own. */
+export type EmailAttachment = AttachmentRef & { blob_key: string };
 
 /** The attachment as shown in the public Email record (no blob key). */
 export function toPublicAttachment(ref: AttachmentRef) {

@@ -2,8 +2,9 @@
  * The content step of a send: where the body and attachment bytes are kept before the email is accepted.
  * Bodies up to INLINE_BODY_LIMIT stay in the email item; larger ones and every attachment go to the blob
  * store. A raw MIME message (the SMTP relay) goes to the blob store whole (`raw/<msg>.eml`) and is
- * delivered as written. A template is rendered before this (./template-content.ts); the per-email links
- * (managed unsubscribe, tracking) are added by the send worker as it composes (./managed-links.ts).
+ * delivered as written; its attachments are listed from it (./message-attachments.ts). A template is
+ * rendered before this (./template-content.ts); the per-email links (managed unsubscribe, tracking) are
+ * added by the send worker as it composes (./managed-links.ts).
  */
 import type { EmailBody } from '../../domain/emails/email';
 import type { AttachmentRef } from '../../domain/emails/attachments';
@@ -12,6 +13,7 @@ import type { BlobStore, Clock } from '../../ports';
 import type { AttachmentUploadRepository } from '../../store/attachment-uploads';
 import type { StoredBody, StoredMime } from '../../store/emails';
 import { resolveAttachments } from '../email-attachments';
+import { attachmentsOfMessage } from './message-attachments';
 
 /** Bodies above this size (bytes of JSON) go to the blob store, far below DynamoDB's 400 KB item limit. */
 export const INLINE_BODY_LIMIT = 64 * 1024;
@@ -46,10 +48,12 @@ export async function storeContent(
   mime?: { raw: Buffer },
 ): Promise<StoredContent> {
   if (mime) {
-    // The message is the content: its body and parts travel in it, byte for byte.
+    // The message is the content: its body and parts travel in it, byte for byte; the record lists its
+    // attachments as an API send's lists them (./message-attachments.ts).
     const blobKey = mimeBlobKey(emailId);
+    const attachments = attachmentsOfMessage(mime.raw);
     await deps.blobs.put(blobKey, mime.raw, 'message/rfc822');
-    return { body: { inline: {} }, mime: { blobKey } };
+    return { body: { inline: {} }, mime: { blobKey }, ...(attachments.length ? { attachments } : {}) };
   }
   const bodyBytes = Buffer.byteLength(request.html ?? '', 'utf8') + Buffer.byteLength(request.text ?? '', 'utf8');
   const [body, attachments] = await Promise.all([

@@ -113,6 +113,22 @@ describe('a relayed message as a send request', () => {
     expect(sent.request.headers).toBeUndefined();
   });
 
+  it('records header values decoded, and only the fields an API send could give as headers (the message keeps them all)', async () => {
+    const raw = crlf([
+      'From: a@acme.test',
+      'To: x@example.org',
+      'X-Note: =?UTF-8?Q?caf=C3=A9?= =?UTF-8?Q?_cr=C3=A8me?=',
+      'List-Unsubscribe: <https://acme.test/u/1>',
+      'List-Unsubscribe-Post: List-Unsubscribe=One-Click',
+      'X-Broken: =?UTF-8?Q?line=0Abreak?=',
+      `X-Huge: ${'x'.repeat(999)}`,
+      'X-Kept: plain',
+    ]);
+    const sent = await messageToSend(raw, envelope(['x@example.org']));
+    expect(sent.request.headers).toEqual({ 'X-Note': 'café crème', 'X-Kept': 'plain' });
+    expect(sent.raw.equals(raw)).toBe(true);
+  });
+
   it('keeps an 8-bit (SMTPUTF8) header and body byte for byte', async () => {
     const raw = Buffer.from('From: Zoë <zoe@acme.test>\r\nTo: x@example.org\r\nSubject: Grüße\r\nX-Note: naïve\r\n\r\nBody ünïcödé\r\n', 'utf8');
     const sent = await messageToSend(raw, envelope(['x@example.org']));
