@@ -4,18 +4,22 @@
  * delivered, add a domain and apply its DNS through the Route 53 emulator until it is verified, create
  * a webhook and replay a delivery, dry-run an automation, every page of the navigation, sign out), the
  * keyboard path through the sign-in page, and the browser's view of the session's protections (CSRF,
- * no cookie, HttpOnly/Secure/SameSite). Each page's screenshot lands in .test-data/screenshots/ (docs/dashboard/ keeps a copy).
+ * no cookie, HttpOnly/Secure/SameSite, another origin); the session doors from the pages with their
+ * Content-Security-Policy on (a page script reaching /api/events with its CSRF token; the dry run and
+ * Replay through the doors, their refusals shown in the page) and the same forms without script. Each
+ * page's screenshot lands in .test-data/screenshots/ (docs/dashboard/ keeps a copy).
  *
- * Two contexts, one sign-in each (the sign-in allows 30 attempts per 15 minutes per IP, and Chromium
+ * Four contexts sign in, once each (the sign-in allows 30 attempts per 15 minutes per IP, and Chromium
  * always comes from 127.0.0.1).
  */
 import { randomUUID } from 'node:crypto';
 import { CreateHostedZoneCommand, Route53Client } from '@aws-sdk/client-route-53';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ROUTE53_LOCAL_ACCESS_KEY_ID } from '../../localstack/emulators/route53';
-import { api, stack } from '../integration/harness/stack';
+import { api, stack, waitFor } from '../integration/harness/stack';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
-import { csrfToken, failureScreenshot, launchBrowser, newContext, newDashboardAccount, reloadUntil, screenshot, signInThroughUi, type DashboardTestUser } from './harness';
+import { baseUrl, failureScreenshot, launchBrowser, newContext, newDashboardAccount, pageCsrfToken, reloadUntil, screenshot, signInThroughUi, type DashboardTestUser } from './harness';
+import { startOtherOrigin, type OtherOrigin } from './other-origin';
 
 /** The main navigation's links, in order (the pages' contract), and the screenshot of each. */
 const NAV = ['Emails', 'Domains', 'API keys', 'SMTP credentials', 'Webhooks', 'Suppressions', 'Tenants', 'Templates', 'Automations', 'Received', 'Imports'];
@@ -36,15 +40,44 @@ const signOutButton = (page: Page) => page.getByRole('button', { name: 'Sign out
 /** What a person reads there (innerText: rendered text, with breaks between blocks and cells). */
 const text = (page: Page, selector = 'body') => page.locator(selector).first().innerText();
 
-/** A request from a script in the page (the browser's cookie jar, Origin and Sec-Fetch-Site): its status and body. */
-function pageFetch(page: Page, path: string, init: { method: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; text: string }> {
+/**
+ * A request from a script in the page, held to the page's Content-Security-Policy (the browser's cookie
+ * jar, Origin and Sec-Fetch-Site): its status and body, or the browser's refusal (`error`: the fetch
+ * rejected; `blocked`: the CSP directive that refused it, when it was the CSP).
+ */
+type PageFetchResult = { status: number; text: string } | { error: string; blocked: string | null };
+function pageFetch(page: Page, url: string, init: { method: string; headers?: Record<string, string>; body?: string; credentials?: 'same-origin' | 'include' }): Promise<PageFetchResult> {
   return page.evaluate(
-    async ({ path, init }) => {
-      const response = await fetch(path, { ...init, credentials: 'same-origin' });
-      return { status: response.status, text: await response.text() };
+    async ({ url, init }) => {
+      const doc = (globalThis as unknown as { document: { addEventListener(type: string, listener: (event: { effectiveDirective: string }) => void): void } }).document;
+      let blocked: string | null = null;
+      doc.addEventListener('securitypolicyviolation', (event) => {
+        blocked = event.effectiveDirective;
+      });
+      try {
+        const response = await fetch(url, { credentials: 'same-origin', ...init });
+        return { status: response.status, text: await response.text() };
+      } catch (error) {
+        // The violation event is queued as a task: let it arrive.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return { error: String(error), blocked };
+      }
     },
-    { path, init },
+    { url, init },
   );
+}
+
+/** The status of a fetch that must have reached the server. */
+function statusOf(result: PageFetchResult): number {
+  if ('error' in result) throw new Error(`the fetch did not reach the server: ${result.error} (CSP: ${result.blocked ?? 'not involved'})`);
+  return result.status;
+}
+
+/** The webhook URLs the account has (through its API key, not the browser). */
+async function webhookUrls(key: string): Promise<string[]> {
+  const listed = await api('GET', '/webhooks?limit=100', { key });
+  expect(listed.status).toBe(200);
+  return (listed.body.webhooks as { url: string }[]).map((webhook) => webhook.url);
 }
 
 describe('keyboard and the session in the browser', () => {
@@ -54,7 +87,7 @@ describe('keyboard and the session in the browser', () => {
 
   beforeAll(async () => {
     user = await newDashboardAccount();
-    context = await newContext(browser, { scriptFetch: true });
+    context = await newContext(browser);
     page = await context.newPage();
   });
   afterAll(async () => {
@@ -103,19 +136,104 @@ describe('keyboard and the session in the browser', () => {
     expect(await page.evaluate('document.cookie')).not.toContain('svc_session');
   });
 
-  it('a POST to /api/events from the page without the CSRF header (or with a wrong one) is 403; with it, 202', async () => {
+  it("the dashboard's CSP is on in the browser: connect-src 'self' lets a page script reach its own origin only", async () => {
+    const response = await page.goto('/dashboard/webhooks');
+    const csp = response!.headers()['content-security-policy'] ?? '';
+    expect(csp.split('; ')).toEqual(expect.arrayContaining(["default-src 'none'", "script-src 'self'", "connect-src 'self'"]));
+    // The same server under another name is another origin: the browser refuses the fetch before it leaves.
+    const elsewhere = await pageFetch(page, `${baseUrl().replace('127.0.0.1', 'localhost')}/dashboard/sign-in`, { method: 'GET' });
+    expect(elsewhere).toEqual({ error: expect.stringContaining('Failed to fetch'), blocked: 'connect-src' });
+    // Its own origin: through.
+    expect(statusOf(await pageFetch(page, '/api/webhooks', { method: 'GET' }))).toBe(200);
+  });
+
+  it('a script on a signed-in page reaches POST /api/events with the CSRF token the page holds (202); without it, or with a wrong one, 403', async () => {
+    await page.goto('/dashboard/emails');
     const body = JSON.stringify({ name: 'browser.csrf-check', email: 'ada@example.com' });
     const refused = await pageFetch(page, '/api/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    expect(refused.status).toBe(403);
-    expect(refused.text).toContain('Missing CSRF token');
+    expect(statusOf(refused)).toBe(403);
+    expect((refused as { text: string }).text).toContain('Missing CSRF token');
     const wrong = await pageFetch(page, '/api/events', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': 'not-the-token' }, body });
-    expect(wrong.status).toBe(403);
-    const csrf = await csrfToken(page);
-    expect((await pageFetch(page, '/api/events', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': csrf }, body })).status).toBe(202);
+    expect(statusOf(wrong)).toBe(403);
+    // The script reads the token from the page, as the dashboard's own script does (a form's csrf_token field).
+    const accepted = await page.evaluate(async (body) => {
+      const doc = (globalThis as unknown as { document: { querySelector(selector: string): { value: string } | null } }).document;
+      const token = doc.querySelector('input[name="csrf_token"]')!.value;
+      const response = await fetch('/api/events', { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json', 'x-csrf-token': token }, body });
+      return { status: response.status, answer: (await response.json()) as { event: { name: string } } };
+    }, body);
+    expect(accepted.status).toBe(202);
+    expect(accepted.answer.event).toMatchObject({ name: 'browser.csrf-check' });
+  });
+
+  describe('from another origin of the same site (127.0.0.1 on another port: the browser sends it the session cookie)', () => {
+    let other: OtherOrigin;
+    let otherPage: Page;
+    beforeAll(async () => {
+      other = await startOtherOrigin();
+      otherPage = await context.newPage();
+      await otherPage.goto(`${other.origin}/`);
+    });
+    afterAll(async () => {
+      await otherPage?.close();
+      await other?.close();
+    });
+
+    it("a script's JSON POST with the session's real CSRF token never reaches the door: the browser's CORS preflight is refused, nothing is created", async () => {
+      await page.goto('/dashboard/webhooks');
+      const token = await pageCsrfToken(page);
+      const url = `https://127.0.0.1:1/cross-origin-${randomUUID().slice(0, 8)}`;
+      const forged = await pageFetch(otherPage, `${baseUrl()}/api/webhooks`, {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': token },
+        body: JSON.stringify({ url }),
+      });
+      expect(forged).toEqual({ error: expect.stringContaining('Failed to fetch'), blocked: null });
+      expect(await webhookUrls(user.account.key)).not.toContain(url);
+      // The same request from the dashboard's own page creates it (so the forged one was refused, not malformed).
+      const own = await pageFetch(page, '/api/webhooks', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': token }, body: JSON.stringify({ url }) });
+      expect(statusOf(own)).toBe(200);
+      expect(await webhookUrls(user.account.key)).toContain(url);
+    });
+
+    it('a form it posts to the door (cookie sent, the real CSRF token in the form) is refused 403 by the origin check', async () => {
+      await page.goto('/dashboard/webhooks');
+      const token = await pageCsrfToken(page);
+      const url = `https://127.0.0.1:1/cross-origin-form-${randomUUID().slice(0, 8)}`;
+      // The classic forgery: a form on the other site, posted by the browser as a navigation.
+      await otherPage.evaluate(
+        ({ action, token, url }) => {
+          type El = { setAttribute(name: string, value: string): void; append(...nodes: unknown[]): void };
+          const doc = (globalThis as unknown as { document: { createElement(tag: string): El; body: El } }).document;
+          const form = doc.createElement('form');
+          form.setAttribute('method', 'post');
+          form.setAttribute('action', action);
+          for (const [name, value] of Object.entries({ csrf_token: token, url })) {
+            const field = doc.createElement('input');
+            field.setAttribute('type', 'hidden');
+            field.setAttribute('name', name);
+            field.setAttribute('value', value);
+            form.append(field);
+          }
+          const button = doc.createElement('button');
+          button.setAttribute('type', 'submit');
+          button.append('Claim your prize');
+          form.append(button);
+          doc.body.append(form);
+        },
+        { action: `${baseUrl()}/api/webhooks`, token, url },
+      );
+      const [response] = await Promise.all([otherPage.waitForResponse(`${baseUrl()}/api/webhooks`), otherPage.getByRole('button', { name: 'Claim your prize' }).click()]);
+      expect(response.status()).toBe(403);
+      expect((await response.request().allHeaders()).cookie).toContain('svc_session=');
+      expect(await response.text()).toContain('Sec-Fetch-Site is \\"same-site\\"');
+      expect(await webhookUrls(user.account.key)).not.toContain(url);
+    });
   });
 
   it('without the cookie (a new context): pages send the browser to sign-in, /api/* is 401', async () => {
-    const stranger = await newContext(browser, { scriptFetch: true });
+    const stranger = await newContext(browser);
     try {
       const response = await stranger.request.get('/dashboard/emails', { maxRedirects: 0 });
       expect(response.status()).toBe(302);
@@ -123,8 +241,8 @@ describe('keyboard and the session in the browser', () => {
       const strangerPage = await stranger.newPage();
       await strangerPage.goto('/dashboard/webhooks');
       expect(new URL(strangerPage.url()).pathname).toBe('/dashboard/sign-in');
-      expect((await pageFetch(strangerPage, '/api/webhooks', { method: 'GET' })).status).toBe(401);
-      expect((await pageFetch(strangerPage, '/api/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x","email":"a@example.com"}' })).status).toBe(401);
+      expect(statusOf(await pageFetch(strangerPage, '/api/webhooks', { method: 'GET' }))).toBe(401);
+      expect(statusOf(await pageFetch(strangerPage, '/api/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x","email":"a@example.com"}' }))).toBe(401);
       // A form post to a page action without a session goes to sign in, changing nothing.
       expect((await stranger.request.post('/dashboard/emails/test', { form: { to: 'a@example.com', subject: 'x' }, maxRedirects: 0 })).status()).toBe(303);
     } finally {
@@ -298,8 +416,19 @@ describe('the dashboard journey', () => {
 
       receiver.setResponder(() => ({ status: 204 }));
       const before = receiver.requests.length;
-      await page.getByRole('button', { name: 'Replay' }).click();
-      await page.getByText('Replayed').first().waitFor();
+      // The page script sends Replay to the session door (CSP on): the page stays, and says so.
+      const deliveryPage = page.url();
+      const [door] = await Promise.all([
+        page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === `/api${new URL(deliveryPage).pathname.slice('/dashboard'.length)}/replay`),
+        page.getByRole('button', { name: 'Replay' }).click(),
+      ]);
+      expect(door.status()).toBe(202);
+      expect(door.request().headers()['x-csrf-token']).toBe(await pageCsrfToken(page));
+      // Said right below the button (the script's message region), not at the top of the page.
+      await page.locator('.actions + .flash').getByText('Replayed: the delivery is queued again.').waitFor();
+      expect(page.url()).toBe(deliveryPage);
+      // The delivery's status, from the door's answer (no longer "failed").
+      expect(await page.locator('#delivery-status').innerText()).not.toMatch(/failed/);
       await screenshot(page, 'webhook-delivery-replay');
       await receiver.waitForRequests(before + 1, 15_000);
       await reloadUntil(page, async () => /Status\s*succeeded/.test(await text(page, 'main')), 'the replayed delivery to succeed', 20_000);
@@ -329,14 +458,25 @@ describe('the dashboard journey', () => {
     await page.getByLabel('Email', { exact: true }).fill('ada@example.com');
     await page.getByLabel('User ID').fill('user_42');
     await page.getByLabel('Event data (JSON)').fill('{"plan": "free", "first_name": "Ada"}');
-    await page.getByRole('button', { name: 'Dry run' }).click();
+    // The page script sends the dry run to the session door POST /api/events (CSP on) and draws the trace in the page.
+    const [door] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/api/events'),
+      page.getByRole('button', { name: 'Dry run' }).click(),
+    ]);
+    expect(door.status()).toBe(200);
+    expect(door.request().postDataJSON()).toEqual({ name: 'browser.signup', email: 'ada@example.com', user_id: 'user_42', data: { plan: 'free', first_name: 'Ada' }, dry_run: true, automation_id: id });
     const trace = page.getByRole('region', { name: 'Dry run trace' });
     await page.getByRole('heading', { level: 2, name: 'Dry run trace' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/dashboard/automations/${id}`);
+    await page.getByRole('region', { name: 'Dry run', exact: true }).getByText('Dry run finished: its trace is shown above the steps.').waitFor();
+    // Focus moves to the trace (keyboard and screen reader users land on it).
+    expect(await page.evaluate('document.activeElement.id')).toBe('trace-heading');
     const traced = await trace.textContent() ?? '';
     expect(traced).toContain('Welcome, Ada!');
     expect(traced).toMatch(/completed/);
-    // Open the send step's output (the email it would have sent) for the screenshot.
+    // Open the send step's output (the email it would have sent) for the screenshot, taken from the top as before.
     await trace.getByRole('listitem').filter({ hasText: 'welcome' }).getByText('Output').click();
+    await page.evaluate('window.scrollTo(0, 0)');
     await screenshot(page, 'automation-dry-run');
     // Nothing ran for real.
     const runs = await api('GET', `/automations/${id}/runs`, { key: user.account.key });
@@ -367,5 +507,152 @@ describe('the dashboard journey', () => {
     expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in');
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect((await page.request.get('/api/webhooks')).status()).toBe(401);
+  });
+});
+
+describe("the doors' actions: refusals shown in the page, and the same forms without script", () => {
+  let user: DashboardTestUser;
+  let receiver: HttpsReceiver;
+  let automationId: string;
+  /** A delivery that succeeded: replaying it is refused (409), the same way through the door and the form. */
+  let deliveryPath: string;
+
+  beforeAll(async () => {
+    user = await newDashboardAccount();
+    receiver = await startHttpsReceiver({ certFile: process.env.TEST_WEBHOOK_CERT_FILE!, keyFile: process.env.TEST_WEBHOOK_KEY_FILE! });
+    receiver.setResponder(() => ({ status: 204 }));
+    const webhook = await api('POST', '/webhooks', { key: user.account.key, body: { url: `${receiver.url}/ok`, events: ['email.delivered'] } });
+    expect(webhook.status).toBe(200);
+    const webhookId = webhook.body.webhook.id as string;
+    expect((await api('POST', '/emails/test', { key: user.account.key, body: { event: 'email.delivered' } })).status).toBe(200);
+    const deliveryId = await waitFor(async () => {
+      const list = await api('GET', `/webhooks/${webhookId}/deliveries`, { key: user.account.key });
+      return (list.body.deliveries as { id: string; status: string }[]).find((delivery) => delivery.status === 'succeeded')?.id;
+    }, 'a succeeded delivery', 30_000, 250);
+    deliveryPath = `/dashboard/webhooks/${webhookId}/deliveries/${deliveryId}`;
+    const created = await api('POST', '/automations', {
+      key: user.account.key,
+      body: { name: 'Browser doors (draft)', trigger: { event: 'browser.doors' }, steps: [{ key: 'welcome', type: 'send_email', from: `hello@${stack().services.sandboxDomain}`, subject: 'Hi {{event.data.first_name}}', text: 'Hi' }] },
+    });
+    expect(created.status).toBe(201);
+    automationId = created.body.automation.id as string;
+  });
+  afterAll(async () => {
+    await receiver?.close();
+  });
+
+  /** An error the page shows: the page's flash (a form's action) or the message region the script adds after a door's form. */
+  const alert = (page: Page) => page.locator('.flash [role="alert"]');
+
+  /** A context signed in as the user (script on or off), and the requests (method and path) its pages send to /api/*. */
+  async function signedInContext(user: DashboardTestUser, options: { script?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; doorRequests: string[] }> {
+    const context = await newContext(browser, options);
+    const page = await context.newPage();
+    const doorRequests: string[] = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith('/api/')) doorRequests.push(`${request.method()} ${path}`);
+    });
+    await signInThroughUi(page, user);
+    return { context, page, doorRequests };
+  }
+  /** The message region right after the dry run form, and after the delivery page's actions (the page script's). */
+  const dryRunAlert = (page: Page) => page.getByRole('region', { name: 'Dry run', exact: true }).locator('form[data-door] + .flash [role="alert"]');
+  const replayAlert = (page: Page) => page.locator('.actions + .flash [role="alert"]');
+
+  describe('with script (CSP on)', () => {
+    let context: BrowserContext;
+    let page: Page;
+    /** Every request the page sent to the doors. */
+    let doorRequests: string[];
+    beforeAll(async () => {
+      ({ context, page, doorRequests } = await signedInContext(user));
+    });
+    afterAll(async () => {
+      await context?.close();
+    });
+
+    it('event data that is not JSON: the page says so, and sends nothing', async () => {
+      await page.goto(`/dashboard/automations/${automationId}`);
+      await page.getByLabel('Event data (JSON)').fill('{"first_name": Ada}');
+      const sent = doorRequests.length;
+      await page.getByRole('button', { name: 'Dry run' }).click();
+      expect(await dryRunAlert(page).innerText()).toMatch(/^Event data \(JSON\) is not valid JSON: .+/);
+      expect(doorRequests.length).toBe(sent);
+      expect(new URL(page.url()).pathname).toBe(`/dashboard/automations/${automationId}`);
+      // The button is usable again.
+      expect(await page.getByRole('button', { name: 'Dry run' }).isEnabled()).toBe(true);
+    });
+
+    it("the door's refusal (400) is shown as text: the API's own message, in the page", async () => {
+      await page.goto(`/dashboard/automations/${automationId}`);
+      await page.getByLabel('Event name').fill('not an event name');
+      const [door] = await Promise.all([page.waitForResponse((response) => new URL(response.url()).pathname === '/api/events'), page.getByRole('button', { name: 'Dry run' }).click()]);
+      expect(door.status()).toBe(400);
+      const message = ((await door.json()) as { error: { message: string } }).error.message;
+      await dryRunAlert(page).waitFor();
+      expect(await dryRunAlert(page).innerText()).toContain(message);
+      expect(await page.locator('#dry-run-trace').innerText()).toBe('');
+      await screenshot(page, 'automation-dry-run-refused');
+    });
+
+    it('a replay the door refuses (409: the delivery already succeeded) says why, and the page stays', async () => {
+      await page.goto(deliveryPath);
+      const [door] = await Promise.all([page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/replay')), page.getByRole('button', { name: 'Replay' }).click()]);
+      expect(door.status()).toBe(409);
+      await replayAlert(page).waitFor();
+      expect(await replayAlert(page).innerText()).toMatch(/already succeeded .* Only failed or cancelled deliveries can be replayed\./);
+      expect(page.url()).toBe(`${baseUrl()}${deliveryPath}`);
+      expect(await page.locator('#delivery-status').innerText()).toBe('succeeded');
+    });
+
+    it('after the session ends (signed out elsewhere), the door answers 401 and the page says to sign in again, with a link back', async () => {
+      await page.goto(deliveryPath);
+      // Signed out in another tab: the same cookie jar, the header's form.
+      const other = await context.newPage();
+      await other.goto('/dashboard/emails');
+      await Promise.all([other.waitForURL(/\/dashboard\/sign-in/), other.getByRole('button', { name: 'Sign out' }).click()]);
+      await other.close();
+      const [door] = await Promise.all([page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/replay')), page.getByRole('button', { name: 'Replay' }).click()]);
+      expect(door.status()).toBe(401);
+      await replayAlert(page).waitFor();
+      expect(await replayAlert(page).innerText()).toBe('Your session has ended: sign in again, then retry.');
+      expect(await replayAlert(page).getByRole('link', { name: 'sign in again' }).getAttribute('href')).toBe(`/dashboard/sign-in?next=${encodeURIComponent(deliveryPath)}`);
+    });
+  });
+
+  describe('without script', () => {
+    let context: BrowserContext;
+    let page: Page;
+    /** Requests to the doors (none: without script the forms post to their page actions). */
+    let doorRequests: string[];
+    beforeAll(async () => {
+      ({ context, page, doorRequests } = await signedInContext(user, { script: false }));
+    });
+    afterAll(async () => {
+      await context?.close();
+    });
+
+    it('the dry run form posts to its page action, which answers with the trace', async () => {
+      await page.goto(`/dashboard/automations/${automationId}`);
+      await page.getByLabel('Event data (JSON)').fill('{"first_name": "Grace"}');
+      await Promise.all([page.waitForURL(`**/dashboard/automations/${automationId}/dry-run`), page.getByRole('button', { name: 'Dry run' }).click()]);
+      const trace = page.getByRole('region', { name: 'Dry run trace' });
+      // textContent: the stubbed email is in the step's (closed) Output.
+      expect(await trace.textContent()).toContain('Hi Grace');
+      expect(doorRequests).toEqual([]);
+    });
+
+    it("Replay posts its form: the action's refusal comes back as the page's message", async () => {
+      await page.goto(deliveryPath);
+      const [posted] = await Promise.all([
+        page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === `${deliveryPath}/replay`),
+        page.getByRole('button', { name: 'Replay' }).click(),
+      ]);
+      expect(posted.status()).toBe(303);
+      await page.waitForLoadState();
+      expect(doorRequests).toEqual([]);
+      expect(await alert(page).innerText()).toMatch(/already succeeded .* Only failed or cancelled deliveries can be replayed\./);
+    });
   });
 });

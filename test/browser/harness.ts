@@ -51,15 +51,13 @@ export async function launchBrowser(): Promise<Browser> {
 export const baseUrl = (): string => stack().apiUrl.replace(/\/$/, '');
 
 /**
- * A fresh context: no cookies, no storage, 1280x800, relative URLs against the local cloud.
- * `scriptFetch`: let scripts the test runs in a page call fetch. The dashboard's Content-Security-Policy
- * (`default-src 'none'`, no connect-src) refuses every fetch from its pages, so the checks that play a
- * script sending requests with the browser's cookies turn it off (Playwright's bypassCSP) to reach the
- * server's own refusals.
+ * A fresh context: no cookies, no storage, 1280x800, relative URLs against the local cloud, and the
+ * pages' Content-Security-Policy enforced (never bypassed: scripts the tests play in a page are held to
+ * it as the dashboard's own script is). `script: false`: JavaScript off, a browser without script.
  */
-export async function newContext(browser: Browser | undefined, options: { scriptFetch?: boolean } = {}): Promise<BrowserContext> {
+export async function newContext(browser: Browser | undefined, options: { script?: boolean } = {}): Promise<BrowserContext> {
   if (!browser) throw new Error('no browser: launching Chromium failed (see the first error)');
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport: VIEWPORT, locale: 'en-US', timezoneId: 'UTC', bypassCSP: options.scriptFetch ?? false });
+  const context = await browser.newContext({ baseURL: baseUrl(), viewport: VIEWPORT, locale: 'en-US', timezoneId: 'UTC', javaScriptEnabled: options.script ?? true });
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(20_000);
   return context;
@@ -120,9 +118,9 @@ export async function reloadUntil(page: Page, probe: () => Promise<boolean>, wha
   }
 }
 
-/** The svc_session token's CSRF companion, as the page's own scripts get it (GET /dashboard/session). */
-export async function csrfToken(page: Page): Promise<string> {
-  const response = await page.request.get('/dashboard/session');
-  if (response.status() !== 200) throw new Error(`GET /dashboard/session answered ${response.status()}`);
-  return ((await response.json()) as { csrf_token: string }).csrf_token;
+/** The session's CSRF token as a signed-in page holds it (its forms' `csrf_token` field, the one the page script sends). */
+export async function pageCsrfToken(page: Page): Promise<string> {
+  const token = await page.locator('input[name="csrf_token"]').first().getAttribute('value');
+  if (!token) throw new Error(`no csrf_token field on ${page.url()}: is the page signed in?`);
+  return token;
 }

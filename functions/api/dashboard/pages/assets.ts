@@ -4,10 +4,13 @@
  * at content-hashed URLs (`/dashboard/assets/app.<hash>.css`), so they can be cached for a year: a new
  * version is a new URL.
  *
- * The script only (1) shows the credential fields of the DNS host chosen on the domain page (without it
- * both sets show, labelled) and (2) adds a "Copy" button beside a secret shown once.
+ * The script (./script.ts) shows the DNS host's credential fields, adds "Copy" beside a secret shown
+ * once, and sends the actions that have a session door to it (./doors.ts).
  */
 import { createHash } from 'node:crypto';
+import { APP_JS } from './script';
+
+export { APP_JS };
 
 export const APP_CSS = `
 :root{--fg:#1f2328;--muted:#59636e;--bg:#f6f8fa;--card:#fff;--line:#d1d9e0;--accent:#0b5cad;--ok:#1a7f37;--bad:#c0262d;--warn:#9a6700;--focus:#0969da;color-scheme:light}
@@ -91,14 +94,6 @@ details summary{cursor:pointer}
 .muted{color:var(--muted)}
 .narrow{max-width:26rem}
 @media (prefers-reduced-motion:reduce){*{scroll-behavior:auto}}
-`.trim();
-
-export const APP_JS = `
-(function(){
-var s=document.getElementById('dns-host');
-if(s){var f=function(){document.querySelectorAll('[data-host]').forEach(function(e){e.hidden=e.getAttribute('data-host')!==s.value;});};s.addEventListener('change',f);f();}
-document.querySelectorAll('[data-copy]').forEach(function(e){if(!navigator.clipboard)return;var b=document.createElement('button');b.type='button';b.className='secondary';b.textContent='Copy';b.addEventListener('click',function(){navigator.clipboard.writeText(e.textContent).then(function(){b.textContent='Copied';});});e.insertAdjacentElement('afterend',b);});
-})();
 `.trim();
 
 const hashOf = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);

@@ -2,8 +2,10 @@
  * Automations: the list and a create form (the definition as JSON, as POST /automations takes it); one
  * automation's page with its trigger, steps, Activate/Pause, its runs, and the dry run (the spec's
  * dashboard-only `POST /events {dry_run, automation_id}`, through the same acceptEvent use case with the
- * session's principal), whose trace is rendered step by step. Use cases: createAutomation,
- * listAutomations, getAutomation, changeAutomationStatus, listAutomationRuns, acceptEvent.
+ * session's principal), whose trace is rendered step by step. With script, the dry run goes through the
+ * session door POST /api/events instead (./doors.ts, ./script.ts) and the trace is drawn in the page.
+ * Use cases: createAutomation, listAutomations, getAutomation, changeAutomationStatus, listAutomationRuns,
+ * acceptEvent.
  */
 import { toPublicAutomation, type Step } from '../../../../shared/domain/automations/automation';
 import { eventRequestSchema } from '../../../../shared/domain/automations/event-request';
@@ -15,6 +17,7 @@ import { listAutomationRuns } from '../../../../shared/usecases/automation-runs'
 import { changeAutomationStatus, createAutomation, getAutomation, listAutomations } from '../../../../shared/usecases/automations';
 import { acceptEvent } from '../../../../shared/usecases/runs/accept-event';
 import { buttonForm, field, formAction, jsonField, input, pager, pageRequest, pageState, postForm, redirectTo, render, textarea, type PageContext, param } from './forms';
+import { doorAttributes } from './doors';
 import type { PageRoutes } from './index';
 import { badge, html, json, table, time, type Html } from './layout';
 
@@ -43,6 +46,10 @@ function stepSummary(step: Step): string {
   }
 }
 
+/** What the page says once the page script has the door's trace (the form's answer is the trace itself). */
+const DRY_RUN_DONE = 'Dry run finished: its trace is shown above the steps.';
+
+/** The trace (the page script draws the door's answer the same way: ./script.ts `traceSection`). */
 function traceSection(trace: AutomationDryRun): Html {
   return html`<section aria-labelledby="trace-heading"><h2 id="trace-heading">Dry run trace</h2>
 <p>Event <code>${trace.event.name}</code>${trace.matches_trigger ? '' : html` <strong>(not this automation's trigger: it ran anyway)</strong>`}; result: ${badge(trace.status)}${trace.ended_early ? ' (a condition ended the run)' : ''}${trace.error ? html` — ${trace.error}` : ''}. Nothing was sent or written.</p>
@@ -66,14 +73,17 @@ export function addAutomationPages(routes: PageRoutes): void {
         html`<tr><td>${badge(run.status)}</td><td>${time(run.created_at)}</td><td class="num">${run.steps_completed}</td><td>${run.current_step ? `${run.current_step.key} (${run.current_step.state})` : ''}</td><td>${run.event.email ?? run.event.user_id ?? ''}</td><td>${run.error ?? ''}</td></tr>`,
     );
     const form = dryRun?.form;
+    // The session door (POST /api/events) when the page script runs; the page action without it.
+    const door = doorAttributes({ path: '/api/events', kind: 'dry-run', done: DRY_RUN_DONE, data: { 'automation-id': automation.id } });
     const dryRunForm = postForm(
       c,
       `/dashboard/automations/${automation.id}/dry-run`,
       html`<div class="fields">${input('Event name', 'name', { value: form?.get('name') ?? automation.trigger.event, required: true })}${input('Email', 'email', { type: 'email', value: form?.get('email') ?? c.get('principal').account.email })}${input('User ID', 'user_id', { value: form?.get('user_id') ?? '' })}</div>${textarea('Event data (JSON)', 'data', { value: form?.get('data') ?? '{}', rows: 4, hint: 'A JSON object; conditions and {{event.data.*}} read it.' })}<p><button type="submit">Dry run</button></p>`,
+      door,
     );
     const body = html`<dl class="facts"><dt>Status</dt><dd>${badge(automation.status)}</dd><dt>Trigger</dt><dd><code>${automation.trigger.event}</code>${automation.trigger.cancel_on_events.length ? html` (cancelled by ${automation.trigger.cancel_on_events.join(', ')})` : ''}</dd><dt>Version</dt><dd>${automation.version}</dd><dt>Updated</dt><dd>${time(automation.updated_at)}</dd></dl>
 <div class="actions">${automation.status === 'active' ? buttonForm(c, `/dashboard/automations/${automation.id}/status`, 'Pause', { className: 'secondary', hidden: { action: 'pause' } }) : buttonForm(c, `/dashboard/automations/${automation.id}/status`, 'Activate', { hidden: { action: 'activate' } })}</div>
-${dryRun ? traceSection(dryRun.trace) : ''}
+<div id="dry-run-trace">${dryRun ? traceSection(dryRun.trace) : ''}</div>
 <section aria-labelledby="steps-heading"><h2 id="steps-heading">Steps</h2><ol>${automation.steps.map(
       (step) => html`<li><strong>${step.key}</strong> <span class="muted">(${step.type.replace(/_/g, ' ')})</span>: ${stepSummary(step)}${step.next ? `; then ${step.next}` : ''}</li>`,
     )}</ol></section>

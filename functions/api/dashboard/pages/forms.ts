@@ -91,8 +91,8 @@ export function csrfField(c: PageContext): Html {
   return html`<input type="hidden" name="csrf_token" value="${c.get('session').session.csrf_token}">`;
 }
 
-/** A form posting to `action` with the CSRF field. */
-export function postForm(c: PageContext, action: string, inner: Html, attributes = ''): Html {
+/** A form posting to `action` with the CSRF field; `attributes` are markup built by the page code (e.g. ./doors.ts). */
+export function postForm(c: PageContext, action: string, inner: Html, attributes: string | Html = ''): Html {
   return html`<form method="post" action="${action}"${attributes ? raw(` ${attributes}`) : ''}>${csrfField(c)}${inner}</form>`;
 }
 
@@ -100,9 +100,9 @@ export function postForm(c: PageContext, action: string, inner: Html, attributes
  * A form with a single button (revoke, verify, replay, ...): buttons, never links, change things.
  * `describedBy`: the id of what the button acts on (a row's name), so "Revoke" says which.
  */
-export function buttonForm(c: PageContext, action: string, label: string, options: { className?: string; hidden?: Record<string, string>; describedBy?: string } = {}): Html {
+export function buttonForm(c: PageContext, action: string, label: string, options: { className?: string; hidden?: Record<string, string>; describedBy?: string; attributes?: Html } = {}): Html {
   const hidden = Object.entries(options.hidden ?? {}).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
-  return html`<form class="inline" method="post" action="${action}">${csrfField(c)}${hidden}<button type="submit"${options.className ? html` class="${options.className}"` : ''}${options.describedBy ? html` aria-describedby="${options.describedBy}"` : ''}>${label}</button></form>`;
+  return html`<form class="inline" method="post" action="${action}"${options.attributes ? html` ${options.attributes}` : ''}>${csrfField(c)}${hidden}<button type="submit"${options.className ? html` class="${options.className}"` : ''}${options.describedBy ? html` aria-describedby="${options.describedBy}"` : ''}>${label}</button></form>`;
 }
 
 /** The url-encoded form the request carries (empty for any other body). */

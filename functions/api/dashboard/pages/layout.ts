@@ -3,15 +3,17 @@
  * templates, which escape every interpolated value (`raw()` only for markup built here). Every page has
  * a skip link, a header with the main navigation and the sign-out button, one `main` with one h1, and a
  * live region for the flash message. Security headers: a Content-Security-Policy that loads scripts and
- * styles from the dashboard only (the email preview frame inherits it: remote images do not load), no
- * framing, and a same-origin referrer policy (`no-referrer` would make browsers send `Origin: null` on
- * form posts, which the CSRF origin check refuses).
+ * styles from the dashboard only and lets its script send requests to the dashboard's origin only (the
+ * email preview frame inherits it: remote images do not load), no framing, and a same-origin referrer
+ * policy (`no-referrer` would make browsers send `Origin: null` on form posts, which the CSRF origin check
+ * refuses).
  */
 import type { Context } from 'hono';
 import { html as honoHtml, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import type { ApiEnv } from '../../../../shared/http/env';
 import { ASSETS } from './assets';
+import { toneOf } from './status-tones';
 
 export type Html = HtmlEscapedString;
 /** Interpolations: strings and numbers (escaped), Html (kept), arrays of them, and null/undefined/false (nothing). */
@@ -24,6 +26,8 @@ export { raw };
 export const CSP = [
   "default-src 'none'",
   "script-src 'self'",
+  // The page script's requests (fetch) to the session doors, /api/events and /api/webhooks: this origin only.
+  "connect-src 'self'",
   // 'unsafe-inline' for styles only: emails shown in the preview frame style themselves inline.
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
@@ -105,14 +109,10 @@ export function respond(c: Context<ApiEnv>, options: PageOptions): Response {
 
 // Small pieces every page uses.
 
-const GOOD = new Set(['delivered', 'verified', 'succeeded', 'active', 'completed', 'published', 'created', 'updated', 'unchanged', 'enabled', 'imported', 'opened', 'clicked']);
-const BAD = new Set(['bounced', 'failed', 'complained', 'invalid', 'not_found', 'paused', 'cancelled', 'disabled', 'error', 'suppressed', 'temporary_failure']);
-
-/** A status word in a badge (the word itself is the information; colour only repeats it). */
+/** A status word in a badge (the word itself is the information; colour only repeats it: ./status-tones.ts). */
 export function badge(status: string | null | undefined): Html {
   if (!status) return html`<span class="status">none</span>`;
-  const tone = GOOD.has(status) ? ' good' : BAD.has(status) ? ' bad' : ' wait';
-  return html`<span class="status${tone}">${status.replace(/_/g, ' ')}</span>`;
+  return html`<span class="status ${toneOf(status)}">${status.replace(/_/g, ' ')}</span>`;
 }
 
 /** A timestamp, readable and machine-readable. */

@@ -1,7 +1,8 @@
 /**
  * Webhooks: the list and the create form (the signing secret is shown once, in the create's answer);
  * one endpoint's page (enable/disable, delete, its delivery log); one delivery's request and response
- * with Replay. Use cases: the webhooks group's (createWebhook, listWebhooks, getWebhook, updateWebhook,
+ * with Replay (with script, through the session door POST /api/webhooks/{id}/deliveries/{delivery_id}/replay:
+ * ./doors.ts). Use cases: the webhooks group's (createWebhook, listWebhooks, getWebhook, updateWebhook,
  * deleteWebhook, listWebhookDeliveries, getWebhookDelivery, replayWebhookDelivery).
  */
 import { EVENT_TYPES } from '../../../../shared/domain/webhooks/event-types';
@@ -20,8 +21,12 @@ import {
   updateWebhook,
 } from '../../../../shared/usecases/webhooks';
 import { buttonForm, checkboxes, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render, secretBox, type PageContext, param } from './forms';
+import { doorAttributes } from './doors';
 import type { PageRoutes } from './index';
 import { badge, html, json, table, time } from './layout';
+
+/** What the page says after a replay, from the page action or the page script (the door). */
+const REPLAYED = 'Replayed: the delivery is queued again.';
 
 function lastAttempt(delivery: WebhookDelivery) {
   return delivery.attempts[delivery.attempts.length - 1] ?? null;
@@ -102,8 +107,11 @@ ${pager('/dashboard/webhooks', {}, state, page.next_cursor)}`;
         html`<tr><td class="num">${attempt.attempt}</td><td>${time(attempt.at)}</td><td>${attempt.status_code ?? 'none'}</td><td class="num">${attempt.duration_ms} ms</td><td>${attempt.error ?? ''}${attempt.response_excerpt ? html`<pre>${attempt.response_excerpt}</pre>` : ''}</td></tr>`,
     );
     const replayable = delivery.status === 'failed' || delivery.status === 'cancelled';
-    const body = html`<dl class="facts"><dt>Delivery</dt><dd><code>${delivery.id}</code></dd><dt>Event</dt><dd>${delivery.event_type} <span class="muted">(${delivery.event_id})</span></dd><dt>Status</dt><dd>${badge(delivery.status)}</dd><dt>Next attempt</dt><dd>${time(delivery.next_attempt_at)}</dd></dl>
-<div class="actions">${buttonForm(c, `/dashboard/webhooks/${webhook.id}/deliveries/${delivery.id}/replay`, 'Replay')} <span class="hint">${replayable ? 'Sends it again, with a fresh retry schedule.' : 'Only a failed or cancelled delivery can be replayed.'}</span></div>
+    const body = html`<dl class="facts"><dt>Delivery</dt><dd><code>${delivery.id}</code></dd><dt>Event</dt><dd>${delivery.event_type} <span class="muted">(${delivery.event_id})</span></dd><dt>Status</dt><dd id="delivery-status">${badge(delivery.status)}</dd><dt>Next attempt</dt><dd id="delivery-next">${time(delivery.next_attempt_at)}</dd></dl>
+<div class="actions">${buttonForm(c, `/dashboard/webhooks/${webhook.id}/deliveries/${delivery.id}/replay`, 'Replay', {
+      // The session door when the page script runs; the page action without it.
+      attributes: doorAttributes({ path: `/api/webhooks/${webhook.id}/deliveries/${delivery.id}/replay`, kind: 'replay', done: REPLAYED }),
+    })} <span class="hint">${replayable ? 'Sends it again, with a fresh retry schedule.' : 'Only a failed or cancelled delivery can be replayed.'}</span></div>
 <section aria-labelledby="request-heading"><h2 id="request-heading">Request</h2><p><code>POST ${webhook.url}</code>, signed with the endpoint's secret (webhook-id, webhook-timestamp and webhook-signature headers). Body:</p><pre>${json(view.payload)}</pre></section>
 <section aria-labelledby="response-heading"><h2 id="response-heading">Response</h2>${table('Attempts, first to last', ['Attempt', 'Time', 'Status code', 'Duration', 'Error or response body (first 500 characters)'], attempts, 'Not attempted yet.')}</section>`;
     return render(c, { title: `${delivery.event_type} delivery`, lead: html`<p><a href="/dashboard/webhooks/${webhook.id}">← ${webhook.url}</a></p>`, body });
@@ -113,7 +121,7 @@ ${pager('/dashboard/webhooks', {}, state, page.next_cursor)}`;
     const back = `/dashboard/webhooks/${param(c, 'id')}/deliveries/${param(c, 'deliveryId')}`;
     return formAction(c, back, async () => {
       await replayWebhookDelivery(services, c.get('principal'), param(c, 'id'), param(c, 'deliveryId'));
-      return redirectTo(c, back, { kind: 'ok', text: 'Replayed: the delivery is queued again.' });
+      return redirectTo(c, back, { kind: 'ok', text: REPLAYED });
     });
   });
 }
