@@ -1,4 +1,15 @@
-/** Jest: five projects (unit, integration, browser, infra, durability). `npm test` runs them all. */
+/**
+ * Jest: five projects (unit, integration, browser, infra, durability). `npm test` runs them all;
+ * `npm run test:fast` the two that need no stack (unit, infra).
+ *
+ * Files run in parallel (maxWorkers below), longest first (test/support/jest-sequencer.js), the
+ * integration and browser files against one shared local cloud (the global setup) where each test works
+ * in accounts of its own. The durability project runs after or before them in a phase of its own, one
+ * file at a time (test/support/jest-serial-runner.js): it kills and restarts stacks and must not share
+ * the machine. At the end the wall time and the slowest files are printed (jest-wall-time-reporter.js).
+ */
+const { availableParallelism } = require('node:os');
+
 const transform = {
   '^.+\\.(ts|js|mjs)$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
 };
@@ -10,31 +21,34 @@ const common = {
   moduleNameMapper: { '^fauxqs$': '<rootDir>/node_modules/fauxqs/dist/app.js' },
   transformIgnorePatterns: ['/node_modules/(?!(fauxqs)/)'],
 };
+const sharedStack = {
+  globalSetup: '<rootDir>/test/integration/harness/global-setup.ts',
+  globalTeardown: '<rootDir>/test/integration/harness/global-teardown.ts',
+};
 
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {
       ...common,
+      ...sharedStack,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
-      globalSetup: '<rootDir>/test/integration/harness/global-setup.ts',
-      globalTeardown: '<rootDir>/test/integration/harness/global-teardown.ts',
       // Every answer of the API is checked against the OpenAPI document (a mismatch fails the test).
       setupFilesAfterEnv: ['<rootDir>/test/integration/harness/contract-setup.ts'],
     },
     // The dashboard in headless Chromium (test/browser/harness.ts). The same global setup as integration:
     // Jest runs each global setup module once per run, so with both projects they share one local cloud.
-    {
-      ...common,
-      displayName: 'browser',
-      testMatch: ['<rootDir>/test/browser/**/*.test.ts'],
-      globalSetup: '<rootDir>/test/integration/harness/global-setup.ts',
-      globalTeardown: '<rootDir>/test/integration/harness/global-teardown.ts',
-    },
+    { ...common, ...sharedStack, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.test.ts'] },
     { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
-    // Stacks of their own on disk, killed and restarted (test/durability/kill.test.ts).
-    { ...common, displayName: 'durability', testMatch: ['<rootDir>/test/durability/**/*.test.ts'] },
+    // Stacks of their own on disk, killed and restarted (test/durability/kill.test.ts): alone on the machine.
+    { ...common, displayName: 'durability', testMatch: ['<rootDir>/test/durability/**/*.test.ts'], runner: '<rootDir>/test/support/jest-serial-runner.js' },
   ],
+  // Most of a file's time is spent waiting on the stack (queues, pollers, schedules): on 2 cores, three
+  // files at once keep both busy; more cores, more files, up to six (beyond that the shared stack's one
+  // API thread is the limit). `--maxWorkers=N` on the command line overrides it.
+  maxWorkers: Math.max(3, Math.min(6, availableParallelism())),
+  testSequencer: '<rootDir>/test/support/jest-sequencer.js',
+  reporters: ['default', '<rootDir>/test/support/jest-wall-time-reporter.js'],
   testTimeout: 60000,
 };

@@ -220,6 +220,11 @@ export type Access =
    * configuration set (docs/ses-tenants.md).
    */
   | 'manageTenants'
+  /**
+   * SES: what manageTenants allows, plus listing the account's SES tenants and a tenant's resources
+   * (the reconciler's SES tenants sweep, docs/ses-tenants.md).
+   */
+  | 'sweepTenants'
   | 'schedule'
   | 'encrypt'
   | 'decrypt'
@@ -751,6 +756,10 @@ export const SCHEDULED_TASKS: ScheduledTaskDefinition[] = [
       { resource: { kind: 'queue', id: 'automationSteps' }, access: 'send' },
       // email.delivery_delayed and email.failed for sent emails without an outcome.
       { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
+      // Raw inbound messages stored and never queued are deleted (docs/inbound.md).
+      { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
+      // SES tenants without a tenant of ours are deleted, and missing ones of ours created again (docs/ses-tenants.md).
+      { resource: { kind: 'ses' }, access: 'sweepTenants' },
     ],
   },
 ];

@@ -1,6 +1,9 @@
 /**
  * `npm start`: the whole service on this machine, no Docker. Prints the API URL and a ready line;
- * Ctrl-C stops everything (no Java or Node process is left behind).
+ * Ctrl-C, SIGTERM or SIGINT stop everything (no Java or Node process is left behind), also when sent to
+ * `npm start`'s own process only: the script `exec`s tsx (package.json), so npm passes the signal to tsx,
+ * which passes it here (a `sh -c` in between died of SIGTERM and ignored SIGINT, passing neither on). If npm
+ * ends without passing anything (SIGKILL), cloud/launcher-watch.ts sees it and stops the stack.
  *
  * Environment: PORT (API, default 3000), HOST (default 127.0.0.1), DATA_DIR (default .data),
  * DATA_IN_MEMORY=1 (nothing persisted), DYNAMODB_PORT / FAUXQS_PORT / SES_PORT / SCHEDULER_PORT
@@ -11,6 +14,7 @@
  */
 import { startLocalCloud } from './cloud/cloud';
 import { portFromEnv } from './cloud/free-port';
+import { npmLaunchers, watchLaunchers } from './cloud/launcher-watch';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
@@ -26,6 +30,13 @@ async function main(): Promise<void> {
   const env = process.env;
   const started = Date.now();
   const log = (message: string) => console.error(`[local-cloud] ${message}`);
+  // Run by `npm start`: stop when npm (or a shell between us) is gone, however it ended (launcher-watch.ts).
+  let whenLauncherGone = (pid: number): void => {
+    log(`npm start's process (or its shell, pid ${pid}) exited while starting: exiting`);
+    process.exit(1); // DynamoDB Local's watchdog stops Java when our pipe to it closes
+  };
+  const ownScript = env.npm_lifecycle_script?.includes('localstack/start.ts') ? env.npm_lifecycle_script : undefined;
+  watchLaunchers(npmLaunchers(ownScript), (pid) => whenLauncherGone(pid));
   const cloud = await startLocalCloud({
     port: portFromEnv(env, 'PORT', 3000),
     host: env.HOST || '127.0.0.1',
@@ -78,6 +89,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  whenLauncherGone = (pid) => void stop(`npm start's process (or its shell, pid ${pid}) exited`);
   // The parent (a test harness) closing our stdin means it is gone: stop too.
   if (env.STOP_ON_STDIN_CLOSE === '1') {
     process.stdin.on('end', () => void stop('stdin closed'));

@@ -55,6 +55,8 @@ export interface BlobStore {
   get(key: string): Promise<Buffer>;
   /** The object's size and type, or null when there is no object at `key`. */
   head(key: string): Promise<BlobInfo | null>;
+  /** Deletes the object at `key` (none there: nothing to do). */
+  delete(key: string): Promise<void>;
   /** Server-side copy; with `ifMatch`, only while the source still has that etag (throws otherwise). */
   copy(fromKey: string, toKey: string, options?: { ifMatch?: string }): Promise<void>;
   /**
@@ -126,6 +128,17 @@ export interface SesTenants {
   associate(tenantId: string, resource: SesTenantResource): Promise<void>;
   /** Removes the association (DeleteTenantResourceAssociation); an absent one (or tenant) is not an error. */
   dissociate(tenantId: string, resource: SesTenantResource): Promise<void>;
+  /** One page of the account's provider tenants (ListTenants), with the token of the next page (null: the last). */
+  listTenants(page: { nextToken?: string; pageSize: number }): Promise<SesTenantPage>;
+  /** Whether the provider tenant exists (GetTenant). */
+  exists(tenantId: string): Promise<boolean>;
+  /** Whether the provider tenant may use our configuration set (ListTenantResources); false when it does not exist. */
+  usesOurConfigurationSet(tenantId: string): Promise<boolean>;
+}
+
+export interface SesTenantPage {
+  tenants: { name: string }[];
+  nextToken: string | null;
 }
 
 /**

@@ -2,6 +2,8 @@
  * Operator CLI (until the dashboard exists).
  *
  *   admin account create --email <address> [--plan free|pro|scale|dedicated] [--payment-method] [--tenants]
+ *         (prints {"account_id", "api_key": {...}, "secret": "svc_..."}: a full-access key, as POST /api-keys
+ *         answers one; the secret is shown once)
  *   admin account update --id <acc_...> [--plan ...] [--payment-method | --no-payment-method] [--tenants | --no-tenants]
  *   admin tenant resume --account <acc_...> --tenant <external_id or ten_...>   (also one the service paused)
  *   admin rotate-link-key   (a new key signs links from now on; links signed before keep working: docs/tracking.md)
@@ -26,6 +28,7 @@ import { createAccount, updateAccount } from '../../shared/usecases/accounts';
 import { resumeTenantAsOperator } from '../../shared/usecases/tenants';
 import { createDashboardUser } from '../../shared/usecases/dashboard/users';
 import { generatePassword, newPasswordSchema } from '../../shared/domain/dashboard/password-policy';
+import { toPublicApiKey } from '../../shared/domain/api-keys/api-key';
 
 /** Bad arguments or a missing target: exit code 2. */
 export class UsageError extends Error {}
@@ -145,13 +148,14 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
   if (action === 'create') {
     if (!values.email || !isEmailAddress(values.email)) throw new UsageError('account create needs --email <address>');
     if (values['no-payment-method'] || values['no-tenants']) throw new UsageError('--no-* options are for account update');
-    const { account, secret } = await createAccount(services, {
+    const { account, apiKey, secret } = await createAccount(services, {
       email: values.email,
       plan: plan(values.plan) ?? 'free',
       paymentMethod: values['payment-method'] ?? false,
       tenants: values.tenants ?? false,
     });
-    return { account_id: account.id, api_key: secret };
+    // The account's first key, named as POST /api-keys answers a new key: the key, and its secret (shown once).
+    return { account_id: account.id, api_key: toPublicApiKey(apiKey), secret };
   }
   if (!values.id) throw new UsageError('account update needs --id <account_id>');
   const account = await updateAccount(services, values.id, {

@@ -44,6 +44,12 @@ export const SES_TENANT_ACTIONS = [
   'ses:DeleteTenantResourceAssociation',
 ];
 /**
+ * The reconciler's SES tenants sweep (`sweepTenants`), beside SES_TENANT_ACTIONS: a tenant's resources
+ * (on the account's tenants) and the list of tenants, which names no resource (the one statement on "*").
+ */
+export const SES_TENANT_SWEEP_ACTIONS = ['ses:ListTenantResources'];
+export const SES_TENANT_LIST_ACTIONS = ['ses:ListTenants'];
+/**
  * Route 53 (`manageRecords`, DNS apply with the function's role): record sets of the account's hosted
  * zones, and the changes made to them. ListHostedZonesByName has no resource-level permission: it is
  * the one statement on "*" (docs/domains.md, "DNS apply").
@@ -117,13 +123,17 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
       case 'ses': {
         const tenantsArn = stack.formatArn({ service: 'ses', resource: 'tenant', resourceName: '*' });
         const configurationSetArn = stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: resources.configurationSetName });
-        if (access === 'manageTenants') {
+        if (access === 'manageTenants' || access === 'sweepTenants') {
           iam.Grant.addToPrincipal({
             grantee,
             actions: SES_TENANT_ACTIONS,
             // An association is authorised against the tenant and the resource associated with it.
             resourceArns: [tenantsArn, stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }), configurationSetArn],
           });
+          if (access === 'sweepTenants') {
+            iam.Grant.addToPrincipal({ grantee, actions: SES_TENANT_SWEEP_ACTIONS, resourceArns: [tenantsArn] });
+            iam.Grant.addToPrincipal({ grantee, actions: SES_TENANT_LIST_ACTIONS, resourceArns: ['*'] });
+          }
           // Resource ARNs are built from the account and the configuration set's name.
           env[ENV.awsAccountId] = stack.account;
           env[CONFIGURATION_SET.envVar] = resources.configurationSetName;

@@ -8,14 +8,16 @@ import { API_GROUPS } from '../../infra/definitions';
 import { lambdaContext, MAX_BODY_BYTES, PayloadTooLarge, toApiGatewayEvent, writeLambdaResult, type ApiHandler } from './lambda-http';
 import { compileRoutes, matchRoute } from './routes';
 import { clockState, resetClock, setClock } from './local-clock';
+import { MessageQueryError, parseMessageQuery, type MessageQuery } from '../emulators/ses/message-query';
 
 export interface LocalPages {
   /** `components` up or down; any other fields (queue backlogs, scheduled tasks' reports) are shown as they are. */
   health(): Promise<{ ok: boolean; components: Record<string, string> } & Record<string, unknown>>;
-  sesMessages(): unknown[];
+  /** The local mailbox, filtered (`GET /_local/ses/messages?email_id=...`; docs/local-cloud/ses.md). */
+  sesMessages(query: MessageQuery): unknown[];
   sesIdentities(): unknown[];
   sesMailboxHtml(): string;
-  webhookInbox: { list(): unknown[]; clear(): number };
+  webhookInbox: { list(path?: string): unknown[]; clear(path?: string): number };
   dns: {
     list(name?: string): unknown[];
     set(body: unknown): unknown;
@@ -129,7 +131,14 @@ export function createApiServer(handlers: Record<string, ApiHandler>, pages: Loc
       const { ok, ...health } = await pages.health();
       return sendJson(res, ok ? 200 : 503, { status: ok ? 'ok' : 'starting', ...health });
     }
-    if (method === 'GET' && url.pathname === '/_local/ses/messages') return sendJson(res, 200, { messages: pages.sesMessages() });
+    if (method === 'GET' && url.pathname === '/_local/ses/messages') {
+      try {
+        return sendJson(res, 200, { messages: pages.sesMessages(parseMessageQuery(url.searchParams)) });
+      } catch (error) {
+        if (!(error instanceof MessageQueryError)) throw error;
+        return sendJson(res, 400, { error: { message: error.message, code: 'validation_error' } });
+      }
+    }
     if (method === 'GET' && url.pathname === '/_local/ses/identities') return sendJson(res, 200, { identities: pages.sesIdentities() });
     if (method === 'GET' && (url.pathname === '/_local/ses' || url.pathname === '/_local/ses/')) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -137,8 +146,10 @@ export function createApiServer(handlers: Record<string, ApiHandler>, pages: Loc
       return;
     }
     if (url.pathname === '/_local/webhooks') {
-      if (method === 'GET') return sendJson(res, 200, { requests: pages.webhookInbox.list() });
-      if (method === 'DELETE') return sendJson(res, 200, { deleted: pages.webhookInbox.clear() });
+      // `?path=/hooks`: one endpoint's requests only (tests running in parallel each read and clear their own).
+      const path = url.searchParams.get('path') ?? undefined;
+      if (method === 'GET') return sendJson(res, 200, { requests: pages.webhookInbox.list(path) });
+      if (method === 'DELETE') return sendJson(res, 200, { deleted: pages.webhookInbox.clear(path) });
     }
     if (url.pathname === '/_local/clock') {
       try {

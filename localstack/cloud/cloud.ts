@@ -177,10 +177,10 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       apiHandlers,
       {
         health: () => health(),
-        sesMessages: () => ses.listMessages(),
+        sesMessages: (query) => ses.findMessages(query),
         sesIdentities: () => ses.listIdentities(),
         sesMailboxHtml: () => ses.mailboxHtml(),
-        webhookInbox: { list: () => inbox.list(), clear: () => inbox.clear() },
+        webhookInbox: { list: (path) => inbox.list(path), clear: (path) => inbox.clear(path) },
         dns: {
           list: (name) => dns.listRecords(name),
           set: (body) => dns.setRecords(body as DnsRecordSet),

@@ -3,10 +3,16 @@
  * real SQSEvent, delete what succeeded. Failed records (batchItemFailures, or the whole batch when the
  * handler throws) are left alone: they reappear after the visibility timeout and the queue's redrive
  * policy moves them to the DLQ after maxReceiveCount receives.
+ *
+ * While an invocation runs (up to its timeout), its messages are kept invisible: on AWS a queue's
+ * visibility timeout is at least its function's timeout, so a running batch is never handed out again.
+ * The test stacks shorten every queue's visibility to 2 s (LOCAL_QUEUE_VISIBILITY_SECONDS) so that
+ * failed messages come back quickly; without this, a batch still running after 2 s on a busy machine
+ * was delivered again and again, and reached the DLQ without ever failing.
  */
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityBatchCommand, DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { lambdaContext } from './lambda-http';
 import { LOCAL_REGION } from './constants';
@@ -58,6 +64,7 @@ export class SqsPoller {
   private loops: Promise<void>[] = [];
   /** Batches handled since start (health and tests). */
   invocations = 0;
+  private visibilitySeconds: Promise<number> | undefined;
 
   constructor(private readonly options: PollerOptions) {
     // Every receive loop (up to maxConcurrency, e.g. 20) listens on this one signal: not a leak.
@@ -111,6 +118,7 @@ export class SqsPoller {
     const records = messages.map((message) => toRecord(message, queueArn));
     let failed: Set<string>;
     this.invocations++;
+    const kept = this.keepInvisible(records);
     try {
       const response = await handler({ Records: records }, lambdaContext(name, timeoutSeconds * 1000));
       const ids = new Set(records.map((r) => r.messageId));
@@ -120,6 +128,8 @@ export class SqsPoller {
     } catch (error) {
       this.options.log(`${name}: handler threw, whole batch will be retried: ${(error as Error).message}`);
       failed = new Set(records.map((r) => r.messageId));
+    } finally {
+      kept.stop();
     }
     const done = records.filter((r) => !failed.has(r.messageId));
     if (done.length === 0) return;
@@ -133,5 +143,51 @@ export class SqsPoller {
     } catch (error) {
       this.options.log(`${name}: delete failed (messages will be redelivered): ${(error as Error).message}`);
     }
+  }
+
+  /** The queue's visibility timeout (read once). */
+  private visibility(): Promise<number> {
+    this.visibilitySeconds ??= this.options.sqs
+      .send(new GetQueueAttributesCommand({ QueueUrl: this.options.queueUrl, AttributeNames: ['VisibilityTimeout'] }))
+      .then((result) => Number(result.Attributes?.VisibilityTimeout ?? 30))
+      .catch((error: unknown) => {
+        this.visibilitySeconds = undefined;
+        throw error;
+      });
+    return this.visibilitySeconds;
+  }
+
+  /** Extends the records' visibility every half timeout while the invocation runs, for at most its timeout. */
+  private keepInvisible(records: SQSRecord[]): { stop(): void } {
+    const { sqs, queueUrl, name, timeoutSeconds } = this.options;
+    const until = Date.now() + timeoutSeconds * 1000;
+    let timer: NodeJS.Timeout | undefined;
+    let stopped = false;
+    const extend = async (seconds: number) => {
+      if (stopped || Date.now() >= until) return;
+      try {
+        await sqs.send(
+          new ChangeMessageVisibilityBatchCommand({
+            QueueUrl: queueUrl,
+            Entries: records.map((r, index) => ({ Id: String(index), ReceiptHandle: r.receiptHandle, VisibilityTimeout: seconds })),
+          }),
+        );
+      } catch (error) {
+        this.options.log(`${name}: could not extend the visibility of a running batch: ${(error as Error).message}`);
+      }
+      if (!stopped) timer = setTimeout(() => void extend(seconds), (seconds * 1000) / 2);
+    };
+    void this.visibility().then(
+      (seconds) => {
+        if (!stopped && seconds > 0) timer = setTimeout(() => void extend(seconds), (seconds * 1000) / 2);
+      },
+      (error: unknown) => this.options.log(`${name}: could not read the queue's visibility timeout: ${(error as Error).message}`),
+    );
+    return {
+      stop: () => {
+        stopped = true;
+        clearTimeout(timer);
+      },
+    };
   }
 }

@@ -1,7 +1,7 @@
 /**
  * A local HTTPS webhook receiver, so the README's first webhook works on a fresh `npm start` without any
  * public endpoint: it answers 200 to every request and keeps the last 500, shown at GET /_local/webhooks
- * on the API port. Its certificate comes from a CA of its own (kept in DATA_DIR/webhook-inbox), which the
+ * on the API port (`?path=/hooks` for one endpoint's; DELETE, with or without it, forgets them). Its certificate comes from a CA of its own (kept in DATA_DIR/webhook-inbox), which the
  * functions trust through WEBHOOK_CA_FILE; nothing of this exists in the AWS deployment.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -25,8 +25,10 @@ export interface WebhookInbox {
   port: number;
   /** The CA certificate file (PEM) the functions must trust. */
   caFile: string;
-  list(): InboxRequest[];
-  clear(): number;
+  /** Newest first; only the requests to `path` (the request target as sent, query included) when given. */
+  list(path?: string): InboxRequest[];
+  /** Forgets every request, or only those to `path`; answers how many. */
+  clear(path?: string): number;
   stop(): Promise<void>;
 }
 
@@ -75,8 +77,13 @@ export async function startWebhookInbox(options: { dir: string; port: number; ho
     url: `https://localhost:${port}/`,
     port,
     caFile,
-    list: () => [...received],
-    clear: () => received.splice(0).length,
+    list: (path) => received.filter((request) => path === undefined || request.path === path),
+    clear: (path) => {
+      const before = received.length;
+      const kept = received.filter((request) => path !== undefined && request.path !== path);
+      received.splice(0, received.length, ...kept);
+      return before - kept.length;
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,4 +1,4 @@
-import { CopyObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { BlobInfo, BlobStore, PresignedPut } from '../ports';
 
@@ -46,6 +46,10 @@ export class S3BlobStore implements BlobStore {
       if (isNotFound(error)) return null;
       throw error;
     }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
   async copy(fromKey: string, toKey: string, options: { ifMatch?: string } = {}): Promise<void> {

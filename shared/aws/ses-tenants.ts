@@ -2,16 +2,19 @@
  * SesTenants adapter: SES v2 tenants named by our tenant id (CreateTenant, DeleteTenant) and their
  * resource associations (our configuration set, the tenant's domain identities), by ARN. Every call is
  * idempotent: AlreadyExistsException on a create and NotFoundException on a delete count as done.
- * See docs/ses-tenants.md.
+ * The reconciler reads them back (ListTenants, GetTenant, ListTenantResources). See docs/ses-tenants.md.
  */
 import {
   CreateTenantCommand,
   CreateTenantResourceAssociationCommand,
   DeleteTenantCommand,
   DeleteTenantResourceAssociationCommand,
+  GetTenantCommand,
+  ListTenantResourcesCommand,
+  ListTenantsCommand,
   type SESv2Client,
 } from '@aws-sdk/client-sesv2';
-import type { SesTenantResource, SesTenants } from '../ports';
+import type { SesTenantPage, SesTenantResource, SesTenants } from '../ports';
 
 export interface SesArnSettings {
   region: string;
@@ -71,5 +74,44 @@ export class SesV2Tenants implements SesTenants {
   async dissociate(tenantId: string, resource: SesTenantResource): Promise<void> {
     const ResourceArn = sesResourceArn(this.settings, resource);
     await idempotent(() => this.ses.send(new DeleteTenantResourceAssociationCommand({ TenantName: tenantId, ResourceArn })), 'NotFoundException');
+  }
+
+  /**
+   * ListTenants: `POST /v2/email/tenants/list {NextToken?, PageSize?}` answers `{Tenants: TenantInfo[], NextToken?}`,
+   * a TenantInfo being TenantName, TenantId, TenantArn and CreatedTimestamp; NextToken is present while
+   * more tenants follow (https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_ListTenants.html).
+   */
+  async listTenants(page: { nextToken?: string; pageSize: number }): Promise<SesTenantPage> {
+    const listed = await this.ses.send(new ListTenantsCommand({ PageSize: page.pageSize, ...(page.nextToken ? { NextToken: page.nextToken } : {}) }));
+    return {
+      tenants: (listed.Tenants ?? []).flatMap((tenant) => (tenant.TenantName ? [{ name: tenant.TenantName }] : [])),
+      nextToken: listed.NextToken ?? null,
+    };
+  }
+
+  async exists(tenantId: string): Promise<boolean> {
+    try {
+      await this.ses.send(new GetTenantCommand({ TenantName: tenantId }));
+      return true;
+    } catch (error) {
+      if (errorName(error) === 'NotFoundException') return false;
+      throw error;
+    }
+  }
+
+  async usesOurConfigurationSet(tenantId: string): Promise<boolean> {
+    const ours = sesResourceArn(this.settings, { kind: 'configuration_set' });
+    let NextToken: string | undefined;
+    try {
+      do {
+        const listed = await this.ses.send(new ListTenantResourcesCommand({ TenantName: tenantId, Filter: { RESOURCE_TYPE: 'CONFIGURATION_SET' }, ...(NextToken ? { NextToken } : {}) }));
+        if ((listed.TenantResources ?? []).some((resource) => resource.ResourceArn === ours)) return true;
+        NextToken = listed.NextToken;
+      } while (NextToken);
+      return false;
+    } catch (error) {
+      if (errorName(error) === 'NotFoundException') return false;
+      throw error;
+    }
   }
 }

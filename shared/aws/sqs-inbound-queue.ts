@@ -5,8 +5,9 @@ import { sendAllOrThrow } from './sqs-batch';
 
 /**
  * The inbound queue on SQS. Any message SQS did not accept makes the call throw: the MX listener then
- * answers 451 and the sending server tries again (the raw message stays stored; a message queued twice
- * makes one record, its id being chosen before queuing).
+ * answers 451, discards the stored raw message (queue messages of it that got through are dropped by the
+ * worker) and the sending server tries again; a message queued twice makes one record, its id being
+ * chosen before queuing.
  */
 export class SqsInboundQueue implements InboundQueue {
   constructor(

@@ -9,10 +9,16 @@
  * only then is 250 answered. While it is written, the sender is authenticated once for the message
  * (SPF, DKIM, DMARC: shared/inbound/check-authentication.ts, through the service's DNS resolvers, at most
  * AUTHENTICATION_TIMEOUT_MS, never failing the message: checks that could not run are `temperror`);
- * every queue message carries the result, for the inbound worker to record. A crash before the 250
- * leaves the sender retrying (a stored object may be orphaned, never a message lost); a crash after it
+ * every queue message carries the result, for the inbound worker to record. A crash after the 250
  * leaves the message in S3 and in the queue, where the inbound worker picks it up. A failure of either
  * write answers 451 4.3.0 (try again later).
+ *
+ * Nothing refused is left behind: a marker (shared/store/inbound-raw-markers.ts) is written pending
+ * before the raw message is stored and marked queued before the 250. When storing or queueing fails,
+ * the listener discards what it stored before answering 451 (workers drop queue messages of a discarded
+ * raw message); when it crashes in between, the reconciler discards it once the marker is
+ * UNQUEUED_RAW_BOUND_MS old (shared/usecases/inbound/discard-unqueued.ts). Either way the sender had
+ * no 250 and sends the message again: nothing accepted is lost, and no copy of it stays unrecorded.
  *
  * Limits: SIZE (maxMessageBytes, 552 5.3.4 at MAIL FROM or after DATA), 100 recipients (452 4.5.3), a
  * header block over 1 MB (552 5.3.4, nothing stored), maxClients connections (421), idle time (421),
@@ -29,6 +35,7 @@ import { EnhancedCodeSmtpServer } from '../smtp/enhanced-code-server';
 import { SmtpRefusal, smtpErrorOf } from '../smtp/replies';
 import { baseServerOptions, DEFAULT_MAX_BUFFERED_BYTES, type SmtpListenerOptions } from '../smtp/listener-options';
 import { serverHandle, type SmtpServerHandle } from '../smtp/server-handle';
+import type { InboundRawMarkerRepository } from '../store/inbound-raw-markers';
 import type { ReceivingDomain, ReceivingDomains } from '../usecases/inbound/receiving-domains';
 import { AUTHENTICATION_TIMEOUT_MS, checkAuthentication, type RawResolve } from './check-authentication';
 import { receivedField } from './received-field';
@@ -39,6 +46,11 @@ export const MX_MAX_MESSAGE_BYTES = 40 * 1024 * 1024;
 export const MX_MAX_HEADER_BYTES = 1024 * 1024;
 /** Recipients per transaction (RFC 5321 asks servers to take at least 100). */
 export const MX_MAX_RECIPIENTS = 100;
+/**
+ * How long a raw message may stay stored and not queued before the reconciler deletes it: far beyond
+ * what storing (40 MB), the checks (10 s) and queueing take; a listener slower than this answers 451.
+ */
+export const UNQUEUED_RAW_BOUND_MS = 15 * 60_000;
 
 /** The listener's settings (shared/smtp/listener-options.ts; SIZE defaults to MX_MAX_MESSAGE_BYTES). */
 export interface MxOptions extends SmtpListenerOptions {
@@ -46,12 +58,16 @@ export interface MxOptions extends SmtpListenerOptions {
   hostname: string;
   /** The SPF/DKIM/DMARC checks' time limit (AUTHENTICATION_TIMEOUT_MS); after it the message is `temperror`. */
   authenticationTimeoutMs?: number;
+  /** How long a stored raw message may stay unqueued before the reconciler deletes it (UNQUEUED_RAW_BOUND_MS). */
+  unqueuedRawBoundMs?: number;
 }
 
 export interface MxDeps {
   receivingDomains: Pick<ReceivingDomains, 'forAddress'>;
-  blobs: Pick<BlobStore, 'put'>;
+  blobs: Pick<BlobStore, 'put' | 'delete'>;
   inboundQueue: InboundQueue;
+  /** Whether each stored raw message was queued: nothing stored and refused stays in the bucket. */
+  inboundRawMarkers: Pick<InboundRawMarkerRepository, 'begin' | 'markQueued' | 'discard' | 'forget'>;
   clock: Clock;
   /** The service's DNS resolvers (core.dns: DNS_RESOLVERS, the DNS emulator on the local cloud), for SPF, DKIM and DMARC. */
   dns: { resolve: RawResolve };
@@ -74,6 +90,7 @@ export function createMxServer(options: MxOptions, deps: MxDeps): MxServer {
   const maxMessageBytes = options.maxMessageBytes ?? MX_MAX_MESSAGE_BYTES;
   const budget = new MemoryBudget(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES);
   const authenticationTimeoutMs = options.authenticationTimeoutMs ?? AUTHENTICATION_TIMEOUT_MS;
+  const unqueuedRawBoundMs = options.unqueuedRawBoundMs ?? UNQUEUED_RAW_BOUND_MS;
 
   const onRcptTo = (address: { address: string }, session: SMTPServerSession, callback: (err?: Error | null) => void) => {
     const current = transactionOf(session) ?? { transaction: session.transaction, recipients: [] };
@@ -126,8 +143,9 @@ export function createMxServer(options: MxOptions, deps: MxDeps): MxServer {
   };
 
   /**
-   * The raw message to the bucket and, meanwhile, its authentication checks; then one queue message per
-   * receiving account, each with the checks' result: the 250 waits for all of it.
+   * The raw message to the bucket (after its pending marker) and, meanwhile, its authentication checks;
+   * then one queue message per receiving account, each with the checks' result; then the marker queued:
+   * the 250 waits for all of it. Any failure discards what was stored (the sender is answered 451).
    */
   const store = async (message: Buffer, session: SMTPServerSession, transaction: MxTransaction): Promise<string[]> => {
     const now = deps.clock.now();
@@ -143,11 +161,11 @@ export function createMxServer(options: MxOptions, deps: MxDeps): MxServer {
     // when the write failed, so the message's bytes are released (the memory budget) only once unused.
     const checksStarted = Date.now();
     const [stored, checked] = await Promise.allSettled([
-      deps.blobs.put(rawKey, raw, 'message/rfc822'),
+      deps.inboundRawMarkers.begin(rawKey, now, now.getTime() + unqueuedRawBoundMs).then(() => deps.blobs.put(rawKey, raw, 'message/rfc822')),
       checkAuthentication({ raw, ip: remoteAddress, helo, mailFrom, mta: options.hostname }, (name, rrtype) => deps.dns.resolve(name, rrtype), { timeoutMs: authenticationTimeoutMs }).then((result) => ({ result, ms: Date.now() - checksStarted })),
     ]);
-    if (stored.status === 'rejected') throw stored.reason;
-    if (checked.status === 'rejected') throw checked.reason;
+    if (stored.status === 'rejected') return abandon(rawKey, stored.reason);
+    if (checked.status === 'rejected') return abandon(rawKey, checked.reason);
     const authentication = checked.value.result;
     const byAccount = new Map<string, { domain: ReceivingDomain; addresses: string[] }>();
     for (const { address, domain } of transaction.recipients) {
@@ -171,7 +189,13 @@ export function createMxServer(options: MxOptions, deps: MxDeps): MxServer {
       tls,
       authentication,
     }));
-    await deps.inboundQueue.enqueueAll(messages);
+    try {
+      await deps.inboundQueue.enqueueAll(messages);
+      // Discarded meanwhile (this took longer than UNQUEUED_RAW_BOUND_MS): the workers drop these messages.
+      if (!(await deps.inboundRawMarkers.markQueued(rawKey))) throw new Error(`the raw message was discarded before it was queued (more than ${unqueuedRawBoundMs} ms)`);
+    } catch (error) {
+      return abandon(rawKey, error);
+    }
     logInfo('mx: message accepted', {
       session: session.id,
       remote: remoteAddress,
@@ -185,6 +209,22 @@ export function createMxServer(options: MxOptions, deps: MxDeps): MxServer {
       authentication_ms: checked.value.ms,
     });
     return messages.map((m) => m.email_id);
+  };
+
+  /**
+   * Not accepted: the stored raw message discarded and deleted (workers drop queue messages of it), then
+   * `reason` thrown (451). A step that fails here is left to the reconciler (the marker stays due).
+   */
+  const abandon = async (rawKey: string, reason: unknown): Promise<never> => {
+    try {
+      if (await deps.inboundRawMarkers.discard(rawKey, deps.clock.now().getTime())) {
+        await deps.blobs.delete(rawKey);
+        await deps.inboundRawMarkers.forget(rawKey);
+      }
+    } catch (error) {
+      logError('mx: discarding a message not accepted failed; the reconciler deletes it', error, { raw_key: rawKey });
+    }
+    throw reason;
   };
 
   const server = new EnhancedCodeSmtpServer({

@@ -282,7 +282,7 @@ export const exampleError = (status: number, code: string): unknown => {
     internal_error: 'An internal error occurred. Retry with backoff; if it persists, contact support with the request id.',
   };
   const details: Record<string, unknown> = {
-    validation_error: { fields: [{ field: 'to', message: 'Invalid input' }] },
+    validation_error: { fields: [{ field: 'to', message: '"ann@" is not a valid email address: write name@example.com or "Name <name@example.com>"' }] },
     insufficient_scope: { required_scopes: ['full', 'emails:send'], key_scopes: ['account:read'] },
   };
   return {

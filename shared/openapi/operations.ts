@@ -16,7 +16,8 @@ import { updateEmailSchema } from '../domain/emails/update-request';
 import { listReceivedEmailsQuerySchema } from '../domain/inbound/schemas';
 import { listImportsQuerySchema, reportQuerySchema, startImportSchema } from '../domain/migrations/schemas';
 import { createSmtpCredentialSchema } from '../domain/smtp-credentials/schemas';
-import { addSuppressionsSchema, removeSuppressionSchema, suppressionFilterFields, tenantParam } from '../domain/suppressions/schemas';
+import { addSuppressionsSchema, removeSuppressionSchema, suppressionFilterFields } from '../domain/suppressions/schemas';
+import { tenantParam } from '../domain/tenants/schemas';
 import { createTemplateSchema, listTemplatesQuerySchema, renderTemplateQuerySchema, renderTemplateSchema, updateTemplateSchema } from '../domain/templates/schemas';
 import { createTenantSchema, listTenantsQuerySchema, tenantStatsQuerySchema, updateTenantSchema } from '../domain/tenants/schemas';
 import { createWebhookSchema, updateWebhookSchema } from '../domain/webhooks/schemas';
@@ -464,13 +465,15 @@ const domains: Operation[] = section('domains', 'Domains', [
     method: 'patch',
     path: '/domains/{id}',
     operationId: 'updateDomain',
-    summary: 'Change delivery settings',
+    summary: 'Change delivery settings and receiving',
+    description:
+      'Tracking, `tls_mode`, and `inbound_enabled`: `true` adds the receiving subdomain `inbound.<domain>` and its MX record (pending until a verify finds it), `false` removes both and stops receiving (docs/inbound.md).',
     auth: 'apiKey',
     scopes: ['domains:write'],
     pathParams: { id: 'the domain id (dom_...)' },
-    body: { schema: updateDomainSchema, example: { open_tracking: true, click_tracking: true, tls_mode: 'enforced' } },
+    body: { schema: updateDomainSchema, example: { open_tracking: true, click_tracking: true, tls_mode: 'enforced', inbound_enabled: true } },
     responses: { 200: { description: 'The domain after the change.', schema: domainEnvelopeSchema } },
-    errors: { 502: ['upstream_error'], 503: ['service_unavailable'] },
+    errors: { 409: ['conflict'], 502: ['upstream_error'], 503: ['service_unavailable'] },
   },
   {
     method: 'delete',
@@ -495,7 +498,7 @@ const domains: Operation[] = section('domains', 'Domains', [
     pathParams: { id: 'the domain id (dom_...)' },
     body: { schema: domainActionRequestSchema, example: { action: 'verify' } },
     responses: { 200: { description: 'The domain after the check (and what apply wrote).', schema: domainActionResultSchema } },
-    errors: { 422: ['validation_error'], 502: ['upstream_error'], 503: ['service_unavailable'] },
+    errors: { 409: ['conflict'], 422: ['validation_error'], 502: ['upstream_error'], 503: ['service_unavailable'] },
   },
   {
     method: 'get',

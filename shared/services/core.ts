@@ -23,14 +23,18 @@ import { IdempotencyStore } from '../store/idempotency';
 import { LinkKeyRepository } from '../store/link-keys';
 import { MigrationRepository } from '../store/migrations';
 import { RateLimitRepository } from '../store/rate-limits';
+import { InboundRawMarkerRepository } from '../store/inbound-raw-markers';
 import { ReceivedEmailRepository } from '../store/received-emails';
 import { RunRepository } from '../store/runs';
 import { SendContextReader } from '../store/send-context';
 import { SessionRepository } from '../store/sessions';
+import { SmtpAuthFailureRepository } from '../store/smtp-auth-failures';
 import { SmtpCredentialRepository } from '../store/smtp-credentials';
 import { SuppressionRepository } from '../store/suppressions';
 import { TemplateRepository } from '../store/templates';
 import { TenantStatsRepository } from '../store/tenant-stats';
+import { SesTenantSweepRepository } from '../store/ses-tenant-sweep';
+import { TenantScheduledRepository } from '../store/tenant-scheduled';
 import { TenantRepository } from '../store/tenants';
 import { UsageLedger } from '../store/usage';
 import { WebhookDeliveryRepository } from '../store/webhook-deliveries';
@@ -52,9 +56,13 @@ export function buildCore(config: Config = loadConfig()) {
     dnsSettings: { returnPathHost: config.returnPathHost, spfInclude: config.spfInclude, inboundMxHost: config.inboundMxHost },
     accounts: new AccountRepository(table),
     tenants: new TenantRepository(table),
+    /** A tenant's scheduled emails, for its deletion to cancel them. */
+    tenantScheduled: new TenantScheduledRepository(table),
     tenantStats: new TenantStatsRepository(table),
     apiKeys: new ApiKeyRepository(table),
     smtpCredentials: new SmtpCredentialRepository(table),
+    /** Failed SMTP relay logins, shared by every relay task (shared/smtp/auth-throttle.ts). */
+    smtpAuthFailures: new SmtpAuthFailureRepository(table),
     emails: new EmailRepository(table, idempotency, config.recovery),
     attachmentUploads: new AttachmentUploadRepository(table),
     sendContext: new SendContextReader(table),
@@ -72,6 +80,8 @@ export function buildCore(config: Config = loadConfig()) {
     webhookDeliveries: new WebhookDeliveryRepository(table, config.recovery),
     /** Past-due unfinished work (the reconciler's input). */
     dueWork: new DueWorkIndex(table),
+    /** Where the reconciler's SES tenants sweep is. */
+    sesTenantSweep: new SesTenantSweepRepository(table),
     /** SSRF policy of webhook URLs: public addresses only; loopback too where WEBHOOK_ALLOW_LOOPBACK is set (local cloud). */
     webhookPolicy: { allowLoopback: config.webhookAllowLoopback },
     /** DNS_RESOLVERS (the DNS emulator on the local cloud): domain verification, webhook URL checks, the MX listener's SPF/DKIM/DMARC. */
@@ -83,6 +93,8 @@ export function buildCore(config: Config = loadConfig()) {
     /** Inbound mail (docs/inbound.md): the MX listener's recipient check (its SPF/DKIM/DMARC go through `dns`), the records. */
     receivingDomains: new ReceivingDomains({ domains, clock }),
     receivedEmails: new ReceivedEmailRepository(table),
+    /** Whether each stored raw inbound message was queued (the MX listener, the inbound worker, the reconciler). */
+    inboundRawMarkers: new InboundRawMarkerRepository(table),
     templates,
     /** What sends render: the published pointer per send, each immutable version read once per process. */
     publishedTemplates: new PublishedTemplates(templates),

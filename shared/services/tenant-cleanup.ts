@@ -3,9 +3,11 @@ import { tenantCleanupSteps } from '../usecases/tenant-cleanup';
 import type { CoreServices } from './core';
 import type { SesServices } from './ses';
 
-export function buildTenantCleanup(services: Pick<CoreServices, 'apiKeys' | 'smtpCredentials' | 'domains' | 'suppressions' | 'categoryOptOuts' | 'webhooks' | 'clock'> & Pick<SesServices, 'sesTenants'>) {
-  const { apiKeys, smtpCredentials, domains, suppressions, categoryOptOuts, webhooks, sesTenants, clock } = services;
-  return { tenantCleanup: tenantCleanupSteps({ apiKeys, smtpCredentials, domains, suppressions, categoryOptOuts, webhooks, sesTenants, clock }) };
+export function buildTenantCleanup(
+  services: Pick<CoreServices, 'apiKeys' | 'smtpCredentials' | 'domains' | 'suppressions' | 'categoryOptOuts' | 'webhooks' | 'tenants' | 'emails' | 'usage' | 'tenantScheduled' | 'clock'> & Pick<SesServices, 'sesTenants'>,
+) {
+  const { apiKeys, smtpCredentials, domains, suppressions, categoryOptOuts, webhooks, tenants, emails, usage, tenantScheduled, sesTenants, clock } = services;
+  return { tenantCleanup: tenantCleanupSteps({ apiKeys, smtpCredentials, domains, suppressions, categoryOptOuts, webhooks, tenants, emails, usage, tenantScheduled, sesTenants, clock }) };
 }
 
 export type TenantCleanupServices = ReturnType<typeof buildTenantCleanup>;

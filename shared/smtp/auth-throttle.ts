@@ -1,13 +1,30 @@
 /**
- * Wrong SMTP passwords, counted per client address: after `maxFailures` failed AUTHs within `windowMs`
- * the address may not try again until its oldest failure leaves the window (the relay answers 421 4.7.0
- * and closes). A successful AUTH clears the address's count.
+ * Failed SMTP logins, counted in the table (shared/store/smtp-auth-failures.ts) so that every relay task
+ * shares them: N tasks behind the load balancer allow what one does, and a restart forgets nothing.
  *
- * In memory, per relay task: behind a load balancer of N tasks an address gets up to N x maxFailures
- * tries per window, and a restart forgets. That bounds online guessing of 256-bit passwords well enough;
- * a shared store (a DynamoDB rate-limit window, as the API's) is the way to make it exact.
+ * The rule, per fixed window of `windowMs` (aligned to the epoch, as the API's rate limits):
+ *
+ *   - per client address: at most `maxFailures` failed logins;
+ *   - per credential tried: at most `maxFailures` failures of the same username and password (the
+ *     username is fixed, so this is the password, kept as a SHA-256 only): one known password replayed
+ *     from many addresses (a leaked, revoked credential; a misconfigured fleet) is bounded as one.
+ *
+ * An attempt's result is only ever told in the order DynamoDB counts, so parallel sessions on any number
+ * of tasks cannot learn more than the limit allows:
+ *
+ *   - a wrong password is answered 535 only when its failure was counted (a conditional ADD, below the
+ *     limit) for the address and for the credential; otherwise 421 4.7.0, without its result;
+ *   - a right password is answered 235 only when the address's count, read after the password was
+ *     checked, is below the limit; otherwise 421 4.7.0 as well. Successes write nothing (a busy client
+ *     logging in on many connections at once is never throttled) and clear nothing (a valid credential
+ *     of one's own cannot buy more guesses at others).
+ *
+ * Once blocked, an address (or credential) may try again when the window ends. A failure that is counted
+ * at the limit is answered 421 with its 535 text (the client learns it was wrong, and that it must wait).
  */
-import { BoundedMap } from '../bounded-map';
+import { createHash } from 'node:crypto';
+import { secondsUntilReset, windowOf, type RateLimit } from '../domain/rate-limits';
+import type { SmtpAuthFailureRepository } from '../store/smtp-auth-failures';
 
 export interface AuthThrottleSettings {
   maxFailures: number;
@@ -16,37 +33,77 @@ export interface AuthThrottleSettings {
 
 export const DEFAULT_AUTH_THROTTLE: AuthThrottleSettings = { maxFailures: 5, windowMs: 5 * 60_000 };
 
-/** Addresses remembered at once (the oldest are forgotten first). */
-const MAX_ADDRESSES = 50_000;
+/** The subjects one AUTH is counted against. */
+export interface AuthAttempt {
+  /** `ip:<client address>` (an IPv4-mapped IPv6 address as IPv4). */
+  address: string;
+  /** `cred:<sha256 of username NUL password>`. */
+  credential: string;
+}
+
+/** Which limit an attempt is held by: the client address's, or the credential's (the password tried). */
+export type Limited = 'address' | 'credential';
+
+/** Held: seconds until the window ends, and by which limit. */
+export interface AuthBlock {
+  waitSeconds: number;
+  by: Limited;
+}
+
+export type AuthFailureOutcome =
+  /** Counted below the limit: answer 535. */
+  | { counted: true; block: null }
+  /** Counted, and now at a limit: answer 421 with the 535 text. */
+  | { counted: true; block: AuthBlock }
+  /** Not counted (already at a limit): answer 421, without the result. */
+  | { counted: false; block: AuthBlock };
 
 export class AuthThrottle {
-  private readonly failures = new BoundedMap<string, number[]>(MAX_ADDRESSES);
+  private readonly rule: RateLimit;
 
   constructor(
-    private readonly settings: AuthThrottleSettings = DEFAULT_AUTH_THROTTLE,
+    private readonly settings: AuthThrottleSettings,
+    private readonly failures: Pick<SmtpAuthFailureRepository, 'counts' | 'add'>,
     private readonly now: () => number = Date.now,
-  ) {}
-
-  private recent(address: string): number[] {
-    const since = this.now() - this.settings.windowMs;
-    return (this.failures.get(address) ?? []).filter((at) => at > since);
+  ) {
+    this.rule = { limit: settings.maxFailures, windowSeconds: Math.max(1, Math.round(settings.windowMs / 1000)) };
   }
 
-  /** Seconds until the address may try again; 0 when it may now. */
-  blockedFor(address: string): number {
-    const recent = this.recent(address);
-    if (recent.length < this.settings.maxFailures) return 0;
-    const oldest = recent[recent.length - this.settings.maxFailures]!;
-    return Math.max(1, Math.ceil((oldest + this.settings.windowMs - this.now()) / 1000));
+  attempt(remoteAddress: string, username: string, password: string): AuthAttempt {
+    return {
+      address: `ip:${remoteAddress.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '')}`,
+      credential: `cred:${createHash('sha256').update(username).update('\u0000').update(password).digest('hex')}`,
+    };
   }
 
-  recordFailure(address: string): void {
-    const recent = this.recent(address);
-    recent.push(this.now());
-    this.failures.set(address, recent.slice(-this.settings.maxFailures));
+  /** Before the password is checked: held when the address or the credential is at its limit, else null. */
+  async blockedFor(attempt: AuthAttempt): Promise<AuthBlock | null> {
+    const now = this.now();
+    const [address, credential] = await this.failures.counts([attempt.address, attempt.credential], windowOf(this.rule, now));
+    return this.held(now, (address ?? 0) >= this.settings.maxFailures, (credential ?? 0) >= this.settings.maxFailures);
   }
 
-  recordSuccess(address: string): void {
-    this.failures.delete(address);
+  /** The password was right: null when it may be told (the address is below its limit now), else held. */
+  async afterSuccess(attempt: AuthAttempt): Promise<AuthBlock | null> {
+    const now = this.now();
+    const [count] = await this.failures.counts([attempt.address], windowOf(this.rule, now));
+    return this.held(now, (count ?? 0) >= this.settings.maxFailures, false);
+  }
+
+  /** The password was wrong: counted for the address and the credential, each only below its limit. */
+  async afterFailure(attempt: AuthAttempt): Promise<AuthFailureOutcome> {
+    const now = this.now();
+    const window = windowOf(this.rule, now);
+    const max = this.settings.maxFailures;
+    const [address, credential] = await Promise.all([this.failures.add(attempt.address, max, window), this.failures.add(attempt.credential, max, window)]);
+    // One of the two at its limit: not told (the other may have counted it: the attacker loses that try).
+    if (address === null || credential === null) return { counted: false, block: this.held(now, address === null, credential === null)! };
+    const block = this.held(now, address >= max, credential >= max);
+    return block ? { counted: true, block } : { counted: true, block: null };
+  }
+
+  private held(now: number, byAddress: boolean, byCredential: boolean): AuthBlock | null {
+    if (!byAddress && !byCredential) return null;
+    return { waitSeconds: secondsUntilReset(this.rule, now), by: byAddress ? 'address' : 'credential' };
   }
 }

@@ -12,7 +12,7 @@
  * | `SMTP_IDLE_TIMEOUT_S` | 60 | idle time before a connection is closed |
  * | `SMTP_CLOSE_TIMEOUT_S` | 25 | on SIGTERM, how long open sessions may finish |
  * | `SMTP_MAX_BUFFERED_MB` | 1024 | message bytes held in memory at once, all sessions (beyond: 451 4.3.1) |
- * | `SMTP_AUTH_MAX_FAILURES`, `SMTP_AUTH_WINDOW_S` | 5, 300 | failed logins per client address per window |
+ * | `SMTP_AUTH_MAX_FAILURES`, `SMTP_AUTH_WINDOW_S` | 5, 300 | failed logins per client address and per password tried per window, shared by every task (./auth-throttle.ts) |
  */
 import { readFileSync } from 'node:fs';
 import { DEFAULT_AUTH_THROTTLE } from './auth-throttle';

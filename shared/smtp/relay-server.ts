@@ -7,9 +7,11 @@
  *
  * Nothing is stored before the whole message has arrived: a client that drops in the middle of DATA
  * leaves nothing behind. Limits: SIZE (maxMessageBytes, 552 5.3.4), 50 recipients (452 4.5.3),
- * maxClients connections (421), idle time (421 after idleTimeoutMs), failed logins per client address
- * (./auth-throttle.ts: 421 4.7.0 and the connection closed).
+ * maxClients connections (421), idle time (421 after idleTimeoutMs), failed logins per client address and
+ * per credential tried, counted in the table and shared by every relay task (./auth-throttle.ts: 421 4.7.0
+ * and the connection closed).
  */
+import type { SmtpAuthFailureRepository } from '../store/smtp-auth-failures';
 import type { SmtpCredentialRepository } from '../store/smtp-credentials';
 import { type SMTPServerAuthentication, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { SES_MAX_MESSAGE_BYTES } from '../domain/emails/attachments';
@@ -19,7 +21,7 @@ import { logError, logInfo, logWarn } from '../log';
 import { authenticateSmtp, smtpPasswordHash, type AuthenticateDeps } from '../usecases/authenticate';
 import type { Principal } from '../usecases/principal';
 import { sendEmail, type SendDeps } from '../usecases/send/accept';
-import { AuthThrottle, DEFAULT_AUTH_THROTTLE, type AuthThrottleSettings } from './auth-throttle';
+import { AuthThrottle, DEFAULT_AUTH_THROTTLE, type AuthBlock, type AuthThrottleSettings } from './auth-throttle';
 import { messageToSend } from './message-to-send';
 import { collectMessage, MemoryBudget } from './collect-message';
 import { EnhancedCodeSmtpServer } from './enhanced-code-server';
@@ -43,6 +45,8 @@ export type RelayDeps = SendDeps &
   SessionPolicyDeps & {
     /** Records each credential's last use (at most once a minute per credential and process). */
     smtpCredentials: Pick<SmtpCredentialRepository, 'touchLastUsed'>;
+    /** Failed logins, shared by every relay task (./auth-throttle.ts). */
+    smtpAuthFailures: Pick<SmtpAuthFailureRepository, 'counts' | 'add'>;
   };
 
 export type RelayServer = SmtpServerHandle;
@@ -62,7 +66,7 @@ const TOUCH_EVERY_MS = 60_000;
 const userOf = (session: SMTPServerSession): RelayUser | undefined => (session.user ? (session.user as RelayUser) : undefined);
 
 export function createRelayServer(options: RelayOptions, deps: RelayDeps): RelayServer {
-  const throttle = new AuthThrottle(options.authThrottle ?? DEFAULT_AUTH_THROTTLE);
+  const throttle = new AuthThrottle(options.authThrottle ?? DEFAULT_AUTH_THROTTLE, deps.smtpAuthFailures, () => deps.clock.now().getTime());
   const maxMessageBytes = options.maxMessageBytes ?? RELAY_MAX_MESSAGE_BYTES;
   const touched = new BoundedMap<string, number>(10_000);
   const budget = new MemoryBudget(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES);
@@ -77,24 +81,34 @@ export function createRelayServer(options: RelayOptions, deps: RelayDeps): Relay
 
   const onAuth = (auth: SMTPServerAuthentication, session: SMTPServerSession, callback: (err: Error | null | undefined, response?: { user?: RelayUser }) => void) => {
     const address = session.remoteAddress;
-    const waitSeconds = throttle.blockedFor(address);
-    if (waitSeconds > 0) return callback(throttled(waitSeconds));
-    authenticateSmtp(deps, auth.username ?? '', auth.password ?? '').then(
-      (principal) => {
-        throttle.recordSuccess(address);
-        touch(principal);
-        logInfo('smtp: authenticated', { session: session.id, remote: address, account_id: principal.account.id, credential_id: principal.credential.id });
-        callback(null, { user: { principal, secretHash: smtpPasswordHash(auth.password ?? '') } });
-      },
+    const username = auth.username ?? '';
+    const password = auth.password ?? '';
+    const attempt = throttle.attempt(address, username, password);
+    const login = async (): Promise<{ user: RelayUser } | Error> => {
+      const blocked = await throttle.blockedFor(attempt);
+      if (blocked) return throttled(blocked);
+      let principal: Principal;
+      try {
+        principal = await authenticateSmtp(deps, username, password);
+      } catch (error) {
+        if (!(error instanceof AppError && error.status === 401)) throw error;
+        // Told only when counted below the limits (./auth-throttle.ts).
+        const failure = await throttle.afterFailure(attempt);
+        logWarn('smtp: authentication failed', { session: session.id, remote: address, counted: failure.counted, throttled: failure.block?.by ?? null });
+        if (!failure.counted) return throttled(failure.block);
+        return smtpErrorOf(failure.block ? new SmtpRefusal(421, '4.7.0', `${error.message} ${tooMany(failure.block)}`) : error);
+      }
+      const held = await throttle.afterSuccess(attempt);
+      if (held) return throttled(held);
+      touch(principal);
+      logInfo('smtp: authenticated', { session: session.id, remote: address, account_id: principal.account.id, credential_id: principal.credential.id });
+      return { user: { principal, secretHash: smtpPasswordHash(password) } };
+    };
+    login().then(
+      (outcome) => (outcome instanceof Error ? callback(outcome) : callback(null, outcome)),
       (error: unknown) => {
-        if (!(error instanceof AppError && error.status === 401)) {
-          logError('smtp: authentication could not be checked', error, { session: session.id, remote: address });
-          return callback(smtpErrorOf(new SmtpRefusal(454, '4.7.0', 'Temporary authentication failure; try again later.')));
-        }
-        throttle.recordFailure(address);
-        const wait = throttle.blockedFor(address);
-        logWarn('smtp: authentication failed', { session: session.id, remote: address, throttled: wait > 0 });
-        callback(smtpErrorOf(wait > 0 ? new SmtpRefusal(421, '4.7.0', `${error.message} Too many failed logins from ${address}; try again in ${wait} s.`) : error));
+        logError('smtp: authentication could not be checked', error, { session: session.id, remote: address });
+        callback(smtpErrorOf(new SmtpRefusal(454, '4.7.0', 'Temporary authentication failure; try again later.')));
       },
     );
   };
@@ -168,8 +182,13 @@ export function createRelayServer(options: RelayOptions, deps: RelayDeps): Relay
   return serverHandle(server, 'smtp');
 }
 
-function throttled(waitSeconds: number): Error {
-  return smtpErrorOf(new SmtpRefusal(421, '4.7.0', `Too many failed logins from this address; try again in ${waitSeconds} s.`));
+function tooMany(block: AuthBlock): string {
+  return `Too many failed logins ${block.by === 'address' ? 'from this address' : 'with this password'}; try again in ${block.waitSeconds} s.`;
+}
+
+/** 421 4.7.0: a limit holds the attempt (its result is not told). */
+function throttled(block: AuthBlock): Error {
+  return smtpErrorOf(new SmtpRefusal(421, '4.7.0', tooMany(block)));
 }
 
 /** The reply for a refusal, logged (internal errors with their cause, never shown to the client). */

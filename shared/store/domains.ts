@@ -20,6 +20,7 @@ import { queryGsi1NewestFirst, queryPage, type PageRequest } from './paginate';
 import type { Page } from './cursor';
 import { cancelledConditionIndexes, setChanges, transactWrite, updateIfCondition, withNullFields, withoutKeys, withoutNullFields, type Table } from './table';
 import { tenantIsLiveCheck, type TenantRef } from './tenant-condition';
+import type { InboundChange } from '../domain/domains/inbound-change';
 
 const tenantDomainKey = keys.tenantDomain;
 const tenantDomainsPartition = keys.tenantDomains;
@@ -200,20 +201,30 @@ export class DomainRepository {
 
   /**
    * Changes delivery settings of a domain of the account; with `tenantId`, only while that tenant owns
-   * it (a key limited to a tenant). Null when the condition does not hold.
+   * it (a key limited to a tenant). With `inbound`, receiving is turned on or off in the same write
+   * (shared/domain/domains/inbound-change.ts), conditional on the state the change was planned from.
+   * Null when a condition does not hold (the domain is gone, not the owner's, or changed meanwhile).
    */
   async updateSettings(
     owner: { accountId: string; tenantId: string | null },
     domainId: string,
     changes: { open_tracking?: boolean; click_tracking?: boolean; tls_mode?: TlsMode },
     now: string,
+    inbound?: InboundChange,
   ): Promise<Domain | null> {
     const update = setChanges(changes, now);
+    const receiving = inbound ? inboundWrite(inbound) : { sets: [], removes: [], conditions: [], names: {}, values: {} };
     const item = await updateIfCondition(this.table, {
       Key: keys.domain(domainId),
-      ...update,
-      ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':account': owner.accountId, ...(owner.tenantId ? { ':tenant': owner.tenantId } : {}) },
-      ConditionExpression: owner.tenantId ? 'account_id = :account AND tenant_id = :tenant' : 'account_id = :account',
+      UpdateExpression: [update.UpdateExpression, ...receiving.sets].join(', ') + (receiving.removes.length ? ` REMOVE ${receiving.removes.join(', ')}` : ''),
+      ExpressionAttributeNames: { ...update.ExpressionAttributeNames, ...receiving.names },
+      ExpressionAttributeValues: {
+        ...update.ExpressionAttributeValues,
+        ...receiving.values,
+        ':account': owner.accountId,
+        ...(owner.tenantId ? { ':tenant': owner.tenantId } : {}),
+      },
+      ConditionExpression: [owner.tenantId ? 'account_id = :account AND tenant_id = :tenant' : 'account_id = :account', ...receiving.conditions].join(' AND '),
     });
     return item ? toStoredDomain(item).domain : null;
   }
@@ -304,10 +315,15 @@ export class DomainRepository {
     return { ...tenantDomainKey(tenantId, domainId), type: 'tenant_domain', account_id: accountId, domain_id: domainId };
   }
 
-  /** Records a verification; the claim's copy of the status changes in the same transaction. */
-  async recordCheck(accountId: string, domainId: string, check: { status: DomainStatus; records: DnsRecord[]; at: string }): Promise<Domain | null> {
+  /**
+   * Records a verification; the claim's copy of the status changes in the same transaction. Conditional
+   * on receiving being as it was when the records were checked (`inbound_enabled`): a PATCH turning it on
+   * or off meanwhile changed the records, so the check is refused (null) rather than undo it.
+   */
+  async recordCheck(accountId: string, domainId: string, check: { status: DomainStatus; records: DnsRecord[]; at: string; inbound_enabled: boolean }): Promise<Domain | null> {
     const current = await this.get(domainId);
     if (!current || current.domain.account_id !== accountId) return null;
+    const receiving = inboundWrite({ kind: 'keep', enabled: check.inbound_enabled });
     try {
       await transactWrite(this.table, [
         {
@@ -317,9 +333,9 @@ export class DomainRepository {
             UpdateExpression:
               'SET #status = :status, records = :records, last_checked_at = :at, updated_at = :at' +
               (check.status === 'verified' ? ', verified_at = if_not_exists(verified_at, :at)' : ''),
-            ConditionExpression: 'account_id = :account',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':status': check.status, ':records': check.records, ':at': check.at, ':account': accountId },
+            ConditionExpression: ['account_id = :account', ...receiving.conditions].join(' AND '),
+            ExpressionAttributeNames: { '#status': 'status', ...receiving.names },
+            ExpressionAttributeValues: { ':status': check.status, ':records': check.records, ':at': check.at, ':account': accountId, ...receiving.values },
           },
         },
         {
@@ -377,3 +393,41 @@ export class DomainRepository {
 }
 
 const DOMAIN_ID = /^dom_[0-9A-Z]{26}$/;
+
+/** Receiving as it was read: a domain stored before inbound existed has no flag (off). */
+const INBOUND_OFF = '(attribute_not_exists(#inbound) OR #inbound = :inbound_off)';
+
+/** The parts of an UpdateItem that turn receiving on or off (or keep it), each conditional on the state planned from. */
+function inboundWrite(change: InboundChange) {
+  const names: Record<string, string> = { '#inbound': 'inbound_enabled' };
+  switch (change.kind) {
+    case 'keep':
+      return {
+        sets: [],
+        removes: [],
+        conditions: [change.enabled ? '#inbound = :inbound_on' : INBOUND_OFF],
+        names,
+        values: change.enabled ? { ':inbound_on': true } : { ':inbound_off': false },
+      };
+    case 'enable':
+      // The flag being off means the records hold no MX record of ours (every write keeps them together).
+      return {
+        sets: ['#inbound = :inbound_on', '#subdomain = :subdomain', '#records = list_append(#records, :mx)'],
+        removes: [],
+        conditions: [INBOUND_OFF],
+        names: { ...names, '#subdomain': 'inbound_subdomain', '#records': 'records' },
+        values: { ':inbound_on': true, ':inbound_off': false, ':subdomain': change.subdomain, ':mx': [change.record] },
+      };
+    case 'disable': {
+      const record = change.recordIndex === null ? null : `#records[${change.recordIndex}]`;
+      return {
+        sets: ['#inbound = :inbound_off', '#subdomain = :no_subdomain'],
+        removes: record ? [record] : [],
+        // The record removed by position is the MX record only while it is still at that position.
+        conditions: ['#inbound = :inbound_on', ...(record ? [`${record}.#purpose = :mx_purpose`] : [])],
+        names: { ...names, '#subdomain': 'inbound_subdomain', ...(record ? { '#records': 'records', '#purpose': 'purpose' } : {}) },
+        values: { ':inbound_on': true, ':inbound_off': false, ':no_subdomain': null, ...(record ? { ':mx_purpose': 'inbound_mx' } : {}) },
+      };
+    }
+  }
+}

@@ -23,6 +23,20 @@ export function parseDueKey(sortKey: string): DueEntry | null {
   return { kind, id: sortKey.slice(second + 1), dueAt: sortKey.slice(0, first) };
 }
 
+/** Sort keys (`<due ISO>#...`) of one index partition due before `now`, oldest first, at most `limit`. */
+export async function pastDueSortKeys(table: Table, partition: string, now: number, limit: number): Promise<string[]> {
+  const page = await table.client.send(
+    new QueryCommand({
+      TableName: table.name,
+      IndexName: DUE_INDEX,
+      KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK < :before',
+      ExpressionAttributeValues: { ':pk': partition, ':before': dueBefore(now) },
+      Limit: limit,
+    }),
+  );
+  return (page.Items ?? []).flatMap((item) => (typeof item.GSI2SK === 'string' ? [item.GSI2SK] : []));
+}
+
 export class DueWorkIndex {
   constructor(private readonly table: Table) {}
 
@@ -31,22 +45,10 @@ export class DueWorkIndex {
     const shards = Array.from({ length: DUE_SHARDS }, (_, shard) => shard);
     const found: DueEntry[] = [];
     for (let start = 0; start < shards.length; start += 8) {
-      const pages = await Promise.all(
-        shards.slice(start, start + 8).map((shard) =>
-          this.table.client.send(
-            new QueryCommand({
-              TableName: this.table.name,
-              IndexName: DUE_INDEX,
-              KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK < :before',
-              ExpressionAttributeValues: { ':pk': duePartition(shard), ':before': dueBefore(now) },
-              Limit: perShard,
-            }),
-          ),
-        ),
-      );
-      for (const page of pages) {
-        for (const item of page.Items ?? []) {
-          const entry = typeof item.GSI2SK === 'string' ? parseDueKey(item.GSI2SK) : null;
+      const pages = await Promise.all(shards.slice(start, start + 8).map((shard) => pastDueSortKeys(this.table, duePartition(shard), now, perShard)));
+      for (const sortKeys of pages) {
+        for (const sortKey of sortKeys) {
+          const entry = parseDueKey(sortKey);
           if (entry) found.push(entry);
         }
       }

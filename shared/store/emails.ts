@@ -12,6 +12,7 @@ import { deferredUsage, readShardCounts, reserveShardItems, type ReservedCounter
 import { cancelledConditionIndexes, isConditionFailure, transactWrite, updateIfCondition, withNullFields, withoutKeys, withoutNullFields, type Table } from './table';
 import { acceptedDueAt, claimedDueAt, DEFAULT_RECOVERY_BOUNDS, sentDueAt, type RecoveryBounds } from '../domain/reliability/bounds';
 import { dueAttributes, REMOVE_DUE, setDue } from './due-index';
+import { forgetTenantScheduledItem, TenantScheduledRepository, tenantScheduledItems } from './tenant-scheduled';
 import { UNDETERMINED } from '../domain/reliability/recovery-policy';
 
 /** Where the body lives: inline in the item, or in the blob store under `key` when large. */
@@ -58,7 +59,9 @@ export interface AcceptRequest {
 export type AcceptOutcome =
   | { kind: 'accepted'; reserved: ReservedCounter[] }
   | { kind: 'limit_reached'; reservation: UsageReservation; used: number }
-  | { kind: 'idempotency_taken' };
+  | { kind: 'idempotency_taken' }
+  /** A scheduled email's tenant is no longer live (its deletion has begun): nothing was written. */
+  | { kind: 'tenant_gone' };
 
 /** Attempts at placing capped reservations before giving up (each failed attempt means others took places). */
 const MAX_ACCEPT_ATTEMPTS = 25;
@@ -100,11 +103,16 @@ export function toStoredEmail(item: Record<string, any>): StoredEmail {
 }
 
 export class EmailRepository {
+  /** Tenants' scheduled emails (tenant-scheduled.ts): a firing takes its email off its tenant's list. */
+  private readonly tenantScheduled: TenantScheduledRepository;
+
   constructor(
     private readonly table: Table,
     private readonly idempotencyStore?: Pick<IdempotencyStore, 'putItem'>,
     private readonly bounds: RecoveryBounds = DEFAULT_RECOVERY_BOUNDS,
-  ) {}
+  ) {
+    this.tenantScheduled = new TenantScheduledRepository(table);
+  }
 
   private emailPut(email: Email, body: StoredBody, extra: Record<string, unknown>) {
     const due = acceptedDueAt(this.bounds, email);
@@ -160,7 +168,10 @@ export class EmailRepository {
       const reservationItems = capped.map((reservation, i) => reserveShardItems(this.table, email.account_id, reservation, plans[i]!));
       const idempotency = request.idempotency;
       const idempotencyItem = idempotency ? this.idempotencyStore!.putItem(idempotency.accountId, idempotency.key, idempotency.record, idempotency.now) : undefined;
-      const items: TransactItem[] = [{ Put: put }, ...reservationItems.flat(), ...(idempotencyItem ? [idempotencyItem as TransactItem] : [])];
+      // A tenant's scheduled email is listed for the tenant's deletion, only while the tenant is live (tenant-scheduled.ts).
+      const tenantItems = tenantScheduledItems(this.table, email);
+      const tenantCheckAt = 1 + reservationItems.flat().length;
+      const items: TransactItem[] = [{ Put: put }, ...reservationItems.flat(), ...tenantItems, ...(idempotencyItem ? [idempotencyItem as TransactItem] : [])];
       if (items.length === 1) {
         await this.table.client.send(new PutCommand(put));
         return { kind: 'accepted', reserved };
@@ -172,6 +183,7 @@ export class EmailRepository {
         const failed = new Set(cancelledConditionIndexes(error));
         if (failed.size === 0) throw error;
         if (idempotencyItem && failed.has(items.length - 1)) return { kind: 'idempotency_taken' };
+        if (tenantItems.length > 0 && failed.has(tenantCheckAt)) return { kind: 'tenant_gone' };
         // Which reservations were refused: map item positions back to reservations, here and only here.
         let position = 1;
         const refused: number[] = [];
@@ -234,7 +246,11 @@ export class EmailRepository {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return result.Attributes ? { kind: 'claimed', stored: toStoredEmail(result.Attributes) } : { kind: 'not_sendable' };
+      if (!result.Attributes) return { kind: 'not_sendable' };
+      const stored = toStoredEmail(result.Attributes);
+      // A firing ends the schedule: the email leaves its tenant's list (best effort, tenant-scheduled.ts).
+      if (scheduleVersion !== undefined && stored.email.tenant_id) await this.tenantScheduled.forget(stored.email.tenant_id, emailId).catch(() => undefined);
+      return { kind: 'claimed', stored };
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
       // Only to choose between "retry later" and "drop": the claim itself was the conditional write.
@@ -293,8 +309,11 @@ export class EmailRepository {
     }
   }
 
-  /** Cancels a scheduled email, with `extra` items (usage releases) in the same transaction; null when not scheduled. */
-  async cancelScheduled(accountId: string, emailId: string, now: string, extra: Record<string, any>[] = []): Promise<boolean> {
+  /**
+   * Cancels a scheduled email, with `extra` items (usage releases) in the same transaction; null when not
+   * scheduled. A tenant's email (`tenantId`) leaves its tenant's list in that transaction too.
+   */
+  async cancelScheduled(accountId: string, emailId: string, now: string, extra: Record<string, any>[] = [], tenantId?: string | null): Promise<boolean> {
     try {
       await transactWrite(this.table, [
         {
@@ -308,6 +327,7 @@ export class EmailRepository {
           },
         },
         ...extra,
+        ...(tenantId ? [forgetTenantScheduledItem(this.table, tenantId, emailId)] : []),
       ]);
       return true;
     } catch (error) {

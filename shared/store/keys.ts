@@ -16,6 +16,7 @@
  *   Usage (uncapped)   PK ACCOUNT#<acc>          SK USAGE#<scope>#<DAY|MONTH>#<period>  (counted by the outbox relay; TTL)
  *   Usage shard        PK USAGE#<acc>#<scope>#<DAY|MONTH>#<period>#<n>  SK SHARD  (capped counters, own partitions; TTL)
  *   Rate-limit window  PK RATELIMIT#<acc>#<name> SK WINDOW#<start epoch s>  (API rate limits; TTL; the sign-in's: <acc> is email:<sha256> or ip:<address>)
+ *   SMTP AUTH failures PK SMTPAUTH#<ip:<address> | cred:<sha256>>  SK WINDOW#<start epoch s>  (failed relay logins per client address and per credential tried; TTL)
  *   Dashboard user     PK DASHUSER#<email>       SK DASHUSER  GSI1PK ACCOUNT#<acc>#DASHUSERS  GSI1SK <usr>  (email unique per deployment by the key)
  *   Dashboard session  PK SESSION#<sha256(token)>  SK SESSION            (only the token's hash; TTL at the earlier expiry)
  *   Webhook endpoint   PK WEBHOOK#<wh>           SK WEBHOOK  GSI1PK ACCOUNT#<acc>#WEBHOOKS  GSI1SK <wh>
@@ -23,10 +24,13 @@
  *   Attachment upload  PK UPLOAD#<acc>#<att>     SK UPLOAD                (24 h TTL; the account in the key: another account's id is a miss)
  *   Tenant             PK TENANT#<acc>#<external_id>  SK TENANT  GSI1PK ACCOUNT#<acc>#TENANTS  GSI1SK <ten>
  *                      (keyed by external_id: unique per account by its key; one read resolves the usual name)
- *   Tenant id alias    PK TENANTID#<ten>         SK TENANTID             (account and external_id of a tenant id)
+ *   Tenant id alias    PK TENANTID#<ten>         SK TENANTID  GSI1PK TENANTIDS  GSI1SK <ten>  (account and external_id of a tenant id; every tenant, for the SES tenants sweep)
+ *   Tenant scheduled   PK TENANTSCHEDULED#<ten>  SK <msg>                 (a tenant's email while scheduled: what its deletion cancels)
+ *   SES tenants sweep  PK RECONCILER#SESTENANTS  SK STATE                 (the reconciler's place in both lists and its next run)
  *   Tenant day stats   PK TENANTSTATS#<ten>#<YYYY-MM-DD>  SK STATS       (counters by acceptance day, added from the stream; TTL)
  *   Tenant domain      PK TENANTDOMAINS#<ten>    SK <dom>                 (a tenant's domains, its own partition)
  *   Received email     PK RECEIVED#<inb>         SK RECEIVED  GSI1PK ACCOUNT#<acc>#RECEIVED#<shard>  GSI1SK <inb>
+ *   Inbound raw marker PK INBOUNDRAW#<raw key>   SK INBOUNDRAW  GSI2PK INBOUNDRAW#<shard>  GSI2SK <due>#<raw key>  (queued or not: shared/store/inbound-raw-markers.ts; TTL)
  *   Template           PK TEMPLATE#<acc>#<alias> SK TEMPLATE  GSI1PK ACCOUNT#<acc>#TEMPLATES  GSI1SK <tpl>  (alias unique by the key)
  *   Automation         PK AUTOMATION#<acc>#<auto>  SK AUTOMATION  GSI1PK ACCOUNT#<acc>#AUTOMATIONS  GSI1SK <auto>
  *   Automation pointers PK AUTOTRIGGER#<acc>#<event> | AUTOCANCEL#<acc>#<event>  SK <auto>  (only while active)
@@ -63,6 +67,8 @@ export const keys = {
   emailsByTenant: (tenantId: string, shard = 0) => `TENANT#${tenantId}#EMAILS#${shard}`,
   /** A received (inbound) email: its own partition, like a sent email's. */
   receivedEmail: (emailId: string) => ({ PK: `RECEIVED#${emailId}`, SK: 'RECEIVED' }),
+  /** Whether a stored raw inbound message was queued (shared/store/inbound-raw-markers.ts): its own partition. */
+  inboundRawMarker: (rawKey: string) => ({ PK: `INBOUNDRAW#${rawKey}`, SK: 'INBOUNDRAW' }),
   /** Per-account listing of received emails (GSI1, newest first by the ULID id; one shard for now, as emails). */
   receivedByAccount: (accountId: string, shard = 0) => `ACCOUNT#${accountId}#RECEIVED#${shard}`,
   /**
@@ -118,6 +124,11 @@ export const keys = {
    */
   rateLimitWindow: (subject: string, name: string, windowStart: number) => ({ PK: `RATELIMIT#${keyPart(subject)}#${name}`, SK: `WINDOW#${windowStart}` }),
   /**
+   * Failed SMTP relay logins in one window (shared/store/smtp-auth-failures.ts), shared by every relay task:
+   * one partition per client address (`ip:<address>`) and per credential tried (`cred:<sha256>`).
+   */
+  smtpAuthFailures: (subject: string, windowStart: number) => ({ PK: `SMTPAUTH#${keyPart(subject)}`, SK: `WINDOW#${windowStart}` }),
+  /**
    * A dashboard user, keyed by its normalised email: one user per address in the whole deployment (a
    * conditional put), and the sign-in finds it with one GetItem. Listed per account through GSI1.
    */
@@ -135,6 +146,13 @@ export const keys = {
   tenantsByAccount: (accountId: string) => `ACCOUNT#${accountId}#TENANTS`,
   /** Where a tenant id leads: its account and external_id. */
   tenantId: (tenantId: string) => ({ PK: `TENANTID#${tenantId}`, SK: 'TENANTID' }),
+  /** GSI1 partition of every tenant id alias (ids in creation order): the reconciler's SES tenants sweep. */
+  allTenantIds: () => 'TENANTIDS',
+  /** A tenant's scheduled email (present while it is scheduled): its own partition per tenant, read by the tenant's deletion. */
+  tenantScheduled: (tenantId: string, emailId: string) => ({ PK: `TENANTSCHEDULED#${tenantId}`, SK: emailId }),
+  tenantScheduledPartition: (tenantId: string) => `TENANTSCHEDULED#${tenantId}`,
+  /** The reconciler's SES tenants sweep: where it is in each list, and when it runs next. */
+  sesTenantSweep: () => ({ PK: 'RECONCILER#SESTENANTS', SK: 'STATE' }),
   /** A tenant's domain (membership item): its own partition per tenant, the tenant's domains in id order. */
   tenantDomain: (tenantId: string, domainId: string) => ({ PK: `TENANTDOMAINS#${tenantId}`, SK: domainId }),
   tenantDomains: (tenantId: string) => `TENANTDOMAINS#${tenantId}`,

@@ -23,3 +23,19 @@ export function tenantIsLiveCheck(table: Table, tenant: TenantRef): Record<strin
     },
   };
 }
+
+/**
+ * The same condition, on an Update that records the endpoint in the tenant's `webhook_ids`: written in the
+ * endpoint's transaction, so an endpoint naming the tenant exists only if the tenant was live when it was
+ * written, and then the tenant's deletion (which reads `webhook_ids` after marking it) finds it.
+ */
+export function tenantTakesWebhook(table: Table, tenant: TenantRef, webhookId: string): Record<string, any> {
+  const check = tenantIsLiveCheck(table, tenant).ConditionCheck;
+  return {
+    Update: {
+      ...check,
+      UpdateExpression: 'ADD webhook_ids :webhook',
+      ExpressionAttributeValues: { ...check.ExpressionAttributeValues, ':webhook': new Set([webhookId]) },
+    },
+  };
+}

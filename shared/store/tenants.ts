@@ -7,8 +7,13 @@
  *
  * Deletion is two steps so it can be retried when interrupted: `markDeleting` (the tenant disappears
  * for every other purpose at once), the caller's clean-up, then `remove` (items and the slot).
+ *
+ * The tenant item also holds `webhook_ids`, the endpoints whose tenant filter names it (added in the
+ * endpoint's own transaction, conditional on the tenant being live: shared/store/tenant-condition.ts),
+ * which its deletion reads strongly consistently. The alias items are listed together (GSI1 TENANTIDS),
+ * for the reconciler's SES tenants sweep.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { RampState } from '../domain/tenants/ramp';
 import type { Tenant, TenantStatus } from '../domain/tenants/tenant';
 import { batchGetItems } from './batch-get';
@@ -31,10 +36,26 @@ export interface StoredTenant {
 
 /** The tenant item as read (the send path reads it in its own batch). */
 export function toStoredTenant(item: Record<string, any>): StoredTenant {
-  const { type, deleting, ramp_stage, ramp_day, ...rest } = withoutKeys(item);
+  // webhook_ids is bookkeeping of the endpoints (webhookIdsOf), not part of the tenant.
+  const { type, deleting, ramp_stage, ramp_day, webhook_ids: _webhooks, ...rest } = withoutKeys(item);
   const tenant = rest as unknown as Tenant;
   return { tenant, ramp: { stage: Number(ramp_stage ?? 1), day: String(ramp_day ?? tenant.created_at.slice(0, 10)) }, deleting: deleting === true };
 }
+
+/** What a tenant id alias says: the tenant's account and external_id. */
+export interface TenantAlias {
+  id: string;
+  account_id: string;
+  external_id: string;
+}
+
+/** One page of every tenant id (the SES tenants sweep) and where the next one starts (null: this was the last). */
+export interface TenantAliasPage {
+  aliases: TenantAlias[];
+  next: Record<string, unknown> | null;
+}
+
+const aliasOf = (item: Record<string, any>): TenantAlias => ({ id: String(item.PK).slice('TENANTID#'.length), account_id: item.account_id, external_id: item.external_id });
 
 const TENANT_ID = /^ten_[0-9A-Z]{26}$/;
 
@@ -66,7 +87,7 @@ export class TenantRepository {
         {
           Put: {
             TableName: this.table.name,
-            Item: { ...keys.tenantId(tenant.id), type: 'tenant_id', account_id: tenant.account_id, external_id: tenant.external_id },
+            Item: { ...keys.tenantId(tenant.id), GSI1PK: keys.allTenantIds(), GSI1SK: tenant.id, type: 'tenant_id', account_id: tenant.account_id, external_id: tenant.external_id },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
@@ -116,6 +137,40 @@ export class TenantRepository {
       if (!deleting && ids.has(tenant.id)) found.set(tenant.id, tenant);
     }
     return found;
+  }
+
+  /**
+   * The endpoints whose tenant filter named this tenant when they were written (strongly consistent; some
+   * may have left it since). [] when the tenant is gone or has none.
+   */
+  async webhookIdsOf(tenant: Pick<Tenant, 'account_id' | 'external_id'>): Promise<string[]> {
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.tenant(tenant.account_id, tenant.external_id), ProjectionExpression: 'webhook_ids', ConsistentRead: true }),
+    );
+    const ids = result.Item?.webhook_ids;
+    return ids instanceof Set ? [...(ids as Set<string>)].sort() : [];
+  }
+
+  /** The aliases of these tenant ids that exist (read strongly consistently), by id. */
+  async aliases(ids: readonly string[]): Promise<Map<string, TenantAlias>> {
+    if (ids.length === 0) return new Map();
+    const items = await batchGetItems(this.table, ids.map((id) => keys.tenantId(id)), { consistentRead: true });
+    return new Map(items.map((item) => [aliasOf(item).id, aliasOf(item)]));
+  }
+
+  /** Every tenant's alias, oldest first, a page at a time (GSI1: tenants created before the index carry no entry). */
+  async aliasPage(after: Record<string, unknown> | null, limit: number): Promise<TenantAliasPage> {
+    const result = await this.table.client.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.allTenantIds() },
+        Limit: limit,
+        ...(after ? { ExclusiveStartKey: after } : {}),
+      }),
+    );
+    return { aliases: (result.Items ?? []).map(aliasOf), next: result.LastEvaluatedKey ?? null };
   }
 
   /** Newest first; `status` filters (the page fills across filtered-out tenants). Deleting tenants are left out. */

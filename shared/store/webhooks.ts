@@ -4,6 +4,12 @@
  * and only `get` hands it out (to the delivery worker); the endpoint mapper never includes it.
  * The per-account cap is the account's COUNTER#WEBHOOKS, a conditional ADD in the create transaction,
  * so concurrent creates can never exceed it; deletes give the slot back in the same transaction.
+ *
+ * A tenant filter is written in one transaction with an Update of each tenant it names that holds only
+ * while the tenant is live and records the endpoint on it (`webhook_ids`, tenantTakesWebhook): once a
+ * tenant's deletion has begun no endpoint can take it into its filter, and the deletion, reading the
+ * tenant's `webhook_ids` strongly consistently, sees every endpoint that did. DynamoDB allows 100 items
+ * per transaction: the endpoint, its slot and at most 98 tenants (MAX_WEBHOOK_TENANTS).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventType } from '../domain/webhooks/event-types';
@@ -13,6 +19,7 @@ import { keys } from './keys';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import type { Page } from './cursor';
 import { cancelledConditionIndexes, queryAll, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
+import { tenantTakesWebhook, type TenantRef } from './tenant-condition';
 
 export interface StoredWebhook {
   endpoint: WebhookEndpoint;
@@ -20,7 +27,10 @@ export interface StoredWebhook {
   sealedSecret: string;
 }
 
-export type CreateWebhookOutcome = { ok: true } | { ok: false; reason: 'limit' };
+export type CreateWebhookOutcome = { ok: true } | { ok: false; reason: 'limit' } | { ok: false; reason: 'tenant_gone'; tenant: TenantRef };
+
+/** A tenant filter written: the endpoint as it is now; not found (in this account); or a named tenant is no longer live. */
+export type SetTenantFilterOutcome = { kind: 'updated'; endpoint: WebhookEndpoint } | { kind: 'not_found' } | { kind: 'tenant_gone'; tenant: TenantRef };
 
 export interface WebhookChanges {
   url?: string;
@@ -43,8 +53,11 @@ const toEndpoint = (item: Record<string, any>) => toStoredWebhook(item).endpoint
 export class WebhookRepository {
   constructor(private readonly table: Table) {}
 
-  /** Writes the endpoint and takes one of the account's `limit` slots, together. */
-  async create(endpoint: WebhookEndpoint, sealedSecret: string, limit: number): Promise<CreateWebhookOutcome> {
+  /**
+   * Writes the endpoint and takes one of the account's `limit` slots, together; with `tenantRefs` (the
+   * tenants its filter names, as resolved) each of them must be live and records it.
+   */
+  async create(endpoint: WebhookEndpoint, sealedSecret: string, limit: number, tenantRefs: readonly TenantRef[] = []): Promise<CreateWebhookOutcome> {
     const { tenants, ...rest } = endpoint;
     try {
       await transactWrite(this.table, [
@@ -65,12 +78,74 @@ export class WebhookRepository {
           },
         },
         takeSlotItem(this.table, endpoint.account_id, COUNTER, limit),
+        ...tenantRefs.map((tenant) => tenantTakesWebhook(this.table, tenant, endpoint.id)),
       ]);
       return { ok: true };
     } catch (error) {
-      if (cancelledConditionIndexes(error).includes(1)) return { ok: false, reason: 'limit' };
+      const failed = cancelledConditionIndexes(error);
+      const gone = tenantRefs.find((_, i) => failed.includes(2 + i));
+      if (gone) return { ok: false, reason: 'tenant_gone', tenant: gone };
+      if (failed.includes(1)) return { ok: false, reason: 'limit' };
       throw error;
     }
+  }
+
+  /**
+   * Sets a non-empty tenant filter (and any other changes) with the tenants' live condition, as `create`
+   * does: every tenant named must be live, and each records the endpoint.
+   */
+  async setTenantFilter(accountId: string, webhookId: string, changes: Omit<WebhookChanges, 'tenants'>, tenantRefs: readonly TenantRef[], now: string): Promise<SetTenantFilterOutcome> {
+    const names: Record<string, string> = { '#updated_at': 'updated_at', '#account_id': 'account_id', '#tenants': 'tenants' };
+    const values: Record<string, unknown> = { ':updated_at': now, ':account': accountId, ':tenants': tenantRefs.map((tenant) => tenant.external_id) };
+    const sets = ['#updated_at = :updated_at', '#tenants = :tenants'];
+    for (const name of ['url', 'events', 'enabled'] as const) {
+      if (changes[name] === undefined) continue;
+      names[`#${name}`] = name;
+      values[`:${name}`] = changes[name];
+      sets.push(`#${name} = :${name}`);
+    }
+    try {
+      await transactWrite(this.table, [
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.webhook(webhookId),
+            UpdateExpression: `SET ${sets.join(', ')}`,
+            ConditionExpression: '#account_id = :account',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+          },
+        },
+        ...tenantRefs.map((tenant) => tenantTakesWebhook(this.table, tenant, webhookId)),
+      ]);
+    } catch (error) {
+      const failed = cancelledConditionIndexes(error);
+      if (failed.includes(0)) return { kind: 'not_found' };
+      const gone = tenantRefs.find((_, i) => failed.includes(1 + i));
+      if (gone) return { kind: 'tenant_gone', tenant: gone };
+      throw error;
+    }
+    const stored = await this.get(webhookId);
+    return stored ? { kind: 'updated', endpoint: stored.endpoint } : { kind: 'not_found' };
+  }
+
+  /**
+   * The endpoint leaves these tenants' `webhook_ids` (it no longer names them, or is deleted). Best effort:
+   * a leftover id only makes a tenant's deletion read one endpoint more; a tenant already gone is skipped
+   * (the condition keeps the update from creating an item).
+   */
+  async forgetTenantRefs(accountId: string, externalIds: readonly string[], webhookId: string): Promise<void> {
+    await Promise.all(
+      externalIds.map((externalId) =>
+        updateIfCondition(this.table, {
+          Key: keys.tenant(accountId, externalId),
+          UpdateExpression: 'DELETE webhook_ids :webhook',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':webhook': new Set([webhookId]) },
+          ReturnValues: 'NONE',
+        }),
+      ),
+    );
   }
 
   /** The endpoint and its sealed secret (strongly consistent), or null. */

@@ -14,7 +14,8 @@ import {
   evaluateReturnPath,
   evaluateSpf,
 } from '../domain/domains/evaluate';
-import { expectedRecords, INBOUND_SUBDOMAIN_LABEL, RETURN_PATH_LABEL, type DnsSettings } from '../domain/domains/records';
+import { planInboundChange } from '../domain/domains/inbound-change';
+import { expectedRecords, inboundSubdomainOf, RETURN_PATH_LABEL, type DnsSettings } from '../domain/domains/records';
 import type { AssignTenantDomainInput, CreateDomainInput, UpdateDomainInput } from '../domain/domains/schemas';
 import { AppError, ConflictError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../domain/errors';
 import type { Tenant } from '../domain/tenants/tenant';
@@ -75,7 +76,7 @@ export async function createDomain(deps: CreateDomainDeps, principal: Principal,
   const key = await generateDkimKey();
   const selector = newSelector(now);
   const ownershipToken = randomBytes(24).toString('base64url');
-  const inboundSubdomain = input.inbound_enabled ? `${INBOUND_SUBDOMAIN_LABEL}.${input.name}` : null;
+  const inboundSubdomain = input.inbound_enabled ? inboundSubdomainOf(input.name) : null;
   const domain: Domain = {
     id,
     account_id: principal.account.id,
@@ -141,11 +142,36 @@ export async function listDomains(deps: DomainDeps, principal: Principal, page: 
   return deps.domains.list(principal.account.id, page);
 }
 
+/**
+ * Attempts at a change planned from a domain that other requests change under it (each re-reads it): a
+ * write refused by its condition means another one went through, so a request racing N others needs at
+ * most N + 1; beyond this, 409 (retry).
+ */
+const CHANGE_ATTEMPTS = 10;
+
+/** Receiving kept changing under the request (more than CHANGE_ATTEMPTS concurrent changes). */
+function changedMeanwhile(domainId: string): ConflictError {
+  return new ConflictError(`Domain ${domainId} kept changing (inbound_enabled) while this request ran; nothing was changed by it.`, 'conflict', {
+    details: { domain_id: domainId },
+    hint: 'Send the request again.',
+  });
+}
+
+/**
+ * PATCH /domains/{id}: delivery settings, and receiving (`inbound_enabled`: the receiving subdomain and
+ * its MX record come and go with it, shared/domain/domains/inbound-change.ts), in one conditional write.
+ */
 export async function updateDomain(deps: DomainDeps, principal: Principal, domainId: string, changes: UpdateDomainInput): Promise<Domain> {
+  const { inbound_enabled: inbound, ...settings } = changes;
   const owner = { accountId: principal.account.id, tenantId: limitedTenantOf(principal) };
-  const updated = await deps.domains.updateSettings(owner, domainId, changes, deps.clock.now().toISOString());
-  if (!updated) throw new NotFoundError('Domain', domainId);
-  return updated;
+  for (let attempt = 1; ; attempt++) {
+    const plan = inbound === undefined ? undefined : planInboundChange((await owned(deps, principal, domainId)).domain, inbound, deps.dnsSettings);
+    const updated = await deps.domains.updateSettings(owner, domainId, settings, deps.clock.now().toISOString(), plan);
+    if (updated) return updated;
+    // Gone or not the key's: 404. Receiving changed since it was read: planned again from the domain as it is.
+    if (plan === undefined) throw new NotFoundError('Domain', domainId);
+    if (attempt >= CHANGE_ATTEMPTS) throw changedMeanwhile(domainId);
+  }
 }
 
 /** Attempts at deleting a domain whose owner keeps changing under the request (each re-checks visibility). */
@@ -185,7 +211,7 @@ async function accountDomain(deps: TenantDomainDeps, principal: Principal, ref: 
  */
 export async function giveDomainToTenant(deps: TenantDomainDeps, principal: Principal, tenantRef: string, input: AssignTenantDomainInput): Promise<Domain> {
   requireAccountKey(principal, 'give domains to tenants');
-  const tenant = (await resolveTenant(deps, principal, tenantRef))!;
+  const tenant = (await resolveTenant(deps, principal, tenantRef, 'path'))!;
   const domain = await accountDomain(deps, principal, input.domain);
   // A verified domain (an SES identity) is associated with the tenant's SES tenant BEFORE it changes hands,
   // so the tenant never owns a domain it cannot send from through SES (SES down: 503, nothing changed).
@@ -234,14 +260,14 @@ async function undoGiftLink(deps: TenantDomainDeps, tenant: Tenant, domain: Doma
 
 /** GET /tenants/{tenant}/domains: the same list as GET /domains?tenant=. A key limited to that tenant may read it. */
 export async function listTenantDomains(deps: TenantDomainDeps, principal: Principal, tenantRef: string, page: PageRequest): Promise<Page<Domain>> {
-  const tenant = (await resolveTenant(deps, principal, tenantRef))!;
+  const tenant = (await resolveTenant(deps, principal, tenantRef, 'path'))!;
   return deps.domains.listForTenant(tenant.id, page);
 }
 
 /** Returns a tenant's domain to the account (every tenant may then send from it). 404 when that tenant does not own it. */
 export async function returnDomainToAccount(deps: TenantDomainDeps, principal: Principal, tenantRef: string, domainRef: string): Promise<Domain> {
   requireAccountKey(principal, 'take domains from tenants');
-  const tenant = (await resolveTenant(deps, principal, tenantRef))!;
+  const tenant = (await resolveTenant(deps, principal, tenantRef, 'path'))!;
   const domain = await accountDomain(deps, principal, domainRef);
   if (domain.tenant_id !== tenant.id) throw new NotFoundError(`Domain of tenant ${tenant.external_id}`, domainRef);
   if (!(await deps.domains.releaseFromTenant(principal.account.id, domain, tenant.id, deps.clock.now().toISOString()))) {
@@ -315,9 +341,25 @@ async function signingProbe(deps: DomainDeps, stored: StoredDomain): Promise<{ o
   }
 }
 
+/**
+ * POST /domains/{id} {"action": "verify"}. The check is recorded only while receiving is as it was
+ * checked: when a PATCH turned it on or off meanwhile (the MX record came or went), it runs again.
+ */
 export async function verifyDomain(deps: DomainDeps, principal: Principal, domainId: string): Promise<Domain> {
-  const stored = await owned(deps, principal, domainId);
+  for (let attempt = 1; ; attempt++) {
+    const stored = await owned(deps, principal, domainId);
+    const checked = await checkDomain(deps, principal, stored);
+    if (checked) return checked;
+    // Changed meanwhile: checked again from the domain as it is now (gone: 404 from `owned`).
+    if (attempt >= CHANGE_ATTEMPTS) throw changedMeanwhile(domainId);
+  }
+}
+
+/** One verification of the domain as read; null when it could not be recorded (the domain changed or went). */
+async function checkDomain(deps: DomainDeps, principal: Principal, stored: StoredDomain): Promise<Domain | null> {
   const { domain } = stored;
+  // Stored before inbound existed: no flag, off.
+  const inbound_enabled = Boolean(domain.inbound_enabled);
   const records = await Promise.all(
     domain.records.map(async (record) => {
       switch (record.purpose) {
@@ -351,8 +393,8 @@ export async function verifyDomain(deps: DomainDeps, principal: Principal, domai
     const registered = await registerWithProvider(deps, stored);
     if (!registered.ok) {
       const at = deps.clock.now().toISOString();
-      const kept = await deps.domains.recordCheck(principal.account.id, domain.id, { status: domain.status, records, at });
-      if (!kept) throw new NotFoundError('Domain', domainId);
+      const kept = await deps.domains.recordCheck(principal.account.id, domain.id, { status: domain.status, records, at, inbound_enabled });
+      if (!kept) return null;
       throw new UpstreamError(`The DNS records of ${domain.name} are correct, but the mail provider could not register the domain, so its status stays ${kept.status}. Retry verify in a moment.`, {
         details: { domain_id: domain.id, status: kept.status },
         hint: 'Call this endpoint again with {"action": "verify"}; the records need no change.',
@@ -360,9 +402,7 @@ export async function verifyDomain(deps: DomainDeps, principal: Principal, domai
       });
     }
   }
-  const updated = await deps.domains.recordCheck(principal.account.id, domain.id, { status, records, at: deps.clock.now().toISOString() });
-  if (!updated) throw new NotFoundError('Domain', domainId);
-  return updated;
+  return deps.domains.recordCheck(principal.account.id, domain.id, { status, records, at: deps.clock.now().toISOString(), inbound_enabled });
 }
 
 /**

@@ -16,7 +16,7 @@ export interface TenantStatsDeps extends TenantRampDeps {
 }
 
 export async function getTenantStats(deps: TenantStatsDeps, principal: Principal, ref: string, days: number) {
-  const stored = await resolveStoredTenant(deps, principal, ref);
+  const stored = await resolveStoredTenant(deps, principal, ref, 'path');
   const now = deps.clock.now();
   const window = daysBack(utcDay(now), days);
   const ramp = await rampForToday(deps, stored, now);

@@ -14,6 +14,9 @@
  *     over, a dead attempt, a lost wake-up)
  *   final (a write that left it indexed)     -> out of the index
  *
+ * Beside the due index, sweeps of their own (each in its own module, bounded, at their own pace): SES
+ * tenants against ours (reconcile-ses-tenants.ts).
+ *
  * Each item is read consistently before acting and each write is conditional on what was read, so a
  * pass racing the pipeline (or another pass) at worst re-drives a message the workers then skip.
  * Events the reconciler raises are at least once, with ids derived from the email: delivery_delayed is
@@ -32,6 +35,8 @@ import type { RunRepository } from '../store/runs';
 import type { DueEntry } from '../store/due-work';
 import type { EmailRepository } from '../store/emails';
 import type { WebhookDeliveryRepository } from '../store/webhook-deliveries';
+import { NO_SES_TENANT_WORK, reconcileSesTenants, type SesTenantSweepDeps, type SesTenantSweepReport } from './reconcile-ses-tenants';
+import { discardUnqueuedInbound, NO_UNQUEUED_INBOUND_WORK, type UnqueuedInboundDeps, type UnqueuedInboundReport } from './inbound/discard-unqueued';
 
 export interface ReconcileDeps {
   dueWork: { pastDue(now: number, perShard: number): Promise<DueEntry[]> };
@@ -44,9 +49,13 @@ export interface ReconcileDeps {
   events: EventPublisher;
   clock: Clock;
   bounds: RecoveryBounds;
+  /** SES tenants against ours (reconcile-ses-tenants.ts, at most every 5 minutes); absent: not swept. */
+  sesTenantSweep?: SesTenantSweepDeps;
+  /** Raw inbound messages stored and never queued (inbound/discard-unqueued.ts); absent: not swept. */
+  inboundSweep?: UnqueuedInboundDeps;
 }
 
-export interface ReconcileReport {
+export interface ReconcileReport extends SesTenantSweepReport, UnqueuedInboundReport {
   /** Past-due index entries examined. */
   examined: number;
   /** Emails put on the send queue again: unclaimed or dead attempts (queued), missed firings (scheduled). */
@@ -75,7 +84,7 @@ const PER_SHARD = 50;
 
 export async function reconcile(deps: ReconcileDeps, log: (message: string, error: unknown) => void = () => undefined): Promise<ReconcileReport> {
   const now = deps.clock.now().getTime();
-  const report: ReconcileReport = { examined: 0, redriven_queued: 0, redriven_scheduled: 0, redriven_webhooks: 0, redriven_runs: 0, delayed: 0, expired: 0, reannounced: 0, waiting: 0, cleared: 0, errors: 0, oldest_due_at: null };
+  const report: ReconcileReport = { examined: 0, redriven_queued: 0, redriven_scheduled: 0, redriven_webhooks: 0, redriven_runs: 0, delayed: 0, expired: 0, reannounced: 0, waiting: 0, cleared: 0, errors: 0, oldest_due_at: null, ...NO_SES_TENANT_WORK, ...NO_UNQUEUED_INBOUND_WORK };
   const entries = await deps.dueWork.pastDue(now, PER_SHARD);
   report.examined = entries.length;
   report.oldest_due_at = entries.reduce<string | null>((oldest, entry) => (oldest === null || entry.dueAt < oldest ? entry.dueAt : oldest), null);
@@ -201,6 +210,12 @@ export async function reconcile(deps: ReconcileDeps, log: (message: string, erro
       report.errors += steps.length;
       log('reconcile: the automation-steps queue refused re-driven steps', error);
     }
+  }
+  if (deps.sesTenantSweep) Object.assign(report, await reconcileSesTenants(deps.sesTenantSweep, log));
+  if (deps.inboundSweep) {
+    const swept = await discardUnqueuedInbound(deps.inboundSweep, log);
+    report.discarded_inbound = swept.discarded_inbound;
+    report.errors += swept.errors;
   }
   return report;
 }

@@ -1,5 +1,6 @@
 /**
- * PATCH /emails/{id}: reschedule or cancel, only while the email is scheduled.
+ * PATCH /emails/{id}: reschedule or cancel, only while the email is scheduled; and a tenant's deletion
+ * cancelling the tenant's scheduled emails.
  *
  * Races with the schedule firing are settled by conditional writes on the email: the firing claims
  * the email only while it is scheduled AND its schedule_version is the one that fired; a reschedule
@@ -12,7 +13,9 @@ import { emailOwner, toPublicEmail } from '../domain/emails/email';
 import type { UpdateEmailInput } from '../domain/emails/update-request';
 import { ConflictError, ServiceUnavailableError } from '../domain/errors';
 import type { Clock, EmailScheduler } from '../ports';
-import type { EmailRepository } from '../store/emails';
+import type { Tenant } from '../domain/tenants/tenant';
+import type { EmailRepository, StoredEmail } from '../store/emails';
+import type { TenantScheduledRepository } from '../store/tenant-scheduled';
 import type { UsageLedger } from '../store/usage';
 import { parseWith } from '../domain/validation';
 import { assertVisible } from './visibility';
@@ -38,15 +41,24 @@ function newTime(value: string, now: Date): Date {
   return checkScheduleTime(parseWith(scheduledAtField, value, 'scheduled_at'), now);
 }
 
+/**
+ * Cancels the account's scheduled email as read (`stored`): it gives its counted recipients back and
+ * leaves its tenant's list in the same transaction. False when it is not (or no longer) scheduled. Its
+ * schedule is left to the caller (a firing finds the email cancelled and does nothing). Also run by a
+ * tenant's deletion for each of the tenant's scheduled emails (tenant-cleanup.ts).
+ */
+export async function cancelScheduledEmail(deps: { emails: Pick<EmailRepository, 'cancelScheduled'>; usage: Pick<UsageLedger, 'release'> }, accountId: string, stored: StoredEmail, now: Date): Promise<boolean> {
+  const reserved = stored.internals.usage_reserved;
+  const release = reserved ? deps.usage.release(accountId, reserved.entries, reserved.count) : [];
+  return deps.emails.cancelScheduled(accountId, stored.email.id, now.toISOString(), release, stored.email.tenant_id);
+}
+
 export async function updateScheduledEmail(deps: ScheduledEmailDeps, principal: Principal, emailId: string, input: UpdateEmailInput) {
   const now = deps.clock.now();
   if (input.cancel) {
     const stored = await deps.emails.get(emailId);
     assertVisible(principal, stored && emailOwner(stored.email), 'Email', emailId);
-    const reserved = stored!.internals.usage_reserved;
-    // A cancelled send gives its counted recipients back.
-    const release = reserved ? deps.usage.release(principal.account.id, reserved.entries, reserved.count) : [];
-    if (!(await deps.emails.cancelScheduled(principal.account.id, emailId, now.toISOString(), release))) {
+    if (!(await cancelScheduledEmail(deps, principal.account.id, stored!, now))) {
       return notScheduled(deps, principal, emailId, 'cancelled');
     }
     // The email can no longer be sent (the firing would find it cancelled); removing the schedule is tidiness.
@@ -70,4 +82,31 @@ export async function updateScheduledEmail(deps: ScheduledEmailDeps, principal: 
   }
   const updated = await deps.emails.get(emailId);
   return toPublicEmail(updated!.email);
+}
+
+/** Emails a tenant's deletion reads per round (each one read and cancelled). */
+const TENANT_CANCEL_PAGE = 25;
+
+/**
+ * A tenant's deletion cancels its scheduled emails (the tenant is already marked, so no new one can be
+ * accepted: shared/store/tenant-scheduled.ts), as PATCH would, a page at a time. An email that fired
+ * meanwhile is left to its firing, which refuses it for the deleted tenant. True when none is left;
+ * false when `outOfTime` said stop first (the next DELETE goes on).
+ */
+export async function cancelTenantScheduledEmails(
+  deps: { emails: Pick<EmailRepository, 'get' | 'cancelScheduled'>; usage: Pick<UsageLedger, 'release'>; tenantScheduled: Pick<TenantScheduledRepository, 'page' | 'forget'>; clock: Clock },
+  tenant: Pick<Tenant, 'id' | 'account_id'>,
+  outOfTime: () => boolean,
+): Promise<boolean> {
+  for (;;) {
+    const ids = await deps.tenantScheduled.page(tenant.id, TENANT_CANCEL_PAGE);
+    if (ids.length === 0) return true;
+    for (const id of ids) {
+      const stored = await deps.emails.get(id);
+      const ours = stored && stored.email.account_id === tenant.account_id && stored.email.tenant_id === tenant.id && stored.email.status === 'scheduled';
+      // A cancelled email leaves the list in its own transaction; anything else leaves it here.
+      if (!ours || !(await cancelScheduledEmail(deps, tenant.account_id, stored, deps.clock.now()))) await deps.tenantScheduled.forget(tenant.id, id);
+    }
+    if (outOfTime()) return false;
+  }
 }

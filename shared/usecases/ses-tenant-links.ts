@@ -7,7 +7,7 @@ import { logError } from '../log';
 import type { SesTenants } from '../ports';
 
 /** The SES tenant exists and may use our configuration set. */
-export async function openSesTenant(sesTenants: SesTenants, tenantId: string): Promise<void> {
+export async function openSesTenant(sesTenants: Pick<SesTenants, 'ensureTenant' | 'associate'>, tenantId: string): Promise<void> {
   await sesTenants.ensureTenant(tenantId);
   await sesTenants.associate(tenantId, { kind: 'configuration_set' });
 }
@@ -17,7 +17,7 @@ export async function openSesTenant(sesTenants: SesTenants, tenantId: string): P
  * association are ensured as well (one call each when they exist), so a tenant created before the
  * mapping, or one whose creation was interrupted, is repaired by its next verified domain.
  */
-export async function linkTenantDomain(sesTenants: SesTenants, tenantId: string, domain: string): Promise<void> {
+export async function linkTenantDomain(sesTenants: Pick<SesTenants, 'ensureTenant' | 'associate'>, tenantId: string, domain: string): Promise<void> {
   await openSesTenant(sesTenants, tenantId);
   await sesTenants.associate(tenantId, { kind: 'identity', name: domain });
 }

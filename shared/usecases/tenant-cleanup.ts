@@ -6,14 +6,19 @@
  * durable one by one: a DELETE interrupted anywhere (a crash, or the time budget below) is finished by
  * sending it again.
  *
- *   1. keys limited to the tenant are revoked (both items each): they stop working at once;
- *   2. its domains return to the account (domain, name claim `tenant_id` and membership, together);
- *   3. its suppression list and category opt-outs are deleted (their own index partitions);
- *   4. it leaves webhook endpoints' tenant filters; endpoints that listened only to it are disabled;
- *   5. its SES tenant is deleted (DeleteTenant removes its associations with our configuration set and its
+ *   1. its scheduled emails are cancelled, as PATCH /emails/{id} {cancel} would (their places given back),
+ *      first, so that none fires while the rest runs (one that fires anyway is refused at its firing);
+ *   2. keys limited to the tenant are revoked (both items each): they stop working at once;
+ *   3. its domains return to the account (domain, name claim `tenant_id` and membership, together);
+ *   4. its suppression list and category opt-outs are deleted (their own index partitions);
+ *   5. it leaves webhook endpoints' tenant filters; endpoints that listened only to it are disabled;
+ *   6. its SES tenant is deleted (DeleteTenant removes its associations with our configuration set and its
  *      domains' identities; an SES tenant already gone is done). SES down: 503, and the next DELETE goes on.
  *
- * Its emails are not rewritten: they show `tenant: null` at read time once the tenant is gone.
+ * Steps 1 and 5 find what they undo in items written with the tenant's live condition (its scheduled
+ * emails' list, its `webhook_ids`), read strongly consistently after the mark: a scheduled send or a
+ * webhook filter racing the DELETE either commits before the mark (and is undone here) or is refused
+ * with 404. Its other emails are not rewritten: they show `tenant: null` at read time once it is gone.
  */
 import { ServiceUnavailableError } from '../domain/errors';
 import type { Tenant } from '../domain/tenants/tenant';
@@ -23,9 +28,14 @@ import type { ApiKeyRepository } from '../store/api-keys';
 import type { CategoryOptOutRepository } from '../store/category-opt-outs';
 import type { DomainRepository } from '../store/domains';
 import type { SmtpCredentialRepository } from '../store/smtp-credentials';
+import type { EmailRepository } from '../store/emails';
 import type { SuppressionRepository } from '../store/suppressions';
+import type { TenantScheduledRepository } from '../store/tenant-scheduled';
+import type { TenantRepository } from '../store/tenants';
+import type { UsageLedger } from '../store/usage';
 import type { WebhookRepository } from '../store/webhooks';
 import { revokeTenantKeys } from './api-keys';
+import { cancelTenantScheduledEmails } from './scheduled-emails';
 import { revokeTenantSmtpCredentials } from './smtp-credentials';
 import { returnAllTenantDomains } from './domains';
 import { deleteTenantLists } from './suppressions';
@@ -42,6 +52,10 @@ export interface TenantCleanupDeps {
   suppressions: Pick<SuppressionRepository, 'deleteTenantPage'>;
   categoryOptOuts: Pick<CategoryOptOutRepository, 'deleteTenantPage'>;
   webhooks: Pick<WebhookRepository, 'listForAccount' | 'get' | 'replaceTenantFilter'>;
+  tenants: Pick<TenantRepository, 'webhookIdsOf'>;
+  emails: Pick<EmailRepository, 'get' | 'cancelScheduled'>;
+  usage: Pick<UsageLedger, 'release'>;
+  tenantScheduled: Pick<TenantScheduledRepository, 'page' | 'forget'>;
   sesTenants: Pick<SesTenants, 'deleteTenant'>;
   clock: Clock;
   /** Defaults to TENANT_CLEANUP_BUDGET_MS. */
@@ -61,6 +75,9 @@ export function tenantCleanupSteps(deps: TenantCleanupDeps): TenantCleanupStep[]
   /** `started` is when the DELETE began: every paged step shares its budget. */
   const outOfTime = (started: Date) => () => deps.clock.now().getTime() - started.getTime() >= budget;
 
+  const cancelScheduled: TenantCleanupStep = async (tenant, started) => {
+    if (!(await cancelTenantScheduledEmails(deps, tenant, outOfTime(started)))) throw stillRunning(tenant);
+  };
   const revokeKeys: TenantCleanupStep = async (tenant) => {
     await revokeTenantKeys(deps, tenant);
     await revokeTenantSmtpCredentials(deps, tenant);
@@ -85,5 +102,5 @@ export function tenantCleanupSteps(deps: TenantCleanupDeps): TenantCleanupStep[]
     }
   };
 
-  return [revokeKeys, returnDomains, deleteLists, detachWebhooks, deleteSesTenant];
+  return [cancelScheduled, revokeKeys, returnDomains, deleteLists, detachWebhooks, deleteSesTenant];
 }

@@ -61,7 +61,7 @@ async function closeUnusedProviderTenant(deps: Pick<TenantDeps, 'sesTenants'>, t
 }
 
 export async function createTenant(deps: TenantDeps, principal: Principal, input: CreateTenantInput): Promise<Tenant> {
-  checkTenantsEnabled(principal);
+  checkTenantsEnabled(principal, 'path');
   requireAccountKey(principal, 'create tenants');
   const now = deps.clock.now().toISOString();
   const tenant: Tenant = {
@@ -100,17 +100,17 @@ export async function createTenant(deps: TenantDeps, principal: Principal, input
 
 /** The tenant at `{tenant}` (external_id or id), visible to this caller; 404 otherwise. */
 export async function getTenant(deps: Pick<TenantDeps, 'tenants'>, principal: Principal, ref: string): Promise<Tenant> {
-  return (await resolveStoredTenant(deps, principal, ref)).tenant;
+  return (await resolveStoredTenant(deps, principal, ref, 'path')).tenant;
 }
 
 export function listTenants(deps: Pick<TenantDeps, 'tenants'>, principal: Principal, page: PageRequest, status?: TenantStatus): Promise<Page<Tenant>> {
-  checkTenantsEnabled(principal);
+  checkTenantsEnabled(principal, 'path');
   requireAccountKey(principal, 'list tenants');
   return deps.tenants.list(principal.account.id, page, status);
 }
 
 export async function updateTenant(deps: TenantDeps, principal: Principal, ref: string, input: UpdateTenantInput): Promise<Tenant> {
-  checkTenantsEnabled(principal);
+  checkTenantsEnabled(principal, 'path');
   requireAccountKey(principal, 'change tenants');
   const current = await getTenant(deps, principal, ref);
   const now = deps.clock.now().toISOString();
@@ -145,7 +145,7 @@ export async function updateTenant(deps: TenantDeps, principal: Principal, ref: 
  * was interrupted can simply be sent again.
  */
 export async function deleteTenant(deps: TenantDeps, principal: Principal, ref: string): Promise<Tenant> {
-  checkTenantsEnabled(principal);
+  checkTenantsEnabled(principal, 'path');
   requireAccountKey(principal, 'delete tenants');
   const stored = await deps.tenants.find(principal.account.id, ref);
   if (!stored) throw new NotFoundError('Tenant', ref);

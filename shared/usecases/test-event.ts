@@ -4,6 +4,8 @@
  * endpoints like a real event. No email is sent.
  */
 import * as z from 'zod';
+import { idField } from '../domain/bounds';
+import { tenantParam } from '../domain/tenants/schemas';
 import { emailOwner } from '../domain/emails/email';
 import { emailEventData } from '../domain/webhooks/email-event-data';
 import { freshEventId, type ServiceEvent } from '../domain/webhooks/event';
@@ -19,9 +21,9 @@ import { assertVisible } from './visibility';
 export const testEventSchema = z
   .object({
     event: z.enum(EVENT_TYPES, { message: `event must be one of ${EVENT_TYPES.join(', ')}` }),
-    email_id: z.string().min(1).optional(),
+    email_id: idField('msg', 'email_id', 'an email').optional(),
     deliver: z.boolean().optional(),
-    tenant: z.string().trim().min(1).max(128).optional(),
+    tenant: tenantParam.optional(),
   })
   .strict();
 

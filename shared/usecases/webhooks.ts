@@ -20,6 +20,7 @@ import type { SecretBox } from '../secrets/secret-box';
 import type { Page } from '../store/cursor';
 import type { PageRequest } from '../store/paginate';
 import type { WebhookDeliveryRepository } from '../store/webhook-deliveries';
+import type { TenantRepository } from '../store/tenants';
 import type { StoredWebhook, WebhookChanges, WebhookRepository } from '../store/webhooks';
 import { generateWebhookSecret } from '../webhooks/signing';
 import { checkWebhookUrl, classifyAddress, isForbiddenAddress, type SsrfPolicy } from '../webhooks/ssrf';
@@ -74,14 +75,23 @@ function accountKeyOnly(principal: Principal): void {
   requireAccountKey(principal, 'manage webhooks');
 }
 
-/** Each named tenant must exist (403 tenants_not_enabled / 404 from the shared tenant check); [] is no filter. */
-async function resolveTenants(deps: TenantScopeDeps, principal: Principal, names: string[] | null | undefined): Promise<string[] | null> {
+/**
+ * Each named tenant must exist (403 tenants_not_enabled / 404 from the shared tenant check); [] is no
+ * filter. The filter keeps external_ids (unique per account, immutable), as email events name their
+ * tenant; the tenants themselves go to the store, which writes the filter only while each is live.
+ */
+async function resolveTenants(deps: TenantScopeDeps, principal: Principal, names: string[] | null | undefined): Promise<Tenant[] | null> {
   if (!names || names.length === 0) return null;
-  const resolved: string[] = [];
-  // Kept by external_id (unique per account, immutable), as email events name their tenant.
-  for (const name of names) resolved.push((await resolveTenant(deps, principal, name))!.external_id);
-  return [...new Set(resolved)];
+  const resolved = new Map<string, Tenant>();
+  for (const name of names) {
+    const tenant = (await resolveTenant(deps, principal, name, { field: 'tenants' }))!;
+    resolved.set(tenant.id, tenant);
+  }
+  return [...resolved.values()];
 }
+
+/** A tenant the filter named began its deletion before the filter was written: as if it had not been found. */
+const tenantGone = (tenant: Pick<Tenant, 'external_id'>) => new NotFoundError('Tenant', tenant.external_id);
 
 /** `options.enabled` false: created disabled (imports: enabled by the user once their endpoint checks our signature). */
 export async function createWebhook(
@@ -100,13 +110,14 @@ export async function createWebhook(
     url: input.url,
     events: input.events ?? [...EVENT_TYPES],
     enabled: options.enabled ?? true,
-    tenants,
+    tenants: tenants && tenants.map((tenant) => tenant.external_id),
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
   const secret = generateWebhookSecret();
   const sealed = await deps.secretBox.seal(secret, webhookSecretContext(webhook.id));
-  const outcome = await deps.webhooks.create(webhook, sealed, MAX_WEBHOOKS_PER_ACCOUNT);
+  const outcome = await deps.webhooks.create(webhook, sealed, MAX_WEBHOOKS_PER_ACCOUNT, tenants ?? []);
+  if (!outcome.ok && outcome.reason === 'tenant_gone') throw tenantGone(outcome.tenant);
   if (!outcome.ok) {
     throw new ForbiddenError(`An account can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhook endpoints; delete one to add another.`, 'limit_exceeded', {
       details: { limit: MAX_WEBHOOKS_PER_ACCOUNT, resource: 'webhooks' },
@@ -135,22 +146,40 @@ export function listWebhooks(deps: WebhookDeps, principal: Principal, page: Page
 export async function updateWebhook(deps: WebhookDeps, principal: Principal, webhookId: string, input: UpdateWebhookInput): Promise<WebhookEndpoint> {
   accountKeyOnly(principal);
   // An unknown id is 404 before any other answer about the body's values.
-  await owned(deps, principal, webhookId);
+  const before = (await owned(deps, principal, webhookId)).endpoint;
   const changes: WebhookChanges = { events: input.events, enabled: input.enabled };
-  if (input.tenants !== undefined) changes.tenants = await resolveTenants(deps, principal, input.tenants);
+  const tenants = input.tenants === undefined ? undefined : await resolveTenants(deps, principal, input.tenants);
   if (input.url !== undefined) {
     await checkUrl(deps, input.url);
     changes.url = input.url;
   }
-  const updated = await deps.webhooks.update(principal.account.id, webhookId, changes, deps.clock.now().toISOString());
+  const now = deps.clock.now().toISOString();
+  let updated: WebhookEndpoint | null;
+  if (tenants) {
+    const outcome = await deps.webhooks.setTenantFilter(principal.account.id, webhookId, changes, tenants, now);
+    if (outcome.kind === 'tenant_gone') throw tenantGone(outcome.tenant);
+    updated = outcome.kind === 'updated' ? outcome.endpoint : null;
+  } else {
+    updated = await deps.webhooks.update(principal.account.id, webhookId, { ...changes, ...(tenants === null ? { tenants: null } : {}) }, now);
+  }
   if (!updated) throw new NotFoundError('Webhook', webhookId);
+  if (tenants !== undefined) await forgetDroppedTenants(deps, before, updated);
   return updated;
+}
+
+/** Tenants a change took out of the filter no longer list the endpoint (best effort: see forgetTenantRefs). */
+async function forgetDroppedTenants(deps: Pick<WebhookDeps, 'webhooks'>, before: WebhookEndpoint, after: Pick<WebhookEndpoint, 'tenants'> | null): Promise<void> {
+  const dropped = (before.tenants ?? []).filter((name) => !(after?.tenants ?? []).includes(name));
+  if (dropped.length === 0) return;
+  await deps.webhooks.forgetTenantRefs(before.account_id, dropped, before.id).catch((error) => logError('webhook: could not forget its former tenants', error, { webhook_id: before.id }));
 }
 
 /** Deletes the endpoint; its pending retries stop (the delivery worker finds it gone). */
 export async function deleteWebhook(deps: WebhookDeps, principal: Principal, webhookId: string): Promise<void> {
   accountKeyOnly(principal);
+  const stored = await deps.webhooks.get(webhookId);
   if (!(await deps.webhooks.delete(principal.account.id, webhookId))) throw new NotFoundError('Webhook', webhookId);
+  if (stored) await forgetDroppedTenants(deps, stored.endpoint, null);
 }
 
 export async function listWebhookDeliveries(deps: WebhookDeps, principal: Principal, webhookId: string, page: PageRequest): Promise<Page<WebhookDelivery>> {
@@ -220,17 +249,22 @@ const DETACH_ATTEMPTS = 5;
  * A tenant's deletion: it leaves every endpoint's tenant filter (kept by external_id); an endpoint that
  * listened only to it is disabled. Each change is conditional on the filter read, so a concurrent
  * PATCH is re-read, never overwritten. Idempotent: endpoints without the tenant are left alone.
+ *
+ * Which endpoints: those the tenant's `webhook_ids` names, read strongly consistently after the tenant
+ * was marked (every filter written since names only live tenants, so none can take it afterwards), and
+ * those the account's listing shows with it (endpoints written before `webhook_ids` existed; the listing
+ * alone is an index, and may miss an endpoint written a moment before).
  */
 export async function detachTenantFromWebhooks(
-  deps: { webhooks: Pick<WebhookRepository, 'listForAccount' | 'get' | 'replaceTenantFilter'> },
+  deps: { webhooks: Pick<WebhookRepository, 'listForAccount' | 'get' | 'replaceTenantFilter'>; tenants: Pick<TenantRepository, 'webhookIdsOf'> },
   tenant: Pick<Tenant, 'account_id' | 'external_id'>,
   now: string,
 ): Promise<void> {
-  const endpoints = await deps.webhooks.listForAccount(tenant.account_id);
-  for (const listed of endpoints) {
-    if (!listed.tenants?.includes(tenant.external_id)) continue;
+  const recorded = await deps.tenants.webhookIdsOf(tenant);
+  const listed = (await deps.webhooks.listForAccount(tenant.account_id)).filter((endpoint) => endpoint.tenants?.includes(tenant.external_id)).map((endpoint) => endpoint.id);
+  for (const webhookId of new Set([...recorded, ...listed])) {
     for (let attempt = 1; ; attempt++) {
-      const current = (await deps.webhooks.get(listed.id))?.endpoint;
+      const current = (await deps.webhooks.get(webhookId))?.endpoint;
       const next = current && current.account_id === tenant.account_id ? withoutTenant(current, tenant.external_id) : null;
       if (!current || !next) break;
       if (await deps.webhooks.replaceTenantFilter(current.id, current.tenants!, next, now)) break;

@@ -10,6 +10,8 @@ import {
   SECRETS_KEY_ACTIONS,
   SES_IDENTITY_ACTIONS,
   SES_TENANT_ACTIONS,
+  SES_TENANT_LIST_ACTIONS,
+  SES_TENANT_SWEEP_ACTIONS,
   TABLE_UPDATE_ACTIONS,
 } from '../../infra/constructs/grants';
 import { ENV } from '../../shared/config';
@@ -30,6 +32,8 @@ const onFailureArn = (name: string): unknown => ({ 'Fn::GetAtt': [logicalId(s.st
 const isListStreams = (statement: Statement): boolean => actionsOf(statement).every((a) => a === 'dynamodb:ListStreams');
 /** Route 53's ListHostedZonesByName has no resource-level permission either (Resource "*"). */
 const isListHostedZones = (statement: Statement): boolean => actionsOf(statement).every((a) => ROUTE53_LIST_ACTIONS.includes(a));
+/** Nor has SES's ListTenants (Resource "*"). */
+const isListTenants = (statement: Statement): boolean => actionsOf(statement).every((a) => SES_TENANT_LIST_ACTIONS.includes(a));
 const grants = (name: string): Grant[] => definitions.find((d) => d.name === name)!.grants;
 const granted = (name: string, kind: Resource['kind'], ...access: Access[]): boolean =>
   grants(name).some((g) => g.resource.kind === kind && (access.length === 0 || access.includes(g.access)));
@@ -41,6 +45,7 @@ describe.each(definitions.map((d) => d.name))('%s', (name) => {
       for (const action of actionsOf(statement)) expect(action).not.toMatch(/^(\*|[a-z0-9-]+:\*)$/);
       if (isStreamWorker(name) && isListStreams(statement)) continue;
       if (granted(name, 'route53', 'manageRecords') && isListHostedZones(statement)) continue;
+      if (granted(name, 'ses', 'sweepTenants') && isListTenants(statement)) continue;
       expect(resourcesOf(statement)).not.toContain('*');
       expect(statement.Effect).toBe('Allow');
     }
@@ -65,7 +70,8 @@ describe.each(definitions.map((d) => d.name))('%s', (name) => {
       ['ses:SendRawEmail', granted(name, 'ses', 'sendEmail')],
       ['ses:SendEmail', granted(name, 'ses', 'sendEmail')],
       ...SES_IDENTITY_ACTIONS.map((action): [string, boolean] => [action, granted(name, 'ses', 'manageIdentities')]),
-      ...SES_TENANT_ACTIONS.map((action): [string, boolean] => [action, granted(name, 'ses', 'manageTenants')]),
+      ...SES_TENANT_ACTIONS.map((action): [string, boolean] => [action, granted(name, 'ses', 'manageTenants', 'sweepTenants')]),
+      ...[...SES_TENANT_SWEEP_ACTIONS, ...SES_TENANT_LIST_ACTIONS].map((action): [string, boolean] => [action, granted(name, 'ses', 'sweepTenants')]),
       ['scheduler:CreateSchedule', granted(name, 'scheduler')],
       ['iam:PassRole', granted(name, 'scheduler')],
       ['kms:Encrypt', granted(name, 'secretsKey', 'encrypt', 'encryptDecrypt')],
@@ -210,8 +216,10 @@ describe('SES tenants', () => {
 
   test('only the tenants and domains functions (and the dashboard\'s domain pages, which verify) may manage SES tenants, with exactly these actions', () => {
     const managers = definitions.filter((d) => sesActions(d.name).some((a) => SES_TENANT_ACTIONS.includes(a))).map((d) => d.name);
-    expect(managers).toEqual(definitions.filter((d) => granted(d.name, 'ses', 'manageTenants')).map((d) => d.name));
-    expect(managers).toEqual(['tenants', 'domains', 'dashboard-domains']);
+    expect(managers).toEqual(definitions.filter((d) => granted(d.name, 'ses', 'manageTenants', 'sweepTenants')).map((d) => d.name));
+    expect(managers).toEqual(['tenants', 'domains', 'dashboard-domains', 'reconciler']);
+    // Only the reconciler lists them (its SES tenants sweep).
+    expect(definitions.filter((d) => sesActions(d.name).some((a) => SES_TENANT_LIST_ACTIONS.includes(a) || SES_TENANT_SWEEP_ACTIONS.includes(a))).map((d) => d.name)).toEqual(['reconciler']);
     expect([...SES_TENANT_ACTIONS].sort()).toEqual(
       ['ses:CreateTenant', 'ses:CreateTenantResourceAssociation', 'ses:DeleteTenant', 'ses:DeleteTenantResourceAssociation', 'ses:GetTenant'].sort(),
     );

@@ -55,7 +55,7 @@ function expectedEnvVars(grants: Grant[]): string[] {
         return [BUCKETS[resource.id].envVar];
       case 'ses':
         // Identity management names no configuration set; tenant associations build ARNs from the account and the set.
-        if (access === 'manageTenants') return [CONFIGURATION_SET.envVar, ENV.awsAccountId];
+        if (access === 'manageTenants' || access === 'sweepTenants') return [CONFIGURATION_SET.envVar, ENV.awsAccountId];
         return access === 'sendEmail' ? [CONFIGURATION_SET.envVar] : [];
       case 'scheduler':
         return [SCHEDULE_GROUP.envVar, SCHEDULE_GROUP.roleEnvVar, ...SCHEDULE_GROUP.targetQueues.map((target) => target.arnEnvVar)];

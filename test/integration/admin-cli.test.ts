@@ -28,10 +28,16 @@ describe('admin CLI', () => {
     const lines = result.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const created = JSON.parse(lines[0]!);
-    expect(created).toEqual({ account_id: expect.stringMatching(/^acc_/), api_key: expect.stringMatching(/^svc_/) });
-    const keys = await api('GET', '/api-keys', { key: created.api_key });
+    // The key as POST /api-keys answers one: the key (no secret in it) and its secret.
+    expect(created).toEqual({
+      account_id: expect.stringMatching(/^acc_/),
+      api_key: expect.objectContaining({ object: 'api_key', id: expect.stringMatching(/^key_/), scopes: ['full'], tenant: null }),
+      secret: expect.stringMatching(/^svc_/),
+    });
+    expect(JSON.stringify(created.api_key)).not.toContain(created.secret);
+    const keys = await api('GET', '/api-keys', { key: created.secret });
     expect(keys.status).toBe(200);
-    expect(keys.body.api_keys[0].scopes).toEqual(['full']);
+    expect(keys.body.api_keys).toEqual([created.api_key]);
     const account = await stack().services.accounts.get(created.account_id);
     expect(account).toMatchObject({ email, plan: 'pro', payment_method: false, tenants_enabled: false });
 
@@ -47,13 +53,13 @@ describe('admin CLI', () => {
 
   it('resumes a tenant the service paused (the API refuses to), and refuses unknown tenants', async () => {
     const created = JSON.parse((await admin('account', 'create', '--email', uniqueEmail('tenants'), '--plan', 'scale', '--payment-method', '--tenants')).stdout);
-    const tenant = (await api('POST', '/tenants', { key: created.api_key, body: { external_id: 'paused-by-service' } })).body.tenant;
+    const tenant = (await api('POST', '/tenants', { key: created.secret, body: { external_id: 'paused-by-service' } })).body.tenant;
     await stack().services.tenants.update({ account_id: created.account_id, external_id: tenant.external_id }, { status: 'paused', pause_source: 'automated', paused_reason: 'complaint rate 0.4%', paused_at: new Date().toISOString() }, new Date().toISOString());
-    expect((await api('PATCH', `/tenants/${tenant.id}`, { key: created.api_key, body: { status: 'active' } })).status).toBe(403);
+    expect((await api('PATCH', `/tenants/${tenant.id}`, { key: created.secret, body: { status: 'active' } })).status).toBe(403);
     const resumed = await admin('tenant', 'resume', '--account', created.account_id, '--tenant', 'paused-by-service');
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout)).toEqual({ tenant_id: tenant.id, external_id: 'paused-by-service', status: 'active' });
-    expect((await api('GET', `/tenants/${tenant.id}`, { key: created.api_key })).body.tenant).toMatchObject({ status: 'active', pause_source: null, paused_reason: null });
+    expect((await api('GET', `/tenants/${tenant.id}`, { key: created.secret })).body.tenant).toMatchObject({ status: 'active', pause_source: null, paused_reason: null });
     const unknown = await admin('tenant', 'resume', '--account', created.account_id, '--tenant', 'nobody');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('not found');

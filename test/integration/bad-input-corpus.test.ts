@@ -388,10 +388,14 @@ describe('the bad-input corpus', () => {
   });
 
   it('fingerprints a deeply nested body with an Idempotency-Key without crashing: unknown fields dropped on a send, 400 on a batch', async () => {
-    const rawBody = `{"from":"a@sandbox.mailservice.dev","to":"${account.email}","subject":"s","text":"t","x":${deepJson(100_000)}}`;
+    // 40 levels: past the fingerprint's 32, within the 64 any body may have (shared/http/validate.ts).
+    const rawBody = `{"from":"a@sandbox.mailservice.dev","to":"${account.email}","subject":"s","text":"t","x":${deepJson(40)}}`;
     const single = await api('POST', '/emails', { key: account.key, rawBody, headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-ok' } });
     expect(single.status).toBe(200);
     const batch = await api('POST', '/emails/batch', { key: account.key, rawBody: `{"emails":[${rawBody}]}`, headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-batch' } });
     expect([batch.status, batch.body?.error?.code]).toEqual([400, 'validation_error']);
+    // 100,000 levels: refused whole before any schema or fingerprint walks it, naming the field.
+    const deeper = await api('POST', '/emails', { key: account.key, rawBody: rawBody.replace(deepJson(40), deepJson(100_000)), headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-deeper' } });
+    expect([deeper.status, deeper.body?.error?.details?.fields?.[0]?.field]).toEqual([400, 'x']);
   });
 });

@@ -32,10 +32,10 @@ describe('inbound, as documented in docs/inbound.md', () => {
       .filter((line) => !line.startsWith('curl -s http://127.0.0.1:3000/received-emails'))
       .join('\n')
       .replaceAll('http://127.0.0.1:3000', base)
-      .replaceAll('dom_...', domain.id)
+      .replaceAll('$DOMAIN_ID', domain.id)
       .replaceAll('$KEY', account.key)
       .replaceAll('127.0.0.1:2525', `127.0.0.1:${mx().port}`)
-      .replaceAll('support@inbound.example.com', to);
+      .replaceAll('support@inbound.helpdesk.example', to);
     expect(script).toContain(domain.id);
     expect(script).toContain(to);
     const output = execFileSync('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8', timeout: 60_000 });

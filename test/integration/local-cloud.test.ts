@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
-import { api, newAccount, stack, waitFor } from './harness/stack';
+import { api, newAccount, sesMessages, stack, waitFor } from './harness/stack';
 import { readStackFile } from '../../localstack/cloud/stack-file';
 import { SCHEDULED_TASKS, STREAM_WORKERS, WORKERS } from '../../infra/definitions';
 
@@ -42,11 +42,29 @@ describe('local cloud', () => {
     const account = await newAccount();
     const subject = `Mailbox <check> ${Date.now()}`;
     const send = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject, text: 't' } });
-    await waitFor(async () => (await api('GET', '/_local/ses/messages')).body.messages.find((m: any) => m.tags.email_id === send.body.id), 'message in mailbox');
+    await waitFor(async () => (await sesMessages({ email_id: send.body.id })).length > 0, 'message in mailbox');
     const page = await fetch(`${stack().apiUrl}/_local/ses`);
     expect(page.headers.get('content-type')).toContain('text/html');
     const html = await page.text();
     expect(html).toContain(subject.replace('<', '&lt;').replace('>', '&gt;'));
+  });
+
+  it('filters the mailbox JSON on the server, without the bytes unless raw=1, and refuses an unknown filter', async () => {
+    const account = await newAccount();
+    const send = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 'filtered', text: 'the body' } });
+    const [summary, ...others] = await waitFor(async () => {
+      const found = await sesMessages({ email_id: send.body.id });
+      return found.length > 0 ? found : undefined;
+    }, 'message in mailbox');
+    expect(others).toEqual([]);
+    expect(summary).toMatchObject({ to: [account.email.toLowerCase()], subject: 'filtered', tags: { email_id: send.body.id } });
+    expect(summary).not.toHaveProperty('raw');
+    expect(await sesMessages({ to: account.email })).toEqual([summary]);
+    const [full] = await sesMessages({ email_id: send.body.id, raw: true });
+    expect(full!.raw).toContain('the body');
+    const refused = await api('GET', '/_local/ses/messages?email=x');
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'validation_error', message: expect.stringContaining('unknown parameter "email"') });
   });
 
   describe('on a data folder', () => {
@@ -91,14 +109,14 @@ describe('local cloud', () => {
       const email = await call(running.apiUrl, 'GET', `/emails/${send.body.id}`, secret);
       expect(email.status).toBe(200);
       expect(email.body.email).toMatchObject({ id: send.body.id, status: 'delivered', subject: 'persist' });
-      const mailbox = await call(running.apiUrl, 'GET', '/_local/ses/messages');
-      expect(mailbox.body.messages.some((m: any) => m.tags.email_id === send.body.id)).toBe(true);
+      const mailbox = await call(running.apiUrl, 'GET', `/_local/ses/messages?email_id=${send.body.id}`);
+      expect(mailbox.body.messages.map((m: any) => m.tags.email_id)).toEqual([send.body.id]);
       // The stored body came back too: a resend after the restart carries it.
       const resent = await call(running.apiUrl, 'POST', `/emails/${send.body.id}/resend`, secret);
       expect(resent.status).toBe(200);
       const resentMessage = await waitFor(async () => {
-        const messages = (await call(running!.apiUrl, 'GET', '/_local/ses/messages')).body.messages;
-        return messages.find((m: any) => m.tags.email_id === resent.body.id);
+        const messages = (await call(running!.apiUrl, 'GET', `/_local/ses/messages?email_id=${resent.body.id}&raw=1`)).body.messages;
+        return messages[0];
       }, 'resent message');
       const unfolded = resentMessage.raw.replace(/=\r\n/g, '');
       expect(unfolded).toContain('persisted-yyyy');

@@ -12,6 +12,7 @@ import { api, newAccount, stack, waitFor, type TestAccount } from './harness/sta
 import { verifiedDomain } from './harness/domains';
 import { documentClient } from './harness/usage';
 import { createTenant, unique, type TenantView } from './harness/tenants';
+import { unlessProbeFailed } from '../support/wait';
 
 const address = (name: string) => `${unique(name)}@example.com`;
 const COP_ID = /^cop_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -35,7 +36,7 @@ async function listedIds(key: string, query: string, count: number): Promise<str
     expect(response.status).toBe(200);
     ids = response.body.category_opt_outs.map((o: { id: string }) => o.id);
     return ids.length === count;
-  }, `${query} to list ${count}`, 5000).catch(() => undefined);
+  }, `${query} to list ${count}`, 5000).catch(unlessProbeFailed);
   return ids;
 }
 

@@ -120,10 +120,11 @@ describe('DELETE /tenants/{tenant}: the cascade', () => {
     const { services } = stack();
     const stored = (await services.tenants.find(account.id, tenant.external_id))!.tenant;
 
-    // As if a DELETE died after marking the tenant and revoking its keys.
+    // As if a DELETE died after marking the tenant, cancelling its scheduled emails and revoking its keys.
     expect(await services.tenants.markDeleting(stored, new Date().toISOString())).toBe(true);
     const steps = tenantCleanupSteps(services);
     await steps[0]!(stored, new Date());
+    await steps[1]!(stored, new Date());
     expect((await api('GET', '/domains', { key: stuff.key })).status).toBe(401);
     expect((await claimOf(stuff.domains[0]!.name))!.tenant_id).toBe(tenant.id);
 

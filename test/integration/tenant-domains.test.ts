@@ -108,7 +108,7 @@ describe('domains per tenant', () => {
     expect(given.status).toBe(200);
     expect(given.body.domain).toMatchObject({ id: domain.id, name: domain.name, tenant: acme.external_id });
     expect(await claimOf(domain.name)).toMatchObject({ tenant_id: acme.id, domain_id: domain.id });
-    expect(await membership(acme.id, domain.id)).toBeDefined();
+    expect(await membership(acme.id, domain.id)).toMatchObject(tenantDomainKey(acme.id, domain.id));
 
     const again = await api('POST', `/tenants/${acme.id}/domains`, { key: account.key, body: { domain: domain.id } });
     expect(again.status).toBe(200);

@@ -5,35 +5,19 @@
  * tenant's email from its own domain reaches SES with TenantName = the tenant id (an account domain's
  * does not); deleting the tenant deletes the SES tenant.
  */
-import { GetTenantCommand, ListTenantResourcesCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { GetTenantCommand } from '@aws-sdk/client-sesv2';
 import { api, newAccount, sesMessagesFor, stack, waitFor, type TestAccount } from './harness/stack';
 import { publishAll, uniqueDomain } from './harness/dns';
 import { createTenant } from './harness/tenants';
+import { CONFIGURATION_SET_ARN, identityArn, sesTenantsView } from '../support/ses-tenants-view';
 
-const CONFIGURATION_SET_ARN = 'arn:aws:ses:us-east-1:000000000000:configuration-set/mailservice-outbound';
-const identityArn = (domain: string) => `arn:aws:ses:us-east-1:000000000000:identity/${domain}`;
-
-let ses: SESv2Client;
+const view = sesTenantsView(() => stack().info.env);
+const sesResources = view.resources;
 let account: TestAccount;
 
 beforeAll(async () => {
-  const env = stack().info.env;
-  ses = new SESv2Client({ endpoint: env.AWS_ENDPOINT_URL_SESV2, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
   account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
 });
-
-afterAll(() => ses?.destroy());
-
-/** The ARNs associated with the SES tenant, sorted; null when it does not exist. */
-async function sesResources(tenantId: string): Promise<string[] | null> {
-  try {
-    const listed = await ses.send(new ListTenantResourcesCommand({ TenantName: tenantId }));
-    return (listed.TenantResources ?? []).map((r) => r.ResourceArn!).sort();
-  } catch (error) {
-    if ((error as Error).name === 'NotFoundException') return null;
-    throw error;
-  }
-}
 
 /** Adds a domain (owned by `tenant` when given) and verifies it against the DNS emulator. */
 async function verifiedDomain(tenant?: string): Promise<{ id: string; name: string }> {
@@ -50,7 +34,7 @@ async function verifiedDomain(tenant?: string): Promise<{ id: string; name: stri
 describe('tenants as SES tenants', () => {
   it('creating a tenant creates its SES tenant, named by the tenant id, with the configuration set associated', async () => {
     const tenant = await createTenant(account);
-    const got = await ses.send(new GetTenantCommand({ TenantName: tenant.id }));
+    const got = await view.client().send(new GetTenantCommand({ TenantName: tenant.id }));
     expect(got.Tenant).toMatchObject({ TenantName: tenant.id, SendingStatus: 'ENABLED' });
     expect(await sesResources(tenant.id)).toEqual([CONFIGURATION_SET_ARN]);
   });

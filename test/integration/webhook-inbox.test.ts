@@ -2,6 +2,7 @@
  * The local HTTPS webhook inbox: the README's first webhook works on a fresh stack (its URL is in
  * stack.json, the functions trust its CA), and the signed deliveries are shown at GET /_local/webhooks.
  */
+import { randomUUID } from 'node:crypto';
 import { signatureHeaders, verifyServiceSignature } from '../../shared/webhooks/signing';
 import { api, newAccount, stack, waitFor } from './harness/stack';
 
@@ -45,25 +46,28 @@ describe('the local webhook inbox', () => {
     expect(deliveries.length).toBeGreaterThan(0);
   });
 
-  it('lists newest first, and DELETE clears it', async () => {
+  it("lists newest first, filtered by ?path=, and DELETE ?path= forgets that endpoint's requests only", async () => {
+    // Its own paths: other files running at the same time read (and clear) theirs.
     const account = await newAccount();
     const inboxUrl = stack().info.webhook_inbox_url!;
-    const created = await api('POST', '/webhooks', { key: account.key, body: { url: `${inboxUrl}order`, events: ['email.bounced'] } });
-    expect(created.status).toBe(200);
+    const [order, kept] = [`order-${randomUUID().slice(0, 8)}`, `kept-${randomUUID().slice(0, 8)}`];
+    for (const path of [order, kept]) expect((await api('POST', '/webhooks', { key: account.key, body: { url: `${inboxUrl}${path}`, events: ['email.bounced'] } })).status).toBe(200);
+    const listed = async (path: string) => (await api<{ requests: InboxRequest[] }>('GET', `/_local/webhooks?path=/${path}`)).body.requests;
     const first = (await api('POST', '/emails/test', { key: account.key, body: { event: 'email.bounced' } })).body.id;
-    await waitFor(async () => (await api<{ requests: InboxRequest[] }>('GET', '/_local/webhooks')).body.requests.some((r) => r.headers['webhook-id'] === first), 'the first delivery');
+    await waitFor(async () => (await listed(order)).some((r) => r.headers['webhook-id'] === first), 'the first delivery');
     const second = (await api('POST', '/emails/test', { key: account.key, body: { event: 'email.bounced' } })).body.id;
     const requests = await waitFor(async () => {
-      const list = (await api<{ requests: InboxRequest[] }>('GET', '/_local/webhooks')).body.requests;
+      const list = await listed(order);
       return list.some((r) => r.headers['webhook-id'] === second) ? list : undefined;
     }, 'the second delivery');
-    const ids = requests.map((r) => r.headers['webhook-id']);
-    expect(ids.indexOf(second)).toBeLessThan(ids.indexOf(first));
+    expect(requests.map((r) => r.path)).toEqual([`/${order}`, `/${order}`]);
+    expect(requests.map((r) => r.headers['webhook-id'])).toEqual([second, first]);
+    await waitFor(async () => (await listed(kept)).length === 2, 'both deliveries to the other endpoint');
 
-    const cleared = await api('DELETE', '/_local/webhooks');
+    const cleared = await api('DELETE', `/_local/webhooks?path=/${order}`);
     expect(cleared.status).toBe(200);
-    expect(cleared.body.deleted).toBeGreaterThanOrEqual(2);
-    const after = (await api<{ requests: InboxRequest[] }>('GET', '/_local/webhooks')).body.requests;
-    expect(after.some((r) => r.headers['webhook-id'] === first || r.headers['webhook-id'] === second)).toBe(false);
+    expect(cleared.body.deleted).toBe(2);
+    expect(await listed(order)).toEqual([]);
+    expect((await listed(kept)).map((r) => r.headers['webhook-id'])).toEqual([second, first]);
   });
 });

@@ -1,5 +1,5 @@
 /** An in-memory SesTenants (the SES v2 tenants port) for use-case unit tests: state, a call log, and failures on demand. */
-import type { SesTenantResource, SesTenants } from '../../shared/ports';
+import type { SesTenantPage, SesTenantResource, SesTenants } from '../../shared/ports';
 
 const key = (resource: SesTenantResource): string => (resource.kind === 'identity' ? `identity/${resource.name}` : 'configuration-set');
 
@@ -35,6 +35,25 @@ export class FakeSesTenants implements SesTenants {
   async dissociate(tenantId: string, resource: SesTenantResource): Promise<void> {
     this.check(`dissociate ${tenantId} ${key(resource)}`);
     this.tenants.get(tenantId)?.delete(key(resource));
+  }
+
+  /** Pages by name, the next token being the offset (as the SES emulator does). */
+  async listTenants(page: { nextToken?: string; pageSize: number }): Promise<SesTenantPage> {
+    this.check(`list ${page.nextToken ?? ''}`.trim());
+    const names = [...this.tenants.keys()].sort();
+    const start = Number(page.nextToken ?? 0);
+    const end = Math.min(names.length, start + page.pageSize);
+    return { tenants: names.slice(start, end).map((name) => ({ name })), nextToken: end < names.length ? String(end) : null };
+  }
+
+  async exists(tenantId: string): Promise<boolean> {
+    this.check(`get ${tenantId}`);
+    return this.tenants.has(tenantId);
+  }
+
+  async usesOurConfigurationSet(tenantId: string): Promise<boolean> {
+    this.check(`resources ${tenantId}`);
+    return this.tenants.get(tenantId)?.has('configuration-set') ?? false;
   }
 
   /** The tenant's associations, sorted; undefined when it has no SES tenant. */

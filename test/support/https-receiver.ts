@@ -79,8 +79,9 @@ export async function startHttpsReceiver(options: {
       let answer: ReceiverResponse;
       try {
         answer = responder(req, body);
-      } catch {
-        answer = { status: 500, body: 'responder threw' };
+      } catch (error) {
+        // Said in the answer (the delivery log keeps it), so a test whose deliveries fail can see why.
+        answer = { status: 500, body: `responder threw: ${(error as Error).message}` };
       }
       const reply = () => {
         res.writeHead(answer.status, { 'content-type': 'text/plain; charset=utf-8', ...answer.headers });

@@ -4,7 +4,7 @@ import { IDEMPOTENCY_HEADER, idempotencyOf } from '../../../shared/domain/emails
 import { sendRequestSchema } from '../../../shared/domain/emails/send-request';
 import { updateEmailSchema } from '../../../shared/domain/emails/update-request';
 import { NotFoundError, ValidationError } from '../../../shared/domain/errors';
-import { tenantParam } from '../../../shared/domain/suppressions/schemas';
+import { tenantParam } from '../../../shared/domain/tenants/schemas';
 import { createApi } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
 import { rateLimit } from '../../../shared/http/middleware/rate-limit';

@@ -1,12 +1,15 @@
 /**
  * The reconciler, one pass per invocation (EventBridge rule every minute on AWS; a timer on the local
- * cloud): re-drives work the due index shows as stuck (shared/usecases/reconcile.ts). Its report is
+ * cloud): re-drives work the due index shows as stuck, and sweeps SES tenants against ours
+ * (shared/usecases/reconcile.ts, reconcile-ses-tenants.ts). Its report is
  * logged as a CloudWatch embedded metric (namespace Mailservice): re-drives and the age of the oldest
  * past-due item, which the stack alarms on (docs/reliability.md).
  */
 import { loadConfig } from '../../../shared/config';
 import { buildCore } from '../../../shared/services/core';
 import { buildMessaging } from '../../../shared/services/messaging';
+import { buildSes } from '../../../shared/services/ses';
+import { buildBlobs } from '../../../shared/services/blobs';
 import { logError } from '../../../shared/log';
 import { reconcile, type ReconcileReport } from '../../../shared/usecases/reconcile';
 import { isIdleReport, reconcileMetricsLine, shouldLogReport } from '../../../shared/reliability-metrics';
@@ -14,13 +17,13 @@ import { isIdleReport, reconcileMetricsLine, shouldLogReport } from '../../../sh
 // The composition root: only what the worker uses (shared/services/), built once per cold start.
 const config = loadConfig();
 const core = buildCore(config);
-const services = { ...core, ...buildMessaging(config) };
+const services = { ...core, ...buildMessaging(config), ...buildSes(config), ...buildBlobs(config) };
 
 /** When this process last logged an idle pass (shouldLogReport). */
 let lastIdleLoggedAt: number | null = null;
 
 export const handler = async (): Promise<ReconcileReport> => {
-  const report = await reconcile({ ...services, bounds: services.config.recovery }, (message, error) => logError(message, error));
+  const report = await reconcile({ ...services, bounds: services.config.recovery, sesTenantSweep: services, inboundSweep: services }, (message, error) => logError(message, error));
   const now = services.clock.now();
   if (process.env.LOG_LEVEL !== 'silent' && shouldLogReport(report, lastIdleLoggedAt, now.getTime())) {
     console.log(reconcileMetricsLine(report, now));

@@ -10,7 +10,7 @@ import { parseInbound } from '../../../shared/inbound/parse-message';
 import { buildCore } from '../../../shared/services/core';
 import { buildMessaging } from '../../../shared/services/messaging';
 import { buildBlobs } from '../../../shared/services/blobs';
-import { processInbound } from '../../../shared/usecases/inbound/process-inbound';
+import { receiveQueuedInbound } from '../../../shared/usecases/inbound/process-inbound';
 import { forEachRecord } from '../../../shared/worker/for-each-record';
 
 // The composition root: only what the worker uses (shared/services/), built once per cold start.
@@ -18,5 +18,5 @@ const config = loadConfig();
 const services = { ...buildCore(config), ...buildMessaging(config), ...buildBlobs(config), parseInbound };
 
 export const handler: SQSHandler = forEachRecord('inbound-email', inboundMessageSchema, async (message) => {
-  await processInbound(services, message);
+  await receiveQueuedInbound(services, message);
 });

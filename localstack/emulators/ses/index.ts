@@ -16,9 +16,11 @@ import { SesService } from './service';
 import { owedCount } from './outbox';
 import { SesStore } from './store';
 import { TenantService } from './tenants';
-import { toLocalIdentity, toLocalMessage, toLocalTenant, type LocalSesIdentity, type LocalSesMessage, type LocalSesTenant } from './types';
+import { selectMessages, type MessageQuery } from './message-query';
+import { toLocalIdentity, toLocalMessage, toLocalMessageSummary, toLocalTenant, type LocalSesIdentity, type LocalSesMessage, type LocalSesMessageSummary, type LocalSesTenant } from './types';
 
-export type { LocalSesIdentity, LocalSesMessage, LocalSesTenant } from './types';
+export type { LocalSesIdentity, LocalSesMessage, LocalSesMessageSummary, LocalSesTenant } from './types';
+export { MessageQueryError, parseMessageQuery, type MessageQuery } from './message-query';
 
 export interface SesEmulatorOptions {
   /** Default 0 = ephemeral. */
@@ -44,7 +46,10 @@ export interface SesEmulatorOptions {
 export interface SesEmulator {
   url: string;
   port: number;
+  /** Every message, newest first, with its bytes. */
   listMessages(): LocalSesMessage[];
+  /** The messages matching `query` (./message-query.ts), newest first; bytes only when `query.raw`. */
+  findMessages(query: MessageQuery): (LocalSesMessage | LocalSesMessageSummary)[];
   /** Email identities (domains and addresses), sorted by name, JSON-ready; never a private key. */
   listIdentities(): LocalSesIdentity[];
   /** SES tenants with their associated resources, sorted by name, JSON-ready. */
@@ -92,6 +97,8 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
 
   const identities = new IdentityService(store, { refuseIdentities: opts.refuseIdentities, log });
   const listMessages = (): LocalSesMessage[] => store.listMessages().map(toLocalMessage);
+  const findMessages = (query: MessageQuery): (LocalSesMessage | LocalSesMessageSummary)[] =>
+    selectMessages(store.listMessages(), query).map(query.raw ? toLocalMessage : toLocalMessageSummary);
   const listIdentities = (): LocalSesIdentity[] => store.listIdentities().map(toLocalIdentity);
   const listTenants = (): LocalSesTenant[] => store.listTenants().map(toLocalTenant);
   const mailboxHtml = (): string => {
@@ -103,7 +110,7 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
     identities,
     tenants,
     log,
-    viewer: { listMessages, listIdentities, listTenants, mailboxHtml, rawMessage: (id) => store.getMessage(id)?.raw },
+    viewer: { findMessages, listIdentities, listTenants, mailboxHtml, rawMessage: (id) => store.getMessage(id)?.raw },
     durable: () => store.settingsDurable(),
   });
 
@@ -129,5 +136,5 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
     return stopping;
   };
 
-  return { url, port, listMessages, listIdentities, listTenants, mailboxHtml, owedEvents, stop };
+  return { url, port, listMessages, findMessages, listIdentities, listTenants, mailboxHtml, owedEvents, stop };
 }

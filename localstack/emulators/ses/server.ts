@@ -9,14 +9,15 @@ import type { TenantService } from './tenants';
 import { escapeHtml } from './mailbox-html';
 import { requestId } from './ids';
 import { MAX_MESSAGE_BYTES, type OperationResult, type SesService } from './service';
-import type { LocalSesIdentity, LocalSesMessage, LocalSesTenant } from './types';
+import { MessageQueryError, parseMessageQuery, type MessageQuery } from './message-query';
+import type { LocalSesIdentity, LocalSesMessage, LocalSesMessageSummary, LocalSesTenant } from './types';
 import { isObject, type Json } from './validate';
 
 /** Base64 grows 4/3; leave room for the rest of the JSON body. */
 const MAX_BODY_BYTES = Math.ceil((MAX_MESSAGE_BYTES * 4) / 3) + 1024 * 1024;
 
 export interface Viewer {
-  listMessages(): LocalSesMessage[];
+  findMessages(query: MessageQuery): (LocalSesMessage | LocalSesMessageSummary)[];
   listIdentities(): LocalSesIdentity[];
   listTenants(): LocalSesTenant[];
   mailboxHtml(): string;
@@ -200,7 +201,14 @@ export function createSesServer(deps: ServerDeps): http.Server {
       // Local viewer routes.
       if (segments[0] === '_local' && method === 'GET') {
         if (segments.length === 2 && segments[1] === 'messages') {
-          send(res, 200, { 'content-type': 'application/json' }, JSON.stringify({ messages: viewer.listMessages() }));
+          let query: MessageQuery;
+          try {
+            query = parseMessageQuery(url.searchParams);
+          } catch (err) {
+            if (err instanceof MessageQueryError) throw new SesError('BadRequestException', err.message);
+            throw err;
+          }
+          send(res, 200, { 'content-type': 'application/json' }, JSON.stringify({ messages: viewer.findMessages(query) }));
           return;
         }
         if (segments.length === 2 && segments[1] === 'identities') {

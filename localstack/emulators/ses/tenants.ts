@@ -82,8 +82,20 @@ export class TenantService {
     return { body: { Tenant: this.tenantBody(this.require(checkTenantName(body.TenantName))) } };
   }
 
+  /**
+   * ListTenants as SES answers it: `{Tenants: TenantInfo[], NextToken?}`, a TenantInfo being TenantName,
+   * TenantId, TenantArn, CreatedTimestamp (epoch seconds) and SendingStatus; NextToken only while more
+   * follow; the optional Filter narrows by TENANT_NAME_CONTAINS (a substring) and SENDING_STATUS
+   * (https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_ListTenants.html; Filter and SendingStatus
+   * as in @aws-sdk/client-sesv2's model). The page size bounds (1-1000) are this emulator's: SES documents none.
+   */
   listTenants(body: Json): OperationResult {
-    const { items, next } = page(this.store.listTenants(), body.NextToken, body.PageSize);
+    const filter = optObject(body.Filter, 'Filter');
+    const contains = filter ? optString(filter.TENANT_NAME_CONTAINS, 'Filter.TENANT_NAME_CONTAINS') : undefined;
+    const status = filter ? optString(filter.SENDING_STATUS, 'Filter.SENDING_STATUS') : undefined;
+    // Every tenant of the emulator is ENABLED (it has no reputation findings to disable one).
+    const matching = this.store.listTenants().filter((t) => (contains === undefined || t.name.includes(contains)) && (status === undefined || status === 'ENABLED'));
+    const { items, next } = page(matching, body.NextToken, body.PageSize);
     return {
       body: {
         Tenants: items.map((t) => ({ TenantName: t.name, TenantId: t.id, TenantArn: t.arn, CreatedTimestamp: epochSeconds(t.createdAt), SendingStatus: 'ENABLED' })),

@@ -99,8 +99,8 @@ export interface StoredMessage {
   eventMail: SesMailObject | null;
 }
 
-/** JSON-ready view of a message (what the viewer endpoints return). */
-export interface LocalSesMessage {
+/** JSON-ready view of a message without its bytes (what the viewer endpoints return unless asked for `raw`). */
+export interface LocalSesMessageSummary {
   id: string;
   received_at: string;
   from: string;
@@ -111,11 +111,15 @@ export interface LocalSesMessage {
   /** The SendEmail `TenantName`, null when the message named none. */
   tenant_name: string | null;
   events: { type: string; at: string }[];
+}
+
+/** JSON-ready view of a message with its bytes: `raw` as UTF-8 text, `raw_base64` exact. */
+export interface LocalSesMessage extends LocalSesMessageSummary {
   raw: string;
   raw_base64: string;
 }
 
-export function toLocalMessage(m: StoredMessage): LocalSesMessage {
+export function toLocalMessageSummary(m: StoredMessage): LocalSesMessageSummary {
   return {
     id: m.id,
     received_at: m.receivedAt,
@@ -126,9 +130,11 @@ export function toLocalMessage(m: StoredMessage): LocalSesMessage {
     tags: { ...m.tags },
     tenant_name: m.tenantName,
     events: m.events.map((e) => ({ type: e.type, at: e.at })),
-    raw: m.raw.toString('utf8'),
-    raw_base64: m.raw.toString('base64'),
   };
+}
+
+export function toLocalMessage(m: StoredMessage): LocalSesMessage {
+  return { ...toLocalMessageSummary(m), raw: m.raw.toString('utf8'), raw_base64: m.raw.toString('base64') };
 }
 
 /** How SES signs for an identity: our own key (BYODKIM, `EXTERNAL`) or keys SES made (Easy DKIM). */

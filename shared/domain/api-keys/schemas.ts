@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { SCOPES } from './scopes';
 import { domainName } from '../emails/address';
+import { tenantParam } from '../tenants/schemas';
 
 export const createApiKeySchema = z.object({
   name: z.string().trim().min(1, 'name is required').max(100, 'name is at most 100 characters').describe('a label for people (1-100 characters)'),
@@ -9,12 +10,10 @@ export const createApiKeySchema = z.object({
     .min(1, 'at least one scope is required')
     .max(SCOPES.length)
     .transform((scopes) => [...new Set(scopes)])
-    .describe('what the key may do (at least one): full grants everything; a key limited to a tenant may combine allowed_domains with full'),
-  tenant: z
-    .string()
-    .trim()
-    .min(1)
-    .max(128)
+    // Absent: a full-access key, as Resend's `permission` defaults to full_access (creating a key needs full anyway).
+    .default(['full'])
+    .describe('what the key may do (at least one; default ["full"]): full grants everything; a key limited to a tenant may combine allowed_domains with full'),
+  tenant: tenantParam
     .optional()
     .describe("limit it to this tenant (external_id or id): it acts only as that tenant and sees only its resources; absent: the whole account"),
   allowed_domains: z

@@ -16,21 +16,15 @@
  */
 import * as z from 'zod';
 import { isEmailAddress, normaliseEmail } from '../emails/address';
-import { isId } from '../ids';
+import { describeFreeForm, freeFormObject, idField } from '../bounds';
 import { EVENT_NAME } from './automation';
 
 /** Serialised size of `data`: events are small facts, not documents (Resend's payloads are similar). */
 export const MAX_EVENT_DATA_BYTES = 32 * 1024;
 export const MAX_EVENT_DATA_DEPTH = 8;
+const EVENT_DATA_BOUNDS = { maxBytes: MAX_EVENT_DATA_BYTES, maxDepth: MAX_EVENT_DATA_DEPTH };
 const USER_ID = /^[\x21-\x7e](?:[\x20-\x7e]{0,254}[\x21-\x7e])?$/;
 const FIELDS = ['name', 'type', 'user_id', 'email', 'data', 'dry_run', 'automation_id'];
-
-function depthOf(value: unknown, depth = 0): number {
-  if (depth > MAX_EVENT_DATA_DEPTH) return depth;
-  if (Array.isArray(value)) return value.reduce((max: number, item) => Math.max(max, depthOf(item, depth + 1)), depth + 1);
-  if (value !== null && typeof value === 'object') return Object.values(value).reduce((max: number, item) => Math.max(max, depthOf(item, depth + 1)), depth + 1);
-  return depth;
-}
 
 const eventName = z.string({ error: 'name must be a string' }).regex(EVENT_NAME, 'name is 1-100 characters: letters, digits, _ . : and -');
 
@@ -50,17 +44,14 @@ export const eventRequestSchema = z
       .transform(normaliseEmail)
       .optional()
       .describe("the user's address (lower-cased); without user_id, waits and cancellations match on it"),
-    data: z
-      .record(z.string(), z.unknown(), { error: 'data must be a JSON object' })
+    data: freeFormObject('data', EVENT_DATA_BOUNDS)
       .optional()
-      .describe(`a JSON object, at most ${MAX_EVENT_DATA_BYTES / 1024} KB as JSON and ${MAX_EVENT_DATA_DEPTH} levels deep: what conditions and {{event.data.<key>}} read`),
+      .describe(`a JSON object, ${describeFreeForm(EVENT_DATA_BOUNDS)}: what conditions and {{event.data.<key>}} read`),
     dry_run: z
       .boolean({ error: 'dry_run must be a boolean' })
       .optional()
       .describe('dashboard sessions only (POST /api/events; 403 for API keys): run automation_id without sending or storing anything'),
-    automation_id: z
-      .string({ error: 'automation_id must be a string' })
-      .refine((id) => isId('auto', id), 'automation_id must be an automation id (auto_...)')
+    automation_id: idField('auto', 'automation_id', 'an automation')
       .optional()
       .describe('with dry_run only: the automation to dry-run (auto_...), in any status'),
   })
@@ -69,11 +60,6 @@ export const eventRequestSchema = z
       if (!FIELDS.includes(key)) ctx.addIssue({ code: 'custom', path: [key], message: `unknown field; accepted fields: ${FIELDS.join(', ')}` });
     }
     if (body.name === undefined && body.type === undefined) ctx.addIssue({ code: 'custom', path: ['name'], message: 'name (or type) is required' });
-    if (body.data !== undefined) {
-      const bytes = Buffer.byteLength(JSON.stringify(body.data), 'utf8');
-      if (bytes > MAX_EVENT_DATA_BYTES) ctx.addIssue({ code: 'custom', path: ['data'], message: `data is ${bytes} bytes as JSON; at most ${MAX_EVENT_DATA_BYTES}` });
-      else if (depthOf(body.data) > MAX_EVENT_DATA_DEPTH) ctx.addIssue({ code: 'custom', path: ['data'], message: `data is nested more than ${MAX_EVENT_DATA_DEPTH} levels deep` });
-    }
     if (body.dry_run === true && body.automation_id === undefined) ctx.addIssue({ code: 'custom', path: ['automation_id'], message: 'automation_id is required with dry_run' });
     if (body.automation_id !== undefined && body.dry_run !== true) ctx.addIssue({ code: 'custom', path: ['dry_run'], message: 'automation_id is only used with dry_run: true' });
   })

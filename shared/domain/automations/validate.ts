@@ -12,6 +12,7 @@ import { CATEGORIES, MAX_RECIPIENTS, MAX_TAGS } from '../emails/send-request';
 import { TEMPLATE_ALIAS } from '../templates/template';
 import { VARIABLE_NAME } from '../templates/render';
 import { issuesToFields } from '../validation';
+import { isStorableNumber, STORABLE_NUMBER_RULE } from '../bounds';
 import {
   AUTOMATION_LIMITS as LIMITS,
   CONDITION_OPERATORS,
@@ -149,6 +150,7 @@ const templateVariables = z
       if (!VARIABLE_NAME.test(name) || name.length > 64) ctx.addIssue({ code: 'custom', path: [name], message: 'variable names are 1-64 letters, digits and _, not starting with a digit' });
       const value = record[name];
       if (typeof value === 'string') for (const message of placeholderProblems(value)) ctx.addIssue({ code: 'custom', path: [name], message });
+      if (typeof value === 'number' && !isStorableNumber(value)) ctx.addIssue({ code: 'custom', path: [name], message: `variable values: ${STORABLE_NUMBER_RULE}` });
     }
   });
 
@@ -277,10 +279,13 @@ function conditionProblems(value: unknown, path: (string | number)[], depth: num
     at('value', `value is required with ${op}`);
   } else if (NUMERIC_OPERATORS.includes(op)) {
     if (typeof v !== 'number' || !Number.isFinite(v)) at('value', `${op} compares numbers: value must be a number`);
+    else if (!isStorableNumber(v)) at('value', `value: ${STORABLE_NUMBER_RULE}`);
   } else if (TEXT_OPERATORS.includes(op)) {
     if (typeof v !== 'string') at('value', `${op} compares text: value must be a string`);
   } else if (!['string', 'number', 'boolean'].includes(typeof v) || (typeof v === 'number' && !Number.isFinite(v))) {
     at('value', 'value must be a string, a number or a boolean');
+  } else if (typeof v === 'number' && !isStorableNumber(v)) {
+    at('value', `value: ${STORABLE_NUMBER_RULE}`);
   } else if (typeof v === 'string' && v.length > 1000) at('value', 'value is at most 1000 characters');
 }
 
@@ -298,8 +303,11 @@ export const stepSchema = z.unknown().transform((value, ctx): Step => {
     return z.NEVER;
   }
   const type = (value as Record<string, unknown>).type;
-  if (typeof type !== 'string' || !(type in STEP_SCHEMAS)) {
-    ctx.addIssue({ code: 'custom', path: ['type'], message: `${type === undefined ? 'type is required' : `unknown step type ${JSON.stringify(type)}`}: one of ${STEP_TYPES.join(', ')}` });
+  // Own keys only: `constructor` is `in` every object. The type is quoted only when it is a string (an
+  // array nested 500,000 levels would overflow JSON.stringify).
+  if (typeof type !== 'string' || !Object.hasOwn(STEP_SCHEMAS, type)) {
+    const named = type === undefined ? 'type is required' : typeof type === 'string' ? `unknown step type ${JSON.stringify(type.slice(0, 100))}` : `type must be a string, not ${Array.isArray(type) ? 'an array' : type === null ? 'null' : typeof type}`;
+    ctx.addIssue({ code: 'custom', path: ['type'], message: `${named}: one of ${STEP_TYPES.join(', ')}` });
     return z.NEVER;
   }
   const parsed = STEP_SCHEMAS[type as keyof typeof STEP_SCHEMAS].safeParse(value);

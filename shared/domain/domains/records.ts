@@ -38,17 +38,23 @@ export function expectedRecords(
     },
     { purpose: 'dmarc', type: 'TXT', name: `_dmarc.${input.name}`, value: `v=DMARC1; p=none; rua=mailto:dmarc@${input.name}`, required: false, status: 'pending' },
   ];
-  if (input.inboundSubdomain) {
-    records.push({
-      purpose: 'inbound_mx',
-      type: 'MX',
-      name: input.inboundSubdomain,
-      value: settings.inboundMxHost,
-      priority: 10,
-      required: false,
-      status: 'pending',
-      message: 'Publish this MX record after the domain is verified, to receive mail on this subdomain.',
-    });
-  }
+  if (input.inboundSubdomain) records.push(inboundMxRecord(input.inboundSubdomain, settings));
   return records;
+}
+
+/** The receiving subdomain of a domain (`inbound.<domain>`): mail is received there only (docs/inbound.md). */
+export const inboundSubdomainOf = (name: string) => `${INBOUND_SUBDOMAIN_LABEL}.${name}`;
+
+/** The MX record of a receiving subdomain: reported, not required, pending until a verify finds it. */
+export function inboundMxRecord(subdomain: string, settings: Pick<DnsSettings, 'inboundMxHost'>): DnsRecord {
+  return {
+    purpose: 'inbound_mx',
+    type: 'MX',
+    name: subdomain,
+    value: settings.inboundMxHost,
+    priority: 10,
+    required: false,
+    status: 'pending',
+    message: 'Publish this MX record after the domain is verified, to receive mail on this subdomain.',
+  };
 }

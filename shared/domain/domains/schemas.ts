@@ -1,15 +1,16 @@
 import * as z from 'zod';
 import { domainName } from '../emails/address';
+import { tenantParam } from '../tenants/schemas';
 import { TLS_MODES } from './domain';
 import { DNS_HOSTS, type DnsHostCredentials, type DnsHostName } from './dns-apply';
 
 export const createDomainSchema = z.object({
   name: domainName.describe('the domain name to send from, e.g. acme.com'),
-  tenant: z.string().trim().min(1).max(128).optional().describe('make it that tenant\'s domain from the start (external_id or id); absent: account-wide'),
+  tenant: tenantParam.optional().describe('make it that tenant\'s domain from the start (external_id or id); absent: account-wide'),
   inbound_enabled: z
     .boolean()
     .optional()
-    .describe('true adds a receive-only subdomain inbound.<domain> and its MX record (default false; cannot be changed later yet)'),
+    .describe('true adds a receive-only subdomain inbound.<domain> and its MX record (default false; PATCH /domains/{id} changes it)'),
 });
 export type CreateDomainInput = z.infer<typeof createDomainSchema>;
 
@@ -21,9 +22,13 @@ export const updateDomainSchema = z
       .enum(TLS_MODES, { message: `tls_mode must be one of ${TLS_MODES.join(', ')}` })
       .optional()
       .describe('opportunistic: TLS whenever the receiving server offers it; enforced: only over TLS (else the email bounces)'),
+    inbound_enabled: z
+      .boolean()
+      .optional()
+      .describe('receive mail on inbound.<domain>: true adds the subdomain and its MX record to the records (pending until a verify finds it), false removes both and stops receiving'),
   })
   .strict()
-  .refine((value) => Object.keys(value).length > 0, { message: 'send at least one of open_tracking, click_tracking, tls_mode' });
+  .refine((value) => Object.keys(value).length > 0, { message: 'send at least one of open_tracking, click_tracking, tls_mode, inbound_enabled' });
 export type UpdateDomainInput = z.infer<typeof updateDomainSchema>;
 
 export const domainActionSchema = z.object({
@@ -109,5 +114,5 @@ export const assignTenantDomainSchema = z.object({ domain: domainRef.describe('a
 export type AssignTenantDomainInput = z.infer<typeof assignTenantDomainSchema>;
 
 export const listDomainsQuerySchema = z.object({
-  tenant: z.string().trim().min(1).max(128).optional().describe("only this tenant's domains: its external_id or id"),
+  tenant: tenantParam.optional().describe("only this tenant's domains: its external_id or id"),
 });

@@ -4,9 +4,12 @@
  */
 import * as z from 'zod';
 import { formatMailbox, parseBareSender, parseMailbox, type Mailbox } from './address';
-import { findHeaderProblems } from './headers';
+import { findHeaderProblems, MAX_CUSTOM_HEADERS } from './headers';
 import { scheduledAtField } from './schedule';
 import { TEMPLATE_ALIAS } from '../templates/template';
+import { VARIABLE_VALUES_BOUNDS } from '../templates/render';
+import { describeFreeForm, freeFormObject } from '../bounds';
+import { tenantParam } from '../tenants/schemas';
 import { ATTACHMENTS_ON_SCHEDULED_SEND, attachmentsSchema } from './attachments';
 
 export { rejectAttachmentsInBatch } from './attachments';
@@ -44,10 +47,14 @@ function applyAliases(input: unknown): unknown {
   return out;
 }
 
+// `continue: true` on the issues below: in a union (one address or a list), zod then reports this branch's
+// issue (the address, what is wrong, the form to use) instead of a bare "Invalid input" for the union.
+const ADDRESS_FORM = 'write name@example.com or "Name <name@example.com>"';
+
 const mailbox = z.string().transform((value, ctx): Mailbox => {
   const parsed = parseMailbox(value);
   if (!parsed) {
-    ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid email address` });
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid email address: ${ADDRESS_FORM}`, continue: true });
     return z.NEVER;
   }
   return parsed;
@@ -64,7 +71,7 @@ const fromField = z.union([
   z.string().transform((value, ctx): Mailbox => {
     const parsed = senderOf(value);
     if (!parsed) {
-      ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid email address (or a bare local part for a tenant with default_from_domain)` });
+      ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid email address (or a bare local part for a tenant with default_from_domain): ${ADDRESS_FORM}`, continue: true });
       return z.NEVER;
     }
     return parsed;
@@ -75,15 +82,15 @@ const fromField = z.union([
   }).transform((value, ctx): Mailbox => {
     const parsed = parseMailbox(value.email) ?? parseBareSender(value.email);
     if (!parsed || /[\r\n]/.test(value.name ?? '')) {
-      ctx.addIssue({ code: 'custom', message: `"${value.email}" is not a valid email address` });
+      ctx.addIssue({ code: 'custom', message: `"${value.email}" is not a valid email address (and name is one line): ${ADDRESS_FORM}`, continue: true });
       return z.NEVER;
     }
     return value.name ? { email: parsed.email, name: value.name } : { email: parsed.email };
   }),
-]);
+], { error: `must be an email address or {email, name}: ${ADDRESS_FORM}` });
 
 const addressList = z
-  .union([mailbox, z.array(mailbox)])
+  .union([mailbox, z.array(mailbox)], { error: `must be an email address or a list of them: ${ADDRESS_FORM}` })
   .transform((value) => (Array.isArray(value) ? value : [value]).map(formatMailbox));
 
 const tag = z.object({
@@ -99,6 +106,10 @@ const tags = z
   .pipe(z.array(tag).max(MAX_TAGS, `at most ${MAX_TAGS} tags`));
 
 const headers = z.record(z.string(), z.string()).superRefine((value, ctx) => {
+  if (Object.keys(value).length > MAX_CUSTOM_HEADERS) {
+    ctx.addIssue({ code: 'custom', message: `at most ${MAX_CUSTOM_HEADERS} headers` });
+    return;
+  }
   for (const problem of findHeaderProblems(value)) {
     ctx.addIssue({ code: 'custom', path: [problem.header], message: problem.reason });
   }
@@ -116,10 +127,9 @@ const templateField = z.object(
       .string({ error: 'template.id (the template alias) is required' })
       .regex(TEMPLATE_ALIAS, 'template.id must be a template alias (lower-case letters, digits, _ or -, at most 64)')
       .describe('the alias of a published template'),
-    variables: z
-      .record(z.string(), z.unknown(), { error: 'template.variables must be an object of name to value' })
+    variables: freeFormObject('template.variables', VARIABLE_VALUES_BOUNDS)
       .optional()
-      .describe("values of the template's placeholders: strings, numbers, booleans or null (an object or array, or a placeholder without value nor fallback, is a 400)"),
+      .describe(`values of the template's placeholders: strings, numbers, booleans or null (an object or array, or a placeholder without value nor fallback, is a 400); ${describeFreeForm(VARIABLE_VALUES_BOUNDS)}`),
   },
   { error: 'template must be an object {id, variables}' },
 );
@@ -145,7 +155,7 @@ export const sendRequestSchema = z.preprocess(
       category: z.enum(CATEGORIES, { message: `category must be one of ${CATEGORIES.join(', ')}` }).optional(),
       attachments: attachmentsSchema.optional(),
       /** The tenant the send is for (external_id or id); resolved by the send core (403 without tenants). */
-      tenant: z.string().min(1).max(128).optional(),
+      tenant: tenantParam.optional(),
       template: templateField.optional(),
       /** Managed unsubscribe (spec rule 10); absent = the template's unsubscribe_enabled (off without a template). */
       unsubscribe: z.boolean({ error: 'unsubscribe must be a boolean' }).optional(),

@@ -1,6 +1,7 @@
 /** Request schemas of /suppressions: the single source of their validation and types. */
 import * as z from 'zod';
 import { isEmailAddress, normaliseEmail } from '../emails/address';
+import { tenantParam } from '../tenants/schemas';
 import { API_SUPPRESSION_REASONS, MAX_SUPPRESSIONS_PER_REQUEST, OPT_OUT_CATEGORIES, SUPPRESSION_REASONS, type OptOutCategory } from './reasons';
 
 /** An address as stored on a list: trimmed and lower-cased. */
@@ -9,9 +10,6 @@ export const suppressionEmail = z
   .trim()
   .refine(isEmailAddress, { message: 'must be a valid email address' })
   .transform(normaliseEmail);
-
-/** A tenant named by a request (tenants arrive with their own feature; see usecases/suppressions.ts). */
-export const tenantParam = z.string().trim().min(1, 'tenant must not be empty').max(128, 'tenant is at most 128 characters');
 
 /**
  * `category`: a category a recipient can opt out of. `transactional` is refused with its own reason:

@@ -67,6 +67,13 @@ export const MAX_WARNINGS_PER_CODE = 50;
  */
 export const MAX_RENDERED_CHARS = 1_000_000;
 
+/**
+ * Bounds of a request's `variables` object (shared/domain/bounds.ts): values are one level (strings,
+ * numbers, booleans, null), checked by variableValueProblems; anything rendering past MAX_RENDERED_CHARS
+ * is refused anyway, so 1 MB of JSON is room enough. Rendered, never stored as they are.
+ */
+export const VARIABLE_VALUES_BOUNDS = { maxBytes: 1024 * 1024, stored: false } as const;
+
 /** The rendered template would exceed MAX_RENDERED_CHARS: a 400, like any other invalid variable value. */
 export class RenderTooLargeError extends ValidationError {
   constructor(path = 'variables') {

@@ -2,7 +2,8 @@
 import * as z from 'zod';
 import { formatMailbox, parseBareSender, parseMailbox } from '../emails/address';
 import { CATEGORIES } from '../emails/send-request';
-import { isReservedVariable, variableValueProblems } from './render';
+import { isReservedVariable, VARIABLE_VALUES_BOUNDS, variableValueProblems } from './render';
+import { describeFreeForm, freeFormObject, isStorableNumber, STORABLE_NUMBER_RULE } from '../bounds';
 import { contentProblems, defaultUnsubscribe, TEMPLATE_ALIAS, TEMPLATE_LIMITS as LIMITS, type StoredTemplateVariable } from './template';
 
 const HTML_DOC = `the HTML body with {{placeholders}} (values HTML-escaped): at most ${LIMITS.htmlBytes / 1024} KB of UTF-8, not empty; html or text is required`;
@@ -97,6 +98,7 @@ const variable = z
   )
   .superRefine((value, ctx) => {
     const fallback = value.fallback_value ?? null;
+    if (typeof fallback === 'number' && !isStorableNumber(fallback)) ctx.addIssue({ code: 'custom', path: ['fallback_value'], message: `fallback_value: ${STORABLE_NUMBER_RULE}` });
     if (fallback !== null && typeof fallback !== value.type) {
       ctx.addIssue({ code: 'custom', path: ['fallback_value'], message: `fallback_value must be a ${value.type}, as the variable's type (or null)` });
     }
@@ -172,10 +174,9 @@ export type ListTemplatesQuery = z.output<typeof listTemplatesQuerySchema>;
 /** POST /templates/{alias}/render body: values for the placeholders (strings, numbers, booleans or null). */
 export const renderTemplateSchema = z
   .object({
-    variables: z
-      .record(z.string(), z.unknown(), { error: 'variables must be an object of variable name to value' })
+    variables: freeFormObject('variables', VARIABLE_VALUES_BOUNDS)
       .optional()
-      .describe('values of the placeholders: strings, numbers, booleans or null (an object or array is a 400); absent renders without values'),
+      .describe(`values of the placeholders: strings, numbers, booleans or null (an object or array is a 400); absent renders without values; ${describeFreeForm(VARIABLE_VALUES_BOUNDS)}`),
   })
   .superRefine((value, ctx) => {
     for (const problem of variableValueProblems(value.variables)) {

@@ -1,14 +1,11 @@
 /** Request schemas of the tenants group: the single source of their validation and types. */
 import * as z from 'zod';
 import { domainName } from '../emails/address';
+import { boundedRef, describeFreeForm, freeFormObject, TENANT_REF_MAX_CHARS, type FreeFormBounds } from '../bounds';
 import { EXTERNAL_ID_PATTERN, METADATA_MAX_BYTES, STREAM_POLICIES, TENANT_STATUSES } from './tenant';
 
-const metadata = z
-  .record(z.string(), z.unknown(), { message: 'metadata must be a JSON object' })
-  .nullable()
-  .refine((value) => value === null || Buffer.byteLength(JSON.stringify(value), 'utf8') <= METADATA_MAX_BYTES, {
-    message: `metadata is at most ${METADATA_MAX_BYTES} bytes as JSON`,
-  });
+const METADATA_BOUNDS: FreeFormBounds = { maxBytes: METADATA_MAX_BYTES };
+const metadata = freeFormObject('metadata', METADATA_BOUNDS).nullable();
 
 const name = z.string().trim().min(1, 'name must not be empty').max(200, 'name is at most 200 characters');
 const streamPolicy = z.enum(STREAM_POLICIES, { message: `stream_policy must be one of ${STREAM_POLICIES.join(', ')}` });
@@ -18,6 +15,13 @@ const dailyLimit = z
   .min(1, 'daily_limit must be at least 1 (null removes it)')
   .max(100_000_000)
   .nullable();
+
+/**
+ * A tenant named in a body or query (a send's `tenant`, a list's `?tenant=`): its external_id or id, of
+ * at most TENANT_REF_MAX_CHARS characters and no control characters; whether it names one is the
+ * lookup's answer (404).
+ */
+export const tenantParam = boundedRef('tenant', TENANT_REF_MAX_CHARS, 'the tenant external_id or id');
 
 /** A tenant named in a path, body or query: its external_id or its id. */
 export const tenantRef = z
@@ -29,7 +33,7 @@ const NAME_DOC = 'a label for people: 1-200 characters';
 const DEFAULT_FROM_DOC = 'a domain name: a send for the tenant whose from is a bare local part (`billing`) is completed with it';
 const STREAM_POLICY_DOC = 'all, or transactional_only: product and newsletter email is refused (403)';
 const DAILY_LIMIT_DOC = 'most recipients per UTC day (1-100,000,000), on top of the ramp';
-const METADATA_DOC = `your JSON object, at most ${METADATA_MAX_BYTES / 1024} KB as JSON`;
+const METADATA_DOC = `your JSON object, ${describeFreeForm(METADATA_BOUNDS)}`;
 
 export const createTenantSchema = z
   .object({

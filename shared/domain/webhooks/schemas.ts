@@ -1,6 +1,7 @@
 /** Request validation for /webhooks (the single source of the request types). */
 import * as z from 'zod';
 import { EVENT_TYPES, isEventType, type EventType } from './event-types';
+import { boundedRef, TENANT_REF_MAX_CHARS } from '../bounds';
 
 /**
  * An HTTPS URL, normalised (WHATWG URL `href`), so what is checked against the SSRF policy is exactly
@@ -50,15 +51,21 @@ const events = z
   .max(100, 'events has at most 100 items')
   .transform((types) => [...new Set(types)]);
 
-const tenantName = z.string({ message: 'tenant ids are strings' }).trim().min(1, 'tenant ids are 1-128 characters').max(128, 'tenant ids are 1-128 characters');
+const tenantName = boundedRef('tenants', TENANT_REF_MAX_CHARS, 'tenant external_ids or ids');
+/**
+ * Each tenant of a filter is checked and written in the endpoint's one DynamoDB transaction (100 items:
+ * the endpoint, its slot and the tenants; shared/store/webhooks.ts), so a tenant being deleted can never
+ * stay in a filter.
+ */
+export const MAX_WEBHOOK_TENANTS = 98;
 const tenants = z
   .array(tenantName, { message: 'tenants must be an array of tenant ids' })
-  .max(100, 'tenants has at most 100 items')
+  .max(MAX_WEBHOOK_TENANTS, `tenants has at most ${MAX_WEBHOOK_TENANTS} items`)
   .transform((names) => [...new Set(names)]);
 
 const URL_DOC = 'an absolute https:// URL (at most 2048 characters, no user:password@) resolving to public addresses only';
 const EVENTS_DOC = 'event types to receive (1-100, duplicates dropped)';
-const TENANTS_DOC = "only these tenants' email events (external_ids or ids, up to 100; 1-128 characters each)";
+const TENANTS_DOC = `only these tenants' email events (external_ids or ids, up to ${MAX_WEBHOOK_TENANTS}; 1-128 characters each)`;
 
 export const createWebhookSchema = z.object({
   url: webhookUrl.describe(URL_DOC),

@@ -13,7 +13,12 @@
  * 5. email.received is published with an id derived from the email, so publishing again (a retry after a
  *    crash between 4 and 5) is delivered once; when the record existed, the event is built from it.
  * Only infrastructure failures throw (the queue retries, then its DLQ keeps the message; the raw
- * message is never deleted). Every step is idempotent.
+ * message stays). Every step is idempotent.
+ *
+ * The worker's entry is receiveQueuedInbound: the raw message is claimed first (one conditional write on
+ * its marker, shared/store/inbound-raw-markers.ts), so it is never deleted while it is recorded; a
+ * message of a raw message the listener discarded (it answered no 250; the sender sends it again) is
+ * dropped instead.
  */
 import { inboundKeys } from '../../domain/inbound/content-keys';
 import { firstPlusPart } from '../../domain/inbound/address';
@@ -28,6 +33,7 @@ import type { ParsedInbound } from '../../inbound/parse-message';
 import { logInfo, logWarn } from '../../log';
 import type { BlobStore, Clock, EventPublisher } from '../../ports';
 import type { CreateReceivedOutcome, ReceivedEmailRepository } from '../../store/received-emails';
+import type { InboundRawMarkerRepository } from '../../store/inbound-raw-markers';
 import { mapBounded } from '../../concurrency';
 
 export interface ProcessInboundDeps {
@@ -36,6 +42,19 @@ export interface ProcessInboundDeps {
   events: EventPublisher;
   clock: Clock;
   parseInbound(raw: Buffer): Promise<ParsedInbound>;
+}
+
+export interface ReceiveQueuedInboundDeps extends ProcessInboundDeps {
+  inboundRawMarkers: Pick<InboundRawMarkerRepository, 'claim'>;
+}
+
+/** One inbound queue message: claimed and processed, or dropped when its raw message was discarded (never accepted). */
+export async function receiveQueuedInbound(deps: ReceiveQueuedInboundDeps, message: InboundMessage): Promise<CreateReceivedOutcome | 'dropped'> {
+  if ((await deps.inboundRawMarkers.claim(message.raw_key, deps.clock.now())) === 'discarded') {
+    logInfo('inbound: dropped: its raw message was not accepted (no 250; the sender sends it again)', { email_id: message.email_id, account_id: message.account_id, raw_key: message.raw_key });
+    return 'dropped';
+  }
+  return (await processInbound(deps, message)).outcome;
 }
 
 export async function processInbound(deps: ProcessInboundDeps, message: InboundMessage): Promise<{ outcome: CreateReceivedOutcome; email: ReceivedEmail }> {

@@ -43,7 +43,7 @@ import { invalidApiKey, invalidSmtpCredential, rememberedAccountOf, rememberKey,
 import { IdempotencyKeyTaken, withIdempotency } from '../idempotency';
 import type { Principal } from '../principal';
 import { checkTenantAllowed, checkTenantsEnabled, type TenantScopeDeps } from '../tenant-scope';
-import { storeContent } from './content';
+import { storeBody, storeContent } from './content';
 import { completeRequest, type TemplateContentDeps } from './template-content';
 import { limitedTenantOf } from '../visibility';
 import { checkDomainOwner, checkTenantMaySend, chooseSendTenant, completeSender, type ClaimOwner } from './tenant-policy';
@@ -181,7 +181,8 @@ async function refuseBlocked(deps: SendDeps, request: SendRequest, email: Email,
     ? { suppressed: blocked.suppressed, reason: 'suppressed' }
     : { category_unsubscribed: blocked.optedOut, category: blocked.category, reason: 'category_unsubscribed' };
   try {
-    await deps.emails.create(refused, { inline: { html: request.html, text: request.text } }, { suppressed_event: details });
+    // Like an accepted email's, a large body goes to the blob store: inline, it could pass the 400 KB item limit.
+    await deps.emails.create(refused, await storeBody(deps.blobs, email.id, { html: request.html, text: request.text }), { suppressed_event: details });
   } catch (error) {
     throw new ServiceUnavailableError('The email could not be stored. Nothing was sent; retry with the same request.', { cause: error });
   }
@@ -349,6 +350,8 @@ async function accept(
     throw limitError(principal, outcome.reservation, outcome.used, count, deps.dashboardUrl);
   }
   if (outcome.kind === 'idempotency_taken') throw new IdempotencyKeyTaken();
+  // A scheduled send whose tenant began its deletion meanwhile: as if the tenant had not been found.
+  if (outcome.kind === 'tenant_gone') throw new NotFoundError('Tenant', email.tenant ?? '');
   // The outbox (the table's stream) hands a queued email to the send queue and publishes email.scheduled
   // for a scheduled one (shared/usecases/relay-outbox.ts).
   return result;

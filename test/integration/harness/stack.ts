@@ -7,7 +7,8 @@ import { buildServices, type Services } from '../../../shared/services';
 import { loadConfig } from '../../../shared/config';
 import { createAccount, type CreateAccountInput } from '../../../shared/usecases/accounts';
 import { randomUUID } from 'node:crypto';
-import type { LocalSesMessage } from '../../../localstack/emulators/ses';
+import type { LocalSesMessage, LocalSesMessageSummary } from '../../../localstack/emulators/ses';
+import { waitFor } from '../../support/wait';
 
 let cached: { info: StackInfo; services: Services } | undefined;
 
@@ -76,21 +77,8 @@ export async function newAccount(input: Partial<CreateAccountInput> = {}): Promi
   return { id: account.id, email: account.email, key: secret };
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 15_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
-}
-
+/** Polls until the probe holds; a timeout names what it waited for and the probe's last error or answer (test/support/wait.ts). */
+export { waitFor } from '../../support/wait';
 
 /** GET /emails/{id} as the account; fails the test on anything but 200. */
 export async function emailOf(account: TestAccount, id: string) {
@@ -102,15 +90,57 @@ export async function emailOf(account: TestAccount, id: string) {
 export async function waitForStatus(account: TestAccount, id: string, status: string, timeoutMs?: number) {
   return waitFor(async () => {
     const email = await emailOf(account, id);
-    return email.status === status ? email : undefined;
+    // Thrown, not returned: a timeout then says where the email stood.
+    if (email.status !== status) throw new Error(`email ${id} is ${email.status} (last_event ${email.last_event ?? 'none'})`);
+    return email;
   }, `email ${id} to be ${status}`, timeoutMs);
 }
 
-export async function sesMessages(): Promise<LocalSesMessage[]> {
-  const response = await api<{ messages: LocalSesMessage[] }>('GET', '/_local/ses/messages');
+/** Filters of the local mailbox, applied by the local cloud (`GET /_local/ses/messages`, docs/local-cloud/ses.md). */
+export interface SesMessageFilter {
+  /** The service's email id (the message's `email_id` tag). */
+  email_id?: string;
+  /** A recipient, case-insensitive. */
+  to?: string;
+  /** `name:value` (or `name` for any value); every one given must match. */
+  tag?: string | string[];
+  tenant_name?: string;
+  subject?: string;
+  /** Received at or after. */
+  since?: string | Date;
+  /** The newest `limit` matches. */
+  limit?: number;
+  /** With each message's bytes (`raw`, `raw_base64`); without by default. */
+  raw?: boolean;
+}
+
+function mailboxQuery(filter: SesMessageFilter): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(filter)) {
+    if (value === undefined || value === false) continue;
+    if (name === 'raw') params.set('raw', '1');
+    else if (Array.isArray(value)) for (const one of value) params.append(name, String(one));
+    else params.set(name, value instanceof Date ? value.toISOString() : String(value));
+  }
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}
+
+/**
+ * The local SES mailbox's messages matching `filter`, newest first, filtered by the local cloud (a test
+ * never downloads other tests' messages); their bytes only with `raw: true`.
+ */
+export async function sesMessages(filter: SesMessageFilter & { raw: true }): Promise<LocalSesMessage[]>;
+export async function sesMessages(filter?: SesMessageFilter): Promise<LocalSesMessageSummary[]>;
+export async function sesMessages(filter: SesMessageFilter = {}): Promise<LocalSesMessageSummary[]> {
+  const response = await api<{ messages: LocalSesMessageSummary[] }>('GET', `/_local/ses/messages${mailboxQuery(filter)}`);
+  if (response.status !== 200) throw new Error(`GET /_local/ses/messages answered ${response.status}: ${response.text}`);
   return response.body.messages;
 }
 
-export async function sesMessagesFor(emailId: string): Promise<LocalSesMessage[]> {
-  return (await sesMessages()).filter((message) => message.tags.email_id === emailId);
+/** The messages SES received for one email (its `email_id` tag), with their bytes unless `raw: false`. */
+export async function sesMessagesFor(emailId: string, options?: { raw?: true }): Promise<LocalSesMessage[]>;
+export async function sesMessagesFor(emailId: string, options: { raw: false }): Promise<LocalSesMessageSummary[]>;
+export async function sesMessagesFor(emailId: string, options: { raw?: boolean } = {}): Promise<LocalSesMessageSummary[]> {
+  return sesMessages({ email_id: emailId, raw: options.raw ?? true });
 }

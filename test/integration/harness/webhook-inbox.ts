@@ -14,8 +14,7 @@ export async function webhookInbox(account: TestAccount, events: string[]): Prom
   const created = await api('POST', '/webhooks', { key: account.key, body: { url: `${stack().info.webhook_inbox_url}${path}`, events } });
   expect(created.status).toBe(200);
   return async () =>
-    ((await api('GET', '/_local/webhooks')).body.requests as { path: string; body: string }[])
-      .filter((request) => request.path === `/${path}`)
+    ((await api('GET', `/_local/webhooks?path=${encodeURIComponent(`/${path}`)}`)).body.requests as { body: string }[])
       .map((request) => JSON.parse(request.body) as ReceivedWebhook)
       .reverse();
 }

@@ -138,7 +138,7 @@ describe('dryRunAutomation', () => {
     const { deps } = world([automation([step])]);
     const result = await dryRunAutomation(deps, principal(), AUTO_ID, event);
     expect(result.status).toBe('failed');
-    expect(result.error).toBe('invalid email for this event: to: Invalid input');
+    expect(result.error).toBe('invalid email for this event: to.0: "Ada" is not a valid email address: write name@example.com or "Name <name@example.com>"');
   });
 
   it('a template step is rendered from its published version with the filled variables', async () => {

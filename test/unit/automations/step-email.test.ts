@@ -95,9 +95,9 @@ describe('stepEmailRequest', () => {
   it('an address that fills to something invalid is an error naming the field', () => {
     const to = stepEmailRequest(step({ to: ['{{event.data.bad}}'] }), event, RUN);
     expect(to.ok).toBe(false);
-    expect(!to.ok && to.error).toMatch(/^invalid email for this event: to: /);
+    expect(!to.ok && to.error).toMatch(/^invalid email for this event: to.0: "not-an-address" is not a valid email address/);
     const replyTo = stepEmailRequest(step({ reply_to: ['{{event.data.bad}}'] }), event, RUN);
-    expect(!replyTo.ok && replyTo.error).toMatch(/^invalid email for this event: reply_to: /);
+    expect(!replyTo.ok && replyTo.error).toMatch(/^invalid email for this event: reply_to.0: "not-an-address" is not a valid email address/);
     const subject = stepEmailRequest(step({ subject: '{{event.data.missing}}' }), event, RUN);
     expect(subject).toEqual({ ok: false, error: 'invalid email for this event: subject: subject is required', missing: ['event.data.missing'] });
   });

@@ -36,6 +36,12 @@ interface Fakes {
   asked: string[];
   /** The resolver never answers (a DNS outage that times out nowhere). */
   dnsHangs: boolean;
+  /** Each raw message's marker (shared/store/inbound-raw-markers.ts), and whether it is still due for deletion. */
+  markers: Map<string, { status: string; indexed: boolean }>;
+  /** The reconciler discards the marker while the message is being queued (a listener slower than the bound). */
+  reconcilerFirst: boolean;
+  /** A worker claims the queued message before the listener marks it queued. */
+  workerFirst: boolean;
 }
 
 type StartOptions = { maxMessageBytes?: number; maxBufferedBytes?: number; authenticationTimeoutMs?: number };
@@ -52,12 +58,24 @@ function start(fakes: Fakes, options: StartOptions = {}) {
             if (fakes.failPut) throw new Error('S3 down');
             fakes.stored.set(key, Buffer.from(body));
           },
+          delete: async (key: string) => {
+            fakes.steps.push(`delete ${key}`);
+            fakes.stored.delete(key);
+          },
+        },
+        inboundRawMarkers: {
+          begin: async (key: string) => void fakes.markers.set(key, { status: 'pending', indexed: true }),
+          markQueued: async (key: string) => move(fakes, key, 'pending', { status: 'queued', indexed: false }) || fakes.markers.get(key)?.status === 'claimed',
+          discard: async (key: string) => move(fakes, key, 'pending', { status: 'discarded', indexed: true }),
+          forget: async (key: string) => void move(fakes, key, 'discarded', { status: 'discarded', indexed: false }),
         },
         inboundQueue: {
           enqueueAll: async (messages: InboundMessage[]) => {
             fakes.steps.push(`queue ${messages.length}`);
             if (fakes.failQueue) throw new Error('SQS down');
             fakes.queued.push(...messages);
+            if (fakes.reconcilerFirst) for (const key of fakes.markers.keys()) move(fakes, key, 'pending', { status: 'discarded', indexed: true });
+            if (fakes.workerFirst) for (const key of fakes.markers.keys()) move(fakes, key, 'pending', { status: 'claimed', indexed: false });
           },
         },
         clock: { now: () => new Date('2026-11-23T10:00:00.000Z') },
@@ -76,7 +94,14 @@ function start(fakes: Fakes, options: StartOptions = {}) {
   };
 }
 
-const newFakes = (): Fakes => ({ steps: [], stored: new Map(), queued: [], failPut: false, failQueue: false, txt: {}, asked: [], dnsHangs: false });
+const newFakes = (): Fakes => ({ steps: [], stored: new Map(), queued: [], failPut: false, failQueue: false, txt: {}, asked: [], dnsHangs: false, markers: new Map(), reconcilerFirst: false, workerFirst: false });
+
+/** A marker's conditional change: only from `from`. */
+function move(fakes: Fakes, key: string, from: string, to: { status: string; indexed: boolean }): boolean {
+  if (fakes.markers.get(key)?.status !== from) return false;
+  fakes.markers.set(key, to);
+  return true;
+}
 type SmtpError = { responseCode?: number; response?: string };
 
 describe('the MX listener', () => {
@@ -117,6 +142,8 @@ describe('the MX listener', () => {
     expect(raw).toMatch(/^Received: from sender\.test \(\[127\.0\.0\.1\]\)\r\n\tby mx\.test with ESMTPS id [0-9A-Z]{26};\r\n/);
     expect(raw).toContain('Subject: hi\r\n\r\nhello\r\n');
     expect(fakes.queued[0]!.size).toBe(fakes.stored.get(rawKey)!.length);
+    // Marked queued before the 250: nothing for the reconciler to delete.
+    expect(fakes.markers.get(rawKey)).toEqual({ status: 'queued', indexed: false });
     // Checked once for the message (one SPF lookup, not one per account); both queue messages carry the result.
     expect(fakes.asked.filter((question) => question === 'example.org/TXT')).toHaveLength(1);
     const none = { spf: { result: 'none', domain: 'example.org' }, dkim: [], dmarc: { result: 'none', domain: null, policy: null } };
@@ -169,16 +196,43 @@ describe('the MX listener', () => {
     const send = await listener(fakes);
     const error = await send({ from: 'x@example.org', to: 'one@inbound.a.test', subject: 's', text: 't' }).catch((e: SmtpError) => e);
     expect(error).toMatchObject({ responseCode: 451, response: expect.stringMatching(/^451 4\.3\.0 Temporary local problem storing the message/) });
-    expect(fakes.steps).toEqual([expect.stringMatching(/^put /)]);
+    const rawKey = fakes.steps[0]!.slice('put '.length);
+    expect(fakes.steps).toEqual([`put ${rawKey}`, `delete ${rawKey}`]);
+    expect(fakes.markers.get(rawKey)).toEqual({ status: 'discarded', indexed: false });
   });
 
-  it('answers 451 when the stored message cannot be queued (the sender tries again)', async () => {
+  it('answers 451 when the stored message cannot be queued (the sender tries again), and deletes what it stored', async () => {
     const fakes = newFakes();
     fakes.failQueue = true;
     const send = await listener(fakes);
     const error = await send({ from: 'x@example.org', to: 'one@inbound.a.test', subject: 's', text: 't' }).catch((e: SmtpError) => e);
     expect(error).toMatchObject({ responseCode: 451 });
-    expect(fakes.steps).toEqual([expect.stringMatching(/^put /), 'queue 1']);
+    const rawKey = fakes.steps[0]!.slice('put '.length);
+    expect(fakes.steps).toEqual([`put ${rawKey}`, 'queue 1', `delete ${rawKey}`]);
+    expect(fakes.stored.size).toBe(0);
+    // Discarded: a queue message that got through anyway is dropped by the worker.
+    expect(fakes.markers.get(rawKey)).toEqual({ status: 'discarded', indexed: false });
+  });
+
+  it('answers 250 when a worker claimed the message before the listener marked it queued', async () => {
+    const fakes = newFakes();
+    fakes.workerFirst = true;
+    const send = await listener(fakes);
+    const info = await send({ from: 'x@example.org', to: 'one@inbound.a.test', subject: 's', text: 't' });
+    expect(info.response).toMatch(/^250 2\.0\.0 Ok: queued as inb_/);
+    expect([...fakes.markers.values()]).toEqual([{ status: 'claimed', indexed: false }]);
+    expect(fakes.stored.size).toBe(1);
+  });
+
+  it('answers 451 when the reconciler discarded the message before it was marked queued (the sender tries again)', async () => {
+    const fakes = newFakes();
+    const send = await listener(fakes);
+    fakes.reconcilerFirst = true;
+    const error = await send({ from: 'x@example.org', to: 'one@inbound.a.test', subject: 's', text: 't' }).catch((e: SmtpError) => e);
+    expect(error).toMatchObject({ responseCode: 451 });
+    expect(fakes.queued).toHaveLength(1);
+    // Its object is the reconciler's to delete (the marker is due); the worker drops the queue message.
+    expect([...fakes.markers.values()]).toEqual([{ status: 'discarded', indexed: true }]);
   });
 
   it('refuses at RCPT TO what it does not receive for, and after DATA a message over SIZE, storing nothing', async () => {

@@ -12,7 +12,7 @@ import { inboundMessageSchema, type InboundMessage, type ServiceEventMessage } f
 import { emailEventId } from '../../../shared/domain/webhooks/event';
 import { parseInbound } from '../../../shared/inbound/parse-message';
 import type { CreateReceivedOutcome } from '../../../shared/store/received-emails';
-import { processInbound, type ProcessInboundDeps } from '../../../shared/usecases/inbound/process-inbound';
+import { processInbound, receiveQueuedInbound, type ProcessInboundDeps } from '../../../shared/usecases/inbound/process-inbound';
 import { crlf, normalMessage, oversizedPartHeaderMessage, PDF_BYTES, PNG_BYTES } from './messages';
 
 process.env.LOG_LEVEL = 'silent';
@@ -310,5 +310,36 @@ describe('processInbound', () => {
     deps.receivedEmails = { ...deps.receivedEmails, create: async () => Promise.reject(new Error('table unavailable')) };
     await expect(processInbound(deps, inboundMessage())).rejects.toThrow('table unavailable');
     expect(published).toHaveLength(0);
+  });
+});
+
+describe('receiveQueuedInbound (the worker: claim, then process)', () => {
+  /** Markers as the repository keeps them: a claim wins unless the marker was discarded. */
+  const markers = (initial: Record<string, string>) => {
+    const status = new Map(Object.entries(initial));
+    return {
+      status,
+      claim: async (rawKey: string) => {
+        if (status.get(rawKey) === 'discarded') return 'discarded' as const;
+        status.set(rawKey, 'claimed');
+        return 'claimed' as const;
+      },
+    };
+  };
+
+  it('claims the raw message before recording it (the reconciler then leaves it alone)', async () => {
+    const { deps, records } = fakes(normalMessage);
+    const inboundRawMarkers = markers({ [RAW_KEY]: 'queued' });
+    expect(await receiveQueuedInbound({ ...deps, inboundRawMarkers }, inboundMessage())).toBe('created');
+    expect(inboundRawMarkers.status.get(RAW_KEY)).toBe('claimed');
+    expect(records.size).toBe(1);
+  });
+
+  it('drops a message whose raw message the listener discarded (it answered no 250): nothing read, recorded or published', async () => {
+    const { deps, records, published } = fakes(normalMessage);
+    let reads = 0;
+    const blobs = { ...deps.blobs, get: async (key: string) => (reads++, deps.blobs.get(key)) };
+    expect(await receiveQueuedInbound({ ...deps, blobs, inboundRawMarkers: markers({ [RAW_KEY]: 'discarded' }) }, inboundMessage())).toBe('dropped');
+    expect({ reads, records: records.size, published: published.length }).toEqual({ reads: 0, records: 0, published: 0 });
   });
 });

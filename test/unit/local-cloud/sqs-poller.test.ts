@@ -6,6 +6,7 @@ import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageBatchComma
 import type { SQSEvent } from 'aws-lambda';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { SqsPoller } from '../../../localstack/cloud/sqs-poller';
+import { waitFor } from '../../support/wait';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
@@ -16,6 +17,11 @@ let counter = 0;
 beforeAll(async () => {
   fauxqs = await startFauxqs({ port: 0, logger: false });
   sqs = new SQSClient({ endpoint: fauxqs.address, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+});
+/** Every poller a test started, stopped after it even when it failed (a running poller keeps Jest alive). */
+const running: SqsPoller[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((p) => p.stop()));
 });
 afterAll(async () => {
   sqs.destroy();
@@ -35,12 +41,9 @@ async function send(url: string, bodies: string[]) {
   await sqs.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: bodies.map((MessageBody, i) => ({ Id: String(i), MessageBody })) }));
 }
 
-async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** Waits until `check` holds; a timeout names the check (its source unless told) and its last answer or error. */
+async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = String(check)): Promise<void> {
+  await waitFor(check, what, timeoutMs, 50);
 }
 
 async function depth(url: string): Promise<number> {
@@ -48,8 +51,10 @@ async function depth(url: string): Promise<number> {
   return Number(attributes.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(attributes.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
 }
 
-function poller(queue: { queueUrl: string; queueArn: string }, handler: (event: SQSEvent) => Promise<any>) {
-  return new SqsPoller({ name: 'test', sqs, queueUrl: queue.queueUrl, queueArn: queue.queueArn, handler, batchSize: 10, timeoutSeconds: 5, concurrency: 1, log: () => undefined });
+function poller(queue: { queueUrl: string; queueArn: string }, handler: (event: SQSEvent) => Promise<any>, options: { concurrency?: number; timeoutSeconds?: number } = {}) {
+  const p = new SqsPoller({ name: 'test', sqs, queueUrl: queue.queueUrl, queueArn: queue.queueArn, handler, batchSize: 10, timeoutSeconds: options.timeoutSeconds ?? 5, concurrency: options.concurrency ?? 1, log: () => undefined });
+  running.push(p);
+  return p;
 }
 
 describe('SqsPoller', () => {
@@ -87,6 +92,51 @@ describe('SqsPoller', () => {
     const dead = await sqs.send(new ReceiveMessageCommand({ QueueUrl: dlq.queueUrl }));
     expect(dead.Messages?.[0]?.Body).toBe('poison');
     expect(await depth(queue.queueUrl)).toBe(0);
+  });
+
+  it('keeps a running batch invisible past the visibility timeout (up to the function timeout), as AWS does', async () => {
+    // Visibility 1 s, a handler that takes 3 s, and a second receive loop ready to take the message
+    // again: it must not, until the batch is done (then it is deleted) or the function timeout is over.
+    const { queue, dlq } = queueWithDlq(2);
+    const received: string[] = [];
+    const slow = poller(
+      queue,
+      async (event) => {
+        received.push(...event.Records.map((r) => `${r.body} #${r.attributes.ApproximateReceiveCount}`));
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        return { batchItemFailures: [] };
+      },
+      { concurrency: 2 },
+    );
+    slow.start();
+    await send(queue.queueUrl, ['long']);
+    await waitUntil(async () => received.length === 1 && (await depth(queue.queueUrl)) === 0, 10_000, 'the batch to be handled and deleted');
+    await slow.stop();
+    expect(received).toEqual(['long #1']);
+    expect(await depth(dlq.queueUrl)).toBe(0);
+
+    // Past its timeout (1 s here) a batch is no longer kept: Lambda would have stopped it.
+    const { queue: other } = queueWithDlq(5);
+    const seen: string[] = [];
+    let release!: () => void;
+    const hang = new Promise<void>((resolve) => (release = resolve));
+    const stuck = poller(
+      other,
+      async (event) => {
+        seen.push(...event.Records.map((r) => r.attributes.ApproximateReceiveCount));
+        if (seen.length === 1) await hang;
+        return { batchItemFailures: [] };
+      },
+      { concurrency: 2, timeoutSeconds: 1 },
+    );
+    stuck.start();
+    try {
+      await send(other.queueUrl, ['stuck']);
+      await waitUntil(() => seen.length === 2, 10_000, 'the message handed out again once the first call timed out');
+      expect(seen).toEqual(['1', '2']);
+    } finally {
+      release();
+    }
   });
 
   it('retries the whole batch when the handler throws', async () => {

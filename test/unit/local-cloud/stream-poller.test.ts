@@ -18,12 +18,13 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { STREAM_WORKERS, TABLE, type FilterPattern } from '../../../infra/definitions';
 import { ensureTable } from '../../../localstack/cloud/provision';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../../localstack/cloud/dynamodb';
 import { matchesFilters, StreamCheckpoints, StreamPoller, type StreamBatchFailure, type StreamPollerOptions } from '../../../localstack/cloud/stream-poller';
+import { waitFor } from '../../support/wait';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
@@ -76,18 +77,15 @@ async function putOther(table: string, pk: string): Promise<void> {
   await dynamo.send(new PutItemCommand({ TableName: table, Item: { PK: { S: pk }, type: { S: 'counter' }, count: { N: '1' } } }));
 }
 
-async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** Waits until `check` holds; a timeout names the check (its source unless told) and its last answer or error. */
+async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = String(check)): Promise<void> {
+  await waitFor(check, what, timeoutMs, 20);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ids = (event: DynamoDBStreamEvent) => event.Records.map((r) => r.dynamodb!.NewImage!.id!.S!);
 
-type Handler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;
+type Handler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
 
 function poller(streamArn: string, handler: Handler, options: Partial<StreamPollerOptions> = {}): StreamPoller {
   const p = new StreamPoller({
@@ -291,19 +289,37 @@ describe('StreamPoller against DynamoDB Local', () => {
     expect(failure!.responseContext.functionError).toBe('Unhandled');
   });
 
-  it('treats a handler running past its timeout as a failure', async () => {
+  it('treats a handler running past its timeout as a failure: the retry starts at the timeout, while the slow call still runs', async () => {
     const { name, streamArn } = await newTable();
     await putEmail(name, 'slow');
-    let calls = 0;
+    // The first call never returns on its own: a poller that waited for it (and only then saw it was
+    // late) would never call again; one that enforces the timeout retries after 1 s while it still hangs.
+    let release!: () => void;
+    const hang = new Promise<void>((resolve) => (release = resolve));
+    const calls: { at: number; remainingMs: number }[] = [];
+    let firstReturned = false;
+    const logged: string[] = [];
     poller(
       streamArn,
-      async () => {
-        calls++;
-        if (calls === 1) await sleep(1500);
+      async (_event, context) => {
+        calls.push({ at: Date.now(), remainingMs: context.getRemainingTimeInMillis() });
+        if (calls.length === 1) {
+          await hang;
+          firstReturned = true;
+        }
       },
-      { timeoutSeconds: 1 },
+      { timeoutSeconds: 1, log: (line) => logged.push(line) },
     );
-    await waitUntil(() => calls === 2, 5000);
+    try {
+      await waitUntil(() => calls.length === 2, 5000, 'a second call after the first timed out');
+      expect(firstReturned).toBe(false);
+      // Not before the timeout (the clock's 1 ms rounding aside), and reported as the timeout.
+      expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(999);
+      expect(calls[0]!.remainingMs).toBeLessThanOrEqual(1000);
+      expect(logged).toContainEqual(expect.stringContaining('Task timed out after 1 seconds'));
+    } finally {
+      release();
+    }
   });
 
   it('resumes from the checkpoint file after a restart instead of replaying', async () => {

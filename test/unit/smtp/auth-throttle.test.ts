@@ -1,24 +1,72 @@
+/**
+ * The SMTP AUTH rule (shared/smtp/auth-throttle.ts) over an in-memory stand-in of the shared counters
+ * with the repository's semantics (a conditional ADD below the limit); the counters themselves, shared by
+ * two relays against the local DynamoDB, are tested in test/integration/smtp-auth-throttle.test.ts.
+ */
 import { AuthThrottle } from '../../../shared/smtp/auth-throttle';
+import type { FailureWindow } from '../../../shared/store/smtp-auth-failures';
 
-describe('failed SMTP logins per client address', () => {
-  it('blocks an address after maxFailures within the window, until the oldest leaves it', () => {
-    let now = 1_000_000;
-    const throttle = new AuthThrottle({ maxFailures: 3, windowMs: 60_000 }, () => now);
-    for (let i = 0; i < 2; i++) throttle.recordFailure('10.0.0.1');
-    expect(throttle.blockedFor('10.0.0.1')).toBe(0);
-    now += 10_000;
-    throttle.recordFailure('10.0.0.1');
-    expect(throttle.blockedFor('10.0.0.1')).toBe(50);
-    expect(throttle.blockedFor('10.0.0.2')).toBe(0);
-    now += 50_001;
-    expect(throttle.blockedFor('10.0.0.1')).toBe(0);
+class MemoryFailures {
+  readonly items = new Map<string, number>();
+  writes = 0;
+  async counts(subjects: string[], window: FailureWindow) {
+    return subjects.map((subject) => this.items.get(`${subject}@${window.start}`) ?? 0);
+  }
+  async add(subject: string, max: number, window: FailureWindow) {
+    this.writes++;
+    const key = `${subject}@${window.start}`;
+    const count = this.items.get(key) ?? 0;
+    if (count >= max) return null;
+    this.items.set(key, count + 1);
+    return count + 1;
+  }
+}
+
+describe('failed SMTP logins, per client address and per credential tried', () => {
+  let now: number;
+  let failures: MemoryFailures;
+  let throttle: AuthThrottle;
+  beforeEach(() => {
+    now = 1_800_000_000_000; // a multiple of the 60 s window: windows start at multiples of it
+    failures = new MemoryFailures();
+    throttle = new AuthThrottle({ maxFailures: 3, windowMs: 60_000 }, failures, () => now);
   });
 
-  it('forgets an address that logs in successfully', () => {
-    const throttle = new AuthThrottle({ maxFailures: 2, windowMs: 60_000 });
-    throttle.recordFailure('a');
-    throttle.recordSuccess('a');
-    throttle.recordFailure('a');
-    expect(throttle.blockedFor('a')).toBe(0);
+  it('tells failures below the limit, the one reaching it with a wait, then nothing until the window ends', async () => {
+    const guess = (n: number) => throttle.attempt('10.0.0.1', 'mailservice', `svcsmtp_guess${n}`);
+    expect(await throttle.afterFailure(guess(1))).toEqual({ counted: true, block: null });
+    expect(await throttle.afterFailure(guess(2))).toEqual({ counted: true, block: null });
+    now += 10_000;
+    expect(await throttle.afterFailure(guess(3))).toEqual({ counted: true, block: { waitSeconds: 50, by: 'address' } });
+    expect(await throttle.blockedFor(guess(4))).toEqual({ waitSeconds: 50, by: 'address' });
+    expect(await throttle.afterFailure(guess(4))).toEqual({ counted: false, block: { waitSeconds: 50, by: 'address' } });
+    // Another address is not blocked; the blocked one is again in the next window.
+    expect(await throttle.blockedFor(throttle.attempt('10.0.0.2', 'mailservice', 'svcsmtp_guess9'))).toBeNull();
+    now += 50_000;
+    expect(await throttle.blockedFor(guess(5))).toBeNull();
+  });
+
+  it('bounds one password replayed from many addresses', async () => {
+    const from = (address: string) => throttle.attempt(address, 'mailservice', 'svcsmtp_revoked');
+    for (const address of ['10.0.0.1', '10.0.0.2']) expect(await throttle.afterFailure(from(address))).toEqual({ counted: true, block: null });
+    expect(await throttle.afterFailure(from('10.0.0.3'))).toEqual({ counted: true, block: { waitSeconds: 60, by: 'credential' } });
+    expect(await throttle.blockedFor(from('10.0.0.4'))).toEqual({ waitSeconds: 60, by: 'credential' });
+    expect(await throttle.blockedFor(throttle.attempt('10.0.0.4', 'mailservice', 'svcsmtp_other'))).toBeNull();
+  });
+
+  it('a success writes nothing and clears nothing, and is not told while the address is at the limit', async () => {
+    const right = throttle.attempt('10.0.0.1', 'mailservice', 'svcsmtp_right');
+    for (let n = 0; n < 10; n++) expect(await throttle.afterSuccess(right)).toBeNull();
+    expect(failures.writes).toBe(0);
+    for (let n = 0; n < 3; n++) await throttle.afterFailure(throttle.attempt('10.0.0.1', 'mailservice', `svcsmtp_wrong${n}`));
+    expect(await throttle.afterSuccess(right)).toEqual({ waitSeconds: 60, by: 'address' });
+  });
+
+  it('keeps the password only as a hash, and counts an IPv4-mapped address as the IPv4 one', () => {
+    const attempt = throttle.attempt('::ffff:10.0.0.1', 'mailservice', 'svcsmtp_secret');
+    expect(attempt.address).toBe('ip:10.0.0.1');
+    expect(attempt.credential).toMatch(/^cred:[0-9a-f]{64}$/);
+    expect(JSON.stringify(attempt)).not.toContain('secret');
+    expect(throttle.attempt('2001:db8::1', 'mailservice', 'x').address).toBe('ip:2001:db8::1');
   });
 });

@@ -33,6 +33,8 @@ function fakeDeps(touches: string[]): RelayDeps {
     clock: { now: () => new Date() },
     sandboxDomain: SANDBOX,
     smtpCredentials: { touchLastUsed: async (_account: string, credential: string, at: string) => void touches.push(`${credential}@${at}`) },
+    // No failure reaches the limit here (the shared counters: test/integration/smtp-auth-throttle.test.ts).
+    smtpAuthFailures: { counts: async (subjects: string[]) => subjects.map(() => 0), add: async () => 1 },
   } as unknown as RelayDeps;
 }
 

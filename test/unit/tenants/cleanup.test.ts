@@ -38,6 +38,16 @@ function fakes(options: { suppressions?: number; conflictsOn?: string } = {}) {
       ] as const
     ).map(([id, tenants, enabled]) => [id, { id, account_id: 'acc_1', url: 'https://x.test', events: [], enabled, tenants: tenants ? [...tenants] : null, created_at: '', updated_at: '' }]),
   );
+  // wh_fresh names the tenant but the account's listing (an index) does not show it yet: the tenant's webhook_ids does.
+  webhooks.set('wh_fresh', { id: 'wh_fresh', account_id: 'acc_1', url: 'https://x.test', events: [], enabled: true, tenants: ['acme'], created_at: '', updated_at: '' });
+  const webhookIds = ['wh_fresh', 'wh_only', 'wh_deleted'];
+  // The tenant's scheduled emails' list: one scheduled, one that fired meanwhile, one whose email is gone.
+  const emails = new Map<string, { status: string; tenant_id: string }>([
+    ['msg_1', { status: 'scheduled', tenant_id: 'ten_A' }],
+    ['msg_2', { status: 'queued', tenant_id: 'ten_A' }],
+    ['msg_4', { status: 'scheduled', tenant_id: 'ten_B' }],
+  ]);
+  const scheduled = new Set(['ten_A/msg_1', 'ten_A/msg_2', 'ten_A/msg_3', 'ten_B/msg_4']);
   let conflicts = options.conflictsOn ? 1 : 0;
   const ses = new FakeSesTenants();
   ses.tenants.set('ten_A', new Set(['configuration-set', 'identity/one.test']));
@@ -90,8 +100,27 @@ function fakes(options: { suppressions?: number; conflictsOn?: string } = {}) {
         return page.length;
       },
     },
+    tenants: { webhookIdsOf: async () => [...webhookIds] },
+    emails: {
+      get: async (id) => (emails.has(id) ? ({ email: { id, account_id: 'acc_1', ...emails.get(id)! }, internals: { usage_reserved: { entries: [], count: 1 } } } as any) : null),
+      cancelScheduled: async (_acc, id, _now, release, tenantId) => {
+        const email = emails.get(id);
+        if (!email || email.status !== 'scheduled') return false;
+        email.status = 'cancelled';
+        scheduled.delete(`${tenantId}/${id}`);
+        log.push(`cancel ${id} releasing ${release?.length ?? 0}`);
+        return true;
+      },
+    },
+    usage: { release: () => [{ Update: {} } as any] },
+    tenantScheduled: {
+      page: async (tenantId, limit) => [...scheduled].filter((m) => m.startsWith(`${tenantId}/`)).slice(0, limit).map((m) => m.split('/')[1]!),
+      forget: async (tenantId, id) => {
+        scheduled.delete(`${tenantId}/${id}`);
+      },
+    },
     webhooks: {
-      listForAccount: async () => [...webhooks.values()].map((w) => ({ ...w })),
+      listForAccount: async () => [...webhooks.values()].filter((w) => w.id !== 'wh_fresh').map((w) => ({ ...w })),
       get: async (id) => (webhooks.has(id) ? { endpoint: { ...webhooks.get(id)!, tenants: webhooks.get(id)!.tenants && [...webhooks.get(id)!.tenants!] }, sealedSecret: '' } : null),
       replaceTenantFilter: async (id, expected, next) => {
         const current = webhooks.get(id)!;
@@ -107,7 +136,7 @@ function fakes(options: { suppressions?: number; conflictsOn?: string } = {}) {
       },
     },
   };
-  return { deps, log, keys, credentials, domains, memberships, suppressions, optOuts, webhooks, ses };
+  return { deps, log, keys, credentials, domains, memberships, suppressions, optOuts, webhooks, ses, emails, scheduled };
 }
 
 async function runAll(deps: TenantCleanupDeps) {
@@ -115,10 +144,26 @@ async function runAll(deps: TenantCleanupDeps) {
 }
 
 describe('tenant clean-up steps', () => {
-  it('revokes keys and SMTP credentials first, then returns domains, deletes the lists, then leaves webhook filters', async () => {
+  it('cancels scheduled emails first, revokes keys and SMTP credentials, then returns domains, deletes the lists, then leaves webhook filters', async () => {
     const f = fakes();
     await runAll(f.deps);
-    expect(f.log).toEqual(['revoke key_1', 'revoke key_3', 'revoke smtp_1', 'release dom_1', 'suppressions 2', 'suppressions 1', 'opt-outs 1', 'webhook wh_only', 'webhook wh_both']);
+    expect(f.log).toEqual([
+      'cancel msg_1 releasing 1',
+      'revoke key_1',
+      'revoke key_3',
+      'revoke smtp_1',
+      'release dom_1',
+      'suppressions 2',
+      'suppressions 1',
+      'opt-outs 1',
+      'webhook wh_fresh',
+      'webhook wh_only',
+      'webhook wh_both',
+    ]);
+    expect(f.emails.get('msg_1')!.status).toBe('cancelled');
+    expect(f.emails.get('msg_2')!.status).toBe('queued');
+    expect(f.emails.get('msg_4')!.status).toBe('scheduled');
+    expect([...f.scheduled]).toEqual(['ten_B/msg_4']);
     expect([...f.keys.keys()]).toEqual(['key_2', 'key_4']);
     expect([...f.credentials.keys()]).toEqual(['smtp_2']);
     expect(f.domains.get('dom_1')!.tenant_id).toBeNull();
@@ -130,6 +175,7 @@ describe('tenant clean-up steps', () => {
     expect(f.webhooks.get('wh_both')).toMatchObject({ tenants: ['globex'], enabled: true });
     expect(f.webhooks.get('wh_other')).toMatchObject({ tenants: ['globex'], enabled: true });
     expect(f.webhooks.get('wh_all')).toMatchObject({ tenants: null, enabled: true });
+    expect(f.webhooks.get('wh_fresh')).toMatchObject({ tenants: null, enabled: false });
   });
 
   it('is idempotent: a second run changes nothing', async () => {
@@ -147,7 +193,8 @@ describe('tenant clean-up steps', () => {
     const started = deps.clock.now();
     await steps[0]!(TENANT, started);
     await steps[1]!(TENANT, started);
-    await expect(steps[2]!(TENANT, started)).rejects.toMatchObject({ status: 503, code: 'service_unavailable' });
+    await steps[2]!(TENANT, started);
+    await expect(steps[3]!(TENANT, started)).rejects.toMatchObject({ status: 503, code: 'service_unavailable' });
     expect(f.suppressions.length).toBeGreaterThan(0);
     expect(f.suppressions.length).toBeLessThan(9);
     // The client sends DELETE again: a new start, the rest is done.
@@ -177,7 +224,8 @@ describe('tenant clean-up steps', () => {
     f.ses.down = true;
     await expect(runAll(f.deps)).rejects.toMatchObject({ status: 503, code: 'service_unavailable', details: { tenant: 'acme', deleting: true } });
     expect([...f.keys.keys()]).toEqual(['key_2', 'key_4']);
-    expect(f.ses.resourcesOf('ten_A')).toBeDefined();
+    // The SES tenant is still there with every association: the failed step touched nothing.
+    expect(f.ses.resourcesOf('ten_A')).toEqual(['configuration-set', 'identity/one.test']);
     f.ses.down = false;
     await runAll(f.deps);
     expect(f.ses.resourcesOf('ten_A')).toBeUndefined();

@@ -1,0 +1,58 @@
+/**
+ * The reconciler's inbound pass: raw messages an MX listener stored and never queued are deleted.
+ *
+ * The listener writes a pending marker before it stores a raw message and marks it queued before it
+ * answers 250 (shared/inbound/mx-server.ts); when queueing fails it discards the message itself. What is
+ * left pending past its bound (UNQUEUED_RAW_BOUND_MS: a listener that crashed, or lost the table, between
+ * storing and queueing; the sender had no 250 and sends again) is discarded here, and so is the object of
+ * any discarded marker whose deletion did not finish. A worker that gets a message of a discarded raw
+ * message drops it (shared/usecases/inbound/process-inbound.ts); one that claimed it first keeps it, and
+ * then this pass leaves it alone: both go through one conditional write on the marker.
+ */
+import { mapBounded } from '../../concurrency';
+import type { BlobStore, Clock } from '../../ports';
+import type { InboundRawMarkerRepository } from '../../store/inbound-raw-markers';
+
+export interface UnqueuedInboundDeps {
+  inboundRawMarkers: Pick<InboundRawMarkerRepository, 'pastDue' | 'get' | 'discard' | 'forget'>;
+  blobs: Pick<BlobStore, 'delete'>;
+  clock: Clock;
+}
+
+export interface UnqueuedInboundReport {
+  /** Raw inbound messages deleted because no queue message will ever be recorded from them. */
+  discarded_inbound: number;
+}
+
+export const NO_UNQUEUED_INBOUND_WORK: UnqueuedInboundReport = { discarded_inbound: 0 };
+
+/** Markers read per index shard per pass (a backlog drains over a few passes). */
+const PER_SHARD = 50;
+
+export async function discardUnqueuedInbound(deps: UnqueuedInboundDeps, log: (message: string, error: unknown) => void): Promise<UnqueuedInboundReport & { errors: number }> {
+  const now = deps.clock.now().getTime();
+  const rawKeys = await deps.inboundRawMarkers.pastDue(now, PER_SHARD);
+  let discarded = 0;
+  let errors = 0;
+  await mapBounded(rawKeys, 8, async (rawKey) => {
+    try {
+      if (await discardOne(deps, rawKey, now)) discarded++;
+    } catch (error) {
+      errors++;
+      log(`reconcile: discarding the unqueued inbound message ${rawKey} failed`, error);
+    }
+  });
+  return { discarded_inbound: discarded, errors };
+}
+
+/** True when the object was deleted now; false when the marker moved on (queued, claimed) or is gone. */
+async function discardOne(deps: UnqueuedInboundDeps, rawKey: string, now: number): Promise<boolean> {
+  const marker = await deps.inboundRawMarkers.get(rawKey);
+  if (!marker) return false;
+  // Pending past its bound: discarded, unless a listener or a worker gets to it first.
+  if (marker.status === 'pending' && !(await deps.inboundRawMarkers.discard(rawKey, now))) return false;
+  if (marker.status !== 'pending' && marker.status !== 'discarded') return false;
+  await deps.blobs.delete(rawKey);
+  await deps.inboundRawMarkers.forget(rawKey);
+  return true;
+}

@@ -1,0 +1,110 @@
+/**
+ * `npm start` stops the whole stack (its Node processes and DynamoDB Local's Java) when its own process,
+ * npm, gets SIGTERM or SIGINT, or is killed. npm passes SIGTERM and SIGINT to its child, which used to be a
+ * `sh -c` that died of the first and ignored the second without passing either on, so the stack kept
+ * serving; the script now `exec`s tsx (package.json), and localstack/cloud/launcher-watch.ts stops the
+ * stack when npm dies without passing anything (SIGKILL). Run as a reader runs it: the real `npm start`
+ * in a process group of its own, the signal sent to npm's pid only.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '..', '..');
+
+interface GroupMember {
+  pid: number;
+  command: string;
+}
+
+/** Every process of process group `pgid`, from /proc. */
+function processGroup(pgid: number): GroupMember[] {
+  const members: GroupMember[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // fields[0] is the state, [1] ppid, [2] pgrp; a zombie is already gone as far as serving goes.
+      if (Number(fields[2]) !== pgid || fields[0] === 'Z') continue;
+      members.push({ pid: Number(entry), command: readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim() });
+    } catch {
+      // exited while we looked
+    }
+  }
+  return members;
+}
+
+function portOpen(address: string): Promise<boolean> {
+  const url = new URL(address.includes('://') ? address : `tcp://${address}`);
+  return new Promise((resolveOpen) => {
+    const socket = connect({ host: url.hostname, port: Number(url.port) });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolveOpen(true);
+    });
+    socket.once('error', () => resolveOpen(false));
+  });
+}
+
+async function waitFor(what: string, done: () => Promise<boolean> | boolean, timeoutMs: number, describeState: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await done()) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${what} within ${timeoutMs} ms; ${describeState()}`);
+}
+
+async function startThenSignalNpm(signal: NodeJS.Signals): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), `mailservice-npm-start-${signal}-`));
+  const npm = spawn('npm', ['start'], {
+    cwd: ROOT,
+    // PORT=0: every listener on a free port, so this runs beside any other stack.
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, DATA_IN_MEMORY: '1', LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // its own process group: every process it starts is found by pgid
+  });
+  const pgid = npm.pid!;
+  let output = '';
+  npm.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  npm.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  try {
+    await waitFor('npm start printed its ready line', () => /Ready in \d+ ms/.test(output), 90_000, () => output);
+    const stack = JSON.parse(readFileSync(join(dataDir, 'stack.json'), 'utf8')) as {
+      api_url: string;
+      smtp: string;
+      mx: string;
+      webhook_inbox_url: string;
+      endpoints: Record<'dynamodb' | 'sqs' | 'sesv2' | 'scheduler' | 'dns', string>;
+    };
+    const addresses = [stack.api_url, stack.smtp, stack.mx, stack.webhook_inbox_url, ...Object.values(stack.endpoints)];
+    const before = processGroup(pgid);
+    expect(before.some((p) => /\bjava\b/.test(p.command))).toBe(true);
+    expect(before.some((p) => p.command.includes('localstack/start.ts') && !p.command.includes('tsx localstack'))).toBe(true);
+    for (const address of addresses) expect(await portOpen(address)).toBe(true);
+
+    process.kill(npm.pid!, signal); // npm's own process only, not the group
+
+    await waitFor(`no process of npm start's group left after ${signal} to npm`, () => processGroup(pgid).length === 0, 30_000, () => JSON.stringify(processGroup(pgid)));
+    const open: string[] = [];
+    for (const address of addresses) if (await portOpen(address)) open.push(address);
+    expect(open).toEqual([]);
+  } finally {
+    try {
+      process.kill(-pgid, 'SIGKILL'); // whatever a failed run left
+    } catch {
+      // none left
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+describe('npm start stops the whole stack when its own process is signalled', () => {
+  test.concurrent('SIGTERM to npm', () => startThenSignalNpm('SIGTERM'), 150_000);
+  test.concurrent('SIGINT to npm', () => startThenSignalNpm('SIGINT'), 150_000);
+  // npm gets no chance to pass anything on: the stack sees tsx's CLI re-parented (localstack/cloud/launcher-watch.ts).
+  test.concurrent('SIGKILL to npm', () => startThenSignalNpm('SIGKILL'), 150_000);
+});

@@ -1,0 +1,167 @@
+/**
+ * The reconciler's SES tenants sweep (shared/usecases/reconcile-ses-tenants.ts) against the local cloud's
+ * SES emulator and table: an SES tenant left without a tenant of ours (a crash between CreateTenant and
+ * the store write; one re-created while its tenant was deleted) is deleted once its id is older than the
+ * grace, never a younger one (a create may still be running) nor one that does not use our configuration
+ * set; a tenant of ours whose SES tenant is missing gets it back with its associations, unless it is being
+ * deleted. The emulator lists tenants as SES's ListTenants does (fields, NextToken paging, Filter).
+ */
+import { CreateTenantCommand, CreateTenantResourceAssociationCommand, DeleteTenantCommand, GetTenantCommand, ListTenantsCommand } from '@aws-sdk/client-sesv2';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { newId } from '../../shared/domain/ids';
+import { keys } from '../../shared/store/keys';
+import type { Tenant } from '../../shared/domain/tenants/tenant';
+import type { SesTenantSweepState } from '../../shared/store/ses-tenant-sweep';
+import { reconcile } from '../../shared/usecases/reconcile';
+import { SES_TENANT_ORPHAN_GRACE_MS, sweepSesTenantPages, type SesTenantSweepReport } from '../../shared/usecases/reconcile-ses-tenants';
+import { openSesTenant } from '../../shared/usecases/ses-tenant-links';
+import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
+import { documentClient } from './harness/usage';
+import { publishAll, uniqueDomain } from './harness/dns';
+import { createTenant, unique } from './harness/tenants';
+import { CONFIGURATION_SET_ARN, identityArn, sesTenantsView } from '../support/ses-tenants-view';
+
+const view = sesTenantsView(() => stack().info.env);
+const sesResources = view.resources;
+let account: TestAccount;
+
+beforeAll(async () => {
+  account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
+});
+
+/** An SES tenant as a crash would leave it: created (and associated with our configuration set, unless `owned` is false), with no tenant of ours. */
+async function strandedSesTenant(ageMs: number, owned = true): Promise<string> {
+  const name = newId('ten', Date.now() - ageMs);
+  await view.client().send(new CreateTenantCommand({ TenantName: name }));
+  if (owned) await view.client().send(new CreateTenantResourceAssociationCommand({ TenantName: name, ResourceArn: CONFIGURATION_SET_ARN }));
+  return name;
+}
+
+/** One whole cycle of the sweep (both lists, every page), as successive reconciler passes would make it. */
+async function sweepEverything(): Promise<SesTenantSweepReport> {
+  const { services } = stack();
+  const errors: unknown[] = [];
+  const total: SesTenantSweepReport = { ses_tenants_removed: 0, ses_tenants_restored: 0, ses_tenants_unowned: 0, ses_tenant_errors: 0 };
+  let state: SesTenantSweepState = { sesToken: null, aliasesAfter: null };
+  do {
+    const { report, next } = await sweepSesTenantPages(services, state, (_message, error) => errors.push(error), { sesPage: 50, ourPage: 100 });
+    for (const key of Object.keys(total) as (keyof SesTenantSweepReport)[]) total[key] += report[key];
+    state = next;
+  } while (state.sesToken !== null || state.aliasesAfter !== null);
+  expect(errors).toEqual([]);
+  return total;
+}
+
+/** A verified domain owned by the tenant (associated with its SES tenant by the verification). */
+async function verifiedDomainOf(tenant: { external_id: string }): Promise<string> {
+  const name = uniqueDomain();
+  const added = await api('POST', '/domains', { key: account.key, body: { name, tenant: tenant.external_id } });
+  expect(added.status).toBe(201);
+  await publishAll(added.body.domain.records);
+  const verified = await api('POST', `/domains/${added.body.domain.id}`, { key: account.key, body: { action: 'verify' } });
+  expect(verified.body.domain.status).toBe('verified');
+  return name;
+}
+
+describe('the SES emulator lists tenants as ListTenants does', () => {
+  it('answers TenantInfo fields and pages with NextToken until the last page, which has none; Filter narrows by name', async () => {
+    const prefix = unique('list').replace(/[^A-Za-z0-9-]/g, '-');
+    const names = [`${prefix}-a`, `${prefix}-b`, `${prefix}-c`];
+    for (const name of names) await view.client().send(new CreateTenantCommand({ TenantName: name }));
+    const seen: string[] = [];
+    let NextToken: string | undefined;
+    let pages = 0;
+    do {
+      const page = await view.client().send(new ListTenantsCommand({ PageSize: 2, Filter: { TENANT_NAME_CONTAINS: prefix }, ...(NextToken ? { NextToken } : {}) }));
+      pages++;
+      expect(page.Tenants!.length).toBeLessThanOrEqual(2);
+      for (const info of page.Tenants!) {
+        expect(info).toEqual({ TenantName: expect.any(String), TenantId: expect.any(String), TenantArn: `arn:aws:ses:us-east-1:000000000000:tenant/${info.TenantName}/${info.TenantId}`, CreatedTimestamp: expect.any(Date), SendingStatus: 'ENABLED' });
+        seen.push(info.TenantName!);
+      }
+      NextToken = page.NextToken;
+    } while (NextToken);
+    expect(pages).toBe(2);
+    expect(seen).toEqual(names);
+    await expect(view.client().send(new ListTenantsCommand({ PageSize: 0 }))).rejects.toMatchObject({ name: 'BadRequestException' });
+    await expect(view.client().send(new ListTenantsCommand({ NextToken: 'not-a-token' }))).rejects.toMatchObject({ name: 'BadRequestException' });
+    for (const name of names) await view.client().send(new DeleteTenantCommand({ TenantName: name }));
+  });
+});
+
+describe('the SES tenants sweep', () => {
+  it('deletes an SES tenant stranded by a crash once its id is older than the grace; a younger one, or one not using our configuration set, stays', async () => {
+    const stranded = await strandedSesTenant(SES_TENANT_ORPHAN_GRACE_MS + 60_000);
+    const young = await strandedSesTenant(SES_TENANT_ORPHAN_GRACE_MS - 60_000);
+    const foreign = await strandedSesTenant(SES_TENANT_ORPHAN_GRACE_MS + 60_000, false);
+    const kept = await createTenant(account);
+
+    const report = await sweepEverything();
+    expect(await sesResources(stranded)).toBeNull();
+    expect(await sesResources(young)).toEqual([CONFIGURATION_SET_ARN]);
+    expect(await sesResources(foreign)).toEqual([]);
+    expect(await sesResources(kept.id)).toEqual([CONFIGURATION_SET_ARN]);
+    expect(report.ses_tenants_removed).toBeGreaterThanOrEqual(1);
+    expect(report.ses_tenants_unowned).toBeGreaterThanOrEqual(1);
+    for (const name of [young, foreign]) await view.client().send(new DeleteTenantCommand({ TenantName: name }));
+  });
+
+  it('deletes an SES tenant re-created while its tenant was being deleted (a domain verified during the DELETE)', async () => {
+    // A tenant created an hour ago (written as POST /tenants writes it, with an id of that time).
+    const { services } = stack();
+    const created = new Date(Date.now() - 3_600_000).toISOString();
+    const tenant: Tenant = { id: newId('ten', Date.parse(created)), account_id: account.id, external_id: unique('old'), name: 'old', status: 'active', paused_reason: null, paused_at: null, pause_source: null, default_from_domain: null, stream_policy: 'all', daily_limit: null, metadata: null, created_at: created, updated_at: created };
+    await openSesTenant(services.sesTenants, tenant.id);
+    expect(await services.tenants.create(tenant, 1000)).toEqual({ kind: 'created' });
+    expect((await api('DELETE', `/tenants/${tenant.external_id}`, { key: account.key })).status).toBe(200);
+    expect(await sesResources(tenant.id)).toBeNull();
+    // The verification that raced the DELETE ensures the SES tenant after the deletion's last step.
+    await openSesTenant(services.sesTenants, tenant.id);
+    expect(await sesResources(tenant.id)).toEqual([CONFIGURATION_SET_ARN]);
+
+    await sweepEverything();
+    expect(await sesResources(tenant.id)).toBeNull();
+  });
+
+  it('gives a live tenant whose SES tenant is missing its SES tenant back, with the configuration set and its verified domains; not a tenant being deleted', async () => {
+    const tenant = await createTenant(account);
+    const domain = await verifiedDomainOf(tenant);
+    const deleting = await createTenant(account);
+    const { services } = stack();
+    expect(await services.tenants.markDeleting({ account_id: account.id, external_id: deleting.external_id }, new Date().toISOString())).toBe(true);
+    for (const name of [tenant.id, deleting.id]) await view.client().send(new DeleteTenantCommand({ TenantName: name }));
+
+    const report = await sweepEverything();
+    expect(await sesResources(tenant.id)).toEqual([CONFIGURATION_SET_ARN, identityArn(domain)].sort());
+    expect((await view.client().send(new GetTenantCommand({ TenantName: tenant.id }))).Tenant?.TenantName).toBe(tenant.id);
+    expect(await sesResources(deleting.id)).toBeNull();
+    expect(report.ses_tenants_restored).toBeGreaterThanOrEqual(1);
+    // Its deletion finishes as usual.
+    expect((await api('DELETE', `/tenants/${deleting.external_id}`, { key: account.key })).status).toBe(200);
+  });
+
+  it('runs from the reconciler at most once per interval: one pass claims the sweep, the next within the interval does nothing', async () => {
+    const { services, info } = stack();
+    // The stack's own reconciler (its handler on a timer) has swept already: its place is recorded.
+    const recorded = await waitFor(async () => (await documentClient().send(new GetCommand({ TableName: info.env.TABLE_NAME!, Key: keys.sesTenantSweep(), ConsistentRead: true }))).Item, "the local reconciler's first sweep");
+    expect(recorded.next_run_at).toEqual(expect.any(Number));
+    // A clock past any sweep the local reconciler has made: this pass's claim is due, the next one is not.
+    const later = { now: () => new Date(Date.now() + 3_600_000) };
+    let listed = 0;
+    const sesTenants = Object.assign(Object.create(services.sesTenants) as typeof services.sesTenants, {
+      listTenants: (page: { nextToken?: string; pageSize: number }) => {
+        listed++;
+        return services.sesTenants.listTenants(page);
+      },
+    });
+    const logged: unknown[] = [];
+    const pass = () => reconcile({ ...services, dueWork: { pastDue: async () => [] }, bounds: services.config.recovery, sesTenantSweep: { ...services, sesTenants, clock: later } }, (_m, error) => logged.push(error));
+    const first = await pass();
+    expect(listed).toBe(1);
+    expect(first.ses_tenant_errors).toBe(0);
+    const second = await pass();
+    expect(listed).toBe(1);
+    expect(second).toMatchObject({ ses_tenants_removed: 0, ses_tenants_restored: 0, ses_tenants_unowned: 0, ses_tenant_errors: 0 });
+    expect(logged).toEqual([]);
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * One bash per page, kept for the whole page, as a reader's terminal: variables set by one command are
+ * there for the next. Each command is sourced from a file (its stdin is /dev/null, so nothing it runs
+ * can eat the next command) with `set -u -o pipefail`: a variable the page never set is an error, as is
+ * a failing stage of a pipeline. `curl` is wrapped to record the headers of the last answer, so the
+ * test knows the HTTP status a command got (nothing else changes for the command).
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface CommandResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+  /** The status line of the last HTTP answer a curl of the command got. */
+  httpStatus?: number;
+  /** The shell itself ended (e.g. `exit`, or `set -u` on a variable never set). */
+  shellExited?: boolean;
+}
+
+export class PageShell {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly mark = `@@docs-test-${randomUUID()}@@`;
+  private stdout = '';
+  private stderr = '';
+  private exited = false;
+  private wake: (() => void) | undefined;
+  private counter = 0;
+
+  /** Where the commands' files and the last answer's headers are kept (removed by close()). */
+  private readonly scratch = mkdtempSync(join(tmpdir(), 'mailservice-docs-shell-'));
+
+  constructor(dir: string, env: NodeJS.ProcessEnv) {
+    const headers = join(this.scratch, 'headers');
+    const driver = [
+      'set -u -o pipefail',
+      `__docs_headers=${JSON.stringify(headers)}`,
+      'curl() { command curl -D "$__docs_headers" "$@"; }',
+      'while IFS= read -r __docs_file <&3; do',
+      '  : > "$__docs_headers"',
+      '  source "$__docs_file" </dev/null',
+      '  __docs_status=$?',
+      `  printf '\\n${this.mark} %s\\n' "$__docs_status"`,
+      `  printf '\\n${this.mark}\\n' >&2`,
+      'done',
+    ].join('\n');
+    this.child = spawn('bash', ['--noprofile', '--norc', '-c', driver], {
+      cwd: dir,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+      detached: true,
+    }) as unknown as ChildProcessWithoutNullStreams;
+    this.child.stdout.on('data', (chunk: Buffer) => {
+      this.stdout += chunk.toString();
+      this.wake?.();
+    });
+    this.child.stderr.on('data', (chunk: Buffer) => {
+      this.stderr += chunk.toString();
+      this.wake?.();
+    });
+    this.child.once('exit', () => {
+      this.exited = true;
+      this.wake?.();
+    });
+  }
+
+  private lastHttpStatus(): number | undefined {
+    let headers = '';
+    try {
+      headers = readFileSync(join(this.scratch, 'headers'), 'utf8');
+    } catch {
+      return undefined;
+    }
+    const statuses = [...headers.matchAll(/^HTTP\/[\d.]+ (\d{3})/gm)];
+    return statuses.length ? Number(statuses[statuses.length - 1]![1]) : undefined;
+  }
+
+  async run(command: string, timeoutMs: number): Promise<CommandResult> {
+    if (this.exited) return { status: -1, stdout: '', stderr: 'the page shell has ended', shellExited: true };
+    const file = join(this.scratch, `command-${++this.counter}.sh`);
+    writeFileSync(file, `${command}\n`);
+    (this.child.stdio[3] as NodeJS.WritableStream).write(`${file}\n`);
+    const end = new RegExp(`\\n?${this.mark} (\\d+)\\n`);
+    const errEnd = `\n${this.mark}\n`;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const done = end.exec(this.stdout);
+      if (done && this.stderr.includes(errEnd)) {
+        const stdout = this.stdout.slice(0, done.index);
+        const stderr = this.stderr.slice(0, this.stderr.indexOf(errEnd));
+        this.stdout = this.stdout.slice(done.index + done[0].length);
+        this.stderr = this.stderr.slice(this.stderr.indexOf(errEnd) + errEnd.length);
+        return { status: Number(done[1]), stdout, stderr, httpStatus: this.lastHttpStatus() };
+      }
+      if (this.exited) return { status: this.child.exitCode ?? -1, stdout: this.stdout, stderr: this.stderr, shellExited: true };
+      if (Date.now() > deadline) {
+        this.close();
+        return { status: -1, stdout: this.stdout, stderr: `${this.stderr}\n(no answer within ${timeoutMs} ms: the command was stopped)`, shellExited: true };
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 250);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  }
+
+  close(): void {
+    rmSync(this.scratch, { recursive: true, force: true });
+    if (this.exited) return;
+    try {
+      // The shell and whatever it still runs: its own process group (detached).
+      process.kill(-this.child.pid!, 'SIGKILL');
+    } catch {
+      this.child.kill('SIGKILL');
+    }
+  }
+}

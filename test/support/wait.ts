@@ -1,0 +1,66 @@
+/**
+ * Polling until something holds, for every tier of tests. A wait that times out says why: what it
+ * waited for, how many times it looked, the last error its probe threw (with the attempt it threw on)
+ * and the last value it returned, never a bare "timed out".
+ */
+export class WaitTimeout extends Error {
+  constructor(
+    message: string,
+    /** The probe's last error, if it ever threw. */
+    readonly lastError: unknown,
+    /** Whether the last attempt threw (rather than answered "not yet"). */
+    readonly lastAttemptThrew: boolean,
+  ) {
+    super(message, lastError === undefined ? undefined : { cause: lastError });
+  }
+}
+
+/**
+ * For a wait whose caller then asserts on what it saw (`.catch(unlessProbeFailed)`): a timeout because the
+ * condition never held is let through, so the caller's assertion shows the values; a probe that was
+ * failing at the end (a refused request, a broken answer) is the cause, and is thrown.
+ */
+export function unlessProbeFailed(error: unknown): void {
+  if (!(error instanceof WaitTimeout) || error.lastAttemptThrew) throw error;
+}
+
+function preview(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 300 ? `${value.slice(0, 300)}...` : value);
+  try {
+    const text = JSON.stringify(value);
+    if (text !== undefined) return text.length > 300 ? `${text.slice(0, 300)}...` : text;
+  } catch {
+    // not JSON-able (a cycle, a BigInt): String() below
+  }
+  return String(value);
+}
+
+/**
+ * Calls `probe` every `everyMs` until it returns a truthy value, which it returns. A probe that throws
+ * is called again; after `timeoutMs` the wait fails with a WaitTimeout naming `what` and the cause.
+ */
+export async function waitFor<T>(probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, what: string, timeoutMs = 15_000, everyMs = 50): Promise<T> {
+  const started = Date.now();
+  let attempts = 0;
+  let lastError: { error: unknown; attempt: number } | undefined;
+  let lastValue: { value: unknown } | undefined;
+  let lastAttemptThrew = false;
+  for (;;) {
+    attempts++;
+    try {
+      const value = await probe();
+      if (value) return value;
+      lastValue = { value };
+      lastAttemptThrew = false;
+    } catch (error) {
+      lastError = { error, attempt: attempts };
+      lastAttemptThrew = true;
+    }
+    if (Date.now() - started >= timeoutMs) break;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  const causes: string[] = [];
+  if (lastError) causes.push(`the probe last threw on attempt ${lastError.attempt}: ${lastError.error instanceof Error ? lastError.error.message : preview(lastError.error)}`);
+  if (lastValue) causes.push(`it last returned ${preview(lastValue.value)}`);
+  throw new WaitTimeout(`timed out after ${timeoutMs} ms (${attempts} attempts) waiting for ${what}${causes.length ? `; ${causes.join('; ')}` : ''}`, lastError?.error, lastAttemptThrew);
+}

@@ -1,0 +1,80 @@
+/**
+ * The SES tenants sweep (shared/usecases/reconcile-ses-tenants.ts) over in-memory fakes: the paths the
+ * emulator cannot stage on demand: a deletion that begins during a repair, SES refusing a stale list
+ * token, and a sweep that is not due.
+ */
+import { newId } from '../../../shared/domain/ids';
+import type { StoredTenant } from '../../../shared/store/tenants';
+import { NO_SES_TENANT_WORK, reconcileSesTenants, sweepSesTenantPages, type SesTenantSweepDeps } from '../../../shared/usecases/reconcile-ses-tenants';
+import { FakeSesTenants } from '../../support/fake-ses-tenants';
+
+const ID = newId('ten', Date.now() - 3_600_000);
+
+function fakes(options: { deletingAfter?: number } = {}) {
+  const ses = new FakeSesTenants();
+  let reads = 0;
+  let due = true;
+  const saved: unknown[] = [];
+  const deps: SesTenantSweepDeps = {
+    sesTenants: ses,
+    tenants: {
+      aliases: async (ids) => new Map(ids.filter((id) => id === ID).map((id) => [id, { id, account_id: 'acc_1', external_id: 'acme' }])),
+      aliasPage: async () => ({ aliases: [{ id: ID, account_id: 'acc_1', external_id: 'acme' }], next: null }),
+      // The tenant's record: live, until the read numbered `deletingAfter` (a DELETE began meanwhile).
+      find: async () => ({ tenant: { id: ID }, deleting: options.deletingAfter !== undefined && ++reads > options.deletingAfter }) as unknown as StoredTenant,
+    },
+    domains: { tenantDomainIds: async () => [], get: async () => null },
+    sesTenantSweep: {
+      claim: async () => (due ? { sesToken: null, aliasesAfter: null } : null),
+      save: async (state) => {
+        saved.push(state);
+      },
+    },
+    clock: { now: () => new Date() },
+  };
+  return { deps, ses, saved, notDue: () => (due = false) };
+}
+
+const noLog = () => undefined;
+
+describe('SES tenants sweep', () => {
+  it('restores a live tenant whose SES tenant is missing', async () => {
+    const f = fakes();
+    const { report } = await sweepSesTenantPages(f.deps, { sesToken: null, aliasesAfter: null }, noLog);
+    expect(report).toEqual({ ...NO_SES_TENANT_WORK, ses_tenants_restored: 1 });
+    expect(f.ses.resourcesOf(ID)).toEqual(['configuration-set']);
+  });
+
+  it('deletes again what it restored when the tenant\'s deletion began meanwhile (its DeleteTenant may have run first)', async () => {
+    const f = fakes({ deletingAfter: 1 });
+    const { report } = await sweepSesTenantPages(f.deps, { sesToken: null, aliasesAfter: null }, noLog);
+    expect(report).toEqual(NO_SES_TENANT_WORK);
+    expect(f.ses.resourcesOf(ID)).toBeUndefined();
+    expect(f.ses.calls.filter((call) => call.includes(ID))).toEqual([`get ${ID}`, `ensure ${ID}`, `associate ${ID} configuration-set`, `delete ${ID}`]);
+  });
+
+  it('starts SES\'s list over when SES no longer takes its token, and counts the error', async () => {
+    const f = fakes();
+    f.deps.sesTenants = Object.assign(Object.create(f.ses) as FakeSesTenants, {
+      listTenants: async () => {
+        throw Object.assign(new Error('NextToken is invalid.'), { name: 'BadRequestException' });
+      },
+    });
+    const logged: string[] = [];
+    const { report, next } = await sweepSesTenantPages(f.deps, { sesToken: 'stale', aliasesAfter: null }, (message) => logged.push(message));
+    expect(next.sesToken).toBeNull();
+    expect(report.ses_tenant_errors).toBe(1);
+    expect(logged).toEqual(['reconcile: ListTenants failed']);
+  });
+
+  it('does nothing when the sweep is not due, and records where it stopped when it is', async () => {
+    const f = fakes();
+    await reconcileSesTenants(f.deps, noLog);
+    expect(f.saved).toEqual([{ sesToken: null, aliasesAfter: null }]);
+    f.notDue();
+    const calls = f.ses.calls.length;
+    expect(await reconcileSesTenants(f.deps, noLog)).toEqual(NO_SES_TENANT_WORK);
+    expect(f.ses.calls.length).toBe(calls);
+    expect(f.saved).toHaveLength(1);
+  });
+});

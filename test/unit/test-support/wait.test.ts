@@ -1,0 +1,46 @@
+/**
+ * The tests' one polling helper (test/support/wait.ts): a wait that times out says what it waited for
+ * and why (the probe's last error and last answer), and `unlessProbeFailed` lets a caller assert on
+ * what it saw only when the probe was not failing.
+ */
+import { unlessProbeFailed, waitFor, WaitTimeout } from '../../support/wait';
+
+describe('waitFor', () => {
+  it('answers the first truthy value of the probe', async () => {
+    let calls = 0;
+    expect(await waitFor(async () => (++calls === 3 ? { ok: calls } : undefined), 'the third call', 1000, 1)).toEqual({ ok: 3 });
+  });
+
+  it('names what it waited for, the last error (and its attempt) and the last answer on a timeout', async () => {
+    let calls = 0;
+    const failure = await waitFor(
+      async () => {
+        calls++;
+        if (calls === 2) throw new Error('answered 503');
+        return false;
+      },
+      'the list to show 7',
+      60,
+      5,
+    ).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(WaitTimeout);
+    expect((failure as Error).message).toMatch(/^timed out after 60 ms \(\d+ attempts\) waiting for the list to show 7; the probe last threw on attempt 2: answered 503; it last returned false$/);
+    expect((failure as WaitTimeout).lastAttemptThrew).toBe(false);
+    expect((failure as Error).cause).toEqual(new Error('answered 503'));
+  });
+});
+
+describe('unlessProbeFailed', () => {
+  const timeout = (lastAttemptThrew: boolean) => waitFor(async () => { if (lastAttemptThrew) throw new Error('refused: 500'); return false; }, 'x', 20, 5).catch((error: unknown) => error);
+
+  it('lets a timeout through when the probe only answered "not yet" (the caller then shows what it saw)', async () => {
+    const notYet = await timeout(false);
+    expect(() => unlessProbeFailed(notYet)).not.toThrow();
+  });
+
+  it('throws the timeout, with its cause, when the probe was failing at the end, and any other error as it is', async () => {
+    const failing = await timeout(true);
+    expect(() => unlessProbeFailed(failing)).toThrow(/the probe last threw on attempt \d+: refused: 500/);
+    expect(() => unlessProbeFailed(new Error('other'))).toThrow('other');
+  });
+});
