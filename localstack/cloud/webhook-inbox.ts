@@ -1,6 +1,6 @@
 /**
  * A local HTTPS webhook receiver, so the README's first webhook works on a fresh `npm start` without any
- * public endpoint: it answers 200 to every request and keeps the last 500, shown at GET /_local/webhooks
+ * public endpoint: it answers 200 to every request and keeps the last 500 of each path (5,000 in all), shown at GET /_local/webhooks
  * on the API port (`?path=/hooks` for one endpoint's; DELETE, with or without it, forgets them). Its certificate comes from a CA of its own (kept in DATA_DIR/webhook-inbox), which the
  * functions trust through WEBHOOK_CA_FILE; nothing of this exists in the AWS deployment.
  */
@@ -32,7 +32,9 @@ export interface WebhookInbox {
   stop(): Promise<void>;
 }
 
+/** Requests kept per path (one endpoint's), and in all: parallel test files each read their own path. */
 const KEEP = 500;
+const KEEP_ALL = 5000;
 /** Bytes of a request body kept (webhook payloads are a few KB); the rest is dropped and `truncated` set. */
 const KEEP_BODY_BYTES = 1024 * 1024;
 
@@ -43,6 +45,15 @@ async function certificates(dir: string): Promise<{ caFile: string; key: string;
     ? files
     : await writeLocalCa(dir, { commonName: 'mailservice local webhook inbox CA', validDays: 3650 });
   return { caFile, key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8') };
+}
+
+/** Keeps the newest KEEP requests of `path` and the newest KEEP_ALL in all (newest first). */
+function forgetOldest(received: InboxRequest[], path: string): void {
+  let ofPath = 0;
+  for (let index = 0; index < received.length; index++) {
+    if (received[index]!.path === path && ++ofPath > KEEP) received.splice(index--, 1);
+  }
+  received.splice(KEEP_ALL);
 }
 
 export async function startWebhookInbox(options: { dir: string; port: number; host: string }): Promise<WebhookInbox> {
@@ -58,7 +69,7 @@ export async function startWebhookInbox(options: { dir: string; port: number; ho
     req.on('end', () => {
       const body = Buffer.concat(chunks).subarray(0, KEEP_BODY_BYTES).toString('utf8');
       received.unshift({ method: req.method ?? '', path: req.url ?? '/', headers: req.headers, body, received_at: new Date().toISOString(), ...(size > KEEP_BODY_BYTES ? { truncated: true as const } : {}) });
-      received.splice(KEEP);
+      forgetOldest(received, req.url ?? '/');
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"received":true}');
     });

@@ -35,13 +35,12 @@ import { postmarkFixture } from '../fixtures/providers/postmark';
 import { sendgridFixture } from '../fixtures/providers/sendgrid';
 import type { PublishedDnsRecord } from '../fixtures/providers/types';
 import { comparableReport, requestPaths, sorted } from './harness/import-reports';
-import { filesUnder, importToEnd, providerKey, publishFixtureDns, requestLog, seedProvider } from './harness/imports';
+import { filesUnder, fixtureData, importToEnd, providerKey, publishFixtureDns, requestLog, seedProvider } from './harness/imports';
 import { newAccount, stack, type ApiResponse, type TestAccount } from './harness/stack';
 import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
 
 type Provider = AccountSeed['provider'];
 
-const GENERATED = 2_100;
 const TAG = randomUUID().slice(0, 8);
 
 /** The fixture's domain names made unique to this run, everywhere they appear (records, hosts, DNS). */
@@ -67,16 +66,11 @@ interface Case {
   pageSize: number;
 }
 
-const sg = sendgridFixture.data;
-const pm = postmarkFixture.data;
-const mg = mailgunFixture.data;
-const MAILGUN_MAIN = mailgunFixture.facts.domains.names.find((name: string) => name.startsWith('mg.'))!;
 
 const CASES: Case[] = [
   {
     provider: 'sendgrid',
-    // The three hand-made bounces, then the generated ones.
-    data: renamed({ ...sg, bounces: sg.bounces!.slice(0, 3 + GENERATED) }),
+    data: renamed(fixtureData('sendgrid')),
     publishedDns: renamed(sendgridFixture.publishedDns),
     keyPrefix: 'SG.',
     accountKey: false,
@@ -85,8 +79,8 @@ const CASES: Case[] = [
   },
   {
     provider: 'postmark',
-    // outbound: five hand-made rows (one HardBounce), then the generated hard bounces: 2,101 HardBounce.
-    data: renamed({ ...pm, suppressions: { ...pm.suppressions, outbound: pm.suppressions.outbound!.slice(0, 5 + GENERATED) } }),
+    // outbound: 2,101 HardBounce (one hand-made).
+    data: renamed(fixtureData('postmark')),
     publishedDns: renamed(postmarkFixture.publishedDns),
     keyPrefix: 'pm-',
     accountKey: true,
@@ -95,7 +89,7 @@ const CASES: Case[] = [
   },
   {
     provider: 'mailgun',
-    data: renamed({ ...mg, domains: mg.domains!.map((d) => (d.domain.name === MAILGUN_MAIN ? { ...d, bounces: d.bounces!.slice(0, 3 + GENERATED) } : d)) }),
+    data: renamed(fixtureData('mailgun')),
     publishedDns: renamed(mailgunFixture.publishedDns),
     keyPrefix: 'key-',
     accountKey: false,
@@ -223,7 +217,11 @@ describe('a chain of continuations (one stretch per request) ends with the same 
     expect(new Set(ownLog)).toEqual(new Set(sharedLog));
     if (provider === 'postmark') {
       const bounceDump = 'GET /message-streams/outbound/suppressions/dump?SuppressionReason=HardBounce';
-      expect(sharedLog.filter((path) => path === bounceDump)).toHaveLength(1);
+      // Once per request that reached the bounce list: one, unless a loaded machine made the long import
+      // itself continue (each of its requests works ~25 s).
+      const sharedDumps = sharedLog.filter((path) => path === bounceDump).length;
+      expect(sharedDumps).toBeGreaterThanOrEqual(1);
+      expect(sharedDumps).toBeLessThanOrEqual(long.length);
       expect(ownLog.filter((path) => path === bounceDump)).toHaveLength(c.bouncePages.length);
     }
   }, 150_000);

@@ -168,9 +168,9 @@ describe('tenant limits, stats and automatic pause', () => {
 
     await stack().services.tenants.update({ account_id: bouncer.id, external_id: tenant.external_id }, { status: 'active', paused_reason: null, paused_at: null, pause_source: null }, new Date().toISOString());
     const bodies = await waitFor(async () => {
-      const found = ((await api('GET', '/_local/webhooks')).body.requests as { path: string; body: string; headers: Record<string, string> }[]).filter((r) => r.path === `/${path}`);
+      const found = ((await api('GET', `/_local/webhooks?path=/${path}`)).body.requests as { path: string; body: string; headers: Record<string, string> }[]).filter((r) => r.path === `/${path}`);
       return found.length >= 2 ? found.map((r) => JSON.parse(r.body)) : undefined;
-    }, 'tenant.paused and tenant.resumed webhooks');
+    }, 'tenant.paused and tenant.resumed webhooks', 60_000);
     const types = bodies.map((b) => b.type).sort();
     expect(types).toEqual(['tenant.paused', 'tenant.resumed']);
     expect(bodies.find((b) => b.type === 'tenant.paused').data).toMatchObject({ tenant_id: tenant.id, tenant: tenant.external_id, status: 'paused', pause_source: 'automated' });

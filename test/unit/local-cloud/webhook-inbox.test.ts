@@ -41,3 +41,11 @@ it('lists newest first, by path, and forgets one path or everything', async () =
   expect(inbox.clear()).toBe(2);
   expect(inbox.list()).toEqual([]);
 });
+
+it("keeps 500 requests of each path: one busy endpoint never pushes out another's", async () => {
+  expect(await post('/quiet', 'kept')).toBe(200);
+  for (let batch = 0; batch < 11; batch++) await Promise.all(Array.from({ length: 50 }, (_, i) => post('/busy', String(batch * 50 + i))));
+  expect(inbox.list('/busy')).toHaveLength(500);
+  expect(inbox.list('/quiet').map((r) => r.body)).toEqual(['kept']);
+  inbox.clear();
+});
