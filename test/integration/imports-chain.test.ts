@@ -66,7 +66,6 @@ interface Case {
   pageSize: number;
 }
 
-
 const CASES: Case[] = [
   {
     provider: 'sendgrid',

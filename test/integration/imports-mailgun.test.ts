@@ -7,8 +7,8 @@
  * The adapter walks domains by name: mg.acme-mg.example (MAIN), then news.acme-mg.example (NEWS).
  * Suppressions, lists in the order walked (every domain's bounces, then complaints, then unsubscribes;
  * whitelists are never read, so vip@ is nowhere):
- * - MAIN bounces 10,003 (11 pages of 1000 by address, then the empty page): both-bounce-unsub@ and the
- *   10,000 generated (550) -> bounce 10,001; soft-421@ (code 421) -> skipped temporary_failure;
+ * - MAIN bounces N + 3 (3 pages of 1000 by address, then the empty page): both-bounce-unsub@ and the
+ *   N generated (550) -> bounce N + 1; soft-421@ (code 421) -> skipped temporary_failure;
  *   blocked@ (550, but "blocked by the recipient spam policy") -> skipped blocked
  * - NEWS bounces 1 (news-bounce@, 550) -> bounce
  * - MAIN complaints 2 (complainer@, complainer-unsub@) -> complaint; NEWS complaints 0
@@ -18,7 +18,7 @@
  *   tag-only -> product opt-outs 2
  * - NEWS unsubscribes 2: all-news@ (tag "*") -> unsubscribe 1; news-reader@ (["weekly"]) -> product
  *   opt-out 1
- * found 10,012 = imported 10,008 (bounce 10,002, complaint 2, unsubscribe 1, product_opt_out 3)
+ * found N + 12 = imported N + 8 (bounce N + 2, complaint 2, unsubscribe 1, product_opt_out 3)
  *   + already_suppressed 2 + skipped 2 (blocked 1, temporary_failure 1).
  * Domains 2 on the pro plan (10 domains), in the order Mailgun lists them (newest first): both imported;
  * MAIN's published SPF gets our include merged in.
@@ -38,8 +38,12 @@
  * imported. found 6 = imported 3 + needs_attention 3.
  */
 import { mailgunFixture as fixture } from '../fixtures/providers/mailgun';
-import { importToEnd, providerKey, publishFixtureDns, reportBothWays, requestLog, seedProvider } from './harness/imports';
+import { fixtureData, GENERATED_BOUNCES, importToEnd, providerKey, publishFixtureDns, reportBothWays, requestLog, seedProvider } from './harness/imports';
+import { syntheticAddress } from '../../localstack/emulators/providers/seed';
 import { api, newAccount, type TestAccount } from './harness/stack';
+
+/** The fixture's generated bounces imported here (the first 2,100 of its 10,000): the counts below are N + what the hand-made entries add. */
+const N = GENERATED_BOUNCES;
 
 const D = 'mg-fixture.example';
 const MAIN = 'mg.acme-mg.example';
@@ -48,7 +52,7 @@ const SHARED_URL = fixture.facts.webhooks.shared_url;
 const OUR_SPF_INCLUDE = 'include:spf.mailservice.dev';
 
 const SUPPRESSIONS = {
-  totals: { found: 10_012, imported: 10_008, already_suppressed: 2, skipped: 2, failed: 0, bounce: 10_002, complaint: 2, unsubscribe: 1, manual: 0, product_opt_out: 3 },
+  totals: { found: N + 12, imported: N + 8, already_suppressed: 2, skipped: 2, failed: 0, bounce: N + 2, complaint: 2, unsubscribe: 1, manual: 0, product_opt_out: 3 },
   skipped_reasons: { blocked: 1, temporary_failure: 1 },
   estimated: false,
 };
@@ -78,7 +82,7 @@ describe('import from Mailgun (EU region)', () => {
 
   beforeAll(async () => {
     key = providerKey('key-');
-    await seedProvider({ provider: 'mailgun', api_key: key, region: 'eu', data: fixture.data });
+    await seedProvider({ provider: 'mailgun', api_key: key, region: 'eu', data: fixtureData('mailgun') });
     await publishFixtureDns(fixture.publishedDns, ['hooks.acme.example', 'analytics.acme.example', 'legacy.acme.example']);
     account = await newAccount({ plan: 'pro' });
   });
@@ -87,7 +91,7 @@ describe('import from Mailgun (EU region)', () => {
     const [answer] = await importToEnd(account, { ...body(), dry_run: true });
     const preview = answer!.body.migration;
     expect(preview).toMatchObject({ provider: 'mailgun', region: 'eu', dry_run: true, status: 'partial', has_more: false, next_cursor: null });
-    // First pages: MAIN bounces 1000 of 10,003 by address (blocked@ skipped, both-bounce-unsub@ and
+    // First pages: MAIN bounces 1000 of N + 3 by address (blocked@ skipped, both-bounce-unsub@ and
     // bounce-000000..000997 bounce; soft-421@ sorts last, so no temporary failure yet), every other list
     // whole. Looked up against the empty list: both-bounce-unsub@ and complainer-unsub@ also count as
     // unsubscribes (part of "estimated").
@@ -188,7 +192,8 @@ describe('import from Mailgun (EU region)', () => {
     expect((await suppressionsOf(`complainer-unsub@${D}`)).suppressions).toMatchObject([{ reason: 'complaint', scope: 'account' }]);
     expect((await suppressionsOf(`news-bounce@${D}`)).suppressions).toMatchObject([{ reason: 'bounce', scope: 'account' }]);
     expect((await suppressionsOf(`all-news@${D}`)).suppressions).toMatchObject([{ reason: 'unsubscribe', scope: 'account' }]);
-    expect((await suppressionsOf(`bounce-009999@bulk.${D}`)).suppressions).toMatchObject([{ reason: 'bounce' }]);
+    // The last generated bounce, on the last page.
+    expect((await suppressionsOf(syntheticAddress('bounce', `bulk.${D}`, N - 1))).suppressions).toMatchObject([{ reason: 'bounce' }]);
     // Skipped (a temporary failure, a block) and never read (whitelists): nothing here.
     for (const email of [`soft-421@${D}`, `blocked@${D}`, `vip@${D}`]) expect(await suppressionsOf(email)).toMatchObject({ suppressions: [], category_opt_outs: [] });
     // Tag-only unsubscribes: product opt-outs, not suppressions.
@@ -224,7 +229,7 @@ describe('import from Mailgun (EU region)', () => {
     expect({ ...got, webhooks: undefined }).toEqual({ ...last, webhooks: undefined });
     expect(got.webhooks.items).toEqual(last.webhooks.items.map((item: any) => ({ ...item, secret: null })));
     const list = (await api('GET', '/migrations?limit=100', { key: account.key })).body;
-    expect(list.migrations.map((item: any) => [item.id, item.provider, item.status, item.totals.suppressions.imported])).toEqual([[last.id, 'mailgun', 'partial', 10_008]]);
+    expect(list.migrations.map((item: any) => [item.id, item.provider, item.status, item.totals.suppressions.imported])).toEqual([[last.id, 'mailgun', 'partial', N + 8]]);
 
     const { json, contentType, csv, jsonAsCsv } = await reportBothWays(account, last.id);
     expect(contentType).toContain('text/csv');
@@ -233,7 +238,7 @@ describe('import from Mailgun (EU region)', () => {
     expect(json.rows).toHaveLength(2 + 5 + 6 + 7);
     expect(json.rows.find((row: any) => row.item === 'https://legacy.acme.example/mailgun-drops')).toMatchObject({ status: 'failed', message: 'None of its events (drop) has an equivalent here.; unmapped: drop' });
     expect(json.rows.filter((row: any) => row.resource === 'suppressions')).toEqual([
-      { resource: 'suppressions', item: 'bounce', status: 'imported', id: '', count: 10_002, message: '' },
+      { resource: 'suppressions', item: 'bounce', status: 'imported', id: '', count: N + 2, message: '' },
       { resource: 'suppressions', item: 'complaint', status: 'imported', id: '', count: 2, message: '' },
       { resource: 'suppressions', item: 'unsubscribe', status: 'imported', id: '', count: 1, message: '' },
       { resource: 'suppressions', item: 'product_opt_out', status: 'imported', id: '', count: 3, message: '' },
@@ -248,7 +253,7 @@ describe('import from Mailgun (EU region)', () => {
     // Everything that is not skipped finds its address there (product opt-outs keyed by account, email, product).
     expect(rerun.suppressions).toEqual({
       ...SUPPRESSIONS,
-      totals: { ...SUPPRESSIONS.totals, imported: 0, already_suppressed: 10_010, bounce: 0, complaint: 0, unsubscribe: 0, product_opt_out: 0 },
+      totals: { ...SUPPRESSIONS.totals, imported: 0, already_suppressed: N + 10, bounce: 0, complaint: 0, unsubscribe: 0, product_opt_out: 0 },
     });
     expect(rerun.domains.items.map((item: any) => [item.name, item.status])).toEqual([
       [NEWS, 'skipped'],

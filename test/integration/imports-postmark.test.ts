@@ -8,7 +8,7 @@
  * inbound is never read and old-promos is archived (archived-reader@ never read). The lists, in the
  * order walked (every stream's HardBounce, then every stream's SpamComplaint, then every stream's
  * ManualSuppression):
- * - outbound HardBounce 10,001 (bounce-and-unsub@ + 10,000 generated; 11 dump pages of 1000) -> bounce
+ * - outbound HardBounce N + 1 (bounce-and-unsub@ + N generated; 3 dump pages of 1000) -> bounce
  * - receipts HardBounce 1 (receipts-bounce@) -> bounce; broadcast HardBounce 0
  * - outbound SpamComplaint 2 (complainer@, complainer-unsub@) -> complaint; receipts 0
  * - broadcast SpamComplaint 1 (broadcast-complainer@) -> complaint (a complaint is account-wide
@@ -19,7 +19,7 @@
  *   already_suppressed 2; unsub-only@ -> unsubscribe 1
  * - broadcast ManualSuppression 3: reader-1@, reader-2@ (Recipient on a Broadcasts stream: scoped) ->
  *   product opt-outs 2; broadcast-manual@ (Customer) -> manual 1
- * found 10,013 = imported 10,011 (bounce 10,002, complaint 3, unsubscribe 1, manual 3,
+ * found N + 13 = imported N + 11 (bounce N + 2, complaint 3, unsubscribe 1, manual 3,
  *   product_opt_out 2) + already_suppressed 2 + skipped 0.
  * Domains 2 on the pro plan (10 domains): both imported; acme-pm.example's published SPF gets our
  * include merged in, news-pm.example has nothing published (every record an add).
@@ -38,15 +38,19 @@
  * Without account_api_key (a second account): domains are in `errors`, nothing else changes.
  */
 import { postmarkFixture as fixture, INBOUND_HOOK_URL, LEGACY_HOOK_URL } from '../fixtures/providers/postmark';
-import { importToEnd, providerKey, publishFixtureDns, reportBothWays, seedProvider } from './harness/imports';
+import { fixtureData, GENERATED_BOUNCES, importToEnd, providerKey, publishFixtureDns, reportBothWays, seedProvider } from './harness/imports';
+import { syntheticAddress } from '../../localstack/emulators/providers/seed';
 import { api, newAccount, type TestAccount } from './harness/stack';
+
+/** The fixture's generated bounces imported here (the first 2,100 of its 10,000): the counts below are N + what the hand-made entries add. */
+const N = GENERATED_BOUNCES;
 
 const D = 'pm-fixture.example';
 const SHARED_URL = fixture.facts.webhooks.shared_url;
 const PAUSED_URL = 'https://hooks.acme.example/paused';
 
 const SUPPRESSIONS = {
-  totals: { found: 10_013, imported: 10_011, already_suppressed: 2, skipped: 0, failed: 0, bounce: 10_002, complaint: 3, unsubscribe: 1, manual: 3, product_opt_out: 2 },
+  totals: { found: N + 13, imported: N + 11, already_suppressed: 2, skipped: 0, failed: 0, bounce: N + 2, complaint: 3, unsubscribe: 1, manual: 3, product_opt_out: 2 },
   skipped_reasons: {},
   estimated: false,
 };
@@ -77,7 +81,7 @@ describe('import from Postmark', () => {
   beforeAll(async () => {
     serverToken = providerKey('pm-server-');
     accountToken = providerKey('pm-account-');
-    await seedProvider({ provider: 'postmark', api_key: serverToken, account_api_key: accountToken, data: fixture.data });
+    await seedProvider({ provider: 'postmark', api_key: serverToken, account_api_key: accountToken, data: fixtureData('postmark') });
     await publishFixtureDns(fixture.publishedDns, ['hooks.acme.example', 'legacy.acme.example', 'inbound.acme.example']);
     account = await newAccount({ plan: 'pro' });
   });
@@ -86,7 +90,7 @@ describe('import from Postmark', () => {
     const [answer] = await importToEnd(account, { ...body(), dry_run: true });
     const preview = answer!.body.migration;
     expect(preview).toMatchObject({ provider: 'postmark', region: 'us', dry_run: true, status: 'partial', has_more: false, next_cursor: null });
-    // First pages: outbound hard bounces 1000 of 10,001 (bounce-and-unsub@ + 999 generated), every other
+    // First pages: outbound hard bounces 1000 of N + 1 (bounce-and-unsub@ + 999 generated), every other
     // list whole. Looked up against the list as it stands (empty): the two addresses that are also on
     // receipts' unsubscribes count as unsubscribes too (that is part of "estimated").
     expect(preview.suppressions).toEqual({
@@ -187,7 +191,8 @@ describe('import from Postmark', () => {
     expect((await suppressionsOf(`unsub-only@${D}`)).suppressions).toMatchObject([{ reason: 'unsubscribe', scope: 'account' }]);
     expect((await suppressionsOf(`added-by-staff@${D}`)).suppressions).toMatchObject([{ reason: 'manual', scope: 'account' }]);
     expect((await suppressionsOf(`broadcast-manual@${D}`)).suppressions).toMatchObject([{ reason: 'manual', scope: 'account' }]);
-    expect((await suppressionsOf(`hard-009999@bulk.${D}`)).suppressions).toMatchObject([{ reason: 'bounce' }]);
+    // The last generated bounce, on the last page.
+    expect((await suppressionsOf(syntheticAddress('hard', `bulk.${D}`, N - 1))).suppressions).toMatchObject([{ reason: 'bounce' }]);
     // Broadcast-stream unsubscribes: product opt-outs, not suppressions (transactional mail still goes).
     for (const email of fixture.facts.suppressions.scoped_opt_outs) {
       const optOuts = await suppressionsOf(email);
@@ -220,7 +225,7 @@ describe('import from Postmark', () => {
     expect({ ...got, webhooks: undefined }).toEqual({ ...last, webhooks: undefined });
     expect(got.webhooks.items).toEqual(last.webhooks.items.map((item: any) => ({ ...item, secret: null })));
     const list = (await api('GET', '/migrations?limit=100', { key: account.key })).body;
-    expect(list.migrations.map((item: any) => [item.id, item.provider, item.status, item.totals.suppressions.imported])).toEqual([[last.id, 'postmark', 'partial', 10_011]]);
+    expect(list.migrations.map((item: any) => [item.id, item.provider, item.status, item.totals.suppressions.imported])).toEqual([[last.id, 'postmark', 'partial', N + 11]]);
 
     const { json, contentType, csv, jsonAsCsv } = await reportBothWays(account, last.id);
     expect(contentType).toContain('text/csv');
@@ -230,7 +235,7 @@ describe('import from Postmark', () => {
     expect(json.rows.filter((row: any) => row.resource === 'webhooks').map((row: any) => [row.item, row.status])).toEqual(WEBHOOKS.map(([url, status]) => [url, status]));
     expect(json.rows.find((row: any) => row.item === INBOUND_HOOK_URL)!.message).toContain('unmapped: inbound');
     expect(json.rows.filter((row: any) => row.resource === 'suppressions')).toEqual([
-      { resource: 'suppressions', item: 'bounce', status: 'imported', id: '', count: 10_002, message: '' },
+      { resource: 'suppressions', item: 'bounce', status: 'imported', id: '', count: N + 2, message: '' },
       { resource: 'suppressions', item: 'complaint', status: 'imported', id: '', count: 3, message: '' },
       { resource: 'suppressions', item: 'unsubscribe', status: 'imported', id: '', count: 1, message: '' },
       { resource: 'suppressions', item: 'manual', status: 'imported', id: '', count: 3, message: '' },
@@ -242,7 +247,7 @@ describe('import from Postmark', () => {
   it('a rerun imports nothing new (rule 7)', async () => {
     const rerun = (await importToEnd(account, body())).at(-1)!.body.migration;
     // Every entry read finds its address already there (product opt-outs included: keyed by account, email, product).
-    expect(rerun.suppressions.totals).toEqual({ ...SUPPRESSIONS.totals, imported: 0, already_suppressed: 10_013, bounce: 0, complaint: 0, unsubscribe: 0, manual: 0, product_opt_out: 0 });
+    expect(rerun.suppressions.totals).toEqual({ ...SUPPRESSIONS.totals, imported: 0, already_suppressed: N + 13, bounce: 0, complaint: 0, unsubscribe: 0, manual: 0, product_opt_out: 0 });
     expect(rerun.domains.items.map((item: any) => [item.name, item.status])).toEqual([
       ['acme-pm.example', 'skipped'],
       ['news-pm.example', 'skipped'],

@@ -1,17 +1,17 @@
 /**
  * Import from SendGrid end to end (docs/imports.md): the local cloud's fake SendGrid seeded with
- * test/fixtures/providers/sendgrid.ts under a key of this test, POST /migrations repeated with
+ * test/fixtures/providers/sendgrid.ts (N of its generated bounces) under a key of this test, POST /migrations repeated with
  * next_cursor until done, and each report checked against counts worked out by hand from the fixture:
  *
  * Suppressions, lists in the order walked (bounces, spam_reports, invalid_emails, blocks, unsubscribes,
  * group Newsletters, group Product updates):
- * - bounces 10,003: 10,002 with a 5.x.x status -> bounce; over-quota@ (4.2.2) -> skipped temporary_failure
+ * - bounces N + 3: N + 2 with a 5.x.x status -> bounce; over-quota@ (4.2.2) -> skipped temporary_failure
  * - spam_reports 2 -> complaint; invalid_emails 1 -> bounce; blocks 2 -> skipped blocked
  * - unsubscribes 4: both-bounce-unsub@ and complainer-unsub@ are already there (bounce, complaint win:
  *   rule 3) -> already_suppressed 2; unsub-only@, unsub-and-group@ -> unsubscribe 2
  * - groups: Newsletters 3 -> product opt-outs 3; Product updates: reader-1@ already opted out of
  *   product mail (already_suppressed 1), updates-only@ -> 1
- * found 10,017 = imported 10,011 (bounce 10,003, complaint 2, unsubscribe 2, product_opt_out 4)
+ * found N + 17 = imported N + 11 (bounce N + 3, complaint 2, unsubscribe 2, product_opt_out 4)
  *   + already_suppressed 3 + skipped 3 (temporary_failure 1, blocked 2).
  * Domains 2 on the free plan (1 domain): acme-sg.example imported, news-sg.example failed (rule 8).
  * Webhooks 3 -> 2 endpoints (two share a URL: events merged), both disabled; the Ops one's
@@ -20,11 +20,14 @@
  * whitespace), no-subject and legacy imported and published, the legacy one without versions failed.
  */
 import { sendgridFixture as fixture } from '../fixtures/providers/sendgrid';
-import { importToEnd, providerKey, publishFixtureDns, reportBothWays, seedProvider } from './harness/imports';
+import { fixtureData, GENERATED_BOUNCES, importToEnd, providerKey, publishFixtureDns, reportBothWays, seedProvider } from './harness/imports';
 import { api, newAccount, type TestAccount } from './harness/stack';
 
+/** The fixture's generated bounces imported here (the first 2,100 of its 10,000): the counts below are N + what the hand-made entries add. */
+const N = GENERATED_BOUNCES;
+
 const SUPPRESSIONS = {
-  totals: { found: 10_017, imported: 10_011, already_suppressed: 3, skipped: 3, failed: 0, bounce: 10_003, complaint: 2, unsubscribe: 2, manual: 0, product_opt_out: 4 },
+  totals: { found: N + 17, imported: N + 11, already_suppressed: 3, skipped: 3, failed: 0, bounce: N + 3, complaint: 2, unsubscribe: 2, manual: 0, product_opt_out: 4 },
   skipped_reasons: { temporary_failure: 1, blocked: 2 },
   estimated: false,
 };
@@ -45,7 +48,7 @@ describe('import from SendGrid', () => {
 
   beforeAll(async () => {
     key = providerKey('SG.');
-    await seedProvider({ provider: 'sendgrid', api_key: key, data: fixture.data });
+    await seedProvider({ provider: 'sendgrid', api_key: key, data: fixtureData('sendgrid') });
     await publishFixtureDns(fixture.publishedDns, ['hooks.acme.example', 'ops.acme.example']);
     account = await newAccount({ plan: 'free' });
   });
@@ -54,7 +57,7 @@ describe('import from SendGrid', () => {
     const [answer] = await importToEnd(account, { provider: 'sendgrid', api_key: key, dry_run: true });
     const preview = answer!.body.migration;
     expect(preview).toMatchObject({ dry_run: true, status: 'partial', has_more: false, next_cursor: null });
-    // First pages: bounces 500 of 10,003 (499 bounce + over-quota@ skipped), and every other list whole.
+    // First pages: bounces 500 of N + 3 (499 bounce + over-quota@ skipped), and every other list whole.
     // A preview looks each page up against the list as it stands (empty here): an address on two lists
     // counts on both (that is part of "estimated").
     expect(preview.suppressions).toEqual({
@@ -145,14 +148,14 @@ describe('import from SendGrid', () => {
     const got = (await api('GET', `/migrations/${last.id}`, { key: account.key })).body.migration;
     expect({ ...got, webhooks: undefined }).toEqual({ ...last, webhooks: undefined });
     const list = (await api('GET', '/migrations?limit=100', { key: account.key })).body;
-    expect(list.migrations.map((item: any) => [item.id, item.status, item.totals.suppressions.imported])).toEqual([[last.id, 'partial', 10_011]]);
+    expect(list.migrations.map((item: any) => [item.id, item.status, item.totals.suppressions.imported])).toEqual([[last.id, 'partial', N + 11]]);
 
     const { json, contentType, csv, jsonAsCsv } = await reportBothWays(account, last.id);
     expect(contentType).toContain('text/csv');
     expect(csv[0]).toEqual(['resource', 'item', 'status', 'id', 'count', 'message']);
     expect(csv).toEqual(jsonAsCsv);
     expect(json.rows.filter((row: any) => row.resource === 'suppressions')).toEqual([
-      { resource: 'suppressions', item: 'bounce', status: 'imported', id: '', count: 10_003, message: '' },
+      { resource: 'suppressions', item: 'bounce', status: 'imported', id: '', count: N + 3, message: '' },
       { resource: 'suppressions', item: 'complaint', status: 'imported', id: '', count: 2, message: '' },
       { resource: 'suppressions', item: 'unsubscribe', status: 'imported', id: '', count: 2, message: '' },
       { resource: 'suppressions', item: 'product_opt_out', status: 'imported', id: '', count: 4, message: '' },
@@ -164,7 +167,7 @@ describe('import from SendGrid', () => {
 
   it('a rerun imports nothing new (rule 7)', async () => {
     const rerun = (await importToEnd(account, { provider: 'sendgrid', api_key: key })).at(-1)!.body.migration;
-    expect(rerun.suppressions.totals).toEqual({ ...SUPPRESSIONS.totals, imported: 0, already_suppressed: 10_014, bounce: 0, complaint: 0, unsubscribe: 0, product_opt_out: 0 });
+    expect(rerun.suppressions.totals).toEqual({ ...SUPPRESSIONS.totals, imported: 0, already_suppressed: N + 14, bounce: 0, complaint: 0, unsubscribe: 0, product_opt_out: 0 });
     expect(rerun.domains.items.map((item: any) => item.status)).toEqual(['skipped', 'failed']);
     expect(rerun.webhooks.totals).toEqual({ found: 2, imported: 0, skipped: 2, failed: 0 });
     expect(rerun.templates.totals).toEqual({ found: 6, imported: 0, needs_attention: 0, skipped: 5, failed: 1 });

@@ -10,12 +10,38 @@ import { join } from 'node:path';
 import { seedProviderAccount, setProviderFaults, providerRequestLog } from '../../../localstack/emulators/providers/client';
 import type { AccountSeed, Faults } from '../../../localstack/emulators/providers/server';
 import type { PublishedDnsRecord } from '../../fixtures/providers/types';
+import { mailgunFixture } from '../../fixtures/providers/mailgun';
+import { postmarkFixture } from '../../fixtures/providers/postmark';
+import { sendgridFixture } from '../../fixtures/providers/sendgrid';
 import { api, stack, type ApiResponse, type TestAccount } from './stack';
 
 /** An API client of one stack (`api` for the shared one). */
 export type Api = (method: string, path: string, options?: { key?: string; body?: unknown }) => Promise<ApiResponse>;
 
 export const emulatorUrl = () => stack().info.env.LOCAL_PROVIDERS_URL as string;
+
+/**
+ * How many of a fixture's 10,000 generated bounces the integration tests import: enough for the bounce
+ * list to span pages (SendGrid 5 of 500, Postmark and Mailgun 3 of 1000), a fifth of the writes. The
+ * adapters' unit tests read all 10,000 (test/unit/providers/).
+ */
+export const GENERATED_BOUNCES = 2_100;
+
+/** A provider fixture's seed with only its first `generated` generated bounces (its hand-made entries come first and all stay). */
+export function fixtureData(provider: AccountSeed['provider'], generated = GENERATED_BOUNCES): AccountSeed['data'] {
+  if (provider === 'sendgrid') {
+    const sg = sendgridFixture.data;
+    return { ...sg, bounces: sg.bounces!.slice(0, 3 + generated) };
+  }
+  if (provider === 'postmark') {
+    // outbound: five hand-made rows (one HardBounce), then the generated hard bounces.
+    const pm = postmarkFixture.data;
+    return { ...pm, suppressions: { ...pm.suppressions, outbound: pm.suppressions.outbound!.slice(0, 5 + generated) } };
+  }
+  const mg = mailgunFixture.data;
+  const main = mailgunFixture.facts.domains.names.find((name: string) => name.startsWith('mg.'))!;
+  return { ...mg, domains: mg.domains!.map((d) => (d.domain.name === main ? { ...d, bounces: d.bounces!.slice(0, 3 + generated) } : d)) };
+}
 
 /** A distinctive key per test (the secrets test greps for it). */
 export function providerKey(prefix: string): string {

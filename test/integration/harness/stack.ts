@@ -87,7 +87,11 @@ export async function emailOf(account: TestAccount, id: string) {
   return response.body.email;
 }
 
-export async function waitForStatus(account: TestAccount, id: string, status: string, timeoutMs?: number) {
+/**
+ * Waits for an email to reach `status`. 30 s by default: the send queue is shared by every file running
+ * at the same time, and one that sends a few hundred emails delays the others' by seconds.
+ */
+export async function waitForStatus(account: TestAccount, id: string, status: string, timeoutMs = 30_000) {
   return waitFor(async () => {
     const email = await emailOf(account, id);
     // Thrown, not returned: a timeout then says where the email stood.
