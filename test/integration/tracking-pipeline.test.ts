@@ -78,7 +78,7 @@ describe('tracking in sent mail', () => {
     expect(events.find((e) => e.type === 'email.opened')!.data).toMatchObject({ email_id: sent.body.id, machine: false, first: true });
     const after = (await api('GET', `/emails/${sent.body.id}`, { key: account.key })).body.email;
     expect(after).toMatchObject({ status: 'delivered', last_event: 'clicked' });
-  }, 60_000);
+  }, 120_000);
 
   it('a domain without tracking sends links and html untouched', async () => {
     const account = await newAccount({ plan: 'pro', paymentMethod: true });
