@@ -65,8 +65,9 @@ describe('delivery outcomes', () => {
       return current.status === 'bounced' ? current : undefined;
     }, 'bounced');
     expect(email).toMatchObject({ last_event: 'bounced', bounce_type: 'hard', bounce_reason: 'smtp; 550 5.1.1 mailbox gone', delivered_at: expect.any(String), bounced_at: expect.any(String) });
-    const suppressed = await api('GET', '/suppressions?email=late-bounce@example.com', { key: account.key });
-    expect(suppressed.body.suppressions[0]).toMatchObject({ reason: 'bounce' });
+    // The list is read through an index: the suppression shows once it has caught up.
+    const suppressed = await waitFor(async () => (await api('GET', '/suppressions?email=late-bounce@example.com', { key: account.key })).body.suppressions[0], 'the suppression listed');
+    expect(suppressed).toMatchObject({ reason: 'bounce' });
   });
 
   it('reports a block as bounced/block without suppressing; a late delay does not move a delivered email back', async () => {

@@ -98,7 +98,7 @@ describe('the SMTP relay, one door of the send core', () => {
         // Deliveries are at least once: a retried delivery (a slow answer under load) is the same event again.
         const once = [...new Map(bodies.map((event) => [event.type, event])).values()];
         return once.length >= 2 ? once.sort((a, b) => a.type.localeCompare(b.type)) : undefined;
-      }, `webhooks of ${emailId}`);
+      }, `webhooks of ${emailId}`, 30_000);
     const [apiEvents, smtpEvents] = await Promise.all([eventsOf(viaApi.body.id), eventsOf(id)]);
     const comparable = (event: { type: string; data: Record<string, unknown> }) => {
       const { email_id: _id, created_at: _c, sent_at: _s, delivered_at: _d, ...data } = event.data;

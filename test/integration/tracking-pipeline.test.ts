@@ -69,7 +69,7 @@ describe('tracking in sent mail', () => {
     const events = await waitFor(async () => {
       const all = await received();
       return all.some((e) => e.type === 'email.opened') && all.some((e) => e.type === 'email.clicked') ? all : undefined;
-    }, 'email.opened and email.clicked', 20_000);
+    }, 'email.opened and email.clicked', 60_000);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const settled = await received();
     expect(settled.filter((e) => e.type === 'email.opened')).toHaveLength(1);
