@@ -155,7 +155,8 @@ export class EmailRepository {
     const plans: ShardPart[][] = [];
     for (const reservation of capped) {
       const plan = firstShardPlan(shardCaps(reservation.limit!), count);
-      if (!plan) return this.refusedOverLimit(email.account_id, reservation);
+      // Larger than the limit itself: refused without a write (the read only reports what is used).
+      if (!plan) return limitReached(reservation, await readShardCounts(this.table, email.account_id, reservation));
       plans.push(plan);
     }
     for (let attempt = 1; ; attempt++) {
@@ -201,11 +202,6 @@ export class EmailRepository {
         }
       }
     }
-  }
-
-  /** A send larger than the limit itself: refused without a write; the read only reports what is used. */
-  private async refusedOverLimit(accountId: string, reservation: UsageReservation): Promise<AcceptOutcome> {
-    return limitReached(reservation, await readShardCounts(this.table, accountId, reservation));
   }
 
   async get(emailId: string): Promise<StoredEmail | null> {

@@ -5,32 +5,18 @@
  * counters nobody has written yet, for the plan's daily and monthly caps, a tenant's daily_limit and its
  * ramp, alone and racing for the last places.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { shardCaps } from '../../shared/domain/accounts/limits';
 import { tenantScope } from '../../shared/domain/tenants/limits';
-import { keys } from '../../shared/store/keys';
-import { api, newAccount, stack, uniqueEmail, type TestAccount } from './harness/stack';
+import { api, newAccount, uniqueEmail, type TestAccount } from './harness/stack';
 import { verifiedDomain } from './harness/domains';
 import { createTenant } from './harness/tenants';
-import { documentClient, month, setUsage, today, usage } from './harness/usage';
+import { fillShards, month, setUsage, today, usage } from './harness/usage';
 
 const recipients = (n: number) => Array.from({ length: n }, () => uniqueEmail('r'));
 
 function sender(account: TestAccount, from: string) {
   return (n: number, extra: Record<string, unknown> = {}) =>
     api('POST', '/emails', { key: account.key, body: { from: `a@${from}`, to: recipients(n), subject: 'cap edge', text: 't', ...extra } });
-}
-
-/** Fills a tenant counter's shards (capped at `limit`) with `used` places, as sends would. */
-async function fillTenantShards(accountId: string, scope: string, limit: number, used: number) {
-  const client = documentClient();
-  let left = used;
-  for (const [shard, cap] of shardCaps(limit).entries()) {
-    const take = Math.min(left, cap);
-    left -= take;
-    await client.send(new PutCommand({ TableName: stack().info.env.TABLE_NAME, Item: { ...keys.usageShard(accountId, scope, 'DAY', today(), shard), count: take } }));
-  }
-  client.destroy();
 }
 
 const statuses = (answers: { status: number }[]) => answers.map((a) => a.status).sort();
@@ -106,7 +92,7 @@ describe('tenant caps on the first send of the day', () => {
   it('the ramp (stage 1: 1,000 product recipients a day): a send over what is left is refused, raced sends get exactly the rest', async () => {
     const tenant = await createTenant(account);
     const scope = tenantScope(tenant.id, 'product');
-    await fillTenantShards(account.id, scope, 1000, 970);
+    await fillShards(account.id, scope, 'DAY', today(), 1000, 970);
     const over = await send(31, { tenant: tenant.external_id, category: 'product' });
     expect(over.status).toBe(429);
     expect(over.body.error).toMatchObject({ code: 'daily_ramp_limit', details: { stream: 'product', daily_limit: 1000, recipients: 31, limited_by: 'ramp' } });

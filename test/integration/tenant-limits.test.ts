@@ -6,11 +6,10 @@
  * are too high (tenant.paused / tenant.resumed webhooks, resume by an operator only).
  */
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { shardCaps } from '../../shared/domain/accounts/limits';
 import { tenantScope } from '../../shared/domain/tenants/limits';
 import { keys } from '../../shared/store/keys';
 import { api, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
-import { documentClient, setUsage } from './harness/usage';
+import { documentClient, fillShards, setUsage } from './harness/usage';
 import { unique, createTenant } from './harness/tenants';
 
 const SANDBOX = 'sandbox.mailservice.dev';
@@ -20,18 +19,6 @@ const tableName = () => stack().info.env.TABLE_NAME!;
 
 const send = (account: TestAccount, tenant: string, extra: Record<string, unknown> = {}) =>
   api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't', tenant, ...extra } });
-
-/** Fills a capped tenant counter's shards so that `free` places are left today. */
-async function leaveFree(accountId: string, tenantId: string, stream: 'transactional' | 'product' | 'all', limit: number, free: number, day = today()) {
-  const client = documentClient();
-  let left = free;
-  const caps = shardCaps(limit);
-  for (let shard = 0; shard < caps.length; shard++) {
-    const room = Math.min(left, caps[shard]!);
-    left -= room;
-    await client.send(new PutCommand({ TableName: tableName(), Item: { ...keys.usageShard(accountId, tenantScope(tenantId, stream), 'DAY', day, shard), count: caps[shard]! - room } }));
-  }
-}
 
 async function setDayStats(tenantId: string, day: string, counts: Record<string, number>) {
   await documentClient().send(new PutCommand({ TableName: tableName(), Item: { ...keys.tenantStats(tenantId, day), type: 'tenant_stats', ...counts } }));
@@ -78,7 +65,7 @@ describe('tenant limits, stats and automatic pause', () => {
 
   it('enforces the ramp per stream at its edge; the other stream keeps its own limit', async () => {
     const tenant = await createTenant(account);
-    await leaveFree(account.id, tenant.id, 'product', 1000, 2);
+    await fillShards(account.id, tenantScope(tenant.id, 'product'), 'DAY', today(), 1000, 998);
     const answers = await Promise.all(Array.from({ length: 6 }, () => send(account, tenant.external_id, { category: 'product' })));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(2);
     const refused = answers.find((a) => a.status === 429)!;
@@ -96,7 +83,7 @@ describe('tenant limits, stats and automatic pause', () => {
     await documentClient().send(
       new UpdateCommand({ TableName: tableName(), Key: keys.tenant(account.id, tenant.external_id), UpdateExpression: 'SET ramp_day = :d', ExpressionAttributeValues: { ':d': yesterday() } }),
     );
-    await leaveFree(account.id, tenant.id, 'product', 1000, 400, yesterday());
+    await fillShards(account.id, tenantScope(tenant.id, 'product'), 'DAY', yesterday(), 1000, 600);
     await setDayStats(tenant.id, yesterday(), { total: 600, sent: 600, delivered: 600 });
     const answers = await Promise.all(Array.from({ length: 4 }, () => send(account, tenant.external_id, { category: 'product' })));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);

@@ -31,19 +31,27 @@ async function accountPlan(accountId: string): Promise<PlanName> {
 }
 
 export async function setUsage(accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string, count: number) {
+  const limit = limitOf(await accountPlan(accountId), scope, period);
+  if (limit !== null) return fillShards(accountId, scope, period, value, limit, count);
+  const client = documentClient();
+  await client.send(new PutCommand({ TableName: stack().info.env.TABLE_NAME, Item: { ...keys.usage(accountId, scope, period, value), count } }));
+  client.destroy();
+}
+
+/**
+ * Writes a capped counter's shards (caps of `limit`) so that `used` places are taken, shard after shard as
+ * sends fill them (the last shard takes any excess). For counters whose limit is not the plan's: a tenant's
+ * ramp or daily_limit (`TENANT:<id>:<counter>`).
+ */
+export async function fillShards(accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string, limit: number, used: number) {
   const client = documentClient();
   const TableName = stack().info.env.TABLE_NAME;
-  const limit = limitOf(await accountPlan(accountId), scope, period);
-  if (limit === null) {
-    await client.send(new PutCommand({ TableName, Item: { ...keys.usage(accountId, scope, period, value), count } }));
-  } else {
-    let left = count;
-    const caps = shardCaps(limit);
-    for (let shard = 0; shard < caps.length; shard++) {
-      const take = shard === caps.length - 1 ? left : Math.min(left, caps[shard]!);
-      left -= take;
-      await client.send(new PutCommand({ TableName, Item: { ...keys.usageShard(accountId, scope, period, value, shard), count: take } }));
-    }
+  let left = used;
+  const caps = shardCaps(limit);
+  for (let shard = 0; shard < caps.length; shard++) {
+    const take = shard === caps.length - 1 ? left : Math.min(left, caps[shard]!);
+    left -= take;
+    await client.send(new PutCommand({ TableName, Item: { ...keys.usageShard(accountId, scope, period, value, shard), count: take } }));
   }
   client.destroy();
 }
