@@ -16,7 +16,7 @@ import type { DashboardServices } from './services';
 import { addEventRoutes } from '../automations/events-routes';
 import { addWebhookRoutes } from '../webhooks/routes';
 
-/** The routes, relative to /api (mounted there by ./app.ts). */
+/** The routes, relative to /api (mounted there by ./app.ts: ./pages/doors.ts SESSION_API_BASE). */
 export function createSessionApi(services: DashboardServices): Hono<ApiEnv> {
   const api = new Hono<ApiEnv>();
   api.use('*', requireSession(services));

@@ -16,6 +16,7 @@ import type { ApiEnv } from '../../../shared/http/env';
 import type { DashboardServices } from './services';
 import { createSessionApi } from './api-routes';
 import { createDashboardPages } from './pages';
+import { SESSION_API_BASE } from './pages/doors';
 import { addSessionRoutes } from './session-routes';
 
 /**
@@ -35,6 +36,6 @@ export function createDashboardApp(services: DashboardServices): Hono<ApiEnv> {
   const app = createDashboardFrame();
   addSessionRoutes(app, services);
   app.route('/dashboard', createDashboardPages(services));
-  app.route('/api', createSessionApi(services));
+  app.route(SESSION_API_BASE, createSessionApi(services));
   return app;
 }

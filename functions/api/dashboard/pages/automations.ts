@@ -49,7 +49,7 @@ function stepSummary(step: Step): string {
 /** What the page says once the page script has the door's trace (the form's answer is the trace itself). */
 const DRY_RUN_DONE = 'Dry run finished: its trace is shown above the steps.';
 
-/** The trace (the page script draws the door's answer the same way: ./script.ts `traceSection`). */
+/** The trace (the page script draws the door's answer the same way: ./script.ts `traceSection`; test/browser holds them equal). */
 function traceSection(trace: AutomationDryRun): Html {
   return html`<section aria-labelledby="trace-heading"><h2 id="trace-heading">Dry run trace</h2>
 <p>Event <code>${trace.event.name}</code>${trace.matches_trigger ? '' : html` <strong>(not this automation's trigger: it ran anyway)</strong>`}; result: ${badge(trace.status)}${trace.ended_early ? ' (a condition ended the run)' : ''}${trace.error ? html` — ${trace.error}` : ''}. Nothing was sent or written.</p>
@@ -74,7 +74,7 @@ export function addAutomationPages(routes: PageRoutes): void {
     );
     const form = dryRun?.form;
     // The session door (POST /api/events) when the page script runs; the page action without it.
-    const door = doorAttributes({ path: '/api/events', kind: 'dry-run', done: DRY_RUN_DONE, data: { 'automation-id': automation.id } });
+    const door = doorAttributes({ route: '/events', kind: 'dry-run', done: DRY_RUN_DONE, data: { 'automation-id': automation.id } });
     const dryRunForm = postForm(
       c,
       `/dashboard/automations/${automation.id}/dry-run`,

@@ -14,7 +14,11 @@
  *    a sign-in link back to the page) say so.
  *
  * It builds every element with the DOM (`textContent`, `setAttribute`), never from markup, so what an
- * answer holds (a stranger's event data, a rendered subject) is text. Kinds (`data-door-kind`):
+ * answer holds (a stranger's event data, a rendered subject) is text. The trace, badges and error text are
+ * drawn here as well as by the server (./automations.ts `traceSection`, ./layout.ts, ./forms.ts
+ * `errorText`) because the door answers the API's JSON (the same route as POST /events) and a dry run's
+ * trace is stored nowhere a page could render it from; the statuses' tones are shared (./status-tones.ts)
+ * and a browser test holds the two traces equal. Kinds (`data-door-kind`):
  *
  *   dry-run  the automation page's "Dry run" form -> POST /api/events {name, email?, user_id?, data,
  *            dry_run: true, automation_id}; the trace replaces #dry-run-trace (as ./automations.ts draws it)

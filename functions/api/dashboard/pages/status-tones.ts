@@ -6,7 +6,7 @@
 export const GOOD_STATUSES: readonly string[] = ['delivered', 'verified', 'succeeded', 'active', 'completed', 'published', 'created', 'updated', 'unchanged', 'enabled', 'imported', 'opened', 'clicked'];
 export const BAD_STATUSES: readonly string[] = ['bounced', 'failed', 'complained', 'invalid', 'not_found', 'paused', 'cancelled', 'disabled', 'error', 'suppressed', 'temporary_failure'];
 
-export type Tone = 'good' | 'bad' | 'wait';
+type Tone = 'good' | 'bad' | 'wait';
 
 export function toneOf(status: string): Tone {
   return GOOD_STATUSES.includes(status) ? 'good' : BAD_STATUSES.includes(status) ? 'bad' : 'wait';

@@ -110,7 +110,7 @@ ${pager('/dashboard/webhooks', {}, state, page.next_cursor)}`;
     const body = html`<dl class="facts"><dt>Delivery</dt><dd><code>${delivery.id}</code></dd><dt>Event</dt><dd>${delivery.event_type} <span class="muted">(${delivery.event_id})</span></dd><dt>Status</dt><dd id="delivery-status">${badge(delivery.status)}</dd><dt>Next attempt</dt><dd id="delivery-next">${time(delivery.next_attempt_at)}</dd></dl>
 <div class="actions">${buttonForm(c, `/dashboard/webhooks/${webhook.id}/deliveries/${delivery.id}/replay`, 'Replay', {
       // The session door when the page script runs; the page action without it.
-      attributes: doorAttributes({ path: `/api/webhooks/${webhook.id}/deliveries/${delivery.id}/replay`, kind: 'replay', done: REPLAYED }),
+      attributes: doorAttributes({ route: `/webhooks/${webhook.id}/deliveries/${delivery.id}/replay`, kind: 'replay', done: REPLAYED }),
     })} <span class="hint">${replayable ? 'Sends it again, with a fresh retry schedule.' : 'Only a failed or cancelled delivery can be replayed.'}</span></div>
 <section aria-labelledby="request-heading"><h2 id="request-heading">Request</h2><p><code>POST ${webhook.url}</code>, signed with the endpoint's secret (webhook-id, webhook-timestamp and webhook-signature headers). Body:</p><pre>${json(view.payload)}</pre></section>
 <section aria-labelledby="response-heading"><h2 id="response-heading">Response</h2>${table('Attempts, first to last', ['Attempt', 'Time', 'Status code', 'Duration', 'Error or response body (first 500 characters)'], attempts, 'Not attempted yet.')}</section>`;
