@@ -16,7 +16,8 @@
 import * as z from 'zod';
 import { isId, type IdPrefix } from './ids';
 
-export const DYNAMODB_LIMITS = { partitionKeyBytes: 2048, sortKeyBytes: 1024, itemBytes: 400 * 1024, depth: 32 } as const;
+/** Most levels of nesting DynamoDB stores in an attribute. */
+export const DYNAMODB_MAX_DEPTH = 32;
 
 /**
  * Deepest free-form object a request may send: half of DynamoDB's 32 levels, so the item's own nesting
@@ -27,23 +28,24 @@ export const FREE_FORM_MAX_DEPTH = 16;
 /** Longest tenant reference (external_id or id) a body or query may name. */
 export const TENANT_REF_MAX_CHARS = 128;
 
+const isContainer = (node: unknown): node is object => node !== null && typeof node === 'object';
+
 /**
  * Visits every value inside a JSON value, depth first, with its depth (the value itself 0) and the key of
- * the value's top-level field it is in (null for the value itself), without recursion: a body can be
- * nested millions of levels, deeper than the call stack. `visit` returns true to stop.
+ * the value's top-level field it is in (null for the value itself); `visit` returns true to stop. Objects
+ * and arrays at depth `maxDepth` are visited but not entered, so the recursion is at most `maxDepth`
+ * calls deep however deep the value is (a 1 MB body can be nested 500,000 levels, past the call stack).
  */
-function walkJson(value: unknown, visit: (node: unknown, depth: number, field: string | null) => boolean): void {
-  const stack: [unknown, number, string | null][] = [[value, 0, null]];
-  while (stack.length > 0) {
-    const [node, depth, field] = stack.pop()!;
-    if (visit(node, depth, field)) return;
-    if (node !== null && typeof node === 'object') {
-      for (const [key, child] of Object.entries(node)) stack.push([child, depth + 1, field ?? key]);
-    }
+function walkJson(value: unknown, maxDepth: number, visit: (node: unknown, depth: number, field: string | null) => boolean, depth = 0, field: string | null = null): boolean {
+  if (visit(value, depth, field)) return true;
+  if (!isContainer(value) || depth >= maxDepth) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (walkJson(value[i], maxDepth, visit, depth + 1, field ?? String(i))) return true;
+  } else {
+    for (const key of Object.keys(value)) if (walkJson((value as Record<string, unknown>)[key], maxDepth, visit, depth + 1, field ?? key)) return true;
   }
+  return false;
 }
-
-const isContainer = (node: unknown): node is object => node !== null && typeof node === 'object';
 
 /**
  * Deepest request body any operation takes: free-form objects (16 levels) inside a body, an automation's
@@ -57,7 +59,7 @@ export const MAX_BODY_DEPTH = 64;
  */
 export function fieldNestedDeeperThan(value: unknown, limit: number): string | null {
   let found: string | null = null;
-  walkJson(value, (node, depth, field) => {
+  walkJson(value, limit, (node, depth, field) => {
     if (isContainer(node) && depth + 1 > limit) found = field ?? '(body)';
     return found !== null;
   });
@@ -84,7 +86,7 @@ export const STORABLE_NUMBER_RULE = 'numbers are 0 or from 1e-130 to 90071992547
  * Keys a stored object cannot hold: DynamoDB refuses an empty one; the document client takes an object
  * with its own `constructor` for a class instance (and refuses it), and drops `__proto__`.
  */
-const UNSTORABLE_KEYS = new Set(['', 'constructor', '__proto__']);
+export const UNSTORABLE_KEYS: ReadonlySet<string> = new Set(['', 'constructor', '__proto__']);
 
 /**
  * Why `value` cannot be taken as a free-form object `maxDepth` levels deep at most (nor, when `stored`,
@@ -92,7 +94,7 @@ const UNSTORABLE_KEYS = new Set(['', 'constructor', '__proto__']);
  */
 export function freeFormProblem(value: unknown, maxDepth: number, stored = true): string | null {
   let problem: string | null = null;
-  walkJson(value, (node, depth) => {
+  walkJson(value, maxDepth, (node, depth) => {
     if (isContainer(node) && depth + 1 > maxDepth) problem = `is nested more than ${maxDepth} levels deep`;
     else if (!stored) return false;
     else if (typeof node === 'number' && !isStorableNumber(node)) problem = `holds the number ${node}: ${STORABLE_NUMBER_RULE}`;
@@ -115,7 +117,7 @@ export interface FreeFormBounds {
 }
 
 /** A human size: 4096 -> "4 KB", 1048576 -> "1 MB". */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MB`;
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KB`;
   return `${bytes} bytes`;

@@ -19,6 +19,7 @@ import { fuzzOperations, loadDocument, type FuzzOperation } from '../support/fuz
 import { planFor, type FuzzProperty } from '../support/fuzz/plan';
 import { api, newAccount, stack, waitForStatus } from './harness/stack';
 import { loadConfig } from '../../shared/config';
+import { mapBounded } from '../../shared/concurrency';
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
 const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 2));
@@ -123,16 +124,6 @@ function findingOf(property: FuzzProperty, request: FuzzRequest, answer: FuzzAns
   };
 }
 
-/** Runs `work` on every item, `concurrency` at a time. */
-async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
-}
-
 let fixtures: FuzzFixtures;
 
 beforeAll(async () => {
@@ -156,9 +147,7 @@ describe('the OpenAPI fuzzer', () => {
     const findings: Finding[] = [];
     for (const phase of [0, 1]) {
       const batch = properties.filter((_, i) => byMethod(ordered[i]!) === phase).flat();
-      await pool(batch, CONCURRENCY, async (property) => {
-        findings.push(...(await check(property)));
-      });
+      findings.push(...(await mapBounded(batch, CONCURRENCY, check)).flat());
     }
     const statuses = [...stats.statuses.entries()].sort(([a], [b]) => a - b).map(([status, count]) => `${status}: ${count}`).join(', ');
     // eslint-disable-next-line no-console

@@ -2,6 +2,8 @@
  * Custom headers on a send. Headers that would override the envelope, routing, authentication, the MIME
  * structure or our own tracking are refused (documented in docs/sending.md).
  */
+import { UNSTORABLE_KEYS } from '../bounds';
+
 export const BLOCKED_HEADERS = [
   'bcc',
   'cc',
@@ -39,8 +41,6 @@ const BLOCKED = new Set<string>(BLOCKED_HEADERS);
 /** Our own headers (X-Service-*) are set by the service only. */
 const RESERVED_PREFIX = 'x-service-';
 const NAME = /^[!-9;-~]{1,126}$/; // RFC 5322 field-name: printable ASCII except colon; at most 126 (as SES's MessageHeader)
-/** Names the email item cannot hold as keys of its header map (the document client refuses or drops them). */
-const UNSTORABLE_NAMES = new Set(['constructor', '__proto__']);
 /** Most custom headers on one send: with 998-character values, about 55 KB of the email item's 400 KB. */
 export const MAX_CUSTOM_HEADERS = 50;
 
@@ -54,7 +54,8 @@ export function findHeaderProblems(headers: Record<string, string>): HeaderProbl
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
     if (!NAME.test(name)) problems.push({ header: name.slice(0, 126), reason: 'invalid header name (1-126 printable ASCII characters, no colon or spaces)' });
-    else if (UNSTORABLE_NAMES.has(name)) problems.push({ header: name, reason: 'this header name cannot be stored; use an X- name' });
+    // Names the email item cannot hold as keys of its header map (the empty one fails NAME).
+    else if (UNSTORABLE_KEYS.has(name)) problems.push({ header: name, reason: 'this header name cannot be stored; use an X- name' });
     else if (BLOCKED.has(lower)) problems.push({ header: name, reason: 'this header is set by the service and cannot be overridden' });
     else if (lower.startsWith(RESERVED_PREFIX)) problems.push({ header: name, reason: 'X-Service-* headers are reserved' });
     else if (/[\r\n\0]/.test(value)) problems.push({ header: name, reason: 'header values must not contain CR, LF or NUL' });

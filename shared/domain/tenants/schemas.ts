@@ -23,12 +23,6 @@ const dailyLimit = z
  */
 export const tenantParam = boundedRef('tenant', TENANT_REF_MAX_CHARS, 'the tenant external_id or id');
 
-/** A tenant named in a path, body or query: its external_id or its id. */
-export const tenantRef = z
-  .string({ message: 'tenant must be a string (the tenant external_id or id)' })
-  .trim()
-  .regex(EXTERNAL_ID_PATTERN, 'tenant must be 1-128 characters of letters, digits, . _ : @ -');
-
 const NAME_DOC = 'a label for people: 1-200 characters';
 const DEFAULT_FROM_DOC = 'a domain name: a send for the tenant whose from is a bare local part (`billing`) is completed with it';
 const STREAM_POLICY_DOC = 'all, or transactional_only: product and newsletter email is refused (403)';

@@ -22,7 +22,7 @@ export function excerpt(text: string, max = 80): string {
 }
 
 /** Strings that have broken parsers, keys, headers, templates and pages elsewhere. */
-export const NASTY_STRINGS = [
+const NASTY_STRINGS = [
   '',
   ' ',
   '\u0000',
@@ -67,13 +67,13 @@ export const NASTY_STRINGS = [
 /** Lengths at which limits usually sit (and far past them); big ones are rarer. */
 const HUGE_LENGTHS = [255, 256, 257, 1_025, 4_097, 70_000, 200_000, 1_100_000];
 
-export const hugeString: fc.Arbitrary<Hostile> = fc
+const hugeString: fc.Arbitrary<Hostile> = fc
   .tuple(fc.constantFrom(...HUGE_LENGTHS), fc.constantFrom('x', 'é', '🙂', '\u0000', '\ud800'))
   .map(([length, unit]) => ({ label: `${JSON.stringify(unit)} x ${length}`, json: JSON.stringify(unit.repeat(Math.ceil(length / unit.length))) }));
 
 const controlString = fc.string({ unit: fc.integer({ min: 0, max: 31 }).map((code) => String.fromCharCode(code)), minLength: 1, maxLength: 8 });
 
-export const hostileString: fc.Arbitrary<Hostile> = fc.oneof(
+const hostileString: fc.Arbitrary<Hostile> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...NASTY_STRINGS).map((s) => json(s)) },
   { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }).map((s) => json(s)) },
   { weight: 1, arbitrary: controlString.map((s) => json(s)) },
@@ -96,7 +96,7 @@ export function deepJson(levels: number, kind: 'array' | 'object'): Hostile {
   return { label: `${kind} nested ${levels} deep`, json: text };
 }
 
-export const deepValue: fc.Arbitrary<Hostile> = fc
+const deepValue: fc.Arbitrary<Hostile> = fc
   .tuple(fc.constantFrom(17, 33, 200, 20_000, 500_000), fc.constantFrom<'array' | 'object'>('array', 'object'))
   .map(([levels, kind]) => deepJson(levels, kind));
 
@@ -168,7 +168,7 @@ export const hostileBody: fc.Arbitrary<HostileBody> = fc.oneof(
 export const oversizedBody: HostileBody = { label: 'body over 6 MB', body: `{"a":"${'x'.repeat(6 * 1024 * 1024 + 10)}"}` };
 
 /** Percent-encodes what encodeURIComponent cannot (lone surrogates), byte by byte as UTF-8 with U+FFFD. */
-export function encodeSegment(value: string): string {
+function encodeSegment(value: string): string {
   try {
     return encodeURIComponent(value);
   } catch {

@@ -1,6 +1,6 @@
 /**
  * The operations the fuzzer drives, read from docs/openapi.json (the document clients get): method,
- * path template, path and query parameters, header parameters, the JSON request body (its schema and
+ * path template, path, query and header parameters (by name), the JSON request body (its schema and
  * example) and who may call it (an API key, nobody in particular, or a dashboard session).
  */
 import { readFileSync } from 'node:fs';
@@ -12,7 +12,6 @@ export type Caller = 'apiKey' | 'public' | 'session';
 export interface FuzzParameter {
   name: string;
   in: 'path' | 'query' | 'header';
-  schema: JsonSchema;
 }
 
 export interface FuzzOperation {
@@ -24,8 +23,6 @@ export interface FuzzOperation {
   parameters: FuzzParameter[];
   /** The JSON body, when the operation takes one. */
   body: { schema: JsonSchema; example: unknown } | null;
-  /** Documented statuses. */
-  statuses: string[];
 }
 
 export function loadDocument(): OpenApiDocument {
@@ -33,7 +30,7 @@ export function loadDocument(): OpenApiDocument {
 }
 
 /** `#/components/<kind>/<name>` -> that component (one level; the fuzzer never needs more). */
-export function resolveRef<T = JsonSchema>(document: OpenApiDocument, value: unknown): T {
+function resolveRef<T = JsonSchema>(document: OpenApiDocument, value: unknown): T {
   const ref = (value as { $ref?: string } | null)?.$ref;
   if (!ref) return value as T;
   const [, , kind, name] = ref.split('/');
@@ -49,7 +46,7 @@ export function fuzzOperations(document: OpenApiDocument): FuzzOperation[] {
   const operations: FuzzOperation[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, raw] of Object.entries(item)) {
-      const operation = raw as unknown as { operationId: string; security?: unknown; parameters?: unknown[]; requestBody?: { content: Record<string, { schema: JsonSchema; example?: unknown }> }; responses: Record<string, unknown> };
+      const operation = raw as unknown as { operationId: string; security?: unknown; parameters?: unknown[]; requestBody?: { content: Record<string, { schema: JsonSchema; example?: unknown }> } };
       const parameters = (operation.parameters ?? []).map((p) => resolveRef<FuzzParameter>(document, p));
       const json = operation.requestBody?.content['application/json'];
       operations.push({
@@ -57,9 +54,8 @@ export function fuzzOperations(document: OpenApiDocument): FuzzOperation[] {
         method: method.toUpperCase(),
         path,
         caller: callerOf(operation.security ?? (document as unknown as { security?: unknown }).security),
-        parameters: parameters.map((p) => ({ name: p.name, in: p.in, schema: p.schema })),
+        parameters: parameters.map((p) => ({ name: p.name, in: p.in })),
         body: json ? { schema: json.schema, example: json.example ?? {} } : null,
-        statuses: Object.keys(operation.responses),
       });
     }
   }

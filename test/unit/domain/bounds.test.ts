@@ -2,7 +2,7 @@
  * The bounds of what a request may put into a DynamoDB key or item (shared/domain/bounds.ts), and the
  * request schemas that use them: each refusal is a validation problem naming the field, never a throw.
  */
-import { boundedRef, DYNAMODB_LIMITS, FREE_FORM_MAX_DEPTH, freeFormObject, freeFormProblem, idField, isStorableNumber } from '../../../shared/domain/bounds';
+import { boundedRef, DYNAMODB_MAX_DEPTH, FREE_FORM_MAX_DEPTH, freeFormObject, freeFormProblem, idField, isStorableNumber } from '../../../shared/domain/bounds';
 import { validateDefinition } from '../../../shared/domain/automations/validate';
 import { createTemplateSchema } from '../../../shared/domain/templates/schemas';
 import { newId } from '../../../shared/domain/ids';
@@ -39,7 +39,7 @@ describe('freeFormProblem', () => {
     expect(freeFormProblem(nested(31), 31)).toBeNull();
   });
 
-  it('walks values deeper than the stack without recursion', () => {
+  it('walks values deeper than the stack without overflowing it', () => {
     const deep = tooDeepToRecurse();
     expect(() => JSON.stringify(deep)).toThrow(RangeError);
     expect(freeFormProblem(deep, 16)).toBe('is nested more than 16 levels deep');
@@ -93,7 +93,7 @@ describe('freeFormObject', () => {
   });
 
   it('keeps free-form objects under DynamoDB\'s nesting limit with room for the item around them', () => {
-    expect(FREE_FORM_MAX_DEPTH).toBeLessThanOrEqual(DYNAMODB_LIMITS.depth / 2);
+    expect(FREE_FORM_MAX_DEPTH).toBeLessThanOrEqual(DYNAMODB_MAX_DEPTH / 2);
   });
 });
 
