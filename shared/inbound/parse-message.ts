@@ -18,7 +18,8 @@ import { decodeUnknown } from '../mime/charset';
 import { decodeWords } from '../mime/encoded-words';
 import { fieldName, unfoldedValue, type RawHeaderField } from '../mime/header-block';
 import { htmlToText } from '../mime/html-to-text';
-import { isAttachment, partContent, walkParts } from '../mime/mime-part';
+import { attachmentParts, contentIdOf } from '../mime/message-attachments';
+import { partContent } from '../mime/mime-part';
 import { headerFields, readMimeTree, type MimePart } from '../mime/mime-tree';
 import { typeOfFilename } from '../mime/mime-types';
 import { collectBodies } from '../mime/parse-bodies';
@@ -65,8 +66,7 @@ export async function parseInbound(raw: Buffer): Promise<ParsedInbound> {
 function parseMessage(raw: Buffer): ParsedInbound {
   const tree = readMimeTree(raw, { maxParts: MAX_MIME_PARTS, maxDepth: MAX_MIME_DEPTH, maxHeaderBytes: MAX_PART_HEADER_BYTES });
   if (tree.error) return headersOnly(raw, tree.error);
-  const attachments: MimePart[] = [];
-  for (const { part } of walkParts(tree.root)) if (isAttachment(part)) attachments.push(part);
+  const attachments = attachmentParts(tree.root);
   return {
     ...readHeaderFields(tree.root.fields),
     ...collectBodies(tree.root, { htmlToText, textToHtml }),
@@ -88,14 +88,12 @@ function headersOnly(raw: Buffer, reason: string): ParsedInbound {
 
 function toAttachment(part: MimePart): ParsedAttachment {
   const content = partContent(part);
-  // mailparser keeps the last non-empty Content-ID.
-  const contentIds = part.fields.filter((field) => field.name === 'content-id').map(unfoldedValue).filter(Boolean);
   return {
     filename: part.filename,
     // A generic type is made specific from the file name, as mailparser does.
     content_type: part.type === 'application/octet-stream' && part.filename ? typeOfFilename(part.filename) : part.type,
     size: content.length,
-    content_id: contentIds[contentIds.length - 1] ?? null,
+    content_id: contentIdOf(part),
     content_disposition: part.disposition === 'inline' ? 'inline' : 'attachment',
     content,
   };

@@ -23,7 +23,7 @@
  * at the limit is answered 421 with its 535 text (the client learns it was wrong, and that it must wait).
  */
 import { createHash } from 'node:crypto';
-import { secondsUntilReset, windowOf, type RateLimit } from '../domain/rate-limits';
+import { secondsUntilReset, type RateLimit } from '../domain/rate-limits';
 import type { SmtpAuthFailureRepository } from '../store/smtp-auth-failures';
 
 export interface AuthThrottleSettings {
@@ -62,7 +62,7 @@ export class AuthThrottle {
   private readonly rule: RateLimit;
 
   constructor(
-    private readonly settings: AuthThrottleSettings,
+    settings: AuthThrottleSettings,
     private readonly failures: Pick<SmtpAuthFailureRepository, 'counts' | 'add'>,
     private readonly now: () => number = Date.now,
   ) {
@@ -79,26 +79,24 @@ export class AuthThrottle {
   /** Before the password is checked: held when the address or the credential is at its limit, else null. */
   async blockedFor(attempt: AuthAttempt): Promise<AuthBlock | null> {
     const now = this.now();
-    const [address, credential] = await this.failures.counts([attempt.address, attempt.credential], windowOf(this.rule, now));
-    return this.held(now, (address ?? 0) >= this.settings.maxFailures, (credential ?? 0) >= this.settings.maxFailures);
+    const [address, credential] = await this.failures.counts([attempt.address, attempt.credential], this.rule, now);
+    return this.held(now, (address ?? 0) >= this.rule.limit, (credential ?? 0) >= this.rule.limit);
   }
 
   /** The password was right: null when it may be told (the address is below its limit now), else held. */
   async afterSuccess(attempt: AuthAttempt): Promise<AuthBlock | null> {
     const now = this.now();
-    const [count] = await this.failures.counts([attempt.address], windowOf(this.rule, now));
-    return this.held(now, (count ?? 0) >= this.settings.maxFailures, false);
+    const [count] = await this.failures.counts([attempt.address], this.rule, now);
+    return this.held(now, (count ?? 0) >= this.rule.limit, false);
   }
 
   /** The password was wrong: counted for the address and the credential, each only below its limit. */
   async afterFailure(attempt: AuthAttempt): Promise<AuthFailureOutcome> {
     const now = this.now();
-    const window = windowOf(this.rule, now);
-    const max = this.settings.maxFailures;
-    const [address, credential] = await Promise.all([this.failures.add(attempt.address, max, window), this.failures.add(attempt.credential, max, window)]);
+    const [address, credential] = await Promise.all([this.failures.add(attempt.address, this.rule, now), this.failures.add(attempt.credential, this.rule, now)]);
     // One of the two at its limit: not told (the other may have counted it: the attacker loses that try).
     if (address === null || credential === null) return { counted: false, block: this.held(now, address === null, credential === null)! };
-    const block = this.held(now, address >= max, credential >= max);
+    const block = this.held(now, address >= this.rule.limit, credential >= this.rule.limit);
     return block ? { counted: true, block } : { counted: true, block: null };
   }
 

@@ -15,8 +15,8 @@
  *   Counters           PK ACCOUNT#<acc>          SK COUNTER#<what>        (atomic ADD with a limit condition)
  *   Usage (uncapped)   PK ACCOUNT#<acc>          SK USAGE#<scope>#<DAY|MONTH>#<period>  (counted by the outbox relay; TTL)
  *   Usage shard        PK USAGE#<acc>#<scope>#<DAY|MONTH>#<period>#<n>  SK SHARD  (capped counters, own partitions; TTL)
- *   Rate-limit window  PK RATELIMIT#<acc>#<name> SK WINDOW#<start epoch s>  (API rate limits; TTL; the sign-in's: <acc> is email:<sha256> or ip:<address>)
- *   SMTP AUTH failures PK SMTPAUTH#<ip:<address> | cred:<sha256>>  SK WINDOW#<start epoch s>  (failed relay logins per client address and per credential tried; TTL)
+ *   Rate-limit window  PK RATELIMIT#<acc>#<name> SK WINDOW#<start epoch s>  (API rate limits; TTL; the sign-in's: <acc> is email:<sha256> or ip:<address>;
+ *                      the SMTP relay's failed logins, name smtpAuthFailures: <acc> is ip:<address> or cred:<sha256>)
  *   Dashboard user     PK DASHUSER#<email>       SK DASHUSER  GSI1PK ACCOUNT#<acc>#DASHUSERS  GSI1SK <usr>  (email unique per deployment by the key)
  *   Dashboard session  PK SESSION#<sha256(token)>  SK SESSION            (only the token's hash; TTL at the earlier expiry)
  *   Webhook endpoint   PK WEBHOOK#<wh>           SK WEBHOOK  GSI1PK ACCOUNT#<acc>#WEBHOOKS  GSI1SK <wh>
@@ -123,11 +123,6 @@ export const keys = {
    * account's: a polling client's counter writes never share a partition with the account's other items.
    */
   rateLimitWindow: (subject: string, name: string, windowStart: number) => ({ PK: `RATELIMIT#${keyPart(subject)}#${name}`, SK: `WINDOW#${windowStart}` }),
-  /**
-   * Failed SMTP relay logins in one window (shared/store/smtp-auth-failures.ts), shared by every relay task:
-   * one partition per client address (`ip:<address>`) and per credential tried (`cred:<sha256>`).
-   */
-  smtpAuthFailures: (subject: string, windowStart: number) => ({ PK: `SMTPAUTH#${keyPart(subject)}`, SK: `WINDOW#${windowStart}` }),
   /**
    * A dashboard user, keyed by its normalised email: one user per address in the whole deployment (a
    * conditional put), and the sign-in finds it with one GetItem. Listed per account through GSI1.

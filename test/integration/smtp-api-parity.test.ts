@@ -14,7 +14,7 @@
  */
 import { authenticateSecret } from '../../shared/usecases/authenticate';
 import { getEmailContent } from '../../shared/usecases/email-content';
-import { publishAll, uniqueDomain } from './harness/dns';
+import { verifiedDomain } from './harness/domains';
 import { createSmtpCredential, queuedId, transport, type SmtpCredential } from './harness/smtp';
 import { api, newAccount, stack, uniqueEmail, waitForStatus, type TestAccount } from './harness/stack';
 
@@ -36,11 +36,7 @@ describe('an SMTP relay send and an API send of the same content', () => {
 
   beforeAll(async () => {
     account = await newAccount({ plan: 'scale', paymentMethod: true });
-    domain = uniqueDomain();
-    const created = await api('POST', '/domains', { key: account.key, body: { name: domain } });
-    expect(created.status).toBe(201);
-    await publishAll(created.body.domain.records);
-    expect((await api('POST', `/domains/${created.body.domain.id}`, { key: account.key, body: { action: 'verify' } })).body.domain.status).toBe('verified');
+    domain = (await verifiedDomain(account)).name;
     credential = await createSmtpCredential(account);
   });
 

@@ -5,7 +5,7 @@
  * The bytes stay in the message (stored whole): the refs have no blob of their own.
  *
  * So the record of a message the service composed from an API send lists what that send's record lists
- * (test/unit/smtp/message-attachments.test.ts). Where a client's message goes beyond what an API send can
+ * (test/unit/smtp/composed-message-record.test.ts). Where a client's message goes beyond what an API send can
  * say, the record is bounded so the email item stays far below DynamoDB's 400 KB: at most
  * MAX_LISTED_ATTACHMENTS are listed (the message keeps them all), control characters are spaces, each
  * value is cut to 255 characters (a content type too long with its parameters is kept without them), and

@@ -4,19 +4,19 @@
  * two relays against the local DynamoDB, are tested in test/integration/smtp-auth-throttle.test.ts.
  */
 import { AuthThrottle } from '../../../shared/smtp/auth-throttle';
-import type { FailureWindow } from '../../../shared/store/smtp-auth-failures';
+import { windowOf, type RateLimit } from '../../../shared/domain/rate-limits';
 
 class MemoryFailures {
   readonly items = new Map<string, number>();
   writes = 0;
-  async counts(subjects: string[], window: FailureWindow) {
-    return subjects.map((subject) => this.items.get(`${subject}@${window.start}`) ?? 0);
+  async counts(subjects: string[], rule: RateLimit, nowMs: number) {
+    return subjects.map((subject) => this.items.get(`${subject}@${windowOf(rule, nowMs).start}`) ?? 0);
   }
-  async add(subject: string, max: number, window: FailureWindow) {
+  async add(subject: string, rule: RateLimit, nowMs: number) {
     this.writes++;
-    const key = `${subject}@${window.start}`;
+    const key = `${subject}@${windowOf(rule, nowMs).start}`;
     const count = this.items.get(key) ?? 0;
-    if (count >= max) return null;
+    if (count >= rule.limit) return null;
     this.items.set(key, count + 1);
     return count + 1;
   }
