@@ -29,25 +29,12 @@ export class SesTenantSweepRepository {
     return { sesToken: typeof item.ses_token === 'string' ? item.ses_token : null, aliasesAfter: item.aliases_after ?? null };
   }
 
-  /** Records where the next sweep starts. */
+  /** Records where the next sweep starts (null values stored as such: claim reads them back as null). */
   async save(state: SesTenantSweepState): Promise<void> {
-    const sets: string[] = [];
-    const removes: string[] = [];
-    const values: Record<string, unknown> = {};
-    if (state.sesToken === null) removes.push('ses_token');
-    else {
-      sets.push('ses_token = :token');
-      values[':token'] = state.sesToken;
-    }
-    if (state.aliasesAfter === null) removes.push('aliases_after');
-    else {
-      sets.push('aliases_after = :after');
-      values[':after'] = state.aliasesAfter;
-    }
     await updateIfCondition(this.table, {
       Key: keys.sesTenantSweep(),
-      UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
-      ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+      UpdateExpression: 'SET ses_token = :token, aliases_after = :after',
+      ExpressionAttributeValues: { ':token': state.sesToken, ':after': state.aliasesAfter },
       ReturnValues: 'NONE',
     });
   }

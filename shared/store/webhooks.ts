@@ -18,7 +18,7 @@ import { freeSlotItem, takeSlotItem } from './counters';
 import { keys } from './keys';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import type { Page } from './cursor';
-import { cancelledConditionIndexes, queryAll, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
+import { cancelledConditionIndexes, queryAll, setChanges, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
 import { tenantTakesWebhook, type TenantRef } from './tenant-condition';
 
 export interface StoredWebhook {
@@ -49,6 +49,20 @@ function toStoredWebhook(item: Record<string, any>): StoredWebhook {
 }
 
 const toEndpoint = (item: Record<string, any>) => toStoredWebhook(item).endpoint;
+
+/** The endpoint's Update applying `changes` (a null or empty `tenants` removes the filter), only in this account. */
+function changesUpdate(accountId: string, webhookId: string, changes: WebhookChanges, now: string) {
+  const { tenants, ...rest } = changes;
+  const removeFilter = tenants === null || tenants?.length === 0;
+  const set = setChanges({ ...rest, ...(removeFilter ? {} : { tenants }) }, now);
+  return {
+    Key: keys.webhook(webhookId),
+    UpdateExpression: removeFilter ? `${set.UpdateExpression} REMOVE #tenants` : set.UpdateExpression,
+    ConditionExpression: '#account_id = :account',
+    ExpressionAttributeNames: { ...set.ExpressionAttributeNames, '#account_id': 'account_id', ...(removeFilter ? { '#tenants': 'tenants' } : {}) },
+    ExpressionAttributeValues: { ...set.ExpressionAttributeValues, ':account': accountId },
+  };
+}
 
 export class WebhookRepository {
   constructor(private readonly table: Table) {}
@@ -95,27 +109,10 @@ export class WebhookRepository {
    * does: every tenant named must be live, and each records the endpoint.
    */
   async setTenantFilter(accountId: string, webhookId: string, changes: Omit<WebhookChanges, 'tenants'>, tenantRefs: readonly TenantRef[], now: string): Promise<SetTenantFilterOutcome> {
-    const names: Record<string, string> = { '#updated_at': 'updated_at', '#account_id': 'account_id', '#tenants': 'tenants' };
-    const values: Record<string, unknown> = { ':updated_at': now, ':account': accountId, ':tenants': tenantRefs.map((tenant) => tenant.external_id) };
-    const sets = ['#updated_at = :updated_at', '#tenants = :tenants'];
-    for (const name of ['url', 'events', 'enabled'] as const) {
-      if (changes[name] === undefined) continue;
-      names[`#${name}`] = name;
-      values[`:${name}`] = changes[name];
-      sets.push(`#${name} = :${name}`);
-    }
+    const filter = { ...changes, tenants: tenantRefs.map((tenant) => tenant.external_id) };
     try {
       await transactWrite(this.table, [
-        {
-          Update: {
-            TableName: this.table.name,
-            Key: keys.webhook(webhookId),
-            UpdateExpression: `SET ${sets.join(', ')}`,
-            ConditionExpression: '#account_id = :account',
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
-          },
-        },
+        { Update: { TableName: this.table.name, ...changesUpdate(accountId, webhookId, filter, now) } },
         ...tenantRefs.map((tenant) => tenantTakesWebhook(this.table, tenant, webhookId)),
       ]);
     } catch (error) {
@@ -169,31 +166,7 @@ export class WebhookRepository {
 
   /** Applies the defined changes; null when the endpoint does not exist in this account. */
   async update(accountId: string, webhookId: string, changes: WebhookChanges, now: string): Promise<WebhookEndpoint | null> {
-    const names: Record<string, string> = { '#updated_at': 'updated_at', '#account_id': 'account_id' };
-    const values: Record<string, unknown> = { ':updated_at': now, ':account': accountId };
-    const sets = ['#updated_at = :updated_at'];
-    const removes: string[] = [];
-    for (const name of ['url', 'events', 'enabled'] as const) {
-      if (changes[name] === undefined) continue;
-      names[`#${name}`] = name;
-      values[`:${name}`] = changes[name];
-      sets.push(`#${name} = :${name}`);
-    }
-    if (changes.tenants !== undefined) {
-      names['#tenants'] = 'tenants';
-      if (changes.tenants === null || changes.tenants.length === 0) removes.push('#tenants');
-      else {
-        values[':tenants'] = changes.tenants;
-        sets.push('#tenants = :tenants');
-      }
-    }
-    const item = await updateIfCondition(this.table, {
-      Key: keys.webhook(webhookId),
-      UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-      ConditionExpression: '#account_id = :account',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    });
+    const item = await updateIfCondition(this.table, changesUpdate(accountId, webhookId, changes, now));
     return item ? toEndpoint(item) : null;
   }
 

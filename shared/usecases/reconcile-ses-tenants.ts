@@ -43,10 +43,8 @@ export interface SesTenantSweepDeps {
   tenants: Pick<TenantRepository, 'aliases' | 'aliasPage' | 'find'>;
   domains: Pick<DomainRepository, 'tenantDomainIds' | 'get'>;
   sesTenantSweep: Pick<SesTenantSweepRepository, 'claim' | 'save'>;
-  /** The service clock: when the sweep runs. */
+  /** The service clock: when the sweep runs (an id's age is measured on the system's, as ids are minted). */
   clock: Clock;
-  /** The clock ids are minted with (the system's): how old an id is. */
-  idClock?: Clock;
 }
 
 /** What a sweep did (part of the reconciler's report: all 0 when it found nothing to do). */
@@ -64,8 +62,6 @@ export interface SesTenantSweepReport {
 export const NO_SES_TENANT_WORK: SesTenantSweepReport = { ses_tenants_removed: 0, ses_tenants_restored: 0, ses_tenants_unowned: 0, ses_tenant_errors: 0 };
 
 type Log = (message: string, error: unknown) => void;
-
-const systemClock: Clock = { now: () => new Date() };
 
 /**
  * One sweep if one is due (the reconciler's pass): claims it, reads one page of each list, records where
@@ -111,7 +107,7 @@ async function removeOrphans(deps: SesTenantSweepDeps, token: string | null, pag
   }
   const names = page.tenants.map((tenant) => tenant.name).filter((name) => isId('ten', name));
   const recorded = await deps.tenants.aliases(names);
-  const idNow = (deps.idClock ?? systemClock).now().getTime();
+  const idNow = Date.now();
   for (const name of names) {
     if (recorded.has(name) || idNow - timeOfId(name) < SES_TENANT_ORPHAN_GRACE_MS) continue;
     try {

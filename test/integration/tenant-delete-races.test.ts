@@ -38,6 +38,16 @@ async function raceWithDeletion<T>(account: TestAccount, externalId: string, req
 }
 
 /**
+ * One request, and how long it took on this machine now: a race spaces its requests half of that apart,
+ * so that the first ones finish before the DELETE and the last ones start after it, whatever the load.
+ */
+async function timed<T>(request: () => Promise<T>): Promise<{ answer: T; took: number }> {
+  const before = Date.now();
+  const answer = await request();
+  return { answer, took: Date.now() - before };
+}
+
+/**
  * Tenants an endpoint's filter names besides the one being deleted, listed after it: a request resolves
  * each named tenant in turn before it writes, so the deleted tenant is read (live) long before the write,
  * and the DELETE has time to run in between, which is the interleaving that matters.
@@ -62,11 +72,8 @@ describe('tenant deletion racing attachments', () => {
     const createHook = () => api('POST', '/webhooks', { key: account.key, body: { url: hookUrl(), events: ['email.delivered'], tenants: [externalId, ...others] } });
     for (let round = 0; round < 4 && (created === 0 || refused === 0); round++) {
       await createTenant(account, { external_id: externalId });
-      // How long one such request takes on this machine now: requests start half of that apart.
-      const before = Date.now();
-      const probe = await createHook();
+      const { answer: probe, took } = await timed(createHook);
       expect(probe.status).toBe(200);
-      const took = Date.now() - before;
       expect((await api('DELETE', `/webhooks/${probe.body.webhook.id}`, { key: account.key })).status).toBe(200);
       const { deleted, answers } = await raceWithDeletion(account, externalId, 6, Math.ceil(took / 2), createHook);
       expect(deleted).toBe(200);
@@ -98,17 +105,32 @@ describe('tenant deletion racing attachments', () => {
     const others = await bystanders(account, 40);
     const hooks: string[] = [];
     for (let i = 0; i < 8; i++) hooks.push((await api('POST', '/webhooks', { key: account.key, body: { url: hookUrl(), tenants: others } })).body.webhook.id);
-    const tenant = await createTenant(account, {}, 'patched');
-    let next = 0;
-    const { deleted, answers } = await raceWithDeletion(account, tenant.external_id, hooks.length, 150, () =>
-      api('PATCH', `/webhooks/${hooks[next++]}`, { key: account.key, body: { tenants: [tenant.external_id, ...others] } }),
-    );
-    expect(deleted).toBe(200);
-    for (const answer of answers) expect([200, 404]).toContain(answer.status);
-    for (const id of hooks) {
-      const view = (await api('GET', `/webhooks/${id}`, { key: account.key })).body.webhook;
-      expect({ id, tenants: view.tenants, enabled: view.enabled }).toEqual({ id, tenants: others, enabled: true });
+    let updated = 0;
+    let refused = 0;
+    // Rounds (the same endpoints, each round with a tenant of its own) until both outcomes happened: the race was real.
+    for (let round = 0; round < 4 && (updated === 0 || refused === 0); round++) {
+      const tenant = await createTenant(account, {}, 'patched');
+      const nameTenant = (id: string) => api('PATCH', `/webhooks/${id}`, { key: account.key, body: { tenants: [tenant.external_id, ...others] } });
+      // The first endpoint names it before the DELETE (timed); the others race it.
+      const { answer: probe, took } = await timed(() => nameTenant(hooks[0]!));
+      expect(probe.status).toBe(200);
+      let next = 1;
+      const { deleted, answers } = await raceWithDeletion(account, tenant.external_id, hooks.length - 1, Math.ceil(took / 2), () => nameTenant(hooks[next++]!));
+      expect(deleted).toBe(200);
+      for (const answer of answers) {
+        expect([200, 404]).toContain(answer.status);
+        if (answer.status === 200) updated++;
+        else {
+          refused++;
+          expect(answer.body.error.code).toBe('not_found');
+        }
+      }
+      for (const id of hooks) {
+        const view = (await api('GET', `/webhooks/${id}`, { key: account.key })).body.webhook;
+        expect({ id, tenants: view.tenants, enabled: view.enabled }).toEqual({ id, tenants: others, enabled: true });
+      }
     }
+    expect({ updated: updated > 0, refused: refused > 0 }).toEqual({ updated: true, refused: true });
   }, RACE_TEST_MS);
 
   it('DELETE cancels the tenant\'s scheduled emails (as PATCH {cancel} would), and no other', async () => {
@@ -139,8 +161,13 @@ describe('tenant deletion racing attachments', () => {
     // Rounds until both outcomes happened (the race was real), each with a tenant of its own.
     for (let round = 0; round < 4 && (accepted === 0 || refused === 0); round++) {
       const tenant = await createTenant(account, {}, 'sched');
-      const { deleted, answers } = await raceWithDeletion(account, tenant.external_id, 10, 80, () => scheduleFor(account, tenant.external_id, LARGE));
+      const schedule = () => scheduleFor(account, tenant.external_id, LARGE);
+      const { answer: probe, took } = await timed(schedule);
+      expect(probe.status).toBe(200);
+      const { deleted, answers } = await raceWithDeletion(account, tenant.external_id, 10, Math.ceil(took / 2), schedule);
       expect(deleted).toBe(200);
+      // Accepted before the DELETE began: cancelled by it.
+      expect(await emailOf(account, probe.body.id)).toMatchObject({ id: probe.body.id, status: 'cancelled' });
       for (const answer of answers) {
         expect([200, 404]).toContain(answer.status);
         if (answer.status === 404) {

@@ -85,6 +85,12 @@ describe('the SES emulator lists tenants as ListTenants does', () => {
     expect(seen).toEqual(names);
     await expect(view.client().send(new ListTenantsCommand({ PageSize: 0 }))).rejects.toMatchObject({ name: 'BadRequestException' });
     await expect(view.client().send(new ListTenantsCommand({ NextToken: 'not-a-token' }))).rejects.toMatchObject({ name: 'BadRequestException' });
+    // SENDING_STATUS narrows too (every emulated tenant is ENABLED); a key or a status outside the model is refused, never ignored.
+    const enabled = await view.client().send(new ListTenantsCommand({ Filter: { TENANT_NAME_CONTAINS: prefix, SENDING_STATUS: 'ENABLED' } }));
+    expect(enabled.Tenants!.map((info) => info.TenantName)).toEqual(names);
+    expect((await view.client().send(new ListTenantsCommand({ Filter: { TENANT_NAME_CONTAINS: prefix, SENDING_STATUS: 'DISABLED' } }))).Tenants).toEqual([]);
+    await expect(view.client().send(new ListTenantsCommand({ Filter: { SENDING_STATUS: 'PAUSED' } }))).rejects.toMatchObject({ name: 'BadRequestException' });
+    await expect(view.client().send(new ListTenantsCommand({ Filter: { TENANT_NAME_STARTS_WITH: prefix } as never }))).rejects.toMatchObject({ name: 'BadRequestException' });
     for (const name of names) await view.client().send(new DeleteTenantCommand({ TenantName: name }));
   });
 });

@@ -53,6 +53,10 @@ function page<T>(all: T[], nextToken: unknown, pageSize: unknown, max = 1000): {
 
 const epochSeconds = (iso: string): number => Date.parse(iso) / 1000;
 
+/** ListTenants' Filter keys (ListTenantsFilterKey) and a tenant's SendingStatus values, as in the SESv2 model. */
+const LIST_TENANTS_FILTER_KEYS = ['TENANT_NAME_CONTAINS', 'SENDING_STATUS'];
+const SENDING_STATUSES = ['ENABLED', 'REINSTATED', 'DISABLED'];
+
 export class TenantService {
   constructor(
     private readonly store: SesStore,
@@ -87,12 +91,17 @@ export class TenantService {
    * TenantId, TenantArn, CreatedTimestamp (epoch seconds) and SendingStatus; NextToken only while more
    * follow; the optional Filter narrows by TENANT_NAME_CONTAINS (a substring) and SENDING_STATUS
    * (https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_ListTenants.html; Filter and SendingStatus
-   * as in @aws-sdk/client-sesv2's model). The page size bounds (1-1000) are this emulator's: SES documents none.
+   * as in @aws-sdk/client-sesv2's model). Stricter where SES documents nothing: a Filter key outside
+   * ListTenantsFilterKey or a SENDING_STATUS outside SendingStatus is a BadRequestException, and
+   * PageSize is 1-1000 (docs/local-cloud/ses.md).
    */
   listTenants(body: Json): OperationResult {
-    const filter = optObject(body.Filter, 'Filter');
-    const contains = filter ? optString(filter.TENANT_NAME_CONTAINS, 'Filter.TENANT_NAME_CONTAINS') : undefined;
-    const status = filter ? optString(filter.SENDING_STATUS, 'Filter.SENDING_STATUS') : undefined;
+    const filter = optObject(body.Filter, 'Filter') ?? {};
+    const unknown = Object.keys(filter).find((key) => !LIST_TENANTS_FILTER_KEYS.includes(key));
+    if (unknown) throw badRequest(`Filter key '${unknown}' is invalid: use ${LIST_TENANTS_FILTER_KEYS.join(' or ')}.`);
+    const contains = optString(filter.TENANT_NAME_CONTAINS, 'Filter.TENANT_NAME_CONTAINS');
+    const status = optString(filter.SENDING_STATUS, 'Filter.SENDING_STATUS');
+    if (status !== undefined && !SENDING_STATUSES.includes(status)) throw badRequest(`Filter.SENDING_STATUS '${status}' is invalid: use ${SENDING_STATUSES.join(', ')}.`);
     // Every tenant of the emulator is ENABLED (it has no reputation findings to disable one).
     const matching = this.store.listTenants().filter((t) => (contains === undefined || t.name.includes(contains)) && (status === undefined || status === 'ENABLED'));
     const { items, next } = page(matching, body.NextToken, body.PageSize);
