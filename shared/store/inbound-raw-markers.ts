@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { pastDueSortKeys } from './due-work';
 import { keys } from './keys';
-import { isConditionFailure, itemOfRefusedWrite, type Table } from './table';
+import { isConditionFailure, itemOfRefusedWrite, updateIfCondition, type Table } from './table';
 
 export type RawMarkerStatus = 'pending' | 'queued' | 'claimed' | 'discarded';
 
@@ -76,8 +76,16 @@ export class InboundRawMarkerRepository {
 
   /** Not queued: discarded (only from pending), due at once for the deletion of its object. False when it is not pending. */
   async discard(rawKey: string, now: number): Promise<boolean> {
-    const due = indexed(rawKey, now);
-    return (await this.transition(rawKey, 'discarded', ['pending'], { set: 'GSI2PK = :pk, GSI2SK = :sk', values: { ':pk': due.GSI2PK, ':sk': due.GSI2SK } })) === true;
+    return this.discardFrom(['pending'], rawKey, now);
+  }
+
+  /**
+   * The reconciler's, on a marker found past due: discarded (from pending), or already so with its object
+   * still to delete: true, the object is to be deleted. False when a listener or a worker moved it on
+   * (queued, claimed) or there is no marker: one conditional write, no read first.
+   */
+  async discardDue(rawKey: string, now: number): Promise<boolean> {
+    return this.discardFrom(['pending', 'discarded'], rawKey, now);
   }
 
   /** The object of a discarded marker is deleted: out of the index (the marker stays, for late workers, until its TTL). */
@@ -91,31 +99,25 @@ export class InboundRawMarkerRepository {
    * existed) is claimed too: the marker is written then.
    */
   async claim(rawKey: string, now: Date): Promise<'claimed' | 'discarded'> {
-    try {
-      await this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: keys.inboundRawMarker(rawKey),
-          UpdateExpression: 'SET #status = :claimed, #type = :type, raw_key = :raw_key, created_at = if_not_exists(created_at, :now), #ttl = if_not_exists(#ttl, :ttl) REMOVE GSI2PK, GSI2SK',
-          ConditionExpression: 'attribute_not_exists(PK) OR #status <> :discarded',
-          ExpressionAttributeNames: { '#status': 'status', '#type': 'type', '#ttl': 'ttl' },
-          ExpressionAttributeValues: {
-            ':claimed': 'claimed',
-            ':discarded': 'discarded',
-            ':type': 'inbound_raw',
-            ':raw_key': rawKey,
-            ':now': now.toISOString(),
-            ':ttl': Math.floor(now.getTime() / 1000) + MARKER_TTL_SECONDS,
-          },
-        }),
-      );
-      return 'claimed';
-    } catch (error) {
-      if (isConditionFailure(error)) return 'discarded';
-      throw error;
-    }
+    const claimed = await updateIfCondition(this.table, {
+      Key: keys.inboundRawMarker(rawKey),
+      UpdateExpression: 'SET #status = :claimed, #type = :type, raw_key = :raw_key, created_at = if_not_exists(created_at, :now), #ttl = if_not_exists(#ttl, :ttl) REMOVE GSI2PK, GSI2SK',
+      ConditionExpression: 'attribute_not_exists(PK) OR #status <> :discarded',
+      ExpressionAttributeNames: { '#status': 'status', '#type': 'type', '#ttl': 'ttl' },
+      ExpressionAttributeValues: {
+        ':claimed': 'claimed',
+        ':discarded': 'discarded',
+        ':type': 'inbound_raw',
+        ':raw_key': rawKey,
+        ':now': now.toISOString(),
+        ':ttl': Math.floor(now.getTime() / 1000) + MARKER_TTL_SECONDS,
+      },
+      ReturnValues: 'NONE',
+    });
+    return claimed ? 'claimed' : 'discarded';
   }
 
+  /** The marker as stored (strongly consistent read), null when there is none. */
   async get(rawKey: string): Promise<RawMarker | null> {
     const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.inboundRawMarker(rawKey), ConsistentRead: true }));
     const item = result.Item;
@@ -126,6 +128,11 @@ export class InboundRawMarkerRepository {
   async pastDue(now: number, perShard: number): Promise<string[]> {
     const shards = Array.from({ length: RAW_MARKER_SHARDS }, (_, shard) => pastDueSortKeys(this.table, partition(shard), now, perShard));
     return (await Promise.all(shards)).flat().map((sortKey) => sortKey.slice(sortKey.indexOf('#') + 1));
+  }
+
+  private async discardFrom(from: RawMarkerStatus[], rawKey: string, now: number): Promise<boolean> {
+    const due = indexed(rawKey, now);
+    return (await this.transition(rawKey, 'discarded', from, { set: 'GSI2PK = :pk, GSI2SK = :sk', values: { ':pk': due.GSI2PK, ':sk': due.GSI2SK } })) === true;
   }
 
   /**

@@ -116,6 +116,8 @@ describe('raw inbound messages not queued are deleted', () => {
     expect(await markers.claim(claimedFirst, new Date())).toBe('claimed');
     expect(await markers.markQueued(claimedFirst)).toBe(true);
     expect(await markers.discard(claimedFirst, Date.now())).toBe(false);
+    // The reconciler's discard leaves it alone too.
+    expect(await markers.discardDue(claimedFirst, Date.now())).toBe(false);
     expect(await markers.get(claimedFirst)).toMatchObject({ status: 'claimed' });
 
     const discardedFirst = key('discarded');
@@ -123,6 +125,9 @@ describe('raw inbound messages not queued are deleted', () => {
     expect(await markers.discard(discardedFirst, Date.now())).toBe(true);
     expect(await markers.markQueued(discardedFirst)).toBe(false);
     expect(await markers.claim(discardedFirst, new Date())).toBe('discarded');
+    // Discarded with its object not yet deleted: the reconciler's discard says to delete it (again), the listener's does not.
+    expect(await markers.discard(discardedFirst, Date.now())).toBe(false);
+    expect(await markers.discardDue(discardedFirst, Date.now())).toBe(true);
     await markers.forget(discardedFirst);
     expect(await markers.get(discardedFirst)).toMatchObject({ status: 'discarded' });
 

@@ -102,7 +102,7 @@ describe('turning receiving on and off after a domain is added', () => {
   });
 
   it('concurrent PATCHes and verifies leave the flag and the records in agreement', async () => {
-    const { domain } = await verifiedDomain(account);
+    const { name, domain } = await verifiedDomain(account);
     for (let round = 0; round < 4; round++) {
       const requests = Array.from({ length: 8 }, (_, n) =>
         n % 3 === 2 ? verify(account, domain.id) : patch(account, domain.id, { inbound_enabled: (n + round) % 2 === 0 }),
@@ -111,7 +111,7 @@ describe('turning receiving on and off after a domain is added', () => {
       for (const response of responses) expect(response.status).toBe(200);
       const current = (await api('GET', `/domains/${domain.id}`, { key: account.key })).body.domain as PublicDomain;
       expect(mxRecords(current)).toHaveLength(current.inbound_enabled ? 1 : 0);
-      expect(current.inbound_subdomain).toBe(current.inbound_enabled ? `inbound.${domain.records[0]!.name.replace(/^_service\./, '')}` : null);
+      expect(current.inbound_subdomain).toBe(current.inbound_enabled ? `inbound.${name}` : null);
       expect(current.records.filter((record) => record.purpose !== 'inbound_mx').map((record) => record.purpose)).toEqual(['ownership', 'dkim', 'return_path', 'spf', 'dmarc']);
       // Each PATCH answered the state it asked for.
       responses.forEach((response, n) => {

@@ -14,7 +14,7 @@ import type { BlobStore, Clock } from '../../ports';
 import type { InboundRawMarkerRepository } from '../../store/inbound-raw-markers';
 
 export interface UnqueuedInboundDeps {
-  inboundRawMarkers: Pick<InboundRawMarkerRepository, 'pastDue' | 'get' | 'discard' | 'forget'>;
+  inboundRawMarkers: Pick<InboundRawMarkerRepository, 'pastDue' | 'discardDue' | 'forget'>;
   blobs: Pick<BlobStore, 'delete'>;
   clock: Clock;
 }
@@ -47,11 +47,8 @@ export async function discardUnqueuedInbound(deps: UnqueuedInboundDeps, log: (me
 
 /** True when the object was deleted now; false when the marker moved on (queued, claimed) or is gone. */
 async function discardOne(deps: UnqueuedInboundDeps, rawKey: string, now: number): Promise<boolean> {
-  const marker = await deps.inboundRawMarkers.get(rawKey);
-  if (!marker) return false;
-  // Pending past its bound: discarded, unless a listener or a worker gets to it first.
-  if (marker.status === 'pending' && !(await deps.inboundRawMarkers.discard(rawKey, now))) return false;
-  if (marker.status !== 'pending' && marker.status !== 'discarded') return false;
+  // Pending past its bound (unless a listener or a worker gets to it first), or discarded with its object left.
+  if (!(await deps.inboundRawMarkers.discardDue(rawKey, now))) return false;
   await deps.blobs.delete(rawKey);
   await deps.inboundRawMarkers.forget(rawKey);
   return true;
