@@ -8,7 +8,7 @@ import { API_GROUPS } from '../../infra/definitions';
 import { lambdaContext, MAX_BODY_BYTES, PayloadTooLarge, toApiGatewayEvent, writeLambdaResult, type ApiHandler } from './lambda-http';
 import { compileRoutes, matchRoute } from './routes';
 import { clockState, resetClock, setClock } from './local-clock';
-import { MessageQueryError, parseMessageQuery, type MessageQuery } from '../emulators/ses/message-query';
+import { MessageQueryError, parseMessageQuery, type MessageQuery } from '../emulators/ses';
 
 export interface LocalPages {
   /** `components` up or down; any other fields (queue backlogs, scheduled tasks' reports) are shown as they are. */

@@ -5,7 +5,8 @@
  * policy moves them to the DLQ after maxReceiveCount receives.
  *
  * While an invocation runs (up to its timeout), its messages are kept invisible: on AWS a queue's
- * visibility timeout is at least its function's timeout, so a running batch is never handed out again.
+ * visibility timeout is at least its function's timeout (Lambda refuses the mapping otherwise), so a
+ * running batch is never handed out again (docs/local-cloud/messaging.md).
  * The test stacks shorten every queue's visibility to 2 s (LOCAL_QUEUE_VISIBILITY_SECONDS) so that
  * failed messages come back quickly; without this, a batch still running after 2 s on a busy machine
  * was delivered again and again, and reached the DLQ without ever failing.
@@ -157,14 +158,21 @@ export class SqsPoller {
     return this.visibilitySeconds;
   }
 
-  /** Extends the records' visibility every half timeout while the invocation runs, for at most its timeout. */
+  /**
+   * Keeps a running batch invisible until its function's timeout, as AWS does by requiring a queue's
+   * visibility timeout to be at least its function's (docs/local-cloud/messaging.md): only on a queue whose
+   * visibility is shorter (LOCAL_QUEUE_VISIBILITY_SECONDS), by extending it every half visibility timeout,
+   * never beyond the function's timeout. A queue whose visibility covers the timeout is left as it is.
+   */
   private keepInvisible(records: SQSRecord[]): { stop(): void } {
     const { sqs, queueUrl, name, timeoutSeconds } = this.options;
     const until = Date.now() + timeoutSeconds * 1000;
     let timer: NodeJS.Timeout | undefined;
     let stopped = false;
-    const extend = async (seconds: number) => {
-      if (stopped || Date.now() >= until) return;
+    const extend = async (visibility: number) => {
+      const left = Math.ceil((until - Date.now()) / 1000);
+      if (stopped || left <= 0) return;
+      const seconds = Math.min(visibility, left);
       try {
         await sqs.send(
           new ChangeMessageVisibilityBatchCommand({
@@ -175,11 +183,11 @@ export class SqsPoller {
       } catch (error) {
         this.options.log(`${name}: could not extend the visibility of a running batch: ${(error as Error).message}`);
       }
-      if (!stopped) timer = setTimeout(() => void extend(seconds), (seconds * 1000) / 2);
+      if (!stopped && seconds < left) timer = setTimeout(() => void extend(visibility), (visibility * 1000) / 2);
     };
     void this.visibility().then(
-      (seconds) => {
-        if (!stopped && seconds > 0) timer = setTimeout(() => void extend(seconds), (seconds * 1000) / 2);
+      (visibility) => {
+        if (!stopped && visibility > 0 && visibility < timeoutSeconds) timer = setTimeout(() => void extend(visibility), (visibility * 1000) / 2);
       },
       (error: unknown) => this.options.log(`${name}: could not read the queue's visibility timeout: ${(error as Error).message}`),
     );

@@ -4,19 +4,13 @@
  * (the API key, the domain id, the port, the receiving address).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { shellBlockAfter } from '../support/docs/markdown';
 import { mx, receivedIds, waitForReceived } from './harness/inbound';
 import { uniqueDomain } from './harness/dns';
 import { api, newAccount, stack } from './harness/stack';
 
-const docs = () => readFileSync(join(__dirname, '..', '..', 'docs', 'inbound.md'), 'utf8');
-
 /** The shell block of "Local testing with swaks". */
-function documentedBlock(): string {
-  const section = docs().split('## Local testing with swaks')[1]!;
-  return /```sh\n([\s\S]*?)```/.exec(section)![1]!;
-}
+const documentedBlock = () => shellBlockAfter('docs/inbound.md', '## Local testing with swaks').text;
 
 describe('inbound, as documented in docs/inbound.md', () => {
   it('publishes the records with the documented loop, verifies, and receives what swaks sends', async () => {

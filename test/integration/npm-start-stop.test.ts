@@ -11,6 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { waitFor } from '../support/wait';
 
 const ROOT = resolve(__dirname, '..', '..');
 
@@ -49,13 +50,17 @@ function portOpen(address: string): Promise<boolean> {
   });
 }
 
-async function waitFor(what: string, done: () => Promise<boolean> | boolean, timeoutMs: number, describeState: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await done()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${what} within ${timeoutMs} ms; ${describeState()}`);
+/** Polls (test/support/wait.ts) until `done`; a timeout shows `describeState()` as it last was. */
+async function waitUntil(what: string, done: () => Promise<boolean> | boolean, timeoutMs: number, describeState: () => string): Promise<void> {
+  await waitFor(
+    async () => {
+      if (await done()) return true;
+      throw new Error(describeState());
+    },
+    what,
+    timeoutMs,
+    200,
+  );
 }
 
 async function startThenSignalNpm(signal: NodeJS.Signals): Promise<void> {
@@ -72,7 +77,7 @@ async function startThenSignalNpm(signal: NodeJS.Signals): Promise<void> {
   npm.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   npm.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   try {
-    await waitFor('npm start printed its ready line', () => /Ready in \d+ ms/.test(output), 90_000, () => output);
+    await waitUntil("npm start's ready line", () => /Ready in \d+ ms/.test(output), 90_000, () => output);
     const stack = JSON.parse(readFileSync(join(dataDir, 'stack.json'), 'utf8')) as {
       api_url: string;
       smtp: string;
@@ -88,7 +93,7 @@ async function startThenSignalNpm(signal: NodeJS.Signals): Promise<void> {
 
     process.kill(npm.pid!, signal); // npm's own process only, not the group
 
-    await waitFor(`no process of npm start's group left after ${signal} to npm`, () => processGroup(pgid).length === 0, 30_000, () => JSON.stringify(processGroup(pgid)));
+    await waitUntil(`no process of npm start's group left after ${signal} to npm`, () => processGroup(pgid).length === 0, 30_000, () => JSON.stringify(processGroup(pgid)));
     const open: string[] = [];
     for (const address of addresses) if (await portOpen(address)) open.push(address);
     expect(open).toEqual([]);

@@ -4,15 +4,16 @@
  * package; `.ci/run` installs it (README: prerequisites).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { pageCodeBlocks, SHELL_LANGS } from '../support/docs/markdown';
 import { createSmtpCredential, relay } from './harness/smtp';
 import { newAccount, waitForStatus } from './harness/stack';
 
 /** The `swaks ...` line of docs/smtp.md's first shell block that uses it. */
 function documentedCommand(): string[] {
-  const docs = readFileSync(join(__dirname, '..', '..', 'docs', 'smtp.md'), 'utf8');
-  const line = docs.split('\n').find((text) => text.startsWith('swaks '));
+  const line = pageCodeBlocks('docs/smtp.md')
+    .filter((block) => SHELL_LANGS.has(block.lang))
+    .flatMap((block) => block.text.split('\n'))
+    .find((text) => text.startsWith('swaks '));
   if (!line) throw new Error('docs/smtp.md has no swaks command');
   return line.trim().split(/\s+/);
 }

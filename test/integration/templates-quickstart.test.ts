@@ -3,15 +3,13 @@
  * in (the API URL, the key and the account's address), then the delivered message checked.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { shellBlockAfter } from '../support/docs/markdown';
 import { api, newAccount, sesMessagesFor, stack, waitForStatus } from './harness/stack';
 
 function documentedBlock(): string {
-  const section = readFileSync(join(__dirname, '..', '..', 'docs', 'templates.md'), 'utf8').split('## Quick start')[1]!;
   // The page makes an account of its own with the admin CLI (which targets `npm start`'s stack): the test
   // uses a fresh account on the test stack instead, so those lines go.
-  return /```sh\n([\s\S]*?)```/.exec(section)![1]!.split('\n').filter((line) => !/^(ACCOUNT|ACCOUNT_ID|KEY)=\$\(/.test(line)).join('\n');
+  return shellBlockAfter('docs/templates.md', '## Quick start').text.split('\n').filter((line) => !/^(ACCOUNT|ACCOUNT_ID|KEY)=\$\(/.test(line)).join('\n');
 }
 
 describe('templates, as documented in docs/templates.md', () => {

@@ -19,6 +19,9 @@ describe('shown answers', () => {
     expect(matches('[{"a": 1}, ...]', '[{"a":2},{"a":1}]')).toBeNull();
     expect(matches('[{"a": 1}]', '[{"a":1},{"a":2}]')).toMatch(/expected 1 element\(s\), got 2/);
     expect(matches('{"body": "{\\"type\\":\\"email.delivered\\",...}"}', '{"body":"{\\"type\\":\\"email.delivered\\",\\"x\\":1}"}')).toBeNull();
+    expect(matches('{"a": ..., "b": [..., 2]}   (a note after the shape)', '{"a":null,"b":[1,2,3]}')).toBeNull();
+    expect(matches('{"a": ..., "b": [..., 2]}', '{"b":[2]}')).toBe('$.a: missing');
+    expect(() => parseShownAnswer('{"a": }')).toThrow(/cannot read the answer shown/);
   });
 
   it('reads a leading HTTP status only before a shape, ... or nothing; a line of text otherwise', () => {

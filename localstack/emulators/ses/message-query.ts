@@ -3,7 +3,8 @@
  * (the emulator's own port): `email_id`, `to`, `tag` (repeatable), `tenant_name`, `subject`, `since`,
  * `limit`, and `raw=1` to include each message's bytes (left out by default: one 40 MB attachment is
  * 90 MB of JSON). An unknown parameter or a bad value is refused, never ignored: a filter that
- * silently matched everything would hand a caller every message. docs/local-cloud/ses.md.
+ * silently matched everything would hand a caller every message. Local-only (SES has no such API):
+ * docs/local-cloud/ses.md.
  */
 import type { StoredMessage } from './types';
 
@@ -72,7 +73,7 @@ export function parseMessageQuery(params: URLSearchParams): MessageQuery {
   return query;
 }
 
-export function matchesQuery(message: StoredMessage, query: MessageQuery): boolean {
+function matchesQuery(message: StoredMessage, query: MessageQuery): boolean {
   if (query.emailId !== undefined && message.tags.email_id !== query.emailId) return false;
   if (query.to !== undefined && !message.to.some((recipient) => recipient.toLowerCase() === query.to)) return false;
   if (query.tenantName !== undefined && message.tenantName !== query.tenantName) return false;

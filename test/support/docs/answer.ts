@@ -39,101 +39,53 @@ function globToRegex(glob: string, anchored: boolean): RegExp {
   return new RegExp(anchored ? `^${body}$` : body, 's');
 }
 
-class ShapeParser {
-  private at = 0;
-  constructor(private readonly text: string) {}
+/** Markers a bare `...` of a shape becomes in its JSON: any value or element, or other members. */
+const ANY = '\u0000any';
+const REST = '\u0000rest';
 
-  get rest(): string {
-    return this.text.slice(this.at);
-  }
-
-  private skip(): void {
-    while (/\s/.test(this.text[this.at] ?? '')) this.at++;
-  }
-
-  private fail(what: string): never {
-    throw new Error(`cannot read the answer shown (${what} at "${this.text.slice(this.at, this.at + 30)}") in: ${this.text}`);
-  }
-
-  private expect(char: string): void {
-    this.skip();
-    if (this.text[this.at] !== char) this.fail(`expected ${char}`);
-    this.at++;
-  }
-
-  private ellipsis(): boolean {
-    this.skip();
-    const match = ELLIPSIS.exec(this.rest);
-    if (!match) return false;
-    this.at += match[0].length;
-    return true;
-  }
-
-  private string(): string {
-    this.skip();
-    const match = /^"(?:[^"\\]|\\.)*"/.exec(this.rest);
-    if (!match) this.fail('expected a string');
-    this.at += match[0].length;
-    return JSON.parse(match[0]) as string;
-  }
-
-  value(): Shape {
-    this.skip();
-    if (this.ellipsis()) return { kind: 'any' };
-    const char = this.text[this.at];
-    if (char === '{') return this.object();
-    if (char === '[') return this.array();
-    if (char === '"') {
-      const value = this.string();
-      if (value === '...' || value === '…') return { kind: 'any' };
-      return /\.\.\.|…/.test(value) ? { kind: 'pattern', source: value, regex: globToRegex(value, true) } : { kind: 'literal', value };
+/**
+ * A shape's text as JSON, each bare `...` a marker (other members in an object, any value elsewhere), cut
+ * where the shape ends (a note may follow it); then parsed by JSON.parse.
+ */
+function shapeJson(text: string): unknown {
+  let json = '';
+  const open: string[] = [];
+  let last = '';
+  for (let at = 0; at < text.length; ) {
+    const rest = text.slice(at);
+    const token = /^"(?:[^"\\]|\\.)*"/.exec(rest)?.[0] ?? ELLIPSIS.exec(rest)?.[0] ?? text[at]!;
+    at += token.length;
+    if (ELLIPSIS.test(token)) {
+      json += open.at(-1) === '{' && last !== ':' ? `${JSON.stringify(REST)}: 0` : JSON.stringify(ANY);
+      last = '"';
+      continue;
     }
-    const literal = /^(true|false|null|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(this.rest);
-    if (!literal) this.fail('expected a value');
-    this.at += literal[0].length;
-    return { kind: 'literal', value: JSON.parse(literal[0]) as string | number | boolean | null };
+    json += token;
+    if (token === '{' || token === '[') open.push(token);
+    else if ((token === '}' || token === ']') && (open.pop(), open.length === 0)) break;
+    if (token.trim() !== '') last = token;
   }
+  try {
+    return JSON.parse(json);
+  } catch (error) {
+    throw new Error(`cannot read the answer shown (${(error as Error).message}) in: ${text}`);
+  }
+}
 
-  private object(): Shape {
-    this.expect('{');
-    const members: [string, Shape][] = [];
-    this.skip();
-    if (this.text[this.at] === '}') {
-      this.at++;
-      return { kind: 'object', members };
-    }
-    for (;;) {
-      if (!this.ellipsis()) {
-        const key = this.string();
-        this.expect(':');
-        members.push([key, this.value()]);
-      }
-      this.skip();
-      const next = this.text[this.at++];
-      if (next === '}') return { kind: 'object', members };
-      if (next !== ',') this.fail('expected , or }');
-    }
+function toShape(value: unknown): Shape {
+  if (value === ANY) return { kind: 'any' };
+  if (Array.isArray(value)) {
+    const items = value.filter((item) => item !== ANY);
+    return { kind: 'array', items: items.map(toShape), open: items.length < value.length };
   }
-
-  private array(): Shape {
-    this.expect('[');
-    const items: Shape[] = [];
-    let open = false;
-    this.skip();
-    if (this.text[this.at] === ']') {
-      this.at++;
-      return { kind: 'array', items, open };
-    }
-    for (;;) {
-      const item = this.value();
-      if (item.kind === 'any') open = true;
-      else items.push(item);
-      this.skip();
-      const next = this.text[this.at++];
-      if (next === ']') return { kind: 'array', items, open };
-      if (next !== ',') this.fail('expected , or ]');
-    }
+  if (typeof value === 'object' && value !== null) {
+    return { kind: 'object', members: Object.entries(value).filter(([key]) => key !== REST).map(([key, member]) => [key, toShape(member)]) };
   }
+  if (typeof value === 'string') {
+    if (value === '...' || value === '…') return { kind: 'any' };
+    if (/\.\.\.|…/.test(value)) return { kind: 'pattern', source: value, regex: globToRegex(value, true) };
+  }
+  return { kind: 'literal', value: value as string | number | boolean | null };
 }
 
 export function parseShownAnswer(source: string): ShownAnswer {
@@ -146,8 +98,7 @@ export function parseShownAnswer(source: string): ShownAnswer {
     rest = rest.slice(status[0].length).trim();
   }
   if (rest.startsWith('{') || rest.startsWith('[')) {
-    const parser = new ShapeParser(rest);
-    answer.shape = parser.value();
+    answer.shape = toShape(shapeJson(rest));
   } else if (rest !== '') {
     answer.text = globToRegex(rest.trim(), false);
   }

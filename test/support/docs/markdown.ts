@@ -3,6 +3,10 @@
  * (docs/docs-examples.md): `<!-- docs-test: skip (why) -->` or `<!-- docs-test: file NAME -->` on the
  * nearest non-blank line before the fence.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from './reader-dir';
+
 export type BlockMark = { kind: 'skip'; reason: string } | { kind: 'file'; name: string };
 
 export interface CodeBlock {
@@ -56,4 +60,21 @@ export function codeBlocks(markdown: string, page: string): CodeBlock[] {
     i = j;
   }
   return blocks;
+}
+
+/** The code blocks of a page of the repository (`docs/smtp.md`). */
+export function pageCodeBlocks(page: string): CodeBlock[] {
+  return codeBlocks(readFileSync(join(REPO_ROOT, page), 'utf8'), page);
+}
+
+/**
+ * The first shell block of a page after the line that starts with `heading` (`## Quick start`): for the
+ * tests that run one documented block on the shared stack and check more than the page shows.
+ */
+export function shellBlockAfter(page: string, heading: string): CodeBlock {
+  const markdown = readFileSync(join(REPO_ROOT, page), 'utf8');
+  const headingLine = markdown.split('\n').findIndex((line) => line.startsWith(heading)) + 1;
+  const block = headingLine > 0 ? codeBlocks(markdown, page).find((b) => b.line > headingLine && SHELL_LANGS.has(b.lang)) : undefined;
+  if (!block) throw new Error(`${page} has no shell block after "${heading}"`);
+  return block;
 }

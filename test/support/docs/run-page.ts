@@ -5,13 +5,12 @@
  * without a body or another method) whose answer is not there yet is repeated for up to `settleMs`, as a
  * reader looks again. The page stops at its first failure (what follows depends on it).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { answerMismatch, parseShownAnswer, printedJson } from './answer';
 import { shellCommands, type ShellCommand } from './commands';
-import { codeBlocks, SCRIPT_LANGS, SHELL_LANGS } from './markdown';
+import { pageCodeBlocks, SCRIPT_LANGS, SHELL_LANGS } from './markdown';
 import { PageShell, type CommandResult } from './page-shell';
-import { REPO_ROOT } from './reader-dir';
 
 export interface PageOptions {
   /** The reader's folder (reader-dir.ts). */
@@ -104,7 +103,7 @@ export async function runPage(page: string, options: PageOptions & { keepShell?:
   const run: PageRun = { page, commands: 0, skipped: [], ms: 0, timings: [] };
   const shell = new PageShell(options.dir, options.env);
   try {
-    for (const block of codeBlocks(readFileSync(join(REPO_ROOT, page), 'utf8'), page)) {
+    for (const block of pageCodeBlocks(page)) {
       const where = `${page}:${block.line}`;
       if (block.mark?.kind === 'skip') {
         run.skipped.push(`${where} (${block.mark.reason})`);

@@ -57,6 +57,33 @@ function poller(queue: { queueUrl: string; queueArn: string }, handler: (event: 
   return p;
 }
 
+/**
+ * Sends one message to a poller (two receive loops, function timeout `timeoutSeconds`) whose first call
+ * hangs until the message is handed out again; answers each call's time and receive count.
+ */
+async function handedOutAgain(queue: { queueUrl: string; queueArn: string }, timeoutSeconds: number, what: string) {
+  const calls: { at: number; receiveCount: string }[] = [];
+  let release!: () => void;
+  const hang = new Promise<void>((resolve) => (release = resolve));
+  const p = poller(
+    queue,
+    async (event) => {
+      calls.push(...event.Records.map((r) => ({ at: Date.now(), receiveCount: r.attributes.ApproximateReceiveCount })));
+      if (calls.length === 1) await hang;
+      return { batchItemFailures: [] };
+    },
+    { concurrency: 2, timeoutSeconds },
+  );
+  p.start();
+  try {
+    await send(queue.queueUrl, ['hung']);
+    await waitUntil(() => calls.length === 2, 10_000, what);
+    return calls;
+  } finally {
+    release();
+  }
+}
+
 describe('SqsPoller', () => {
   it('invokes the handler with SQSEvent records and deletes handled messages', async () => {
     const { queue } = queueWithDlq(3);
@@ -117,26 +144,18 @@ describe('SqsPoller', () => {
 
     // Past its timeout (1 s here) a batch is no longer kept: Lambda would have stopped it.
     const { queue: other } = queueWithDlq(5);
-    const seen: string[] = [];
-    let release!: () => void;
-    const hang = new Promise<void>((resolve) => (release = resolve));
-    const stuck = poller(
-      other,
-      async (event) => {
-        seen.push(...event.Records.map((r) => r.attributes.ApproximateReceiveCount));
-        if (seen.length === 1) await hang;
-        return { batchItemFailures: [] };
-      },
-      { concurrency: 2, timeoutSeconds: 1 },
-    );
-    stuck.start();
-    try {
-      await send(other.queueUrl, ['stuck']);
-      await waitUntil(() => seen.length === 2, 10_000, 'the message handed out again once the first call timed out');
-      expect(seen).toEqual(['1', '2']);
-    } finally {
-      release();
-    }
+    const calls = await handedOutAgain(other, 1, 'the message handed out again once the first call timed out');
+    expect(calls.map((call) => call.receiveCount)).toEqual(['1', '2']);
+  });
+
+  it('leaves a queue whose visibility covers the function timeout as it is: a hung batch is handed out again at the visibility timeout, not later', async () => {
+    // Visibility 4 s, function timeout 3 s (as on AWS, where the visibility must be at least the timeout):
+    // nothing to extend, so the message is received again 4 s after the first receive (an extension at
+    // half the visibility would have hidden it until 6 s).
+    const queue = fauxqs.createQueue(`q${++counter}`, { attributes: { VisibilityTimeout: '4' } });
+    const [first, second] = await handedOutAgain(queue, 3, 'the message handed out again');
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(3900);
+    expect(second!.at - first!.at).toBeLessThan(5500);
   });
 
   it('retries the whole batch when the handler throws', async () => {
