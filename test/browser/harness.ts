@@ -109,11 +109,18 @@ export async function failureScreenshot(page: Page | undefined, name: string): P
 /** Reloads until `probe` holds (for pages that do not refresh themselves). */
 export async function reloadUntil(page: Page, probe: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  // A probe that throws (the page mid-reload, a locator not there yet) is "not yet"; its last error is the timeout's cause.
+  let lastError: unknown;
+  const holds = () =>
+    probe().catch((error: unknown) => {
+      lastError = error;
+      return false;
+    });
   for (;;) {
-    if (await probe().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} on ${page.url()}`);
+    if (await holds()) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} on ${page.url()}${lastError ? ` (the probe last threw: ${(lastError as Error).message})` : ''}`, { cause: lastError });
     await page.waitForTimeout(1_000);
-    if (await probe().catch(() => false)) return;
+    if (await holds()) return;
     await page.reload();
   }
 }

@@ -5,6 +5,7 @@
  */
 import { api, emailOf, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { unique, createTenant } from './harness/tenants';
+import { inboxRequests } from './harness/webhook-inbox';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 
@@ -118,7 +119,7 @@ describe('tenant emails', () => {
     const acmeEmail = await sendAs(account, acme.external_id);
     const globexEmail = await sendAs(account, globex.external_id);
     const plainEmail = await sendAs(account);
-    const bodiesAt = async (path: string) => ((await api('GET', '/_local/webhooks')).body.requests as { path: string; body: string }[]).filter((r) => r.path === `/${path}`).map((r) => JSON.parse(r.body));
+    const bodiesAt = async (path: string) => (await inboxRequests(path)).map((r) => JSON.parse(r.body));
     const all = await waitFor(async () => {
       const bodies = await bodiesAt(paths.all);
       return [acmeEmail, globexEmail, plainEmail].every((id) => bodies.some((b) => b.data.email_id === id)) ? bodies : undefined;

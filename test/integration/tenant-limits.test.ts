@@ -11,6 +11,7 @@ import { keys } from '../../shared/store/keys';
 import { api, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { documentClient, fillShards, setUsage } from './harness/usage';
 import { unique, createTenant } from './harness/tenants';
+import { inboxRequests } from './harness/webhook-inbox';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 const today = () => new Date().toISOString().slice(0, 10);
@@ -175,13 +176,13 @@ describe('tenant limits, stats and automatic pause', () => {
     expect((await api('POST', '/webhooks', { key: account.key, body: { url: `${inbox}${path}`, events: ['tenant.paused', 'tenant.resumed'] } })).status).toBe(200);
     expect((await api('PATCH', `/tenants/${tenant.external_id}`, { key: account.key, body: { status: 'paused', reason: 'invoice' } })).status).toBe(200);
     const body = await waitFor(async () => {
-      const found = ((await api('GET', '/_local/webhooks')).body.requests as { path: string; body: string }[]).find((r) => r.path === `/${path}`);
+      const found = (await inboxRequests(path))[0];
       return found ? JSON.parse(found.body) : undefined;
     }, 'tenant.paused webhook');
     expect(body).toMatchObject({ type: 'tenant.paused', data: { tenant: tenant.external_id, paused_reason: 'invoice', pause_source: 'manual' } });
     expect((await api('PATCH', `/tenants/${tenant.external_id}`, { key: account.key, body: { status: 'active' } })).status).toBe(200);
     const resumed = await waitFor(async () => {
-      const found = ((await api('GET', '/_local/webhooks')).body.requests as { path: string; body: string }[]).filter((r) => r.path === `/${path}`).map((r) => JSON.parse(r.body));
+      const found = (await inboxRequests(path)).map((r) => JSON.parse(r.body));
       return found.find((b) => b.type === 'tenant.resumed');
     }, 'tenant.resumed webhook');
     expect(resumed.data).toMatchObject({ tenant: tenant.external_id, status: 'active', pause_source: null });

@@ -10,6 +10,7 @@ import { api, emailOf, newAccount, sesMessagesFor, stack, waitFor, waitForStatus
 import { documentClient } from './harness/usage';
 import { publishAll, uniqueDomain } from './harness/dns';
 import { unique, createTenant } from './harness/tenants';
+import { inboxRequests } from './harness/webhook-inbox';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 const tableName = () => stack().info.env.TABLE_NAME!;
@@ -197,8 +198,7 @@ describe('tenant sends', () => {
     expect(failed).toMatchObject({ tenant: later.external_id, last_event: 'failed', bounce_reason: expect.stringMatching(/paused.*abuse report/) });
     expect(await sesMessagesFor(scheduled.body.id)).toEqual([]);
     const delivered = await waitFor(async () => {
-      const requests = (await api('GET', '/_local/webhooks')).body.requests as { path: string; body: string }[];
-      return requests.find((r) => r.path === `/${hookPath}`);
+      return (await inboxRequests(hookPath))[0];
     }, 'email.failed at the tenant-filtered endpoint');
     expect(JSON.parse(delivered.body)).toMatchObject({ type: 'email.failed', data: { email_id: scheduled.body.id, status: 'failed', tenant: later.external_id } });
   });
@@ -258,8 +258,7 @@ describe('tenant sends', () => {
     const delivered = await waitFor(async () => (await api('GET', `/webhooks/${rebornHook.body.webhook.id}/deliveries`, { key: account.key })).body.deliveries[0], 'its own email.failed');
     expect(delivered.payload).toMatchObject({ type: 'email.failed', data: { email_id: own.body.id, tenant: reborn.external_id } });
     const bodies = await waitFor(async () => {
-      const requests = (await api('GET', '/_local/webhooks')).body.requests as { path: string; body: string }[];
-      const found = requests.filter((r) => r.path === `/${paths.all}`).map((r) => JSON.parse(r.body));
+      const found = (await inboxRequests(paths.all)).map((r) => JSON.parse(r.body));
       return found.some((b) => b.data.email_id === own.body.id) ? found : undefined;
     }, 'the new tenant email.failed at the unfiltered endpoint');
     expect(bodies.map((b) => b.data.email_id)).toEqual([own.body.id]);

@@ -5,6 +5,7 @@
  * never the account-wide list), and accounts apart.
  */
 import { api, newAccount, waitFor, type TestAccount } from './harness/stack';
+import { unlessProbeFailed } from '../support/wait';
 import { unique, createTenant, type TenantView } from './harness/tenants';
 
 const address = (name: string) => `${unique(name)}@example.com`;
@@ -17,7 +18,7 @@ async function listed(key: string, query: string, expected: string[]): Promise<s
     expect(response.status).toBe(200);
     last = response.body.suppressions.map((s: { email: string }) => s.email).sort();
     return JSON.stringify(last) === JSON.stringify([...expected].sort());
-  }, `list ${query} to be ${expected.join(',')}`, 5000).catch(() => undefined);
+  }, `list ${query} to be ${expected.join(',')}`, 5000).catch(unlessProbeFailed);
   return last;
 }
 

@@ -6,6 +6,7 @@
  */
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
 import { createTenant, unique, type TenantView } from './harness/tenants';
+import { inboxRequests } from './harness/webhook-inbox';
 
 const NOT_FOR_TENANT_FILTERS = [
   'email.received',
@@ -18,15 +19,14 @@ const NOT_FOR_TENANT_FILTERS = [
   'tenant.resumed',
 ];
 
-interface Received {
-  path: string;
-  body: string;
-  headers: Record<string, string>;
-}
-
+/**
+ * The events that reached `path`, each once: delivery is at least once (a retry carries the same
+ * webhook-id, docs/webhooks.md), so a repeat under load is not a second event.
+ */
 async function receivedAt(path: string): Promise<{ id: string; type: string; data: Record<string, unknown> }[]> {
-  const requests = (await api('GET', '/_local/webhooks')).body.requests as Received[];
-  return requests.filter((r) => r.path === `/${path}`).map((r) => ({ id: r.headers['webhook-id']!, ...JSON.parse(r.body) }));
+  const byId = new Map<string, { id: string; type: string; data: Record<string, unknown> }>();
+  for (const r of (await inboxRequests(path)).reverse()) if (!byId.has(r.headers['webhook-id']!)) byId.set(r.headers['webhook-id']!, { id: r.headers['webhook-id']!, ...JSON.parse(r.body) });
+  return [...byId.values()];
 }
 
 async function endpoint(account: TestAccount, path: string, extra: Record<string, unknown> = {}): Promise<string> {
