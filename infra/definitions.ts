@@ -160,8 +160,12 @@ export const CONFIGURATION_SET = {
   name: 'mailservice-outbound',
   eventDestinationName: 'to-sns',
   topic: 'sesEvents' as TopicId,
-  /** SESv2 MatchingEventTypes. */
-  matchingEventTypes: ['DELIVERY', 'BOUNCE', 'COMPLAINT', 'DELIVERY_DELAY', 'REJECT', 'OPEN', 'CLICK'],
+  /**
+   * SESv2 MatchingEventTypes. Never OPEN or CLICK: with either, SES adds its own pixel and rewrites every
+   * link of every HTML part, raw messages included (docs/local-cloud/ses.md "Tracking"); the service's
+   * own tracking (docs/tracking.md) is the only one.
+   */
+  matchingEventTypes: ['DELIVERY', 'BOUNCE', 'COMPLAINT', 'DELIVERY_DELAY', 'REJECT'],
   envVar: ENV.sesConfigurationSet,
 };
 
@@ -213,6 +217,8 @@ export type Access =
   | 'consume'
   | 'publish'
   | 'sendEmail'
+  /** SES: GetAccount (the send quota and whether the account sends); SES has no resource for it ("*"). */
+  | 'readAccount'
   /** SES: create, read, delete and configure (BYODKIM, MAIL FROM) the account's email identities. */
   | 'manageIdentities'
   /**
@@ -491,6 +497,10 @@ export const WORKERS: WorkerDefinition[] = [
     entry: 'functions/workers/send-email/handler.ts',
     queue: 'send',
     batchSize: 10,
+    // Sends are paced to SES's send rate through a budget in the table (shared/store/ses-send-budget.ts):
+    // more invocations only hold more emails. 10 x 10 records at ~0.1 s per SES call is ~1,000 sends a
+    // second, above any SES rate the service is sold for; raise it with a higher SES quota (docs/deploy.md).
+    maxConcurrency: 10,
     timeoutSeconds: 30,
     // Compose, DKIM-sign and send: ~14 ms of CPU per email, 10 per batch; half the delivery delay of 512 MB (docs/deploy.md).
     memoryMb: 1024,
@@ -499,6 +509,10 @@ export const WORKERS: WorkerDefinition[] = [
       { resource: { kind: 'queue', id: 'send' }, access: 'consume' },
       { resource: { kind: 'bucket', id: 'mail' }, access: 'read' },
       { resource: { kind: 'ses' }, access: 'sendEmail' },
+      // GetAccount: SES's MaxSendRate to pace sends to, and whether the account sends (a pause is held, not failed).
+      { resource: { kind: 'ses' }, access: 'readAccount' },
+      // A held send (SES's rate, throttling, an account pause) goes back to the queue with a delay.
+      { resource: { kind: 'queue', id: 'send' }, access: 'send' },
       // DKIM-signs with the domain's key; signs links, sealing the first link key when there is none yet.
       { resource: { kind: 'secretsKey' }, access: 'encryptDecrypt' },
       // email.failed when SES refuses a message for good.

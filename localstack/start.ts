@@ -10,13 +10,30 @@
  * / DNS_PORT (default: free ephemeral ports), SMTP_PORT (the SMTP relay: 2587 with the default PORT, else a
  * free port; SMTP_TLS_KEY_FILE/SMTP_TLS_CERT_FILE give it a certificate), DNS_RESOLVERS (default: the local DNS emulator),
  * SANDBOX_DOMAIN, LOG_LEVEL=silent, LOCAL_QUEUE_VISIBILITY_SECONDS (tests: shorter visibility timeouts),
- * LOCAL_SES_REFUSE_IDENTITIES (tests: a regular expression; the SES emulator refuses to create matching identities).
+ * LOCAL_SES_REFUSE_IDENTITIES (tests: a regular expression; the SES emulator refuses to create matching identities),
+ * LOCAL_SES_SANDBOX=1 (the local SES account is in the SES sandbox: 1 recipient/s, 200 a day unless set below),
+ * LOCAL_SES_MAX_SEND_RATE / LOCAL_SES_MAX_24H_SEND (the local SES account's send rate and 24-hour quota, in
+ * recipients; default: none). docs/local-cloud/ses.md, "Quota and account switches".
+ * LOCAL_SES_EVENT_ORDER=ses (suppression-list events before other recipients' Delivery, as SES publishes
+ * them; default `outcome`). docs/local-cloud/ses.md, "Events".
+ * LOCAL_SES_BOUNCE_RECIPIENTS / LOCAL_SES_COMPLAINT_RECIPIENTS (tests: regular expressions; matching recipients
+ * hard-bounce or complain as real addresses, which SES's suppression list records). docs/local-cloud/ses.md,
+ * "Suppression list".
  */
 import { startLocalCloud } from './cloud/cloud';
+import { EVENT_ORDERS, type EventOrder } from './emulators/ses/simulator';
 import { portFromEnv } from './cloud/free-port';
 import { npmLaunchers, watchLaunchers } from './cloud/launcher-watch';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+function positiveNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return value;
+}
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const raw = env[name];
@@ -24,6 +41,13 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefin
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
   return value;
+}
+
+function eventOrder(env: NodeJS.ProcessEnv): EventOrder | undefined {
+  const raw = env.LOCAL_SES_EVENT_ORDER;
+  if (raw === undefined || raw === '') return undefined;
+  if (!(EVENT_ORDERS as readonly string[]).includes(raw)) throw new Error(`LOCAL_SES_EVENT_ORDER must be one of ${EVENT_ORDERS.join(', ')}, got "${raw}"`);
+  return raw as EventOrder;
 }
 
 async function main(): Promise<void> {
@@ -61,6 +85,15 @@ async function main(): Promise<void> {
     visibilityOverrideSeconds: positiveInteger(env, 'LOCAL_QUEUE_VISIBILITY_SECONDS'),
     sandboxDomain: env.SANDBOX_DOMAIN || undefined,
     sesRefuseIdentities: env.LOCAL_SES_REFUSE_IDENTITIES ? new RegExp(env.LOCAL_SES_REFUSE_IDENTITIES, 'i') : undefined,
+    sesSandbox: env.LOCAL_SES_SANDBOX === '1' || env.LOCAL_SES_SANDBOX === 'true',
+    // Identities stay PENDING this long after verification starts (SES checks DNS periodically); only those matching the pattern when set.
+    sesVerificationDelay: positiveInteger(env, 'LOCAL_SES_VERIFICATION_DELAY_MS')
+      ? { ms: positiveInteger(env, 'LOCAL_SES_VERIFICATION_DELAY_MS')!, names: env.LOCAL_SES_VERIFICATION_DELAY_IDENTITIES ? new RegExp(env.LOCAL_SES_VERIFICATION_DELAY_IDENTITIES, 'i') : undefined }
+      : undefined,
+    sesEventOrder: eventOrder(env),
+    sesBounceRecipients: env.LOCAL_SES_BOUNCE_RECIPIENTS ? new RegExp(env.LOCAL_SES_BOUNCE_RECIPIENTS, 'i') : undefined,
+    sesComplaintRecipients: env.LOCAL_SES_COMPLAINT_RECIPIENTS ? new RegExp(env.LOCAL_SES_COMPLAINT_RECIPIENTS, 'i') : undefined,
+    sesSendQuota: { maxSendRate: positiveNumber(env, 'LOCAL_SES_MAX_SEND_RATE'), max24HourSend: positiveInteger(env, 'LOCAL_SES_MAX_24H_SEND') },
     log,
   });
   const { info } = cloud;

@@ -85,6 +85,13 @@ export interface Config {
    * change INSYNC before verifying (DNS_APPLY_SETTLE_MS, default 10000).
    */
   dnsApply: { cloudflareApiUrl: string; settleMs: number };
+  /**
+   * SES_MAX_SEND_RATE: recipients per second the send workers pace to, instead of SES's MaxSendRate read
+   * from GetAccount (e.g. below it, when other senders share the SES account); null: SES's (docs/deploy.md).
+   */
+  sesMaxSendRate: number | null;
+  /** SES_HOLD_RETRY_S: the wait before retrying an email SES's account state holds (default 5-10 min); tests shorten it. */
+  sesHoldRetryMs: number | null;
   /** Service endpoints for the local cloud/LocalStack; empty in AWS. */
   endpoints: Partial<Record<'dynamodb' | 'sqs' | 'sns' | 's3' | 'ses' | 'scheduler' | 'route53', string>>;
 }
@@ -136,6 +143,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cloudflareApiUrl: read(env, 'CLOUDFLARE_API_URL', 'https://api.cloudflare.com/client/v4').trim().replace(/\/+$/, ''),
       settleMs: read(env, 'DNS_APPLY_SETTLE_MS') === '0' ? 0 : positiveInt(read(env, 'DNS_APPLY_SETTLE_MS'), 10_000),
     },
+    sesMaxSendRate: Number(read(env, 'SES_MAX_SEND_RATE')) > 0 ? Number(read(env, 'SES_MAX_SEND_RATE')) : null,
+    sesHoldRetryMs: Number(read(env, 'SES_HOLD_RETRY_S')) > 0 ? Number(read(env, 'SES_HOLD_RETRY_S')) * 1000 : null,
     endpoints: {
       dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB,
       sqs: env.AWS_ENDPOINT_URL_SQS,

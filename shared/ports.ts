@@ -98,21 +98,42 @@ export interface DomainRegistration {
   mailFromDomain: string;
 }
 
+/**
+ * Whether the provider can send from a registered domain yet. SES verifies an identity later than it is
+ * created (when it has seen the DKIM record in DNS): `pending` until then, `verified` once
+ * GetEmailIdentity says VerifiedForSendingStatus, `failed` when SES gave up (registering again restarts
+ * it). `detail` says what the provider reported, for the domain's message.
+ */
+export interface ProviderDomainState {
+  status: 'pending' | 'verified' | 'failed';
+  detail: string;
+}
+
 /** The mail transfer provider (SES). */
 export interface Mailer {
-  /** Returns the provider's message id. Throws MailerError. */
-  send(message: OutboundMessage): Promise<{ providerMessageId: string }>;
+  /**
+   * Returns the provider's message id and the Message-ID field recipients see (SES replaces the message's
+   * own: shared/aws/ses-message-id.ts). Throws MailerError.
+   */
+  send(message: OutboundMessage): Promise<{ providerMessageId: string; messageId?: string }>;
   /**
    * Makes the domain a sending identity of the provider, signing with our DKIM key and using the
-   * given MAIL FROM domain. Idempotent: registering an identity that exists updates it. Throws MailerError.
+   * given MAIL FROM domain, and answers whether the provider can send from it yet. Idempotent: an identity
+   * that exists with this key keeps its verification (its key is not set again); one with another key,
+   * or whose verification failed, gets this key again. Throws MailerError.
    */
-  registerDomain(registration: DomainRegistration): Promise<void>;
+  registerDomain(registration: DomainRegistration): Promise<ProviderDomainState>;
+  /** Whether the provider can send from the registered domain yet (SES: GetEmailIdentity). Throws MailerError. */
+  domainState(domain: string): Promise<ProviderDomainState>;
   /** Removes the domain's sending identity; one that does not exist is not an error. Throws MailerError. */
   unregisterDomain(domain: string): Promise<void>;
 }
 
-/** A resource a provider tenant may use: a sending identity (a domain), or our configuration set. */
-export type SesTenantResource = { kind: 'identity'; name: string } | { kind: 'configuration_set' };
+/**
+ * A resource a provider tenant may use: a sending identity (a domain), or our configuration set (the main
+ * one, or with `tlsRequired` its TLS-required twin, which domains with `tls_mode: enforced` send through).
+ */
+export type SesTenantResource = { kind: 'identity'; name: string } | { kind: 'configuration_set'; tlsRequired?: boolean };
 
 /**
  * The provider's tenants (SES v2 tenants, named by our tenant id): SES keeps sending reputation and status
@@ -197,14 +218,21 @@ export class MailerError extends Error {
    * the association of the identity or configuration set with it, is missing), not for the message.
    */
   readonly tenantRefused: boolean;
+  /**
+   * True when the provider refused the send because it does not (yet) count the sender's identity as
+   * verified (SES: MessageRejected "Email address is not verified" naming the From address): transient
+   * for a while when the domain is our own verified one (SES still verifying), see deliver-email.
+   */
+  readonly senderNotVerified: boolean;
 
   constructor(
     message: string,
     readonly permanent: boolean,
-    options?: { cause?: unknown; tenantRefused?: boolean },
+    options?: { cause?: unknown; tenantRefused?: boolean; senderNotVerified?: boolean },
   ) {
     super(message, options);
     this.tenantRefused = options?.tenantRefused ?? false;
+    this.senderNotVerified = options?.senderNotVerified ?? false;
     this.name = 'MailerError';
   }
 }

@@ -27,6 +27,8 @@ import { buildServices } from '../../shared/services';
 import { createAccount, updateAccount } from '../../shared/usecases/accounts';
 import { resumeTenantAsOperator } from '../../shared/usecases/tenants';
 import { createDashboardUser } from '../../shared/usecases/dashboard/users';
+import { buildSesPace } from '../../shared/services/ses-pace';
+import { sesQuotaReport } from '../../shared/usecases/send/ses-quota-report';
 import { generatePassword, newPasswordSchema } from '../../shared/domain/dashboard/password-policy';
 import { toPublicApiKey } from '../../shared/domain/api-keys/api-key';
 
@@ -38,7 +40,8 @@ const USAGE = `usage:
   admin account update --id <account_id> [--plan ${PLAN_NAMES.join('|')}] [--payment-method|--no-payment-method] [--tenants|--no-tenants]
   admin tenant resume --account <account_id> --tenant <external_id or tenant id>
   admin rotate-link-key
-  admin user create --account <account_id> --email <address> [--password-stdin]`;
+  admin user create --account <account_id> --email <address> [--password-stdin]
+  admin ses quota   (SES's send quota and account state, the rate sends are paced to, the backlog)`;
 
 const TARGET_USAGE = `target: the environment (${ENV.tableName}, AWS_REGION, AWS credentials, endpoint overrides such as AWS_ENDPOINT_URL_DYNAMODB)`;
 
@@ -108,7 +111,8 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
     (resource === 'account' && (action === 'create' || action === 'update')) ||
     (resource === 'tenant' && action === 'resume') ||
     (resource === 'user' && action === 'create') ||
-    (resource === 'rotate-link-key' && action === undefined);
+    (resource === 'rotate-link-key' && action === undefined) ||
+    (resource === 'ses' && action === 'quota');
   if (!known) throw new UsageError(USAGE);
 
   // Checked before anything is read or written (and before a password is read from stdin).
@@ -125,6 +129,12 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
   options.prepareEnvironment?.();
   if (!process.env[ENV.tableName]) throw new UsageError(`Set ${ENV.tableName} (the stack output TableName) in the environment, with the AWS credentials and region of the stack.`);
   const services = buildServices(loadConfig(process.env));
+
+  if (resource === 'ses') {
+    const config = loadConfig(process.env);
+    const { sesAccount } = buildSesPace(config, services);
+    return sesQuotaReport({ sesAccount, sesSendBudget: services.sesSendBudget, configuredRate: config.sesMaxSendRate, now: Date.now() });
+  }
 
   if (resource === 'rotate-link-key') {
     // Send workers pick the new key up within CURRENT_KEY_TTL_MS; every older key keeps verifying.

@@ -22,12 +22,19 @@ export class Email extends Construct {
   constructor(scope: Construct, id: string, props: EmailProps) {
     super(scope, id);
 
+    // SES's account-level suppression list is on by default and shared by every customer and tenant of
+    // this one SES account; we keep our own lists per account and tenant (docs/suppressions.md), so both
+    // sets turn it off: SuppressionOptions.SuppressedReasons [] ("do not use any suppression",
+    // https://docs.aws.amazon.com/ses/latest/dg/sending-email-suppression-list-config-level.html).
+    // localstack/cloud/provision.ts does the same locally.
     this.configurationSet = new ses.ConfigurationSet(this, 'ConfigurationSet', {
       configurationSetName: CONFIGURATION_SET.name,
+      disableSuppressionList: true,
     });
     this.tlsRequiredConfigurationSet = new ses.ConfigurationSet(this, 'TlsRequiredConfigurationSet', {
       configurationSetName: tlsRequiredConfigurationSet(CONFIGURATION_SET.name),
       tlsPolicy: ses.ConfigurationSetTlsPolicy.REQUIRE,
+      disableSuppressionList: true,
     });
     for (const [set, id] of [[this.configurationSet, 'SnsDestination'], [this.tlsRequiredConfigurationSet, 'TlsRequiredSnsDestination']] as const) {
       set.addEventDestination(id, {

@@ -24,6 +24,8 @@ export interface ServiceResources {
 
 /** SES sending actions: SendRawEmail for MIME built by the worker, SendEmail for SESv2 SendEmail. */
 export const SES_SEND_ACTIONS = ['ses:SendRawEmail', 'ses:SendEmail'];
+/** SES GetAccount (`readAccount`): the send quota and account state; it has no resource-level permission ("*"). */
+export const SES_ACCOUNT_READ_ACTIONS = ['ses:GetAccount'];
 /** SES identity management (`manageIdentities`), on the account's identities only. */
 export const SES_IDENTITY_ACTIONS = [
   'ses:CreateEmailIdentity',
@@ -31,6 +33,7 @@ export const SES_IDENTITY_ACTIONS = [
   'ses:DeleteEmailIdentity',
   'ses:PutEmailIdentityDkimSigningAttributes',
   'ses:PutEmailIdentityMailFromAttributes',
+  'ses:PutEmailIdentityFeedbackAttributes',
 ];
 /**
  * SES tenants (`manageTenants`): CreateTenant, GetTenant, DeleteTenant and the resource associations, on
@@ -128,7 +131,13 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
             grantee,
             actions: SES_TENANT_ACTIONS,
             // An association is authorised against the tenant and the resource associated with it.
-            resourceArns: [tenantsArn, stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }), configurationSetArn],
+            // Both configuration sets are associated with every SES tenant (shared/usecases/ses-tenant-links.ts).
+            resourceArns: [
+              tenantsArn,
+              stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
+              configurationSetArn,
+              stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: tlsRequiredConfigurationSet(resources.configurationSetName) }),
+            ],
           });
           if (access === 'sweepTenants') {
             iam.Grant.addToPrincipal({ grantee, actions: SES_TENANT_SWEEP_ACTIONS, resourceArns: [tenantsArn] });
@@ -145,6 +154,10 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
             actions: SES_IDENTITY_ACTIONS,
             resourceArns: [stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
           });
+          break;
+        }
+        if (access === 'readAccount') {
+          iam.Grant.addToPrincipal({ grantee, actions: SES_ACCOUNT_READ_ACTIONS, resourceArns: ['*'] });
           break;
         }
         if (access !== 'sendEmail') throw invalid();

@@ -15,6 +15,7 @@ import { localRecoveryEnv } from './recovery-settings';
 import { queueBacklog } from './queue-backlog';
 import { startSchedulerEmulator } from '../emulators/scheduler';
 import { startSesEmulator } from '../emulators/ses';
+import type { EventOrder } from '../emulators/ses/simulator';
 import { startDnsEmulator, type DnsRecordSet, type DnsRecordType } from '../emulators/dns';
 import { getServers } from 'node:dns';
 import { ensureLocalKeyFile } from '../../shared/secrets/local-secret-box';
@@ -56,6 +57,17 @@ export interface LocalCloudOptions {
   env?: Record<string, string>;
   /** The SES emulator refuses to create identities whose name matches (tests of the failure path). */
   sesRefuseIdentities?: RegExp;
+  /** SES identities (matching `names`, or all) stay PENDING at least `ms` after verification starts (tests of the window). */
+  sesVerificationDelay?: { ms: number; names?: RegExp };
+  /** The local SES account is in the sandbox (LOCAL_SES_SANDBOX): quota 1/s and 200 a day unless sesSendQuota sets it. */
+  sesSandbox?: boolean;
+  /** The local SES account's send rate and 24-hour quota in recipients (default: none); docs/local-cloud/ses.md. */
+  sesSendQuota?: { maxSendRate?: number; max24HourSend?: number };
+  /** `ses` (LOCAL_SES_EVENT_ORDER): suppression-list events before the Delivery of other recipients, as SES publishes them. */
+  sesEventOrder?: EventOrder;
+  /** Recipients that hard-bounce / complain as real addresses (LOCAL_SES_BOUNCE_RECIPIENTS, LOCAL_SES_COMPLAINT_RECIPIENTS): SES's suppression list records them. */
+  sesBounceRecipients?: RegExp;
+  sesComplaintRecipients?: RegExp;
   log?: (message: string) => void;
 }
 
@@ -114,7 +126,11 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const fauxqsEndpoint = `http://${host}:${fauxqs.port}`;
     const awsAccess = { endpoint: fauxqsEndpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
 
-    const [ses, scheduler, dns] = await Promise.all([
+    // Names without local records are forwarded to the system's resolvers. Started first: the SES
+    // emulator verifies identities against it (docs/local-cloud/ses.md, "Identity verification").
+    const dns = await startDnsEmulator({ port: options.ports?.dns ?? 0, host, dataDir: persistDir('dns'), upstream: getServers(), log });
+    stops.push(() => dns.stop());
+    const [ses, scheduler] = await Promise.all([
       startSesEmulator({
         port: options.ports?.ses ?? 0,
         host,
@@ -124,15 +140,19 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
         accountId: LOCAL_ACCOUNT_ID,
         sns: awsAccess,
         refuseIdentities: options.sesRefuseIdentities,
+        dnsResolver: dns.address,
+        verificationDelay: options.sesVerificationDelay,
+        sandbox: options.sesSandbox,
+        sendQuota: options.sesSendQuota,
+        eventOrder: options.sesEventOrder,
+        bounceRecipients: options.sesBounceRecipients,
+        complaintRecipients: options.sesComplaintRecipients,
         log,
       }),
       startSchedulerEmulator({ port: options.ports?.scheduler ?? 0, host, dataDir: persistDir('scheduler'), sqs: awsAccess, log }),
-      // Names without local records are forwarded to the system's resolvers.
-      startDnsEmulator({ port: options.ports?.dns ?? 0, host, dataDir: persistDir('dns'), upstream: getServers(), log }),
     ]);
     stops.push(() => ses.stop());
     stops.push(() => scheduler.stop());
-    stops.push(() => dns.stop());
     // Fake DNS hosts for DNS apply (docs/domains.md): Route 53's API and Cloudflare's, their zones views
     // over the DNS emulator's records, so what apply writes is what verification reads.
     const [route53, cloudflare] = await Promise.all([
@@ -149,6 +169,11 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     // The demo accounts' webhook URLs must resolve to a public address for their import to pass the URL
     // check (they are imported disabled: nothing is ever sent there).
     dns.setRecords({ name: DEMO_WEBHOOK_HOST, type: 'A', values: ['93.184.215.14'] });
+    // The operator's MAIL FROM host (docs/domains.md, "Operators: the MAIL FROM host"): customers' rp.<domain>
+    // CNAMEs lead here, so the SES emulator finds the MX of their custom MAIL FROM domains, as SES does.
+    const returnPathHost = (process.env.RETURN_PATH_HOST?.trim() || SETTINGS.RETURN_PATH_HOST).toLowerCase();
+    dns.setRecords({ name: returnPathHost, type: 'MX', values: [`10 feedback-smtp.${LOCAL_REGION}.amazonses.com`] });
+    dns.setRecords({ name: returnPathHost, type: 'TXT', values: ['v=spf1 include:amazonses.com ~all'] });
     // Stored secrets (DKIM keys) are sealed with a local key file, as KMS does in AWS.
     const secretsKeyFile = join(dataDir, 'secrets.key');
     ensureLocalKeyFile(secretsKeyFile);
@@ -161,8 +186,10 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     stops.push(async () => {
       for (const client of [dynamoClient, sesClient, schedulerClient, sqsClient]) client.destroy();
     });
+    const sandboxDomain = options.sandboxDomain ?? SETTINGS.SANDBOX_DOMAIN;
     const resources = await provision({ dynamo: dynamoClient, ses: sesClient, scheduler: schedulerClient }, fauxqs, {
       visibilityOverrideSeconds: options.visibilityOverrideSeconds,
+      sandboxIdentity: { domain: sandboxDomain, dns },
     });
     if (journal) {
       const restored = journal.restore();
@@ -213,7 +240,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       AWS_ENDPOINT_URL_SESV2: endpoints.sesv2,
       AWS_ENDPOINT_URL_SCHEDULER: endpoints.scheduler,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      SANDBOX_DOMAIN: options.sandboxDomain ?? SETTINGS.SANDBOX_DOMAIN,
+      SANDBOX_DOMAIN: sandboxDomain,
       DNS_RESOLVERS: options.dnsResolvers || dns.address,
       // Local receivers on loopback are allowed here (never private ranges or metadata addresses);
       // WEBHOOK_CA_FILE, when set in the environment, adds a trusted CA for local HTTPS receivers.

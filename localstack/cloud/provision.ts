@@ -5,6 +5,8 @@
  * Idempotent: a restart on an existing data folder keeps what exists.
  */
 import { tlsRequiredConfigurationSet } from '../../shared/aws/ses-configuration-sets';
+import type { DnsEmulator } from '../emulators/dns';
+import { ensureVerifiedDomainIdentity } from './ses-verified-identity';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -17,6 +19,8 @@ import { CreateScheduleGroupCommand, type SchedulerClient } from '@aws-sdk/clien
 import {
   CreateConfigurationSetCommand,
   CreateConfigurationSetEventDestinationCommand,
+  PutConfigurationSetSuppressionOptionsCommand,
+  PutEmailIdentityFeedbackAttributesCommand,
   type EventType,
   type SESv2Client,
 } from '@aws-sdk/client-sesv2';
@@ -166,7 +170,11 @@ function ignoreExists(error: unknown): void {
 export async function provision(
   clients: { dynamo: DynamoDBClient; ses: SESv2Client; scheduler: SchedulerClient },
   fauxqs: FauxqsServer,
-  options: { visibilityOverrideSeconds?: number } = {},
+  options: {
+    visibilityOverrideSeconds?: number;
+    /** The sandbox sender's domain, made a verified SES identity with its DKIM records in this DNS (SES sends only from verified identities). */
+    sandboxIdentity?: { domain: string; dns: Pick<DnsEmulator, 'setRecords'> };
+  } = {},
 ): Promise<ProvisionedResources> {
   const { streamArn } = await ensureTable(clients.dynamo);
   const { queues, topics, buckets, onFailureQueues } = provisionMessaging(fauxqs, options.visibilityOverrideSeconds);
@@ -191,6 +199,15 @@ export async function provision(
         }),
       )
       .catch(ignoreExists);
+    // SES's account-level suppression list off for our sets, as infra/constructs/email.ts does: we keep our
+    // own lists per account and tenant (docs/suppressions.md). Set again on every start (a kept set too).
+    await clients.ses.send(new PutConfigurationSetSuppressionOptionsCommand({ ConfigurationSetName: set.name, SuppressedReasons: [] }));
+  }
+  if (options.sandboxIdentity) {
+    const { domain, dns } = options.sandboxIdentity;
+    if (!(await ensureVerifiedDomainIdentity(clients.ses, dns, domain))) throw new Error(`the local SES did not verify the sandbox domain ${domain}`);
+    // No bounce and complaint mail to sandbox senders: the events reach us (docs/deploy.md asks the operator the same).
+    await clients.ses.send(new PutEmailIdentityFeedbackAttributesCommand({ EmailIdentity: domain, EmailForwardingEnabled: false }));
   }
   await clients.scheduler.send(new CreateScheduleGroupCommand({ Name: SCHEDULE_GROUP.name })).catch(ignoreExists);
   const schedulerRoleArn = `arn:aws:iam::${LOCAL_ACCOUNT_ID}:role/mailservice-scheduler`;

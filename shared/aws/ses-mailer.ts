@@ -4,16 +4,22 @@
  * identities SES needs before it sends from a domain (BYODKIM with our key, custom MAIL FROM).
  */
 import { tlsRequiredConfigurationSet } from './ses-configuration-sets';
+import { sesMessageIdOf } from './ses-message-id';
 import { createPrivateKey } from 'node:crypto';
 import {
   CreateEmailIdentityCommand,
   DeleteEmailIdentityCommand,
+  GetEmailIdentityCommand,
   PutEmailIdentityDkimSigningAttributesCommand,
+  PutEmailIdentityFeedbackAttributesCommand,
   PutEmailIdentityMailFromAttributesCommand,
   SendEmailCommand,
   type SESv2Client,
 } from '@aws-sdk/client-sesv2';
-import { MailerError, type DomainRegistration, type Mailer, type OutboundMessage } from '../ports';
+import { parseMailbox } from '../domain/emails/address';
+import { MailerError, type DomainRegistration, type Mailer, type OutboundMessage, type ProviderDomainState } from '../ports';
+import { holdsOurKey, providerDomainState } from './ses-identity-state';
+import { isUnverifiedSenderRefusal } from './ses-unverified-sender';
 
 /** SES errors that will fail the same way on every retry. */
 const PERMANENT = new Set([
@@ -28,15 +34,25 @@ const PERMANENT = new Set([
 /**
  * What SES answers a send naming a tenant whose tenant, or whose association with the identity or the
  * configuration set, is missing (the local emulator: NotFoundException for the tenant, BadRequestException
- * for an association).
+ * for an association; SES documents neither, to be settled on AWS). A paused (DISABLED) tenant is
+ * answered SendingPausedException (the emulator's choice, docs/ses-tenants.md): never one of these, so
+ * never sent around the pause at the account level.
  */
 const TENANT_REFUSALS = new Set(['NotFoundException', 'BadRequestException']);
+const TENANT_PAUSED = /\b(paused|disabled|suspended)\b/i;
 
-function toMailerError(error: unknown, tenantName?: string): MailerError {
+function toMailerError(error: unknown, tenantName?: string, fromAddress?: string): MailerError {
   if (error instanceof MailerError) return error;
   const name = error instanceof Error ? error.name : 'Error';
   const text = error instanceof Error ? error.message : String(error);
-  return new MailerError(`SES ${name}: ${text}`, PERMANENT.has(name), { cause: error, tenantRefused: Boolean(tenantName) && TENANT_REFUSALS.has(name) });
+  // SES not (yet) counting the sender verified: the caller decides how long that is worth waiting for.
+  const senderNotVerified = fromAddress !== undefined && isUnverifiedSenderRefusal(error, fromAddress);
+  return new MailerError(`SES ${name}: ${text}`, PERMANENT.has(name) && !senderNotVerified, {
+    cause: error,
+    // A refusal that speaks of a pause is never sent around, whatever its code (SES documents none).
+    tenantRefused: Boolean(tenantName) && TENANT_REFUSALS.has(name) && !TENANT_PAUSED.test(text),
+    senderNotVerified,
+  });
 }
 
 const errorName = (error: unknown): string | undefined => (error instanceof Error ? error.name : undefined);
@@ -55,11 +71,14 @@ export class SesMailer implements Mailer {
     private readonly configurationSet: string,
   ) {}
 
-  async send(message: OutboundMessage): Promise<{ providerMessageId: string }> {
+  async send(message: OutboundMessage): Promise<{ providerMessageId: string; messageId: string }> {
+    // The bare address: SES takes address parameters in 7-bit ASCII only, and the raw message's From
+    // header already carries the display name, encoded (docs/local-cloud/ses.md, "Address encoding").
+    const fromAddress = parseMailbox(message.from)?.email ?? message.from;
     try {
       const result = await this.ses.send(
         new SendEmailCommand({
-          FromEmailAddress: message.from,
+          FromEmailAddress: fromAddress,
           Destination: { ToAddresses: message.to, CcAddresses: message.cc, BccAddresses: message.bcc },
           Content: { Raw: { Data: message.raw } },
           ConfigurationSetName: (message.requireTls ? tlsRequiredConfigurationSet(this.configurationSet) : this.configurationSet) || undefined,
@@ -68,33 +87,65 @@ export class SesMailer implements Mailer {
         }),
       );
       if (!result.MessageId) throw new MailerError('SES returned no MessageId', false);
-      return { providerMessageId: result.MessageId };
+      return { providerMessageId: result.MessageId, messageId: sesMessageIdOf(result.MessageId, await this.ses.config.region()) };
     } catch (error) {
-      throw toMailerError(error, message.tenantName);
+      throw toMailerError(error, message.tenantName, fromAddress);
     }
   }
 
   /**
-   * CreateEmailIdentity with BYODKIM; when the identity exists (an earlier verify), its signing
-   * attributes are set again instead, so a re-verification is idempotent. Then the custom MAIL FROM.
+   * CreateEmailIdentity with BYODKIM; when the identity exists (an earlier verify) with another key, or SES
+   * gave up verifying it, its signing attributes are set again (which restarts SES's verification); with
+   * our key they are left alone, so a re-verification never sends a verified identity back to PENDING.
+   * Then the custom MAIL FROM, when it differs. Answers whether SES can send from the domain yet.
    */
-  async registerDomain(registration: DomainRegistration): Promise<void> {
+  async registerDomain(registration: DomainRegistration): Promise<ProviderDomainState> {
     const { domain, selector, privateKeyPem, mailFromDomain } = registration;
     try {
       const signing = { DomainSigningSelector: selector, DomainSigningPrivateKey: sesSigningKey(privateKeyPem) };
-      try {
-        await this.ses.send(new CreateEmailIdentityCommand({ EmailIdentity: domain, DkimSigningAttributes: signing }));
-      } catch (error) {
-        if (errorName(error) !== 'AlreadyExistsException') throw error;
+      const existing = await this.identity(domain);
+      if (!existing) {
+        // A verify racing this one may have created it (with the same key): that is done too.
+        await this.ses.send(new CreateEmailIdentityCommand({ EmailIdentity: domain, DkimSigningAttributes: signing })).catch((error: unknown) => {
+          if (errorName(error) !== 'AlreadyExistsException') throw error;
+        });
+      } else if (!holdsOurKey(existing, selector)) {
         await this.ses.send(
           new PutEmailIdentityDkimSigningAttributesCommand({ EmailIdentity: domain, SigningAttributesOrigin: 'EXTERNAL', SigningAttributes: signing }),
         );
       }
-      await this.ses.send(
-        new PutEmailIdentityMailFromAttributesCommand({ EmailIdentity: domain, MailFromDomain: mailFromDomain, BehaviorOnMxFailure: 'USE_DEFAULT_VALUE' }),
-      );
+      if (existing?.MailFromAttributes?.MailFromDomain !== mailFromDomain) {
+        await this.ses.send(
+          new PutEmailIdentityMailFromAttributesCommand({ EmailIdentity: domain, MailFromDomain: mailFromDomain, BehaviorOnMxFailure: 'USE_DEFAULT_VALUE' }),
+        );
+      }
+      // No bounce and complaint mail to our customers' From addresses (SES forwards it by default): the
+      // events reach us through the configuration set, which is what lets us turn it off (docs/domains.md).
+      if (existing?.FeedbackForwardingStatus !== false) {
+        await this.ses.send(new PutEmailIdentityFeedbackAttributesCommand({ EmailIdentity: domain, EmailForwardingEnabled: false }));
+      }
+      return await this.domainState(domain);
     } catch (error) {
       throw toMailerError(error);
+    }
+  }
+
+  async domainState(domain: string): Promise<ProviderDomainState> {
+    try {
+      const identity = await this.identity(domain);
+      return identity ? providerDomainState(identity) : { status: 'pending', detail: 'SES has no identity for the domain yet; verify it again.' };
+    } catch (error) {
+      throw toMailerError(error);
+    }
+  }
+
+  /** GetEmailIdentity; undefined when SES has no such identity. */
+  private async identity(domain: string) {
+    try {
+      return await this.ses.send(new GetEmailIdentityCommand({ EmailIdentity: domain }));
+    } catch (error) {
+      if (errorName(error) === 'NotFoundException') return undefined;
+      throw error;
     }
   }
 

@@ -1,6 +1,6 @@
 /**
  * SesTenants adapter: SES v2 tenants named by our tenant id (CreateTenant, DeleteTenant) and their
- * resource associations (our configuration set, the tenant's domain identities), by ARN. Every call is
+ * resource associations (our configuration sets, the tenant's domain identities), by ARN. Every call is
  * idempotent: AlreadyExistsException on a create and NotFoundException on a delete count as done.
  * The reconciler reads them back (ListTenants, GetTenant, ListTenantResources). See docs/ses-tenants.md.
  */
@@ -15,6 +15,7 @@ import {
   type SESv2Client,
 } from '@aws-sdk/client-sesv2';
 import type { SesTenantPage, SesTenantResource, SesTenants } from '../ports';
+import { tlsRequiredConfigurationSet } from './ses-configuration-sets';
 
 export interface SesArnSettings {
   region: string;
@@ -37,7 +38,7 @@ export function sesResourceArn(settings: SesArnSettings, resource: SesTenantReso
   const prefix = `arn:${partitionOf(settings.region)}:ses:${settings.region}:${settings.accountId}`;
   if (resource.kind === 'identity') return `${prefix}:identity/${resource.name}`;
   if (!settings.configurationSet) throw new Error('Missing configuration: set SES_CONFIGURATION_SET');
-  return `${prefix}:configuration-set/${settings.configurationSet}`;
+  return `${prefix}:configuration-set/${resource.tlsRequired ? tlsRequiredConfigurationSet(settings.configurationSet) : settings.configurationSet}`;
 }
 
 const errorName = (error: unknown): string | undefined => (error instanceof Error ? error.name : undefined);

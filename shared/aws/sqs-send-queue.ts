@@ -15,6 +15,11 @@ export class SqsSendQueue implements SendQueue {
     await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message) }));
   }
 
+  /** Puts a held send back, visible after `delaySeconds` (0-900: SQS's DelaySeconds; usecases/send/deliver-paced.ts). */
+  async requeue(message: SendMessage, delaySeconds: number): Promise<void> {
+    await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: delaySeconds }));
+  }
+
   /**
    * SendMessageBatch, 10 entries per call, the calls in parallel. An entry SQS reports as failed, and
    * every entry of a call that failed as a whole, is answered in `failed` (never thrown).

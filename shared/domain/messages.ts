@@ -17,6 +17,10 @@ import { EVENT_TYPES } from './webhooks/event-types';
 export const sendMessageSchema = z.object({
   email_id: z.string().refine((id) => isId('msg', id), 'not an email id'),
   schedule_version: z.int().optional(),
+  /** A held send's slot in SES's send rate (epoch ms), reserved before it was put back (usecases/send/pace.ts). */
+  paced_at: z.number().optional(),
+  /** When SES's account state (pause, suspension, daily quota) first held the email (epoch ms): bounds the hold. */
+  held_since: z.number().optional(),
 });
 export type SendMessage = z.output<typeof sendMessageSchema>;
 

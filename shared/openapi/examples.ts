@@ -27,6 +27,7 @@ export const exampleEmail = {
   scheduled_at: null,
   cancelled_at: null,
   sent_at: '2026-11-23T09:30:01.020Z',
+  message_id: '<0100019ab7c3a1f2-5d0e2f1a-8c4b-4e6a-9f3d-2b7c1e0a4d5f-000000@email.amazonses.com>',
   delivered_at: LATER,
   bounced_at: null,
   created_at: CREATED,
@@ -94,6 +95,7 @@ export const exampleDomain = {
   updated_at: CREATED,
   verified_at: null,
   last_checked_at: null,
+  provider: null,
 };
 
 export const exampleTenant = {

@@ -150,7 +150,7 @@ const emails: Operation[] = section('emails', 'Emails', [
     scopes: ['emails:send'],
     pathParams: { id: 'the email id (msg_...)' },
     body: { schema: updateEmailSchema, example: { scheduled_at: '2026-11-24T08:00:00.000Z' } },
-    responses: { 200: { description: 'The email after the change.', schema: emailEnvelopeSchema, example: { email: { ...ex.exampleEmail, status: 'scheduled', last_event: 'scheduled', scheduled_at: '2026-11-24T08:00:00.000Z', sent_at: null, delivered_at: null } } } },
+    responses: { 200: { description: 'The email after the change.', schema: emailEnvelopeSchema, example: { email: { ...ex.exampleEmail, status: 'scheduled', last_event: 'scheduled', scheduled_at: '2026-11-24T08:00:00.000Z', sent_at: null, message_id: null, delivered_at: null } } } },
     errors: { 409: ['conflict'], 503: ['service_unavailable'] },
   },
   {

@@ -27,6 +27,7 @@ import { InboundRawMarkerRepository } from '../store/inbound-raw-markers';
 import { ReceivedEmailRepository } from '../store/received-emails';
 import { RunRepository } from '../store/runs';
 import { SendContextReader } from '../store/send-context';
+import { SesSendBudget } from '../store/ses-send-budget';
 import { SessionRepository } from '../store/sessions';
 import { SmtpAuthFailureRepository } from '../store/smtp-auth-failures';
 import { SmtpCredentialRepository } from '../store/smtp-credentials';
@@ -64,6 +65,8 @@ export function buildCore(config: Config = loadConfig()) {
     /** Failed SMTP relay logins, shared by every relay task (shared/smtp/auth-throttle.ts). */
     smtpAuthFailures: new SmtpAuthFailureRepository(table),
     emails: new EmailRepository(table, idempotency, config.recovery),
+    /** The send workers' shared pace to SES's send rate (the send worker only). */
+    sesSendBudget: new SesSendBudget(table),
     attachmentUploads: new AttachmentUploadRepository(table),
     sendContext: new SendContextReader(table),
     emailListing: new EmailListingRepository(table),

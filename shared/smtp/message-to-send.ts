@@ -16,6 +16,9 @@
  * - attachments: listed from the message by the content step (shared/usecases/send/message-attachments.ts);
  * - tags, tenant, category, scheduled_at, unsubscribe and the idempotency key from the X-Service-* fields.
  *
+ * A message Amazon SES would refuse (a field it allows once given twice, a file it does not send) is refused
+ * here, naming the field or file (./ses-content-check.ts).
+ *
  * The idempotency fingerprint is the SHA-256 of the envelope and the message as received, so a client's
  * retry of the very same message replays its first answer, and anything else under the key is a conflict.
  */
@@ -28,7 +31,9 @@ import type { ParsedSendRequest } from '../domain/emails/send-request';
 import { ValidationError } from '../domain/errors';
 import { decodeWords } from '../mime/encoded-words';
 import { fieldName, fieldValue, splitHeaderBlock } from '../mime/header-block';
+import { firstEightBitField } from './eight-bit-headers';
 import { readServiceHeaders } from './service-headers';
+import { sesContentRefusal } from './ses-content-check';
 import { isStrippedHeader, stripTransportHeaders } from './strip-headers';
 
 export interface Envelope {
@@ -81,6 +86,10 @@ export async function messageToSend(received: Buffer, envelope: Envelope): Promi
   const froms = fields.filter((field) => field.name === 'from');
   if (froms.length === 0) throw malformed('From', 'field is missing: a message names its sender in From (e.g. From: Acme <hello@example.com>)');
   if (froms.length > 1) throw malformed('From', 'field is given more than once');
+  const eightBit = firstEightBitField(fields);
+  if (eightBit) {
+    throw malformed(fieldName(eightBit) || 'header', 'field has raw 8-bit (non-ASCII) text: SES takes 7-bit headers only, so encode it as an RFC 2047 encoded-word (e.g. =?UTF-8?B?...?=)');
+  }
 
   // The header alone: quick, whatever the size of the body.
   const header = Buffer.from(`${fields.map((field) => field.text.replace(/\r?\n$/, '')).join('\r\n')}\r\n\r\n`, 'latin1');
@@ -143,6 +152,8 @@ export async function messageToSend(received: Buffer, envelope: Envelope): Promi
     ...(options.unsubscribe !== undefined ? { unsubscribe: options.unsubscribe } : {}),
   };
   const { raw, stripped } = stripTransportHeaders(received);
+  const refusedBySes = sesContentRefusal(raw);
+  if (refusedBySes) throw refusedBySes;
   return {
     request,
     ...(options.idempotencyKey ? { idempotency: { key: options.idempotencyKey, fingerprint: messageFingerprint(received, envelope) } } : {}),

@@ -12,7 +12,7 @@
  * on the tenant being live (tenant-condition.ts: nothing is attached to a tenant being deleted).
  */
 import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { DnsRecord, Domain, DomainStatus, TlsMode } from '../domain/domains/domain';
+import type { DnsRecord, Domain, DomainStatus, ProviderVerification, TlsMode } from '../domain/domains/domain';
 import { batchGetItems } from './batch-get';
 import { freeSlotItem, takeSlotItem } from './counters';
 import { keys } from './keys';
@@ -67,7 +67,7 @@ export type DeleteDomainOutcome = 'deleted' | 'changed' | 'not_found';
  * Absent (not NULL) until set: the late fields are set later with if_not_exists; the owner fields are
  * removed when a domain returns to the account, and `attribute_not_exists(tenant_id)` says "account-wide".
  */
-const LATE_FIELDS = ['verified_at', 'last_checked_at', 'tenant_id', 'tenant'] as const;
+const LATE_FIELDS = ['verified_at', 'last_checked_at', 'tenant_id', 'tenant', 'provider'] as const;
 
 function toStoredDomain(item: Record<string, any>): StoredDomain {
   const { dkim_private_key_sealed, type, ...rest } = withoutKeys(item);
@@ -320,10 +320,20 @@ export class DomainRepository {
    * on receiving being as it was when the records were checked (`inbound_enabled`): a PATCH turning it on
    * or off meanwhile changed the records, so the check is refused (null) rather than undo it.
    */
-  async recordCheck(accountId: string, domainId: string, check: { status: DomainStatus; records: DnsRecord[]; at: string; inbound_enabled: boolean }): Promise<Domain | null> {
+  /**
+   * Records a check: the status, the records and, when the provider was asked, its verification. With
+   * `ifCheckedAt` (a provider-only re-check of the last DNS check), only while no other check was recorded since.
+   */
+  async recordCheck(
+    accountId: string,
+    domainId: string,
+    check: { status: DomainStatus; records: DnsRecord[]; at: string; inbound_enabled: boolean; provider?: ProviderVerification; ifCheckedAt?: string },
+  ): Promise<Domain | null> {
     const current = await this.get(domainId);
     if (!current || current.domain.account_id !== accountId) return null;
     const receiving = inboundWrite({ kind: 'keep', enabled: check.inbound_enabled });
+    const provider = check.provider ? { set: ', provider = :provider', values: { ':provider': check.provider } } : { set: '', values: {} };
+    const sameCheck = check.ifCheckedAt ? { conditions: ['last_checked_at = :checkedAt'], values: { ':checkedAt': check.ifCheckedAt } } : { conditions: [], values: {} };
     try {
       await transactWrite(this.table, [
         {
@@ -332,10 +342,19 @@ export class DomainRepository {
             Key: keys.domain(domainId),
             UpdateExpression:
               'SET #status = :status, records = :records, last_checked_at = :at, updated_at = :at' +
-              (check.status === 'verified' ? ', verified_at = if_not_exists(verified_at, :at)' : ''),
-            ConditionExpression: ['account_id = :account', ...receiving.conditions].join(' AND '),
+              (check.status === 'verified' ? ', verified_at = if_not_exists(verified_at, :at)' : '') +
+              provider.set,
+            ConditionExpression: ['account_id = :account', ...receiving.conditions, ...sameCheck.conditions].join(' AND '),
             ExpressionAttributeNames: { '#status': 'status', ...receiving.names },
-            ExpressionAttributeValues: { ':status': check.status, ':records': check.records, ':at': check.at, ':account': accountId, ...receiving.values },
+            ExpressionAttributeValues: {
+              ':status': check.status,
+              ':records': check.records,
+              ':at': check.at,
+              ':account': accountId,
+              ...receiving.values,
+              ...provider.values,
+              ...sameCheck.values,
+            },
           },
         },
         {

@@ -4,6 +4,7 @@
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Email, EmailBody } from '../domain/emails/email';
+import { parseMailbox } from '../domain/emails/address';
 import { EVENT_RANK, statusesBefore, type DeliveryOutcome, type EngagementEvent } from '../domain/emails/outcomes';
 import { firstShardPlan, planShardParts, shardCaps, type ShardPart, type UsageReservation } from '../domain/accounts/limits';
 import type { IdempotencyRecord, IdempotencyStore } from './idempotency';
@@ -55,6 +56,25 @@ export interface AcceptRequest {
   idempotency?: { accountId: string; key: string; record: IdempotencyRecord; now: Date };
 }
 
+/**
+ * What applyOutcome did: `moved` the status forward, `advanced` last_event only, `recorded` only fields
+ * that were still empty, or nothing (`unchanged`); `missing` when the email does not exist for that account.
+ * Only `moved` and `advanced` are news worth a webhook.
+ */
+export type OutcomeWrite = { kind: 'missing' } | { kind: 'moved' | 'advanced' | 'recorded' | 'unchanged'; email: Email };
+
+/**
+ * The email's recipients as SES reported them so far (recordRecipients): addresses reached (delivered or
+ * bounced by the receiving side), addresses refused (not sent to), how many recipients the email has, and
+ * the first refusal's details (bounce_type, bounce_reason, bounced_at).
+ */
+export interface RecipientTally {
+  reached: number;
+  refused: number;
+  recipients: number;
+  refusal?: Record<string, string>;
+}
+
 /** Named outcomes of accept (no positional decoding leaves the store). */
 export type AcceptOutcome =
   | { kind: 'accepted'; reserved: ReservedCounter[] }
@@ -92,7 +112,8 @@ const LATE_FIELDS = ['bounce_reason', 'bounce_type', 'scheduled_at', 'cancelled_
 
 
 export function toStoredEmail(item: Record<string, any>): StoredEmail {
-  const { body, body_blob_key, mime_blob_key, last_event_rank, send_lease_until, send_attempts, type, schedule_version, usage_reserved, usage_deferred, suppressed_event, ...rest } = withoutKeys(item);
+  const { body, body_blob_key, mime_blob_key, last_event_rank, send_lease_until, send_attempts, type, schedule_version, usage_reserved, usage_deferred, suppressed_event, ses_reached, ses_refused, ses_refusal, ...rest } =
+    withoutKeys(item);
   const email = withNullFields(rest, LATE_FIELDS) as unknown as Email;
   return {
     email,
@@ -440,44 +461,98 @@ export class EmailRepository {
   }
 
   /**
+   * Holds a queued, unclaimed email until `retryAt` (service clock, ms): its send waits for SES's rate or
+   * for SES's account to send again (usecases/send/deliver-paced.ts), and its own message comes back
+   * then. Until then another message for it finds it leased and is dropped, and the reconciler waits for
+   * it; it is due again a redrive bound after `retryAt`, should that message be lost. The lease ends the
+   * send grace (and a second) before `retryAt`, since a claim takes an ended lease only after that grace.
+   * A message that claimed the email in between goes on: nothing is written then.
+   */
+  async holdForRetry(emailId: string, retryAt: number): Promise<void> {
+    const due = setDue('EMAIL', emailId, retryAt + this.bounds.queuedRedriveAfterMs);
+    await updateIfCondition(this.table, {
+      Key: keys.email(emailId),
+      UpdateExpression: `SET send_lease_until = :until, ${due.set}`,
+      ConditionExpression: '#status = :queued AND attribute_not_exists(send_lease_until)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':until': retryAt - this.bounds.sendGraceMs - 1000, ':queued': 'queued', ...due.values },
+      ReturnValues: 'NONE',
+    });
+  }
+
+  /**
    * Records the hand-off to the provider as `sent`, in one conditional write while the email is still
    * queued (the normal case). Only when a provider event overtook it (Delivery before this write) does a
    * second write record the provider id and sent_at without moving the status back. Returns the email.
    */
-  async recordSent(emailId: string, providerMessageId: string, at: string): Promise<Email | null> {
+  async recordSent(emailId: string, providerMessageId: string, at: string, messageId?: string): Promise<Email | null> {
     // Sent stays in the due index until the provider reports an outcome (reconciler: delivery_delayed, then final).
     const due = setDue('EMAIL', emailId, sentDueAt(this.bounds, Date.parse(at)));
+    // The Message-ID recipients see (SES's), when the provider told it.
+    const mid = messageId ? { set: ', message_id = :mid', values: { ':mid': messageId } } : { set: '', values: {} };
     const moved = await updateIfCondition(this.table, {
       Key: keys.email(emailId),
-      UpdateExpression: `SET provider_message_id = :pid, #status = :sent, last_event = :sent, last_event_rank = :rank, sent_at = if_not_exists(sent_at, :at), ${due.set} REMOVE send_lease_until`,
+      UpdateExpression: `SET provider_message_id = :pid${mid.set}, #status = :sent, last_event = :sent, last_event_rank = :rank, sent_at = if_not_exists(sent_at, :at), ${due.set} REMOVE send_lease_until`,
       ConditionExpression: '#status = :queued',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':pid': providerMessageId, ':sent': 'sent', ':rank': EVENT_RANK.sent, ':at': at, ':queued': 'queued', ...due.values },
+      ExpressionAttributeValues: { ':pid': providerMessageId, ':sent': 'sent', ':rank': EVENT_RANK.sent, ':at': at, ':queued': 'queued', ...due.values, ...mid.values },
     });
     if (moved) return toStoredEmail(moved).email;
     const kept = await updateIfCondition(this.table, {
       Key: keys.email(emailId),
-      UpdateExpression: 'SET provider_message_id = :pid, sent_at = if_not_exists(sent_at, :at) REMOVE send_lease_until',
+      UpdateExpression: `SET provider_message_id = :pid${mid.set}, sent_at = if_not_exists(sent_at, :at) REMOVE send_lease_until`,
       ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeValues: { ':pid': providerMessageId, ':at': at },
+      ExpressionAttributeValues: { ':pid': providerMessageId, ':at': at, ...mid.values },
     });
     return kept ? toStoredEmail(kept).email : null;
   }
 
   /**
-   * Applies a delivery outcome. Three conditional writes, each only when the previous did not apply:
-   * (1) move the status forward (and last_event), (2) advance last_event only, (3) record the
-   * outcome's timestamps where still empty. Returns the email after the write, or null when it does not
-   * exist for that account.
+   * Per recipient (apply-ses-event.ts): adds `addresses` (lower-cased) to the email's set of reached or
+   * refused recipients, and for a refusal keeps the first refusal's details, in ONE UpdateItem (ADD to a
+   * string set, idempotent under redelivery). The answer is the tally after this write, so of two events
+   * racing, the one written second sees both. An empty address list is recorded as `*` (a message-level
+   * result). Null when the email does not exist for that account.
    */
-  async applyOutcome(emailId: string, accountId: string | null, outcome: DeliveryOutcome): Promise<Email | null> {
+  async recordRecipients(emailId: string, accountId: string, result: 'reached' | 'refused', addresses: string[], refusal?: Record<string, string>): Promise<RecipientTally | null> {
+    const set = new Set(addresses.length ? addresses.map((address) => address.toLowerCase()) : ['*']);
+    const item = await updateIfCondition(this.table, {
+      Key: keys.email(emailId),
+      ReturnValues: 'ALL_NEW',
+      UpdateExpression: `ADD #set :addresses${refusal ? ' SET ses_refusal = if_not_exists(ses_refusal, :refusal)' : ''}`,
+      ConditionExpression: 'attribute_exists(PK) AND account_id = :account',
+      ExpressionAttributeNames: { '#set': result === 'reached' ? 'ses_reached' : 'ses_refused' },
+      ExpressionAttributeValues: { ':addresses': set, ':account': accountId, ...(refusal ? { ':refusal': refusal } : {}) },
+    });
+    if (!item) return null;
+    const bare = (list: unknown) => (Array.isArray(list) ? list : []).map((entry: string) => (parseMailbox(entry)?.email ?? entry).toLowerCase());
+    const sizeOf = (value: unknown) => (value instanceof Set ? value.size : 0);
+    const refused = item.ses_refused instanceof Set ? item.ses_refused : new Set<string>();
+    return {
+      reached: sizeOf(item.ses_reached),
+      // A message-level refusal (`*`) refuses every recipient.
+      refused: refused.has('*') ? Number.MAX_SAFE_INTEGER : refused.size,
+      recipients: new Set([...bare(item.to), ...bare(item.cc), ...bare(item.bcc)]).size,
+      ...(item.ses_refusal ? { refusal: item.ses_refusal as Record<string, string> } : {}),
+    };
+  }
+
+  /**
+   * Applies a delivery outcome. Conditional writes, each only when the previous did not apply: (1) move
+   * the status forward (and last_event), (2) the status alone, (3) advance last_event only (a repeated
+   * delivery_delayed too, while no later event was seen), (4) record the outcome's fields that are still
+   * empty. Says which applied (OutcomeWrite), with the email after the write.
+   */
+  async applyOutcome(emailId: string, accountId: string | null, outcome: DeliveryOutcome): Promise<OutcomeWrite> {
     const fieldNames: Record<string, string> = {};
     const fieldValues: Record<string, unknown> = {};
     const fieldSets: string[] = [];
+    const fieldMissing: string[] = [];
     for (const [name, value] of Object.entries(outcome.fields)) {
       fieldNames[`#f_${name}`] = name;
       fieldValues[`:f_${name}`] = value;
       fieldSets.push(`#f_${name} = if_not_exists(#f_${name}, :f_${name})`);
+      fieldMissing.push(`attribute_not_exists(#f_${name})`);
     }
     const owner = accountId === null ? '' : ' AND account_id = :account';
     const ownerValue = accountId === null ? {} : { ':account': accountId };
@@ -509,7 +584,7 @@ export class EmailRepository {
         { '#status': 'status', ...fieldNames },
         { ':status': outcome.status, ...lastEventValues, ...fieldValues, ...Object.fromEntries(before.map((s, i) => [`:before${i}`, s])) },
       );
-      if (applied) return applied;
+      if (applied) return { kind: 'moved', email: applied };
       // Status may still move forward even when a more advanced event was seen first (e.g. bounce after complaint).
       const statusOnly = await attempt(
         `SET #status = :status${fieldSets.length ? `, ${fieldSets.join(', ')}` : ''}${leaveDue ? ` REMOVE ${REMOVE_DUE}` : ''}`,
@@ -517,19 +592,21 @@ export class EmailRepository {
         { '#status': 'status', ...fieldNames },
         { ':status': outcome.status, ...fieldValues, ...Object.fromEntries(before.map((s, i) => [`:before${i}`, s])) },
       );
-      if (statusOnly) return statusOnly;
+      if (statusOnly) return { kind: 'moved', email: statusOnly };
     }
-    const advanced = await attempt(
-      `SET ${[...lastEventSets, ...fieldSets].join(', ')}`,
-      ' AND (attribute_not_exists(last_event_rank) OR last_event_rank < :rank)',
-      fieldNames,
-      { ...lastEventValues, ...fieldValues },
-    );
-    if (advanced) return advanced;
+    // A delay may repeat (SES reports each one) while nothing later was seen; other events advance once.
+    const notPast = outcome.event === 'delivery_delayed' ? 'last_event_rank <= :rank' : 'last_event_rank < :rank';
+    const advanced = await attempt(`SET ${[...lastEventSets, ...fieldSets].join(', ')}`, ` AND (attribute_not_exists(last_event_rank) OR ${notPast})`, fieldNames, {
+      ...lastEventValues,
+      ...fieldValues,
+    });
+    if (advanced) return { kind: 'advanced', email: advanced };
     if (fieldSets.length) {
-      return attempt(`SET ${fieldSets.join(', ')}`, '', fieldNames, fieldValues);
+      const recorded = await attempt(`SET ${fieldSets.join(', ')}`, ` AND (${fieldMissing.join(' OR ')})`, fieldNames, fieldValues);
+      if (recorded) return { kind: 'recorded', email: recorded };
     }
     // Nothing to change; report whether the email exists for that account.
-    return attempt('SET last_event_rank = last_event_rank', '', {}, {});
+    const unchanged = await attempt('SET last_event_rank = last_event_rank', '', {}, {});
+    return unchanged ? { kind: 'unchanged', email: unchanged } : { kind: 'missing' };
   }
 }

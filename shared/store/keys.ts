@@ -27,6 +27,7 @@
  *   Tenant id alias    PK TENANTID#<ten>         SK TENANTID  GSI1PK TENANTIDS  GSI1SK <ten>  (account and external_id of a tenant id; every tenant, for the SES tenants sweep)
  *   Tenant scheduled   PK TENANTSCHEDULED#<ten>  SK <msg>                 (a tenant's email while scheduled: what its deletion cancels)
  *   SES tenants sweep  PK RECONCILER#SESTENANTS  SK STATE                 (the reconciler's place in both lists and its next run)
+ *   SES send budget    PK SESBUDGET#<shard>      SK RATE                  (the sends' shared pace to SES's rate: shared/store/ses-send-budget.ts)
  *   Tenant day stats   PK TENANTSTATS#<ten>#<YYYY-MM-DD>  SK STATS       (counters by acceptance day, added from the stream; TTL)
  *   Tenant domain      PK TENANTDOMAINS#<ten>    SK <dom>                 (a tenant's domains, its own partition)
  *   Received email     PK RECEIVED#<inb>         SK RECEIVED  GSI1PK ACCOUNT#<acc>#RECEIVED#<shard>  GSI1SK <inb>
@@ -148,6 +149,8 @@ export const keys = {
   tenantScheduledPartition: (tenantId: string) => `TENANTSCHEDULED#${tenantId}`,
   /** The reconciler's SES tenants sweep: where it is in each list, and when it runs next. */
   sesTenantSweep: () => ({ PK: 'RECONCILER#SESTENANTS', SK: 'STATE' }),
+  /** One shard of the send workers' shared pace to SES's send rate (shared/store/ses-send-budget.ts). */
+  sesSendBudget: (shard: number) => ({ PK: `SESBUDGET#${shard}`, SK: 'RATE' }),
   /** A tenant's domain (membership item): its own partition per tenant, the tenant's domains in id order. */
   tenantDomain: (tenantId: string, domainId: string) => ({ PK: `TENANTDOMAINS#${tenantId}`, SK: domainId }),
   tenantDomains: (tenantId: string) => `TENANTDOMAINS#${tenantId}`,

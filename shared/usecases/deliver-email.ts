@@ -16,7 +16,6 @@
  * without it, at the account's level, and the refusal is logged: the email is not lost to bookkeeping.
  */
 import { domainOf, parseMailbox } from '../domain/emails/address';
-import { signDkim } from '../dkim/sign';
 import type { EmailBody } from '../domain/emails/email';
 import { composeMime } from '../mime/compose';
 import { completeRawMessage } from '../mime/raw-message';
@@ -32,6 +31,7 @@ import type { DkimKeys, SigningKey } from './dkim-keys';
 import type { LinkSigning } from '../domain/links/link-urls';
 import { NO_TRACKING, needsLinks, unsubscribeHeaders, unsubscribeUrlOf, withManagedLinks, type TrackingSettings } from './send/managed-links';
 import { loadAttachments } from './email-attachments';
+import { unverifiedSenderGaveUp } from './send/unverified-sender';
 
 export interface DeliverEmailDeps {
   emails: Pick<EmailRepository, 'claimForSend' | 'recordSent' | 'applyOutcome' | 'releaseLease'>;
@@ -49,6 +49,8 @@ export interface DeliverEmailDeps {
   clock: Clock;
   /** How long a claim holds; keep it at or below the send queue's visibility timeout. */
   leaseMs: number;
+  /** Sends paced to SES's quota (./send/deliver-paced.ts): reserves the send's turn, or throws to hold the email. */
+  paceSend?: (recipients: { to: string[]; cc: string[]; bcc: string[] }) => Promise<void>;
 }
 
 /**
@@ -102,13 +104,8 @@ async function sendingDomainOf(deps: DeliverEmailDeps, accountId: string, from: 
   return signing;
 }
 
-async function sign(raw: Buffer, from: string, signing: (SigningKey & { kind: 'key' }) | null): Promise<Buffer> {
-  if (!signing) return raw;
-  return signDkim({ raw, domain: domainOf(parseMailbox(from)?.email ?? from), selector: signing.selector, privateKey: signing.key });
-}
-
 /** Sends through the SES tenant when given; a refusal of the tenant context itself is retried without it (logged). */
-async function sendThroughProvider(deps: DeliverEmailDeps, message: OutboundMessage, emailId: string): Promise<{ providerMessageId: string }> {
+async function sendThroughProvider(deps: DeliverEmailDeps, message: OutboundMessage, emailId: string): Promise<{ providerMessageId: string; messageId?: string }> {
   try {
     return await deps.mailer.send(message);
   } catch (error) {
@@ -164,10 +161,14 @@ export async function deliverEmail(deps: DeliverEmailDeps, emailId: string, sche
     const domain = await sendingDomainOf(deps, email.account_id, email.from);
     const domainTenantId = domain?.tenantId ?? null;
     checkDomainOwnerAtFiring(email, domainTenantId);
-    const raw = await sign(await messageOf(deps, claimed, domain ? { open: domain.openTracking, click: domain.clickTracking } : NO_TRACKING), email.from, domain);
+    // Paced to SES's send rate before any composing (./send/pace.ts): a send whose turn is far is held here.
+    await deps.paceSend?.({ to: bare(email.to), cc: bare(email.cc), bcc: bare(email.bcc) });
+    // Not signed here: SES signs with the domain's own key and selector (BYODKIM, registered at verify) after
+    // its own changes to the message, so the one DKIM signature covers what recipients get (docs/domains.md).
+    const raw = await messageOf(deps, claimed, domain ? { open: domain.openTracking, click: domain.clickTracking } : NO_TRACKING);
     // The SES tenant only for the tenant's own domain: an account-wide domain is not associated with it.
     const tenantName = email.tenant_id && domainTenantId === email.tenant_id ? email.tenant_id : undefined;
-    const { providerMessageId } = await sendThroughProvider(
+    const { providerMessageId, messageId } = await sendThroughProvider(
       deps,
       {
         raw,
@@ -184,14 +185,15 @@ export async function deliverEmail(deps: DeliverEmailDeps, emailId: string, sche
     // SES's answer is the fact "sent": recorded in one write, and email.sent published from it (SES's own
     // Send event is not subscribed: it would only repeat this).
     const at = deps.clock.now().toISOString();
-    const sent = await deps.emails.recordSent(email.id, providerMessageId, at);
+    const sent = await deps.emails.recordSent(email.id, providerMessageId, at, messageId);
     if (sent) await deps.events.publish([emailEvent(sent, 'email.sent', at)]);
     return 'sent';
   } catch (error) {
-    if ((error instanceof MailerError && error.permanent) || error instanceof SenderNoLongerVerified || error instanceof RefusedForTenant) {
+    const permanent = error instanceof MailerError && (error.permanent || unverifiedSenderGaveUp(error, email, deps.clock.now()));
+    if (permanent || error instanceof SenderNoLongerVerified || error instanceof RefusedForTenant) {
       const at = deps.clock.now().toISOString();
       const failed = await deps.emails.applyOutcome(email.id, email.account_id, { event: 'failed', status: 'failed', at, fields: { bounce_reason: error.message } });
-      if (failed) await deps.events.publish([emailEvent(failed, 'email.failed', at)]);
+      if (failed.kind !== 'missing') await deps.events.publish([emailEvent(failed.email, 'email.failed', at)]);
       return 'failed';
     }
     await deps.emails.releaseLease(email.id).catch(() => undefined);

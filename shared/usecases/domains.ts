@@ -15,6 +15,7 @@ import {
   evaluateSpf,
 } from '../domain/domains/evaluate';
 import { planInboundChange } from '../domain/domains/inbound-change';
+import { providerVerification, statusWithProvider } from '../domain/domains/provider-verification';
 import { expectedRecords, inboundSubdomainOf, RETURN_PATH_LABEL, type DnsSettings } from '../domain/domains/records';
 import type { AssignTenantDomainInput, CreateDomainInput, UpdateDomainInput } from '../domain/domains/schemas';
 import { AppError, ConflictError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../domain/errors';
@@ -24,7 +25,7 @@ import { generateDkimKey, newSelector } from '../dkim/keys';
 import { signDkim } from '../dkim/sign';
 import { verifySignatures } from '../dkim/verify';
 import { logError } from '../log';
-import type { Clock, DnsResolver, Mailer, SesTenants } from '../ports';
+import type { Clock, DnsResolver, Mailer, ProviderDomainState, SesTenants } from '../ports';
 import type { SecretBox } from '../secrets/secret-box';
 import type { DomainRepository, StoredDomain } from '../store/domains';
 import type { Page } from '../store/cursor';
@@ -97,6 +98,7 @@ export async function createDomain(deps: CreateDomainDeps, principal: Principal,
     updated_at: now.toISOString(),
     verified_at: null,
     last_checked_at: null,
+    provider: null,
   };
   const sealed = await deps.secretBox.seal(key.privateKeyPem, dkimKeyContext(id));
   const plan = PLANS[principal.account.plan];
@@ -128,8 +130,39 @@ async function owned(deps: DomainDeps, principal: Principal, domainId: string): 
   return stored!;
 }
 
+/** GET /domains/{id}; a domain whose records checked out while the provider was still verifying it is re-checked there. */
 export async function getDomain(deps: DomainDeps, principal: Principal, domainId: string): Promise<Domain> {
-  return (await owned(deps, principal, domainId)).domain;
+  const { domain } = await owned(deps, principal, domainId);
+  return (await completeProviderVerification(deps, principal, domain)) ?? domain;
+}
+
+/**
+ * A domain whose required records all checked out at its last check, waiting only for the provider: asks
+ * the provider again and, once it can send, records the domain verified (only while no other check was
+ * recorded meanwhile). Null when there is nothing to complete, or the provider still says no.
+ */
+async function completeProviderVerification(deps: DomainDeps, principal: Principal, domain: Domain): Promise<Domain | null> {
+  if (domain.status === 'verified' || domain.provider?.status !== 'pending' || !domain.last_checked_at) return null;
+  if (domainStatusAfterCheck('pending', domain.records) !== 'verified') return null;
+  let state: ProviderDomainState;
+  try {
+    state = await deps.mailer.domainState(domain.name);
+  } catch (error) {
+    logError('could not read the domain\'s verification from the mail provider', error, { domain_id: domain.id, domain: domain.name });
+    return null;
+  }
+  if (state.status !== 'verified') return null;
+  const at = deps.clock.now().toISOString();
+  const provider = providerVerification(state, at);
+  const recorded = await deps.domains.recordCheck(principal.account.id, domain.id, {
+    status: statusWithProvider(domain.status, provider),
+    records: domain.records,
+    at,
+    inbound_enabled: Boolean(domain.inbound_enabled),
+    provider,
+    ifCheckedAt: domain.last_checked_at,
+  });
+  return recorded ?? (await deps.domains.get(domain.id))?.domain ?? null;
 }
 
 /**
@@ -391,8 +424,8 @@ async function checkDomain(deps: DomainDeps, principal: Principal, stored: Store
   // No half state: the domain is verified in our store only once the provider can send from it.
   if (status === 'verified') {
     const registered = await registerWithProvider(deps, stored);
+    const at = deps.clock.now().toISOString();
     if (!registered.ok) {
-      const at = deps.clock.now().toISOString();
       const kept = await deps.domains.recordCheck(principal.account.id, domain.id, { status: domain.status, records, at, inbound_enabled });
       if (!kept) return null;
       throw new UpstreamError(`The DNS records of ${domain.name} are correct, but the mail provider could not register the domain, so its status stays ${kept.status}. Retry verify in a moment.`, {
@@ -401,6 +434,9 @@ async function checkDomain(deps: DomainDeps, principal: Principal, stored: Store
         cause: registered.error,
       });
     }
+    // Registered: verified once the provider can send from it; until then the status it had (`provider` says why).
+    const provider = providerVerification(registered.state, at);
+    return deps.domains.recordCheck(principal.account.id, domain.id, { status: statusWithProvider(domain.status, provider), records, at, inbound_enabled, provider });
   }
   return deps.domains.recordCheck(principal.account.id, domain.id, { status, records, at: deps.clock.now().toISOString(), inbound_enabled });
 }
@@ -409,15 +445,15 @@ async function checkDomain(deps: DomainDeps, principal: Principal, stored: Store
  * Makes the provider (SES) send from the domain: our DKIM key and selector, MAIL FROM `rp.<domain>`; a
  * tenant's domain is then associated with the tenant's SES tenant (the identity exists now).
  */
-async function registerWithProvider(deps: DomainDeps, stored: StoredDomain): Promise<{ ok: true } | { ok: false; error: unknown }> {
+async function registerWithProvider(deps: DomainDeps, stored: StoredDomain): Promise<{ ok: true; state: ProviderDomainState } | { ok: false; error: unknown }> {
   const { domain } = stored;
   // The return-path record's name: the customer's CNAME to RETURN_PATH_HOST, which carries SES's MX and SPF.
   const mailFromDomain = `${RETURN_PATH_LABEL}.${domain.name}`;
   const privateKeyPem = await deps.secretBox.open(stored.sealedPrivateKey, dkimKeyContext(domain.id));
   try {
-    await deps.mailer.registerDomain({ domain: domain.name, selector: domain.dkim_selector, privateKeyPem, mailFromDomain });
+    const state = await deps.mailer.registerDomain({ domain: domain.name, selector: domain.dkim_selector, privateKeyPem, mailFromDomain });
     if (domain.tenant_id) await linkTenantDomain(deps.sesTenants, domain.tenant_id, domain.name);
-    return { ok: true };
+    return { ok: true, state };
   } catch (error) {
     logError('could not register the verified domain with the mail provider', error, { domain_id: domain.id, domain: domain.name });
     return { ok: false, error };

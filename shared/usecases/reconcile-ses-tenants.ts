@@ -7,7 +7,9 @@
  *     it may be another deployment's); orphans come from a crash between CreateTenant and the store
  *     write, or a domain verified while its tenant was being deleted (ensureTenant after DeleteTenant)
  *   a live tenant of ours whose SES tenant is missing                         -> created again, with our
- *     configuration set and its verified domains' identities (as openSesTenant / linkTenantDomain do)
+ *     configuration sets and its verified domains' identities (as openSesTenant / linkTenantDomain do)
+ *   a live tenant of ours whose SES tenant exists                             -> the TLS-required
+ *     configuration set associated (idempotent: tenants opened before it was)
  *
  * The grace rule: a tenant's id is minted (its ULID time, shared/domain/ids.ts) just before POST /tenants
  * creates the SES tenant, and the same request then writes our record (an API request lasts at most
@@ -28,7 +30,7 @@ import type { Clock, SesTenants } from '../ports';
 import type { DomainRepository } from '../store/domains';
 import type { SesTenantSweepRepository, SesTenantSweepState } from '../store/ses-tenant-sweep';
 import type { TenantAlias, TenantRepository } from '../store/tenants';
-import { linkTenantDomain, openSesTenant } from './ses-tenant-links';
+import { linkTenantDomain, openSesTenant, TLS_TWIN } from './ses-tenant-links';
 
 /** An SES tenant without a record of ours is left alone while its id is younger than this. */
 export const SES_TENANT_ORPHAN_GRACE_MS = 15 * 60_000;
@@ -147,7 +149,13 @@ async function restoreSesTenant(deps: SesTenantSweepDeps, alias: TenantAlias): P
   };
   // SES first: a deletion marks the tenant before it deletes the SES tenant, so an SES tenant found
   // missing because of a deletion is always followed here by a record already marked.
-  if ((await deps.sesTenants.exists(alias.id)) || !(await live())) return false;
+  if (await deps.sesTenants.exists(alias.id)) {
+    // Tenants opened before both configuration sets were associated get the TLS-required twin here (one
+    // idempotent call per tenant and sweep), so their TLS-enforced domains send through the tenant.
+    if (await live()) await deps.sesTenants.associate(alias.id, TLS_TWIN);
+    return false;
+  }
+  if (!(await live())) return false;
   await openSesTenant(deps.sesTenants, alias.id);
   for (const domainId of await deps.domains.tenantDomainIds(alias.id, 1000)) {
     const domain = (await deps.domains.get(domainId))?.domain;

@@ -1,16 +1,24 @@
 /**
  * Our tenants as the provider's tenants (SES v2; docs/ses-tenants.md): the SES tenant is named by our
- * tenant id and may use our configuration set and the identities of the domains the tenant owns. Each
+ * tenant id and may use our configuration sets and the identities of the domains the tenant owns. Each
  * helper is idempotent, so any of them can be repeated to repair what an earlier failure left undone.
  */
 import { logError } from '../log';
 import type { SesTenants } from '../ports';
 
-/** The SES tenant exists and may use our configuration set. */
+/**
+ * The SES tenant exists and may use both our configuration sets: the main one and its TLS-required twin
+ * (a send through a tenant may use only resources associated with it, and a domain with `tls_mode:
+ * enforced` sends through the twin: without it, SES refuses every such send of the tenant).
+ */
 export async function openSesTenant(sesTenants: Pick<SesTenants, 'ensureTenant' | 'associate'>, tenantId: string): Promise<void> {
   await sesTenants.ensureTenant(tenantId);
   await sesTenants.associate(tenantId, { kind: 'configuration_set' });
+  await sesTenants.associate(tenantId, TLS_TWIN);
 }
+
+/** The TLS-required configuration set as a tenant resource. */
+export const TLS_TWIN = { kind: 'configuration_set', tlsRequired: true } as const;
 
 /**
  * The tenant may send from the domain's identity through SES. The SES tenant and its configuration set

@@ -11,6 +11,7 @@ import {
   SES_IDENTITY_ACTIONS,
   SES_TENANT_ACTIONS,
   SES_TENANT_LIST_ACTIONS,
+  SES_ACCOUNT_READ_ACTIONS,
   SES_TENANT_SWEEP_ACTIONS,
   TABLE_UPDATE_ACTIONS,
 } from '../../infra/constructs/grants';
@@ -34,6 +35,8 @@ const isListStreams = (statement: Statement): boolean => actionsOf(statement).ev
 const isListHostedZones = (statement: Statement): boolean => actionsOf(statement).every((a) => ROUTE53_LIST_ACTIONS.includes(a));
 /** Nor has SES's ListTenants (Resource "*"). */
 const isListTenants = (statement: Statement): boolean => actionsOf(statement).every((a) => SES_TENANT_LIST_ACTIONS.includes(a));
+/** Nor has SES's GetAccount (Resource "*"). */
+const isGetAccount = (statement: Statement): boolean => actionsOf(statement).every((a) => SES_ACCOUNT_READ_ACTIONS.includes(a));
 const grants = (name: string): Grant[] => definitions.find((d) => d.name === name)!.grants;
 const granted = (name: string, kind: Resource['kind'], ...access: Access[]): boolean =>
   grants(name).some((g) => g.resource.kind === kind && (access.length === 0 || access.includes(g.access)));
@@ -46,6 +49,7 @@ describe.each(definitions.map((d) => d.name))('%s', (name) => {
       if (isStreamWorker(name) && isListStreams(statement)) continue;
       if (granted(name, 'route53', 'manageRecords') && isListHostedZones(statement)) continue;
       if (granted(name, 'ses', 'sweepTenants') && isListTenants(statement)) continue;
+      if (granted(name, 'ses', 'readAccount') && isGetAccount(statement)) continue;
       expect(resourcesOf(statement)).not.toContain('*');
       expect(statement.Effect).toBe('Allow');
     }
@@ -137,7 +141,9 @@ test('only the functions granted SES may send, and only with the account identit
   expect(senders).toEqual(definitions.filter((d) => granted(d.name, 'ses', 'sendEmail')).map((d) => d.name));
   expect(senders).toEqual(['send-email']);
 
-  const sesStatements = functionStatements(s.template, s.stack, 'send-email').filter((st) => actionsOf(st).some((a) => a.startsWith('ses:')));
+  // Beside it, only GetAccount (the send quota, readAccount), on "*" as SES requires.
+  const sesStatements = functionStatements(s.template, s.stack, 'send-email').filter((st) => actionsOf(st).some((a) => a.startsWith('ses:')) && !isGetAccount(st));
+  expect(definitions.filter((d) => functionActions(s.template, s.stack, d.name).includes('ses:GetAccount')).map((d) => d.name)).toEqual(['send-email']);
   expect(actionsOf(sesStatements[0]!).sort()).toEqual([...sendActions].sort());
   expect(sesStatements).toHaveLength(1);
   const arns = JSON.stringify(resourcesOf(sesStatements[0]!));
@@ -159,14 +165,14 @@ describe('SES identity management', () => {
     expect(managers).toEqual(definitions.filter((d) => granted(d.name, 'ses', 'manageIdentities')).map((d) => d.name));
     expect(managers).toEqual(['domains', 'dashboard-domains']);
     expect([...SES_IDENTITY_ACTIONS].sort()).toEqual(
-      ['ses:CreateEmailIdentity', 'ses:DeleteEmailIdentity', 'ses:GetEmailIdentity', 'ses:PutEmailIdentityDkimSigningAttributes', 'ses:PutEmailIdentityMailFromAttributes'].sort(),
+      ['ses:CreateEmailIdentity', 'ses:DeleteEmailIdentity', 'ses:GetEmailIdentity', 'ses:PutEmailIdentityDkimSigningAttributes', 'ses:PutEmailIdentityFeedbackAttributes', 'ses:PutEmailIdentityMailFromAttributes'].sort(),
     );
     // domains cannot send; send-email cannot touch identities.
     expect(sesActions('domains').sort()).toEqual([...SES_IDENTITY_ACTIONS, ...SES_TENANT_ACTIONS].sort());
     expect(sesActions('dashboard-domains').sort()).toEqual([...SES_IDENTITY_ACTIONS, ...SES_TENANT_ACTIONS].sort());
     expect(sesActions('dashboard')).toEqual([]);
     expect(sesActions('dashboard-emails')).toEqual([]);
-    expect(sesActions('send-email').sort()).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
+    expect(sesActions('send-email').sort()).toEqual(['ses:GetAccount', 'ses:SendEmail', 'ses:SendRawEmail']);
   });
 
   test.each(['domains', 'dashboard-domains'])('identity actions of %s are scoped to the account identities of the stack region', (name) => {
@@ -227,14 +233,15 @@ describe('SES tenants', () => {
     expect(sesActions('tenants').sort()).toEqual([...SES_TENANT_ACTIONS].sort());
   });
 
-  test('tenant actions are scoped to the account tenants, identities and our configuration set; the account id is in the environment', () => {
+  test('tenant actions are scoped to the account tenants, identities and our two configuration sets; the account id is in the environment', () => {
     for (const name of ['tenants', 'domains', 'dashboard-domains']) {
       const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => SES_TENANT_ACTIONS.includes(a)));
       expect(statements).toHaveLength(1);
       expect(actionsOf(statements[0]!).sort()).toEqual([...SES_TENANT_ACTIONS].sort());
       const resources = resourcesOf(statements[0]!);
-      expect(resources).toHaveLength(3);
+      expect(resources).toHaveLength(4);
       const arns = JSON.stringify(resources);
+      expect(arns).toContain('-tls-required');
       expect(arns).toContain(':tenant/*');
       expect(arns).toContain(':identity/*');
       expect(arns).toContain(JSON.stringify({ Ref: logicalId(s.stack, s.stack.email.configurationSet) }));

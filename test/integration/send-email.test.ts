@@ -93,11 +93,11 @@ describe('POST /emails from the sandbox sender', () => {
     expect(response.body.error).toMatchObject({ code: 'domain_not_verified', details: { domain: 'unverified-example.com' } });
   });
 
-  it('reports an address refused while delivering (SES suppression-list simulator) as failed/hard', async () => {
+  it("reports an address on SES's suppression list (the suppression-list simulator) as failed/not_sent", async () => {
     const refused = await newAccount({ email: `suppressionlist+${Date.now()}@simulator.amazonses.com` });
     const send = await api('POST', '/emails', { key: refused.key, body: { from: `a@${SANDBOX}`, to: refused.email, subject: 'r', text: 't' } });
     const email = await waitForStatus(refused, send.body.id, 'failed');
-    expect(email).toMatchObject({ last_event: 'failed', bounce_type: 'hard', delivered_at: null, bounced_at: expect.any(String) });
+    expect(email).toMatchObject({ last_event: 'failed', bounce_type: 'not_sent', delivered_at: null, bounced_at: expect.any(String) });
   });
 
   it('reports a hard bounce (the SES bounce simulator) as bounced/hard and suppresses the address', async () => {

@@ -25,7 +25,7 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer 
 
 /** The record without what differs by nature between two sends: the id and the times. */
 function comparableRecord(email: Record<string, unknown>) {
-  const { id: _id, created_at: _created, sent_at: _sent, delivered_at: _delivered, ...rest } = email;
+  const { id: _id, created_at: _created, sent_at: _sent, delivered_at: _delivered, message_id: _messageId, ...rest } = email;
   return rest;
 }
 
@@ -93,7 +93,7 @@ describe('an SMTP relay send and an API send of the same content', () => {
     const { services } = stack();
     const [apiStored, relayedStored] = await Promise.all([services.emails.get(viaApi.body.id), services.emails.get(relayedId)]);
     const comparableStored = (email: NonNullable<typeof apiStored>['email']) => {
-      const { id: _id, created_at: _created, sent_at: _sent, delivered_at: _delivered, provider_message_id: _provider, attachments, ...rest } = email;
+      const { id: _id, created_at: _created, sent_at: _sent, delivered_at: _delivered, provider_message_id: _provider, message_id: _messageId, attachments, ...rest } = email;
       return { ...rest, attachments: (attachments ?? []).map(({ blob_key: _where, ...metadata }) => metadata) };
     };
     expect(comparableStored(relayedStored!.email)).toEqual(comparableStored(apiStored!.email));

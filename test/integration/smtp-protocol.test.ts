@@ -115,10 +115,17 @@ describe('the SMTP relay conversation', () => {
     await client.quit();
   });
 
-  it('delivers an 8-bit message (8BITMIME, SMTPUTF8) byte for byte', async () => {
+  it('refuses raw 8-bit header text at DATA with 550 5.6.0 naming the field (SES takes 7-bit headers)', async () => {
+    const client = await ready(credential.password);
+    const result = await client.transaction(`hello@${domain}`, [uniqueEmail('x')], `From: Zoë <hello@${domain}>\r\nTo: x@example.org\r\nSubject: Hi\r\n\r\nHi\r\n`);
+    expect(result.done).toMatchObject({ code: 550, text: expect.stringMatching(/^5\.6\.0 The message's From field has raw 8-bit/) });
+    await client.quit();
+  });
+
+  it('delivers an 8-bit body (8BITMIME, SMTPUTF8) with encoded header text byte for byte', async () => {
     const client = await ready(credential.password);
     const to = uniqueEmail('utf8');
-    const raw = Buffer.from(`From: Zoë <hello@${domain}>\r\nTo: ${to}\r\nSubject: Grüße aus Köln\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\nünïcödé body\r\n.leading dot\r\n`, 'utf8');
+    const raw = Buffer.from(`From: =?UTF-8?Q?Zo=C3=AB?= <hello@${domain}>\r\nTo: ${to}\r\nSubject: =?UTF-8?Q?Gr=C3=BC=C3=9Fe_aus_K=C3=B6ln?=\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\nünïcödé body\r\n.leading dot\r\n`, 'utf8');
     expect((await client.command(`MAIL FROM:<hello@${domain}> BODY=8BITMIME SMTPUTF8`)).code).toBe(250);
     expect((await client.command(`RCPT TO:<${to}>`)).code).toBe(250);
     expect((await client.command('DATA')).code).toBe(354);

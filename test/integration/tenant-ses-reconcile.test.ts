@@ -6,7 +6,7 @@
  * set; a tenant of ours whose SES tenant is missing gets it back with its associations, unless it is being
  * deleted. The emulator lists tenants as SES's ListTenants does (fields, NextToken paging, Filter).
  */
-import { CreateTenantCommand, CreateTenantResourceAssociationCommand, DeleteTenantCommand, GetTenantCommand, ListTenantsCommand } from '@aws-sdk/client-sesv2';
+import { CreateTenantCommand, CreateTenantResourceAssociationCommand, DeleteTenantCommand, DeleteTenantResourceAssociationCommand, GetTenantCommand, ListTenantsCommand } from '@aws-sdk/client-sesv2';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { newId } from '../../shared/domain/ids';
 import { keys } from '../../shared/store/keys';
@@ -19,7 +19,7 @@ import { api, newAccount, stack, waitFor, type TestAccount } from './harness/sta
 import { documentClient } from './harness/usage';
 import { publishAll, uniqueDomain } from './harness/dns';
 import { createTenant, unique } from './harness/tenants';
-import { CONFIGURATION_SET_ARN, identityArn, sesTenantsView } from '../support/ses-tenants-view';
+import { CONFIGURATION_SET_ARN, OUR_CONFIGURATION_SET_ARNS, TLS_CONFIGURATION_SET_ARN, identityArn, sesTenantsView } from '../support/ses-tenants-view';
 
 const view = sesTenantsView(() => stack().info.env);
 const sesResources = view.resources;
@@ -106,7 +106,7 @@ describe('the SES tenants sweep', () => {
     expect(await sesResources(stranded)).toBeNull();
     expect(await sesResources(young)).toEqual([CONFIGURATION_SET_ARN]);
     expect(await sesResources(foreign)).toEqual([]);
-    expect(await sesResources(kept.id)).toEqual([CONFIGURATION_SET_ARN]);
+    expect(await sesResources(kept.id)).toEqual(OUR_CONFIGURATION_SET_ARNS);
     expect(report.ses_tenants_removed).toBeGreaterThanOrEqual(1);
     expect(report.ses_tenants_unowned).toBeGreaterThanOrEqual(1);
     for (const name of [young, foreign]) await view.client().send(new DeleteTenantCommand({ TenantName: name }));
@@ -123,7 +123,7 @@ describe('the SES tenants sweep', () => {
     expect(await sesResources(tenant.id)).toBeNull();
     // The verification that raced the DELETE ensures the SES tenant after the deletion's last step.
     await openSesTenant(services.sesTenants, tenant.id);
-    expect(await sesResources(tenant.id)).toEqual([CONFIGURATION_SET_ARN]);
+    expect(await sesResources(tenant.id)).toEqual(OUR_CONFIGURATION_SET_ARNS);
 
     await sweepEverything();
     expect(await sesResources(tenant.id)).toBeNull();
@@ -138,12 +138,21 @@ describe('the SES tenants sweep', () => {
     for (const name of [tenant.id, deleting.id]) await view.client().send(new DeleteTenantCommand({ TenantName: name }));
 
     const report = await sweepEverything();
-    expect(await sesResources(tenant.id)).toEqual([CONFIGURATION_SET_ARN, identityArn(domain)].sort());
+    expect(await sesResources(tenant.id)).toEqual([...OUR_CONFIGURATION_SET_ARNS, identityArn(domain)].sort());
     expect((await view.client().send(new GetTenantCommand({ TenantName: tenant.id }))).Tenant?.TenantName).toBe(tenant.id);
     expect(await sesResources(deleting.id)).toBeNull();
     expect(report.ses_tenants_restored).toBeGreaterThanOrEqual(1);
     // Its deletion finishes as usual.
     expect((await api('DELETE', `/tenants/${deleting.external_id}`, { key: account.key })).status).toBe(200);
+  });
+
+  it('associates the TLS-required configuration set with a live tenant opened before it was (an existing SES tenant)', async () => {
+    const tenant = await createTenant(account);
+    // As a tenant opened by an earlier version: the main configuration set only.
+    await view.client().send(new DeleteTenantResourceAssociationCommand({ TenantName: tenant.id, ResourceArn: TLS_CONFIGURATION_SET_ARN }));
+    expect(await sesResources(tenant.id)).toEqual([CONFIGURATION_SET_ARN]);
+    await sweepEverything();
+    expect(await sesResources(tenant.id)).toEqual(OUR_CONFIGURATION_SET_ARNS);
   });
 
   it('runs from the reconciler at most once per interval: one pass claims the sweep, the next within the interval does nothing', async () => {

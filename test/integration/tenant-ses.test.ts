@@ -9,7 +9,7 @@ import { GetTenantCommand } from '@aws-sdk/client-sesv2';
 import { api, newAccount, sesMessagesFor, stack, waitFor, type TestAccount } from './harness/stack';
 import { publishAll, uniqueDomain } from './harness/dns';
 import { createTenant } from './harness/tenants';
-import { CONFIGURATION_SET_ARN, identityArn, sesTenantsView } from '../support/ses-tenants-view';
+import { OUR_CONFIGURATION_SET_ARNS, identityArn, sesTenantsView } from '../support/ses-tenants-view';
 
 const view = sesTenantsView(() => stack().info.env);
 const sesResources = view.resources;
@@ -32,17 +32,17 @@ async function verifiedDomain(tenant?: string): Promise<{ id: string; name: stri
 }
 
 describe('tenants as SES tenants', () => {
-  it('creating a tenant creates its SES tenant, named by the tenant id, with the configuration set associated', async () => {
+  it('creating a tenant creates its SES tenant, named by the tenant id, with both configuration sets associated', async () => {
     const tenant = await createTenant(account);
     const got = await view.client().send(new GetTenantCommand({ TenantName: tenant.id }));
     expect(got.Tenant).toMatchObject({ TenantName: tenant.id, SendingStatus: 'ENABLED' });
-    expect(await sesResources(tenant.id)).toEqual([CONFIGURATION_SET_ARN]);
+    expect(await sesResources(tenant.id)).toEqual(OUR_CONFIGURATION_SET_ARNS);
   });
 
   it("a tenant's domain is associated when verified, and its email reaches SES with TenantName = the tenant id", async () => {
     const tenant = await createTenant(account);
     const domain = await verifiedDomain(tenant.external_id);
-    expect(await sesResources(tenant.id)).toEqual([CONFIGURATION_SET_ARN, identityArn(domain.name)].sort());
+    expect(await sesResources(tenant.id)).toEqual([...OUR_CONFIGURATION_SET_ARNS, identityArn(domain.name)].sort());
 
     const sent = await api('POST', '/emails', { key: account.key, body: { from: `hello@${domain.name}`, to: 'someone@example.com', subject: 'tenant', text: 't', tenant: tenant.external_id } });
     expect(sent.status).toBe(200);
@@ -70,10 +70,10 @@ describe('tenants as SES tenants', () => {
     const domain = await verifiedDomain();
     const given = await api('POST', `/tenants/${tenant.external_id}/domains`, { key: account.key, body: { domain: domain.name } });
     expect(given.status).toBe(200);
-    expect(await sesResources(tenant.id)).toEqual([CONFIGURATION_SET_ARN, identityArn(domain.name)].sort());
+    expect(await sesResources(tenant.id)).toEqual([...OUR_CONFIGURATION_SET_ARNS, identityArn(domain.name)].sort());
     const returned = await api('DELETE', `/tenants/${tenant.external_id}/domains/${domain.id}`, { key: account.key });
     expect(returned.status).toBe(200);
-    expect(await sesResources(tenant.id)).toEqual([CONFIGURATION_SET_ARN]);
+    expect(await sesResources(tenant.id)).toEqual(OUR_CONFIGURATION_SET_ARNS);
   });
 
   it("deleting a tenant's domain dissociates it", async () => {
@@ -81,7 +81,7 @@ describe('tenants as SES tenants', () => {
     const domain = await verifiedDomain(tenant.external_id);
     const deleted = await api('DELETE', `/domains/${domain.id}`, { key: account.key });
     expect(deleted.status).toBe(200);
-    expect(await sesResources(tenant.id)).toEqual([CONFIGURATION_SET_ARN]);
+    expect(await sesResources(tenant.id)).toEqual(OUR_CONFIGURATION_SET_ARNS);
   });
 
   it('deleting the tenant deletes its SES tenant (the domain stays an SES identity of the account)', async () => {

@@ -1,10 +1,11 @@
 /** An in-memory SesTenants (the SES v2 tenants port) for use-case unit tests: state, a call log, and failures on demand. */
 import type { SesTenantPage, SesTenantResource, SesTenants } from '../../shared/ports';
 
-const key = (resource: SesTenantResource): string => (resource.kind === 'identity' ? `identity/${resource.name}` : 'configuration-set');
+const key = (resource: SesTenantResource): string =>
+  resource.kind === 'identity' ? `identity/${resource.name}` : resource.tlsRequired ? 'configuration-set-tls-required' : 'configuration-set';
 
 export class FakeSesTenants implements SesTenants {
-  /** tenant id -> associated resources (`identity/<name>`, `configuration-set`). */
+  /** tenant id -> associated resources (`identity/<name>`, `configuration-set`, `configuration-set-tls-required`). */
   readonly tenants = new Map<string, Set<string>>();
   readonly calls: string[] = [];
   /** While true every call throws (SES down). */

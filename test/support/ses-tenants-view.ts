@@ -2,6 +2,10 @@
 import { ListTenantResourcesCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 
 export const CONFIGURATION_SET_ARN = 'arn:aws:ses:us-east-1:000000000000:configuration-set/mailservice-outbound';
+/** The TLS-required twin, associated with every SES tenant beside the main set. */
+export const TLS_CONFIGURATION_SET_ARN = 'arn:aws:ses:us-east-1:000000000000:configuration-set/mailservice-outbound-tls-required';
+/** The configuration sets every SES tenant of ours is associated with, sorted as sesResources lists them. */
+export const OUR_CONFIGURATION_SET_ARNS = [CONFIGURATION_SET_ARN, TLS_CONFIGURATION_SET_ARN];
 export const identityArn = (domain: string) => `arn:aws:ses:us-east-1:000000000000:identity/${domain}`;
 
 /** A client of the stack's SES emulator (one attempt: a test sees each answer as SES gave it). */

@@ -11,22 +11,31 @@ export type SesErrorCode =
   | 'NotFoundException'
   | 'AlreadyExistsException'
   | 'MessageRejected'
+  | 'MailFromDomainNotVerifiedException'
   | 'SendingPausedException'
+  | 'AccountSuspendedException'
+  | 'TooManyRequestsException'
   | 'LimitExceededException'
   | 'UnknownOperationException'
   | 'SerializationException'
-  | 'InternalServiceErrorException';
+  | 'InternalServiceErrorException'
+  | 'InvalidNextTokenException';
 
 const STATUS: Record<SesErrorCode, number> = {
   BadRequestException: 400,
   NotFoundException: 404,
   AlreadyExistsException: 400,
   MessageRejected: 400,
+  MailFromDomainNotVerifiedException: 400,
   SendingPausedException: 400,
+  AccountSuspendedException: 400,
+  // Throttling: "Maximum sending rate exceeded." / "Daily message quota exceeded." (account-limits.ts).
+  TooManyRequestsException: 429,
   LimitExceededException: 400,
   UnknownOperationException: 404,
   SerializationException: 400,
   InternalServiceErrorException: 500,
+  InvalidNextTokenException: 400,
 };
 
 export class SesError extends Error {

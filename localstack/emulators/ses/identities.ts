@@ -1,20 +1,23 @@
 /**
  * The SESv2 email identity operations (CreateEmailIdentity, GetEmailIdentity, ListEmailIdentities,
  * DeleteEmailIdentity, PutEmailIdentityDkimSigningAttributes, PutEmailIdentityMailFromAttributes) on
- * parsed JSON bodies. Identities count as verified at once (no DNS lookups); a BYODKIM key must be a
- * real RSA key, as SES checks. Throws SesError for client errors; knows nothing about HTTP.
+ * parsed JSON bodies. Identities start PENDING and are verified once DNS shows their records
+ * (./verification.ts, checked when an operation looks at them); a BYODKIM key must be a real RSA key,
+ * as SES checks. Throws SesError for client errors; knows nothing about HTTP.
  */
 import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
 import { SesError, alreadyExists, badRequest, notFound } from './errors';
 import { isValidAddress } from './mime';
 import type { OperationResult } from './service';
 import type { SesStore } from './store';
-import type { EmailIdentity, IdentityDkim } from './types';
+import type { EmailIdentity, IdentityDkim, VerificationStatus } from './types';
+import { pendingSince, verificationOf, type IdentityVerifier } from './verification';
 import { optArray, optObject, optString, reqString, type Json } from './validate';
 
 export interface IdentityOptions {
   /** CreateEmailIdentity refuses names matching this (LimitExceededException): to test failure paths. */
   refuseIdentities?: RegExp;
+  verifier: IdentityVerifier;
   log: (msg: string) => void;
 }
 
@@ -53,7 +56,9 @@ export function parseExternalSigning(attrs: Json, field: string): Extract<Identi
   const keyBits = key.asymmetricKeyDetails?.modulusLength ?? 0;
   if (keyBits !== 1024 && keyBits !== 2048) throw badRequest(`${field}.DomainSigningPrivateKey must be a 1024- or 2048-bit RSA key, got ${keyBits} bits.`);
   const publicKey = createPublicKey(key).export({ type: 'spki', format: 'der' }).toString('base64');
-  return { origin: 'EXTERNAL', selector, publicKey, keyBits };
+  // Kept so that sends from the domain are signed with it (./dkim-signing.ts); never returned.
+  const privateKeyPem = key.export({ type: 'pkcs8', format: 'pem' }).toString();
+  return { origin: 'EXTERNAL', selector, publicKey, keyBits, privateKeyPem };
 }
 
 function easyDkim(keyLength: unknown, field: string): Extract<IdentityDkim, { origin: 'AWS_SES' }> {
@@ -63,12 +68,13 @@ function easyDkim(keyLength: unknown, field: string): Extract<IdentityDkim, { or
   return { origin: 'AWS_SES', tokens: [token(), token(), token()], keyLength: length as (typeof KEY_LENGTHS)[number] };
 }
 
-function dkimAttributes(dkim: IdentityDkim | null): Json {
+/** A domain's DKIM status is its verification status (SESv2 verifies domains by their DKIM records). */
+function dkimAttributes(dkim: IdentityDkim | null, status: VerificationStatus): Json {
   if (!dkim) return { SigningEnabled: false, Status: 'NOT_STARTED', Tokens: [] };
-  if (dkim.origin === 'EXTERNAL') return { SigningEnabled: true, Status: 'SUCCESS', Tokens: [dkim.selector], SigningAttributesOrigin: 'EXTERNAL' };
+  if (dkim.origin === 'EXTERNAL') return { SigningEnabled: true, Status: status, Tokens: [dkim.selector], SigningAttributesOrigin: 'EXTERNAL' };
   return {
     SigningEnabled: true,
-    Status: 'SUCCESS',
+    Status: status,
     Tokens: dkim.tokens,
     SigningAttributesOrigin: 'AWS_SES',
     CurrentSigningKeyLength: dkim.keyLength,
@@ -106,23 +112,32 @@ export class IdentityService {
     }
 
     const now = new Date().toISOString();
-    const identity: EmailIdentity = { name, type, createdAt: now, updatedAt: now, configurationSet, tags, dkim, mailFrom: null };
+    // Verification starts now and ends later, when DNS shows the records (./verification.ts): never in this answer.
+    const identity: EmailIdentity = { name, type, createdAt: now, updatedAt: now, configurationSet, tags, dkim, mailFrom: null, verification: pendingSince(now) };
     this.store.putIdentity(identity);
-    this.opts.log(`identity ${name} created (${dkim ? `DKIM ${dkim.origin}` : 'no DKIM'})`);
-    return { body: { IdentityType: type, VerifiedForSendingStatus: true, DkimAttributes: dkimAttributes(dkim) } };
+    this.opts.log(`identity ${name} created (${dkim ? `DKIM ${dkim.origin}` : 'no DKIM'}), verification PENDING`);
+    return { body: { IdentityType: type, VerifiedForSendingStatus: false, DkimAttributes: dkimAttributes(dkim, 'PENDING') } };
   }
 
-  getEmailIdentity(name: string): OperationResult {
-    const identity = this.require(name);
+  async getEmailIdentity(name: string): Promise<OperationResult> {
+    const identity = await this.opts.verifier.refresh(this.require(name));
+    const status = verificationOf(identity).status;
     return {
       body: {
         IdentityType: identity.type,
-        FeedbackForwardingStatus: true,
-        VerifiedForSendingStatus: true,
-        VerificationStatus: 'SUCCESS',
-        DkimAttributes: dkimAttributes(identity.dkim),
+        // PutEmailIdentityFeedbackAttributes (feedback-forwarding.ts); on by default.
+        FeedbackForwardingStatus: identity.feedbackForwarding ?? true,
+        VerifiedForSendingStatus: status === 'SUCCESS',
+        VerificationStatus: status,
+        DkimAttributes: dkimAttributes(identity.dkim, status),
         ...(identity.mailFrom
-          ? { MailFromAttributes: { MailFromDomain: identity.mailFrom.domain, MailFromDomainStatus: 'SUCCESS', BehaviorOnMxFailure: identity.mailFrom.behaviorOnMxFailure } }
+          ? {
+              MailFromAttributes: {
+                MailFromDomain: identity.mailFrom.domain,
+                MailFromDomainStatus: identity.mailFrom.status ?? 'PENDING',
+                BehaviorOnMxFailure: identity.mailFrom.behaviorOnMxFailure,
+              },
+            }
           : {}),
         Policies: {},
         Tags: identity.tags,
@@ -132,7 +147,7 @@ export class IdentityService {
   }
 
   /** Both wire forms: POST /v2/email/list-identities (current SDK) and GET /v2/email/identities (older SDKs). */
-  listEmailIdentities(nextToken: string | undefined, pageSize: number | undefined): OperationResult {
+  async listEmailIdentities(nextToken: string | undefined, pageSize: number | undefined): Promise<OperationResult> {
     const all = this.store.listIdentities();
     let start = 0;
     if (nextToken) {
@@ -144,9 +159,10 @@ export class IdentityService {
       throw badRequest('PageSize must be an integer from 1 to 1000.');
     }
     const end = Math.min(all.length, start + (pageSize ?? 1000));
+    const shown = await Promise.all(all.slice(start, end).map((i) => this.opts.verifier.refresh(i)));
     return {
       body: {
-        EmailIdentities: all.slice(start, end).map((i) => ({ IdentityType: i.type, IdentityName: i.name, SendingEnabled: true, VerificationStatus: 'SUCCESS' })),
+        EmailIdentities: shown.map((i) => ({ IdentityType: i.type, IdentityName: i.name, SendingEnabled: true, VerificationStatus: verificationOf(i).status })),
         ...(end < all.length ? { NextToken: Buffer.from(String(end)).toString('base64') } : {}),
       },
     };
@@ -164,6 +180,7 @@ export class IdentityService {
     const origin = optString(body.SigningAttributesOrigin, 'SigningAttributesOrigin');
     const attrs = optObject(body.SigningAttributes, 'SigningAttributes');
     let dkim: IdentityDkim;
+    let verification = verificationOf(identity);
     if (origin === 'EXTERNAL') {
       dkim = parseExternalSigning(attrs ?? {}, 'SigningAttributes');
     } else if (origin && /^AWS_SES(_[A-Z0-9_]+)?$/.test(origin)) {
@@ -172,8 +189,12 @@ export class IdentityService {
     } else {
       throw badRequest('SigningAttributesOrigin is required: EXTERNAL (Bring Your Own DKIM) or AWS_SES (Easy DKIM).');
     }
-    this.store.putIdentity({ ...identity, dkim, updatedAt: new Date().toISOString() });
-    return { body: { DkimStatus: 'SUCCESS', DkimTokens: dkim.origin === 'EXTERNAL' ? [dkim.selector] : dkim.tokens } };
+    const now = new Date().toISOString();
+    // New signing attributes restart verification: SES looks for the new records (the emulator's strict
+    // reading of the BYODKIM guide; SES documents no exception for an unchanged key). Easy DKIM's kept keys do not.
+    if (dkim !== identity.dkim) verification = pendingSince(now);
+    this.store.putIdentity({ ...identity, dkim, verification, updatedAt: now });
+    return { body: { DkimStatus: verification.status, DkimTokens: dkim.origin === 'EXTERNAL' ? [dkim.selector] : dkim.tokens } };
   }
 
   /** A MailFromDomain must be a subdomain of the identity's domain; none (or empty) turns custom MAIL FROM off. */
@@ -188,7 +209,9 @@ export class IdentityService {
       if (!isDomainName(domain) || !domain.toLowerCase().endsWith(`.${parent}`)) {
         throw badRequest(`MailFromDomain '${domain}' must be a subdomain of ${parent}.`);
       }
-      mailFrom = { domain, behaviorOnMxFailure: behavior as (typeof BEHAVIORS)[number] };
+      // The same domain keeps its MX check's result; a new one is PENDING until DNS shows its MX record.
+      const status = identity.mailFrom?.domain.toLowerCase() === domain.toLowerCase() ? (identity.mailFrom.status ?? 'PENDING') : 'PENDING';
+      mailFrom = { domain, behaviorOnMxFailure: behavior as (typeof BEHAVIORS)[number], status };
     }
     this.store.putIdentity({ ...identity, mailFrom, updatedAt: new Date().toISOString() });
     return { body: {} };

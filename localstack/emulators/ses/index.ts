@@ -8,6 +8,10 @@
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { listenHttp } from '../http-server';
+import { AccountLimits } from './account-limits';
+import { BounceAftermath } from './bounce-aftermath';
+import { FeedbackForwarding } from './feedback-forwarding';
+import { SuppressionList } from './suppression-list';
 import { IdentityService } from './identities';
 import { MAILBOX_PAGE_LIMIT, renderMailboxHtml } from './mailbox-html';
 import { DEFAULT_PUBLISH_RETRY, EventPublisher, type RetryOptions } from './publisher';
@@ -15,7 +19,9 @@ import { createSesServer } from './server';
 import { SesService } from './service';
 import { owedCount } from './outbox';
 import { SesStore } from './store';
+import type { EventOrder } from './simulator';
 import { TenantService } from './tenants';
+import { IdentityVerifier } from './verification';
 import { selectMessages, type MessageQuery } from './message-query';
 import { toLocalIdentity, toLocalMessage, toLocalMessageSummary, toLocalTenant, type LocalSesIdentity, type LocalSesMessage, type LocalSesMessageSummary, type LocalSesTenant } from './types';
 
@@ -36,10 +42,40 @@ export interface SesEmulatorOptions {
   sns: { endpoint: string; region: string; credentials: { accessKeyId: string; secretAccessKey: string } };
   /** Delay between the Send event and the outcome events; default 20. */
   outcomeDelayMs?: number;
+  /**
+   * `ses`: events SES publishes without trying to deliver (suppression-list bounces and complaints) go
+   * out right after Send, before the Delivery of the other recipients, as on AWS (LOCAL_SES_EVENT_ORDER=ses).
+   * Default `outcome`: Delivery first. A recipient labelled `+early` asks it for itself (simulator.ts).
+   */
+  eventOrder?: EventOrder;
+  /** When a message has early events, its other outcome events follow them at least this late; default 1000. */
+  earlyLeadMs?: number;
   /** Backoff of failed SNS publishes (retried until they succeed); default 250 ms doubling up to 5 s. */
   publishRetry?: RetryOptions;
+  /**
+   * The account is in the SES sandbox (LOCAL_SES_SANDBOX=1): its quota defaults to 1/s and 200 a day
+   * (account-limits.ts), and GetAccount answers ProductionAccessEnabled false; SendEmail's recipients
+   * must be verified identities (mailbox simulator addresses exempt; verification.ts).
+   */
+  sandbox?: boolean;
+  /** DNS server (`host:port`) identities are verified against (verification.ts); default: the system's. */
+  dnsResolver?: string;
+  /**
+   * Identities (those matching `names`, or all) stay PENDING at least `ms` after verification starts, even
+   * with their records in DNS: SES checks periodically. Default none.
+   */
+  verificationDelay?: { ms: number; names?: RegExp };
+  /** Send rate and 24-hour quota in recipients (LOCAL_SES_MAX_SEND_RATE, LOCAL_SES_MAX_24H_SEND); default: none. */
+  sendQuota?: { maxSendRate?: number; max24HourSend?: number };
   /** CreateEmailIdentity refuses identity names matching this (LimitExceededException); for failure tests. */
   refuseIdentities?: RegExp;
+  /**
+   * Recipients (not simulator addresses) that hard-bounce (Permanent/General) or complain, as real
+   * addresses would: SES's suppression lists record them (LOCAL_SES_BOUNCE_RECIPIENTS,
+   * LOCAL_SES_COMPLAINT_RECIPIENTS; suppression-list.ts). Default none.
+   */
+  bounceRecipients?: RegExp;
+  complaintRecipients?: RegExp;
   log?: (msg: string) => void;
 }
 
@@ -52,6 +88,8 @@ export interface SesEmulator {
   findMessages(query: MessageQuery): (LocalSesMessage | LocalSesMessageSummary)[];
   /** Email identities (domains and addresses), sorted by name, JSON-ready; never a private key. */
   listIdentities(): LocalSesIdentity[];
+  /** Verifies an email-address identity, as following SES's verification link does; false when there is none. */
+  confirmIdentity(address: string): boolean;
   /** SES tenants with their associated resources, sorted by name, JSON-ready. */
   listTenants(): LocalSesTenant[];
   mailboxHtml(): string;
@@ -83,19 +121,29 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
   const region = opts.region ?? 'us-east-1';
   const accountId = opts.accountId ?? '000000000000';
   const tenants = new TenantService(store, { region, accountId, log });
+  const account = new AccountLimits({ ...opts.sendQuota, sandbox: opts.sandbox });
+  // SES's suppression lists and feedback forwarding (suppression-list.ts, feedback-forwarding.ts).
+  const suppression = new SuppressionList(store, { bounceRecipients: opts.bounceRecipients, complaintRecipients: opts.complaintRecipients });
+  const feedback = new FeedbackForwarding(store);
+  const bounces = new BounceAftermath(suppression, feedback, Math.max(0, opts.outcomeDelayMs ?? 20));
+  const verifier = new IdentityVerifier(store, { dnsResolver: opts.dnsResolver, delay: opts.verificationDelay, sandbox: opts.sandbox, region, log });
   const service = new SesService(
     store,
     publisher,
     {
       region,
       accountId,
+      identities: verifier,
       outcomeDelayMs: Math.max(0, opts.outcomeDelayMs ?? 20),
+      events: { order: opts.eventOrder ?? 'outcome', earlyLeadMs: Math.max(0, opts.earlyLeadMs ?? 1000) },
       log,
     },
     tenants,
+    account,
+    bounces,
   );
 
-  const identities = new IdentityService(store, { refuseIdentities: opts.refuseIdentities, log });
+  const identities = new IdentityService(store, { refuseIdentities: opts.refuseIdentities, verifier, log });
   const listMessages = (): LocalSesMessage[] => store.listMessages().map(toLocalMessage);
   const findMessages = (query: MessageQuery): (LocalSesMessage | LocalSesMessageSummary)[] =>
     selectMessages(store.listMessages(), query).map(query.raw ? toLocalMessage : toLocalMessageSummary);
@@ -109,6 +157,9 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
     service,
     identities,
     tenants,
+    account,
+    suppression,
+    feedback,
     log,
     viewer: { findMessages, listIdentities, listTenants, mailboxHtml, rawMessage: (id) => store.getMessage(id)?.raw },
     durable: () => store.settingsDurable(),
@@ -136,5 +187,6 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
     return stopping;
   };
 
-  return { url, port, listMessages, findMessages, listIdentities, listTenants, mailboxHtml, owedEvents, stop };
+  const confirmIdentity = (address: string): boolean => verifier.confirm(address) !== undefined;
+  return { url, port, confirmIdentity, listMessages, findMessages, listIdentities, listTenants, mailboxHtml, owedEvents, stop };
 }

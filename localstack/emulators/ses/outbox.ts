@@ -10,13 +10,15 @@
 import {
   buildBounceEvent,
   buildComplaintEvent,
+  buildDeliveryDelayEvent,
   buildDeliveryEvent,
+  buildRejectEvent,
   buildSendEvent,
   type SesEvent,
   type SesMailObject,
 } from './events';
 import { sesId } from './ids';
-import { plannedEvents, type BounceSubType } from './simulator';
+import { plannedEvents, type BounceSubType, type BounceType, type DelayType, type PlanOptions } from './simulator';
 import { MATCHING_TYPE_OF, type ConfigurationSet, type SesEventType } from './types';
 
 export interface OutboxEntry {
@@ -27,9 +29,13 @@ export interface OutboxEntry {
   topics: string[];
   /** Topics it has not reached yet; empty once published. */
   unpublished: string[];
-  /** Delivery, Bounce, Complaint: the recipients concerned. */
+  /** Delivery, Bounce, Complaint, DeliveryDelay: the recipients concerned. */
   recipients?: string[];
   bounceSubType?: BounceSubType;
+  /** Absent in outboxes stored before Transient bounces existed: the sub-type's usual type. */
+  bounceType?: BounceType;
+  complaintSubType?: 'OnAccountSuppressionList';
+  delayType?: DelayType;
   /** Bounce, Complaint. */
   feedbackId?: string;
   /** When it reached its last topic. */
@@ -37,37 +43,58 @@ export interface OutboxEntry {
 }
 
 /**
- * The events of a message sent with `configSet`, in publishing order: Send at `acceptedAt`, the
- * outcome events `outcomeDelayMs` later. Event types no enabled SNS destination matches are left out.
+ * The events of a message sent with `configSet`, in publishing order: Send at `acceptedAt`, early
+ * outcome events (simulator.ts: `+early`, or not-sent events in `ses` order) at once, the other
+ * outcome events `outcomeDelayMs` later, and at least `earlyLeadMs` after the early ones when there
+ * are any (so a consumer sees them apart). Event types no enabled SNS destination matches are left out.
  */
-export function planOutbox(configSet: ConfigurationSet, recipients: readonly string[], acceptedAt: Date, outcomeDelayMs: number): OutboxEntry[] {
+export function planOutbox(
+  configSet: ConfigurationSet,
+  recipients: readonly string[],
+  acceptedAt: Date,
+  outcomeDelayMs: number,
+  plan: PlanOptions & { earlyLeadMs?: number } = {},
+): OutboxEntry[] {
   const destinations = configSet.eventDestinations.filter((d) => d.Enabled && d.SnsDestination);
   const topicsFor = (type: SesEventType): string[] =>
     [...new Set(destinations.filter((d) => d.MatchingEventTypes.includes(MATCHING_TYPE_OF[type])).map((d) => d.SnsDestination?.TopicArn ?? ''))].filter(
       (arn) => arn.length > 0,
     );
   const sendAt = acceptedAt.toISOString();
-  // Outcome events come a little after Send, as from a real mailbox.
-  const outcomeDate = new Date(acceptedAt.getTime() + outcomeDelayMs);
-  const outcomeAt = outcomeDate.toISOString();
+  const events = plannedEvents(recipients, plan);
+  const anyEarly = events.some((e) => e.early);
+  // Outcome events come a little after Send, as from a real mailbox; early ones at once.
+  const outcomeDate = new Date(acceptedAt.getTime() + Math.max(outcomeDelayMs, anyEarly ? (plan.earlyLeadMs ?? 0) : 0));
 
   const entries: OutboxEntry[] = [];
-  for (const ev of plannedEvents(recipients)) {
+  for (const ev of events) {
     const topics = topicsFor(ev.type);
     if (topics.length === 0) continue;
-    const base = { type: ev.type, topics, unpublished: [...topics] };
+    const date = ev.early ? acceptedAt : outcomeDate;
+    const base = { type: ev.type, topics, unpublished: [...topics], at: date.toISOString() };
     switch (ev.type) {
       case 'Send':
         entries.push({ ...base, at: sendAt });
         break;
+      case 'Reject':
+        entries.push(base);
+        break;
       case 'Delivery':
-        entries.push({ ...base, at: outcomeAt, recipients: ev.recipients });
+        entries.push({ ...base, recipients: ev.recipients });
+        break;
+      case 'DeliveryDelay':
+        entries.push({ ...base, recipients: ev.recipients, delayType: ev.delayType });
         break;
       case 'Bounce':
-        entries.push({ ...base, at: outcomeAt, recipients: ev.recipients, bounceSubType: ev.subType, feedbackId: sesId(outcomeDate.getTime()) });
+        entries.push({ ...base, recipients: ev.recipients, bounceType: ev.bounceType, bounceSubType: ev.subType, feedbackId: sesId(date.getTime()) });
         break;
       case 'Complaint':
-        entries.push({ ...base, at: outcomeAt, recipients: ev.recipients, feedbackId: sesId(outcomeDate.getTime()) });
+        entries.push({
+          ...base,
+          recipients: ev.recipients,
+          ...(ev.complaintSubType ? { complaintSubType: ev.complaintSubType } : {}),
+          feedbackId: sesId(date.getTime()),
+        });
         break;
     }
   }
@@ -84,9 +111,13 @@ export function eventRecord(mail: SesMailObject, entry: OutboxEntry): SesEvent {
     case 'Delivery':
       return buildDeliveryEvent(mail, recipients, at);
     case 'Bounce':
-      return buildBounceEvent(mail, recipients, entry.bounceSubType ?? 'General', at, entry.feedbackId ?? '');
+      return buildBounceEvent(mail, recipients, entry.bounceSubType ?? 'General', at, entry.feedbackId ?? '', entry.bounceType);
     case 'Complaint':
-      return buildComplaintEvent(mail, recipients, at, entry.feedbackId ?? '');
+      return buildComplaintEvent(mail, recipients, at, entry.feedbackId ?? '', entry.complaintSubType ?? null);
+    case 'DeliveryDelay':
+      return buildDeliveryDelayEvent(mail, recipients, at, entry.delayType);
+    case 'Reject':
+      return buildRejectEvent(mail);
   }
 }
 

@@ -4,6 +4,9 @@
  */
 import * as http from 'node:http';
 import { SesError, errorResponse } from './errors';
+import type { AccountLimits } from './account-limits';
+import type { FeedbackForwarding } from './feedback-forwarding';
+import type { SuppressionList } from './suppression-list';
 import type { IdentityService } from './identities';
 import type { TenantService } from './tenants';
 import { escapeHtml } from './mailbox-html';
@@ -28,6 +31,9 @@ export interface ServerDeps {
   service: SesService;
   identities: IdentityService;
   tenants: TenantService;
+  account: AccountLimits;
+  suppression: SuppressionList;
+  feedback: FeedbackForwarding;
   viewer: Viewer;
   log: (msg: string) => void;
   /** Resolves once the changes made so far are on disk: an answered change must survive a crash. */
@@ -167,6 +173,13 @@ function identityRoute(identities: IdentityService, method: string, rest: string
  * `/v2/email/tenants[/get|/list|/delete|/resources[/delete|/list]]` and `/v2/email/resources/tenants/list`.
  */
 function tenantRoute(tenants: TenantService, method: string, rest: string[]): Route | undefined {
+  // A tenant's reputation entity (tenant-status.ts): GET .../{Type}/{Reference}, PUT .../customer-managed-status.
+  if (rest[0] === 'reputation' && rest[1] === 'entities' && rest.length >= 4) {
+    const [, , type, reference, tail] = rest as [string, string, string, string, string | undefined];
+    if (rest.length === 4 && method === 'GET') return () => tenants.getReputationEntity(type, reference);
+    if (rest.length === 5 && tail === 'customer-managed-status' && method === 'PUT') return async (req) => tenants.updateCustomerManagedStatus(type, reference, await readJson(req));
+    return undefined;
+  }
   if (method !== 'POST') return undefined;
   const path = rest.join('/');
   const ops: Record<string, (body: Json) => OperationResult> = {
@@ -183,13 +196,55 @@ function tenantRoute(tenants: TenantService, method: string, rest: string[]): Ro
   return op ? async (req) => op(await readJson(req)) : undefined;
 }
 
+/** PutAccountSendingAttributes (account-limits.ts), or undefined; GetAccount is suppressionRoute's (it adds SuppressionAttributes). */
+function accountRoute(account: AccountLimits, method: string, rest: string[]): Route | undefined {
+  if (rest[0] !== 'account') return undefined;
+  if (rest.length === 2 && rest[1] === 'sending' && method === 'PUT') return async (req) => account.putSendingAttributes(await readJson(req));
+  return undefined;
+}
+
+/**
+ * Suppression lists (suppression-list.ts) and feedback forwarding (feedback-forwarding.ts), paths as in
+ * @aws-sdk/client-sesv2: PUT account/suppression, PUT|GET suppression/addresses, GET|DELETE
+ * suppression/addresses/{EmailAddress}, POST tenant/suppression, PUT
+ * configuration-sets/{name}/suppression-options, PUT identities/{identity}/feedback; and GetAccount's
+ * SuppressionAttributes added to account-limits.ts's answer. Undefined for anything else.
+ */
+function suppressionRoute(
+  deps: { suppression: SuppressionList; feedback: FeedbackForwarding; account: AccountLimits },
+  method: string,
+  rest: string[],
+  url: URL,
+): Route | undefined {
+  const { suppression, feedback, account } = deps;
+  const [a, b, c, d, ...extra] = rest;
+  if (extra.length > 0) return undefined;
+  const tenantName = url.searchParams.get('TenantName');
+  if (a === 'account' && c === undefined) {
+    if (b === undefined && method === 'GET') return () => ({ body: { ...account.getAccount().body, SuppressionAttributes: suppression.accountAttributes() } });
+    if (b === 'suppression' && method === 'PUT') return async (req) => suppression.putAccountAttributes(await readJson(req));
+  }
+  if (a === 'suppression' && b === 'addresses' && d === undefined) {
+    if (c === undefined && method === 'PUT') return async (req) => suppression.putDestination(await readJson(req));
+    if (c === undefined && method === 'GET') return () => suppression.listDestinations(url.searchParams);
+    if (c !== undefined && method === 'GET') return () => suppression.getDestination(c, tenantName);
+    if (c !== undefined && method === 'DELETE') return () => suppression.deleteDestination(c, tenantName);
+  }
+  if (a === 'tenant' && b === 'suppression' && c === undefined && method === 'POST') return async (req) => suppression.putTenantAttributes(await readJson(req));
+  if (a === 'configuration-sets' && b && c === 'suppression-options' && d === undefined && method === 'PUT') {
+    return async (req) => suppression.putConfigurationSetOptions(b, await readJson(req));
+  }
+  if (a === 'identities' && b && c === 'feedback' && d === undefined && method === 'PUT') return async (req) => feedback.putFeedbackAttributes(b, await readJson(req));
+  return undefined;
+}
+
 function v1ErrorXml(action: string, rid: string): string {
   const message = `SES v1 (Query API) action '${action}' is not supported by the local SES emulator; use the SESv2 API (@aws-sdk/client-sesv2).`;
   return `<ErrorResponse xmlns="http://ses.amazonaws.com/doc/2010-12-01/"><Error><Type>Sender</Type><Code>InvalidAction</Code><Message>${escapeHtml(message)}</Message></Error><RequestId>${rid}</RequestId></ErrorResponse>`;
 }
 
 export function createSesServer(deps: ServerDeps): http.Server {
-  const { service, identities, tenants, viewer, log, durable } = deps;
+  const { service, identities, tenants, account, suppression, feedback, viewer, log, durable } = deps;
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const rid = requestId();
@@ -198,6 +253,12 @@ export function createSesServer(deps: ServerDeps): http.Server {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const segments = url.pathname.split('/').filter((s) => s.length > 0).map(decodeSegment);
 
+      // Local only: the account's switches and quota (suspension has no SES API), account-limits.ts.
+      if (segments[0] === '_local' && segments[1] === 'account' && segments.length === 2 && (method === 'GET' || method === 'POST')) {
+        const state = method === 'POST' ? account.setLocal(await readJson(req)) : account.localState();
+        send(res, 200, { 'content-type': 'application/json' }, JSON.stringify(state));
+        return;
+      }
       // Local viewer routes.
       if (segments[0] === '_local' && method === 'GET') {
         if (segments.length === 2 && segments[1] === 'messages') {
@@ -236,7 +297,10 @@ export function createSesServer(deps: ServerDeps): http.Server {
       // SESv2 REST-JSON.
       if (segments[0] === 'v2' && segments[1] === 'email') {
         const rest = segments.slice(2);
-        const route = identityRoute(identities, method, rest, url) ?? tenantRoute(tenants, method, rest) ?? v2Route(service, method, rest, url);
+        const route =
+          suppressionRoute({ suppression, feedback, account }, method, rest, url) ??
+          identityRoute(identities, method, rest, url) ??
+          tenantRoute(tenants, method, rest) ?? accountRoute(account, method, rest) ?? v2Route(service, method, rest, url);
         if (route) {
           const result = await route(req);
           // SendEmail awaited its own message; configuration sets, identities and tenants are awaited here.

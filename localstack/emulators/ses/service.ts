@@ -2,9 +2,16 @@
  * The SESv2 operations (configuration sets, event destinations, SendEmail) on parsed JSON
  * bodies. Throws SesError for client errors; knows nothing about HTTP.
  */
+import { AccountLimits } from './account-limits';
+import type { BounceAftermath } from './bounce-aftermath';
+import { checkContentRules } from './content-rules';
+import { deliveredBytes } from './delivered-bytes';
+import { checkAsciiAddresses } from './address-encoding';
 import { SesError, alreadyExists, badRequest, notFound } from './errors';
 import { buildMailObject, type CommonHeaders } from './events';
 import { sesId } from './ids';
+import { checkSuppressionOptions } from './suppression-list';
+import { sesMessageIdHeader } from './message-id';
 import {
   composeSimple,
   decodeHeaders,
@@ -16,9 +23,11 @@ import {
   type SimpleAttachment,
 } from './mime';
 import { planOutbox } from './outbox';
+import type { EventOrder } from './simulator';
 import type { EventPublisher } from './publisher';
 import type { SesStore } from './store';
 import type { TenantService } from './tenants';
+import type { IdentityVerifier } from './verification';
 import {
   CONFIGURATION_SET_OPTION_KEYS,
   DESTINATION_KINDS,
@@ -50,6 +59,10 @@ export interface ServiceOptions {
   region: string;
   accountId: string;
   outcomeDelayMs: number;
+  /** The order and spacing of outcome events (simulator.ts EventOrder, outbox.ts earlyLeadMs); default `outcome`. */
+  events?: { order: EventOrder; earlyLeadMs: number };
+  /** SendEmail's identity checks: a verified sender, and in the sandbox verified recipients (verification.ts). */
+  identities: Pick<IdentityVerifier, 'checkSend'>;
   log: (msg: string) => void;
 }
 
@@ -68,6 +81,10 @@ export class SesService {
     private readonly opts: ServiceOptions,
     /** Checks a send naming a tenant (TenantName). */
     private readonly tenants: Pick<TenantService, 'checkSend'>,
+    /** The account's quota and switches (account-limits.ts); default: none. */
+    private readonly account: Pick<AccountLimits, 'admitSend'> = new AccountLimits(),
+    /** Suppression lists and feedback forwarding (bounce-aftermath.ts); default: none. */
+    private readonly bounces?: BounceAftermath,
   ) {}
 
   // ---------------------------------------------------------------- configuration sets
@@ -81,7 +98,7 @@ export class SesService {
       if (value === undefined || value === null) continue;
       if (key === 'Tags') optArray(value, key);
       else asObject(value, key);
-      options[key] = value;
+      options[key] = key === 'SuppressionOptions' ? checkSuppressionOptions(asObject(value, key)) : value;
     }
     this.store.putConfigSet({ name, createdAt: new Date().toISOString(), options, eventDestinations: [] });
     return { body: {} };
@@ -234,6 +251,7 @@ export class SesService {
     const bccAddresses = optStringArray(destination?.BccAddresses, 'Destination.BccAddresses');
     const replyTo = optStringArray(body.ReplyToAddresses, 'ReplyToAddresses');
     const emailTags = parseEmailTags(body.EmailTags);
+    checkAsciiAddresses({ fromEmailAddress, to: toAddresses, cc: ccAddresses, bcc: bccAddresses, replyTo });
 
     const setName = optString(body.ConfigurationSetName, 'ConfigurationSetName') || undefined;
     const configSet = setName ? this.store.getConfigSet(setName) : undefined;
@@ -262,6 +280,7 @@ export class SesService {
       });
     }
     if (raw.length > MAX_MESSAGE_BYTES) throw new SesError('MessageRejected', 'Message length is more than 40 MB.');
+    await checkContentRules(raw);
 
     const headers = parseHeaderFields(raw);
     const decoded = await decodeHeaders(raw);
@@ -303,10 +322,15 @@ export class SesService {
     }
     if (recipients.length === 0) throw badRequest('The message has no recipients: set Destination or To/Cc/Bcc headers.');
     if (recipients.length > MAX_RECIPIENTS) throw badRequest(`Recipient count exceeds ${MAX_RECIPIENTS}.`);
+    await this.opts.identities.checkSend(sourceAddress, recipients);
+    // Account pause, suspension, send rate and daily quota, per recipient (account-limits.ts).
+    this.account.admitSend(recipients.length);
 
     // The events this message owes are fixed now and stored with it, before the answer: a crash
     // after the answer can delay them, never lose them (see outbox.ts and publisher.ts).
-    const outbox = configSet ? planOutbox(configSet, recipients, now, this.opts.outcomeDelayMs) : [];
+    // A recipient on the send's suppression list is not sent (bounce-aftermath.ts, suppression-list.ts).
+    const bouncePlan = this.bounces?.plan(configSet, tenantName, recipients);
+    const outbox = configSet ? planOutbox(configSet, recipients, now, this.opts.outcomeDelayMs, { ...this.opts.events, outcomeOf: bouncePlan?.outcomeOf }) : [];
     let eventMail = null;
     if (configSet && outbox.length > 0) {
       const commonHeaders: CommonHeaders = {
@@ -316,8 +340,8 @@ export class SesService {
         ...(decoded.cc.length > 0 ? { cc: decoded.cc.map(formatMailbox) } : {}),
         ...(decoded.bcc.length > 0 ? { bcc: decoded.bcc.map(formatMailbox) } : {}),
         date: headerValue(headers, 'Date') ?? now.toUTCString(),
-        // SES assigns the Message-ID of every message it sends, so this is its own id.
-        messageId: id,
+        // The original message's Message-ID (SES's own only when it had none): see ./message-id.ts.
+        messageId: headerValue(headers, 'Message-ID') ?? id,
         subject: decoded.subject,
       };
       eventMail = buildMailObject({
@@ -332,6 +356,7 @@ export class SesService {
         commonHeaders,
         configurationSet: configSet.name,
         emailTags,
+        tenantName,
       });
     }
 
@@ -345,10 +370,12 @@ export class SesService {
       configurationSet: configSet?.name ?? null,
       tags: emailTags,
       tenantName,
-      raw,
+      raw: await deliveredBytes(this.store, { raw, messageId: id, region: this.opts.region, acceptedAt: now, configSet, fromAddress: decoded.from[0]?.address ?? sourceAddress }),
       outbox,
       eventMail,
     });
+    // Hard bounces and complaints onto the suppression list, feedback mail into the mailbox.
+    if (bouncePlan) await this.bounces?.accepted(bouncePlan, { message, sourceAddress, returnPath: headerValue(headers, 'Return-Path'), configSet, acceptedAt: now });
     if (outbox.length === 0) return { body: { MessageId: id } };
     return { body: { MessageId: id }, afterResponse: () => this.publisher.run(message) };
   }
@@ -389,7 +416,7 @@ export class SesService {
       html: html ? (optString(html.Data, 'Content.Simple.Body.Html.Data') ?? '') : undefined,
       headers,
       attachments,
-      messageId: `<${env.id}@email.amazonses.com>`,
+      messageId: sesMessageIdHeader(env.id, this.opts.region),
       date: env.now,
     });
   }

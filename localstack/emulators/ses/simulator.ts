@@ -1,89 +1,234 @@
 /**
  * The SES mailbox simulator, as a pure function: which outcome each envelope recipient gets, and
- * which events one message therefore produces.
+ * which events one message therefore produces (docs/local-cloud/ses.md, "Events").
  *
- * Addresses at simulator.amazonses.com follow the real simulator (a `+label` is ignored, case does
- * not matter); every other address is delivered.
+ * SES's own simulator addresses (https://docs.aws.amazon.com/ses/latest/dg/send-an-email-from-console.html#send-email-simulator)
+ * at simulator.amazonses.com behave as on AWS (a `+label` is ignored, case does not matter):
+ * success@ and ooto@ are delivered, bounce@ bounces (Permanent/General), complaint@ is delivered then
+ * complained about, suppressionlist@ is not sent (Permanent/OnAccountSuppressionList).
+ *
+ * The real simulator produces no other event type, so the emulator adds its own triggers at
+ * LOCAL_EVENTS_DOMAIN (a `.localhost` name, never a real destination: RFC 6761), one per event type
+ * and sub-type of the SES event contents
+ * (https://docs.aws.amazon.com/ses/latest/dg/event-publishing-retrieving-sns-contents.html): see
+ * LOCAL_TRIGGERS. On AWS those addresses simply fail; they are the emulator's, not SES's.
+ *
+ * The label `+early` on any recipient (either domain, ignored by SES) is the emulator's request for
+ * out-of-order events: that recipient's outcome is published right after Send, before the others',
+ * as SES publishes a suppression-list bounce before the Delivery of the other recipients.
+ * Every other address is delivered.
  */
 
 export const SIMULATOR_DOMAIN = 'simulator.amazonses.com';
+/** The emulator's own trigger domain (not SES's). */
+export const LOCAL_EVENTS_DOMAIN = 'simulator.ses.localhost';
 
-export type RecipientOutcome = 'delivery' | 'bounce' | 'suppressed' | 'complaint';
+export type BounceType = 'Permanent' | 'Transient' | 'Undetermined';
+/** Bounce sub-types of the SES event contents ("Bounce types"), plus OnTenantSuppressionList (tenant-level suppression). */
+export type PermanentBounceSubType = 'General' | 'NoEmail' | 'Suppressed' | 'OnAccountSuppressionList' | 'OnTenantSuppressionList';
+export type TransientBounceSubType = 'General' | 'MailboxFull' | 'MessageTooLarge' | 'ContentRejected' | 'AttachmentRejected';
+export type BounceSubType = PermanentBounceSubType | TransientBounceSubType | 'Undetermined';
+
+/** DeliveryDelay `delayType` values of the SES event contents. */
+export const DELAY_TYPES = [
+  'InternalFailure',
+  'General',
+  'MailboxFull',
+  'SpamDetected',
+  'RecipientServerError',
+  'IPFailure',
+  'TransientCommunicationFailure',
+  'BYOIPHostNameLookupUnavailable',
+  'Undetermined',
+  'SendingDeferral',
+] as const;
+export type DelayType = (typeof DELAY_TYPES)[number];
+export const DEFAULT_DELAY_TYPE: DelayType = 'TransientCommunicationFailure';
+
+/**
+ * What happens to one recipient. SES's own simulator gives the first four; the others are the
+ * emulator's triggers (LOCAL_TRIGGERS).
+ */
+export type RecipientOutcome =
+  | 'delivery'
+  | 'bounce'
+  | 'suppressed'
+  | 'complaint'
+  | 'tenant-suppressed'
+  | 'no-email'
+  | 'transient'
+  | 'mailbox-full'
+  | 'message-too-large'
+  | 'content-rejected'
+  | 'attachment-rejected'
+  | 'undetermined'
+  /** Complaint with complaintSubType OnAccountSuppressionList: SES accepted the message but did not send it. */
+  | 'complaint-suppressed'
+  /** DeliveryDelay, then Delivery. */
+  | 'delay'
+  /** Reject ("Bad content"): the whole message is delivered to nobody. */
+  | 'reject';
+
+/** The Bounce each bouncing outcome publishes. */
+export const BOUNCE_OF: Partial<Record<RecipientOutcome, { bounceType: BounceType; subType: BounceSubType }>> = {
+  bounce: { bounceType: 'Permanent', subType: 'General' },
+  suppressed: { bounceType: 'Permanent', subType: 'OnAccountSuppressionList' },
+  'tenant-suppressed': { bounceType: 'Permanent', subType: 'OnTenantSuppressionList' },
+  'no-email': { bounceType: 'Permanent', subType: 'NoEmail' },
+  transient: { bounceType: 'Transient', subType: 'General' },
+  'mailbox-full': { bounceType: 'Transient', subType: 'MailboxFull' },
+  'message-too-large': { bounceType: 'Transient', subType: 'MessageTooLarge' },
+  'content-rejected': { bounceType: 'Transient', subType: 'ContentRejected' },
+  'attachment-rejected': { bounceType: 'Transient', subType: 'AttachmentRejected' },
+  undetermined: { bounceType: 'Undetermined', subType: 'Undetermined' },
+};
+
+/** The emulator's triggers at LOCAL_EVENTS_DOMAIN, by local part (before any `+label`). */
+export const LOCAL_TRIGGERS: Record<string, RecipientOutcome> = {
+  transient: 'transient',
+  mailboxfull: 'mailbox-full',
+  messagetoolarge: 'message-too-large',
+  contentrejected: 'content-rejected',
+  attachmentrejected: 'attachment-rejected',
+  undetermined: 'undetermined',
+  noemail: 'no-email',
+  tenantsuppressionlist: 'tenant-suppressed',
+  complaintsuppressed: 'complaint-suppressed',
+  delay: 'delay',
+  reject: 'reject',
+};
+
+const SES_SIMULATOR: Record<string, RecipientOutcome> = {
+  bounce: 'bounce',
+  suppressionlist: 'suppressed',
+  complaint: 'complaint',
+};
+
+interface Parsed {
+  mailbox: string;
+  label: string | null;
+  domain: string;
+}
+
+function parse(address: string): Parsed | null {
+  const at = address.lastIndexOf('@');
+  if (at < 0) return null;
+  const local = address.slice(0, at).trim().toLowerCase();
+  const plus = local.indexOf('+');
+  return {
+    mailbox: plus >= 0 ? local.slice(0, plus) : local,
+    label: plus >= 0 ? local.slice(plus + 1) : null,
+    domain: address.slice(at + 1).trim().toLowerCase(),
+  };
+}
 
 /** The outcome of one envelope recipient (a bare address, e.g. `bounce+x@simulator.amazonses.com`). */
 export function outcomeFor(address: string): RecipientOutcome {
-  const at = address.lastIndexOf('@');
-  if (at < 0) return 'delivery';
-  const domain = address.slice(at + 1).trim().toLowerCase();
-  if (domain !== SIMULATOR_DOMAIN) return 'delivery';
-  const local = address.slice(0, at).trim().toLowerCase();
-  const plus = local.indexOf('+');
-  const mailbox = plus >= 0 ? local.slice(0, plus) : local;
-  switch (mailbox) {
-    case 'bounce':
-      return 'bounce';
-    case 'suppressionlist':
-      return 'suppressed';
-    case 'complaint':
-      return 'complaint';
-    default:
-      // success@, ooto@ (an auto-reply is still a delivery) and anything else.
-      return 'delivery';
-  }
+  const p = parse(address);
+  if (!p) return 'delivery';
+  // success@, ooto@ (an auto-reply is still a delivery) and anything else are delivered.
+  if (p.domain === SIMULATOR_DOMAIN) return SES_SIMULATOR[p.mailbox] ?? 'delivery';
+  if (p.domain === LOCAL_EVENTS_DOMAIN) return LOCAL_TRIGGERS[p.mailbox] ?? 'delivery';
+  return 'delivery';
 }
 
-export type BounceSubType = 'General' | 'OnAccountSuppressionList';
-
-export interface OutcomePlan {
-  /** Recipients with a Delivery (complained recipients are delivered first). */
-  delivered: string[];
-  /** Hard-bounced recipients, grouped by bounce sub-type (one Bounce event per non-empty group). */
-  bounced: { subType: BounceSubType; recipients: string[] }[];
-  /** Recipients who complain after delivery (one Complaint event for the message). */
-  complained: string[];
+/** A delayed recipient's delayType: its label when it names one (`delay+mailboxfull@…`, any case), else TransientCommunicationFailure. */
+export function delayTypeFor(address: string): DelayType {
+  const label = parse(address)?.label;
+  return DELAY_TYPES.find((t) => t.toLowerCase() === label) ?? DEFAULT_DELAY_TYPE;
 }
 
-/** Groups the envelope recipients of one message by outcome, keeping their order. */
-export function planOutcomes(recipients: readonly string[]): OutcomePlan {
-  const delivered: string[] = [];
-  const general: string[] = [];
-  const suppressed: string[] = [];
-  const complained: string[] = [];
-  for (const r of recipients) {
-    switch (outcomeFor(r)) {
-      case 'delivery':
-        delivered.push(r);
-        break;
-      case 'complaint':
-        delivered.push(r);
-        complained.push(r);
-        break;
-      case 'bounce':
-        general.push(r);
-        break;
-      case 'suppressed':
-        suppressed.push(r);
-        break;
-    }
-  }
-  const bounced: OutcomePlan['bounced'] = [];
-  if (general.length > 0) bounced.push({ subType: 'General', recipients: general });
-  if (suppressed.length > 0) bounced.push({ subType: 'OnAccountSuppressionList', recipients: suppressed });
-  return { delivered, bounced, complained };
+/** Whether the recipient asks for its outcome to be published before the others' (`+early`, the emulator's). */
+export function isEarly(address: string): boolean {
+  return parse(address)?.label === 'early';
 }
 
-export type PlannedEvent =
+/** A not-sent outcome SES publishes at once, without trying to deliver (published early in `ses` order). */
+function notSent(outcome: RecipientOutcome): boolean {
+  return outcome === 'suppressed' || outcome === 'tenant-suppressed' || outcome === 'complaint-suppressed';
+}
+
+/**
+ * `outcome` (the default): Send, then DeliveryDelay, Delivery, Bounce, Complaint events.
+ * `ses`: as SES publishes them, not-sent events (suppression-list bounces and complaints) right after
+ * Send, before the outcome of the recipients it tried to deliver to.
+ */
+export type EventOrder = 'outcome' | 'ses';
+export const EVENT_ORDERS: readonly EventOrder[] = ['outcome', 'ses'];
+
+export type PlannedEvent = (
   | { type: 'Send' }
   | { type: 'Delivery'; recipients: string[] }
-  | { type: 'Bounce'; subType: BounceSubType; recipients: string[] }
-  | { type: 'Complaint'; recipients: string[] };
+  | { type: 'DeliveryDelay'; delayType: DelayType; recipients: string[] }
+  | { type: 'Bounce'; bounceType: BounceType; subType: BounceSubType; recipients: string[] }
+  | { type: 'Complaint'; complaintSubType: 'OnAccountSuppressionList' | null; recipients: string[] }
+  | { type: 'Reject' }
+) & {
+  /** Published right after Send (at acceptance), before the other outcome events. */
+  early?: boolean;
+};
 
-/** The events of one message in publishing order: Send, then Delivery, Bounce(s), Complaint. */
-export function plannedEvents(recipients: readonly string[]): PlannedEvent[] {
-  const plan = planOutcomes(recipients);
-  const events: PlannedEvent[] = [{ type: 'Send' }];
-  if (plan.delivered.length > 0) events.push({ type: 'Delivery', recipients: plan.delivered });
-  for (const b of plan.bounced) events.push({ type: 'Bounce', subType: b.subType, recipients: b.recipients });
-  if (plan.complained.length > 0) events.push({ type: 'Complaint', recipients: plan.complained });
-  return events;
+export interface PlanOptions {
+  order?: EventOrder;
+  /**
+   * An outcome decided before the simulator's (e.g. an address on a suppression list: a Permanent
+   * OnAccountSuppressionList bounce); undefined leaves the recipient to the simulator.
+   */
+  outcomeOf?: (address: string) => RecipientOutcome | undefined;
+}
+
+/**
+ * The events of one message in publishing order. One Delivery per recipient (SES may publish one
+ * per recipient or one for several: the product must take either); recipients with the same bounce
+ * type and sub-type, the same delay type, or the same complaint sub-type share one event. A Reject
+ * replaces every outcome: SES delivered the message to nobody.
+ */
+export function plannedEvents(recipients: readonly string[], options: PlanOptions = {}): PlannedEvent[] {
+  const order = options.order ?? 'outcome';
+  const outcomes = recipients.map((r) => ({ r, o: options.outcomeOf?.(r) ?? outcomeFor(r), early: isEarly(r) }));
+  if (outcomes.some(({ o }) => o === 'reject')) return [{ type: 'Send' }, { type: 'Reject' }];
+
+  const delays: PlannedEvent[] = [];
+  const deliveries: PlannedEvent[] = [];
+  const bounces: PlannedEvent[] = [];
+  const complaints: PlannedEvent[] = [];
+  const grouped = new Map<string, PlannedEvent & { recipients: string[] }>();
+  const group = (list: PlannedEvent[], key: string, make: () => PlannedEvent & { recipients: string[] }, r: string): void => {
+    let event = grouped.get(key);
+    if (!event) {
+      event = make();
+      grouped.set(key, event);
+      list.push(event);
+    }
+    event.recipients.push(r);
+  };
+  for (const { r, o, early: asked } of outcomes) {
+    const early = asked || (order === 'ses' && notSent(o));
+    const flag = early ? { early: true } : {};
+    const bounce = BOUNCE_OF[o];
+    if (bounce) {
+      const { bounceType, subType } = bounce;
+      group(bounces, `bounce:${bounceType}:${subType}:${early}`, () => ({ type: 'Bounce', bounceType, subType, recipients: [], ...flag }), r);
+      continue;
+    }
+    switch (o) {
+      case 'complaint':
+        deliveries.push({ type: 'Delivery', recipients: [r], ...flag });
+        group(complaints, `complaint:${early}`, () => ({ type: 'Complaint', complaintSubType: null, recipients: [], ...flag }), r);
+        break;
+      case 'complaint-suppressed':
+        group(complaints, `complaint-suppressed:${early}`, () => ({ type: 'Complaint', complaintSubType: 'OnAccountSuppressionList', recipients: [], ...flag }), r);
+        break;
+      case 'delay': {
+        const delayType = delayTypeFor(r);
+        group(delays, `delay:${delayType}:${early}`, () => ({ type: 'DeliveryDelay', delayType, recipients: [], ...flag }), r);
+        deliveries.push({ type: 'Delivery', recipients: [r], ...flag });
+        break;
+      }
+      default:
+        deliveries.push({ type: 'Delivery', recipients: [r], ...flag });
+    }
+  }
+  const outcomesInOrder = [...delays, ...deliveries, ...bounces, ...complaints];
+  return [{ type: 'Send' }, ...outcomesInOrder.filter((e) => e.early), ...outcomesInOrder.filter((e) => !e.early)];
 }

@@ -5,6 +5,7 @@
  *   <dataDir>/config-sets.json          all configuration sets
  *   <dataDir>/identities.json           all email identities (domains, addresses)
  *   <dataDir>/tenants.json              all tenants and their resource associations
+ *   <dataDir>/suppression.json          the account's and tenants' suppression lists (suppression-list.ts)
  *   <dataDir>/messages/<id>.eml         the raw MIME, byte for byte
  *   <dataDir>/messages/<id>.json        metadata, the event outbox and the published events
  *
@@ -20,6 +21,7 @@ import * as path from 'node:path';
 import { AtomicWriter } from './atomic-writer';
 import type { SesMailObject } from './events';
 import type { OutboxEntry } from './outbox';
+import type { SuppressionFile } from './suppression-list';
 import type { ConfigurationSet, EmailIdentity, SesTenant, StoredEvent, StoredMessage } from './types';
 
 interface MessageMeta {
@@ -60,6 +62,8 @@ export class SesStore {
   private readonly identities = new Map<string, EmailIdentity>();
   /** By tenant name (case-sensitive, as SES). */
   private readonly tenants = new Map<string, SesTenant>();
+  /** The suppression lists and account settings, as suppression-list.ts keeps them; undefined until first changed. */
+  private suppression: SuppressionFile | undefined;
   private readonly messages: StoredMessage[] = [];
   private readonly byId = new Map<string, StoredMessage>();
   private nextSeq = 1;
@@ -105,6 +109,11 @@ export class SesStore {
       for (const tenant of file.tenants ?? []) this.tenants.set(tenant.name, tenant);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log(`ignoring unreadable tenants.json: ${String(err)}`);
+    }
+    try {
+      this.suppression = JSON.parse(await fsp.readFile(path.join(dataDir, 'suppression.json'), 'utf8')) as SuppressionFile;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log(`ignoring unreadable suppression.json: ${String(err)}`);
     }
     const loaded: StoredMessage[] = [];
     const names = await fsp.readdir(messagesDir);
@@ -237,6 +246,18 @@ export class SesStore {
       changed = true;
     }
     if (changed) this.persistTenants();
+  }
+
+  // ---- suppression lists (suppression-list.ts owns their shape) ----
+
+  getSuppression(): SuppressionFile | undefined {
+    return this.suppression;
+  }
+
+  /** Replaces the suppression state and persists it (awaited by settingsDurable, like other settings). */
+  putSuppression(file: SuppressionFile): void {
+    this.suppression = file;
+    if (this.dataDir) this.writeSetting(path.join(this.dataDir, 'suppression.json'), `${JSON.stringify(file)}\n`);
   }
 
   private persistTenants(): void {

@@ -9,6 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { alreadyExists, badRequest, notFound } from './errors';
 import type { OperationResult } from './service';
 import type { SesStore } from './store';
+import { sendingIdentity } from './sending-identity';
+import { tenantSuppressionOf } from './suppression-list';
+import { checkEntityType, checkTenantCanSend, parseSendingStatus, reputationEntityBody, sendingStatusOf } from './tenant-status';
 import type { SesTenant, TenantResourceType } from './types';
 import { optArray, optObject, optString, reqString, type Json } from './validate';
 
@@ -34,7 +37,7 @@ export function checkTenantName(value: unknown, field = 'TenantName'): string {
 }
 
 /** Pages a sorted list with SES-style NextToken (an opaque offset) and PageSize (1-1000, default 1000). */
-function page<T>(all: T[], nextToken: unknown, pageSize: unknown, max = 1000): { items: T[]; next?: string } {
+export function page<T>(all: T[], nextToken: unknown, pageSize: unknown, max = 1000): { items: T[]; next?: string } {
   let start = 0;
   const token = optString(nextToken, 'NextToken');
   if (token) {
@@ -67,7 +70,7 @@ export class TenantService {
     const name = checkTenantName(body.TenantName);
     if (this.store.getTenant(name)) throw alreadyExists(`Tenant <${name}> already exists.`);
     const tags = optArray(body.Tags, 'Tags');
-    const suppression = optObject(body.SuppressionAttributes, 'SuppressionAttributes');
+    const suppression = tenantSuppressionOf(body);
     const id = `tn-${randomUUID().replace(/-/g, '').slice(0, 24)}`;
     const tenant: SesTenant = {
       name,
@@ -76,10 +79,11 @@ export class TenantService {
       createdAt: new Date().toISOString(),
       tags,
       resources: [],
+      ...(suppression ? { suppression } : {}),
     };
     this.store.putTenant(tenant);
     this.opts.log(`tenant ${name} created`);
-    return { body: { ...this.tenantBody(tenant), ...(suppression ? { SuppressionAttributes: suppression } : {}) } };
+    return { body: this.tenantBody(tenant) };
   }
 
   getTenant(body: Json): OperationResult {
@@ -102,12 +106,11 @@ export class TenantService {
     const contains = optString(filter.TENANT_NAME_CONTAINS, 'Filter.TENANT_NAME_CONTAINS');
     const status = optString(filter.SENDING_STATUS, 'Filter.SENDING_STATUS');
     if (status !== undefined && !SENDING_STATUSES.includes(status)) throw badRequest(`Filter.SENDING_STATUS '${status}' is invalid: use ${SENDING_STATUSES.join(', ')}.`);
-    // Every tenant of the emulator is ENABLED (it has no reputation findings to disable one).
-    const matching = this.store.listTenants().filter((t) => (contains === undefined || t.name.includes(contains)) && (status === undefined || status === 'ENABLED'));
+    const matching = this.store.listTenants().filter((t) => (contains === undefined || t.name.includes(contains)) && (status === undefined || sendingStatusOf(t) === status));
     const { items, next } = page(matching, body.NextToken, body.PageSize);
     return {
       body: {
-        Tenants: items.map((t) => ({ TenantName: t.name, TenantId: t.id, TenantArn: t.arn, CreatedTimestamp: epochSeconds(t.createdAt), SendingStatus: 'ENABLED' })),
+        Tenants: items.map((t) => ({ TenantName: t.name, TenantId: t.id, TenantArn: t.arn, CreatedTimestamp: epochSeconds(t.createdAt), SendingStatus: sendingStatusOf(t) })),
         ...(next ? { NextToken: next } : {}),
       },
     };
@@ -168,25 +171,41 @@ export class TenantService {
     const name = checkTenantName(tenantNameValue);
     const tenant = this.store.getTenant(name);
     if (!tenant) throw notFound(`Tenant <${name}> does not exist.`);
+    checkTenantCanSend(tenant);
     const associated = new Set(tenant.resources.map((r) => r.arn));
     if (configurationSet && !associated.has(this.arn('configuration-set', configurationSet))) {
       throw badRequest(`Configuration set <${configurationSet}> is not associated with tenant <${name}>.`);
     }
-    const identity = this.sendingIdentity(sourceAddress);
+    const identity = sendingIdentity(this.store, sourceAddress)?.name;
     if (!identity) throw badRequest(`No email identity exists for <${sourceAddress}>, so none is associated with tenant <${name}>.`);
     if (!associated.has(this.arn('identity', identity))) throw badRequest(`Email identity <${identity}> is not associated with tenant <${name}>.`);
     return name;
   }
 
-  /** The identity SES sends as: the address itself, else its domain, else the closest parent domain. */
-  private sendingIdentity(address: string): string | undefined {
-    if (this.store.getIdentity(address)) return this.store.getIdentity(address)!.name;
-    const labels = (address.split('@')[1] ?? '').split('.');
-    for (let i = 0; i < labels.length - 1; i++) {
-      const found = this.store.getIdentity(labels.slice(i).join('.'));
-      if (found) return found.name;
-    }
-    return undefined;
+  /**
+   * UpdateReputationEntityCustomerManagedStatus (PUT /v2/email/reputation/entities/{Type}/{Reference}/customer-managed-status):
+   * pauses (DISABLED) or resumes (ENABLED, REINSTATED) a tenant named by its ARN (tenant-status.ts). The
+   * emulator models tenants' reputation entities only: another resource's ARN is a NotFoundException.
+   */
+  updateCustomerManagedStatus(type: string, reference: string, body: Json): OperationResult {
+    checkEntityType(type);
+    const status = parseSendingStatus(body.SendingStatus);
+    const tenant = this.tenantByArn(reference);
+    this.store.putTenant({ ...tenant, sendingStatus: { status, updatedAt: new Date().toISOString() } });
+    this.opts.log(`tenant ${tenant.name}: sending status ${status}`);
+    return { body: {} };
+  }
+
+  /** GetReputationEntity for a tenant's ARN. */
+  getReputationEntity(type: string, reference: string): OperationResult {
+    checkEntityType(type);
+    return { body: { ReputationEntity: reputationEntityBody(this.tenantByArn(reference)) } };
+  }
+
+  private tenantByArn(arn: string): SesTenant {
+    const tenant = this.store.listTenants().find((t) => t.arn === arn);
+    if (!tenant) throw notFound(`Reputation entity <${arn}> does not exist.`);
+    return tenant;
   }
 
   private arn(kind: 'identity' | 'configuration-set', name: string): string {
@@ -220,6 +239,14 @@ export class TenantService {
   }
 
   private tenantBody(t: SesTenant): Json {
-    return { TenantName: t.name, TenantId: t.id, TenantArn: t.arn, CreatedTimestamp: epochSeconds(t.createdAt), Tags: t.tags, SendingStatus: 'ENABLED' };
+    return {
+      TenantName: t.name,
+      TenantId: t.id,
+      TenantArn: t.arn,
+      CreatedTimestamp: epochSeconds(t.createdAt),
+      Tags: t.tags,
+      SendingStatus: sendingStatusOf(t),
+      ...(t.suppression ? { SuppressionAttributes: { SuppressedReasons: t.suppression.reasons, SuppressionScope: t.suppression.scope } } : {}),
+    };
   }
 }

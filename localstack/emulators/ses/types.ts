@@ -3,7 +3,7 @@ import type { SesMailObject } from './events';
 import type { OutboxEntry } from './outbox';
 
 /** Event types this emulator publishes (the `eventType` values SES uses). */
-export type SesEventType = 'Send' | 'Delivery' | 'Bounce' | 'Complaint';
+export type SesEventType = 'Send' | 'Delivery' | 'Bounce' | 'Complaint' | 'DeliveryDelay' | 'Reject';
 
 /** SESv2 `MatchingEventTypes` values. */
 export const MATCHING_EVENT_TYPES = [
@@ -27,6 +27,8 @@ export const MATCHING_TYPE_OF: Record<SesEventType, MatchingEventType> = {
   Delivery: 'DELIVERY',
   Bounce: 'BOUNCE',
   Complaint: 'COMPLAINT',
+  DeliveryDelay: 'DELIVERY_DELAY',
+  Reject: 'REJECT',
 };
 
 /** The destination kinds SESv2 accepts; only SnsDestination publishes locally. */
@@ -77,7 +79,7 @@ export interface StoredEvent {
   at: string;
 }
 
-/** One accepted message. `raw` holds the MIME exactly as received (or as composed for Simple content). */
+/** One accepted message. `raw` holds the MIME as SES delivers it: as received (or composed for Simple content) with SES's changes (delivered-bytes.ts). */
 export interface StoredMessage {
   id: string;
   /** Insertion order; stable across restarts. */
@@ -139,10 +141,28 @@ export function toLocalMessage(m: StoredMessage): LocalSesMessage {
 
 /** How SES signs for an identity: our own key (BYODKIM, `EXTERNAL`) or keys SES made (Easy DKIM). */
 export type IdentityDkim =
-  | { origin: 'EXTERNAL'; selector: string; /** SPKI DER, base64 (the private key is not kept). */ publicKey: string; keyBits: number }
+  | {
+      origin: 'EXTERNAL';
+      selector: string;
+      /** SPKI DER, base64. */
+      publicKey: string;
+      keyBits: number;
+      /** The key SES signs with (PKCS#8 PEM; kept in the store, never returned by an operation or the viewer); absent in files of older versions. */
+      privateKeyPem?: string;
+    }
   | { origin: 'AWS_SES'; tokens: string[]; keyLength: 'RSA_1024_BIT' | 'RSA_2048_BIT' };
 
-/** One email identity (a domain or an address). Every identity counts as verified locally. */
+/** SES's verification states the emulator uses (TEMPORARY_FAILURE and NOT_STARTED are not produced). */
+export type VerificationStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
+
+/** An identity's verification (./verification.ts): since when SES looks for its records, and what it found. */
+export interface IdentityVerification {
+  status: VerificationStatus;
+  startedAt: string;
+  verifiedAt?: string;
+}
+
+/** One email identity (a domain or an address), verified once DNS shows its records (./verification.ts). */
 export interface EmailIdentity {
   name: string;
   type: 'DOMAIN' | 'EMAIL_ADDRESS';
@@ -151,7 +171,12 @@ export interface EmailIdentity {
   configurationSet: string | null;
   tags: unknown[];
   dkim: IdentityDkim | null;
-  mailFrom: { domain: string; behaviorOnMxFailure: 'USE_DEFAULT_VALUE' | 'REJECT_MESSAGE' } | null;
+  /** `status`: PENDING until DNS shows an MX record for the domain (absent in identities stored before it). */
+  mailFrom: { domain: string; behaviorOnMxFailure: 'USE_DEFAULT_VALUE' | 'REJECT_MESSAGE'; status?: VerificationStatus } | null;
+  /** Absent in identities stored before verification was modeled: PENDING since `updatedAt` (verification.ts). */
+  verification?: IdentityVerification;
+  /** PutEmailIdentityFeedbackAttributes' EmailForwardingEnabled; absent = true, SES's default (feedback-forwarding.ts). */
+  feedbackForwarding?: boolean;
 }
 
 /** JSON-ready view of an identity (what the viewer endpoints return); never a private key. */
@@ -169,6 +194,9 @@ export interface LocalSesIdentity {
   dkim_key_bits: number | null;
   mail_from_domain: string | null;
   behavior_on_mx_failure: 'USE_DEFAULT_VALUE' | 'REJECT_MESSAGE' | null;
+  /** As last checked (./verification.ts): PENDING until DNS shows the identity's records. */
+  verification_status: VerificationStatus;
+  mail_from_status: VerificationStatus | null;
 }
 
 export function toLocalIdentity(i: EmailIdentity): LocalSesIdentity {
@@ -185,6 +213,8 @@ export function toLocalIdentity(i: EmailIdentity): LocalSesIdentity {
     dkim_key_bits: dkim?.origin === 'EXTERNAL' ? dkim.keyBits : dkim ? (dkim.keyLength === 'RSA_1024_BIT' ? 1024 : 2048) : null,
     mail_from_domain: i.mailFrom?.domain ?? null,
     behavior_on_mx_failure: i.mailFrom?.behaviorOnMxFailure ?? null,
+    verification_status: i.verification?.status ?? 'PENDING',
+    mail_from_status: i.mailFrom ? (i.mailFrom.status ?? 'PENDING') : null,
   };
 }
 
@@ -200,6 +230,10 @@ export interface SesTenant {
   tags: unknown[];
   /** Associated resources, in association order. */
   resources: { arn: string; type: TenantResourceType }[];
+  /** Its customer-managed sending status (UpdateReputationEntityCustomerManagedStatus); absent = ENABLED (tenant-status.ts). */
+  sendingStatus?: { status: 'ENABLED' | 'REINSTATED' | 'DISABLED'; updatedAt: string };
+  /** Its SuppressionAttributes (CreateTenant, PutTenantSuppressionAttributes); absent = ACCOUNT scope (suppression-list.ts). */
+  suppression?: { reasons: ('BOUNCE' | 'COMPLAINT')[]; scope: 'ACCOUNT' | 'TENANT' };
 }
 
 /** JSON-ready view of a tenant (the viewer endpoints). */
@@ -208,7 +242,7 @@ export interface LocalSesTenant {
   tenant_id: string;
   tenant_arn: string;
   created_at: string;
-  sending_status: 'ENABLED';
+  sending_status: 'ENABLED' | 'REINSTATED' | 'DISABLED';
   resources: { arn: string; type: TenantResourceType }[];
 }
 
@@ -218,7 +252,7 @@ export function toLocalTenant(t: SesTenant): LocalSesTenant {
     tenant_id: t.id,
     tenant_arn: t.arn,
     created_at: t.createdAt,
-    sending_status: 'ENABLED',
+    sending_status: t.sendingStatus?.status ?? 'ENABLED',
     resources: t.resources.map((r) => ({ ...r })),
   };
 }

@@ -2,8 +2,10 @@
 
 export const DOMAIN_STATUSES = ['pending', 'verified', 'failed'] as const;
 /**
- * pending: never verified (records not found or wrong at the last check);
- * verified: every required record checked out and the service signed with the domain's DKIM key;
+ * pending: never verified (records not found or wrong at the last check, or every record right and the
+ * mail provider still verifying the domain: see `provider`);
+ * verified: every required record checked out, the service signed with the domain's DKIM key, and the
+ * mail provider (SES) can send from it;
  * failed: was verified, but a later check found a required record missing or wrong (sending stops).
  */
 export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
@@ -27,6 +29,17 @@ export interface DnsRecord {
   found?: string[];
   /** What is wrong and how to fix it, when not verified. */
   message?: string;
+}
+
+/**
+ * The mail provider's own verification of the domain (SES verifies an identity later, once it has seen
+ * the DKIM record): the domain becomes `verified` only when this is `verified`.
+ */
+export interface ProviderVerification {
+  status: 'pending' | 'verified' | 'failed';
+  /** What the provider reported, and what happens next. */
+  message: string;
+  checked_at: string;
 }
 
 export const TLS_MODES = ['opportunistic', 'enforced'] as const;
@@ -55,6 +68,8 @@ export interface Domain {
   updated_at: string;
   verified_at: string | null;
   last_checked_at: string | null;
+  /** Null until the DNS records first all checked out and the domain was registered with the provider. */
+  provider: ProviderVerification | null;
 }
 
 export function toPublicDomain(domain: Domain) {
@@ -74,6 +89,7 @@ export function toPublicDomain(domain: Domain) {
     updated_at: domain.updated_at,
     verified_at: domain.verified_at,
     last_checked_at: domain.last_checked_at,
+    provider: domain.provider,
   };
 }
 

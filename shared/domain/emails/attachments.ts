@@ -18,8 +18,14 @@
  * a disguise (`invoice.pdf.exe` shown as `invoice.pdf`) or a renamed executable one rename away from
  * running; refusing both is the safer rule. The cost is a false positive on names such as
  * `backup-example.com.zip` (`com`): rename the file (`backup-example_com.zip`).
+ *
+ * SES's own refusals come on top (./ses-content-rules.ts): the 90 extensions SES does not send, judged
+ * as SES judges them, by the last extension only (`cert.cer`, `setup.msi`, `run.ps1`, `link.url`...), and
+ * the characters SES refuses in a file name (`: * ? " < > |`), so such a file is a 422 naming it, not an
+ * accepted email that SES then fails.
  */
 import * as z from 'zod';
+import { sesFilenameRefusal } from './ses-content-rules';
 
 export const MAX_ATTACHMENTS = 10;
 /** Per file, decoded. */
@@ -219,7 +225,11 @@ export const filenameField = requiredString('filename (or name)').superRefine((v
       code: 'custom',
       message: `"${value}" is refused: files with the extension ${blocked} (${BLOCKED_EXTENSIONS.map((e) => `.${e}`).join(', ')}, anywhere in the name) cannot be attached`,
     });
+    return;
   }
+  // What SES itself refuses (its 90 extensions, judged by the last one, and its illegal characters).
+  const refusedBySes = sesFilenameRefusal(value);
+  if (refusedBySes) ctx.addIssue({ code: 'custom', message: refusedBySes });
 });
 
 /** A content type, normalised: lower-case essence, parameters kept; multipart types refused. */

@@ -33,6 +33,8 @@ export interface Email {
   /** The send's category (internal; absent on emails stored before it was kept): the tenant's stream policy at firing time. */
   category?: 'transactional' | 'product' | 'newsletter';
   provider_message_id: string | null;
+  /** The Message-ID field recipients see (SES's own, e.g. `<0100...-000000@email.amazonses.com>`); absent until sent. */
+  message_id?: string;
   /** Attachment metadata (bytes are in the blob store); absent on emails stored before attachments existed. */
   attachments?: AttachmentRef[];
   /**
@@ -86,6 +88,7 @@ export function toPublicEmail(email: Email) {
     scheduled_at: email.scheduled_at,
     cancelled_at: email.cancelled_at,
     sent_at: email.sent_at,
+    message_id: email.message_id ?? null,
     delivered_at: email.delivered_at,
     bounced_at: email.bounced_at,
     created_at: email.created_at,

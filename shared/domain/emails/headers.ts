@@ -1,8 +1,10 @@
 /**
  * Custom headers on a send. Headers that would override the envelope, routing, authentication, the MIME
- * structure or our own tracking are refused (documented in docs/sending.md).
+ * structure or our own tracking are refused (documented in docs/sending.md), and so is a header SES allows
+ * once given twice under names that differ only in case (`References` and `references`).
  */
 import { UNSTORABLE_KEYS } from '../bounds';
+import { repeatedSingleHeader } from './ses-content-rules';
 
 export const BLOCKED_HEADERS = [
   'bcc',
@@ -61,5 +63,8 @@ export function findHeaderProblems(headers: Record<string, string>): HeaderProbl
     else if (/[\r\n\0]/.test(value)) problems.push({ header: name, reason: 'header values must not contain CR, LF or NUL' });
     else if (value.length > 998) problems.push({ header: name, reason: 'header value longer than 998 characters' });
   }
+  // Names differing only in case are the same field, and SES refuses a second one of the fields it allows once.
+  const repeated = repeatedSingleHeader(Object.keys(headers));
+  if (repeated) problems.push({ header: repeated, reason: `given twice (header names are case-insensitive); Amazon SES allows ${repeated} only once` });
   return problems;
 }

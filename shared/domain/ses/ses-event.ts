@@ -13,22 +13,44 @@ export interface ParsedSesEvent {
   sentAt: string;
   outcome: DeliveryOutcome | null;
   /**
-   * A permanent refusal of the address (not a block). Refused during delivery it is `failed`; when the
-   * message had been delivered first (an asynchronous bounce) the caller turns it into `bounced`.
+   * What the event says of each of its recipients, for the decision per recipient (apply-ses-event.ts):
+   * `reached` (delivered, or the receiving side bounced it: the message went out to them), `refused`
+   * (not sent to them: the address refused while delivering, or on SES's suppression list). A refusal's
+   * outcome (`failed`) holds only when no recipient was reached; otherwise the email is `bounced`.
    */
-  addressRefusal?: boolean;
+  recipients?: { result: RecipientResult; addresses: string[] };
   /** Addresses to put on the suppression list: hard bounces and complaints. */
   suppress?: { reason: 'bounce' | 'complaint'; emails: string[] };
 }
 
-/** Permanent bounce sub-types that mean the address itself was refused while delivering. */
-const REFUSED_ADDRESS = new Set(['NoEmail', 'Suppressed', 'OnAccountSuppressionList']);
+export type RecipientResult = 'reached' | 'refused';
+
+/** Permanent bounce sub-types that mean the address itself was refused while delivering (suppressed by us). */
+const REFUSED_ADDRESS = new Set(['NoEmail', 'Suppressed']);
+
+/**
+ * SES's own suppression lists: SES accepted the message but did not send it to the address, because an
+ * earlier bounce or complaint (maybe another customer's, through the shared account-level list) put it
+ * there. Not a bounce of this email: never suppressed on our lists (sending-email-suppression-list.html).
+ */
+const SES_SUPPRESSION_LIST = new Set(['OnAccountSuppressionList', 'OnTenantSuppressionList']);
+
+/** Bounce sub-types that are refusals of the content, not of the address (SES publishes them as Transient). */
+const CONTENT_REFUSALS = new Set(['ContentRejected', 'AttachmentRejected']);
+
+/** The bounce_type of an email SES did not send (its suppression lists). */
+export const NOT_SENT = 'not_sent';
 
 /** Refusals caused by the sender's reputation or content, not by the address: not suppressed. */
 function isBlock(bounceSubType: string | undefined, status: string | undefined, diagnostic: string): boolean {
-  if (bounceSubType === 'ContentRejected' || bounceSubType === 'AttachmentRejected') return true;
+  if (bounceSubType && CONTENT_REFUSALS.has(bounceSubType)) return true;
   if (status?.startsWith('5.7.')) return true;
   return /\b(block(ed|list)?|blacklist|spam|reputation|policy)\b/i.test(diagnostic);
+}
+
+function notSentReason(list: string, diagnostic: string): string {
+  const which = list === 'OnTenantSuppressionList' ? "the SES tenant's suppression list" : "the SES account's suppression list";
+  return `Not sent: the address is on ${which}${diagnostic ? ` (${diagnostic})` : ''}`;
 }
 
 export class MalformedSesEvent extends Error {}
@@ -83,7 +105,7 @@ export function parseSesEvent(body: string): ParsedSesEvent {
   const now = new Date().toISOString();
   const stamp = (value: unknown) => (typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : now);
   let outcome: DeliveryOutcome | null = null;
-  let addressRefusal = false;
+  let recipients: ParsedSesEvent['recipients'];
   let suppress: ParsedSesEvent['suppress'];
   switch (type) {
     case 'Send': {
@@ -94,45 +116,35 @@ export function parseSesEvent(body: string): ParsedSesEvent {
     case 'Delivery': {
       const at = stamp(event.delivery?.timestamp);
       outcome = { event: 'delivered', status: 'delivered', at, fields: { delivered_at: at } };
+      const delivered: unknown[] = Array.isArray(event.delivery?.recipients) ? event.delivery.recipients : [];
+      recipients = { result: 'reached', addresses: delivered.filter((a): a is string => typeof a === 'string' && a.includes('@')) };
       break;
     }
     case 'DeliveryDelay': {
+      // SES is still trying: the email stays `sent` (the store moves last_event only while it is not final).
       outcome = { event: 'delivery_delayed', at: stamp(event.deliveryDelay?.timestamp), fields: {} };
       break;
     }
-    case 'Bounce': {
-      const bounce = event.bounce ?? {};
-      const at = stamp(bounce.timestamp);
-      const recipients: Json[] = Array.isArray(bounce.bouncedRecipients) ? bounce.bouncedRecipients : [];
-      const first = recipients[0];
-      const diagnostic = String(first?.diagnosticCode ?? '');
-      const reason = diagnostic || `${bounce.bounceType ?? 'Bounce'}: ${bounce.bounceSubType ?? 'General'}`;
-      if (bounce.bounceType !== 'Permanent') {
-        // Transient (mailbox full, message too large, ...) and Undetermined: SES has given up retrying
-        // for now; reported as delayed, never suppressed.
-        outcome = { event: 'delivery_delayed', at, fields: {} };
-      } else if (isBlock(bounce.bounceSubType, first?.status, diagnostic)) {
-        outcome = { event: 'bounced', status: 'bounced', at, fields: { bounced_at: at, bounce_reason: reason, bounce_type: 'block' } };
-      } else if (REFUSED_ADDRESS.has(bounce.bounceSubType)) {
-        // The receiving side refused the address itself (it does not exist, or is suppressed).
-        outcome = { event: 'failed', status: 'failed', at, fields: { bounced_at: at, bounce_reason: reason, bounce_type: 'hard' } };
-        addressRefusal = true;
-        suppress = { reason: 'bounce', emails: addressesOf(recipients) };
-      } else {
-        outcome = { event: 'bounced', status: 'bounced', at, fields: { bounced_at: at, bounce_reason: reason, bounce_type: 'hard' } };
-        suppress = { reason: 'bounce', emails: addressesOf(recipients) };
-      }
+    case 'Bounce':
+      ({ outcome, recipients, suppress } = bounceOutcome(event.bounce ?? {}, stamp));
       break;
-    }
     case 'Complaint': {
-      outcome = { event: 'complained', at: stamp(event.complaint?.timestamp), fields: {} };
-      const recipients: Json[] = Array.isArray(event.complaint?.complainedRecipients) ? event.complaint.complainedRecipients : [];
-      suppress = { reason: 'complaint', emails: addressesOf(recipients) };
+      const at = stamp(event.complaint?.timestamp);
+      const complained = addressesOf(Array.isArray(event.complaint?.complainedRecipients) ? event.complaint.complainedRecipients : []);
+      if (event.complaint?.complaintSubType === 'OnAccountSuppressionList') {
+        // SES did not send it (the address is on its list after an earlier complaint): not a complaint of ours.
+        outcome = { event: 'failed', status: 'failed', at, fields: { bounced_at: at, bounce_reason: notSentReason('OnAccountSuppressionList', 'an earlier complaint'), bounce_type: NOT_SENT } };
+        recipients = { result: 'refused', addresses: complained };
+        break;
+      }
+      outcome = { event: 'complained', at, fields: {} };
+      suppress = { reason: 'complaint', emails: complained };
       break;
     }
     case 'Reject': {
+      // SES found a virus after accepting the message and sent it to nobody (reason "Bad content").
       const at = stamp(mail.timestamp);
-      outcome = { event: 'failed', status: 'failed', at, fields: { bounce_reason: String(event.reject?.reason ?? 'Rejected by SES') } };
+      outcome = { event: 'failed', status: 'failed', at, fields: { bounce_reason: `Rejected by SES: ${String(event.reject?.reason ?? 'Rejected')}` } };
       break;
     }
     default:
@@ -144,7 +156,50 @@ export function parseSesEvent(body: string): ParsedSesEvent {
     providerMessageId: mail.messageId,
     sentAt: stamp(mail.timestamp),
     outcome,
-    ...(addressRefusal ? { addressRefusal } : {}),
+    ...(recipients && recipients.addresses.length ? { recipients } : {}),
     ...(suppress && suppress.emails.length ? { suppress } : {}),
   };
+}
+
+/**
+ * A Bounce (https://docs.aws.amazon.com/ses/latest/dg/event-publishing-retrieving-sns-contents.html,
+ * bounce types). Every bounce is final: Transient ones too ("SES has stopped trying to re-deliver it").
+ *
+ *   Permanent OnAccountSuppressionList / OnTenantSuppressionList -> failed, not_sent (refused; not suppressed)
+ *   a block (Transient ContentRejected/AttachmentRejected, 5.7.x, spam/policy diagnostics) -> bounced, block
+ *   Permanent NoEmail / Suppressed      -> failed, hard (refused; suppressed)
+ *   Permanent otherwise (General)       -> bounced, hard (suppressed)
+ *   Transient otherwise                 -> bounced, soft, the sub-type in the reason (not suppressed)
+ *   Undetermined                        -> bounced, undetermined (not suppressed)
+ */
+function bounceOutcome(bounce: Json, stamp: (value: unknown) => string): Pick<ParsedSesEvent, 'outcome' | 'recipients' | 'suppress'> {
+  const at = stamp(bounce.timestamp);
+  const bounced: Json[] = Array.isArray(bounce.bouncedRecipients) ? bounce.bouncedRecipients : [];
+  const addresses = addressesOf(bounced);
+  const first = bounced[0];
+  const diagnostic = String(first?.diagnosticCode ?? '');
+  const type = String(bounce.bounceType ?? 'Undetermined');
+  const subType = String(bounce.bounceSubType ?? (type === 'Undetermined' ? 'Undetermined' : 'General'));
+  const fields = (bounce_type: string, bounce_reason: string) => ({ bounced_at: at, bounce_reason, bounce_type });
+  const bouncedAs = (bounce_type: string, reason: string): DeliveryOutcome => ({ event: 'bounced', status: 'bounced', at, fields: fields(bounce_type, reason) });
+  const reached = { result: 'reached' as const, addresses };
+
+  if (SES_SUPPRESSION_LIST.has(subType)) {
+    return { outcome: { event: 'failed', status: 'failed', at, fields: fields(NOT_SENT, notSentReason(subType, diagnostic)) }, recipients: { result: 'refused', addresses } };
+  }
+  const softReason = `${type} bounce (${subType})${diagnostic ? `: ${diagnostic}` : ''}`;
+  if (isBlock(subType, first?.status, diagnostic)) {
+    return { outcome: bouncedAs('block', type === 'Permanent' ? diagnostic || `${type}: ${subType}` : softReason), recipients: reached };
+  }
+  if (type === 'Permanent') {
+    const reason = diagnostic || `${type}: ${subType}`;
+    const suppress = { reason: 'bounce' as const, emails: addresses };
+    if (REFUSED_ADDRESS.has(subType)) {
+      // The receiving side refused the address itself while delivering.
+      return { outcome: { event: 'failed', status: 'failed', at, fields: fields('hard', reason) }, recipients: { result: 'refused', addresses }, suppress };
+    }
+    return { outcome: bouncedAs('hard', reason), recipients: reached, suppress };
+  }
+  if (type === 'Transient') return { outcome: bouncedAs('soft', softReason), recipients: reached };
+  return { outcome: bouncedAs('undetermined', `Undetermined bounce${diagnostic ? `: ${diagnostic}` : ''}`), recipients: reached };
 }

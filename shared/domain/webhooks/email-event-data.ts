@@ -25,6 +25,8 @@ export function emailEventData(email: Email, type: EventType, extra: Record<stri
     created_at: email.created_at,
     ...(email.tenant ? { tenant: email.tenant } : {}),
     ...(type === 'email.sent' && email.sent_at ? { sent_at: email.sent_at } : {}),
+    // The Message-ID recipients see (SES's own), to match replies; null when it is not known.
+    ...(type === 'email.sent' ? { message_id: email.message_id ?? null } : {}),
     ...(type === 'email.delivered' && email.delivered_at ? { delivered_at: email.delivered_at } : {}),
     ...(type === 'email.bounced' || type === 'email.failed'
       ? { bounce_reason: email.bounce_reason, bounce_type: email.bounce_type, ...(email.bounced_at ? { bounced_at: email.bounced_at } : {}) }

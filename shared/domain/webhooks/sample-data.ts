@@ -40,7 +40,7 @@ export function sampleEventData(type: EventType, now: string, named: Pick<Tenant
   };
   switch (type) {
     case 'email.sent':
-      return { ...email, status: 'sent', sent_at: now };
+      return { ...email, status: 'sent', sent_at: now, message_id: '<0100000000000000-00000000-0000-0000-0000-000000000000-000000@email.amazonses.com>' };
     case 'email.delivered':
       return { ...email, status: 'delivered', delivered_at: now };
     case 'email.delivery_delayed':

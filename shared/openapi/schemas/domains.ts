@@ -31,7 +31,7 @@ export const domainSchema = describing<ReturnType<typeof toPublicDomain>>()(
     name: z.string().describe('the domain name (lower case)'),
     status: z
       .enum(DOMAIN_STATUSES)
-      .describe('pending until every required record is verified; verified; failed: a later check found a required record missing or wrong (sends refused)'),
+      .describe('pending until every required record is verified and the mail provider can send from it (see provider); verified; failed: a later check found a required record missing or wrong (sends refused)'),
     tenant: z.string().nullable().describe("the owning tenant's external_id; null when account-wide"),
     records: z.array(dnsRecordSchema).describe('the DNS records to publish, each with its status at the last check'),
     open_tracking: z.boolean().describe('a 1x1 pixel in the html of its emails and email.opened events (default false)'),
@@ -45,6 +45,16 @@ export const domainSchema = describing<ReturnType<typeof toPublicDomain>>()(
     updated_at: timestamp.describe('when the domain last changed (ISO 8601)'),
     verified_at: nullableTimestamp.describe('when it was first verified (ISO 8601); null until then'),
     last_checked_at: nullableTimestamp.describe('when DNS was last checked (ISO 8601); null until the first verify'),
+    provider: z
+      .strictObject({
+        status: z
+          .enum(['pending', 'verified', 'failed'])
+          .describe('pending: the mail provider (SES) has not yet confirmed the DKIM record (checked again on verify and GET); verified: it can send from the domain; failed: it gave up (verify again)'),
+        message: z.string().describe('what the provider reported and what happens next'),
+        checked_at: timestamp.describe('when the provider was last asked (ISO 8601)'),
+      })
+      .nullable()
+      .describe("the mail provider's own verification of the domain: null until every required record checked out; the domain is verified only once this is"),
   }),
 );
 

@@ -33,12 +33,18 @@ export const emailSchema = describing<ReturnType<typeof toPublicEmail>>()(
       .string()
       .describe('queued, scheduled, sent, delivery_delayed, delivered, bounced, failed, complained, suppressed or cancelled'),
     bounce_reason: z.string().nullable().describe("the provider's reason for a bounce or failure, or why a scheduled email was not sent; null otherwise"),
-    bounce_type: z.string().nullable().describe('hard, block or undetermined; null unless bounced or failed'),
+    bounce_type: z.string().nullable().describe('hard, soft, block, undetermined or not_sent (on SES\'s suppression list); null unless bounced or failed'),
     tags: z.array(tagSchema).describe('the tags sent with the email, as `{name, value}` (up to 10)'),
     attachments: z.array(emailAttachmentSchema).describe('metadata only'),
     scheduled_at: nullableTimestamp.describe('when a scheduled email is (or was) due to go out (ISO 8601); null for an immediate send'),
     cancelled_at: nullableTimestamp.describe('when the scheduled email was cancelled (ISO 8601); null unless cancelled'),
     sent_at: nullableTimestamp.describe('when SES accepted the message (ISO 8601); null until sent'),
+    message_id: z
+      .string()
+      .nullable()
+      .describe(
+        'the Message-ID field recipients see, angle brackets included: SES replaces the message\'s own with `<id@email.amazonses.com>` (`<id@<region>.amazonses.com>` outside us-east-1); replies carry it in In-Reply-To and References. Null until sent',
+      ),
     delivered_at: nullableTimestamp.describe("when it reached the recipient's mail provider (ISO 8601); null until delivered"),
     bounced_at: nullableTimestamp.describe('when it bounced or failed delivery (ISO 8601); null otherwise'),
     created_at: timestamp.describe('when the send was accepted (ISO 8601)'),

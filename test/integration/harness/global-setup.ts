@@ -26,6 +26,12 @@ export default async function globalSetup(): Promise<void> {
       WEBHOOK_RETRY_DELAYS: '0,1,1,1,1',
       // Tests only: the SES emulator refuses to register these domains (the verify failure path).
       LOCAL_SES_REFUSE_IDENTITIES: '\\.refused-by-ses\\.test$',
+      // Tests only: SES verifies these domains 4 s after their registration, even with their records in DNS.
+      LOCAL_SES_VERIFICATION_DELAY_MS: '4000',
+      LOCAL_SES_VERIFICATION_DELAY_IDENTITIES: '\\.ses-verifies-later\\.test$',
+      // Tests only: recipients at these domains hard-bounce or complain as real addresses (SES's suppression list records them).
+      LOCAL_SES_BOUNCE_RECIPIENTS: '@hard-bounces\\.test$',
+      LOCAL_SES_COMPLAINT_RECIPIENTS: '@complains\\.test$',
     },
   });
   globalThis.__LOCAL_CLOUD__ = stack;

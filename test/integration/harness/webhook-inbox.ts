@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { api, stack, type TestAccount } from './stack';
 
 export interface ReceivedWebhook {
+  /** The event id (the webhook-id header): the same on a retried delivery of the same event. */
+  id: string;
   type: string;
   created_at: string;
   data: Record<string, any>;
@@ -28,5 +30,5 @@ export async function webhookInbox(account: TestAccount, events: string[]): Prom
   const path = `hooks-${randomUUID().slice(0, 8)}`;
   const created = await api('POST', '/webhooks', { key: account.key, body: { url: `${stack().info.webhook_inbox_url}${path}`, events } });
   expect(created.status).toBe(200);
-  return async () => (await inboxRequests(path)).map((request) => JSON.parse(request.body) as ReceivedWebhook).reverse();
+  return async () => (await inboxRequests(path)).map((request) => ({ id: request.headers['webhook-id']!, ...(JSON.parse(request.body) as Omit<ReceivedWebhook, 'id'>) })).reverse();
 }

@@ -18,16 +18,16 @@ describe('parseSesEvent', () => {
     });
   });
 
-  it('maps a permanent bounce to bounced/hard, suppressing the address; a transient bounce to delivery_delayed', () => {
+  it('maps a permanent bounce to bounced/hard, suppressing the address; its recipients were reached', () => {
     const general = parseSesEvent(
       sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Permanent', bounceSubType: 'General', bouncedRecipients: [{ emailAddress: 'g@y.io', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] } }),
     );
     expect(general.outcome).toMatchObject({ event: 'bounced', status: 'bounced', fields: { bounce_type: 'hard' } });
-    expect(general.addressRefusal).toBeUndefined();
+    expect(general.recipients).toEqual({ result: 'reached', addresses: ['g@y.io'] });
     expect(general.suppress).toEqual({ reason: 'bounce', emails: ['g@y.io'] });
   });
 
-  it('maps an address refused while delivering (NoEmail, suppressed) to failed/hard, suppressing it; a transient bounce to delivery_delayed', () => {
+  it('maps an address refused while delivering (NoEmail, Suppressed) to failed/hard, refused, suppressing it', () => {
     const bounce = {
       bounceType: 'Permanent',
       bounceSubType: 'NoEmail',
@@ -40,14 +40,39 @@ describe('parseSesEvent', () => {
       status: 'failed',
       fields: { bounce_reason: 'smtp; 550 5.1.1 user unknown', bounce_type: 'hard', bounced_at: bounce.timestamp },
     });
-    expect(parsed.addressRefusal).toBe(true);
+    expect(parsed.recipients).toEqual({ result: 'refused', addresses: ['x@y.io'] });
     expect(parsed.suppress).toEqual({ reason: 'bounce', emails: ['x@y.io'] });
-    const transient = parseSesEvent(sns({ eventType: 'Bounce', mail, bounce: { ...bounce, bounceType: 'Transient' } }));
-    expect(transient.outcome).toMatchObject({ event: 'delivery_delayed' });
-    expect(transient.suppress).toBeUndefined();
   });
 
-  it('maps a block (5.7.x, content rejected, spam policy) to bounced/block without suppressing', () => {
+  it.each(['OnAccountSuppressionList', 'OnTenantSuppressionList'])('reads a %s bounce as not sent: failed/not_sent, refused, never suppressed', (subType) => {
+    const parsed = parseSesEvent(
+      sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Permanent', bounceSubType: subType, bouncedRecipients: [{ emailAddress: 's@y.io', status: '5.1.1', diagnosticCode: 'Amazon SES did not send the message' }] } }),
+    );
+    expect(parsed.outcome).toMatchObject({ event: 'failed', status: 'failed', fields: { bounce_type: 'not_sent', bounce_reason: expect.stringMatching(/^Not sent: the address is on the SES (account|tenant)'s suppression list/) } });
+    expect(parsed.recipients).toEqual({ result: 'refused', addresses: ['s@y.io'] });
+    expect(parsed.suppress).toBeUndefined();
+  });
+
+  it.each([
+    ['General', 'smtp; 451 4.4.7 Delivery time expired', 'Transient bounce (General): smtp; 451 4.4.7 Delivery time expired'],
+    ['MailboxFull', 'smtp; 552 5.2.2 Mailbox full', 'Transient bounce (MailboxFull): smtp; 552 5.2.2 Mailbox full'],
+    ['MessageTooLarge', '', 'Transient bounce (MessageTooLarge)'],
+  ])('maps a Transient/%s bounce (final: SES stopped retrying) to bounced/soft with the sub-type in the reason, not suppressed', (subType, diagnosticCode, reason) => {
+    const parsed = parseSesEvent(
+      sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Transient', bounceSubType: subType, bouncedRecipients: [{ emailAddress: 't@y.io', status: '4.0.0', ...(diagnosticCode ? { diagnosticCode } : {}) }] } }),
+    );
+    expect(parsed.outcome).toMatchObject({ event: 'bounced', status: 'bounced', fields: { bounce_type: 'soft', bounce_reason: reason } });
+    expect(parsed.recipients).toEqual({ result: 'reached', addresses: ['t@y.io'] });
+    expect(parsed.suppress).toBeUndefined();
+  });
+
+  it('maps an Undetermined bounce to bounced/undetermined, not suppressed', () => {
+    const parsed = parseSesEvent(sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Undetermined', bounceSubType: 'Undetermined', bouncedRecipients: [{ emailAddress: 'u@y.io', status: '5.0.0' }] } }));
+    expect(parsed.outcome).toMatchObject({ event: 'bounced', status: 'bounced', fields: { bounce_type: 'undetermined', bounce_reason: 'Undetermined bounce' } });
+    expect(parsed.suppress).toBeUndefined();
+  });
+
+  it('maps a block (5.7.x, Transient ContentRejected/AttachmentRejected, spam policy) to bounced/block without suppressing', () => {
     for (const recipient of [
       { emailAddress: 'x@y.io', status: '5.7.1', diagnosticCode: 'smtp; 550 5.7.1 message refused' },
       { emailAddress: 'x@y.io', status: '5.0.0', diagnosticCode: 'smtp; 554 blocked by spam policy' },
@@ -56,8 +81,30 @@ describe('parseSesEvent', () => {
       expect(parsed.outcome).toMatchObject({ event: 'bounced', status: 'bounced', fields: { bounce_type: 'block' } });
       expect(parsed.suppress).toBeUndefined();
     }
-    const content = parseSesEvent(sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Permanent', bounceSubType: 'ContentRejected', bouncedRecipients: [{ emailAddress: 'x@y.io' }] } }));
-    expect(content.outcome?.fields.bounce_type).toBe('block');
+    // SES publishes content refusals as Transient (the event contents' bounce types).
+    for (const subType of ['ContentRejected', 'AttachmentRejected']) {
+      const content = parseSesEvent(sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Transient', bounceSubType: subType, bouncedRecipients: [{ emailAddress: 'x@y.io', status: '5.3.0' }] } }));
+      expect(content.outcome).toMatchObject({ status: 'bounced', fields: { bounce_type: 'block', bounce_reason: `Transient bounce (${subType})` } });
+      expect(content.suppress).toBeUndefined();
+    }
+  });
+
+  it('maps DeliveryDelay to delivery_delayed without a status, and Reject to failed with its reason', () => {
+    const delay = parseSesEvent(sns({ eventType: 'DeliveryDelay', mail, deliveryDelay: { timestamp: '2026-01-01T00:00:04.000Z', delayType: 'MailboxFull', delayedRecipients: [{ emailAddress: 'd@y.io' }] } }));
+    expect(delay.outcome).toEqual({ event: 'delivery_delayed', at: '2026-01-01T00:00:04.000Z', fields: {} });
+    const reject = parseSesEvent(sns({ eventType: 'Reject', mail, reject: { reason: 'Bad content' } }));
+    expect(reject.outcome).toMatchObject({ event: 'failed', status: 'failed', fields: { bounce_reason: 'Rejected by SES: Bad content' } });
+  });
+
+  it('reads a Complaint with complaintSubType OnAccountSuppressionList as not sent, not as a complaint', () => {
+    const parsed = parseSesEvent(sns({ eventType: 'Complaint', mail, complaint: { complaintSubType: 'OnAccountSuppressionList', timestamp: '2026-01-01T00:00:03.000Z', complainedRecipients: [{ emailAddress: 'c@y.io' }] } }));
+    expect(parsed.outcome).toMatchObject({ event: 'failed', status: 'failed', fields: { bounce_type: 'not_sent' } });
+    expect(parsed.recipients).toEqual({ result: 'refused', addresses: ['c@y.io'] });
+    expect(parsed.suppress).toBeUndefined();
+  });
+
+  it('lists the recipients of a Delivery as reached', () => {
+    expect(parseSesEvent(sns({ eventType: 'Delivery', mail, delivery: { recipients: ['a@y.io'] } })).recipients).toEqual({ result: 'reached', addresses: ['a@y.io'] });
   });
 
   it('maps complaints without a status change, suppressing the complainers, and ignores opens until tracking exists', () => {

@@ -29,6 +29,7 @@ function domain(overrides: Partial<Domain> = {}): Domain {
     updated_at: '2024-01-01T00:00:00.000Z',
     verified_at: '2024-01-01T00:00:00.000Z',
     last_checked_at: null,
+    provider: null,
     ...overrides,
   };
 }

@@ -7,7 +7,7 @@ const envelope = (rcptTo: string[], mailFrom = 'hello@acme.test') => ({ mailFrom
 describe('a relayed message as a send request', () => {
   it('reads the record from the header, with recipients from the envelope (bcc: the ones no field names)', async () => {
     const raw = crlf([
-      'From: "Acme Café" <hello@acme.test>',
+      'From: "=?UTF-8?Q?Acme_Caf=C3=A9?=" <hello@acme.test>',
       'To: Ann <ann@example.org>, shown-only@example.org',
       'Cc: =?UTF-8?Q?Bj=C3=B6rn?= <bjorn@example.org>',
       'Bcc: hidden@example.org',
@@ -129,10 +129,12 @@ describe('a relayed message as a send request', () => {
     expect(sent.raw.equals(raw)).toBe(true);
   });
 
-  it('keeps an 8-bit (SMTPUTF8) header and body byte for byte', async () => {
-    const raw = Buffer.from('From: Zoë <zoe@acme.test>\r\nTo: x@example.org\r\nSubject: Grüße\r\nX-Note: naïve\r\n\r\nBody ünïcödé\r\n', 'utf8');
+  it('keeps an 8-bit body byte for byte, and refuses raw 8-bit header text naming the field (SES takes 7-bit headers)', async () => {
+    const raw = Buffer.from('From: =?UTF-8?Q?Zo=C3=AB?= <zoe@acme.test>\r\nTo: x@example.org\r\nSubject: =?UTF-8?Q?Gr=C3=BC=C3=9Fe?=\r\n\r\nBody ünïcödé\r\n', 'utf8');
     const sent = await messageToSend(raw, envelope(['x@example.org']));
     expect(sent.raw.equals(raw)).toBe(true);
-    expect(sent.request).toMatchObject({ from: { email: 'zoe@acme.test', name: 'Zoë' }, subject: 'Grüße', headers: { 'X-Note': 'naïve' } });
+    expect(sent.request).toMatchObject({ from: { email: 'zoe@acme.test', name: 'Zoë' }, subject: 'Grüße' });
+    const eightBit = Buffer.from('From: zoe@acme.test\r\nTo: x@example.org\r\nSubject: hi\r\nX-Note: naïve\r\n\r\nx\r\n', 'utf8');
+    await expect(messageToSend(eightBit, envelope(['x@example.org']))).rejects.toMatchObject({ message: expect.stringMatching(/X-Note field has raw 8-bit/) });
   });
 });

@@ -42,7 +42,7 @@ describe('SES tenants sweep', () => {
     const f = fakes();
     const { report } = await sweepSesTenantPages(f.deps, { sesToken: null, aliasesAfter: null }, noLog);
     expect(report).toEqual({ ...NO_SES_TENANT_WORK, ses_tenants_restored: 1 });
-    expect(f.ses.resourcesOf(ID)).toEqual(['configuration-set']);
+    expect(f.ses.resourcesOf(ID)).toEqual(['configuration-set', 'configuration-set-tls-required']);
   });
 
   it('deletes again what it restored when the tenant\'s deletion began meanwhile (its DeleteTenant may have run first)', async () => {
@@ -50,7 +50,7 @@ describe('SES tenants sweep', () => {
     const { report } = await sweepSesTenantPages(f.deps, { sesToken: null, aliasesAfter: null }, noLog);
     expect(report).toEqual(NO_SES_TENANT_WORK);
     expect(f.ses.resourcesOf(ID)).toBeUndefined();
-    expect(f.ses.calls.filter((call) => call.includes(ID))).toEqual([`get ${ID}`, `ensure ${ID}`, `associate ${ID} configuration-set`, `delete ${ID}`]);
+    expect(f.ses.calls.filter((call) => call.includes(ID))).toEqual([`get ${ID}`, `ensure ${ID}`, `associate ${ID} configuration-set`, `associate ${ID} configuration-set-tls-required`, `delete ${ID}`]);
   });
 
   it('starts SES\'s list over when SES no longer takes its token, and counts the error', async () => {

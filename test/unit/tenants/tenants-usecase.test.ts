@@ -113,8 +113,8 @@ describe('tenant use cases', () => {
         return create(tenant, limit);
       };
       const tenant = await createTenant(d, principal(), { external_id: 'acme' });
-      expect(sesAtStore).toEqual(['configuration-set']);
-      expect(ses.calls).toEqual([`ensure ${tenant.id}`, `associate ${tenant.id} configuration-set`]);
+      expect(sesAtStore).toEqual(['configuration-set', 'configuration-set-tls-required']);
+      expect(ses.calls).toEqual([`ensure ${tenant.id}`, `associate ${tenant.id} configuration-set`, `associate ${tenant.id} configuration-set-tls-required`]);
       expect(rows.get('acme')!.tenant.id).toBe(tenant.id);
     });
 
@@ -126,7 +126,7 @@ describe('tenant use cases', () => {
       ses.down = false;
       const tenant = await createTenant(d, principal(), { external_id: 'acme' });
       expect(rows.get('acme')!.tenant.id).toBe(tenant.id);
-      expect(ses.resourcesOf(tenant.id)).toEqual(['configuration-set']);
+      expect(ses.resourcesOf(tenant.id)).toEqual(['configuration-set', 'configuration-set-tls-required']);
     });
 
     it('a create the store refuses (duplicate external_id) deletes its fresh SES tenant again', async () => {

@@ -46,7 +46,7 @@ function fakes(
         return { kind: 'claimed', stored: { email: stored, body: { inline: { text: 'hi' } }, internals: {} } };
       },
       recordSent: async (_id, pid, at) => (calls.push(`recordSent ${pid}`), { ...stored, status: 'sent', sent_at: at }),
-      applyOutcome: async (_id, _acc, outcome) => (calls.push(`applyOutcome ${outcome.event}`), { ...stored, status: 'failed' }),
+      applyOutcome: async (_id, _acc, outcome) => (calls.push(`applyOutcome ${outcome.event}`), { kind: 'moved', email: { ...stored, status: 'failed' } }),
       releaseLease: async () => void calls.push('releaseLease'),
     },
     events: { publish: async (batch) => void events.push(...batch) },
@@ -74,10 +74,10 @@ function fakes(
 }
 
 describe('deliverEmail', () => {
-  it('claims, signs, sends and records sent in one write, publishing email.sent', async () => {
+  it('claims, sends unsigned (SES signs with the domain key: BYODKIM) and records sent in one write, publishing email.sent', async () => {
     const { deps, calls, events } = fakes();
     expect(await deliverEmail(deps, 'msg_1')).toBe('sent');
-    expect(calls).toEqual(['claim', 'dkim', 'ses signed', 'recordSent ses-1']);
+    expect(calls).toEqual(['claim', 'dkim', 'ses unsigned', 'recordSent ses-1']);
     expect(events.map((e) => e.type)).toEqual(['email.sent']);
   });
 
@@ -87,7 +87,7 @@ describe('deliverEmail', () => {
     expect(immediate.calls).not.toContain('suppressions');
     const scheduled = fakes({ scheduled: true });
     expect(await deliverEmail(scheduled.deps, 'msg_1')).toBe('sent');
-    expect(scheduled.calls).toEqual(['claim', 'suppressions', 'dkim', 'ses signed', 'recordSent ses-1']);
+    expect(scheduled.calls).toEqual(['claim', 'suppressions', 'dkim', 'ses unsigned', 'recordSent ses-1']);
   });
 
   it('fails a scheduled email whose recipient was suppressed before its time, without calling SES', async () => {
@@ -120,7 +120,7 @@ describe('deliverEmail', () => {
   it('gives the lease back and rethrows on a transient provider error (the message is retried)', async () => {
     const { deps, calls } = fakes({ mailerError: new MailerError('throttled', false) });
     await expect(deliverEmail(deps, 'msg_1')).rejects.toThrow('throttled');
-    expect(calls).toEqual(['claim', 'dkim', 'ses signed', 'releaseLease']);
+    expect(calls).toEqual(['claim', 'dkim', 'ses unsigned', 'releaseLease']);
   });
 
   it('drops a message for an email another attempt holds (the reconciler re-drives it if that attempt died)', async () => {
@@ -175,7 +175,7 @@ describe('deliverEmail', () => {
       const { deps, sent, calls } = fakes({ emailTenant: 'ten_A', domainTenant: 'ten_A', tenantError: refusal });
       expect(await deliverEmail(deps, 'msg_1')).toBe('sent');
       expect(sent).toEqual([{ tenantName: 'ten_A' }, { tenantName: undefined }]);
-      expect(calls).toEqual(['claim', 'dkim', 'ses signed', 'ses signed', 'recordSent ses-1']);
+      expect(calls).toEqual(['claim', 'dkim', 'ses unsigned', 'ses unsigned', 'recordSent ses-1']);
     });
 
     it('does not go around any other refusal of a tenant send (a paused SES tenant stays paused)', async () => {

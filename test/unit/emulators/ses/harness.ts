@@ -1,16 +1,21 @@
 /**
  * Test harness: a real fauxqs (SNS + SQS) with a topic fanned out to a queue, the SES emulator
- * publishing to it, and an SESv2 client pointed at the emulator.
+ * publishing to it, a DNS emulator it verifies identities against (with `example.com` a verified
+ * sending domain, so tests may send from any address under it), and an SESv2 client pointed at it.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
+import { startDnsEmulator, type DnsEmulator } from '../../../../localstack/emulators/dns';
 import { startSesEmulator, type SesEmulator, type SesEmulatorOptions } from '../../../../localstack/emulators/ses';
+import { verifiedDomainIdentity } from './verified-domain';
 
 export const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 export const region = 'us-east-1';
+/** The sending domain every harness verifies (senders under it pass SendEmail's identity check). */
+export const VERIFIED_DOMAIN = 'example.com';
 
 type Fauxqs = Awaited<ReturnType<typeof startFauxqs>>;
 
@@ -32,6 +37,7 @@ export class Harness {
   readonly logs: string[] = [];
   ses!: SesEmulator;
   client!: SESv2Client;
+  dns!: DnsEmulator;
   private sqs!: SQSClient;
   private readonly received = new Map<string, SesEventRecord[]>();
 
@@ -48,6 +54,7 @@ export class Harness {
     fx.subscribe({ topic: 'ses-events', queue: 'events' });
     const h = new Harness(fx, topicArn, queueUrl);
     h.sqs = new SQSClient({ endpoint: fx.address, region, credentials });
+    h.dns = await startDnsEmulator();
     await h.startSes(sesOptions);
     return h;
   }
@@ -56,10 +63,13 @@ export class Harness {
     this.ses = await startSesEmulator({
       sns: { endpoint: this.fx.address, region, credentials },
       log: (m) => this.logs.push(m),
+      dnsResolver: this.dns.address,
       ...sesOptions,
     });
     this.client?.destroy();
     this.client = new SESv2Client({ endpoint: this.ses.url, region, credentials, maxAttempts: 1 });
+    // A test verifying against its own DNS server verifies its own senders.
+    if (sesOptions.dnsResolver === undefined) await verifiedDomainIdentity(this.client, this.dns, VERIFIED_DOMAIN);
   }
 
   /** Pulls everything currently in the queue into the per-message buffer. */
@@ -100,6 +110,7 @@ export class Harness {
     this.client?.destroy();
     this.sqs?.destroy();
     await this.ses?.stop();
+    await this.dns?.stop();
     await this.fx.stop();
   }
 }

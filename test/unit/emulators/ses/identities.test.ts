@@ -1,7 +1,8 @@
 /**
  * The SES emulator's email identities through the real SESv2 client: BYODKIM keys validated as SES
- * does, MAIL FROM, listing, deletion, persistence, the viewer routes; and the SesMailer adapter's
- * registerDomain / unregisterDomain against it.
+ * does, verification against the DNS emulator (PENDING until the records show), MAIL FROM, listing,
+ * deletion, persistence, the viewer routes; SendEmail's identity checks (sandbox included) and ASCII-only
+ * address parameters; and the SesMailer adapter's registerDomain / domainState / unregisterDomain against it.
  */
 import {
   CreateEmailIdentityCommand,
@@ -19,6 +20,10 @@ import * as path from 'node:path';
 import { SesMailer, sesSigningKey } from '../../../../shared/aws/ses-mailer';
 import { MailerError } from '../../../../shared/ports';
 import { Harness, rawMessage } from './harness';
+
+/** Publishes a BYODKIM public key where SES looks for it: TXT `<selector>._domainkey.<domain>`. */
+const publishDkim = (domain: string, selector: string, publicKey: string) =>
+  h.dns.setRecords({ name: `${selector}._domainkey.${domain}`, type: 'TXT', values: [`v=DKIM1; k=rsa; p=${publicKey}`] });
 
 function rsaKey(modulusLength: number) {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength });
@@ -57,15 +62,23 @@ const errorOf = async (promise: Promise<unknown>): Promise<{ name: string; messa
 };
 
 describe('CreateEmailIdentity and GetEmailIdentity', () => {
-  it('creates a BYODKIM domain identity that is verified for sending at once', async () => {
+  it('creates a BYODKIM domain identity that stays PENDING until DNS shows its key, then is verified for sending', async () => {
     const created = await h.client.send(
       new CreateEmailIdentityCommand({ EmailIdentity: 'byo.example.com', DkimSigningAttributes: { DomainSigningSelector: 'sel1', DomainSigningPrivateKey: key.pkcs1 } }),
     );
     expect(created).toMatchObject({
       IdentityType: 'DOMAIN',
-      VerifiedForSendingStatus: true,
-      DkimAttributes: { SigningEnabled: true, Status: 'SUCCESS', Tokens: ['sel1'], SigningAttributesOrigin: 'EXTERNAL' },
+      VerifiedForSendingStatus: false,
+      DkimAttributes: { SigningEnabled: true, Status: 'PENDING', Tokens: ['sel1'], SigningAttributesOrigin: 'EXTERNAL' },
     });
+    const pending = await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'byo.example.com' }));
+    expect(pending).toMatchObject({ VerifiedForSendingStatus: false, VerificationStatus: 'PENDING', DkimAttributes: { Status: 'PENDING' } });
+    // Another key at the selector is not ours: still PENDING.
+    publishDkim('byo.example.com', 'sel1', otherKey.publicKey);
+    expect((await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'byo.example.com' }))).VerificationStatus).toBe('PENDING');
+    expect(h.ses.listIdentities().find((i) => i.identity === 'byo.example.com')?.verification_status).toBe('PENDING');
+
+    publishDkim('byo.example.com', 'sel1', key.publicKey);
     const got = await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'byo.example.com' }));
     expect(got).toMatchObject({
       IdentityType: 'DOMAIN',
@@ -116,11 +129,22 @@ describe('CreateEmailIdentity and GetEmailIdentity', () => {
 
   it('creates Easy DKIM domains and email address identities; refuses invalid names', async () => {
     const easy = await h.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'easy.example.com' }));
-    expect(easy.DkimAttributes).toMatchObject({ SigningAttributesOrigin: 'AWS_SES', Status: 'SUCCESS' });
+    expect(easy.DkimAttributes).toMatchObject({ SigningAttributesOrigin: 'AWS_SES', Status: 'PENDING' });
     expect(easy.DkimAttributes?.Tokens).toHaveLength(3);
+    // Easy DKIM: verified once all three CNAMEs show.
+    const [first, ...others] = easy.DkimAttributes!.Tokens!;
+    h.dns.setRecords({ name: `${first}._domainkey.easy.example.com`, type: 'CNAME', values: [`${first}.dkim.amazonses.com`] });
+    expect((await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'easy.example.com' }))).VerificationStatus).toBe('PENDING');
+    for (const token of others) h.dns.setRecords({ name: `${token}._domainkey.easy.example.com`, type: 'CNAME', values: [`${token}.dkim.amazonses.com`] });
+    expect(await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'easy.example.com' }))).toMatchObject({ VerifiedForSendingStatus: true, DkimAttributes: { Status: 'SUCCESS' } });
+
+    // An address is verified by following SES's link (locally: confirmIdentity).
     const address = await h.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'someone@example.org' }));
-    expect(address).toMatchObject({ IdentityType: 'EMAIL_ADDRESS', VerifiedForSendingStatus: true, DkimAttributes: { SigningEnabled: false, Status: 'NOT_STARTED' } });
-    expect((await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'someone@example.org' }))).IdentityType).toBe('EMAIL_ADDRESS');
+    expect(address).toMatchObject({ IdentityType: 'EMAIL_ADDRESS', VerifiedForSendingStatus: false, DkimAttributes: { SigningEnabled: false, Status: 'NOT_STARTED' } });
+    expect((await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'someone@example.org' }))).VerificationStatus).toBe('PENDING');
+    expect(h.ses.confirmIdentity('someone@example.org')).toBe(true);
+    expect(h.ses.confirmIdentity('nobody@example.org')).toBe(false);
+    expect(await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'someone@example.org' }))).toMatchObject({ IdentityType: 'EMAIL_ADDRESS', VerifiedForSendingStatus: true });
     const byoOnAddress = await errorOf(
       h.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'other@example.org', DkimSigningAttributes: { DomainSigningSelector: 's', DomainSigningPrivateKey: key.pkcs1 } })),
     );
@@ -146,7 +170,8 @@ describe('PutEmailIdentityDkimSigningAttributes and PutEmailIdentityMailFromAttr
         SigningAttributes: { DomainSigningSelector: 'new', DomainSigningPrivateKey: otherKey.pkcs1 },
       }),
     );
-    expect(put).toMatchObject({ DkimStatus: 'SUCCESS', DkimTokens: ['new'] });
+    // New signing attributes restart verification.
+    expect(put).toMatchObject({ DkimStatus: 'PENDING', DkimTokens: ['new'] });
     expect(h.ses.listIdentities().find((i) => i.identity === 'rotate.example.com')).toMatchObject({ dkim_selector: 'new', dkim_public_key: otherKey.publicKey });
 
     const bad = await errorOf(
@@ -172,7 +197,11 @@ describe('PutEmailIdentityDkimSigningAttributes and PutEmailIdentityMailFromAttr
   it('sets and clears a custom MAIL FROM domain, which must be a subdomain', async () => {
     await h.client.send(new PutEmailIdentityMailFromAttributesCommand({ EmailIdentity: 'byo.example.com', MailFromDomain: 'rp.byo.example.com', BehaviorOnMxFailure: 'USE_DEFAULT_VALUE' }));
     const got = await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'byo.example.com' }));
-    expect(got.MailFromAttributes).toEqual({ MailFromDomain: 'rp.byo.example.com', MailFromDomainStatus: 'SUCCESS', BehaviorOnMxFailure: 'USE_DEFAULT_VALUE' });
+    expect(got.MailFromAttributes).toEqual({ MailFromDomain: 'rp.byo.example.com', MailFromDomainStatus: 'PENDING', BehaviorOnMxFailure: 'USE_DEFAULT_VALUE' });
+    // SES finds the MAIL FROM domain's MX (here through a CNAME, as customers publish rp.<domain>).
+    h.dns.setRecords({ name: 'rp.byo.example.com', type: 'CNAME', values: ['rp.operator.example'] });
+    h.dns.setRecords({ name: 'rp.operator.example', type: 'MX', values: ['10 feedback-smtp.us-east-1.amazonses.com'] });
+    expect((await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'byo.example.com' }))).MailFromAttributes?.MailFromDomainStatus).toBe('SUCCESS');
     expect(h.ses.listIdentities().find((i) => i.identity === 'byo.example.com')).toMatchObject({ mail_from_domain: 'rp.byo.example.com', behavior_on_mx_failure: 'USE_DEFAULT_VALUE' });
 
     const outside = await errorOf(h.client.send(new PutEmailIdentityMailFromAttributesCommand({ EmailIdentity: 'byo.example.com', MailFromDomain: 'rp.elsewhere.example' })));
@@ -222,9 +251,33 @@ describe('ListEmailIdentities, DeleteEmailIdentity and the viewer', () => {
     expect(body.identities.map((i) => i.identity)).toContain('byo.example.com');
   });
 
-  it('still sends from domains that are not identities', async () => {
-    const sent = await h.client.send(new SendEmailCommand({ Content: { Raw: { Data: rawMessage(['From: a@unregistered.example', 'To: b@example.com', 'Subject: s', '', 'x']) } } }));
-    expect(sent.MessageId).toBeDefined();
+  it('refuses sends from unverified identities as SES does, and sends from a verified one or its subdomains', async () => {
+    const raw = (from: string) => ({ Content: { Raw: { Data: rawMessage([`From: ${from}`, 'To: b@example.org', 'Subject: s', '', 'x']) } } });
+    expect(await errorOf(h.client.send(new SendEmailCommand(raw('a@unregistered.example'))))).toEqual({
+      name: 'MessageRejected',
+      status: 400,
+      message: 'Email address is not verified. The following identities failed the check in region US-EAST-1: a@unregistered.example',
+    });
+    await h.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'waiting.example.net' }));
+    expect((await errorOf(h.client.send(new SendEmailCommand({ FromEmailAddress: 'a@waiting.example.net', ...raw('a@waiting.example.net') })))).name).toBe('MessageRejected');
+    expect((await h.client.send(new SendEmailCommand(raw('a@byo.example.com')))).MessageId).toBeDefined();
+    expect((await h.client.send(new SendEmailCommand(raw('a@news.byo.example.com')))).MessageId).toBeDefined();
+  });
+
+  it('refuses non-ASCII address parameters (BadRequestException); an RFC 2047 display name passes', async () => {
+    const simple = { Content: { Simple: { Subject: { Data: 's' }, Body: { Text: { Data: 'x' } } } } };
+    const cases: Record<string, unknown>[] = [
+      { FromEmailAddress: '"José Ñ" <a@byo.example.com>', Destination: { ToAddresses: ['b@example.org'] } },
+      { FromEmailAddress: 'a@byo.example.com', Destination: { ToAddresses: ['Zoë <b@example.org>'] } },
+      { FromEmailAddress: 'a@byo.example.com', Destination: { BccAddresses: ['b@exämple.org'] } },
+      { FromEmailAddress: 'a@byo.example.com', Destination: { ToAddresses: ['b@example.org'] }, ReplyToAddresses: ['Ré <r@example.org>'] },
+    ];
+    for (const params of cases) {
+      const error = await errorOf(h.client.send(new SendEmailCommand({ ...simple, ...params })));
+      expect({ params, name: error.name, message: error.message }).toEqual({ params, name: 'BadRequestException', message: expect.stringContaining('non-ASCII') });
+    }
+    const encoded = await h.client.send(new SendEmailCommand({ ...simple, FromEmailAddress: '=?UTF-8?B?Sm9zw6kg0YE=?= <a@byo.example.com>', Destination: { ToAddresses: ['b@xn--exmple-cua.org'] } }));
+    expect(encoded.MessageId).toBeDefined();
   });
 
   it('keeps identities across a restart (without private keys on disk)', async () => {
@@ -249,13 +302,21 @@ describe('SesMailer against the emulator', () => {
 
   it('registers a domain (BYODKIM + MAIL FROM), again idempotently, and unregisters it', async () => {
     const registration = { domain: 'mailer.example.com', selector: 'svc2611abcdef', privateKeyPem: key.pem, mailFromDomain: 'rp.mailer.example.com' };
-    await mailer().registerDomain(registration);
-    await mailer().registerDomain(registration);
+    // SES says whether it can send yet: not before it has seen the DKIM record.
+    expect(await mailer().registerDomain(registration)).toMatchObject({ status: 'pending', detail: expect.stringContaining('PENDING') });
+    expect((await mailer().domainState('mailer.example.com')).status).toBe('pending');
+    publishDkim('mailer.example.com', 'svc2611abcdef', key.publicKey);
+    expect((await mailer().domainState('mailer.example.com')).status).toBe('verified');
+    // Registering again with the same key leaves SES's verification alone (no PutEmailIdentityDkimSigningAttributes).
+    const before = h.ses.listIdentities().find((i) => i.identity === 'mailer.example.com')!.updated_at;
+    expect((await mailer().registerDomain(registration)).status).toBe('verified');
+    expect(h.ses.listIdentities().find((i) => i.identity === 'mailer.example.com')!.updated_at).toBe(before);
+    expect(h.ses.listIdentities().find((i) => i.identity === 'mailer.example.com')?.verification_status).toBe('SUCCESS');
     const expected = { identity: 'mailer.example.com', dkim_origin: 'EXTERNAL', dkim_selector: 'svc2611abcdef', dkim_public_key: key.publicKey, mail_from_domain: 'rp.mailer.example.com', behavior_on_mx_failure: 'USE_DEFAULT_VALUE' };
     expect(h.ses.listIdentities().filter((i) => i.identity === 'mailer.example.com')).toEqual([expect.objectContaining(expected)]);
 
     // A re-verification after a key change updates the signing attributes of the existing identity.
-    await mailer().registerDomain({ ...registration, selector: 'svc2611zzzzzz', privateKeyPem: otherKey.pem });
+    expect((await mailer().registerDomain({ ...registration, selector: 'svc2611zzzzzz', privateKeyPem: otherKey.pem })).status).toBe('pending');
     expect(h.ses.listIdentities().find((i) => i.identity === 'mailer.example.com')).toMatchObject({ dkim_selector: 'svc2611zzzzzz', dkim_public_key: otherKey.publicKey });
 
     await mailer().unregisterDomain('mailer.example.com');
@@ -274,5 +335,29 @@ describe('SesMailer against the emulator', () => {
       .registerDomain({ domain: 'mailer2.example.com', selector: 's', privateKeyPem: key.pem, mailFromDomain: 'rp.other.example' })
       .catch((error: unknown) => error);
     expect(outside).toMatchObject({ name: 'MailerError', permanent: true, message: expect.stringContaining('BadRequestException') });
+  });
+});
+
+describe('sandbox mode', () => {
+  let sandbox: Harness;
+  beforeAll(async () => {
+    sandbox = await Harness.start({ sandbox: true });
+  });
+  afterAll(async () => {
+    await sandbox.stop();
+  });
+
+  it('refuses unverified recipients, naming them; verified addresses and domains and the mailbox simulator pass', async () => {
+    const send = (to: string[]) =>
+      sandbox.client.send(new SendEmailCommand({ FromEmailAddress: 'a@example.com', Destination: { ToAddresses: to }, Content: { Simple: { Subject: { Data: 's' }, Body: { Text: { Data: 'x' } } } } }));
+    expect(await errorOf(send(['friend@example.org', 'success@simulator.amazonses.com', 'other@example.net']))).toEqual({
+      name: 'MessageRejected',
+      status: 400,
+      message: 'Email address is not verified. The following identities failed the check in region US-EAST-1: friend@example.org, other@example.net',
+    });
+    await sandbox.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'friend@example.org' }));
+    expect((await errorOf(send(['friend@example.org']))).name).toBe('MessageRejected');
+    sandbox.ses.confirmIdentity('friend@example.org');
+    expect((await send(['friend@example.org', 'bounce@simulator.amazonses.com', 'b@sub.example.com'])).MessageId).toBeDefined();
   });
 });

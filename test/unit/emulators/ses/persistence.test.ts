@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Harness, rawMessage } from './harness';
+import { withoutSesDateAndMessageId } from './ses-fields';
 
 let h: Harness;
 let dataDir: string;
@@ -49,7 +50,7 @@ it('keeps messages (raw bytes and events) and configuration sets across a restar
   const messages = h.ses.listMessages();
   expect(messages.map((m) => m.id)).toEqual([second.MessageId, first.MessageId]);
   const restored = messages[1]!;
-  expect(Buffer.from(restored.raw_base64, 'base64').equals(raw)).toBe(true);
+  expect(withoutSesDateAndMessageId(restored.raw_base64).equals(raw)).toBe(true);
   expect(restored).toMatchObject({
     subject: 'kept',
     from: 'a@example.com',

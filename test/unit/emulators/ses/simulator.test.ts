@@ -1,4 +1,6 @@
-import { outcomeFor, planOutcomes, plannedEvents } from '../../../../localstack/emulators/ses/simulator';
+import { delayTypeFor, isEarly, LOCAL_EVENTS_DOMAIN, outcomeFor, plannedEvents } from '../../../../localstack/emulators/ses/simulator';
+
+const local = (part: string) => `${part}@${LOCAL_EVENTS_DOMAIN}`;
 
 describe('outcomeFor', () => {
   it.each([
@@ -14,37 +16,86 @@ describe('outcomeFor', () => {
     ['bounce@example.com', 'delivery'],
     ['someone@example.org', 'delivery'],
     ['not-an-address', 'delivery'],
+    // The emulator's own triggers.
+    [local('transient'), 'transient'],
+    [local('MailboxFull'), 'mailbox-full'],
+    [local('messagetoolarge+x'), 'message-too-large'],
+    [local('contentrejected'), 'content-rejected'],
+    [local('attachmentrejected'), 'attachment-rejected'],
+    [local('undetermined'), 'undetermined'],
+    [local('noemail'), 'no-email'],
+    [local('tenantsuppressionlist'), 'tenant-suppressed'],
+    [local('complaintsuppressed'), 'complaint-suppressed'],
+    [local('delay+mailboxfull'), 'delay'],
+    [local('reject'), 'reject'],
+    [local('anyone'), 'delivery'],
+    // Not the simulator's: the triggers exist only at the local domain.
+    ['transient@simulator.amazonses.com', 'delivery'],
   ])('%s -> %s', (address, outcome) => {
     expect(outcomeFor(address)).toBe(outcome);
   });
+
+  it('reads the delay type and the early label', () => {
+    expect(delayTypeFor(local('delay'))).toBe('TransientCommunicationFailure');
+    expect(delayTypeFor(local('delay+MailboxFull'))).toBe('MailboxFull');
+    expect(isEarly('bounce+early@simulator.amazonses.com')).toBe(true);
+    expect(isEarly('bounce+late@simulator.amazonses.com')).toBe(false);
+  });
 });
 
-describe('planOutcomes / plannedEvents', () => {
-  it('groups recipients per outcome, keeping order; complaints are delivered first', () => {
+describe('plannedEvents', () => {
+  it('one Delivery per recipient, bounces grouped by type and sub-type, complaints last', () => {
     const recipients = [
       'a@example.com',
       'bounce@simulator.amazonses.com',
       'complaint@simulator.amazonses.com',
       'suppressionlist@simulator.amazonses.com',
       'bounce+2@simulator.amazonses.com',
+      local('mailboxfull'),
     ];
-    expect(planOutcomes(recipients)).toEqual({
-      delivered: ['a@example.com', 'complaint@simulator.amazonses.com'],
-      bounced: [
-        { subType: 'General', recipients: ['bounce@simulator.amazonses.com', 'bounce+2@simulator.amazonses.com'] },
-        { subType: 'OnAccountSuppressionList', recipients: ['suppressionlist@simulator.amazonses.com'] },
-      ],
-      complained: ['complaint@simulator.amazonses.com'],
-    });
-    expect(plannedEvents(recipients).map((e) => e.type)).toEqual(['Send', 'Delivery', 'Bounce', 'Bounce', 'Complaint']);
+    expect(plannedEvents(recipients)).toEqual([
+      { type: 'Send' },
+      { type: 'Delivery', recipients: ['a@example.com'] },
+      { type: 'Delivery', recipients: ['complaint@simulator.amazonses.com'] },
+      { type: 'Bounce', bounceType: 'Permanent', subType: 'General', recipients: ['bounce@simulator.amazonses.com', 'bounce+2@simulator.amazonses.com'] },
+      { type: 'Bounce', bounceType: 'Permanent', subType: 'OnAccountSuppressionList', recipients: ['suppressionlist@simulator.amazonses.com'] },
+      { type: 'Bounce', bounceType: 'Transient', subType: 'MailboxFull', recipients: [local('mailboxfull')] },
+      { type: 'Complaint', complaintSubType: null, recipients: ['complaint@simulator.amazonses.com'] },
+    ]);
   });
 
   it('always starts with Send', () => {
-    expect(plannedEvents(['success@simulator.amazonses.com'])).toEqual([
-      { type: 'Send' },
-      { type: 'Delivery', recipients: ['success@simulator.amazonses.com'] },
-    ]);
+    expect(plannedEvents(['success@simulator.amazonses.com'])).toEqual([{ type: 'Send' }, { type: 'Delivery', recipients: ['success@simulator.amazonses.com'] }]);
     expect(plannedEvents(['bounce@simulator.amazonses.com']).map((e) => e.type)).toEqual(['Send', 'Bounce']);
     expect(plannedEvents(['complaint@simulator.amazonses.com']).map((e) => e.type)).toEqual(['Send', 'Delivery', 'Complaint']);
+  });
+
+  it('a delay comes before the Delivery; a suppressed complaint has no Delivery; a Reject replaces every outcome', () => {
+    expect(plannedEvents([local('delay+mailboxfull')])).toEqual([
+      { type: 'Send' },
+      { type: 'DeliveryDelay', delayType: 'MailboxFull', recipients: [local('delay+mailboxfull')] },
+      { type: 'Delivery', recipients: [local('delay+mailboxfull')] },
+    ]);
+    expect(plannedEvents([local('complaintsuppressed')])).toEqual([
+      { type: 'Send' },
+      { type: 'Complaint', complaintSubType: 'OnAccountSuppressionList', recipients: [local('complaintsuppressed')] },
+    ]);
+    expect(plannedEvents(['a@example.com', local('reject')])).toEqual([{ type: 'Send' }, { type: 'Reject' }]);
+  });
+
+  it('out of order: `+early` recipients, or not-sent events in `ses` order, go right after Send', () => {
+    const two = ['a@example.com', 'suppressionlist@simulator.amazonses.com'];
+    expect(plannedEvents(two).map((e) => e.type)).toEqual(['Send', 'Delivery', 'Bounce']);
+    expect(plannedEvents(two, { order: 'ses' })).toEqual([
+      { type: 'Send' },
+      { type: 'Bounce', bounceType: 'Permanent', subType: 'OnAccountSuppressionList', recipients: ['suppressionlist@simulator.amazonses.com'], early: true },
+      { type: 'Delivery', recipients: ['a@example.com'] },
+    ]);
+    expect(plannedEvents(['a@example.com', 'bounce+early@simulator.amazonses.com']).map((e) => e.type)).toEqual(['Send', 'Bounce', 'Delivery']);
+  });
+
+  it('takes an outcome decided elsewhere (a suppression list) before the simulator', () => {
+    const events = plannedEvents(['x@example.com'], { outcomeOf: (a) => (a === 'x@example.com' ? 'suppressed' : undefined) });
+    expect(events).toEqual([{ type: 'Send' }, { type: 'Bounce', bounceType: 'Permanent', subType: 'OnAccountSuppressionList', recipients: ['x@example.com'] }]);
   });
 });

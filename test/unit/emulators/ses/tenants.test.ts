@@ -192,6 +192,7 @@ describe('the adapters against the emulator', () => {
     expect(sesResourceArn(settings, { kind: 'identity', name: 'x.example.com' })).toBe(arn('identity', 'x.example.com'));
     expect(sesResourceArn({ ...settings, region: 'cn-north-1' }, { kind: 'configuration_set' })).toBe(`arn:aws-cn:ses:cn-north-1:${ACCOUNT}:configuration-set/outbound`);
     expect(() => sesResourceArn({ ...settings, accountId: '' }, { kind: 'configuration_set' })).toThrow('AWS_ACCOUNT_ID');
+    expect(sesResourceArn(settings, { kind: 'configuration_set', tlsRequired: true })).toBe(arn('configuration-set', 'outbound-tls-required'));
   });
 
   it('is idempotent: creating what exists and removing what is gone are done', async () => {

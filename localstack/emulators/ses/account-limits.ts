@@ -1,0 +1,159 @@
+/**
+ * The account's sending quota and account-level switches, as SES applies them to SendEmail:
+ *
+ * - Maximum send rate (recipients per second) and 24-hour quota (recipients), counted per recipient:
+ *   "Quotas are based on the number of recipients, rather than on the number of messages"
+ *   (https://docs.aws.amazon.com/ses/latest/dg/quotas.html). Over either, SESv2 answers HTTP 429
+ *   TooManyRequestsException "Maximum sending rate exceeded." or "Daily message quota exceeded."
+ *   (https://docs.aws.amazon.com/ses/latest/dg/manage-sending-quotas-errors.html).
+ * - The rate is a token bucket of one second's worth (the emulator's own choice: SES says only that short
+ *   bursts above the rate may pass). A message with several recipients passes while the bucket holds at
+ *   least one token and then takes them all, so the next sends are refused until the bucket has filled
+ *   again ("if your send rate quota is one message per second, and you send a message to five recipients
+ *   at once, Amazon SES lets you do that. For the next five seconds, though, ... errors":
+ *   https://aws.amazon.com/blogs/messaging-and-targeting/what-happens-when-you-reach-your-sending-limits/).
+ * - The 24-hour quota is a rolling window: "the maximum number of emails that you can send in a 24-hour
+ *   period", and SentLast24Hours counts what was sent in it
+ *   (https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_SendQuota.html).
+ * - PutAccountSendingAttributes `SendingEnabled: false` pauses the whole account: SendEmail answers
+ *   SendingPausedException (https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_PutAccountSendingAttributes.html,
+ *   https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_SendEmail.html#API_SendEmail_Errors).
+ * - A suspended account (SES's enforcement; local only: there is no SES API for it) answers
+ *   AccountSuspendedException.
+ *
+ * Off by default (no quota, never throttles). The sandbox preset is SES's sandbox quota: 1 per second and
+ * 200 per 24 hours. None of this state is persisted: a restart starts a new 24 hours (emulator's choice).
+ */
+import { SesError } from './errors';
+import type { OperationResult } from './service';
+import { optBoolean, type Json } from './validate';
+
+/** SES's sandbox quota (https://docs.aws.amazon.com/ses/latest/dg/quotas.html). */
+export const SANDBOX_QUOTA = { maxSendRate: 1, max24HourSend: 200 } as const;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface AccountLimitOptions {
+  /** Recipients per second; undefined or <= 0: no rate limit. */
+  maxSendRate?: number;
+  /** Recipients per rolling 24 hours; undefined or <= 0: no quota. */
+  max24HourSend?: number;
+  /** The account is in the SES sandbox: ProductionAccessEnabled false, and SANDBOX_QUOTA for what is unset. */
+  sandbox?: boolean;
+}
+
+/** The switches `/_local/account` changes (local only: SES has no API for a suspension). */
+export interface LocalAccountSwitches {
+  suspended?: boolean;
+  sendingEnabled?: boolean;
+  maxSendRate?: number | null;
+  max24HourSend?: number | null;
+}
+
+const positive = (n: number | undefined | null): number | null => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : null);
+
+export class AccountLimits {
+  private maxSendRate: number | null;
+  private max24HourSend: number | null;
+  private readonly sandbox: boolean;
+  private sendingEnabled = true;
+  private suspended = false;
+  /** The rate's bucket as a theoretical arrival time (GCRA): empty when <= now, each recipient adds 1/rate s. */
+  private tatMs = 0;
+  /** Sends refused with TooManyRequestsException since the start (local only: `/_local/account`'s `throttled`). */
+  private throttled = 0;
+  /** Recipients accepted in the last 24 hours: [time, count], oldest first. */
+  private sent: [number, number][] = [];
+
+  constructor(
+    options: AccountLimitOptions = {},
+    private readonly now: () => number = Date.now,
+  ) {
+    this.sandbox = options.sandbox ?? false;
+    this.maxSendRate = positive(options.maxSendRate) ?? (this.sandbox ? SANDBOX_QUOTA.maxSendRate : null);
+    this.max24HourSend = positive(options.max24HourSend) ?? (this.sandbox ? SANDBOX_QUOTA.max24HourSend : null);
+  }
+
+  /** Whether SES's sandbox rules apply (recipient checks live with the identities). */
+  inSandbox(): boolean {
+    return this.sandbox;
+  }
+
+  /**
+   * Admits a send of `recipients` recipients or throws as SES does: suspended, paused, daily quota, rate.
+   * An admitted send counts against the rate and the 24-hour quota at once (synchronous: no race).
+   */
+  admitSend(recipients: number): void {
+    if (this.suspended) {
+      // Emulator's text: SES documents the code, "the account's ability to send email has been permanently restricted".
+      throw new SesError('AccountSuspendedException', "The account's ability to send email has been permanently restricted.");
+    }
+    if (!this.sendingEnabled) throw new SesError('SendingPausedException', 'Sending paused for this account.');
+    const now = this.now();
+    if (this.max24HourSend !== null && this.sentLast24Hours(now) + recipients > this.max24HourSend) throw this.throttle('Daily message quota exceeded.');
+    if (this.maxSendRate !== null) {
+      const rate = this.maxSendRate;
+      const capacity = Math.max(rate, 1);
+      // Tokens left = capacity - (tat - now) * rate; a send needs at least one.
+      if ((this.tatMs - now) * rate > (capacity - 1) * 1000 + 1e-6) throw this.throttle('Maximum sending rate exceeded.');
+      this.tatMs = Math.max(this.tatMs, now) + (recipients * 1000) / rate;
+    }
+    this.sent.push([now, recipients]);
+  }
+
+  private throttle(message: string): SesError {
+    this.throttled++;
+    return new SesError('TooManyRequestsException', message);
+  }
+
+  private sentLast24Hours(now: number): number {
+    while (this.sent.length > 0 && this.sent[0]![0] <= now - DAY_MS) this.sent.shift();
+    return this.sent.reduce((sum, [, count]) => sum + count, 0);
+  }
+
+  /** GetAccount (GET /v2/email/account): https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_GetAccount.html */
+  getAccount(): OperationResult {
+    return {
+      body: {
+        DedicatedIpAutoWarmupEnabled: false,
+        EnforcementStatus: this.suspended ? 'SHUTDOWN' : 'HEALTHY',
+        ProductionAccessEnabled: !this.sandbox,
+        SendingEnabled: this.sendingEnabled && !this.suspended,
+        // -1 means unlimited for Max24HourSend (API_SendQuota); the emulator also answers -1 for an unlimited rate (its own choice).
+        SendQuota: { Max24HourSend: this.max24HourSend ?? -1, MaxSendRate: this.maxSendRate ?? -1, SentLast24Hours: this.sentLast24Hours(this.now()) },
+      },
+    };
+  }
+
+  /** PutAccountSendingAttributes (PUT /v2/email/account/sending): `SendingEnabled` (absent: unchanged). */
+  putSendingAttributes(body: Json): OperationResult {
+    const enabled = optBoolean(body.SendingEnabled, 'SendingEnabled');
+    if (enabled !== undefined) this.sendingEnabled = enabled;
+    return { body: {} };
+  }
+
+  /** `/_local/account`: local switches (suspension, pause, quota), the state after them. */
+  setLocal(body: Json): Json {
+    const bool = (key: 'suspended' | 'sendingEnabled'): boolean | undefined => optBoolean(body[key], key);
+    const quota = (key: 'maxSendRate' | 'max24HourSend'): number | null | undefined => {
+      const value = body[key];
+      if (value === undefined) return undefined;
+      if (value === null) return null;
+      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new SesError('BadRequestException', `${key} must be a positive number or null.`);
+      return value;
+    };
+    const switches: LocalAccountSwitches = { suspended: bool('suspended'), sendingEnabled: bool('sendingEnabled'), maxSendRate: quota('maxSendRate'), max24HourSend: quota('max24HourSend') };
+    if (switches.suspended !== undefined) this.suspended = switches.suspended;
+    if (switches.sendingEnabled !== undefined) this.sendingEnabled = switches.sendingEnabled;
+    if (switches.maxSendRate !== undefined) {
+      this.maxSendRate = switches.maxSendRate;
+      this.tatMs = 0;
+    }
+    if (switches.max24HourSend !== undefined) this.max24HourSend = switches.max24HourSend;
+    return this.localState();
+  }
+
+  localState(): Json {
+    return { suspended: this.suspended, sandbox: this.sandbox, throttled: this.throttled, ...this.getAccount().body };
+  }
+}

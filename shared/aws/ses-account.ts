@@ -1,0 +1,38 @@
+/**
+ * The SES account's quota and state (SESv2 GetAccount:
+ * https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_GetAccount.html), for the send path's pace
+ * and the operator (`npm run admin -- ses quota`).
+ */
+import { GetAccountCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
+
+export interface SesAccountState {
+  /** Recipients per second; null: unlimited (the local SES with no quota set answers -1). */
+  maxSendRate: number | null;
+  /** Recipients per rolling 24 hours; null: unlimited (SES answers -1). */
+  max24HourSend: number | null;
+  sentLast24Hours: number;
+  /** False while the account's sending is paused (PutAccountSendingAttributes, or SES's enforcement). */
+  sendingEnabled: boolean;
+  /** False in the SES sandbox: only verified recipients, 1/s and 200 a day. */
+  productionAccessEnabled: boolean;
+  /** HEALTHY, PROBATION or SHUTDOWN. */
+  enforcementStatus: string | null;
+}
+
+const limit = (value: number | undefined): number | null => (typeof value === 'number' && value > 0 ? value : null);
+
+export class SesAccount {
+  constructor(private readonly ses: SESv2Client) {}
+
+  async get(): Promise<SesAccountState> {
+    const account = await this.ses.send(new GetAccountCommand({}));
+    return {
+      maxSendRate: limit(account.SendQuota?.MaxSendRate),
+      max24HourSend: limit(account.SendQuota?.Max24HourSend),
+      sentLast24Hours: account.SendQuota?.SentLast24Hours ?? 0,
+      sendingEnabled: account.SendingEnabled ?? true,
+      productionAccessEnabled: account.ProductionAccessEnabled ?? false,
+      enforcementStatus: account.EnforcementStatus ?? null,
+    };
+  }
+}

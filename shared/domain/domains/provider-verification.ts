@@ -1,0 +1,23 @@
+/**
+ * A domain and its mail provider's verification (SES verifies an identity later than our DNS check, once
+ * it has seen the DKIM record): the domain becomes `verified` only when the provider can send from it;
+ * until then it keeps the status it had (a new domain stays `pending`, with every record verified and
+ * `provider.status: pending` saying why). docs/domains.md, "Registration with the mail provider (SES)".
+ */
+import type { ProviderDomainState } from '../../ports';
+import type { DomainStatus, ProviderVerification } from './domain';
+
+export function providerVerification(state: ProviderDomainState, at: string): ProviderVerification {
+  const next =
+    state.status === 'verified'
+      ? 'The mail provider can send from the domain.'
+      : state.status === 'failed'
+        ? 'The domain is not verified yet: call verify again to restart the provider\'s verification (the DNS records need no change).'
+        : 'The domain becomes verified as soon as the provider confirms it: checked again on every verify and GET of the domain (usually within minutes).';
+  return { status: state.status, message: `${state.detail} ${next}`, checked_at: at };
+}
+
+/** The domain's status once its DNS checked out and the provider answered: verified only when the provider says so. */
+export function statusWithProvider(previous: DomainStatus, provider: ProviderVerification): DomainStatus {
+  return provider.status === 'verified' ? 'verified' : previous;
+}

@@ -1,0 +1,244 @@
+/**
+ * Every SES event type and sub-type, from the local SES's triggers (docs/local-cloud/ses.md, "Events")
+ * through SNS, SQS and the ses-events worker to the email's status and its webhooks (docs/api.md,
+ * "Delivery outcomes"): final transient and undetermined bounces, blocks, Reject, DeliveryDelay, SES's
+ * suppression lists read as "not sent"; outcomes decided per recipient whatever the arrival order; no
+ * webhook for an event that changes nothing. And tenants: a TLS-enforced tenant domain sends through the
+ * tenant, and a paused (DISABLED) SES tenant's email is never sent around the pause.
+ */
+import { GetTenantCommand, UpdateReputationEntityCustomerManagedStatusCommand } from '@aws-sdk/client-sesv2';
+import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { LOCAL_EVENTS_DOMAIN } from '../../localstack/emulators/ses/simulator';
+import type { Email } from '../../shared/domain/emails/email';
+import { newId } from '../../shared/domain/ids';
+import { applySesEvent } from '../../shared/usecases/apply-ses-event';
+import { publishAll, uniqueDomain } from './harness/dns';
+import { verifiedDomain } from './harness/domains';
+import { api, emailOf, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
+import { createTenant } from './harness/tenants';
+import { webhookInbox, type ReceivedWebhook } from './harness/webhook-inbox';
+import { sesTenantsView } from '../support/ses-tenants-view';
+
+const EMAIL_EVENTS = ['email.sent', 'email.delivered', 'email.delivery_delayed', 'email.bounced', 'email.failed', 'email.complained'];
+const local = (part: string) => `${part}@${LOCAL_EVENTS_DOMAIN}`;
+const view = sesTenantsView(() => stack().info.env);
+
+let account: TestAccount;
+let from: string;
+let received: () => Promise<ReceivedWebhook[]>;
+
+beforeAll(async () => {
+  account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
+  from = `hello@${(await verifiedDomain(account)).name}`;
+  received = await webhookInbox(account, EMAIL_EVENTS);
+});
+
+async function send(to: string[], extra: Record<string, unknown> = {}): Promise<string> {
+  const sent = await api('POST', '/emails', { key: account.key, body: { from, to, subject: 'events', text: 't', ...extra } });
+  expect(sent.status).toBe(200);
+  return sent.body.id;
+}
+
+/** The webhook types the email got so far, in the order they reached the inbox. */
+/** The email's webhook events, each once: delivery is at least once (a retry has the same webhook-id). */
+async function webhooksOf(id: string): Promise<string[]> {
+  const events = new Map((await received()).filter((event) => event.data.email_id === id).map((event) => [event.id, event.type]));
+  return [...events.values()];
+}
+
+async function waitForWebhook(id: string, type: string): Promise<void> {
+  await waitFor(async () => (await webhooksOf(id)).includes(type), `${type} of ${id}`, 30_000);
+}
+
+async function suppressed(address: string): Promise<boolean> {
+  return (await api('GET', `/suppressions?email=${encodeURIComponent(address)}`, { key: account.key })).body.suppressions.length > 0;
+}
+
+describe('each event type: status, webhook, suppression', () => {
+  it.each([
+    // [recipient, status, bounce_type, reason pattern, webhook]
+    [local('transient'), 'bounced', 'soft', /^Transient bounce \(General\)/, 'email.bounced'],
+    [local('mailboxfull'), 'bounced', 'soft', /^Transient bounce \(MailboxFull\): smtp; 552 5\.2\.2/, 'email.bounced'],
+    [local('messagetoolarge'), 'bounced', 'soft', /^Transient bounce \(MessageTooLarge\)/, 'email.bounced'],
+    [local('contentrejected'), 'bounced', 'block', /^Transient bounce \(ContentRejected\)/, 'email.bounced'],
+    [local('attachmentrejected'), 'bounced', 'block', /^Transient bounce \(AttachmentRejected\)/, 'email.bounced'],
+    [local('undetermined'), 'bounced', 'undetermined', /^Undetermined bounce$/, 'email.bounced'],
+    [local('reject'), 'failed', null, /^Rejected by SES: Bad content$/, 'email.failed'],
+    ['suppressionlist@simulator.amazonses.com', 'failed', 'not_sent', /^Not sent: the address is on the SES account's suppression list/, 'email.failed'],
+    [local('complaintsuppressed'), 'failed', 'not_sent', /^Not sent: the address is on the SES account's suppression list/, 'email.failed'],
+  ])('%s ends %s (%s) with its reason and webhook, and is not suppressed', async (to, status, bounceType, reason, webhook) => {
+    const id = await send([to]);
+    const email = await waitForStatus(account, id, status);
+    expect(email).toMatchObject({ last_event: status, bounce_type: bounceType, delivered_at: null });
+    expect(email.bounce_reason).toMatch(reason);
+    await waitForWebhook(id, webhook);
+    expect(await webhooksOf(id)).not.toContain('email.complained');
+    expect(await webhooksOf(id)).not.toContain('email.delivery_delayed');
+    expect(await suppressed(to)).toBe(false);
+  });
+
+  it('a DeliveryDelay is delivery_delayed while the email is not final, then its Delivery delivers it', async () => {
+    const id = await send([local('delay+mailboxfull')]);
+    await waitForStatus(account, id, 'delivered');
+    await waitForWebhook(id, 'email.delivered');
+    const types = await webhooksOf(id);
+    expect(types).toContain('email.delivery_delayed');
+    expect(types.indexOf('email.delivery_delayed')).toBeLessThan(types.indexOf('email.delivered'));
+  });
+});
+
+describe('per recipient, whatever the order', () => {
+  it('a suppression-list bounce of B before A\'s Delivery ends as in the other order: bounced (not_sent), after email.delivered and email.bounced', async () => {
+    const ordered = await send(['success@simulator.amazonses.com', 'suppressionlist@simulator.amazonses.com']);
+    // `+early`: the local SES publishes B's bounce first, a second before A's Delivery (as SES does).
+    const reversed = await send(['success@simulator.amazonses.com', 'suppressionlist+early@simulator.amazonses.com']);
+    for (const id of [ordered, reversed]) {
+      const email = await waitForStatus(account, id, 'bounced');
+      expect(email).toMatchObject({ last_event: 'bounced', bounce_type: 'not_sent', delivered_at: expect.any(String), bounced_at: expect.any(String) });
+      expect(email.bounce_reason).toMatch(/^Not sent: /);
+      await waitForWebhook(id, 'email.bounced');
+      await waitForWebhook(id, 'email.delivered');
+      expect(await webhooksOf(id)).not.toContain('email.failed');
+    }
+    // The early bounce really went first.
+    const [message] = await sesMessagesFor(reversed, { raw: false });
+    expect(message!.events.map((event) => event.type)).toEqual(['Bounce', 'Delivery']);
+  }, 60_000);
+
+  it('every recipient refused ends failed; a refusal waits for the other recipients', async () => {
+    const id = await send(['suppressionlist+early@simulator.amazonses.com', local('complaintsuppressed')]);
+    const email = await waitForStatus(account, id, 'failed');
+    expect(email).toMatchObject({ bounce_type: 'not_sent', delivered_at: null });
+    await waitForWebhook(id, 'email.failed');
+  });
+});
+
+describe('per recipient under concurrency', () => {
+  /** A sent email to two recipients, stored as the send path stores it (no SES events of its own). */
+  async function sentEmail(to: string[]): Promise<Email> {
+    const now = new Date().toISOString();
+    const email: Email = {
+      id: newId('msg'), account_id: account.id, from, to, cc: [], bcc: [], reply_to: [], subject: 'race', status: 'queued', last_event: 'queued',
+      bounce_reason: null, bounce_type: null, tags: [], headers: {}, scheduled_at: null, cancelled_at: null, sent_at: null, delivered_at: null, bounced_at: null,
+      created_at: now, tenant: null, provider_message_id: null,
+    };
+    const { services } = stack();
+    expect((await services.emails.accept({ email, body: { inline: { text: 't' } as never }, count: to.length, capped: [], uncapped: [] })).kind).toBe('accepted');
+    expect(await services.emails.recordSent(email.id, `ses-${email.id}`, now)).not.toBeNull();
+    return email;
+  }
+
+  it('a notification applied by a worker that died before publishing is published when it comes again (same event id), a later duplicate is not', async () => {
+    const { services } = stack();
+    const address = 'replay@example.net';
+    const email = await sentEmail([address]);
+    const mail = { timestamp: email.created_at, messageId: `ses-${email.id}`, destination: [address], tags: { email_id: [email.id], account_id: [account.id] } };
+    const delivery = (at: string) => JSON.stringify({ eventType: 'Delivery', mail, delivery: { timestamp: at, recipients: [address] } });
+    const at = new Date().toISOString();
+    // The worker writes the outcome, then dies before its publish: the webhook is owed.
+    const dying = { ...services, events: { publish: async () => Promise.reject(new Error('killed before publishing')) } };
+    await expect(applySesEvent(dying, delivery(at))).rejects.toThrow('killed before publishing');
+    expect(await emailOf(account, email.id)).toMatchObject({ status: 'delivered', delivered_at: at });
+    // SQS hands the notification out again: the write moves nothing, and the webhook goes out.
+    expect(await applySesEvent(services, delivery(at))).toBe('applied');
+    await waitForWebhook(email.id, 'email.delivered');
+    // Another Delivery notification (its own timestamp) is not this event: nothing more.
+    expect(await applySesEvent(services, delivery(new Date(Date.now() + 1000).toISOString()))).toBe('applied');
+    const marker = await send(['success@simulator.amazonses.com']);
+    await waitForWebhook(marker, 'email.delivered');
+    expect((await webhooksOf(email.id)).filter((type) => type !== 'email.sent')).toEqual(['email.delivered']);
+  }, 60_000);
+
+  it('a Delivery of A and a suppression-list bounce of B applied at the same time always end bounced (not_sent), never failed', async () => {
+    const { services } = stack();
+    const rounds = await Promise.all(
+      Array.from({ length: 40 }, async (_, round) => {
+        const [a, b] = [`a${round}@example.net`, `b${round}@example.net`];
+        const email = await sentEmail([a, b]);
+        const mail = { timestamp: email.created_at, messageId: `ses-${email.id}`, destination: [a, b], tags: { email_id: [email.id], account_id: [account.id] } };
+        const at = new Date().toISOString();
+        const delivery = JSON.stringify({ eventType: 'Delivery', mail, delivery: { timestamp: at, recipients: [a] } });
+        const refusal = JSON.stringify({
+          eventType: 'Bounce',
+          mail,
+          bounce: { bounceType: 'Permanent', bounceSubType: 'OnAccountSuppressionList', timestamp: at, bouncedRecipients: [{ emailAddress: b, status: '5.1.1', diagnosticCode: 'Amazon SES did not send the message to this address because it is on the suppression list for your account.' }] },
+        });
+        // Both orders of starting, racing in the same instant on the real table.
+        await Promise.all(round % 2 ? [applySesEvent(services, delivery), applySesEvent(services, refusal)] : [applySesEvent(services, refusal), applySesEvent(services, delivery)]);
+        return emailOf(account, email.id);
+      }),
+    );
+    for (const email of rounds) expect(email).toMatchObject({ status: 'bounced', last_event: 'bounced', bounce_type: 'not_sent', delivered_at: expect.any(String) });
+  }, 60_000);
+});
+
+describe('no webhook when nothing changed', () => {
+  async function publishSesEvent(event: Record<string, unknown>) {
+    const { info } = stack();
+    const sns = new SNSClient({ endpoint: info.endpoints.sns, region: info.region });
+    await sns.send(new PublishCommand({ TopicArn: info.env.SES_EVENTS_TOPIC_ARN, Message: JSON.stringify(event) }));
+    sns.destroy();
+  }
+
+  it('a DeliveryDelay (and a duplicate Delivery) after the Delivery publish nothing', async () => {
+    const id = await send(['success@simulator.amazonses.com']);
+    await waitForStatus(account, id, 'delivered');
+    await waitForWebhook(id, 'email.delivered');
+    const email = await emailOf(account, id);
+    const mail = { timestamp: email.sent_at, messageId: email.provider_message_id ?? `local-${id}`, destination: ['success@simulator.amazonses.com'], tags: { email_id: [id], account_id: [account.id] } };
+    await publishSesEvent({ eventType: 'DeliveryDelay', mail, deliveryDelay: { timestamp: new Date().toISOString(), delayType: 'TransientCommunicationFailure', delayedRecipients: [{ emailAddress: 'success@simulator.amazonses.com' }] } });
+    await publishSesEvent({ eventType: 'Delivery', mail, delivery: { timestamp: new Date().toISOString(), recipients: ['success@simulator.amazonses.com'] } });
+    // A later email's webhook shows the worker has moved past both events.
+    const marker = await send(['success@simulator.amazonses.com']);
+    await waitForWebhook(marker, 'email.delivered');
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect((await webhooksOf(id)).filter((type) => type !== 'email.sent')).toEqual(['email.delivered']);
+    expect(await emailOf(account, id)).toMatchObject({ status: 'delivered', last_event: 'delivered' });
+  }, 60_000);
+});
+
+describe('tenants', () => {
+  /** A verified domain owned by the tenant, with `settings` PATCHed. */
+  async function tenantDomain(tenant: string, settings: Record<string, unknown> = {}): Promise<string> {
+    const name = uniqueDomain();
+    const added = await api('POST', '/domains', { key: account.key, body: { name, tenant } });
+    expect(added.status).toBe(201);
+    await publishAll(added.body.domain.records);
+    expect((await api('POST', `/domains/${added.body.domain.id}`, { key: account.key, body: { action: 'verify' } })).body.domain.status).toBe('verified');
+    if (Object.keys(settings).length) expect((await api('PATCH', `/domains/${added.body.domain.id}`, { key: account.key, body: settings })).status).toBe(200);
+    return name;
+  }
+
+  it('a TLS-enforced tenant domain sends WITH the tenant name, through the TLS-required configuration set', async () => {
+    const tenant = await createTenant(account);
+    const domain = await tenantDomain(tenant.external_id, { tls_mode: 'enforced' });
+    const sent = await api('POST', '/emails', { key: account.key, body: { from: `hi@${domain}`, to: 'someone@example.com', subject: 'tls', text: 't', tenant: tenant.external_id } });
+    expect(sent.status).toBe(200);
+    await waitForStatus(account, sent.body.id, 'delivered');
+    // One message at SES, named by the tenant: no refusal, no fallback to the account level.
+    const messages = await sesMessagesFor(sent.body.id, { raw: false });
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({ tenant_name: tenant.id, configuration_set: 'mailservice-outbound-tls-required' });
+  });
+
+  it("a paused (DISABLED) SES tenant's email is not sent around the pause", async () => {
+    const tenant = await createTenant(account);
+    const domain = await tenantDomain(tenant.external_id);
+    const { Tenant } = await view.client().send(new GetTenantCommand({ TenantName: tenant.id }));
+    const status = (SendingStatus: 'ENABLED' | 'DISABLED') =>
+      view.client().send(new UpdateReputationEntityCustomerManagedStatusCommand({ ReputationEntityType: 'RESOURCE', ReputationEntityReference: Tenant!.TenantArn!, SendingStatus }));
+    await status('DISABLED');
+    try {
+      const sent = await api('POST', '/emails', { key: account.key, body: { from: `hi@${domain}`, to: 'someone@example.com', subject: 'paused', text: 't', tenant: tenant.external_id } });
+      expect(sent.status).toBe(200);
+      // Failed (or held, should SES's pause be retried): never sent at the account level.
+      await waitFor(async () => (await emailOf(account, sent.body.id)).status === 'failed', 'the paused send refused', 30_000).catch(() => undefined);
+      const email = await emailOf(account, sent.body.id);
+      expect(['failed', 'queued']).toContain(email.status);
+      if (email.status === 'failed') expect(email.bounce_reason).toMatch(/SendingPausedException/);
+      expect(await sesMessagesFor(sent.body.id, { raw: false })).toEqual([]);
+    } finally {
+      await status('ENABLED');
+    }
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * The send workers' shared pace to SES's rate (shared/store/ses-send-budget.ts) against DynamoDB Local:
+ * reservations racing on one item each get their own slot, spaced exactly by their recipients at the
+ * rate, never two in one turn; high rates are split over shards. The shared stack never paces (its local
+ * SES has no quota), so nothing else writes these items here.
+ */
+import { budgetShards, ITEM_SENDS_PER_SECOND, SesSendBudget } from '../../shared/store/ses-send-budget';
+import { createDynamoClient } from '../../shared/aws/dynamo-client';
+import { stack } from './harness/stack';
+
+/** The repository over the stack's table, with a chosen shard picker. */
+const budget = (random?: () => number): SesSendBudget => {
+  const { config } = stack().services;
+  return new SesSendBudget({ client: createDynamoClient(config), name: config.tableName }, random);
+};
+
+describe('SES send budget (DynamoDB Local)', () => {
+  it('gives 60 racing reservations 60 distinct slots, spaced by their recipients at the rate', async () => {
+    const rate = 20; // recipients per second: 50 ms a recipient
+    const now = Date.now() + 3_600_000; // later than anything reserved before: the budget is idle then
+    const recipients = Array.from({ length: 60 }, (_, i) => 1 + (i % 3));
+    const slots = await Promise.all(recipients.map((n) => budget().reserve(n, rate, now).then(({ slotMs }) => ({ slotMs, n }))));
+    slots.sort((a, b) => a.slotMs - b.slotMs);
+    expect(slots[0]!.slotMs).toBe(now);
+    for (let i = 1; i < slots.length; i++) expect(slots[i]!.slotMs - slots[i - 1]!.slotMs).toBeCloseTo((slots[i - 1]!.n * 1000) / rate, 6);
+    const total = recipients.reduce((sum, n) => sum + n, 0);
+    expect(await budget().backlogMs(rate, now)).toBeCloseTo((total * 1000) / rate, 6);
+  });
+
+  it('starts again from now once the budget has been idle', async () => {
+    const later = Date.now() + 7_200_000;
+    expect((await budget().reserve(1, 20, later)).slotMs).toBe(later);
+    expect((await budget().reserve(1, 20, later)).slotMs).toBe(later + 50);
+  });
+
+  it('splits rates above what one item is given over shards, each at its share', async () => {
+    expect(budgetShards(14)).toBe(1);
+    expect(budgetShards(ITEM_SENDS_PER_SECOND)).toBe(1);
+    expect(budgetShards(ITEM_SENDS_PER_SECOND + 1)).toBe(2);
+    const rate = 3 * ITEM_SENDS_PER_SECOND; // 3 shards, 500/s each: 2 ms a recipient per shard
+    const now = Date.now() + 10_800_000;
+    const onShard = (shard: number) => budget(() => shard / 3 + 0.01);
+    const slots = await Promise.all([0, 1, 2, 0, 1, 2].map((shard) => onShard(shard).reserve(1, rate, now)));
+    // Each shard gives its two racing reservations now and now + 2 ms (which gets which is the race's).
+    expect(slots.map((s) => s.slotMs - now).sort((a, b) => a - b)).toEqual([0, 0, 0, 2, 2, 2]);
+  });
+});

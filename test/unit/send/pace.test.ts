@@ -1,0 +1,144 @@
+/**
+ * One message's pace to SES's quota (shared/usecases/send/pace.ts), with an in-memory budget and clock:
+ * near slots are waited for, far ones hold the email, SES's throttling and account-level refusals hold it,
+ * a configuration set's or tenant's pause does not, and an account hold has a bound.
+ */
+import { MailerError, type OutboundMessage } from '../../../shared/ports';
+import { MAX_HOLD_MS } from '../../../shared/domain/ses/send-quota';
+import { INLINE_WAIT_MS, LATE_MS, messagePacer, SendHeld, type PaceDeps } from '../../../shared/usecases/send/pace';
+
+const message: OutboundMessage = { raw: Buffer.from('x'), from: 'a@example.com', to: ['b@example.com', 'B@example.com'], cc: ['c@example.com'], bcc: [], tags: {} };
+
+function sesError(name: string, text: string): MailerError {
+  const cause = Object.assign(new Error(text), { name });
+  return new MailerError(`SES ${name}: ${text}`, ['SendingPausedException', 'AccountSuspendedException'].includes(name), { cause });
+}
+
+function fixture(options: { rate?: number | null; tat?: number; sendingEnabled?: boolean; fail?: MailerError } = {}) {
+  let now = 1_000_000;
+  let tat = options.tat ?? 0;
+  const reserved: number[] = [];
+  const slept: number[] = [];
+  const sent: number[] = [];
+  const deps: PaceDeps = {
+    budget: {
+      reserve: async (recipients, rate, at) => {
+        reserved.push(recipients);
+        const slotMs = Math.max(tat, at);
+        tat = slotMs + (recipients * 1000) / rate;
+        return { slotMs };
+      },
+    },
+    sendRate: async () => (options.rate === undefined ? 10 : options.rate),
+    accountSendingEnabled: async () => options.sendingEnabled ?? true,
+    now: () => now,
+    sleep: async (ms) => {
+      slept.push(ms);
+      now += ms;
+    },
+  };
+  const inner = {
+    send: async () => {
+      sent.push(now);
+      if (options.fail) throw options.fail;
+      return { providerMessageId: 'ses-1' };
+    },
+  };
+  return { deps, inner, reserved, slept, sent, advance: (ms: number) => (now += ms), now: () => now };
+}
+
+async function heldBy(promise: Promise<unknown>): Promise<SendHeld> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(SendHeld);
+  return error as SendHeld;
+}
+
+describe('messagePacer', () => {
+  it('reserves the distinct recipients before composing, then waits for a near slot and sends', async () => {
+    const f = fixture({ tat: 1_000_000 + 800 });
+    const pacer = messagePacer(f.deps, {});
+    await pacer.reserve(message);
+    expect(f.reserved).toEqual([2]); // b@ and B@ are one recipient, c@ another
+    await pacer.mailer(f.inner).send(message);
+    expect(f.slept).toEqual([800]);
+    expect(f.sent).toEqual([1_000_000 + 800]);
+  });
+
+  it('holds at once when the slot is far: back INLINE_WAIT_MS before it, with the slot', async () => {
+    const slot = 1_000_000 + 60_000;
+    const f = fixture({ tat: slot });
+    const held = await heldBy(messagePacer(f.deps, {}).reserve(message));
+    expect(held).toMatchObject({ reason: 'rate', slotMs: slot, retryAt: slot - INLINE_WAIT_MS });
+    expect(f.sent).toEqual([]);
+  });
+
+  it('a send ready well after its slot (a slow compose) takes a fresh turn instead of joining later ones', async () => {
+    const f = fixture({ tat: 1_000_000 + 300 });
+    const pacer = messagePacer(f.deps, {});
+    await pacer.reserve(message); // slot +300, tat +500
+    f.advance(300 + LATE_MS + 1);
+    await pacer.mailer(f.inner).send(message);
+    expect(f.reserved).toEqual([2, 2]);
+    expect(f.sent).toEqual([1_000_000 + 300 + LATE_MS + 1]); // the fresh turn: now (the budget was free again)
+  });
+
+  it('a message that brought its slot does not reserve again', async () => {
+    const f = fixture();
+    const pacer = messagePacer(f.deps, { slotMs: 1_000_000 + 800 });
+    await pacer.reserve(message);
+    await pacer.mailer(f.inner).send(message);
+    expect(f.reserved).toEqual([]);
+    expect(f.sent).toEqual([1_000_000 + 800]);
+  });
+
+  it('unpaced when there is no rate (SES unlimited)', async () => {
+    const f = fixture({ rate: null });
+    const pacer = messagePacer(f.deps, {});
+    await pacer.reserve(message);
+    await pacer.mailer(f.inner).send(message);
+    expect(f.reserved).toEqual([]);
+    expect(f.slept).toEqual([]);
+  });
+
+  it('holds what SES throttles: 429 over the rate (1 s), the daily quota (10 min)', async () => {
+    const rate = fixture({ fail: sesError('TooManyRequestsException', 'Maximum sending rate exceeded.') });
+    expect(await heldBy(messagePacer(rate.deps, {}).mailer(rate.inner).send(message))).toMatchObject({ reason: 'throttled', retryAt: rate.now() + 1000 });
+    const daily = fixture({ fail: sesError('TooManyRequestsException', 'Daily message quota exceeded.') });
+    expect(await heldBy(messagePacer(daily.deps, {}).mailer(daily.inner).send(message))).toMatchObject({ reason: 'daily_quota', retryAt: daily.now() + 600_000 });
+  });
+
+  it('holds an account pause and a suspension; a pause while the account sends (a set or a tenant) is left as it was', async () => {
+    const paused = sesError('SendingPausedException', 'Sending paused for this account.');
+    const account = fixture({ fail: paused, sendingEnabled: false });
+    expect((await heldBy(messagePacer(account.deps, {}).mailer(account.inner).send(message))).reason).toBe('account_paused');
+    const tenant = fixture({ fail: paused, sendingEnabled: true });
+    await expect(messagePacer(tenant.deps, {}).mailer(tenant.inner).send(message)).rejects.toBe(paused);
+    const suspended = fixture({ fail: sesError('AccountSuspendedException', 'restricted') });
+    expect((await heldBy(messagePacer(suspended.deps, {}).mailer(suspended.inner).send(message))).reason).toBe('account_suspended');
+  });
+
+  it('fails for good an email the account has held for MAX_HOLD_MS, never one only throttled', async () => {
+    const paused = fixture({ fail: sesError('SendingPausedException', 'paused'), sendingEnabled: false });
+    const since = paused.now() - MAX_HOLD_MS;
+    const error = await messagePacer(paused.deps, { heldSince: since }).mailer(paused.inner).send(message).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MailerError);
+    expect((error as MailerError).permanent).toBe(true);
+    expect((error as MailerError).message).toMatch(/72 hours \(account paused\)/);
+    const throttled = fixture({ fail: sesError('TooManyRequestsException', 'Maximum sending rate exceeded.') });
+    expect((await heldBy(messagePacer(throttled.deps, { heldSince: since }).mailer(throttled.inner).send(message))).reason).toBe('throttled');
+  });
+
+  it('a second send of the message (without the SES tenant) reserves its own slot', async () => {
+    const f = fixture();
+    const pacer = messagePacer(f.deps, {});
+    await pacer.reserve(message);
+    const mailer = pacer.mailer(f.inner);
+    await mailer.send(message);
+    await mailer.send(message);
+    expect(f.reserved).toEqual([2, 2]);
+    expect(f.sent).toEqual([1_000_000, 1_000_000 + 200]);
+  });
+});
