@@ -129,9 +129,8 @@ export class SqsPoller {
     } catch (error) {
       this.options.log(`${name}: handler threw, whole batch will be retried: ${(error as Error).message}`);
       failed = new Set(records.map((r) => r.messageId));
-    } finally {
-      kept.stop();
     }
+    await kept.release(records.filter((r) => failed.has(r.messageId)));
     const done = records.filter((r) => !failed.has(r.messageId));
     if (done.length === 0) return;
     try {
@@ -161,41 +160,42 @@ export class SqsPoller {
   /**
    * Keeps a running batch invisible until its function's timeout, as AWS does by requiring a queue's
    * visibility timeout to be at least its function's (docs/local-cloud/messaging.md): only on a queue whose
-   * visibility is shorter (LOCAL_QUEUE_VISIBILITY_SECONDS), by extending it every half visibility timeout,
-   * never beyond the function's timeout. A queue whose visibility covers the timeout is left as it is.
+   * visibility is shorter (LOCAL_QUEUE_VISIBILITY_SECONDS), whose batch is made invisible for the function's
+   * timeout as soon as it is received (one ChangeMessageVisibilityBatch, no timer a busy event loop could
+   * make late). `release` gives the records that failed the queue's own visibility again, so that they come
+   * back as soon as on that queue. A queue whose visibility covers the timeout is left as it is.
    */
-  private keepInvisible(records: SQSRecord[]): { stop(): void } {
-    const { sqs, queueUrl, name, timeoutSeconds } = this.options;
-    const until = Date.now() + timeoutSeconds * 1000;
-    let timer: NodeJS.Timeout | undefined;
-    let stopped = false;
-    const extend = async (visibility: number) => {
-      const left = Math.ceil((until - Date.now()) / 1000);
-      if (stopped || left <= 0) return;
-      const seconds = Math.min(visibility, left);
-      try {
-        await sqs.send(
-          new ChangeMessageVisibilityBatchCommand({
-            QueueUrl: queueUrl,
-            Entries: records.map((r, index) => ({ Id: String(index), ReceiptHandle: r.receiptHandle, VisibilityTimeout: seconds })),
-          }),
-        );
-      } catch (error) {
-        this.options.log(`${name}: could not extend the visibility of a running batch: ${(error as Error).message}`);
-      }
-      if (!stopped && seconds < left) timer = setTimeout(() => void extend(visibility), (visibility * 1000) / 2);
-    };
-    void this.visibility().then(
-      (visibility) => {
-        if (!stopped && visibility > 0 && visibility < timeoutSeconds) timer = setTimeout(() => void extend(visibility), (visibility * 1000) / 2);
+  private keepInvisible(records: SQSRecord[]): { release(failed: SQSRecord[]): Promise<void> } {
+    const { name, timeoutSeconds } = this.options;
+    const shortened = this.visibility().then(
+      async (visibility) => {
+        if (visibility <= 0 || visibility >= timeoutSeconds) return null;
+        await this.setVisibility(records, timeoutSeconds, 'keep a running batch invisible');
+        return visibility;
       },
-      (error: unknown) => this.options.log(`${name}: could not read the queue's visibility timeout: ${(error as Error).message}`),
+      (error: unknown) => {
+        this.options.log(`${name}: could not read the queue's visibility timeout: ${(error as Error).message}`);
+        return null;
+      },
     );
     return {
-      stop: () => {
-        stopped = true;
-        clearTimeout(timer);
+      release: async (failed) => {
+        const visibility = await shortened;
+        if (visibility !== null && failed.length > 0) await this.setVisibility(failed, visibility, 'give failed records their visibility back');
       },
     };
+  }
+
+  private async setVisibility(records: SQSRecord[], seconds: number, why: string): Promise<void> {
+    try {
+      await this.options.sqs.send(
+        new ChangeMessageVisibilityBatchCommand({
+          QueueUrl: this.options.queueUrl,
+          Entries: records.map((r, index) => ({ Id: String(index), ReceiptHandle: r.receiptHandle, VisibilityTimeout: seconds })),
+        }),
+      );
+    } catch (error) {
+      this.options.log(`${this.options.name}: could not ${why}: ${(error as Error).message}`);
+    }
   }
 }

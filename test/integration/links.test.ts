@@ -83,6 +83,7 @@ describe('unsubscribe links (RFC 8058)', () => {
     const events = await settled(received);
     expect(events).toEqual([
       {
+        id: expect.stringMatching(/^evt_/),
         type: 'contact.unsubscribed',
         created_at: expect.any(String),
         data: {

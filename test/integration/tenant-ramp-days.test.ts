@@ -71,7 +71,8 @@ describe('tenant ramp across UTC days (moved clock, stack of its own)', () => {
         return today && today.sent >= expect_.sent && today.bounced >= (expect_.bounced ?? 0) ? stats.body : undefined;
       },
       `tenant ${tenant} stats to count ${JSON.stringify(expect_)}`,
-      30_000,
+      // 500 recipients are 500 per-recipient Delivery or Bounce events for the stats worker (as SES publishes them).
+      90_000,
       200,
     );
   }
@@ -136,5 +137,5 @@ describe('tenant ramp across UTC days (moved clock, stack of its own)', () => {
     expect((await harness.api('POST', '/emails', { key: account.key, body: { from: `news@${domain}`, to: 'success@simulator.amazonses.com', subject: 'next', text: 'hi', tenant, category: 'product' } })).status).toBe(200);
     const next = await harness.api('GET', `/tenants/${tenant}/stats`, { key: account.key });
     expect(next.body.ramp).toMatchObject({ stage: 1, daily_limit: { product: 1000 }, used_today: { product: 1 } });
-  }, 120_000);
+  }, 240_000);
 });
