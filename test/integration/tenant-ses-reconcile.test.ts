@@ -38,6 +38,12 @@ async function strandedSesTenant(ageMs: number, owned = true): Promise<string> {
 }
 
 /** One whole cycle of the sweep (both lists, every page), as successive reconciler passes would make it. */
+/**
+ * A whole sweep reads every tenant of the shared stack (every test file's), with an SES call or two for
+ * each: on a loaded machine that takes more than a minute.
+ */
+const SWEEP_TEST_MS = 180_000;
+
 async function sweepEverything(): Promise<SesTenantSweepReport> {
   const { services } = stack();
   const errors: unknown[] = [];
@@ -110,7 +116,7 @@ describe('the SES tenants sweep', () => {
     expect(report.ses_tenants_removed).toBeGreaterThanOrEqual(1);
     expect(report.ses_tenants_unowned).toBeGreaterThanOrEqual(1);
     for (const name of [young, foreign]) await view.client().send(new DeleteTenantCommand({ TenantName: name }));
-  });
+  }, SWEEP_TEST_MS);
 
   it('deletes an SES tenant re-created while its tenant was being deleted (a domain verified during the DELETE)', async () => {
     // A tenant created an hour ago (written as POST /tenants writes it, with an id of that time).
@@ -127,7 +133,7 @@ describe('the SES tenants sweep', () => {
 
     await sweepEverything();
     expect(await sesResources(tenant.id)).toBeNull();
-  });
+  }, SWEEP_TEST_MS);
 
   it('gives a live tenant whose SES tenant is missing its SES tenant back, with the configuration set and its verified domains; not a tenant being deleted', async () => {
     const tenant = await createTenant(account);
@@ -144,7 +150,7 @@ describe('the SES tenants sweep', () => {
     expect(report.ses_tenants_restored).toBeGreaterThanOrEqual(1);
     // Its deletion finishes as usual.
     expect((await api('DELETE', `/tenants/${deleting.external_id}`, { key: account.key })).status).toBe(200);
-  });
+  }, SWEEP_TEST_MS);
 
   it('associates the TLS-required configuration set with a live tenant opened before it was (an existing SES tenant)', async () => {
     const tenant = await createTenant(account);
@@ -153,7 +159,7 @@ describe('the SES tenants sweep', () => {
     expect(await sesResources(tenant.id)).toEqual([CONFIGURATION_SET_ARN]);
     await sweepEverything();
     expect(await sesResources(tenant.id)).toEqual(OUR_CONFIGURATION_SET_ARNS);
-  });
+  }, SWEEP_TEST_MS);
 
   it('runs from the reconciler at most once per interval: one pass claims the sweep, the next within the interval does nothing', async () => {
     const { services, info } = stack();
