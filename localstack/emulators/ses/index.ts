@@ -162,6 +162,7 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
     feedback,
     log,
     viewer: { findMessages, listIdentities, listTenants, mailboxHtml, rawMessage: (id) => store.getMessage(id)?.raw },
+    confirmIdentity: (address) => verifier.confirm(address) !== undefined,
     durable: () => store.settingsDurable(),
   });
 

@@ -35,6 +35,8 @@ export interface ServerDeps {
   suppression: SuppressionList;
   feedback: FeedbackForwarding;
   viewer: Viewer;
+  /** Marks an email-address identity verified, as following SES's verification link does; false when there is none. */
+  confirmIdentity: (address: string) => boolean;
   log: (msg: string) => void;
   /** Resolves once the changes made so far are on disk: an answered change must survive a crash. */
   durable: () => Promise<void>;
@@ -244,7 +246,7 @@ function v1ErrorXml(action: string, rid: string): string {
 }
 
 export function createSesServer(deps: ServerDeps): http.Server {
-  const { service, identities, tenants, account, suppression, feedback, viewer, log, durable } = deps;
+  const { service, identities, tenants, account, suppression, feedback, viewer, confirmIdentity, log, durable } = deps;
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const rid = requestId();
@@ -257,6 +259,15 @@ export function createSesServer(deps: ServerDeps): http.Server {
       if (segments[0] === '_local' && segments[1] === 'account' && segments.length === 2 && (method === 'GET' || method === 'POST')) {
         const state = method === 'POST' ? account.setLocal(await readJson(req)) : account.localState();
         send(res, 200, { 'content-type': 'application/json' }, JSON.stringify(state));
+        return;
+      }
+      // Local only: an address identity's verification link followed (SES mails the link; the emulator
+      // sends none, docs/local-cloud/ses.md "Identity verification"), for sandbox recipients and senders.
+      if (segments[0] === '_local' && segments[1] === 'identities' && segments[3] === 'confirm' && segments.length === 4 && method === 'POST') {
+        const address = segments[2] ?? '';
+        if (!confirmIdentity(address)) throw new SesError('NotFoundException', `Email address identity <${address}> does not exist.`);
+        await durable();
+        send(res, 200, { 'content-type': 'application/json' }, JSON.stringify({ identity: address, verified_for_sending: true }));
         return;
       }
       // Local viewer routes.

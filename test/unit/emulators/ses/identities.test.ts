@@ -361,3 +361,28 @@ describe('sandbox mode', () => {
     expect((await send(['friend@example.org', 'bounce@simulator.amazonses.com', 'b@sub.example.com'])).MessageId).toBeDefined();
   });
 });
+
+describe('confirming an address identity on a running stack', () => {
+  // A sandbox of its own: its send rate (1 a second) is not spent by other tests.
+  let own: Harness;
+  beforeAll(async () => {
+    own = await Harness.start({ sandbox: true });
+  });
+  afterAll(async () => {
+    await own.stop();
+  });
+
+  it('confirms an address identity over HTTP (POST /_local/identities/{address}/confirm), as its link would; an unknown one is 404', async () => {
+    const send = () =>
+      own.client.send(new SendEmailCommand({ FromEmailAddress: 'a@example.com', Destination: { ToAddresses: ['reader@example.org'] }, Content: { Simple: { Subject: { Data: 's' }, Body: { Text: { Data: 'x' } } } } }));
+    await own.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'reader@example.org' }));
+    expect((await errorOf(send())).name).toBe('MessageRejected');
+    const confirm = (address: string) => fetch(`${own.ses.url}/_local/identities/${encodeURIComponent(address)}/confirm`, { method: 'POST' });
+    const confirmed = await confirm('reader@example.org');
+    expect({ status: confirmed.status, body: await confirmed.json() }).toEqual({ status: 200, body: { identity: 'reader@example.org', verified_for_sending: true } });
+    expect((await send()).MessageId).toBeDefined();
+    const unknown = await confirm('stranger@example.org');
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ message: expect.stringContaining('stranger@example.org') });
+  });
+});
