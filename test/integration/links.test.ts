@@ -74,7 +74,7 @@ describe('unsubscribe links (RFC 8058)', () => {
 
     // A mailbox provider retrying later, and the reader using the page as well: one record, one event (its
     // id is derived from the email, the address and the scope; the router delivers an event id once).
-    await waitFor(async () => (await received()).length > 0, 'contact.unsubscribed', 20_000);
+    await waitFor(async () => (await received()).length > 0, 'contact.unsubscribed', 60_000);
     expect((await hit(url, oneClick)).status).toBe(200);
     const done = await hit(url, { method: 'POST', body: 'source=confirmation_page', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' } });
     expect(done.status).toBe(200);
@@ -100,7 +100,7 @@ describe('unsubscribe links (RFC 8058)', () => {
     ]);
     // The suppression applies: the next send to the address is refused.
     expect((await send(account)).status).toBe(422);
-  });
+  }, 120_000);
 
   it('a category link opts out of that category only: a later product send is refused 422, transactional mail still goes', async () => {
     const account = await newAccount();
@@ -124,7 +124,7 @@ describe('unsubscribe links (RFC 8058)', () => {
     const [event] = await waitFor(async () => {
       const events = await received();
       return events.length ? events : undefined;
-    }, 'contact.unsubscribed', 20_000);
+    }, 'contact.unsubscribed', 60_000);
     expect(event!.data).toEqual({
       email: account.email.toLowerCase(),
       source: 'one_click',
@@ -135,7 +135,7 @@ describe('unsubscribe links (RFC 8058)', () => {
       category_opt_out_id: expect.stringMatching(/^cop_/),
       email_id: emailId,
     });
-  });
+  }, 120_000);
 
   it('the link of a deleted email still unsubscribes (the address is what matters), naming the email', async () => {
     const account = await newAccount();
@@ -147,9 +147,9 @@ describe('unsubscribe links (RFC 8058)', () => {
     const [event] = await waitFor(async () => {
       const events = await received();
       return events.length ? events : undefined;
-    }, 'contact.unsubscribed', 20_000);
+    }, 'contact.unsubscribed', 60_000);
     expect(event!.data).toMatchObject({ email_id: gone, scope: 'all' });
-  });
+  }, 120_000);
 });
 
 describe('forged links', () => {
