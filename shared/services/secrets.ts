@@ -16,8 +16,8 @@ export function buildSecrets(config: Config, core: Pick<CoreServices, 'domains' 
   const { domains, linkKeys, clock } = core;
   return {
     secretBox,
-    /** DKIM keys of sending domains, parsed once per process (domain facts cached: see dkim-keys.ts). */
-    dkimKeys: new DkimKeys({ domains, secretBox, clock }),
+    /** Sending domains' facts for the send worker, cached (dkim-keys.ts); their keys stay sealed: SES signs. */
+    dkimKeys: new DkimKeys({ domains, clock }),
     /** Signed links (docs/tracking.md): the send worker's `urls()`, the links group's `resolve`, the admin CLI's `rotateLinkKey`. */
     linkSigning: new LinkSigner({ linkKeys, secretBox, clock, baseUrl: config.linksBaseUrl }),
   };

@@ -1,5 +1,4 @@
 /** The send worker's use case with in-memory fakes: the calls it makes per email, and its failure paths. */
-import { generateKeyPairSync } from 'node:crypto';
 import { deliverEmail, type DeliverEmailDeps } from '../../../shared/usecases/deliver-email';
 import { MailerError } from '../../../shared/ports';
 import type { Email } from '../../../shared/domain/emails/email';
@@ -34,7 +33,6 @@ function fakes(
   const calls: string[] = [];
   const events: ServiceEvent[] = [];
   const sent: { tenantName?: string }[] = [];
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
   const stored = { ...email(options.from ?? 'a@acme.test'), tenant_id: options.emailTenant ?? null, ...(options.scheduled ? { scheduled_at: NOW.toISOString(), status: 'scheduled' as const } : {}) };
   const deps: DeliverEmailDeps = {
     emails: {
@@ -53,7 +51,7 @@ function fakes(
     tenants: { find: async () => null },
     suppressions: { findSuppressed: async (_acc, _tenant, emails) => (calls.push('suppressions'), emails.filter((address) => options.suppressed?.includes(address) ?? false)) },
     dkimKeys: {
-      forSender: async () => (calls.push('dkim'), options.signing === 'not_verified' ? { kind: 'not_verified' } : { kind: 'key', domainId: 'dom_1', selector: 's1', key: privateKey, tenantId: options.domainTenant ?? null, openTracking: false, clickTracking: false, requireTls: false }),
+      forSender: async () => (calls.push('dkim'), options.signing === 'not_verified' ? { kind: 'not_verified' } : { kind: 'key', domainId: 'dom_1', selector: 's1', tenantId: options.domainTenant ?? null, openTracking: false, clickTracking: false, requireTls: false }),
     },
     linkSigning: { urls: async () => (calls.push('links'), { unsubscribeUrl: () => 'https://l.test/u', openUrl: () => 'https://l.test/o', clickUrl: () => 'https://l.test/c' }) },
     sandboxDomain: 'sandbox.test',
