@@ -12,6 +12,7 @@ import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Config } from '../config';
+import { RetryUnlessThrottled } from './retry-unless-throttled';
 
 type Service = keyof Config['endpoints'];
 
@@ -37,6 +38,15 @@ export function createS3Client(config: Config): S3Client {
 
 export function createSesClient(config: Config): SESv2Client {
   return new SESv2Client(clientOptions(config, 'ses'));
+}
+
+/**
+ * The SES client that sends (SendEmail only): SES's throttling is not retried by the SDK but handed to the
+ * send worker, which paces to SES's rate and holds a throttled email (shared/usecases/send/pace.ts).
+ */
+export function createSesSendClient(config: Config): SESv2Client {
+  const options = clientOptions(config, 'ses');
+  return new SESv2Client({ ...options, retryStrategy: new RetryUnlessThrottled(options.maxAttempts) });
 }
 
 export function createSchedulerClient(config: Config): SchedulerClient {

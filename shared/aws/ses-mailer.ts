@@ -69,14 +69,19 @@ export class SesMailer implements Mailer {
   constructor(
     private readonly ses: SESv2Client,
     private readonly configurationSet: string,
+    /** The client SendEmail goes through (shared/aws/client-factories.ts, createSesSendClient); `ses` by default. */
+    private readonly sender: SESv2Client = ses,
   ) {}
+
+  /** The region SES message ids are qualified with (resolved once). */
+  private region?: Promise<string>;
 
   async send(message: OutboundMessage): Promise<{ providerMessageId: string; messageId: string }> {
     // The bare address: SES takes address parameters in 7-bit ASCII only, and the raw message's From
     // header already carries the display name, encoded (docs/local-cloud/ses.md, "Address encoding").
     const fromAddress = parseMailbox(message.from)?.email ?? message.from;
     try {
-      const result = await this.ses.send(
+      const result = await this.sender.send(
         new SendEmailCommand({
           FromEmailAddress: fromAddress,
           Destination: { ToAddresses: message.to, CcAddresses: message.cc, BccAddresses: message.bcc },
@@ -87,7 +92,7 @@ export class SesMailer implements Mailer {
         }),
       );
       if (!result.MessageId) throw new MailerError('SES returned no MessageId', false);
-      return { providerMessageId: result.MessageId, messageId: sesMessageIdOf(result.MessageId, await this.ses.config.region()) };
+      return { providerMessageId: result.MessageId, messageId: sesMessageIdOf(result.MessageId, await (this.region ??= this.sender.config.region())) };
     } catch (error) {
       throw toMailerError(error, message.tenantName, fromAddress);
     }

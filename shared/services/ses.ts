@@ -1,5 +1,5 @@
-/** SES (one SESv2 client): sending raw messages with our configuration set, and our tenants as SES tenants (docs/ses-tenants.md). */
-import { createSesClient } from '../aws/client-factories';
+/** SES (a SESv2 client for SendEmail, whose throttling the send worker handles, and one for the rest): sending raw messages with our configuration set, and our tenants as SES tenants (docs/ses-tenants.md). */
+import { createSesClient, createSesSendClient } from '../aws/client-factories';
 import { SesMailer } from '../aws/ses-mailer';
 import { SesV2Tenants } from '../aws/ses-tenants';
 import type { Config } from '../config';
@@ -7,7 +7,7 @@ import type { Config } from '../config';
 export function buildSes(config: Config) {
   const ses = createSesClient(config);
   return {
-    mailer: new SesMailer(ses, config.sesConfigurationSet),
+    mailer: new SesMailer(ses, config.sesConfigurationSet, createSesSendClient(config)),
     /** Our tenants as SES v2 tenants (docs/ses-tenants.md). */
     sesTenants: new SesV2Tenants(ses, { region: config.region, accountId: config.accountId, configurationSet: config.sesConfigurationSet }),
   };
