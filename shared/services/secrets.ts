@@ -6,7 +6,7 @@ import type { Config } from '../config';
 import { cachingSecretBox } from '../secrets/caching-secret-box';
 import { secretBoxFromEnv } from '../secrets/from-environment';
 import { lazySecretBox } from '../secrets/lazy-secret-box';
-import { DkimKeys } from '../usecases/dkim-keys';
+import { SendingDomainFactsCache } from '../usecases/sending-domain-facts';
 import { LinkSigner } from '../usecases/links/link-signing';
 import type { CoreServices } from './core';
 
@@ -16,8 +16,8 @@ export function buildSecrets(config: Config, core: Pick<CoreServices, 'domains' 
   const { domains, linkKeys, clock } = core;
   return {
     secretBox,
-    /** Sending domains' facts for the send worker, cached (dkim-keys.ts); their keys stay sealed: SES signs. */
-    dkimKeys: new DkimKeys({ domains, clock }),
+    /** Sending domains' facts for the send worker, cached (sending-domain-facts.ts); their keys stay sealed: SES signs. */
+    sendingDomains: new SendingDomainFactsCache({ domains, clock }),
     /** Signed links (docs/tracking.md): the send worker's `urls()`, the links group's `resolve`, the admin CLI's `rotateLinkKey`. */
     linkSigning: new LinkSigner({ linkKeys, secretBox, clock, baseUrl: config.linksBaseUrl }),
   };

@@ -27,7 +27,7 @@ import type { TenantRepository } from '../store/tenants';
 import type { SuppressionRepository } from '../store/suppressions';
 import type { Email } from '../domain/emails/email';
 import { tenantFiringRefusal } from './send/tenant-policy';
-import type { DkimKeys, SigningKey } from './dkim-keys';
+import type { SendingDomainFacts, SendingDomainFactsCache } from './sending-domain-facts';
 import type { LinkSigning } from '../domain/links/link-urls';
 import { NO_TRACKING, needsLinks, unsubscribeHeaders, unsubscribeUrlOf, withManagedLinks, type TrackingSettings } from './send/managed-links';
 import { loadAttachments } from './email-attachments';
@@ -40,7 +40,7 @@ export interface DeliverEmailDeps {
   tenants: Pick<TenantRepository, 'find'>;
   /** Scheduled emails: the suppression lists as of the firing. */
   suppressions: Pick<SuppressionRepository, 'findSuppressed'>;
-  dkimKeys: Pick<DkimKeys, 'forSender'>;
+  sendingDomains: Pick<SendingDomainFactsCache, 'of'>;
   /** Signed links (managed unsubscribe, tracking); loaded only for an email that needs them. */
   linkSigning: LinkSigning;
   sandboxDomain: string;
@@ -93,15 +93,15 @@ function checkDomainOwnerAtFiring(email: Pick<Email, 'from' | 'scheduled_at'> & 
 }
 
 /**
- * The sending domain's facts: its DKIM key (the sandbox domain is signed by the provider: null), its
- * tracking settings and owning tenant. A domain no longer verified fails the email.
+ * The sending domain's facts: its id and DKIM selector (SES signs with its key), its tracking settings,
+ * tls_mode and owning tenant; null for the sandbox domain. A domain no longer verified fails the email.
  */
-async function sendingDomainOf(deps: DeliverEmailDeps, accountId: string, from: string): Promise<SigningKey & { kind: 'key' } | null> {
+async function sendingDomainOf(deps: DeliverEmailDeps, accountId: string, from: string): Promise<SendingDomainFacts & { kind: 'verified' } | null> {
   const fromDomain = domainOf(parseMailbox(from)?.email ?? from);
   if (fromDomain === deps.sandboxDomain) return null;
-  const signing = await deps.dkimKeys.forSender(accountId, fromDomain);
-  if (signing.kind === 'not_verified') throw new SenderNoLongerVerified(`The sending domain ${fromDomain} was removed or is no longer verified.`);
-  return signing;
+  const facts = await deps.sendingDomains.of(accountId, fromDomain);
+  if (facts.kind === 'not_verified') throw new SenderNoLongerVerified(`The sending domain ${fromDomain} was removed or is no longer verified.`);
+  return facts;
 }
 
 /** Sends through the SES tenant when given; a refusal of the tenant context itself is retried without it (logged). */

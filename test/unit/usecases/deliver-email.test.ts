@@ -50,8 +50,8 @@ function fakes(
     events: { publish: async (batch) => void events.push(...batch) },
     tenants: { find: async () => null },
     suppressions: { findSuppressed: async (_acc, _tenant, emails) => (calls.push('suppressions'), emails.filter((address) => options.suppressed?.includes(address) ?? false)) },
-    dkimKeys: {
-      forSender: async () => (calls.push('dkim'), options.signing === 'not_verified' ? { kind: 'not_verified' } : { kind: 'key', domainId: 'dom_1', selector: 's1', tenantId: options.domainTenant ?? null, openTracking: false, clickTracking: false, requireTls: false }),
+    sendingDomains: {
+      of: async () => (calls.push('facts'), options.signing === 'not_verified' ? { kind: 'not_verified' } : { kind: 'verified', domainId: 'dom_1', selector: 's1', tenantId: options.domainTenant ?? null, openTracking: false, clickTracking: false, requireTls: false }),
     },
     linkSigning: { urls: async () => (calls.push('links'), { unsubscribeUrl: () => 'https://l.test/u', openUrl: () => 'https://l.test/o', clickUrl: () => 'https://l.test/c' }) },
     sandboxDomain: 'sandbox.test',
@@ -75,7 +75,7 @@ describe('deliverEmail', () => {
   it('claims, sends unsigned (SES signs with the domain key: BYODKIM) and records sent in one write, publishing email.sent', async () => {
     const { deps, calls, events } = fakes();
     expect(await deliverEmail(deps, 'msg_1')).toBe('sent');
-    expect(calls).toEqual(['claim', 'dkim', 'ses unsigned', 'recordSent ses-1']);
+    expect(calls).toEqual(['claim', 'facts', 'ses unsigned', 'recordSent ses-1']);
     expect(events.map((e) => e.type)).toEqual(['email.sent']);
   });
 
@@ -85,7 +85,7 @@ describe('deliverEmail', () => {
     expect(immediate.calls).not.toContain('suppressions');
     const scheduled = fakes({ scheduled: true });
     expect(await deliverEmail(scheduled.deps, 'msg_1')).toBe('sent');
-    expect(scheduled.calls).toEqual(['claim', 'suppressions', 'dkim', 'ses unsigned', 'recordSent ses-1']);
+    expect(scheduled.calls).toEqual(['claim', 'suppressions', 'facts', 'ses unsigned', 'recordSent ses-1']);
   });
 
   it('fails a scheduled email whose recipient was suppressed before its time, without calling SES', async () => {
@@ -99,7 +99,7 @@ describe('deliverEmail', () => {
     const { deps, calls } = fakes({ scheduled: true, emailTenant: 'ten_A', domainTenant: 'ten_B' });
     deps.tenants = { find: async () => ({ tenant: { id: 'ten_A', external_id: 'a', status: 'active', stream_policy: 'all' } }) as never };
     expect(await deliverEmail(deps, 'msg_1')).toBe('failed');
-    expect(calls).toEqual(['claim', 'suppressions', 'dkim', 'applyOutcome failed']);
+    expect(calls).toEqual(['claim', 'suppressions', 'facts', 'applyOutcome failed']);
   });
 
   it('leaves sandbox mail to the provider to sign (no key lookup)', async () => {
@@ -111,14 +111,14 @@ describe('deliverEmail', () => {
   it('fails the email for good when its domain is no longer verified, without calling SES', async () => {
     const { deps, calls, events } = fakes({ signing: 'not_verified' });
     expect(await deliverEmail(deps, 'msg_1')).toBe('failed');
-    expect(calls).toEqual(['claim', 'dkim', 'applyOutcome failed']);
+    expect(calls).toEqual(['claim', 'facts', 'applyOutcome failed']);
     expect(events.map((e) => e.type)).toEqual(['email.failed']);
   });
 
   it('gives the lease back and rethrows on a transient provider error (the message is retried)', async () => {
     const { deps, calls } = fakes({ mailerError: new MailerError('throttled', false) });
     await expect(deliverEmail(deps, 'msg_1')).rejects.toThrow('throttled');
-    expect(calls).toEqual(['claim', 'dkim', 'ses unsigned', 'releaseLease']);
+    expect(calls).toEqual(['claim', 'facts', 'ses unsigned', 'releaseLease']);
   });
 
   it('drops a message for an email another attempt holds (the reconciler re-drives it if that attempt died)', async () => {
@@ -173,7 +173,7 @@ describe('deliverEmail', () => {
       const { deps, sent, calls } = fakes({ emailTenant: 'ten_A', domainTenant: 'ten_A', tenantError: refusal });
       expect(await deliverEmail(deps, 'msg_1')).toBe('sent');
       expect(sent).toEqual([{ tenantName: 'ten_A' }, { tenantName: undefined }]);
-      expect(calls).toEqual(['claim', 'dkim', 'ses unsigned', 'ses unsigned', 'recordSent ses-1']);
+      expect(calls).toEqual(['claim', 'facts', 'ses unsigned', 'ses unsigned', 'recordSent ses-1']);
     });
 
     it('does not go around any other refusal of a tenant send (a paused SES tenant stays paused)', async () => {

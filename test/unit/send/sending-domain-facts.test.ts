@@ -1,11 +1,11 @@
 /**
- * DkimKeys (shared/usecases/dkim-keys.ts), the send worker's cache of sending-domain facts, with a fake
+ * SendingDomainFactsCache (shared/usecases/sending-domain-facts.ts), the send worker's cache of sending-domain facts, with a fake
  * domain repository and a fake clock: a domain's facts are read once and cached for DOMAIN_FACTS_TTL_MS
  * (60 s), then re-read; its sealed key is never opened (SES signs with it: no secret box is given at all).
  */
 import type { Domain } from '../../../shared/domain/domains/domain';
 import type { StoredDomain } from '../../../shared/store/domains';
-import { DkimKeys, DOMAIN_FACTS_TTL_MS } from '../../../shared/usecases/dkim-keys';
+import { DOMAIN_FACTS_TTL_MS, SendingDomainFactsCache } from '../../../shared/usecases/sending-domain-facts';
 
 const T0 = new Date('2026-11-22T10:00:00.000Z').getTime();
 
@@ -19,7 +19,7 @@ function world() {
   const stored = new Map<string, StoredDomain>();
   const finds: string[] = [];
   let failNextFind = false;
-  const keys = new DkimKeys({
+  const facts = new SendingDomainFactsCache({
     domains: {
       findOwned: async (accountId, name) => {
         finds.push(`${accountId}|${name}`);
@@ -34,16 +34,16 @@ function world() {
   });
   let n = 0;
   const put = (d: Domain): void => void stored.set(`${d.account_id}|${d.name}`, { domain: d, sealedPrivateKey: `v1:test:${++n}` });
-  return { keys, put, stored, finds, advance: (ms: number) => void (now += ms), failNextFind: () => void (failNextFind = true) };
+  return { facts, put, stored, finds, advance: (ms: number) => void (now += ms), failNextFind: () => void (failNextFind = true) };
 }
 
-describe('DkimKeys', () => {
+describe('SendingDomainFactsCache', () => {
   it('carries the domain\'s delivery settings (tracking, tls_mode)', async () => {
     const w = world();
     w.put(domain({ open_tracking: true, click_tracking: false, tls_mode: 'enforced' }));
-    expect(await w.keys.forSender('acc_1', 'acme.test')).toMatchObject({ kind: 'key', openTracking: true, clickTracking: false, requireTls: true });
+    expect(await w.facts.of('acc_1', 'acme.test')).toMatchObject({ kind: 'verified', openTracking: true, clickTracking: false, requireTls: true });
     w.put(domain({ id: 'dom_2', name: 'other.test', open_tracking: false, click_tracking: true, tls_mode: 'opportunistic' }));
-    expect(await w.keys.forSender('acc_1', 'other.test')).toMatchObject({ kind: 'key', openTracking: false, clickTracking: true, requireTls: false });
+    expect(await w.facts.of('acc_1', 'other.test')).toMatchObject({ kind: 'verified', openTracking: false, clickTracking: true, requireTls: false });
   });
 
   it('caches for the documented 60 s bound', () => {
@@ -53,10 +53,10 @@ describe('DkimKeys', () => {
   it('reads the domain once for sequential and concurrent sends, and never its key', async () => {
     const w = world();
     w.put(domain());
-    const [a, b] = await Promise.all([w.keys.forSender('acc_1', 'acme.test'), w.keys.forSender('acc_1', 'acme.test')]);
-    const c = await w.keys.forSender('acc_1', 'acme.test');
+    const [a, b] = await Promise.all([w.facts.of('acc_1', 'acme.test'), w.facts.of('acc_1', 'acme.test')]);
+    const c = await w.facts.of('acc_1', 'acme.test');
     expect(w.finds).toEqual(['acc_1|acme.test']);
-    expect(a).toEqual({ kind: 'key', domainId: 'dom_1', selector: 's1', tenantId: null, openTracking: false, clickTracking: false, requireTls: false });
+    expect(a).toEqual({ kind: 'verified', domainId: 'dom_1', selector: 's1', tenantId: null, openTracking: false, clickTracking: false, requireTls: false });
     expect(b).toBe(a);
     expect(c).toBe(a);
   });
@@ -64,12 +64,12 @@ describe('DkimKeys', () => {
   it('keeps the domain facts for 60 s, then reads them again', async () => {
     const w = world();
     w.put(domain());
-    await w.keys.forSender('acc_1', 'acme.test');
+    await w.facts.of('acc_1', 'acme.test');
     w.advance(DOMAIN_FACTS_TTL_MS - 1);
-    await w.keys.forSender('acc_1', 'acme.test');
+    await w.facts.of('acc_1', 'acme.test');
     expect(w.finds).toHaveLength(1);
     w.advance(1); // 60 s after the read: stale
-    await w.keys.forSender('acc_1', 'acme.test');
+    await w.facts.of('acc_1', 'acme.test');
     expect(w.finds).toHaveLength(2);
   });
 
@@ -77,16 +77,16 @@ describe('DkimKeys', () => {
     const w = world();
     const d = domain();
     w.put(d);
-    await w.keys.forSender('acc_1', 'acme.test');
+    await w.facts.of('acc_1', 'acme.test');
     w.stored.set('acc_1|acme.test', { ...w.stored.get('acc_1|acme.test')!, domain: { ...d, status: 'failed' } as Domain });
     w.advance(30_000);
-    expect((await w.keys.forSender('acc_1', 'acme.test')).kind).toBe('key');
+    expect((await w.facts.of('acc_1', 'acme.test')).kind).toBe('verified');
     w.advance(30_000);
-    expect(await w.keys.forSender('acc_1', 'acme.test')).toEqual({ kind: 'not_verified' });
+    expect(await w.facts.of('acc_1', 'acme.test')).toEqual({ kind: 'not_verified' });
 
     w.stored.delete('acc_1|acme.test');
     w.advance(DOMAIN_FACTS_TTL_MS);
-    expect(await w.keys.forSender('acc_1', 'acme.test')).toEqual({ kind: 'not_verified' });
+    expect(await w.facts.of('acc_1', 'acme.test')).toEqual({ kind: 'not_verified' });
     expect(w.finds).toHaveLength(3);
   });
 
@@ -94,23 +94,23 @@ describe('DkimKeys', () => {
     const w = world();
     const d = domain();
     w.put(d);
-    await w.keys.forSender('acc_1', 'acme.test');
+    await w.facts.of('acc_1', 'acme.test');
     w.put({ ...d, dkim_selector: 's2' });
-    expect(await w.keys.forSender('acc_1', 'acme.test')).toMatchObject({ selector: 's1' });
+    expect(await w.facts.of('acc_1', 'acme.test')).toMatchObject({ selector: 's1' });
     w.advance(DOMAIN_FACTS_TTL_MS);
-    expect(await w.keys.forSender('acc_1', 'acme.test')).toMatchObject({ selector: 's2', domainId: 'dom_1' });
+    expect(await w.facts.of('acc_1', 'acme.test')).toMatchObject({ selector: 's2', domainId: 'dom_1' });
   });
 
   it('keeps one entry per account and domain', async () => {
     const w = world();
     w.put(domain());
     w.put(domain({ id: 'dom_2', name: 'globex.test', tenant_id: 'ten_1' }));
-    await w.keys.forSender('acc_1', 'acme.test');
-    const globex = await w.keys.forSender('acc_1', 'globex.test');
-    await w.keys.forSender('acc_1', 'globex.test');
-    expect(globex).toMatchObject({ kind: 'key', domainId: 'dom_2', tenantId: 'ten_1' });
+    await w.facts.of('acc_1', 'acme.test');
+    const globex = await w.facts.of('acc_1', 'globex.test');
+    await w.facts.of('acc_1', 'globex.test');
+    expect(globex).toMatchObject({ kind: 'verified', domainId: 'dom_2', tenantId: 'ten_1' });
     // Another account asking for the same name is its own entry (and owns nothing here).
-    expect(await w.keys.forSender('acc_2', 'acme.test')).toEqual({ kind: 'not_verified' });
+    expect(await w.facts.of('acc_2', 'acme.test')).toEqual({ kind: 'not_verified' });
     expect(w.finds).toEqual(['acc_1|acme.test', 'acc_1|globex.test', 'acc_2|acme.test']);
   });
 
@@ -118,8 +118,8 @@ describe('DkimKeys', () => {
     const w = world();
     w.put(domain());
     w.failNextFind();
-    await expect(w.keys.forSender('acc_1', 'acme.test')).rejects.toThrow('DynamoDB unavailable');
-    expect((await w.keys.forSender('acc_1', 'acme.test')).kind).toBe('key');
+    await expect(w.facts.of('acc_1', 'acme.test')).rejects.toThrow('DynamoDB unavailable');
+    expect((await w.facts.of('acc_1', 'acme.test')).kind).toBe('verified');
     expect(w.finds).toHaveLength(2);
   });
 });

@@ -16,12 +16,12 @@ export const DOMAIN_FACTS_TTL_MS = 60_000;
  * domain's tracking settings and `requireTls` its tls_mode enforced (PATCH /domains/{id}); all as of the
  * cached facts.
  */
-export type SigningKey =
-  | { kind: 'key'; domainId: string; selector: string; tenantId: string | null; openTracking: boolean; clickTracking: boolean; requireTls: boolean }
+export type SendingDomainFacts =
+  | { kind: 'verified'; domainId: string; selector: string; tenantId: string | null; openTracking: boolean; clickTracking: boolean; requireTls: boolean }
   | { kind: 'not_verified' };
 
-export class DkimKeys {
-  private readonly facts = new BoundedMap<string, { at: number; value: Promise<SigningKey> }>(5_000);
+export class SendingDomainFactsCache {
+  private readonly facts = new BoundedMap<string, { at: number; value: Promise<SendingDomainFacts> }>(5_000);
 
   constructor(
     private readonly deps: { domains: Pick<DomainRepository, 'findOwned'>; clock: Clock },
@@ -29,7 +29,7 @@ export class DkimKeys {
   ) {}
 
   /** The facts of `domain` for mail of `accountId`, or not_verified when the domain is gone or unverified. */
-  forSender(accountId: string, domain: string): Promise<SigningKey> {
+  of(accountId: string, domain: string): Promise<SendingDomainFacts> {
     const cacheKey = `${accountId}\u0000${domain}`;
     const now = this.deps.clock.now().getTime();
     const hit = this.facts.get(cacheKey);
@@ -40,11 +40,11 @@ export class DkimKeys {
     return value;
   }
 
-  private async load(accountId: string, domain: string): Promise<SigningKey> {
+  private async load(accountId: string, domain: string): Promise<SendingDomainFacts> {
     const stored = await this.deps.domains.findOwned(accountId, domain);
     if (!stored || stored.domain.status !== 'verified') return { kind: 'not_verified' };
     return {
-      kind: 'key',
+      kind: 'verified',
       domainId: stored.domain.id,
       selector: stored.domain.dkim_selector,
       tenantId: stored.domain.tenant_id ?? null,
