@@ -10,6 +10,7 @@ import { CLOUDFLARE_LOCAL_TOKEN } from '../../localstack/emulators/cloudflare';
 import { dashboardRequest, newDashboardUser, signIn, DASHBOARD_PASSWORD, type DashboardResponse, type SignedIn } from './harness/dashboard';
 import { api, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { createTenant } from './harness/tenants';
+import { publishAll, uniqueDomain, unpublish } from './harness/dns';
 
 let account: TestAccount;
 let userEmail: string;
@@ -340,6 +341,8 @@ describe('domains', () => {
     expect(domainPage.text).toMatch(/<label for="dns-host">DNS host<\/label><select id="dns-host" name="provider"><option value="route53" selected>Route 53<\/option><option value="cloudflare">Cloudflare<\/option><\/select>/);
     for (const label of ['Access key ID', 'Secret access key', 'API token']) expect(domainPage.text).toMatch(new RegExp(`<label for="[^"]+">${label}</label>`));
     expect(domainPage.text).toContain('<button type="submit">Apply DNS records</button>');
+    // Never registered with SES yet (provider null): its records say what is missing, no SES section.
+    expect(domainPage.text).not.toContain('id="provider-heading"');
 
     const verified = await follow(await post(`${added.headers.location}/verify`));
     expect(verified.text).toMatch(/Checked: mail\.\S+ is (pending|failed)/);
@@ -350,8 +353,72 @@ describe('domains', () => {
     expect(applied.text).toMatch(/<td>ownership<\/td><td>TXT<\/td>[\s\S]*?<span class="status good">created<\/span>/);
     expect(applied.text).toContain('Status: <span class="status good">verified</span>');
     expect(applied.text).not.toContain(CLOUDFLARE_LOCAL_TOKEN);
+    // SES verified it too: no word about the mail provider, on the page or in the list.
+    expect(applied.text).not.toContain('id="provider-heading"');
+    expect((await page(added.headers.location!)).text).not.toContain('id="provider-heading"');
+    expect(listRow((await page('/dashboard/domains')).text, `mail.${parent}`)).toBe('<span class="status good">verified</span>');
+  });
+
+  it('a domain whose records all check out while SES has not confirmed it: the page and the list say SES is pending, with its message', async () => {
+    // The stack's SES verifies *.ses-verifies-later.test only 4 s after registration (harness/global-setup.ts).
+    const name = `d${randomUUID().slice(0, 8)}.ses-verifies-later.test`;
+    const added = await post('/dashboard/domains', { name });
+    const path = added.headers.location!;
+    const { records } = (await api('GET', `/domains/${path.split('/').pop()}`, { key: account.key })).body.domain;
+    await publishAll(records);
+    const verify = await post(`${path}/verify`);
+    // SES has not looked yet (it looks when asked): without the DKIM record it stays PENDING however slow this run is.
+    await unpublish(records.find((record: { purpose: string }) => record.purpose === 'dkim').name, 'TXT');
+
+    const checked = await follow(verify);
+    expect(checked.text).toContain(`Checked: ${name} is pending; every required record is verified, SES has not confirmed the domain yet (see Mail provider).`);
+    expect(checked.text).toContain('Status: <span class="status wait">pending</span>');
+    const notice = section(checked.text, 'provider-heading');
+    expect(notice).toContain('<h2 id="provider-heading">Mail provider (SES)</h2>');
+    expect(notice).toContain('<dt>Status</dt><dd><span class="status wait">pending</span></dd>');
+    expect(notice).toMatch(/<dt>Checked<\/dt><dd><time datetime="\d{4}-[^"]+">/);
+    expect(notice).toMatch(/<dd class="provider-message">SES has not yet confirmed the DKIM record \(verification PENDING, DKIM PENDING\)[^<]*<\/dd>/);
+    expect(notice).toContain('Sends from this domain are refused until SES confirms it.');
+    expect(notice).not.toContain('Verify again');
+    expect(listRow((await page('/dashboard/domains')).text, name)).toBe('<span class="status wait">pending</span> <span class="status wait">SES pending</span>');
+  });
+
+  it('shows the provider\'s message as text, never markup; a failed verification offers Verify again', async () => {
+    const name = uniqueDomain();
+    const added = await post('/dashboard/domains', { name });
+    const path = added.headers.location!;
+    const id = path.split('/').pop()!;
+    // A message no SES would write, recorded through the domain store as a check does.
+    const { services } = stack();
+    const stored = (await services.domains.get(id))!.domain;
+    const at = new Date().toISOString();
+    const hostile = `<script>alert(1)</script><img src=x onerror=alert(2)> "quoted" & 'single'`;
+    expect(await services.domains.recordCheck(account.id, id, { status: 'pending', records: stored.records, at, inbound_enabled: false, provider: { status: 'failed', message: hostile, checked_at: at } })).not.toBeNull();
+
+    const shown = await page(path);
+    expect(shown.status).toBe(200);
+    const notice = section(shown.text, 'provider-heading');
+    expect(notice).toContain('<dt>Status</dt><dd><span class="status bad">failed</span></dd>');
+    expect(notice).toContain(`<time datetime="${at}">`);
+    expect(notice).toContain('<dd class="provider-message">&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt; &quot;quoted&quot; &amp; &#39;single&#39;</dd>');
+    expect(shown.text).not.toContain('<script>alert');
+    expect(shown.text).not.toContain('<img src=x');
+    expect(notice).toMatch(new RegExp(`<form class="inline" method="post" action="${path}/verify"><input type="hidden" name="csrf_token" value="[^"]+"><button type="submit">Verify again</button></form> <span class="hint">Verifying again restarts SES's verification`));
+    expect(listRow((await page('/dashboard/domains')).text, name)).toBe('<span class="status wait">pending</span> <span class="status bad">SES failed</span>');
   });
 });
+
+/** The status cell of a domain's row in the domain list. */
+function listRow(text: string, name: string): string | undefined {
+  return new RegExp(`>${name.replace(/\./g, '\\.')}</a></td><td>(.*?)</td>`).exec(text)?.[1];
+}
+
+/** A page's section labelled by the heading with this id. */
+function section(text: string, headingId: string): string {
+  const found = new RegExp(`<section [^>]*aria-labelledby="${headingId}">[\\s\\S]*?</section>`).exec(text)?.[0];
+  expect(found).toBeDefined();
+  return found!;
+}
 
 describe('webhooks', () => {
   it('creates an endpoint (secret once), disables and enables it, and replays a failed delivery', async () => {

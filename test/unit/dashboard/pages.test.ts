@@ -1,7 +1,8 @@
 /**
  * The dashboard pages' pure parts (docs/dashboard.md, "Pages"): the email search filter, an email's
  * timeline and refresh rule, per-day activity, the charts, `next` after sign-in, pagination links, the
- * page frame (escaping, one h1, the live region), and the email content use case (bodies and headers).
+ * page frame (escaping, one h1, the live region), a domain's SES verification, and the email content use
+ * case (bodies and headers).
  */
 import { Hono } from 'hono';
 import { dailyActivity, emailTimeline, isInFlight, matchesEmail, type EmailFacts } from '../../../functions/api/dashboard/pages/email-model';
@@ -9,6 +10,7 @@ import { barChart, niceMax, rateChart } from '../../../functions/api/dashboard/p
 import { errorText, pager, safeNext } from '../../../functions/api/dashboard/pages/forms';
 import { APP_CSS, APP_JS, ASSETS } from '../../../functions/api/dashboard/pages/assets';
 import { html, renderDocument } from '../../../functions/api/dashboard/pages/layout';
+import { providerMarker, providerNotice } from '../../../functions/api/dashboard/pages/domain-provider';
 import { ValidationError } from '../../../shared/domain/errors';
 import type { Email } from '../../../shared/domain/emails/email';
 import { getEmailContent } from '../../../shared/usecases/email-content';
@@ -188,6 +190,34 @@ describe('the page frame', () => {
     expect(Buffer.byteLength(APP_CSS)).toBeLessThan(10 * 1024);
     expect(ASSETS.css.path).toMatch(/^\/dashboard\/assets\/app\.[0-9a-f]{12}\.css$/);
     expect(APP_CSS).toContain(':focus-visible');
+  });
+});
+
+describe('a domain\'s SES verification (domain-provider)', () => {
+  const at = '2026-11-20T10:00:00.000Z';
+  const pending = { status: 'pending' as const, message: 'SES has not yet confirmed the DKIM record.', checked_at: at };
+  const verifyAgain = html`<button>Verify again</button>`;
+  const REFUSED = 'Sends from this domain are refused until SES confirms it.';
+
+  it('says nothing before the domain was registered with SES, or once SES can send from it', () => {
+    expect(String(providerNotice({ status: 'pending', provider: null }, verifyAgain))).toBe('');
+    expect(String(providerNotice({ status: 'verified', provider: { ...pending, status: 'verified' } }, verifyAgain))).toBe('');
+    expect(String(providerMarker(null))).toBe('');
+    expect(String(providerMarker({ ...pending, status: 'verified' }))).toBe('');
+  });
+
+  it('says sends are refused only for a domain not verified before (a verified one keeps its status while SES re-verifies a new key)', () => {
+    const waiting = String(providerNotice({ status: 'pending', provider: pending }, verifyAgain));
+    expect(waiting).toContain(REFUSED);
+    expect(waiting).toContain('<dd class="provider-message">SES has not yet confirmed the DKIM record.</dd>');
+    expect(waiting).not.toContain('Verify again');
+    const reverifying = String(providerNotice({ status: 'verified', provider: pending }, verifyAgain));
+    expect(reverifying).toContain('<h2 id="provider-heading">Mail provider (SES)</h2>');
+    expect(reverifying).not.toContain(REFUSED);
+    const failed = String(providerNotice({ status: 'pending', provider: { ...pending, status: 'failed' } }, verifyAgain));
+    expect(failed).toContain('<button>Verify again</button> <span class="hint">Verifying again restarts SES\'s verification');
+    expect(failed).toContain(REFUSED);
+    expect(String(providerMarker({ ...pending, status: 'failed' }))).toBe(' <span class="status bad">SES failed</span>');
   });
 });
 

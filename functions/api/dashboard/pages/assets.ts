@@ -66,6 +66,8 @@ header.top button{background:transparent;border-color:#8c959f;color:#fff}
 .status.wait{background:#fff8c5;border-color:#d4a72c}
 pre,code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
 pre{background:#f6f8fa;border:1px solid var(--line);border-radius:4px;padding:.5rem;overflow:auto;white-space:pre-wrap;word-break:break-all;max-height:30rem}
+section.notice{border-left:4px solid var(--warn)}
+section.notice.bad{border-left-color:var(--bad)}
 .secret{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;border:2px solid var(--warn);background:#fff8c5;border-radius:6px;padding:.75rem}
 .secret code{font-size:1rem;word-break:break-all;background:#fff;padding:.25rem .5rem;border-radius:4px}
 iframe.preview{width:100%;min-height:28rem;border:1px solid var(--line);border-radius:4px;background:#fff}

@@ -1,6 +1,7 @@
 /**
  * Domains: the list and the add form; one domain's page with its DNS records and each record's status,
- * the Verify button, and DNS apply (write the records at Route 53 or Cloudflare, then verify), whose
+ * the Verify button, the mail provider's (SES's) verification while it is not done (./domain-provider.ts),
+ * and DNS apply (write the records at Route 53 or Cloudflare, then verify), whose
  * answer shows each record's result. Use cases: createDomain, listDomains, getDomain, verifyDomain,
  * applyDomainDns (the domains group's). Credentials typed into the apply form are used for that request
  * only and never shown again.
@@ -15,6 +16,7 @@ import { buttonForm, field, formAction, input, pager, pageRequest, pageState, po
 import type { PageRoutes } from './index';
 import type { DashboardDomainsServices } from '../../dashboard-domains/services';
 import { badge, html, table, time, type Html } from './layout';
+import { providerMarker, providerNotice } from './domain-provider';
 
 type PublicDomain = ReturnType<typeof toPublicDomain>;
 
@@ -61,6 +63,7 @@ ${table(
 function domainPage(c: PageContext, domain: PublicDomain, apply: ApplyReport | null): Response {
   const body = html`${apply ? applyResults(apply) : ''}
 <dl class="facts"><dt>Added</dt><dd>${time(domain.created_at)}</dd><dt>Last checked</dt><dd>${time(domain.last_checked_at)}</dd><dt>Verified</dt><dd>${time(domain.verified_at)}</dd>${domain.tenant ? html`<dt>Tenant</dt><dd>${domain.tenant}</dd>` : ''}</dl>
+${providerNotice(domain, buttonForm(c, `/dashboard/domains/${domain.id}/verify`, 'Verify again'))}
 <section aria-labelledby="records-heading"><h2 id="records-heading">DNS records</h2>${recordsTable(domain)}
 <div class="actions">${buttonForm(c, `/dashboard/domains/${domain.id}/verify`, 'Verify')} <span class="hint">Checks each record in DNS now.</span></div></section>
 ${applyForm(c, domain)}`;
@@ -74,7 +77,7 @@ export function addDomainPages(routes: PageRoutes<DashboardDomainsServices>): vo
     const state = pageState(c);
     const page = await listDomains(services, c.get('principal'), pageRequest(state));
     const rows = page.items.map(
-      (domain) => html`<tr><td><a href="/dashboard/domains/${domain.id}">${domain.name}</a></td><td>${badge(domain.status)}</td><td>${domain.tenant ?? ''}</td><td>${time(domain.created_at)}</td></tr>`,
+      (domain) => html`<tr><td><a href="/dashboard/domains/${domain.id}">${domain.name}</a></td><td>${badge(domain.status)}${providerMarker(domain.provider)}</td><td>${domain.tenant ?? ''}</td><td>${time(domain.created_at)}</td></tr>`,
     );
     const body = html`${postForm(c, '/dashboard/domains', html`<div class="fields">${input('Domain name', 'name', { required: true, placeholder: 'example.com' })}<div class="field"><button type="submit">Add domain</button></div></div>`, 'class="card"')}
 ${table('Domains, newest first', ['Name', 'Status', 'Tenant', 'Added'], rows, 'No domains yet. Add one to send from your own address.')}
@@ -98,7 +101,13 @@ ${pager('/dashboard/domains', {}, state, page.next_cursor)}`;
     return formAction(c, back, async () => {
       const domain = await verifyDomain(services, c.get('principal'), param(c, 'id'));
       const waiting = domain.records.filter((record) => record.required && record.status !== 'verified').length;
-      return redirectTo(c, back, { kind: 'ok', text: domain.status === 'verified' ? `${domain.name} is verified.` : `Checked: ${domain.name} is ${domain.status}; ${waiting} required record${waiting === 1 ? '' : 's'} not verified yet.` });
+      const text =
+        domain.status === 'verified'
+          ? `${domain.name} is verified.`
+          : waiting === 0 && domain.provider && domain.provider.status !== 'verified'
+            ? `Checked: ${domain.name} is ${domain.status}; every required record is verified, SES has not confirmed the domain yet (see Mail provider).`
+            : `Checked: ${domain.name} is ${domain.status}; ${waiting} required record${waiting === 1 ? '' : 's'} not verified yet.`;
+      return redirectTo(c, back, { kind: 'ok', text });
     });
   });
 
