@@ -70,12 +70,20 @@ async function main(): Promise<void> {
     const dlq = await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
     const dlqDepth = Number(dlq.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(dlq.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
     const throttled = (await localAccount()).throttled - throttledBefore;
+    // The budget's turns used from the first send to the last reserved one, at the rate the workers pace to:
+    // above COUNT, the turns of sends that came back from their hold too late and took a new one (the old
+    // one passed unused: time lost to the burst).
+    const { paceRateOf } = load('shared/domain/ses/send-quota');
+    const paceRate = paceRateOf(RATE, null) as number;
+    const reservedUntil = (await services.sesSendBudget.reservedUntil(paceRate)) as number;
+    const turns = times.length ? Math.round(((reservedUntil - times[0]!) * paceRate) / 1000) : NaN;
     sqs.destroy();
 
     console.log(`ses-quota bench: ${COUNT} emails, local SES at ${RATE} recipients/s`);
     console.log(`  accepted (POST /emails/batch x${Math.ceil(COUNT / 100)}):   ${(acceptedMs / 1000).toFixed(1)} s`);
     console.log(`  received by SES:                  ${times.length}/${COUNT}${perEmail.size < times.length ? ` (${times.length - perEmail.size} duplicate sends!)` : ''}`);
     console.log(`  first to last SES receipt:        ${spanS.toFixed(1)} s (ideal ${(COUNT / RATE).toFixed(1)} s at ${RATE}/s; ${(times.length / spanS).toFixed(1)}/s achieved)`);
+    console.log(`  budget turns used:                ${turns} for ${COUNT} sends at ${paceRate.toFixed(1)}/s (${turns - COUNT} taken again after a late return)`);
     console.log(`  sends SES refused (429):          ${throttled}`);
     console.log(`  send DLQ depth:                   ${dlqDepth}`);
     console.log(`  load average (1 min):             ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs`);

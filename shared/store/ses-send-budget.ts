@@ -84,6 +84,11 @@ export class SesSendBudget {
 
   /** How far ahead the budget is spoken for (ms; 0 when idle): the backlog of sends waiting for the rate. */
   async backlogMs(ratePerSecond: number, nowMs: number): Promise<number> {
+    return Math.max(0, (await this.reservedUntil(ratePerSecond)) - nowMs);
+  }
+
+  /** The latest time (epoch ms) any shard's turns are reserved until; 0 when nothing was ever reserved. */
+  async reservedUntil(ratePerSecond: number): Promise<number> {
     const shards = budgetShards(ratePerSecond);
     const tats = await Promise.all(
       Array.from({ length: shards }, async (_, shard) => {
@@ -91,6 +96,6 @@ export class SesSendBudget {
         return typeof item.Item?.tat === 'number' ? item.Item.tat : 0;
       }),
     );
-    return Math.max(0, ...tats.map((tat) => tat - nowMs));
+    return Math.max(0, ...tats);
   }
 }

@@ -12,6 +12,11 @@
  * endpoint's own transaction, conditional on the tenant being live: shared/store/tenant-condition.ts),
  * which its deletion reads strongly consistently. The alias items are listed together (GSI1 TENANTIDS),
  * for the reconciler's SES tenants sweep.
+ *
+ * `ses_tls_twin` on the tenant item records that its SES tenant has the TLS-required configuration set
+ * associated (docs/ses-tenants.md, "Reconciliation"): written at creation (the use case opens the SES
+ * tenant with both sets before it stores the tenant), or by the sweep once it associated the set with a
+ * tenant opened before that; the sweep skips a tenant that has it.
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { RampState } from '../domain/tenants/ramp';
@@ -32,14 +37,16 @@ export interface StoredTenant {
   tenant: Tenant;
   ramp: RampState;
   deleting: boolean;
+  /** Its SES tenant has the TLS-required configuration set associated (`ses_tls_twin`); absent on tenants opened before. */
+  sesTlsTwin?: boolean;
 }
 
 /** The tenant item as read (the send path reads it in its own batch). */
 export function toStoredTenant(item: Record<string, any>): StoredTenant {
   // webhook_ids is bookkeeping of the endpoints (webhookIdsOf), not part of the tenant.
-  const { type, deleting, ramp_stage, ramp_day, webhook_ids: _webhooks, ...rest } = withoutKeys(item);
+  const { type, deleting, ramp_stage, ramp_day, webhook_ids: _webhooks, ses_tls_twin, ...rest } = withoutKeys(item);
   const tenant = rest as unknown as Tenant;
-  return { tenant, ramp: { stage: Number(ramp_stage ?? 1), day: String(ramp_day ?? tenant.created_at.slice(0, 10)) }, deleting: deleting === true };
+  return { tenant, ramp: { stage: Number(ramp_stage ?? 1), day: String(ramp_day ?? tenant.created_at.slice(0, 10)) }, deleting: deleting === true, sesTlsTwin: ses_tls_twin === true };
 }
 
 /** What a tenant id alias says: the tenant's account and external_id. */
@@ -66,6 +73,7 @@ export function looksLikeTenantId(ref: string): boolean {
 export class TenantRepository {
   constructor(private readonly table: Table) {}
 
+  /** Stores a tenant whose SES tenant was opened with both configuration sets (openSesTenant, usecases/tenants.ts): recorded as such. */
   async create(tenant: Tenant, limit: number): Promise<CreateTenantOutcome> {
     try {
       await transactWrite(this.table, [
@@ -80,6 +88,7 @@ export class TenantRepository {
               ...tenant,
               ramp_stage: 1,
               ramp_day: tenant.created_at.slice(0, 10),
+              ses_tls_twin: true,
             },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
@@ -243,6 +252,22 @@ export class TenantRepository {
       ConditionExpression: 'attribute_exists(PK) AND id = :id AND #status = :active AND attribute_not_exists(deleting)',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':paused': 'paused', ':automated': 'automated', ':reason': reason, ':now': now, ':id': tenantId, ':active': 'active' },
+      ReturnValues: 'NONE',
+    });
+    return item !== null;
+  }
+
+  /**
+   * Records that the tenant's SES tenant has the TLS-required configuration set associated (the SES tenants
+   * sweep, after associating it): one conditional SET on the tenant with this id, idempotent; false when
+   * the tenant is gone (or its external_id now names another tenant).
+   */
+  async recordSesTlsTwin(tenant: Pick<Tenant, 'id' | 'account_id' | 'external_id'>): Promise<boolean> {
+    const item = await updateIfCondition(this.table, {
+      Key: keys.tenant(tenant.account_id, tenant.external_id),
+      UpdateExpression: 'SET ses_tls_twin = :true',
+      ConditionExpression: 'attribute_exists(PK) AND id = :id',
+      ExpressionAttributeValues: { ':true': true, ':id': tenant.id },
       ReturnValues: 'NONE',
     });
     return item !== null;

@@ -8,8 +8,10 @@
  *     write, or a domain verified while its tenant was being deleted (ensureTenant after DeleteTenant)
  *   a live tenant of ours whose SES tenant is missing                         -> created again, with our
  *     configuration sets and its verified domains' identities (as openSesTenant / linkTenantDomain do)
- *   a live tenant of ours whose SES tenant exists                             -> the TLS-required
- *     configuration set associated (idempotent: tenants opened before it was)
+ *   a live tenant of ours whose SES tenant exists, without `ses_tls_twin`     -> the TLS-required
+ *     configuration set associated, then `ses_tls_twin` recorded on our tenant (tenants opened before
+ *     the set was associated, once; a tenant created since has it from its creation, so the sweep only
+ *     checks that its SES tenant exists)
  *
  * The grace rule: a tenant's id is minted (its ULID time, shared/domain/ids.ts) just before POST /tenants
  * creates the SES tenant, and the same request then writes our record (an API request lasts at most
@@ -42,7 +44,7 @@ export const OUR_TENANT_PAGE = 25;
 
 export interface SesTenantSweepDeps {
   sesTenants: Pick<SesTenants, 'listTenants' | 'exists' | 'usesOurConfigurationSet' | 'deleteTenant' | 'ensureTenant' | 'associate'>;
-  tenants: Pick<TenantRepository, 'aliases' | 'aliasPage' | 'find'>;
+  tenants: Pick<TenantRepository, 'aliases' | 'aliasPage' | 'find' | 'recordSesTlsTwin'>;
   domains: Pick<DomainRepository, 'tenantDomainIds' | 'get'>;
   sesTenantSweep: Pick<SesTenantSweepRepository, 'claim' | 'save'>;
   /** The service clock: when the sweep runs (an id's age is measured on the system's, as ids are minted). */
@@ -141,18 +143,25 @@ async function restoreMissing(deps: SesTenantSweepDeps, after: Record<string, un
   return page.next;
 }
 
+/** The TLS-required configuration set associated with an existing SES tenant (idempotent), then recorded on our tenant. */
+async function associateTlsTwin(deps: SesTenantSweepDeps, alias: TenantAlias): Promise<void> {
+  await deps.sesTenants.associate(alias.id, TLS_TWIN);
+  await deps.tenants.recordSesTlsTwin(alias);
+}
+
 /** True when the tenant is live and its SES tenant was missing and is now back. */
 async function restoreSesTenant(deps: SesTenantSweepDeps, alias: TenantAlias): Promise<boolean> {
   const live = async () => {
     const stored = await deps.tenants.find(alias.account_id, alias.id);
-    return stored !== null && !stored.deleting;
+    return stored !== null && !stored.deleting ? stored : null;
   };
   // SES first: a deletion marks the tenant before it deletes the SES tenant, so an SES tenant found
   // missing because of a deletion is always followed here by a record already marked.
   if (await deps.sesTenants.exists(alias.id)) {
-    // Tenants opened before both configuration sets were associated get the TLS-required twin here (one
-    // idempotent call per tenant and sweep), so their TLS-enforced domains send through the tenant.
-    if (await live()) await deps.sesTenants.associate(alias.id, TLS_TWIN);
+    // Tenants opened before both configuration sets were associated get the TLS-required twin here, so
+    // their TLS-enforced domains send through the tenant; once recorded, never again.
+    const stored = await live();
+    if (stored && !stored.sesTlsTwin) await associateTlsTwin(deps, alias);
     return false;
   }
   if (!(await live())) return false;
@@ -161,7 +170,12 @@ async function restoreSesTenant(deps: SesTenantSweepDeps, alias: TenantAlias): P
     const domain = (await deps.domains.get(domainId))?.domain;
     if (domain && domain.tenant_id === alias.id && domain.status === 'verified') await linkTenantDomain(deps.sesTenants, alias.id, domain.name);
   }
-  if (await live()) return true;
+  const after = await live();
+  if (after) {
+    // openSesTenant associated both sets: a tenant stored before the record was kept learns it here.
+    if (!after.sesTlsTwin) await deps.tenants.recordSesTlsTwin(alias);
+    return true;
+  }
   // Deleted meanwhile: its deletion may have deleted the SES tenant before it was created again here.
   await deps.sesTenants.deleteTenant(alias.id);
   return false;

@@ -9,7 +9,9 @@ import type { SesTenants } from '../ports';
 /**
  * The SES tenant exists and may use both our configuration sets: the main one and its TLS-required twin
  * (a send through a tenant may use only resources associated with it, and a domain with `tls_mode:
- * enforced` sends through the twin: without it, SES refuses every such send of the tenant).
+ * enforced` sends through the twin: without it, SES refuses every such send of the tenant). A tenant
+ * stored after this call is recorded as having the twin (`ses_tls_twin`, TenantRepository.create), so the
+ * reconciler's sweep never associates it again (reconcile-ses-tenants.ts).
  */
 export async function openSesTenant(sesTenants: Pick<SesTenants, 'ensureTenant' | 'associate'>, tenantId: string): Promise<void> {
   await sesTenants.ensureTenant(tenantId);

@@ -7,7 +7,7 @@
  * deleted. The emulator lists tenants as SES's ListTenants does (fields, NextToken paging, Filter).
  */
 import { CreateTenantCommand, CreateTenantResourceAssociationCommand, DeleteTenantCommand, DeleteTenantResourceAssociationCommand, GetTenantCommand, ListTenantsCommand } from '@aws-sdk/client-sesv2';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { newId } from '../../shared/domain/ids';
 import { keys } from '../../shared/store/keys';
 import type { Tenant } from '../../shared/domain/tenants/tenant';
@@ -44,8 +44,7 @@ async function strandedSesTenant(ageMs: number, owned = true): Promise<string> {
  */
 const SWEEP_TEST_MS = 180_000;
 
-async function sweepEverything(): Promise<SesTenantSweepReport> {
-  const { services } = stack();
+async function sweepEverything(services: Parameters<typeof sweepSesTenantPages>[0] = stack().services): Promise<SesTenantSweepReport> {
   const errors: unknown[] = [];
   const total: SesTenantSweepReport = { ses_tenants_removed: 0, ses_tenants_restored: 0, ses_tenants_unowned: 0, ses_tenant_errors: 0 };
   let state: SesTenantSweepState = { sesToken: null, aliasesAfter: null };
@@ -152,13 +151,28 @@ describe('the SES tenants sweep', () => {
     expect((await api('DELETE', `/tenants/${deleting.external_id}`, { key: account.key })).status).toBe(200);
   }, SWEEP_TEST_MS);
 
-  it('associates the TLS-required configuration set with a live tenant opened before it was (an existing SES tenant)', async () => {
+  it('associates the TLS-required configuration set with a live tenant opened before it was (an existing SES tenant), once: recorded, later sweeps leave it', async () => {
+    const { services, info } = stack();
     const tenant = await createTenant(account);
-    // As a tenant opened by an earlier version: the main configuration set only.
+    // POST /tenants opened its SES tenant with both sets and recorded it.
+    expect((await services.tenants.find(account.id, tenant.id))?.sesTlsTwin).toBe(true);
+    // As a tenant opened by an earlier version: the main configuration set only, nothing recorded.
     await view.client().send(new DeleteTenantResourceAssociationCommand({ TenantName: tenant.id, ResourceArn: TLS_CONFIGURATION_SET_ARN }));
+    await documentClient().send(new UpdateCommand({ TableName: info.env.TABLE_NAME!, Key: keys.tenant(account.id, tenant.external_id), UpdateExpression: 'REMOVE ses_tls_twin' }));
     expect(await sesResources(tenant.id)).toEqual([CONFIGURATION_SET_ARN]);
-    await sweepEverything();
+    const associated: string[] = [];
+    const sesTenants = Object.assign(Object.create(services.sesTenants) as typeof services.sesTenants, {
+      associate: (tenantId: string, resource: Parameters<typeof services.sesTenants.associate>[1]) => {
+        associated.push(tenantId);
+        return services.sesTenants.associate(tenantId, resource);
+      },
+    });
+    await sweepEverything({ ...services, sesTenants });
     expect(await sesResources(tenant.id)).toEqual(OUR_CONFIGURATION_SET_ARNS);
+    expect(associated.filter((id) => id === tenant.id)).toHaveLength(1);
+    expect((await services.tenants.find(account.id, tenant.id))?.sesTlsTwin).toBe(true);
+    await sweepEverything({ ...services, sesTenants });
+    expect(associated.filter((id) => id === tenant.id)).toHaveLength(1);
   }, SWEEP_TEST_MS);
 
   it('runs from the reconciler at most once per interval: one pass claims the sweep, the next within the interval does nothing', async () => {

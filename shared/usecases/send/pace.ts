@@ -20,9 +20,13 @@ import type { SesSendBudget } from '../../store/ses-send-budget';
 
 /**
  * A slot this close is waited for in the worker; a later one holds the email (the queue's delay), to come
- * back within this of its slot and wait the rest here.
+ * back within this of its slot and wait the rest here. The queue's delay is whole seconds (rounded up), so
+ * a held message is visible again 1-2 s before its slot: it may then wait up to 2 s for a free worker
+ * (each invocation lasts as long as its slowest record, up to this wait) and still be within LATE_MS of
+ * its turn. At 1 s, a message often came back after its turn had passed and took a new one: the
+ * unused turn was time lost (bench:ses-quota prints the turns taken again).
  */
-export const INLINE_WAIT_MS = 1000;
+export const INLINE_WAIT_MS = 2000;
 
 /** A send this late for its slot when it is ready takes a fresh one (its old turn has passed). */
 export const LATE_MS = 1000;
