@@ -221,6 +221,8 @@ export type Access =
   | 'readAccount'
   /** SES: create, read, delete and configure (BYODKIM, MAIL FROM) the account's email identities. */
   | 'manageIdentities'
+  /** SES: read the account's email identities (GetEmailIdentity: whether SES has verified a domain). */
+  | 'readIdentities'
   /**
    * SES: create, read and delete SES tenants and associate them with the account's identities and our
    * configuration set (docs/ses-tenants.md).
@@ -774,6 +776,8 @@ export const SCHEDULED_TASKS: ScheduledTaskDefinition[] = [
       { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
       // SES tenants without a tenant of ours are deleted, and missing ones of ours created again (docs/ses-tenants.md).
       { resource: { kind: 'ses' }, access: 'sweepTenants' },
+      // Domains SES was still verifying at their check: asked again until it has (docs/domains.md).
+      { resource: { kind: 'ses' }, access: 'readIdentities' },
     ],
   },
 ];

@@ -26,6 +26,8 @@ export interface ServiceResources {
 export const SES_SEND_ACTIONS = ['ses:SendRawEmail', 'ses:SendEmail'];
 /** SES GetAccount (`readAccount`): the send quota and account state; it has no resource-level permission ("*"). */
 export const SES_ACCOUNT_READ_ACTIONS = ['ses:GetAccount'];
+/** SES identity reads (`readIdentities`): whether SES has verified a domain, on the account's identities only. */
+export const SES_IDENTITY_READ_ACTIONS = ['ses:GetEmailIdentity'];
 /** SES identity management (`manageIdentities`), on the account's identities only. */
 export const SES_IDENTITY_ACTIONS = [
   'ses:CreateEmailIdentity',
@@ -148,10 +150,10 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
           env[CONFIGURATION_SET.envVar] = resources.configurationSetName;
           break;
         }
-        if (access === 'manageIdentities') {
+        if (access === 'manageIdentities' || access === 'readIdentities') {
           iam.Grant.addToPrincipal({
             grantee,
-            actions: SES_IDENTITY_ACTIONS,
+            actions: access === 'manageIdentities' ? SES_IDENTITY_ACTIONS : SES_IDENTITY_READ_ACTIONS,
             resourceArns: [stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
           });
           break;

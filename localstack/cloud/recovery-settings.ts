@@ -12,6 +12,8 @@ const LOCAL_SECONDS: Record<keyof typeof RECOVERY_ENV, number> = {
   webhookLateAfterMs: 30,
   noOutcomeDelayedAfterMs: 300,
   noOutcomeFinalAfterMs: 3600,
+  providerRecheckMs: 2,
+  providerRecheckLateMs: 30,
 };
 
 export function localRecoveryEnv(env: NodeJS.ProcessEnv): Record<string, string> {

@@ -47,7 +47,7 @@ export function buildCore(config: Config = loadConfig()) {
   const table = { client: createDynamoClient(config), name: config.tableName };
   const clock: Clock = serviceClock;
   const idempotency = new IdempotencyStore(table);
-  const domains = new DomainRepository(table);
+  const domains = new DomainRepository(table, config.recovery);
   const templates = new TemplateRepository(table);
   return {
     config,

@@ -21,6 +21,8 @@ import type { Page } from './cursor';
 import { cancelledConditionIndexes, setChanges, transactWrite, updateIfCondition, withNullFields, withoutKeys, withoutNullFields, type Table } from './table';
 import { tenantIsLiveCheck, type TenantRef } from './tenant-condition';
 import type { InboundChange } from '../domain/domains/inbound-change';
+import { DEFAULT_RECOVERY_BOUNDS, type RecoveryBounds } from '../domain/reliability/bounds';
+import { REMOVE_DUE, setDue } from './due-index';
 
 const tenantDomainKey = keys.tenantDomain;
 const tenantDomainsPartition = keys.tenantDomains;
@@ -29,6 +31,11 @@ export interface StoredDomain {
   domain: Domain;
   /** The DKIM private key, sealed by the secret box. */
   sealedPrivateKey: string;
+  /**
+   * When a check first found the provider still verifying the domain (ISO; null or absent when it is
+   * not): the start of SES's 72-hour window, for the reconciler (shared/domain/domains/provider-recheck.ts).
+   */
+  providerPendingSince?: string | null;
 }
 
 /**
@@ -70,14 +77,28 @@ export type DeleteDomainOutcome = 'deleted' | 'changed' | 'not_found';
 const LATE_FIELDS = ['verified_at', 'last_checked_at', 'tenant_id', 'tenant', 'provider'] as const;
 
 function toStoredDomain(item: Record<string, any>): StoredDomain {
-  const { dkim_private_key_sealed, type, ...rest } = withoutKeys(item);
+  const { dkim_private_key_sealed, type, provider_pending_since, ...rest } = withoutKeys(item);
   const domain = withNullFields(rest, LATE_FIELDS) as unknown as Domain;
-  return { domain, sealedPrivateKey: dkim_private_key_sealed };
+  return { domain, sealedPrivateKey: dkim_private_key_sealed, providerPendingSince: provider_pending_since ?? null };
 }
 
+/**
+ * The part of a check's write that keeps the due index (shared/store/due-index.ts, kind DOMAIN) in step
+ * with the provider's verification: a check finding the provider still verifying puts the domain in the
+ * index, due a re-check later, and starts the provider's window (kept by the next pending checks); any
+ * other check takes it out. The reconciler then asks the provider (shared/usecases/reconcile-provider-pending.ts).
+ */
+function providerRecheckWrite(domainId: string, provider: ProviderVerification | undefined, at: string, recheckMs: number) {
+  if (provider?.status !== 'pending') return { set: '', remove: ` REMOVE ${REMOVE_DUE}, provider_pending_since`, values: {} };
+  const due = setDue('DOMAIN', domainId, Date.parse(at) + recheckMs);
+  return { set: `, ${due.set}, provider_pending_since = if_not_exists(provider_pending_since, :at)`, remove: '', values: due.values };
+}
 
 export class DomainRepository {
-  constructor(private readonly table: Table) {}
+  constructor(
+    private readonly table: Table,
+    private readonly bounds: Pick<RecoveryBounds, 'providerRecheckMs'> = DEFAULT_RECOVERY_BOUNDS,
+  ) {}
 
   /** Adds the domain (owned by `tenant` when given: `domain.tenant_id` must be its id). */
   async create(domain: Domain, sealedPrivateKey: string, limit: number, tenant: TenantRef | null = null): Promise<CreateDomainOutcome> {
@@ -316,13 +337,13 @@ export class DomainRepository {
   }
 
   /**
-   * Records a verification; the claim's copy of the status changes in the same transaction. Conditional
-   * on receiving being as it was when the records were checked (`inbound_enabled`): a PATCH turning it on
-   * or off meanwhile changed the records, so the check is refused (null) rather than undo it.
-   */
-  /**
-   * Records a check: the status, the records and, when the provider was asked, its verification. With
-   * `ifCheckedAt` (a provider-only re-check of the last DNS check), only while no other check was recorded since.
+   * Records a check: the status, the records and, when the provider was asked, its verification; the
+   * claim's copy of the status changes in the same transaction, and so does the domain's place in the due
+   * index (in it while the provider is still verifying, out of it otherwise: providerRecheckWrite).
+   * Conditional on receiving being as it was when the records were checked (`inbound_enabled`): a PATCH
+   * turning it on or off meanwhile changed the records, so the check is refused (null) rather than undo
+   * it. With `ifCheckedAt` (a provider-only re-check of the last DNS check), only while no other check was
+   * recorded since.
    */
   async recordCheck(
     accountId: string,
@@ -334,6 +355,7 @@ export class DomainRepository {
     const receiving = inboundWrite({ kind: 'keep', enabled: check.inbound_enabled });
     const provider = check.provider ? { set: ', provider = :provider', values: { ':provider': check.provider } } : { set: '', values: {} };
     const sameCheck = check.ifCheckedAt ? { conditions: ['last_checked_at = :checkedAt'], values: { ':checkedAt': check.ifCheckedAt } } : { conditions: [], values: {} };
+    const recheck = providerRecheckWrite(domainId, check.provider, check.at, this.bounds.providerRecheckMs);
     try {
       await transactWrite(this.table, [
         {
@@ -343,7 +365,9 @@ export class DomainRepository {
             UpdateExpression:
               'SET #status = :status, records = :records, last_checked_at = :at, updated_at = :at' +
               (check.status === 'verified' ? ', verified_at = if_not_exists(verified_at, :at)' : '') +
-              provider.set,
+              provider.set +
+              recheck.set +
+              recheck.remove,
             ConditionExpression: ['account_id = :account', ...receiving.conditions, ...sameCheck.conditions].join(' AND '),
             ExpressionAttributeNames: { '#status': 'status', ...receiving.names },
             ExpressionAttributeValues: {
@@ -354,6 +378,7 @@ export class DomainRepository {
               ...receiving.values,
               ...provider.values,
               ...sameCheck.values,
+              ...recheck.values,
             },
           },
         },
@@ -373,6 +398,38 @@ export class DomainRepository {
       throw error;
     }
     return (await this.get(domainId))?.domain ?? null;
+  }
+
+  /**
+   * Moves the due time of a domain the provider is still verifying (the reconciler, after asking it),
+   * only while the check it read is the last one recorded: false when another check was recorded since
+   * (that write put the domain in the due index, or took it out, itself).
+   */
+  async postponeProviderRecheck(domainId: string, checkedAt: string, dueAtMs: number): Promise<boolean> {
+    const due = setDue('DOMAIN', domainId, dueAtMs);
+    const item = await updateIfCondition(this.table, {
+      Key: keys.domain(domainId),
+      UpdateExpression: `SET ${due.set}`,
+      ConditionExpression: 'last_checked_at = :checkedAt',
+      ExpressionAttributeValues: { ...due.values, ':checkedAt': checkedAt },
+      ReturnValues: 'NONE',
+    });
+    return item !== null;
+  }
+
+  /**
+   * Takes the domain out of the due index (the provider's window is over, or a write left it there), only
+   * while the check it read (`checkedAt`, null: none yet) is the last one recorded.
+   */
+  async clearProviderRecheck(domainId: string, checkedAt: string | null): Promise<boolean> {
+    const item = await updateIfCondition(this.table, {
+      Key: keys.domain(domainId),
+      UpdateExpression: `REMOVE ${REMOVE_DUE}`,
+      ConditionExpression: checkedAt === null ? 'attribute_exists(PK) AND attribute_not_exists(last_checked_at)' : 'last_checked_at = :checkedAt',
+      ...(checkedAt === null ? {} : { ExpressionAttributeValues: { ':checkedAt': checkedAt } }),
+      ReturnValues: 'NONE',
+    });
+    return item !== null;
   }
 
   /**

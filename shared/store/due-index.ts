@@ -1,6 +1,7 @@
 /**
  * The due index (GSI2, keys only): every item that is waiting for something to happen (an email
- * queued, scheduled, being sent or sent without an outcome; a pending webhook delivery) carries
+ * queued, scheduled, being sent or sent without an outcome; a pending webhook delivery; an automation
+ * run's step; a domain the mail provider is still verifying) carries
  *
  *   GSI2PK  DUE#<shard>                       shard = hash of the item's id, DUE_SHARDS of them
  *   GSI2SK  <due time, ISO 8601>#<kind>#<id>
@@ -16,8 +17,13 @@ import { createHash } from 'node:crypto';
 /** Changing this strands items in shards the reconciler no longer reads: only ever raise it with a backfill. */
 export const DUE_SHARDS = 32;
 
-/** EMAIL: an email; DELIVERY: a webhook delivery; RUN: an automation run's current step (docs/automations.md). */
-export type DueKind = 'EMAIL' | 'DELIVERY' | 'RUN';
+/**
+ * EMAIL: an email; DELIVERY: a webhook delivery; RUN: an automation run's current step (docs/automations.md);
+ * DOMAIN: a domain whose DNS checked out while the mail provider still verifies it (docs/domains.md).
+ */
+export type DueKind = 'EMAIL' | 'DELIVERY' | 'RUN' | 'DOMAIN';
+
+export const DUE_KINDS: readonly DueKind[] = ['EMAIL', 'DELIVERY', 'RUN', 'DOMAIN'];
 
 export const DUE_INDEX = 'GSI2';
 

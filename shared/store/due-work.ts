@@ -3,12 +3,12 @@
  * passed, shard by shard (keys only; the reconciler reads each item consistently before acting).
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { DUE_INDEX, DUE_SHARDS, dueBefore, duePartition, type DueKind } from './due-index';
+import { DUE_INDEX, DUE_KINDS, DUE_SHARDS, dueBefore, duePartition, type DueKind } from './due-index';
 import type { Table } from './table';
 
 export interface DueEntry {
   kind: DueKind;
-  /** Email id, `<webhook id>#<event ulid>` for a delivery, or a run id. */
+  /** Email id, `<webhook id>#<event ulid>` for a delivery, a run id, or a domain id. */
   id: string;
   dueAt: string;
 }
@@ -18,8 +18,8 @@ export function parseDueKey(sortKey: string): DueEntry | null {
   const first = sortKey.indexOf('#');
   const second = sortKey.indexOf('#', first + 1);
   if (first < 0 || second < 0) return null;
-  const kind = sortKey.slice(first + 1, second);
-  if (kind !== 'EMAIL' && kind !== 'DELIVERY' && kind !== 'RUN') return null;
+  const kind = sortKey.slice(first + 1, second) as DueKind;
+  if (!DUE_KINDS.includes(kind)) return null;
   return { kind, id: sortKey.slice(second + 1), dueAt: sortKey.slice(0, first) };
 }
 

@@ -16,6 +16,7 @@ import {
 } from '../domain/domains/evaluate';
 import { planInboundChange } from '../domain/domains/inbound-change';
 import { providerVerification, statusWithProvider } from '../domain/domains/provider-verification';
+import { completeProviderVerification } from './complete-provider-verification';
 import { expectedRecords, inboundSubdomainOf, RETURN_PATH_LABEL, type DnsSettings } from '../domain/domains/records';
 import type { AssignTenantDomainInput, CreateDomainInput, UpdateDomainInput } from '../domain/domains/schemas';
 import { AppError, ConflictError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../domain/errors';
@@ -130,39 +131,14 @@ async function owned(deps: DomainDeps, principal: Principal, domainId: string): 
   return stored!;
 }
 
-/** GET /domains/{id}; a domain whose records checked out while the provider was still verifying it is re-checked there. */
+/**
+ * GET /domains/{id}; a domain whose records checked out while the provider was still verifying it is
+ * re-checked there (the reconciler does the same on its own: ./complete-provider-verification.ts).
+ */
 export async function getDomain(deps: DomainDeps, principal: Principal, domainId: string): Promise<Domain> {
   const { domain } = await owned(deps, principal, domainId);
-  return (await completeProviderVerification(deps, principal, domain)) ?? domain;
-}
-
-/**
- * A domain whose required records all checked out at its last check, waiting only for the provider: asks
- * the provider again and, once it can send, records the domain verified (only while no other check was
- * recorded meanwhile). Null when there is nothing to complete, or the provider still says no.
- */
-async function completeProviderVerification(deps: DomainDeps, principal: Principal, domain: Domain): Promise<Domain | null> {
-  if (domain.status === 'verified' || domain.provider?.status !== 'pending' || !domain.last_checked_at) return null;
-  if (domainStatusAfterCheck('pending', domain.records) !== 'verified') return null;
-  let state: ProviderDomainState;
-  try {
-    state = await deps.mailer.domainState(domain.name);
-  } catch (error) {
-    logError('could not read the domain\'s verification from the mail provider', error, { domain_id: domain.id, domain: domain.name });
-    return null;
-  }
-  if (state.status !== 'verified') return null;
-  const at = deps.clock.now().toISOString();
-  const provider = providerVerification(state, at);
-  const recorded = await deps.domains.recordCheck(principal.account.id, domain.id, {
-    status: statusWithProvider(domain.status, provider),
-    records: domain.records,
-    at,
-    inbound_enabled: Boolean(domain.inbound_enabled),
-    provider,
-    ifCheckedAt: domain.last_checked_at,
-  });
-  return recorded ?? (await deps.domains.get(domain.id))?.domain ?? null;
+  const completion = await completeProviderVerification(deps, principal.account.id, domain);
+  return completion.kind === 'recorded' || completion.kind === 'superseded' ? (completion.domain ?? domain) : domain;
 }
 
 /**

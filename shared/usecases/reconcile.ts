@@ -12,6 +12,10 @@
  *   webhook delivery pending past due        -> the deliveries queue, next attempt
  *   automation run stuck (a step never handed  -> the automation-steps queue again (run-recovery.ts)
  *     over, a dead attempt, a lost wake-up)
+ *   domain the mail provider still verifies   -> SES asked again: verified is recorded (sends pass),
+ *     (DNS checked out, provider pending)         pending is asked again later (2 min, after an hour
+ *                                                 15 min), failed or 72 h is out of the index
+ *                                                 (reconcile-provider-pending.ts)
  *   final (a write that left it indexed)     -> out of the index
  *
  * Beside the due index, sweeps of their own (each in its own module, bounded, at their own pace): SES
@@ -36,6 +40,7 @@ import type { DueEntry } from '../store/due-work';
 import type { EmailRepository } from '../store/emails';
 import type { WebhookDeliveryRepository } from '../store/webhook-deliveries';
 import { NO_SES_TENANT_WORK, reconcileSesTenants, type SesTenantSweepDeps, type SesTenantSweepReport } from './reconcile-ses-tenants';
+import { NO_PROVIDER_PENDING_WORK, reconcileProviderPending, type ProviderPendingDeps, type ProviderPendingReport } from './reconcile-provider-pending';
 import { discardUnqueuedInbound, NO_UNQUEUED_INBOUND_WORK, type UnqueuedInboundDeps, type UnqueuedInboundReport } from './inbound/discard-unqueued';
 
 export interface ReconcileDeps {
@@ -46,6 +51,9 @@ export interface ReconcileDeps {
   webhookDeliveryQueue: WebhookDeliveryQueue;
   runs: Pick<RunRepository, 'get' | 'postponeDue' | 'clearDue'>;
   stepQueue: AutomationStepQueue;
+  /** Domains the mail provider still verifies (DOMAIN entries): asked about through the mailer. */
+  domains: ProviderPendingDeps['domains'];
+  mailer: ProviderPendingDeps['mailer'];
   events: EventPublisher;
   clock: Clock;
   bounds: RecoveryBounds;
@@ -55,7 +63,7 @@ export interface ReconcileDeps {
   inboundSweep?: UnqueuedInboundDeps;
 }
 
-export interface ReconcileReport extends SesTenantSweepReport, UnqueuedInboundReport {
+export interface ReconcileReport extends SesTenantSweepReport, UnqueuedInboundReport, ProviderPendingReport {
   /** Past-due index entries examined. */
   examined: number;
   /** Emails put on the send queue again: unclaimed or dead attempts (queued), missed firings (scheduled). */
@@ -70,7 +78,7 @@ export interface ReconcileReport extends SesTenantSweepReport, UnqueuedInboundRe
   expired: number;
   /** Expired emails whose email.failed an earlier pass may not have published: published again. */
   reannounced: number;
-  /** Entries still within their bound (a live attempt) or already final: index updated only. */
+  /** Entries still within their bound (a live attempt, a domain SES still verifies) or already final: index updated only. */
   waiting: number;
   cleared: number;
   /** Entries whose handling failed (logged; they stay due and are tried on the next pass). */
@@ -84,7 +92,7 @@ const PER_SHARD = 50;
 
 export async function reconcile(deps: ReconcileDeps, log: (message: string, error: unknown) => void = () => undefined): Promise<ReconcileReport> {
   const now = deps.clock.now().getTime();
-  const report: ReconcileReport = { examined: 0, redriven_queued: 0, redriven_scheduled: 0, redriven_webhooks: 0, redriven_runs: 0, delayed: 0, expired: 0, reannounced: 0, waiting: 0, cleared: 0, errors: 0, oldest_due_at: null, ...NO_SES_TENANT_WORK, ...NO_UNQUEUED_INBOUND_WORK };
+  const report: ReconcileReport = { examined: 0, redriven_queued: 0, redriven_scheduled: 0, redriven_webhooks: 0, redriven_runs: 0, delayed: 0, expired: 0, reannounced: 0, waiting: 0, cleared: 0, errors: 0, oldest_due_at: null, ...NO_SES_TENANT_WORK, ...NO_UNQUEUED_INBOUND_WORK, ...NO_PROVIDER_PENDING_WORK };
   const entries = await deps.dueWork.pastDue(now, PER_SHARD);
   report.examined = entries.length;
   report.oldest_due_at = entries.reduce<string | null>((oldest, entry) => (oldest === null || entry.dueAt < oldest ? entry.dueAt : oldest), null);
@@ -136,6 +144,13 @@ export async function reconcile(deps: ReconcileDeps, log: (message: string, erro
               await deps.emails.clearDue(email.id);
               return;
           }
+        }
+        if (entry.kind === 'DOMAIN') {
+          const outcome = await reconcileProviderPending(deps, entry.id, now);
+          if (outcome === 'completed') report.domains_completed++;
+          else if (outcome === 'postponed') report.waiting++;
+          else if (outcome === 'cleared') report.cleared++;
+          return;
         }
         if (entry.kind === 'RUN') {
           const run = await deps.runs.get(entry.id);

@@ -9,6 +9,7 @@ import {
   ROUTE53_ZONE_ACTIONS,
   SECRETS_KEY_ACTIONS,
   SES_IDENTITY_ACTIONS,
+  SES_IDENTITY_READ_ACTIONS,
   SES_TENANT_ACTIONS,
   SES_TENANT_LIST_ACTIONS,
   SES_ACCOUNT_READ_ACTIONS,
@@ -73,7 +74,7 @@ describe.each(definitions.map((d) => d.name))('%s', (name) => {
       ['sns:Publish', granted(name, 'topic', 'publish')],
       ['ses:SendRawEmail', granted(name, 'ses', 'sendEmail')],
       ['ses:SendEmail', granted(name, 'ses', 'sendEmail')],
-      ...SES_IDENTITY_ACTIONS.map((action): [string, boolean] => [action, granted(name, 'ses', 'manageIdentities')]),
+      ...SES_IDENTITY_ACTIONS.map((action): [string, boolean] => [action, granted(name, 'ses', 'manageIdentities') || (SES_IDENTITY_READ_ACTIONS.includes(action) && granted(name, 'ses', 'readIdentities'))]),
       ...SES_TENANT_ACTIONS.map((action): [string, boolean] => [action, granted(name, 'ses', 'manageTenants', 'sweepTenants')]),
       ...[...SES_TENANT_SWEEP_ACTIONS, ...SES_TENANT_LIST_ACTIONS].map((action): [string, boolean] => [action, granted(name, 'ses', 'sweepTenants')]),
       ['scheduler:CreateSchedule', granted(name, 'scheduler')],
@@ -161,7 +162,8 @@ describe('SES identity management', () => {
   const sesActions = (name: string): string[] => functionActions(s.template, s.stack, name).filter((a) => a.startsWith('ses:'));
 
   test('only the domains function (and the dashboard\'s domain pages, which verify) may manage identities, with exactly these actions', () => {
-    const managers = definitions.filter((d) => sesActions(d.name).some((a) => SES_IDENTITY_ACTIONS.includes(a))).map((d) => d.name);
+    const changes = SES_IDENTITY_ACTIONS.filter((a) => !SES_IDENTITY_READ_ACTIONS.includes(a));
+    const managers = definitions.filter((d) => sesActions(d.name).some((a) => changes.includes(a))).map((d) => d.name);
     expect(managers).toEqual(definitions.filter((d) => granted(d.name, 'ses', 'manageIdentities')).map((d) => d.name));
     expect(managers).toEqual(['domains', 'dashboard-domains']);
     expect([...SES_IDENTITY_ACTIONS].sort()).toEqual(
@@ -187,6 +189,20 @@ describe('SES identity management', () => {
     expect(arn).toContain('AWS::Region');
     expect(arn).toContain('AWS::AccountId');
     expect(arn).not.toContain('configuration-set');
+  });
+
+  test('beside them only the reconciler reads identities (domains SES was still verifying), GetEmailIdentity alone, on the account identities', () => {
+    const readers = definitions.filter((d) => sesActions(d.name).includes('ses:GetEmailIdentity')).map((d) => d.name);
+    expect(readers).toEqual(definitions.filter((d) => granted(d.name, 'ses', 'manageIdentities', 'readIdentities')).map((d) => d.name));
+    expect(readers).toEqual(['domains', 'dashboard-domains', 'reconciler']);
+    expect(SES_IDENTITY_READ_ACTIONS).toEqual(['ses:GetEmailIdentity']);
+    const statements = functionStatements(s.template, s.stack, 'reconciler').filter((st) => actionsOf(st).some((a) => SES_IDENTITY_ACTIONS.includes(a)));
+    expect(statements).toHaveLength(1);
+    expect(actionsOf(statements[0]!)).toEqual(['ses:GetEmailIdentity']);
+    const resources = resourcesOf(statements[0]!);
+    expect(resources).toHaveLength(1);
+    expect(JSON.stringify(resources[0])).toContain(':identity/*');
+    expect(JSON.stringify(resources[0])).toContain('AWS::AccountId');
   });
 });
 

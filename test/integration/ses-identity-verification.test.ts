@@ -1,13 +1,12 @@
 /**
  * The product on an SES that verifies identities later (docs/domains.md, "Registration with the mail
  * provider (SES)"; docs/local-cloud/ses.md, "Identity verification"): a domain whose records all check out
- * stays `pending` while SES says PENDING, and becomes `verified` once SES does (on GET and on verify);
+ * stays `pending` while SES says PENDING, and becomes `verified` once SES does (on GET and on verify; by
+ * itself through the reconciler: domain-provider-completion.test.ts);
  * a non-ASCII display name reaches SES as the bare address ("Address encoding").
  * The stack's SES verifies `*.ses-verifies-later.test` 4 s after registration (harness/global-setup.ts).
  */
-import { randomUUID } from 'node:crypto';
-import { publishAll } from './harness/dns';
-import { verifiedDomain } from './harness/domains';
+import { providerPendingDomain, verifiedDomain } from './harness/domains';
 import { api, newAccount, sesMessagesFor, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 
 let account: TestAccount;
@@ -17,29 +16,23 @@ beforeAll(async () => {
 
 describe('a domain SES has not verified yet', () => {
   it('stays pending with every record verified and provider pending, refuses sends, then becomes verified', async () => {
-    const name = `d${randomUUID().slice(0, 8)}.ses-verifies-later.test`;
-    const added = await api('POST', '/domains', { key: account.key, body: { name } });
-    expect(added.status).toBe(201);
-    await publishAll(added.body.domain.records);
-
-    const checked = await api('POST', `/domains/${added.body.domain.id}`, { key: account.key, body: { action: 'verify' } });
-    expect(checked.status).toBe(200);
-    expect(checked.body.domain).toMatchObject({ status: 'pending', verified_at: null, provider: { status: 'pending', message: expect.stringContaining('PENDING') } });
-    expect(checked.body.domain.records.filter((r: { required: boolean }) => r.required).every((r: { status: string }) => r.status === 'verified')).toBe(true);
+    const { id, name, checked } = await providerPendingDomain(account);
+    expect(checked).toMatchObject({ status: 'pending', verified_at: null, provider: { status: 'pending', message: expect.stringContaining('PENDING') } });
+    expect(checked.records.filter((r: { required: boolean }) => r.required).every((r: { status: string }) => r.status === 'verified')).toBe(true);
 
     const refused = await api('POST', '/emails', { key: account.key, body: { from: `hello@${name}`, to: account.email, subject: 'too early', text: 'x' } });
     expect(refused.status).toBe(403);
 
     // SES confirms: the next GET records it (no verify needed).
     const verified = await waitFor(async () => {
-      const got = await api('GET', `/domains/${added.body.domain.id}`, { key: account.key });
+      const got = await api('GET', `/domains/${id}`, { key: account.key });
       if (got.body.domain.status !== 'verified') throw new Error(`domain is ${got.body.domain.status}, provider ${JSON.stringify(got.body.domain.provider)}`);
       return got.body.domain;
     }, 'SES to verify the domain', 30_000);
     expect(verified).toMatchObject({ status: 'verified', provider: { status: 'verified' }, verified_at: expect.any(String) });
 
     // Verifying again leaves SES's verification alone: still verified at once.
-    const again = await api('POST', `/domains/${added.body.domain.id}`, { key: account.key, body: { action: 'verify' } });
+    const again = await api('POST', `/domains/${id}`, { key: account.key, body: { action: 'verify' } });
     expect(again.body.domain).toMatchObject({ status: 'verified', provider: { status: 'verified' } });
     const sent = await api('POST', '/emails', { key: account.key, body: { from: `hello@${name}`, to: account.email, subject: 'now', text: 'x' } });
     expect(sent.status).toBe(200);

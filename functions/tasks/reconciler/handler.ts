@@ -1,6 +1,7 @@
 /**
  * The reconciler, one pass per invocation (EventBridge rule every minute on AWS; a timer on the local
- * cloud): re-drives work the due index shows as stuck, and sweeps SES tenants against ours
+ * cloud): re-drives work the due index shows as stuck, completes domains SES verified after their check
+ * (reconcile-provider-pending.ts: the mailer's GetEmailIdentity), and sweeps SES tenants against ours
  * (shared/usecases/reconcile.ts, reconcile-ses-tenants.ts). Its report is
  * logged as a CloudWatch embedded metric (namespace Mailservice): re-drives and the age of the oldest
  * past-due item, which the stack alarms on (docs/reliability.md).

@@ -13,7 +13,7 @@ export function providerVerification(state: ProviderDomainState, at: string): Pr
       ? 'The mail provider can send from the domain.'
       : state.status === 'failed'
         ? 'The domain is not verified yet: call verify again to restart the provider\'s verification (the DNS records need no change).'
-        : 'The domain becomes verified as soon as the provider confirms it: checked again on every verify and GET of the domain (usually within minutes).';
+        : 'The domain becomes verified by itself once the provider confirms it (usually within minutes): the service asks again every few minutes, and at once on every verify and GET of the domain.';
   return { status: state.status, message: `${state.detail} ${next}`, checked_at: at };
 }
 

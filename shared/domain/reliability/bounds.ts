@@ -23,6 +23,12 @@ export interface RecoveryBounds {
   noOutcomeDelayedAfterMs: number;
   /** An email `sent` with no outcome this long: `failed` with bounce_type `undetermined` (final). */
   noOutcomeFinalAfterMs: number;
+  /**
+   * A domain whose DNS checked out while the mail provider (SES) still verifies it: asked again this long
+   * after each check during the first hour, then every `providerRecheckLateMs` (shared/domain/domains/provider-recheck.ts).
+   */
+  providerRecheckMs: number;
+  providerRecheckLateMs: number;
 }
 
 export const RECOVERY_ENV: Record<keyof RecoveryBounds, string> = {
@@ -32,6 +38,8 @@ export const RECOVERY_ENV: Record<keyof RecoveryBounds, string> = {
   webhookLateAfterMs: 'RECOVERY_WEBHOOK_LATE_S',
   noOutcomeDelayedAfterMs: 'RECOVERY_NO_OUTCOME_DELAYED_S',
   noOutcomeFinalAfterMs: 'RECOVERY_NO_OUTCOME_FINAL_S',
+  providerRecheckMs: 'RECOVERY_DOMAIN_RECHECK_S',
+  providerRecheckLateMs: 'RECOVERY_DOMAIN_RECHECK_LATE_S',
 };
 
 export const DEFAULT_RECOVERY_BOUNDS: RecoveryBounds = {
@@ -44,6 +52,9 @@ export const DEFAULT_RECOVERY_BOUNDS: RecoveryBounds = {
   noOutcomeDelayedAfterMs: 60 * 60_000,
   // SES gives up on a deferred message well within this and reports a bounce.
   noOutcomeFinalAfterMs: 72 * 60 * 60_000,
+  // SES verifies most identities within minutes of seeing the DKIM record; the stragglers take hours.
+  providerRecheckMs: 2 * 60_000,
+  providerRecheckLateMs: 15 * 60_000,
 };
 
 /** The bounds from the environment (whole seconds), defaults where unset or not a positive integer. */

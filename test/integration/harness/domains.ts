@@ -1,5 +1,6 @@
 /** Sending domains for tests: added through the API, their records published in the DNS emulator, verified. */
-import { publishAll, uniqueDomain } from './dns';
+import { randomUUID } from 'node:crypto';
+import { publishAll, uniqueDomain, type PublicRecord } from './dns';
 import { api, type TestAccount } from './stack';
 
 export interface VerifiedDomain {
@@ -21,4 +22,20 @@ export async function verifiedDomain(account: TestAccount, settings?: Record<str
     expect(patched.body.domain).toMatchObject(settings);
   }
   return { id: added.body.domain.id, name };
+}
+
+/**
+ * A domain of the account whose records all checked out at its verify while SES still verifies it
+ * (`status: pending`, `provider.status: pending`): the stack's SES verifies `*.ses-verifies-later.test`
+ * no sooner than 4 s after registration (harness/global-setup.ts). `checked` is the verify's answer.
+ */
+export async function providerPendingDomain(account: TestAccount): Promise<VerifiedDomain & { records: PublicRecord[]; checked: any }> {
+  const name = `d${randomUUID().slice(0, 8)}.ses-verifies-later.test`;
+  const added = await api('POST', '/domains', { key: account.key, body: { name } });
+  expect(added.status).toBe(201);
+  await publishAll(added.body.domain.records);
+  const checked = await api('POST', `/domains/${added.body.domain.id}`, { key: account.key, body: { action: 'verify' } });
+  expect(checked.status).toBe(200);
+  expect(checked.body.domain).toMatchObject({ status: 'pending', provider: { status: 'pending' } });
+  return { id: added.body.domain.id, name, records: added.body.domain.records, checked: checked.body.domain };
 }

@@ -3,8 +3,9 @@ import { IDLE_REPORT_EVERY_MS, isIdleReport, reconcileMetricsLine, shouldLogRepo
 import type { ReconcileReport } from '../../../shared/usecases/reconcile';
 import { NO_SES_TENANT_WORK } from '../../../shared/usecases/reconcile-ses-tenants';
 import { NO_UNQUEUED_INBOUND_WORK } from '../../../shared/usecases/inbound/discard-unqueued';
+import { NO_PROVIDER_PENDING_WORK } from '../../../shared/usecases/reconcile-provider-pending';
 
-const idle: ReconcileReport = { examined: 0, redriven_queued: 0, redriven_scheduled: 0, redriven_webhooks: 0, redriven_runs: 0, delayed: 0, expired: 0, reannounced: 0, waiting: 0, cleared: 0, errors: 0, oldest_due_at: null, ...NO_SES_TENANT_WORK, ...NO_UNQUEUED_INBOUND_WORK };
+const idle: ReconcileReport = { examined: 0, redriven_queued: 0, redriven_scheduled: 0, redriven_webhooks: 0, redriven_runs: 0, delayed: 0, expired: 0, reannounced: 0, waiting: 0, cleared: 0, errors: 0, oldest_due_at: null, ...NO_SES_TENANT_WORK, ...NO_UNQUEUED_INBOUND_WORK, ...NO_PROVIDER_PENDING_WORK };
 
 test('a pass is idle only when every count is 0 and nothing is past due', () => {
   expect(isIdleReport(idle)).toBe(true);

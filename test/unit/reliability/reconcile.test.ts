@@ -8,6 +8,8 @@ import { newRun, type Run } from '../../../shared/domain/automations/run';
 import type { DueEntry } from '../../../shared/store/due-work';
 import type { StoredEmail } from '../../../shared/store/emails';
 import { reconcile, type ReconcileDeps } from '../../../shared/usecases/reconcile';
+import type { ProviderDomainState } from '../../../shared/ports';
+import { fakePendingDomains } from './fake-pending-domains';
 
 const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -24,7 +26,13 @@ function email(id: string, over: Partial<Email>, internals: StoredEmail['interna
   };
 }
 
-function fakes(emails: StoredEmail[], deliveries: WebhookDelivery[] = [], options: { refuseSends?: boolean; refuseSteps?: boolean; runs?: Run[] } = {}) {
+function fakes(
+  emails: StoredEmail[],
+  deliveries: WebhookDelivery[] = [],
+  options: { refuseSends?: boolean; refuseSteps?: boolean; runs?: Run[]; pendingDomains?: string[]; ses?: (name: string) => ProviderDomainState | Error } = {},
+) {
+  const pending = fakePendingDomains({ now: () => NOW, ses: options.ses ?? (() => new Error('SES not expected')) });
+  for (const id of options.pendingDomains ?? []) pending.addPending(id, iso(NOW - 2 * 60_000));
   const runs = new Map((options.runs ?? []).map((run) => [run.id, run]));
   const stepMessages: AutomationStepMessage[] = [];
   const byId = new Map(emails.map((stored) => [stored.email.id, stored]));
@@ -36,6 +44,7 @@ function fakes(emails: StoredEmail[], deliveries: WebhookDelivery[] = [], option
     ...emails.map((stored) => ({ kind: 'EMAIL' as const, id: stored.email.id, dueAt: iso(NOW - 1000) })),
     ...deliveries.map((delivery) => ({ kind: 'DELIVERY' as const, id: `${delivery.webhook_id}#${delivery.id.slice(4)}`, dueAt: iso(NOW - 5000) })),
     ...[...runs.keys()].map((id) => ({ kind: 'RUN' as const, id, dueAt: iso(NOW - 1000) })),
+    ...(options.pendingDomains ?? []).map((id) => ({ kind: 'DOMAIN' as const, id, dueAt: iso(pending.due.get(id)!) })),
   ];
   const deps: ReconcileDeps = {
     dueWork: { pastDue: async () => entries },
@@ -72,11 +81,13 @@ function fakes(emails: StoredEmail[], deliveries: WebhookDelivery[] = [], option
         stepMessages.push(...messages);
       },
     },
+    domains: pending.deps.domains,
+    mailer: pending.deps.mailer,
     events: { publish: async (batch) => void events.push(...batch) },
     clock: { now: () => new Date(NOW) },
     bounds: B,
   };
-  return { deps, due, sent, webhookMessages, events, stepMessages };
+  return { deps, due, sent, webhookMessages, events, stepMessages, pending };
 }
 
 describe('reconcile', () => {
@@ -169,6 +180,23 @@ describe('reconcile', () => {
     const report = await reconcile(deps);
     expect(report).toMatchObject({ redriven_queued: 0, errors: 1 });
     expect(due.has('msg_q')).toBe(false);
+  });
+
+  it('completes a domain SES verified meanwhile, asks again later about one it still verifies, and leaves one it could not ask due', async () => {
+    const answers: Record<string, ProviderDomainState | Error> = {
+      'dom_ok.example.test': { status: 'verified', detail: 'SES can send from the domain.' },
+      'dom_wait.example.test': { status: 'pending', detail: 'SES has not yet confirmed the DKIM record.' },
+      'dom_down.example.test': new Error('SES unavailable'),
+    };
+    const { deps, pending } = fakes([], [], { pendingDomains: ['dom_ok', 'dom_wait', 'dom_down'], ses: (name) => answers[name]! });
+    const logged: string[] = [];
+    const report = await reconcile(deps, (message) => logged.push(message));
+    expect(report).toMatchObject({ examined: 3, domains_completed: 1, waiting: 1, errors: 1 });
+    expect(pending.domain('dom_ok')).toMatchObject({ status: 'verified', provider: { status: 'verified' } });
+    expect(pending.due.has('dom_ok')).toBe(false);
+    expect(pending.due.get('dom_wait')).toBe(NOW + B.providerRecheckMs);
+    expect(pending.due.get('dom_down')).toBe(NOW);
+    expect(logged).toEqual(['reconcile: DOMAIN dom_down failed']);
   });
 
   describe('automation runs', () => {

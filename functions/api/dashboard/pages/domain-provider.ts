@@ -36,7 +36,7 @@ export function providerNotice(domain: { status: DomainStatus; provider: Provide
   const next =
     waiting.status === 'failed'
       ? html`<div class="actions">${verifyAgain} <span class="hint">Verifying again restarts SES's verification; the DNS records need no change.${refused}</span></div>`
-      : html`<p class="hint">SES looks at DNS by itself (usually within minutes, at most 72 hours); this page asks it again each time it is opened.${refused}</p>`;
+      : html`<p class="hint">SES looks at DNS by itself (usually within minutes, at most 72 hours); the service asks it again every few minutes and each time this page is opened.${refused}</p>`;
   return html`<section class="notice ${toneOf(waiting.status)}" aria-labelledby="provider-heading"><h2 id="provider-heading">Mail provider (SES)</h2>
 <dl class="facts"><dt>Status</dt><dd>${badge(waiting.status)}</dd><dt>Checked</dt><dd>${time(waiting.checked_at)}</dd><dt>Message</dt><dd class="provider-message">${waiting.message}</dd></dl>
 ${next}</section>`;
