@@ -30,7 +30,7 @@ import { EmailRepository } from '../../shared/store/emails';
 import { keys } from '../../shared/store/keys';
 import { SesSendBudget } from '../../shared/store/ses-send-budget';
 import { deliverPaced, type PacedDeliveryDeps } from '../../shared/usecases/send/deliver-paced';
-import { INLINE_WAIT_MS } from '../../shared/usecases/send/pace';
+import { inlineWaitMs } from '../../shared/usecases/send/pace';
 import { HOLD_RETRY_MS } from '../../shared/domain/ses/send-quota';
 import { sesMessagesFor, stack, uniqueEmail } from './harness/stack';
 
@@ -121,7 +121,7 @@ describe('a send held for its turn in SES’s rate', () => {
     const attempts = await sendAttempts(email.id);
 
     // Duplicates of the email's first message: at once, five minutes into the hold, and just before it ends.
-    for (const at of [0, 5 * 60_000, turn - INLINE_WAIT_MS - 1500 - Date.now()]) {
+    for (const at of [0, 5 * 60_000, turn - inlineWaitMs(RATE) - 1500 - Date.now()]) {
       offset = at;
       expect(await deliverPaced(deps, { email_id: email.id })).toBe('deferred');
     }
@@ -133,7 +133,7 @@ describe('a send held for its turn in SES’s rate', () => {
     expect(published).toEqual([]);
 
     // The held message back at its time (the queue's delay): sent, once; a later duplicate finds it sent.
-    offset = turn - INLINE_WAIT_MS - Date.now();
+    offset = turn - inlineWaitMs(RATE) - Date.now();
     expect(await deliverPaced(deps, held.message)).toBe('sent');
     expect(await deliverPaced(deps, { email_id: email.id })).toBe('republished');
     expect(await sesMessagesFor(email.id, { raw: false })).toHaveLength(1);

@@ -44,6 +44,12 @@ export function accountRefusalOf(error: unknown): SesAccountRefusal | null {
  */
 export const PACE_SHARE_OF_SES_RATE = 0.9;
 
+/**
+ * Send-queue records the send worker handles at once: its event source's batchSize x maxConcurrency
+ * (infra/definitions.ts, WORKERS 'send-email'; test/infra keeps the two equal). Paced sends wait in them.
+ */
+export const SEND_WORKER_IN_FLIGHT = 100;
+
 /** Recipients per second the send workers pace to: SES_MAX_SEND_RATE, else a share of SES's MaxSendRate; null: not paced. */
 export function paceRateOf(sesMaxSendRate: number | null, configured: number | null): number | null {
   if (configured !== null) return configured;

@@ -3,7 +3,7 @@
  * "SES quota"), one message at a time (messagePacer):
  *
  * - before the email is composed, the send's recipients reserve a turn in the shared budget
- *   (shared/store/ses-send-budget.ts) at the rate the workers pace to; a turn more than INLINE_WAIT_MS
+ *   (shared/store/ses-send-budget.ts) at the rate the workers pace to; a turn further than the inline window (inlineWaitMs)
  *   away holds the email (SendHeld 'rate': its message goes back to the queue with a delay, its turn with
  *   it, to come back just before the turn); a nearer one is waited for right before SES is called;
  * - SES's throttling (429 "Maximum sending rate exceeded.", "Daily message quota exceeded.") and an
@@ -15,18 +15,30 @@
  * The rate runs on real time (`now`), as SES's does: the service clock can be moved by the local cloud.
  */
 import { MailerError, type Mailer, type OutboundMessage } from '../../ports';
-import { accountRefusalOf, HOLD_RETRY_MS, MAX_HOLD_MS, recipientCount, type HoldReason } from '../../domain/ses/send-quota';
+import { accountRefusalOf, HOLD_RETRY_MS, MAX_HOLD_MS, recipientCount, SEND_WORKER_IN_FLIGHT, type HoldReason } from '../../domain/ses/send-quota';
 import type { SesSendBudget } from '../../store/ses-send-budget';
 
 /**
- * A slot this close is waited for in the worker; a later one holds the email (the queue's delay), to come
- * back within this of its slot and wait the rest here. The queue's delay is whole seconds (rounded up), so
- * a held message is visible again 1-2 s before its slot: it may then wait up to 2 s for a free worker
- * (each invocation lasts as long as its slowest record, up to this wait) and still be within LATE_MS of
- * its turn. At 1 s, a message often came back after its turn had passed and took a new one: the
- * unused turn was time lost (bench:ses-quota prints the turns taken again).
+ * How close a slot is waited for in the worker; a later one holds the email (the queue's delay), to come
+ * back within this window of its slot and wait the rest here. The queue's delay is whole seconds (rounded
+ * up), so a held message is visible again between the window and a second less before its slot; it may
+ * then wait for a free worker (each invocation lasts as long as its slowest record) and for its compose,
+ * and must still reach SES within LATE_MS of its turn, else it takes a new one and its turn passes unused
+ * (bench:ses-quota prints the turns taken again: at a 1 s window, about 1 in 8 of a burst at 14/s).
+ *
+ * A wider window costs workers: while a backlog waits, every in-flight record waits about half the window,
+ * so the send worker's SEND_WORKER_IN_FLIGHT records pace at most IN_FLIGHT / (window / 2) sends a second.
+ * So the window is as wide as that allows at the rate paced to, between MIN_INLINE_WAIT_MS (the queue's
+ * 1 s granularity) and MAX_INLINE_WAIT_MS: 3 s at 14/s, 1 s from 100/s.
  */
-export const INLINE_WAIT_MS = 2000;
+export const MIN_INLINE_WAIT_MS = 1000;
+export const MAX_INLINE_WAIT_MS = 3000;
+
+/** The inline wait window at `ratePerSecond` (recipients a second paced to). */
+export function inlineWaitMs(ratePerSecond: number): number {
+  const affordable = Math.floor(((SEND_WORKER_IN_FLIGHT / ratePerSecond) * 1000) / 2);
+  return Math.min(MAX_INLINE_WAIT_MS, Math.max(MIN_INLINE_WAIT_MS, affordable));
+}
 
 /** A send this late for its slot when it is ready takes a fresh one (its old turn has passed). */
 export const LATE_MS = 1000;
@@ -79,11 +91,14 @@ async function slotFor(deps: PaceDeps, recipients: Recipients, brought: number |
   return (await deps.budget.reserve(recipientCount(recipients), rate, deps.now())).slotMs;
 }
 
-/** Throws SendHeld when the slot is too far to wait for here; the message comes back within INLINE_WAIT_MS of it. */
-function holdIfFar(deps: PaceDeps, slotMs: number): void {
+/** Throws SendHeld when the slot is too far to wait for here; the message comes back within the inline window of it. */
+async function holdIfFar(deps: PaceDeps, slotMs: number): Promise<void> {
+  if (slotMs - deps.now() <= MIN_INLINE_WAIT_MS) return;
   // The queue's delay is whole seconds and a send's slot is not: back early, and the rest is waited here,
   // since sends reaching SES later than their slots, and then together, would exceed its rate.
-  if (slotMs - deps.now() > INLINE_WAIT_MS) throw new SendHeld('rate', slotMs - INLINE_WAIT_MS, slotMs);
+  const rate = await deps.sendRate();
+  const window = rate === null ? MIN_INLINE_WAIT_MS : inlineWaitMs(rate);
+  if (slotMs - deps.now() > window) throw new SendHeld('rate', slotMs - window, slotMs);
 }
 
 /** The error to throw for an SES refusal: SendHeld when it is about the account's quota or state. */
@@ -116,7 +131,7 @@ export function messagePacer(deps: PaceDeps, ticket: HoldTicket): { reserve(reci
     async reserve(recipients) {
       slot = await slotFor(deps, recipients, slot ?? undefined);
       reserved = true;
-      if (slot !== null) holdIfFar(deps, slot);
+      if (slot !== null) await holdIfFar(deps, slot);
     },
     mailer: (inner) => ({
       async send(message) {
@@ -127,7 +142,7 @@ export function messagePacer(deps: PaceDeps, ticket: HoldTicket): { reserve(reci
           // A send that reaches this point well after its slot (composing took long) would arrive at SES
           // together with later ones: it takes a fresh turn instead, once.
           const turn = deps.now() - slotMs > LATE_MS ? ((await slotFor(deps, message, undefined)) ?? slotMs) : slotMs;
-          holdIfFar(deps, turn);
+          await holdIfFar(deps, turn);
           const wait = turn - deps.now();
           if (wait > 0) await deps.sleep(wait);
         }

@@ -5,7 +5,7 @@
  */
 import { MailerError, type OutboundMessage } from '../../../shared/ports';
 import { MAX_HOLD_MS } from '../../../shared/domain/ses/send-quota';
-import { INLINE_WAIT_MS, LATE_MS, messagePacer, SendHeld, type PaceDeps } from '../../../shared/usecases/send/pace';
+import { inlineWaitMs, LATE_MS, MAX_INLINE_WAIT_MS, MIN_INLINE_WAIT_MS, messagePacer, SendHeld, type PaceDeps } from '../../../shared/usecases/send/pace';
 
 const message: OutboundMessage = { raw: Buffer.from('x'), from: 'a@example.com', to: ['b@example.com', 'B@example.com'], cc: ['c@example.com'], bcc: [], tags: {} };
 
@@ -67,12 +67,34 @@ describe('messagePacer', () => {
     expect(f.sent).toEqual([1_000_000 + 800]);
   });
 
-  it('holds at once when the slot is far: back INLINE_WAIT_MS before it, with the slot', async () => {
+  it('holds at once when the slot is far: back the inline window before it, with the slot', async () => {
     const slot = 1_000_000 + 60_000;
     const f = fixture({ tat: slot });
     const held = await heldBy(messagePacer(f.deps, {}).reserve(message));
-    expect(held).toMatchObject({ reason: 'rate', slotMs: slot, retryAt: slot - INLINE_WAIT_MS });
+    // At 10/s the window is the widest: 100 in-flight records afford 5 s of waiting each.
+    expect(held).toMatchObject({ reason: 'rate', slotMs: slot, retryAt: slot - MAX_INLINE_WAIT_MS });
     expect(f.sent).toEqual([]);
+  });
+
+  it('waits inline for a slot within the window (3 s at 10/s), not holding it', async () => {
+    const f = fixture({ tat: 1_000_000 + MAX_INLINE_WAIT_MS });
+    const pacer = messagePacer(f.deps, {});
+    await pacer.reserve(message);
+    await pacer.mailer(f.inner).send(message);
+    expect(f.slept).toEqual([MAX_INLINE_WAIT_MS]);
+  });
+
+  it('narrows the window as the rate rises, so that waiting records do not cap the pace', () => {
+    expect(inlineWaitMs(10)).toBe(MAX_INLINE_WAIT_MS);
+    expect(inlineWaitMs(25)).toBe(2000);
+    expect(inlineWaitMs(50)).toBe(MIN_INLINE_WAIT_MS);
+    expect(inlineWaitMs(1000)).toBe(MIN_INLINE_WAIT_MS);
+  });
+
+  it('at a high rate, a slot 2 s away holds the email (the 1 s window)', async () => {
+    const f = fixture({ rate: 200, tat: 1_000_000 + 2000 });
+    const held = await heldBy(messagePacer(f.deps, {}).reserve(message));
+    expect(held).toMatchObject({ reason: 'rate', retryAt: 1_000_000 + 2000 - MIN_INLINE_WAIT_MS });
   });
 
   it('a send ready well after its slot (a slow compose) takes a fresh turn instead of joining later ones', async () => {
