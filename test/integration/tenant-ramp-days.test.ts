@@ -122,7 +122,12 @@ describe('tenant ramp across UTC days (moved clock, stack of its own)', () => {
     expect((await harness.api('POST', '/emails', { key: account.key, body: { from: `news@${domain}`, to: 'success@simulator.amazonses.com', subject: 'd2', text: 'hi', tenant, category: 'product' } })).status).toBe(200);
     const day2 = await harness.api('GET', `/tenants/${tenant}/stats?days=1`, { key: account.key });
     // Today's counters hold only today's send (the counters are per UTC day of acceptance).
-    expect(await harness.waitFor(async () => ((await harness.api('GET', `/tenants/${tenant}/stats?days=1`, { key: account.key })).body.stats.total === 1 ? true : undefined), 'day 2 counted', 90_000, 200)).toBe(true);
+    // Waits for a count, then asserts it is exactly today's one (a wait for "=== 1" hid what it saw instead).
+    const today = await harness.waitFor(async () => {
+      const stats = (await harness.api('GET', `/tenants/${tenant}/stats?days=1`, { key: account.key })).body.stats;
+      return stats.total >= 1 ? stats : undefined;
+    }, 'day 2 counted', 90_000, 200);
+    expect(today).toMatchObject({ days: 1, total: 1 });
     expect(day2.body.ramp).toMatchObject({ stage: 2, used_today: { product: 1 } });
   }, 300_000);
 
