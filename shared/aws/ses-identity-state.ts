@@ -14,7 +14,7 @@ export function providerDomainState(identity: Identity): ProviderDomainState {
   const dkim = identity.DkimAttributes?.Status ?? 'NOT_STARTED';
   if (identity.VerifiedForSendingStatus) return { status: 'verified', detail: 'SES can send from the domain (VerifiedForSendingStatus).' };
   if (identity.VerificationStatus === 'FAILED' || dkim === 'FAILED') {
-    return { status: 'failed', detail: `SES did not find the DKIM record in time (verification ${identity.VerificationStatus ?? 'FAILED'}, DKIM ${dkim}); verify again to restart it.` };
+    return { status: 'failed', detail: `SES did not find the DKIM record in time (verification ${identity.VerificationStatus ?? 'FAILED'}, DKIM ${dkim}).` };
   }
   return { status: 'pending', detail: `SES has not yet confirmed the DKIM record (verification ${identity.VerificationStatus ?? 'PENDING'}, DKIM ${dkim}); it checks DNS periodically.` };
 }

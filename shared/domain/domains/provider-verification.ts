@@ -8,13 +8,14 @@ import type { ProviderDomainState } from '../../ports';
 import type { DomainStatus, ProviderVerification } from './domain';
 
 export function providerVerification(state: ProviderDomainState, at: string): ProviderVerification {
+  // The provider's words (state.detail) say what it saw; ours say what happens next, when anything does.
   const next =
     state.status === 'verified'
-      ? 'The mail provider can send from the domain.'
+      ? ''
       : state.status === 'failed'
-        ? 'The domain is not verified yet: call verify again to restart the provider\'s verification (the DNS records need no change).'
-        : 'The domain becomes verified by itself once the provider confirms it (usually within minutes): the service asks again every few minutes, and at once on every verify and GET of the domain.';
-  return { status: state.status, message: `${state.detail} ${next}`, checked_at: at };
+        ? ' The domain is not verified: call verify again to restart the provider\'s verification (the DNS records need no change).'
+        : ' The domain becomes verified by itself once the provider confirms it (usually within minutes): the service asks again every few minutes, and at once on every verify and GET of the domain.';
+  return { status: state.status, message: `${state.detail}${next}`, checked_at: at };
 }
 
 /** The domain's status once its DNS checked out and the provider answered: verified only when the provider says so. */

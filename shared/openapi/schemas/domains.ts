@@ -49,7 +49,7 @@ export const domainSchema = describing<ReturnType<typeof toPublicDomain>>()(
       .strictObject({
         status: z
           .enum(['pending', 'verified', 'failed'])
-          .describe('pending: the mail provider (SES) has not yet confirmed the DKIM record (checked again on verify and GET); verified: it can send from the domain; failed: it gave up (verify again)'),
+          .describe('pending: the mail provider (SES) has not yet confirmed the DKIM record (asked again every few minutes, and on verify and GET); verified: it can send from the domain; failed: it gave up (verify again)'),
         message: z.string().describe('what the provider reported and what happens next'),
         checked_at: timestamp.describe('when the provider was last asked (ISO 8601)'),
       })
