@@ -199,9 +199,9 @@ describe('tenant sends', () => {
     expect(await sesMessagesFor(scheduled.body.id)).toEqual([]);
     const delivered = await waitFor(async () => {
       return (await inboxRequests(hookPath))[0];
-    }, 'email.failed at the tenant-filtered endpoint');
+    }, 'email.failed at the tenant-filtered endpoint', 60_000); // the webhook pipeline under the whole suite's load
     expect(JSON.parse(delivered.body)).toMatchObject({ type: 'email.failed', data: { email_id: scheduled.body.id, status: 'failed', tenant: later.external_id } });
-  });
+  }, 120_000);
 
   it('does not send a scheduled product email whose tenant became transactional_only before its time; its transactional email goes', async () => {
     const tenant = await createTenant(account);

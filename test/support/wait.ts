@@ -36,10 +36,18 @@ function preview(value: unknown): string {
 }
 
 /**
+ * How long a wait lasts unless told: 30 s. The whole suite runs three files at once on two cores, and since
+ * SES publishes an event per recipient the pipelines (outbox, router, webhook deliveries, stats) under
+ * that load took longer than 15 s now and then (a webhook of tenant-sending, once in three whole runs).
+ * A condition that holds returns at once; only a failing wait waits this long.
+ */
+export const DEFAULT_WAIT_MS = 30_000;
+
+/**
  * Calls `probe` every `everyMs` until it returns a truthy value, which it returns. A probe that throws
  * is called again; after `timeoutMs` the wait fails with a WaitTimeout naming `what` and the cause.
  */
-export async function waitFor<T>(probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, what: string, timeoutMs = 15_000, everyMs = 50): Promise<T> {
+export async function waitFor<T>(probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, what: string, timeoutMs = DEFAULT_WAIT_MS, everyMs = 50): Promise<T> {
   const started = Date.now();
   let attempts = 0;
   let lastError: { error: unknown; attempt: number } | undefined;
