@@ -69,9 +69,18 @@ export class SesMailer implements Mailer {
   constructor(
     private readonly ses: SESv2Client,
     private readonly configurationSet: string,
-    /** The client SendEmail goes through (shared/aws/client-factories.ts, createSesSendClient); `ses` by default. */
-    private readonly sender: SESv2Client = ses,
+    /**
+     * The client SendEmail goes through (shared/aws/client-factories.ts, createSesSendClient), built on the
+     * first send: the functions that only register domains or tenants never build it. `ses` by default.
+     */
+    private readonly senderFactory: () => SESv2Client = () => ses,
   ) {}
+
+  private senderClient?: SESv2Client;
+
+  private get sender(): SESv2Client {
+    return (this.senderClient ??= this.senderFactory());
+  }
 
   /** The region SES message ids are qualified with (resolved once). */
   private region?: Promise<string>;

@@ -7,7 +7,7 @@ import type { Config } from '../config';
 export function buildSes(config: Config) {
   const ses = createSesClient(config);
   return {
-    mailer: new SesMailer(ses, config.sesConfigurationSet, createSesSendClient(config)),
+    mailer: new SesMailer(ses, config.sesConfigurationSet, () => createSesSendClient(config)),
     /** Our tenants as SES v2 tenants (docs/ses-tenants.md). */
     sesTenants: new SesV2Tenants(ses, { region: config.region, accountId: config.accountId, configurationSet: config.sesConfigurationSet }),
   };

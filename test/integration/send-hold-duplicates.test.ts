@@ -69,7 +69,7 @@ describe('a send held for its turn in SES’s rate', () => {
           ? Promise.reject(Object.assign(new Error('Email sending is disabled for this account.'), { name: 'SendingPausedException' }))
           : sender.send(command),
     });
-    pausableMailer = new SesMailer(control, config.sesConfigurationSet, pausable);
+    pausableMailer = new SesMailer(control, config.sesConfigurationSet, () => pausable);
     deps = {
       ...services,
       emails,
