@@ -338,6 +338,11 @@ describe('SesMailer against the emulator', () => {
   });
 });
 
+/** A plain-text SendEmail from a@example.com to `to` through `h`'s client. */
+function sendText(h: Harness, to: string[]) {
+  return h.client.send(new SendEmailCommand({ FromEmailAddress: 'a@example.com', Destination: { ToAddresses: to }, Content: { Simple: { Subject: { Data: 's' }, Body: { Text: { Data: 'x' } } } } }));
+}
+
 describe('sandbox mode', () => {
   let sandbox: Harness;
   beforeAll(async () => {
@@ -348,8 +353,7 @@ describe('sandbox mode', () => {
   });
 
   it('refuses unverified recipients, naming them; verified addresses and domains and the mailbox simulator pass', async () => {
-    const send = (to: string[]) =>
-      sandbox.client.send(new SendEmailCommand({ FromEmailAddress: 'a@example.com', Destination: { ToAddresses: to }, Content: { Simple: { Subject: { Data: 's' }, Body: { Text: { Data: 'x' } } } } }));
+    const send = (to: string[]) => sendText(sandbox, to);
     expect(await errorOf(send(['friend@example.org', 'success@simulator.amazonses.com', 'other@example.net']))).toEqual({
       name: 'MessageRejected',
       status: 400,
@@ -373,8 +377,7 @@ describe('confirming an address identity on a running stack', () => {
   });
 
   it('confirms an address identity over HTTP (POST /_local/identities/{address}/confirm), as its link would; an unknown one is 404', async () => {
-    const send = () =>
-      own.client.send(new SendEmailCommand({ FromEmailAddress: 'a@example.com', Destination: { ToAddresses: ['reader@example.org'] }, Content: { Simple: { Subject: { Data: 's' }, Body: { Text: { Data: 'x' } } } } }));
+    const send = () => sendText(own, ['reader@example.org']);
     await own.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'reader@example.org' }));
     expect((await errorOf(send())).name).toBe('MessageRejected');
     const confirm = (address: string) => fetch(`${own.ses.url}/_local/identities/${encodeURIComponent(address)}/confirm`, { method: 'POST' });
