@@ -4,17 +4,27 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { BUCKETS, SECRETS_KEY, TABLE, type BucketId } from '../definitions';
+import { acknowledgeRule } from './nag';
 import { mapRecord, pascalCase } from './util';
+
+/** How long S3 server access logs and VPC flow logs are kept. */
+export const ACCESS_LOG_RETENTION_DAYS = 90;
 
 /**
  * The single DynamoDB table (with its stream when TABLE.stream is set) and the buckets, from TABLE and BUCKETS, and the KMS key that encrypts
  * the secrets stored in the table (SECRETS_KEY). All are retained on stack deletion: the table's
  * sealed secrets are only readable with that key.
+ *
+ * Beside them, the logs bucket: the server access logs of every bucket of BUCKETS (who read or wrote which
+ * stored email, cdk-nag S1: https://docs.aws.amazon.com/AmazonS3/latest/userguide/ServerLogs.html) and
+ * the SMTP relay VPC's flow logs, kept ACCESS_LOG_RETENTION_DAYS days. No function is granted it.
  */
 export class Data extends Construct {
   readonly table: dynamodb.Table;
   readonly buckets: Record<BucketId, s3.Bucket>;
   readonly secretsKey: kms.Key;
+  /** Access logs of the buckets and flow logs of the relay's VPC. */
+  readonly logsBucket: s3.Bucket;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -38,12 +48,30 @@ export class Data extends Construct {
       });
     }
 
+    this.logsBucket = new s3.Bucket(this, 'LogsBucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      // SSE-S3: the only default encryption a server access log destination may have (SSE-KMS is not supported:
+      // https://docs.aws.amazon.com/AmazonS3/latest/userguide/enable-server-access-logging.html).
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [{ id: 'expire-logs', expiration: Duration.days(ACCESS_LOG_RETENTION_DAYS) }],
+    });
+    acknowledgeRule(
+      this.logsBucket.node.defaultChild as s3.CfnBucket,
+      'S1',
+      'This is the access-log destination: S3 advises against a bucket logging into itself (every log delivery would be logged, without end: https://docs.aws.amazon.com/AmazonS3/latest/userguide/ServerLogs.html), and no function reads or writes it.',
+    );
+
     this.buckets = mapRecord(BUCKETS, (def) =>
       new s3.Bucket(this, `${pascalCase(def.id)}Bucket`, {
         blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
         enforceSSL: true,
         encryption: s3.BucketEncryption.S3_MANAGED,
         removalPolicy: RemovalPolicy.RETAIN,
+        serverAccessLogsBucket: this.logsBucket,
+        serverAccessLogsPrefix: `s3-access/${def.id}/`,
         // Uploads (POST /attachments) are copied under the email that uses them; the uploads themselves
         // live a day, as their records do (docs/attachments.md).
         lifecycleRules: [{ id: 'expire-uploads', prefix: 'uploads/', expiration: Duration.days(1), abortIncompleteMultipartUploadAfter: Duration.days(1) }],

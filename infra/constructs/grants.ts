@@ -9,6 +9,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { ENV } from '../../shared/config';
 import { BUCKETS, CONFIGURATION_SET, QUEUES, SCHEDULE_GROUP, SECRETS_KEY, TABLE, TOPICS, type Access, type BucketId, type Grant, type QueueId, type TopicId } from '../definitions';
+import { acknowledgeWildcardActions, acknowledgeWildcardResources } from './nag';
 import type { Scheduling } from './scheduling';
 
 /** The constructs a definition's grants can refer to. */
@@ -96,9 +97,13 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
         const table = resources.table;
         if (access === 'read') table.grantReadData(grantee);
         else if (access === 'readWrite') table.grantReadWriteData(grantee);
-        // UpdateItem alone (it also authorises Update actions inside TransactWriteItems), on the table only.
-        else if (access === 'update') table.grant(grantee, ...TABLE_UPDATE_ACTIONS);
+        // UpdateItem alone (it also authorises Update actions inside TransactWriteItems), on the table only:
+        // not table.grant, which adds <table>/index/* (UpdateItem has no meaning on an index).
+        else if (access === 'update') iam.Grant.addToPrincipal({ grantee, actions: TABLE_UPDATE_ACTIONS, resourceArns: [table.tableArn] });
         else throw invalid();
+        if (access !== 'update') {
+          acknowledgeWildcardResources(grantee, [`${table.tableArn}/index/*`], TABLE_INDEXES_REASON);
+        }
         env[TABLE.envVar] = table.tableName;
         break;
       }
@@ -122,11 +127,15 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
         if (access === 'read') bucket.grantRead(grantee);
         else if (access === 'readWrite') bucket.grantReadWrite(grantee);
         else throw invalid();
+        acknowledgeWildcardResources(grantee, [bucket.arnForObjects('*')], BUCKET_OBJECTS_REASON);
+        acknowledgeWildcardActions(grantee, BUCKET_READ_WILDCARDS, BUCKET_ACTIONS_REASON);
+        if (access === 'readWrite') acknowledgeWildcardActions(grantee, BUCKET_WRITE_WILDCARDS, BUCKET_ACTIONS_REASON);
         env[BUCKETS[resource.id].envVar] = bucket.bucketName;
         break;
       }
       case 'ses': {
         const tenantsArn = stack.formatArn({ service: 'ses', resource: 'tenant', resourceName: '*' });
+        const identitiesArn = stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' });
         const configurationSetArn = stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: resources.configurationSetName });
         if (access === 'manageTenants' || access === 'sweepTenants') {
           iam.Grant.addToPrincipal({
@@ -136,14 +145,17 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
             // Both configuration sets are associated with every SES tenant (shared/usecases/ses-tenant-links.ts).
             resourceArns: [
               tenantsArn,
-              stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
+              identitiesArn,
               configurationSetArn,
               stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: tlsRequiredConfigurationSet(resources.configurationSetName) }),
             ],
           });
+          acknowledgeWildcardResources(grantee, [tenantsArn], SES_TENANTS_REASON);
+          acknowledgeWildcardResources(grantee, [identitiesArn], SES_IDENTITIES_REASON);
           if (access === 'sweepTenants') {
             iam.Grant.addToPrincipal({ grantee, actions: SES_TENANT_SWEEP_ACTIONS, resourceArns: [tenantsArn] });
             iam.Grant.addToPrincipal({ grantee, actions: SES_TENANT_LIST_ACTIONS, resourceArns: ['*'] });
+            acknowledgeWildcardResources(grantee, ['*'], 'ses:ListTenants has no resource-level permission: AWS requires Resource "*" (Service Authorization Reference, Amazon SES). The reconciler lists tenants to sweep those the table no longer has.');
           }
           // Resource ARNs are built from the account and the configuration set's name.
           env[ENV.awsAccountId] = stack.account;
@@ -154,12 +166,14 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
           iam.Grant.addToPrincipal({
             grantee,
             actions: access === 'manageIdentities' ? SES_IDENTITY_ACTIONS : SES_IDENTITY_READ_ACTIONS,
-            resourceArns: [stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
+            resourceArns: [identitiesArn],
           });
+          acknowledgeWildcardResources(grantee, [identitiesArn], SES_IDENTITIES_REASON);
           break;
         }
         if (access === 'readAccount') {
           iam.Grant.addToPrincipal({ grantee, actions: SES_ACCOUNT_READ_ACTIONS, resourceArns: ['*'] });
+          acknowledgeWildcardResources(grantee, ['*'], 'ses:GetAccount (the send quota and sending state) has no resource-level permission: AWS requires Resource "*" (Service Authorization Reference, Amazon SES).');
           break;
         }
         if (access !== 'sendEmail') throw invalid();
@@ -168,13 +182,15 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
           actions: SES_SEND_ACTIONS,
           // SES authorises a send against the sending identity, the configuration set and (TenantName) the tenant used.
           resourceArns: [
-            stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
+            identitiesArn,
             configurationSetArn,
             // Domains with tls_mode enforced send through the TLS-required twin.
             stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: tlsRequiredConfigurationSet(resources.configurationSetName) }),
             tenantsArn,
           ],
         });
+        acknowledgeWildcardResources(grantee, [identitiesArn], SES_IDENTITIES_REASON);
+        acknowledgeWildcardResources(grantee, [tenantsArn], SES_TENANTS_REASON);
         env[CONFIGURATION_SET.envVar] = resources.configurationSetName;
         break;
       }
@@ -182,6 +198,11 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
         if (access !== 'schedule') throw invalid();
         const { scheduling } = resources;
         iam.Grant.addToPrincipal({ grantee, actions: SCHEDULER_ACTIONS, resourceArns: [scheduling.schedulesArn] });
+        acknowledgeWildcardResources(
+          grantee,
+          [scheduling.schedulesArn],
+          'One-time schedules are created at run time, one per scheduled send or automation wait, with generated names: the grant is every schedule of this stack\'s group and no other group.',
+        );
         iam.Grant.addToPrincipal({
           grantee,
           actions: ['iam:PassRole'],
@@ -208,6 +229,12 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
         iam.Grant.addToPrincipal({ grantee, actions: ROUTE53_ZONE_ACTIONS, resourceArns: [arn('hostedzone')] });
         iam.Grant.addToPrincipal({ grantee, actions: ROUTE53_CHANGE_ACTIONS, resourceArns: [arn('change')] });
         iam.Grant.addToPrincipal({ grantee, actions: ROUTE53_LIST_ACTIONS, resourceArns: ['*'] });
+        acknowledgeWildcardResources(
+          grantee,
+          [arn('hostedzone'), arn('change')],
+          'DNS apply (docs/domains.md) writes the records of a domain into the customer\'s own hosted zone, found at run time by name, and waits on the change Route 53 returns (its id is generated): neither is known when the stack is deployed.',
+        );
+        acknowledgeWildcardResources(grantee, ['*'], 'route53:ListHostedZonesByName (finding the customer\'s zone) has no resource-level permission: AWS requires Resource "*" (Service Authorization Reference, Amazon Route 53).');
         break;
       }
       default:
@@ -216,6 +243,20 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
   }
   return env;
 }
+
+/** Why each wildcard of a grant is acceptable (cdk-nag IAM5, acknowledged per wildcard: infra/constructs/nag.ts). */
+const TABLE_INDEXES_REASON =
+  'Queries on the global secondary indexes (TABLE.globalSecondaryIndexes) are authorised on the index ARN: CDK\'s table grant names <table ARN>/index/*, the indexes of this one table and nothing else.';
+const BUCKET_OBJECTS_REASON = 'Object keys are made at run time (per account, email, upload): the grant is the objects of this one bucket.';
+/** Wildcard actions of CDK's grantRead and, beside them, of grantReadWrite. */
+const BUCKET_READ_WILDCARDS = ['s3:GetObject*', 's3:GetBucket*', 's3:List*'];
+const BUCKET_WRITE_WILDCARDS = ['s3:DeleteObject*', 's3:Abort*'];
+const BUCKET_ACTIONS_REASON =
+  'CDK\'s bucket read (GetObject*, GetBucket*, List*) and read-write (DeleteObject*, Abort*) action groups, on this one bucket and its objects: reads of objects and their metadata, deletes, and aborting the multipart uploads the SDK makes for large attachments; no policy, ACL or configuration writes.';
+const SES_IDENTITIES_REASON =
+  'Sending domains are the customers\', added at run time (POST /domains): the grant is every SES identity of this account and region; which domain an API key may use is checked by the product (docs/domains.md).';
+const SES_TENANTS_REASON =
+  'SES tenants are created at run time, one per tenant of the product (docs/tenants.md): the grant is every SES tenant of this account and region.';
 
 function assertNever(value: never): never {
   throw new Error(`Unknown resource ${JSON.stringify(value)}`);

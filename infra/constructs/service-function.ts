@@ -1,12 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { Grant } from '../definitions';
 import { BUNDLE_FILE, LAMBDA_HANDLER, functionCodeDir } from '../functions';
 import { grantAccess, type ServiceResources } from './grants';
+import { acknowledgeRule } from './nag';
 
 /** Runtime of every function: bundles target node22 (the code also runs on the local Node 20). */
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
@@ -40,7 +42,9 @@ export interface ServiceFunctionProps extends FunctionDefaults {
 
 /**
  * One Lambda of the definitions: code from its esbuild bundle, arm64, the definition's grants
- * and the environment variables of the granted resources.
+ * and the environment variables of the granted resources. Its role may write its own log group and
+ * nothing else of CloudWatch Logs: no AWSLambdaBasicExecutionRole (logs:CreateLogGroup, CreateLogStream
+ * and PutLogEvents on every log group of the account; cdk-nag IAM4), since the log group is the stack's.
  */
 export class ServiceFunction extends Construct {
   readonly function: lambda.Function;
@@ -71,6 +75,20 @@ export class ServiceFunction extends Construct {
       logGroup,
       environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
     });
+
+    // CDK's Function gives the role it creates AWSLambdaBasicExecutionRole; logical ids stay as they are if
+    // we take the managed policy off that role (L1 property) rather than pass a role of our own.
+    const role = this.function.role?.node.defaultChild as iam.CfnRole | undefined;
+    if (!role) throw new Error(`Function "${props.name}" has no role of its own`);
+    role.managedPolicyArns = undefined;
+    // CreateLogStream and PutLogEvents on this function's log group only (what Lambda needs to write its logs:
+    // https://docs.aws.amazon.com/lambda/latest/dg/monitoring-cloudwatchlogs.html#monitoring-cloudwatchlogs-prereqs).
+    logGroup.grantWrite(this.function);
+    acknowledgeRule(
+      this.function.node.defaultChild as lambda.CfnFunction,
+      'L1',
+      `Pinned to ${FUNCTION_RUNTIME.name} on purpose, a runtime in AWS's standard support (https://docs.aws.amazon.com/lambda/latest/dg/lambda-runtimes.html): the bundles are built for it (infra/build.ts, esbuild target node22). Moving to a newer runtime is a deliberate change of FUNCTION_RUNTIME and of the bundles' target, tested as such, not one a static check should make.`,
+    );
 
     const env = grantAccess(this, this.function, props.grants, props.resources);
     for (const [key, value] of Object.entries(env)) this.function.addEnvironment(key, value);

@@ -20,11 +20,13 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
 import * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { SMTP_RELAY } from '../definitions';
 import { BUNDLE_FILE, functionCodeDir } from '../functions';
 import { grantAccess, type ServiceResources } from './grants';
+import { acknowledgeRule, acknowledgeWildcardResources } from './nag';
 
 export interface SmtpRelayProps {
   /** Where `npm run build` put the relay's bundle and Dockerfile (`<functionsDir>/smtp-relay/`). */
@@ -37,6 +39,8 @@ export interface SmtpRelayProps {
    * stack creates an empty secret to fill in and runs no task (desired count 0) until deployed with it.
    */
   tlsSecretArn?: string;
+  /** Where the VPC's flow logs go (cdk-nag VPC7), under `vpc-flow-logs/`. */
+  logsBucket: s3.IBucket;
 }
 
 export class SmtpRelay extends Construct {
@@ -62,6 +66,8 @@ export class SmtpRelay extends Construct {
       restrictDefaultSecurityGroup: false,
       subnetConfiguration: [{ name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 }],
     });
+    // Every accepted and rejected connection of the relay's VPC, for abuse investigations (who connected to 25 and 587).
+    vpc.addFlowLog('FlowLog', { destination: ec2.FlowLogDestination.toS3(props.logsBucket, 'vpc-flow-logs/'), trafficType: ec2.FlowLogTrafficType.ALL });
     const cluster = new ecs.Cluster(this, 'Cluster', { vpc, containerInsightsV2: ecs.ContainerInsights.ENABLED });
 
     this.tlsSecret = props.tlsSecretArn
@@ -70,6 +76,13 @@ export class SmtpRelay extends Construct {
           description: 'mailservice SMTP relay STARTTLS certificate: {"key": "<PEM private key>", "cert": "<PEM certificate chain>"}',
           removalPolicy: RemovalPolicy.RETAIN,
         });
+    if (this.tlsSecret instanceof secretsmanager.Secret) {
+      acknowledgeRule(
+        this.tlsSecret.node.defaultChild as secretsmanager.CfnSecret,
+        'SMG4',
+        'The secret holds the STARTTLS certificate of the user\'s SMTP host name, which only its certificate authority can renew: a rotation Lambda cannot issue it. The user puts the renewed PEMs in the secret (docs/deploy.md, "SMTP relay on AWS").',
+      );
+    }
 
     this.taskDefinition = new ecs.FargateTaskDefinition(this, 'Task', {
       cpu: SMTP_RELAY.cpu,
@@ -93,10 +106,25 @@ export class SmtpRelay extends Construct {
     });
     const env = grantAccess(this, this.taskDefinition.taskRole, SMTP_RELAY.grants, props.resources);
     for (const [key, value] of Object.entries(env)) container.addEnvironment(key, value);
+    acknowledgeRule(
+      this.taskDefinition.node.defaultChild as ecs.CfnTaskDefinition,
+      'ECS2',
+      'The environment holds settings and resource names (table, queues, bucket, configuration set), none of them secret; the one secret, the TLS key and certificate, comes from Secrets Manager (container secrets).',
+    );
+    acknowledgeWildcardResources(
+      this.taskDefinition.obtainExecutionRole(),
+      ['*'],
+      'ecr:GetAuthorizationToken, which ECS needs to pull the relay image, has no resource-level permission: AWS requires Resource "*" (https://docs.aws.amazon.com/AmazonECR/latest/userguide/security_iam_id-based-policy-examples.html); the image pulls themselves are on the asset repository.',
+    );
 
     const securityGroup = new ec2.SecurityGroup(this, 'TaskSecurityGroup', { vpc, description: 'SMTP relay tasks: submission and MX from anywhere (client addresses are preserved)' });
     securityGroup.addIngressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(SMTP_RELAY.containerPort), 'SMTP submission (the NLB forwards 587 here, keeping the client address)');
     securityGroup.addIngressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(SMTP_RELAY.mx.containerPort), 'Inbound MX (the NLB forwards 25 here, keeping the client address)');
+    acknowledgeRule(
+      securityGroup.node.defaultChild as ec2.CfnSecurityGroup,
+      'EC23',
+      'Public SMTP: mail clients submit from anywhere and any mail server delivers to the MX from anywhere; the load balancer keeps the client address (preserve_client_ip), so the task must accept its two container ports from 0.0.0.0/0. Abuse is handled by SMTP AUTH, its per-address throttle and SPF checks (docs/smtp.md, docs/inbound.md).',
+    );
 
     this.service = new ecs.FargateService(this, 'Service', {
       cluster,
@@ -111,6 +139,18 @@ export class SmtpRelay extends Construct {
     });
 
     this.loadBalancer = new elbv2.NetworkLoadBalancer(this, 'Nlb', { vpc, internetFacing: true, vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC } });
+    acknowledgeRule(
+      this.loadBalancer.node.defaultChild as elbv2.CfnLoadBalancer,
+      'ELB2',
+      'A Network Load Balancer writes access logs only for TLS listeners (https://docs.aws.amazon.com/elasticloadbalancing/latest/network/load-balancer-access-logs.html); both listeners are TCP (STARTTLS is inside the SMTP session), so logs would stay empty. Connections are recorded by the VPC flow logs and the relay\'s own logs.',
+    );
+    for (const nlbSecurityGroup of this.loadBalancer.connections.securityGroups) {
+      acknowledgeRule(
+        nlbSecurityGroup.node.defaultChild as ec2.CfnSecurityGroup,
+        'EC23',
+        `The load balancer's listeners are public SMTP (${SMTP_RELAY.port} submission, ${SMTP_RELAY.mx.port} inbound MX): any mail client or mail server must reach them, so they are open to 0.0.0.0/0 by design.`,
+      );
+    }
     const healthCheck: elbv2.HealthCheck = {
       protocol: elbv2.Protocol[SMTP_RELAY.healthCheck.protocol],
       interval: Duration.seconds(SMTP_RELAY.healthCheck.intervalSeconds),

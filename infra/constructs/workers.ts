@@ -5,6 +5,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { QUEUES, STREAM_WORKERS, TABLE, WORKERS, type StreamWorkerDefinition } from '../definitions';
 import { MAX_MEMORY_MB, MIN_MEMORY_MB, ServiceFunction, type FunctionDefaults } from './service-function';
+import { acknowledgeRule, acknowledgeWildcardResources } from './nag';
 import { pascalCase } from './util';
 
 /** Lambda's limits on a stream event source mapping's batching window. */
@@ -81,7 +82,13 @@ export class Workers extends Construct {
       const onFailure = new sqs.Queue(this, `${pascalCase(worker.name)}OnFailure`, {
         retentionPeriod: Duration.days(14),
         encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
       });
+      acknowledgeRule(
+        onFailure,
+        'SQS3',
+        'This queue is the stream worker\'s on-failure destination, a dead-letter queue in all but name (Lambda sends it the batches it gave up on): nothing consumes it automatically, so a DLQ behind it would never receive anything.',
+      );
       // The event source grants stream reads (DescribeStream, GetShardIterator, GetRecords on the
       // stream; ListStreams, which has no resource-level permission) and SendMessage on the on-failure queue.
       fn.addEventSource(
@@ -95,6 +102,11 @@ export class Workers extends Construct {
           filters: worker.filters.map((pattern) => lambda.FilterCriteria.filter(pattern as Record<string, unknown>)),
           onFailure: new SqsDlq(onFailure),
         }),
+      );
+      acknowledgeWildcardResources(
+        fn,
+        ['*'],
+        'dynamodb:ListStreams, which the DynamoDB event source mapping needs, has no resource-level permission: AWS requires Resource "*" (Service Authorization Reference, Amazon DynamoDB); the stream reads themselves are on the table\'s stream ARN.',
       );
       this.functions[worker.name] = fn;
       this.onFailureQueues[worker.name] = onFailure;

@@ -94,7 +94,7 @@ export class MailserviceStack extends Stack {
     this.alarms = new Alarms(this, 'Alarms', { queues: this.messaging.queues, deadLetterQueues: this.messaging.deadLetterQueues });
     // The SMTP relay (587) and the inbound MX listener (25) on Fargate behind one NLB, granted like the functions.
     const smtpTlsSecretArn = props.smtpTlsSecretArn ?? (this.node.tryGetContext('smtpTlsSecretArn') as string | undefined);
-    this.smtpRelay = new SmtpRelay(this, 'SmtpRelay', { functionsDir: functions.functionsDir, resources, environment: functions.environment, tlsSecretArn: smtpTlsSecretArn });
+    this.smtpRelay = new SmtpRelay(this, 'SmtpRelay', { functionsDir: functions.functionsDir, resources, environment: functions.environment, tlsSecretArn: smtpTlsSecretArn, logsBucket: this.data.logsBucket });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.httpApi.apiEndpoint, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });

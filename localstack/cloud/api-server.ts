@@ -4,9 +4,9 @@
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { API_GROUPS } from '../../infra/definitions';
 import { lambdaContext, MAX_BODY_BYTES, PayloadTooLarge, toApiGatewayEvent, writeLambdaResult, type ApiHandler } from './lambda-http';
-import { compileRoutes, matchRoute } from './routes';
+import { matchRoute, type RouteTarget } from './routes';
+import { invokeWithinLimits } from './lambda-limits';
 import { clockState, resetClock, setClock } from './local-clock';
 import { MessageQueryError, parseMessageQuery, type MessageQuery } from '../emulators/ses';
 
@@ -121,8 +121,17 @@ function refuseMalformed(error: NodeJS.ErrnoException, socket: Duplex): void {
   );
 }
 
-export function createApiServer(handlers: Record<string, ApiHandler>, pages: LocalPages, log: (message: string) => void): Server {
-  const routes = compileRoutes(API_GROUPS.flatMap((group) => group.routes.map((routeKey) => ({ routeKey, target: group.name }))));
+/**
+ * What the local API Gateway routes to, filled in once the template is deployed (the server listens
+ * before: the functions' environment names its URL): the HTTP API's routes (route key -> function name)
+ * and each function's handler with its timeout.
+ */
+export interface LocalGateway {
+  routes: RouteTarget<string>[];
+  handlers: Record<string, { handler: ApiHandler; timeoutSeconds: number }>;
+}
+
+export function createApiServer(gateway: LocalGateway, pages: LocalPages, log: (message: string) => void): Server {
 
   async function handle(req: IncomingMessage, res: ServerResponse, started: bigint): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://local');
@@ -173,20 +182,27 @@ export function createApiServer(handlers: Record<string, ApiHandler>, pages: Loc
         return sendJson(res, 400, { error: { message: (error as Error).message, code: 'validation_error' } });
       }
     }
-    const match = matchRoute(routes, method, matchablePath(url.pathname));
+    if (gateway.routes.length === 0) {
+      // Not deployed yet: no route is known (the template is deployed after the server listens).
+      setServerTiming(res, started);
+      res.setHeader('Retry-After', '1');
+      return sendJson(res, 503, { error: { message: 'The local cloud is still starting; retry in a moment.', code: 'service_unavailable' } });
+    }
+    const match = matchRoute(gateway.routes, method, matchablePath(url.pathname));
     if (!match) {
       setServerTiming(res, started);
       return sendJson(res, 404, { error: { message: `Route ${method} ${url.pathname} was not found.`, code: 'not_found' } });
     }
-    const handler = handlers[match.target];
-    if (!handler) {
+    const deployed = gateway.handlers[match.target];
+    if (!deployed) {
       // The server listens before the functions load (their environment names its URL): still starting.
       setServerTiming(res, started);
       res.setHeader('Retry-After', '1');
       return sendJson(res, 503, { error: { message: 'The local cloud is still starting; retry in a moment.', code: 'service_unavailable' } });
     }
     const event = await toApiGatewayEvent(req, match.routeKey, match.pathParameters);
-    const result = await handler(event, lambdaContext(`api-${match.target}`, 29_000));
+    // AWS's response-size and integration-timeout limits (./lambda-limits.ts).
+    const result = await invokeWithinLimits(() => deployed.handler(event, lambdaContext(match.target, deployed.timeoutSeconds * 1000)), log);
     setServerTiming(res, started);
     writeLambdaResult(res, result);
   }

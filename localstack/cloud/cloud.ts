@@ -10,7 +10,17 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { SchedulerClient, ListScheduleGroupsCommand } from '@aws-sdk/client-scheduler';
 import { SESv2Client, ListConfigurationSetsCommand } from '@aws-sdk/client-sesv2';
 import { SQSClient, ListQueuesCommand } from '@aws-sdk/client-sqs';
-import { API_GROUPS, SCHEDULED_TASKS, SECRETS_KEY, SETTINGS, STREAM_WORKERS, WORKERS } from '../../infra/definitions';
+import { KMSClient } from '@aws-sdk/client-kms';
+import { SCHEDULED_TASKS, SECRETS_KEY, SETTINGS, STREAM_WORKERS } from '../../infra/definitions';
+import type { FilterPattern } from '../../infra/definitions';
+import { startKmsEmulator } from '../emulators/kms';
+import { synthesizedTemplate } from './template/synthesize';
+import { deployTemplate, type LocalDeployment } from './template/deploy';
+import { stackResources } from './template/stack-resources';
+import type { DeployedFunction } from './template/functions';
+import { functionEnvironment, templateManagedNames } from './function-environment';
+import { installFunctionEnvironments, loadFunctionHandler, runInFunction, type LocalFunction } from './function-context';
+import { compileRoutes } from './routes';
 import { localRecoveryEnv } from './recovery-settings';
 import { queueBacklog } from './queue-backlog';
 import { startSchedulerEmulator } from '../emulators/scheduler';
@@ -19,17 +29,18 @@ import type { EventOrder } from '../emulators/ses/simulator';
 import { startDnsEmulator, type DnsRecordSet, type DnsRecordType } from '../emulators/dns';
 import { getServers } from 'node:dns';
 import { ensureLocalKeyFile } from '../../shared/secrets/local-secret-box';
-import { createApiServer, type LocalPages } from './api-server';
+import { createApiServer, type LocalGateway, type LocalPages } from './api-server';
 import { caBundle, startWebhookInbox } from './webhook-inbox';
 import { DEMO_WEBHOOK_HOST, startProviderEmulator } from '../emulators/providers/server';
 import { ROUTE53_LOCAL_ACCESS_KEY_ID, startRoute53Emulator } from '../emulators/route53';
 import { startCloudflareEmulator } from '../emulators/cloudflare';
 import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
-import { ENV, loadConfig } from '../../shared/config';
+import { loadConfig } from '../../shared/config';
 import { buildServices } from '../../shared/services';
 import { startDynamoDbLocal } from './dynamodb';
 import type { ApiHandler } from './lambda-http';
-import { provision } from './provision';
+import { ensureVerifiedDomainIdentity } from './ses-verified-identity';
+import { PutEmailIdentityFeedbackAttributesCommand } from '@aws-sdk/client-sesv2';
 import { startWorkersThread } from './workers-host';
 import { removeStackFile, writeStackFile, type StackInfo } from './stack-file';
 import { MessagingJournal } from './messaging-journal';
@@ -80,8 +91,6 @@ export interface LocalCloud {
   stop(): Promise<void>;
 }
 
-const PROJECT_ROOT = resolve(__dirname, '..', '..');
-
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolvePort, reject) => {
     server.once('error', reject);
@@ -92,11 +101,35 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-async function loadHandler<T>(entry: string): Promise<T> {
-  const module = (await import(join(PROJECT_ROOT, entry))) as { handler?: T; default?: { handler?: T } };
-  const handler = module.handler ?? module.default?.handler;
-  if (!handler) throw new Error(`${entry} does not export a handler`);
-  return handler;
+/**
+ * Settings a developer sets on `npm start` (SANDBOX_DOMAIN, INBOUND_MX_HOST, ...) are synthesis context, as
+ * `cdk deploy -c inboundMxHost=...` gives them (infra/stacks/mailservice-stack.ts): the template carries
+ * them to the functions. DNS_RESOLVERS and LINKS_BASE_URL are this machine's (local overrides instead).
+ */
+function settingsContext(env: NodeJS.ProcessEnv, sandboxDomain: string): Record<string, string> {
+  const context: Record<string, string> = {};
+  for (const name of Object.keys(SETTINGS)) {
+    if (name === 'DNS_RESOLVERS' || name === 'LINKS_BASE_URL' || name === 'SANDBOX_DOMAIN') continue;
+    const value = env[name]?.trim();
+    if (value) context[name.toLowerCase().replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())] = value;
+  }
+  if (sandboxDomain !== SETTINGS.SANDBOX_DOMAIN) context.sandboxDomain = sandboxDomain;
+  return context;
+}
+
+/** A deployed function as the local runtime runs it: its template environment under the layers of ./function-environment.ts. */
+function localFunction(fn: DeployedFunction, environment: Record<string, string>): LocalFunction {
+  return {
+    name: fn.name,
+    functionName: fn.functionName,
+    arn: fn.arn,
+    entry: fn.entry,
+    handlerExport: fn.handlerExport,
+    timeoutSeconds: fn.timeoutSeconds,
+    memoryMb: fn.memoryMb,
+    roleArn: fn.roleArn,
+    env: environment,
+  };
 }
 
 export async function startLocalCloud(options: LocalCloudOptions): Promise<LocalCloud> {
@@ -110,6 +143,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     for (const stop of stops.splice(0).reverse()) await stop().catch((error) => log(`stop failed: ${(error as Error).message}`));
   };
 
+  // The template first (cached: ~0.1 s; after an edit of infra/ a synthesis of a few seconds), alongside the emulators' start.
+  const synthesizing = synthesizedTemplate(settingsContext(process.env, options.sandboxDomain ?? SETTINGS.SANDBOX_DOMAIN));
+  synthesizing.catch(() => undefined);
   try {
     const [dynamo, fauxqs] = await Promise.all([
       startDynamoDbLocal({ port: options.ports?.dynamodb, dataDir: persistDir('dynamodb'), host }),
@@ -178,30 +214,27 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const secretsKeyFile = join(dataDir, 'secrets.key');
     ensureLocalKeyFile(secretsKeyFile);
 
+    // The KMS emulator holds the secrets key the template defines (docs/local-cloud/kms.md).
+    const kms = await startKmsEmulator({ port: 0, host, dataDir: persistDir('kms'), region: LOCAL_REGION, accountId: LOCAL_ACCOUNT_ID, log });
+    stops.push(() => kms.stop());
+
     const clientOptions = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 2 };
     const dynamoClient = new DynamoDBClient({ ...clientOptions, endpoint: dynamo.endpoint });
     const sesClient = new SESv2Client({ ...clientOptions, endpoint: ses.url });
     const schedulerClient = new SchedulerClient({ ...clientOptions, endpoint: scheduler.url });
     const sqsClient = new SQSClient({ ...clientOptions, endpoint: fauxqsEndpoint });
+    const kmsClient = new KMSClient({ ...clientOptions, endpoint: kms.url });
     stops.push(async () => {
-      for (const client of [dynamoClient, sesClient, schedulerClient, sqsClient]) client.destroy();
+      for (const client of [dynamoClient, sesClient, schedulerClient, sqsClient, kmsClient]) client.destroy();
     });
     const sandboxDomain = options.sandboxDomain ?? SETTINGS.SANDBOX_DOMAIN;
-    const resources = await provision({ dynamo: dynamoClient, ses: sesClient, scheduler: schedulerClient }, fauxqs, {
-      visibilityOverrideSeconds: options.visibilityOverrideSeconds,
-      sandboxIdentity: { domain: sandboxDomain, dns },
-    });
-    if (journal) {
-      const restored = journal.restore();
-      if (restored.messages || restored.objects) log(`restored ${restored.messages} queued messages and ${restored.objects} stored objects`);
-    }
 
-    // The API listens before the functions start: their environment names its URL (LINKS_BASE_URL, the
-    // base of signed links). Until the functions are loaded, /health answers 503 starting.
-    const apiHandlers: Record<string, ApiHandler> = {};
+    // The API listens before the template is deployed: the template's ApiEndpoint (LINKS_BASE_URL, the base
+    // of signed links) is its URL. Until the functions are loaded, /health answers 503 starting.
+    const gateway: LocalGateway = { routes: [], handlers: {} };
     let health: LocalPages['health'] = async () => ({ ok: false, components: { functions: 'starting' } });
     const server = createApiServer(
-      apiHandlers,
+      gateway,
       {
         health: () => health(),
         sesMessages: (query) => ses.findMessages(query),
@@ -226,30 +259,46 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     );
     const apiUrl = `http://${host}:${apiPort}`;
 
-    const endpoints = { dynamodb: dynamo.endpoint, sqs: fauxqsEndpoint, sns: fauxqsEndpoint, s3: fauxqsEndpoint, sesv2: ses.url, scheduler: scheduler.url, dns: dns.address };
-    const functionEnv: Record<string, string> = {
-      ...resources.env,
-      AWS_REGION: LOCAL_REGION,
-      [ENV.awsAccountId]: LOCAL_ACCOUNT_ID,
-      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    // Deploy the synthesized CDK template (docs/local-cloud/template.md): what AWS would create, from the
+    // same template `npm run deploy` deploys.
+    const synthesized = await synthesizing;
+    log(`template ${synthesized.hash.slice(0, 12)} ${synthesized.cached ? 'from the cache' : 'synthesized'} in ${synthesized.ms} ms`);
+    const deployment: LocalDeployment = await deployTemplate({
+      template: synthesized.template,
+      identity: { stackName: 'Mailservice', region: LOCAL_REGION, accountId: LOCAL_ACCOUNT_ID, apiUrl },
+      dataDir: options.inMemory ? undefined : dataDir,
+      clients: { dynamo: dynamoClient, ses: sesClient, scheduler: schedulerClient, kms: kmsClient },
+      fauxqs,
+      visibilityOverrideSeconds: options.visibilityOverrideSeconds,
+    });
+    if (deployment.names === 'legacy') log('kept the data folder\'s resources under their names from before the template deploy (cloudformation.json records them now)');
+    // The sandbox sender's domain: a verified SES identity with its DKIM records in this DNS (SES sends only
+    // from verified identities); no bounce and complaint mail to it (docs/deploy.md asks the operator the same).
+    if (!(await ensureVerifiedDomainIdentity(sesClient, dns, sandboxDomain))) throw new Error(`the local SES did not verify the sandbox domain ${sandboxDomain}`);
+    await sesClient.send(new PutEmailIdentityFeedbackAttributesCommand({ EmailIdentity: sandboxDomain, EmailForwardingEnabled: false }));
+    if (journal) {
+      const restored = journal.restore();
+      if (restored.messages || restored.objects) log(`restored ${restored.messages} queued messages and ${restored.objects} stored objects`);
+    }
+
+    const endpoints = { dynamodb: dynamo.endpoint, sqs: fauxqsEndpoint, sns: fauxqsEndpoint, s3: fauxqsEndpoint, sesv2: ses.url, scheduler: scheduler.url, kms: kms.url, dns: dns.address };
+    // What this machine changes around every function (./function-environment.ts, layer 4).
+    const localEnv: Record<string, string> = {
       AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
       AWS_ENDPOINT_URL_SQS: endpoints.sqs,
       AWS_ENDPOINT_URL_SNS: endpoints.sns,
       AWS_ENDPOINT_URL_S3: endpoints.s3,
       AWS_ENDPOINT_URL_SESV2: endpoints.sesv2,
       AWS_ENDPOINT_URL_SCHEDULER: endpoints.scheduler,
+      AWS_ENDPOINT_URL_KMS: endpoints.kms,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      SANDBOX_DOMAIN: sandboxDomain,
       DNS_RESOLVERS: options.dnsResolvers || dns.address,
       // Local receivers on loopback are allowed here (never private ranges or metadata addresses);
       // WEBHOOK_CA_FILE, when set in the environment, adds a trusted CA for local HTTPS receivers.
       WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
       WEBHOOK_CA_FILE: caBundle(join(dataDir, 'webhook-inbox'), inbox.caFile, process.env.WEBHOOK_CA_FILE?.trim() || undefined),
-      [SECRETS_KEY.localFileEnvVar]: secretsKeyFile,
-      // Signed links (unsubscribe, tracking) point at this API (LINKS_BASE_URL in the environment overrides
-      // it, e.g. a tunnel's public URL).
-      LINKS_BASE_URL: process.env.LINKS_BASE_URL?.trim() || apiUrl,
+      // LINKS_BASE_URL in the environment overrides the template's (the API's URL), e.g. a tunnel's public URL.
+      ...(process.env.LINKS_BASE_URL?.trim() ? { LINKS_BASE_URL: process.env.LINKS_BASE_URL.trim() } : {}),
       // Imports read the fake providers unless the environment names the real ones (docs/imports.md).
       LOCAL_PROVIDERS_URL: providers.url,
       PROVIDER_SENDGRID_URL: process.env.PROVIDER_SENDGRID_URL?.trim() || providers.urls.sendgrid,
@@ -264,42 +313,107 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       ...localRecoveryEnv(process.env),
       ...options.env,
     };
-    // Functions read their configuration from the environment at cold start, as in Lambda.
-    Object.assign(process.env, functionEnv);
+    const managed = templateManagedNames([...deployment.functions.map((fn) => fn.environment), deployment.relayTask?.environment ?? {}]);
+    const environmentOf = (template: Record<string, string>, runtime: { functionName: string; memoryMb: number; runtime: string }) => {
+      // Secrets sealed before the KMS emulator (a data folder's `v1:local:`) still open with the local key file,
+      // for the functions the template gives the secrets key (shared/secrets/migrating-secret-box.ts).
+      const legacySecrets = template[SECRETS_KEY.envVar] ? { [SECRETS_KEY.localFileEnvVar]: secretsKeyFile } : {};
+      return functionEnvironment({ template, managed, base: process.env, local: { ...localEnv, ...legacySecrets }, runtime: { ...runtime, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS } });
+    };
+    const functions = new Map(deployment.functions.map((fn) => [fn.name, localFunction(fn, environmentOf(fn.environment, fn))]));
+    const fnOf = (fn: DeployedFunction): LocalFunction => functions.get(fn.name)!;
 
-    for (const group of API_GROUPS) apiHandlers[group.name] = await loadHandler<ApiHandler>(group.entry);
+    // The local cloud's own region and keys, for SDK reads of the environment outside any function's context:
+    // the credential chain resolves on a client's first call, which for the SMTP relay and MX comes from a
+    // socket event (Node does not carry the context into a socket's events).
+    Object.assign(process.env, { AWS_REGION: LOCAL_REGION, AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey });
+    // Functions read their configuration from their own environment at cold start, as in Lambda.
+    installFunctionEnvironments();
+    const apiFunctions = new Map(deployment.routes.map((route) => [route.function.name, fnOf(route.function)]));
+    for (const fn of apiFunctions.values()) gateway.handlers[fn.name] = { handler: loadFunctionHandler<ApiHandler>(fn), timeoutSeconds: fn.timeoutSeconds };
+    gateway.routes = compileRoutes(deployment.routes.map((route) => ({ routeKey: route.routeKey, target: route.function.name })));
 
     // Workers run in their own thread, like separate Lambdas: delivery never blocks the API's event loop.
+    const onFailureOf = (arn: string | undefined) => (arn ? { url: deployment.queueUrls[arn]!, arn } : undefined);
     const workers = await startWorkersThread(
       {
         sqsEndpoint: fauxqsEndpoint,
-        workers: WORKERS,
-        queues: Object.fromEntries(Object.entries(resources.queues).map(([id, queue]) => [id, { url: queue.url, arn: queue.arn }])),
+        workers: deployment.queueSources.map((source) => ({
+          fn: fnOf(source.function),
+          queueUrl: deployment.queueUrls[source.queueArn]!,
+          queueArn: source.queueArn,
+          batchSize: source.batchSize,
+          maxConcurrency: source.maxConcurrency,
+        })),
         // The table's stream feeds the stream workers (the outbox relay); docs/local-cloud/streams.md.
-        streams: resources.streamArn
+        streams: deployment.streamArn
           ? {
               dynamodbEndpoint: dynamo.endpoint,
-              streamArn: resources.streamArn,
-              workers: STREAM_WORKERS,
-              onFailureQueues: resources.onFailureQueues,
+              streamArn: deployment.streamArn,
+              workers: deployment.streamSources.map((source) => ({
+                fn: fnOf(source.function),
+                startingPosition: source.startingPosition,
+                batchSize: source.batchSize,
+                maxBatchingWindowMs: source.maxBatchingWindowMs,
+                filters: source.filters as FilterPattern[],
+                retryAttempts: source.retryAttempts,
+                bisectBatchOnFunctionError: source.bisectBatchOnFunctionError,
+                reportBatchItemFailures: source.reportBatchItemFailures,
+                onFailure: onFailureOf(source.onFailureArn),
+              })),
               checkpointFile: persistDir('stream-checkpoints.json'),
             }
           : undefined,
-        tasks: SCHEDULED_TASKS,
+        tasks: deployment.schedules.map((schedule) => ({
+          fn: fnOf(schedule.function),
+          // The local period of the task (infra/definitions.ts), LOCAL_TASK_PERIOD_MS overriding it.
+          localEveryMs: SCHEDULED_TASKS.find((task) => task.name === schedule.function.name)?.localEveryMs ?? schedule.everyMs,
+        })),
       },
       log,
     );
     stops.push(() => workers.stop());
 
-    // The SMTP relay: the product's relay in this process, on the same services as the functions.
-    // One set of services for both listeners, built after the functions' environment is set (resource names, endpoints).
-    const listenerServices = buildServices(loadConfig(process.env));
-    const smtp = await startLocalSmtpRelay({ dir: join(dataDir, 'smtp-relay'), host, port: options.ports?.smtp ?? 0, explicitPort: options.smtpPortExplicit ?? false, log, services: listenerServices });
+    // The SMTP relay and MX task: the product's relay in this process, with the task definition's environment
+    // and role (docs/smtp.md). One set of services for both listeners, built inside the task's context.
+    const relayTask = deployment.relayTask;
+    if (!relayTask) throw new Error('the template has no SMTP relay task');
+    const relay: LocalFunction = {
+      name: 'smtp-relay',
+      functionName: 'smtp-relay',
+      arn: relayTask.logicalId,
+      entry: 'functions/smtp-relay/main.ts',
+      handlerExport: 'main',
+      timeoutSeconds: relayTask.stopTimeoutSeconds,
+      memoryMb: 0,
+      roleArn: relayTask.roleArn,
+      env: environmentOf(relayTask.environment, { functionName: 'smtp-relay', memoryMb: 0, runtime: 'nodejs' }),
+    };
+    const { smtp, mx } = await runInFunction(relay, async () => {
+      const listenerServices = buildServices(loadConfig(process.env));
+      const smtp = await startLocalSmtpRelay({ dir: join(dataDir, 'smtp-relay'), host, port: options.ports?.smtp ?? 0, explicitPort: options.smtpPortExplicit ?? false, log, services: listenerServices });
+      // The inbound MX listener: mail for receiving domains, stored and handed to the inbound worker.
+      const mx = await startLocalMxListener({ certDir: join(dataDir, 'smtp-relay'), host, port: options.ports?.mx ?? 0, explicitPort: options.mxPortExplicit ?? false, log, services: listenerServices });
+      return { smtp, mx };
+    });
     stops.push(() => smtp.stop());
-    // The inbound MX listener: mail for receiving domains, stored and handed to the inbound worker.
-    const mx = await startLocalMxListener({ certDir: join(dataDir, 'smtp-relay'), host, port: options.ports?.mx ?? 0, explicitPort: options.mxPortExplicit ?? false, log, services: listenerServices });
     stops.push(() => mx.stop());
 
+    // stack.json's `env`: every function's template environment at once with this machine's (not the process
+    // environment passed through: scripts and tests read it into theirs), for scripts and tests acting as an administrator.
+    const functionEnv: Record<string, string> = Object.assign(
+      { AWS_REGION: LOCAL_REGION, AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey, [SECRETS_KEY.localFileEnvVar]: secretsKeyFile },
+      ...deployment.functions.map((fn) => fn.environment),
+      relayTask.environment,
+      localEnv,
+    ) as Record<string, string>;
+    // The stream workers' on-failure queues (the template's *OnFailureQueueUrl outputs), for scripts reading them.
+    for (const source of deployment.streamSources) {
+      const definition = STREAM_WORKERS.find((worker) => worker.name === source.function.name);
+      if (definition && source.onFailureArn) functionEnv[definition.onFailure.envVar] = deployment.queueUrls[source.onFailureArn]!;
+    }
+
+    const queueNames = deployment.stack.ofType('AWS::SQS::Queue').map((id) => deployment.stack.record(id).name!);
     health = async () => {
       const components: Record<string, string> = {};
       const check = async (name: string, probe: () => Promise<unknown>) => {
@@ -317,15 +431,15 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
         check('scheduler', () => schedulerClient.send(new ListScheduleGroupsCommand({}))),
         check('dns', async () => dns.listRecords()),
       ]);
-      for (const worker of WORKERS) components[`worker:${worker.name}`] = workers.alive() ? 'up' : 'down';
+      for (const source of deployment.queueSources) components[`worker:${source.function.name}`] = workers.alive() ? 'up' : 'down';
       const { streams, tasks } = await workers.status();
-      for (const worker of STREAM_WORKERS) components[`stream:${worker.name}`] = workers.alive() ? (streams[worker.name] ?? 'down: not running') : 'down';
-      for (const task of SCHEDULED_TASKS) components[`task:${task.name}`] = workers.alive() ? (tasks[task.name]?.state ?? 'down: not running') : 'down';
+      for (const source of deployment.streamSources) components[`stream:${source.function.name}`] = workers.alive() ? (streams[source.function.name] ?? 'down: not running') : 'down';
+      for (const schedule of deployment.schedules) components[`task:${schedule.function.name}`] = workers.alive() ? (tasks[schedule.function.name]?.state ?? 'down: not running') : 'down';
       // Stuck work, before a customer sees it: each queue's backlog and oldest message, the reconciler's re-drives.
       // The SMTP relay: its address, whether it listens, and its open connections.
       const relay = { address: smtp.address, state: smtp.listening() ? 'up' : 'down', connections: smtp.connections() };
       const inbound = { address: mx.address, state: mx.listening() ? 'up' : 'down', connections: mx.connections() };
-      return { ok: Object.values(components).every((state) => state === 'up') && relay.state === 'up' && inbound.state === 'up', components, queues: queueBacklog(fauxqs), tasks, smtp: relay, mx: inbound };
+      return { ok: Object.values(components).every((state) => state === 'up') && relay.state === 'up' && inbound.state === 'up', components, queues: queueBacklog(fauxqs, queueNames), tasks, smtp: relay, mx: inbound };
     };
 
     const info: LocalStackInfo = {
@@ -341,6 +455,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       smtp_ca_file: smtp.caFile,
       mx: mx.address,
       env: functionEnv,
+      template: { hash: synthesized.hash, file: synthesized.file },
+      resources: stackResources(deployment),
     };
     writeStackFile(dataDir, info);
     stops.unshift(async () => removeStackFile(dataDir, process.pid));

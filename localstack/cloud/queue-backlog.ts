@@ -3,16 +3,16 @@
  * the age of the oldest, as CloudWatch's ApproximateAgeOfOldestMessage reports it on AWS.
  */
 import type { FauxqsServer } from 'fauxqs';
-import { QUEUES } from '../../infra/definitions';
 
 export interface QueueBacklog {
   messages: number;
   oldest_age_seconds: number | null;
 }
 
-export function queueBacklog(fauxqs: FauxqsServer, now = Date.now()): Record<string, QueueBacklog> {
+/** `names`: the deployed queues (the template's, by physical name). */
+export function queueBacklog(fauxqs: FauxqsServer, names: readonly string[], now = Date.now()): Record<string, QueueBacklog> {
   const backlog: Record<string, QueueBacklog> = {};
-  for (const name of Object.values(QUEUES).flatMap((queue) => [queue.name, queue.dlqName])) {
+  for (const name of names) {
     const state = fauxqs.inspectQueue(name);
     if (!state) continue;
     const all = [...state.messages.ready, ...state.messages.delayed, ...state.messages.inflight.map((entry) => entry.message)];

@@ -5,6 +5,8 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { StackResources } from './template/stack-resources';
+
 export interface StackInfo {
   pid: number;
   api_url: string;
@@ -17,6 +19,10 @@ export interface StackInfo {
   webhook_inbox_url?: string;
   /** Environment of the functions (resource names/URLs, endpoints, region, local credentials). */
   env: Record<string, string>;
+  /** The deployed template: its hash and where it is cached (localstack/cloud/template/synthesize.ts). */
+  template?: { hash: string; file: string };
+  /** The deployed resources in infra/definitions.ts's terms (queue ids, topic ids...): template/stack-resources.ts. */
+  resources?: StackResources;
 }
 
 export const stackFilePath = (dataDir: string) => join(dataDir, 'stack.json');

@@ -4,22 +4,42 @@
  * real handler. Runs in a worker thread of its own (see workers-thread.ts) so delivering mail never
  * competes with the API for the main thread's event loop, as separate Lambdas would not.
  */
-import { join, resolve } from 'node:path';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { ScheduledTaskDefinition, StreamWorkerDefinition, WorkerDefinition } from '../../infra/definitions';
+import type { StreamWorkerDefinition } from '../../infra/definitions';
+import { loadFunctionHandler, type LocalFunction } from './function-context';
 import { localTaskPeriod, ScheduledTaskRunner, type TaskHandler, type TaskStatus } from './scheduled-tasks';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
 import { SqsPoller, type WorkerHandler } from './sqs-poller';
 import { StreamCheckpoints, StreamPoller, type StreamHandler } from './stream-poller';
 
+/** A queue's event source mapping (AWS::Lambda::EventSourceMapping on an SQS queue) and its function. */
+export interface QueueWorkerConfig {
+  fn: LocalFunction;
+  queueUrl: string;
+  queueArn: string;
+  batchSize: number;
+  /** ScalingConfig.MaximumConcurrency: the pollers run (default 2). */
+  maxConcurrency?: number;
+}
+
+/** A stream event source mapping (its settings as the template gives them) and its function, with its on-failure destination queue. */
+export type StreamWorkerConfig = Pick<
+  StreamWorkerDefinition,
+  'startingPosition' | 'batchSize' | 'maxBatchingWindowMs' | 'filters' | 'retryAttempts' | 'bisectBatchOnFunctionError' | 'reportBatchItemFailures'
+> & { fn: LocalFunction; onFailure?: { url: string; arn: string } };
+
+/** A function an EventBridge rate rule runs, and the local period (LOCAL_TASK_PERIOD_MS overrides it). */
+export interface TaskConfig {
+  fn: LocalFunction;
+  localEveryMs: number;
+}
+
 export interface StreamsConfig {
   dynamodbEndpoint: string;
   /** The table's stream. */
   streamArn: string;
-  workers: StreamWorkerDefinition[];
-  /** On-failure queue of each stream worker, by worker name. */
-  onFailureQueues: Record<string, { url: string; arn: string }>;
+  workers: StreamWorkerConfig[];
   /** DATA_DIR/stream-checkpoints.json; absent: checkpoints in memory (in-memory cloud). */
   checkpointFile?: string;
   /** Read interval of a shard with nothing new: busy (records in the last second) and idle (defaults 25 and 50 ms). */
@@ -36,11 +56,10 @@ function pollIntervalsFromEnv(env: NodeJS.ProcessEnv): { pollIntervalMs?: number
 
 export interface WorkersConfig {
   sqsEndpoint: string;
-  workers: WorkerDefinition[];
-  queues: Record<string, { url: string; arn: string }>;
+  workers: QueueWorkerConfig[];
   streams?: StreamsConfig;
   /** Functions run on a timer (the reconciler). */
-  tasks?: ScheduledTaskDefinition[];
+  tasks?: TaskConfig[];
 }
 
 export interface RunningWorkers {
@@ -52,30 +71,20 @@ export interface RunningWorkers {
   stop(): Promise<void>;
 }
 
-const PROJECT_ROOT = resolve(__dirname, '..', '..');
-
-function loadHandler<T>(entry: string): T {
-  // require, not import(): in a worker thread only tsx's CommonJS hook is registered.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const module = require(join(PROJECT_ROOT, entry)) as { handler?: T };
-  if (!module.handler) throw new Error(`${entry} does not export a handler`);
-  return module.handler;
-}
-
 function startStreamPollers(config: StreamsConfig, sqs: SQSClient, log: (message: string) => void) {
   const streams = new DynamoDBStreamsClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: config.dynamodbEndpoint, maxAttempts: 2 });
   const checkpoints = new StreamCheckpoints(config.checkpointFile, log);
   const fromEnv = pollIntervalsFromEnv(process.env);
   const pollers = new Map<string, StreamPoller>();
   for (const worker of config.workers) {
-    const onFailure = config.onFailureQueues[worker.name];
+    const onFailure = worker.onFailure;
     pollers.set(
-      worker.name,
+      worker.fn.name,
       new StreamPoller({
-        name: worker.name,
+        name: worker.fn.name,
         streams,
         streamArn: config.streamArn,
-        handler: loadHandler<StreamHandler>(worker.entry),
+        handler: loadFunctionHandler<StreamHandler>(worker.fn),
         startingPosition: worker.startingPosition,
         batchSize: worker.batchSize,
         maxBatchingWindowMs: worker.maxBatchingWindowMs,
@@ -83,7 +92,7 @@ function startStreamPollers(config: StreamsConfig, sqs: SQSClient, log: (message
         retryAttempts: worker.retryAttempts,
         bisectBatchOnFunctionError: worker.bisectBatchOnFunctionError,
         reportBatchItemFailures: worker.reportBatchItemFailures,
-        timeoutSeconds: worker.timeoutSeconds,
+        timeoutSeconds: worker.fn.timeoutSeconds,
         onFailure: onFailure
           ? async (failure) => {
               await sqs.send(new SendMessageCommand({ QueueUrl: onFailure.url, MessageBody: JSON.stringify(failure) }));
@@ -109,17 +118,16 @@ export async function startWorkers(config: WorkersConfig, log: (message: string)
   const sqs = new SQSClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: config.sqsEndpoint, maxAttempts: 2 });
   const pollers = new Map<string, SqsPoller>();
   for (const worker of config.workers) {
-    const queue = config.queues[worker.queue]!;
     pollers.set(
-      worker.name,
+      worker.fn.name,
       new SqsPoller({
-        name: worker.name,
+        name: worker.fn.name,
         sqs,
-        queueUrl: queue.url,
-        queueArn: queue.arn,
-        handler: loadHandler<WorkerHandler>(worker.entry),
+        queueUrl: worker.queueUrl,
+        queueArn: worker.queueArn,
+        handler: loadFunctionHandler<WorkerHandler>(worker.fn),
         batchSize: worker.batchSize,
-        timeoutSeconds: worker.timeoutSeconds,
+        timeoutSeconds: worker.fn.timeoutSeconds,
         concurrency: worker.maxConcurrency,
         log,
       }),
@@ -128,7 +136,7 @@ export async function startWorkers(config: WorkersConfig, log: (message: string)
   const streams = config.streams ? startStreamPollers(config.streams, sqs, log) : undefined;
   const tasks = new Map<string, ScheduledTaskRunner>();
   for (const task of config.tasks ?? []) {
-    tasks.set(task.name, new ScheduledTaskRunner({ name: task.name, handler: loadHandler<TaskHandler>(task.entry), everyMs: localTaskPeriod(task.localEveryMs, process.env), log }));
+    tasks.set(task.fn.name, new ScheduledTaskRunner({ name: task.fn.name, handler: loadFunctionHandler<TaskHandler>(task.fn), everyMs: localTaskPeriod(task.localEveryMs, process.env), log }));
   }
   // LOCAL_HOLD_WORKERS=<name>[,<name>]: those queue workers are not started, so their messages wait in
   // the queue (a test of what a crash between hand-over and processing leaves behind; docs/local-cloud.md).

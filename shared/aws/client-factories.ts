@@ -4,7 +4,8 @@
  * root (shared/services/) builds, and its bundle holds, only the clients it uses: the @aws-sdk client
  * packages here are free of side effects (an import left unused leaves the bundle). DynamoDB's document
  * client is not (@aws-sdk/lib-dynamodb): it has a module of its own, ./dynamo-client.ts. ./clients.ts
- * builds them all at once.
+ * builds them all at once. Each client goes through ./client-hooks.ts (no hook in production; the local
+ * cloud's IAM enforcement otherwise).
  */
 import { Route53Client } from '@aws-sdk/client-route-53';
 import { S3Client } from '@aws-sdk/client-s3';
@@ -12,6 +13,7 @@ import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Config } from '../config';
+import { withClientHooks } from './client-hooks';
 import { RetryUnlessThrottled } from './retry-unless-throttled';
 
 type Service = keyof Config['endpoints'];
@@ -29,15 +31,15 @@ export function clientOptions(config: Config, service: Service) {
 }
 
 export function createSqsClient(config: Config): SQSClient {
-  return new SQSClient(clientOptions(config, 'sqs'));
+  return withClientHooks(new SQSClient(clientOptions(config, 'sqs')));
 }
 
 export function createS3Client(config: Config): S3Client {
-  return new S3Client({ ...clientOptions(config, 's3'), forcePathStyle: Boolean(config.endpoints.s3) });
+  return withClientHooks(new S3Client({ ...clientOptions(config, 's3'), forcePathStyle: Boolean(config.endpoints.s3) }));
 }
 
 export function createSesClient(config: Config): SESv2Client {
-  return new SESv2Client(clientOptions(config, 'ses'));
+  return withClientHooks(new SESv2Client(clientOptions(config, 'ses')));
 }
 
 /**
@@ -46,11 +48,11 @@ export function createSesClient(config: Config): SESv2Client {
  */
 export function createSesSendClient(config: Config): SESv2Client {
   const options = clientOptions(config, 'ses');
-  return new SESv2Client({ ...options, retryStrategy: new RetryUnlessThrottled(options.maxAttempts) });
+  return withClientHooks(new SESv2Client({ ...options, retryStrategy: new RetryUnlessThrottled(options.maxAttempts) }));
 }
 
 export function createSchedulerClient(config: Config): SchedulerClient {
-  return new SchedulerClient(clientOptions(config, 'scheduler'));
+  return withClientHooks(new SchedulerClient(clientOptions(config, 'scheduler')));
 }
 
 /**
@@ -59,8 +61,10 @@ export function createSchedulerClient(config: Config): SchedulerClient {
  * keys locally, where AWS_ENDPOINT_URL_ROUTE_53 points at the Route 53 emulator). One per request.
  */
 export function createRoute53Client(config: Config, credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | null): Route53Client {
-  return new Route53Client({
+  const client = new Route53Client({
     ...clientOptions(config, 'route53'),
     ...(credentials ? { credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey, ...(credentials.sessionToken ? { sessionToken: credentials.sessionToken } : {}) } } : {}),
   });
+  // A customer's keys are not the function's role: the local IAM enforcement leaves such a client alone.
+  return withClientHooks(client, { explicitCredentials: credentials !== null });
 }

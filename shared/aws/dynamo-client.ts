@@ -3,9 +3,10 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
 import { clientOptions } from './client-factories';
+import { withClientHooks } from './client-hooks';
 
 export function createDynamoClient(config: Config): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(new DynamoDBClient(clientOptions(config, 'dynamodb')), {
+  return DynamoDBDocumentClient.from(withClientHooks(new DynamoDBClient(clientOptions(config, 'dynamodb'))), {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
 }

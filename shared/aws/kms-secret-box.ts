@@ -6,8 +6,9 @@
  * are far below (a 2048-bit DKIM key in PKCS#8 PEM is ~1.7 KB, a webhook secret under 100 bytes).
  * Envelope encryption (GenerateDataKey + AES-GCM) would cost the same one KMS call per open, with more
  * code; larger secrets are refused here with a clear error rather than failing inside KMS.
- * Decrypt names the key, so a ciphertext of another key is refused. Thin on purpose: KMS cannot be
- * emulated in the unit tests (the sealed format and errors are tested with a stub client).
+ * Decrypt names the key, so a ciphertext of another key is refused. Thin on purpose: the sealed format is
+ * tested with a stub client (test/unit/secrets/kms-secret-box.test.ts), KMS's behaviour against the local
+ * KMS emulator (test/unit/secrets/kms-secret-box-on-emulator.test.ts).
  */
 import { DecryptCommand, EncryptCommand, type KMSClient } from '@aws-sdk/client-kms';
 import { canonicalContext, formatSealed, parseSealed, SecretBoxError, type SecretBox } from '../secrets/secret-box';

@@ -121,3 +121,17 @@ export class RateLimitedError extends AppError {
     });
   }
 }
+
+/**
+ * 500 internal_error: an answer larger than a Lambda can return (6 MB: shared/http/lambda-response-budget.ts).
+ * Endpoints size their answers to stay under it (links, pages, truncation), so reaching this is our bug,
+ * not the caller's: it is the envelope in place of API Gateway's bare 500, with the sizes in `details`.
+ */
+export class ResponseTooLargeError extends AppError {
+  constructor(payloadBytes: number, limitBytes: number) {
+    super(500, 'internal_error', `The answer (${payloadBytes} bytes as a Lambda payload) is larger than an API response can be (${limitBytes} bytes).`, {
+      details: { reason: 'response_too_large', payload_bytes: payloadBytes, limit_bytes: limitBytes },
+      hint: 'Ask for fewer items (a smaller limit) and fetch large content by its download links; report this with the request id.',
+    });
+  }
+}

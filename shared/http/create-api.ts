@@ -1,5 +1,6 @@
 /**
- * The frame every API group shares: request ids, authentication, the error envelope, 404s.
+ * The frame every API group shares: request ids, authentication, the error envelope, 404s, and the
+ * net under Lambda's 6 MB response limit (./lambda-response-budget.ts).
  * A group builds its routes on the returned app; the handler wraps it with hono/aws-lambda.
  * `createFrame` is the same without authentication (the public links group; the dashboard group, which
  * authenticates by session: functions/api/dashboard/app.ts).
@@ -10,6 +11,7 @@ import { errorResponse } from './errors';
 import type { ApiEnv } from './env';
 import { requireApiKey, type AuthenticationOptions } from './middleware/authenticate';
 import { requestId } from './middleware/request-id';
+import { responseWithinLambdaLimit } from './lambda-response-budget';
 import type { AuthenticateDeps } from '../usecases/authenticate';
 import { logError } from '../log';
 
@@ -38,6 +40,7 @@ export function isPlausiblePathSegment(segment: string): boolean {
  */
 export function createFrame(): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
+  app.use('*', responseWithinLambdaLimit());
   app.use('*', requestId());
   app.notFound((c) => {
     const { status, body } = errorResponse(new NotFoundError(`Route ${c.req.method} ${c.req.path}`));

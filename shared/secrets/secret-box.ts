@@ -31,9 +31,17 @@ export function formatSealed(scheme: SealScheme, payload: Buffer): string {
   return `${SEALED_VERSION}:${scheme}:${payload.toString('base64')}`;
 }
 
+const SEALED = /^(v\d+):([a-z0-9]+):([A-Za-z0-9+/]+={0,2})$/;
+
+/** The scheme of a sealed string of this version (`local`, `kms`...), or undefined when it is not one. */
+export function schemeOf(sealed: string): string | undefined {
+  const match = SEALED.exec(sealed);
+  return match && match[1] === SEALED_VERSION ? match[2] : undefined;
+}
+
 /** The payload of a sealed string of this scheme; throws SecretBoxError for another version or scheme. */
 export function parseSealed(sealed: string, scheme: SealScheme): Buffer {
-  const match = /^(v\d+):([a-z0-9]+):([A-Za-z0-9+/]+={0,2})$/.exec(sealed);
+  const match = SEALED.exec(sealed);
   if (!match) throw new SecretBoxError('Not a sealed secret');
   const [, version, found, payload] = match;
   if (version !== SEALED_VERSION) throw new SecretBoxError(`Unsupported sealed secret version ${version}`);

@@ -21,6 +21,7 @@ import { batchGetItems } from './batch-get';
 import { freeSlotItem, takeSlotItem } from './counters';
 import type { Page } from './cursor';
 import { keys } from './keys';
+import { LIST_ITEMS_BUDGET_BYTES } from '../domain/lambda-payload';
 import { queryGsi1NewestFirst, queryPage, type PageRequest } from './paginate';
 import { cancelledConditionIndexes, queryAll, transactWrite, withoutKeys, type Table } from './table';
 
@@ -90,10 +91,14 @@ export class AutomationRepository {
     return result.Item ? toAutomation(result.Item) : null;
   }
 
-  /** One page of the account's automations, newest first, optionally of one status; eventually consistent (GSI1). */
+  /**
+   * One page of the account's automations, newest first, optionally of one status; eventually consistent
+   * (GSI1). A page also ends where its definitions (up to 256 KB each) would pass what a Lambda can answer.
+   */
   list(accountId: string, page: PageRequest, status?: AutomationStatus): Promise<Page<Automation>> {
     const partition = keys.automationsByAccount(accountId);
-    if (status === undefined) return queryGsi1NewestFirst(this.table, partition, page, toAutomation);
+    const fit = { maxPageBytes: LIST_ITEMS_BUDGET_BYTES };
+    if (status === undefined) return queryGsi1NewestFirst(this.table, partition, page, toAutomation, undefined, fit);
     return queryPage(
       this.table,
       {
@@ -108,6 +113,7 @@ export class AutomationRepository {
       { GSI1PK: partition },
       (item) => ({ PK: item.PK, SK: item.SK, GSI1PK: item.GSI1PK, GSI1SK: item.GSI1SK }),
       toAutomation,
+      fit,
     );
   }
 

@@ -9,6 +9,7 @@
  * without a filter makes one request, and another only when DynamoDB cut the page at 1 MB.
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { jsonPayloadBytes } from '../domain/lambda-payload';
 import { decodeCursor, encodeCursor, type Page } from './cursor';
 import type { Table } from './table';
 
@@ -22,6 +23,13 @@ export interface QueryPageOptions {
   maxRequests?: number;
   /** The query's `begins_with(SK, ...)` prefix, which a cursor's sort key must keep. */
   sortKeyPrefix?: string;
+  /**
+   * Most bytes the page's mapped items may take in a Lambda answer (../domain/lambda-payload.ts): the
+   * page ends before the item that would pass it (never before the first), with a cursor to go on from
+   * there. For lists of items that can be large (an automation's definition is up to 256 KB, so 100 of
+   * them are far over Lambda's 6 MB response).
+   */
+  maxPageBytes?: number;
 }
 
 /** Largest `Limit` of one filtered request. */
@@ -60,8 +68,11 @@ export async function queryPage<T>(
     if (items.length >= wanted || !lastEvaluated) break;
     startKey = lastEvaluated;
   }
-  const hasMore = items.length > page.limit;
-  const pageItems = items.slice(0, page.limit);
+  let pageItems = items.slice(0, page.limit);
+  const fitting = options.maxPageBytes === undefined ? pageItems.length : itemsWithin(pageItems.map(map), options.maxPageBytes);
+  const cut = fitting < pageItems.length;
+  if (cut) pageItems = pageItems.slice(0, fitting);
+  const hasMore = cut || items.length > page.limit;
   const last = pageItems[pageItems.length - 1];
   let nextCursor: string | null = hasMore && last ? encodeCursor(keyOf(last)) : null;
   // A page that ran out of requests before filling up (a selective filter, or DynamoDB's 1 MB cut):
@@ -70,11 +81,28 @@ export async function queryPage<T>(
   return { items: pageItems.map(map), next_cursor: nextCursor };
 }
 
+/** How many of `items`, from the first, fit in `maxBytes` of Lambda payload (at least one). */
+function itemsWithin(items: readonly unknown[], maxBytes: number): number {
+  let total = 0;
+  for (let i = 0; i < items.length; i++) {
+    total += jsonPayloadBytes(items[i]) + 1; // and its comma
+    if (i > 0 && total > maxBytes) return i;
+  }
+  return items.length;
+}
+
 /**
  * A page of one GSI1 partition, newest first (GSI1SK holds time-sortable ids). With `status`, only the
  * items whose `status` attribute is that value (a filtered page: bounded reads, see queryPage).
  */
-export function queryGsi1NewestFirst<T>(table: Table, partition: string, page: PageRequest, map: (item: Record<string, any>) => T, status?: string): Promise<Page<T>> {
+export function queryGsi1NewestFirst<T>(
+  table: Table,
+  partition: string,
+  page: PageRequest,
+  map: (item: Record<string, any>) => T,
+  status?: string,
+  options: Pick<QueryPageOptions, 'maxPageBytes'> = {},
+): Promise<Page<T>> {
   return queryPage(
     table,
     {
@@ -88,5 +116,6 @@ export function queryGsi1NewestFirst<T>(table: Table, partition: string, page: P
     { GSI1PK: partition },
     (item) => ({ PK: item.PK, SK: item.SK, GSI1PK: item.GSI1PK, GSI1SK: item.GSI1SK }),
     map,
+    options,
   );
 }

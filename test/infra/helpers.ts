@@ -8,31 +8,10 @@ import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import { BUNDLE_FILE, PROJECT_ROOT, RELAY_DOCKERFILE, functionCodeDir, functionEntries } from '../../infra/functions';
-import { SMTP_RELAY } from '../../infra/definitions';
+import { cdkJsonContext, stubFunctionsDir } from '../../infra/stub-functions';
 import { MailserviceStack, type MailserviceStackProps } from '../../infra/stacks/mailservice-stack';
 
-/** A temp directory with a stub `<name>/index.js` for every function (or the names given). */
-export function stubFunctionsDir(names: string[] = functionEntries().map((e) => e.name)): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailservice-fn-'));
-  for (const name of names) {
-    const codeDir = functionCodeDir(dir, name);
-    fs.mkdirSync(codeDir, { recursive: true });
-    fs.writeFileSync(path.join(codeDir, BUNDLE_FILE), `exports.handler = async () => ({ stub: ${JSON.stringify(name)} });\n`);
-  }
-  // The SMTP relay's image context: a stub bundle and the real Dockerfile.
-  const relayDir = functionCodeDir(dir, SMTP_RELAY.name);
-  fs.mkdirSync(relayDir, { recursive: true });
-  fs.writeFileSync(path.join(relayDir, BUNDLE_FILE), 'console.log("stub relay");\n');
-  fs.copyFileSync(path.join(PROJECT_ROOT, RELAY_DOCKERFILE), path.join(relayDir, 'Dockerfile'));
-  return dir;
-}
-
-/** The context of cdk.json (feature flags), so tests synthesise what `cdk synth` does. */
-export function cdkJsonContext(): Record<string, unknown> {
-  const cdkJson = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
-  return cdkJson.context ?? {};
-}
+export { cdkJsonContext, stubFunctionsDir };
 
 export interface SynthOptions {
   context?: Record<string, unknown>;

@@ -26,6 +26,7 @@ import {
 } from '../../infra/definitions';
 import { toEmailSendingEvent } from '../../infra/constructs/email';
 import { FUNCTION_MEMORY_MB } from '../../infra/constructs/service-function';
+import { ACCESS_LOG_RETENTION_DAYS } from '../../infra/constructs/data';
 import { ENV } from '../../shared/config';
 import { functionEnv, functionOf, functionProperties, logicalId, synth, type Synthesised } from './helpers';
 
@@ -98,8 +99,9 @@ describe('data', () => {
   });
 
   test('every bucket blocks public access, enforces SSL and is S3-encrypted', () => {
-    s.template.resourceCountIs('AWS::S3::Bucket', ids(BUCKETS).length);
-    for (const bucket of Object.values(s.stack.data.buckets)) {
+    // The buckets of BUCKETS and the logs bucket (their server access logs, the relay VPC's flow logs).
+    s.template.resourceCountIs('AWS::S3::Bucket', ids(BUCKETS).length + 1);
+    for (const bucket of [...Object.values(s.stack.data.buckets), s.stack.data.logsBucket]) {
       const id = logicalId(s.stack, bucket);
       s.template.hasResource('AWS::S3::Bucket', {
         DeletionPolicy: 'Retain',
@@ -117,6 +119,19 @@ describe('data', () => {
         },
       });
     }
+  });
+
+  test('every bucket of BUCKETS writes server access logs to the logs bucket, which keeps them ACCESS_LOG_RETENTION_DAYS days', () => {
+    const logsBucketId = logicalId(s.stack, s.stack.data.logsBucket);
+    for (const bucket of Object.values(s.stack.data.buckets)) {
+      s.template.hasResource('AWS::S3::Bucket', {
+        Properties: Match.objectLike({ LoggingConfiguration: { DestinationBucketName: { Ref: logsBucketId }, LogFilePrefix: Match.stringLikeRegexp('^s3-access/') } }),
+      });
+      expect(logicalId(s.stack, bucket)).not.toBe(logsBucketId);
+    }
+    s.template.hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: { Rules: [Match.objectLike({ ExpirationInDays: ACCESS_LOG_RETENTION_DAYS, Status: 'Enabled' })] },
+    });
   });
 
   test('secrets key: one symmetric KMS key with rotation, retained, under the defined alias', () => {

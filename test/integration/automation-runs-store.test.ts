@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { keys } from '../../shared/store/keys';
 import { RunRepository } from '../../shared/store/runs';
-import { ensureTable } from '../../localstack/cloud/provision';
+import { ensureTemplateTable } from '../support/template-table';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createAwsClients } from '../../shared/aws/clients';
@@ -45,7 +45,7 @@ describe('the run store', () => {
     const config = loadConfig(process.env);
     const { dynamo } = createAwsClients(config);
     const name = `runs-store-test-${randomUUID().slice(0, 8)}`;
-    await ensureTable(new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb }), name);
+    await ensureTemplateTable(new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb }), name);
     table = { client: dynamo, name };
     repository = new RunRepository(table);
   });

@@ -19,7 +19,7 @@ function clients() {
 
 async function publishSesEvent(event: Record<string, unknown>) {
   const { sns } = clients();
-  await sns.send(new PublishCommand({ TopicArn: stack().info.env.SES_EVENTS_TOPIC_ARN, Message: JSON.stringify(event) }));
+  await sns.send(new PublishCommand({ TopicArn: stack().info.resources!.topics.sesEvents!.arn, Message: JSON.stringify(event) }));
   sns.destroy();
 }
 
@@ -98,7 +98,7 @@ describe('delivery outcomes', () => {
     await publishSesEvent({ eventType: 'Bounce', mail: mail(id, other.id), bounce: { bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: 'x@example.com', status: '5.1.1' }] } });
     await publishSesEvent({ eventType: 'Delivery', mail: { messageId: 'not-ours', timestamp: new Date().toISOString() }, delivery: {} });
     const { sns } = clients();
-    await sns.send(new PublishCommand({ TopicArn: stack().info.env.SES_EVENTS_TOPIC_ARN, Message: 'not json at all' }));
+    await sns.send(new PublishCommand({ TopicArn: stack().info.resources!.topics.sesEvents!.arn, Message: 'not json at all' }));
     sns.destroy();
     // The foreign bounce did not touch our email, and new mail still flows.
     expect((await emailOf(account, id)).status).toBe('delivered');
@@ -108,14 +108,14 @@ describe('delivery outcomes', () => {
 
   it('moves a poison send message to the DLQ without blocking other sends', async () => {
     const { sqs } = clients();
-    const before = await depth('mailservice-send-email-dlq');
+    const before = await depth(stack().info.resources!.queues.send!.dlqName);
     await sqs.send(new SendMessageCommand({ QueueUrl: stack().info.env.SEND_QUEUE_URL, MessageBody: '{"this is": "poison"}' }));
     sqs.destroy();
     await deliveredEmail(account);
     // Visibility is 2 s on the test stack and maxReceiveCount 5: the DLQ gets it within ~10-15 s.
-    await waitFor(async () => (await depth('mailservice-send-email-dlq')) > before, 'poison message in the DLQ', 30_000, 250);
+    await waitFor(async () => (await depth(stack().info.resources!.queues.send!.dlqName)) > before, 'poison message in the DLQ', 30_000, 250);
     const dlq = clients().sqs;
-    const { QueueUrl } = await dlq.send(new GetQueueUrlCommand({ QueueName: 'mailservice-send-email-dlq' }));
+    const { QueueUrl } = await dlq.send(new GetQueueUrlCommand({ QueueName: stack().info.resources!.queues.send!.dlqName }));
     const received = await dlq.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10 }));
     expect(received.Messages?.some((m) => m.Body === '{"this is": "poison"}')).toBe(true);
     dlq.destroy();

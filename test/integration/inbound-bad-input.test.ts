@@ -13,7 +13,7 @@ import { MAX_MIME_PARTS } from '../../shared/inbound/parse-message';
 import { mx, receivedIds, receivingDomain, waitForReceived } from './harness/inbound';
 import { SmtpClient, type Reply } from './harness/smtp';
 import { peekBodies } from '../support/queue-peek';
-import { api, newAccount, type TestAccount } from './harness/stack';
+import { api, newAccount, stack, type TestAccount } from './harness/stack';
 
 const CRLF = '\r\n';
 
@@ -219,7 +219,7 @@ describe('inbound MX: a bad-input corpus over a raw socket', () => {
     // recorded: a copy of a recorded message is a slow one, a failed one has no record.
     const sqs = createSqsClient(loadConfig(process.env));
     try {
-      const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: 'mailservice-inbound-dlq' }));
+      const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: stack().info.resources!.queues.inbound!.dlqName }));
       const ours = (await peekBodies<{ account_id?: string; email_id: string }>(sqs, QueueUrl!)).filter((body) => body?.account_id === account.id);
       const unrecorded = [];
       for (const id of new Set(ours.map((body) => body.email_id))) {

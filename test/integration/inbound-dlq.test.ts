@@ -18,7 +18,6 @@ import { peekBodies } from '../support/queue-peek';
 import { receivingDomain } from './harness/inbound';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
 
-const DLQ = 'mailservice-inbound-dlq';
 
 describe('the inbound worker failing on purpose', () => {
   let account: TestAccount;
@@ -77,7 +76,7 @@ describe('the inbound worker failing on purpose', () => {
     account = await newAccount({ plan: 'scale', paymentMethod: true });
     domain = await receivingDomain(account);
     sqs = createSqsClient(loadConfig(process.env));
-    dlqUrl = (await sqs.send(new GetQueueUrlCommand({ QueueName: DLQ }))).QueueUrl!;
+    dlqUrl = (await sqs.send(new GetQueueUrlCommand({ QueueName: stack().info.resources!.queues.inbound!.dlqName }))).QueueUrl!;
   });
 
   afterAll(() => sqs?.destroy());
@@ -92,7 +91,7 @@ describe('the inbound worker failing on purpose', () => {
 
     await services.inboundQueue.enqueueAll([broken, discarded]);
     // 5 receives, 2 s apart at least: in the DLQ within seconds.
-    await waitFor(async () => (await inDlq([broken.email_id])).length === 1, `${broken.email_id} in ${DLQ}`, 45_000, 500);
+    await waitFor(async () => (await inDlq([broken.email_id])).length === 1, `${broken.email_id} in the inbound DLQ`, 45_000, 500);
     expect(await status(broken.email_id)).toBe(404);
 
     // The cause fixed: the raw message is where the queue message says.

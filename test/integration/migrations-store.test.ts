@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { ensureTable } from '../../localstack/cloud/provision';
+import { ensureTemplateTable } from '../support/template-table';
 import { createAwsClients } from '../../shared/aws/clients';
 import { loadConfig } from '../../shared/config';
 import { emptyTotals, INITIAL_PROGRESS, newImportHead, type ImportHead } from '../../shared/domain/migrations/import';
@@ -21,7 +21,7 @@ describe('the import store', () => {
     stack();
     const config = loadConfig(process.env);
     const name = `migrations-store-test-${randomUUID().slice(0, 8)}`;
-    await ensureTable(new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb }), name);
+    await ensureTemplateTable(new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb }), name);
     store = new MigrationRepository({ client: createAwsClients(config).dynamo, name });
   });
 

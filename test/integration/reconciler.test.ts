@@ -152,6 +152,6 @@ describe('reconciler', () => {
     expect(health.tasks.reconciler.totals.redriven_queued).toBeGreaterThanOrEqual(2);
     expect(health.tasks.reconciler.totals.redriven_scheduled).toBeGreaterThanOrEqual(1);
     expect(health.tasks.reconciler.totals.redriven_webhooks).toBeGreaterThanOrEqual(1);
-    expect(health.queues['mailservice-send-email']).toMatchObject({ messages: expect.any(Number) });
+    expect(health.queues[stack().info.resources!.queues.send!.name]).toMatchObject({ messages: expect.any(Number) });
   });
 });

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ensureTable } from '../../localstack/cloud/provision';
+import { ensureTemplateTable } from '../support/template-table';
 import { createAwsClients } from '../../shared/aws/clients';
 import { createSesClient, createSesSendClient } from '../../shared/aws/client-factories';
 import { SesMailer } from '../../shared/aws/ses-mailer';
@@ -56,7 +56,7 @@ describe('a send held for its turn in SES’s rate', () => {
     const { services } = stack();
     const config = loadConfig(process.env);
     const name = `send-hold-test-${randomUUID().slice(0, 8)}`;
-    await ensureTable(new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb }), name);
+    await ensureTemplateTable(new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb }), name);
     table = { client: createAwsClients(config).dynamo, name };
     emails = new EmailRepository(table, undefined, config.recovery);
     budget = new SesSendBudget(table);

@@ -50,7 +50,7 @@ describe('SES quota and account switches (stack of its own, local SES at 10/s)',
   });
 
   const dlqDepth = async (): Promise<number> => {
-    const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: 'mailservice-send-email-dlq' }));
+    const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: harness.stack().info.resources!.queues.send!.dlqName }));
     const attributes = await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
     return Number(attributes.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(attributes.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
   };

@@ -15,7 +15,7 @@ const SANDBOX = 'sandbox.mailservice.dev';
 async function publishSesEvent(event: Record<string, unknown>) {
   const { info } = stack();
   const sns = new SNSClient({ endpoint: info.endpoints.sns, region: info.region });
-  await sns.send(new PublishCommand({ TopicArn: info.env.SES_EVENTS_TOPIC_ARN, Message: JSON.stringify(event) }));
+  await sns.send(new PublishCommand({ TopicArn: info.resources!.topics.sesEvents!.arn, Message: JSON.stringify(event) }));
   sns.destroy();
 }
 

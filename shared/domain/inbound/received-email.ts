@@ -60,7 +60,7 @@ export interface ReceivedEmail extends ReceivedHeaderFields {
   size: number;
   /** Set when the message could not be parsed whole: what was stored is what could be read. */
   parse_error: string | null;
-  /** Set when lists were cut to fit the record (every address is in the raw message and the headers). */
+  /** Set when lists or values were cut to fit the record (./record-bounds.ts; everything is in the raw message and the headers). */
   truncated: boolean;
   tls: boolean;
   remote_address: string;

@@ -25,6 +25,7 @@ import { firstPlusPart } from '../../domain/inbound/address';
 import { uncheckedAuthentication, type Authentication, type AuthenticationChecks } from '../../domain/inbound/authentication';
 import { autoSubmitted } from '../../domain/inbound/auto-submitted';
 import { MAX_LIST_ENTRIES, MAX_SUBJECT_CHARS, STRIPPED_TEXT_MAX, receivedEventData, type ReceivedEmail } from '../../domain/inbound/received-email';
+import { boundedList, clipUtf8, MAX_ATTACHMENT_FIELD_BYTES, MAX_VALUE_BYTES } from '../../domain/inbound/record-bounds';
 import { stripReply } from '../../domain/inbound/reply-text';
 import { spamVerdict } from '../../domain/inbound/spam';
 import type { InboundMessage } from '../../domain/messages';
@@ -74,8 +75,22 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
   ]);
 
   const header = (name: string) => parsed.headers.find((field) => field.name.toLowerCase() === name)?.value ?? null;
-  const lists = { to: parsed.to, cc: parsed.cc, reply_to: parsed.reply_to, references: parsed.references };
-  const truncated = Object.values(lists).some((list) => list.length > MAX_LIST_ENTRIES) || parsed.subject.length > MAX_SUBJECT_CHARS;
+  // Counts and bytes bounded (../../domain/inbound/record-bounds.ts): the record must fit DynamoDB's item and its event SQS's message.
+  const lists = {
+    to: boundedList(parsed.to, MAX_LIST_ENTRIES),
+    cc: boundedList(parsed.cc, MAX_LIST_ENTRIES),
+    reply_to: boundedList(parsed.reply_to, MAX_LIST_ENTRIES),
+    references: boundedList(parsed.references, MAX_LIST_ENTRIES),
+  };
+  const single = {
+    from: clipUtf8(parsed.from, MAX_VALUE_BYTES),
+    message_id: parsed.message_id === null ? null : clipUtf8(parsed.message_id, MAX_VALUE_BYTES),
+    in_reply_to: parsed.in_reply_to === null ? null : clipUtf8(parsed.in_reply_to, MAX_VALUE_BYTES),
+  };
+  const attachmentField = (value: string) => clipUtf8(value, MAX_ATTACHMENT_FIELD_BYTES);
+  const attachmentFieldsCut = attachments.some((a) => [a.filename, a.content_type, a.content_id].some((value) => value !== null && attachmentField(value).cut));
+  const truncated =
+    Object.values(lists).some((list) => list.cut) || Object.values(single).some((value) => value?.cut) || attachmentFieldsCut || parsed.subject.length > MAX_SUBJECT_CHARS;
   const stripped = parsed.text === null ? null : stripReply(parsed.text).slice(0, STRIPPED_TEXT_MAX);
   const email: ReceivedEmail = {
     id,
@@ -84,14 +99,14 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
     tenant_id: message.tenant_id,
     tenant: message.tenant,
     status: 'received',
-    from: parsed.from,
-    to: lists.to.slice(0, MAX_LIST_ENTRIES),
-    cc: lists.cc.slice(0, MAX_LIST_ENTRIES),
-    reply_to: lists.reply_to.slice(0, MAX_LIST_ENTRIES),
+    from: single.from.value,
+    to: lists.to.values,
+    cc: lists.cc.values,
+    reply_to: lists.reply_to.values,
     subject: parsed.subject.slice(0, MAX_SUBJECT_CHARS),
-    message_id: parsed.message_id,
-    in_reply_to: parsed.in_reply_to,
-    references: lists.references.slice(0, MAX_LIST_ENTRIES),
+    message_id: single.message_id?.value ?? null,
+    in_reply_to: single.in_reply_to?.value ?? null,
+    references: lists.references.values,
     date: parsed.date,
     mail_from: message.mail_from,
     rcpt_to: message.rcpt_to,
@@ -101,7 +116,12 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
     auto_submitted: autoSubmitted(header, message.mail_from),
     stripped_text: stripped,
     attachment_count: parsed.attachment_count,
-    attachments: attachments.map(({ content: _content, ...metadata }) => metadata),
+    attachments: attachments.map(({ content: _content, ...metadata }) => ({
+      ...metadata,
+      filename: metadata.filename === null ? null : attachmentField(metadata.filename).value,
+      content_type: attachmentField(metadata.content_type).value,
+      content_id: metadata.content_id === null ? null : attachmentField(metadata.content_id).value,
+    })),
     size: message.size,
     parse_error: parsed.parse_error,
     truncated,

@@ -6,7 +6,10 @@
  * base64, while the response stays well under what API Gateway and Lambda can return (6 MB): bodies up
  * to BODY_INLINE_MAX_BYTES together are inline, else `html`/`text` are null and `html_url`/`text_url`
  * are presigned GET URLs (both null for a body the message does not have); attachments are inline (`content`) when all of them together are at most
- * ATTACHMENTS_INLINE_MAX_BYTES and fit beside the bodies, else every one has a `download_url`. The raw
+ * ATTACHMENTS_INLINE_MAX_BYTES and fit beside the bodies, else every one has a `download_url`. Those
+ * first choices come from the stored sizes; the answer is then measured as Lambda counts it (JSON-escaped
+ * once more: ../../domain/lambda-payload.ts) and attachments, then bodies, become links until it is under
+ * RESPONSE_BODY_BUDGET_BYTES (a body of quotes or control characters grows up to sixfold). The raw
  * message is always a `download_url`. Links are valid DOWNLOAD_URL_SECONDS (1 hour, as Resend's).
  */
 import { NotFoundError } from '../../domain/errors';
@@ -14,6 +17,7 @@ import { isId } from '../../domain/ids';
 import { inboundKeys } from '../../domain/inbound/content-keys';
 import { toPublicReceivedEmail, type ReceivedEmail } from '../../domain/inbound/received-email';
 import type { ListReceivedEmailsQuery } from '../../domain/inbound/schemas';
+import { jsonPayloadBytes, RESPONSE_BODY_BUDGET_BYTES } from '../../domain/lambda-payload';
 import type { BlobStore, Clock } from '../../ports';
 import type { Page } from '../../store/cursor';
 import type { ReceivedEmailRepository } from '../../store/received-emails';
@@ -48,14 +52,33 @@ export async function getReceivedEmail(deps: ReceivedEmailsDeps, principal: Prin
   if (!email) throw new NotFoundError('Received email', id);
   const expiresAt = new Date(deps.clock.now().getTime() + DOWNLOAD_URL_SECONDS * 1000).toISOString();
   const link = (key: string, options: { downloadName?: string; contentType?: string } = {}) => deps.blobs.presignGet(key, { expiresInSeconds: DOWNLOAD_URL_SECONDS, ...options });
+  // A first choice from the stored sizes, without reading what will not be inline.
   const bodyBytes = (email.html_bytes ?? 0) + (email.text_bytes ?? 0);
   const bodiesInline = bodyBytes <= BODY_INLINE_MAX_BYTES;
   const attachmentBytes = email.attachments.reduce((sum, attachment) => sum + attachment.size, 0);
   const attachmentsInline = attachmentBytes <= ATTACHMENTS_INLINE_MAX_BYTES && (bodiesInline ? bodyBytes : 0) + Math.ceil(attachmentBytes / 3) * 4 <= RESPONSE_BUDGET_BYTES;
+  const view = (inline: { bodies: boolean; attachments: boolean }) => receivedEmailView(deps, email, expiresAt, link, inline);
+  // Then the answer as Lambda counts it (escaping included: a body of quotes or control characters
+  // grows up to sixfold): attachments, then bodies, become links until it fits.
+  let answer = await view({ bodies: bodiesInline, attachments: attachmentsInline });
+  if (jsonPayloadBytes({ received_email: answer }) > RESPONSE_BODY_BUDGET_BYTES && attachmentsInline) answer = await view({ bodies: bodiesInline, attachments: false });
+  if (jsonPayloadBytes({ received_email: answer }) > RESPONSE_BODY_BUDGET_BYTES && bodiesInline) answer = await view({ bodies: false, attachments: false });
+  return answer;
+}
+
+/** The full record with bodies and attachments inline or as links, as `inline` says. */
+async function receivedEmailView(
+  deps: ReceivedEmailsDeps,
+  email: ReceivedEmail,
+  expiresAt: string,
+  link: (key: string, options?: { downloadName?: string; contentType?: string }) => Promise<string>,
+  inline: { bodies: boolean; attachments: boolean },
+) {
+  const id = email.id;
   /** A body the message has: its text inline, or a link to it; nothing when the message has none. */
   const body = async (key: string, bytes: number | null, contentType: string) => {
     if (bytes === null) return { content: null, url: null };
-    if (bodiesInline) return { content: (await deps.blobs.get(key)).toString('utf8'), url: null };
+    if (inline.bodies) return { content: (await deps.blobs.get(key)).toString('utf8'), url: null };
     return { content: null, url: await link(key, { contentType }) };
   };
 
@@ -63,7 +86,7 @@ export async function getReceivedEmail(deps: ReceivedEmailsDeps, principal: Prin
     body(inboundKeys.html(id), email.html_bytes, 'text/html; charset=utf-8'),
     body(inboundKeys.text(id), email.text_bytes, 'text/plain; charset=utf-8'),
     deps.blobs.get(inboundKeys.headers(id)),
-    Promise.all(email.attachments.map((attachment) => attachmentView(id, attachment, attachmentsInline, expiresAt, deps, link))),
+    Promise.all(email.attachments.map((attachment) => attachmentView(id, attachment, inline.attachments, expiresAt, deps, link))),
     link(email.raw_key, { downloadName: `${id}.eml`, contentType: 'message/rfc822' }),
   ]);
   return {

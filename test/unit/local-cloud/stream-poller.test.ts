@@ -21,7 +21,7 @@ import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/c
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { STREAM_WORKERS, TABLE, type FilterPattern } from '../../../infra/definitions';
-import { ensureTable } from '../../../localstack/cloud/provision';
+import { ensureTemplateTable } from '../../support/template-table';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../../localstack/cloud/dynamodb';
 import { matchesFilters, StreamCheckpoints, StreamPoller, type StreamBatchFailure, type StreamPollerOptions } from '../../../localstack/cloud/stream-poller';
 import { waitFor } from '../../support/wait';
@@ -383,7 +383,7 @@ describe('StreamPoller against DynamoDB Local', () => {
 });
 
 describe('provisioning the table stream', () => {
-  it('enables the stream on a table from before the outbox, keeps it across restarts, replaces one of another view type', async () => {
+  it('enables the template\'s stream on a table from before the outbox, keeps it across restarts, replaces one of another view type', async () => {
     // A data folder from before the outbox: the table exists without a stream.
     await dynamo.send(
       new CreateTableCommand({
@@ -399,15 +399,15 @@ describe('provisioning the table stream', () => {
         ],
       }),
     );
-    const { streamArn } = await ensureTable(dynamo);
+    const { streamArn } = await ensureTemplateTable(dynamo, TABLE.name);
     expect(streamArn).toContain(`table/${TABLE.name}/stream/`);
     const described = await dynamo.send(new DescribeTableCommand({ TableName: TABLE.name }));
     expect(described.Table!.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: TABLE.stream });
-    expect(await ensureTable(dynamo)).toEqual({ streamArn });
+    expect(await ensureTemplateTable(dynamo, TABLE.name)).toEqual({ streamArn });
 
     await dynamo.send(new UpdateTableCommand({ TableName: TABLE.name, StreamSpecification: { StreamEnabled: false } }));
     await dynamo.send(new UpdateTableCommand({ TableName: TABLE.name, StreamSpecification: { StreamEnabled: true, StreamViewType: 'KEYS_ONLY' } }));
-    const replaced = await ensureTable(dynamo);
+    const replaced = await ensureTemplateTable(dynamo, TABLE.name);
     expect(replaced.streamArn).toBeDefined();
     expect((await dynamo.send(new DescribeTableCommand({ TableName: TABLE.name }))).Table!.StreamSpecification!.StreamViewType).toBe(TABLE.stream);
   });

@@ -16,8 +16,13 @@ test('the variable names are the definitions\'', () => {
   expect(SECRETS_KEY.localFileEnvVar).toBe('LOCAL_SECRETS_KEY_FILE');
 });
 
-test('KMS when SECRETS_KEY_ID is set, even with a local key file', () => {
-  expect(secretBoxFromEnv({ SECRETS_KEY_ID: 'arn:aws:kms:eu-west-1:1:key/x', LOCAL_SECRETS_KEY_FILE: '/tmp/k' }, config)).toBeInstanceOf(KmsSecretBox);
+test('KMS when SECRETS_KEY_ID is set; with a local key file too, a box that still opens its v1:local: secrets', () => {
+  expect(secretBoxFromEnv({ SECRETS_KEY_ID: 'arn:aws:kms:eu-west-1:1:key/x' }, config)).toBeInstanceOf(KmsSecretBox);
+  // Both set (the embedded cloud): sealing with KMS and opening local secrets is shown against the KMS
+  // emulator in kms-secret-box-on-emulator.test.ts.
+  const both = secretBoxFromEnv({ SECRETS_KEY_ID: 'arn:aws:kms:eu-west-1:1:key/x', LOCAL_SECRETS_KEY_FILE: '/tmp/k' }, config);
+  expect(both).not.toBeInstanceOf(KmsSecretBox);
+  expect(both).not.toBeInstanceOf(LocalSecretBox);
 });
 
 test('the local box when only LOCAL_SECRETS_KEY_FILE is set; it seals with that file', async () => {

@@ -9,6 +9,7 @@
  * count the CHART_SAMPLE most recent emails the same way (5 queries), per UTC day, and say so.
  */
 import { sendRequestSchema } from '../../../../shared/domain/emails/send-request';
+import { RESPONSE_BODY_BUDGET_BYTES, textPayloadBytes } from '../../../../shared/domain/lambda-payload';
 import { parseWith } from '../../../../shared/http/validate';
 import { getEmailContent } from '../../../../shared/usecases/email-content';
 import { listEmails } from '../../../../shared/usecases/list-emails';
@@ -212,6 +213,23 @@ ${content.text !== null ? html`<details${content.html === null ? html` open` : '
     const headers = html`<section aria-labelledby="headers-heading"><h2 id="headers-heading">Headers</h2>
 <p class="hint">${content.source === 'raw' ? 'As the SMTP client wrote the message.' : 'As the service composes the message; the DKIM-Signature and List-Unsubscribe fields are added when it is sent.'}</p>
 <pre>${content.headers}</pre></section>`;
-    return render(c, { title: email.subject || email.id, lead: html`<p><a href="/dashboard/emails">← All emails</a></p>`, body: html`${facts}${timeline}${preview}${headers}`, ...(follow ? { refresh: 2 } : {}) });
+    // A page is one Lambda answer (6 MB): a section too large for its share is replaced by a notice.
+    const shown = [withinSectionBudget(preview, 'preview-heading', 'Preview'), withinSectionBudget(headers, 'headers-heading', 'Headers')];
+    return render(c, { title: email.subject || email.id, lead: html`<p><a href="/dashboard/emails">← All emails</a></p>`, body: html`${facts}${timeline}${shown}`, ...(follow ? { refresh: 2 } : {}) });
   });
+}
+
+/**
+ * What one section of an email's page may take as Lambda counts it (escaped: ../../../../shared/domain/lambda-payload.ts):
+ * the preview and the headers together stay under RESPONSE_BODY_BUDGET_BYTES with room for the rest of the page.
+ */
+export const EMAIL_SECTION_BUDGET_BYTES = Math.floor(RESPONSE_BODY_BUDGET_BYTES * 0.4);
+
+/** `section` as it is, or, over EMAIL_SECTION_BUDGET_BYTES, a notice in its place saying it was left out and how large it is. */
+function withinSectionBudget(section: Html, headingId: string, heading: string): Html {
+  const bytes = textPayloadBytes(String(section));
+  if (bytes <= EMAIL_SECTION_BUDGET_BYTES) return section;
+  const megabytes = (bytes / 1024 / 1024).toFixed(1);
+  return html`<section aria-labelledby="${headingId}" data-truncated="true"><h2 id="${headingId}">${heading}</h2>
+<p class="hint" role="status">Too large to show here: ${megabytes} MB on the page, more than a dashboard page can carry (a page is one Lambda response, at most 6 MB).</p></section>`;
 }

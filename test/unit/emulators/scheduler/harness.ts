@@ -92,15 +92,7 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Runs `fn` and returns the error it throws (fails the test if it does not throw). */
-export async function errorOf(fn: () => Promise<unknown>): Promise<Error & { $metadata?: { httpStatusCode?: number } }> {
-  try {
-    await fn();
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected an error');
-}
+export { errorOf } from '../../../support/error-of';
 
 /** Retries `check` until it stops throwing or `timeoutMs` passes. */
 export async function eventually<T>(check: () => Promise<T>, timeoutMs = 2000): Promise<T> {

@@ -1,0 +1,78 @@
+/**
+ * KMS emulator for the embedded local cloud, so that functions deployed from the CDK template (whose
+ * environment has SECRETS_KEY_ID = the key's ARN) seal and open secrets through the product's real KMS
+ * path (shared/aws/kms-secret-box.ts) with the unmodified `@aws-sdk/client-kms`.
+ *
+ * Speaks AWS JSON 1.1 (`X-Amz-Target: TrentService.<Operation>`): symmetric keys with their key policy,
+ * aliases, rotation status, Encrypt/Decrypt/GenerateDataKey/ReEncrypt with real AES-256-GCM and the
+ * encryption context bound to the ciphertext. State (key material included) lives in `<dataDir>/kms.json`
+ * (mode 0600), or in memory only. See docs/local-cloud/kms.md for what is emulated and what is not.
+ *
+ * Besides the API, the started emulator answers the local cloud's IAM evaluator in process: the key
+ * policy of a key (a resource policy), the key ARN a key id or alias names, and, through
+ * `keyIdOfCiphertext`, the key a Decrypt will use.
+ */
+import { AliasOperations } from './aliases';
+import { CryptoOperations } from './cryptography';
+import { KeyResolver } from './key-ref';
+import { KeyOperations } from './keys';
+import { serveKms } from './server';
+import { KmsStore } from './store';
+
+export { keyIdOfCiphertext } from './ciphertext';
+
+export interface KmsEmulatorOptions {
+  port?: number; // default 0 = ephemeral
+  host?: string; // default '127.0.0.1'
+  dataDir?: string; // absolute path; undefined = memory only
+  region?: string; // default 'us-east-1'
+  accountId?: string; // default '000000000000'
+  log?: (msg: string) => void; // default silent
+}
+
+export interface KmsEmulator {
+  url: string; // e.g. http://127.0.0.1:45678, for the SDK's `endpoint` or AWS_ENDPOINT_URL_KMS
+  port: number;
+  region: string;
+  accountId: string;
+  /** The key policy document of a key (key ARN or key id), exactly as stored; undefined for no such key. */
+  keyPolicyOf(keyArn: string): string | undefined;
+  /** The key ARN that a key id, key ARN, alias name (`alias/x`) or alias ARN names here; undefined if none. */
+  resolveKeyArn(keyIdOrAlias: string): string | undefined;
+  /** Number of keys (for health and tests). */
+  keyCount(): number;
+  /** Closes the server and waits for pending writes. Idempotent. */
+  stop(): Promise<void>;
+}
+
+export async function startKmsEmulator(opts: KmsEmulatorOptions = {}): Promise<KmsEmulator> {
+  const log = opts.log ?? (() => undefined);
+  const region = opts.region ?? 'us-east-1';
+  const accountId = opts.accountId ?? '000000000000';
+
+  const store = new KmsStore(opts.dataDir);
+  await store.load();
+  const resolver = new KeyResolver(store, region, accountId);
+  const ops = { keys: new KeyOperations(store, resolver), aliases: new AliasOperations(store, resolver), crypto: new CryptoOperations(store, resolver) };
+  const server = await serveKms({ port: opts.port, host: opts.host }, ops, store, log);
+  log(`kms: listening on ${server.url}${opts.dataDir ? ` (data in ${opts.dataDir})` : ' (in memory)'}`);
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url: server.url,
+    port: Number(new URL(server.url).port),
+    region,
+    accountId,
+    keyPolicyOf: (keyArn) => {
+      const ref = resolver.parse(keyArn);
+      return ref.kind === 'key' ? store.key(ref.keyId)?.Policy : undefined;
+    },
+    resolveKeyArn: (keyIdOrAlias) => resolver.tryKeyArn(keyIdOrAlias),
+    keyCount: () => store.keyCount(),
+    stop: () =>
+      (stopping ??= (async () => {
+        await server.stop();
+        await store.flush();
+      })()),
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * A registry of hooks applied to every AWS SDK client the factories build (./client-factories.ts,
+ * ./dynamo-client.ts, ./kms-client.ts). Empty in production: a lookup on `globalThis` per client built,
+ * once per cold start, and nothing per call. The embedded local cloud registers its IAM enforcement here
+ * (localstack/iam/install.ts), which is why the registry lives on `globalThis` under a `Symbol.for` key:
+ * no import from localstack/ reaches a Lambda bundle (test/infra/bundle-size.test.ts).
+ */
+
+/** What a hook learns about the client it is given. */
+export interface AwsClientInfo {
+  /** True when the client was built with credentials other than the function's own (Route 53 with a customer's keys). */
+  explicitCredentials: boolean;
+}
+
+/** An SDK v3 client, as far as hooks need it. */
+export interface HookableClient {
+  middlewareStack: unknown;
+}
+
+export type AwsClientHook = (client: HookableClient, info: AwsClientInfo) => void;
+
+const REGISTRY = Symbol.for('mailservice.awsClientHooks');
+
+type Registry = Set<AwsClientHook>;
+const registry = (): Registry | undefined => (globalThis as { [REGISTRY]?: Registry })[REGISTRY];
+
+/** Applies the registered hooks (none in production) to a client just built, and returns it. */
+export function withClientHooks<T extends HookableClient>(client: T, info: AwsClientInfo = { explicitCredentials: false }): T {
+  const hooks = registry();
+  if (hooks) for (const hook of hooks) hook(client, info);
+  return client;
+}
+
+/** Registers a hook for the clients built from now on; returns its removal. */
+export function registerClientHook(hook: AwsClientHook): () => void {
+  const holder = globalThis as { [REGISTRY]?: Registry };
+  const hooks = (holder[REGISTRY] ??= new Set());
+  hooks.add(hook);
+  return () => {
+    hooks.delete(hook);
+  };
+}
