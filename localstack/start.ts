@@ -104,7 +104,7 @@ async function main(): Promise<void> {
   console.log(`MX:       ${info.mx} (inbound mail for receiving domains: docs/inbound.md)`);
   console.log(`Data:     ${info.in_memory ? '(in memory)' : info.data_dir}`);
   console.log(`Emulators: dynamodb ${info.endpoints.dynamodb}, sqs/sns/s3 ${info.endpoints.sqs}, ses ${info.endpoints.sesv2}, scheduler ${info.endpoints.scheduler}, dns ${info.endpoints.dns}`);
-  console.log(`Ready in ${Date.now() - started} ms: ${cloud.apiUrl}`);
+  console.log(`Ready in ${Date.now() - started} ms: ${cloud.apiUrl} (template ${cloud.info.template?.hash.slice(0, 12) ?? '?'})`);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -14,13 +14,16 @@ import { KMSClient } from '@aws-sdk/client-kms';
 import { SCHEDULED_TASKS, SECRETS_KEY, SETTINGS, STREAM_WORKERS } from '../../infra/definitions';
 import type { FilterPattern } from '../../infra/definitions';
 import { startKmsEmulator } from '../emulators/kms';
-import { synthesizedTemplate } from './template/synthesize';
+import { synthesizedTemplate, templateFromFile } from './template/synthesize';
 import { deployTemplate, type LocalDeployment } from './template/deploy';
 import { stackResources } from './template/stack-resources';
 import type { DeployedFunction } from './template/functions';
 import { functionEnvironment, templateManagedNames } from './function-environment';
 import { installFunctionEnvironments, loadFunctionHandler, runInFunction, type LocalFunction } from './function-context';
 import { compileRoutes } from './routes';
+import { enforceIam, iamModeFromEnv, type IamSettings } from './iam-setup';
+import type { NamedPolicy } from '../iam/policy';
+import { resourcePolicies, rolePolicies } from './template/iam-policies';
 import { localRecoveryEnv } from './recovery-settings';
 import { queueBacklog } from './queue-backlog';
 import { startSchedulerEmulator } from '../emulators/scheduler';
@@ -118,7 +121,7 @@ function settingsContext(env: NodeJS.ProcessEnv, sandboxDomain: string): Record<
 }
 
 /** A deployed function as the local runtime runs it: its template environment under the layers of ./function-environment.ts. */
-function localFunction(fn: DeployedFunction, environment: Record<string, string>): LocalFunction {
+function localFunction(fn: DeployedFunction, environment: Record<string, string>, policies: NamedPolicy[]): LocalFunction {
   return {
     name: fn.name,
     functionName: fn.functionName,
@@ -129,6 +132,7 @@ function localFunction(fn: DeployedFunction, environment: Record<string, string>
     memoryMb: fn.memoryMb,
     roleArn: fn.roleArn,
     env: environment,
+    policies,
   };
 }
 
@@ -144,7 +148,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
   };
 
   // The template first (cached: ~0.1 s; after an edit of infra/ a synthesis of a few seconds), alongside the emulators' start.
-  const synthesizing = synthesizedTemplate(settingsContext(process.env, options.sandboxDomain ?? SETTINGS.SANDBOX_DOMAIN));
+  const templateFile = process.env.LOCAL_TEMPLATE_FILE?.trim();
+  const synthesizing = templateFile ? Promise.resolve().then(() => templateFromFile(resolve(templateFile))) : synthesizedTemplate(settingsContext(process.env, options.sandboxDomain ?? SETTINGS.SANDBOX_DOMAIN));
   synthesizing.catch(() => undefined);
   try {
     const [dynamo, fauxqs] = await Promise.all([
@@ -262,7 +267,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     // Deploy the synthesized CDK template (docs/local-cloud/template.md): what AWS would create, from the
     // same template `npm run deploy` deploys.
     const synthesized = await synthesizing;
-    log(`template ${synthesized.hash.slice(0, 12)} ${synthesized.cached ? 'from the cache' : 'synthesized'} in ${synthesized.ms} ms`);
+    log(`template ${synthesized.hash.slice(0, 12)} ${templateFile ? `from ${templateFile}` : synthesized.cached ? 'from the cache' : 'synthesized'} in ${synthesized.ms} ms`);
     const deployment: LocalDeployment = await deployTemplate({
       template: synthesized.template,
       identity: { stackName: 'Mailservice', region: LOCAL_REGION, accountId: LOCAL_ACCOUNT_ID, apiUrl },
@@ -320,7 +325,24 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       const legacySecrets = template[SECRETS_KEY.envVar] ? { [SECRETS_KEY.localFileEnvVar]: secretsKeyFile } : {};
       return functionEnvironment({ template, managed, base: process.env, local: { ...localEnv, ...legacySecrets }, runtime: { ...runtime, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS } });
     };
-    const functions = new Map(deployment.functions.map((fn) => [fn.name, localFunction(fn, environmentOf(fn.environment, fn))]));
+    const policiesByRole = rolePolicies(deployment.stack);
+    const functions = new Map(deployment.functions.map((fn) => [fn.name, localFunction(fn, environmentOf(fn.environment, fn), policiesByRole.get(fn.roleLogicalId)!)]));
+    // IAM on every SDK call of a function, against its role's policies (./iam-setup.ts); installed before the
+    // functions' modules build their clients.
+    const arnOfQueueUrl = new Map(Object.entries(deployment.queueUrls).map(([arn, url]) => [url, arn]));
+    const iam: IamSettings = {
+      mode: iamModeFromEnv(process.env),
+      accountId: LOCAL_ACCOUNT_ID,
+      region: LOCAL_REGION,
+      resourcePolicies: Object.fromEntries(resourcePolicies(deployment.stack, (url) => arnOfQueueUrl.get(url) ?? url)),
+      kmsAliases: Object.fromEntries(
+        deployment.stack.ofType('AWS::KMS::Alias').map((id) => {
+          const alias = deployment.stack.properties<{ AliasName: string; TargetKeyId: string }>(id);
+          return [alias.AliasName, alias.TargetKeyId];
+        }),
+      ),
+    };
+    enforceIam(iam, log);
     const fnOf = (fn: DeployedFunction): LocalFunction => functions.get(fn.name)!;
 
     // The local cloud's own region and keys, for SDK reads of the environment outside any function's context:
@@ -338,6 +360,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const workers = await startWorkersThread(
       {
         sqsEndpoint: fauxqsEndpoint,
+        iam,
         workers: deployment.queueSources.map((source) => ({
           fn: fnOf(source.function),
           queueUrl: deployment.queueUrls[source.queueArn]!,
@@ -388,6 +411,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       memoryMb: 0,
       roleArn: relayTask.roleArn,
       env: environmentOf(relayTask.environment, { functionName: 'smtp-relay', memoryMb: 0, runtime: 'nodejs' }),
+      policies: policiesByRole.get(relayTask.roleLogicalId)!,
     };
     const { smtp, mx } = await runInFunction(relay, async () => {
       const listenerServices = buildServices(loadConfig(process.env));

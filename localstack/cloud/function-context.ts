@@ -14,6 +14,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { join, resolve } from 'node:path';
+import { runAs } from '../iam/caller';
+import type { NamedPolicy } from '../iam/policy';
 
 /** A deployed function as the local runtime runs it (plain data: it crosses to the workers thread). */
 export interface LocalFunction {
@@ -30,6 +32,8 @@ export interface LocalFunction {
   roleArn: string;
   /** The whole environment the function sees. */
   env: Record<string, string>;
+  /** The role's policies from the template, resolved: its SDK calls are authorized against them (./iam-setup.ts). */
+  policies: NamedPolicy[];
 }
 
 const running = new AsyncLocalStorage<LocalFunction>();
@@ -58,8 +62,9 @@ export function installFunctionEnvironments(): void {
   });
 }
 
+/** Runs `callback` as the function: its environment, and its role for IAM (localstack/iam/caller.ts). */
 export function runInFunction<T>(fn: LocalFunction, callback: () => T): T {
-  return running.run(fn, callback);
+  return running.run(fn, () => runAs({ functionName: fn.functionName, roleArn: fn.roleArn, policies: fn.policies }, callback));
 }
 
 /** The function whose code is running, if any. */

@@ -8,6 +8,7 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { StreamWorkerDefinition } from '../../infra/definitions';
 import { loadFunctionHandler, type LocalFunction } from './function-context';
+import { enforceIam, type IamSettings } from './iam-setup';
 import { localTaskPeriod, ScheduledTaskRunner, type TaskHandler, type TaskStatus } from './scheduled-tasks';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
 import { SqsPoller, type WorkerHandler } from './sqs-poller';
@@ -56,6 +57,8 @@ function pollIntervalsFromEnv(env: NodeJS.ProcessEnv): { pollIntervalMs?: number
 
 export interface WorkersConfig {
   sqsEndpoint: string;
+  /** IAM on the functions' SDK calls in this thread (./iam-setup.ts). */
+  iam?: IamSettings;
   workers: QueueWorkerConfig[];
   streams?: StreamsConfig;
   /** Functions run on a timer (the reconciler). */
@@ -115,6 +118,8 @@ function startStreamPollers(config: StreamsConfig, sqs: SQSClient, log: (message
 }
 
 export async function startWorkers(config: WorkersConfig, log: (message: string) => void): Promise<RunningWorkers> {
+  // Before the handlers load: their clients get the IAM checks when built.
+  if (config.iam) enforceIam(config.iam, log);
   const sqs = new SQSClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: config.sqsEndpoint, maxAttempts: 2 });
   const pollers = new Map<string, SqsPoller>();
   for (const worker of config.workers) {

@@ -90,10 +90,15 @@ function denialMessage(principal: Principal, verdict: CallVerdict): string | und
 
 const decidedCalls = new WeakMap<object, { verdict: CallVerdict; message: string | undefined }>();
 
-function enforceMiddleware(enforcement: Enforcement) {
+/**
+ * `owner`: the principal that built the client. A call made outside any function's context (Node does not
+ * carry the async context into a socket's events, so the SMTP relay's session callbacks run without one)
+ * is the builder's: the relay's clients are built in its task's context.
+ */
+function enforceMiddleware(enforcement: Enforcement, owner: Principal | undefined) {
   return (next: Handler, context: Context): Handler =>
     async (args) => {
-      const principal = enforcement.active() ? currentPrincipal() : undefined;
+      const principal = enforcement.active() ? (currentPrincipal() ?? owner) : undefined;
       if (!principal || !context.clientName || !context.commandName) return next(args);
       // Once per call: the SDK's retries run this again with the same context (an allowed call stays allowed).
       let decided = decidedCalls.get(context);
@@ -138,6 +143,6 @@ function shardIteratorMiddleware(enforcement: Enforcement) {
 /** Adds the enforcement middleware to a client's stack (idempotent: re-adding replaces). */
 export function addIamMiddleware(client: { middlewareStack: unknown }, enforcement: Enforcement): void {
   const stack = client.middlewareStack as Stack;
-  stack.addRelativeTo(enforceMiddleware(enforcement), { relation: 'after', toMiddleware: 'deserializerMiddleware', name: 'localIamEnforcement', override: true });
+  stack.addRelativeTo(enforceMiddleware(enforcement, currentPrincipal()), { relation: 'after', toMiddleware: 'deserializerMiddleware', name: 'localIamEnforcement', override: true });
   stack.add(shardIteratorMiddleware(enforcement), { step: 'initialize', priority: 'low', name: 'localIamShardIterators', override: true });
 }

@@ -15,6 +15,8 @@ export interface RelayTask {
   /** Secret variables and the Secrets Manager reference each comes from. */
   secrets: Record<string, string>;
   roleArn: string;
+  /** The task role's logical id (its policies). */
+  roleLogicalId: string;
   /** Seconds ECS waits after SIGTERM before SIGKILL (StopTimeout). */
   stopTimeoutSeconds: number;
 }
@@ -34,11 +36,14 @@ export function readRelayTask(stack: DeployedStack): RelayTask | undefined {
   const p = stack.properties<{ ContainerDefinitions: ContainerDefinition[]; TaskRoleArn: string }>(logicalId);
   if (p.ContainerDefinitions.length !== 1) throw new Error(`${logicalId}: the local cloud runs tasks of one container`);
   const container = p.ContainerDefinitions[0]!;
+  const role = (stack.resource(logicalId).Properties?.TaskRoleArn as { 'Fn::GetAtt'?: [string, string] } | undefined)?.['Fn::GetAtt'];
+  if (!role) throw new Error(`${logicalId}: the local cloud needs TaskRoleArn as Fn::GetAtt of a role in the template`);
   return {
     logicalId,
     environment: Object.fromEntries((container.Environment ?? []).map((v) => [v.Name, v.Value])),
     secrets: Object.fromEntries((container.Secrets ?? []).map((s) => [s.Name, s.ValueFrom])),
     roleArn: p.TaskRoleArn,
+    roleLogicalId: role[0],
     stopTimeoutSeconds: container.StopTimeout ?? 30,
   };
 }

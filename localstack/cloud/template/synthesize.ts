@@ -80,6 +80,16 @@ function runSynth(outFile: string, context: Record<string, unknown>): Promise<vo
   });
 }
 
+/**
+ * A template synthesized elsewhere (LOCAL_TEMPLATE_FILE: `cdk.out/Mailservice.template.json` after `npm run
+ * synth`, or a test's edited copy), deployed as it is: its hash is the file's.
+ */
+export function templateFromFile(file: string): SynthesizedTemplate {
+  const started = Date.now();
+  const text = fs.readFileSync(file, 'utf8');
+  return { template: JSON.parse(text) as CfnTemplate, file, hash: createHash('sha256').update(text).digest('hex'), cached: true, ms: Date.now() - started };
+}
+
 /** The template for this context: from the cache when its inputs are unchanged, else synthesized now. */
 export async function synthesizedTemplate(context: Record<string, unknown> = {}): Promise<SynthesizedTemplate> {
   const started = Date.now();
