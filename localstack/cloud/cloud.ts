@@ -22,6 +22,7 @@ import { functionEnvironment, templateManagedNames } from './function-environmen
 import { installFunctionEnvironments, loadFunctionHandler, runInFunction, type LocalFunction } from './function-context';
 import { compileRoutes } from './routes';
 import { enforceIam, iamModeFromEnv, type IamSettings } from './iam-setup';
+import { checkEventSourcePermissions } from './event-source-permissions';
 import type { NamedPolicy } from '../iam/policy';
 import { resourcePolicies, rolePolicies } from './template/iam-policies';
 import { localRecoveryEnv } from './recovery-settings';
@@ -342,7 +343,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
         }),
       ),
     };
-    enforceIam(iam, log);
+    const enforcement = enforceIam(iam, log);
     const fnOf = (fn: DeployedFunction): LocalFunction => functions.get(fn.name)!;
 
     // The local cloud's own region and keys, for SDK reads of the environment outside any function's context:
@@ -355,6 +356,13 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     for (const fn of apiFunctions.values()) gateway.handlers[fn.name] = { handler: loadFunctionHandler<ApiHandler>(fn), timeoutSeconds: fn.timeoutSeconds };
     gateway.routes = compileRoutes(deployment.routes.map((route) => ({ routeKey: route.routeKey, target: route.function.name })));
 
+    // What Lambda checks when it creates each event source mapping: the role may read the source (./event-source-permissions.ts).
+    if (enforcement && iam.mode === 'enforce') {
+      await checkEventSourcePermissions(enforcement.authorizer, [
+        ...deployment.queueSources.map((s) => ({ fn: fnOf(s.function), kind: 'sqs' as const, source: deployment.queueUrls[s.queueArn]! })),
+        ...deployment.streamSources.map((s) => ({ fn: fnOf(s.function), kind: 'stream' as const, source: s.streamArn, onFailureQueueUrl: s.onFailureArn ? deployment.queueUrls[s.onFailureArn] : undefined })),
+      ]);
+    }
     // Workers run in their own thread, like separate Lambdas: delivery never blocks the API's event loop.
     const onFailureOf = (arn: string | undefined) => (arn ? { url: deployment.queueUrls[arn]!, arn } : undefined);
     const workers = await startWorkersThread(

@@ -5,7 +5,7 @@
  * plain settings that cross to the thread. LOCAL_IAM=log only reports denials (the explain log);
  * LOCAL_IAM=off turns the checks off. Default: enforce.
  */
-import { installIamEnforcement, type IamDecisionEvent } from '../iam/install';
+import { installIamEnforcement, type IamDecisionEvent, type IamEnforcement } from '../iam/install';
 import type { NamedPolicy } from '../iam/policy';
 
 export type IamMode = 'enforce' | 'log' | 'off';
@@ -28,10 +28,10 @@ export function iamModeFromEnv(env: NodeJS.ProcessEnv): IamMode {
 }
 
 /** Installs the checks in this thread; denials (and, in log mode, would-be denials) go to `log`. */
-export function enforceIam(settings: IamSettings, log: (message: string) => void): void {
-  if (settings.mode === 'off') return;
+export function enforceIam(settings: IamSettings, log: (message: string) => void): IamEnforcement | undefined {
+  if (settings.mode === 'off') return undefined;
   const aliasTarget = (alias: string) => settings.kmsAliases[alias.replace(/^arn:aws:kms:[^:]*:[^:]*:/, '')];
-  installIamEnforcement({
+  return installIamEnforcement({
     accountId: settings.accountId,
     region: settings.region,
     mode: settings.mode,

@@ -3,7 +3,8 @@
  * from some functions' roles (as a mistake in infra/ would leave them) is deployed on a stack of its own
  * (LOCAL_TEMPLATE_FILE), and the features that need each grant fail with AWS's AccessDenied, while the
  * same functions' other features, and the other functions, work. One grant of each kind removed here:
- * table, index, KMS key, scheduler.
+ * table, index, KMS key, scheduler; and the grants an event source mapping needs (a queue to consume, the
+ * table's stream), without which the deploy itself fails, as CreateEventSourceMapping does on AWS.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,9 @@ import type { CfnTemplate } from '../../localstack/cloud/template/cfn-types';
 import { readStackFile } from '../../localstack/cloud/stack-file';
 import { removeResources, removeService } from '../support/template-edits';
 import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
+
+/** The shared test stack's data folder: its stack.json names the template it deployed (read before a test points TEST_STACK_DATA_DIR elsewhere). */
+const SHARED_STACK_DIR = process.env.TEST_STACK_DATA_DIR!;
 
 describe('a template with grants removed, deployed (stack of its own)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'mailservice-grants-'));
@@ -22,7 +26,7 @@ describe('a template with grants removed, deployed (stack of its own)', () => {
 
   beforeAll(async () => {
     // The template the shared test stack deployed (its cache file), edited.
-    const shared = readStackFile(process.env.TEST_STACK_DATA_DIR!)!;
+    const shared = readStackFile(SHARED_STACK_DIR)!;
     const template = JSON.parse(readFileSync(shared.template!.file, 'utf8')) as CfnTemplate;
     removeService(template, 'api-keys', 'dynamodb');
     removeResources(template, 'automations', (resource) => JSON.stringify(resource).includes('/index/*'));
@@ -78,4 +82,27 @@ describe('a template with grants removed, deployed (stack of its own)', () => {
     expect(later.status).toBe(503);
     expect(own!.output()).toMatch(denied('scheduler:CreateSchedule'));
   });
+});
+
+describe('a template whose worker roles cannot read their event sources', () => {
+  const edited = (edit: (template: CfnTemplate) => void): string => {
+    const shared = readStackFile(SHARED_STACK_DIR)!;
+    const template = JSON.parse(readFileSync(shared.template!.file, 'utf8')) as CfnTemplate;
+    edit(template);
+    const dir = mkdtempSync(join(tmpdir(), 'mailservice-grants-esm-'));
+    writeFileSync(join(dir, 'edited.template.json'), JSON.stringify(template));
+    return dir;
+  };
+
+  it.each([
+    ['queue: the send worker without SQS', 'send-email', 'sqs', /execution role does not have permissions to call ReceiveMessage on SQS/],
+    ['stream: the tenant-stats worker without DynamoDB', 'tenant-stats', 'dynamodb', /execution role does not have permissions to call DescribeStream on DynamoDB/],
+  ])('%s: the deploy fails as CreateEventSourceMapping does', async (_name, fn, service, message) => {
+    const dir = edited((template) => removeService(template, fn, service));
+    try {
+      await expect(spawnStack({ dataDir: dir, inMemory: true, timeoutMs: 90_000, env: { LOCAL_TEMPLATE_FILE: join(dir, 'edited.template.json'), WEBHOOK_CA_FILE: '' } })).rejects.toThrow(message);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -34,7 +34,7 @@ export function physicalName(stackName: string, logicalId: string, type: string)
   if (!rule) throw new Error(`the local cloud has no naming rule for ${type} (${logicalId})`);
   let name = `${stackName}-${logicalId}`;
   if (name.length > rule.max) {
-    const tail = logicalId.slice(-Math.min(logicalId.length, rule.max - stackName.length - 2));
+    const tail = logicalId.slice(-Math.min(logicalId.length, rule.max - stackName.length - 1));
     name = `${stackName}-${tail}`.slice(0, rule.max);
   }
   return rule.lowerCase ? name.toLowerCase() : name;

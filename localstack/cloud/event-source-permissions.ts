@@ -1,0 +1,45 @@
+/**
+ * What Lambda checks when an event source mapping is created: the function's execution role may read the
+ * source and send to the on-failure destination, else CreateEventSourceMapping fails (and the deploy with it)
+ * with InvalidParameterValueException, "The provided execution role does not have permissions to call
+ * ReceiveMessage on SQS". Lambda reads the source with the function's role, so these are the role's
+ * permissions (https://docs.aws.amazon.com/lambda/latest/dg/with-sqs.html#events-sqs-permissions,
+ * https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html#events-dynamodb-permissions,
+ * https://docs.aws.amazon.com/lambda/latest/dg/invocation-async-retain-records.html). Checked once, at start,
+ * as AWS checks at creation (not on every poll).
+ */
+import type { Authorizer } from '../iam/authorize';
+import type { LocalFunction } from './function-context';
+
+export interface EventSourceToCheck {
+  fn: LocalFunction;
+  kind: 'sqs' | 'stream';
+  /** Queue URL (sqs) or stream ARN (stream). */
+  source: string;
+  onFailureQueueUrl?: string;
+}
+
+const SQS_CALLS = ['ReceiveMessage', 'DeleteMessage', 'GetQueueAttributes'];
+const STREAM_CALLS = ['DescribeStream', 'GetShardIterator', 'ListStreams'];
+
+/** Throws, naming the function and the call, when a role lacks what its event source mapping needs. */
+export async function checkEventSourcePermissions(authorizer: Authorizer, sources: EventSourceToCheck[]): Promise<void> {
+  for (const { fn, kind, source, onFailureQueueUrl } of sources) {
+    const principal = { functionName: fn.functionName, roleArn: fn.roleArn, policies: fn.policies };
+    const calls: [string, string, Record<string, unknown>, string][] =
+      kind === 'sqs'
+        ? SQS_CALLS.map((call) => ['SQSClient', `${call}Command`, { QueueUrl: source, ReceiptHandle: 'check', AttributeNames: ['All'] }, `${call} on SQS`])
+        : STREAM_CALLS.map((call) => ['DynamoDBStreamsClient', `${call}Command`, { StreamArn: source, ShardId: 'shardId-check', ShardIteratorType: 'TRIM_HORIZON' }, `${call} on DynamoDB`]);
+    if (onFailureQueueUrl) calls.push(['SQSClient', 'SendMessageCommand', { QueueUrl: onFailureQueueUrl, MessageBody: '{}' }, 'SendMessage on the on-failure destination (SQS)']);
+    for (const [client, command, input, what] of calls) {
+      const verdict = await authorizer.authorize(principal, client, command, input);
+      if (!verdict.allowed) {
+        const error = new Error(
+          `InvalidParameterValueException: the event source mapping of ${fn.functionName} cannot be created: the provided execution role does not have permissions to call ${what}${verdict.error ? ` (${verdict.error.message})` : ''}`,
+        );
+        error.name = 'InvalidParameterValueException';
+        throw error;
+      }
+    }
+  }
+}
