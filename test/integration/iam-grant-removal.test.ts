@@ -3,7 +3,7 @@
  * from some functions' roles (as a mistake in infra/ would leave them) is deployed on a stack of its own
  * (LOCAL_TEMPLATE_FILE), and the features that need each grant fail with AWS's AccessDenied, while the
  * same functions' other features, and the other functions, work. One grant of each kind removed here:
- * table, index, KMS key, scheduler; and the grants an event source mapping needs (a queue to consume, the
+ * table, index, KMS key, scheduler, bucket, SES, Route 53; and the grants an event source mapping needs (a queue to consume, the
  * table's stream), without which the deploy itself fails, as CreateEventSourceMapping does on AWS.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,6 +32,9 @@ describe('a template with grants removed, deployed (stack of its own)', () => {
     removeResources(template, 'automations', (resource) => JSON.stringify(resource).includes('/index/*'));
     removeService(template, 'webhooks', 'kms');
     removeService(template, 'emails', 'scheduler');
+    removeService(template, 'emails', 's3');
+    removeService(template, 'send-email', 'ses');
+    removeService(template, 'domains', 'route53');
     const file = join(dataDir, 'edited.template.json');
     writeFileSync(file, JSON.stringify(template));
     own = await spawnStack({ dataDir, inMemory: true, timeoutMs: 90_000, env: { LOCAL_TEMPLATE_FILE: file } });
@@ -82,6 +85,32 @@ describe('a template with grants removed, deployed (stack of its own)', () => {
     expect(later.status).toBe(503);
     expect(own!.output()).toMatch(denied('scheduler:CreateSchedule'));
   });
+
+  it('bucket: a role without S3 sends without attachments but cannot store one', async () => {
+    const withFile = await harness.api('POST', '/emails', {
+      key,
+      body: { from: 'hello@sandbox.mailservice.dev', to: email, subject: 'file', text: 'hi', attachments: [{ filename: 'a.txt', data: Buffer.from('hello').toString('base64') }] },
+    });
+    // The product answers an S3 failure 503 (shared/http/errors.ts: an AWS dependency failing).
+    expect(withFile.status).toBe(503);
+    expect(own!.output()).toMatch(denied('s3:PutObject'));
+  });
+
+  it('SES: a send worker without SES never delivers, and says why', async () => {
+    const sent = await harness.api('POST', '/emails', { key, body: { from: 'hello@sandbox.mailservice.dev', to: email, subject: 'never', text: 'hi' } });
+    expect(sent.status).toBe(200);
+    await harness.waitFor(async () => denied('ses:(GetAccount|SendEmail)').test(own!.output()) || undefined, 'the send worker denied SES', 60_000);
+    expect((await harness.api('GET', `/emails/${sent.body.id}`, { key })).body.email.status).not.toBe('delivered');
+  });
+
+  it('Route 53: DNS apply with the service\'s own role is refused (400 dns_permission_denied)', async () => {
+    const domain = await harness.api('POST', '/domains', { key, body: { name: `grants-${Date.now().toString(36)}.example.com` } });
+    expect(domain.status).toBe(201);
+    const applied = await harness.api('POST', `/domains/${domain.body.domain?.id ?? domain.body.id}`, { key, body: { action: 'apply', provider: 'route53' } });
+    expect(applied.status).toBe(400);
+    expect(applied.body.error.details.reason).toBe('dns_permission_denied');
+    expect(own!.output()).toMatch(denied('route53:ListHostedZonesByName'));
+  });
 });
 
 describe('a template whose worker roles cannot read their event sources', () => {
@@ -104,5 +133,41 @@ describe('a template whose worker roles cannot read their event sources', () => 
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }, 120_000);
+});
+
+describe('a template whose events topic does not let SES publish (stack of its own)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mailservice-grants-topic-'));
+  let own: SpawnedStack | undefined;
+
+  beforeAll(async () => {
+    const template = JSON.parse(readFileSync(readStackFile(SHARED_STACK_DIR)!.template!.file, 'utf8')) as CfnTemplate;
+    let removed = 0;
+    for (const resource of Object.values(template.Resources)) {
+      if (resource.Type !== 'AWS::SNS::TopicPolicy') continue;
+      const document = resource.Properties!.PolicyDocument as { Statement: { Principal?: { Service?: string } }[] };
+      const kept = document.Statement.filter((statement) => statement.Principal?.Service !== 'ses.amazonaws.com');
+      removed += document.Statement.length - kept.length;
+      document.Statement = kept;
+    }
+    expect(removed).toBeGreaterThan(0);
+    writeFileSync(join(dataDir, 'edited.template.json'), JSON.stringify(template));
+    own = await spawnStack({ dataDir, inMemory: true, timeoutMs: 90_000, env: { LOCAL_TEMPLATE_FILE: join(dataDir, 'edited.template.json'), WEBHOOK_CA_FILE: '' } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await own?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('topic: SES sends but its events never reach the service, so the email is never marked delivered', async () => {
+    process.env.TEST_STACK_DATA_DIR = dataDir;
+    jest.resetModules();
+    const harness = await import('./harness/stack');
+    const { key, email } = await harness.newAccount({ plan: 'scale', paymentMethod: true });
+    const sent = await harness.api('POST', '/emails', { key, body: { from: 'hello@sandbox.mailservice.dev', to: email, subject: 'topic', text: 'hi' } });
+    expect(sent.status).toBe(200);
+    await harness.waitFor(async () => /dropped \S+ event of \S+: SES may not publish to arn:aws:sns:/.test(own!.output()) || undefined, 'SES refused by the topic policy', 60_000);
+    expect((await harness.api('GET', `/emails/${sent.body.id}`, { key })).body.email.status).not.toBe('delivered');
   }, 120_000);
 });

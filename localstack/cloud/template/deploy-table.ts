@@ -38,6 +38,17 @@ async function ensureStream(dynamo: DynamoDBClient, spec: TableSpec, table: Tabl
   return updated.TableDescription?.LatestStreamArn;
 }
 
+/** DynamoDB creates one index at a time: wait until the one being created is ACTIVE before the next (or 60 s). */
+async function untilIndexesActive(dynamo: DynamoDBClient, tableName: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: tableName }));
+    if ((Table?.GlobalSecondaryIndexes ?? []).every((gsi) => gsi.IndexStatus === undefined || gsi.IndexStatus === 'ACTIVE')) return;
+    if (Date.now() > deadline) throw new Error(`the indexes of ${tableName} did not become ACTIVE within 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function ensureIndexes(dynamo: DynamoDBClient, spec: TableSpec, table: TableDescription): Promise<void> {
   const present = new Set((table.GlobalSecondaryIndexes ?? []).map((gsi) => gsi.IndexName));
   for (const gsi of spec.GlobalSecondaryIndexes ?? []) {
@@ -50,6 +61,7 @@ async function ensureIndexes(dynamo: DynamoDBClient, spec: TableSpec, table: Tab
         GlobalSecondaryIndexUpdates: [{ Create: { IndexName: gsi.IndexName, KeySchema: gsi.KeySchema, Projection: gsi.Projection } }],
       }),
     );
+    await untilIndexesActive(dynamo, table.TableName!);
   }
 }
 

@@ -14,7 +14,7 @@ import { FeedbackForwarding } from './feedback-forwarding';
 import { SuppressionList } from './suppression-list';
 import { IdentityService } from './identities';
 import { MAILBOX_PAGE_LIMIT, renderMailboxHtml } from './mailbox-html';
-import { DEFAULT_PUBLISH_RETRY, EventPublisher, type RetryOptions } from './publisher';
+import { DEFAULT_PUBLISH_RETRY, EventPublisher, type PublishAuthorizer, type RetryOptions } from './publisher';
 import { createSesServer } from './server';
 import { SesService } from './service';
 import { owedCount } from './outbox';
@@ -82,6 +82,8 @@ export interface SesEmulatorOptions {
 export interface SesEmulator {
   url: string;
   port: number;
+  /** Decides whether SES may publish to a topic (its topic policy); set by the local cloud once it has deployed the template. */
+  authorizePublish(authorizer: PublishAuthorizer): void;
   /** Every message, newest first, with its bytes. */
   listMessages(): LocalSesMessage[];
   /** The messages matching `query` (./message-query.ts), newest first; bytes only when `query.raw`. */
@@ -189,5 +191,8 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
   };
 
   const confirmIdentity = (address: string): boolean => verifier.confirm(address) !== undefined;
-  return { url, port, confirmIdentity, listMessages, findMessages, listIdentities, listTenants, mailboxHtml, owedEvents, stop };
+  const authorizePublish = (authorizer: PublishAuthorizer) => {
+    publisher.authorizePublish = authorizer;
+  };
+  return { url, port, authorizePublish, confirmIdentity, listMessages, findMessages, listIdentities, listTenants, mailboxHtml, owedEvents, stop };
 }

@@ -38,7 +38,17 @@ interface Pipeline {
   retrying: boolean;
 }
 
+/**
+ * Whether SES may publish to the topic: the topic's policy must allow the service principal
+ * `ses.amazonaws.com` sns:Publish with aws:SourceArn the configuration set
+ * (https://docs.aws.amazon.com/ses/latest/dg/event-publishing-add-event-destination-sns.html). A string is the
+ * reason it may not. Without one, SES may publish anywhere.
+ */
+export type PublishAuthorizer = (topicArn: string, configurationSet: string | null) => true | string;
+
 export class EventPublisher {
+  /** Set once the topics' policies are known (the local cloud deploys them after the emulator starts). */
+  authorizePublish?: PublishAuthorizer;
   private readonly sns: SNSClient;
   private readonly pipelines = new Map<string, Pipeline>();
   private readonly sleepers = new Set<() => void>();
@@ -95,6 +105,13 @@ export class EventPublisher {
       while (entry.unpublished.length > 0) {
         if (this.aborted) return;
         for (const topicArn of [...entry.unpublished]) {
+          const allowed = this.authorizePublish?.(topicArn, message.configurationSet) ?? true;
+          if (allowed !== true) {
+            // SES cannot deliver to a topic that refuses it: the event is lost, as on AWS (our choice: logged, not retried).
+            this.log(`dropped ${entry.type} event of ${message.id}: SES may not publish to ${topicArn}: ${allowed}`);
+            this.markPublished(message, entry, topicArn, new Date());
+            continue;
+          }
           try {
             await this.sns.send(new PublishCommand({ TopicArn: topicArn, Message: body }));
             this.markPublished(message, entry, topicArn, new Date());

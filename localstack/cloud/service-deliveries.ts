@@ -1,0 +1,29 @@
+/**
+ * Deliveries one AWS service makes to another, authorized as AWS authorizes them: by the receiving
+ * resource's policy, for the sending service's principal, with aws:SourceArn and aws:SourceAccount naming
+ * the resource the delivery is for (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-sourcearn).
+ * Here: SES publishing a configuration set's events to the events topic, which the topic policy must allow
+ * to `ses.amazonaws.com` for that configuration set
+ * (https://docs.aws.amazon.com/ses/latest/dg/event-publishing-add-event-destination-sns.html).
+ */
+import { evaluate } from '../iam/evaluate';
+import type { PublishAuthorizer } from '../emulators/ses/publisher';
+import type { IamSettings } from './iam-setup';
+
+export function sesPublishAuthorizer(settings: IamSettings): PublishAuthorizer {
+  return (topicArn, configurationSet) => {
+    const resourcePolicy = settings.resourcePolicies[topicArn];
+    const sourceArn = configurationSet ? `arn:aws:ses:${settings.region}:${settings.accountId}:configuration-set/${configurationSet}` : undefined;
+    const decision = evaluate(
+      {
+        action: 'sns:Publish',
+        resource: topicArn,
+        context: { 'aws:SecureTransport': 'true', 'aws:SourceAccount': settings.accountId, ...(sourceArn ? { 'aws:SourceArn': sourceArn } : {}) },
+        absentKeys: sourceArn ? [] : ['aws:SourceArn'],
+      },
+      { kind: 'service', service: 'ses.amazonaws.com' },
+      { identityPolicies: [], ...(resourcePolicy ? { resourcePolicy } : {}) },
+    );
+    return decision.effect === 'Allow' ? true : `no statement of the topic's policy allows ses.amazonaws.com sns:Publish for ${sourceArn ?? 'a send without a configuration set'} (${decision.effect})`;
+  };
+}
