@@ -23,7 +23,7 @@ import { installFunctionEnvironments, loadFunctionHandler, runInFunction, type L
 import { compileRoutes } from './routes';
 import { enforceIam, iamModeFromEnv, type IamSettings } from './iam-setup';
 import { checkEventSourcePermissions } from './event-source-permissions';
-import { sesPublishAuthorizer } from './service-deliveries';
+import { schedulerTargetAuthorizer, sesPublishAuthorizer } from './service-deliveries';
 import type { NamedPolicy } from '../iam/policy';
 import { resourcePolicies, rolePolicies } from './template/iam-policies';
 import { localRecoveryEnv } from './recovery-settings';
@@ -347,6 +347,10 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const enforcement = enforceIam(iam, log);
     // Service to service: SES publishes to the events topic only if the topic's policy lets it (./service-deliveries.ts).
     if (iam.mode === 'enforce') ses.authorizePublish(sesPublishAuthorizer(iam));
+    if (enforcement && iam.mode === 'enforce') {
+      const policiesOfRoleArn = new Map(deployment.stack.ofType('AWS::IAM::Role').map((id) => [deployment.stack.record(id).attributes.Arn as string, policiesByRole.get(id)!]));
+      scheduler.authorizeTargets(schedulerTargetAuthorizer(enforcement.authorizer, (arn) => policiesOfRoleArn.get(arn)));
+    }
     const fnOf = (fn: DeployedFunction): LocalFunction => functions.get(fn.name)!;
 
     // The local cloud's own region and keys, for SDK reads of the environment outside any function's context:

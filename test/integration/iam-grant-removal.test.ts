@@ -136,7 +136,7 @@ describe('a template whose worker roles cannot read their event sources', () => 
   }, 120_000);
 });
 
-describe('a template whose events topic does not let SES publish (stack of its own)', () => {
+describe('a template whose events topic does not let SES publish, and whose scheduler role cannot send (stack of its own)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'mailservice-grants-topic-'));
   let own: SpawnedStack | undefined;
 
@@ -151,6 +151,13 @@ describe('a template whose events topic does not let SES publish (stack of its o
       document.Statement = kept;
     }
     expect(removed).toBeGreaterThan(0);
+    // The role EventBridge Scheduler assumes to send scheduled messages: its SQS statements removed.
+    const schedulerRole = Object.keys(template.Resources).find((id) => template.Resources[id]!.Type === 'AWS::IAM::Role' && id.startsWith('SchedulingRole'))!;
+    for (const resource of Object.values(template.Resources)) {
+      if (resource.Type !== 'AWS::IAM::Policy' || !JSON.stringify(resource.Properties!.Roles).includes(schedulerRole)) continue;
+      const document = resource.Properties!.PolicyDocument as { Statement: { Action: string | string[] }[] };
+      document.Statement = document.Statement.filter((statement) => ![statement.Action].flat().some((action) => action.startsWith('sqs:')));
+    }
     writeFileSync(join(dataDir, 'edited.template.json'), JSON.stringify(template));
     own = await spawnStack({ dataDir, inMemory: true, timeoutMs: 90_000, env: { LOCAL_TEMPLATE_FILE: join(dataDir, 'edited.template.json'), WEBHOOK_CA_FILE: '' } });
   }, 120_000);
@@ -169,5 +176,17 @@ describe('a template whose events topic does not let SES publish (stack of its o
     expect(sent.status).toBe(200);
     await harness.waitFor(async () => /dropped \S+ event of \S+: SES may not publish to arn:aws:sns:/.test(own!.output()) || undefined, 'SES refused by the topic policy', 60_000);
     expect((await harness.api('GET', `/emails/${sent.body.id}`, { key })).body.email.status).not.toBe('delivered');
+  }, 120_000);
+
+  it('scheduler role: a scheduled email is due but never reaches the send queue (the scheduler is refused as its role)', async () => {
+    const harness = await import('./harness/stack');
+    const { key, email } = await harness.newAccount({ plan: 'scale', paymentMethod: true });
+    const sent = await harness.api('POST', '/emails', {
+      key,
+      body: { from: 'hello@sandbox.mailservice.dev', to: email, subject: 'due', text: 'hi', scheduled_at: new Date(Date.now() + 3_000).toISOString() },
+    });
+    expect(sent.status).toBe(200);
+    await harness.waitFor(async () => /scheduler: sending \S+ to arn:aws:sqs:\S+ failed \(AccessDenied: \S+ may not sqs:SendMessage/.test(own!.output()) || undefined, 'the scheduler refused as its role', 60_000);
+    expect((await harness.api('GET', `/emails/${sent.body.id}`, { key })).body.email.status).toBe('scheduled');
   }, 120_000);
 });

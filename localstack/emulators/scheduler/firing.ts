@@ -133,6 +133,7 @@ export class FiringEngine {
         record.Target.Arn,
         { body, ...(groupId !== undefined ? { messageGroupId: groupId } : {}) },
         () => !this.stopped && this.isCurrent(record),
+        record.Target.RoleArn,
       );
     } catch (err) {
       if (this.isCurrent(record)) await this.failed(record, err, startedAt);

@@ -10,7 +10,7 @@ import { listenHttp } from '../http-server';
 import { FiringEngine } from './firing';
 import { SchedulerOperations } from './operations';
 import { createSchedulerServer } from './server';
-import { SqsTargetSender } from './sqs-target';
+import { SqsTargetSender, type TargetAuthorizer } from './sqs-target';
 import { SchedulerStore } from './store';
 
 export { atExpression } from './expressions';
@@ -30,6 +30,8 @@ export interface SchedulerEmulator {
   port: number;
   /** Number of schedules currently stored (for health/tests). */
   count(): number;
+  /** Decides whether a schedule's role may send to its target queue (the local cloud's IAM, once it has deployed the roles). */
+  authorizeTargets(authorizer: TargetAuthorizer): void;
   stop(): Promise<void>; // closes the server, clears timers, flushes state to disk
 }
 
@@ -67,6 +69,9 @@ export async function startSchedulerEmulator(opts: SchedulerEmulatorOptions): Pr
     url,
     port: Number(new URL(url).port),
     count: () => store.scheduleCount(),
+    authorizeTargets: (authorizer: TargetAuthorizer) => {
+      sender.authorize = authorizer;
+    },
     stop: () => (stopping ??= stop()),
   };
 }

@@ -20,8 +20,17 @@ export interface SqsMessage {
 /** Result of a send: delivered, or abandoned because `stillWanted()` said no just before sending. */
 export type SendOutcome = 'sent' | 'aborted';
 
+/**
+ * Whether the schedule's execution role may send to the queue (its IAM policies), as EventBridge Scheduler
+ * assumes the role to invoke the target (https://docs.aws.amazon.com/scheduler/latest/UserGuide/setting-up.html#setting-up-execution-role);
+ * a string is why it may not. Without one, every role may.
+ */
+export type TargetAuthorizer = (roleArn: string, queueArn: string, queueUrl: string) => Promise<true | string>;
+
 export class SqsTargetSender {
   private readonly client: SQSClient;
+  /** Set by the local cloud once the roles are deployed. */
+  authorize?: TargetAuthorizer;
   private readonly urls = new Map<string, string>();
 
   constructor(conn: SqsConnection) {
@@ -39,9 +48,14 @@ export class SqsTargetSender {
    * Sends `message` to the queue `queueArn`. `stillWanted` is called after every await and right
    * before SendMessage: if it returns false nothing is sent.
    */
-  async send(queueArn: string, message: SqsMessage, stillWanted: () => boolean = () => true): Promise<SendOutcome> {
+  async send(queueArn: string, message: SqsMessage, stillWanted: () => boolean = () => true, roleArn?: string): Promise<SendOutcome> {
     const queueUrl = await this.queueUrl(queueArn);
     if (!stillWanted()) return 'aborted';
+    if (this.authorize && roleArn) {
+      const allowed = await this.authorize(roleArn, queueArn, queueUrl);
+      // The invocation fails, and the schedule's RetryPolicy applies, as for any failed target invocation.
+      if (allowed !== true) throw Object.assign(new Error(allowed), { name: 'AccessDenied' });
+    }
     try {
       await this.client.send(
         new SendMessageCommand({

@@ -7,7 +7,7 @@ import { functionEnvironment, templateManagedNames } from '../../../localstack/c
 const runtime = { functionName: 'Mailservice-ApiEmails', memoryMb: 1024, runtime: 'nodejs22.x', region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 
 describe('a function\'s environment on the local cloud', () => {
-  const templates = [{ TABLE_NAME: 'Mailservice-Table', SEND_QUEUE_URL: 'http://q/send' }, { MAIL_BUCKET: 'bucket' }];
+  const templates: Record<string, string>[] = [{ TABLE_NAME: 'Mailservice-Table', SEND_QUEUE_URL: 'http://q/send' }, { MAIL_BUCKET: 'bucket' }];
   const managed = templateManagedNames(templates);
 
   it('has its template variables and not another function\'s, even when the process has them', () => {
