@@ -7,6 +7,11 @@ export function pascalCase(name: string): string {
     .join('');
 }
 
+/** The CDK context key of a setting (shared/settings.ts): INBOUND_MX_HOST -> inboundMxHost (`cdk deploy -c inboundMxHost=...`). */
+export function settingContextKey(name: string): string {
+  return name.toLowerCase().replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
 /** Maps every value of a record keyed by definition ids, keeping the key type. */
 export function mapRecord<K extends string, V, R>(record: Record<K, V>, fn: (value: V, key: K) => R): Record<K, R> {
   const out = {} as Record<K, R>;

@@ -8,7 +8,7 @@ import type { ServiceResources } from '../constructs/grants';
 import { Messaging } from '../constructs/messaging';
 import { Scheduling } from '../constructs/scheduling';
 import type { FunctionDefaults } from '../constructs/service-function';
-import { pascalCase } from '../constructs/util';
+import { pascalCase, settingContextKey } from '../constructs/util';
 import { Workers } from '../constructs/workers';
 import { ScheduledTasks } from '../constructs/tasks';
 import { Alarms } from '../constructs/alarms';
@@ -32,8 +32,7 @@ export interface MailserviceStackProps extends StackProps {
 function settingsFromContext(scope: Construct): Record<string, string> {
   const environment: Record<string, string> = {};
   for (const name of Object.keys(SETTINGS)) {
-    const key = name.toLowerCase().replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
-    const value = scope.node.tryGetContext(key) as string | undefined;
+    const value = scope.node.tryGetContext(settingContextKey(name)) as string | undefined;
     if (typeof value === 'string' && value.trim() !== '') environment[name] = value.trim();
   }
   return environment;

@@ -12,7 +12,6 @@ import { SESv2Client, ListConfigurationSetsCommand } from '@aws-sdk/client-sesv2
 import { SQSClient, ListQueuesCommand } from '@aws-sdk/client-sqs';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { SCHEDULED_TASKS, SECRETS_KEY, SETTINGS, STREAM_WORKERS } from '../../infra/definitions';
-import type { FilterPattern } from '../../infra/definitions';
 import { startKmsEmulator } from '../emulators/kms';
 import { synthesizedTemplate, templateFromFile } from './template/synthesize';
 import { deployTemplate, type LocalDeployment } from './template/deploy';
@@ -21,6 +20,7 @@ import type { DeployedFunction } from './template/functions';
 import { functionEnvironment, templateManagedNames } from './function-environment';
 import { installFunctionEnvironments, loadFunctionHandler, runInFunction, type LocalFunction } from './function-context';
 import { compileRoutes } from './routes';
+import { settingContextKey } from '../../infra/constructs/util';
 import { enforceIam, iamModeFromEnv, type IamSettings } from './iam-setup';
 import { checkEventSourcePermissions } from './event-source-permissions';
 import { schedulerTargetAuthorizer, sesPublishAuthorizer } from './service-deliveries';
@@ -116,7 +116,7 @@ function settingsContext(env: NodeJS.ProcessEnv, sandboxDomain: string): Record<
   for (const name of Object.keys(SETTINGS)) {
     if (name === 'DNS_RESOLVERS' || name === 'LINKS_BASE_URL' || name === 'SANDBOX_DOMAIN') continue;
     const value = env[name]?.trim();
-    if (value) context[name.toLowerCase().replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())] = value;
+    if (value) context[settingContextKey(name)] = value;
   }
   if (sandboxDomain !== SETTINGS.SANDBOX_DOMAIN) context.sandboxDomain = sandboxDomain;
   return context;
@@ -393,7 +393,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
                 startingPosition: source.startingPosition,
                 batchSize: source.batchSize,
                 maxBatchingWindowMs: source.maxBatchingWindowMs,
-                filters: source.filters as FilterPattern[],
+                filters: source.filters,
                 retryAttempts: source.retryAttempts,
                 bisectBatchOnFunctionError: source.bisectBatchOnFunctionError,
                 reportBatchItemFailures: source.reportBatchItemFailures,
@@ -419,7 +419,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const relay: LocalFunction = {
       name: 'smtp-relay',
       functionName: 'smtp-relay',
-      arn: relayTask.logicalId,
+      arn: relayTask.taskDefinitionArn,
       entry: 'functions/smtp-relay/main.ts',
       handlerExport: 'main',
       timeoutSeconds: relayTask.stopTimeoutSeconds,

@@ -9,7 +9,7 @@
  * as AWS checks at creation (not on every poll).
  */
 import type { Authorizer } from '../iam/authorize';
-import type { LocalFunction } from './function-context';
+import { principalOf, type LocalFunction } from './function-context';
 
 export interface EventSourceToCheck {
   fn: LocalFunction;
@@ -25,7 +25,7 @@ const STREAM_CALLS = ['DescribeStream', 'GetShardIterator', 'ListStreams'];
 /** Throws, naming the function and the call, when a role lacks what its event source mapping needs. */
 export async function checkEventSourcePermissions(authorizer: Authorizer, sources: EventSourceToCheck[]): Promise<void> {
   for (const { fn, kind, source, onFailureQueueUrl } of sources) {
-    const principal = { functionName: fn.functionName, roleArn: fn.roleArn, policies: fn.policies };
+    const principal = principalOf(fn);
     const calls: [string, string, Record<string, unknown>, string][] =
       kind === 'sqs'
         ? SQS_CALLS.map((call) => ['SQSClient', `${call}Command`, { QueueUrl: source, ReceiptHandle: 'check', AttributeNames: ['All'] }, `${call} on SQS`])

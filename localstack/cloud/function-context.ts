@@ -14,7 +14,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { join, resolve } from 'node:path';
-import { runAs } from '../iam/caller';
+import { runAs, type Principal } from '../iam/caller';
 import type { NamedPolicy } from '../iam/policy';
 
 /** A deployed function as the local runtime runs it (plain data: it crosses to the workers thread). */
@@ -62,9 +62,14 @@ export function installFunctionEnvironments(): void {
   });
 }
 
-/** Runs `callback` as the function: its environment, and its role for IAM (localstack/iam/caller.ts). */
+/** The function as IAM's caller: its role's session (localstack/iam/caller.ts). */
+export function principalOf(fn: Pick<LocalFunction, 'functionName' | 'roleArn' | 'policies'>): Principal {
+  return { functionName: fn.functionName, roleArn: fn.roleArn, policies: fn.policies };
+}
+
+/** Runs `callback` as the function: its environment, and its role for IAM. */
 export function runInFunction<T>(fn: LocalFunction, callback: () => T): T {
-  return running.run(fn, () => runAs({ functionName: fn.functionName, roleArn: fn.roleArn, policies: fn.policies }, callback));
+  return running.run(fn, () => runAs(principalOf(fn), callback));
 }
 
 /** The function whose code is running, if any. */

@@ -11,6 +11,7 @@
 import { evaluate } from '../iam/evaluate';
 import type { PublishAuthorizer } from '../emulators/ses/publisher';
 import type { IamSettings } from './iam-setup';
+import { principalOf } from './function-context';
 import type { Authorizer } from '../iam/authorize';
 import type { NamedPolicy } from '../iam/policy';
 import type { TargetAuthorizer } from '../emulators/scheduler/sqs-target';
@@ -20,7 +21,7 @@ export function schedulerTargetAuthorizer(authorizer: Authorizer, policiesOfRole
   return async (roleArn, queueArn, queueUrl) => {
     const policies = policiesOfRole(roleArn);
     if (!policies) return `${roleArn} is not a role of the deployed template`;
-    const verdict = await authorizer.authorize({ functionName: 'scheduler', roleArn, policies }, 'SQSClient', 'SendMessageCommand', { QueueUrl: queueUrl, MessageBody: '{}' });
+    const verdict = await authorizer.authorize(principalOf({ functionName: 'scheduler', roleArn, policies }), 'SQSClient', 'SendMessageCommand', { QueueUrl: queueUrl, MessageBody: '{}' });
     return verdict.allowed ? true : `${roleArn} may not sqs:SendMessage to ${queueArn}${verdict.error ? ` (${verdict.error.message})` : ''}`;
   };
 }

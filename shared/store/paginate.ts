@@ -69,16 +69,20 @@ export async function queryPage<T>(
     startKey = lastEvaluated;
   }
   let pageItems = items.slice(0, page.limit);
-  const fitting = options.maxPageBytes === undefined ? pageItems.length : itemsWithin(pageItems.map(map), options.maxPageBytes);
+  let mapped = pageItems.map(map);
+  const fitting = options.maxPageBytes === undefined ? mapped.length : itemsWithin(mapped, options.maxPageBytes);
   const cut = fitting < pageItems.length;
-  if (cut) pageItems = pageItems.slice(0, fitting);
+  if (cut) {
+    pageItems = pageItems.slice(0, fitting);
+    mapped = mapped.slice(0, fitting);
+  }
   const hasMore = cut || items.length > page.limit;
   const last = pageItems[pageItems.length - 1];
   let nextCursor: string | null = hasMore && last ? encodeCursor(keyOf(last)) : null;
   // A page that ran out of requests before filling up (a selective filter, or DynamoDB's 1 MB cut):
   // resume where the reading stopped.
   if (!hasMore && lastEvaluated) nextCursor = encodeCursor(lastEvaluated);
-  return { items: pageItems.map(map), next_cursor: nextCursor };
+  return { items: mapped, next_cursor: nextCursor };
 }
 
 /** How many of `items`, from the first, fit in `maxBytes` of Lambda payload (at least one). */

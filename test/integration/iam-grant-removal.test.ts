@@ -3,15 +3,14 @@
  * from some functions' roles (as a mistake in infra/ would leave them) is deployed on a stack of its own
  * (LOCAL_TEMPLATE_FILE), and the features that need each grant fail with AWS's AccessDenied, while the
  * same functions' other features, and the other functions, work. One grant of each kind removed here:
- * table, index, KMS key, scheduler, bucket, SES, Route 53; and the grants an event source mapping needs (a queue to consume, the
- * table's stream), without which the deploy itself fails, as CreateEventSourceMapping does on AWS.
+ * table, index, KMS key, scheduler, bucket, SES, Route 53; the grants an event source mapping needs (a queue to
+ * consume, the table's stream), without which the deploy itself fails, as CreateEventSourceMapping does on AWS;
+ * and the service-to-service ones: the topic policy's statement for SES, the scheduler role's send to its queue.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CfnTemplate } from '../../localstack/cloud/template/cfn-types';
-import { readStackFile } from '../../localstack/cloud/stack-file';
-import { removeResources, removeService } from '../support/template-edits';
+import { deployedTemplate, grantsService, removeResources, removeService, removeStatements, writeTemplate } from '../support/template-edits';
 import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
 
 /** The shared test stack's data folder: its stack.json names the template it deployed (read before a test points TEST_STACK_DATA_DIR elsewhere). */
@@ -26,8 +25,7 @@ describe('a template with grants removed, deployed (stack of its own)', () => {
 
   beforeAll(async () => {
     // The template the shared test stack deployed (its cache file), edited.
-    const shared = readStackFile(SHARED_STACK_DIR)!;
-    const template = JSON.parse(readFileSync(shared.template!.file, 'utf8')) as CfnTemplate;
+    const template = deployedTemplate(SHARED_STACK_DIR);
     removeService(template, 'api-keys', 'dynamodb');
     removeResources(template, 'automations', (resource) => JSON.stringify(resource).includes('/index/*'));
     removeService(template, 'webhooks', 'kms');
@@ -35,9 +33,7 @@ describe('a template with grants removed, deployed (stack of its own)', () => {
     removeService(template, 'emails', 's3');
     removeService(template, 'send-email', 'ses');
     removeService(template, 'domains', 'route53');
-    const file = join(dataDir, 'edited.template.json');
-    writeFileSync(file, JSON.stringify(template));
-    own = await spawnStack({ dataDir, inMemory: true, timeoutMs: 90_000, env: { LOCAL_TEMPLATE_FILE: file } });
+    own = await spawnStack({ dataDir, inMemory: true, timeoutMs: 90_000, env: { LOCAL_TEMPLATE_FILE: writeTemplate(dataDir, template) } });
     process.env.TEST_STACK_DATA_DIR = dataDir;
     harness = await import('./harness/stack');
     ({ key, email } = await harness.newAccount({ plan: 'scale', paymentMethod: true }));
@@ -114,22 +110,15 @@ describe('a template with grants removed, deployed (stack of its own)', () => {
 });
 
 describe('a template whose worker roles cannot read their event sources', () => {
-  const edited = (edit: (template: CfnTemplate) => void): string => {
-    const shared = readStackFile(SHARED_STACK_DIR)!;
-    const template = JSON.parse(readFileSync(shared.template!.file, 'utf8')) as CfnTemplate;
-    edit(template);
-    const dir = mkdtempSync(join(tmpdir(), 'mailservice-grants-esm-'));
-    writeFileSync(join(dir, 'edited.template.json'), JSON.stringify(template));
-    return dir;
-  };
-
   it.each([
     ['queue: the send worker without SQS', 'send-email', 'sqs', /execution role does not have permissions to call ReceiveMessage on SQS/],
     ['stream: the tenant-stats worker without DynamoDB', 'tenant-stats', 'dynamodb', /execution role does not have permissions to call DescribeStream on DynamoDB/],
   ])('%s: the deploy fails as CreateEventSourceMapping does', async (_name, fn, service, message) => {
-    const dir = edited((template) => removeService(template, fn, service));
+    const template = deployedTemplate(SHARED_STACK_DIR);
+    removeService(template, fn, service);
+    const dir = mkdtempSync(join(tmpdir(), 'mailservice-grants-esm-'));
     try {
-      await expect(spawnStack({ dataDir: dir, inMemory: true, timeoutMs: 90_000, env: { LOCAL_TEMPLATE_FILE: join(dir, 'edited.template.json'), WEBHOOK_CA_FILE: '' } })).rejects.toThrow(message);
+      await expect(spawnStack({ dataDir: dir, inMemory: true, timeoutMs: 90_000, env: { LOCAL_TEMPLATE_FILE: writeTemplate(dir, template), WEBHOOK_CA_FILE: '' } })).rejects.toThrow(message);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -141,25 +130,13 @@ describe('a template whose events topic does not let SES publish, and whose sche
   let own: SpawnedStack | undefined;
 
   beforeAll(async () => {
-    const template = JSON.parse(readFileSync(readStackFile(SHARED_STACK_DIR)!.template!.file, 'utf8')) as CfnTemplate;
-    let removed = 0;
-    for (const resource of Object.values(template.Resources)) {
-      if (resource.Type !== 'AWS::SNS::TopicPolicy') continue;
-      const document = resource.Properties!.PolicyDocument as { Statement: { Principal?: { Service?: string } }[] };
-      const kept = document.Statement.filter((statement) => statement.Principal?.Service !== 'ses.amazonaws.com');
-      removed += document.Statement.length - kept.length;
-      document.Statement = kept;
-    }
-    expect(removed).toBeGreaterThan(0);
+    const template = deployedTemplate(SHARED_STACK_DIR);
+    // The events topic's policy: its statement for SES removed.
+    removeStatements(template, { policyType: 'AWS::SNS::TopicPolicy' }, (statement) => statement.Principal?.Service === 'ses.amazonaws.com');
     // The role EventBridge Scheduler assumes to send scheduled messages: its SQS statements removed.
     const schedulerRole = Object.keys(template.Resources).find((id) => template.Resources[id]!.Type === 'AWS::IAM::Role' && id.startsWith('SchedulingRole'))!;
-    for (const resource of Object.values(template.Resources)) {
-      if (resource.Type !== 'AWS::IAM::Policy' || !JSON.stringify(resource.Properties!.Roles).includes(schedulerRole)) continue;
-      const document = resource.Properties!.PolicyDocument as { Statement: { Action: string | string[] }[] };
-      document.Statement = document.Statement.filter((statement) => ![statement.Action].flat().some((action) => action.startsWith('sqs:')));
-    }
-    writeFileSync(join(dataDir, 'edited.template.json'), JSON.stringify(template));
-    own = await spawnStack({ dataDir, inMemory: true, timeoutMs: 90_000, env: { LOCAL_TEMPLATE_FILE: join(dataDir, 'edited.template.json'), WEBHOOK_CA_FILE: '' } });
+    removeStatements(template, { role: schedulerRole }, grantsService('sqs'));
+    own = await spawnStack({ dataDir, inMemory: true, timeoutMs: 90_000, env: { LOCAL_TEMPLATE_FILE: writeTemplate(dataDir, template), WEBHOOK_CA_FILE: '' } });
   }, 120_000);
 
   afterAll(async () => {

@@ -20,6 +20,7 @@ import {
 } from '@aws-sdk/client-sesv2';
 import { CreateScheduleGroupCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { DeployedStack } from './deployed-stack';
+import { ignoreExists } from './ignore-exists';
 
 interface ConfigurationSetProperties {
   Name: string;
@@ -38,11 +39,6 @@ const APPLIED_SET_PROPERTIES = new Set(['Name', 'DeliveryOptions', 'SuppressionO
 /** `deliveryDelay` -> `DELIVERY_DELAY`. */
 export function eventTypeOf(cloudFormationName: string): EventType {
   return cloudFormationName.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase() as EventType;
-}
-
-function ignoreExists(error: unknown): void {
-  const name = error instanceof Error ? error.name : '';
-  if (name !== 'AlreadyExistsException' && name !== 'ConflictException') throw error;
 }
 
 export async function deployEmail(stack: DeployedStack, clients: { ses: SESv2Client; scheduler: SchedulerClient }): Promise<void> {

@@ -15,6 +15,7 @@ import {
   type KMSClient,
 } from '@aws-sdk/client-kms';
 import type { DeployedStack } from './deployed-stack';
+import { ignoreExists } from './ignore-exists';
 
 interface KeyProperties {
   KeyPolicy: unknown;
@@ -54,9 +55,7 @@ export async function deployKeys(stack: DeployedStack, kms: KMSClient, recordedK
   }
   for (const id of stack.ofType('AWS::KMS::Alias')) {
     const { AliasName, TargetKeyId } = stack.properties<{ AliasName: string; TargetKeyId: string }>(id);
-    await kms.send(new CreateAliasCommand({ AliasName, TargetKeyId })).catch((error: unknown) => {
-      if (!(error instanceof Error) || error.name !== 'AlreadyExistsException') throw error;
-    });
+    await kms.send(new CreateAliasCommand({ AliasName, TargetKeyId })).catch(ignoreExists);
   }
   return keyIds;
 }

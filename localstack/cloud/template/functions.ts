@@ -10,6 +10,7 @@
  * size 10 for SQS and 100 for streams: https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-resource-lambda-function.html
  * and .../aws-resource-lambda-eventsourcemapping.html).
  */
+import type { FilterPattern } from '../../../infra/definitions';
 import { functionEntries } from '../../../infra/functions';
 import type { DeployedStack } from './deployed-stack';
 
@@ -51,8 +52,8 @@ export interface StreamEventSource {
   startingPosition: 'TRIM_HORIZON' | 'LATEST';
   batchSize: number;
   maxBatchingWindowMs: number;
-  /** Filter patterns (parsed JSON), an event passing any is delivered. */
-  filters: unknown[];
+  /** Filter patterns (parsed JSON, the syntax of infra/definitions.ts's FilterPattern): an event passing any is delivered. */
+  filters: FilterPattern[];
   /** -1: until the record expires. */
   retryAttempts: number;
   bisectBatchOnFunctionError: boolean;
@@ -165,7 +166,7 @@ export function readEventSources(stack: DeployedStack, functions: DeployedFuncti
         startingPosition: p.StartingPosition,
         batchSize: p.BatchSize ?? 100,
         maxBatchingWindowMs: (p.MaximumBatchingWindowInSeconds ?? 0) * 1000,
-        filters: (p.FilterCriteria?.Filters ?? []).map((filter) => JSON.parse(filter.Pattern) as unknown),
+        filters: (p.FilterCriteria?.Filters ?? []).map((filter) => JSON.parse(filter.Pattern) as FilterPattern),
         retryAttempts: p.MaximumRetryAttempts ?? -1,
         bisectBatchOnFunctionError: p.BisectBatchOnFunctionError ?? false,
         reportBatchItemFailures,

@@ -10,6 +10,8 @@ import type { DeployedStack } from './deployed-stack';
 
 export interface RelayTask {
   logicalId: string;
+  /** The task definition's ARN (what ECS runs). */
+  taskDefinitionArn: string;
   /** The container's Environment, resolved. */
   environment: Record<string, string>;
   /** Secret variables and the Secrets Manager reference each comes from. */
@@ -40,6 +42,7 @@ export function readRelayTask(stack: DeployedStack): RelayTask | undefined {
   if (!role) throw new Error(`${logicalId}: the local cloud needs TaskRoleArn as Fn::GetAtt of a role in the template`);
   return {
     logicalId,
+    taskDefinitionArn: stack.record(logicalId).ref as string,
     environment: Object.fromEntries((container.Environment ?? []).map((v) => [v.Name, v.Value])),
     secrets: Object.fromEntries((container.Secrets ?? []).map((s) => [s.Name, s.ValueFrom])),
     roleArn: p.TaskRoleArn,

@@ -36,25 +36,19 @@ export class TemplateResolveError extends Error {
   }
 }
 
+const PSEUDO_PARAMETERS: Record<string, keyof ResolveScope['pseudo']> = {
+  'AWS::AccountId': 'accountId',
+  'AWS::Region': 'region',
+  'AWS::Partition': 'partition',
+  'AWS::URLSuffix': 'urlSuffix',
+  'AWS::StackName': 'stackName',
+  'AWS::StackId': 'stackId',
+};
+
 function pseudoParameter(name: string, scope: ResolveScope): unknown {
-  switch (name) {
-    case 'AWS::AccountId':
-      return scope.pseudo.accountId;
-    case 'AWS::Region':
-      return scope.pseudo.region;
-    case 'AWS::Partition':
-      return scope.pseudo.partition;
-    case 'AWS::URLSuffix':
-      return scope.pseudo.urlSuffix;
-    case 'AWS::StackName':
-      return scope.pseudo.stackName;
-    case 'AWS::StackId':
-      return scope.pseudo.stackId;
-    case 'AWS::NoValue':
-      return NO_VALUE;
-    default:
-      return undefined;
-  }
+  if (name === 'AWS::NoValue') return NO_VALUE;
+  const field = PSEUDO_PARAMETERS[name];
+  return field ? scope.pseudo[field] : undefined;
 }
 
 function ref(name: unknown, scope: ResolveScope, path: string): unknown {

@@ -37,8 +37,8 @@ function packageVersion(name: string): string {
   return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
-/** The project files the CDK app reads (esbuild follows its imports; packages stay external). */
-async function appInputs(): Promise<string[]> {
+/** The project files the CDK app reads (esbuild follows its imports; packages stay external): part of the cache key. */
+export async function appInputs(): Promise<string[]> {
   const result = await build({
     entryPoints: [ENTRY],
     bundle: true,

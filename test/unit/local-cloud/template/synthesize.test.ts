@@ -1,0 +1,22 @@
+/**
+ * The synthesized template's cache key: it covers what the CDK app reads (so an edit of a construct, a
+ * definition or a setting synthesizes again) and the context, and nothing that varies between starts.
+ */
+import { appInputs, templateHash } from '../../../../localstack/cloud/template/synthesize';
+
+jest.setTimeout(60_000);
+
+describe('the template cache key', () => {
+  it('covers the CDK app, its constructs and definitions and the shared files they import, not the functions\' code', async () => {
+    const inputs = await appInputs();
+    expect(inputs).toEqual(expect.arrayContaining(['infra/stacks/mailservice-stack.ts', 'infra/constructs/grants.ts', 'infra/definitions.ts', 'shared/config.ts', 'shared/settings.ts']));
+    expect(inputs.some((file) => file.startsWith('functions/'))).toBe(false);
+    expect(inputs.some((file) => file.includes('node_modules'))).toBe(false);
+  });
+
+  it('is the same for the same inputs and differs with the context (a setting given on npm start)', async () => {
+    const plain = await templateHash({});
+    expect(await templateHash({})).toBe(plain);
+    expect(await templateHash({ sandboxDomain: 'sandbox.example.test' })).not.toBe(plain);
+  });
+});
