@@ -7,7 +7,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createKeysOnlyTable } from '../support/template-table';
 import { BUCKETS, QUEUES, TABLE } from '../../infra/definitions';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../localstack/cloud/constants';
 import { startDynamoDbLocal } from '../../localstack/cloud/dynamodb';
@@ -23,20 +24,7 @@ describe('a data folder from before the template deploy (stack of its own, on di
     // What the old provisioning left: the table under its old name, with no index or stream yet.
     const dynamo = await startDynamoDbLocal({ dataDir: join(dataDir, 'dynamodb') });
     const client = new DynamoDBClient({ endpoint: dynamo.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
-    await client.send(
-      new CreateTableCommand({
-        TableName: TABLE.name,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          { AttributeName: 'PK', AttributeType: 'S' },
-          { AttributeName: 'SK', AttributeType: 'S' },
-        ],
-        KeySchema: [
-          { AttributeName: 'PK', KeyType: 'HASH' },
-          { AttributeName: 'SK', KeyType: 'RANGE' },
-        ],
-      }),
-    );
+    await createKeysOnlyTable(client, TABLE.name);
     client.destroy();
     await dynamo.stop();
     expect(existsSync(join(dataDir, STATE_FILE))).toBe(false);

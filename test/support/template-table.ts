@@ -2,7 +2,7 @@
  * The table of the synthesized template (localstack/cloud/template/), created under another name: a private
  * copy for tests that must not share the stack's table (no worker watches it).
  */
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeployedStack } from '../../localstack/cloud/template/deployed-stack';
 import { ensureTable, type TableSpec } from '../../localstack/cloud/template/deploy-table';
 import { synthesizedTemplate } from '../../localstack/cloud/template/synthesize';
@@ -15,4 +15,22 @@ export async function templateTableSpec(): Promise<TableSpec> {
 
 export async function ensureTemplateTable(dynamo: DynamoDBClient, name: string): Promise<{ streamArn?: string }> {
   return ensureTable(dynamo, name, await templateTableSpec());
+}
+
+/** A table as a data folder from before the outbox and the template deploy holds it: keys only, no index, no stream. */
+export async function createKeysOnlyTable(dynamo: DynamoDBClient, name: string): Promise<void> {
+  await dynamo.send(
+    new CreateTableCommand({
+      TableName: name,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        { AttributeName: 'PK', AttributeType: 'S' },
+        { AttributeName: 'SK', AttributeType: 'S' },
+      ],
+      KeySchema: [
+        { AttributeName: 'PK', KeyType: 'HASH' },
+        { AttributeName: 'SK', KeyType: 'RANGE' },
+      ],
+    }),
+  );
 }

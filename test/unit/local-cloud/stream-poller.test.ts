@@ -21,7 +21,7 @@ import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/c
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { STREAM_WORKERS, TABLE, type FilterPattern } from '../../../infra/definitions';
-import { ensureTemplateTable } from '../../support/template-table';
+import { createKeysOnlyTable, ensureTemplateTable } from '../../support/template-table';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../../localstack/cloud/dynamodb';
 import { matchesFilters, StreamCheckpoints, StreamPoller, type StreamBatchFailure, type StreamPollerOptions } from '../../../localstack/cloud/stream-poller';
 import { waitFor } from '../../support/wait';
@@ -385,20 +385,7 @@ describe('StreamPoller against DynamoDB Local', () => {
 describe('provisioning the table stream', () => {
   it('enables the template\'s stream on a table from before the outbox, keeps it across restarts, replaces one of another view type', async () => {
     // A data folder from before the outbox: the table exists without a stream.
-    await dynamo.send(
-      new CreateTableCommand({
-        TableName: TABLE.name,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          { AttributeName: 'PK', AttributeType: 'S' },
-          { AttributeName: 'SK', AttributeType: 'S' },
-        ],
-        KeySchema: [
-          { AttributeName: 'PK', KeyType: 'HASH' },
-          { AttributeName: 'SK', KeyType: 'RANGE' },
-        ],
-      }),
-    );
+    await createKeysOnlyTable(dynamo, TABLE.name);
     const { streamArn } = await ensureTemplateTable(dynamo, TABLE.name);
     expect(streamArn).toContain(`table/${TABLE.name}/stream/`);
     const described = await dynamo.send(new DescribeTableCommand({ TableName: TABLE.name }));
