@@ -118,6 +118,26 @@ async function holdOrRethrow(deps: PaceDeps, error: unknown, ticket: HoldTicket)
   return held;
 }
 
+/** Whether a send at `turn` is so late now that it would reach SES together with later turns. */
+const isLate = (deps: PaceDeps, turn: number): boolean => deps.now() - turn > LATE_MS;
+
+/**
+ * Waits for the send's turn. A send that is well past its turn would arrive at SES together with later
+ * ones, so it takes a fresh turn instead: when it reaches this point late (composing took long), and when
+ * the wait itself ended late (a stalled process or a frozen Lambda wakes its timers together), once each.
+ */
+async function waitForTurn(deps: PaceDeps, recipients: Recipients, slotMs: number): Promise<void> {
+  let turn = slotMs;
+  for (let wake = 0; wake < 2; wake++) {
+    if (isLate(deps, turn)) turn = (await slotFor(deps, recipients, undefined)) ?? turn;
+    await holdIfFar(deps, turn);
+    const wait = turn - deps.now();
+    if (wait <= 0) return;
+    await deps.sleep(wait);
+    if (!isLate(deps, turn)) return;
+  }
+}
+
 /**
  * One message's pace: `reserve` before the email is composed (deliverEmail's `paceSend`) takes the send's
  * slot, or holds the email at once when the slot is far (no work done for it); `mailer` waits for the
@@ -138,14 +158,7 @@ export function messagePacer(deps: PaceDeps, ticket: HoldTicket): { reserve(reci
         const slotMs = reserved ? slot : await slotFor(deps, message, slot ?? undefined);
         reserved = false;
         slot = undefined;
-        if (slotMs !== null && slotMs !== undefined) {
-          // A send that reaches this point well after its slot (composing took long) would arrive at SES
-          // together with later ones: it takes a fresh turn instead, once.
-          const turn = deps.now() - slotMs > LATE_MS ? ((await slotFor(deps, message, undefined)) ?? slotMs) : slotMs;
-          await holdIfFar(deps, turn);
-          const wait = turn - deps.now();
-          if (wait > 0) await deps.sleep(wait);
-        }
+        if (slotMs !== null && slotMs !== undefined) await waitForTurn(deps, message, slotMs);
         try {
           return await inner.send(message);
         } catch (error) {

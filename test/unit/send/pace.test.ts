@@ -14,7 +14,7 @@ function sesError(name: string, text: string): MailerError {
   return new MailerError(`SES ${name}: ${text}`, ['SendingPausedException', 'AccountSuspendedException'].includes(name), { cause });
 }
 
-function fixture(options: { rate?: number | null; tat?: number; sendingEnabled?: boolean; fail?: MailerError } = {}) {
+function fixture(options: { rate?: number | null; tat?: number; sendingEnabled?: boolean; fail?: MailerError; stalls?: number[] } = {}) {
   let now = 1_000_000;
   let tat = options.tat ?? 0;
   const reserved: number[] = [];
@@ -34,7 +34,7 @@ function fixture(options: { rate?: number | null; tat?: number; sendingEnabled?:
     now: () => now,
     sleep: async (ms) => {
       slept.push(ms);
-      now += ms;
+      now += ms + (options.stalls?.shift() ?? 0); // a stalled process wakes its timer late
     },
   };
   const inner = {
@@ -105,6 +105,41 @@ describe('messagePacer', () => {
     await pacer.mailer(f.inner).send(message);
     expect(f.reserved).toEqual([2, 2]);
     expect(f.sent).toEqual([1_000_000 + 300 + LATE_MS + 1]); // the fresh turn: now (the budget was free again)
+  });
+
+  it('a wait that ends well after its turn (a stalled process) takes a fresh turn, and sends at it', async () => {
+    const f = fixture({ tat: 1_000_000 + 300, stalls: [LATE_MS + 200] });
+    const pacer = messagePacer(f.deps, {});
+    await pacer.reserve(message); // slot +300, tat +500
+    f.advance(100); // someone else's turn follows: tat +800 by the time this one wakes
+    await f.deps.budget.reserve(3, 10, f.now());
+    await pacer.mailer(f.inner).send(message);
+    expect(f.slept[0]).toBe(200);
+    const woke = 1_000_000 + 300 + LATE_MS + 200;
+    expect(f.reserved).toEqual([2, 3, 2]);
+    expect(f.sent).toEqual([woke]); // the fresh turn is now: the budget's turns had all passed while it slept
+  });
+
+  it('a wait that ends a little late (within LATE_MS) keeps its turn', async () => {
+    const f = fixture({ tat: 1_000_000 + 300, stalls: [LATE_MS - 1] });
+    const pacer = messagePacer(f.deps, {});
+    await pacer.reserve(message);
+    await pacer.mailer(f.inner).send(message);
+    expect(f.reserved).toEqual([2]);
+    expect(f.sent).toEqual([1_000_000 + 300 + LATE_MS - 1]);
+  });
+
+  it('a fresh turn after a late wake is waited for; a second late wake sends without a third turn', async () => {
+    const f = fixture({ tat: 1_000_000 + 300, stalls: [LATE_MS + 1, LATE_MS + 1] });
+    const pacer = messagePacer(f.deps, {});
+    await pacer.reserve(message); // slot +300, tat +500
+    f.advance(50);
+    await f.deps.budget.reserve(20, 10, f.now()); // 2 s of turns taken by others from +500: tat +2500
+    await pacer.mailer(f.inner).send(message);
+    // Woke at +300 + LATE_MS + 1 = +1301: late; the fresh turn is +2500 (1.2 s away: within the 3 s window at 10/s).
+    expect(f.slept).toEqual([250, 1199]);
+    expect(f.reserved).toEqual([2, 20, 2]);
+    expect(f.sent).toEqual([1_000_000 + 2500 + LATE_MS + 1]);
   });
 
   it('a message that brought its slot does not reserve again', async () => {
