@@ -47,5 +47,8 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   logError('smtp relay failed to start', error);
+  // Said even with LOG_LEVEL=silent: a task that exits at start must leave its reason in its output
+  // (ECS keeps a stopped task's last log lines; the local cloud fails its start with them).
+  if (process.env.LOG_LEVEL === 'silent') console.error(`smtp relay failed to start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

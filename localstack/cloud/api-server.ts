@@ -4,9 +4,10 @@
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { lambdaContext, MAX_BODY_BYTES, PayloadTooLarge, toApiGatewayEvent, writeLambdaResult, type ApiHandler } from './lambda-http';
+import { MAX_BODY_BYTES, PayloadTooLarge, toApiGatewayEvent, writeLambdaResult, type ApiHandler } from './lambda-http';
 import { matchRoute, type RouteTarget } from './routes';
 import { invokeWithinLimits } from './lambda-limits';
+import { invokeWithinTimeout } from './lambda-timeout';
 import { clockState, resetClock, setClock } from './local-clock';
 import { MessageQueryError, parseMessageQuery, type MessageQuery } from '../emulators/ses';
 
@@ -17,6 +18,8 @@ export interface LocalPages {
   sesMessages(query: MessageQuery): unknown[];
   sesIdentities(): unknown[];
   sesMailboxHtml(): string;
+  /** The local S3's lifecycle sweep run at `now` on keys starting with `within` (`POST /_local/s3/lifecycle-sweep`; docs/local-cloud/s3.md). */
+  s3LifecycleSweep(now: Date, within?: string): { expired: string[]; aborted: string[] };
   webhookInbox: { list(path?: string): unknown[]; clear(path?: string): number };
   dns: {
     list(name?: string): unknown[];
@@ -160,6 +163,16 @@ export function createApiServer(gateway: LocalGateway, pages: LocalPages, log: (
       if (method === 'GET') return sendJson(res, 200, { requests: pages.webhookInbox.list(path) });
       if (method === 'DELETE') return sendJson(res, 200, { deleted: pages.webhookInbox.clear(path) });
     }
+    if (method === 'POST' && url.pathname === '/_local/s3/lifecycle-sweep') {
+      // `{"now": "<ISO>", "within": "<key prefix>"}` sweeps as if it were then (rules count in days), only
+      // the keys under `within` when given (tests sharing one cloud); no body: a sweep now, as the hourly one.
+      const body = ((await readJsonBody(req)) ?? {}) as { now?: unknown; within?: unknown };
+      const now = body.now === undefined ? new Date() : new Date(typeof body.now === 'string' ? body.now : Number.NaN);
+      if (Number.isNaN(now.getTime()) || (body.within !== undefined && typeof body.within !== 'string')) {
+        return sendJson(res, 400, { error: { message: 'body must be {"now"?: "<ISO 8601 time>", "within"?: "<key prefix>"}', code: 'validation_error' } });
+      }
+      return sendJson(res, 200, pages.s3LifecycleSweep(now, body.within));
+    }
     if (url.pathname === '/_local/clock') {
       try {
         if (method === 'GET') return sendJson(res, 200, clockState());
@@ -202,7 +215,9 @@ export function createApiServer(gateway: LocalGateway, pages: LocalPages, log: (
     }
     const event = await toApiGatewayEvent(req, match.routeKey, match.pathParameters);
     // AWS's response-size and integration-timeout limits (./lambda-limits.ts).
-    const result = await invokeWithinLimits(() => deployed.handler(event, lambdaContext(match.target, deployed.timeoutSeconds * 1000)), log);
+    // The function's own Timeout (29 s here) too: past it the invocation fails (./lambda-timeout.ts).
+    const fn = { name: match.target, timeoutSeconds: deployed.timeoutSeconds };
+    const result = await invokeWithinLimits(() => invokeWithinTimeout(fn, (context) => deployed.handler(event, context), log), log);
     setServerTiming(res, started);
     writeLambdaResult(res, result);
   }

@@ -18,12 +18,13 @@ import { deployTemplate, type LocalDeployment } from './template/deploy';
 import { stackResources } from './template/stack-resources';
 import type { DeployedFunction } from './template/functions';
 import { functionEnvironment, templateManagedNames } from './function-environment';
-import { installFunctionEnvironments, loadFunctionHandler, runInFunction, type LocalFunction } from './function-context';
+import { installFunctionEnvironments, loadFunctionHandler, type LocalFunction } from './function-context';
 import { compileRoutes } from './routes';
 import { settingContextKey } from '../../infra/constructs/util';
 import { enforceIam, iamModeFromEnv, type IamSettings } from './iam-setup';
-import { checkEventSourcePermissions } from './event-source-permissions';
-import { schedulerTargetAuthorizer, sesPublishAuthorizer } from './service-deliveries';
+import { checkEventSourcePermissions, checkQueueVisibilityCoversTimeout, templateVisibilityTimeouts } from './event-source-permissions';
+import { schedulerTargetAuthorizer, sesPublishAuthorizer, snsDeliveryCheck } from './service-deliveries';
+import { authorizeSnsDeliveries } from './messaging-hooks';
 import type { NamedPolicy } from '../iam/policy';
 import { resourcePolicies, rolePolicies } from './template/iam-policies';
 import { localRecoveryEnv } from './recovery-settings';
@@ -40,8 +41,6 @@ import { DEMO_WEBHOOK_HOST, startProviderEmulator } from '../emulators/providers
 import { ROUTE53_LOCAL_ACCESS_KEY_ID, startRoute53Emulator } from '../emulators/route53';
 import { startCloudflareEmulator } from '../emulators/cloudflare';
 import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
-import { loadConfig } from '../../shared/config';
-import { buildServices } from '../../shared/services';
 import { startDynamoDbLocal } from './dynamodb';
 import type { ApiHandler } from './lambda-http';
 import { ensureVerifiedDomainIdentity } from './ses-verified-identity';
@@ -50,8 +49,8 @@ import { startWorkersThread } from './workers-host';
 import { removeStackFile, writeStackFile, type StackInfo } from './stack-file';
 import { MessagingJournal } from './messaging-journal';
 import { startFauxqsServer } from './fauxqs';
-import { startLocalSmtpRelay } from './smtp-relay';
-import { startLocalMxListener } from './mx-listener';
+import { startS3Lifecycle, type LifecycleSweeper as S3Lifecycle } from './s3-lifecycle-sweeper';
+import { startLocalRelayTask } from './relay-task';
 
 export interface LocalCloudOptions {
   /** API port; 0 = ephemeral. */
@@ -88,7 +87,7 @@ export interface LocalCloudOptions {
 }
 
 /** stack.json of a local cloud: StackInfo plus the SMTP relay's address and the CA its certificate comes from. */
-export type LocalStackInfo = StackInfo & { smtp?: string; smtp_ca_file?: string | null; mx?: string };
+export type LocalStackInfo = StackInfo & { smtp?: string; smtp_ca_file?: string | null; mx?: string; /** The relay task's process (./relay-task.ts). */ smtp_pid?: number };
 
 export interface LocalCloud {
   apiUrl: string;
@@ -239,6 +238,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     // The API listens before the template is deployed: the template's ApiEndpoint (LINKS_BASE_URL, the base
     // of signed links) is its URL. Until the functions are loaded, /health answers 503 starting.
     const gateway: LocalGateway = { routes: [], handlers: {} };
+    let s3Lifecycle: S3Lifecycle | undefined;
     let health: LocalPages['health'] = async () => ({ ok: false, components: { functions: 'starting' } });
     const server = createApiServer(
       gateway,
@@ -247,6 +247,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
         sesMessages: (query) => ses.findMessages(query),
         sesIdentities: () => ses.listIdentities(),
         sesMailboxHtml: () => ses.mailboxHtml(),
+        // The local S3's lifecycle sweep at a given time (POST /_local/s3/lifecycle-sweep; docs/local-cloud/s3.md).
+        s3LifecycleSweep: (now, within) => s3Lifecycle?.sweep(now, within) ?? { expired: [], aborted: [] },
         webhookInbox: { list: (path) => inbox.list(path), clear: (path) => inbox.clear(path) },
         dns: {
           list: (name) => dns.listRecords(name),
@@ -287,6 +289,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       const restored = journal.restore();
       if (restored.messages || restored.objects) log(`restored ${restored.messages} queued messages and ${restored.objects} stored objects`);
     }
+    // The buckets' lifecycle rules, swept at start and hourly (./s3-lifecycle-sweeper.ts), after the journal restored the objects.
+    s3Lifecycle = startS3Lifecycle(deployment.stack, log);
+    stops.push(async () => s3Lifecycle?.stop());
 
     const endpoints = { dynamodb: dynamo.endpoint, sqs: fauxqsEndpoint, sns: fauxqsEndpoint, s3: fauxqsEndpoint, sesv2: ses.url, scheduler: scheduler.url, kms: kms.url, dns: dns.address };
     // What this machine changes around every function (./function-environment.ts, layer 4).
@@ -321,7 +326,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       ...options.env,
     };
     const managed = templateManagedNames([...deployment.functions.map((fn) => fn.environment), deployment.relayTask?.environment ?? {}]);
-    const environmentOf = (template: Record<string, string>, runtime: { functionName: string; memoryMb: number; runtime: string }) => {
+    const environmentOf = (template: Record<string, string>, runtime: { functionName: string; memoryMb: number; runtime: string } | { container: 'fargate' }) => {
       // Secrets sealed before the KMS emulator (a data folder's `v1:local:`) still open with the local key file,
       // for the functions the template gives the secrets key (shared/secrets/migrating-secret-box.ts).
       const legacySecrets = template[SECRETS_KEY.envVar] ? { [SECRETS_KEY.localFileEnvVar]: secretsKeyFile } : {};
@@ -347,6 +352,11 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const enforcement = enforceIam(iam, log);
     // Service to service: SES publishes to the events topic only if the topic's policy lets it (./service-deliveries.ts).
     if (iam.mode === 'enforce') ses.authorizePublish(sesPublishAuthorizer(iam));
+    // SNS delivers to a subscribed queue only if the queue's policy lets the topic (./service-deliveries.ts); else the message is dropped.
+    if (iam.mode === 'enforce') {
+      await authorizeSnsDeliveries(snsDeliveryCheck(iam, new Set(Object.keys(deployment.queueUrls))), log);
+      stops.push(() => authorizeSnsDeliveries(null));
+    }
     if (enforcement && iam.mode === 'enforce') {
       const policiesOfRoleArn = new Map(deployment.stack.ofType('AWS::IAM::Role').map((id) => [deployment.stack.record(id).attributes.Arn as string, policiesByRole.get(id)!]));
       scheduler.authorizeTargets(schedulerTargetAuthorizer(enforcement.authorizer, (arn) => policiesOfRoleArn.get(arn)));
@@ -363,6 +373,11 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     for (const fn of apiFunctions.values()) gateway.handlers[fn.name] = { handler: loadFunctionHandler<ApiHandler>(fn), timeoutSeconds: fn.timeoutSeconds };
     gateway.routes = compileRoutes(deployment.routes.map((route) => ({ routeKey: route.routeKey, target: route.function.name })));
 
+    // What Lambda checks when it creates each SQS mapping, IAM or not: the queue's visibility covers the function's timeout.
+    checkQueueVisibilityCoversTimeout(
+      deployment.queueSources.map((s) => ({ fn: fnOf(s.function), queueArn: s.queueArn })),
+      templateVisibilityTimeouts(deployment.stack),
+    );
     // What Lambda checks when it creates each event source mapping: the role may read the source (./event-source-permissions.ts).
     if (enforcement && iam.mode === 'enforce') {
       await checkEventSourcePermissions(enforcement.authorizer, [
@@ -370,6 +385,25 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
         ...deployment.streamSources.map((s) => ({ fn: fnOf(s.function), kind: 'stream' as const, source: s.streamArn, onFailureQueueUrl: s.onFailureArn ? deployment.queueUrls[s.onFailureArn] : undefined })),
       ]);
     }
+    // The SMTP relay and MX task: a process of its own, as ECS runs the container, with the task definition's
+    // environment and secrets, its role for IAM, and ECS's stop (./relay-task.ts, docs/smtp.md).
+    const relayTask = deployment.relayTask;
+    if (!relayTask) throw new Error('the template has no SMTP relay task');
+    const relayStarting = startLocalRelayTask({
+      task: relayTask,
+      containerEnvironment: (template) => environmentOf(template, { container: 'fargate' }),
+      policies: policiesByRole.get(relayTask.roleLogicalId)!,
+      iam,
+      certDir: join(dataDir, 'smtp-relay'),
+      host,
+      ports: { smtp: options.ports?.smtp ?? 0, mx: options.ports?.mx ?? 0 },
+      explicit: { smtp: options.smtpPortExplicit ?? false, mx: options.mxPortExplicit ?? false },
+      log,
+    });
+    // Started alongside the workers thread (each takes about a second); a failure of either fails the start.
+    relayStarting.catch(() => undefined);
+    stops.push(async () => (await relayStarting.catch(() => undefined))?.stop());
+
     // Workers run in their own thread, like separate Lambdas: delivery never blocks the API's event loop.
     const onFailureOf = (arn: string | undefined) => (arn ? { url: deployment.queueUrls[arn]!, arn } : undefined);
     const workers = await startWorkersThread(
@@ -411,32 +445,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       log,
     );
     stops.push(() => workers.stop());
+    const relay = await relayStarting;
 
-    // The SMTP relay and MX task: the product's relay in this process, with the task definition's environment
-    // and role (docs/smtp.md). One set of services for both listeners, built inside the task's context.
-    const relayTask = deployment.relayTask;
-    if (!relayTask) throw new Error('the template has no SMTP relay task');
-    const relay: LocalFunction = {
-      name: 'smtp-relay',
-      functionName: 'smtp-relay',
-      arn: relayTask.taskDefinitionArn,
-      entry: 'functions/smtp-relay/main.ts',
-      handlerExport: 'main',
-      timeoutSeconds: relayTask.stopTimeoutSeconds,
-      memoryMb: 0,
-      roleArn: relayTask.roleArn,
-      env: environmentOf(relayTask.environment, { functionName: 'smtp-relay', memoryMb: 0, runtime: 'nodejs' }),
-      policies: policiesByRole.get(relayTask.roleLogicalId)!,
-    };
-    const { smtp, mx } = await runInFunction(relay, async () => {
-      const listenerServices = buildServices(loadConfig(process.env));
-      const smtp = await startLocalSmtpRelay({ dir: join(dataDir, 'smtp-relay'), host, port: options.ports?.smtp ?? 0, explicitPort: options.smtpPortExplicit ?? false, log, services: listenerServices });
-      // The inbound MX listener: mail for receiving domains, stored and handed to the inbound worker.
-      const mx = await startLocalMxListener({ certDir: join(dataDir, 'smtp-relay'), host, port: options.ports?.mx ?? 0, explicitPort: options.mxPortExplicit ?? false, log, services: listenerServices });
-      return { smtp, mx };
-    });
-    stops.push(() => smtp.stop());
-    stops.push(() => mx.stop());
 
     // stack.json's `env`: every function's template environment at once with this machine's (not the process
     // environment passed through: scripts and tests read it into theirs), for scripts and tests acting as an administrator.
@@ -476,9 +486,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       for (const schedule of deployment.schedules) components[`task:${schedule.function.name}`] = workers.alive() ? (tasks[schedule.function.name]?.state ?? 'down: not running') : 'down';
       // Stuck work, before a customer sees it: each queue's backlog and oldest message, the reconciler's re-drives.
       // The SMTP relay: its address, whether it listens, and its open connections.
-      const relay = { address: smtp.address, state: smtp.listening() ? 'up' : 'down', connections: smtp.connections() };
-      const inbound = { address: mx.address, state: mx.listening() ? 'up' : 'down', connections: mx.connections() };
-      return { ok: Object.values(components).every((state) => state === 'up') && relay.state === 'up' && inbound.state === 'up', components, queues: queueBacklog(fauxqs, queueNames), tasks, smtp: relay, mx: inbound };
+      const { smtp, mx } = await relay.health();
+      return { ok: Object.values(components).every((state) => state === 'up') && smtp.state === 'up' && mx.state === 'up', components, queues: queueBacklog(fauxqs, queueNames), tasks, smtp, mx };
     };
 
     const info: LocalStackInfo = {
@@ -490,9 +499,10 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       region: LOCAL_REGION,
       endpoints,
       webhook_inbox_url: inbox.url,
-      smtp: smtp.address,
-      smtp_ca_file: smtp.caFile,
-      mx: mx.address,
+      smtp: relay.smtp,
+      smtp_ca_file: relay.caFile,
+      smtp_pid: relay.pid,
+      mx: relay.mx,
       env: functionEnv,
       template: { hash: synthesized.hash, file: synthesized.file },
       resources: stackResources(deployment),

@@ -8,6 +8,10 @@
  * 2. What Lambda's runtime sets (https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime):
  *    AWS_REGION, AWS_DEFAULT_REGION, AWS_LAMBDA_FUNCTION_NAME, _MEMORY_SIZE, _VERSION, AWS_EXECUTION_ENV
  *    and the role's credentials (here the local cloud's keys; its IAM checks name the function's role).
+ *    For an ECS task on Fargate (the SMTP relay), what ECS sets instead
+ *    (https://docs.aws.amazon.com/AmazonECS/latest/developerguide/ecs-environment-variables.html):
+ *    AWS_REGION, AWS_DEFAULT_REGION, AWS_EXECUTION_ENV=AWS_ECS_FARGATE, and the task role's credentials
+ *    (ECS serves them at AWS_CONTAINER_CREDENTIALS_RELATIVE_URI; here the local keys, like the functions').
  * 3. The function's Environment.Variables from the template.
  * 4. What the local machine changes: the emulators' endpoints, the DNS resolver, local CAs and fakes
  *    (cloud.ts lists them), as the network around a Lambda differs from this machine's.
@@ -22,8 +26,41 @@ export interface FunctionEnvironmentInput {
   /** Variables every function's template sets (some function's): managed by the template. */
   managed: ReadonlySet<string>;
   base: NodeJS.ProcessEnv;
-  runtime: { functionName: string; memoryMb: number; runtime: string; region: string; credentials: { accessKeyId: string; secretAccessKey: string } };
+  runtime: LambdaRuntime | FargateRuntime;
   local: Record<string, string>;
+}
+
+interface RuntimeCredentials {
+  region: string;
+  credentials: { accessKeyId: string; secretAccessKey: string };
+}
+
+export interface LambdaRuntime extends RuntimeCredentials {
+  functionName: string;
+  memoryMb: number;
+  runtime: string;
+}
+
+/** An ECS task's container on Fargate. */
+export interface FargateRuntime extends RuntimeCredentials {
+  container: 'fargate';
+}
+
+function runtimeVariables(runtime: LambdaRuntime | FargateRuntime): Record<string, string> {
+  const common = {
+    AWS_REGION: runtime.region,
+    AWS_DEFAULT_REGION: runtime.region,
+    AWS_ACCESS_KEY_ID: runtime.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: runtime.credentials.secretAccessKey,
+  };
+  if ('container' in runtime) return { ...common, AWS_EXECUTION_ENV: 'AWS_ECS_FARGATE' };
+  return {
+    ...common,
+    AWS_LAMBDA_FUNCTION_NAME: runtime.functionName,
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(runtime.memoryMb),
+    AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+    AWS_EXECUTION_ENV: `AWS_Lambda_${runtime.runtime}`,
+  };
 }
 
 /** Every variable the template may manage: shared/config.ts's ENV names and shared/settings.ts's settings. */
@@ -36,17 +73,6 @@ export function functionEnvironment(input: FunctionEnvironmentInput): Record<str
   for (const [name, value] of Object.entries(input.base)) {
     if (value !== undefined && !input.managed.has(name) && !name.startsWith('AWS_')) env[name] = value;
   }
-  const { runtime } = input;
-  Object.assign(env, {
-    AWS_REGION: runtime.region,
-    AWS_DEFAULT_REGION: runtime.region,
-    AWS_LAMBDA_FUNCTION_NAME: runtime.functionName,
-    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(runtime.memoryMb),
-    AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
-    AWS_EXECUTION_ENV: `AWS_Lambda_${runtime.runtime}`,
-    AWS_ACCESS_KEY_ID: runtime.credentials.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: runtime.credentials.secretAccessKey,
-  });
-  Object.assign(env, input.template, input.local);
+  Object.assign(env, runtimeVariables(input.runtime), input.template, input.local);
   return env;
 }

@@ -18,6 +18,9 @@
  *    integration timeout: 30 seconds"), then answers `503 {"message":"Service Unavailable"}` while the
  *    function may still run to its own timeout. `LOCAL_API_INTEGRATION_TIMEOUT_MS` lowers it for tests
  *    (never above AWS's 30 s: the local cloud is as strict as AWS, never more lenient).
+ * 3. **A failed invocation** (the handler threw, or ran past its function's own Timeout, 29 s for the API
+ *    functions: ./lambda-timeout.ts) is a Lambda error, which HTTP API answers `500 {"message":"Internal
+ *    Server Error"}` (the troubleshooting page above).
  *
  * The gateway's answers are API Gateway's own bodies, not the product's error envelope: the product's
  * answer at these limits is its own concern (shared/http/lambda-response-budget.ts and each endpoint's
@@ -79,11 +82,15 @@ export async function invokeWithinLimits(
   const timedOut = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), timeoutMs);
   });
-  const running = invoke();
+  // A failed invocation (the handler threw, or ran past its function's timeout) is API Gateway's bare 500:
+  // "Internal Server Error" for any Lambda error (http-api-troubleshooting-lambda.html, above).
+  const running = invoke().catch((error: unknown) => {
+    log(`api: the function's invocation failed (${(error as Error).name}: ${(error as Error).message}; API Gateway answers 500)`);
+    return INTERNAL_SERVER_ERROR;
+  });
   try {
     const outcome = await Promise.race([running, timedOut]);
     if (outcome === 'timeout') {
-      running.catch(() => undefined); // its late failure is the function's, not the gateway's
       log(`api: integration timeout: no answer within ${timeoutMs} ms (API Gateway answers 503)`);
       return SERVICE_UNAVAILABLE;
     }

@@ -10,6 +10,24 @@ export const clockOffsetCell = new SharedArrayBuffer(8);
 const offset = new Float64Array(clockOffsetCell);
 shareClockOffset(clockOffsetCell);
 
+/** Called with the new offset (ms) after every change: processes that cannot share the cell (the relay task, ./relay-task-process.ts). */
+const listeners = new Set<(offsetMs: number) => void>();
+
+export function onClockChange(listener: (offsetMs: number) => void): () => void {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+
+function changed(): ClockState {
+  for (const listener of listeners) listener(offset[0]!);
+  return clockState();
+}
+
+/** The offset (ms) now. */
+export function clockOffsetMs(): number {
+  return offset[0]!;
+}
+
 export interface ClockState {
   now: string;
   offset_ms: number;
@@ -25,10 +43,10 @@ export function setClock(body: unknown): ClockState {
   if (typeof input.offset_ms === 'number' && Number.isFinite(input.offset_ms)) offset[0] = Math.trunc(input.offset_ms);
   else if (typeof input.now === 'string' && !Number.isNaN(Date.parse(input.now))) offset[0] = Date.parse(input.now) - Date.now();
   else throw new Error('body must be {"offset_ms": <integer>} or {"now": "<ISO 8601 time>"}');
-  return clockState();
+  return changed();
 }
 
 export function resetClock(): ClockState {
   offset[0] = 0;
-  return clockState();
+  return changed();
 }

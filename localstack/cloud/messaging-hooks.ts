@@ -6,6 +6,12 @@
  * journaled before fauxqs answers the request that made it. `assertFauxqsShape` fails loudly if a
  * fauxqs upgrade renames what is wrapped (test/unit/emulators/fauxqs/journal.test.ts calls it).
  *
+ * They also let the local cloud authorize SNS's deliveries to SQS as AWS does (`authorizeSnsDeliveries`,
+ * ./service-deliveries.ts): fauxqs fans a Publish out to its subscribed queues inside the Publish request,
+ * looking each queue up by ARN (SqsStore.getQueueByArn); while a Publish runs, a queue whose policy refuses
+ * the topic is not found, so fauxqs skips that subscription as it skips a deleted queue: the message is
+ * lost for it, as on AWS (https://docs.aws.amazon.com/sns/latest/dg/sns-message-delivery-retries.html).
+ *
  * The modules are loaded by file URL: the same URL app.js imports, so the same classes it uses.
  */
 import { join, resolve } from 'node:path';
@@ -56,6 +62,11 @@ let suspended = false;
 const queues = new Map<string, FauxqsQueue>();
 let s3Store: FauxqsS3Store | undefined;
 let installed: Promise<void> | undefined;
+/** The topic of the Publish/PublishBatch fauxqs is fanning out now (fauxqs's publish is synchronous). */
+let publishingTopic: string | undefined;
+/** Decides each SNS delivery to a queue while set: true, or why SNS may not deliver. */
+export type SnsDeliveryCheck = (topicArn: string, queueArn: string) => true | string;
+let snsDeliveryCheck: { check: SnsDeliveryCheck; log: (message: string) => void } | null = null;
 
 const notify = (action: (o: MessagingObserver) => void) => {
   if (observer && !suspended) action(observer);
@@ -68,19 +79,23 @@ function distDir(): string {
 
 type Prototype = Record<string, (...args: any[]) => any>;
 
-async function load(): Promise<{ SqsQueue: { prototype: Prototype }; SqsStore: { prototype: Prototype }; S3Store: { prototype: Prototype } }> {
+type Classes = Record<'SqsQueue' | 'SqsStore' | 'S3Store' | 'SnsRouter', { prototype: Prototype }>;
+
+async function load(): Promise<Classes> {
   const dist = distDir();
-  const sqs = (await import(pathToFileURL(join(dist, 'sqs', 'sqsStore.js')).href)) as { SqsQueue: { prototype: Prototype }; SqsStore: { prototype: Prototype } };
-  const s3 = (await import(pathToFileURL(join(dist, 's3', 's3Store.js')).href)) as { S3Store: { prototype: Prototype } };
-  return { SqsQueue: sqs.SqsQueue, SqsStore: sqs.SqsStore, S3Store: s3.S3Store };
+  const sqs = (await import(pathToFileURL(join(dist, 'sqs', 'sqsStore.js')).href)) as Pick<Classes, 'SqsQueue' | 'SqsStore'>;
+  const s3 = (await import(pathToFileURL(join(dist, 's3', 's3Store.js')).href)) as Pick<Classes, 'S3Store'>;
+  const sns = (await import(pathToFileURL(join(dist, 'sns', 'snsRouter.js')).href)) as Pick<Classes, 'SnsRouter'>;
+  return { SqsQueue: sqs.SqsQueue, SqsStore: sqs.SqsStore, S3Store: s3.S3Store, SnsRouter: sns.SnsRouter };
 }
 
 /** Throws when fauxqs no longer has what these hooks wrap (an upgrade changed its internals). */
 export async function assertFauxqsShape(): Promise<void> {
-  const { SqsQueue, SqsStore, S3Store } = await load();
+  const { SqsQueue, SqsStore, S3Store, SnsRouter } = await load();
   const missing = [
     ...['enqueue', 'deleteMessage', 'purge'].filter((name) => typeof SqsQueue.prototype[name] !== 'function').map((name) => `SqsQueue.${name}`),
-    ...['createQueue'].filter((name) => typeof SqsStore.prototype[name] !== 'function').map((name) => `SqsStore.${name}`),
+    ...['handle'].filter((name) => typeof SnsRouter.prototype[name] !== 'function').map((name) => `SnsRouter.${name}`),
+    ...['createQueue', 'getQueueByArn'].filter((name) => typeof SqsStore.prototype[name] !== 'function').map((name) => `SqsStore.${name}`),
     ...['createBucket', 'putObject', 'deleteObject', 'completeMultipartUpload'].filter((name) => typeof S3Store.prototype[name] !== 'function').map((name) => `S3Store.${name}`),
   ];
   if (missing.length) throw new Error(`fauxqs changed: ${missing.join(', ')} missing; localstack/cloud/messaging-hooks.ts must follow`);
@@ -89,7 +104,7 @@ export async function assertFauxqsShape(): Promise<void> {
 function install(): Promise<void> {
   installed ??= (async () => {
     await assertFauxqsShape();
-    const { SqsQueue, SqsStore, S3Store } = await load();
+    const { SqsQueue, SqsStore, S3Store, SnsRouter } = await load();
     const wrap = (proto: Prototype, name: string, after: (self: any, args: any[], result: any, before: any) => void, beforeHook?: (self: any, args: any[]) => any) => {
       const original = proto[name]!;
       proto[name] = function (this: unknown, ...args: unknown[]) {
@@ -103,6 +118,7 @@ function install(): Promise<void> {
       const queue = store.queuesByName?.get(name) as FauxqsQueue | undefined;
       if (queue) queues.set(name, queue);
     });
+    wrapSnsDeliveries(SnsRouter.prototype, SqsStore.prototype);
     wrap(SqsQueue.prototype, 'enqueue', (queue, [message]) => notify((o) => o.enqueued(queue.name, message)));
     wrap(
       SqsQueue.prototype,
@@ -130,6 +146,46 @@ function install(): Promise<void> {
   })();
   return installed;
 }
+
+/**
+ * SnsRouter.handle runs the action's handler before its first await, and fauxqs's publish and publishBatch
+ * are synchronous: the fan-out happens inside the call, with `publishingTopic` set. getQueueByArn answers
+ * "no such queue" for a delivery the check refuses (and only during a Publish: SQS's own calls are IAM's).
+ */
+function wrapSnsDeliveries(router: Prototype, sqsStore: Prototype): void {
+  const handle = router.handle!;
+  router.handle = function (this: unknown, ...args: unknown[]) {
+    const body = (args[0] as { body?: { Action?: string; TopicArn?: string } } | undefined)?.body;
+    if (body?.Action !== 'Publish' && body?.Action !== 'PublishBatch') return handle.apply(this, args);
+    publishingTopic = body.TopicArn;
+    try {
+      return handle.apply(this, args);
+    } finally {
+      publishingTopic = undefined;
+    }
+  };
+  const getQueueByArn = sqsStore.getQueueByArn!;
+  sqsStore.getQueueByArn = function (this: unknown, arn: string) {
+    const queue = getQueueByArn.call(this, arn);
+    if (!queue || !publishingTopic || !snsDeliveryCheck) return queue;
+    const verdict = snsDeliveryCheck.check(publishingTopic, arn);
+    if (verdict === true) return queue;
+    snsDeliveryCheck.log(`sns: dropped a message of ${publishingTopic} for its subscription ${arn}: ${verdict}`);
+    return undefined;
+  };
+}
+
+/** Checks every SNS delivery to a queue from now on (null: deliver all, fauxqs's own behaviour). */
+export async function authorizeSnsDeliveries(check: SnsDeliveryCheck | null, log: (message: string) => void = () => undefined): Promise<void> {
+  await install();
+  snsDeliveryCheck = check ? { check, log } : null;
+}
+
+/**
+ * Installs the hooks (once) without observing: call before fauxqs creates its buckets so currentS3Store()
+ * finds its S3 store (the lifecycle sweep, ./s3-lifecycle-sweep.ts, works on it in every mode).
+ */
+export const installFauxqsHooks = (): Promise<void> => install();
 
 /** Installs the hooks (once) and routes changes to `next` (null: stop observing). */
 export async function observeMessaging(next: MessagingObserver | null): Promise<void> {

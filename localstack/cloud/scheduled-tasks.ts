@@ -2,7 +2,16 @@
  * SCHEDULED_TASKS on the local cloud: each task's real handler on a timer (the EventBridge rule's
  * stand-in), one pass at a time (the next pass starts `everyMs` after the previous one ended). Keeps what
  * `/health` reports: passes, the last report and running totals of its numeric fields (re-drives).
+ *
+ * A pass still running at the function's Timeout fails at the timeout, as the rule's (asynchronous)
+ * invocation does on AWS (./lambda-timeout.ts): a failed pass, logged with Lambda's "Task timed out after"
+ * line. On AWS, Lambda would retry a failed asynchronous invocation twice, about 1 and 2 minutes later
+ * (https://docs.aws.amazon.com/lambda/latest/dg/invocation-async-error-handling.html; the template sets no
+ * AWS::Lambda::EventInvokeConfig); the local runner does not: the next pass is the next timer's, as with a
+ * pass that throws (docs/local-cloud/template.md).
  */
+import { invokeWithinTimeout } from './lambda-timeout';
+
 export type TaskHandler = () => Promise<unknown>;
 
 export interface TaskStatus {
@@ -21,7 +30,7 @@ export class ScheduledTaskRunner {
   private readonly current: TaskStatus = { state: 'up', passes: 0, last_pass_at: null, last_report: null, totals: {} };
 
   constructor(
-    private readonly options: { name: string; handler: TaskHandler; everyMs: number; log: (message: string) => void },
+    private readonly options: { name: string; handler: TaskHandler; everyMs: number; timeoutSeconds: number; log: (message: string) => void },
   ) {}
 
   start(): void {
@@ -41,7 +50,8 @@ export class ScheduledTaskRunner {
 
   private async pass(): Promise<void> {
     try {
-      const report = await this.options.handler();
+      const { name, timeoutSeconds, handler, log } = this.options;
+      const report = await invokeWithinTimeout({ name, timeoutSeconds }, () => handler(), log);
       this.current.passes++;
       this.current.last_pass_at = new Date().toISOString();
       this.current.last_report = report;

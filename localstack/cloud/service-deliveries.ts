@@ -6,7 +6,12 @@
  * to `ses.amazonaws.com` for that configuration set
  * (https://docs.aws.amazon.com/ses/latest/dg/event-publishing-add-event-destination-sns.html); and EventBridge
  * Scheduler sending a schedule's message to its target queue as the schedule's execution role, which that role's
- * policies must allow (sqs:SendMessage on the queue, with the queue's policy).
+ * policies must allow (sqs:SendMessage on the queue, with the queue's policy); and SNS delivering a topic's
+ * message to a subscribed queue, which the queue's policy must allow to `sns.amazonaws.com` (sqs:SendMessage)
+ * for that topic (https://docs.aws.amazon.com/sns/latest/dg/subscribe-sqs-queue-to-sns-topic.html): without
+ * it the delivery fails, is not retried (a client-side error:
+ * https://docs.aws.amazon.com/sns/latest/dg/sns-message-delivery-retries.html) and the message is lost for
+ * that subscription (./messaging-hooks.ts drops it).
  */
 import { evaluate } from '../iam/evaluate';
 import type { PublishAuthorizer } from '../emulators/ses/publisher';
@@ -15,6 +20,7 @@ import { principalOf } from './function-context';
 import type { Authorizer } from '../iam/authorize';
 import type { NamedPolicy } from '../iam/policy';
 import type { TargetAuthorizer } from '../emulators/scheduler/sqs-target';
+import type { SnsDeliveryCheck } from './messaging-hooks';
 
 /** The scheduler's sends, as the schedule's role (`policiesOfRole`: the template's roles by ARN; an unknown role may do nothing). */
 export function schedulerTargetAuthorizer(authorizer: Authorizer, policiesOfRole: (roleArn: string) => NamedPolicy[] | undefined): TargetAuthorizer {
@@ -43,5 +49,29 @@ export function sesPublishAuthorizer(settings: IamSettings): PublishAuthorizer {
       { identityPolicies: [], resourcePolicy },
     );
     return decision.effect === 'Allow' ? true : `no statement of the topic's policy allows ses.amazonaws.com sns:Publish for ${sourceArn ?? 'a send without a configuration set'} (${decision.effect})`;
+  };
+}
+
+/**
+ * SNS's deliveries to the template's queues, by each queue's policy (`templateQueueArns`: a queue the template
+ * defines and gives no policy refuses SNS, as an SQS queue does by default). A queue the template does not
+ * define (a test's own) is not checked: its policy is not known here.
+ */
+export function snsDeliveryCheck(settings: IamSettings, templateQueueArns: ReadonlySet<string>): SnsDeliveryCheck {
+  return (topicArn, queueArn) => {
+    if (!templateQueueArns.has(queueArn)) return true;
+    const resourcePolicy = settings.resourcePolicies[queueArn];
+    const decision = resourcePolicy
+      ? evaluate(
+          {
+            action: 'sqs:SendMessage',
+            resource: queueArn,
+            context: { 'aws:SecureTransport': 'true', 'aws:SourceAccount': settings.accountId, 'aws:SourceArn': topicArn },
+          },
+          { kind: 'service', service: 'sns.amazonaws.com' },
+          { identityPolicies: [], resourcePolicy },
+        )
+      : undefined;
+    return decision?.effect === 'Allow' ? true : `no statement of the queue's policy allows sns.amazonaws.com sqs:SendMessage for ${topicArn} (${decision?.effect ?? 'no queue policy'})`;
   };
 }

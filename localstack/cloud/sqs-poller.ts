@@ -4,6 +4,10 @@
  * handler throws) are left alone: they reappear after the visibility timeout and the queue's redrive
  * policy moves them to the DLQ after maxReceiveCount receives.
  *
+ * An invocation still running at its function's Timeout fails as on AWS (./lambda-timeout.ts): its batch
+ * is not deleted and comes back after the visibility timeout, its receive count one higher
+ * (https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-errorhandling.html).
+ *
  * While an invocation runs (up to its timeout), its messages are kept invisible: on AWS a queue's
  * visibility timeout is at least its function's timeout (Lambda refuses the mapping otherwise), so a
  * running batch is never handed out again (docs/local-cloud/messaging.md).
@@ -15,8 +19,8 @@ import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { ChangeMessageVisibilityBatchCommand, DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { lambdaContext } from './lambda-http';
 import { LOCAL_REGION } from './constants';
+import { invokeWithinTimeout } from './lambda-timeout';
 
 export type WorkerHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
@@ -121,13 +125,14 @@ export class SqsPoller {
     this.invocations++;
     const kept = this.keepInvisible(records);
     try {
-      const response = await handler({ Records: records }, lambdaContext(name, timeoutSeconds * 1000));
+      // Past the function's Timeout the invocation fails (./lambda-timeout.ts): the whole batch comes back.
+      const response = await invokeWithinTimeout({ name, timeoutSeconds }, (context) => handler({ Records: records }, context), this.options.log);
       const ids = new Set(records.map((r) => r.messageId));
       const reported = (response?.batchItemFailures ?? []).map((f) => f.itemIdentifier);
       // As Lambda does: an unknown or empty identifier fails the whole batch.
       failed = reported.every((id) => ids.has(id)) ? new Set(reported) : ids;
     } catch (error) {
-      this.options.log(`${name}: handler threw, whole batch will be retried: ${(error as Error).message}`);
+      this.options.log(`${name}: invocation failed, whole batch will be retried: ${(error as Error).message}`);
       failed = new Set(records.map((r) => r.messageId));
     }
     await kept.release(records.filter((r) => failed.has(r.messageId)));

@@ -35,7 +35,7 @@ import {
 import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { FilterPattern, FilterValue, StreamWorkerDefinition } from '../../infra/definitions';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './constants';
-import { lambdaContext } from './lambda-http';
+import { invokeWithinTimeout } from './lambda-timeout';
 
 export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
 
@@ -551,12 +551,9 @@ export class StreamPoller {
   private async invoke(batch: Pending[]): Promise<Outcome> {
     const { handler, name, timeoutSeconds, reportBatchItemFailures } = this.options;
     this.stats.invocations++;
-    let timer: NodeJS.Timeout | undefined;
     try {
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`Task timed out after ${timeoutSeconds} seconds`)), timeoutSeconds * 1000);
-      });
-      const response = await Promise.race([handler({ Records: batch.map((p) => p.record) }, lambdaContext(name, timeoutSeconds * 1000)), timeout]);
+      // Past the function's Timeout the invocation fails (./lambda-timeout.ts) and the batch is retried per the mapping.
+      const response = await invokeWithinTimeout({ name, timeoutSeconds }, (context) => handler({ Records: batch.map((p) => p.record) }, context), this.options.log);
       if (!reportBatchItemFailures) return { kind: 'ok' };
       const failures = response?.batchItemFailures ?? [];
       if (failures.length === 0) return { kind: 'ok' };
@@ -569,8 +566,6 @@ export class StreamPoller {
     } catch (error) {
       this.options.log(`${name}: handler failed: ${(error as Error).message}`);
       return { kind: 'error', message: (error as Error).message };
-    } finally {
-      clearTimeout(timer);
     }
   }
 

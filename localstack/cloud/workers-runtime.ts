@@ -141,7 +141,13 @@ export async function startWorkers(config: WorkersConfig, log: (message: string)
   const streams = config.streams ? startStreamPollers(config.streams, sqs, log) : undefined;
   const tasks = new Map<string, ScheduledTaskRunner>();
   for (const task of config.tasks ?? []) {
-    tasks.set(task.fn.name, new ScheduledTaskRunner({ name: task.fn.name, handler: loadFunctionHandler<TaskHandler>(task.fn), everyMs: localTaskPeriod(task.localEveryMs, process.env), log }));
+    tasks.set(task.fn.name, new ScheduledTaskRunner({
+        name: task.fn.name,
+        handler: loadFunctionHandler<TaskHandler>(task.fn),
+        everyMs: localTaskPeriod(task.localEveryMs, process.env),
+        timeoutSeconds: task.fn.timeoutSeconds,
+        log,
+      }));
   }
   // LOCAL_HOLD_WORKERS=<name>[,<name>]: those queue workers are not started, so their messages wait in
   // the queue (a test of what a crash between hand-over and processing leaves behind; docs/local-cloud.md).

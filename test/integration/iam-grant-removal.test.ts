@@ -5,7 +5,8 @@
  * same functions' other features, and the other functions, work. One grant of each kind removed here:
  * table, index, KMS key, scheduler, bucket, SES, Route 53; the grants an event source mapping needs (a queue to
  * consume, the table's stream), without which the deploy itself fails, as CreateEventSourceMapping does on AWS;
- * and the service-to-service ones: the topic policy's statement for SES, the scheduler role's send to its queue.
+ * and the service-to-service ones: the topic policy's statement for SES, the scheduler role's send to its queue,
+ * the SES events queue's policy statement for SNS.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -166,4 +167,45 @@ describe('a template whose events topic does not let SES publish, and whose sche
     await harness.waitFor(async () => /scheduler: sending \S+ to arn:aws:sqs:\S+ failed \(AccessDenied: \S+ may not sqs:SendMessage/.test(own!.output()) || undefined, 'the scheduler refused as its role', 60_000);
     expect((await harness.api('GET', `/emails/${sent.body.id}`, { key })).body.email.status).toBe('scheduled');
   }, 120_000);
+});
+
+describe('a template whose SES events queue does not let SNS deliver (stacks of their own)', () => {
+  // The queue's policy: its statement for sns.amazonaws.com (sqs:SendMessage for the events topic) removed.
+  // SES still publishes to the topic; SNS's delivery to the queue fails and the event is lost, as on AWS.
+  // The same template with LOCAL_IAM=off delivers: the edit breaks nothing but the grant.
+  it.each([
+    ['enforce', 'the delivery event never reaches the events worker, and the drop is logged'],
+    ['off', 'with IAM off, the same template delivers the event and the email is marked delivered'],
+  ])('LOCAL_IAM=%s: %s', async (mode) => {
+    const template = deployedTemplate(SHARED_STACK_DIR);
+    removeStatements(template, { policyType: 'AWS::SQS::QueuePolicy' }, (statement) => statement.Principal?.Service === 'sns.amazonaws.com');
+    const dir = mkdtempSync(join(tmpdir(), 'mailservice-grants-queue-'));
+    const own = await spawnStack({ dataDir: dir, inMemory: true, timeoutMs: 90_000, env: { LOCAL_TEMPLATE_FILE: writeTemplate(dir, template), WEBHOOK_CA_FILE: '', LOCAL_IAM: mode } });
+    try {
+      process.env.TEST_STACK_DATA_DIR = dir;
+      jest.resetModules();
+      const harness = await import('./harness/stack');
+      const account = await harness.newAccount({ plan: 'scale', paymentMethod: true });
+      const sent = await harness.api('POST', '/emails', { key: account.key, body: { from: 'hello@sandbox.mailservice.dev', to: account.email, subject: 'queue policy', text: 'hi' } });
+      expect(sent.status).toBe(200);
+      if (mode === 'off') {
+        await harness.waitForStatus(account, sent.body.id, 'delivered', 60_000);
+        expect(own.output()).not.toMatch(/sns: dropped a message/);
+        return;
+      }
+      // SES's delivery event, published to the topic, dropped on the way to the events queue.
+      const drop = /sns: dropped a message of arn:aws:sns:\S+ for its subscription arn:aws:sqs:\S+: no statement of the queue's policy allows sns\.amazonaws\.com sqs:SendMessage/;
+      await harness.waitFor(async () => drop.test(own.output()) || undefined, 'SNS refused by the events queue policy', 60_000);
+      // SES sent it (the local mailbox has it); only its event was lost on the way to the service, which
+      // (given the time the events worker takes with the policy, a second or two) never marks it delivered.
+      expect(await harness.sesMessages({ email_id: sent.body.id })).toHaveLength(1);
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      const email = (await harness.api('GET', `/emails/${sent.body.id}`, { key: account.key })).body.email;
+      expect({ status: email.status, delivered_at: email.delivered_at }).toEqual({ status: 'sent', delivered_at: null });
+    } finally {
+      process.env.TEST_STACK_DATA_DIR = SHARED_STACK_DIR;
+      await own.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 150_000);
 });

@@ -50,7 +50,8 @@ export async function getReceivedEmail(deps: ReceivedEmailsDeps, principal: Prin
   requireAccountKey(principal, 'read received email');
   const email = isId('inb', id) ? await deps.receivedEmails.get(principal.account.id, id) : null;
   if (!email) throw new NotFoundError('Received email', id);
-  const expiresAt = new Date(deps.clock.now().getTime() + DOWNLOAD_URL_SECONDS * 1000).toISOString();
+  // Whole seconds, as the signature's X-Amz-Date: the link must not die before the time shown.
+  const expiresAt = new Date(Math.floor(deps.clock.now().getTime() / 1000) * 1000 + DOWNLOAD_URL_SECONDS * 1000).toISOString();
   const link = (key: string, options: { downloadName?: string; contentType?: string } = {}) => deps.blobs.presignGet(key, { expiresInSeconds: DOWNLOAD_URL_SECONDS, ...options });
   // A first choice from the stored sizes, without reading what will not be inline.
   const bodyBytes = (email.html_bytes ?? 0) + (email.text_bytes ?? 0);

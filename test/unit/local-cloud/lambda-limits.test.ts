@@ -22,7 +22,14 @@ const logs: string[] = [];
 
 beforeAll(async () => {
   process.env[INTEGRATION_TIMEOUT_ENV] = '300';
-  const gateway = { routes: compileRoutes([{ routeKey: 'ANY /received-emails', target: 'received-emails' }]), handlers: { 'received-emails': { handler, timeoutSeconds: 29 } } };
+  const gateway = {
+    routes: compileRoutes([
+      { routeKey: 'ANY /received-emails', target: 'received-emails' },
+      { routeKey: 'ANY /short', target: 'short' },
+    ]),
+    // `short`: a function whose own Timeout (0.1 s) ends before the integration's (300 ms here).
+    handlers: { 'received-emails': { handler, timeoutSeconds: 29 }, short: { handler, timeoutSeconds: 0.1 } },
+  };
   server = createApiServer(gateway, pages, (line) => logs.push(line));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -83,6 +90,24 @@ describe('local gateway: HTTP API integration timeout (30 s, lowered here to 300
     const response = await fetch(`${base}/received-emails`);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('in time');
+  });
+
+  it("a function past its own Timeout fails first: API Gateway's 500, and Lambda's line in the log", async () => {
+    answer = () => new Promise((resolve) => setTimeout(() => resolve({ statusCode: 200, body: 'late' }), 1_500).unref());
+    const response = await fetch(`${base}/short`);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ message: 'Internal Server Error' });
+    expect(logs.some((line) => /^short: \S+ \S+ Task timed out after 0\.\d\d seconds$/.test(line))).toBe(true);
+  });
+
+  it("a handler that throws is a Lambda error: API Gateway's bare 500, not the gateway's own envelope", async () => {
+    answer = async () => {
+      throw new Error('handler bug');
+    };
+    const response = await fetch(`${base}/received-emails`);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ message: 'Internal Server Error' });
+    expect(logs.some((line) => line.includes('handler bug'))).toBe(true);
   });
 
   it("defaults to AWS's 30 s and refuses a setting above it", () => {

@@ -51,8 +51,22 @@ async function depth(url: string): Promise<number> {
   return Number(attributes.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(attributes.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
 }
 
-function poller(queue: { queueUrl: string; queueArn: string }, handler: (event: SQSEvent) => Promise<any>, options: { concurrency?: number; timeoutSeconds?: number } = {}) {
-  const p = new SqsPoller({ name: 'test', sqs, queueUrl: queue.queueUrl, queueArn: queue.queueArn, handler, batchSize: 10, timeoutSeconds: options.timeoutSeconds ?? 5, concurrency: options.concurrency ?? 1, log: () => undefined });
+function poller(
+  queue: { queueUrl: string; queueArn: string },
+  handler: (event: SQSEvent) => Promise<any>,
+  options: { concurrency?: number; timeoutSeconds?: number; log?: (line: string) => void } = {},
+) {
+  const p = new SqsPoller({
+    name: 'test',
+    sqs,
+    queueUrl: queue.queueUrl,
+    queueArn: queue.queueArn,
+    handler,
+    batchSize: 10,
+    timeoutSeconds: options.timeoutSeconds ?? 5,
+    concurrency: options.concurrency ?? 1,
+    log: options.log ?? (() => undefined),
+  });
   running.push(p);
   return p;
 }
@@ -156,6 +170,32 @@ describe('SqsPoller', () => {
     const [first, second] = await handedOutAgain(queue, 3, 'the message handed out again');
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(3900);
     expect(second!.at - first!.at).toBeLessThan(5500);
+  });
+
+  it('fails an invocation still running at the function timeout: the batch is not deleted, comes back, and reaches the DLQ', async () => {
+    // One receive loop and a handler that never returns: without the timeout the loop would wait for it forever.
+    const { queue, dlq } = queueWithDlq(2);
+    const calls: string[] = [];
+    const logged: string[] = [];
+    const hangs: (() => void)[] = [];
+    const p = poller(
+      queue,
+      async (event) => {
+        calls.push(...event.Records.map((r) => r.attributes.ApproximateReceiveCount));
+        await new Promise<void>((resolve) => hangs.push(resolve));
+      },
+      { concurrency: 1, timeoutSeconds: 1, log: (line) => logged.push(line) },
+    );
+    p.start();
+    try {
+      await send(queue.queueUrl, ['slow']);
+      await waitUntil(async () => (await depth(dlq.queueUrl)) === 1, 15_000, 'the timed-out message in the DLQ');
+      expect(calls).toEqual(['1', '2']);
+      expect(logged.filter((line) => /^test: \S+ \S+ Task timed out after 1\.\d\d seconds$/.test(line))).toHaveLength(2);
+      expect(await depth(queue.queueUrl)).toBe(0);
+    } finally {
+      for (const release of hangs) release();
+    }
   });
 
   it('retries the whole batch when the handler throws', async () => {

@@ -1,0 +1,60 @@
+/**
+ * The relay task's process, local-cloud side: started by ./relay-task-process.ts (through
+ * ./relay-task-entry.cjs) with exactly the container's environment, it installs what the platform around
+ * a container provides and the product's entry must not know about, then runs that entry
+ * (functions/smtp-relay/main.ts, unchanged) as the container's command would:
+ *
+ * - IAM (docs/local-cloud/iam.md): the enforcement hook (./iam-setup.ts) on every SDK client the product
+ *   builds, and the entry run as the task role, the whole process's principal (clients are built at the
+ *   entry's start, in that context: localstack/iam/middleware.ts uses the builder's principal for calls
+ *   made from socket events). Denials go to the local cloud's log. LOCAL_IAM is read by the parent.
+ * - The clock (shared/clock.ts): a process cannot share the local cloud's SharedArrayBuffer, so this one
+ *   has its own offset cell, set from the parent's `clock` messages (on start and on every change).
+ * - A watchdog: the IPC channel closes when the local cloud is gone, however it ended (SIGKILL included);
+ *   the task then exits at once, freeing its ports, as ECS stops a task whose cluster is gone. Our choice
+ *   (AWS documents no such case): nothing is drained, the emulators it would write to are gone too.
+ * - Connection counts for GET /health, by listening port, from Node's `net.server.socket` diagnostics
+ *   channel (https://nodejs.org/api/diagnostics_channel.html#built-in-channels): seen from outside the
+ *   product's servers, as ECS and the load balancer see the task.
+ */
+import { subscribe } from 'node:diagnostics_channel';
+import type { Socket } from 'node:net';
+import { shareClockOffset } from '../../shared/clock';
+import { runAs } from '../iam/caller';
+import { enforceIam } from './iam-setup';
+import type { FromRelayTask, ToRelayTask } from './relay-task-protocol';
+
+const send = (message: FromRelayTask) => {
+  if (process.connected) process.send!(message);
+};
+
+if (!process.send) throw new Error('relay-task-runtime runs as a child of the local cloud (an IPC channel), see ./relay-task-process.ts');
+
+const clockCell = new SharedArrayBuffer(8);
+const clockOffset = new Float64Array(clockCell);
+shareClockOffset(clockCell);
+
+const connections = new Map<number, number>();
+subscribe('net.server.socket', (message) => {
+  const { socket } = message as { socket: Socket };
+  const port = socket.localPort;
+  if (port === undefined) return;
+  connections.set(port, (connections.get(port) ?? 0) + 1);
+  socket.once('close', () => connections.set(port, (connections.get(port) ?? 1) - 1));
+});
+
+process.on('disconnect', () => process.exit(1));
+
+let started = false;
+process.on('message', (message: ToRelayTask) => {
+  if (message.type === 'clock') clockOffset[0] = message.offsetMs;
+  else if (message.type === 'health') send({ type: 'health', id: message.id, connections: Object.fromEntries(connections) });
+  else if (message.type === 'start' && !started) {
+    started = true;
+    clockOffset[0] = message.clockOffsetMs;
+    enforceIam(message.iam, (line) => send({ type: 'log', message: line }));
+    // The channel no longer keeps the process alive: the entry's servers do (and it exits on SIGTERM).
+    process.channel?.unref();
+    runAs(message.principal, () => require(message.entry));
+  }
+});
