@@ -32,23 +32,33 @@ export function schedulerTargetAuthorizer(authorizer: Authorizer, policiesOfRole
   };
 }
 
+/**
+ * Whether the resource's policy lets AWS service `service` do `action` on it for `sourceArn` (the resource the
+ * delivery is for; undefined: the key is absent): Allow, Deny or ImplicitDeny, or 'no policy' when the resource has none.
+ */
+function serviceDeliveryVerdict(settings: IamSettings, request: { service: string; action: string; resource: string; sourceArn?: string }): string {
+  const resourcePolicy = settings.resourcePolicies[request.resource];
+  if (!resourcePolicy) return 'no policy';
+  const { sourceArn } = request;
+  return evaluate(
+    {
+      action: request.action,
+      resource: request.resource,
+      context: { 'aws:SecureTransport': 'true', 'aws:SourceAccount': settings.accountId, ...(sourceArn ? { 'aws:SourceArn': sourceArn } : {}) },
+      absentKeys: sourceArn ? [] : ['aws:SourceArn'],
+    },
+    { kind: 'service', service: request.service },
+    { identityPolicies: [], resourcePolicy },
+  ).effect;
+}
+
 export function sesPublishAuthorizer(settings: IamSettings): PublishAuthorizer {
   return (topicArn, configurationSet) => {
-    const resourcePolicy = settings.resourcePolicies[topicArn];
     // A topic the template does not define (a test's or an operator's own): its policy is not known here.
-    if (!resourcePolicy) return true;
+    if (!settings.resourcePolicies[topicArn]) return true;
     const sourceArn = configurationSet ? `arn:aws:ses:${settings.region}:${settings.accountId}:configuration-set/${configurationSet}` : undefined;
-    const decision = evaluate(
-      {
-        action: 'sns:Publish',
-        resource: topicArn,
-        context: { 'aws:SecureTransport': 'true', 'aws:SourceAccount': settings.accountId, ...(sourceArn ? { 'aws:SourceArn': sourceArn } : {}) },
-        absentKeys: sourceArn ? [] : ['aws:SourceArn'],
-      },
-      { kind: 'service', service: 'ses.amazonaws.com' },
-      { identityPolicies: [], resourcePolicy },
-    );
-    return decision.effect === 'Allow' ? true : `no statement of the topic's policy allows ses.amazonaws.com sns:Publish for ${sourceArn ?? 'a send without a configuration set'} (${decision.effect})`;
+    const verdict = serviceDeliveryVerdict(settings, { service: 'ses.amazonaws.com', action: 'sns:Publish', resource: topicArn, sourceArn });
+    return verdict === 'Allow' ? true : `no statement of the topic's policy allows ses.amazonaws.com sns:Publish for ${sourceArn ?? 'a send without a configuration set'} (${verdict})`;
   };
 }
 
@@ -60,18 +70,7 @@ export function sesPublishAuthorizer(settings: IamSettings): PublishAuthorizer {
 export function snsDeliveryCheck(settings: IamSettings, templateQueueArns: ReadonlySet<string>): SnsDeliveryCheck {
   return (topicArn, queueArn) => {
     if (!templateQueueArns.has(queueArn)) return true;
-    const resourcePolicy = settings.resourcePolicies[queueArn];
-    const decision = resourcePolicy
-      ? evaluate(
-          {
-            action: 'sqs:SendMessage',
-            resource: queueArn,
-            context: { 'aws:SecureTransport': 'true', 'aws:SourceAccount': settings.accountId, 'aws:SourceArn': topicArn },
-          },
-          { kind: 'service', service: 'sns.amazonaws.com' },
-          { identityPolicies: [], resourcePolicy },
-        )
-      : undefined;
-    return decision?.effect === 'Allow' ? true : `no statement of the queue's policy allows sns.amazonaws.com sqs:SendMessage for ${topicArn} (${decision?.effect ?? 'no queue policy'})`;
+    const verdict = serviceDeliveryVerdict(settings, { service: 'sns.amazonaws.com', action: 'sqs:SendMessage', resource: queueArn, sourceArn: topicArn });
+    return verdict === 'Allow' ? true : `no statement of the queue's policy allows sns.amazonaws.com sqs:SendMessage for ${topicArn} (${verdict === 'no policy' ? 'no queue policy' : verdict})`;
   };
 }

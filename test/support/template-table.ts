@@ -17,7 +17,7 @@ export async function ensureTemplateTable(dynamo: DynamoDBClient, name: string):
   return ensureTable(dynamo, name, await templateTableSpec());
 }
 
-/** A table as a data folder from before the outbox and the template deploy holds it: keys only, no index, no stream. */
+/** A table with the keys only, no index, no stream: as a data folder from before the outbox and the template deploy holds it, and all a use case's test of single items needs. */
 export async function createKeysOnlyTable(dynamo: DynamoDBClient, name: string): Promise<void> {
   await dynamo.send(
     new CreateTableCommand({

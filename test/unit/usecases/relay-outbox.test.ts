@@ -3,13 +3,14 @@
  * prefix rule (only records reported done are counted; a retry never counts a record twice), and the
  * idempotency of a retried usage write (real DynamoDB Local: transactions with a ClientRequestToken).
  */
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../../localstack/cloud/dynamodb';
+import { createKeysOnlyTable } from '../../support/template-table';
 import { SqsSendQueue } from '../../../shared/aws/sqs-send-queue';
 import { DeferredUsageCounters, type UsageIncrement } from '../../../shared/store/deferred-usage';
 import { relayOutbox, usageToken, type OutboxRecord, type RelayOutboxDeps } from '../../../shared/usecases/relay-outbox';
@@ -26,20 +27,7 @@ beforeAll(async () => {
   dynamoLocal = await startDynamoDbLocal({});
   const raw = new DynamoDBClient({ endpoint: dynamoLocal.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   client = DynamoDBDocumentClient.from(raw);
-  await raw.send(
-    new CreateTableCommand({
-      TableName: TABLE,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [
-        { AttributeName: 'PK', AttributeType: 'S' },
-        { AttributeName: 'SK', AttributeType: 'S' },
-      ],
-      KeySchema: [
-        { AttributeName: 'PK', KeyType: 'HASH' },
-        { AttributeName: 'SK', KeyType: 'RANGE' },
-      ],
-    }),
-  );
+  await createKeysOnlyTable(raw, TABLE);
 }, 60_000);
 afterAll(async () => {
   client?.destroy();
