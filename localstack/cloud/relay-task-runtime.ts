@@ -34,21 +34,31 @@ const clockCell = new SharedArrayBuffer(8);
 const clockOffset = new Float64Array(clockCell);
 shareClockOffset(clockCell);
 
-const connections = new Map<number, number>();
+// The accepted sockets by listening port, counted open while not destroyed: a 'close' listener would be lost,
+// since smtp-server removes the raw socket's listeners when STARTTLS wraps it.
+const sockets = new Map<number, Set<Socket>>();
 subscribe('net.server.socket', (message) => {
   const { socket } = message as { socket: Socket };
   const port = socket.localPort;
   if (port === undefined) return;
-  connections.set(port, (connections.get(port) ?? 0) + 1);
-  socket.once('close', () => connections.set(port, (connections.get(port) ?? 1) - 1));
+  if (!sockets.has(port)) sockets.set(port, new Set());
+  sockets.get(port)!.add(socket);
 });
+function openConnections(): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const [port, open] of sockets) {
+    for (const socket of open) if (socket.destroyed) open.delete(socket);
+    counts[String(port)] = open.size;
+  }
+  return counts;
+}
 
 process.on('disconnect', () => process.exit(1));
 
 let started = false;
 process.on('message', (message: ToRelayTask) => {
   if (message.type === 'clock') clockOffset[0] = message.offsetMs;
-  else if (message.type === 'health') send({ type: 'health', id: message.id, connections: Object.fromEntries(connections) });
+  else if (message.type === 'health') send({ type: 'health', id: message.id, connections: openConnections() });
   else if (message.type === 'start' && !started) {
     started = true;
     clockOffset[0] = message.clockOffsetMs;

@@ -139,15 +139,18 @@ describe('the SMTP relay task, run as ECS runs its container (stacks of their ow
     expect(env.SECRETS_KEY_ID).toBeUndefined();
   });
 
-  it('reports its listeners and their open connections in /health, counted in the task process', async () => {
+  it('reports its listeners and their open connections in /health, counted in the task process (STARTTLS sessions too, until they close)', async () => {
     const { client } = await smtp.SmtpClient.connect();
     try {
+      await client.command('EHLO client.test');
+      await client.starttls();
       const health = await harness.api('GET', '/health');
       expect(health.body.smtp).toEqual({ address: info.smtp, state: 'up', connections: 1 });
       expect(health.body.mx).toEqual({ address: info.mx, state: 'up', connections: 0 });
     } finally {
       await client.quit();
     }
+    await waitFor(async () => (await harness.api('GET', '/health')).body.smtp.connections === 0 || undefined, 'the closed session no longer counted', 10_000);
   });
 
   it('makes its SDK calls as the task role: without SQS, the MX stores a message but cannot hand it on, answers 451 and the log says why', async () => {
