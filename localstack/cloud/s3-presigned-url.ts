@@ -159,6 +159,8 @@ export async function checkPresignedRequest(request: IncomingS3Request, options:
   if (!/^-?\d+$/.test(expiresText)) return queryError('X-Amz-Expires should be a number');
   const expiresSeconds = Number(expiresText);
   if (expiresSeconds < 0) return queryError('X-Amz-Expires must be non-negative');
+  // AWS documents 1 to 604,800; its answer to 0 is not documented: refused as the bound it breaks (our text).
+  if (expiresSeconds < 1) return queryError('X-Amz-Expires must be at least 1 (second)');
   if (expiresSeconds > MAX_PRESIGNED_URL_SECONDS) return queryError(`X-Amz-Expires must be less than a week (in seconds) that is; ${MAX_PRESIGNED_URL_SECONDS}`);
   const scopeParts = credential.split('/');
   if (scopeParts.length !== 5 || scopeParts[4] !== 'aws4_request') return queryError('Error parsing the X-Amz-Credential parameter; the Credential is mal-formed; expecting "<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request".');

@@ -61,6 +61,7 @@ describe('presigned URL lifetime', () => {
       details: [],
     });
     expect(await checkPresignedRequest(requestOf(url.replace('X-Amz-Expires=604800', 'X-Amz-Expires=-5')), options(at(1)))).toMatchObject({ status: 400, message: 'X-Amz-Expires must be non-negative' });
+    expect(await checkPresignedRequest(requestOf(url.replace('X-Amz-Expires=604800', 'X-Amz-Expires=0')), options(at(0)))).toMatchObject({ status: 400, message: 'X-Amz-Expires must be at least 1 (second)' });
   });
 
   it('refuses a URL without one of the six SigV4 parameters', async () => {
