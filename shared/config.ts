@@ -76,7 +76,7 @@ export interface Config {
   recovery: RecoveryBounds;
   /**
    * POST /migrations (docs/imports.md): how long one request works (MIGRATION_REQUEST_BUDGET_MS, default
-   * 25000) and, for tests, after how many saved stretches it stops (MIGRATION_MAX_STRETCHES_PER_REQUEST).
+   * 20000) and, for tests, after how many saved stretches it stops (MIGRATION_MAX_STRETCHES_PER_REQUEST).
    */
   imports: { budgetMs: number; maxStretchesPerRequest: number | null };
   /**
@@ -136,7 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowLoopback: ['true', '1'].includes(read(env, 'WEBHOOK_ALLOW_LOOPBACK').trim().toLowerCase()),
     recovery: recoveryBoundsFromEnv(env),
     imports: {
-      budgetMs: positiveInt(read(env, 'MIGRATION_REQUEST_BUDGET_MS'), 25_000),
+      budgetMs: positiveInt(read(env, 'MIGRATION_REQUEST_BUDGET_MS'), 20_000),
       maxStretchesPerRequest: read(env, 'MIGRATION_MAX_STRETCHES_PER_REQUEST') ? positiveInt(read(env, 'MIGRATION_MAX_STRETCHES_PER_REQUEST'), 1) : null,
     },
     dnsApply: {

@@ -211,7 +211,7 @@ describe('an import rate-limited twice, continued with its cursor', () => {
   let firstFault: number;
 
   beforeAll(async () => {
-    // The same data imported without faults (one request: the shared stack's budget is 25 s).
+    // The same data imported without faults (one request: the shared stack's budget is 20 s).
     const referenceKey = await seeded(data);
     const answer = await post((await newAccount()).key, { provider: 'sendgrid', api_key: referenceKey });
     expect(answer.status).toBe(200);

@@ -4,7 +4,7 @@
  * the bounce list still crosses page boundaries (SendGrid pages of 500: 5 pages; Postmark's dump taken
  * 1,000 at a time: 3; Mailgun pages of 1,000: 3, then the empty page it answers last), is imported
  * twice into fresh accounts:
- * - on the shared stack, whose requests work up to the 25 s budget (one request here);
+ * - on the shared stack, whose requests work up to the 20 s budget (one request here);
  * - on a stack of this test's own started with MIGRATION_MAX_STRETCHES_PER_REQUEST=1, so every request
  *   saves exactly one stretch (a page of suppressions, the list of lists, a few domains or templates,
  *   the webhooks) and answers has_more with a new cursor.
@@ -203,8 +203,8 @@ describe('a chain of continuations (one stretch per request) ends with the same 
     expect(secrets).toHaveLength(last.webhooks.totals.imported);
     expect(new Set(secrets).size).toBe(secrets.length);
 
-    // The provider was read the same way: every page once, nothing read again by the continuations.
-    // Except what an adapter keeps for the rest of one request only, read again by each request that
+    // The provider was read the same way: every page once, nothing read again by the continuations,
+    // except a page the long import's budget cut (its next request reads it again). And except what an adapter keeps for the rest of one request only, read again by each request that
     // needs it: Mailgun's domain names (to walk templates and webhooks domain by domain) and a Postmark
     // suppression dump (unpaginated: one read serves all its 1,000-entry pages within a request, so the
     // chain, a request per page, reads the bounce dump once per page).
@@ -212,12 +212,22 @@ describe('a chain of continuations (one stretch per request) ends with the same 
     const ownLog = requestPaths(await providerRequestLog(ownEmulator(), provider, apiKey));
     const perRequest = (path: string) =>
       (provider === 'mailgun' && path.startsWith('GET /v4/domains?limit=100&skip=0')) || (provider === 'postmark' && path.includes('/suppressions/dump?'));
-    expect(sorted(ownLog.filter((path) => !perRequest(path)))).toEqual(sorted(sharedLog.filter((path) => !perRequest(path))));
+    const ownPaths = ownLog.filter((path) => !perRequest(path));
+    const sharedPaths = sharedLog.filter((path) => !perRequest(path));
+    // A page the long import's time budget cut (a loaded machine) is read again by its next request:
+    // the long import's reads are the chain's, plus at most one per continuation it needed.
+    const extra = [...sharedPaths];
+    for (const path of ownPaths) {
+      const at = extra.indexOf(path);
+      expect(at).toBeGreaterThanOrEqual(0);
+      extra.splice(at, 1);
+    }
+    expect(extra.length).toBeLessThanOrEqual(long.length - 1);
     expect(new Set(ownLog)).toEqual(new Set(sharedLog));
     if (provider === 'postmark') {
       const bounceDump = 'GET /message-streams/outbound/suppressions/dump?SuppressionReason=HardBounce';
       // Once per request that reached the bounce list: one, unless a loaded machine made the long import
-      // itself continue (each of its requests works ~25 s).
+      // itself continue (each of its requests works ~20 s).
       const sharedDumps = sharedLog.filter((path) => path === bounceDump).length;
       expect(sharedDumps).toBeGreaterThanOrEqual(1);
       expect(sharedDumps).toBeLessThanOrEqual(long.length);

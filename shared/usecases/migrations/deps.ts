@@ -14,7 +14,7 @@ import type { CreateWebhookDeps } from '../webhooks';
 
 export interface ImportSettings {
   /**
-   * How long one request works before answering has_more (about 25 s on AWS: API Gateway's HTTP API
+   * How long one request works before answering has_more (about 20 s on AWS: API Gateway's HTTP API
    * gives up at 30 s, so the spec's "about 40 seconds" cannot be kept; docs/imports.md).
    */
   budgetMs: number;

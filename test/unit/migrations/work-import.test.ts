@@ -15,10 +15,10 @@ import { workImport } from '../../../shared/usecases/migrations/work-import';
 
 const entry = (email: string, kind: SourceSuppression['kind'] = 'hard_bounce'): SourceSuppression => ({ email, kind, detail: null, created_at: null });
 
-/** Two lists: bounces in pages of 2 (5 entries), then unsubscribes (one page). */
-function source(failures: Record<string, ProviderError> = {}): ProviderSource & { calls: string[] } {
+/** Two lists: bounces in pages of 2 (5 entries, unless `bounces` says), then unsubscribes (one page). */
+function source(failures: Record<string, ProviderError> = {}, bounces = ['a', 'b', 'c', 'd', 'e'].map((local) => entry(`${local}@example.com`)), pageSize = 2): ProviderSource & { calls: string[] } {
   const lists: Record<string, SourceSuppression[]> = {
-    bounces: ['a', 'b', 'c', 'd', 'e'].map((local) => entry(`${local}@example.com`)),
+    bounces,
     unsubscribes: [entry('a@example.com', 'unsubscribe'), entry('z@example.com', 'unsubscribe')],
   };
   const calls: string[] = [];
@@ -43,14 +43,14 @@ function source(failures: Record<string, ProviderError> = {}): ProviderSource & 
         delete failures[`${list}@${at}`];
         throw failure;
       }
-      const items = list === 'bounces' ? lists.bounces!.slice(at, at + 2) : lists[list]!;
-      const next = list === 'bounces' && at + 2 < lists.bounces!.length ? String(at + 2) : null;
+      const items = list === 'bounces' ? lists.bounces!.slice(at, at + pageSize) : lists[list]!;
+      const next = list === 'bounces' && at + pageSize < lists.bounces!.length ? String(at + pageSize) : null;
       return { items, next };
     },
   };
 }
 
-function harness(options: { failures?: Record<string, ProviderError>; budgetMs?: number; maxStretches?: number | null; loseClaimAt?: number; maxSuppressions?: number } = {}) {
+function harness(options: { failures?: Record<string, ProviderError>; budgetMs?: number; maxStretches?: number | null; loseClaimAt?: number; maxSuppressions?: number; bounces?: SourceSuppression[]; pageSize?: number } = {}) {
   let now = 1_000_000;
   const suppressed = new Map<string, Suppression>();
   const optedOut = new Set<string>();
@@ -87,7 +87,7 @@ function harness(options: { failures?: Record<string, ProviderError>; budgetMs?:
       },
     },
   } as unknown as ImportDeps;
-  const provider = source(options.failures);
+  const provider = source(options.failures, options.bounces, options.pageSize);
   const ctx = (): StretchContext => ({ deps, principal: { account: { id: 'acc_1' } } as never, head, source: provider, pages: new Map(), secrets: new Map(), deadlineMs: now + deps.importSettings.budgetMs });
   return { head, parts, suppressed, provider, ctx, work: () => workImport(ctx(), now + 60_000) };
 }
@@ -121,12 +121,28 @@ describe('the import work loop', () => {
 
   it('stops when the time budget is spent (at a stretch boundary) and resumes from there', async () => {
     // 1.5 s of budget, checked before each stretch: the list read, then the first page (2 writes, 2 s):
-    // out of time (a stretch started in time is finished, not cut).
+    // out of time (a stretch started in time works at least its first hundred entries).
     const h = harness({ budgetMs: 1_500 });
     expect((await h.work()).stretches).toBe(2);
     expect(h.head.progress).toMatchObject({ resource: 0, list: 0, page: '2', offset: 0 });
     expect((await h.work()).stretches).toBe(1);
     expect(h.head.progress).toMatchObject({ page: '4' });
+  });
+
+  it('cuts a page of suppressions at the budget, a hundred entries at a time, and resumes inside the page', async () => {
+    // One page of 250 bounces; each write takes 1 s of the clock and the budget is 150 s: the first
+    // hundred (100 s) is in time, the second ends past the deadline (200 s), so the page is cut at 200.
+    const bounces = Array.from({ length: 250 }, (_, index) => entry(`user${index}@example.com`));
+    const h = harness({ budgetMs: 150_000, bounces, pageSize: 1000 });
+    expect((await h.work()).stretches).toBe(2);
+    expect(h.head.progress).toMatchObject({ resource: 0, list: 0, page: null, offset: 200 });
+    expect(h.suppressed.size).toBe(200);
+    await h.work();
+    expect(h.head.progress.resource).toBe(1);
+    expect(h.suppressed.size).toBe(252);
+    expect(mergeParts(h.parts).suppressions.totals).toMatchObject({ found: 252, imported: 252, already_suppressed: 0 });
+    // The page was read once per request that worked it.
+    expect(h.provider.calls).toEqual(['bounces@0', 'bounces@0', 'unsubscribes@0']);
   });
 
   it('ends the request on a rate limit with its wait, having saved what was done; the next request retries that page', async () => {
