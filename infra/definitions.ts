@@ -483,7 +483,7 @@ export interface WorkerDefinition {
   batchSize: number;
   /**
    * Concurrent invocations the event source may run (Lambda's maximum concurrency, 2-1000; unset = no
-   * cap). The local runtime runs this many pollers (default 2).
+   * cap). The local runtime handles this many batches at once (default 2), fed by one long-polling receiver.
    */
   maxConcurrency?: number;
   /** Lambda timeout; must stay below the queue's visibility timeout. */

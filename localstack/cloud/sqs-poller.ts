@@ -16,7 +16,6 @@
  * was delivered again and again, and reached the DLQ without ever failing.
  */
 import { createHash } from 'node:crypto';
-import { setMaxListeners } from 'node:events';
 import { ChangeMessageVisibilityBatchCommand, DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { LOCAL_REGION } from './constants';
@@ -32,7 +31,7 @@ export interface PollerOptions {
   handler: WorkerHandler;
   batchSize: number;
   timeoutSeconds: number;
-  /** Concurrent receive loops (Lambda scales out per batch). */
+  /** Batches handled at once (the mapping's maximum concurrency; Lambda scales out per batch). */
   concurrency?: number;
   log: (message: string) => void;
 }
@@ -63,23 +62,29 @@ function toRecord(message: Message, queueArn: string): SQSRecord {
   };
 }
 
+/**
+ * How long one receive waits for a message: SQS's longest long poll, as Lambda's pollers use
+ * (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-short-and-long-polling.html).
+ * A message sent while it waits is answered at once; an idle queue costs one receive per 20 s.
+ */
+const LONG_POLL_SECONDS = 20;
+
 export class SqsPoller {
   private running = false;
   private readonly abort = new AbortController();
-  private loops: Promise<void>[] = [];
+  private receiver: Promise<void> | undefined;
+  /** Batches being handled now: at most `concurrency`, as Lambda's maximum concurrency caps invocations. */
+  private readonly inFlight = new Set<Promise<void>>();
+  private slotFreed: (() => void) | undefined;
   /** Batches handled since start (health and tests). */
   invocations = 0;
   private visibilitySeconds: Promise<number> | undefined;
 
-  constructor(private readonly options: PollerOptions) {
-    // Every receive loop (up to maxConcurrency, e.g. 20) listens on this one signal: not a leak.
-    setMaxListeners(0, this.abort.signal);
-  }
+  constructor(private readonly options: PollerOptions) {}
 
   start(): void {
     this.running = true;
-    const concurrency = this.options.concurrency ?? 2;
-    this.loops = Array.from({ length: concurrency }, () => this.loop());
+    this.receiver = this.receive();
   }
 
   isRunning(): boolean {
@@ -89,19 +94,31 @@ export class SqsPoller {
   async stop(): Promise<void> {
     this.running = false;
     this.abort.abort();
-    await Promise.allSettled(this.loops);
+    this.slotFreed?.();
+    await this.receiver;
+    await Promise.allSettled([...this.inFlight]);
   }
 
-  private async loop(): Promise<void> {
+  /**
+   * One receiver per queue hands each batch to an invocation of its own and receives the next while a
+   * slot is free (up to `concurrency` batches at once; a full house waits for one to end). One long poll
+   * at a time: SQS answers a waiting receive as soon as a message comes, and the local queue (fauxqs)
+   * wakes every waiting receive of a queue for each message, so more waiters would only multiply empty
+   * answers.
+   */
+  private async receive(): Promise<void> {
     const { sqs, queueUrl, batchSize } = this.options;
+    const concurrency = this.options.concurrency ?? 2;
     while (this.running) {
+      while (this.running && this.inFlight.size >= concurrency) await new Promise<void>((resolve) => (this.slotFreed = resolve));
+      if (!this.running) return;
       let messages: Message[] = [];
       try {
         const result = await sqs.send(
           new ReceiveMessageCommand({
             QueueUrl: queueUrl,
             MaxNumberOfMessages: batchSize,
-            WaitTimeSeconds: 1,
+            WaitTimeSeconds: LONG_POLL_SECONDS,
             MessageSystemAttributeNames: ['All'],
             MessageAttributeNames: ['All'],
           }),
@@ -114,8 +131,20 @@ export class SqsPoller {
         await new Promise((resolve) => setTimeout(resolve, 500));
         continue;
       }
-      if (messages.length > 0) await this.invoke(messages);
+      if (messages.length > 0) this.dispatch(messages);
     }
+  }
+
+  private dispatch(messages: Message[]): void {
+    const handled: Promise<void> = this.invoke(messages)
+      .catch((error: unknown) => this.options.log(`${this.options.name}: batch not handled: ${(error as Error).message}`))
+      .finally(() => {
+        this.inFlight.delete(handled);
+        const freed = this.slotFreed;
+        this.slotFreed = undefined;
+        freed?.();
+      });
+    this.inFlight.add(handled);
   }
 
   private async invoke(messages: Message[]): Promise<void> {

@@ -214,4 +214,71 @@ describe('SqsPoller', () => {
     await p.stop();
     expect(calls).toBe(2);
   });
+
+  it('runs up to its maximum concurrency of batches at once, never more, and each message once', async () => {
+    const { queue } = queueWithDlq(5);
+    let active = 0;
+    let most = 0;
+    const seen: string[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const p = poller(queue, async (event) => {
+      active++;
+      most = Math.max(most, active);
+      seen.push(...event.Records.map((r) => r.body));
+      await released;
+      active--;
+    }, { concurrency: 3, timeoutSeconds: 10 });
+    p.start();
+    for (let batch = 0; batch < 5; batch++) await send(queue.queueUrl, Array.from({ length: 10 }, (_, i) => `m${batch * 10 + i}`));
+    await waitUntil(() => active === 3);
+    // Two batches are left on the queue while every slot is taken: nothing more is received meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(most).toBe(3);
+    const attributes = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queue.queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
+    expect(attributes.Attributes).toMatchObject({ ApproximateNumberOfMessages: '20', ApproximateNumberOfMessagesNotVisible: '30' });
+    release();
+    await waitUntil(async () => (await depth(queue.queueUrl)) === 0);
+    expect(most).toBe(3);
+    expect(seen.sort()).toEqual(Array.from({ length: 50 }, (_, i) => `m${i}`).sort());
+  });
+
+  it('answers a message sent while it long-polls at once, and stops without waiting out the poll', async () => {
+    // (The bounds are a quarter of the 20 s poll: what fails is waiting it out, not a slow machine.)
+    const { queue } = queueWithDlq(5);
+    const handled: number[] = [];
+    const p = poller(queue, async () => void handled.push(Date.now()));
+    p.start();
+    // The receiver is waiting (up to 20 s) on an empty queue; a message sent now is handed out at once.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const sent = Date.now();
+    await send(queue.queueUrl, ['late']);
+    await waitUntil(() => handled.length === 1, 10_000);
+    // Not at the poll's end (20 s).
+    expect(handled[0]! - sent).toBeLessThan(5_000);
+    const stopping = Date.now();
+    await p.stop();
+    expect(Date.now() - stopping).toBeLessThan(5_000);
+  });
+
+  it('keeps one receive waiting per queue while idle, whatever its concurrency (one long poll, not one per slot)', async () => {
+    const { queue } = queueWithDlq(5);
+    const counted = new SQSClient({ endpoint: fauxqs.address, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const receives: number[] = [];
+    counted.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'ReceiveMessageCommand') receives.push(Date.now());
+        return next(args);
+      },
+      { step: 'initialize', name: 'countReceives' },
+    );
+    const p = new SqsPoller({ name: 'idle', sqs: counted, queueUrl: queue.queueUrl, queueArn: queue.queueArn, handler: async () => undefined, batchSize: 10, timeoutSeconds: 5, concurrency: 10, log: () => undefined });
+    running.push(p);
+    p.start();
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    await p.stop();
+    counted.destroy();
+    // Ten receive loops polling for a second each sent ~30 here.
+    expect(receives).toHaveLength(1);
+  });
 });
