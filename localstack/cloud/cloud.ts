@@ -50,7 +50,7 @@ import { removeStackFile, writeStackFile, type StackInfo } from './stack-file';
 import { MessagingJournal } from './messaging-journal';
 import { startFauxqsServer } from './fauxqs';
 import { startS3Lifecycle, type LifecycleSweeper as S3Lifecycle } from './s3-lifecycle-sweeper';
-import { startLocalRelayTask } from './relay-task';
+import { relayTaskSharedEnvironment, startLocalRelayTask } from './relay-task';
 
 export interface LocalCloudOptions {
   /** API port; 0 = ephemeral. */
@@ -453,7 +453,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const functionEnv: Record<string, string> = Object.assign(
       { AWS_REGION: LOCAL_REGION, AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey, [SECRETS_KEY.localFileEnvVar]: secretsKeyFile },
       ...deployment.functions.map((fn) => fn.environment),
-      relayTask.environment,
+      relayTaskSharedEnvironment(relayTask.environment),
       localEnv,
     ) as Record<string, string>;
     // The stream workers' on-failure queues (the template's *OnFailureQueueUrl outputs), for scripts reading them.

@@ -62,6 +62,18 @@ export interface LocalRelayTask {
   stop(): Promise<void>;
 }
 
+/**
+ * The task definition's variables the local cloud sets itself for the task (its listeners' addresses and
+ * the close timeout). They stay out of stack.json's `env`: scripts and tests copy that into their own
+ * environment, and a stack they start would then take the container's SMTP_PORT 2587 as asked for.
+ */
+export const RELAY_TASK_LOCAL_VARIABLES: readonly string[] = [SMTP_ENV.host, SMTP_ENV.port, MX_ENV.host, MX_ENV.port, SMTP_ENV.closeTimeoutSeconds];
+
+/** The task definition's environment without RELAY_TASK_LOCAL_VARIABLES. */
+export function relayTaskSharedEnvironment(environment: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(environment).filter(([name]) => !RELAY_TASK_LOCAL_VARIABLES.includes(name)));
+}
+
 /** Tries with other free ports when a port the local cloud chose was taken before the task listened. */
 const START_ATTEMPTS = 3;
 

@@ -63,7 +63,7 @@ function toRecord(message: Message, queueArn: string): SQSRecord {
 }
 
 /**
- * How long one receive waits for a message: SQS's longest long poll, as Lambda's pollers use
+ * How long the waiting receive waits for a message: SQS's longest long poll, as Lambda's pollers use
  * (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-short-and-long-polling.html).
  * A message sent while it waits is answered at once; an idle queue costs one receive per 20 s.
  */
@@ -72,10 +72,13 @@ const LONG_POLL_SECONDS = 20;
 export class SqsPoller {
   private running = false;
   private readonly abort = new AbortController();
-  private receiver: Promise<void> | undefined;
-  /** Batches being handled now: at most `concurrency`, as Lambda's maximum concurrency caps invocations. */
+  /** Receive loops running: the long-polling one, and those added while messages keep coming. */
+  private readonly receivers = new Set<Promise<void>>();
+  /** Batches being handled now. */
   private readonly inFlight = new Set<Promise<void>>();
-  private slotFreed: (() => void) | undefined;
+  /** Receives under way: each holds a slot, so invocations never pass `concurrency`. */
+  private receiving = 0;
+  private slotWaiters: (() => void)[] = [];
   /** Batches handled since start (health and tests). */
   invocations = 0;
   private visibilitySeconds: Promise<number> | undefined;
@@ -84,7 +87,7 @@ export class SqsPoller {
 
   start(): void {
     this.running = true;
-    this.receiver = this.receive();
+    this.addReceiver(true);
   }
 
   isRunning(): boolean {
@@ -94,31 +97,49 @@ export class SqsPoller {
   async stop(): Promise<void> {
     this.running = false;
     this.abort.abort();
-    this.slotFreed?.();
-    await this.receiver;
+    this.freeSlot();
+    await Promise.allSettled([...this.receivers]);
     await Promise.allSettled([...this.inFlight]);
   }
 
+  private get concurrency(): number {
+    return this.options.concurrency ?? 2;
+  }
+
+  private addReceiver(waits: boolean): void {
+    const loop: Promise<void> = this.receive(waits).finally(() => this.receivers.delete(loop));
+    this.receivers.add(loop);
+  }
+
+  /** Wakes the receivers waiting for a slot (each checks again). */
+  private freeSlot(): void {
+    const waiters = this.slotWaiters;
+    this.slotWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
   /**
-   * One receiver per queue hands each batch to an invocation of its own and receives the next while a
-   * slot is free (up to `concurrency` batches at once; a full house waits for one to end). One long poll
-   * at a time: SQS answers a waiting receive as soon as a message comes, and the local queue (fauxqs)
-   * wakes every waiting receive of a queue for each message, so more waiters would only multiply empty
-   * answers.
+   * A receive loop. Up to `concurrency` batches run at once (Lambda's maximum concurrency); each receive
+   * holds a slot while under way, and a full house waits for a batch to end. One loop (`waits`) long-polls,
+   * so an idle queue costs one receive per 20 s, and there is one waiter per queue: the local queue
+   * (fauxqs) wakes every waiting receive of a queue for each message sent. While receives bring messages,
+   * more loops join (one per batch received, while slots are free), as Lambda adds pollers while messages
+   * are available (https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html); they do not
+   * wait, and leave at the first empty answer.
    */
-  private async receive(): Promise<void> {
+  private async receive(waits: boolean): Promise<void> {
     const { sqs, queueUrl, batchSize } = this.options;
-    const concurrency = this.options.concurrency ?? 2;
     while (this.running) {
-      while (this.running && this.inFlight.size >= concurrency) await new Promise<void>((resolve) => (this.slotFreed = resolve));
+      while (this.running && this.inFlight.size + this.receiving >= this.concurrency) await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
       if (!this.running) return;
       let messages: Message[] = [];
+      this.receiving++;
       try {
         const result = await sqs.send(
           new ReceiveMessageCommand({
             QueueUrl: queueUrl,
             MaxNumberOfMessages: batchSize,
-            WaitTimeSeconds: LONG_POLL_SECONDS,
+            WaitTimeSeconds: waits ? LONG_POLL_SECONDS : 0,
             MessageSystemAttributeNames: ['All'],
             MessageAttributeNames: ['All'],
           }),
@@ -130,8 +151,16 @@ export class SqsPoller {
         this.options.log(`${this.options.name}: receive failed: ${(error as Error).message}`);
         await new Promise((resolve) => setTimeout(resolve, 500));
         continue;
+      } finally {
+        this.receiving--;
       }
-      if (messages.length > 0) this.dispatch(messages);
+      if (messages.length === 0) {
+        this.freeSlot();
+        if (waits) continue;
+        return;
+      }
+      this.dispatch(messages);
+      if (this.receivers.size < this.concurrency - this.inFlight.size) this.addReceiver(false);
     }
   }
 
@@ -140,9 +169,7 @@ export class SqsPoller {
       .catch((error: unknown) => this.options.log(`${this.options.name}: batch not handled: ${(error as Error).message}`))
       .finally(() => {
         this.inFlight.delete(handled);
-        const freed = this.slotFreed;
-        this.slotFreed = undefined;
-        freed?.();
+        this.freeSlot();
       });
     this.inFlight.add(handled);
   }

@@ -126,6 +126,9 @@ describe('the SMTP relay task, run as ECS runs its container (stacks of their ow
     // listeners' addresses and the close timeout, which the local cloud sets.
     const local = ['SMTP_PORT', 'MX_PORT', 'SMTP_CLOSE_TIMEOUT_S'];
     const names = relayTaskOf(template).environment.filter((name) => !local.includes(name));
+    // Those are not in stack.json's env either: a test or script copying it into its environment would
+    // give every stack it starts the container's SMTP_PORT 2587 (two such stacks collided in a whole run).
+    for (const name of local) expect(info.env[name]).toBeUndefined();
     expect(names).toEqual(expect.arrayContaining(['TABLE_NAME', 'MAIL_BUCKET', 'INBOUND_QUEUE_URL', 'SMTP_MAX_CLIENTS']));
     expect(env).toMatchObject(Object.fromEntries(names.map((name) => [name, info.env[name]])));
     expect(env.TABLE_NAME).toMatch(/^Mailservice-/);

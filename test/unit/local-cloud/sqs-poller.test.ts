@@ -261,24 +261,77 @@ describe('SqsPoller', () => {
     expect(Date.now() - stopping).toBeLessThan(5_000);
   });
 
-  it('keeps one receive waiting per queue while idle, whatever its concurrency (one long poll, not one per slot)', async () => {
-    const { queue } = queueWithDlq(5);
-    const counted = new SQSClient({ endpoint: fauxqs.address, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-    const receives: number[] = [];
-    counted.middlewareStack.add(
+  /** An SQS client that counts its receives: how many were sent, and the most under way at once. */
+  function countingClient() {
+    const client = new SQSClient({ endpoint: fauxqs.address, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const counts = { sent: 0, underWay: 0, most: 0 };
+    client.middlewareStack.add(
       (next, context) => async (args) => {
-        if (context.commandName === 'ReceiveMessageCommand') receives.push(Date.now());
-        return next(args);
+        if (context.commandName !== 'ReceiveMessageCommand') return next(args);
+        counts.sent++;
+        counts.most = Math.max(counts.most, ++counts.underWay);
+        try {
+          return await next(args);
+        } finally {
+          counts.underWay--;
+        }
       },
       { step: 'initialize', name: 'countReceives' },
     );
-    const p = new SqsPoller({ name: 'idle', sqs: counted, queueUrl: queue.queueUrl, queueArn: queue.queueArn, handler: async () => undefined, batchSize: 10, timeoutSeconds: 5, concurrency: 10, log: () => undefined });
+    return { client, counts };
+  }
+
+  it('keeps one receive waiting per queue while idle, whatever its concurrency (one long poll, not one per slot)', async () => {
+    const { queue } = queueWithDlq(5);
+    const { client, counts } = countingClient();
+    const p = new SqsPoller({ name: 'idle', sqs: client, queueUrl: queue.queueUrl, queueArn: queue.queueArn, handler: async () => undefined, batchSize: 10, timeoutSeconds: 5, concurrency: 10, log: () => undefined });
     running.push(p);
     p.start();
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     await p.stop();
-    counted.destroy();
+    client.destroy();
     // Ten receive loops polling for a second each sent ~30 here.
-    expect(receives).toHaveLength(1);
+    expect(counts.sent).toBe(1);
+  });
+
+  it('adds receivers while messages keep coming (batches of one fill every slot), and they leave once the queue is empty', async () => {
+    const { queue } = queueWithDlq(5);
+    const { client, counts } = countingClient();
+    let active = 0;
+    let most = 0;
+    const handled: string[] = [];
+    const p = new SqsPoller({
+      name: 'burst',
+      sqs: client,
+      queueUrl: queue.queueUrl,
+      queueArn: queue.queueArn,
+      handler: async (event) => {
+        most = Math.max(most, ++active);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        handled.push(...event.Records.map((r) => r.body));
+        active--;
+      },
+      batchSize: 1,
+      timeoutSeconds: 5,
+      concurrency: 8,
+      log: () => undefined,
+    });
+    running.push(p);
+    for (let batch = 0; batch < 4; batch++) await send(queue.queueUrl, Array.from({ length: 10 }, (_, i) => `m${batch * 10 + i}`));
+    p.start();
+    await waitUntil(() => handled.length === 40);
+    // More than one receive at once (one receiver would have them one after another), never past the slots.
+    expect(counts.most).toBeGreaterThan(1);
+    expect(counts.most).toBeLessThanOrEqual(8);
+    expect(most).toBe(8);
+    expect(handled.sort()).toEqual(Array.from({ length: 40 }, (_, i) => `m${i}`).sort());
+    // Drained: the added receivers have left, and only the long poll waits.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const settled = counts.sent;
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(counts.sent).toBe(settled);
+    expect(counts.underWay).toBe(1);
+    await p.stop();
+    client.destroy();
   });
 });
