@@ -6,8 +6,8 @@
  *    parallel, one batch per shard at a time); a child shard starts only once its parent is read to
  *    its end, and a shard that closes (DynamoDB Local rolls shards every 4 h) triggers a new listing;
  *  - reading: GetShardIterator (TRIM_HORIZON or LATEST for a new mapping, AFTER_SEQUENCE_NUMBER from a
- *    checkpoint), then GetRecords, at once again while records come, else every 25 ms (250 ms once the
- *    shard has been quiet for a second: Lambda's base rate);
+ *    checkpoint), then GetRecords, at once again while records come, else every 250 ms (Lambda's base
+ *    rate of 4 reads a second);
  *  - filters: records matching none of the definition's patterns are dropped and checkpointed, never
  *    handed to the function (Lambda's event filtering);
  *  - batches: up to batchSize matching records, invoked at once or after maxBatchingWindowMs;
@@ -71,11 +71,11 @@ export interface StreamPollerOptions extends MappingSettings {
   onFailure?: (failure: StreamBatchFailure) => Promise<void>;
   checkpoints: StreamCheckpoints;
   /**
-   * Wait between reads of a shard that returned nothing, while records came in the last `busyForMs`
-   * (default 25 ms), and once it has been quiet longer (`idlePollIntervalMs`, default 250 ms: Lambda's
-   * base rate of 4 reads a second, https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html, "Polling
-   * and batching streams"). Each adds up to that much to a record's latency; each empty read costs
-   * DynamoDB Local ~5 ms of CPU and this thread ~1 ms, per mapping.
+   * Wait between reads of a shard that returned nothing, while records came in the last `busyForMs`, and
+   * once it has been quiet longer (`idlePollIntervalMs`): both 250 ms by default, Lambda's base rate of 4
+   * reads a second (https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html, "Polling and batching
+   * streams"). Each adds up to that much to a record's latency; each empty read costs DynamoDB Local
+   * ~2-5 ms of CPU and this thread ~1 ms, per mapping.
    */
   pollIntervalMs?: number;
   idlePollIntervalMs?: number;
@@ -471,7 +471,7 @@ export class StreamPoller {
 
   private async readShard(shardId: string, start: Position): Promise<void> {
     const { batchSize, maxBatchingWindowMs, filters } = this.options;
-    const busyInterval = this.options.pollIntervalMs ?? 25;
+    const busyInterval = this.options.pollIntervalMs ?? 250;
     const idleInterval = this.options.idlePollIntervalMs ?? 250;
     const busyFor = this.options.busyForMs ?? 1000;
     let lastRecordAt = 0;

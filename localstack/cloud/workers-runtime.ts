@@ -43,7 +43,7 @@ export interface StreamsConfig {
   workers: StreamWorkerConfig[];
   /** DATA_DIR/stream-checkpoints.json; absent: checkpoints in memory (in-memory cloud). */
   checkpointFile?: string;
-  /** Read interval of a shard with nothing new: busy (records in the last second) and idle (defaults 25 and 250 ms). */
+  /** Read interval of a shard with nothing new: busy (records in the last second) and idle (defaults 250 and 250 ms). */
   pollIntervalMs?: number;
   idlePollIntervalMs?: number;
 }

@@ -485,6 +485,34 @@ describe('StreamPoller shard lineage (scripted stream)', () => {
     poller('arn:scripted', async () => undefined, { streams: stream.client(), checkpoints });
     await waitUntil(() => !('shardId-trimmed' in checkpoints.shards('test-relay', 'arn:scripted')));
   });
+
+  it('reads a quiet shard at Lambda\'s base rate (4 times a second), and at once again while records come', async () => {
+    const stream = new ScriptedStream();
+    stream.addShard('shardId-quiet');
+    const client = stream.client();
+    const reads: number[] = [];
+    const counting = {
+      send: (command: object, ...rest: unknown[]) => {
+        if (command.constructor.name === 'GetRecordsCommand') reads.push(Date.now());
+        return (client.send as (...args: unknown[]) => unknown)(command, ...rest);
+      },
+    } as unknown as DynamoDBStreamsClient;
+    const seen: string[] = [];
+    // The defaults, not the helper's 10 ms.
+    poller('arn:scripted', async (event) => void seen.push(...ids(event)), { streams: counting, pollIntervalMs: undefined, idlePollIntervalMs: undefined });
+    await waitUntil(() => reads.length > 0);
+    await sleep(2_000);
+    const quiet = reads.filter((at) => at > reads[0]!);
+    // ~8 reads in 2 s after the first (it was ~40-80 at 25/50 ms); the bounds leave room for a slow machine.
+    expect(quiet.length).toBeGreaterThanOrEqual(4);
+    expect(quiet.length).toBeLessThanOrEqual(9);
+    for (let i = 0; i < 250; i++) stream.put('shardId-quiet', `r${i}`);
+    await waitUntil(() => seen.length === 250, 5000);
+    // Right after records too: an empty read waits 250 ms (the local cloud used to read every 25 ms for a second).
+    const drained = Date.now();
+    await sleep(1_000);
+    expect(reads.filter((at) => at > drained).length).toBeLessThanOrEqual(5);
+  });
 });
 
 describe('Lambda event filter patterns', () => {
