@@ -9,9 +9,14 @@ export function issuesToFields(issues: readonly z.core.$ZodIssue[], emptyPath = 
   return issues.map((issue) => ({ field: issue.path.map(String).join('.') || emptyPath, message: issue.message }));
 }
 
+/** Fields a message names at most; the rest are counted ("check a, b and 98 more"). */
+const NAMED_FIELDS = 10;
+
 /** The fields named by a list of problems, once each, for a message ("check from, to"). */
 export function fieldNames(fields: readonly { field: string }[]): string {
-  return [...new Set(fields.map((f) => f.field))].join(', ');
+  const names = [...new Set(fields.map((f) => f.field))];
+  if (names.length <= NAMED_FIELDS) return names.join(', ');
+  return `${names.slice(0, NAMED_FIELDS).join(', ')} and ${(names.length - NAMED_FIELDS).toLocaleString('en-US')} more`;
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, what = 'request body'): z.output<S> {

@@ -15,6 +15,19 @@ export interface ErrorBody {
   };
 }
 
+/**
+ * At most this many `details.fields` are answered; `details.fields_total` then says how many there were.
+ * A body of 100,000 wrong items (the OpenAPI fuzzer sent one) had one problem each: a 12 MB answer, past
+ * what an API Gateway response may carry (docs/api.md, "Errors").
+ */
+export const MAX_ANSWERED_FIELDS = 100;
+
+function boundedDetails(details: Record<string, unknown>): Record<string, unknown> {
+  const fields = details.fields;
+  if (!Array.isArray(fields) || fields.length <= MAX_ANSWERED_FIELDS) return details;
+  return { ...details, fields: fields.slice(0, MAX_ANSWERED_FIELDS), fields_total: fields.length };
+}
+
 /** `headers`: response headers a typed error carries (e.g. Retry-After on 429 rate_limited). */
 export function errorResponse(error: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
   if (error instanceof AppError) {
@@ -26,7 +39,7 @@ export function errorResponse(error: unknown): { status: number; body: ErrorBody
         error: {
           message: error.message,
           code: error.code,
-          ...(error.details ? { details: error.details } : {}),
+          ...(error.details ? { details: boundedDetails(error.details) } : {}),
           ...(error.hint ? { hint: error.hint } : {}),
           ...(error.upgradeUrl ? { upgrade_url: error.upgradeUrl } : {}),
         },

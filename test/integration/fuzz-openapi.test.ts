@@ -190,6 +190,15 @@ describe('the OpenAPI fuzzer', () => {
         fields: [field],
       });
     }
+     // 100,000 wrong items, a problem each: a 12 MB answer past API Gateway's limit (a 500) before the
+    // envelope answered the first 100 with their total.
+    const many = await api('POST', '/migrations', { key, body: { provider: 'sendgrid', api_key: 'SG.fuzz', resources: Array.from({ length: 100_000 }, () => 1) } });
+    expect({ status: many.status, code: many.body?.error?.code, answered: many.body?.error?.details?.fields?.length, total: many.body?.error?.details?.fields_total }).toEqual({
+      status: 400,
+      code: 'validation_error',
+      answered: 100,
+      total: 100_000,
+    });
   });
 
   it('refuses a large email to a suppressed address as it refuses a small one (it was a 503)', async () => {

@@ -1,5 +1,7 @@
 import { AppError, ForbiddenError, UnauthorizedError, ValidationError } from '../../../shared/domain/errors';
-import { errorResponse } from '../../../shared/http/errors';
+import { errorResponse, MAX_ANSWERED_FIELDS } from '../../../shared/http/errors';
+import { parseWith } from '../../../shared/domain/validation';
+import * as z from 'zod';
 import { decodeCursor, encodeCursor } from '../../../shared/store/cursor';
 
 describe('error envelope', () => {
@@ -15,6 +17,26 @@ describe('error envelope', () => {
     });
     expect(errorResponse(new ForbiddenError('f')).body.error.code).toBe('forbidden');
     expect(errorResponse(new ValidationError('v')).status).toBe(400);
+  });
+
+  it('answers at most 100 field problems, with their total, and names ten in the message (a body of 100,000 bad items)', () => {
+    let error: unknown;
+    try {
+      parseWith(z.object({ resources: z.array(z.string()) }), { resources: Array.from({ length: 100_000 }, () => 1) });
+    } catch (caught) {
+      error = caught;
+    }
+    const { status, body } = errorResponse(error);
+    expect(status).toBe(400);
+    const details = body.error.details as { fields: { field: string }[]; fields_total: number };
+    expect(details.fields).toHaveLength(MAX_ANSWERED_FIELDS);
+    expect(details.fields_total).toBeGreaterThanOrEqual(100_000);
+    expect(details.fields[0]).toMatchObject({ field: 'resources.0' });
+    expect(body.error.message).toMatch(/^Invalid request body: check resources\.0, resources\.1, .*resources\.9 and [\d,]+ more\.$/);
+    expect(JSON.stringify(body).length).toBeLessThan(20_000);
+    // A short list is answered whole, without a total.
+    const few = errorResponse(new ValidationError('v', { details: { fields: [{ field: 'to', message: 'bad' }] } })).body.error.details;
+    expect(few).toEqual({ fields: [{ field: 'to', message: 'bad' }] });
   });
 
   it('hides unexpected errors behind internal_error', () => {
