@@ -63,11 +63,26 @@ export interface LocalRelayTask {
 }
 
 /**
- * The task definition's variables the local cloud sets itself for the task (its listeners' addresses and
- * the close timeout). They stay out of stack.json's `env`: scripts and tests copy that into their own
+ * The variables the local cloud sets for the task itself, over the task definition's: its listeners'
+ * addresses (the ports it chose: ./relay-task-ports.ts), the greeting name of the local certificate, and
+ * the close timeout (2 s unless the environment says).
+ */
+function localTaskVariables(host: string, ports: { smtp: number; mx: number }): Record<string, string> {
+  return {
+    [SMTP_ENV.host]: host,
+    [SMTP_ENV.port]: String(ports.smtp),
+    [MX_ENV.host]: host,
+    [MX_ENV.port]: String(ports.mx),
+    [SMTP_ENV.hostname]: 'localhost',
+    [SMTP_ENV.closeTimeoutSeconds]: process.env[SMTP_ENV.closeTimeoutSeconds]?.trim() || '2',
+  };
+}
+
+/**
+ * Their names. They stay out of stack.json's `env`: scripts and tests copy that into their own
  * environment, and a stack they start would then take the container's SMTP_PORT 2587 as asked for.
  */
-export const RELAY_TASK_LOCAL_VARIABLES: readonly string[] = [SMTP_ENV.host, SMTP_ENV.port, MX_ENV.host, MX_ENV.port, SMTP_ENV.closeTimeoutSeconds];
+export const RELAY_TASK_LOCAL_VARIABLES: readonly string[] = Object.keys(localTaskVariables('', { smtp: 0, mx: 0 }));
 
 /** The task definition's environment without RELAY_TASK_LOCAL_VARIABLES. */
 export function relayTaskSharedEnvironment(environment: Record<string, string>): Record<string, string> {
@@ -86,15 +101,7 @@ export async function startLocalRelayTask(options: LocalRelayTaskOptions): Promi
   for (let attempt = 1; ; attempt++) {
     const smtpPort = await choosePort({ port: options.ports.smtp, explicit: options.explicit.smtp, host, name: 'SMTP relay', variable: SMTP_ENV.port }, log);
     const mxPort = await choosePort({ port: options.ports.mx, explicit: options.explicit.mx, host, name: 'MX', variable: MX_ENV.port }, log);
-    const env = {
-      ...options.containerEnvironment(template),
-      [SMTP_ENV.host]: host,
-      [SMTP_ENV.port]: String(smtpPort),
-      [MX_ENV.host]: host,
-      [MX_ENV.port]: String(mxPort),
-      [SMTP_ENV.hostname]: 'localhost',
-      [SMTP_ENV.closeTimeoutSeconds]: process.env[SMTP_ENV.closeTimeoutSeconds]?.trim() || '2',
-    };
+    const env = { ...options.containerEnvironment(template), ...localTaskVariables(host, { smtp: smtpPort, mx: mxPort }) };
     let running: RelayTaskProcess;
     const started = Date.now();
     try {

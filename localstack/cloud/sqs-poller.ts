@@ -152,10 +152,11 @@ export class SqsPoller {
         await new Promise((resolve) => setTimeout(resolve, 500));
         continue;
       } finally {
+        // The receive's slot is free again (a batch it brought takes one in dispatch, before any waiter runs).
         this.receiving--;
+        this.freeSlot();
       }
       if (messages.length === 0) {
-        this.freeSlot();
         if (waits) continue;
         return;
       }

@@ -19,7 +19,7 @@ import { ProviderError, type SourceSuppression, type SuppressionListRef } from '
 import { classifySuppression, countSuppression, type SuppressionDecision, type SuppressionWriteOutcome } from '../../domain/migrations/suppression-rules';
 import { newId } from '../../domain/ids';
 import { MAX_SUPPRESSIONS_PER_IMPORT } from './deps';
-import { afterEntries, currentPage, nextResource, type StretchContext, type StretchResult } from './stretch';
+import { afterEntries, currentPage, nextResource, outOfTime, type StretchContext, type StretchResult } from './stretch';
 
 /** Suppressions written at once. */
 const WRITE_CONCURRENCY = 16;
@@ -107,7 +107,7 @@ export async function importSuppressionsStretch(ctx: StretchContext): Promise<St
   }
   let worked = 0;
   while (worked < entries.length) {
-    if (worked > 0 && ctx.deps.clock.now().getTime() >= ctx.deadlineMs) break;
+    if (worked > 0 && outOfTime(ctx)) break;
     const rules = entries.slice(worked, worked + SUPPRESSION_WRITE_CHUNK).map((entry) => classifySuppression(entry));
     const outcomes = await mapBounded(rules, WRITE_CONCURRENCY, (rule) => write(ctx, list, rule));
     rules.forEach((rule, index) => (part.suppressions = countSuppression(part.suppressions, rule, outcomes[index])));

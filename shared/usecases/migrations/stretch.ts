@@ -32,6 +32,11 @@ export interface StretchResult {
 
 export type StretchWorker = (ctx: StretchContext) => Promise<StretchResult>;
 
+/** Whether the request's time budget is spent (work stops at the next boundary: an entry, a hundred, a stretch). */
+export function outOfTime(ctx: StretchContext): boolean {
+  return ctx.deps.clock.now().getTime() >= ctx.deadlineMs;
+}
+
 /** A page of the current resource (and list), from the request's cache or the provider. */
 export async function currentPage<T>(ctx: StretchContext, resource: ImportResource, read: (page: string | null) => Promise<SourcePage<T>>): Promise<SourcePage<T>> {
   const { progress } = ctx.head;
@@ -73,7 +78,7 @@ export async function workEntries<S, I>(
 ): Promise<{ worked: number; stop?: ProviderError }> {
   let worked = 0;
   for (const entry of entries) {
-    if (worked > 0 && ctx.deps.clock.now().getTime() >= ctx.deadlineMs) break;
+    if (worked > 0 && outOfTime(ctx)) break;
     let item: I | null;
     try {
       item = await work(entry);

@@ -12,7 +12,7 @@ import { importDomainsStretch } from './import-domains';
 import { importSuppressionsStretch } from './import-suppressions';
 import { importTemplatesStretch } from './import-templates';
 import { importWebhooksStretch } from './import-webhooks';
-import { nextResource, type StretchContext, type StretchWorker } from './stretch';
+import { nextResource, outOfTime, type StretchContext, type StretchWorker } from './stretch';
 
 const WORKERS: Record<ImportResource, StretchWorker> = {
   domains: importDomainsStretch,
@@ -45,7 +45,7 @@ export async function workImport(ctx: StretchContext, leaseUntilMs: number): Pro
   let stretches = 0;
   let retryAfterSeconds: number | null = null;
   while (head.progress.resource < head.resources.length) {
-    if (deps.clock.now().getTime() >= ctx.deadlineMs || (max !== null && stretches >= max)) break;
+    if (outOfTime(ctx) || (max !== null && stretches >= max)) break;
     const resource = head.resources[head.progress.resource]!;
     let result;
     try {
