@@ -7,7 +7,7 @@
  *    its end, and a shard that closes (DynamoDB Local rolls shards every 4 h) triggers a new listing;
  *  - reading: GetShardIterator (TRIM_HORIZON or LATEST for a new mapping, AFTER_SEQUENCE_NUMBER from a
  *    checkpoint), then GetRecords, at once again while records come, else every 250 ms (Lambda's base
- *    rate of 4 reads a second);
+ *    rate of 4 reads a second); the mappings of a stream share those reads (./stream-shard-feed.ts);
  *  - filters: records matching none of the definition's patterns are dropped and checkpointed, never
  *    handed to the function (Lambda's event filtering);
  *  - batches: up to batchSize matching records, invoked at once or after maxBatchingWindowMs;
@@ -24,18 +24,16 @@ import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import {
   DescribeStreamCommand,
-  GetRecordsCommand,
-  GetShardIteratorCommand,
   type AttributeValue as SdkAttributeValue,
   type DynamoDBStreamsClient,
   type _Record,
   type Shard,
-  type ShardIteratorType,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { FilterPattern, FilterValue, StreamWorkerDefinition } from '../../infra/definitions';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './constants';
 import { invokeWithinTimeout } from './lambda-timeout';
+import { StreamShardFeed, type Position } from './stream-shard-feed';
 
 export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
 
@@ -70,12 +68,14 @@ export interface StreamPollerOptions extends MappingSettings {
   /** Delivers the description of a batch given up on (the on-failure queue); retried until it succeeds. */
   onFailure?: (failure: StreamBatchFailure) => Promise<void>;
   checkpoints: StreamCheckpoints;
+  /** The stream's reads, shared with its other mappings (./stream-shard-feed.ts); absent: a feed of this poller's own. */
+  feed?: StreamShardFeed;
   /**
    * Wait between reads of a shard that returned nothing, while records came in the last `busyForMs`, and
    * once it has been quiet longer (`idlePollIntervalMs`): both 250 ms by default, Lambda's base rate of 4
    * reads a second (https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html, "Polling and batching
    * streams"). Each adds up to that much to a record's latency; each empty read costs DynamoDB Local
-   * ~2-5 ms of CPU and this thread ~1 ms, per mapping.
+   * ~2-5 ms of CPU and this thread ~1 ms (shared by the stream's mappings: ./stream-shard-feed.ts).
    */
   pollIntervalMs?: number;
   idlePollIntervalMs?: number;
@@ -287,7 +287,6 @@ interface Pending {
 
 type Outcome = { kind: 'ok' } | { kind: 'partial'; from: number } | { kind: 'error'; message: string };
 
-type Position = { type: 'TRIM_HORIZON' | 'LATEST' } | { type: 'AFTER_SEQUENCE_NUMBER'; sequenceNumber: string };
 
 class Stopped extends Error {}
 
@@ -304,7 +303,11 @@ export class StreamPoller {
   /** Counters for /health, tests and benchmarks. */
   readonly stats = { invocations: 0, records: 0, filteredOut: 0, failedBatches: 0, shards: 0 };
 
-  constructor(private readonly options: StreamPollerOptions) {}
+  private readonly feed: StreamShardFeed;
+
+  constructor(private readonly options: StreamPollerOptions) {
+    this.feed = options.feed ?? new StreamShardFeed({ streams: options.streams, streamArn: options.streamArn, minIntervalMs: options.pollIntervalMs, log: options.log });
+  }
 
   start(): void {
     if (this.running) return;
@@ -439,112 +442,80 @@ export class StreamPoller {
 
   // -- reading -----------------------------------------------------------------------------------
 
-  private async iterator(shardId: string, position: Position): Promise<string | undefined> {
-    for (;;) {
-      if (!this.running) throw new Stopped();
-      try {
-        const result = await this.options.streams.send(
-          new GetShardIteratorCommand({
-            StreamArn: this.options.streamArn,
-            ShardId: shardId,
-            ShardIteratorType: position.type as ShardIteratorType,
-            ...(position.type === 'AFTER_SEQUENCE_NUMBER' ? { SequenceNumber: position.sequenceNumber } : {}),
-          }),
-          { abortSignal: this.abort.signal },
-        );
-        return result.ShardIterator;
-      } catch (error) {
-        if (!this.running) throw new Stopped();
-        const name = (error as Error).name;
-        if (name === 'TrimmedDataAccessException' && position.type === 'AFTER_SEQUENCE_NUMBER') {
-          // Older than the stream keeps (24 h): what came between is gone; go on from the oldest record.
-          this.options.log(`${this.options.name}: checkpoint ${position.sequenceNumber} of ${shardId} is trimmed; reading from the trim horizon`);
-          position = { type: 'TRIM_HORIZON' };
-          continue;
-        }
-        if (name === 'ResourceNotFoundException') return undefined;
-        this.setError(`GetShardIterator failed: ${(error as Error).message}`);
-        await this.sleep(500);
-      }
-    }
-  }
-
   private async readShard(shardId: string, start: Position): Promise<void> {
-    const { batchSize, maxBatchingWindowMs, filters } = this.options;
+    const { batchSize, maxBatchingWindowMs, filters, name } = this.options;
     const busyInterval = this.options.pollIntervalMs ?? 250;
     const idleInterval = this.options.idlePollIntervalMs ?? 250;
     const busyFor = this.options.busyForMs ?? 1000;
     let lastRecordAt = 0;
-    let iterator = await this.iterator(shardId, start);
+    let exhausted = false;
+    let waitMs: number | undefined;
     let lastRead = start.type === 'AFTER_SEQUENCE_NUMBER' ? start.sequenceNumber : undefined;
     const buffer: Pending[] = [];
     let firstBufferedAt = 0;
     /** Filtered-out records read while nothing was buffered, not yet checkpointed. */
     let skippedThrough: string | undefined;
 
-    while (this.running) {
-      let read = 0;
-      if (iterator !== undefined && buffer.length < batchSize) {
-        try {
-          const result = await this.options.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }), { abortSignal: this.abort.signal });
-          // Converted before anything moves: a record that cannot be converted stops the shard here
-          // (reported in /health, read again) rather than being skipped.
-          const records = (result.Records ?? []).map((raw) => ({ sequenceNumber: raw.dynamodb?.SequenceNumber ?? '', record: toLambdaRecord(raw, this.options.streamArn) }));
-          iterator = result.NextShardIterator;
-          this.error = null;
-          if (records.length > 0) lastRecordAt = Date.now();
-          for (const { sequenceNumber, record } of records) {
-            read++;
-            lastRead = sequenceNumber;
-            if (matchesFilters(filters, record)) {
-              buffer.push({ record, sequenceNumber, checkpointTo: sequenceNumber });
-              if (!firstBufferedAt) firstBufferedAt = Date.now();
-            } else {
-              this.stats.filteredOut++;
-              if (buffer.length) buffer[buffer.length - 1]!.checkpointTo = sequenceNumber;
-              else skippedThrough = sequenceNumber;
+    try {
+      while (this.running) {
+        let read = 0;
+        if (!exhausted && buffer.length < batchSize) {
+          try {
+            const position: Position = lastRead ? { type: 'AFTER_SEQUENCE_NUMBER', sequenceNumber: lastRead } : start;
+            const result = await this.feed.read(name, shardId, position, this.abort.signal);
+            // Converted before anything moves: a record that cannot be converted stops the shard here
+            // (reported in /health, read again) rather than being skipped.
+            const records = result.records.map((raw) => ({ sequenceNumber: raw.dynamodb?.SequenceNumber ?? '', record: toLambdaRecord(raw, this.options.streamArn) }));
+            exhausted = result.exhausted;
+            waitMs = result.waitMs;
+            this.error = null;
+            if (records.length > 0) lastRecordAt = Date.now();
+            for (const { sequenceNumber, record } of records) {
+              read++;
+              lastRead = sequenceNumber;
+              if (matchesFilters(filters, record)) {
+                buffer.push({ record, sequenceNumber, checkpointTo: sequenceNumber });
+                if (!firstBufferedAt) firstBufferedAt = Date.now();
+              } else {
+                this.stats.filteredOut++;
+                if (buffer.length) buffer[buffer.length - 1]!.checkpointTo = sequenceNumber;
+                else skippedThrough = sequenceNumber;
+              }
             }
-          }
-        } catch (error) {
-          if (!this.running) return;
-          const name = (error as Error).name;
-          if (name === 'ExpiredIteratorException') {
-            iterator = await this.iterator(shardId, lastRead ? { type: 'AFTER_SEQUENCE_NUMBER', sequenceNumber: lastRead } : start);
+          } catch (error) {
+            if (!this.running) return;
+            this.setError(`GetRecords on ${shardId} failed: ${(error as Error).message}`);
+            await this.sleep(500);
             continue;
           }
-          if (name === 'TrimmedDataAccessException') {
-            iterator = await this.iterator(shardId, { type: 'TRIM_HORIZON' });
-            continue;
-          }
-          this.setError(`GetRecords on ${shardId} failed: ${(error as Error).message}`);
-          await this.sleep(500);
+        }
+
+        const windowOver = firstBufferedAt > 0 && Date.now() - firstBufferedAt >= maxBatchingWindowMs;
+        if (buffer.length >= batchSize || (buffer.length > 0 && (windowOver || exhausted))) {
+          const batch = buffer.splice(0, batchSize);
+          firstBufferedAt = buffer.length ? Date.now() : 0;
+          skippedThrough = undefined;
+          if (!(await this.deliver(shardId, batch))) return;
           continue;
         }
+        if (skippedThrough) {
+          await this.saveCheckpoint(shardId, { sequenceNumber: skippedThrough });
+          skippedThrough = undefined;
+        }
+        if (exhausted && buffer.length === 0) {
+          // Closed and read to its end: its children may start.
+          await this.saveCheckpoint(shardId, { ...(lastRead ? { sequenceNumber: lastRead } : {}), done: true });
+          return;
+        }
+        if (read === 0 || buffer.length > 0) {
+          // An empty shard the other mappings read a moment ago is read again when the feed allows it.
+          const pollInterval = Math.min(Date.now() - lastRecordAt < busyFor ? busyInterval : idleInterval, waitMs ?? Infinity);
+          const windowLeft = buffer.length ? Math.max(1, maxBatchingWindowMs - (Date.now() - firstBufferedAt)) : pollInterval;
+          await this.sleep(Math.min(pollInterval, windowLeft));
+        }
       }
-
-      const exhausted = iterator === undefined;
-      const windowOver = firstBufferedAt > 0 && Date.now() - firstBufferedAt >= maxBatchingWindowMs;
-      if (buffer.length >= batchSize || (buffer.length > 0 && (windowOver || exhausted))) {
-        const batch = buffer.splice(0, batchSize);
-        firstBufferedAt = buffer.length ? Date.now() : 0;
-        skippedThrough = undefined;
-        if (!(await this.deliver(shardId, batch))) return;
-        continue;
-      }
-      if (skippedThrough) {
-        await this.saveCheckpoint(shardId, { sequenceNumber: skippedThrough });
-        skippedThrough = undefined;
-      }
-      if (exhausted && buffer.length === 0) {
-        // Closed and read to its end: its children may start.
-        await this.saveCheckpoint(shardId, { ...(lastRead ? { sequenceNumber: lastRead } : {}), done: true });
-        return;
-      }
-      if (read === 0 || buffer.length > 0) {
-        const pollInterval = Date.now() - lastRecordAt < busyFor ? busyInterval : idleInterval;
-        const windowLeft = buffer.length ? Math.max(1, maxBatchingWindowMs - (Date.now() - firstBufferedAt)) : pollInterval;
-        await this.sleep(Math.min(pollInterval, windowLeft));
-      }
+    } finally {
+      this.feed.release(name, shardId);
     }
   }
 

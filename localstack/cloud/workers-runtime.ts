@@ -13,6 +13,7 @@ import { localTaskPeriod, ScheduledTaskRunner, type TaskHandler, type TaskStatus
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
 import { SqsPoller, type WorkerHandler } from './sqs-poller';
 import { StreamCheckpoints, StreamPoller, type StreamHandler } from './stream-poller';
+import { StreamShardFeed } from './stream-shard-feed';
 
 /** A queue's event source mapping (AWS::Lambda::EventSourceMapping on an SQS queue) and its function. */
 export interface QueueWorkerConfig {
@@ -78,6 +79,9 @@ function startStreamPollers(config: StreamsConfig, sqs: SQSClient, log: (message
   const streams = new DynamoDBStreamsClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: config.dynamodbEndpoint, maxAttempts: 2 });
   const checkpoints = new StreamCheckpoints(config.checkpointFile, log);
   const fromEnv = pollIntervalsFromEnv(process.env);
+  const pollIntervalMs = config.pollIntervalMs ?? fromEnv.pollIntervalMs;
+  // The mappings share one read of each shard (./stream-shard-feed.ts).
+  const feed = new StreamShardFeed({ streams, streamArn: config.streamArn, minIntervalMs: pollIntervalMs, log });
   const pollers = new Map<string, StreamPoller>();
   for (const worker of config.workers) {
     const onFailure = worker.onFailure;
@@ -102,7 +106,8 @@ function startStreamPollers(config: StreamsConfig, sqs: SQSClient, log: (message
             }
           : undefined,
         checkpoints,
-        pollIntervalMs: config.pollIntervalMs ?? fromEnv.pollIntervalMs,
+        feed,
+        pollIntervalMs,
         idlePollIntervalMs: config.idlePollIntervalMs ?? fromEnv.idlePollIntervalMs,
         log,
       }),

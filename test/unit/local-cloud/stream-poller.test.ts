@@ -24,6 +24,8 @@ import { STREAM_WORKERS, TABLE, type FilterPattern } from '../../../infra/defini
 import { createKeysOnlyTable, ensureTemplateTable } from '../../support/template-table';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../../localstack/cloud/dynamodb';
 import { matchesFilters, StreamCheckpoints, StreamPoller, type StreamBatchFailure, type StreamPollerOptions } from '../../../localstack/cloud/stream-poller';
+import { ScriptedStream } from '../../support/scripted-stream';
+import { StreamShardFeed } from '../../../localstack/cloud/stream-shard-feed';
 import { waitFor } from '../../support/wait';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -400,55 +402,45 @@ describe('provisioning the table stream', () => {
   });
 });
 
-describe('StreamPoller shard lineage (scripted stream)', () => {
-  /** A stream whose shards the test controls: records per shard, closing a shard, adding a child. */
-  class ScriptedStream {
-    shards: { shard: Shard; records: _Record[]; closed: boolean }[] = [];
-    private seq = 0;
-    addShard(id: string, parent?: string) {
-      this.shards.push({ shard: { ShardId: id, ParentShardId: parent, SequenceNumberRange: { StartingSequenceNumber: String(this.seq + 1).padStart(21, '0') } }, records: [], closed: false });
+describe('StreamPollers of one stream sharing its reads (DynamoDB Local)', () => {
+  it('each mapping gets every record it matches, in order; one that fails and retries holds back no other; one read of the shard serves them all', async () => {
+    const { name, streamArn } = await newTable();
+    let getRecords = 0;
+    const counted = { send: (command: unknown, options?: unknown) => ((command as object) instanceof GetRecordsCommand && getRecords++, streams.send(command as never, options as never)) } as unknown as DynamoDBStreamsClient;
+    const feed = new StreamShardFeed({ streams: counted, streamArn, minIntervalMs: 50 });
+    const seen: Record<string, string[]> = { all: [], emails: [], flaky: [] };
+    let failures = 0;
+    poller(streamArn, async (event) => void seen.all!.push(...event.Records.map((r) => r.dynamodb!.Keys!.PK!.S!)), { name: 'all', filters: [], feed, streams: counted, pollIntervalMs: 50 });
+    poller(streamArn, async (event) => void seen.emails!.push(...ids(event)), { name: 'emails', feed, streams: counted, pollIntervalMs: 50 });
+    poller(
+      streamArn,
+      async (event) => {
+        // Fails its first three batches: retried (the mapping's own business) while the others go on.
+        if (failures++ < 3) throw new Error('not yet');
+        seen.flaky!.push(...ids(event));
+      },
+      { name: 'flaky', feed, streams: counted, pollIntervalMs: 50, retryAttempts: -1, retryBaseDelayMs: 300, retryMaxDelayMs: 300 },
+    );
+    for (let i = 0; i < 5; i++) {
+      await putEmail(name, `e${i}`);
+      await putOther(name, `COUNTER#${i}`);
     }
-    put(shardId: string, id: string) {
-      const entry = this.shards.find((s) => s.shard.ShardId === shardId)!;
-      const sequence = String(++this.seq).padStart(21, '0');
-      entry.records.push({
-        eventID: `ev-${sequence}`,
-        eventName: 'INSERT',
-        eventVersion: '1.1',
-        eventSource: 'aws:dynamodb',
-        awsRegion: 'ddblocal',
-        dynamodb: { SequenceNumber: sequence, NewImage: { type: { S: 'email' }, id: { S: id } }, Keys: { PK: { S: id } }, StreamViewType: 'NEW_IMAGE' },
-      });
-    }
-    close(shardId: string) {
-      const entry = this.shards.find((s) => s.shard.ShardId === shardId)!;
-      entry.closed = true;
-      entry.shard.SequenceNumberRange!.EndingSequenceNumber = entry.records.at(-1)?.dynamodb?.SequenceNumber ?? '0';
-    }
-    client(): DynamoDBStreamsClient {
-      return {
-        send: async (command: unknown) => {
-          await sleep(1);
-          if (command instanceof DescribeStreamCommand) return { StreamDescription: { Shards: this.shards.map((s) => ({ ...s.shard })) } };
-          if (command instanceof GetShardIteratorCommand) {
-            const { ShardId, ShardIteratorType, SequenceNumber } = command.input;
-            const entry = this.shards.find((s) => s.shard.ShardId === ShardId)!;
-            const position = ShardIteratorType === 'AFTER_SEQUENCE_NUMBER' ? entry.records.findIndex((r) => r.dynamodb!.SequenceNumber === SequenceNumber) + 1 : ShardIteratorType === 'LATEST' ? entry.records.length : 0;
-            return { ShardIterator: `${ShardId}|${position}` };
-          }
-          if (command instanceof GetRecordsCommand) {
-            const [shardId, at] = command.input.ShardIterator!.split('|');
-            const entry = this.shards.find((s) => s.shard.ShardId === shardId)!;
-            const records = entry.records.slice(Number(at));
-            const next = Number(at) + records.length;
-            return { Records: records, NextShardIterator: entry.closed && records.length === 0 ? undefined : `${shardId}|${next}` };
-          }
-          throw new Error(`unexpected command ${(command as object).constructor.name}`);
-        },
-      } as unknown as DynamoDBStreamsClient;
-    }
-  }
+    const emails = ['e0', 'e1', 'e2', 'e3', 'e4'];
+    await waitUntil(() => seen.emails!.length === 5 && seen.all!.length === 10);
+    expect(seen.flaky!.length).toBeLessThan(5);
+    await waitUntil(() => seen.flaky!.length === 5, 15_000);
+    expect(seen.emails).toEqual(emails);
+    expect(seen.flaky).toEqual(emails);
+    expect(seen.all).toEqual(emails.flatMap((id, i) => [`EMAIL#${id}`, `COUNTER#${i}`]));
+    // Quiet now: three mappings polling every 50 ms for a second read the shard about 20 times, not 60.
+    const before = getRecords;
+    await sleep(1_000);
+    expect(getRecords - before).toBeLessThanOrEqual(25);
+    expect(getRecords - before).toBeGreaterThanOrEqual(5);
+  });
+});
 
+describe('StreamPoller shard lineage (scripted stream)', () => {
   it('reads a closed parent to its end before its child, and follows a shard that closes', async () => {
     const stream = new ScriptedStream();
     stream.addShard('shardId-parent');
