@@ -41,15 +41,17 @@ module.exports = {
     // Jest runs each global setup module once per run, so with both projects they share one local cloud.
     { ...common, ...sharedStack, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.test.ts'] },
     { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
-    // Stacks of their own on disk, killed and restarted (test/durability/kill.test.ts): alone on the machine.
+    // Stacks of their own on disk, killed and restarted (test/durability/kill.test.ts): alone on the machine
+    // (among the other files, 3 at once, the whole suite took 12:21 against 11:06, the kill test 1:31).
     { ...common, displayName: 'durability', testMatch: ['<rootDir>/test/durability/**/*.test.ts'], runner: '<rootDir>/test/support/jest-serial-runner.js' },
   ],
-  // One file per core, up to six (beyond that the shared stack's one API thread is the limit). On 2 cores
-  // three files at once used to keep both busy; since SES publishes an event per recipient, the shared
-  // stack's pipelines then fell behind (webhooks not attempted for 40 s and more, in 2 of 6 whole runs)
-  // for no gain: 2 at once ran the whole suite in 11:34, all passed, against 11:14-12:09 with failures at 3.
+  // Three files at once on 2 cores, one more than the cores beyond that, up to six (beyond that the shared
+  // stack's one API thread is the limit). Most of a file's time is waiting on the pipelines, not CPU: at 2
+  // at once the machine was 65% busy and the whole suite took 13:10-13:55; at 3 at once 11:06, 77% busy,
+  // all passed (2026-11-25, once the stream mappings shared their reads: before that the shared stack's
+  // workers thread fell behind at 3, webhooks not attempted for 40 s in 2 of 6 whole runs).
   // `--maxWorkers=N` on the command line overrides it.
-  maxWorkers: Math.max(2, Math.min(6, availableParallelism())),
+  maxWorkers: Math.max(3, Math.min(6, availableParallelism() + 1)),
   testSequencer: '<rootDir>/test/support/jest-sequencer.js',
   reporters: ['default', '<rootDir>/test/support/jest-wall-time-reporter.js'],
   testTimeout: 60000,

@@ -104,6 +104,32 @@ const CASES: Case[] = [
   },
 ];
 
+
+/**
+ * How many times the bounce list's pages were cut when the per-answer counts `added` hold them in order,
+ * each page whole in one answer or split over consecutive answers (a time budget cut it); null when they
+ * are not there.
+ */
+function pageCuts(added: number[], pages: number[]): number | null {
+  for (let start = 0; start < added.length; start++) {
+    let at = start;
+    let cuts = 0;
+    const whole = pages.every((page) => {
+      if (page === 0) return added[at++] === 0;
+      let sum = 0;
+      let pieces = 0;
+      while (at < added.length && sum < page && added[at]! > 0) {
+        sum += added[at++]!;
+        pieces++;
+      }
+      cuts += pieces - 1;
+      return sum === page;
+    });
+    if (whole) return cuts;
+  }
+  return null;
+}
+
 describe('a chain of continuations (one stretch per request) ends with the same report as one long request', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'mailservice-imports-chain-'));
   let own: SpawnedStack;
@@ -195,7 +221,9 @@ describe('a chain of continuations (one stretch per request) ends with the same 
     const added = found.map((count, index) => count - (index === 0 ? 0 : found[index - 1]!));
     expect(Math.max(...added)).toBeLessThanOrEqual(c.pageSize);
     expect(Math.min(...added)).toBeGreaterThanOrEqual(0);
-    expect(`,${added.join(',')},`).toContain(`,${c.bouncePages.join(',')},`);
+    // A page the chain's own time budget cut (a loaded machine) comes in two answers or more, in order.
+    const cuts = pageCuts(added, c.bouncePages);
+    expect({ added, cuts }).toEqual({ added, cuts: expect.any(Number) });
     // Domains, webhooks, templates (a stretch at least each), the list of lists, and every page.
     expect(chain.length).toBeGreaterThanOrEqual(4 + c.bouncePages.length);
     expect(chain.length).toBeGreaterThan(long.length + c.bouncePages.length);
@@ -223,12 +251,15 @@ describe('a chain of continuations (one stretch per request) ends with the same 
     const sharedPaths = sharedLog.filter((path) => !perRequest(path));
     // A page the long import's time budget cut (a loaded machine) is read again by its next request:
     // the long import's reads are the chain's, plus at most one per continuation it needed.
+    // And a page the chain's budget cut is read again by the chain's next request.
     const extra = [...sharedPaths];
+    const chainExtra: string[] = [];
     for (const path of ownPaths) {
       const at = extra.indexOf(path);
-      expect(at).toBeGreaterThanOrEqual(0);
-      extra.splice(at, 1);
+      if (at < 0) chainExtra.push(path);
+      else extra.splice(at, 1);
     }
+    expect(chainExtra.length).toBeLessThanOrEqual(cuts!);
     expect(extra.length).toBeLessThanOrEqual(long.length - 1);
     expect(new Set(ownLog)).toEqual(new Set(sharedLog));
     if (provider === 'postmark') {
@@ -238,7 +269,7 @@ describe('a chain of continuations (one stretch per request) ends with the same 
       const sharedDumps = sharedLog.filter((path) => path === bounceDump).length;
       expect(sharedDumps).toBeGreaterThanOrEqual(1);
       expect(sharedDumps).toBeLessThanOrEqual(long.length);
-      expect(ownLog.filter((path) => path === bounceDump)).toHaveLength(c.bouncePages.length);
+      expect(ownLog.filter((path) => path === bounceDump)).toHaveLength(c.bouncePages.length + cuts!);
     }
   }, 150_000);
 

