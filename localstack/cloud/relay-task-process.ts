@@ -64,7 +64,10 @@ const RUNTIME_ENTRY = join(__dirname, 'relay-task-entry.cjs');
 const OUTPUT_KEPT = 20_000;
 
 export function startRelayTaskProcess(options: RelayTaskProcessOptions): Promise<RelayTaskProcess> {
-  const child = spawn(process.execPath, [RUNTIME_ENTRY], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  // Its own process group: a terminal's Ctrl-C reaches the local cloud, which stops the task in its turn
+  // (SIGTERM, as ECS does) instead of the task stopping on its own first; the IPC channel still takes it
+  // down with the local cloud (./relay-task-runtime.ts exits when the channel closes).
+  const child = spawn(process.execPath, [RUNTIME_ENTRY], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });
   let output = '';
   for (const stream of [child.stdout!, child.stderr!]) {
     createInterface({ input: stream }).on('line', (line) => {

@@ -63,7 +63,7 @@ async function waitUntil(what: string, done: () => Promise<boolean> | boolean, t
   );
 }
 
-async function startThenSignalNpm(signal: NodeJS.Signals): Promise<void> {
+async function startThenSignalNpm(signal: NodeJS.Signals, target: 'npm' | 'group' = 'npm'): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), `mailservice-npm-start-${signal}-`));
   const npm = spawn('npm', ['start'], {
     cwd: ROOT,
@@ -91,12 +91,19 @@ async function startThenSignalNpm(signal: NodeJS.Signals): Promise<void> {
     expect(before.some((p) => p.command.includes('localstack/start.ts') && !p.command.includes('tsx localstack'))).toBe(true);
     for (const address of addresses) expect(await portOpen(address)).toBe(true);
 
-    process.kill(npm.pid!, signal); // npm's own process only, not the group
+    // npm's own process only, or the whole group as a terminal's Ctrl-C does.
+    process.kill(target === 'npm' ? npm.pid! : -pgid, signal);
 
-    await waitUntil(`no process of npm start's group left after ${signal} to npm`, () => processGroup(pgid).length === 0, 30_000, () => JSON.stringify(processGroup(pgid)));
+    await waitUntil(`no process of npm start's group left after ${signal} to ${target}`, () => processGroup(pgid).length === 0, 30_000, () => JSON.stringify(processGroup(pgid)));
     const open: string[] = [];
     for (const address of addresses) if (await portOpen(address)) open.push(address);
     expect(open).toEqual([]);
+    if (target === 'group') {
+      // Stopped in order: the relay task by the local cloud (not on its own), DynamoDB Local after the
+      // functions that use it (no pass failing against it on the way out).
+      expect(output).toMatch(/SMTP relay task \(pid \d+\) exited with code 0\n/);
+      expect(output).not.toMatch(/unexpectedly|pass failed|ECONNREFUSED/);
+    }
   } finally {
     try {
       process.kill(-pgid, 'SIGKILL'); // whatever a failed run left
@@ -107,9 +114,10 @@ async function startThenSignalNpm(signal: NodeJS.Signals): Promise<void> {
   }
 }
 
-describe('npm start stops the whole stack when its own process is signalled', () => {
+describe('npm start stops the whole stack when its own process (or its group) is signalled', () => {
   test.concurrent('SIGTERM to npm', () => startThenSignalNpm('SIGTERM'), 150_000);
   test.concurrent('SIGINT to npm', () => startThenSignalNpm('SIGINT'), 150_000);
   // npm gets no chance to pass anything on: the stack sees tsx's CLI re-parented (localstack/cloud/launcher-watch.ts).
   test.concurrent('SIGKILL to npm', () => startThenSignalNpm('SIGKILL'), 150_000);
+  test.concurrent('SIGINT to the whole group (Ctrl-C in a terminal)', () => startThenSignalNpm('SIGINT', 'group'), 150_000);
 });

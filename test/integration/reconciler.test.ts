@@ -143,15 +143,15 @@ describe('reconciler', () => {
   });
 
   it('reports its passes and re-drives on /health', async () => {
-    // The re-drives of the tests above, counted over the reconciler's passes.
+    // The re-drives of the tests above, counted over the reconciler's passes. A pass reports when it ends,
+    // and a re-drive's effect (a delivery made) can be seen before the pass that made it has ended.
     const health = await waitFor(async () => {
       const body = (await fetch(`${stack().apiUrl}/health`).then((r) => r.json())) as any;
-      return body.tasks?.reconciler?.passes > 0 ? body : undefined;
-    }, 'a reconciler pass');
+      const totals = body.tasks?.reconciler?.totals ?? {};
+      return totals.redriven_queued >= 2 && totals.redriven_scheduled >= 1 && totals.redriven_webhooks >= 1 ? body : undefined;
+    }, 'the re-drives above counted in the passes reported on /health', 15_000);
     expect(health.components['task:reconciler']).toBe('up');
-    expect(health.tasks.reconciler.totals.redriven_queued).toBeGreaterThanOrEqual(2);
-    expect(health.tasks.reconciler.totals.redriven_scheduled).toBeGreaterThanOrEqual(1);
-    expect(health.tasks.reconciler.totals.redriven_webhooks).toBeGreaterThanOrEqual(1);
+    expect(health.tasks.reconciler.passes).toBeGreaterThan(0);
     expect(health.queues[stack().info.resources!.queues.send!.name]).toMatchObject({ messages: expect.any(Number) });
   });
 });

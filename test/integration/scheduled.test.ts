@@ -120,7 +120,13 @@ describe('scheduled sends', () => {
       await sleep(i * 15);
       return api('PATCH', `/emails/${id}`, { key: account.key, body: { cancel: true } });
     }));
-    await sleep(3000);
+    // Each email settles: cancelled, or sent (however slow the pipeline); then, 3 s after the cancels at
+    // least, a last look for a copy that should not be there.
+    const lastLook = Date.now() + 3000;
+    for (const [i, id] of ids.entries()) {
+      if (cancels[i]!.status !== 200) await waitFor(async () => (await sesMessagesFor(id)).length > 0, `${id} sent`, 20_000);
+    }
+    await sleep(Math.max(0, lastLook - Date.now()));
     for (const [i, id] of ids.entries()) {
       const email = await emailOf(account, id);
       const sent = await sesMessagesFor(id);
@@ -141,7 +147,9 @@ describe('scheduled sends', () => {
     await sleep(Math.max(0, Date.parse(at) - Date.now() - 40));
     const later = inMs(2500);
     const patches = await Promise.all(ids.map((id) => api('PATCH', `/emails/${id}`, { key: account.key, body: { scheduled_at: later } })));
-    await sleep(4500);
+    // Each one sent (however slow the pipeline), then a last look for a second copy.
+    for (const id of ids) await waitFor(async () => (await sesMessagesFor(id)).length > 0, `${id} sent`, 20_000);
+    await sleep(Math.max(1000, Date.parse(later) + 1000 - Date.now()));
     for (const [i, id] of ids.entries()) {
       const email = await emailOf(account, id);
       expect(await sesMessagesFor(id)).toHaveLength(1);
