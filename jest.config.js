@@ -47,8 +47,8 @@ module.exports = {
   ],
   // Three files at once on 2 cores, one more than the cores beyond that, up to six (beyond that the shared
   // stack's one API thread is the limit). Most of a file's time is waiting on the pipelines, not CPU: at 2
-  // at once the machine was 65% busy and the whole suite took 13:10-13:55; at 3 at once 11:06, 77% busy,
-  // all passed (2026-11-25, once the stream mappings shared their reads: before that the shared stack's
+  // at once the machine was 65% busy and the whole suite took 13:10-13:55; at 3 at once 10:46-11:06 (a
+  // fresh clone, and 77% busy), all passed (2026-11-25, once the stream mappings shared their reads: before that the shared stack's
   // workers thread fell behind at 3, webhooks not attempted for 40 s in 2 of 6 whole runs).
   // `--maxWorkers=N` on the command line overrides it.
   maxWorkers: Math.max(3, Math.min(6, availableParallelism() + 1)),
