@@ -225,6 +225,8 @@ function samePosition(a: Position, b: Position): boolean {
 /** The promise, or a rejection when the signal aborts first (a stopping mapping does not wait on a shared read). */
 function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
   if (!signal) return promise;
+  // A shared read left by every mapping that waited on it must not fail unhandled (a thread-ending error).
+  promise.catch(() => undefined);
   if (signal.aborted) return Promise.reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));

@@ -195,3 +195,33 @@ describe('StreamShardFeed', () => {
     expect(iterators()).toBeGreaterThanOrEqual(3);
   });
 });
+
+describe('StreamShardFeed when a mapping stops', () => {
+  it('a mapping that stops while a shared read is under way is answered at once, and the read failing later is not an unhandled rejection', async () => {
+    let fail: (error: Error) => void = () => undefined;
+    const hanging = new Promise<never>((_resolve, reject) => (fail = reject));
+    const feed = new StreamShardFeed({
+      streams: { send: (async (command: { constructor: { name: string } }) => (command.constructor.name === 'GetShardIteratorCommand' ? { ShardIterator: 'it' } : hanging)) as never },
+      streamArn: 'arn:scripted',
+      minIntervalMs: 0,
+    });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const stop = new AbortController();
+      const reading = feed.read('one', SHARD, TRIM, stop.signal);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      stop.abort();
+      await expect(reading).rejects.toMatchObject({ name: 'AbortError' });
+      // Stopped already: a mapping asking now (a read of its own, no shared one under way) is refused
+      // without waiting, and the read it started is left to fail alone.
+      await expect(feed.read('two', 'shardId-2', TRIM, stop.signal)).rejects.toMatchObject({ name: 'AbortError' });
+      fail(new Error('connection refused'));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});
