@@ -481,13 +481,13 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
         check('dns', async () => dns.listRecords()),
       ]);
       for (const source of deployment.queueSources) components[`worker:${source.function.name}`] = workers.alive() ? 'up' : 'down';
-      const { streams, tasks } = await workers.status();
+      const { streams, streamReads, tasks } = await workers.status();
       for (const source of deployment.streamSources) components[`stream:${source.function.name}`] = workers.alive() ? (streams[source.function.name] ?? 'down: not running') : 'down';
       for (const schedule of deployment.schedules) components[`task:${schedule.function.name}`] = workers.alive() ? (tasks[schedule.function.name]?.state ?? 'down: not running') : 'down';
       // Stuck work, before a customer sees it: each queue's backlog and oldest message, the reconciler's re-drives.
       // The SMTP relay: its address, whether it listens, and its open connections.
       const { smtp, mx } = await relay.health();
-      return { ok: Object.values(components).every((state) => state === 'up') && smtp.state === 'up' && mx.state === 'up', components, queues: queueBacklog(fauxqs, queueNames), tasks, smtp, mx };
+      return { ok: Object.values(components).every((state) => state === 'up') && smtp.state === 'up' && mx.state === 'up', components, queues: queueBacklog(fauxqs, queueNames), tasks, stream_reads: streamReads, smtp, mx };
     };
 
     const info: LocalStackInfo = {

@@ -33,7 +33,7 @@ import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, Dy
 import type { FilterPattern, FilterValue, StreamWorkerDefinition } from '../../infra/definitions';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './constants';
 import { invokeWithinTimeout } from './lambda-timeout';
-import { StreamShardFeed, type Position } from './stream-shard-feed';
+import { STREAM_BASE_POLL_MS, StreamShardFeed, type Position } from './stream-shard-feed';
 
 export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
 
@@ -287,9 +287,6 @@ interface Pending {
 
 type Outcome = { kind: 'ok' } | { kind: 'partial'; from: number } | { kind: 'error'; message: string };
 
-
-class Stopped extends Error {}
-
 export class StreamPoller {
   private running = false;
   private readonly abort = new AbortController();
@@ -425,10 +422,9 @@ export class StreamPoller {
         position = { type: 'LATEST' };
       } else position = { type: 'TRIM_HORIZON' };
       const reader = this.readShard(id, position)
-        .catch((error: unknown) => {
-          if (!(error instanceof Stopped)) this.setError(`shard ${id} failed: ${(error as Error).message}`);
-        })
+        .catch((error: unknown) => this.setError(`shard ${id} failed: ${(error as Error).message}`))
         .finally(() => {
+          this.feed.release(this.options.name, id);
           this.readers.delete(id);
           this.stats.shards = this.readers.size;
           // A shard read to its end may have children waiting.
@@ -444,8 +440,8 @@ export class StreamPoller {
 
   private async readShard(shardId: string, start: Position): Promise<void> {
     const { batchSize, maxBatchingWindowMs, filters, name } = this.options;
-    const busyInterval = this.options.pollIntervalMs ?? 250;
-    const idleInterval = this.options.idlePollIntervalMs ?? 250;
+    const busyInterval = this.options.pollIntervalMs ?? STREAM_BASE_POLL_MS;
+    const idleInterval = this.options.idlePollIntervalMs ?? STREAM_BASE_POLL_MS;
     const busyFor = this.options.busyForMs ?? 1000;
     let lastRecordAt = 0;
     let exhausted = false;
@@ -456,66 +452,62 @@ export class StreamPoller {
     /** Filtered-out records read while nothing was buffered, not yet checkpointed. */
     let skippedThrough: string | undefined;
 
-    try {
-      while (this.running) {
-        let read = 0;
-        if (!exhausted && buffer.length < batchSize) {
-          try {
-            const position: Position = lastRead ? { type: 'AFTER_SEQUENCE_NUMBER', sequenceNumber: lastRead } : start;
-            const result = await this.feed.read(name, shardId, position, this.abort.signal);
-            // Converted before anything moves: a record that cannot be converted stops the shard here
-            // (reported in /health, read again) rather than being skipped.
-            const records = result.records.map((raw) => ({ sequenceNumber: raw.dynamodb?.SequenceNumber ?? '', record: toLambdaRecord(raw, this.options.streamArn) }));
-            exhausted = result.exhausted;
-            waitMs = result.waitMs;
-            this.error = null;
-            if (records.length > 0) lastRecordAt = Date.now();
-            for (const { sequenceNumber, record } of records) {
-              read++;
-              lastRead = sequenceNumber;
-              if (matchesFilters(filters, record)) {
-                buffer.push({ record, sequenceNumber, checkpointTo: sequenceNumber });
-                if (!firstBufferedAt) firstBufferedAt = Date.now();
-              } else {
-                this.stats.filteredOut++;
-                if (buffer.length) buffer[buffer.length - 1]!.checkpointTo = sequenceNumber;
-                else skippedThrough = sequenceNumber;
-              }
+    while (this.running) {
+      let read = 0;
+      if (!exhausted && buffer.length < batchSize) {
+        try {
+          const position: Position = lastRead ? { type: 'AFTER_SEQUENCE_NUMBER', sequenceNumber: lastRead } : start;
+          const result = await this.feed.read(name, shardId, position, this.abort.signal);
+          // Converted before anything moves: a record that cannot be converted stops the shard here
+          // (reported in /health, read again) rather than being skipped.
+          const records = result.records.map((raw) => ({ sequenceNumber: raw.dynamodb?.SequenceNumber ?? '', record: toLambdaRecord(raw, this.options.streamArn) }));
+          exhausted = result.exhausted;
+          waitMs = result.waitMs;
+          this.error = null;
+          if (records.length > 0) lastRecordAt = Date.now();
+          for (const { sequenceNumber, record } of records) {
+            read++;
+            lastRead = sequenceNumber;
+            if (matchesFilters(filters, record)) {
+              buffer.push({ record, sequenceNumber, checkpointTo: sequenceNumber });
+              if (!firstBufferedAt) firstBufferedAt = Date.now();
+            } else {
+              this.stats.filteredOut++;
+              if (buffer.length) buffer[buffer.length - 1]!.checkpointTo = sequenceNumber;
+              else skippedThrough = sequenceNumber;
             }
-          } catch (error) {
-            if (!this.running) return;
-            this.setError(`GetRecords on ${shardId} failed: ${(error as Error).message}`);
-            await this.sleep(500);
-            continue;
           }
-        }
-
-        const windowOver = firstBufferedAt > 0 && Date.now() - firstBufferedAt >= maxBatchingWindowMs;
-        if (buffer.length >= batchSize || (buffer.length > 0 && (windowOver || exhausted))) {
-          const batch = buffer.splice(0, batchSize);
-          firstBufferedAt = buffer.length ? Date.now() : 0;
-          skippedThrough = undefined;
-          if (!(await this.deliver(shardId, batch))) return;
+        } catch (error) {
+          if (!this.running) return;
+          this.setError(`GetRecords on ${shardId} failed: ${(error as Error).message}`);
+          await this.sleep(500);
           continue;
         }
-        if (skippedThrough) {
-          await this.saveCheckpoint(shardId, { sequenceNumber: skippedThrough });
-          skippedThrough = undefined;
-        }
-        if (exhausted && buffer.length === 0) {
-          // Closed and read to its end: its children may start.
-          await this.saveCheckpoint(shardId, { ...(lastRead ? { sequenceNumber: lastRead } : {}), done: true });
-          return;
-        }
-        if (read === 0 || buffer.length > 0) {
-          // An empty shard the other mappings read a moment ago is read again when the feed allows it.
-          const pollInterval = Math.min(Date.now() - lastRecordAt < busyFor ? busyInterval : idleInterval, waitMs ?? Infinity);
-          const windowLeft = buffer.length ? Math.max(1, maxBatchingWindowMs - (Date.now() - firstBufferedAt)) : pollInterval;
-          await this.sleep(Math.min(pollInterval, windowLeft));
-        }
       }
-    } finally {
-      this.feed.release(name, shardId);
+
+      const windowOver = firstBufferedAt > 0 && Date.now() - firstBufferedAt >= maxBatchingWindowMs;
+      if (buffer.length >= batchSize || (buffer.length > 0 && (windowOver || exhausted))) {
+        const batch = buffer.splice(0, batchSize);
+        firstBufferedAt = buffer.length ? Date.now() : 0;
+        skippedThrough = undefined;
+        if (!(await this.deliver(shardId, batch))) return;
+        continue;
+      }
+      if (skippedThrough) {
+        await this.saveCheckpoint(shardId, { sequenceNumber: skippedThrough });
+        skippedThrough = undefined;
+      }
+      if (exhausted && buffer.length === 0) {
+        // Closed and read to its end: its children may start.
+        await this.saveCheckpoint(shardId, { ...(lastRead ? { sequenceNumber: lastRead } : {}), done: true });
+        return;
+      }
+      if (read === 0 || buffer.length > 0) {
+        // An empty shard the other mappings read a moment ago is read again when the feed allows it.
+        const pollInterval = Math.min(Date.now() - lastRecordAt < busyFor ? busyInterval : idleInterval, waitMs ?? Infinity);
+        const windowLeft = buffer.length ? Math.max(1, maxBatchingWindowMs - (Date.now() - firstBufferedAt)) : pollInterval;
+        await this.sleep(Math.min(pollInterval, windowLeft));
+      }
     }
   }
 

@@ -30,7 +30,7 @@ export interface FeedRead {
 export interface StreamShardFeedOptions {
   streams: Pick<DynamoDBStreamsClient, 'send'>;
   streamArn: string;
-  /** Least time between two reads of a shard that returned nothing (default 250 ms). */
+  /** Least time between two reads of a shard that returned nothing (default STREAM_BASE_POLL_MS). */
   minIntervalMs?: number;
   /** Most records a shard's log keeps (default 2,000). */
   maxRecords?: number;
@@ -56,6 +56,12 @@ interface ShardLog extends Tail {
   readers: Map<string, number>;
 }
 
+/**
+ * Least time between two reads of a quiet shard: Lambda's base rate of 4 reads a second ("Lambda polls
+ * shards in your DynamoDB stream for records at a base rate of four times per second",
+ * https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html). The pollers wait as long by default.
+ */
+export const STREAM_BASE_POLL_MS = 250;
 const MAX_PER_READ = 1000;
 const sequenceOf = (record: _Record) => record.dynamodb?.SequenceNumber ?? '';
 
@@ -73,14 +79,14 @@ export class StreamShardFeed {
       log.readers.delete(reader);
       return this.readAlone(reader, shardId, position, signal);
     }
-    this.own.delete(`${reader}\n${shardId}`);
+    this.own.delete(ownKey(reader, shardId));
     log.readers.set(reader, at);
     let waitMs: number | undefined;
     if (at >= log.base + log.records.length && log.iterator !== undefined) {
       if (log.reading) await abortable(log.reading, signal);
       else {
         const since = Date.now() - log.lastEmptyReadAt;
-        const interval = this.options.minIntervalMs ?? 250;
+        const interval = this.options.minIntervalMs ?? STREAM_BASE_POLL_MS;
         if (since < interval) waitMs = interval - since;
         else await abortable(this.readLog(shardId, log), signal);
       }
@@ -95,18 +101,19 @@ export class StreamShardFeed {
   /** The mapping stopped reading the shard: the log no longer keeps records for it. */
   release(reader: string, shardId: string): void {
     this.logs.get(shardId)?.readers.delete(reader);
-    this.own.delete(`${reader}\n${shardId}`);
+    this.own.delete(ownKey(reader, shardId));
   }
 
   /** The shard's log; a log no mapping reads from (or never read) starts again at `position`. */
   private logOf(shardId: string, position: Position): ShardLog {
-    let log = this.logs.get(shardId);
+    const log = this.logs.get(shardId);
     const idle = log && log.readers.size === 0 && !log.reading && indexIn(log, position) === undefined;
-    if ((!log || idle) && position.type !== 'LATEST') {
-      log = { anchor: position, records: [], base: 0, indexBySequence: new Map(), iterator: null, lastEmptyReadAt: 0, reading: null, readers: new Map() };
-      this.logs.set(shardId, log);
-    }
-    return log ?? { anchor: { type: 'LATEST' }, records: [], base: 0, indexBySequence: new Map(), iterator: null, lastEmptyReadAt: 0, reading: null, readers: new Map() };
+    // A log never starts at LATEST (each mapping's LATEST is its own moment): such a mapping reads alone.
+    if (log && !idle) return log;
+    if (position.type === 'LATEST') return log ?? newLog(position);
+    const started = newLog(position);
+    this.logs.set(shardId, started);
+    return started;
   }
 
   /** One GetRecords for everyone waiting on the log's tail. */
@@ -128,7 +135,7 @@ export class StreamShardFeed {
 
   /** A mapping whose position is not in the log reads the shard with an iterator of its own. */
   private async readAlone(reader: string, shardId: string, position: Position, signal?: AbortSignal): Promise<FeedRead> {
-    const key = `${reader}\n${shardId}`;
+    const key = ownKey(reader, shardId);
     let tail = this.own.get(key);
     if (!tail || !samePosition(tail.position, position)) {
       tail = { iterator: null, position };
@@ -205,6 +212,12 @@ export class StreamShardFeed {
     for (const [reader, at] of log.readers) if (at < keepFrom) log.readers.delete(reader);
   }
 }
+
+function newLog(anchor: Position): ShardLog {
+  return { anchor, records: [], base: 0, indexBySequence: new Map(), iterator: null, lastEmptyReadAt: 0, reading: null, readers: new Map() };
+}
+
+const ownKey = (reader: string, shardId: string) => `${reader}\n${shardId}`;
 
 /** Where in the log the record after `position` is; undefined when the log does not cover it. */
 function indexIn(log: ShardLog, position: Position): number | undefined {

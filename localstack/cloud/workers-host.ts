@@ -8,6 +8,8 @@ import { clockOffsetCell } from './local-clock';
 export interface WorkersStatus {
   /** Each stream poller's state by worker name ('up' or 'down: <why>'). */
   streams: Record<string, string>;
+  /** GetRecords calls on the table's stream since start, all mappings together (./stream-shard-feed.ts). */
+  streamReads: number;
   /** Each scheduled task's passes and last report. */
   tasks: Record<string, TaskStatus>;
 }
@@ -24,7 +26,7 @@ export function startWorkersThread(config: WorkersConfig, log: (message: string)
   let alive = true;
   let nextId = 0;
   const statusWaiters = new Map<number, (status: WorkersStatus) => void>();
-  const none = (): WorkersStatus => ({ streams: {}, tasks: {} });
+  const none = (): WorkersStatus => ({ streams: {}, streamReads: 0, tasks: {} });
   worker.on('exit', () => {
     alive = false;
     for (const resolveStatus of statusWaiters.values()) resolveStatus(none());
@@ -35,10 +37,10 @@ export function startWorkersThread(config: WorkersConfig, log: (message: string)
       alive = false;
       reject(error);
     });
-    worker.on('message', (message: { type: string; message?: string; error?: string; id?: number; streams?: Record<string, string>; tasks?: Record<string, TaskStatus> }) => {
+    worker.on('message', (message: { type: string; message?: string; error?: string; id?: number; streams?: Record<string, string>; streamReads?: number; tasks?: Record<string, TaskStatus> }) => {
       if (message.type === 'log') log(message.message ?? '');
       else if (message.type === 'status') {
-        statusWaiters.get(message.id!)?.({ streams: message.streams ?? {}, tasks: message.tasks ?? {} });
+        statusWaiters.get(message.id!)?.({ streams: message.streams ?? {}, streamReads: message.streamReads ?? 0, tasks: message.tasks ?? {} });
         statusWaiters.delete(message.id!);
       } else if (message.type === 'failed') reject(new Error(`local workers failed to start: ${message.error}`));
       else if (message.type === 'ready') {

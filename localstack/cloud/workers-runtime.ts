@@ -70,6 +70,8 @@ export interface RunningWorkers {
   isRunning(name: string): boolean;
   /** State of each stream poller by worker name: 'up' or 'down: <why>'. */
   streamStatus(): Record<string, string>;
+  /** GetRecords calls made on the table's stream since start, by all its mappings together. */
+  streamReads(): number;
   /** Each scheduled task's passes and last report, by name. */
   taskStatus(): Record<string, TaskStatus>;
   stop(): Promise<void>;
@@ -77,6 +79,15 @@ export interface RunningWorkers {
 
 function startStreamPollers(config: StreamsConfig, sqs: SQSClient, log: (message: string) => void) {
   const streams = new DynamoDBStreamsClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: config.dynamodbEndpoint, maxAttempts: 2 });
+  // Every GetRecords of the stream's mappings, counted for /health (`stream_reads`).
+  let reads = 0;
+  streams.middlewareStack.add(
+    (next, context) => (args) => {
+      if (context.commandName === 'GetRecordsCommand') reads++;
+      return next(args);
+    },
+    { step: 'initialize', name: 'countStreamReads' },
+  );
   const checkpoints = new StreamCheckpoints(config.checkpointFile, log);
   const fromEnv = pollIntervalsFromEnv(process.env);
   const pollIntervalMs = config.pollIntervalMs ?? fromEnv.pollIntervalMs;
@@ -115,6 +126,7 @@ function startStreamPollers(config: StreamsConfig, sqs: SQSClient, log: (message
   }
   return {
     pollers,
+    reads: () => reads,
     stop: async () => {
       await Promise.all([...pollers.values()].map((poller) => poller.stop()));
       streams.destroy();
@@ -166,6 +178,7 @@ export async function startWorkers(config: WorkersConfig, log: (message: string)
   return {
     isRunning: (name) => pollers.get(name)?.isRunning() ?? streams?.pollers.get(name)?.isRunning() ?? false,
     streamStatus: () => Object.fromEntries([...(streams?.pollers ?? new Map<string, StreamPoller>())].map(([name, poller]) => [name, poller.status()])),
+    streamReads: () => streams?.reads() ?? 0,
     taskStatus: () => Object.fromEntries([...tasks].map(([name, task]) => [name, task.status()])),
     stop: async () => {
       await Promise.all([...tasks.values()].map((task) => task.stop()));

@@ -82,6 +82,15 @@ describe('local cloud', () => {
     it('keeps accounts, keys and emails across a restart and stops without leftovers', async () => {
       running = await spawnStack({ dataDir, inMemory: false });
       const info = readStackFile(dataDir)!;
+      // Quiet, its four stream mappings share one read of the shard at most every 250 ms (4 a second; each
+      // reading alone, 16): /health counts the GetRecords calls (localstack/cloud/stream-shard-feed.ts).
+      const streamReads = async () => ((await call(running!.apiUrl, 'GET', '/health')).body.stream_reads as number);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const readsBefore = await streamReads();
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const quietReads = (await streamReads()) - readsBefore;
+      expect(quietReads).toBeGreaterThanOrEqual(2);
+      expect(quietReads).toBeLessThanOrEqual(14);
       // Fixture through the CLI's path: the use case against this stack's DynamoDB.
       const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
       const { DynamoDBDocumentClient } = await import('@aws-sdk/lib-dynamodb');
