@@ -41,6 +41,29 @@ describe('tenant ramp across UTC days (moved clock, stack of its own)', () => {
     return moved.body as { now: string; offset_ms: number };
   };
 
+  /**
+   * harness.waitFor, whose timeout also says what the stack was doing: its stream mappings' and tasks'
+   * states from /health, and the last lines it printed (errors: the stack logs at LOG_LEVEL=silent). A
+   * count that never came (once in a whole run, day 1's) then says which pipeline stalled.
+   */
+  async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs: number, everyMs: number): Promise<T> {
+    try {
+      return await harness.waitFor(probe, what, timeoutMs, everyMs);
+    } catch (error) {
+      const health = await harness.api('GET', '/health').catch((e: Error) => ({ body: e.message }));
+      // The stream mappings' states, any component not up, and the queues (the on-failure queues among them).
+      const { components, queues } = health.body as { components?: Record<string, string>; queues?: Record<string, { messages: number }> };
+      const streams = components
+        ? {
+            components: Object.fromEntries(Object.entries(components).filter(([name, state]) => name.startsWith('stream:') || state !== 'up')),
+            queues: Object.fromEntries(Object.entries(queues ?? {}).filter(([, queue]) => queue.messages > 0)),
+          }
+        : health.body;
+      const printed = own.output().split('\n').filter((line) => !line.startsWith('[local-cloud] dns:')).slice(-40).join('\n');
+      throw new Error(`${(error as Error).message}\n/health: ${JSON.stringify(streams)}\nthe stack printed last:\n${printed}`, { cause: error });
+    }
+  }
+
   /** A production account with tenants and an account-wide verified domain. */
   async function setUp() {
     const account = await harness.newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
@@ -64,7 +87,7 @@ describe('tenant ramp across UTC days (moved clock, stack of its own)', () => {
 
   /** Waits until the tenant-stats worker has counted the day's outcomes. */
   async function settled(account: { key: string }, tenant: string, expect_: { sent: number; bounced?: number }) {
-    return harness.waitFor(
+    return waitFor(
       async () => {
         const stats = await harness.api('GET', `/tenants/${tenant}/stats?days=1`, { key: account.key });
         const today = stats.body?.stats;
@@ -107,7 +130,7 @@ describe('tenant ramp across UTC days (moved clock, stack of its own)', () => {
     const day1 = await harness.api('GET', `/tenants/${tenant}/stats?days=2`, { key: account.key });
     expect(day1.body.ramp).toMatchObject({ stage: 2, daily_limit: { transactional: 6000, product: 2000 }, used_today: { product: 4, transactional: 0 } });
     // Two days of counters (the tenant-stats worker counts within a second or so): day 0's ten sends and day 1's four.
-    const twoDays = await harness.waitFor(async () => {
+    const twoDays = await waitFor(async () => {
       const stats = await harness.api('GET', `/tenants/${tenant}/stats?days=2`, { key: account.key });
       return stats.body.stats.total >= 14 ? stats.body.stats : undefined;
     }, 'day 1 counted', 90_000, 200);
@@ -123,7 +146,7 @@ describe('tenant ramp across UTC days (moved clock, stack of its own)', () => {
     const day2 = await harness.api('GET', `/tenants/${tenant}/stats?days=1`, { key: account.key });
     // Today's counters hold only today's send (the counters are per UTC day of acceptance).
     // Waits for a count, then asserts it is exactly today's one (a wait for "=== 1" hid what it saw instead).
-    const today = await harness.waitFor(async () => {
+    const today = await waitFor(async () => {
       const stats = (await harness.api('GET', `/tenants/${tenant}/stats?days=1`, { key: account.key })).body.stats;
       return stats.total >= 1 ? stats : undefined;
     }, 'day 2 counted', 90_000, 200);
