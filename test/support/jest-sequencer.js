@@ -2,7 +2,6 @@
  * Longest files first, so the workers finish together instead of one long file starting last. A file's
  * time is its last run's (Jest's own cache), else the committed estimate in test-durations.json (a
  * fresh clone has no cache), else its size in bytes / 2,000 (about a second per 2 KB of test code).
- * Durability and serial groups run in their own phase (./jest-serial-runner.js), in the same order.
  */
 const Sequencer = require('@jest/test-sequencer').default;
 const { relative } = require('node:path');
