@@ -4,9 +4,9 @@
  * there, and that a JSON body matches the schema of that status (ajv, JSON Schema 2020-12). The
  * integration tests run it on every answer of the local cloud (test/integration/harness/contract.ts).
  */
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import Ajv2020, { _, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { buildOpenApiDocument, type JsonSchema, type OpenApiDocument, type OpenApiOperation } from '../../shared/openapi/document';
+import type { JsonSchema, OpenApiDocument, OpenApiOperation } from '../../shared/openapi/document';
 
 export interface CheckedRequest {
   method: string;
@@ -35,15 +35,62 @@ interface CompiledOperation {
   operation: OpenApiOperation;
 }
 
-export class ContractChecker {
-  private readonly ajv: Ajv2020;
-  private readonly operations: CompiledOperation[];
-  private readonly validators = new Map<string, ValidateFunction>();
+/** The schema of an answer to a request no operation takes: the API's error envelope. */
+const ENVELOPE = { anyOf: [{ $ref: '#/components/schemas/Error' }, { $ref: '#/components/schemas/Unauthorized' }] };
 
-  constructor(readonly document: OpenApiDocument = buildOpenApiDocument()) {
-    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-    addFormats(this.ajv);
-    this.ajv.addSchema({ $id: DOCUMENT_ID, components: document.components }, DOCUMENT_ID);
+/**
+ * The ajv instance the document's schemas compile in. With `source`, validators keep their code, for
+ * ajv's standalone modules (./contract-validators.ts); formats then come from ajv-formats' own module.
+ */
+export function documentAjv(document: OpenApiDocument, options: { source?: boolean } = {}): Ajv2020 {
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: true,
+    validateFormats: true,
+    // A component schema is one function its users call (inlined into each, the standalone module of the
+    // 536 answer schemas was 4.5 MB instead of 3.9).
+    inlineRefs: false,
+    ...(options.source ? { code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } } : {}),
+  });
+  addFormats(ajv);
+  ajv.addSchema({ $id: DOCUMENT_ID, components: document.components }, DOCUMENT_ID);
+  return ajv;
+}
+
+/**
+ * Every schema the check validates JSON bodies against, by the key `check` looks it up with: each
+ * documented JSON answer (`<operationId> <status>`), and the envelope of an unknown route's error.
+ */
+export function answerSchemas(document: OpenApiDocument): Map<string, JsonSchema> {
+  const schemas = new Map<string, JsonSchema>([['envelope', rebase(ENVELOPE)]]);
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item)) {
+      for (const [status, documented] of Object.entries(operation.responses)) {
+        const schema = (resolveResponse(document, documented).content as Record<string, JsonSchema> | undefined)?.['application/json']?.schema as JsonSchema | undefined;
+        if (schema) schemas.set(`${operation.operationId} ${status}`, rebase(schema));
+      }
+    }
+  }
+  return schemas;
+}
+
+function resolveResponse(document: OpenApiDocument, answer: JsonSchema): JsonSchema {
+  const ref = answer.$ref as string | undefined;
+  if (!ref) return answer;
+  return document.components.responses[ref.slice(ref.lastIndexOf('/') + 1)]!;
+}
+
+export class ContractChecker {
+  private ajv: Ajv2020 | undefined;
+  private readonly operations: CompiledOperation[];
+  private readonly validators: Map<string, ValidateFunction>;
+
+  /** `compiled`: validators compiled beforehand (./contract-validators.ts), by their `answerSchemas` key. */
+  constructor(
+    readonly document: OpenApiDocument,
+    compiled: Record<string, ValidateFunction> = {},
+  ) {
+    this.validators = new Map(Object.entries(compiled));
     this.operations = Object.entries(document.paths).flatMap(([path, item]) =>
       Object.entries(item).map(([method, operation]) => {
         const segments = path.split('/').filter(Boolean);
@@ -69,16 +116,11 @@ export class ContractChecker {
   validator(key: string, schema: JsonSchema): ValidateFunction {
     let validate = this.validators.get(key);
     if (!validate) {
+      this.ajv ??= documentAjv(this.document);
       validate = this.ajv.compile(rebase(schema));
       this.validators.set(key, validate);
     }
     return validate;
-  }
-
-  private resolveResponse(answer: JsonSchema): JsonSchema {
-    const ref = answer.$ref as string | undefined;
-    if (!ref) return answer;
-    return this.document.components.responses[ref.slice(ref.lastIndexOf('/') + 1)]!;
   }
 
   /** What is wrong with the answer (empty when it matches the document). */
@@ -95,7 +137,7 @@ export class ContractChecker {
       if ((path === '/dashboard' || path.startsWith('/dashboard/')) && contentType !== 'application/json') return [];
       // An unknown route or method: the API still answers with its error envelope.
       if (response.status >= 400) {
-        return this.matches(`${what} (no such operation)`, 'envelope', { anyOf: [{ $ref: '#/components/schemas/Error' }, { $ref: '#/components/schemas/Unauthorized' }] }, response, contentType);
+        return this.matches(`${what} (no such operation)`, 'envelope', ENVELOPE, response, contentType);
       }
       return [`${what}: no operation of the document answers ${method} ${path}`];
     }
@@ -103,7 +145,7 @@ export class ContractChecker {
     const label = `${what} (${operation.operationId})`;
     const documented = operation.responses[String(response.status)];
     if (!documented) return [`${label}: status ${response.status} is not documented (documented: ${Object.keys(operation.responses).join(', ')}); body: ${excerpt(response.text)}`];
-    const answer = this.resolveResponse(documented);
+    const answer = resolveResponse(this.document, documented);
     const problems: string[] = [];
     for (const [name, header] of Object.entries((answer.headers ?? {}) as Record<string, JsonSchema>)) {
       if (header.required && !response.header(name)) problems.push(`${label}: required header ${name} is missing`);
@@ -145,11 +187,4 @@ function rebase(schema: JsonSchema): JsonSchema {
 
 function excerpt(text: string): string {
   return text.length > 600 ? `${text.slice(0, 600)}…` : text;
-}
-
-let shared: ContractChecker | undefined;
-/** One checker per test process (compiling the document's schemas takes a moment). */
-export function contractChecker(): ContractChecker {
-  shared ??= new ContractChecker();
-  return shared;
 }

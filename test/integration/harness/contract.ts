@@ -5,7 +5,8 @@
  * A mismatch fails the test that made the request (./contract-setup.ts), with what did not match.
  */
 import { appendFileSync } from 'node:fs';
-import { contractChecker, type CheckedResponse } from '../../support/openapi-contract';
+import { contractChecker } from '../../support/contract-validators';
+import type { CheckedResponse } from '../../support/openapi-contract';
 import { stack } from './stack';
 
 const problems: string[] = [];

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnStack, type SpawnedStack } from './spawn-stack';
 import { createTestCa } from '../../support/https-receiver';
+import { validatorsModule } from '../../support/contract-validators';
 
 declare global {
   // eslint-disable-next-line no-var
@@ -15,7 +16,7 @@ export default async function globalSetup(): Promise<void> {
   // A CA the stack trusts, so tests can run HTTPS webhook receivers on loopback.
   // The server certificate also covers a made-up name tests map in the DNS emulator (DNS rebinding).
   const ca = await createTestCa(dataDir, { extraDnsNames: ['rebind.webhook-delivery.test'] });
-  const stack = await spawnStack({
+  const starting = spawnStack({
     dataDir,
     inMemory: true,
     env: {
@@ -34,6 +35,10 @@ export default async function globalSetup(): Promise<void> {
       LOCAL_SES_COMPLAINT_RECIPIENTS: '@complains\\.test$',
     },
   });
+  // The contract check's validators, compiled once for every file (../../support/contract-validators.ts)
+  // while the stack starts.
+  validatorsModule();
+  const stack = await starting;
   globalThis.__LOCAL_CLOUD__ = stack;
   // Test workers start after this and inherit these.
   process.env.TEST_STACK_DATA_DIR = dataDir;

@@ -5,6 +5,7 @@
 import { createReferenceApp } from '../../../functions/api/reference/app';
 import { buildOpenApiDocument } from '../../../shared/openapi/document';
 import { exampleEmail, id } from '../../../shared/openapi/examples';
+import { contractChecker } from '../../support/contract-validators';
 import { ContractChecker, type CheckedResponse } from '../../support/openapi-contract';
 
 const document = buildOpenApiDocument();
@@ -78,4 +79,24 @@ test('the reference group answers as documented', async () => {
     const text = await response.text();
     expect(checker.check({ method: 'GET', url: path }, { status: response.status, header: (name) => response.headers.get(name), text })).toEqual([]);
   }
+});
+
+test('the validators compiled beforehand (ajv standalone, test/support/contract-validators.ts) judge as those compiled at once', () => {
+  // The integration files' checker: docs/openapi.json with the compiled module (written here when missing).
+  const compiled = contractChecker();
+  const cases: [string, string, CheckedResponse][] = [
+    ['GET', `/emails/${id('msg')}`, answer(200, { email: exampleEmail })],
+    ['GET', `/emails/${id('msg')}`, answer(200, { email: { ...exampleEmail, status: 'nope' } })],
+    ['GET', `/emails/${id('msg')}`, answer(200, { email: { ...exampleEmail, created_at: 'yesterday' } })],
+    ['GET', '/emails?limit=1', answer(200, { emails: [exampleEmail], has_more: false, next_cursor: null }, RATE)],
+    ['POST', '/emails', answer(403, { error: { message: 'no', code: 'domain_not_verified', details: { domain: 'x.com' } } })],
+    ['POST', '/emails', answer(400, { error: 'flat' })],
+    ['GET', '/no-such-route', answer(404, { error: { message: 'Not found.', code: 'not_found' } })],
+    ['GET', '/no-such-route', answer(404, { message: 'Not found.' })],
+  ];
+  const verdicts = cases.map(([method, url, response]) => compiled.check({ method, url }, response));
+  expect(verdicts).toEqual(cases.map(([method, url, response]) => checker.check({ method, url }, response)));
+  // Both kinds of verdict are among them: the comparison is not of empty lists only.
+  expect(verdicts.filter((problems) => problems.length === 0)).toHaveLength(4);
+  expect(verdicts[2]!.join('\n')).toContain('must match format "date-time"');
 });
