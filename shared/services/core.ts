@@ -5,6 +5,7 @@
  */
 import { createDynamoClient } from '../aws/dynamo-client';
 import { serviceClock } from '../clock';
+import { scryptPasswords } from '../domain/dashboard/password-hash';
 import { loadConfig, type Config } from '../config';
 import { NodeDnsResolver, parseResolvers } from '../dns/node-dns-resolver';
 import type { Clock } from '../ports';
@@ -54,6 +55,8 @@ export function buildCore(config: Config = loadConfig()) {
     clock,
     sandboxDomain: config.sandboxDomain,
     dashboardUrl: config.dashboardUrl,
+    /** Dashboard passwords: scrypt with today's parameters (shared/domain/dashboard/password-hash.ts). */
+    passwords: scryptPasswords(),
     dnsSettings: { returnPathHost: config.returnPathHost, spfInclude: config.spfInclude, inboundMxHost: config.inboundMxHost },
     accounts: new AccountRepository(table),
     tenants: new TenantRepository(table),

@@ -78,3 +78,25 @@ export function needsRehash(encoded: string, current: ScryptParams = PASSWORD_HA
   const { params } = parsed;
   return params.ln < current.ln || params.r < current.r || params.p < current.p || parsed.salt.length < SALT_BYTES || parsed.key.length < KEY_BYTES;
 }
+
+/** Hashing, checking and upgrading passwords with one set of parameters: the dashboard use cases' port. */
+export interface PasswordHasher {
+  /** A new hash with this hasher's parameters. */
+  hash(password: string): Promise<string>;
+  /** Whether `password` is the one hashed into `encoded`, whatever parameters it was made with. */
+  verify(password: string, encoded: string): Promise<boolean>;
+  /** Whether `encoded` was made with weaker parameters than this hasher's. */
+  needsRehash(encoded: string): boolean;
+}
+
+/**
+ * The scrypt hasher: PASSWORD_HASH_PARAMS in the service; smaller parameters in unit tests of the use
+ * cases, which hash and check dozens of passwords (at N = 2^15 they took 16-24 s of CPU).
+ */
+export function scryptPasswords(params: ScryptParams = PASSWORD_HASH_PARAMS): PasswordHasher {
+  return {
+    hash: (password) => hashPassword(password, params),
+    verify: verifyPassword,
+    needsRehash: (encoded) => needsRehash(encoded, params),
+  };
+}

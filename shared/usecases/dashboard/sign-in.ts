@@ -12,7 +12,7 @@
  *   4. a new session (./sessions.ts).
  */
 import { createHash } from 'node:crypto';
-import { hashPassword, needsRehash, verifyPassword } from '../../domain/dashboard/password-hash';
+import type { PasswordHasher } from '../../domain/dashboard/password-hash';
 import type { SignInRequest } from '../../domain/dashboard/schemas';
 import type { DashboardUser } from '../../domain/dashboard/user';
 import { RateLimitedError, UnauthorizedError } from '../../domain/errors';
@@ -27,6 +27,7 @@ export interface SignInDeps {
   dashboardUsers: Pick<DashboardUserRepository, 'getByEmail' | 'replacePasswordHash'>;
   rateLimits: Pick<RateLimitRepository, 'hit'>;
   sessions: SessionDeps['sessions'];
+  passwords: PasswordHasher;
   clock: Clock;
 }
 
@@ -37,11 +38,15 @@ export interface SignInClient {
 
 export const INVALID_CREDENTIALS = 'Invalid email or password.';
 
-/** Hashed once per process, with today's parameters: what an unknown email's password is checked against. */
-let dummyHash: Promise<string> | undefined;
-function dummyPasswordHash(): Promise<string> {
-  dummyHash ??= hashPassword('not a password of anyone: the unknown-email path does the same work');
-  return dummyHash;
+/** Hashed once per process and hasher, with its parameters: what an unknown email's password is checked against. */
+const dummyHashes = new WeakMap<PasswordHasher, Promise<string>>();
+function dummyPasswordHash(passwords: PasswordHasher): Promise<string> {
+  let dummy = dummyHashes.get(passwords);
+  if (!dummy) {
+    dummy = passwords.hash('not a password of anyone: the unknown-email path does the same work');
+    dummyHashes.set(passwords, dummy);
+  }
+  return dummy;
 }
 
 /** The sign-in limits' subjects: the address hashed (no addresses in keys), the IP as it is. */
@@ -63,11 +68,11 @@ export async function signIn(deps: SignInDeps, request: SignInRequest, client: S
   await countAttempt(deps, subjects.email, 'signInPerEmail', 'for sign-ins with this email address', nowMs);
 
   const user = await deps.dashboardUsers.getByEmail(request.email);
-  const valid = await verifyPassword(request.password, user?.password_hash ?? (await dummyPasswordHash()));
+  const valid = await deps.passwords.verify(request.password, user?.password_hash ?? (await dummyPasswordHash(deps.passwords)));
   if (!user || !valid) throw new UnauthorizedError(INVALID_CREDENTIALS);
 
-  if (needsRehash(user.password_hash)) {
-    const next = await hashPassword(request.password);
+  if (deps.passwords.needsRehash(user.password_hash)) {
+    const next = await deps.passwords.hash(request.password);
     if (await deps.dashboardUsers.replacePasswordHash(user.email, user.password_hash, next, deps.clock.now().toISOString())) user.password_hash = next;
   }
   const { token, session } = await startSession(deps, user);

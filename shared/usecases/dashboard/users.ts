@@ -3,7 +3,7 @@
  * first user of an account is made this way). The password is checked against the policy
  * (shared/domain/dashboard/password-policy.ts) and stored only as its scrypt hash.
  */
-import { hashPassword } from '../../domain/dashboard/password-hash';
+import type { PasswordHasher } from '../../domain/dashboard/password-hash';
 import { newUserSchema } from '../../domain/dashboard/schemas';
 import type { DashboardUser } from '../../domain/dashboard/user';
 import { NotFoundError } from '../../domain/errors';
@@ -16,6 +16,7 @@ import type { DashboardUserRepository } from '../../store/dashboard-users';
 export interface DashboardUserDeps {
   accounts: Pick<AccountRepository, 'get'>;
   dashboardUsers: Pick<DashboardUserRepository, 'create'>;
+  passwords: Pick<PasswordHasher, 'hash'>;
   clock: Clock;
 }
 
@@ -35,7 +36,7 @@ export async function createDashboardUser(deps: DashboardUserDeps, input: Create
     account_id: input.accountId,
     email,
     role: 'owner',
-    password_hash: await hashPassword(password),
+    password_hash: await deps.passwords.hash(password),
     created_at: now,
     updated_at: now,
   };

@@ -3,7 +3,7 @@
  * attempts per email and 30 per IP per 15-minute window, every attempt counted, 429 with Retry-After),
  * one 401 for an unknown email and a wrong password, a session on success, a weak hash upgraded.
  */
-import { hashPassword } from '../../../shared/domain/dashboard/password-hash';
+import { hashPassword, scryptPasswords } from '../../../shared/domain/dashboard/password-hash';
 import type { DashboardUser } from '../../../shared/domain/dashboard/user';
 import { RateLimitedError } from '../../../shared/domain/errors';
 import { RATE_LIMITS } from '../../../shared/domain/rate-limits';
@@ -14,11 +14,16 @@ import { account, FakeClock, FakeRateLimits, FakeSessions, FakeUsers, refusal } 
 const PASSWORD = 'correct horse battery staple';
 // 10:00:00Z is a multiple of 15 minutes: the test starts at a window's first second.
 const WINDOW_MS = 15 * 60 * 1000;
+/**
+ * Real scrypt with small parameters: these tests hash and check dozens of passwords, which at the
+ * service's N = 2^15, r = 8, p = 3 took 16-24 s of CPU (test/unit/dashboard/password-hash.test.ts tests those).
+ */
+const PARAMS = { ln: 10, r: 8, p: 1 };
 
 function world() {
   const clock = new FakeClock();
   const users = new FakeUsers();
-  const deps = { dashboardUsers: users, sessions: new FakeSessions(), rateLimits: new FakeRateLimits(), clock, accounts: { get: async (id: string) => users.accounts.get(id) ?? null } };
+  const deps = { dashboardUsers: users, sessions: new FakeSessions(), rateLimits: new FakeRateLimits(), passwords: scryptPasswords(PARAMS), clock, accounts: { get: async (id: string) => users.accounts.get(id) ?? null } };
   return { clock, users, deps };
 }
 
@@ -86,11 +91,11 @@ describe('signIn', () => {
 
   it('upgrades a hash made with weaker parameters at the next successful sign-in', async () => {
     const w = world();
-    const weak: DashboardUser = { id: 'usr_1', account_id: account.id, email: 'old@acme.test', role: 'owner', password_hash: await hashPassword(PASSWORD, { ln: 10, r: 8, p: 1 }), created_at: 'x', updated_at: 'x' };
+    const weak: DashboardUser = { id: 'usr_1', account_id: account.id, email: 'old@acme.test', role: 'owner', password_hash: await hashPassword(PASSWORD, { ln: 8, r: 8, p: 1 }), created_at: 'x', updated_at: 'x' };
     await w.users.create(weak);
     await signIn(w.deps, { email: 'old@acme.test', password: PASSWORD }, { ip: '203.0.113.5' });
     const stored = (await w.users.getByEmail('old@acme.test'))!;
-    expect(stored.password_hash).toMatch(/^\$scrypt\$ln=15,r=8,p=3\$/);
+    expect(stored.password_hash).toMatch(/^\$scrypt\$ln=10,r=8,p=1\$/);
     await signIn(w.deps, { email: 'old@acme.test', password: PASSWORD }, { ip: '203.0.113.5' });
   });
 });
