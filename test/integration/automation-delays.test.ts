@@ -26,7 +26,8 @@ describe('automation delays and wait timeouts (moved clock, stack of its own)', 
   let domain: string;
 
   beforeAll(async () => {
-    own = await spawnStack({ dataDir, inMemory: true, timeoutMs: 90_000 });
+    // The reconciler at the template's 2 s: it wakes a lost firing's step.
+    own = await spawnStack({ dataDir, inMemory: true, timeoutMs: 90_000, env: { LOCAL_TASK_PERIOD_MS: '' } });
     process.env.TEST_STACK_DATA_DIR = dataDir;
     harness = await import('./harness/stack');
     domains = await import('./harness/domains');

@@ -60,7 +60,7 @@ describe('the docs, run as written on a fresh stack', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'mailservice-docs-data-'));
     // The default configuration a reader's `npm start` has, in memory and on free ports.
-    stack = await spawnStack({ dataDir, inMemory: true, timeoutMs: 120_000 });
+    stack = await spawnStack({ dataDir, inMemory: true, timeoutMs: 120_000, env: { LOCAL_TASK_PERIOD_MS: '' } });
     const info = JSON.parse(readFileSync(join(dataDir, 'stack.json'), 'utf8'));
     options = { env: readerEnvironment(), rewrite: addressRewriter(info) };
     pages = runPages(dataDir, options, folders);

@@ -20,6 +20,8 @@ export default async function globalSetup(): Promise<void> {
     dataDir,
     inMemory: true,
     env: {
+      // The reconciler at the template's local period (2 s): recovery is observable in seconds.
+      LOCAL_TASK_PERIOD_MS: '',
       // Short visibility timeouts: redelivery and DLQ redrive are observable in seconds.
       LOCAL_QUEUE_VISIBILITY_SECONDS: '2',
       WEBHOOK_CA_FILE: ca.caFile,

@@ -1,6 +1,11 @@
 /**
  * Starts a local cloud (`npm start`'s entry) as a child process, the way a developer does, and waits for
  * its ready line. Used by the Jest global setup and by tests that need their own stack (restarts).
+ *
+ * Its scheduled tasks (the reconciler) run every 10 s unless `env` says otherwise (LOCAL_TASK_PERIOD_MS;
+ * '' for the template's 2 s): a pass queries the 32 shards of the due index, which at 2 s cost an idle
+ * stack about 0.06 of a core, and most tests' own stacks recover nothing. The shared stack, the kill
+ * test's, a lost firing's and the docs' (a reader's `npm start`) set their own.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -27,6 +32,7 @@ export function spawnStack(options: { dataDir: string; inMemory: boolean; env?: 
       DATA_IN_MEMORY: options.inMemory ? '1' : '0',
       STOP_ON_STDIN_CLOSE: '1',
       LOG_LEVEL: 'silent',
+      LOCAL_TASK_PERIOD_MS: '10000',
       ...options.env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],
