@@ -48,7 +48,9 @@ module.exports = {
   // stack's one API thread is the limit). Most of a file's time is waiting on the pipelines, not CPU: at 2
   // at once the machine was 65% busy and the whole suite took 13:10-13:55; at 3 at once 10:46-11:06 (a
   // fresh clone, and 77% busy), all passed (2026-11-25, once the stream mappings shared their reads: before that the shared stack's
-  // workers thread fell behind at 3, webhooks not attempted for 40 s in 2 of 6 whole runs).
+  // workers thread fell behind at 3, webhooks not attempted for 40 s in 2 of 6 whole runs). With the kill test
+  // among the others and less CPU per file (the contract check's validators compiled once, the services
+  // loaded on use): 8:54 on a fresh clone, the machine then 90-100% busy until the last minute.
   // `--maxWorkers=N` on the command line overrides it.
   maxWorkers: Math.max(3, Math.min(6, availableParallelism() + 1)),
   testSequencer: '<rootDir>/test/support/jest-sequencer.js',
