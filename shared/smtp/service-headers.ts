@@ -16,7 +16,8 @@
  */
 import { validateIdempotencyKey } from '../domain/emails/idempotency';
 import { scheduledAtField } from '../domain/emails/schedule';
-import { CATEGORIES, MAX_TAGS, type Category } from '../domain/emails/send-request';
+import { MAX_TAGS } from '../domain/emails/send-request';
+import { CATEGORIES, type Category } from '../domain/emails/category';
 import { ValidationError } from '../domain/errors';
 
 export const SERVICE_HEADERS = {

@@ -1,8 +1,9 @@
 /**
- * The layer boundaries of docs/architecture.md ("Code layout and rules"), checked on the import
- * statements of every TypeScript file (static and type imports, `export ... from`, `import()` and
- * `require()`; TypeScript's own pre-processor finds them, so comments and strings are not imports). A
- * failure lists each offending import as `file:line -> target`.
+ * The layer boundaries of docs/architecture.md ("Code layout and rules"), and no import cycle between
+ * the product's files, checked on the import statements of every TypeScript file (static and type
+ * imports, `export ... from`, `import()` and `require()`; TypeScript's own pre-processor finds them, so
+ * comments and strings are not imports). A failure lists each offending import as `file:line -> target`,
+ * and each cycle as its files.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -83,13 +84,83 @@ function violations(files: Map<string, Import[]>, rule: Rule): string[] {
   return found;
 }
 
+/** The imports between the given files, each resolved to the file it loads (`x.ts` or `x/index.ts`); packages left out. */
+function moduleGraph(files: Map<string, Import[]>): Map<string, string[]> {
+  const resolveFile = (target: string) => [`${target}.ts`, `${target}/index.ts`, target].find((candidate) => files.has(candidate));
+  return new Map(
+    [...files].map(([file, imports]) => [file, [...new Set(imports.flatMap(({ target }) => (target === null ? [] : (resolveFile(target) ?? []))))]]),
+  );
+}
+
+/**
+ * The import cycles between files: each strongly connected component of more than one file (Tarjan's
+ * algorithm), its files sorted. Type-only imports count: a cycle of types still ties the files together.
+ */
+function importCycles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, next);
+    low.set(file, next);
+    next++;
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) {
+        low.set(file, Math.min(low.get(file)!, index.get(target)!));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1) cycles.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return cycles;
+}
+
 const FILES = new Map(sourceFiles().map((file) => [file, importsOf(file, readFileSync(join(ROOT, file), 'utf8'))]));
+/** The code that ships or runs the product: every folder but the tests. */
+const PRODUCT = ['functions', 'shared', 'localstack', 'infra', 'bench'];
 
 describe('layer boundaries', () => {
   it.each(Object.entries(RULES))('%s', (_title, rule) => {
     const found = violations(FILES, rule);
     if (found.length > 0) console.error(`layer boundary broken:\n${found.map((v) => `  ${v}`).join('\n')}`);
     expect(found).toEqual([]);
+  });
+});
+
+describe('import cycles', () => {
+  it('no file of the product imports itself through other files', () => {
+    const product = new Map([...FILES].filter(([file]) => PRODUCT.some((folder) => within(file, folder))));
+    const cycles = importCycles(moduleGraph(product));
+    if (cycles.length > 0) console.error(`import cycles:\n${cycles.map((cycle) => `  ${cycle.join(' -> ')}`).join('\n')}`);
+    expect(cycles).toEqual([]);
+  });
+
+  it('finds a cycle through several files, type imports and index files included, and nothing else', () => {
+    const files = new Map([
+      ['shared/a.ts', importsOf('shared/a.ts', "import { b } from './b';\nimport 'zod';\n")],
+      ['shared/b.ts', importsOf('shared/b.ts', "import type { C } from './c';\n")],
+      ['shared/c/index.ts', importsOf('shared/c/index.ts', "export { a } from '../a';\n")],
+      ['shared/d.ts', importsOf('shared/d.ts', "import { a } from './a';\n")],
+    ]);
+    expect(importCycles(moduleGraph(files))).toEqual([['shared/a.ts', 'shared/b.ts', 'shared/c/index.ts']]);
+    files.set('shared/c/index.ts', []);
+    expect(importCycles(moduleGraph(files))).toEqual([]);
   });
 });
 

@@ -25,7 +25,7 @@
  * 200 per 24 hours. None of this state is persisted: a restart starts a new 24 hours (emulator's choice).
  */
 import { SesError } from './errors';
-import type { OperationResult } from './service';
+import type { OperationResult } from './types';
 import { optBoolean, type Json } from './validate';
 
 /** SES's sandbox quota (https://docs.aws.amazon.com/ses/latest/dg/quotas.html). */

@@ -21,11 +21,10 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import { notFound } from './errors';
 import { sesId } from './ids';
 import { headerSectionEnd, parseAddressList } from './mime';
-import type { OperationResult } from './service';
 import { sendingIdentity } from './sending-identity';
 import { BOUNCE_OF, type RecipientOutcome } from './simulator';
 import type { SesStore } from './store';
-import type { ConfigurationSet, MatchingEventType, StoredMessage } from './types';
+import type { ConfigurationSet, MatchingEventType, OperationResult, StoredMessage } from './types';
 import { optBoolean, type Json } from './validate';
 
 /** Senders of the feedback mail: SES's bounce daemon, and the address SES forwards complaints from (the emulator's choice). */

@@ -8,9 +8,8 @@
 import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
 import { SesError, alreadyExists, badRequest, notFound } from './errors';
 import { isValidAddress } from './mime';
-import type { OperationResult } from './service';
 import type { SesStore } from './store';
-import type { EmailIdentity, IdentityDkim, VerificationStatus } from './types';
+import type { EmailIdentity, IdentityDkim, OperationResult, VerificationStatus } from './types';
 import { pendingSince, verificationOf, type IdentityVerifier } from './verification';
 import { optArray, optObject, optString, reqString, type Json } from './validate';
 

@@ -19,28 +19,7 @@ import {
 } from './events';
 import { sesId } from './ids';
 import { plannedEvents, type BounceSubType, type BounceType, type DelayType, type PlanOptions } from './simulator';
-import { MATCHING_TYPE_OF, type ConfigurationSet, type SesEventType } from './types';
-
-export interface OutboxEntry {
-  type: SesEventType;
-  /** When the event is due (ISO); also the timestamp its record carries. */
-  at: string;
-  /** Every topic the event goes to (the matching destinations when the message was accepted). */
-  topics: string[];
-  /** Topics it has not reached yet; empty once published. */
-  unpublished: string[];
-  /** Delivery, Bounce, Complaint, DeliveryDelay: the recipients concerned. */
-  recipients?: string[];
-  bounceSubType?: BounceSubType;
-  /** Absent in outboxes stored before Transient bounces existed: the sub-type's usual type. */
-  bounceType?: BounceType;
-  complaintSubType?: 'OnAccountSuppressionList';
-  delayType?: DelayType;
-  /** Bounce, Complaint. */
-  feedbackId?: string;
-  /** When it reached its last topic. */
-  publishedAt?: string;
-}
+import { MATCHING_TYPE_OF, type ConfigurationSet, type OutboxEntry, type SesEventType } from './types';
 
 /**
  * The events of a message sent with `configSet`, in publishing order: Send at `acceptedAt`, early

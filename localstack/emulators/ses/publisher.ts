@@ -12,8 +12,8 @@
  * the next start resumes it (`resume`); in memory, what is still owed at stop is lost with the rest.
  */
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
-import { eventRecord, type OutboxEntry } from './outbox';
-import type { StoredMessage } from './types';
+import { eventRecord } from './outbox';
+import type { OutboxEntry, StoredMessage } from './types';
 
 export interface SnsTarget {
   endpoint: string;

@@ -11,9 +11,9 @@ import type { IdentityService } from './identities';
 import type { TenantService } from './tenants';
 import { escapeHtml } from './mailbox-html';
 import { requestId } from './ids';
-import { MAX_MESSAGE_BYTES, type OperationResult, type SesService } from './service';
+import { MAX_MESSAGE_BYTES, type SesService } from './service';
 import { MessageQueryError, parseMessageQuery, type MessageQuery } from './message-query';
-import type { LocalSesIdentity, LocalSesMessage, LocalSesMessageSummary, LocalSesTenant } from './types';
+import type { LocalSesIdentity, LocalSesMessage, LocalSesMessageSummary, LocalSesTenant, OperationResult } from './types';
 import { isObject, type Json } from './validate';
 
 /** Base64 grows 4/3; leave room for the rest of the JSON body. */

@@ -35,6 +35,7 @@ import {
   type ConfigurationSet,
   type EventDestination,
   type MatchingEventType,
+  type OperationResult,
 } from './types';
 import {
   asObject,
@@ -67,10 +68,6 @@ export interface ServiceOptions {
 }
 
 /** An operation's response body and, for SendEmail, work to start once the response is sent. */
-export interface OperationResult {
-  body: Json;
-  afterResponse?: () => void;
-}
 
 const EMAIL_TAG_PART = /^[A-Za-z0-9_-]{1,255}$/;
 

@@ -20,9 +20,8 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { AtomicWriter } from './atomic-writer';
 import type { SesMailObject } from './events';
-import type { OutboxEntry } from './outbox';
-import type { SuppressionFile } from './suppression-list';
-import type { ConfigurationSet, EmailIdentity, SesTenant, StoredEvent, StoredMessage } from './types';
+import type { SuppressionFile } from './suppression-file';
+import type { ConfigurationSet, EmailIdentity, OutboxEntry, SesTenant, StoredEvent, StoredMessage } from './types';
 
 interface MessageMeta {
   id: string;

@@ -22,39 +22,15 @@
 import { SesError, badRequest, notFound } from './errors';
 import { sesId } from './ids';
 import { isValidAddress } from './mime';
-import type { OutboxEntry } from './outbox';
-import type { OperationResult } from './service';
 import { BOUNCE_OF, LOCAL_EVENTS_DOMAIN, SIMULATOR_DOMAIN, type RecipientOutcome } from './simulator';
 import type { SesStore } from './store';
-import { page } from './tenants';
-import type { ConfigurationSet, SesTenant } from './types';
+import { page } from './paging';
+import { SUPPRESSION_REASONS, type SuppressedEntry, type SuppressionFile, type SuppressionReason } from './suppression-file';
+import type { ConfigurationSet, OperationResult, OutboxEntry, SesTenant } from './types';
 import { isObject, optObject, optString, reqString, type Json } from './validate';
 
-export const SUPPRESSION_REASONS = ['BOUNCE', 'COMPLAINT'] as const;
-export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
 export const SUPPRESSION_SCOPES = ['ACCOUNT', 'TENANT'] as const;
 export type SuppressionScope = (typeof SUPPRESSION_SCOPES)[number];
-
-/** One listed address. */
-export interface SuppressedEntry {
-  address: string;
-  reason: SuppressionReason;
-  /** ISO time it was added or last changed. */
-  lastUpdateTime: string;
-  /** The message and feedback that put it there (absent for PutSuppressedDestination). */
-  messageId?: string;
-  feedbackId?: string;
-}
-
-/** What the store persists (suppression.json). */
-export interface SuppressionFile {
-  version: 1;
-  /** PutAccountSuppressionAttributes; SES's default for accounts created after 25 Nov 2019. */
-  accountReasons: SuppressionReason[];
-  account: SuppressedEntry[];
-  /** By tenant id (a tenant deleted and created again starts with an empty list). */
-  tenants: Record<string, SuppressedEntry[]>;
-}
 
 /** Which list a send uses and for which reasons it checks and records addresses. */
 export interface SuppressionPolicy {

@@ -7,12 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { alreadyExists, badRequest, notFound } from './errors';
-import type { OperationResult } from './service';
 import type { SesStore } from './store';
+import { page } from './paging';
 import { sendingIdentity } from './sending-identity';
 import { tenantSuppressionOf } from './suppression-list';
 import { checkEntityType, checkTenantCanSend, parseSendingStatus, reputationEntityBody, sendingStatusOf } from './tenant-status';
-import type { SesTenant, TenantResourceType } from './types';
+import type { OperationResult, SesTenant, TenantResourceType } from './types';
 import { optArray, optObject, optString, reqString, type Json } from './validate';
 
 export interface TenantOptions {
@@ -34,24 +34,6 @@ export function checkTenantName(value: unknown, field = 'TenantName'): string {
   const name = reqString(value, field);
   if (!TENANT_NAME.test(name)) throw badRequest(`${field} '${name}' is invalid: use 1-64 letters, digits, hyphens or underscores.`);
   return name;
-}
-
-/** Pages a sorted list with SES-style NextToken (an opaque offset) and PageSize (1-1000, default 1000). */
-export function page<T>(all: T[], nextToken: unknown, pageSize: unknown, max = 1000): { items: T[]; next?: string } {
-  let start = 0;
-  const token = optString(nextToken, 'NextToken');
-  if (token) {
-    const decoded = Number(Buffer.from(token, 'base64').toString('utf8'));
-    if (!Number.isInteger(decoded) || decoded < 0 || decoded > all.length) throw badRequest('NextToken is invalid.');
-    start = decoded;
-  }
-  let size = max;
-  if (pageSize !== undefined && pageSize !== null) {
-    if (typeof pageSize !== 'number' || !Number.isInteger(pageSize) || pageSize < 1 || pageSize > max) throw badRequest(`PageSize must be an integer from 1 to ${max}.`);
-    size = pageSize;
-  }
-  const end = Math.min(all.length, start + size);
-  return { items: all.slice(start, end), ...(end < all.length ? { next: Buffer.from(String(end)).toString('base64') } : {}) };
 }
 
 const epochSeconds = (iso: string): number => Date.parse(iso) / 1000;

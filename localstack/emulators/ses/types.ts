@@ -1,6 +1,7 @@
 /** Shared data shapes of the local SES emulator (no behaviour here). */
 import type { SesMailObject } from './events';
-import type { OutboxEntry } from './outbox';
+import type { BounceSubType, BounceType, DelayType } from './simulator';
+import type { Json } from './validate';
 
 /** Event types this emulator publishes (the `eventType` values SES uses). */
 export type SesEventType = 'Send' | 'Delivery' | 'Bounce' | 'Complaint' | 'DeliveryDelay' | 'Reject';
@@ -255,4 +256,32 @@ export function toLocalTenant(t: SesTenant): LocalSesTenant {
     sending_status: t.sendingStatus?.status ?? 'ENABLED',
     resources: t.resources.map((r) => ({ ...r })),
   };
+}
+
+/** What an API action answers: its JSON body, and work to do once the answer is sent. */
+export interface OperationResult {
+  body: Json;
+  afterResponse?: () => void;
+}
+
+/** One event SES owes for a message (./outbox.ts plans them when SendEmail accepts it). */
+export interface OutboxEntry {
+  type: SesEventType;
+  /** When the event is due (ISO); also the timestamp its record carries. */
+  at: string;
+  /** Every topic the event goes to (the matching destinations when the message was accepted). */
+  topics: string[];
+  /** Topics it has not reached yet; empty once published. */
+  unpublished: string[];
+  /** Delivery, Bounce, Complaint, DeliveryDelay: the recipients concerned. */
+  recipients?: string[];
+  bounceSubType?: BounceSubType;
+  /** Absent in outboxes stored before Transient bounces existed: the sub-type's usual type. */
+  bounceType?: BounceType;
+  complaintSubType?: 'OnAccountSuppressionList';
+  delayType?: DelayType;
+  /** Bounce, Complaint. */
+  feedbackId?: string;
+  /** When it reached its last topic. */
+  publishedAt?: string;
 }

@@ -8,7 +8,8 @@
  */
 import * as z from 'zod';
 import { parseBareSender, parseMailbox } from '../emails/address';
-import { CATEGORIES, MAX_RECIPIENTS, MAX_TAGS } from '../emails/send-request';
+import { MAX_RECIPIENTS, MAX_TAGS } from '../emails/send-request';
+import { CATEGORIES } from '../emails/category';
 import { TEMPLATE_ALIAS } from '../templates/template';
 import { VARIABLE_NAME } from '../templates/render';
 import { issuesToFields } from '../validation';

@@ -13,13 +13,12 @@ import { tenantParam } from '../tenants/schemas';
 import { ATTACHMENTS_ON_SCHEDULED_SEND, attachmentsSchema } from './attachments';
 
 export { rejectAttachmentsInBatch } from './attachments';
+import { CATEGORIES } from './category';
 
 export const MAX_RECIPIENTS = 50;
 export const MAX_TAGS = 10;
 const TAG_PART = /^[A-Za-z0-9_-]{1,256}$/;
 
-export const CATEGORIES = ['transactional', 'product', 'newsletter'] as const;
-export type Category = (typeof CATEGORIES)[number];
 
 /** Accepted aliases of send request fields (alias -> canonical name); the OpenAPI document lists them. */
 export const SEND_REQUEST_ALIASES: Readonly<Record<string, string>> = {

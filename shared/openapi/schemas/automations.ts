@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { AUTOMATION_STATUSES, CONDITION_OPERATORS, type Condition, type toPublicAutomation } from '../../domain/automations/automation';
 import { RUN_STATUSES } from '../../domain/automations/run';
 import type { RunDetail, RunSummary } from '../../domain/automations/run-view';
-import { CATEGORIES } from '../../domain/emails/send-request';
+import { CATEGORIES } from '../../domain/emails/category';
 import { IMPORT_STATUSES } from '../../domain/migrations/report';
 import { IMPORT_RESOURCES, PROVIDERS } from '../../domain/migrations/source';
 import type { REPORT_COLUMNS, ReportRow } from '../../domain/migrations/report-rows';

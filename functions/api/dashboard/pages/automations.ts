@@ -18,7 +18,7 @@ import { changeAutomationStatus, createAutomation, getAutomation, listAutomation
 import { acceptEvent } from '../../../../shared/usecases/runs/accept-event';
 import { buttonForm, field, formAction, jsonField, input, pager, pageRequest, pageState, postForm, redirectTo, render, textarea, type PageContext, param } from './forms';
 import { doorAttributes } from './doors';
-import type { PageRoutes } from './index';
+import type { PageRoutes } from './page-routes';
 import { badge, html, json, table, time, type Html } from './layout';
 
 const EXAMPLE = json({

@@ -12,7 +12,7 @@ import { parseWith } from '../../../../shared/http/validate';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../../../shared/usecases/api-keys';
 import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential } from '../../../../shared/usecases/smtp-credentials';
 import { buttonForm, checkboxes, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render, secretBox, type PageContext, param } from './forms';
-import type { PageRoutes } from './index';
+import type { PageRoutes } from './page-routes';
 import { html, table, time, type Html } from './layout';
 
 /** The optional fields both kinds share: a tenant, and the domains it may send from (comma-separated). */

@@ -13,7 +13,7 @@ import { parseWith } from '../../../../shared/http/validate';
 import { applyDomainDns } from '../../../../shared/usecases/dns-apply';
 import { createDomain, getDomain, listDomains, verifyDomain } from '../../../../shared/usecases/domains';
 import { buttonForm, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render, select, type PageContext, param } from './forms';
-import type { PageRoutes } from './index';
+import type { PageRoutes } from './page-routes';
 import type { DashboardDomainsServices } from '../../dashboard-domains/services';
 import { badge, html, table, time, type Html } from './layout';
 import { providerMarker, providerNotice } from './domain-provider';

@@ -17,7 +17,7 @@ import { sendEmail } from '../../../../shared/usecases/send-email';
 import { barChart, rateChart } from './charts';
 import { dailyActivity, emailTimeline, FILTER_STATUSES, hasFilter, isInFlight, matchesEmail, type ActivitySample, type EmailFilter } from './email-model';
 import { problemFlash, field, formAction, input, LIST_PAGE_SIZE, pager, pageState, postForm, redirectTo, render, select, type PageContext, param } from './forms';
-import type { PageRoutes } from './index';
+import type { PageRoutes } from './page-routes';
 import type { DashboardEmailsServices } from '../../dashboard-emails/services';
 import { badge, html, percent, table, time, type Flash, type Html } from './layout';
 

@@ -7,7 +7,7 @@
 import { reportRows, toCsv } from '../../../../shared/domain/migrations/report-rows';
 import { listImports, loadImport, toImportSummary } from '../../../../shared/usecases/migrations/import-report';
 import { pager, pageRequest, pageState, render, param } from './forms';
-import type { PageRoutes } from './index';
+import type { PageRoutes } from './page-routes';
 import { badge, html, table, time } from './layout';
 
 export function addImportPages(routes: PageRoutes): void {

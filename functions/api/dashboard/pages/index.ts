@@ -19,25 +19,14 @@ import type { DashboardServices } from '../services';
 import { addApiKeyPages, addSmtpCredentialPages } from './credentials';
 import { ASSETS } from './assets';
 import { addAutomationPages } from './automations';
-import { HOME_PATH, pageError, readForm, type PageContext } from './forms';
+import { HOME_PATH, pageError, readForm } from './forms';
 import { addImportPages } from './imports';
 import { signInPage } from './sign-in';
 import { addSuppressionPages } from './suppressions';
 import { addTemplatePages } from './templates';
 import { addTenantPages } from './tenants';
+import type { PageArea, PageRoutes } from './page-routes';
 import { addWebhookPages } from './webhooks';
-
-/** What a page area registers its routes on, with the services of the function that serves it. */
-export interface PageRoutes<S = DashboardServices> {
-  services: S;
-  /** A page: GET `path` (relative to /dashboard) for the signed-in user. */
-  page(path: string, handler: (c: PageContext) => Response | Promise<Response>): void;
-  /** A form action: POST `path` with the session and its CSRF token; `form` is the url-encoded body. */
-  action(path: string, handler: (c: PageContext, form: URLSearchParams) => Response | Promise<Response>): void;
-}
-
-/** One area's pages (./emails.ts, ./domains.ts, ...): registers its routes. */
-export type PageArea<S> = (routes: PageRoutes<S>) => void;
 
 /**
  * The pages of `areas`, relative to /dashboard, behind one session check (without a live session it

@@ -7,7 +7,7 @@ import { listReceivedEmailsQuerySchema } from '../../../../shared/domain/inbound
 import { parseWith } from '../../../../shared/http/validate';
 import { getReceivedEmail, listReceivedEmails } from '../../../../shared/usecases/inbound/received-emails';
 import { problemFlash, input, LIST_PAGE_SIZE, pager, pageState, render, param } from './forms';
-import type { PageRoutes } from './index';
+import type { PageRoutes } from './page-routes';
 import type { DashboardEmailsServices } from '../../dashboard-emails/services';
 import { badge, html, json, table, time, type Flash } from './layout';
 

@@ -8,7 +8,7 @@ import { addSuppressionsSchema, removeSuppressionSchema, suppressionFiltersSchem
 import { parseWith } from '../../../../shared/http/validate';
 import { addSuppressions, listSuppressions, removeSuppression } from '../../../../shared/usecases/suppressions';
 import { buttonForm, problemFlash, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render } from './forms';
-import type { PageRoutes } from './index';
+import type { PageRoutes } from './page-routes';
 import { html, table, time, type Flash } from './layout';
 
 export function addSuppressionPages(routes: PageRoutes): void {

@@ -8,7 +8,7 @@ import type { Tenant } from '../../../../shared/domain/tenants/tenant';
 import { getTenantStats } from '../../../../shared/usecases/get-tenant-stats';
 import { listTenants } from '../../../../shared/usecases/tenants';
 import { pager, pageState, render } from './forms';
-import type { PageRoutes } from './index';
+import type { PageRoutes } from './page-routes';
 import { badge, html, percent, table, time, type Html } from './layout';
 
 export const STATS_DAYS = 7;

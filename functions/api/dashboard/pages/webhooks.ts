@@ -22,7 +22,7 @@ import {
 } from '../../../../shared/usecases/webhooks';
 import { buttonForm, checkboxes, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render, secretBox, type PageContext, param } from './forms';
 import { doorAttributes } from './doors';
-import type { PageRoutes } from './index';
+import type { PageRoutes } from './page-routes';
 import { badge, html, json, table, time } from './layout';
 
 /** What the page says after a replay, from the page action or the page script (the door). */
