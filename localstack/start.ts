@@ -1,9 +1,11 @@
 /**
  * `npm start`: the whole service on this machine, no Docker. Prints the API URL and a ready line;
  * Ctrl-C, SIGTERM or SIGINT stop everything (no Java or Node process is left behind), also when sent to
- * `npm start`'s own process only: the script `exec`s tsx (package.json), so npm passes the signal to tsx,
- * which passes it here (a `sh -c` in between died of SIGTERM and ignored SIGINT, passing neither on). If npm
- * ends without passing anything (SIGKILL), cloud/launcher-watch.ts sees it and stops the stack.
+ * `npm start`'s own process only: the script `exec`s node with tsx's loader (package.json), so npm passes
+ * the signal here (a `sh -c` in between died of SIGTERM and ignored SIGINT, passing neither on). Not tsx's
+ * CLI: it passes a signal on and SIGKILLs its child when the child has not acknowledged it within 60 ms,
+ * which a busy stack missed (Ctrl-C then killed it without its orderly stop). If npm ends without passing
+ * anything (SIGKILL), cloud/launcher-watch.ts sees it and stops the stack.
  *
  * Environment: PORT (API, default 3000), HOST (default 127.0.0.1), DATA_DIR (default .data),
  * DATA_IN_MEMORY=1 (nothing persisted), DYNAMODB_PORT / FAUXQS_PORT / SES_PORT / SCHEDULER_PORT

@@ -1,10 +1,10 @@
 /**
- * `npm start` runs `npm` -> `sh -c "exec tsx localstack/start.ts"` (the shell becomes tsx's CLI) -> node
- * (this process). npm passes a SIGTERM or SIGINT it gets on to its child, and tsx passes it here; but an npm
+ * `npm start` runs `npm` -> `sh -c "exec node --import tsx localstack/start.ts"` (the shell becomes this
+ * process). npm passes a SIGTERM or SIGINT it gets on to its child, here; but an npm
  * that is killed (SIGKILL, the OOM killer) passes nothing, and without `exec` the shell in between died of
  * SIGTERM and ignored SIGINT, passing neither on: the stack kept serving. This watch closes that gap: when
- * the stack was started by an npm script, it records the processes between it and that npm (tsx's CLI, a
- * shell, npm itself) and calls `onGone` as soon as one of them exits, or one between has lost its parent.
+ * the stack was started by an npm script, it records the processes between it and that npm (a shell when
+ * one is left between, npm itself) and calls `onGone` as soon as one of them exits, or one between has lost its parent.
  *
  * Linux only (it reads /proc); elsewhere, and when not started by npm, it watches nothing. Ctrl-C in a
  * terminal signals the whole process group and needs no watch.

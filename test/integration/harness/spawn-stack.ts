@@ -23,7 +23,8 @@ export interface SpawnedStack {
 const ROOT = resolve(__dirname, '..', '..', '..');
 
 export function spawnStack(options: { dataDir: string; inMemory: boolean; env?: Record<string, string>; timeoutMs?: number; detached?: boolean }): Promise<SpawnedStack> {
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'localstack', 'start.ts')], {
+  // node with tsx's loader, as `npm start` runs it (tsx's CLI would SIGKILL a busy stack on SIGINT: localstack/start.ts).
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'localstack', 'start.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,
