@@ -1,10 +1,10 @@
 /**
  * The contract check's validators compiled once per version of docs/openapi.json, not in every test
  * file: ajv's standalone code (https://ajv.js.org/standalone.html) of every JSON answer schema
- * (./openapi-contract.ts, `answerSchemas`), written under node_modules/.cache/ with the document's
- * hash in its name and required by each file. Compiling them in each of the hundred integration files
- * took about a third of a second of CPU per file; the integration tests' global setup writes the
- * module before any file starts, and a file that finds none writes it itself.
+ * (./openapi-contract.ts, `answerSchemas`), written under node_modules/.cache/ with a hash of the
+ * document and of the code that generates it in its name, and required by each file. Compiling them in
+ * each of the hundred integration files took about a third of a second of CPU per file; the integration
+ * tests' global setup writes the module before any file starts, and a file that finds none writes it.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -18,9 +18,18 @@ const ROOT = join(__dirname, '..', '..');
 const DOCUMENT_FILE = join(ROOT, 'docs', 'openapi.json');
 const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'mailservice');
 
+/**
+ * What the generated code depends on besides the document: the checker's schema extraction and ajv
+ * options (./openapi-contract.ts) and the versions of ajv and ajv-formats. A change to any of them
+ * writes a new module instead of reusing one made by the old code.
+ */
+const GENERATOR_INPUTS = [join(__dirname, 'openapi-contract.ts'), join(ROOT, 'node_modules', 'ajv', 'package.json'), join(ROOT, 'node_modules', 'ajv-formats', 'package.json')];
+
 /** The module of the document's validators (written when missing): its path. */
 export function validatorsModule(text: string = readFileSync(DOCUMENT_FILE, 'utf8')): string {
-  const file = join(CACHE_DIR, `contract-validators-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.js`);
+  const hash = createHash('sha256').update(text);
+  for (const input of GENERATOR_INPUTS) hash.update('\0').update(readFileSync(input));
+  const file = join(CACHE_DIR, `contract-validators-${hash.digest('hex').slice(0, 16)}.js`);
   if (existsSync(file)) return file;
   const document = JSON.parse(text) as OpenApiDocument;
   const ajv = documentAjv(document, { source: true });
