@@ -256,10 +256,10 @@ export interface ApiGroupDefinition {
   /** Entry file (relative to the project root) exporting `handler`. */
   entry: string;
   /**
-   * HTTP API routes (API Gateway syntax) sent to this group's Lambda. The local runtime routes
-   * exactly these, so a path missing here is a 404 locally as in AWS.
+   * Routes (API Gateway syntax) of what the group serves besides its operations: the dashboard's pages.
+   * The routes of its operations come from their declarations (infra/api-routes.ts).
    */
-  routes: string[];
+  pages?: string[];
   grants: Grant[];
   /** Lambda memory (MB); unset: the functions' default (docs/deploy.md, "Memory sizing"). */
   memoryMb?: number;
@@ -269,7 +269,6 @@ export const API_GROUPS: ApiGroupDefinition[] = [
   {
     name: 'emails',
     entry: 'functions/api/emails/handler.ts',
-    routes: ['ANY /emails', 'ANY /emails/{proxy+}'],
     // The send path: half the compute time of a request and of a cold start at 512 MB (docs/deploy.md, "Memory sizing").
     memoryMb: 1024,
     grants: [
@@ -285,19 +284,16 @@ export const API_GROUPS: ApiGroupDefinition[] = [
   {
     name: 'api-keys',
     entry: 'functions/api/api-keys/handler.ts',
-    routes: ['ANY /api-keys', 'ANY /api-keys/{proxy+}'],
     grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
   },
   {
     name: 'smtp-credentials',
     entry: 'functions/api/smtp-credentials/handler.ts',
-    routes: ['ANY /smtp-credentials', 'ANY /smtp-credentials/{proxy+}'],
     grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
   },
   {
     name: 'tenants',
     entry: 'functions/api/tenants/handler.ts',
-    routes: ['ANY /tenants', 'ANY /tenants/{proxy+}'],
     grants: [
       { resource: { kind: 'table' }, access: 'readWrite' },
       // Each tenant is an SES tenant (created with the tenant, deleted with it) using our configuration set
@@ -309,7 +305,6 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     name: 'domains',
     entry: 'functions/api/domains/handler.ts',
     // /dns-providers: the DNS host credentials DNS apply may use (stored sealed).
-    routes: ['ANY /domains', 'ANY /domains/{proxy+}', 'ANY /dns-providers', 'ANY /dns-providers/{proxy+}'],
     // POST /domains generates a 2048-bit RSA key (~240 ms of CPU): ~0.4 s at 1024 MB, ~0.8 s at 512 (docs/deploy.md).
     memoryMb: 1024,
     grants: [
@@ -329,7 +324,6 @@ export const API_GROUPS: ApiGroupDefinition[] = [
   {
     name: 'webhooks',
     entry: 'functions/api/webhooks/handler.ts',
-    routes: ['ANY /webhooks', 'ANY /webhooks/{proxy+}'],
     grants: [
       { resource: { kind: 'table' }, access: 'readWrite' },
       // Signing secrets are sealed at creation.
@@ -341,13 +335,11 @@ export const API_GROUPS: ApiGroupDefinition[] = [
   {
     name: 'suppressions',
     entry: 'functions/api/suppressions/handler.ts',
-    routes: ['ANY /suppressions', 'ANY /suppressions/{proxy+}'],
     grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
   },
   {
     name: 'attachments',
     entry: 'functions/api/attachments/handler.ts',
-    routes: ['ANY /attachments', 'ANY /attachments/{proxy+}'],
     grants: [
       { resource: { kind: 'table' }, access: 'readWrite' },
       // Presigned PUT URLs are signed with this function's role (s3:PutObject on uploads/); GET reads the object's size (HEAD).
@@ -358,7 +350,6 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // Received (inbound) email: list and read; attachments and the raw message by presigned GET URLs.
     name: 'received-emails',
     entry: 'functions/api/received-emails/handler.ts',
-    routes: ['ANY /received-emails', 'ANY /received-emails/{proxy+}'],
     grants: [
       { resource: { kind: 'table' }, access: 'read' },
       // Bodies and small attachments are read here; large ones and the raw message are signed for GET.
@@ -369,7 +360,6 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // Templates: drafts, publishing, rendering previews (docs/templates.md). Sends read them from the emails group.
     name: 'templates',
     entry: 'functions/api/templates/handler.ts',
-    routes: ['ANY /templates', 'ANY /templates/{proxy+}'],
     grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
   },
   {
@@ -377,7 +367,6 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // writes runs only: the table's stream hands their steps to the automation-steps worker.
     name: 'automations',
     entry: 'functions/api/automations/handler.ts',
-    routes: ['ANY /automations', 'ANY /automations/{proxy+}', 'ANY /events'],
     grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
   },
   {
@@ -386,7 +375,6 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // the same use cases as their own groups.
     name: 'migrations',
     entry: 'functions/api/migrations/handler.ts',
-    routes: ['ANY /migrations', 'ANY /migrations/{proxy+}'],
     // Each imported domain generates a DKIM key (as POST /domains) within the request's ~25 s budget (docs/deploy.md).
     memoryMb: 1024,
     grants: [
@@ -400,7 +388,6 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // page, the open pixel and the click redirect (docs/tracking.md). Tokens may be up to 4 KB long.
     name: 'links',
     entry: 'functions/api/links/handler.ts',
-    routes: ['ANY /unsubscribe/{proxy+}', 'ANY /t/{proxy+}'],
     grants: [
       // Reads emails and link keys; writes suppressions, opt-outs and opens/clicks on emails.
       { resource: { kind: 'table' }, access: 'readWrite' },
@@ -420,7 +407,7 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // (test/infra/dashboard-group.test.ts names each one's source).
     name: 'dashboard',
     entry: 'functions/api/dashboard/handler.ts',
-    routes: ['ANY /dashboard', 'ANY /dashboard/{proxy+}', 'ANY /api/{proxy+}'],
+    pages: ['ANY /dashboard', 'ANY /dashboard/{proxy+}'],
     // Light pages (~6 ms of CPU each, ~75 ms cold): the default 512 MB (docs/deploy.md, "Memory sizing").
     grants: [
       // Users, sessions, sign-in counters; every page's records (keys, webhooks, runs, ...).
@@ -436,7 +423,7 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // so API Gateway sends these paths here rather than to 'dashboard'. The same session.
     name: 'dashboard-emails',
     entry: 'functions/api/dashboard-emails/handler.ts',
-    routes: ['ANY /dashboard/emails', 'ANY /dashboard/emails/{proxy+}', 'ANY /dashboard/received', 'ANY /dashboard/received/{proxy+}'],
+    pages: ['ANY /dashboard/emails', 'ANY /dashboard/emails/{proxy+}', 'ANY /dashboard/received', 'ANY /dashboard/received/{proxy+}'],
     // The page a signed-in user lands on: its list, search and charts ~13 ms of CPU, ~95 ms cold (docs/deploy.md, "Memory sizing").
     memoryMb: 1024,
     grants: [
@@ -451,7 +438,7 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // The dashboard's domain pages (docs/dashboard.md): add, verify, apply DNS, as the domains group.
     name: 'dashboard-domains',
     entry: 'functions/api/dashboard-domains/handler.ts',
-    routes: ['ANY /dashboard/domains', 'ANY /dashboard/domains/{proxy+}'],
+    pages: ['ANY /dashboard/domains', 'ANY /dashboard/domains/{proxy+}'],
     // Adding a domain generates its 2048-bit DKIM key, as POST /domains (docs/deploy.md, "Memory sizing").
     memoryMb: 1024,
     grants: [
@@ -471,7 +458,6 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // page rendered from it. Public, and touches nothing: no grants.
     name: 'reference',
     entry: 'functions/api/reference/handler.ts',
-    routes: ['GET /openapi.json', 'GET /reference'],
     grants: [],
   },
 ];

@@ -4,6 +4,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { apiRoutes } from '../api-routes';
 import { API_GROUPS } from '../definitions';
 import { acknowledgeRule } from './nag';
 import { ServiceFunction, type FunctionDefaults } from './service-function';
@@ -65,7 +66,7 @@ export class Api extends Construct {
       this.functions[group.name] = fn;
 
       const integration = new HttpLambdaIntegration(`${logicalId}Integration`, fn);
-      for (const route of group.routes) {
+      for (const route of apiRoutes(group)) {
         const { method, path } = parseRoute(route, group.name);
         this.httpApi.addRoutes({ path, methods: [method], integration });
       }

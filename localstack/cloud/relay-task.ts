@@ -31,7 +31,7 @@ import type { RelayTask } from './template/relay-task';
 
 export interface LocalRelayTaskOptions {
   task: RelayTask;
-  /** The environment the local cloud gives a workload of the template with this template environment, as an ECS container (cloud.ts). */
+  /** The environment the local cloud gives a workload of the template with this template environment, as an ECS container (workload-environment.ts). */
   containerEnvironment: (template: Record<string, string>) => Record<string, string>;
   /** The task role's policies. */
   policies: NamedPolicy[];

@@ -1,6 +1,6 @@
 /**
  * The local S3's lifecycle: expires objects and aborts incomplete multipart uploads as the buckets' rules
- * say (./s3-lifecycle-rules.ts), as S3 does in AWS.
+ * say (./template/s3-lifecycle-rules.ts), as S3 does in AWS.
  *
  * When: S3 adds the rule's days to the object's creation time (its Last-Modified here) and rounds the
  * result up to the next midnight UTC; the object is eligible from then. Created 2026-01-15 10:30 UTC under
@@ -19,7 +19,7 @@
  * The sweep works on fauxqs's S3 store directly (fauxqs has no ListMultipartUploads); deletions go through
  * its deleteObject, so the messaging journal records them (./messaging-journal.ts).
  */
-import type { BucketLifecycle } from './s3-lifecycle-rules';
+import type { BucketLifecycle } from './template/s3-lifecycle-rules';
 
 /** What the sweep reads and changes in fauxqs 1.9.2's S3Store (dist/s3/s3Store.js). */
 export interface SweepableS3Store {

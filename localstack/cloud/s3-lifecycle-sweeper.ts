@@ -4,7 +4,7 @@
  * expiration is asynchronous too (docs/local-cloud/s3.md).
  */
 import { currentS3Store } from './messaging-hooks';
-import { bucketLifecycles, type BucketLifecycle } from './s3-lifecycle-rules';
+import { bucketLifecycles, type BucketLifecycle } from './template/s3-lifecycle-rules';
 import type { DeployedStack } from './template/deployed-stack';
 import { sweepLifecycle, type SweepableS3Store, type SweepResult } from './s3-lifecycle-sweep';
 

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document of the HTTP API, generated from the operations (./operations.ts): request
+ * The OpenAPI 3.1 document of the HTTP API, generated from the operations (./operations/*.ts): request
  * schemas are the domain's zod schemas converted with `io: 'input'` (what clients may send: aliases,
  * optional fields with defaults), response schemas ./schemas/* with `io: 'output'` (what the API answers).
  * `npm run openapi` writes it to docs/openapi.json (./write.ts); the reference group serves that file.
@@ -303,7 +303,7 @@ export function errorsOf(operation: Operation): Map<number, ErrorCode[]> {
   if (operation.body) add(413, 'payload_too_large');
   if (operation.pathParams) add(404, 'not_found');
   if (operation.auth === 'apiKey' && operation.scopes) add(403, 'insufficient_scope');
-  if (operation.rateLimited) add(429, 'rate_limited');
+  if (operation.rateLimit) add(429, 'rate_limited');
   add(500, 'internal_error');
   for (const [status, codes] of Object.entries(operation.errors ?? {})) add(Number(status), ...(codes ?? []));
   return new Map([...errors.entries()].sort(([a], [b]) => a - b).map(([status, codes]) => [status, [...codes]]));
@@ -312,9 +312,9 @@ export function errorsOf(operation: Operation): Map<number, ErrorCode[]> {
 /** Response headers of an error: rate-limited operations carry them on their refusals too; 429 has Retry-After. */
 function errorHeaders(operation: Operation, status: number): JsonSchema | undefined {
   const names: ResponseHeader[] = [];
-  if (operation.rateLimited && (status === 400 || status === 429)) names.push('rateLimit');
+  if (operation.rateLimit && (status === 400 || status === 429)) names.push('rateLimit');
   if (status === 429) names.push('retryAfter');
-  return headersOf(names, operation.rateLimited && status === 429 ? ['rateLimit', 'retryAfter'] : []);
+  return headersOf(names, operation.rateLimit && status === 429 ? ['rateLimit', 'retryAfter'] : []);
 }
 
 const UNAUTHORIZED_EXAMPLES: Record<Operation['auth'], string> = {
@@ -408,9 +408,9 @@ function buildOperation(operation: Operation, requests: Components, responses: C
       content['application/json'] = { schema: ref(name), ...(response.example === undefined ? {} : { example: response.example }) };
     }
     if (response.mediaType) content[response.mediaType] = { schema: MEDIA_SCHEMAS[response.mediaType] };
-    const headers = headersOf([...(response.headers ?? []), ...(operation.rateLimited ? (['rateLimit'] as const) : [])], [
+    const headers = headersOf([...(response.headers ?? []), ...(operation.rateLimit ? (['rateLimit'] as const) : [])], [
       ...(response.requiredHeaders ?? []),
-      ...(operation.rateLimited ? (['rateLimit'] as const) : []),
+      ...(operation.rateLimit ? (['rateLimit'] as const) : []),
     ]);
     answers[status] = { description: response.description, ...(headers ? { headers } : {}), ...(Object.keys(content).length ? { content } : {}) };
   }

@@ -1,12 +1,14 @@
 /**
- * How an operation of the HTTP API is described (shared/openapi/operations/*.ts): its route, who may
+ * How an operation of the HTTP API is declared (shared/openapi/operations/*.ts): its route, who may
  * call it, the zod schemas that validate its input (the domain's own, shared/domain/**) and describe its
- * answers (shared/openapi/schemas/*), the error codes it can answer, and examples. The document
- * (./document.ts) is generated from these; nothing in it is written by hand.
+ * answers (shared/openapi/schemas/*), the error codes it can answer, and examples. The route
+ * (shared/http/route.ts), the document (./document.ts) and API Gateway's routes (infra/api-routes.ts) are
+ * generated from these; nothing in them is written by hand.
  */
 import type * as z from 'zod';
 import type { Scope } from '../domain/api-keys/scopes';
 import type { ErrorCode } from '../domain/errors';
+import type { RateLimitName } from '../domain/rate-limits';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -37,6 +39,11 @@ export interface RequestBody {
   optional?: boolean;
   /** Also accepted as an HTML form (the dashboard's sign-in page). */
   form?: boolean;
+  /**
+   * Set when the handler decodes the body itself, saying how (the schema then documents what that code
+   * accepts; the unit tests parse its example with that code): the route hands the handler no body.
+   */
+  decodedBy?: string;
   example?: unknown;
 }
 
@@ -61,7 +68,7 @@ export interface Operation {
   scopesCheckedBy?: string;
   /** Path parameters: name -> description. */
   pathParams?: Record<string, string>;
-  /** The zod schema of the query string (parseWith(..., 'query')). */
+  /** The zod schema of the query string: the route validates it (400 validation_error) and hands it to the handler. */
   query?: z.ZodObject;
   /** Request headers the operation reads. */
   requestHeaders?: ('idempotencyKey' | 'batchValidation')[];
@@ -73,16 +80,20 @@ export interface Operation {
    * 413 with a body; 400 with a query; 404 with a path parameter; 403 insufficient_scope with scopes).
    */
   errors?: Partial<Record<number, ErrorCode[]>>;
-  /** Per-account rate limit (ratelimit-* headers on every answer; 429 rate_limited). */
-  rateLimited?: boolean;
+  /** Per-account rate limit, by name (RATE_LIMITS; ratelimit-* headers on every answer; 429 rate_limited). */
+  rateLimit?: RateLimitName;
 }
 
-export const op = (operation: Operation): Operation => operation;
+/** An operation declared on its own; its type is kept (the route's handler gets its body and query typed). */
+export const op = <O extends Operation>(operation: O): O => operation;
 
-/** An operation of a section: its group and tag come from the section unless it names its own. */
-export type SectionOperation = Omit<Operation, 'group' | 'tag'> & Partial<Pick<Operation, 'group' | 'tag'>>;
+/** An operation of a section: its operationId is its key, its group and tag the section's unless it names its own. */
+export type SectionOperation = Omit<Operation, 'group' | 'tag' | 'operationId'> & Partial<Pick<Operation, 'group' | 'tag'>>;
+
+/** A section's operations by operationId, each keeping its declared type. */
+export type Section<T extends Record<string, SectionOperation>> = { readonly [K in keyof T & string]: T[K] & { group: string; tag: string; operationId: K } };
 
 /** The operations of one API group, listed under one reference section (`tag`) unless one says otherwise. */
-export function section(group: string, tag: string, operations: readonly SectionOperation[]): Operation[] {
-  return operations.map((operation) => ({ group, tag, ...operation }));
+export function section<T extends Record<string, SectionOperation>>(group: string, tag: string, operations: T): Section<T> {
+  return Object.fromEntries(Object.entries(operations).map(([operationId, operation]) => [operationId, { group, tag, ...operation, operationId }])) as Section<T>;
 }

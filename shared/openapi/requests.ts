@@ -2,7 +2,7 @@
  * Request bodies whose validation is written by hand around the domain's zod schemas (a bare array or
  * `{emails}` for the batch, a union by `action`, per-provider credentials, steps and attachments
  * dispatched by a field): documentation schemas built from the same pieces. The unit tests parse every
- * example of these with the real validation (`validatedBy` in ./operations.ts).
+ * example of these with the real validation (their operations' `decodedBy`, ./operations/*.ts).
  */
 import * as z from 'zod';
 import { conditionSchema } from './schemas/automations';

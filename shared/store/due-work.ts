@@ -1,17 +1,24 @@
 /**
  * Reads the due index (shared/store/due-index.ts): the keys of unfinished work whose due time has
- * passed, shard by shard (keys only; the reconciler reads each item consistently before acting).
+ * passed, shard by shard (keys only; the reconciler reads each item consistently before acting). Each
+ * key is decoded here into a typed entry carrying the ids of the item it stands for, so the reconciler
+ * never knows how a key is written.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DUE_INDEX, DUE_KINDS, DUE_SHARDS, dueBefore, duePartition, type DueKind } from './due-index';
 import type { Table } from './table';
 
-export interface DueEntry {
-  kind: DueKind;
-  /** Email id, `<webhook id>#<event ulid>` for a delivery, a run id, or a domain id. */
-  id: string;
-  dueAt: string;
-}
+export type { DueKind } from './due-index';
+
+/** One past-due entry of the due index: its kind, the ids of its item, and the time it was due (ISO). */
+export type DueEntry =
+  | { kind: 'EMAIL'; emailId: string; dueAt: string }
+  | { kind: 'DELIVERY'; webhookId: string; deliveryId: string; dueAt: string }
+  | { kind: 'RUN'; runId: string; dueAt: string }
+  | { kind: 'DOMAIN'; domainId: string; dueAt: string };
+
+/** The entries of one kind. */
+export type DueEntryOf<K extends DueKind> = Extract<DueEntry, { kind: K }>;
 
 /** `<ISO>#<kind>#<id>` -> entry; null for a key of another shape. */
 export function parseDueKey(sortKey: string): DueEntry | null {
@@ -20,7 +27,25 @@ export function parseDueKey(sortKey: string): DueEntry | null {
   if (first < 0 || second < 0) return null;
   const kind = sortKey.slice(first + 1, second) as DueKind;
   if (!DUE_KINDS.includes(kind)) return null;
-  return { kind, id: sortKey.slice(second + 1), dueAt: sortKey.slice(0, first) };
+  return dueEntry(kind, sortKey.slice(second + 1), sortKey.slice(0, first));
+}
+
+/** The entry of an index id of `kind` (the id each repository writes with setDue). */
+function dueEntry(kind: DueKind, id: string, dueAt: string): DueEntry | null {
+  switch (kind) {
+    case 'EMAIL':
+      return { kind, emailId: id, dueAt };
+    case 'RUN':
+      return { kind, runId: id, dueAt };
+    case 'DOMAIN':
+      return { kind, domainId: id, dueAt };
+    case 'DELIVERY': {
+      // `<webhook id>#<event ulid>` (deliveryDueId, shared/store/webhook-deliveries.ts); the delivery is `whd_<event ulid>`.
+      const split = id.indexOf('#');
+      if (split < 0) return null;
+      return { kind, webhookId: id.slice(0, split), deliveryId: `whd_${id.slice(split + 1)}`, dueAt };
+    }
+  }
 }
 
 /** Sort keys (`<due ISO>#...`) of one index partition due before `now`, oldest first, at most `limit`. */

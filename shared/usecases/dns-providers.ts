@@ -6,10 +6,11 @@
  * shared/usecases/dns-apply.ts.
  */
 import type { DnsHostCredentials, DnsHostName } from '../domain/domains/dns-apply';
+import { hintOf, toPublicDnsProvider, type PublicDnsProvider } from '../domain/domains/dns-provider';
 import { NotFoundError } from '../domain/errors';
 import type { Clock } from '../ports';
 import type { SecretBox } from '../secrets/secret-box';
-import type { DnsProviderRepository, StoredDnsProvider } from '../store/dns-providers';
+import type { DnsProviderRepository } from '../store/dns-providers';
 import type { Principal } from './principal';
 import { requireAccountKey } from './tenant-scope';
 
@@ -19,30 +20,8 @@ export interface DnsProviderDeps {
   clock: Clock;
 }
 
-export interface PublicDnsProvider {
-  object: 'dns_provider';
-  provider: DnsHostName;
-  /** Names the credentials without revealing them: `AKIA…WXYZ` (Route 53 access key id), `…wxyz` (Cloudflare token). */
-  hint: string;
-  created_at: string;
-  updated_at: string;
-}
-
 /** Binds sealed credentials to their account and host: copied onto another item, they do not open. */
 export const dnsProviderContext = (accountId: string, provider: DnsHostName) => ({ purpose: 'dns_provider', account_id: accountId, provider });
-
-function hintOf(credentials: DnsHostCredentials): string {
-  if (credentials.provider === 'route53') {
-    const id = credentials.accessKeyId;
-    return id.length > 8 ? `${id.slice(0, 4)}…${id.slice(-4)}` : '…';
-  }
-  const token = credentials.apiToken;
-  return token.length > 12 ? `…${token.slice(-4)}` : '…';
-}
-
-export function toPublicDnsProvider(stored: StoredDnsProvider): PublicDnsProvider {
-  return { object: 'dns_provider', provider: stored.provider, hint: stored.hint, created_at: stored.created_at, updated_at: stored.updated_at };
-}
 
 export async function storeDnsProvider(deps: DnsProviderDeps, principal: Principal, credentials: DnsHostCredentials): Promise<PublicDnsProvider> {
   requireAccountKey(principal, 'store DNS host credentials');

@@ -3,6 +3,7 @@
  * automation-outbox stream worker, the scheduler's second target queue, the reconciler's re-drive and
  * POST /events in the automations group. Each pinned in the definitions and in the synthesised template.
  */
+import { apiRoutes } from '../../infra/api-routes';
 import { API_GROUPS, QUEUES, SCHEDULE_GROUP, SCHEDULED_TASKS, STREAM_WORKERS, WORKERS, type QueueId } from '../../infra/definitions';
 import { ENV } from '../../shared/config';
 import { actionsOf, functionActions, functionEnv, functionOf, functionStatements, logicalId, resourcesOf, roleStatements, synth, type Statement, type Synthesised } from './helpers';
@@ -172,10 +173,10 @@ describe('the automations API group', () => {
     expect(API_GROUPS.find((g) => g.name === 'automations')).toEqual({
       name: 'automations',
       entry: 'functions/api/automations/handler.ts',
-      routes: ['ANY /automations', 'ANY /automations/{proxy+}', 'ANY /events'],
       grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
     });
-    const owners = API_GROUPS.filter((g) => g.routes.some((r) => r.endsWith(' /events') || r.startsWith('ANY /events/')));
+    expect(apiRoutes(API_GROUPS.find((g) => g.name === 'automations')!)).toEqual(['ANY /events', 'ANY /events/{proxy+}', 'ANY /automations', 'ANY /automations/{proxy+}']);
+    const owners = API_GROUPS.filter((g) => apiRoutes(g).some((r) => r.endsWith(' /events') || r.startsWith('ANY /events/')));
     expect(owners.map((g) => g.name)).toEqual(['automations']);
   });
 

@@ -3,6 +3,11 @@
  * appear in the template (Lambda, routes, event source, grants, environment) with no other infra
  * change; inconsistent definitions fail the synthesis with a clear message.
  */
+import { apiRoutes } from '../../infra/api-routes';
+import { parseRoute } from '../../infra/constructs/api';
+import { toEmailSendingEvent } from '../../infra/constructs/email';
+import { SCHEDULER_ACTIONS } from '../../infra/constructs/grants';
+import { FUNCTION_MEMORY_MB } from '../../infra/constructs/service-function';
 import {
   API_GROUPS,
   QUEUES,
@@ -17,10 +22,6 @@ import {
   type QueueId,
   type WorkerDefinition,
 } from '../../infra/definitions';
-import { parseRoute } from '../../infra/constructs/api';
-import { toEmailSendingEvent } from '../../infra/constructs/email';
-import { SCHEDULER_ACTIONS } from '../../infra/constructs/grants';
-import { FUNCTION_MEMORY_MB } from '../../infra/constructs/service-function';
 import { functionEntries } from '../../infra/functions';
 import { actionsOf, createStack, functionActions, functionEnv, functionOf, functionProperties, functionStatements, logicalId, resourcesOf, synth, type Synthesised } from './helpers';
 
@@ -37,7 +38,8 @@ const newGroup: ApiGroupDefinition = {
   // A group that does not exist yet (templates, automations and migrations, once the example here, are real groups now).
   name: 'exports',
   entry: 'functions/api/exports/handler.ts',
-  routes: ['GET /exports', 'POST /exports', 'ANY /exports/{proxy+}'],
+  // Its operations' routes come from their declarations (infra/api-routes.ts); pages are declared here.
+  pages: ['GET /exports', 'POST /exports', 'ANY /exports/{proxy+}'],
   grants: [
     { resource: { kind: 'table' }, access: 'read' },
     { resource: { kind: 'scheduler' }, access: 'schedule' },
@@ -91,7 +93,7 @@ describe('a new API group, worker and queue in the definitions', () => {
 
   test('adds its Lambdas and every route of the new group', () => {
     s.template.resourceCountIs('AWS::Lambda::Function', functionEntries().length + 2);
-    for (const routeKey of newGroup.routes) s.template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: routeKey });
+    for (const routeKey of apiRoutes(newGroup)) s.template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: routeKey });
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Integration', { IntegrationUri: { 'Fn::GetAtt': [fnId(newGroup.name), 'Arn'] } });
   });
 

@@ -4,11 +4,11 @@
  * Shapes: docs/attachments.md.
  */
 import type { Hono } from 'hono';
-import { createAttachmentUploadSchema, toPublicAttachmentUpload } from '../../../shared/domain/emails/attachment-upload';
+import { toPublicAttachmentUpload } from '../../../shared/domain/emails/attachment-upload';
 import { createApi } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
-import { requireScope } from '../../../shared/http/middleware/require-scope';
-import { jsonBody } from '../../../shared/http/validate';
+import { routes } from '../../../shared/http/route';
+import { attachmentOps } from '../../../shared/openapi/operations/attachments';
 import { createAttachmentUpload, getAttachmentUpload, type AttachmentUploadDeps } from '../../../shared/usecases/attachment-uploads';
 import type { AuthenticateDeps } from '../../../shared/usecases/authenticate';
 
@@ -16,11 +16,11 @@ export type AttachmentsAppDeps = AuthenticateDeps & AttachmentUploadDeps;
 
 export function createAttachmentsApp(deps: AttachmentsAppDeps): Hono<ApiEnv> {
   const app = createApi(deps);
+  const route = routes(app);
 
   // Uploading is part of sending: emails:send (or full).
-  app.post('/attachments', requireScope('emails:send'), async (c) => {
-    const input = await jsonBody(c, createAttachmentUploadSchema);
-    const { upload, put } = await createAttachmentUpload(deps, c.get('principal'), input);
+  route(attachmentOps.createAttachmentUpload, async (c, { body }) => {
+    const { upload, put } = await createAttachmentUpload(deps, c.get('principal'), body);
     return c.json(
       {
         attachment: toPublicAttachmentUpload(upload),
@@ -30,8 +30,8 @@ export function createAttachmentsApp(deps: AttachmentsAppDeps): Hono<ApiEnv> {
     );
   });
 
-  app.get('/attachments/:id', requireScope('emails:send'), async (c) => {
-    const upload = await getAttachmentUpload(deps, c.get('principal'), c.req.param('id'));
+  route(attachmentOps.getAttachmentUpload, async (c, { params }) => {
+    const upload = await getAttachmentUpload(deps, c.get('principal'), params.id);
     return c.json({ attachment: toPublicAttachmentUpload(upload) });
   });
 

@@ -12,8 +12,9 @@ import type { Hono, MiddlewareHandler } from 'hono';
 import { eventRequestSchema } from '../../../shared/domain/automations/event-request';
 import { IDEMPOTENCY_HEADER, idempotencyOf } from '../../../shared/domain/emails/idempotency';
 import type { ApiEnv } from '../../../shared/http/env';
-import { requireScope } from '../../../shared/http/middleware/require-scope';
+import { routes } from '../../../shared/http/route';
 import { parseWith, readJson } from '../../../shared/http/validate';
+import { eventsOp } from '../../../shared/openapi/operations/automations';
 import { requireAutomationAccess } from '../../../shared/usecases/automations';
 import { acceptEvent, type AcceptEventDeps } from '../../../shared/usecases/runs/accept-event';
 
@@ -24,7 +25,8 @@ export const accountKeyOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {
 };
 
 export function addEventRoutes(app: Hono<ApiEnv>, services: AcceptEventDeps): void {
-  app.post('/events', accountKeyOnly, requireScope('emails:send'), async (c) => {
+  app.use('/events', accountKeyOnly);
+  routes(app)(eventsOp, async (c) => {
     const body = await readJson(c);
     const request = parseWith(eventRequestSchema, body);
     const idempotency = idempotencyOf(c.req.header(IDEMPOTENCY_HEADER), 'events', body);

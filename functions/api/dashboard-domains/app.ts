@@ -5,7 +5,7 @@
  */
 import type { Hono } from 'hono';
 import type { ApiEnv } from '../../../shared/http/env';
-import { createDashboardFrame } from '../dashboard/app';
+import { createDashboardFrame } from '../dashboard/frame';
 import { createPages } from '../dashboard/pages';
 import { addDomainPages } from '../dashboard/pages/domains';
 import type { DashboardDomainsServices } from './services';

@@ -11,26 +11,13 @@
  * /api/webhooks: ./api-routes.ts).
  */
 import type { Hono } from 'hono';
-import { createFrame } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
+import { createDashboardFrame } from './frame';
 import type { DashboardServices } from './services';
 import { createSessionApi } from './api-routes';
 import { createDashboardPages } from './pages';
 import { SESSION_API_BASE } from './pages/doors';
 import { addSessionRoutes } from './session-routes';
-
-/**
- * The frame of every dashboard function: answers are never cached (they carry CSRF tokens and account
- * data), except the content-hashed static assets, which say so themselves.
- */
-export function createDashboardFrame(): Hono<ApiEnv> {
-  const app = createFrame();
-  app.use('*', async (c, next) => {
-    await next();
-    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
-  });
-  return app;
-}
 
 export function createDashboardApp(services: DashboardServices): Hono<ApiEnv> {
   const app = createDashboardFrame();

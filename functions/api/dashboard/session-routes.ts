@@ -13,21 +13,23 @@
  *   GET  /dashboard/session   (session) -> 200, the same answer as the sign-in: who is signed in and the CSRF token.
  */
 import type { Context, Hono } from 'hono';
-import { AppError } from '../../../shared/domain/errors';
 import { signInRequestSchema } from '../../../shared/domain/dashboard/schemas';
 import { isTokenShaped, sessionTokenHash } from '../../../shared/domain/dashboard/session-token';
 import { toPublicUser, type DashboardUser } from '../../../shared/domain/dashboard/user';
+import { AppError } from '../../../shared/domain/errors';
 import type { ApiEnv } from '../../../shared/http/env';
 import { requireSameOrigin } from '../../../shared/http/middleware/same-origin';
 import { isFormBody as isForm, requireSession } from '../../../shared/http/middleware/session';
+import { routes } from '../../../shared/http/route';
 import { clearSessionCookie, sessionCookieToken, setSessionCookie } from '../../../shared/http/session-cookie';
 import { parseWith, readJson } from '../../../shared/http/validate';
-import type { DashboardServices } from './services';
+import { dashboardOps } from '../../../shared/openapi/operations/dashboard';
+import type { StoredSession } from '../../../shared/store/sessions';
 import { endSession } from '../../../shared/usecases/dashboard/sessions';
 import { signIn } from '../../../shared/usecases/dashboard/sign-in';
-import type { StoredSession } from '../../../shared/store/sessions';
 import { errorText, redirectTo, safeNext } from './pages/forms';
 import { signInPage } from './pages/sign-in';
+import type { DashboardServices } from './services';
 
 /** The body as an object: an HTML form's fields, or JSON (any other content type is read as JSON). */
 async function formOrJson(c: Context): Promise<unknown> {
@@ -46,7 +48,9 @@ function sessionAnswer(user: DashboardUser, session: StoredSession) {
 }
 
 export function addSessionRoutes(app: Hono<ApiEnv>, services: DashboardServices): void {
-  app.post('/dashboard/sign-in', requireSameOrigin(), async (c) => {
+  const route = routes(app);
+
+  route(dashboardOps.signIn, async (c) => {
     const body = await formOrJson(c);
     const form = isForm(c) ? (body as Record<string, string>) : null;
     let started;
@@ -66,17 +70,17 @@ export function addSessionRoutes(app: Hono<ApiEnv>, services: DashboardServices)
     setSessionCookie(c, token, session);
     if (form) return c.redirect(safeNext(form.next), 303);
     return c.json(sessionAnswer(user, session), 200);
-  });
+  }, { before: [requireSameOrigin()] });
 
-  app.post('/dashboard/sign-out', requireSession(services), async (c) => {
+  route(dashboardOps.signOut, async (c) => {
     await endSession(services, c.get('session').tokenHash);
     clearSessionCookie(c);
     if (isForm(c)) return redirectTo(c, '/dashboard/sign-in', { kind: 'ok', text: 'Signed out.' });
     return c.json({ ok: true }, 200);
-  });
+  }, { before: [requireSession(services)] });
 
-  app.get('/dashboard/session', requireSession(services), (c) => {
+  route(dashboardOps.getSession, (c) => {
     const { user, session } = c.get('session');
     return c.json(sessionAnswer(user, session), 200);
-  });
+  }, { before: [requireSession(services)] });
 }

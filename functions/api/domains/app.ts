@@ -16,9 +16,10 @@ import {
 import { NotFoundError } from '../../../shared/domain/errors';
 import { createApi } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
-import { requireScope } from '../../../shared/http/middleware/require-scope';
-import { pageQuerySchema } from '../../../shared/http/pagination';
+import { listPage } from '../../../shared/http/pagination';
+import { routes } from '../../../shared/http/route';
 import { jsonBody, parseWith, readJson } from '../../../shared/http/validate';
+import { domainOps } from '../../../shared/openapi/operations/domains';
 import type { CoreServices, DnsApplyServices, SecretServices, SesServices } from '../../../shared/services';
 import { applyDomainDns } from '../../../shared/usecases/dns-apply';
 import { deleteDnsProvider, listDnsProviders, storeDnsProvider } from '../../../shared/usecases/dns-providers';
@@ -36,60 +37,52 @@ export type DomainsServices = CoreServices & SesServices & SecretServices & DnsA
 
 export function createDomainsApp(services: DomainsServices): Hono<ApiEnv> {
   const app = createApi(services);
-  const read = requireScope('domains:write', 'account:read');
-  const write = requireScope('domains:write');
+  const route = routes(app);
 
-  app.post('/domains', write, async (c) => {
-    const domain = await createDomain(services, c.get('principal'), await jsonBody(c, createDomainSchema));
-    return c.json({ domain: toPublicDomain(domain) }, 201);
+  route(domainOps.createDomain, async (c, { body }) => {
+    return c.json({ domain: toPublicDomain(await createDomain(services, c.get('principal'), body)) }, 201);
   });
 
-  app.get('/domains', read, async (c) => {
-    const query = c.req.query();
-    const page = parseWith(pageQuerySchema, query, 'query');
-    const { tenant } = parseWith(listDomainsQuerySchema, query, 'query');
-    const result = await listDomains(services, c.get('principal'), page, tenant);
-    return c.json({ domains: result.items.map(toPublicDomain), has_more: result.next_cursor !== null, next_cursor: result.next_cursor });
+  route(domainOps.listDomains, async (c, { query }) => {
+    return c.json(listPage('domains', await listDomains(services, c.get('principal'), query, query.tenant), toPublicDomain));
   });
 
-  app.get('/domains/:id', read, async (c) => {
-    return c.json({ domain: toPublicDomain(await getDomain(services, c.get('principal'), c.req.param('id'))) });
+  route(domainOps.getDomain, async (c, { params }) => {
+    return c.json({ domain: toPublicDomain(await getDomain(services, c.get('principal'), params.id)) });
   });
 
-  app.patch('/domains/:id', write, async (c) => {
-    const changes = await jsonBody(c, updateDomainSchema);
-    return c.json({ domain: toPublicDomain(await updateDomain(services, c.get('principal'), c.req.param('id'), changes)) });
+  route(domainOps.updateDomain, async (c, { body, params }) => {
+    return c.json({ domain: toPublicDomain(await updateDomain(services, c.get('principal'), params.id, body)) });
   });
 
-  app.delete('/domains/:id', write, async (c) => {
-    await deleteDomain(services, c.get('principal'), c.req.param('id'));
+  route(domainOps.deleteDomain, async (c, { params }) => {
+    await deleteDomain(services, c.get('principal'), params.id);
     return c.json({ ok: true });
   });
 
-  app.post('/domains/:id', write, async (c) => {
+  route(domainOps.domainAction, async (c, { params }) => {
     const body = await readJson(c);
     const { action } = parseWith(domainActionSchema, body);
     if (action === 'apply') {
-      const outcome = await applyDomainDns(services, c.get('principal'), c.req.param('id'), parseWith(applyDnsSchema, body));
+      const outcome = await applyDomainDns(services, c.get('principal'), params.id, parseWith(applyDnsSchema, body));
       return c.json({ domain: toPublicDomain(outcome.domain), apply: outcome.apply });
     }
-    return c.json({ domain: toPublicDomain(await verifyDomain(services, c.get('principal'), c.req.param('id'))) });
+    return c.json({ domain: toPublicDomain(await verifyDomain(services, c.get('principal'), params.id)) });
   });
 
   // Stored DNS host credentials for apply: the secret is taken, sealed, and never returned.
-  app.get('/dns-providers', write, async (c) => {
+  route(domainOps.listDnsProviders, async (c) => {
     return c.json({ dns_providers: await listDnsProviders(services, c.get('principal')) });
   });
 
-  app.put('/dns-providers/:provider', write, async (c) => {
-    const provider = dnsProviderOf(c.req.param('provider'));
+  route(domainOps.storeDnsProvider, async (c, { params }) => {
+    const provider = dnsProviderOf(params.provider);
     const credentials = await jsonBody(c, storeDnsProviderSchema(provider));
     return c.json({ dns_provider: await storeDnsProvider(services, c.get('principal'), credentials) });
   });
 
-  app.delete('/dns-providers/:provider', write, async (c) => {
-    const provider = dnsProviderOf(c.req.param('provider'));
-    await deleteDnsProvider(services, c.get('principal'), provider);
+  route(domainOps.deleteDnsProvider, async (c, { params }) => {
+    await deleteDnsProvider(services, c.get('principal'), dnsProviderOf(params.provider));
     return c.json({ ok: true });
   });
 

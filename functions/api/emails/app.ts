@@ -2,15 +2,13 @@
 import type { Hono } from 'hono';
 import { IDEMPOTENCY_HEADER, idempotencyOf } from '../../../shared/domain/emails/idempotency';
 import { sendRequestSchema } from '../../../shared/domain/emails/send-request';
-import { updateEmailSchema } from '../../../shared/domain/emails/update-request';
 import { NotFoundError, ValidationError } from '../../../shared/domain/errors';
-import { tenantParam } from '../../../shared/domain/tenants/schemas';
 import { createApi } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
-import { rateLimit } from '../../../shared/http/middleware/rate-limit';
-import { requireScope } from '../../../shared/http/middleware/require-scope';
-import { pageQuerySchema } from '../../../shared/http/pagination';
-import { jsonBody, parseWith, readJson } from '../../../shared/http/validate';
+import { listPage } from '../../../shared/http/pagination';
+import { routes } from '../../../shared/http/route';
+import { parseWith, readJson } from '../../../shared/http/validate';
+import { emailOps } from '../../../shared/openapi/operations/emails';
 import type { BlobServices, CoreServices, MessagingServices, ScheduleServices } from '../../../shared/services';
 import { listEmails } from '../../../shared/usecases/list-emails';
 import { resendEmail } from '../../../shared/usecases/resend-email';
@@ -19,7 +17,7 @@ import { sendBatch, validateBatchShape, type BatchValidation } from '../../../sh
 import { getEmail, sendEmail } from '../../../shared/usecases/send-email';
 import { authenticateKeyHash } from '../../../shared/usecases/authenticate';
 import { checkSendScope } from '../../../shared/usecases/send/policy';
-import { sendTestEvent, testEventSchema } from '../../../shared/usecases/test-event';
+import { sendTestEvent } from '../../../shared/usecases/test-event';
 
 /** `x-batch-validation: strict | permissive` (the resend SDK's header); permissive when absent. */
 function batchValidationOf(header: string | undefined): BatchValidation {
@@ -37,9 +35,10 @@ export type EmailsServices = CoreServices & MessagingServices & BlobServices & S
 
 export function createEmailsApp(services: EmailsServices): Hono<ApiEnv> {
   const app = createApi(services, { deferFor: isSingleSend });
+  const route = routes(app, services);
 
-  // No requireScope here: the send core checks emails:send once it has read the key.
-  app.post('/emails', async (c) => {
+  // The send core checks emails:send once it has read the key (scopesCheckedBy).
+  route(emailOps.sendEmail, async (c) => {
     const hash = c.get('apiKeyHash');
     let request;
     try {
@@ -55,48 +54,43 @@ export function createEmailsApp(services: EmailsServices): Hono<ApiEnv> {
 
   // Up to 100 sends, index-aligned results; Idempotency-Key covers the whole batch. The body is
   // {"emails": [...]} or a bare array (resend SDK); x-batch-validation: strict refuses a batch with any invalid item.
-  app.post('/emails/batch', requireScope('emails:send'), async (c) => {
-    const body = await readJson(c);
-    const items = validateBatchShape(body);
+  route(emailOps.sendBatch, async (c) => {
+    const items = validateBatchShape(await readJson(c));
     const validation = batchValidationOf(c.req.header('x-batch-validation'));
     const idempotency = idempotencyOf(c.req.header(IDEMPOTENCY_HEADER), `emails/batch/${validation}`, items);
     return c.json(await sendBatch(services, c.get('principal'), items, idempotency, validation), 200);
   });
 
   // A webhook payload of any event type, returned and (unless deliver is false) queued; no email is sent.
-  app.post('/emails/test', requireScope('full'), async (c) => {
-    const input = await jsonBody(c, testEventSchema);
-    return c.json(await sendTestEvent(services, c.get('principal'), input), 200);
+  route(emailOps.sendTestEvent, async (c, { body }) => {
+    return c.json(await sendTestEvent(services, c.get('principal'), body), 200);
   });
 
   // Reschedule ({scheduled_at}) or cancel ({cancel: true}) while scheduled; answers {email}.
-  app.patch('/emails/:id', requireScope('emails:send'), async (c) => {
-    const input = await jsonBody(c, updateEmailSchema);
-    return c.json({ email: await updateScheduledEmail(services, c.get('principal'), c.req.param('id'), input) });
+  route(emailOps.updateEmail, async (c, { body, params }) => {
+    return c.json({ email: await updateScheduledEmail(services, c.get('principal'), params.id, body) });
   });
 
   // POST /emails/{id}/cancel (the resend SDK's emails.cancel): same as PATCH {"cancel": true}.
-  app.post('/emails/:id/cancel', requireScope('emails:send'), async (c) => {
-    const email = await updateScheduledEmail(services, c.get('principal'), c.req.param('id'), { cancel: true, scheduled_at: undefined });
+  route(emailOps.cancelEmail, async (c, { params }) => {
+    const email = await updateScheduledEmail(services, c.get('principal'), params.id, { cancel: true, scheduled_at: undefined });
     return c.json({ object: 'email', id: email.id, email }, 200);
   });
 
-  app.get('/emails/:id', requireScope('emails:send', 'account:read'), async (c) => {
-    const email = await getEmail(services, c.get('principal'), c.req.param('id'));
-    if (!email) throw new NotFoundError('Email', c.req.param('id'));
+  route(emailOps.getEmail, async (c, { params }) => {
+    const email = await getEmail(services, c.get('principal'), params.id);
+    if (!email) throw new NotFoundError('Email', params.id);
     return c.json({ email });
   });
 
   // GET /emails: newest first, paginated; per-account rate limit (RATE_LIMITS.listEmails).
-  app.get('/emails', requireScope('emails:send', 'account:read'), rateLimit(services, 'listEmails'), async (c) => {
-    const query = parseWith(pageQuerySchema.extend({ tenant: tenantParam.optional() }), c.req.query(), 'query');
-    const page = await listEmails(services, c.get('principal'), query);
-    return c.json({ emails: page.items, has_more: page.next_cursor !== null, next_cursor: page.next_cursor });
+  route(emailOps.listEmails, async (c, { query }) => {
+    return c.json(listPage('emails', await listEmails(services, c.get('principal'), query)));
   });
 
   // POST /emails/{id}/resend: a new send of a stored email through the send use case; answers like POST /emails.
-  app.post('/emails/:id/resend', requireScope('emails:send'), async (c) => {
-    return c.json(await resendEmail(services, c.get('principal'), c.req.param('id')), 200);
+  route(emailOps.resendEmail, async (c, { params }) => {
+    return c.json(await resendEmail(services, c.get('principal'), params.id), 200);
   });
 
   return app;

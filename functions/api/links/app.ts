@@ -16,7 +16,9 @@ import { NotFoundError } from '../../../shared/domain/errors';
 import type { LinkKind } from '../../../shared/domain/links/token';
 import { createFrame } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
+import { routes } from '../../../shared/http/route';
 import { logError, logInfo } from '../../../shared/log';
+import { linkOps } from '../../../shared/openapi/operations/links';
 import type { LinkSigner, ResolvedLink } from '../../../shared/usecases/links/link-signing';
 import { trackHit, type TrackDeps, type TrackedLink } from '../../../shared/usecases/links/track';
 import { unsubscribe, type UnsubscribeDeps, type UnsubscribeSource } from '../../../shared/usecases/links/unsubscribe';
@@ -56,9 +58,10 @@ async function sourceOf(c: Context<ApiEnv>): Promise<UnsubscribeSource> {
 
 export function createLinksApp(deps: LinksAppDeps): Hono<ApiEnv> {
   const app = createFrame();
+  const route = routes(app);
 
-  app.get('/unsubscribe/:token', async (c) => {
-    const resolved = await deps.linkSigning.resolve(c.req.param('token'), 'unsubscribe');
+  route(linkOps.unsubscribePage, async (c, { params }) => {
+    const resolved = await deps.linkSigning.resolve(params.token, 'unsubscribe');
     if (!resolved.ok) {
       logRefused(c, 'unsubscribe', resolved);
       return invalidLinkPage(c);
@@ -66,8 +69,8 @@ export function createLinksApp(deps: LinksAppDeps): Hono<ApiEnv> {
     return confirmationPage(c, resolved.link);
   });
 
-  app.post('/unsubscribe/:token', async (c) => {
-    const resolved = await deps.linkSigning.resolve(c.req.param('token'), 'unsubscribe');
+  route(linkOps.unsubscribe, async (c, { params }) => {
+    const resolved = await deps.linkSigning.resolve(params.token, 'unsubscribe');
     if (!resolved.ok) {
       logRefused(c, 'unsubscribe', resolved);
       throw notALink('unsubscribe');
@@ -89,8 +92,8 @@ export function createLinksApp(deps: LinksAppDeps): Hono<ApiEnv> {
   };
 
   // GET handlers answer HEAD too (Hono); c.req.method says which it was.
-  app.get('/t/open/:token', async (c) => {
-    const resolved = await deps.linkSigning.resolve(c.req.param('token'), 'open');
+  route(linkOps.trackOpen, async (c, { params }) => {
+    const resolved = await deps.linkSigning.resolve(params.token, 'open');
     if (!resolved.ok) {
       logRefused(c, 'open', resolved);
       throw notALink('open');
@@ -99,8 +102,8 @@ export function createLinksApp(deps: LinksAppDeps): Hono<ApiEnv> {
     return c.body(new Uint8Array(PIXEL_GIF), 200, { 'Content-Type': 'image/gif', 'Cache-Control': NO_STORE, Pragma: 'no-cache', Expires: '0' });
   });
 
-  app.get('/t/click/:token', async (c) => {
-    const resolved = await deps.linkSigning.resolve(c.req.param('token'), 'click');
+  route(linkOps.trackClick, async (c, { params }) => {
+    const resolved = await deps.linkSigning.resolve(params.token, 'click');
     if (!resolved.ok) {
       logRefused(c, 'click', resolved);
       throw notALink('click');

@@ -7,7 +7,9 @@ import type { Hono } from 'hono';
 import openApiDocument from '../../../docs/openapi.json';
 import { createFrame } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
+import { routes } from '../../../shared/http/route';
 import type { OpenApiDocument } from '../../../shared/openapi/document';
+import { referenceOps } from '../../../shared/openapi/operations/reference';
 import { REFERENCE_CSP, renderReferencePage } from '../../../shared/openapi/reference-page';
 
 /** Served documents change only with a deployment: caches may keep them a few minutes. */
@@ -19,14 +21,16 @@ export function createReferenceApp(document: OpenApiDocument = openApiDocument a
   let json: string | undefined;
   let page: string | undefined;
 
-  app.get('/openapi.json', (c) => {
+  const route = routes(app);
+
+  route(referenceOps.getOpenApiDocument, (c) => {
     // Any site (an API client generator, a docs viewer) may read it.
     c.header('Access-Control-Allow-Origin', '*');
     c.header('Cache-Control', CACHE);
     return c.body((json ??= JSON.stringify(document)), 200, { 'Content-Type': 'application/json; charset=utf-8' });
   });
 
-  app.get('/reference', (c) => {
+  route(referenceOps.getReferencePage, (c) => {
     page ??= renderReferencePage(document);
     c.header('Content-Security-Policy', REFERENCE_CSP);
     c.header('X-Content-Type-Options', 'nosniff');

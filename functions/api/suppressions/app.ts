@@ -6,16 +6,13 @@
 import type { Hono } from 'hono';
 import { toPublicCategoryOptOut, toPublicSuppression, type CategoryOptOut, type Suppression } from '../../../shared/domain/suppressions/model';
 import type { Tenant } from '../../../shared/domain/tenants/tenant';
-import { addSuppressionsSchema, checkSuppressionFilters, removeSuppressionSchema, suppressionFilterFields } from '../../../shared/domain/suppressions/schemas';
 import { createApi } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
-import { requireScope } from '../../../shared/http/middleware/require-scope';
-import { pageQuerySchema } from '../../../shared/http/pagination';
-import { jsonBody, parseWith } from '../../../shared/http/validate';
+import { listPage } from '../../../shared/http/pagination';
+import { routes } from '../../../shared/http/route';
+import { suppressionOps } from '../../../shared/openapi/operations/suppressions';
 import type { CoreServices } from '../../../shared/services';
 import { addCategoryOptOuts, addSuppressions, listCategoryOptOutPage, listSuppressions, removeSuppression, resubscribe } from '../../../shared/usecases/suppressions';
-
-const listQuerySchema = pageQuerySchema.extend(suppressionFilterFields).superRefine(checkSuppressionFilters);
 
 /** Records of one list, shown with that list's tenant external_id. */
 const publicOn = (tenant: Tenant | null) => (suppression: Suppression) => toPublicSuppression(suppression, tenant?.external_id ?? null);
@@ -26,10 +23,10 @@ export type SuppressionsServices = CoreServices;
 
 export function createSuppressionsApp(services: SuppressionsServices): Hono<ApiEnv> {
   const app = createApi(services);
+  const route = routes(app);
 
   // 201 when the call added at least one address, 200 when every address was already on the list.
-  app.post('/suppressions', requireScope('suppressions:write'), async (c) => {
-    const input = await jsonBody(c, addSuppressionsSchema);
+  route(suppressionOps.addSuppressions, async (c, { body: input }) => {
     if (input.category !== undefined) {
       const { tenant, result } = await addCategoryOptOuts(services, c.get('principal'), input);
       return c.json(
@@ -44,11 +41,10 @@ export function createSuppressionsApp(services: SuppressionsServices): Hono<ApiE
     );
   });
 
-  app.get('/suppressions', requireScope('suppressions:write', 'account:read'), async (c) => {
-    const query = parseWith(listQuerySchema, c.req.query(), 'query');
+  route(suppressionOps.listSuppressions, async (c, { query }) => {
     if (query.category !== undefined) {
       const { tenant, result: page } = await listCategoryOptOutPage(services, c.get('principal'), { ...query, category: query.category });
-      return c.json({ category_opt_outs: page.items.map(publicOptOutOn(tenant)), has_more: page.next_cursor !== null, next_cursor: page.next_cursor });
+      return c.json(listPage('category_opt_outs', page, publicOptOutOn(tenant)));
     }
     const { tenant, result: page } = await listSuppressions(services, c.get('principal'), query);
     return c.json({
@@ -59,8 +55,7 @@ export function createSuppressionsApp(services: SuppressionsServices): Hono<ApiE
     });
   });
 
-  app.delete('/suppressions', requireScope('suppressions:write'), async (c) => {
-    const input = parseWith(removeSuppressionSchema, c.req.query(), 'query');
+  route(suppressionOps.removeSuppression, async (c, { query: input }) => {
     if (input.category !== undefined) {
       const { tenant, result: removed } = await resubscribe(services, c.get('principal'), { ...input, category: input.category });
       return c.json({ ok: true, category_opt_out: publicOptOutOn(tenant)(removed) });

@@ -3,18 +3,12 @@
  * render a template with sample values without sending. Templates are addressed by alias.
  */
 import type { Hono, MiddlewareHandler } from 'hono';
-import {
-  createTemplateSchema,
-  listTemplatesQuerySchema,
-  renderTemplateQuerySchema,
-  renderTemplateSchema,
-  updateTemplateSchema,
-} from '../../../shared/domain/templates/schemas';
 import { toPublicTemplate, toPublicTemplateSummary } from '../../../shared/domain/templates/template';
 import { createApi } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
-import { requireScope } from '../../../shared/http/middleware/require-scope';
-import { jsonBody, parseWith, readJson } from '../../../shared/http/validate';
+import { listPage } from '../../../shared/http/pagination';
+import { routes } from '../../../shared/http/route';
+import { templateOps } from '../../../shared/openapi/operations/templates';
 import type { CoreServices } from '../../../shared/services';
 import {
   createTemplate,
@@ -38,46 +32,38 @@ export type TemplatesServices = CoreServices;
 
 export function createTemplatesApp(services: TemplatesServices): Hono<ApiEnv> {
   const app = createApi(services);
-  const read = requireScope('templates:write', 'account:read');
-  const write = requireScope('templates:write');
   app.use('/templates', accountKeyOnly);
   app.use('/templates/*', accountKeyOnly);
+  const route = routes(app);
 
-  app.post('/templates', write, async (c) => {
-    const template = await createTemplate(services, c.get('principal'), await jsonBody(c, createTemplateSchema));
-    return c.json({ template: toPublicTemplate(template) }, 201);
+  route(templateOps.createTemplate, async (c, { body }) => {
+    return c.json({ template: toPublicTemplate(await createTemplate(services, c.get('principal'), body)) }, 201);
   });
 
-  app.get('/templates', read, async (c) => {
-    const query = parseWith(listTemplatesQuerySchema, c.req.query(), 'query');
-    const page = await listTemplates(services, c.get('principal'), query);
-    return c.json({ templates: page.items.map(toPublicTemplateSummary), has_more: page.next_cursor !== null, next_cursor: page.next_cursor });
+  route(templateOps.listTemplates, async (c, { query }) => {
+    return c.json(listPage('templates', await listTemplates(services, c.get('principal'), query), toPublicTemplateSummary));
   });
 
-  app.get('/templates/:alias', read, async (c) => {
-    return c.json({ template: toPublicTemplate(await getTemplate(services, c.get('principal'), c.req.param('alias'))) });
+  route(templateOps.getTemplate, async (c, { params }) => {
+    return c.json({ template: toPublicTemplate(await getTemplate(services, c.get('principal'), params.alias)) });
   });
 
-  app.patch('/templates/:alias', write, async (c) => {
-    const changes = await jsonBody(c, updateTemplateSchema);
-    return c.json({ template: toPublicTemplate(await updateTemplate(services, c.get('principal'), c.req.param('alias'), changes)) });
+  route(templateOps.updateTemplate, async (c, { body, params }) => {
+    return c.json({ template: toPublicTemplate(await updateTemplate(services, c.get('principal'), params.alias, body)) });
   });
 
-  app.delete('/templates/:alias', write, async (c) => {
-    await deleteTemplate(services, c.get('principal'), c.req.param('alias'));
+  route(templateOps.deleteTemplate, async (c, { params }) => {
+    await deleteTemplate(services, c.get('principal'), params.alias);
     return c.json({ ok: true });
   });
 
-  app.post('/templates/:alias/publish', write, async (c) => {
-    return c.json({ template: toPublicTemplate(await publishTemplate(services, c.get('principal'), c.req.param('alias'))) });
+  route(templateOps.publishTemplate, async (c, { params }) => {
+    return c.json({ template: toPublicTemplate(await publishTemplate(services, c.get('principal'), params.alias)) });
   });
 
   // Writes nothing: a read scope is enough. An empty body renders without values.
-  app.post('/templates/:alias/render', read, async (c) => {
-    const { version } = parseWith(renderTemplateQuerySchema, c.req.query(), 'query');
-    const body = (await c.req.text()).trim() === '' ? {} : await readJson(c);
-    const input = parseWith(renderTemplateSchema, body);
-    return c.json(await renderTemplatePreview(services, c.get('principal'), c.req.param('alias'), input, version));
+  route(templateOps.renderTemplate, async (c, { body, query, params }) => {
+    return c.json(await renderTemplatePreview(services, c.get('principal'), params.alias, body, query.version));
   });
 
   return app;

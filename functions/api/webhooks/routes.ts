@@ -7,11 +7,10 @@
 import type { Hono } from 'hono';
 import { toPublicDelivery } from '../../../shared/domain/webhooks/delivery';
 import { toPublicWebhook } from '../../../shared/domain/webhooks/endpoint';
-import { createWebhookSchema, updateWebhookSchema } from '../../../shared/domain/webhooks/schemas';
 import type { ApiEnv } from '../../../shared/http/env';
-import { requireScope } from '../../../shared/http/middleware/require-scope';
-import { pageQuerySchema } from '../../../shared/http/pagination';
-import { jsonBody, parseWith } from '../../../shared/http/validate';
+import { listPage } from '../../../shared/http/pagination';
+import { routes } from '../../../shared/http/route';
+import { webhookOps } from '../../../shared/openapi/operations/webhooks';
 import type { WebhookDeps } from '../../../shared/usecases/webhooks';
 import {
   createWebhook,
@@ -25,48 +24,40 @@ import {
 } from '../../../shared/usecases/webhooks';
 
 export function addWebhookRoutes(app: Hono<ApiEnv>, services: WebhookDeps): void {
-  const read = requireScope('webhooks:write', 'account:read');
-  const write = requireScope('webhooks:write');
+  const route = routes(app);
 
-  app.post('/webhooks', write, async (c) => {
-    const { webhook, secret } = await createWebhook(services, c.get('principal'), await jsonBody(c, createWebhookSchema));
+  route(webhookOps.createWebhook, async (c, { body }) => {
+    const { webhook, secret } = await createWebhook(services, c.get('principal'), body);
     return c.json({ webhook: toPublicWebhook(webhook), secret }, 200);
   });
 
-  app.get('/webhooks', read, async (c) => {
-    const page = parseWith(pageQuerySchema, c.req.query(), 'query');
-    const result = await listWebhooks(services, c.get('principal'), page);
-    return c.json({ webhooks: result.items.map(toPublicWebhook), has_more: result.next_cursor !== null, next_cursor: result.next_cursor });
+  route(webhookOps.listWebhooks, async (c, { query }) => {
+    return c.json(listPage('webhooks', await listWebhooks(services, c.get('principal'), query), toPublicWebhook));
   });
 
-  app.get('/webhooks/:id', read, async (c) => {
-    return c.json({ webhook: toPublicWebhook(await getWebhook(services, c.get('principal'), c.req.param('id'))) });
+  route(webhookOps.getWebhook, async (c, { params }) => {
+    return c.json({ webhook: toPublicWebhook(await getWebhook(services, c.get('principal'), params.id)) });
   });
 
   // The spec answers PATCH with the webhook object itself (GET wraps it in {webhook}).
-  app.patch('/webhooks/:id', write, async (c) => {
-    const changes = await jsonBody(c, updateWebhookSchema);
-    return c.json(toPublicWebhook(await updateWebhook(services, c.get('principal'), c.req.param('id'), changes)));
+  route(webhookOps.updateWebhook, async (c, { body, params }) => {
+    return c.json(toPublicWebhook(await updateWebhook(services, c.get('principal'), params.id, body)));
   });
 
-  app.delete('/webhooks/:id', write, async (c) => {
-    await deleteWebhook(services, c.get('principal'), c.req.param('id'));
+  route(webhookOps.deleteWebhook, async (c, { params }) => {
+    await deleteWebhook(services, c.get('principal'), params.id);
     return c.json({ ok: true });
   });
 
-  app.get('/webhooks/:id/deliveries', read, async (c) => {
-    const page = parseWith(pageQuerySchema, c.req.query(), 'query');
-    const result = await listWebhookDeliveries(services, c.get('principal'), c.req.param('id'), page);
-    return c.json({ deliveries: result.items.map(toPublicDelivery), has_more: result.next_cursor !== null, next_cursor: result.next_cursor });
+  route(webhookOps.listWebhookDeliveries, async (c, { query, params }) => {
+    return c.json(listPage('deliveries', await listWebhookDeliveries(services, c.get('principal'), params.id, query), toPublicDelivery));
   });
 
-  app.get('/webhooks/:id/deliveries/:deliveryId', read, async (c) => {
-    const delivery = await getWebhookDelivery(services, c.get('principal'), c.req.param('id'), c.req.param('deliveryId'));
-    return c.json({ delivery: toPublicDelivery(delivery) });
+  route(webhookOps.getWebhookDelivery, async (c, { params }) => {
+    return c.json({ delivery: toPublicDelivery(await getWebhookDelivery(services, c.get('principal'), params.id, params.deliveryId)) });
   });
 
-  app.post('/webhooks/:id/deliveries/:deliveryId/replay', write, async (c) => {
-    const delivery = await replayWebhookDelivery(services, c.get('principal'), c.req.param('id'), c.req.param('deliveryId'));
-    return c.json({ delivery: toPublicDelivery(delivery) }, 202);
+  route(webhookOps.replayWebhookDelivery, async (c, { params }) => {
+    return c.json({ delivery: toPublicDelivery(await replayWebhookDelivery(services, c.get('principal'), params.id, params.deliveryId)) }, 202);
   });
 }

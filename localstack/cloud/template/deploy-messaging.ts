@@ -8,12 +8,12 @@
  * - AWS::SNS::Topic and AWS::SNS::Subscription (protocol sqs only: the only one we use; another throws),
  *   with RawMessageDelivery as the subscription attribute.
  * - AWS::S3::Bucket, with its LifecycleConfiguration checked here and applied by the local cloud's sweeper
- *   (../s3-lifecycle-rules.ts, ../s3-lifecycle-sweep.ts; fauxqs has no lifecycle API).
+ *   (./s3-lifecycle-rules.ts, ../s3-lifecycle-sweep.ts; fauxqs has no lifecycle API).
  * Idempotent: fauxqs keeps what exists; a kept data folder's messages are restored after (messaging journal).
  */
 import type { FauxqsServer } from 'fauxqs';
 import type { DeployedStack } from './deployed-stack';
-import { bucketLifecycles } from '../s3-lifecycle-rules';
+import { bucketLifecycles } from './s3-lifecycle-rules';
 
 interface QueueProperties {
   VisibilityTimeout?: number;
@@ -67,7 +67,7 @@ export function deployMessaging(stack: DeployedStack, fauxqs: FauxqsServer, opti
       attributes: { RawMessageDelivery: String(subscription.RawMessageDelivery ?? false) },
     });
   }
-  // Buckets, and their lifecycle rules read now so a rule the local S3 cannot apply fails the deploy (../s3-lifecycle-rules.ts).
+  // Buckets, and their lifecycle rules read now so a rule the local S3 cannot apply fails the deploy (./s3-lifecycle-rules.ts).
   bucketLifecycles(stack);
   for (const id of stack.ofType('AWS::S3::Bucket')) fauxqs.createBucket(stack.record(id).name!);
 }

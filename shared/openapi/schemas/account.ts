@@ -5,7 +5,7 @@ import { SCOPES } from '../../domain/api-keys/scopes';
 import type { toPublicUser } from '../../domain/dashboard/user';
 import { DNS_HOSTS } from '../../domain/domains/dns-apply';
 import type { toPublicSmtpCredential } from '../../domain/smtp-credentials/smtp-credential';
-import type { PublicDnsProvider } from '../../usecases/dns-providers';
+import type { PublicDnsProvider } from '../../domain/domains/dns-provider';
 import { describing, idOf, nullableTimestamp, timestamp } from './common';
 
 const tenantField = z.string().nullable().describe("the tenant's external_id the credential is limited to; null for the whole account");

@@ -9,7 +9,7 @@ import { IMPORT_RESOURCES, PROVIDERS } from '../../domain/migrations/source';
 import type { REPORT_COLUMNS, ReportRow } from '../../domain/migrations/report-rows';
 import type { AutomationDryRun } from '../../usecases/automation-dry-run';
 import type { AcceptEventResponse } from '../../usecases/runs/accept-event';
-import type { PublicImport, toImportSummary } from '../../usecases/migrations/import-report';
+import type { PublicImport, toImportSummary } from '../../domain/migrations/public-import';
 import { describing, idOf, nullableTimestamp, tagSchema, timestamp } from './common';
 
 // ---------------------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ import { RATE_LIMITS, secondsUntilReset, type RateLimitName } from '../../domain
 import type { Principal } from '../principal';
 import { requireAccountKey } from '../tenant-scope';
 import type { ImportDeps } from './deps';
-import { toPublicImport, type PublicImport } from './import-report';
+import { toPublicImport, type PublicImport } from '../../domain/migrations/public-import';
 import { claimLost, importStatus, workImport } from './work-import';
 
 function requireImportScopes(principal: Principal, input: StartImportInput): void {

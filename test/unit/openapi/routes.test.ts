@@ -4,18 +4,12 @@
  * to (infra/definitions.ts), its scopes are its route's requireScope, and its rate limit the route's.
  */
 import type { Hono } from 'hono';
-import { API_GROUPS } from '../../../infra/definitions';
-import { compileRoutes, matchRoute } from '../../../localstack/cloud/routes';
-import { loadConfig } from '../../../shared/config';
-import { buildServices } from '../../../shared/services';
-import { buildOpenApiDocument } from '../../../shared/openapi/document';
-import { OPERATIONS } from '../../../shared/openapi/operations';
 import { createApiKeysApp } from '../../../functions/api/api-keys/app';
 import { createAttachmentsApp } from '../../../functions/api/attachments/app';
 import { createAutomationsApp } from '../../../functions/api/automations/app';
-import { createDashboardApp } from '../../../functions/api/dashboard/app';
 import { createDashboardDomainsApp } from '../../../functions/api/dashboard-domains/app';
 import { createDashboardEmailsApp } from '../../../functions/api/dashboard-emails/app';
+import { createDashboardApp } from '../../../functions/api/dashboard/app';
 import { createDomainsApp } from '../../../functions/api/domains/app';
 import { createEmailsApp } from '../../../functions/api/emails/app';
 import { createLinksApp } from '../../../functions/api/links/app';
@@ -27,6 +21,13 @@ import { createSuppressionsApp } from '../../../functions/api/suppressions/app';
 import { createTemplatesApp } from '../../../functions/api/templates/app';
 import { createTenantsApp } from '../../../functions/api/tenants/app';
 import { createWebhooksApp } from '../../../functions/api/webhooks/app';
+import { apiRoutes as gatewayRoutes } from '../../../infra/api-routes';
+import { API_GROUPS } from '../../../infra/definitions';
+import { compileRoutes, matchRoute } from '../../../localstack/cloud/routes';
+import { loadConfig } from '../../../shared/config';
+import { buildOpenApiDocument } from '../../../shared/openapi/document';
+import { OPERATIONS } from '../../../shared/openapi/operations';
+import { buildServices } from '../../../shared/services';
 
 // Constructing the apps makes no network call: the clients only connect on first use.
 const services = buildServices(
@@ -123,7 +124,7 @@ test('the exclusions exclude something (a rule that matches no route is stale)',
 });
 
 test("API Gateway's routes send every operation's path to its group's Lambda", () => {
-  const gateway = compileRoutes(API_GROUPS.flatMap((group) => group.routes.map((routeKey) => ({ routeKey, target: group.name }))));
+  const gateway = compileRoutes(API_GROUPS.flatMap((group) => gatewayRoutes(group).map((routeKey) => ({ routeKey, target: group.name }))));
   const wrong = operations
     .map((op) => {
       const concrete = op.path.replace(/\{[^}]+\}/g, 'x');
@@ -155,7 +156,7 @@ test("each API-key operation's scopes are its route's requireScope (or the use c
 });
 
 test('the rate-limited operations are the routes with a rate limit', () => {
-  const limited = apiRoutes.filter((route) => route.rateLimit !== null).map((route) => `${route.method} ${route.path}`);
-  const documented = OPERATIONS.filter((op) => op.rateLimited).map((op) => `${op.method.toUpperCase()} ${op.path}`);
+  const limited = apiRoutes.filter((route) => route.rateLimit !== null).map((route) => `${route.method} ${route.path} ${route.rateLimit}`);
+  const documented = OPERATIONS.filter((op) => op.rateLimit).map((op) => `${op.method.toUpperCase()} ${op.path} ${op.rateLimit}`);
   expect(documented.sort()).toEqual(limited.sort());
 });

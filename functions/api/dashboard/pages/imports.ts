@@ -5,7 +5,8 @@
  * Use cases: listImports, loadImport, toImportSummary (the migrations group's).
  */
 import { reportRows, toCsv } from '../../../../shared/domain/migrations/report-rows';
-import { listImports, loadImport, toImportSummary } from '../../../../shared/usecases/migrations/import-report';
+import { toImportSummary } from '../../../../shared/domain/migrations/public-import';
+import { listImports, loadImport } from '../../../../shared/usecases/migrations/import-report';
 import { pager, pageRequest, pageState, render, param } from './forms';
 import type { PageRoutes } from './page-routes';
 import { badge, html, table, time } from './layout';

@@ -2,6 +2,9 @@
  * The synthesized template read as the local cloud deploys it: every function maps to its source entry with
  * the template's settings, every event source, route and schedule is found, and every role's policies resolve.
  */
+import { apiRoutes } from '../../../../infra/api-routes';
+import { API_GROUPS, QUEUES, SCHEDULED_TASKS, STREAM_WORKERS, TABLE, WORKERS } from '../../../../infra/definitions';
+import { functionEntries } from '../../../../infra/functions';
 import { DeployedStack } from '../../../../localstack/cloud/template/deployed-stack';
 import { readEventSources, readFunctions, readRoutes, readSchedules } from '../../../../localstack/cloud/template/functions';
 import { resourcePolicies, rolePolicies } from '../../../../localstack/cloud/template/iam-policies';
@@ -9,8 +12,6 @@ import { physicalName } from '../../../../localstack/cloud/template/physical-nam
 import { readRelayTask } from '../../../../localstack/cloud/template/relay-task';
 import { legacyPhysicalNames } from '../../../../localstack/cloud/template/stack-state';
 import { synthesizedTemplate } from '../../../../localstack/cloud/template/synthesize';
-import { API_GROUPS, QUEUES, SCHEDULED_TASKS, STREAM_WORKERS, TABLE, WORKERS } from '../../../../infra/definitions';
-import { functionEntries } from '../../../../infra/functions';
 
 jest.setTimeout(120_000);
 
@@ -48,7 +49,7 @@ describe('the synthesized template, read for the local cloud', () => {
       expect(source).toMatchObject({ kind: 'stream', batchSize: worker.batchSize, filters: worker.filters, retryAttempts: worker.retryAttempts, onFailureArn: expect.stringContaining('OnFailure') });
     }
     const routes = readRoutes(stack, functions);
-    expect(routes.map((r) => `${r.routeKey} -> ${r.function.name}`).sort()).toEqual(API_GROUPS.flatMap((g) => g.routes.map((r) => `${r} -> ${g.name}`)).sort());
+    expect(routes.map((r) => `${r.routeKey} -> ${r.function.name}`).sort()).toEqual(API_GROUPS.flatMap((g) => apiRoutes(g).map((r) => `${r} -> ${g.name}`)).sort());
     expect(readSchedules(stack, functions)).toEqual([expect.objectContaining({ everyMs: SCHEDULED_TASKS[0]!.everyMinutes * 60_000 })]);
   });
 

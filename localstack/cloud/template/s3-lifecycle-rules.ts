@@ -1,7 +1,8 @@
 /**
  * A template bucket's lifecycle rules (AWS::S3::Bucket LifecycleConfiguration), read at deploy for the
- * local S3's sweeper (./s3-lifecycle-sweep.ts). fauxqs has no lifecycle API (no
- * PutBucketLifecycleConfiguration), so the rules stay with the local cloud.
+ * local S3's sweeper (../s3-lifecycle-sweep.ts). fauxqs has no lifecycle API (no
+ * PutBucketLifecycleConfiguration), so the rules stay with the local cloud. Here, beside the rest of the
+ * template's reading, as the deploy checks them (./deploy-messaging.ts) before the sweeper applies them.
  *
  * The local cloud applies what our template uses: Status, Id, Prefix, ExpirationInDays and
  * AbortIncompleteMultipartUpload.DaysAfterInitiation
@@ -12,7 +13,7 @@
  * integers, as S3 requires ("Lifecycle configuration elements":
  * https://docs.aws.amazon.com/AmazonS3/latest/userguide/intro-lifecycle-rules.html).
  */
-import type { DeployedStack } from './template/deployed-stack';
+import type { DeployedStack } from './deployed-stack';
 
 export interface LifecycleRule {
   id: string;

@@ -1,0 +1,33 @@
+/**
+ * The closed-loop phases in their order: a warm-up at c=8 (JIT, connection pools, DynamoDB Local's JVM:
+ * --warmup of API, then the same time shared by the floors, at least 2 s each), then for each concurrency
+ * the API and each floor for --duration.
+ */
+import { log } from './log';
+import type { MeasurePhase } from './measure/measure-phase';
+import type { FloorName } from './options';
+import type { Measured } from './results';
+
+const WARM_UP_CONCURRENCY = 8;
+
+export async function warmUp(measure: MeasurePhase, label: string, warmupMs: number, floorNames: FloorName[]): Promise<void> {
+  const floorWarmMs = floorNames.length ? Math.max(2000, warmupMs / floorNames.length) : 0;
+  log(`${label}: warm-up ${warmupMs / 1000} s API${floorNames.length ? ` and ${(floorWarmMs / 1000).toFixed(1)} s per floor (${floorNames.join(', ')})` : ''} at concurrency ${WARM_UP_CONCURRENCY}`);
+  const warm = [await measure('API', WARM_UP_CONCURRENCY, warmupMs)];
+  for (const floor of floorNames) warm.push(await measure(`floor ${floor}`, WARM_UP_CONCURRENCY, floorWarmMs, floor));
+  for (const phase of warm) if (phase.result.errors) log(`warm-up errors (${phase.name}): ${JSON.stringify(phase.result.outcomes)}`);
+}
+
+export async function measuredPhases(measure: MeasurePhase, label: string, concurrencies: number[], durationMs: number, floorNames: FloorName[]): Promise<Measured[]> {
+  const phases: Measured[] = [];
+  for (const concurrency of concurrencies) {
+    for (const floor of [undefined, ...floorNames]) {
+      const name = floor ? `floor ${floor}` : 'API';
+      log(`${label}: ${name} at concurrency ${concurrency} for ${durationMs / 1000} s`);
+      const phase = await measure(name, concurrency, durationMs, floor);
+      log(`  ${phase.result.latencies.length} requests, ${phase.result.errors} errors; backlog ${phase.backlog} drained in ${(phase.drainMs / 1000).toFixed(1)} s`);
+      phases.push(phase);
+    }
+  }
+  return phases;
+}

@@ -1,0 +1,72 @@
+/**
+ * bench:send's command line (node's util.parseArgs; the flags are described in bench/send.ts): every flag
+ * with its default, read once into the options the orchestration, the measurement and the report share.
+ * Refuses an unknown flag, an unknown floor, and --template with --baseline, before anything starts.
+ */
+import { parseArgs } from 'node:util';
+
+export type FloorName = 'old' | 'new' | 'new-put';
+const FLOOR_NAMES: FloorName[] = ['old', 'new', 'new-put'];
+
+export interface SendBenchOptions {
+  /** --duration, --warmup: the length of each measured phase and of the warm-up (ms). */
+  durationMs: number;
+  warmupMs: number;
+  /** --concurrency: the measured phases' concurrencies, in order. */
+  concurrencies: number[];
+  /** --delivered: sequential sends of the accept-to-delivered phase. */
+  deliveredSends: number;
+  /** --floors: which floors run (empty for `none`). */
+  floors: FloorName[];
+  /** --floor-condition-check: a ConditionCheck on the API key in the new floor's transaction. */
+  floorConditionCheck: boolean;
+  cpuProf: boolean;
+  countCalls: boolean;
+  awsLatency: boolean;
+  /** --baseline: the commit whose API phases run too. */
+  baseline?: string;
+  /**
+   * --template: the API phases send by template (a published product template with a variable and managed
+   * unsubscribe: the pointer read on the request path, the signed link and List-Unsubscribe in the worker).
+   */
+  template: boolean;
+  /** The SDK preload goes into the stack when calls are counted or latencies injected. */
+  observe: boolean;
+}
+
+/** Reads the command line (`args`, else the process's) or throws on a flag or value it refuses. */
+export function parseSendOptions(args?: string[]): SendBenchOptions {
+  const { values } = parseArgs({
+    args,
+    options: {
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '10' },
+      concurrency: { type: 'string', default: '1,32' },
+      delivered: { type: 'string', default: '50' },
+      floors: { type: 'string', default: 'old,new' },
+      'floor-condition-check': { type: 'boolean', default: false },
+      'cpu-prof': { type: 'boolean', default: false },
+      'count-calls': { type: 'boolean', default: false },
+      'aws-latency': { type: 'boolean', default: false },
+      baseline: { type: 'string' },
+      template: { type: 'boolean', default: false },
+    },
+  });
+  if (values.template && values.baseline) throw new Error('--template cannot be combined with --baseline (older commits have no templates)');
+  const floors = values.floors === 'none' ? [] : (values.floors!.split(',').map((name) => name.trim()) as FloorName[]);
+  for (const floor of floors) if (!FLOOR_NAMES.includes(floor)) throw new Error(`unknown floor '${floor}' (old, new, new-put or none)`);
+  return {
+    durationMs: Number(values.duration) * 1000,
+    warmupMs: Number(values.warmup) * 1000,
+    concurrencies: values.concurrency!.split(',').map(Number),
+    deliveredSends: Number(values.delivered),
+    floors,
+    floorConditionCheck: values['floor-condition-check']!,
+    cpuProf: values['cpu-prof']!,
+    countCalls: values['count-calls']!,
+    awsLatency: values['aws-latency']!,
+    baseline: values.baseline,
+    template: values.template!,
+    observe: values['count-calls']! || values['aws-latency']!,
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * Who sends, and the send the API phases make: a `dedicated`-plan account with a payment method (no daily
+ * or monthly cap) and a verified domain, set up through the product and the API (with --template, a
+ * published product template with managed unsubscribe), so sends are production sends from
+ * bench@<domain> to success+<n>@simulator.amazonses.com; each send numbered in one sequence per target.
+ */
+import { jsonCaller, verifiedDomain, type JsonCall } from '../lib/fixtures';
+import { HttpClient, serverTimingMs, type HttpResponse, type Outcome } from '../lib/load';
+import type { CreateAccount } from './stack-session';
+
+export interface ApiSender {
+  /** The API key's header and the JSON content type. */
+  headers: Record<string, string>;
+  account: { id: string };
+  secret: string;
+  domainName: string;
+  /** The set-up's client (4 connections): the fixtures, and the floors' template sends. */
+  setup: HttpClient;
+  recipient(n: number): string;
+  /** POST /emails for send `n`: ok with the email's id, or the status and error code. */
+  apiSend(client: HttpClient, n: number): Promise<Outcome & { id?: string }>;
+  /** The next send's number. */
+  nextNumber(): number;
+}
+
+export async function setUpSender(context: {
+  apiUrl: string;
+  services: unknown;
+  createAccount: CreateAccount;
+  template: boolean;
+}): Promise<ApiSender> {
+  const suffix = Math.random().toString(36).slice(2, 8);
+  const { account, secret } = await context.createAccount(context.services, { email: `bench-${suffix}@example.com`, plan: 'dedicated', paymentMethod: true, tenants: false });
+  const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
+  const setup = new HttpClient(context.apiUrl, 4);
+  const call = jsonCaller(setup, headers);
+  const domainName = `bench-${suffix}.example-mail.test`;
+  await verifiedDomain(call, domainName);
+  const from = `bench@${domainName}`;
+  if (context.template) await publishTemplate(call);
+  const recipient = (n: number) => `success+${n}@simulator.amazonses.com`;
+  const sendBody = (n: number) =>
+    JSON.stringify(context.template ? { from, to: recipient(n), template: { id: 'bench', variables: { n } } } : { from, to: recipient(n), subject: `bench ${n}`, text: 'hello' });
+  let sequence = 0;
+  return {
+    headers,
+    account,
+    secret,
+    domainName,
+    setup,
+    recipient,
+    nextNumber: () => sequence++,
+    apiSend: async (client, n) => outcomeOf(await client.request('POST', '/emails', headers, sendBody(n))),
+  };
+}
+
+/** The bench's template (alias `bench`): a product template with a number variable and managed unsubscribe, published. */
+async function publishTemplate(call: JsonCall) {
+  await call('POST', '/templates', {
+    alias: 'bench',
+    name: 'Bench',
+    category: 'product',
+    subject: 'bench {{n}}',
+    html: '<p>hello {{n}}</p><p><a href="{{unsubscribe_url}}">Unsubscribe</a></p>',
+    text: 'hello {{n}} {{unsubscribe_url}}',
+    variables: [{ key: 'n', type: 'number' }],
+  });
+  await call('POST', '/templates/bench/publish');
+}
+
+/** A POST /emails answer as the load generator records it: 200 with the email's id, else the status and error code. */
+function outcomeOf(response: HttpResponse): Outcome & { id?: string } {
+  const serverMs = serverTimingMs(response.headers);
+  if (response.status === 200) return { ok: true, label: '200', id: (JSON.parse(response.text) as { id: string }).id, serverMs };
+  let code = '';
+  try {
+    code = (JSON.parse(response.text) as { error?: { code?: string } }).error?.code ?? '';
+  } catch {
+    // not JSON
+  }
+  return { ok: false, label: `${response.status}${code ? ` ${code}` : ''}`, serverMs };
+}

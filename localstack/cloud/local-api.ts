@@ -1,0 +1,64 @@
+/**
+ * The local API Gateway's server (./api-server.ts), listening before the template is deployed: the
+ * template's ApiEndpoint (LINKS_BASE_URL, the base of signed links) is its URL. Its routes and handlers
+ * are filled in once the functions are loaded; until the stack is up, /health answers 503 starting. The
+ * local pages read the emulators (the SES mailbox, the DNS records, the webhook inbox) and the local S3's
+ * lifecycle sweep once there is one.
+ */
+import type { Server } from 'node:http';
+import type { DnsRecordSet, DnsRecordType } from '../emulators/dns';
+import { createApiServer, type LocalGateway, type LocalPages } from './api-server';
+import type { LocalEmulators } from './local-emulators';
+import type { LifecycleSweeper } from './s3-lifecycle-sweeper';
+import type { StartContext } from './start-context';
+
+export interface LocalApi {
+  /** `http://<host>:<port>` */
+  url: string;
+  gateway: LocalGateway;
+  /** /health's answer; "starting" until the start sets the stack's. */
+  health: LocalPages['health'];
+  /** The local S3's lifecycle sweeper, once the buckets are deployed. */
+  s3Lifecycle?: LifecycleSweeper;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolvePort(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+function localPages(api: Omit<LocalApi, 'url'>, { ses, inbox, dns }: LocalEmulators): LocalPages {
+  return {
+    health: () => api.health(),
+    sesMessages: (query) => ses.findMessages(query),
+    sesIdentities: () => ses.listIdentities(),
+    sesMailboxHtml: () => ses.mailboxHtml(),
+    // The local S3's lifecycle sweep at a given time (POST /_local/s3/lifecycle-sweep; docs/local-cloud/s3.md).
+    s3LifecycleSweep: (now, within) => api.s3Lifecycle?.sweep(now, within) ?? { expired: [], aborted: [] },
+    webhookInbox: { list: (path) => inbox.list(path), clear: (path) => inbox.clear(path) },
+    dns: {
+      list: (name) => dns.listRecords(name),
+      set: (body) => dns.setRecords(body as DnsRecordSet),
+      remove: (name, type) => dns.deleteRecords(name, type as DnsRecordType | undefined),
+    },
+  };
+}
+
+export async function startLocalApi(ctx: StartContext, emulators: LocalEmulators): Promise<LocalApi> {
+  const api: Omit<LocalApi, 'url'> = { gateway: { routes: [], handlers: {} }, health: async () => ({ ok: false, components: { functions: 'starting' } }) };
+  const server = createApiServer(api.gateway, localPages(api, emulators), ctx.log);
+  const port = await listen(server, ctx.options.port, ctx.host);
+  ctx.stops.add(
+    () =>
+      new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
+        server.closeAllConnections();
+      }),
+  );
+  return Object.assign(api, { url: `http://${ctx.host}:${port}` });
+}

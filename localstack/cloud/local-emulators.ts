@@ -1,0 +1,109 @@
+/**
+ * The local cloud's emulators and fakes, started in this order after the data stores: the DNS emulator
+ * (first: the SES emulator verifies identities against it), SES and EventBridge Scheduler, the fake DNS
+ * hosts for DNS apply, the HTTPS webhook inbox, the fake SendGrid, Postmark and Mailgun APIs, the records
+ * the local cloud publishes itself, the secrets key file, and KMS.
+ */
+import { getServers } from 'node:dns';
+import { join } from 'node:path';
+import { SETTINGS } from '../../infra/definitions';
+import { ensureLocalKeyFile } from '../../shared/secrets/local-secret-box';
+import { startCloudflareEmulator, type CloudflareEmulator } from '../emulators/cloudflare';
+import { startDnsEmulator, type DnsEmulator } from '../emulators/dns';
+import { startKmsEmulator, type KmsEmulator } from '../emulators/kms';
+import { DEMO_WEBHOOK_HOST, startProviderEmulator, type ProviderEmulator } from '../emulators/providers/server';
+import { ROUTE53_LOCAL_ACCESS_KEY_ID, startRoute53Emulator, type Route53Emulator } from '../emulators/route53';
+import { startSchedulerEmulator, type SchedulerEmulator } from '../emulators/scheduler';
+import { startSesEmulator, type SesEmulator } from '../emulators/ses';
+import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
+import type { StartContext } from './start-context';
+import { startWebhookInbox, type WebhookInbox } from './webhook-inbox';
+
+export interface LocalEmulators {
+  dns: DnsEmulator;
+  ses: SesEmulator;
+  scheduler: SchedulerEmulator;
+  route53: Route53Emulator;
+  cloudflare: CloudflareEmulator;
+  inbox: WebhookInbox;
+  providers: ProviderEmulator;
+  kms: KmsEmulator;
+  /** DATA_DIR/secrets.key: stored secrets (DKIM keys) sealed before the KMS emulator still open with it. */
+  secretsKeyFile: string;
+}
+
+/** fauxqs as the emulators reach it (SES publishes to SNS, the scheduler sends to SQS). */
+interface AwsAccess {
+  endpoint: string;
+  region: string;
+  credentials: typeof LOCAL_CREDENTIALS;
+}
+
+export async function startEmulators(ctx: StartContext, fauxqsEndpoint: string): Promise<LocalEmulators> {
+  const { options, host, log, stops } = ctx;
+  const awsAccess: AwsAccess = { endpoint: fauxqsEndpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+  // Names without local records are forwarded to the system's resolvers. Started first: the SES
+  // emulator verifies identities against it (docs/local-cloud/ses.md, "Identity verification").
+  const dns = await startDnsEmulator({ port: options.ports?.dns ?? 0, host, dataDir: ctx.persistDir('dns'), upstream: getServers(), log });
+  stops.add(() => dns.stop());
+  const [ses, scheduler] = await Promise.all([
+    startSes(ctx, dns, awsAccess),
+    startSchedulerEmulator({ port: options.ports?.scheduler ?? 0, host, dataDir: ctx.persistDir('scheduler'), sqs: awsAccess, log }),
+  ]);
+  stops.add(() => ses.stop(), () => scheduler.stop());
+  // Fake DNS hosts for DNS apply (docs/domains.md): Route 53's API and Cloudflare's, their zones views
+  // over the DNS emulator's records, so what apply writes is what verification reads.
+  const [route53, cloudflare] = await Promise.all([
+    startRoute53Emulator({ dns, host, dataDir: ctx.persistDir('route53'), accessKeys: [LOCAL_CREDENTIALS.accessKeyId, ROUTE53_LOCAL_ACCESS_KEY_ID], log }),
+    startCloudflareEmulator({ dns, host, dataDir: ctx.persistDir('cloudflare'), log }),
+  ]);
+  stops.add(() => route53.stop(), () => cloudflare.stop());
+  // The local HTTPS webhook inbox (first-run webhooks without a public endpoint); its CA is trusted by the functions.
+  const inbox = await startWebhookInbox({ dir: join(ctx.dataDir, 'webhook-inbox'), port: options.ports?.webhookInbox ?? 0, host });
+  stops.add(() => inbox.stop());
+  // Fake SendGrid, Postmark and Mailgun APIs for imports (docs/imports.md, "Trying it locally"), with demo accounts.
+  const providers = await startProviderEmulator({ port: options.ports?.providers ?? 0, host });
+  stops.add(() => providers.close());
+  publishLocalRecords(dns);
+  // Stored secrets (DKIM keys) are sealed with a local key file, as KMS does in AWS.
+  const secretsKeyFile = join(ctx.dataDir, 'secrets.key');
+  ensureLocalKeyFile(secretsKeyFile);
+  // The KMS emulator holds the secrets key the template defines (docs/local-cloud/kms.md).
+  const kms = await startKmsEmulator({ port: 0, host, dataDir: ctx.persistDir('kms'), region: LOCAL_REGION, accountId: LOCAL_ACCOUNT_ID, log });
+  stops.add(() => kms.stop());
+  return { dns, ses, scheduler, route53, cloudflare, inbox, providers, kms, secretsKeyFile };
+}
+
+function startSes(ctx: StartContext, dns: DnsEmulator, sns: AwsAccess): Promise<SesEmulator> {
+  const { options } = ctx;
+  return startSesEmulator({
+    port: options.ports?.ses ?? 0,
+    host: ctx.host,
+    dataDir: ctx.persistDir('ses'),
+    // SES resource ARNs (tenant associations) name this region and account, as the functions build them.
+    region: LOCAL_REGION,
+    accountId: LOCAL_ACCOUNT_ID,
+    sns,
+    refuseIdentities: options.sesRefuseIdentities,
+    dnsResolver: dns.address,
+    verificationDelay: options.sesVerificationDelay,
+    sandbox: options.sesSandbox,
+    sendQuota: options.sesSendQuota,
+    eventOrder: options.sesEventOrder,
+    bounceRecipients: options.sesBounceRecipients,
+    complaintRecipients: options.sesComplaintRecipients,
+    log: ctx.log,
+  });
+}
+
+/** The records the local cloud publishes in its own DNS emulator, as the internet and an operator would. */
+function publishLocalRecords(dns: DnsEmulator): void {
+  // The demo accounts' webhook URLs must resolve to a public address for their import to pass the URL
+  // check (they are imported disabled: nothing is ever sent there).
+  dns.setRecords({ name: DEMO_WEBHOOK_HOST, type: 'A', values: ['93.184.215.14'] });
+  // The operator's MAIL FROM host (docs/domains.md, "Operators: the MAIL FROM host"): customers' rp.<domain>
+  // CNAMEs lead here, so the SES emulator finds the MX of their custom MAIL FROM domains, as SES does.
+  const returnPathHost = (process.env.RETURN_PATH_HOST?.trim() || SETTINGS.RETURN_PATH_HOST).toLowerCase();
+  dns.setRecords({ name: returnPathHost, type: 'MX', values: [`10 feedback-smtp.${LOCAL_REGION}.amazonses.com`] });
+  dns.setRecords({ name: returnPathHost, type: 'TXT', values: ['v=spf1 include:amazonses.com ~all'] });
+}
