@@ -549,16 +549,18 @@ export const WORKERS: WorkerDefinition[] = [
     ],
   },
   {
-    // Inbound mail: parse (shared/mime/), record the MX listener's SPF, DKIM and DMARC results, store the
-    // parts and the record, publish email.received. One message per invocation: a message may be 40 MB.
+    // Inbound mail: parse (mailparser: shared/inbound/parse-message.ts), record the MX listener's SPF, DKIM
+    // and DMARC results, store the parts and the record, publish email.received. One message per
+    // invocation: a message may be 40 MB. Its bundle is over 1 MiB (infra/functions.ts, BUNDLE_SIZE_EXCEPTIONS).
     name: 'inbound-email',
     entry: 'functions/workers/inbound-email/handler.ts',
     queue: 'inbound',
     batchSize: 1,
     maxConcurrency: 20,
     timeoutSeconds: 120,
-    // A 40 MB message in memory (the raw, then ~100 MB more while it is read: shared/mime/ keeps views, not
-    // copies) and ~0.25 s of CPU to read it; a typical message ~13 ms (docs/deploy.md, "Memory sizing").
+    // A 40 MB message in memory (the raw, then up to ~350 MB more while mailparser reads it: a 40 MB text
+    // body, measured; an HTML one over 5 MB is not converted to text) and ~0.5-1.3 s of CPU to read it; a
+    // typical message ~1 ms of parsing (docs/deploy.md, "Memory sizing").
     memoryMb: 1024,
     grants: [
       { resource: { kind: 'table' }, access: 'readWrite' },
@@ -799,7 +801,7 @@ export interface SmtpRelayDefinition {
    * SPF, DKIM and DMARC over outbound DNS (the VPC resolver, or DNS_RESOLVERS): no grant needed.
    */
   mx: { port: number; containerPort: number };
-  /** Settings of the relay's environment (shared/smtp/relay-config.ts, shared/inbound/mx-config.ts). */
+  /** Settings of the relay's environment (shared/smtp/relay-config.ts, shared/mx/mx-config.ts). */
   environment: Record<string, string>;
   /**
    * The send path's needs, a subset of the `emails` API group's grants: no send queue (the send core writes

@@ -20,7 +20,7 @@
  */
 import { parseArgs } from 'node:util';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../../shared/domain/accounts/plans';
-import { isEmailAddress } from '../../shared/domain/emails/address';
+import { isEmailAddress } from '../../shared/domain/mail/address';
 import { AppError } from '../../shared/domain/errors';
 import { ENV, loadConfig } from '../../shared/config';
 import { buildServices } from '../../shared/services';

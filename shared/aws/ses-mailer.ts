@@ -16,7 +16,7 @@ import {
   SendEmailCommand,
   type SESv2Client,
 } from '@aws-sdk/client-sesv2';
-import { parseMailbox } from '../domain/emails/address';
+import { parseMailbox } from '../domain/mail/address';
 import { MailerError, type DomainRegistration, type Mailer, type OutboundMessage, type ProviderDomainState } from '../ports';
 import { holdsOurKey, providerDomainState } from './ses-identity-state';
 import { isUnverifiedSenderRefusal } from './ses-unverified-sender';

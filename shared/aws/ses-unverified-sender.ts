@@ -4,7 +4,7 @@
  * (https://docs.aws.amazon.com/ses/latest/dg/troubleshoot-error-messages.html). In the SES sandbox the same
  * words name unverified recipients; only a refusal naming nothing but the sender is the sender's.
  */
-import { domainOf } from '../domain/emails/address';
+import { domainOf } from '../domain/mail/address';
 
 const NOT_VERIFIED = /Email address is not verified\. The following identities failed the check in region [^:]*:\s*(.+)$/is;
 

@@ -4,12 +4,14 @@
  * domain's key must verify against the key published in DNS). Its statuses are mailauth's made stricter
  * where RFC 6376 says a signature fails for good (a changed body is `fail`; no key, an unusable key
  * record or a key under 1024 bits `permerror`); the unit tests check it answers exactly as mailauth does
- * through test/support/mailauth-dkim.ts (test/unit/dkim/verify.test.ts).
+ * through test/support/mailauth-dkim.ts (test/unit/dkim/verify.test.ts, and random signed messages:
+ * verify-property.test.ts), but for an empty `l=`, which mailauth's signer writes for a limit of 0 and its
+ * verifier reads as no limit: a malformed tag, so `permerror` here (RFC 6376 3.5).
  *
  * Why not mailauth here: its verifier brings ~1.1 MB of dependencies (charset tables, joi, the public
  * suffix list) into every bundle that imports it (the domains group, the dashboard, ...), for a check of
  * our own signature. The MX listener (a container, no bundle limit), which verifies other people's mail,
- * keeps mailauth (shared/inbound/check-authentication.ts); tests verify what we send with it (an
+ * keeps mailauth (shared/mx/check-authentication.ts); tests verify what we send with it (an
  * independent verifier).
  */
 import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
@@ -91,9 +93,11 @@ function parseSignature(field: HeaderField): Signature | string {
   const bodyHash = compact('bh');
   const signature = compact('b');
   if (!domain || !selector || !bodyHash || !signature || !signedNames.includes('from')) return 'invalid signature header';
-  const bodyLength = tags.has('l') ? Number(tags.get('l')) : null;
-  const signed = tags.has('t') ? Number(tags.get('t')) : null;
-  const expires = tags.has('x') ? Number(tags.get('x')) : null;
+  // RFC 6376 3.5: l=, t= and x= are decimal digits; anything else (an empty `l=` too) is a malformed signature.
+  const digits = (name: string) => (tags.has(name) ? (/^\d+$/.test(tags.get(name)!) ? Number(tags.get(name)) : NaN) : null);
+  const bodyLength = digits('l');
+  const signed = digits('t');
+  const expires = digits('x');
   if ([bodyLength, signed, expires].some((n) => n !== null && !Number.isSafeInteger(n))) return 'invalid signature header';
   return { domain, selector, hash: algorithm[1] as 'sha256' | 'sha1', headerCanon, bodyCanon, signedNames, bodyHash, signature, bodyLength, signed, expires, field };
 }

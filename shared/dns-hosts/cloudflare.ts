@@ -15,7 +15,7 @@
  * "Authentication error"); 400 with 6003/6111/... (a malformed Authorization header).
  */
 import { DnsHostError, hostOf, setKey, zoneCandidates, type DnsHost, type DnsZone, type RecordSetOutcome, type RecordSetWrite } from '../domain/domains/dns-apply';
-import type { DnsRecordType } from '../domain/migrations/dns-plan';
+import type { DnsRecordType } from '../domain/domains/record-plan';
 import { networkReason, redact } from '../providers/http';
 import { quoteTxt, unquoteTxt } from './txt';
 

@@ -6,7 +6,7 @@
 import type { Route53Client } from '@aws-sdk/client-route-53';
 import type { Config } from '../config';
 import { createRoute53Client } from '../aws/client-factories';
-import { Route53DnsHost } from '../aws/route53-dns-host';
+import { Route53DnsHost } from './route53';
 import type { DnsHost, DnsHostRequest } from '../domain/domains/dns-apply';
 import { CloudflareDnsHost } from './cloudflare';
 

@@ -1,7 +1,7 @@
 /** Builds the RFC 5322 message for a stored email with nodemailer's MIME composer. */
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Email, EmailBody } from '../domain/emails/email';
-import { domainOf, parseMailbox } from '../domain/emails/address';
+import { domainOf, parseMailbox } from '../domain/mail/address';
 
 /** An attachment ready to compose: with `cid` it is an inline part (HTML `<img src="cid:...">`). */
 export interface MimeAttachment {

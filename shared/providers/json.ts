@@ -3,7 +3,7 @@
  * mistyped field, and `expect*` guards that turn a body of the wrong shape into ProviderError
  * unavailable (the provider answered something we cannot read, not a bug of ours).
  */
-import { PROVIDER_LABELS, ProviderError, type ProviderName } from '../domain/migrations/source';
+import { PROVIDER_LABELS, ProviderError, type ProviderName } from '../domain/imports/source';
 
 export type JsonObject = Record<string, unknown>;
 

@@ -40,7 +40,7 @@ import type {
   SourceTemplateSummary,
   SourceWebhook,
   SuppressionListRef,
-} from '../domain/migrations/source';
+} from '../domain/imports/source';
 import { mapBounded } from '../concurrency';
 import { joinUrl, type ProviderBaseUrls } from './base-urls';
 import { ProviderHttp, type AdapterOptions } from './http';

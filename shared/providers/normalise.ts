@@ -1,5 +1,5 @@
 /** Small conversions shared by the adapters: provider dates to ISO 8601, DNS host names, record types. */
-import type { SourceDnsRecord } from '../domain/migrations/source';
+import type { SourceDnsRecord } from '../domain/imports/source';
 
 /** Unix seconds (SendGrid `created`) to ISO 8601; null when not a usable number. */
 export function isoFromUnixSeconds(value: unknown): string | null {

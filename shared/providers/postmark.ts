@@ -39,7 +39,7 @@ import {
   type SourceTemplateSummary,
   type SourceWebhook,
   type SuppressionListRef,
-} from '../domain/migrations/source';
+} from '../domain/imports/source';
 import { mapBounded } from '../concurrency';
 import { joinUrl, type ProviderBaseUrls } from './base-urls';
 import { ProviderHttp, type AdapterOptions } from './http';

@@ -35,7 +35,7 @@ import {
   type SourceTemplateSummary,
   type SourceWebhook,
   type SuppressionListRef,
-} from '../domain/migrations/source';
+} from '../domain/imports/source';
 import { joinUrl, type ProviderBaseUrls } from './base-urls';
 import { ProviderHttp, type AdapterOptions } from './http';
 import { expectArray, expectArrayAt, expectObject, isObject, nonEmpty, objectAt, text, type JsonObject } from './json';

@@ -4,7 +4,7 @@
  * what it cannot open). Stored secrets move to the new scheme as they are re-sealed (a rotated DKIM key,
  * a new webhook secret); the old ones keep opening meanwhile.
  *
- * Used by the embedded cloud once it has KMS (./from-environment.ts): its data folders hold `v1:local:`
+ * Used by the embedded cloud once it has KMS (shared/services/secret-box-from-environment.ts): its data folders hold `v1:local:`
  * secrets sealed with the local key file, while new ones are `v1:kms:`. The context binding is each
  * box's own, so a secret opens only with its own context whichever scheme sealed it.
  */

@@ -1,7 +1,7 @@
 /**
  * The port for secrets stored at rest (DKIM private keys, webhook signing secrets): sealed before they
  * are written, opened when used. KMS in AWS (shared/aws/kms-secret-box.ts), a local key file on the
- * embedded cloud (./local-secret-box.ts); ./from-environment.ts picks one.
+ * embedded cloud (./local-secret-box.ts); shared/services/secret-box-from-environment.ts picks one.
  *
  * `context` binds a ciphertext to its owner, e.g. `{ purpose: 'dkim', domain_id }`: it is the KMS
  * EncryptionContext or the AES-GCM additional data, so opening needs the same context and a ciphertext

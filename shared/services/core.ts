@@ -22,7 +22,7 @@ import { EmailListingRepository } from '../store/email-listing';
 import { EmailRepository } from '../store/emails';
 import { IdempotencyStore } from '../store/idempotency';
 import { LinkKeyRepository } from '../store/link-keys';
-import { MigrationRepository } from '../store/migrations';
+import { ImportRepository } from '../store/imports';
 import { RateLimitRepository } from '../store/rate-limits';
 import { InboundRawMarkerRepository } from '../store/inbound-raw-markers';
 import { ReceivedEmailRepository } from '../store/received-emails';
@@ -109,7 +109,7 @@ export function buildCore(config: Config = loadConfig()) {
     /** Automation runs: each transition one conditional write (shared/store/runs.ts). */
     runs: new RunRepository(table, config.recovery),
     /** Imports (docs/imports.md): their records and settings (the provider APIs they read: ./imports.ts). */
-    migrations: new MigrationRepository(table),
+    imports: new ImportRepository(table),
     importSettings: {
       budgetMs: config.imports.budgetMs,
       maxStretchesPerRequest: config.imports.maxStretchesPerRequest,

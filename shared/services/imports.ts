@@ -1,5 +1,5 @@
 /** Imports (docs/imports.md): the provider APIs they read (SendGrid, Postmark, Mailgun; base URLs from the environment). */
-import type { ProviderCredentials } from '../domain/migrations/source';
+import type { ProviderCredentials } from '../domain/imports/source';
 import { createProviderSource } from '../providers';
 import { providerBaseUrls } from '../providers/base-urls';
 

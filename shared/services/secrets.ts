@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config';
 import { cachingSecretBox } from '../secrets/caching-secret-box';
-import { secretBoxFromEnv } from '../secrets/from-environment';
+import { secretBoxFromEnv } from './secret-box-from-environment';
 import { lazySecretBox } from '../secrets/lazy-secret-box';
 import { SendingDomainFactsCache } from '../usecases/sending-domain-facts';
 import { LinkSigner } from '../usecases/links/link-signing';

@@ -24,7 +24,7 @@
  */
 import { createHash } from 'node:crypto';
 import { simpleParser, type AddressObject, type EmailAddress } from 'mailparser';
-import { formatMailbox, parseMailbox, type Mailbox } from '../domain/emails/address';
+import { formatMailbox, parseMailbox, type Mailbox } from '../domain/mail/address';
 import { findHeaderProblems } from '../domain/emails/headers';
 import type { Idempotency } from '../domain/emails/idempotency';
 import type { ParsedSendRequest } from '../domain/emails/send-request';

@@ -17,7 +17,7 @@
 import { validateIdempotencyKey } from '../domain/emails/idempotency';
 import { scheduledAtField } from '../domain/emails/schedule';
 import { MAX_TAGS } from '../domain/emails/send-request';
-import { CATEGORIES, type Category } from '../domain/emails/category';
+import { CATEGORIES, type Category } from '../domain/mail/category';
 import { ValidationError } from '../domain/errors';
 
 export const SERVICE_HEADERS = {

@@ -11,7 +11,7 @@
  * The send core checks all of this again at DATA (and what only the message tells: its From, the tenant
  * named by X-Service-Tenant, category opt-outs, plan and ramp limits).
  */
-import { domainOf, parseMailbox } from '../domain/emails/address';
+import { domainOf, parseMailbox } from '../domain/mail/address';
 import { MAX_RECIPIENTS } from '../domain/emails/send-request';
 import { AppError, ForbiddenError } from '../domain/errors';
 import type { Clock } from '../ports';

@@ -41,12 +41,19 @@ function lookupItem(key: ApiKey, hash: string) {
   return { ...keys.apiKeyHash(hash), type: 'api_key_lookup', ...lookup };
 }
 
+/**
+ * A lookup item in today's layout, whatever its age (reads go through here).
+ * Items written before 582d49f (2026-11-23, SMTP credentials) have no `kind`: they are API keys.
+ */
+function upgradeLookupItem<T extends Record<string, unknown>>(item: T): T {
+  return item.kind === undefined ? { ...item, kind: 'api_key' } : item;
+}
+
 /** The lookup item as read (the send path reads it in its own batch). */
-export function toApiKeyLookup(item: Record<string, any>): ApiKeyLookup {
+export function toApiKeyLookup(stored: Record<string, any>): ApiKeyLookup {
+  const item = upgradeLookupItem(stored);
   const { key_id, account_id, scopes, tenant, allowed_domains } = item;
-  // Lookups written before SMTP credentials existed carry no kind: they are API keys.
-  const kind = item.kind === 'smtp' ? 'smtp' : 'api_key';
-  return { kind, key_id, account_id, scopes, tenant: tenant ?? null, allowed_domains: allowed_domains ?? null };
+  return { kind: item.kind === 'smtp' ? 'smtp' : 'api_key', key_id, account_id, scopes, tenant: tenant ?? null, allowed_domains: allowed_domains ?? null };
 }
 
 function toApiKey(item: Record<string, any>): ApiKey {

@@ -23,7 +23,7 @@ import type { Page } from './cursor';
 import { keys } from './keys';
 import { LIST_ITEMS_BUDGET_BYTES } from '../domain/lambda-payload';
 import { queryGsi1NewestFirst, queryPage, type PageRequest } from './paginate';
-import { cancelledConditionIndexes, queryAll, transactWrite, withoutKeys, type Table } from './table';
+import { cancelledConditionIndexes, queryAll, transactWrite, withoutKeys, type Table, type TransactItem } from './table';
 
 const COUNTER = 'AUTOMATIONS';
 
@@ -59,11 +59,11 @@ export class AutomationRepository {
   }
 
   /** Pointer items to put and delete when `before` (null: none) becomes `after` (null: deleted). */
-  private pointerChanges(before: Automation | null, after: Automation | null): Record<string, any>[] {
+  private pointerChanges(before: Automation | null, after: Automation | null): TransactItem[] {
     const old = before ? pointersOf(before) : [];
     const next = after ? pointersOf(after) : [];
     const kept = new Set(next.map(keyString));
-    const items: Record<string, any>[] = [];
+    const items: TransactItem[] = [];
     for (const key of old) if (!kept.has(keyString(key))) items.push({ Delete: { TableName: this.table.name, Key: key } });
     // Put again even when unchanged: the pointer carries the version (a hint for readers), harmless.
     for (const key of next) items.push({ Put: { TableName: this.table.name, Item: { ...key, type: 'automation_pointer', automation_id: after!.id, version: after!.version } } });

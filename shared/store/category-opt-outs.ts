@@ -15,7 +15,7 @@
  */
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { mapBounded } from '../concurrency';
-import { normaliseEmail } from '../domain/emails/address';
+import { normaliseEmail } from '../domain/mail/address';
 import { derivedOptOutId, newOptOutId, type CategoryOptOut } from '../domain/suppressions/model';
 import { OPT_OUT_CATEGORIES, type OptOutCategory } from '../domain/suppressions/reasons';
 import type { Page } from './cursor';
@@ -32,10 +32,18 @@ const ADD_CONCURRENCY = 16;
 /** An opt-out to record; without an id, one is made from its created_at. */
 export type NewCategoryOptOut = Omit<CategoryOptOut, 'id'> & { id?: string };
 
+/**
+ * An opt-out item in today's layout, whatever its age (reads go through here). No `tenant`: the account's.
+ * Items written before 3f3339d (2026-11-23, the per-category index) have no `id`: one is derived from the
+ * item (its created_at and key), the same at every read.
+ */
+function upgradeOptOutItem<T extends Record<string, unknown>>(item: T): T {
+  return { tenant: null, ...item, id: item.id || derivedOptOutId(String(item.created_at), `${String(item.PK)}/${String(item.SK)}`) };
+}
+
 function toOptOut(item: Record<string, any>): CategoryOptOut {
-  const { type, ...rest } = withoutKeys(item);
-  const optOut = { tenant: null, ...rest } as unknown as CategoryOptOut;
-  return optOut.id ? optOut : { ...optOut, id: derivedOptOutId(optOut.created_at, `${item.PK}/${item.SK}`) };
+  const { type, ...rest } = withoutKeys(upgradeOptOutItem(item));
+  return rest as unknown as CategoryOptOut;
 }
 
 export class CategoryOptOutRepository {

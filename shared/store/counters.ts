@@ -3,9 +3,9 @@
  * take a slot below the limit (a conditional ADD, so concurrent creates never exceed it) or give one back.
  */
 import { keys } from './keys';
-import type { Table } from './table';
+import type { Table, TransactItem } from './table';
 
-export function takeSlotItem(table: Table, accountId: string, counter: string, limit: number): Record<string, any> {
+export function takeSlotItem(table: Table, accountId: string, counter: string, limit: number): TransactItem {
   return {
     Update: {
       TableName: table.name,
@@ -19,7 +19,7 @@ export function takeSlotItem(table: Table, accountId: string, counter: string, l
   };
 }
 
-export function freeSlotItem(table: Table, accountId: string, counter: string): Record<string, any> {
+export function freeSlotItem(table: Table, accountId: string, counter: string): TransactItem {
   return {
     Update: {
       TableName: table.name,

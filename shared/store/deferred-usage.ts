@@ -7,10 +7,21 @@
 import { transactWrite, type Table } from './table';
 
 export interface UsageIncrement {
-  key: { PK: string; SK: string };
+  /** Which counter: an id only the store reads (the same counter, the same id). */
+  counter: string;
   count: number;
   /** Epoch seconds: the counter's TTL, set by the first write. */
   expiresAt: number;
+}
+
+/** The id of the counter at `key` (PK and SK never hold a NUL). */
+export function usageCounterId(key: { PK: string; SK: string }): string {
+  return `${key.PK}\u0000${key.SK}`;
+}
+
+function usageCounterKey(counter: string): { PK: string; SK: string } {
+  const [PK = '', SK = ''] = counter.split('\u0000');
+  return { PK, SK };
 }
 
 /** TransactWriteItems takes at most 100 actions. */
@@ -29,10 +40,10 @@ export class DeferredUsageCounters {
   async add(increments: readonly UsageIncrement[], token: string): Promise<void> {
     if (increments.length === 0) return;
     if (increments.length > this.maxPerCall) throw new Error(`at most ${this.maxPerCall} counters per call, got ${increments.length}`);
-    const TransactItems = increments.map(({ key, count, expiresAt }) => ({
+    const TransactItems = increments.map(({ counter, count, expiresAt }) => ({
       Update: {
         TableName: this.table.name,
-        Key: key,
+        Key: usageCounterKey(counter),
         UpdateExpression: 'ADD #count :n SET #ttl = if_not_exists(#ttl, :ttl)',
         ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
         ExpressionAttributeValues: { ':n': count, ':ttl': expiresAt },

@@ -50,9 +50,20 @@ export interface SenderDomain {
   tenant_id: string | null;
 }
 
-/** The claim item as read: its owner, and the send-time fields (absent on claims written before they existed). */
-export function toSenderDomain(item: Record<string, any>): SenderDomain | { id: string; account_id: string; status: undefined; tenant_id: string | null } {
-  return { id: item.domain_id, account_id: item.account_id, status: item.status, tenant_id: item.tenant_id ?? null };
+/**
+ * A claim item in today's layout, whatever its age (reads go through here). The claim of an account-wide
+ * domain has no `tenant_id` (null), as have items written before 8009b52 (2026-11-22, tenant send rules).
+ * Items written before 57eb99f (2026-11-22, the send core's one context read) have no `status`: it stays
+ * undefined, and the send path reads the domain item instead (shared/usecases/send/accept.ts).
+ */
+function upgradeClaimItem<T extends Record<string, unknown>>(item: T): T {
+  return { ...item, tenant_id: item.tenant_id ?? null };
+}
+
+/** The claim item as read: its owner, and the send-time fields. */
+export function toSenderDomain(stored: Record<string, any>): SenderDomain | { id: string; account_id: string; status: undefined; tenant_id: string | null } {
+  const item = upgradeClaimItem(stored);
+  return { id: item.domain_id, account_id: item.account_id, status: item.status, tenant_id: item.tenant_id };
 }
 
 export type CreateDomainOutcome =

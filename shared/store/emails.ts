@@ -4,13 +4,13 @@
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Email, EmailBody } from '../domain/emails/email';
-import { parseMailbox } from '../domain/emails/address';
+import { parseMailbox } from '../domain/mail/address';
 import { EVENT_RANK, statusesBefore, type DeliveryOutcome, type EngagementEvent } from '../domain/emails/outcomes';
 import { firstShardPlan, planShardParts, shardCaps, type ShardPart, type UsageReservation } from '../domain/accounts/limits';
 import type { IdempotencyRecord, IdempotencyStore } from './idempotency';
 import { keys } from './keys';
-import { deferredUsage, readShardCounts, reserveShardItems, type ReservedCounter, type TransactItem } from './usage';
-import { cancelledConditionIndexes, isConditionFailure, transactWrite, updateIfCondition, withNullFields, withoutKeys, withoutNullFields, type Table } from './table';
+import { deferredUsage, readShardCounts, releaseItems, reserveShardItems, type ReservedCounter } from './usage';
+import { cancelledConditionIndexes, isConditionFailure, transactWrite, updateIfCondition, withNullFields, withoutKeys, withoutNullFields, type Table, type TransactItem } from './table';
 import { acceptedDueAt, claimedDueAt, DEFAULT_RECOVERY_BOUNDS, sentDueAt, type RecoveryBounds } from '../domain/reliability/bounds';
 import { dueAttributes, REMOVE_DUE, setDue } from './due-index';
 import { forgetTenantScheduledItem, TenantScheduledRepository, tenantScheduledItems } from './tenant-scheduled';
@@ -74,6 +74,19 @@ export interface RecipientTally {
   recipients: number;
   refusal?: Record<string, string>;
 }
+
+/** What cancelling a scheduled email asks (PATCH /emails/{id}, a tenant's deletion). */
+export interface CancelScheduledRequest {
+  accountId: string;
+  emailId: string;
+  /** The email's tenant: the email leaves its tenant's list of scheduled emails. */
+  tenantId: string | null;
+  /** The usage its acceptance reserved (`usage_reserved`), given back. */
+  reserved?: { entries: ReservedCounter[]; count: number };
+  now: string;
+}
+
+export type CancelScheduledOutcome = { kind: 'cancelled' } | { kind: 'not_scheduled' };
 
 /** Named outcomes of accept (no positional decoding leaves the store). */
 export type AcceptOutcome =
@@ -193,7 +206,7 @@ export class EmailRepository {
       // A tenant's scheduled email is listed for the tenant's deletion, only while the tenant is live (tenant-scheduled.ts).
       const tenantItems = tenantScheduledItems(this.table, email);
       const tenantCheckAt = 1 + reservationItems.flat().length;
-      const items: TransactItem[] = [{ Put: put }, ...reservationItems.flat(), ...tenantItems, ...(idempotencyItem ? [idempotencyItem as TransactItem] : [])];
+      const items: TransactItem[] = [{ Put: put }, ...reservationItems.flat(), ...tenantItems, ...(idempotencyItem ? [idempotencyItem] : [])];
       if (items.length === 1) {
         await this.table.client.send(new PutCommand(put));
         return { kind: 'accepted', reserved };
@@ -327,10 +340,12 @@ export class EmailRepository {
   }
 
   /**
-   * Cancels a scheduled email, with `extra` items (usage releases) in the same transaction; null when not
-   * scheduled. A tenant's email (`tenantId`) leaves its tenant's list in that transaction too.
+   * Cancels a scheduled email of the account and gives back the usage its acceptance reserved, in one
+   * transaction; `not_scheduled` when it is not (or no longer) scheduled. A tenant's email leaves its
+   * tenant's list in that transaction too.
    */
-  async cancelScheduled(accountId: string, emailId: string, now: string, extra: Record<string, any>[] = [], tenantId?: string | null): Promise<boolean> {
+  async cancelScheduled(request: CancelScheduledRequest): Promise<CancelScheduledOutcome> {
+    const { accountId, emailId, tenantId, reserved, now } = request;
     try {
       await transactWrite(this.table, [
         {
@@ -343,12 +358,12 @@ export class EmailRepository {
             ExpressionAttributeValues: { ':cancelled': 'cancelled', ':now': now, ':scheduled': 'scheduled', ':account': accountId },
           },
         },
-        ...extra,
+        ...(reserved ? releaseItems(this.table, accountId, reserved.entries, reserved.count) : []),
         ...(tenantId ? [forgetTenantScheduledItem(this.table, tenantId, emailId)] : []),
       ]);
-      return true;
+      return { kind: 'cancelled' };
     } catch (error) {
-      if (cancelledConditionIndexes(error).includes(0)) return false;
+      if (cancelledConditionIndexes(error).includes(0)) return { kind: 'not_scheduled' };
       throw error;
     }
   }

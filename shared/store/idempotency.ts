@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { IDEMPOTENCY_TTL_SECONDS, type IdempotentResponse } from '../domain/emails/idempotency';
 import { keys } from './keys';
-import { isConditionFailure, type Table } from './table';
+import { isConditionFailure, type Table, type TransactItem } from './table';
 
 export interface IdempotencyRecord extends IdempotentResponse {
   fingerprint: string;
@@ -38,7 +38,7 @@ export class IdempotencyStore {
   }
 
   /** The Put for a transaction; fails its condition when a live record exists. */
-  putItem(accountId: string, key: string, record: IdempotencyRecord, now: Date): Record<string, any> {
+  putItem(accountId: string, key: string, record: IdempotencyRecord, now: Date): { Put: NonNullable<TransactItem['Put']> } {
     return {
       Put: {
         TableName: this.table.name,
@@ -48,11 +48,6 @@ export class IdempotencyStore {
         ExpressionAttributeValues: { ':now': Math.floor(now.getTime() / 1000) },
       },
     };
-  }
-
-  /** The Delete for a rollback transaction. */
-  deleteItem(accountId: string, key: string): Record<string, any> {
-    return { Delete: { TableName: this.table.name, Key: this.key(accountId, key) } };
   }
 
   /** Overwrites the record (its owner storing the answer over the pending record it put first). */

@@ -35,7 +35,7 @@ export type StepOutcome = { next: number } | { end: 'completed' } | { end: 'fail
 export const RUN_LATE_FIELDS = ['lease_until', 'step_started_at', 'wake_at', 'waiting_for', 'ended_at', 'error'] as const;
 
 /** A run item (as read, or a stream image unmarshalled) as the Run it holds. */
-export function runFromItem(item: Record<string, any>): Run {
+export function runFromItem(item: Record<string, unknown>): Run {
   const { type: _type, ...rest } = withoutKeys(item);
   return withNullFields(rest, RUN_LATE_FIELDS) as unknown as Run;
 }

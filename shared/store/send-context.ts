@@ -7,7 +7,7 @@
  * decides; this only reads.
  */
 import type { Account } from '../domain/accounts/account';
-import { normaliseEmail } from '../domain/emails/address';
+import { normaliseEmail } from '../domain/mail/address';
 import type { OptOutCategory } from '../domain/suppressions/reasons';
 import { toAccount } from './accounts';
 import { toApiKeyLookup, type ApiKeyLookup } from './api-keys';

@@ -6,7 +6,7 @@
 import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Suppression } from '../domain/suppressions/model';
 import type { SuppressionReason } from '../domain/suppressions/reasons';
-import { normaliseEmail } from '../domain/emails/address';
+import { normaliseEmail } from '../domain/mail/address';
 import type { Page } from './cursor';
 import { mapBounded } from '../concurrency';
 import { keys } from './keys';

@@ -7,6 +7,9 @@ export interface Table {
   name: string;
 }
 
+/** One action of a TransactWriteItems, in the document client's form. */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
 export function isConditionFailure(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';
 }
@@ -47,7 +50,7 @@ export function withoutKeys<T extends Record<string, unknown>>(item: T): Omit<T,
  * transaction. Condition failures are not retried: they are the answer. A `clientRequestToken` makes
  * the call idempotent for 10 minutes (the same token again changes nothing), retries included.
  */
-export async function transactWrite(table: Table, items: NonNullable<TransactWriteCommandInput['TransactItems']>, clientRequestToken?: string): Promise<void> {
+export async function transactWrite(table: Table, items: TransactItem[], clientRequestToken?: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await table.client.send(new TransactWriteCommand({ TransactItems: items, ...(clientRequestToken ? { ClientRequestToken: clientRequestToken } : {}) }));

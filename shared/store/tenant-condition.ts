@@ -5,7 +5,7 @@
  * deletion's clean-up, reading strongly consistently, sees everything it has to undo.
  */
 import { keys } from './keys';
-import type { Table } from './table';
+import type { Table, TransactItem } from './table';
 
 export interface TenantRef {
   id: string;
@@ -13,7 +13,7 @@ export interface TenantRef {
   external_id: string;
 }
 
-export function tenantIsLiveCheck(table: Table, tenant: TenantRef): Record<string, any> {
+export function tenantIsLiveCheck(table: Table, tenant: TenantRef): { ConditionCheck: NonNullable<TransactItem['ConditionCheck']> } {
   return {
     ConditionCheck: {
       TableName: table.name,
@@ -29,7 +29,7 @@ export function tenantIsLiveCheck(table: Table, tenant: TenantRef): Record<strin
  * endpoint's transaction, so an endpoint naming the tenant exists only if the tenant was live when it was
  * written, and then the tenant's deletion (which reads `webhook_ids` after marking it) finds it.
  */
-export function tenantTakesWebhook(table: Table, tenant: TenantRef, webhookId: string): Record<string, any> {
+export function tenantTakesWebhook(table: Table, tenant: TenantRef, webhookId: string): TransactItem {
   const check = tenantIsLiveCheck(table, tenant).ConditionCheck;
   return {
     Update: {

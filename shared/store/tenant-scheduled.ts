@@ -13,8 +13,7 @@ import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Email } from '../domain/emails/email';
 import { keys } from './keys';
 import { tenantIsLiveCheck } from './tenant-condition';
-import type { Table } from './table';
-import type { TransactItem } from './usage';
+import type { Table, TransactItem } from './table';
 
 type ScheduledEmail = Pick<Email, 'id' | 'account_id' | 'status' | 'tenant' | 'tenant_id'>;
 
@@ -28,7 +27,7 @@ function tenantOf(email: ScheduledEmail): { id: string; account_id: string; exte
 export function tenantScheduledItems(table: Table, email: ScheduledEmail): TransactItem[] {
   const tenant = tenantOf(email);
   if (!tenant) return [];
-  return [tenantIsLiveCheck(table, tenant) as TransactItem, { Put: { TableName: table.name, Item: { ...keys.tenantScheduled(tenant.id, email.id), type: 'tenant_scheduled' } } }];
+  return [tenantIsLiveCheck(table, tenant), { Put: { TableName: table.name, Item: { ...keys.tenantScheduled(tenant.id, email.id), type: 'tenant_scheduled' } } }];
 }
 
 /** What cancelling the email adds to its transaction: it leaves its tenant's list. */

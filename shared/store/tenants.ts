@@ -41,12 +41,28 @@ export interface StoredTenant {
   sesTlsTwin?: boolean;
 }
 
+/**
+ * A tenant item in today's layout, whatever its age (reads go through here).
+ * Items written before 2e18404 (2026-11-22, the ramp) have no `ramp_stage` / `ramp_day`: stage 1 from
+ * the tenant's creation day.
+ * Items written before 9176011 (2026-11-24, the TLS-required twin) have no `ses_tls_twin`: their SES
+ * tenant was opened without it (the SES tenants sweep associates it, then records it).
+ */
+function upgradeTenantItem<T extends Record<string, unknown>>(item: T): T & { ramp_stage: unknown; ramp_day: unknown; ses_tls_twin: boolean } {
+  return {
+    ...item,
+    ramp_stage: item.ramp_stage ?? 1,
+    ramp_day: item.ramp_day ?? String(item.created_at).slice(0, 10),
+    ses_tls_twin: item.ses_tls_twin === true,
+  };
+}
+
 /** The tenant item as read (the send path reads it in its own batch). */
 export function toStoredTenant(item: Record<string, any>): StoredTenant {
   // webhook_ids is bookkeeping of the endpoints (webhookIdsOf), not part of the tenant.
-  const { type, deleting, ramp_stage, ramp_day, webhook_ids: _webhooks, ses_tls_twin, ...rest } = withoutKeys(item);
+  const { type, deleting, ramp_stage, ramp_day, webhook_ids: _webhooks, ses_tls_twin, ...rest } = withoutKeys(upgradeTenantItem(item));
   const tenant = rest as unknown as Tenant;
-  return { tenant, ramp: { stage: Number(ramp_stage ?? 1), day: String(ramp_day ?? tenant.created_at.slice(0, 10)) }, deleting: deleting === true, sesTlsTwin: ses_tls_twin === true };
+  return { tenant, ramp: { stage: Number(ramp_stage), day: String(ramp_day) }, deleting: deleting === true, sesTlsTwin: ses_tls_twin };
 }
 
 /** What a tenant id alias says: the tenant's account and external_id. */

@@ -5,13 +5,10 @@
  * Uncapped ones (paid plans) are not written on the request path at all: the email item carries
  * `usage_deferred` and the outbox relay adds it, once per counter per batch of the table's stream.
  */
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { shardCaps, type ShardPart, type UsageReservation, type UsageScope } from '../domain/accounts/limits';
 import { batchGetItems } from './batch-get';
 import { keys } from './keys';
-import type { Table } from './table';
-
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+import type { Table, TransactItem } from './table';
 
 /** Which counter a reservation went to, and (for sharded counters) how many places from which shard. */
 export interface ReservedCounter {
@@ -70,7 +67,7 @@ export async function readShardCounts(table: Table, accountId: string, reservati
   return shardKeys.map((key) => byPk.get(key.PK) ?? 0);
 }
 
-/** Gives places back (a cancelled scheduled send, an undone hand-off). */
+/** Gives places back (a cancelled scheduled send: EmailRepository.cancelScheduled). */
 export function releaseItems(table: Table, accountId: string, counters: readonly ReservedCounter[], count: number): TransactItem[] {
   return counters.flatMap((counter) =>
     (counter.parts ?? [{ shard: -1, n: count }]).map(({ shard, n }) => ({
@@ -85,13 +82,9 @@ export function releaseItems(table: Table, accountId: string, counters: readonly
   );
 }
 
-/** The usage counters of one table, for the use cases that give places back. */
+/** The usage counters of one table, as reports and tests read them. */
 export class UsageLedger {
   constructor(private readonly table: Table) {}
-
-  release(accountId: string, counters: readonly ReservedCounter[], count: number): TransactItem[] {
-    return releaseItems(this.table, accountId, counters, count);
-  }
 
   /** Current usage of a counter: its shards plus the unsharded (deferred) item. For reports and tests. */
   async current(accountId: string, reservation: Pick<UsageReservation, 'scope' | 'period' | 'periodValue' | 'limit'>): Promise<number> {

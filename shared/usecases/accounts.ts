@@ -4,7 +4,7 @@ import type { PlanName } from '../domain/accounts/plans';
 import { generateApiKeySecret, hashSecret, secretHint } from '../domain/api-keys/secret';
 import type { ApiKey } from '../domain/api-keys/api-key';
 import { newId } from '../domain/ids';
-import { normaliseEmail } from '../domain/emails/address';
+import { normaliseEmail } from '../domain/mail/address';
 import type { Clock } from '../ports';
 import type { AccountChanges, AccountRepository } from '../store/accounts';
 import type { ApiKeyRepository } from '../store/api-keys';

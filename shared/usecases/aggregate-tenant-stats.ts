@@ -1,21 +1,19 @@
 /**
- * Tenant day stats from the table's stream: each record of a tenant's email moves the counters of its
- * acceptance day (shared/domain/tenants/stats.ts). Records are taken in stream order in groups touching
+ * Tenant day stats from the table's stream: each write of a tenant's email (its acceptance, or a later
+ * write with the email before and after it: shared/store/tenant-email-changes.ts) moves the counters of
+ * its acceptance day (shared/domain/tenants/stats.ts). Records are taken in stream order in groups touching
  * at most `maxPerCall` tenant-days, each group written in one idempotent transaction (token from its
  * records), so a failed group ends the done prefix and the retry starts at its first record: a record
  * is counted once (at-least-once only after a retry later than 10 minutes, or a stream replay).
  */
-import { mergeDeltas, statsDelta, type EmailImage, type StatsDelta } from '../domain/tenants/stats';
+import { mergeDeltas, statsDelta, type StatsDelta, type TenantEmailWrite } from '../domain/tenants/stats';
+import type { StreamRecordChanges } from '../store/stream-record';
 import type { TenantStatsRepository } from '../store/tenant-stats';
 import { autoPauseTenants, type AutoPauseDeps } from './auto-pause-tenants';
 import { usageToken } from './relay-outbox';
 
-export interface StatsRecord {
-  eventId: string;
-  eventName: 'INSERT' | 'MODIFY' | 'REMOVE';
-  newImage?: Record<string, unknown>;
-  oldImage?: Record<string, unknown>;
-}
+/** One stream record's changes, in stream order. */
+export type StatsRecord = Pick<StreamRecordChanges<TenantEmailWrite>, 'eventId' | 'changes'>;
 
 export interface AggregateStatsDeps {
   stats: Pick<TenantStatsRepository, 'add' | 'maxPerCall'>;
@@ -36,17 +34,18 @@ export interface AggregateStatsResult {
 export async function aggregateTenantStats(deps: AggregateStatsDeps, records: readonly StatsRecord[]): Promise<AggregateStatsResult> {
   const groups: { first: number; eventIds: string[]; deltas: StatsDelta[]; days: Set<string> }[] = [];
   records.forEach((record, index) => {
-    const delta = statsDelta(record.eventName, record.newImage as EmailImage | undefined, record.oldImage as EmailImage | undefined);
-    if (!delta) return;
-    const id = `${delta.tenantId}\u0000${delta.day}`;
+    const deltas = record.changes.flatMap((change) => statsDelta(change) ?? []);
+    if (deltas.length === 0) return;
+    const days = deltas.map((delta) => `${delta.tenantId}\u0000${delta.day}`);
     let group = groups[groups.length - 1];
-    if (!group || (!group.days.has(id) && group.days.size >= deps.stats.maxPerCall)) {
+    const added = new Set(days.filter((id) => !group?.days.has(id))).size;
+    if (!group || (added > 0 && group.days.size + added > deps.stats.maxPerCall)) {
       group = { first: index, eventIds: [], deltas: [], days: new Set() };
       groups.push(group);
     }
     group.eventIds.push(record.eventId);
-    group.deltas.push(delta);
-    group.days.add(id);
+    group.deltas.push(...deltas);
+    for (const id of days) group.days.add(id);
   });
   let written = 0;
   const reputation = new Set<string>();

@@ -18,7 +18,7 @@ import type { Automation, SendEmailStep } from '../domain/automations/automation
 import { isAutomationId } from '../domain/automations/automation';
 import { dryRunSteps, type DryRunEvent, type DryRunResult, type EmailPreviewResult } from '../domain/automations/dry-run';
 import type { EventRequest } from '../domain/automations/event-request';
-import { formatMailbox } from '../domain/emails/address';
+import { formatMailbox } from '../domain/mail/address';
 import type { SendRequest } from '../domain/emails/send-request';
 import { AppError, NotFoundError } from '../domain/errors';
 import type { AutomationRepository } from '../store/automations';

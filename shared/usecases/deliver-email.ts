@@ -15,7 +15,7 @@
  * within the domain facts' cache time, or an association not yet repaired), the message is sent once more
  * without it, at the account's level, and the refusal is logged: the email is not lost to bookkeeping.
  */
-import { domainOf, parseMailbox } from '../domain/emails/address';
+import { domainOf, parseMailbox } from '../domain/mail/address';
 import type { EmailBody } from '../domain/emails/email';
 import { composeMime } from '../mime/compose';
 import { completeRawMessage } from '../mime/raw-message';

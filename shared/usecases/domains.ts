@@ -50,7 +50,7 @@ export interface DomainDeps {
   sesTenants: SesTenants;
 }
 
-/** What POST /domains uses (imports create domains too: shared/usecases/migrations). */
+/** What POST /domains uses (imports create domains too: shared/usecases/imports). */
 export type CreateDomainDeps = Pick<DomainDeps, 'domains' | 'tenants' | 'secretBox' | 'clock' | 'dnsSettings' | 'dashboardUrl'>;
 
 /** What moving domains between the account and its tenants uses (the tenants group). */

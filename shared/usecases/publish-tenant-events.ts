@@ -1,28 +1,22 @@
 /**
  * tenant.paused and tenant.resumed from the table's stream: a write that moved a tenant's status
- * (a PATCH, the service's automatic pause, an operator's resume) is the record of the event, so a crash
- * between the write and the publish loses nothing; ids derive from the change (a retry publishes the
- * same event, delivered once).
+ * (a PATCH, the service's automatic pause, an operator's resume) is the record of the event
+ * (shared/store/tenant-status-changes.ts), so a crash between the write and the publish loses nothing;
+ * ids derive from the change (a retry publishes the same event, delivered once).
  */
 import type { ServiceEvent } from '../domain/webhooks/event';
-import { tenantEventData, tenantEventId, type TenantEventFields } from '../domain/webhooks/tenant-event-data';
+import { tenantEventData, tenantEventId } from '../domain/webhooks/tenant-event-data';
 import type { EventPublisher } from '../ports';
+import type { StreamRecordChanges } from '../store/stream-record';
+import type { TenantStatusChange } from '../store/tenant-status-changes';
 
-export interface TenantRecord {
-  eventName: 'INSERT' | 'MODIFY' | 'REMOVE';
-  newImage?: Record<string, unknown>;
-  oldImage?: Record<string, unknown>;
-}
+/** One stream record's changes, in stream order. */
+export type TenantRecord = Pick<StreamRecordChanges<TenantStatusChange>, 'changes'>;
 
-/** The event a write of a tenant item stands for, or null. */
-export function tenantEventOf(record: TenantRecord): ServiceEvent | null {
-  const after = record.newImage;
-  const before = record.oldImage;
-  if (record.eventName !== 'MODIFY' || !after || !before || after.type !== 'tenant' || after.deleting === true) return null;
-  if (after.status === before.status) return null;
-  const type = after.status === 'paused' ? 'tenant.paused' : after.status === 'active' ? 'tenant.resumed' : null;
-  if (!type) return null;
-  const tenant = after as unknown as TenantEventFields & { account_id: string };
+/** The event a change of a tenant's status stands for. */
+export function tenantEventOf(change: TenantStatusChange): ServiceEvent {
+  const type = change.kind === 'tenant_paused' ? 'tenant.paused' : 'tenant.resumed';
+  const { tenant } = change;
   return {
     id: tenantEventId(tenant, type),
     type,
@@ -35,13 +29,13 @@ export function tenantEventOf(record: TenantRecord): ServiceEvent | null {
 }
 
 export async function publishTenantEvents(deps: { events: Pick<EventPublisher, 'publish'> }, records: readonly TenantRecord[]): Promise<{ done: number; published: number; failure?: string }> {
-  const events = records.map(tenantEventOf);
-  const first = events.findIndex((event) => event !== null);
+  const first = records.findIndex((record) => record.changes.length > 0);
   if (first < 0) return { done: records.length, published: 0 };
+  const events = records.flatMap((record) => record.changes.map(tenantEventOf));
   try {
-    await deps.events.publish(events.filter((event): event is ServiceEvent => event !== null));
+    await deps.events.publish(events);
   } catch (error) {
     return { done: first, published: 0, failure: `tenant event publish failed: ${(error as Error).message}` };
   }
-  return { done: records.length, published: events.filter(Boolean).length };
+  return { done: records.length, published: events.length };
 }

@@ -1,15 +1,14 @@
 /**
  * The transactional outbox relay. The send path writes an email item (`queued`, with the usage it owes
  * in `usage_deferred` on uncapped plans) and nothing else; the table's stream hands every INSERTed item
- * to this use case, which
- *   a. sends `{email_id}` to the send queue for each email inserted `queued` (SendMessageBatch, 10 per
- *      call); scheduled emails (the scheduler hands them over when due) and refused ones (`failed`) are
- *      not sent;
- *   b. publishes the events the write stands for: email.scheduled for an email inserted `scheduled`,
- *      email.suppressed for a refused one (its details ride on the item), so a crash after the API's
- *      write cannot lose them (event ids derive from the email: a retry publishes the same ids);
- *   c. adds `usage_deferred.count` to each counter of `usage_deferred.entries` (queued and scheduled
- *      emails alike: usage is counted at acceptance), one Update per distinct counter per batch;
+ * to this use case as the changes it stands for (shared/store/email-acceptance-changes.ts), and it
+ *   a. sends `{email_id}` to the send queue for each email_queued (SendMessageBatch, 10 per call);
+ *      scheduled emails (the scheduler hands them over when due) and refused ones are not sent;
+ *   b. publishes the events the write stands for: email.scheduled for email_scheduled, email.suppressed
+ *      for email_suppressed (its details ride on the item), so a crash after the API's write cannot
+ *      lose them (event ids derive from the email: a retry publishes the same ids);
+ *   c. adds each usage_deferred increment to its counter (queued and scheduled emails alike: usage is
+ *      counted at acceptance), one Update per distinct counter per batch;
  *   d. reports as done only a prefix of the batch (stream order) whose messages are all on the queue
  *      and whose usage is written: nothing accepted is lost, and a record counted is a record the
  *      event source checkpoints.
@@ -26,16 +25,12 @@ import { createHash } from 'node:crypto';
 import type { EventPublisher, SendQueue } from '../ports';
 import type { ServiceEvent } from '../domain/webhooks/event';
 import { emailEvent } from '../domain/webhooks/email-event-data';
-import { toStoredEmail } from '../store/emails';
-import { keys } from '../store/keys';
 import type { UsageIncrement } from '../store/deferred-usage';
+import type { EmailAcceptanceChange } from '../store/email-acceptance-changes';
+import type { StreamRecordChanges } from '../store/stream-record';
 
-/** One stream record, in stream order (see shared/worker/for-each-stream-record.ts). */
-export interface OutboxRecord {
-  eventId: string;
-  eventName: 'INSERT' | 'MODIFY' | 'REMOVE';
-  newImage?: Record<string, unknown>;
-}
+/** One stream record's changes, in stream order (see shared/worker/for-each-stream-record.ts). */
+export type OutboxRecord = Pick<StreamRecordChanges<EmailAcceptanceChange>, 'eventId' | 'changes'>;
 
 export interface RelayOutboxDeps {
   sendQueue: Pick<SendQueue, 'enqueueMany'>;
@@ -59,45 +54,33 @@ export interface RelayResult {
   published: number;
   /** Why the record at `done` is not done. */
   failure?: string;
-  /** That record can never be relayed (an unreadable email): retrying it as it is cannot help. */
-  permanent?: boolean;
 }
 
 interface Work {
+  index: number;
+  eventId: string;
   emailId?: string;
   event?: ServiceEvent;
   usage: UsageIncrement[];
 }
 
-/** Throws when the item is an email the relay cannot read. Null: nothing to do for this record. */
-function workOf(record: OutboxRecord): Work | null {
-  const item = record.newImage;
-  if (record.eventName !== 'INSERT' || !item || item.type !== 'email') return null;
-  const id = item.id;
-  if (typeof id !== 'string' || id === '') throw new Error('email item without an id');
-  const work: Work = { usage: [] };
-  if (item.status === 'queued') work.emailId = id;
-  if (item.status === 'scheduled' || (item.status === 'failed' && item.suppressed_event)) {
-    const { email, internals } = toStoredEmail(item);
-    work.event =
-      email.status === 'scheduled'
-        ? emailEvent(email, 'email.scheduled', email.created_at)
-        : emailEvent(email, 'email.suppressed', email.created_at, { extra: internals.suppressed_event });
-  }
-  const deferred = item.usage_deferred as { account_id?: unknown; count?: unknown; entries?: unknown } | undefined;
-  if (deferred !== undefined) {
-    const { account_id: accountId, count, entries } = deferred ?? {};
-    if (typeof accountId !== 'string' || !Number.isInteger(count) || (count as number) < 1 || !Array.isArray(entries)) {
-      throw new Error(`email ${id}: malformed usage_deferred`);
-    }
-    const accountPk = keys.account(accountId).PK;
-    for (const entry of entries as { key?: { PK?: unknown; SK?: unknown }; expiresAt?: unknown }[]) {
-      const { PK, SK } = entry?.key ?? {};
-      // Only the account's own usage counters: the relay may update any item of the table.
-      if (PK !== accountPk || typeof SK !== 'string' || !SK.startsWith('USAGE#') || typeof entry.expiresAt !== 'number') {
-        throw new Error(`email ${id}: malformed usage_deferred entry`);
-      }
-      work.usage.push({ key: { PK, SK }, count: count as number, expiresAt: entry.expiresAt });
+/** What one record asks of the relay. */
+function workOf(record: OutboxRecord, index: number): Work {
+  const work: Work = { index, eventId: record.eventId, usage: [] };
+  for (const change of record.changes) {
+    switch (change.kind) {
+      case 'email_queued':
+        work.emailId = change.email_id;
+        break;
+      case 'email_scheduled':
+        work.event = emailEvent(change.email, 'email.scheduled', change.email.created_at);
+        break;
+      case 'email_suppressed':
+        work.event = emailEvent(change.email, 'email.suppressed', change.email.created_at, { extra: change.details });
+        break;
+      case 'usage_deferred':
+        work.usage.push(...change.increments);
+        break;
     }
   }
   return work;
@@ -109,22 +92,21 @@ export function usageToken(eventIds: readonly string[]): string {
 }
 
 /** Groups records (in order) so that each group touches at most `max` distinct counters, merged per counter. */
-function usageGroups(works: { index: number; eventId: string; usage: UsageIncrement[] }[], max: number) {
+function usageGroups(works: readonly Work[], max: number) {
   const groups: { first: number; eventIds: string[]; counters: Map<string, UsageIncrement> }[] = [];
   for (const work of works) {
     if (work.usage.length === 0) continue;
     let group = groups[groups.length - 1];
-    const added = work.usage.filter((u) => !group?.counters.has(`${u.key.PK}\u0000${u.key.SK}`)).length;
+    const added = work.usage.filter((u) => !group?.counters.has(u.counter)).length;
     if (!group || group.counters.size + added > max) {
       group = { first: work.index, eventIds: [], counters: new Map() };
       groups.push(group);
     }
     group.eventIds.push(work.eventId);
     for (const increment of work.usage) {
-      const id = `${increment.key.PK}\u0000${increment.key.SK}`;
-      const current = group.counters.get(id);
+      const current = group.counters.get(increment.counter);
       if (current) current.count += increment.count;
-      else group.counters.set(id, { ...increment });
+      else group.counters.set(increment.counter, { ...increment });
     }
   }
   return groups;
@@ -133,27 +115,13 @@ function usageGroups(works: { index: number; eventId: string; usage: UsageIncrem
 export async function relayOutbox(deps: RelayOutboxDeps, records: readonly OutboxRecord[]): Promise<RelayResult> {
   let done = records.length;
   let failure: string | undefined;
-  let permanent = false;
-  const fail = (index: number, reason: string, forGood = false) => {
+  const fail = (index: number, reason: string) => {
     if (index < done) {
       done = index;
       failure = reason;
-      permanent = forGood;
     }
   };
-
-  // What each record asks for; an unreadable email ends the batch there (it fails, after its retries,
-  // to the on-failure destination rather than vanishing; `permanent` lets the handler isolate it).
-  const works: { index: number; eventId: string; emailId?: string; event?: ServiceEvent; usage: UsageIncrement[] }[] = [];
-  for (let index = 0; index < records.length; index++) {
-    try {
-      const work = workOf(records[index]!);
-      if (work) works.push({ index, eventId: records[index]!.eventId, ...work });
-    } catch (error) {
-      fail(index, (error as Error).message, true);
-      break;
-    }
-  }
+  const works = records.map(workOf);
 
   // a. The hand-off: one SendMessageBatch per 10 emails; the first refused one ends the done prefix.
   const sends = works.filter((work) => work.emailId !== undefined);
@@ -188,5 +156,5 @@ export async function relayOutbox(deps: RelayOutboxDeps, records: readonly Outbo
       break;
     }
   }
-  return { done, enqueued, counted, published, ...(failure ? { failure, permanent } : {}) };
+  return { done, enqueued, counted, published, ...(failure ? { failure } : {}) };
 }

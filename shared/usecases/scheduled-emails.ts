@@ -16,7 +16,6 @@ import type { Clock, EmailScheduler } from '../ports';
 import type { Tenant } from '../domain/tenants/tenant';
 import type { EmailRepository, StoredEmail } from '../store/emails';
 import type { TenantScheduledRepository } from '../store/tenant-scheduled';
-import type { UsageLedger } from '../store/usage';
 import { parseWith } from '../domain/validation';
 import { assertVisible } from './visibility';
 import { logError } from '../log';
@@ -25,7 +24,6 @@ import type { Principal } from './principal';
 export interface ScheduledEmailDeps {
   emails: EmailRepository;
   scheduler: EmailScheduler;
-  usage: UsageLedger;
   clock: Clock;
 }
 
@@ -47,10 +45,15 @@ function newTime(value: string, now: Date): Date {
  * schedule is left to the caller (a firing finds the email cancelled and does nothing). Also run by a
  * tenant's deletion for each of the tenant's scheduled emails (tenant-cleanup.ts).
  */
-export async function cancelScheduledEmail(deps: { emails: Pick<EmailRepository, 'cancelScheduled'>; usage: Pick<UsageLedger, 'release'> }, accountId: string, stored: StoredEmail, now: Date): Promise<boolean> {
-  const reserved = stored.internals.usage_reserved;
-  const release = reserved ? deps.usage.release(accountId, reserved.entries, reserved.count) : [];
-  return deps.emails.cancelScheduled(accountId, stored.email.id, now.toISOString(), release, stored.email.tenant_id);
+export async function cancelScheduledEmail(deps: { emails: Pick<EmailRepository, 'cancelScheduled'> }, accountId: string, stored: StoredEmail, now: Date): Promise<boolean> {
+  const outcome = await deps.emails.cancelScheduled({
+    accountId,
+    emailId: stored.email.id,
+    tenantId: stored.email.tenant_id ?? null,
+    reserved: stored.internals.usage_reserved,
+    now: now.toISOString(),
+  });
+  return outcome.kind === 'cancelled';
 }
 
 export async function updateScheduledEmail(deps: ScheduledEmailDeps, principal: Principal, emailId: string, input: UpdateEmailInput) {
@@ -94,7 +97,7 @@ const TENANT_CANCEL_PAGE = 25;
  * false when `outOfTime` said stop first (the next DELETE goes on).
  */
 export async function cancelTenantScheduledEmails(
-  deps: { emails: Pick<EmailRepository, 'get' | 'cancelScheduled'>; usage: Pick<UsageLedger, 'release'>; tenantScheduled: Pick<TenantScheduledRepository, 'page' | 'forget'>; clock: Clock },
+  deps: { emails: Pick<EmailRepository, 'get' | 'cancelScheduled'>; tenantScheduled: Pick<TenantScheduledRepository, 'page' | 'forget'>; clock: Clock },
   tenant: Pick<Tenant, 'id' | 'account_id'>,
   outOfTime: () => boolean,
 ): Promise<boolean> {

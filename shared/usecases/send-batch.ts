@@ -16,7 +16,7 @@ import { IdempotencyKeyTaken, withIdempotency } from './idempotency';
 import { sendEmail, type SendDeps } from './send/accept';
 import type { IdempotencyStore } from '../store/idempotency';
 
-export type SendBatchDeps = SendDeps & { idempotency: Pick<IdempotencyStore, 'get' | 'put' | 'deleteItem'> };
+export type SendBatchDeps = SendDeps & { idempotency: Pick<IdempotencyStore, 'get' | 'put'> };
 
 export const MAX_BATCH = 100;
 /** Items sent at once within one batch. */

@@ -5,7 +5,7 @@
  * complaint handling, unsubscribe links, sends. They accept every reason and trust the tenant they are
  * given (it comes from the service's own records).
  */
-import { normaliseEmail } from '../domain/emails/address';
+import { normaliseEmail } from '../domain/mail/address';
 import { NotFoundError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { newOptOutId, scopeOf, type CategoryOptOut, type Suppression } from '../domain/suppressions/model';

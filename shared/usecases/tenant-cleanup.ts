@@ -32,7 +32,6 @@ import type { EmailRepository } from '../store/emails';
 import type { SuppressionRepository } from '../store/suppressions';
 import type { TenantScheduledRepository } from '../store/tenant-scheduled';
 import type { TenantRepository } from '../store/tenants';
-import type { UsageLedger } from '../store/usage';
 import type { WebhookRepository } from '../store/webhooks';
 import { revokeTenantKeys } from './api-keys';
 import { cancelTenantScheduledEmails } from './scheduled-emails';
@@ -54,7 +53,6 @@ export interface TenantCleanupDeps {
   webhooks: Pick<WebhookRepository, 'listForAccount' | 'get' | 'replaceTenantFilter'>;
   tenants: Pick<TenantRepository, 'webhookIdsOf'>;
   emails: Pick<EmailRepository, 'get' | 'cancelScheduled'>;
-  usage: Pick<UsageLedger, 'release'>;
   tenantScheduled: Pick<TenantScheduledRepository, 'page' | 'forget'>;
   sesTenants: Pick<SesTenants, 'deleteTenant'>;
   clock: Clock;

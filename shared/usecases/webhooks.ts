@@ -40,7 +40,7 @@ export interface WebhookDeps {
   clock: Clock;
 }
 
-/** What creating an endpoint uses (imports create endpoints too: shared/usecases/migrations). */
+/** What creating an endpoint uses (imports create endpoints too: shared/usecases/imports). */
 export type CreateWebhookDeps = Pick<WebhookDeps, 'webhooks' | 'tenants' | 'secretBox' | 'dns' | 'webhookPolicy' | 'clock'>;
 
 function urlRefused(message: string, reason: string): ValidationError {

@@ -4,43 +4,17 @@
  * many leading records are done; the first record after them is reported in `batchItemFailures` (by
  * its sequence number), so the event source checkpoints everything before it and retries from it.
  *
- * Images arrive in AttributeValue form and are unmarshalled here; a record whose image cannot be read
- * ends the batch at that record (the handler sees only the records before it).
+ * Each record is decoded here by the worker's reader (shared/store/stream-record.ts) into the named
+ * changes it stands for: the handler sees changes, never images. A malformed record is logged with its
+ * keys (never its content); the reader says whether it is skipped (a record without changes) or ends
+ * the batch at that record (the handler sees only the records before it, and the record is poison).
  */
-import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { decodeStreamRecord, type StreamReader, type StreamRecordChanges } from '../store/stream-record';
 import { logError } from '../log';
 
-export interface StreamItem {
-  /** The record's SequenceNumber (its batchItemFailures identifier). */
-  sequenceNumber: string;
-  /** Unique per stream record. */
-  eventId: string;
-  eventName: 'INSERT' | 'MODIFY' | 'REMOVE';
-  /** The item after the change (absent for REMOVE, or when the stream view carries no new image). */
-  newImage?: Record<string, unknown>;
-  /** The item before the change (only with the NEW_AND_OLD_IMAGES view; absent for INSERT). */
-  oldImage?: Record<string, unknown>;
-}
-
-function toItem(record: DynamoDBRecord): StreamItem {
-  const sequenceNumber = record.dynamodb?.SequenceNumber;
-  if (!sequenceNumber || !record.eventID || !record.eventName) throw new Error('record without sequence number, event id or event name');
-  const image = record.dynamodb?.NewImage;
-  const old = record.dynamodb?.OldImage;
-  return {
-    sequenceNumber,
-    eventId: record.eventID,
-    eventName: record.eventName,
-    ...(image ? { newImage: unmarshall(image as Record<string, AttributeValue>) } : {}),
-    ...(old ? { oldImage: unmarshall(old as Record<string, AttributeValue>) } : {}),
-  };
-}
-
 /**
- * A record that can never be processed (`poison`), or that cannot be read, leading a batch of several
- * would take the records behind it to the on-failure destination with it: then the handler throws, so
+ * A record that can never be processed (one that stopped the batch) leading a batch of several would take the records behind it to the on-failure destination with it: then the handler throws, so
  * the event source bisects the batch (bisectBatchOnFunctionError) until that record is alone.
  */
 export class PoisonRecordError extends Error {
@@ -50,22 +24,27 @@ export class PoisonRecordError extends Error {
   }
 }
 
-export function forEachStreamBatch(worker: string, handle: (items: StreamItem[]) => Promise<{ done: number; poison?: boolean }>) {
+export function forEachStreamBatch<C>(worker: string, reader: StreamReader<C>, handle: (records: StreamRecordChanges<C>[]) => Promise<{ done: number }>) {
   return async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const records = event.Records;
-    const items: StreamItem[] = [];
+    const decoded: StreamRecordChanges<C>[] = [];
     for (const record of records) {
-      try {
-        items.push(toItem(record));
-      } catch (error) {
-        logError(`${worker}: unreadable stream record`, error, { event_id: record.eventID, sequence_number: record.dynamodb?.SequenceNumber });
-        break;
+      const { record: changes, malformed } = decodeStreamRecord(record, reader);
+      if (malformed) {
+        logError(`${worker}: malformed stream record${changes ? ' (skipped)' : ''}`, new Error(malformed.reason), {
+          event_id: record.eventID,
+          sequence_number: record.dynamodb?.SequenceNumber,
+          keys: malformed.keys,
+        });
       }
+      if (!changes) break;
+      decoded.push(changes);
     }
-    const result = await handle(items);
-    const next = Math.max(0, Math.min(result.done, items.length));
+    const result = await handle(decoded);
+    const next = Math.max(0, Math.min(result.done, decoded.length));
     if (next >= records.length) return { batchItemFailures: [] };
-    const poison = result.poison || next === items.length; // the handler's word, or an unreadable record
+    // Not done because the record there stopped the batch (a transient failure of the handler is retried as is).
+    const poison = next === decoded.length;
     if (poison && next === 0 && records.length > 1) throw new PoisonRecordError(worker, records[0]!.dynamodb?.SequenceNumber);
     // The first record not done (an empty identifier, for a record without one, fails the whole batch).
     return { batchItemFailures: [{ itemIdentifier: records[next]!.dynamodb?.SequenceNumber ?? '' }] };

@@ -61,6 +61,11 @@ const RULES: Record<string, Rule> = {
     from: ['shared/usecases'],
     never: ['shared/http', 'functions'],
   },
+  // Keys, item layouts and stream images stay in the store: use cases get models, typed requests and named changes.
+  'shared/usecases/ never imports shared/store/keys': {
+    from: ['shared/usecases'],
+    never: ['shared/store/keys'],
+  },
   'shared/store/ never imports shared/usecases or shared/http': {
     from: ['shared/store'],
     never: ['shared/usecases', 'shared/http'],
@@ -131,6 +136,28 @@ function importCycles(graph: Map<string, string[]>): string[][] {
   return cycles;
 }
 
+/** Whether one folder is the other or inside it. */
+const nested = (a: string, b: string) => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+
+/**
+ * The imports between folders: a folder imports another when one of its own files imports one of the
+ * other's. A folder and the folders inside it are one whole (a module and its parts): imports between them
+ * are left out.
+ */
+function folderGraph(graph: Map<string, string[]>): Map<string, string[]> {
+  const folders = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    const from = dirname(file);
+    for (const target of targets) {
+      const to = dirname(target);
+      if (nested(from, to)) continue;
+      if (!folders.has(from)) folders.set(from, new Set());
+      folders.get(from)!.add(to);
+    }
+  }
+  return new Map([...folders].map(([folder, targets]) => [folder, [...targets]]));
+}
+
 const FILES = new Map(sourceFiles().map((file) => [file, importsOf(file, readFileSync(join(ROOT, file), 'utf8'))]));
 /** The code that ships or runs the product: every folder but the tests. */
 const PRODUCT = ['functions', 'shared', 'localstack', 'infra', 'bench'];
@@ -149,6 +176,25 @@ describe('import cycles', () => {
     const cycles = importCycles(moduleGraph(product));
     if (cycles.length > 0) console.error(`import cycles:\n${cycles.map((cycle) => `  ${cycle.join(' -> ')}`).join('\n')}`);
     expect(cycles).toEqual([]);
+  });
+
+  it('no folder of the product imports itself through other folders (folders inside one another aside)', () => {
+    const product = new Map([...FILES].filter(([file]) => PRODUCT.some((folder) => within(file, folder))));
+    const cycles = importCycles(folderGraph(moduleGraph(product)));
+    if (cycles.length > 0) console.error(`folder import cycles:\n${cycles.map((cycle) => `  ${cycle.join(' <-> ')}`).join('\n')}`);
+    expect(cycles).toEqual([]);
+  });
+
+  it('finds a cycle between folders through a third, and not between a folder and its parts', () => {
+    const files = new Map([
+      ['shared/a/one.ts', importsOf('shared/a/one.ts', "import { b } from '../b/two';\nimport { part } from './part/three';\n")],
+      ['shared/a/part/three.ts', importsOf('shared/a/part/three.ts', "import { one } from '../one';\n")],
+      ['shared/b/two.ts', importsOf('shared/b/two.ts', "import type { C } from '../c';\n")],
+      ['shared/c/index.ts', importsOf('shared/c/index.ts', "export { one } from '../a/one';\n")],
+    ]);
+    expect(importCycles(folderGraph(moduleGraph(files)))).toEqual([['shared/a', 'shared/b', 'shared/c']]);
+    files.set('shared/c/index.ts', []);
+    expect(importCycles(folderGraph(moduleGraph(files)))).toEqual([]);
   });
 
   it('finds a cycle through several files, type imports and index files included, and nothing else', () => {

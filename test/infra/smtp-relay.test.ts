@@ -10,7 +10,7 @@ import { API_GROUPS, SMTP_RELAY } from '../../infra/definitions';
 import { grantAccess, type ServiceResources } from '../../infra/constructs/grants';
 import type { MailserviceStack } from '../../infra/stacks/mailservice-stack';
 import { ENV } from '../../shared/config';
-import { MX_ENV } from '../../shared/inbound/mx-config';
+import { MX_ENV } from '../../shared/mx/mx-config';
 import { SMTP_ENV } from '../../shared/smtp/relay-config';
 import { actionsOf, createStack, logicalId, resourcesOf, roleStatements, synth, type Statement, type Synthesised } from './helpers';
 

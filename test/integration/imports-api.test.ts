@@ -11,9 +11,9 @@
  */
 import { join } from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { newImportHead } from '../../shared/domain/migrations/import';
+import { newImportHead } from '../../shared/domain/imports/import';
 import { RATE_LIMITS, secondsUntilReset } from '../../shared/domain/rate-limits';
-import { DRY_RUN_TTL_SECONDS } from '../../shared/store/migrations';
+import { DRY_RUN_TTL_SECONDS } from '../../shared/store/imports';
 import { sendgridFixture as fixture } from '../fixtures/providers/sendgrid';
 import { comparableReport, requestPaths, sorted } from './harness/import-reports';
 import { filesUnder, providerKey, publishFixtureDns, requestLog, seedProvider, setFaults } from './harness/imports';
@@ -456,10 +456,10 @@ describe('continuations', () => {
     const key = await seeded();
     const body = { provider: 'sendgrid', api_key: key, resources: ['webhooks'], dry_run: true };
     // Two previews stopped before any work, one started now and one started just over its TTL ago.
-    const { migrations } = stack().services;
+    const { imports } = stack().services;
     const previewAt = async (startedMs: number): Promise<string> => {
       const head = newImportHead({ account_id: account.id, provider: 'sendgrid', region: 'us', resources: ['webhooks'], dry_run: true }, startedMs);
-      await migrations.create(head, startedMs);
+      await imports.create(head, startedMs);
       return `${head.id}.0`;
     };
     const fresh = await previewAt(Date.now());

@@ -8,7 +8,7 @@ import { GetQueueUrlCommand } from '@aws-sdk/client-sqs';
 import { createSqsClient } from '../../shared/aws/client-factories';
 import { loadConfig } from '../../shared/config';
 import { MAX_STORED_ATTACHMENTS } from '../../shared/domain/inbound/received-email';
-import { MX_MAX_HEADER_BYTES, MX_MAX_MESSAGE_BYTES, MX_MAX_RECIPIENTS } from '../../shared/inbound/mx-server';
+import { MX_MAX_HEADER_BYTES, MX_MAX_MESSAGE_BYTES, MX_MAX_RECIPIENTS } from '../../shared/mx/mx-server';
 import { MAX_MIME_PARTS } from '../../shared/inbound/parse-message';
 import { mx, receivedIds, receivingDomain, waitForReceived } from './harness/inbound';
 import { SmtpClient, type Reply } from './harness/smtp';

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { certificate } from '../../localstack/cloud/smtp-relay';
 import { loadConfig } from '../../shared/config';
-import { createMxServer, type MxServer } from '../../shared/inbound/mx-server';
+import { createMxServer, type MxServer } from '../../shared/mx/mx-server';
 import { buildMessaging } from '../../shared/services/messaging';
 import { receivedIds, receivingDomain, waitForReceived } from './harness/inbound';
 import { relay } from './harness/smtp';

@@ -4,16 +4,16 @@
  * GET /migrations/{id}/report (CSV, or JSON with ?format=json).
  */
 import type { Hono } from 'hono';
-import { REPORT_COLUMNS, reportRows, toCsv } from '../../../shared/domain/migrations/report-rows';
+import { REPORT_COLUMNS, reportRows, toCsv } from '../../../shared/domain/imports/report-rows';
 import { createApi } from '../../../shared/http/create-api';
 import type { ApiEnv } from '../../../shared/http/env';
 import { listPage } from '../../../shared/http/pagination';
 import { routes } from '../../../shared/http/route';
 import { migrationOps } from '../../../shared/openapi/operations/migrations';
 import type { CoreServices, ImportServices, SecretServices } from '../../../shared/services';
-import { toImportSummary } from '../../../shared/domain/migrations/public-import';
-import { getImport, listImports, loadImport } from '../../../shared/usecases/migrations/import-report';
-import { runImport } from '../../../shared/usecases/migrations/run-import';
+import { toImportSummary } from '../../../shared/domain/imports/public-import';
+import { getImport, listImports, loadImport } from '../../../shared/usecases/imports/import-report';
+import { runImport } from '../../../shared/usecases/imports/run-import';
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
 export type MigrationsServices = CoreServices & SecretServices & ImportServices;

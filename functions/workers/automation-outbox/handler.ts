@@ -6,7 +6,8 @@ import { createSqsClient } from '../../../shared/aws/client-factories';
 import { SqsAutomationStepQueue } from '../../../shared/aws/sqs-automation-step-queue';
 import { SqsEventPublisher } from '../../../shared/aws/sqs-event-publisher';
 import { ENV, loadConfig, required } from '../../../shared/config';
-import { logError, logInfo } from '../../../shared/log';
+import { logInfo } from '../../../shared/log';
+import { runWrites } from '../../../shared/store/run-changes';
 import { relayRuns } from '../../../shared/usecases/runs/relay-runs';
 import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-record';
 
@@ -18,9 +19,8 @@ const deps = {
   events: new SqsEventPublisher(sqs, required(config, 'webhookEventsQueueUrl', ENV.webhookEventsQueueUrl)),
 };
 
-export const handler = forEachStreamBatch('automation-outbox', async (items) => {
+export const handler = forEachStreamBatch('automation-outbox', runWrites, async (items) => {
   const result = await relayRuns(deps, items);
-  if (result.failure) logError('automation-outbox: batch stopped', new Error(result.failure), { records: items.length, done: result.done });
-  else logInfo('automation-outbox', { records: items.length, enqueued: result.enqueued, published: result.published });
-  return { done: result.done, poison: result.permanent };
+  logInfo('automation-outbox', { records: items.length, enqueued: result.enqueued, published: result.published });
+  return { done: result.done };
 });

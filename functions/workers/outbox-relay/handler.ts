@@ -9,6 +9,7 @@ import { SqsEventPublisher } from '../../../shared/aws/sqs-event-publisher';
 import { ENV, loadConfig, required } from '../../../shared/config';
 import { logError, logInfo } from '../../../shared/log';
 import { DeferredUsageCounters } from '../../../shared/store/deferred-usage';
+import { emailAcceptances } from '../../../shared/store/email-acceptance-changes';
 import { relayOutbox } from '../../../shared/usecases/relay-outbox';
 import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-record';
 
@@ -21,12 +22,12 @@ const deps = {
   usage: new DeferredUsageCounters({ client: createDynamoClient(config), name: required(config, 'tableName', ENV.tableName) }),
 };
 
-export const handler = forEachStreamBatch('outbox-relay', async (items) => {
+export const handler = forEachStreamBatch('outbox-relay', emailAcceptances, async (items) => {
   const result = await relayOutbox(deps, items);
   if (result.failure) {
     logError('outbox-relay: batch stopped', new Error(result.failure), { records: items.length, done: result.done, sequence_number: items[result.done]?.sequenceNumber });
   } else {
     logInfo('outbox-relay', { records: items.length, enqueued: result.enqueued, published: result.published, counters: result.counted });
   }
-  return { done: result.done, poison: result.permanent };
+  return { done: result.done };
 });

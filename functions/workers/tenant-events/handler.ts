@@ -7,6 +7,7 @@ import { createSqsClient } from '../../../shared/aws/client-factories';
 import { SqsEventPublisher } from '../../../shared/aws/sqs-event-publisher';
 import { ENV, loadConfig, required } from '../../../shared/config';
 import { logError, logInfo } from '../../../shared/log';
+import { tenantStatusChanges } from '../../../shared/store/tenant-status-changes';
 import { publishTenantEvents } from '../../../shared/usecases/publish-tenant-events';
 import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-record';
 
@@ -14,7 +15,7 @@ const config = loadConfig();
 const sqs = createSqsClient(config);
 const deps = { events: new SqsEventPublisher(sqs, required(config, 'webhookEventsQueueUrl', ENV.webhookEventsQueueUrl)) };
 
-export const handler = forEachStreamBatch('tenant-events', async (items) => {
+export const handler = forEachStreamBatch('tenant-events', tenantStatusChanges, async (items) => {
   const result = await publishTenantEvents(deps, items);
   if (result.failure) logError('tenant-events: batch stopped', new Error(result.failure), { records: items.length, done: result.done });
   else if (result.published > 0) logInfo('tenant-events', { records: items.length, published: result.published });

@@ -6,6 +6,7 @@ import { createDynamoClient } from '../../../shared/aws/dynamo-client';
 import { ENV, loadConfig, required } from '../../../shared/config';
 import { logError, logInfo } from '../../../shared/log';
 import { serviceClock } from '../../../shared/clock';
+import { tenantEmailWrites } from '../../../shared/store/tenant-email-changes';
 import { TenantStatsRepository } from '../../../shared/store/tenant-stats';
 import { TenantRepository } from '../../../shared/store/tenants';
 import { aggregateTenantStats } from '../../../shared/usecases/aggregate-tenant-stats';
@@ -16,7 +17,7 @@ const table = { client: createDynamoClient(config), name: required(config, 'tabl
 const stats = new TenantStatsRepository(table);
 const deps = { stats, autoPause: { tenantStats: stats, tenants: new TenantRepository(table), clock: serviceClock, log: logError } };
 
-export const handler = forEachStreamBatch('tenant-stats', async (items) => {
+export const handler = forEachStreamBatch('tenant-stats', tenantEmailWrites, async (items) => {
   const result = await aggregateTenantStats(deps, items);
   if (result.failure) logError('tenant-stats: batch stopped', new Error(result.failure), { records: items.length, done: result.done });
   else logInfo('tenant-stats', { records: items.length, counters: result.written, ...(result.paused?.length ? { paused: result.paused } : {}) });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { SCOPES } from './scopes';
-import { domainName } from '../emails/address';
+import { domainName } from '../mail/address';
 import { tenantParam } from '../tenants/schemas';
 
 export const createApiKeySchema = z.object({

@@ -17,7 +17,7 @@ import type { SendEmailStep, Step } from './automation';
 import { parseDuration } from './duration';
 import { evaluateCondition, type AutomationEvent } from './evaluate-condition';
 import { flowAfter, type Flow } from './step-flow';
-import type { Category } from '../emails/category';
+import type { Category } from '../mail/category';
 
 /** The event of a dry run: what conditions and `{{event.*}}` read (a run's event without id and time). */
 export type DryRunEvent = AutomationEvent;

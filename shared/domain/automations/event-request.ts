@@ -15,7 +15,7 @@
  *   acceptEvent (403), as the spec says; the schema checks they come together.
  */
 import * as z from 'zod';
-import { isEmailAddress, normaliseEmail } from '../emails/address';
+import { isEmailAddress, normaliseEmail } from '../mail/address';
 import { describeFreeForm, freeFormObject, idField } from '../bounds';
 import { EVENT_NAME } from './automation';
 

@@ -122,3 +122,13 @@ export function newRun(input: {
     ended_at: null,
   };
 }
+
+/**
+ * A write that took a run from `before` (null: a new run, or a write whose old image is unknown) to
+ * `after` left the step at after's step_index pending, where it was not pending before: that step is to
+ * be handed to the automation-steps queue.
+ */
+export function leftStepPending(before: Run | null, after: Run): boolean {
+  if (after.status !== 'running' || after.step_state !== 'pending') return false;
+  return before === null || before.step_state !== 'pending' || before.step_index !== after.step_index || before.status !== 'running';
+}

@@ -7,9 +7,9 @@
  * (`successorsOf`) on stored definitions.
  */
 import * as z from 'zod';
-import { parseBareSender, parseMailbox } from '../emails/address';
+import { parseBareSender, parseMailbox } from '../mail/address';
 import { MAX_RECIPIENTS, MAX_TAGS } from '../emails/send-request';
-import { CATEGORIES } from '../emails/category';
+import { CATEGORIES } from '../mail/category';
 import { TEMPLATE_ALIAS } from '../templates/template';
 import { VARIABLE_NAME } from '../templates/render';
 import { issuesToFields } from '../validation';

@@ -3,7 +3,7 @@
  * validation and types. `POST /dashboard/sign-in` takes JSON or an HTML form with the same fields.
  */
 import * as z from 'zod';
-import { isEmailAddress, normaliseEmail } from '../emails/address';
+import { isEmailAddress, normaliseEmail } from '../mail/address';
 import { MAX_PASSWORD_LENGTH, newPasswordSchema } from './password-policy';
 
 export const signInRequestSchema = z.object({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { domainName } from '../emails/address';
+import { domainName } from '../mail/address';
 import { tenantParam } from '../tenants/schemas';
 import { TLS_MODES } from './domain';
 import { DNS_HOSTS, type DnsHostCredentials, type DnsHostName } from './dns-apply';

@@ -3,7 +3,7 @@
  * This schema is the single source of validation and of the `SendRequest` type.
  */
 import * as z from 'zod';
-import { formatMailbox, parseBareSender, parseMailbox, type Mailbox } from './address';
+import { formatMailbox, parseBareSender, parseMailbox, type Mailbox } from '../mail/address';
 import { findHeaderProblems, MAX_CUSTOM_HEADERS } from './headers';
 import { scheduledAtField } from './schedule';
 import { TEMPLATE_ALIAS } from '../templates/template';
@@ -13,7 +13,7 @@ import { tenantParam } from '../tenants/schemas';
 import { ATTACHMENTS_ON_SCHEDULED_SEND, attachmentsSchema } from './attachments';
 
 export { rejectAttachmentsInBatch } from './attachments';
-import { CATEGORIES } from './category';
+import { CATEGORIES } from '../mail/category';
 
 export const MAX_RECIPIENTS = 50;
 export const MAX_TAGS = 10;

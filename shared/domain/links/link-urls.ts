@@ -4,7 +4,7 @@
  * `links` API group (no API key: the signature is the authority). Types only; the signer lives in
  * shared/usecases/links/.
  */
-import type { Category } from '../emails/category';
+import type { Category } from '../mail/category';
 
 /** `all`: a global suppression (reason unsubscribe); `category`: an opt-out of product or newsletter mail only. */
 export type UnsubscribeScope = 'all' | 'category';

@@ -14,7 +14,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
-import { CATEGORIES } from '../emails/category';
+import { CATEGORIES } from '../mail/category';
 import { isId } from '../ids';
 import type { ClickLink, OpenLink, UnsubscribeLink } from './link-urls';
 

@@ -1,6 +1,6 @@
 /** Request schemas of /suppressions: the single source of their validation and types. */
 import * as z from 'zod';
-import { isEmailAddress, normaliseEmail } from '../emails/address';
+import { isEmailAddress, normaliseEmail } from '../mail/address';
 import { tenantParam } from '../tenants/schemas';
 import { API_SUPPRESSION_REASONS, MAX_SUPPRESSIONS_PER_REQUEST, OPT_OUT_CATEGORIES, SUPPRESSION_REASONS, type OptOutCategory } from './reasons';
 

@@ -1,7 +1,7 @@
 /** Request validation for /templates (the single source of the request types; docs/templates.md). */
 import * as z from 'zod';
-import { formatMailbox, parseBareSender, parseMailbox } from '../emails/address';
-import { CATEGORIES } from '../emails/category';
+import { formatMailbox, parseBareSender, parseMailbox } from '../mail/address';
+import { CATEGORIES } from '../mail/category';
 import { isReservedVariable, VARIABLE_VALUES_BOUNDS, variableValueProblems } from './render';
 import { describeFreeForm, freeFormObject, isStorableNumber, STORABLE_NUMBER_RULE } from '../bounds';
 import { contentProblems, defaultUnsubscribe, TEMPLATE_ALIAS, TEMPLATE_LIMITS as LIMITS, type StoredTemplateVariable } from './template';

@@ -5,7 +5,7 @@
  * publish. The alias is the template's name in the API and in sends; unique per account. Pure.
  */
 import { newId } from '../ids';
-import type { Category } from '../emails/category';
+import type { Category } from '../mail/category';
 import type { TemplateVariable } from './render';
 
 export type { TemplateVariable } from './render';

@@ -1,6 +1,6 @@
 /** Request schemas of the tenants group: the single source of their validation and types. */
 import * as z from 'zod';
-import { domainName } from '../emails/address';
+import { domainName } from '../mail/address';
 import { boundedRef, describeFreeForm, freeFormObject, TENANT_REF_MAX_CHARS, type FreeFormBounds } from '../bounds';
 import { EXTERNAL_ID_PATTERN, METADATA_MAX_BYTES, STREAM_POLICIES, TENANT_STATUSES } from './tenant';
 

@@ -1,8 +1,8 @@
 /**
  * Per-tenant daily stats, kept as counters (never computed by scanning emails): one counter item per
- * tenant and UTC day of acceptance, whose fields are added to from the table's stream. Each stream record
- * of a tenant's email says which milestones its write reached (by comparing the old and new images), so
- * a stats call reads at most one item per day however many emails the tenant sent.
+ * tenant and UTC day of acceptance, whose fields are added to from the table's stream. Each write of a
+ * tenant's email says which milestones it reached (by comparing the email before and after it), so a
+ * stats call reads at most one item per day however many emails the tenant sent.
  *
  * Counted per email (not per recipient), by the day the email was accepted: "day D" is the emails
  * accepted on D and what has happened to them since, so its rates are well defined.
@@ -15,20 +15,25 @@ export function emptyCounts(): StatsCounts {
   return Object.fromEntries(STATS_FIELDS.map((field) => [field, 0])) as StatsCounts;
 }
 
-/** The email fields a stream image offers (absent ones are undefined). */
-export interface EmailImage {
-  type?: unknown;
-  tenant_id?: unknown;
-  created_at?: unknown;
-  status?: unknown;
-  last_event?: unknown;
-  sent_at?: unknown;
-  delivered_at?: unknown;
-  bounced_at?: unknown;
-  suppressed_event?: unknown;
-  opened_at?: unknown;
-  clicked_at?: unknown;
+/** What the counters read of one version of a tenant's email: its status, last event and the milestones it has. */
+export interface EmailProgress {
+  status?: string;
+  last_event?: string;
+  sent: boolean;
+  delivered: boolean;
+  opened: boolean;
+  clicked: boolean;
+  /** Refused at acceptance with an email.suppressed event. */
+  suppressed: boolean;
 }
+
+/**
+ * A write of a tenant's email (the table's stream, read by shared/store/tenant-email-changes.ts): its
+ * acceptance, or a later write with the email before and after it. `created_at` is the acceptance's.
+ */
+export type TenantEmailWrite =
+  | { kind: 'tenant_email_accepted'; tenant_id: string; created_at: string; email: EmailProgress }
+  | { kind: 'tenant_email_progressed'; tenant_id: string; created_at: string; before: EmailProgress; after: EmailProgress };
 
 export interface StatsDelta {
   tenantId: string;
@@ -36,37 +41,38 @@ export interface StatsDelta {
   counts: Partial<StatsCounts>;
 }
 
-const isSet = (value: unknown) => value !== undefined && value !== null && value !== '';
+const NOTHING_YET: EmailProgress = { sent: false, delivered: false, opened: false, clicked: false, suppressed: false };
+
+type Milestone = 'sent' | 'delivered' | 'opened' | 'clicked';
 
 /**
- * The counters one write of a tenant's email moves, or null (not a tenant email, or nothing reached).
- * An INSERT counts the acceptance (total, and queued, scheduled or suppressed); a MODIFY counts each
- * milestone its new image has and its old one had not.
+ * The counters one write of a tenant's email moves, or null (nothing reached). An acceptance counts
+ * total, and queued, scheduled or suppressed; every write counts each milestone the email has after it
+ * and had not before.
  */
-export function statsDelta(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', newImage: EmailImage | undefined, oldImage: EmailImage | undefined): StatsDelta | null {
-  if (!newImage || newImage.type !== 'email' || typeof newImage.tenant_id !== 'string' || typeof newImage.created_at !== 'string') return null;
+export function statsDelta(write: TenantEmailWrite): StatsDelta | null {
   const counts: Partial<StatsCounts> = {};
   const add = (field: StatsField) => (counts[field] = (counts[field] ?? 0) + 1);
-  const before: EmailImage = eventName === 'INSERT' ? {} : (oldImage ?? {});
-  if (eventName === 'INSERT') {
+  const accepted = write.kind === 'tenant_email_accepted';
+  const after = accepted ? write.email : write.after;
+  const before = accepted ? NOTHING_YET : write.before;
+  if (accepted) {
     add('total');
-    if (newImage.status === 'queued') add('queued');
-    else if (newImage.status === 'scheduled') add('scheduled');
-    else if (newImage.status === 'failed' && isSet(newImage.suppressed_event)) add('suppressed');
-  } else if (eventName !== 'MODIFY' || !oldImage) {
-    return null;
+    if (after.status === 'queued') add('queued');
+    else if (after.status === 'scheduled') add('scheduled');
+    else if (after.status === 'failed' && after.suppressed) add('suppressed');
   }
-  const reached = (field: keyof EmailImage) => isSet(newImage[field]) && !isSet(before[field]);
-  if (reached('sent_at')) add('sent');
-  if (reached('delivered_at')) add('delivered');
-  if (reached('opened_at')) add('opened');
-  if (reached('clicked_at')) add('clicked');
-  if (newImage.last_event === 'complained' && before.last_event !== 'complained') add('complained');
-  const refusedAtAccept = eventName === 'INSERT' && newImage.status === 'failed';
-  if (newImage.status === 'bounced' && before.status !== 'bounced') add('bounced');
-  if (newImage.status === 'failed' && before.status !== 'failed' && !refusedAtAccept) add('failed');
+  const reached = (milestone: Milestone) => after[milestone] && !before[milestone];
+  if (reached('sent')) add('sent');
+  if (reached('delivered')) add('delivered');
+  if (reached('opened')) add('opened');
+  if (reached('clicked')) add('clicked');
+  if (after.last_event === 'complained' && before.last_event !== 'complained') add('complained');
+  const refusedAtAccept = accepted && after.status === 'failed';
+  if (after.status === 'bounced' && before.status !== 'bounced') add('bounced');
+  if (after.status === 'failed' && before.status !== 'failed' && !refusedAtAccept) add('failed');
   if (Object.keys(counts).length === 0) return null;
-  return { tenantId: newImage.tenant_id, day: newImage.created_at.slice(0, 10), counts };
+  return { tenantId: write.tenant_id, day: write.created_at.slice(0, 10), counts };
 }
 
 /** Sums deltas per (tenant, day): one counter write each. */

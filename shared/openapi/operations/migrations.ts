@@ -1,5 +1,5 @@
 /** The operations of the migrations group (Imports). */
-import { listImportsQuerySchema, reportQuerySchema, startImportSchema } from '../../domain/migrations/schemas';
+import { listImportsQuerySchema, reportQuerySchema, startImportSchema } from '../../domain/imports/schemas';
 import * as ex from '../examples';
 import { section } from '../operation';
 import { migrationEnvelopeSchema, migrationReportSchema, migrationSummarySchema } from '../schemas/automations';

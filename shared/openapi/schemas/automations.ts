@@ -3,13 +3,13 @@ import * as z from 'zod';
 import { AUTOMATION_STATUSES, CONDITION_OPERATORS, type Condition, type toPublicAutomation } from '../../domain/automations/automation';
 import { RUN_STATUSES } from '../../domain/automations/run';
 import type { RunDetail, RunSummary } from '../../domain/automations/run-view';
-import { CATEGORIES } from '../../domain/emails/category';
-import { IMPORT_STATUSES } from '../../domain/migrations/report';
-import { IMPORT_RESOURCES, PROVIDERS } from '../../domain/migrations/source';
-import type { REPORT_COLUMNS, ReportRow } from '../../domain/migrations/report-rows';
+import { CATEGORIES } from '../../domain/mail/category';
+import { IMPORT_STATUSES } from '../../domain/imports/report';
+import { IMPORT_RESOURCES, PROVIDERS } from '../../domain/imports/source';
+import type { REPORT_COLUMNS, ReportRow } from '../../domain/imports/report-rows';
 import type { AutomationDryRun } from '../../usecases/automation-dry-run';
 import type { AcceptEventResponse } from '../../usecases/runs/accept-event';
-import type { PublicImport, toImportSummary } from '../../domain/migrations/public-import';
+import type { PublicImport, toImportSummary } from '../../domain/imports/public-import';
 import { describing, idOf, nullableTimestamp, tagSchema, timestamp } from './common';
 
 // ---------------------------------------------------------------------------------------------------

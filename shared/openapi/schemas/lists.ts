@@ -10,7 +10,7 @@ import type { toPublicReceivedEmail } from '../../domain/inbound/received-email'
 import type { getReceivedEmail } from '../../usecases/inbound/received-emails';
 import type { toPublicTemplate, toPublicTemplateSummary } from '../../domain/templates/template';
 import type { TemplatePreview } from '../../usecases/templates';
-import { CATEGORIES } from '../../domain/emails/category';
+import { CATEGORIES } from '../../domain/mail/category';
 import { describing, idOf, nullableTimestamp, timestamp } from './common';
 
 // ---------------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@
  * deleted email still unsubscribes (the address is what matters), with a null tenant.
  */
 import { timeOfId } from '../../domain/ids';
-import type { Category } from '../../domain/emails/category';
+import type { Category } from '../../domain/mail/category';
 import type { UnsubscribeLink } from '../../domain/links/link-urls';
 import type { OptOutCategory } from '../../domain/suppressions/reasons';
 import { emailEventId, type ServiceEvent } from '../../domain/webhooks/event';

@@ -18,7 +18,7 @@
  *     and if that fails everything is undone (503).
  */
 import { usageReservations } from '../../domain/accounts/limits';
-import { domainOf, formatMailbox, isBareLocalPart, type Mailbox } from '../../domain/emails/address';
+import { domainOf, formatMailbox, isBareLocalPart, type Mailbox } from '../../domain/mail/address';
 import type { Email } from '../../domain/emails/email';
 import type { Idempotency } from '../../domain/emails/idempotency';
 import { checkScheduleTime } from '../../domain/emails/schedule';
@@ -56,9 +56,9 @@ export interface SendDeps extends TemplateContentDeps {
   emails: Pick<EmailRepository, 'accept' | 'create'>;
   apiKeys: Pick<ApiKeyRepository, 'findByHash'>;
   domains: Pick<DomainRepository, 'get'>;
-  usage: Pick<UsageLedger, 'release' | 'current'>;
+  usage: Pick<UsageLedger, 'current'>;
   tenantStats: TenantRampDeps['tenantStats'];
-  idempotency: Pick<IdempotencyStore, 'get' | 'deleteItem'>;
+  idempotency: Pick<IdempotencyStore, 'get'>;
   scheduler: EmailScheduler;
   events: EventPublisher;
   blobs: BlobStore;

@@ -11,7 +11,7 @@
  *    are never rewritten.
  * Pure once the signer is loaded: the same email and settings give the same message.
  */
-import { parseMailbox } from '../../domain/emails/address';
+import { parseMailbox } from '../../domain/mail/address';
 import type { Email, EmailBody } from '../../domain/emails/email';
 import { escapeHtml } from '../../domain/html';
 import { unsubscribeScopeOf, type LinkUrls } from '../../domain/links/link-urls';

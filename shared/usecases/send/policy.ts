@@ -6,7 +6,7 @@
 import type { UsageReservation } from '../../domain/accounts/limits';
 import { upgradeUrl } from '../../domain/accounts/plans';
 import { hasScope } from '../../domain/api-keys/scopes';
-import { parseMailbox } from '../../domain/emails/address';
+import { parseMailbox } from '../../domain/mail/address';
 import type { DomainStatus } from '../../domain/domains/domain';
 import { AppError, ForbiddenError, InsufficientScopeError } from '../../domain/errors';
 import type { Credential, Principal } from '../principal';

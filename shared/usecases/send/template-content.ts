@@ -10,7 +10,7 @@
  * not a string, number or boolean. `{{unsubscribe_url}}` stays in place: the send worker fills it with the
  * signed link of each email (docs/tracking.md).
  */
-import { parseBareSender, parseMailbox } from '../../domain/emails/address';
+import { parseBareSender, parseMailbox } from '../../domain/mail/address';
 import { isCompleteRequest, type ParsedSendRequest, type SendRequest } from '../../domain/emails/send-request';
 import { ValidationError } from '../../domain/errors';
 import { checkVariableValues, renderTemplate } from '../../domain/templates/render';

@@ -11,7 +11,7 @@
  *  - a bare local part in `from` is completed with the tenant's default_from_domain (400 naming `from`
  *    when there is no such tenant).
  */
-import { isBareLocalPart, type Mailbox } from '../../domain/emails/address';
+import { isBareLocalPart, type Mailbox } from '../../domain/mail/address';
 import { ForbiddenError, ValidationError } from '../../domain/errors';
 import type { Tenant } from '../../domain/tenants/tenant';
 

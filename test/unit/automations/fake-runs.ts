@@ -8,13 +8,14 @@
  *  - cancel: running;
  *  - runningForSubject: the account's running runs of that subject, oldest first.
  * Every read and write hands out copies (as DynamoDB would). Each successful write is also recorded as a
- * stream record (old and new image as DynamoDB items), which the automation outbox (relayRuns) reads.
+ * stream record as the automation outbox's Lambda gets it (old and new image marshalled from the items).
  */
 import type { Step } from '../../../shared/domain/automations/automation';
 import { newRun, type Run, type RunEvent, type StepResult } from '../../../shared/domain/automations/run';
 import { RUN_LATE_FIELDS, type ClaimStepOutcome, type RunRepository, type StartRunOutcome, type StepOutcome } from '../../../shared/store/runs';
 import { withoutNullFields } from '../../../shared/store/table';
-import type { RunRecord } from '../../../shared/usecases/runs/relay-runs';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { inserted, modified } from '../../support/stream-records';
 
 export type RunsPort = Pick<RunRepository, 'start' | 'get' | 'claimStep' | 'completeStep' | 'waitStep' | 'finishWaiting' | 'cancel' | 'runningForSubject'>;
 
@@ -44,14 +45,14 @@ export function testRun(
 export class FakeRuns implements RunsPort {
   readonly items = new Map<string, Run>();
   /** Every successful write, in order, as the table's stream would carry it. */
-  readonly stream: RunRecord[] = [];
+  readonly stream: DynamoDBRecord[] = [];
   /** Every successful claim: which attempt took which step. */
   readonly claims: { run_id: string; index: number; attempt: number }[] = [];
   /** Every call of start (whatever its outcome). */
   readonly starts: string[] = [];
 
   private record(before: Run | null, after: Run): void {
-    this.stream.push(before === null ? { eventName: 'INSERT', newImage: runItem(after) } : { eventName: 'MODIFY', oldImage: runItem(before), newImage: runItem(after) });
+    this.stream.push(before === null ? inserted(runItem(after)) : modified(runItem(before), runItem(after)));
   }
 
   /** Applies `change` to a copy of the run when `condition` holds; the new run (a copy), or null. */

@@ -1,13 +1,23 @@
 /**
  * The automation outbox (relayRuns): stream records of run writes (made by the in-memory store, so the
- * images are those of real transitions) in; step messages and automation.* webhooks out.
+ * images are those of real transitions) decoded by its reader (runWrites) in; step messages and
+ * automation.* webhooks out.
  */
+import type { DynamoDBRecord } from 'aws-lambda';
 import type { Step } from '../../../shared/domain/automations/automation';
 import type { Run } from '../../../shared/domain/automations/run';
 import type { AutomationStepMessage } from '../../../shared/domain/messages';
 import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
-import { relayRuns, type RelayRunsDeps, type RunRecord } from '../../../shared/usecases/runs/relay-runs';
+import { runWrites } from '../../../shared/store/run-changes';
+import { relayRuns as relayChanges, type RelayRunsDeps } from '../../../shared/usecases/runs/relay-runs';
+import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-record';
+import { decodeAll, inserted, modified, removed, streamRecord } from '../../support/stream-records';
 import { FakeRuns, runItem, testRun } from './fake-runs';
+
+process.env.LOG_LEVEL = 'silent';
+
+/** The relay over the records as its reader decodes them. */
+const relayRuns = (deps: RelayRunsDeps, records: readonly DynamoDBRecord[]) => relayChanges(deps, decodeAll(runWrites, records));
 
 const START = Date.parse('2026-11-23T10:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -124,38 +134,40 @@ describe('relayRuns', () => {
   it('REMOVE records are ignored', async () => {
     const { run } = await transitions();
     const o = outbox();
-    expect(await relayRuns(o.deps, [{ eventName: 'REMOVE', oldImage: runItem(run) }])).toEqual({ done: 1, enqueued: 0, published: 0 });
+    expect(await relayRuns(o.deps, [removed(runItem(run))])).toEqual({ done: 1, enqueued: 0, published: 0 });
   });
 
   it('a MODIFY without an old image publishes no event (its pending step is still handed over: the claim makes that harmless)', async () => {
     const { complete, run } = await transitions();
     const o = outbox();
-    const { oldImage: _old, ...withoutOld } = complete;
-    expect(await relayRuns(o.deps, [withoutOld])).toEqual({ done: 1, enqueued: 1, published: 0 });
+    const { OldImage: _old, ...withoutOld } = complete.dynamodb!;
+    expect(await relayRuns(o.deps, [{ ...complete, dynamodb: withoutOld }])).toEqual({ done: 1, enqueued: 1, published: 0 });
     expect(o.published).toEqual([]);
     expect(o.messages).toEqual([{ run_id: run.id, step_index: 1 }]);
   });
 
-  it('an unreadable record stops done at its index (permanent); the records before it are relayed', async () => {
-    const { insert } = await transitions();
+  it('an unreadable record stops the batch at its record (poison); the records before it are relayed', async () => {
+    const { insert, run } = await transitions();
     const other = newRunFor('ae_01JD8Z6X4Q2T9V3N5M7K1H0G8G');
-    const records: RunRecord[] = [
-      insert,
-      { eventName: 'REMOVE', oldImage: { type: 'run' } },
-      { eventName: 'MODIFY', oldImage: { type: 'email', id: 'msg_1' }, newImage: { type: 'email', id: 'msg_1' } },
-      { eventName: 'INSERT', newImage: runItem(other) },
-    ];
+    const notARun = modified({ type: 'email', id: 'msg_1' }, { type: 'email', id: 'msg_1' });
+    const records = [insert, removed({ type: 'run' }), notARun, inserted(runItem(other))];
     const o = outbox();
-    expect(await relayRuns(o.deps, records)).toEqual({ done: 2, enqueued: 1, published: 1, failure: 'a run record without a readable run image', permanent: true });
-    expect(o.messages).toEqual([{ run_id: (insert.newImage as { id: string }).id, step_index: 0 }]);
+    const handler = forEachStreamBatch('automation-outbox', runWrites, async (decoded) => relayChanges(o.deps, decoded));
+    expect(await handler({ Records: records })).toEqual({ batchItemFailures: [{ itemIdentifier: notARun.dynamodb!.SequenceNumber }] });
+    expect(o.messages).toEqual([{ run_id: run.id, step_index: 0 }]);
     expect(o.messages.some((message) => message.run_id === other.id)).toBe(false);
   });
 
   it('a record without a new image, or with a run image lacking its history, is unreadable', async () => {
-    const o = outbox();
     const { history: _history, ...broken } = runItem(newRunFor('ae_01JD8Z6X4Q2T9V3N5M7K1H0G8H'));
-    expect(await relayRuns(o.deps, [{ eventName: 'INSERT' }])).toMatchObject({ done: 0, enqueued: 0, published: 0, permanent: true });
-    expect(await relayRuns(o.deps, [{ eventName: 'INSERT', newImage: broken }])).toMatchObject({ done: 0, permanent: true });
+    const o = outbox();
+    const handler = forEachStreamBatch('automation-outbox', runWrites, async (decoded) => relayChanges(o.deps, decoded));
+    const noImage = streamRecord('INSERT', {});
+    expect(await handler({ Records: [noImage] })).toEqual({ batchItemFailures: [{ itemIdentifier: noImage.dynamodb!.SequenceNumber }] });
+    const lacking = inserted(broken);
+    expect(await handler({ Records: [lacking] })).toEqual({ batchItemFailures: [{ itemIdentifier: lacking.dynamodb!.SequenceNumber }] });
+    expect(o.messages).toEqual([]);
+    expect(o.published).toEqual([]);
   });
 
   it('when the queue refuses the batch the call rejects (the event source retries it whole)', async () => {

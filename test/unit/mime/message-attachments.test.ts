@@ -113,7 +113,7 @@ describe('the attachments of a raw message', () => {
     expect(messageAttachments(raw).map((attachment) => attachment.contentType)).toEqual(['text/csv; charset=utf-8', 'application/x-thing; note="a b"; level=1']);
   });
 
-  it('lists an inline 7bit message/rfc822 part too (mailparser reads it into the message: docs/inbound.md)', async () => {
+  it('lists an inline 7bit message/rfc822 part too (mailparser reads it into the message: docs/smtp.md)', async () => {
     const raw = await compose({ from: 'a@acme.test', to: 'b@example.org', text: 'x', attachments: [{ filename: 'forwarded.eml', content: FORWARDED, contentType: 'message/rfc822' }] });
     expect(raw.toString()).toMatch(/Content-Disposition: inline/);
     expect(messageAttachments(raw)).toEqual([{ filename: 'forwarded.eml', contentType: 'message/rfc822', size: FORWARDED.length, contentId: null, disposition: 'inline' }]);

@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ProviderError } from '../../../shared/domain/migrations/source';
+import { ProviderError } from '../../../shared/domain/imports/source';
 import { joinUrl, providerBaseUrls } from '../../../shared/providers/base-urls';
 import { ProviderHttp } from '../../../shared/providers/http';
 import { retryAfterSeconds } from '../../../shared/providers/retry-after';

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { SECRETS_KEY } from '../../../infra/definitions';
 import { KmsSecretBox } from '../../../shared/aws/kms-secret-box';
-import { secretBoxFromEnv } from '../../../shared/secrets/from-environment';
+import { secretBoxFromEnv } from '../../../shared/services/secret-box-from-environment';
 import { LocalSecretBox } from '../../../shared/secrets/local-secret-box';
 
 const config = { region: 'eu-west-1' };

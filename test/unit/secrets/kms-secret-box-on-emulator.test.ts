@@ -1,5 +1,5 @@
 /**
- * The product's KMS path (from-environment.ts -> kms-client.ts -> KmsSecretBox) against the local KMS
+ * The product's KMS path (secret-box-from-environment.ts -> kms-client.ts -> KmsSecretBox) against the local KMS
  * emulator, reached as on LocalStack through AWS_ENDPOINT_URL_KMS: secrets seal and open, a wrong context
  * or key is the product's SecretBoxError, aliases work, and with LOCAL_SECRETS_KEY_FILE too (the
  * embedded cloud) the `v1:local:` secrets of an existing data folder still open while new ones are KMS.
@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { KmsSecretBox } from '../../../shared/aws/kms-secret-box';
-import { secretBoxFromEnv } from '../../../shared/secrets/from-environment';
+import { secretBoxFromEnv } from '../../../shared/services/secret-box-from-environment';
 import { LocalSecretBox } from '../../../shared/secrets/local-secret-box';
 import { SecretBoxError } from '../../../shared/secrets/secret-box';
 import { createKey, region, startKms, type Running } from '../emulators/kms/harness';

@@ -4,7 +4,7 @@
  * writes), and the relay's reading of that message (shared/smtp/message-to-send.ts for the header,
  * shared/usecases/send/message-attachments.ts for the attachments) must give what the API send records.
  */
-import { formatMailbox } from '../../../shared/domain/emails/address';
+import { formatMailbox } from '../../../shared/domain/mail/address';
 import type { AttachmentRef, InlineAttachment } from '../../../shared/domain/emails/attachments';
 import type { Email } from '../../../shared/domain/emails/email';
 import { sendRequestSchema, type ParsedSendRequest } from '../../../shared/domain/emails/send-request';

@@ -3,7 +3,10 @@ import { autoPauseReason } from '../../../shared/domain/tenants/auto-pause';
 import { emptyCounts, type StatsDelta } from '../../../shared/domain/tenants/stats';
 import { aggregateTenantStats } from '../../../shared/usecases/aggregate-tenant-stats';
 import { autoPauseTenants } from '../../../shared/usecases/auto-pause-tenants';
+import { tenantEmailWrites } from '../../../shared/store/tenant-email-changes';
+import { tenantStatusChanges } from '../../../shared/store/tenant-status-changes';
 import { publishTenantEvents, tenantEventOf } from '../../../shared/usecases/publish-tenant-events';
+import { changesOf, decodeAll, inserted, modified } from '../../support/stream-records';
 
 const day = (sent: number, bounced = 0, complained = 0) => ({ ...emptyCounts(), sent, bounced, complained });
 
@@ -37,10 +40,10 @@ describe('autoPauseTenants', () => {
 
   it('is asked only for tenants whose bounces or complaints a batch counted, and a failed check keeps the counts', async () => {
     const base = { type: 'email', created_at: '2026-11-22T10:00:00.000Z', status: 'sent', sent_at: 'x' };
-    const records = [
-      { eventId: '1', eventName: 'MODIFY' as const, oldImage: { ...base, tenant_id: 'a' }, newImage: { ...base, tenant_id: 'a', status: 'bounced', bounced_at: 'y' } },
-      { eventId: '2', eventName: 'MODIFY' as const, oldImage: { ...base, tenant_id: 'b' }, newImage: { ...base, tenant_id: 'b', status: 'delivered', delivered_at: 'y' } },
-    ];
+    const records = decodeAll(tenantEmailWrites, [
+      modified({ ...base, tenant_id: 'a' }, { ...base, tenant_id: 'a', status: 'bounced', bounced_at: 'y' }),
+      modified({ ...base, tenant_id: 'b' }, { ...base, tenant_id: 'b', status: 'delivered', delivered_at: 'y' }),
+    ]);
     const run = async (window: ReturnType<typeof day>[]) => {
       const writes: StatsDelta[][] = [];
       const checked: string[] = [];
@@ -81,19 +84,23 @@ describe('tenant events', () => {
   const tenant = { type: 'tenant', id: 'ten_1', account_id: 'acc_1', external_id: 'acme', name: 'Acme', status: 'active', paused_reason: null, paused_at: null, pause_source: null, updated_at: '2026-11-22T10:00:00.000Z' };
   const paused = { ...tenant, status: 'paused', paused_reason: 'bounces', paused_at: '2026-11-22T11:00:00.000Z', pause_source: 'automated', updated_at: '2026-11-22T11:00:00.000Z' };
 
+  /** The events of one tenant write, as tenant events decode and publish it. */
+  const eventsOf = (record: ReturnType<typeof modified>) => changesOf(tenantStatusChanges, record).map(tenantEventOf);
+
   it('publishes tenant.paused and tenant.resumed for status changes only, with ids that survive a retry', () => {
-    const event = tenantEventOf({ eventName: 'MODIFY', oldImage: tenant, newImage: paused })!;
+    const [event, ...more] = eventsOf(modified(tenant, paused));
+    expect(more).toEqual([]);
     expect(event).toMatchObject({ type: 'tenant.paused', account_id: 'acc_1', tenant: null, created_at: paused.updated_at });
-    expect(event.data).toEqual({ tenant_id: 'ten_1', tenant: 'acme', name: 'Acme', status: 'paused', paused_reason: 'bounces', paused_at: paused.paused_at, pause_source: 'automated', changed_at: paused.updated_at });
-    expect(tenantEventOf({ eventName: 'MODIFY', oldImage: tenant, newImage: paused })!.id).toBe(event.id);
-    expect(tenantEventOf({ eventName: 'MODIFY', oldImage: paused, newImage: { ...tenant, updated_at: '2026-11-22T12:00:00.000Z' } })!.type).toBe('tenant.resumed');
-    expect(tenantEventOf({ eventName: 'MODIFY', oldImage: tenant, newImage: { ...tenant, name: 'Renamed' } })).toBeNull();
-    expect(tenantEventOf({ eventName: 'INSERT', newImage: tenant })).toBeNull();
-    expect(tenantEventOf({ eventName: 'MODIFY', oldImage: tenant, newImage: { ...paused, deleting: true } })).toBeNull();
+    expect(event!.data).toEqual({ tenant_id: 'ten_1', tenant: 'acme', name: 'Acme', status: 'paused', paused_reason: 'bounces', paused_at: paused.paused_at, pause_source: 'automated', changed_at: paused.updated_at });
+    expect(eventsOf(modified(tenant, paused))[0]!.id).toBe(event!.id);
+    expect(eventsOf(modified(paused, { ...tenant, updated_at: '2026-11-22T12:00:00.000Z' })).map((e) => e.type)).toEqual(['tenant.resumed']);
+    expect(eventsOf(modified(tenant, { ...tenant, name: 'Renamed' }))).toEqual([]);
+    expect(changesOf(tenantStatusChanges, inserted(tenant))).toEqual([]);
+    expect(eventsOf(modified(tenant, { ...paused, deleting: true }))).toEqual([]);
   });
 
   it('ends the done prefix at the first event when publishing fails', async () => {
-    const records = [{ eventName: 'MODIFY' as const, oldImage: tenant, newImage: { ...tenant, name: 'x' } }, { eventName: 'MODIFY' as const, oldImage: tenant, newImage: paused }];
+    const records = decodeAll(tenantStatusChanges, [modified(tenant, { ...tenant, name: 'x' }), modified(tenant, paused)]);
     const failed = await publishTenantEvents(
       {
         events: {

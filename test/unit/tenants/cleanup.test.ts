@@ -103,16 +103,15 @@ function fakes(options: { suppressions?: number; conflictsOn?: string } = {}) {
     tenants: { webhookIdsOf: async () => [...webhookIds] },
     emails: {
       get: async (id) => (emails.has(id) ? ({ email: { id, account_id: 'acc_1', ...emails.get(id)! }, internals: { usage_reserved: { entries: [], count: 1 } } } as any) : null),
-      cancelScheduled: async (_acc, id, _now, release, tenantId) => {
+      cancelScheduled: async ({ emailId: id, reserved, tenantId }) => {
         const email = emails.get(id);
-        if (!email || email.status !== 'scheduled') return false;
+        if (!email || email.status !== 'scheduled') return { kind: 'not_scheduled' };
         email.status = 'cancelled';
         scheduled.delete(`${tenantId}/${id}`);
-        log.push(`cancel ${id} releasing ${release?.length ?? 0}`);
-        return true;
+        log.push(`cancel ${id} releasing ${reserved?.count ?? 0}`);
+        return { kind: 'cancelled' };
       },
     },
-    usage: { release: () => [{ Update: {} } as any] },
     tenantScheduled: {
       page: async (tenantId, limit) => [...scheduled].filter((m) => m.startsWith(`${tenantId}/`)).slice(0, limit).map((m) => m.split('/')[1]!),
       forget: async (tenantId, id) => {

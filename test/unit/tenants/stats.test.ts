@@ -1,40 +1,54 @@
-/** Tenant day stats: which counters a write of a tenant's email moves, and the stream aggregation. */
-import { statsDelta, statsView, emptyCounts, type EmailImage } from '../../../shared/domain/tenants/stats';
-import { aggregateTenantStats, type StatsRecord } from '../../../shared/usecases/aggregate-tenant-stats';
+/**
+ * Tenant day stats: which counters a write of a tenant's email moves (stream records decoded by the
+ * tenant stats' reader, then statsDelta), and the stream aggregation.
+ */
+import type { DynamoDBRecord } from 'aws-lambda';
+import { statsDelta, statsView, emptyCounts } from '../../../shared/domain/tenants/stats';
+import { tenantEmailWrites } from '../../../shared/store/tenant-email-changes';
+import { aggregateTenantStats } from '../../../shared/usecases/aggregate-tenant-stats';
 import type { StatsDelta } from '../../../shared/domain/tenants/stats';
+import { changesOf, decodeAll, inserted, modified, removed } from '../../support/stream-records';
 
-const base: EmailImage = { type: 'email', tenant_id: 'ten_1', created_at: '2026-11-22T10:00:00.000Z', status: 'queued', last_event: 'queued' };
+type Image = Record<string, unknown>;
+const base: Image = { type: 'email', tenant_id: 'ten_1', created_at: '2026-11-22T10:00:00.000Z', status: 'queued', last_event: 'queued' };
+
+/** The counters the write of one stream record moves (null: none, or not a counted write). */
+function deltaOf(record: DynamoDBRecord) {
+  const [write, ...more] = changesOf(tenantEmailWrites, record);
+  expect(more).toEqual([]);
+  return write ? statsDelta(write) : null;
+}
 
 describe('statsDelta', () => {
   it('counts an acceptance: total and queued, scheduled or suppressed', () => {
-    expect(statsDelta('INSERT', base, undefined)).toEqual({ tenantId: 'ten_1', day: '2026-11-22', counts: { total: 1, queued: 1 } });
-    expect(statsDelta('INSERT', { ...base, status: 'scheduled' }, undefined)?.counts).toEqual({ total: 1, scheduled: 1 });
-    expect(statsDelta('INSERT', { ...base, status: 'failed', suppressed_event: { reason: 'suppressed' } }, undefined)?.counts).toEqual({ total: 1, suppressed: 1 });
+    expect(deltaOf(inserted(base))).toEqual({ tenantId: 'ten_1', day: '2026-11-22', counts: { total: 1, queued: 1 } });
+    expect(deltaOf(inserted({ ...base, status: 'scheduled' }))?.counts).toEqual({ total: 1, scheduled: 1 });
+    expect(deltaOf(inserted({ ...base, status: 'failed', suppressed_event: { reason: 'suppressed' } }))?.counts).toEqual({ total: 1, suppressed: 1 });
   });
 
   it('counts each milestone a write reached, once, by the day of acceptance', () => {
     const sent = { ...base, status: 'sent', sent_at: '2026-11-23T00:00:01.000Z' };
-    expect(statsDelta('MODIFY', sent, base)).toEqual({ tenantId: 'ten_1', day: '2026-11-22', counts: { sent: 1 } });
+    expect(deltaOf(modified(base, sent))).toEqual({ tenantId: 'ten_1', day: '2026-11-22', counts: { sent: 1 } });
     // The same write seen again from a later state counts nothing new.
-    expect(statsDelta('MODIFY', sent, sent)).toBeNull();
+    expect(deltaOf(modified(sent, sent))).toBeNull();
     const delivered = { ...sent, status: 'delivered', delivered_at: 'x', last_event: 'delivered' };
-    expect(statsDelta('MODIFY', delivered, sent)?.counts).toEqual({ delivered: 1 });
-    expect(statsDelta('MODIFY', { ...delivered, last_event: 'complained' }, delivered)?.counts).toEqual({ complained: 1 });
+    expect(deltaOf(modified(sent, delivered))?.counts).toEqual({ delivered: 1 });
+    expect(deltaOf(modified(delivered, { ...delivered, last_event: 'complained' }))?.counts).toEqual({ complained: 1 });
     // A complaint applied before the delivery: both counted, each once.
     const complainedFirst = { ...sent, last_event: 'complained' };
-    expect(statsDelta('MODIFY', complainedFirst, sent)?.counts).toEqual({ complained: 1 });
-    expect(statsDelta('MODIFY', { ...complainedFirst, status: 'delivered', delivered_at: 'x' }, complainedFirst)?.counts).toEqual({ delivered: 1 });
-    expect(statsDelta('MODIFY', { ...sent, status: 'bounced', bounced_at: 'x', last_event: 'bounced' }, sent)?.counts).toEqual({ bounced: 1 });
-    expect(statsDelta('MODIFY', { ...sent, status: 'failed', last_event: 'failed' }, sent)?.counts).toEqual({ failed: 1 });
+    expect(deltaOf(modified(sent, complainedFirst))?.counts).toEqual({ complained: 1 });
+    expect(deltaOf(modified(complainedFirst, { ...complainedFirst, status: 'delivered', delivered_at: 'x' }))?.counts).toEqual({ delivered: 1 });
+    expect(deltaOf(modified(sent, { ...sent, status: 'bounced', bounced_at: 'x', last_event: 'bounced' }))?.counts).toEqual({ bounced: 1 });
+    expect(deltaOf(modified(sent, { ...sent, status: 'failed', last_event: 'failed' }))?.counts).toEqual({ failed: 1 });
     // A write that moves nothing (a due-index change) is not counted.
-    expect(statsDelta('MODIFY', { ...sent, GSI2SK: 'x' } as EmailImage, sent)).toBeNull();
+    expect(deltaOf(modified(sent, { ...sent, GSI2SK: 'x' }))).toBeNull();
   });
 
   it('ignores non-tenant emails, other items, removals and writes without an old image', () => {
-    expect(statsDelta('INSERT', { ...base, tenant_id: undefined }, undefined)).toBeNull();
-    expect(statsDelta('INSERT', { ...base, type: 'domain' }, undefined)).toBeNull();
-    expect(statsDelta('REMOVE', base, base)).toBeNull();
-    expect(statsDelta('MODIFY', { ...base, sent_at: 'x' }, undefined)).toBeNull();
+    expect(deltaOf(inserted({ ...base, tenant_id: undefined }))).toBeNull();
+    expect(deltaOf(inserted({ ...base, type: 'domain' }))).toBeNull();
+    expect(deltaOf(removed(base))).toBeNull();
+    expect(deltaOf(modified(undefined, { ...base, sent_at: 'x' }))).toBeNull();
   });
 
   it('shows the spec stats object with rates over sent', () => {
@@ -45,12 +59,13 @@ describe('statsDelta', () => {
 });
 
 describe('aggregateTenantStats', () => {
-  const insert = (n: number, tenant = 'ten_1'): StatsRecord => ({ eventId: `e${n}`, eventName: 'INSERT', newImage: { ...base, tenant_id: tenant } as Record<string, unknown> });
+  const insert = (n: number, tenant = 'ten_1') => inserted({ ...base, tenant_id: tenant }, String(n));
+  const decoded = (records: DynamoDBRecord[]) => decodeAll(tenantEmailWrites, records);
 
   it('merges a batch into one write per tenant-day, with a token naming its records', async () => {
     const calls: { deltas: StatsDelta[]; token: string }[] = [];
     const deps = { stats: { maxPerCall: 100, add: async (deltas: readonly StatsDelta[], token: string) => void calls.push({ deltas: [...deltas], token }) } };
-    const result = await aggregateTenantStats(deps, [insert(1), insert(2), insert(3, 'ten_2'), { eventId: 'x', eventName: 'INSERT', newImage: { type: 'email', created_at: base.created_at } }]);
+    const result = await aggregateTenantStats(deps, decoded([insert(1), insert(2), insert(3, 'ten_2'), inserted({ type: 'email', created_at: base.created_at })]));
     expect(result).toEqual({ done: 4, written: 2 });
     expect(calls).toHaveLength(1);
     expect(calls[0]!.deltas).toEqual([
@@ -58,7 +73,7 @@ describe('aggregateTenantStats', () => {
       { tenantId: 'ten_2', day: '2026-11-22', counts: { total: 1, queued: 1 } },
     ]);
     const again: string[] = [];
-    await aggregateTenantStats({ stats: { maxPerCall: 100, add: async (_d, token) => void again.push(token) } }, [insert(1), insert(2), insert(3, 'ten_2')]);
+    await aggregateTenantStats({ stats: { maxPerCall: 100, add: async (_d, token) => void again.push(token) } }, decoded([insert(1), insert(2), insert(3, 'ten_2')]));
     expect(again).toEqual([calls[0]!.token]);
   });
 
@@ -73,7 +88,7 @@ describe('aggregateTenantStats', () => {
       },
     };
     const records = [insert(1, 'a'), insert(2, 'b'), insert(3, 'a'), insert(4, 'c'), insert(5, 'd')];
-    const result = await aggregateTenantStats(deps, records);
+    const result = await aggregateTenantStats(deps, decoded(records));
     expect(result).toMatchObject({ done: 3, written: 2, failure: expect.stringContaining('throttled') });
   });
 });

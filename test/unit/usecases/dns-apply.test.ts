@@ -4,7 +4,7 @@
  */
 import { DnsHostError, setKey, type DnsHost, type DnsHostFailure, type DnsZone, type RecordSetOutcome, type RecordSetWrite } from '../../../shared/domain/domains/dns-apply';
 import { expectedRecords } from '../../../shared/domain/domains/records';
-import type { DnsRecordType } from '../../../shared/domain/migrations/dns-plan';
+import type { DnsRecordType } from '../../../shared/domain/domains/record-plan';
 import { AppError } from '../../../shared/domain/errors';
 import { writeDomainRecords } from '../../../shared/usecases/dns-apply';
 

@@ -2,10 +2,10 @@
  * The outbox relay's contract (which items are handed to the send queue, which usage is counted), its
  * prefix rule (only records reported done are counted; a retry never counts a record twice), and the
  * idempotency of a retried usage write (real DynamoDB Local: transactions with a ClientRequestToken).
+ * Records are real-shaped stream records (marshalled items) decoded by the relay's reader.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
@@ -13,8 +13,10 @@ import { startDynamoDbLocal, type DynamoDbLocal } from '../../../localstack/clou
 import { createKeysOnlyTable } from '../../support/template-table';
 import { SqsSendQueue } from '../../../shared/aws/sqs-send-queue';
 import { DeferredUsageCounters, type UsageIncrement } from '../../../shared/store/deferred-usage';
-import { relayOutbox, usageToken, type OutboxRecord, type RelayOutboxDeps } from '../../../shared/usecases/relay-outbox';
-import { forEachStreamBatch, PoisonRecordError } from '../../../shared/worker/for-each-stream-record';
+import { emailAcceptances } from '../../../shared/store/email-acceptance-changes';
+import { relayOutbox as relayChanges, usageToken, type RelayOutboxDeps } from '../../../shared/usecases/relay-outbox';
+import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-record';
+import { decodeAll, emailItem, inserted, streamRecord } from '../../support/stream-records';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.LOG_LEVEL = 'silent';
@@ -35,7 +37,6 @@ afterAll(async () => {
 });
 
 let accounts = 0;
-let events = 0;
 
 function account() {
   const id = `acc_${++accounts}`;
@@ -44,39 +45,36 @@ function account() {
   return { id, day, month };
 }
 
-function email(id: string, status: string, usage?: { account: ReturnType<typeof account>; count: number }, eventName: OutboxRecord['eventName'] = 'INSERT'): OutboxRecord {
-  return {
-    eventId: `ev-${++events}`,
-    eventName,
-    newImage: {
-      PK: `EMAIL#${id}`,
-      SK: 'EMAIL',
-      type: 'email',
-      id,
-      status,
-      account_id: usage?.account.id ?? 'acc_x',
-      from: 'a@x.test',
-      to: ['r@y.test'],
-      cc: [],
-      bcc: [],
-      subject: 's',
-      tags: [],
-      created_at: '2026-01-01T00:00:00.000Z',
-      ...(usage
-        ? {
-            usage_deferred: {
-              account_id: usage.account.id,
-              count: usage.count,
-              entries: [
-                { key: usage.account.day, expiresAt: 1_900_000_000 },
-                { key: usage.account.month, expiresAt: 1_900_000_100 },
-              ],
-            },
-          }
-        : {}),
-    },
-  };
+/** The stream record of an email item's write (`edit` changes the item first). */
+function email(
+  id: string,
+  status: string,
+  usage?: { account: ReturnType<typeof account>; count: number },
+  eventName: 'INSERT' | 'MODIFY' = 'INSERT',
+  edit: (item: Record<string, any>) => void = () => undefined,
+): DynamoDBRecord {
+  const item = emailItem(id, {
+    status,
+    account_id: usage?.account.id ?? 'acc_x',
+    ...(usage
+      ? {
+          usage_deferred: {
+            account_id: usage.account.id,
+            count: usage.count,
+            entries: [
+              { key: usage.account.day, expiresAt: 1_900_000_000 },
+              { key: usage.account.month, expiresAt: 1_900_000_100 },
+            ],
+          },
+        }
+      : {}),
+  });
+  edit(item);
+  return streamRecord(eventName, { newImage: item });
 }
+
+/** The relay over the records as its reader decodes them. */
+const relayOutbox = (deps: RelayOutboxDeps, records: readonly DynamoDBRecord[]) => relayChanges(deps, decodeAll(emailAcceptances, records));
 
 async function counter(key: { PK: string; SK: string }): Promise<Record<string, any> | undefined> {
   return (await client.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true }))).Item;
@@ -126,7 +124,7 @@ describe('relayOutbox', () => {
       email('msg_scheduled', 'scheduled', { account: a, count: 3 }),
       email('msg_refused', 'failed'),
       email('msg_modified', 'queued', undefined, 'MODIFY'),
-      { eventId: `ev-${++events}`, eventName: 'INSERT' as const, newImage: { PK: 'ACCOUNT#x', SK: 'COUNTER#DOMAINS', type: 'counter' } },
+      inserted({ PK: 'ACCOUNT#x', SK: 'COUNTER#DOMAINS', type: 'counter' }),
       email('msg_plain', 'queued'),
     ];
     const result = await relayOutbox(deps(queue), records);
@@ -139,9 +137,10 @@ describe('relayOutbox', () => {
 
   it('publishes email.scheduled and email.suppressed from the inserted items, with ids derived from the email', async () => {
     const events = fakeEvents();
-    const suppressed = email('msg_suppressed', 'failed');
-    suppressed.newImage!.suppressed_event = { suppressed: ['r@y.test'], reason: 'suppressed' };
-    suppressed.newImage!.last_event = 'suppressed';
+    const suppressed = email('msg_suppressed', 'failed', undefined, 'INSERT', (item) => {
+      item.suppressed_event = { suppressed: ['r@y.test'], reason: 'suppressed' };
+      item.last_event = 'suppressed';
+    });
     const result = await relayOutbox(deps(fakeQueue(), undefined, events), [email('msg_s1', 'scheduled'), suppressed, email('msg_q', 'queued')]);
     expect(result).toMatchObject({ done: 3, enqueued: 1, published: 2 });
     expect(events.published.map((e) => [e.type, e.email_id])).toEqual([
@@ -163,8 +162,7 @@ describe('relayOutbox', () => {
     const a = account();
     const queue = fakeQueue();
     await relayOutbox(deps(queue), [email('m1', 'queued', { account: a, count: 1 })]);
-    const later = email('m2', 'queued', { account: a, count: 1 });
-    (later.newImage!.usage_deferred as any).entries[0].expiresAt = 1_999_999_999;
+    const later = email('m2', 'queued', { account: a, count: 1 }, 'INSERT', (item) => (item.usage_deferred.entries[0].expiresAt = 1_999_999_999));
     await relayOutbox(deps(queue), [later]);
     expect(await counter(a.day)).toMatchObject({ count: 2, ttl: 1_900_000_000 });
     expect(queue.calls).toEqual([1, 1]);
@@ -175,7 +173,7 @@ describe('relayOutbox', () => {
     const queue = fakeQueue((id, call) => id === 'm3' && call === 1);
     const batch = ['m1', 'm2', 'm3', 'm4', 'm5'].map((id) => email(id, 'queued', { account: a, count: 1 }));
     const first = await relayOutbox(deps(queue), batch);
-    expect(first).toMatchObject({ done: 2, enqueued: 4, counted: 2, failure: 'send queue refused email m3', permanent: false });
+    expect(first).toMatchObject({ done: 2, enqueued: 4, counted: 2, failure: 'send queue refused email m3' });
     expect(await counter(a.day)).toMatchObject({ count: 2 });
 
     // The event source resumes at m3: sends again (the send worker claims each email once) and counts.
@@ -218,16 +216,19 @@ describe('relayOutbox', () => {
     expect(await counter(a.day)).toMatchObject({ count: 2 });
   });
 
-  it('an unreadable email ends the batch at that record', async () => {
+  it('an unreadable email ends the batch at that record (the worker stops decoding there, the record is poison)', async () => {
     const a = account();
     const queue = fakeQueue();
+    const handler = forEachStreamBatch('outbox-relay', emailAcceptances, async (records) => relayChanges(deps(queue), records));
     const noId = email('', 'queued');
-    const foreign = email('m-foreign', 'queued', { account: a, count: 1 });
-    (foreign.newImage!.usage_deferred as any).entries[0].key = { PK: 'ACCOUNT#someone-else', SK: 'USAGE#PLAN#DAY#2026-01-01' };
-    expect(await relayOutbox(deps(queue), [email('ok', 'queued'), noId, email('after', 'queued')])).toMatchObject({ done: 1, failure: 'email item without an id', permanent: true });
+    expect(await handler({ Records: [email('ok', 'queued'), noId, email('after', 'queued')] })).toEqual({ batchItemFailures: [{ itemIdentifier: noId.dynamodb!.SequenceNumber }] });
     expect(queue.sent).toEqual(['ok']);
-    expect(await relayOutbox(deps(queue), [foreign])).toMatchObject({ done: 0, failure: 'email m-foreign: malformed usage_deferred entry' });
-    expect(await relayOutbox(deps(queue), [email('bad-count', 'queued', { account: a, count: 0 })])).toMatchObject({ done: 0, failure: 'email bad-count: malformed usage_deferred' });
+    const foreign = email('m-foreign', 'queued', { account: a, count: 1 }, 'INSERT', (item) => (item.usage_deferred.entries[0].key = { PK: 'ACCOUNT#someone-else', SK: 'USAGE#PLAN#DAY#2026-01-01' }));
+    expect(await handler({ Records: [foreign] })).toEqual({ batchItemFailures: [{ itemIdentifier: foreign.dynamodb!.SequenceNumber }] });
+    const badCount = email('bad-count', 'queued', { account: a, count: 0 });
+    expect(await handler({ Records: [badCount] })).toEqual({ batchItemFailures: [{ itemIdentifier: badCount.dynamodb!.SequenceNumber }] });
+    expect(queue.sent).toEqual(['ok']);
+    expect(await counter(a.day)).toBeUndefined();
   });
 
   it('splits a batch touching more than 100 counters into transactions of at most 100', async () => {
@@ -245,47 +246,6 @@ describe('relayOutbox', () => {
     expect(usageToken(['a', 'b'])).toHaveLength(36);
     expect(usageToken(['a', 'b'])).toBe(usageToken(['a', 'b']));
     expect(usageToken(['a', 'b'])).not.toBe(usageToken(['a', 'c']));
-  });
-});
-
-describe('forEachStreamBatch', () => {
-  const record = (seq: string, image: Record<string, unknown>): DynamoDBRecord => ({
-    eventID: `e${seq}`,
-    eventName: 'INSERT',
-    dynamodb: { SequenceNumber: seq, NewImage: marshall(image) as any },
-  });
-
-  it('unmarshalls images and reports the first record not done', async () => {
-    const seen: unknown[] = [];
-    const handler = forEachStreamBatch('test', async (items) => {
-      seen.push(...items);
-      return { done: 1 };
-    });
-    const response = await handler({ Records: [record('1', { id: 'a', n: 2, m: { x: ['y'] } }), record('2', { id: 'b' })] });
-    expect(seen[0]).toEqual({ sequenceNumber: '1', eventId: 'e1', eventName: 'INSERT', newImage: { id: 'a', n: 2, m: { x: ['y'] } } });
-    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: '2' }] });
-    const all = forEachStreamBatch('test', async (items) => ({ done: items.length }));
-    expect(await all({ Records: [record('1', { id: 'a' })] })).toEqual({ batchItemFailures: [] });
-  });
-
-  it('throws (so the event source bisects) when a poison record leads a batch of several, and reports it when alone', async () => {
-    const handler = forEachStreamBatch('test', async () => ({ done: 0, poison: true }));
-    await expect(handler({ Records: [record('1', { id: 'a' }), record('2', { id: 'b' })] })).rejects.toThrow(PoisonRecordError);
-    expect(await handler({ Records: [record('1', { id: 'a' })] })).toEqual({ batchItemFailures: [{ itemIdentifier: '1' }] });
-    // A transient failure at the head is a plain partial failure: retry from there, no bisection.
-    const transient = forEachStreamBatch('test', async () => ({ done: 0 }));
-    expect(await transient({ Records: [record('1', { id: 'a' }), record('2', { id: 'b' })] })).toEqual({ batchItemFailures: [{ itemIdentifier: '1' }] });
-  });
-
-  it('stops before an unreadable record', async () => {
-    const seen: number[] = [];
-    const handler = forEachStreamBatch('test', async (items) => {
-      seen.push(items.length);
-      return { done: items.length };
-    });
-    const broken: DynamoDBRecord = { eventID: 'e2', eventName: 'INSERT', dynamodb: { SequenceNumber: '2', NewImage: { bad: { X: 'nope' } as any } } };
-    expect(await handler({ Records: [record('1', { id: 'a' }), broken, record('3', { id: 'c' })] })).toEqual({ batchItemFailures: [{ itemIdentifier: '2' }] });
-    expect(seen).toEqual([1]);
   });
 });
 

@@ -153,9 +153,9 @@ export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; worl
     },
     apiKeys: { findByHash: async (hash) => w.keys.get(hash) ?? null },
     domains: { get: async () => null },
-    usage: { release: () => [], current: async () => 0 },
+    usage: { current: async () => 0 },
     tenantStats: { read: async (_tenantId, days) => days.map(() => emptyCounts()) },
-    idempotency: { get: async (_account, key) => w.idempotency.get(key) ?? null, deleteItem: (_a, key) => ({ Delete: { TableName: 't', Key: { key } } }) as never },
+    idempotency: { get: async (_account, key) => w.idempotency.get(key) ?? null },
     scheduler: {
       upsert: async (emailId) => {
         if (w.schedulerDown) throw new Error('scheduler down');

@@ -1,0 +1,126 @@
+/**
+ * Domains: the list and the add form; one domain's page with its DNS records and each record's status,
+ * the Verify button, the mail provider's (SES's) verification while it is not done (./domain-provider.ts),
+ * and DNS apply (write the records at Route 53 or Cloudflare, then verify), whose
+ * answer shows each record's result. Use cases: createDomain, listDomains, getDomain, verifyDomain,
+ * applyDomainDns (the domains group's). Credentials typed into the apply form are used for that request
+ * only and never shown again.
+ */
+import type { ApplyReport } from '../../../shared/usecases/dns-apply';
+import { toPublicDomain } from '../../../shared/domain/domains/domain';
+import { applyDnsSchema, createDomainSchema } from '../../../shared/domain/domains/schemas';
+import { parseWith } from '../../../shared/http/validate';
+import { applyDomainDns } from '../../../shared/usecases/dns-apply';
+import { createDomain, getDomain, listDomains, verifyDomain } from '../../../shared/usecases/domains';
+import { buttonForm, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render, select, type PageContext, param } from '../dashboard/pages/forms';
+import type { PageRoutes } from '../dashboard/pages/page-routes';
+import type { DashboardDomainsServices } from './services';
+import { badge, html, table, time, type Html } from '../dashboard/pages/layout';
+import { providerMarker, providerNotice } from '../dashboard/pages/domain-provider';
+
+type PublicDomain = ReturnType<typeof toPublicDomain>;
+
+function recordsTable(domain: PublicDomain): Html {
+  return table(
+    `DNS records of ${domain.name}`,
+    ['Purpose', 'Type', 'Name', 'Value', 'Required', 'Status', 'Notes'],
+    domain.records.map(
+      (record) =>
+        html`<tr><td>${record.purpose.replace(/_/g, ' ')}</td><td>${record.type}</td><td><code>${record.name}</code></td><td><code class="value">${record.priority !== undefined ? `${record.priority} ` : ''}${record.value}</code></td><td>${record.required ? 'yes' : 'no'}</td><td>${badge(record.status)}</td><td>${record.message ?? ''}${record.found?.length ? html`<br><span class="muted">Found: ${record.found.join(' | ')}</span>` : ''}</td></tr>`,
+    ),
+  );
+}
+
+function applyForm(c: PageContext, domain: PublicDomain): Html {
+  return html`<section aria-labelledby="apply-heading"><h2 id="apply-heading">Apply DNS</h2>
+<p class="hint">Writes these records at your DNS host (an existing SPF record gets our include; other records stay), then verifies. Leave the credentials empty to use the ones stored for your account, or for Route 53 the service's own AWS role. Credentials typed here are used for this request only.</p>
+${postForm(
+  c,
+  `/dashboard/domains/${domain.id}/apply`,
+  html`${select('DNS host', 'provider', [
+    { value: 'route53', label: 'Route 53' },
+    { value: 'cloudflare', label: 'Cloudflare' },
+  ], 'route53', { id: 'dns-host' })}
+<fieldset data-host="route53"><legend>Route 53 credentials (optional)</legend><div class="fields">${input('Access key ID', 'access_key_id', { autocomplete: 'off' })}${input('Secret access key', 'secret_access_key', { type: 'password', autocomplete: 'off' })}</div></fieldset>
+<fieldset data-host="cloudflare"><legend>Cloudflare credentials (optional)</legend><div class="fields">${input('API token', 'api_token', { type: 'password', autocomplete: 'off' })}</div></fieldset>
+<p><button type="submit">Apply DNS records</button></p>`,
+)}</section>`;
+}
+
+function applyResults(apply: ApplyReport): Html {
+  return html`<section aria-labelledby="apply-results-heading"><h2 id="apply-results-heading">Apply results</h2>
+<p>Host: ${apply.provider === 'route53' ? 'Route 53' : 'Cloudflare'}, zone <code>${apply.zone.name}</code>; credentials: ${apply.credentials}${apply.settled === false ? '; the host had not confirmed the change yet when verifying (verify again shortly)' : ''}.</p>
+${table(
+  'What was written, per record',
+  ['Purpose', 'Type', 'Name', 'Value', 'Result', 'Message'],
+  apply.records.map(
+    (record) =>
+      html`<tr><td>${record.purpose.replace(/_/g, ' ')}</td><td>${record.type}</td><td><code>${record.name}</code></td><td><code class="value">${record.value}</code>${record.previous ? html`<br><span class="muted">Before: ${record.previous}</span>` : ''}</td><td>${badge(record.action)}</td><td>${record.message}</td></tr>`,
+  ),
+)}</section>`;
+}
+
+function domainPage(c: PageContext, domain: PublicDomain, apply: ApplyReport | null): Response {
+  const body = html`${apply ? applyResults(apply) : ''}
+<dl class="facts"><dt>Added</dt><dd>${time(domain.created_at)}</dd><dt>Last checked</dt><dd>${time(domain.last_checked_at)}</dd><dt>Verified</dt><dd>${time(domain.verified_at)}</dd>${domain.tenant ? html`<dt>Tenant</dt><dd>${domain.tenant}</dd>` : ''}</dl>
+${providerNotice(domain, buttonForm(c, `/dashboard/domains/${domain.id}/verify`, 'Verify again'))}
+<section aria-labelledby="records-heading"><h2 id="records-heading">DNS records</h2>${recordsTable(domain)}
+<div class="actions">${buttonForm(c, `/dashboard/domains/${domain.id}/verify`, 'Verify')} <span class="hint">Checks each record in DNS now.</span></div></section>
+${applyForm(c, domain)}`;
+  return render(c, { title: domain.name, lead: html`<p><a href="/dashboard/domains">← All domains</a> · Status: ${badge(domain.status)}</p>`, body });
+}
+
+export function addDomainPages(routes: PageRoutes<DashboardDomainsServices>): void {
+  const { services } = routes;
+
+  routes.page('/domains', async (c) => {
+    const state = pageState(c);
+    const page = await listDomains(services, c.get('principal'), pageRequest(state));
+    const rows = page.items.map(
+      (domain) => html`<tr><td><a href="/dashboard/domains/${domain.id}">${domain.name}</a></td><td>${badge(domain.status)}${providerMarker(domain.provider)}</td><td>${domain.tenant ?? ''}</td><td>${time(domain.created_at)}</td></tr>`,
+    );
+    const body = html`${postForm(c, '/dashboard/domains', html`<div class="fields">${input('Domain name', 'name', { required: true, placeholder: 'example.com' })}<div class="field"><button type="submit">Add domain</button></div></div>`, 'class="card"')}
+${table('Domains, newest first', ['Name', 'Status', 'Tenant', 'Added'], rows, 'No domains yet. Add one to send from your own address.')}
+${pager('/dashboard/domains', {}, state, page.next_cursor)}`;
+    return render(c, { title: 'Domains', body });
+  });
+
+  routes.action('/domains', (c, form) =>
+    formAction(c, '/dashboard/domains', async () => {
+      const domain = await createDomain(services, c.get('principal'), parseWith(createDomainSchema, { name: field(form, 'name') ?? '' }));
+      return redirectTo(c, `/dashboard/domains/${domain.id}`, { kind: 'ok', text: `${domain.name} added. Publish its records at your DNS host (or apply them below), then verify.` });
+    }),
+  );
+
+  routes.page('/domains/:id', async (c) => {
+    return domainPage(c, toPublicDomain(await getDomain(services, c.get('principal'), param(c, 'id'))), null);
+  });
+
+  routes.action('/domains/:id/verify', (c) => {
+    const back = `/dashboard/domains/${param(c, 'id')}`;
+    return formAction(c, back, async () => {
+      const domain = await verifyDomain(services, c.get('principal'), param(c, 'id'));
+      const waiting = domain.records.filter((record) => record.required && record.status !== 'verified').length;
+      const text =
+        domain.status === 'verified'
+          ? `${domain.name} is verified.`
+          : waiting === 0 && domain.provider && domain.provider.status !== 'verified'
+            ? `Checked: ${domain.name} is ${domain.status}; every required record is verified, SES has not confirmed the domain yet (see Mail provider).`
+            : `Checked: ${domain.name} is ${domain.status}; ${waiting} required record${waiting === 1 ? '' : 's'} not verified yet.`;
+      return redirectTo(c, back, { kind: 'ok', text });
+    });
+  });
+
+  routes.action('/domains/:id/apply', (c, form) =>
+    formAction(c, `/dashboard/domains/${param(c, 'id')}`, async () => {
+      const provider = field(form, 'provider') ?? 'route53';
+      const credentials =
+        provider === 'cloudflare'
+          ? field(form, 'api_token') && { api_token: field(form, 'api_token') }
+          : (field(form, 'access_key_id') || field(form, 'secret_access_key')) && { access_key_id: field(form, 'access_key_id') ?? '', secret_access_key: field(form, 'secret_access_key') ?? '' };
+      const input = parseWith(applyDnsSchema, { action: 'apply', provider, ...(credentials ? { credentials } : {}) });
+      const outcome = await applyDomainDns(services, c.get('principal'), param(c, 'id'), input);
+      return domainPage(c, toPublicDomain(outcome.domain), outcome.apply);
+    }),
+  );
+}

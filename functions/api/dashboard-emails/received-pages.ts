@@ -1,0 +1,56 @@
+/**
+ * Received (inbound) email: the list, newest first, filtered by recipient or sender, and one message
+ * (its authentication results, bodies in a sandboxed frame, headers, attachments). Use cases:
+ * listReceivedEmails, getReceivedEmail (the received-emails group's).
+ */
+import { listReceivedEmailsQuerySchema } from '../../../shared/domain/inbound/schemas';
+import { parseWith } from '../../../shared/http/validate';
+import { getReceivedEmail, listReceivedEmails } from '../../../shared/usecases/inbound/received-emails';
+import { problemFlash, input, LIST_PAGE_SIZE, pager, pageState, render, param } from '../dashboard/pages/forms';
+import type { PageRoutes } from '../dashboard/pages/page-routes';
+import type { DashboardEmailsServices } from './services';
+import { badge, html, json, table, time, type Flash } from '../dashboard/pages/layout';
+
+type ListItem = Awaited<ReturnType<typeof listReceivedEmails>>['items'][number];
+
+export function addReceivedPages(routes: PageRoutes<DashboardEmailsServices>): void {
+  const { services } = routes;
+
+  routes.page('/received', async (c) => {
+    const state = pageState(c);
+    const to = c.req.query('to')?.trim() || undefined;
+    const from = c.req.query('from')?.trim() || undefined;
+    let items: ListItem[] = [];
+    let next: string | null = null;
+    let problem: Flash | null = null;
+    try {
+      const query = parseWith(listReceivedEmailsQuerySchema, { to, from, limit: String(LIST_PAGE_SIZE), ...(state.cursor ? { cursor: state.cursor } : {}) }, 'query');
+      const page = await listReceivedEmails(services, c.get('principal'), query);
+      items = page.items;
+      next = page.next_cursor;
+    } catch (error) {
+      problem = problemFlash(error);
+    }
+    const rows = items.map(
+      (email) =>
+        html`<tr><td><a href="/dashboard/received/${email.id}">${email.subject || email.id}</a></td><td>${email.from}</td><td>${email.to.join(', ')}</td><td>${badge(email.spam_status)}</td><td>${time(email.received_at)}</td></tr>`,
+    );
+    const body = html`<form method="get" action="/dashboard/received" role="search" aria-label="Search received email" class="card"><div class="fields">${input('To', 'to', { type: 'search', value: to })}${input('From', 'from', { type: 'search', value: from })}<div class="field"><button type="submit">Search</button></div></div></form>
+${table('Received email, newest first', ['Subject', 'From', 'To', 'Spam check', 'Received'], rows, 'No received email. Enable inbound on a domain to receive mail (docs/inbound.md).')}
+${pager('/dashboard/received', { to, from }, state, next)}`;
+    return render(c, { title: 'Received', body, ...(problem ? { flash: problem } : {}) });
+  });
+
+  routes.page('/received/:id', async (c) => {
+    const email = await getReceivedEmail(services, c.get('principal'), param(c, 'id'));
+    const body = html`<dl class="facts"><dt>From</dt><dd>${email.from}</dd><dt>To</dt><dd>${email.to.join(', ')}</dd>${email.cc.length ? html`<dt>Cc</dt><dd>${email.cc.join(', ')}</dd>` : ''}<dt>Received</dt><dd>${time(email.received_at)}</dd><dt>Envelope</dt><dd>MAIL FROM ${email.mail_from ?? '<>'}; RCPT TO ${email.rcpt_to.join(', ')}</dd><dt>Spam check</dt><dd>${badge(email.spam_status)}</dd><dt>Size</dt><dd>${email.size} bytes</dd></dl>
+<section aria-labelledby="auth-heading"><h2 id="auth-heading">Authentication</h2><pre>${json(email.authentication)}</pre></section>
+<section aria-labelledby="preview-heading"><h2 id="preview-heading">Message</h2>
+${email.html !== null ? html`<iframe class="preview" sandbox title="Email preview" srcdoc="${email.html}"></iframe>` : email.html_url ? html`<p>The HTML body is large: <a href="${email.html_url}">open it</a> (link valid for an hour).</p>` : ''}
+${email.text !== null ? html`<details${email.html === null ? html` open` : ''}><summary>Text version</summary><pre>${email.text}</pre></details>` : ''}
+${email.attachments.length ? html`<h3>Attachments</h3><ul>${email.attachments.map((attachment) => html`<li>${attachment.filename ?? '(no name)'} (${attachment.content_type}, ${attachment.size} bytes)${attachment.download_url ? html` <a href="${attachment.download_url}">download</a>` : ''}</li>`)}</ul>` : ''}
+<p><a href="${email.raw.download_url}">Download the raw message</a> (link valid for an hour).</p></section>
+<section aria-labelledby="headers-heading"><h2 id="headers-heading">Headers</h2><pre>${email.headers.map((header) => `${header.name}: ${header.value}`).join('\n')}</pre></section>`;
+    return render(c, { title: email.subject || email.id, lead: html`<p><a href="/dashboard/received">← All received email</a></p>`, body });
+  });
+}

@@ -1,0 +1,73 @@
+/**
+ * Webhooks of an import (spec rule 6): the provider's endpoints are read whole first (accounts have a
+ * handful; Mailgun spreads them over domains), merged into one endpoint per distinct URL with the
+ * provider events mapped to ours, then created through createWebhook, disabled, with a new signing
+ * secret shown once in this request's answer (never stored in the report). An endpoint whose URL the
+ * account already has is skipped (spec rule 7). Reading all pages is one stretch: if the provider
+ * rate-limits it, the next request reads them again from the first (nothing was written yet).
+ */
+import { AppError } from '../../domain/errors';
+import { countItem, emptyPart, type WebhookItem } from '../../domain/imports/report';
+import { PROVIDER_LABELS, ProviderError, type SourceWebhook } from '../../domain/imports/source';
+import { webhooksByUrl } from '../../domain/imports/webhook-events';
+import { createWebhook } from '../webhooks';
+import { nextResource, type StretchContext, type StretchResult } from './stretch';
+
+async function readAll(ctx: StretchContext): Promise<SourceWebhook[]> {
+  const all: SourceWebhook[] = [];
+  let token: string | null = null;
+  do {
+    const page = await ctx.source.listWebhooks(token);
+    all.push(...page.items);
+    token = page.next;
+  } while (token !== null);
+  return all;
+}
+
+export async function importWebhooksStretch(ctx: StretchContext): Promise<StretchResult> {
+  const { deps, principal, head } = ctx;
+  const part = emptyPart();
+  let sources: SourceWebhook[];
+  try {
+    sources = await readAll(ctx);
+  } catch (error) {
+    if (error instanceof ProviderError) return { part, progress: head.progress, stop: error };
+    throw error;
+  }
+  const existing = new Set((await deps.webhooks.listForAccount(principal.account.id)).map((endpoint) => endpoint.url));
+  for (const merged of webhooksByUrl(head.provider, sources)) {
+    const base: WebhookItem = { url: merged.url, status: 'failed', webhook_id: null, enabled: false, secret: null, events: merged.events, unmapped_events: merged.unmapped_events, message: null };
+    let item: WebhookItem;
+    if (existing.has(merged.url)) {
+      item = { ...base, status: 'skipped', message: 'An endpoint with this URL already exists.' };
+    } else if (merged.events.length === 0) {
+      // Only unmapped events, or none at all (a Postmark webhook with every trigger off): nothing to create.
+      const message =
+        merged.unmapped_events.length > 0
+          ? `None of its events (${merged.unmapped_events.join(', ')}) has an equivalent here.`
+          : `It receives no events at ${PROVIDER_LABELS[head.provider]} (every event is off there): there is nothing to create.`;
+      item = { ...base, message };
+    } else if (head.dry_run) {
+      item = { ...base, status: 'would_import' };
+    } else {
+      try {
+        const { webhook, secret } = await createWebhook(deps, principal, { url: merged.url, events: merged.events as never }, { enabled: false });
+        existing.add(merged.url);
+        ctx.secrets.set(webhook.id, secret);
+        item = { ...base, status: 'imported', webhook_id: webhook.id };
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status >= 500) throw error;
+        item = { ...base, message: error.message };
+      }
+    }
+    part.webhooks.items.push(item);
+    countItem(part.webhooks.totals, item.status);
+    if (item.status === 'imported') {
+      part.attention.push({ resource: 'webhooks', item: item.url, message: 'Imported disabled: verify our signature on this endpoint, then enable it (PATCH /webhooks/{id} {enabled: true}).' });
+    }
+    if (item.unmapped_events.length > 0) {
+      part.attention.push({ resource: 'webhooks', item: item.url, message: `No equivalent for: ${item.unmapped_events.join(', ')}.` });
+    }
+  }
+  return { part, progress: nextResource(head.progress) };
+}
