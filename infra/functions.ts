@@ -23,11 +23,31 @@ const MIB = 1024 * 1024;
 /**
  * The largest a Lambda's bundle (its minified `index.js`) may be: 1 MiB (1,048,576 bytes). What a bundle
  * holds is what a cold start loads, so each function imports only what it uses (shared/services/).
- * `npm run build` (and so `npm run synth` and `npm run deploy`) prints every bundle against its limit and
- * fails over it; test/infra/bundle-size.test.ts builds them all and checks the same. The SMTP relay is a
- * container (Fargate), not a Lambda: its size is printed, not limited.
+ * `npm run build` (and so `npm run synth` and `npm run deploy`) prints every bundle against its limit
+ * (this, or its BUNDLE_SIZE_EXCEPTIONS ceiling) and fails over it; test/infra/bundle-size.test.ts builds
+ * them all and checks the same. The SMTP relay is a container (Fargate), not a Lambda: its size is
+ * printed, not limited.
  */
 export const MAX_BUNDLE_BYTES = MIB;
+
+/**
+ * Queue workers allowed over MAX_BUNDLE_BYTES, each held to a ceiling a little above its size today (so
+ * growth still fails the build), with the measured figures that let it: only a worker off a user's path,
+ * whose cold start no one waits on (test/infra/bundle-size.test.ts checks it is a queue worker and over
+ * 1 MiB; docs/architecture.md, "Which parser each door uses").
+ */
+export const BUNDLE_SIZE_EXCEPTIONS: Readonly<Record<string, { maxBytes: number; reason: string }>> = {
+  'inbound-email': {
+    maxBytes: 2.5 * MIB,
+    reason:
+      'mailparser reads mail from strangers (~1.7 MiB with the iconv-lite charset tables and html-to-text); 2,347 KiB, +~50 ms of CPU per cold start (70 ms to load mailparser alone), ~1 ms per message',
+  },
+};
+
+/** The bundle size limit of a function: MAX_BUNDLE_BYTES unless it is one of BUNDLE_SIZE_EXCEPTIONS. */
+export function bundleLimit(name: string): number {
+  return BUNDLE_SIZE_EXCEPTIONS[name]?.maxBytes ?? MAX_BUNDLE_BYTES;
+}
 
 export interface FunctionEntry {
   /** Function name: directory of its bundle, suffix of its logical id. */

@@ -26,7 +26,7 @@ export function isAttachment(part: MimePart): boolean {
 }
 
 /** The part's bytes, transfer decoding undone. */
-export function partContent(part: MimePart): Buffer {
+function partContent(part: MimePart): Buffer {
   return decodeTransferEncoding(part.body, part.encoding);
 }
 

@@ -17,10 +17,10 @@
  *   `application/octet-stream` for `attachment`, else `text/plain`; present but empty: text/plain at the
  *   top, application/octet-stream in a part; a value without a slash is kept as written (not a body then);
  * - message/rfc822 parts are leaves (their bytes are the part's body), also `inline` ones (mailparser
- *   reads an inline 7bit/8bit one as part of the message: see docs/inbound.md);
+ *   reads an inline 7bit/8bit one as part of the message);
  * - limits (a hostile message): more than `maxParts` parts (the top one not counted) or a part header
  *   over `maxHeaderBytes` stops the reading with `error` set; a multipart nested `maxDepth` levels deep is
- *   not split (its parts are not read) and `truncated` is set.
+ *   not split (its parts are not read).
  *
  * Bodies are views into the raw message (no copies); ./mime-part.ts decodes them.
  */
@@ -53,8 +53,6 @@ export interface MimeTree {
   root: MimePart;
   /** Why the reading stopped (a limit); what was read before is in the tree. */
   error: string | null;
-  /** Set when a multipart nested too deep was not split. */
-  truncated: boolean;
 }
 
 export interface MimeLimits {
@@ -63,7 +61,7 @@ export interface MimeLimits {
   maxHeaderBytes: number;
 }
 
-/** mailsplit's words, kept: the record's parse_error and docs/inbound.md quote them. */
+/** mailsplit's words for the same limits. */
 const TOO_MANY_PARTS = 'Max allowed child nodes exceeded';
 const HEADER_TOO_LARGE = 'Max header size for a MIME node exceeded';
 
@@ -87,7 +85,7 @@ const HEAD = 0;
 const BODY = 1;
 
 export function readMimeTree(raw: Buffer, limits: MimeLimits): MimeTree {
-  const tree: MimeTree = { root: emptyPart(null), error: null, truncated: false };
+  const tree: MimeTree = { root: emptyPart(null), error: null };
   let node: Open = { part: tree.root, headerStart: 0, bodyStart: raw.length, boundary: null, parent: null };
   let state = HEAD;
   let headerBytes = 0;
@@ -109,8 +107,7 @@ export function readMimeTree(raw: Buffer, limits: MimeLimits): MimeTree {
     readHeader(open.part, raw.subarray(open.headerStart, end));
     open.bodyStart = bodyStart;
     if (open.part.type.startsWith('multipart/') && open.part.params.boundary) {
-      if (open.part.depth >= limits.maxDepth) tree.truncated = true;
-      else open.boundary = Buffer.from(open.part.params.boundary, 'utf8');
+      if (open.part.depth < limits.maxDepth) open.boundary = Buffer.from(open.part.params.boundary, 'utf8');
     }
     open.part.parent?.children.push(open.part);
   };
@@ -204,7 +201,7 @@ function emptyPart(parent: MimePart | null): MimePart {
 }
 
 /** The fields of a header block (the empty line ending it and what follows are ignored), an mbox `From ` (or HTTP `POST `) line in front left out. */
-export function headerFields(block: Buffer): RawHeaderField[] {
+function headerFields(block: Buffer): RawHeaderField[] {
   const { fields } = splitHeaderBlock(block);
   if (fields[0] && /^(?:From|POST) /i.test(fields[0].text)) fields.shift();
   return fields;

@@ -1,8 +1,7 @@
 /**
- * The content type of a file name, for the two places mailparser guesses one from libmime's table of
- * ~900 extensions: a part without Content-Type but with a filename, and an `application/octet-stream`
- * attachment with a filename. This table has the common attachment types only (the same answers as
- * libmime for these); any other extension is `application/octet-stream`.
+ * The content type of a file name, where mailparser guesses one from libmime's table of ~900 extensions: a
+ * part without Content-Type but with a filename. This table has the common attachment types only (the same
+ * answers as libmime for these); any other extension is `application/octet-stream`.
  */
 const TYPES: Record<string, string> = {
   pdf: 'application/pdf',
