@@ -26,7 +26,7 @@ async function main() {
     const info = readStackFile(dataDir)!;
     Object.assign(process.env, info.env);
     const { buildServices } = await import('../shared/services');
-    const { createAccount } = await import('../shared/usecases/accounts');
+    const { createAccount } = await import('../shared/usecases/access/accounts');
     const { loadConfig } = await import('../shared/config');
     const { secret, account } = await createAccount(buildServices(loadConfig(process.env)), { email: 'bench@example.com', plan: 'free', paymentMethod: false, tenants: false });
     const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };

@@ -18,7 +18,7 @@ import { spawnStack } from '../test/integration/harness/spawn-stack';
 import { readStackFile } from '../localstack/cloud/stack-file';
 import { loadConfig } from '../shared/config';
 import { buildServices } from '../shared/services';
-import { createAccount } from '../shared/usecases/accounts';
+import { createAccount } from '../shared/usecases/access/accounts';
 import { closedLoop, HttpClient, type PhaseResult } from './lib/load';
 import { cpuSecondsByCommand, descendants, diffCpu } from './lib/process-tree';
 import { ms, summarise, table } from './lib/stats';

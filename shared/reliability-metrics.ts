@@ -3,7 +3,7 @@
  * it into metrics (namespace Mailservice) with no SDK call. The stack alarms on `Redriven` and
  * `OldestDueAgeSeconds` (infra/constructs/tasks.ts).
  */
-import type { ReconcileReport } from './usecases/reconcile';
+import type { ReconcileReport } from './usecases/reliability/reconcile';
 
 export const METRICS_NAMESPACE = 'Mailservice';
 

@@ -9,7 +9,7 @@ import { descendants } from '../lib/process-tree';
 import type { BenchSdk } from './bench-sdk';
 import { loadFrom, type Checkout, type SpawnedStackLike, type StackInfoLike } from './checkout';
 
-/** The checkout's `createAccount` use case (shared/usecases/accounts). */
+/** The checkout's `createAccount` use case (shared/usecases/access/accounts). */
 export type CreateAccount = (services: unknown, input: Record<string, unknown>) => Promise<{ account: { id: string }; secret: string }>;
 
 export interface StackSession {

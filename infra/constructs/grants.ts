@@ -142,7 +142,7 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
             grantee,
             actions: SES_TENANT_ACTIONS,
             // An association is authorised against the tenant and the resource associated with it.
-            // Both configuration sets are associated with every SES tenant (shared/usecases/ses-tenant-links.ts).
+            // Both configuration sets are associated with every SES tenant (shared/usecases/tenants/ses-tenant-links.ts).
             resourceArns: [
               tenantsArn,
               identitiesArn,

@@ -1,6 +1,6 @@
 /**
  * A small DKIM verifier (RFC 6376: rsa-sha256 and rsa-sha1, simple and relaxed canonicalization, l=,
- * x=), for the domain check's signing probe (shared/usecases/domains.ts: a message signed with the
+ * x=), for the domain check's signing probe (shared/usecases/domains/verify.ts: a message signed with the
  * domain's key must verify against the key published in DNS). Its statuses are mailauth's made stricter
  * where RFC 6376 says a signature fails for good (a changed body is `fail`; no key, an unusable key
  * record or a key under 1024 bits `permerror`); the unit tests check it answers exactly as mailauth does

@@ -43,6 +43,7 @@ import { WebhookDeliveryRepository } from '../store/webhook-deliveries';
 import { WebhookRepository } from '../store/webhooks';
 import { ReceivingDomains } from '../usecases/inbound/receiving-domains';
 import { PublishedTemplates } from '../usecases/send/published-templates';
+import { SendContextLoader } from '../usecases/send/send-context-loader';
 
 export function buildCore(config: Config = loadConfig()) {
   const table = { client: createDynamoClient(config), name: config.tableName };
@@ -50,6 +51,12 @@ export function buildCore(config: Config = loadConfig()) {
   const idempotency = new IdempotencyStore(table);
   const domains = new DomainRepository(table, config.recovery);
   const templates = new TemplateRepository(table);
+  const apiKeys = new ApiKeyRepository(table);
+  const tenants = new TenantRepository(table);
+  const sendContext = new SendContextReader(table);
+  const publishedTemplates = new PublishedTemplates(templates);
+  /** The process's one send-context loader: it owns the send path's caches (docs/architecture.md, "Caches and their staleness bounds"). */
+  const sendContextLoader = new SendContextLoader({ sendContext, apiKeys, tenants, domains, publishedTemplates, sandboxDomain: config.sandboxDomain });
   return {
     config,
     clock,
@@ -59,11 +66,11 @@ export function buildCore(config: Config = loadConfig()) {
     passwords: scryptPasswords(),
     dnsSettings: { returnPathHost: config.returnPathHost, spfInclude: config.spfInclude, inboundMxHost: config.inboundMxHost },
     accounts: new AccountRepository(table),
-    tenants: new TenantRepository(table),
+    tenants,
     /** A tenant's scheduled emails, for its deletion to cancel them. */
     tenantScheduled: new TenantScheduledRepository(table),
     tenantStats: new TenantStatsRepository(table),
-    apiKeys: new ApiKeyRepository(table),
+    apiKeys,
     smtpCredentials: new SmtpCredentialRepository(table),
     /** Failed SMTP relay logins, shared by every relay task (shared/smtp/auth-throttle.ts). */
     smtpAuthFailures: new SmtpAuthFailureRepository(table),
@@ -71,7 +78,11 @@ export function buildCore(config: Config = loadConfig()) {
     /** The send workers' shared pace to SES's send rate (the send worker only). */
     sesSendBudget: new SesSendBudget(table),
     attachmentUploads: new AttachmentUploadRepository(table),
-    sendContext: new SendContextReader(table),
+    sendContext,
+    /** What a send is decided on, read in one round trip (shared/usecases/send/send-context-loader.ts). */
+    sendContextLoader,
+    /** Which account each API key or SMTP credential belongs to: the loader's cache, shared by authentication. */
+    keyAccounts: sendContextLoader.keyAccounts,
     emailListing: new EmailListingRepository(table),
     rateLimits: new RateLimitRepository(table),
     /** The dashboard's users and sessions (docs/dashboard.md). */
@@ -103,7 +114,7 @@ export function buildCore(config: Config = loadConfig()) {
     inboundRawMarkers: new InboundRawMarkerRepository(table),
     templates,
     /** What sends render: the published pointer per send, each immutable version read once per process. */
-    publishedTemplates: new PublishedTemplates(templates),
+    publishedTemplates,
     /** Automations (docs/automations.md): definitions, and the active ones by trigger or cancel event. */
     automations: new AutomationRepository(table),
     /** Automation runs: each transition one conditional write (shared/store/runs.ts). */

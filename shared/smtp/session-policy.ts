@@ -2,8 +2,8 @@
  * What the relay refuses before the message is sent, with the send core's own policy
  * (shared/usecases/send/policy.ts), so a client learns early and per recipient:
  * - MAIL FROM: the credential again (revoked: 535), its scope, and the sender: the sandbox domain or a
- *   verified domain of the account, allowed for the credential (403 -> 550 5.7.1). One read (the send
- *   context: key, account and the domain's claim together);
+ *   verified domain of the account, allowed for the credential (403 -> 550 5.7.1). One read through the
+ *   send-context loader (key, account and the domain's claim together: `loadSender`);
  * - RCPT TO: address syntax (553 5.1.3), at most MAX_RECIPIENTS per message (452 4.5.3), the sandbox and
  *   production-unlock recipient rule (403 -> 550 5.7.1), and the suppression lists of the account and of
  *   the tenant the send is for when known by now (the credential's, or the sender domain's) (550 5.1.1
@@ -15,17 +15,14 @@ import { domainOf, parseMailbox } from '../domain/mail/address';
 import { MAX_RECIPIENTS } from '../domain/emails/send-request';
 import { AppError, ForbiddenError } from '../domain/errors';
 import type { Clock } from '../ports';
-import type { DomainRepository } from '../store/domains';
-import type { SendContextReader } from '../store/send-context';
 import type { SuppressionRepository } from '../store/suppressions';
-import { rememberKey } from '../usecases/authenticate';
 import type { Principal } from '../usecases/principal';
-import { checkRecipients, checkSender, checkSendScope, type SenderDomainFacts } from '../usecases/send/policy';
+import { checkRecipients, checkSender } from '../usecases/send/policy';
+import type { SendContextLoader } from '../usecases/send/send-context-loader';
 import { SmtpRefusal } from './replies';
 
 export interface SessionPolicyDeps {
-  sendContext: Pick<SendContextReader, 'read'>;
-  domains: Pick<DomainRepository, 'get'>;
+  sendContextLoader: Pick<SendContextLoader, 'loadSender'>;
   suppressions: Pick<SuppressionRepository, 'get'>;
   clock: Clock;
   sandboxDomain: string;
@@ -45,29 +42,10 @@ export async function checkMailFrom(deps: SessionPolicyDeps, authenticated: { pr
   }
   if (!parseMailbox(address)) throw new SmtpRefusal(553, '5.1.7', `The sender address <${address}> is not valid.`);
   const fromDomain = domainOf(address);
-  const isSandbox = fromDomain === deps.sandboxDomain;
-  const context = await deps.sendContext.read({
-    accountId: authenticated.principal.account.id,
-    apiKeyHash: authenticated.secretHash,
-    fromDomain: isSandbox ? undefined : fromDomain,
-    recipients: [],
-    tenantId: null,
-    now: deps.clock.now(),
-  });
   // The credential as of now: revoked (or its account deleted) since AUTH is a 401 here.
-  const principal = rememberKey(context.key, authenticated.secretHash, context.account, 'smtp');
-  checkSendScope(principal.credential);
-  const claim = context.domain;
-  let facts: SenderDomainFacts | null = null;
-  if (!isSandbox && claim) {
-    if (claim.status !== undefined) facts = claim as SenderDomainFacts;
-    else {
-      const stored = await deps.domains.get(claim.id);
-      facts = stored ? { id: stored.domain.id, account_id: stored.domain.account_id, status: stored.domain.status } : null;
-    }
-  }
-  const { sandbox } = checkSender(principal, fromDomain, deps.sandboxDomain, facts);
-  const domainTenant = claim && claim.account_id === principal.account.id ? claim.tenant_id : null;
+  const { principal, domain, owner } = await deps.sendContextLoader.loadSender(authenticated, fromDomain, deps.clock.now());
+  const { sandbox } = checkSender(principal, fromDomain, deps.sandboxDomain, domain);
+  const domainTenant = owner && owner.account_id === principal.account.id ? owner.tenant_id : null;
   return { principal, sandbox, tenantId: principal.credential.tenant ?? domainTenant ?? null };
 }
 

@@ -97,7 +97,7 @@ function toStoredDomain(item: Record<string, any>): StoredDomain {
  * The part of a check's write that keeps the due index (shared/store/due-index.ts, kind DOMAIN) in step
  * with the provider's verification: a check finding the provider still verifying puts the domain in the
  * index, due a re-check later, and starts the provider's window (kept by the next pending checks); any
- * other check takes it out. The reconciler then asks the provider (shared/usecases/reconcile-provider-pending.ts).
+ * other check takes it out. The reconciler then asks the provider (shared/usecases/domains/reconcile-provider-pending.ts).
  */
 function providerRecheckWrite(domainId: string, provider: ProviderVerification | undefined, at: string, recheckMs: number) {
   if (provider?.status !== 'pending') return { set: '', remove: ` REMOVE ${REMOVE_DUE}, provider_pending_since`, values: {} };

@@ -1,5 +1,5 @@
 /**
- * What the outbox relay reads of the table's stream (shared/usecases/relay-outbox.ts): an email item
+ * What the outbox relay reads of the table's stream (shared/usecases/delivery/relay-outbox.ts): an email item
  * INSERTed by the send path stands for
  *   email_queued      it was accepted to go now (the relay hands it to the send queue);
  *   email_scheduled   it was accepted for later (email.scheduled);

@@ -19,7 +19,7 @@ import type { ImportStatus, ReportPart } from '../domain/imports/report';
 import type { Page } from './cursor';
 import { keys } from './keys';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
-import { cancelledConditionIndexes, isConditionFailure, itemOfRefusedWrite, queryAllWithPrefix, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
+import { cancelledConditionIndexes, isConditionFailure, isWriteConflict, itemOfRefusedWrite, queryAllWithPrefix, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
 
 /** How long a dry run's state lives (its continuations must come within this). */
 export const DRY_RUN_TTL_SECONDS = 3600;
@@ -114,7 +114,9 @@ export class ImportRepository {
       );
       return { kind: 'claimed', head: headFrom(Attributes ?? {}) };
     } catch (error) {
-      if (!isConditionFailure(error)) throw error;
+      // Refused by its condition (the item as it stood rides on the error), or by the transaction of the
+      // request holding the lease, saving a stretch at this moment (the item is read: it is busy or done).
+      if (!isConditionFailure(error) && !isWriteConflict(error)) throw error;
       refused = itemOfRefusedWrite(error);
     }
     const stored = refused ? live(refused, nowMs) : await this.item(accountId, id, nowMs);

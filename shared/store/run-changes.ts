@@ -1,5 +1,5 @@
 /**
- * What the automation outbox reads of the table's stream (shared/usecases/runs/relay-runs.ts): a write
+ * What the automation outbox reads of the table's stream (shared/usecases/automations/runs/relay-runs.ts): a write
  * of a run item is
  *   run_started       its INSERT (the new run);
  *   run_changed       a MODIFY, with the run before and after it (without a readable old image there is

@@ -1,5 +1,5 @@
 /**
- * Where the reconciler's SES tenants sweep is (shared/usecases/reconcile-ses-tenants.ts): one item with
+ * Where the reconciler's SES tenants sweep is (shared/usecases/tenants/reconcile-ses-tenants.ts): one item with
  * its place in SES's tenant list (ListTenants' NextToken), its place in ours (the tenant id aliases'
  * index) and when it may run next. `claim` is a conditional write on that time, so of the reconciler
  * passes running at once (or within the interval) exactly one sweeps.

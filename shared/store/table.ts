@@ -32,6 +32,16 @@ export function cancelledConditionIndexes(error: unknown): number[] {
   return reasons.flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
 }
 
+/**
+ * A single-item write (PutItem, UpdateItem, DeleteItem) refused because a transaction in progress holds
+ * the same item: DynamoDB answers TransactionConflictException ("Transaction conflict handling",
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-conflict-handling).
+ * Not an error of the caller's: another request is writing the item right now.
+ */
+export function isWriteConflict(error: unknown): boolean {
+  return error instanceof Error && error.name === 'TransactionConflictException';
+}
+
 /** True when a transaction was cancelled only because another transaction touched the same items. */
 export function isTransactionConflict(error: unknown): boolean {
   if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;

@@ -1,5 +1,5 @@
 /**
- * What the tenant stats read of the table's stream (shared/usecases/aggregate-tenant-stats.ts): a write of
+ * What the tenant stats read of the table's stream (shared/usecases/tenants/aggregate-tenant-stats.ts): a write of
  * a tenant's email (an email item with a `tenant_id`, not NULL) is
  *   tenant_email_accepted    its INSERT;
  *   tenant_email_progressed  a later write, with the email before and after it (a MODIFY without the old

@@ -1,5 +1,5 @@
 /**
- * What tenant events read of the table's stream (shared/usecases/publish-tenant-events.ts): a MODIFY of
+ * What tenant events read of the table's stream (shared/usecases/tenants/publish-tenant-events.ts): a MODIFY of
  * a live tenant item that moved its status is
  *   tenant_paused    to `paused` (a PATCH, the service's automatic pause);
  *   tenant_resumed   to `active` (a PATCH, an operator's resume).

@@ -89,7 +89,7 @@ export function looksLikeTenantId(ref: string): boolean {
 export class TenantRepository {
   constructor(private readonly table: Table) {}
 
-  /** Stores a tenant whose SES tenant was opened with both configuration sets (openSesTenant, usecases/tenants.ts): recorded as such. */
+  /** Stores a tenant whose SES tenant was opened with both configuration sets (openSesTenant, usecases/tenants/tenants.ts): recorded as such. */
   async create(tenant: Tenant, limit: number): Promise<CreateTenantOutcome> {
     try {
       await transactWrite(this.table, [

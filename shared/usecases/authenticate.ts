@@ -3,8 +3,8 @@
  * parsing lives with the door (shared/http/middleware/authenticate.ts); this is what every door shares.
  *
  * Revocation is immediate: the key's lookup item is read on every request, strongly consistent. What is
- * cached is only what can never change: which account a key (by its hash) belongs to, so the send path
- * can read the key, the account and the send's other items in ONE round trip (shared/usecases/send).
+ * cached is only what can never change: which account a key (by its hash) belongs to (KeyAccounts), so the
+ * send path can read the key, the account and the send's other items in ONE round trip (shared/usecases/send).
  */
 import { hashSecret, looksLikeApiKey } from '../domain/api-keys/secret';
 import { looksLikeSmtpPassword, SMTP_USERNAME } from '../domain/smtp-credentials/secret';
@@ -21,13 +21,31 @@ export type SecretKind = Credential['kind'];
 export interface AuthenticateDeps {
   apiKeys: Pick<ApiKeyRepository, 'findByHash' | 'findWithAccount'>;
   accounts: Pick<AccountRepository, 'get'>;
+  /** The process's key -> account cache (the send-context loader's, shared/services/core.ts). */
+  keyAccounts: Pick<KeyAccounts, 'of' | 'principalOf'>;
 }
 
-/** key hash -> account id. Immutable facts (a key never changes account), so no staleness bound is needed. */
-const accountOfKey = new BoundedMap<string, string>(10_000);
+/**
+ * key hash -> account id (10,000 keys, oldest forgotten first): which account an API key or SMTP
+ * credential belongs to. No staleness bound is needed: a key never changes account, and the key item and
+ * the account are still read on every request, so a revoked key or a deleted account is refused at once.
+ * One per process, owned by the send-context loader (./send/send-context-loader.ts) and shared with
+ * authentication by the composition root; a test builds its own.
+ */
+export class KeyAccounts {
+  private readonly accounts = new BoundedMap<string, string>(10_000);
 
-export function rememberedAccountOf(secretHash: string): string | undefined {
-  return accountOfKey.get(secretHash);
+  /** The account of a key this process has resolved before; undefined when it has not. */
+  of(secretHash: string): string | undefined {
+    return this.accounts.get(secretHash);
+  }
+
+  /** principalOf, remembering which account the key belongs to (for the next request's single round trip). */
+  principalOf(key: ApiKeyLookup | null, secretHash: string, account: Account | null, kind: SecretKind = 'api_key'): Principal {
+    const principal = principalOf(key, account, kind);
+    this.accounts.set(secretHash, principal.account.id);
+    return principal;
+  }
 }
 
 export function invalidApiKey(): UnauthorizedError {
@@ -38,7 +56,8 @@ export function invalidSmtpCredential(): UnauthorizedError {
   return new UnauthorizedError('Invalid SMTP credential.');
 }
 
-const invalidSecret = (kind: SecretKind) => (kind === 'smtp' ? invalidSmtpCredential() : invalidApiKey());
+/** 401 naming the secret a door takes: an API key, or an SMTP credential. */
+export const invalidSecret = (kind: SecretKind) => (kind === 'smtp' ? invalidSmtpCredential() : invalidApiKey());
 
 /**
  * The principal of a lookup and its account, or 401 when either is gone (revoked key or credential,
@@ -63,21 +82,14 @@ export function apiKeySecretHash(secret: string): string {
  * seen the key; two the first time (the key tells which account to read).
  */
 export async function authenticateKeyHash(deps: AuthenticateDeps, secretHash: string, kind: SecretKind = 'api_key'): Promise<Principal> {
-  const accountId = rememberedAccountOf(secretHash);
+  const accountId = deps.keyAccounts.of(secretHash);
   if (accountId) {
     const { key, account } = await deps.apiKeys.findWithAccount(secretHash, accountId);
-    return rememberKey(key, secretHash, account, kind);
+    return deps.keyAccounts.principalOf(key, secretHash, account, kind);
   }
   const key = await deps.apiKeys.findByHash(secretHash);
   if (!key) throw invalidSecret(kind);
-  return rememberKey(key, secretHash, await deps.accounts.get(key.account_id), kind);
-}
-
-/** principalOf, remembering which account the key belongs to (for the next request's single round trip). */
-export function rememberKey(key: ApiKeyLookup | null, secretHash: string, account: Account | null, kind: SecretKind = 'api_key'): Principal {
-  const principal = principalOf(key, account, kind);
-  accountOfKey.set(secretHash, principal.account.id);
-  return principal;
+  return deps.keyAccounts.principalOf(key, secretHash, await deps.accounts.get(key.account_id), kind);
 }
 
 /** Checks a plain secret (any door): 401 unless it is a live key of a live account. */

@@ -31,8 +31,10 @@ import {
 import type { Domain } from '../domain/domains/domain';
 import type { ApplyDnsInput } from '../domain/domains/schemas';
 import { AppError, UpstreamError, ValidationError } from '../domain/errors';
-import { getDomain, verifyDomain, type DomainDeps } from './domains';
-import { storedDnsCredentials, type DnsProviderDeps } from './dns-providers';
+import type { DomainDeps } from './domains/deps';
+import { getDomain } from './domains/manage';
+import { verifyDomain } from './domains/verify';
+import { storedDnsCredentials, type DnsProviderDeps } from './domains/dns-providers';
 import type { Principal } from './principal';
 
 export interface DnsApplyDeps extends DomainDeps, DnsProviderDeps {

@@ -33,13 +33,13 @@ import type { SuppressionRepository } from '../store/suppressions';
 import type { TenantScheduledRepository } from '../store/tenant-scheduled';
 import type { TenantRepository } from '../store/tenants';
 import type { WebhookRepository } from '../store/webhooks';
-import { revokeTenantKeys } from './api-keys';
+import { revokeTenantKeys } from './access/api-keys';
 import { cancelTenantScheduledEmails } from './scheduled-emails';
-import { revokeTenantSmtpCredentials } from './smtp-credentials';
-import { returnAllTenantDomains } from './domains';
-import { deleteTenantLists } from './suppressions';
-import type { TenantCleanupStep } from './tenants';
-import { detachTenantFromWebhooks } from './webhooks';
+import { revokeTenantSmtpCredentials } from './access/smtp-credentials';
+import { returnAllTenantDomains } from './domains/tenant-domains';
+import { deleteTenantLists } from './suppressions/suppressions';
+import type { TenantCleanupStep } from './tenants/tenants';
+import { detachTenantFromWebhooks } from './webhooks/webhooks';
 
 /** Time one DELETE spends on the paged steps before it answers 503 and lets the next DELETE go on (API Gateway stops waiting at 30 s). */
 export const TENANT_CLEANUP_BUDGET_MS = 20_000;

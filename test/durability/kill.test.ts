@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { readStackFile } from '../../localstack/cloud/stack-file';
 import { loadConfig } from '../../shared/config';
 import { buildServices } from '../../shared/services';
-import { createAccount } from '../../shared/usecases/accounts';
+import { createAccount } from '../../shared/usecases/access/accounts';
 import { createTestCa } from '../support/https-receiver';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { spawnStack, type SpawnedStack } from '../integration/harness/spawn-stack';

@@ -79,7 +79,7 @@ describe('admin CLI', () => {
     const email = uniqueEmail('race');
     const results = await Promise.allSettled(
       Array.from({ length: 8 }, () =>
-        import('../../shared/usecases/accounts').then(({ createAccount }) => createAccount(stack().services, { email, plan: 'free', paymentMethod: false, tenants: false })),
+        import('../../shared/usecases/access/accounts').then(({ createAccount }) => createAccount(stack().services, { email, plan: 'free', paymentMethod: false, tenants: false })),
       ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);

@@ -29,7 +29,7 @@ import type { AccountSeed } from '../../localstack/emulators/providers/server';
 import { readStackFile, type StackInfo } from '../../localstack/cloud/stack-file';
 import { loadConfig } from '../../shared/config';
 import { buildServices, type Services } from '../../shared/services';
-import { createAccount } from '../../shared/usecases/accounts';
+import { createAccount } from '../../shared/usecases/access/accounts';
 import { mailgunFixture } from '../fixtures/providers/mailgun';
 import { postmarkFixture } from '../fixtures/providers/postmark';
 import { sendgridFixture } from '../fixtures/providers/sendgrid';

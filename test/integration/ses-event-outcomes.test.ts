@@ -11,7 +11,7 @@ import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { LOCAL_EVENTS_DOMAIN } from '../../localstack/emulators/ses/simulator';
 import type { Email } from '../../shared/domain/emails/email';
 import { newId } from '../../shared/domain/ids';
-import { applySesEvent } from '../../shared/usecases/apply-ses-event';
+import { applySesEvent } from '../../shared/usecases/delivery/apply-ses-event';
 import { publishAll, uniqueDomain } from './harness/dns';
 import { verifiedDomain } from './harness/domains';
 import { api, emailOf, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';

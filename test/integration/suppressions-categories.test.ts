@@ -7,7 +7,7 @@
  */
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../shared/store/keys';
-import { listCategoryOptOuts } from '../../shared/usecases/suppressions';
+import { listCategoryOptOuts } from '../../shared/usecases/suppressions/suppressions';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
 import { verifiedDomain } from './harness/domains';
 import { documentClient } from './harness/usage';

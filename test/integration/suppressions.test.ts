@@ -1,6 +1,6 @@
 /** /suppressions over HTTP, plus the repositories the send path will call, against the running local cloud. */
 import { api, newAccount, stack, type TestAccount } from './harness/stack';
-import { findCategoryOptOuts, findSuppressedRecipients, listCategoryOptOuts, recordCategoryOptOut, removeCategoryOptOut, suppressAddresses } from '../../shared/usecases/suppressions';
+import { findCategoryOptOuts, findSuppressedRecipients, listCategoryOptOuts, recordCategoryOptOut, removeCategoryOptOut, suppressAddresses } from '../../shared/usecases/suppressions/suppressions';
 import { keys } from '../../shared/store/keys';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createAwsClients } from '../../shared/aws/clients';

@@ -11,7 +11,7 @@ import { generateApiKeySecret, hashSecret } from '../../shared/domain/api-keys/s
 import { newId } from '../../shared/domain/ids';
 import { keys } from '../../shared/store/keys';
 
-import { listCategoryOptOuts, recordCategoryOptOut } from '../../shared/usecases/suppressions';
+import { listCategoryOptOuts, recordCategoryOptOut } from '../../shared/usecases/suppressions/suppressions';
 import { tenantCleanupSteps } from '../../shared/usecases/tenant-cleanup';
 import { api, newAccount, stack, type TestAccount } from './harness/stack';
 import { uniqueDomain } from './harness/dns';

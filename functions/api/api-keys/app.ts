@@ -7,7 +7,7 @@ import { listPage } from '../../../shared/http/pagination';
 import { routes } from '../../../shared/http/route';
 import { apiKeyOps } from '../../../shared/openapi/operations/api-keys';
 import type { CoreServices } from '../../../shared/services';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../../shared/usecases/api-keys';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../../shared/usecases/access/api-keys';
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
 export type ApiKeysServices = CoreServices;

@@ -11,7 +11,7 @@ import { listPage } from '../../../shared/http/pagination';
 import { routes } from '../../../shared/http/route';
 import { automationOps } from '../../../shared/openapi/operations/automations';
 import type { CoreServices } from '../../../shared/services';
-import { getAutomationRun, listAutomationRuns } from '../../../shared/usecases/automation-runs';
+import { getAutomationRun, listAutomationRuns } from '../../../shared/usecases/automations/automation-runs';
 import {
   changeAutomationStatus,
   createAutomation,
@@ -19,7 +19,7 @@ import {
   getAutomation,
   listAutomations,
   updateAutomation,
-} from '../../../shared/usecases/automations';
+} from '../../../shared/usecases/automations/automations';
 import { accountKeyOnly, addEventRoutes } from './events-routes';
 
 /** What the group uses (its handler composes exactly this: shared/services/). */

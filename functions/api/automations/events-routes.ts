@@ -15,8 +15,8 @@ import type { ApiEnv } from '../../../shared/http/env';
 import { routes } from '../../../shared/http/route';
 import { parseWith, readJson } from '../../../shared/http/validate';
 import { eventsOp } from '../../../shared/openapi/operations/automations';
-import { requireAutomationAccess } from '../../../shared/usecases/automations';
-import { acceptEvent, type AcceptEventDeps } from '../../../shared/usecases/runs/accept-event';
+import { requireAutomationAccess } from '../../../shared/usecases/automations/automations';
+import { acceptEvent, type AcceptEventDeps } from '../../../shared/usecases/automations/runs/accept-event';
 
 /** A key limited to a tenant is refused (403) before its request is read, as on every account-wide group. */
 export const accountKeyOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {

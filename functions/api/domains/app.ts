@@ -22,8 +22,9 @@ import { jsonBody, parseWith, readJson } from '../../../shared/http/validate';
 import { domainOps } from '../../../shared/openapi/operations/domains';
 import type { CoreServices, DnsApplyServices, SecretServices, SesServices } from '../../../shared/services';
 import { applyDomainDns } from '../../../shared/usecases/dns-apply';
-import { deleteDnsProvider, listDnsProviders, storeDnsProvider } from '../../../shared/usecases/dns-providers';
-import { createDomain, deleteDomain, getDomain, listDomains, updateDomain, verifyDomain } from '../../../shared/usecases/domains';
+import { deleteDnsProvider, listDnsProviders, storeDnsProvider } from '../../../shared/usecases/domains/dns-providers';
+import { createDomain, deleteDomain, getDomain, listDomains, updateDomain } from '../../../shared/usecases/domains/manage';
+import { verifyDomain } from '../../../shared/usecases/domains/verify';
 
 /** The host named in /dns-providers/{provider}; any other name is an unknown resource (404). */
 function dnsProviderOf(value: string) {

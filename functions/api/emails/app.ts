@@ -15,8 +15,6 @@ import { resendEmail } from '../../../shared/usecases/resend-email';
 import { updateScheduledEmail } from '../../../shared/usecases/scheduled-emails';
 import { sendBatch, validateBatchShape, type BatchValidation } from '../../../shared/usecases/send-batch';
 import { getEmail, sendEmail } from '../../../shared/usecases/send-email';
-import { authenticateKeyHash } from '../../../shared/usecases/authenticate';
-import { checkSendScope } from '../../../shared/usecases/send/policy';
 import { sendTestEvent } from '../../../shared/usecases/test-event';
 
 /** `x-batch-validation: strict | permissive` (the resend SDK's header); permissive when absent. */
@@ -45,7 +43,7 @@ export function createEmailsApp(services: EmailsServices): Hono<ApiEnv> {
       request = parseWith(sendRequestSchema, await readJson(c));
     } catch (error) {
       // A bad request from a bad caller is answered as a bad caller: 401 / 403 before 400.
-      checkSendScope((await authenticateKeyHash(services, hash)).credential);
+      await services.sendContextLoader.refuseCallerFirst({ apiKeyHash: hash }, services.clock.now());
       throw error;
     }
     const idempotency = idempotencyOf(c.req.header(IDEMPOTENCY_HEADER), 'emails', request);

@@ -7,7 +7,7 @@ import { listPage } from '../../../shared/http/pagination';
 import { routes } from '../../../shared/http/route';
 import { smtpCredentialOps } from '../../../shared/openapi/operations/smtp-credentials';
 import type { CoreServices } from '../../../shared/services';
-import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential } from '../../../shared/usecases/smtp-credentials';
+import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential } from '../../../shared/usecases/access/smtp-credentials';
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
 export type SmtpCredentialsServices = CoreServices;

@@ -12,7 +12,7 @@ import { listPage } from '../../../shared/http/pagination';
 import { routes } from '../../../shared/http/route';
 import { suppressionOps } from '../../../shared/openapi/operations/suppressions';
 import type { CoreServices } from '../../../shared/services';
-import { addCategoryOptOuts, addSuppressions, listCategoryOptOutPage, listSuppressions, removeSuppression, resubscribe } from '../../../shared/usecases/suppressions';
+import { addCategoryOptOuts, addSuppressions, listCategoryOptOutPage, listSuppressions, removeSuppression, resubscribe } from '../../../shared/usecases/suppressions/suppressions';
 
 /** Records of one list, shown with that list's tenant external_id. */
 const publicOn = (tenant: Tenant | null) => (suppression: Suppression) => toPublicSuppression(suppression, tenant?.external_id ?? null);

@@ -19,7 +19,7 @@ import {
   renderTemplatePreview,
   requireTemplateAccess,
   updateTemplate,
-} from '../../../shared/usecases/templates';
+} from '../../../shared/usecases/templates/templates';
 
 /** A key limited to a tenant is refused (403) before its request is read, as on every account-wide group. */
 const accountKeyOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {

@@ -13,9 +13,9 @@ import { listPage } from '../../../shared/http/pagination';
 import { routes } from '../../../shared/http/route';
 import { tenantOps } from '../../../shared/openapi/operations/tenants';
 import type { CoreServices, SesServices, TenantCleanupServices } from '../../../shared/services';
-import { giveDomainToTenant, listTenantDomains, returnDomainToAccount } from '../../../shared/usecases/domains';
-import { getTenantStats } from '../../../shared/usecases/get-tenant-stats';
-import { createTenant, deleteTenant, getTenant, listTenants, updateTenant } from '../../../shared/usecases/tenants';
+import { giveDomainToTenant, listTenantDomains, returnDomainToAccount } from '../../../shared/usecases/domains/tenant-domains';
+import { getTenantStats } from '../../../shared/usecases/tenants/get-tenant-stats';
+import { createTenant, deleteTenant, getTenant, listTenants, updateTenant } from '../../../shared/usecases/tenants/tenants';
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
 export type TenantsServices = CoreServices & SesServices & TenantCleanupServices;

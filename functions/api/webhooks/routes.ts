@@ -11,7 +11,7 @@ import type { ApiEnv } from '../../../shared/http/env';
 import { listPage } from '../../../shared/http/pagination';
 import { routes } from '../../../shared/http/route';
 import { webhookOps } from '../../../shared/openapi/operations/webhooks';
-import type { WebhookDeps } from '../../../shared/usecases/webhooks';
+import type { WebhookDeps } from '../../../shared/usecases/webhooks/webhooks';
 import {
   createWebhook,
   deleteWebhook,
@@ -21,7 +21,7 @@ import {
   listWebhooks,
   replayWebhookDelivery,
   updateWebhook,
-} from '../../../shared/usecases/webhooks';
+} from '../../../shared/usecases/webhooks/webhooks';
 
 export function addWebhookRoutes(app: Hono<ApiEnv>, services: WebhookDeps): void {
   const route = routes(app);

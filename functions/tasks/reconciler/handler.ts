@@ -2,7 +2,7 @@
  * The reconciler, one pass per invocation (EventBridge rule every minute on AWS; a timer on the local
  * cloud): re-drives work the due index shows as stuck, completes domains SES verified after their check
  * (reconcile-provider-pending.ts: the mailer's GetEmailIdentity), and sweeps SES tenants against ours
- * (shared/usecases/reconcile.ts, reconcile-ses-tenants.ts). Its report is
+ * (shared/usecases/reliability/reconcile.ts, reconcile-ses-tenants.ts). Its report is
  * logged as a CloudWatch embedded metric (namespace Mailservice): re-drives and the age of the oldest
  * past-due item, which the stack alarms on (docs/reliability.md).
  */
@@ -12,7 +12,7 @@ import { buildMessaging } from '../../../shared/services/messaging';
 import { buildSes } from '../../../shared/services/ses';
 import { buildBlobs } from '../../../shared/services/blobs';
 import { logError } from '../../../shared/log';
-import { reconcile, type ReconcileReport } from '../../../shared/usecases/reconcile';
+import { reconcile, type ReconcileReport } from '../../../shared/usecases/reliability/reconcile';
 import { isIdleReport, reconcileMetricsLine, shouldLogReport } from '../../../shared/reliability-metrics';
 
 // The composition root: only what the worker uses (shared/services/), built once per cold start.

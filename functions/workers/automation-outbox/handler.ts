@@ -1,6 +1,6 @@
 /**
  * Automation outbox: the table's stream (run items, filtered by the event source) -> the automation-steps
- * queue (a step left pending) and the webhook events queue (automation.*). See shared/usecases/runs/relay-runs.ts.
+ * queue (a step left pending) and the webhook events queue (automation.*). See shared/usecases/automations/runs/relay-runs.ts.
  */
 import { createSqsClient } from '../../../shared/aws/client-factories';
 import { SqsAutomationStepQueue } from '../../../shared/aws/sqs-automation-step-queue';
@@ -8,7 +8,7 @@ import { SqsEventPublisher } from '../../../shared/aws/sqs-event-publisher';
 import { ENV, loadConfig, required } from '../../../shared/config';
 import { logInfo } from '../../../shared/log';
 import { runWrites } from '../../../shared/store/run-changes';
-import { relayRuns } from '../../../shared/usecases/runs/relay-runs';
+import { relayRuns } from '../../../shared/usecases/automations/runs/relay-runs';
 import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-record';
 
 // Only what the relay needs (no services graph).

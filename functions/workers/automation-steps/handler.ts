@@ -1,6 +1,6 @@
 /**
  * Automation steps worker: SQS batch of {run_id, step_index, wake?} -> runStep (claim, do, complete;
- * shared/usecases/runs/run-step.ts). Each message is one run's step: a failure is reported for that
+ * shared/usecases/automations/runs/run-step.ts). Each message is one run's step: a failure is reported for that
  * message alone and never holds back another run.
  */
 import type { SQSHandler } from 'aws-lambda';
@@ -15,7 +15,7 @@ import { buildMessaging } from '../../../shared/services/messaging';
 import { buildBlobs } from '../../../shared/services/blobs';
 import { buildSchedules } from '../../../shared/services/schedules';
 import { sendEmail } from '../../../shared/usecases/send-email';
-import { runStep, STEP_LEASE_MS } from '../../../shared/usecases/runs/run-step';
+import { runStep, STEP_LEASE_MS } from '../../../shared/usecases/automations/runs/run-step';
 import { forEachRecord } from '../../../shared/worker/for-each-record';
 
 // The composition root: only what the worker uses (shared/services/), built once per cold start.

@@ -10,7 +10,7 @@ import { ENV, loadConfig, required } from '../../../shared/config';
 import { logError, logInfo } from '../../../shared/log';
 import { DeferredUsageCounters } from '../../../shared/store/deferred-usage';
 import { emailAcceptances } from '../../../shared/store/email-acceptance-changes';
-import { relayOutbox } from '../../../shared/usecases/relay-outbox';
+import { relayOutbox } from '../../../shared/usecases/delivery/relay-outbox';
 import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-record';
 
 // Only what the relay needs (no services graph): a cold start builds two clients' worth of config.

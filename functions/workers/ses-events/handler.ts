@@ -5,7 +5,7 @@ import { logInfo } from '../../../shared/log';
 import { loadConfig } from '../../../shared/config';
 import { buildCore } from '../../../shared/services/core';
 import { buildMessaging } from '../../../shared/services/messaging';
-import { applySesEvent } from '../../../shared/usecases/apply-ses-event';
+import { applySesEvent } from '../../../shared/usecases/delivery/apply-ses-event';
 import { forEachRecord } from '../../../shared/worker/for-each-record';
 
 // The composition root: only what the worker uses (shared/services/), built once per cold start.

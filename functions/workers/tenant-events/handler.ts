@@ -8,7 +8,7 @@ import { SqsEventPublisher } from '../../../shared/aws/sqs-event-publisher';
 import { ENV, loadConfig, required } from '../../../shared/config';
 import { logError, logInfo } from '../../../shared/log';
 import { tenantStatusChanges } from '../../../shared/store/tenant-status-changes';
-import { publishTenantEvents } from '../../../shared/usecases/publish-tenant-events';
+import { publishTenantEvents } from '../../../shared/usecases/tenants/publish-tenant-events';
 import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-record';
 
 const config = loadConfig();

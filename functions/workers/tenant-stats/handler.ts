@@ -9,7 +9,7 @@ import { serviceClock } from '../../../shared/clock';
 import { tenantEmailWrites } from '../../../shared/store/tenant-email-changes';
 import { TenantStatsRepository } from '../../../shared/store/tenant-stats';
 import { TenantRepository } from '../../../shared/store/tenants';
-import { aggregateTenantStats } from '../../../shared/usecases/aggregate-tenant-stats';
+import { aggregateTenantStats } from '../../../shared/usecases/tenants/aggregate-tenant-stats';
 import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-record';
 
 const config = loadConfig();

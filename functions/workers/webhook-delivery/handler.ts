@@ -7,7 +7,7 @@ import { loadConfig } from '../../../shared/config';
 import { buildCore } from '../../../shared/services/core';
 import { buildMessaging } from '../../../shared/services/messaging';
 import { buildSecrets } from '../../../shared/services/secrets';
-import { deliverWebhook } from '../../../shared/usecases/deliver-webhook';
+import { deliverWebhook } from '../../../shared/usecases/webhooks/deliver-webhook';
 import { forEachRecord } from '../../../shared/worker/for-each-record';
 import { senderFromEnv } from '../../../shared/webhooks/http-sender';
 

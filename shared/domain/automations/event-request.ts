@@ -1,6 +1,6 @@
 /**
  * The body of `POST /events` (spec, "Custom events"; docs/automations.md): the single source of its
- * validation and type. POST /events (shared/usecases/runs/accept-event.ts) takes the parsed request;
+ * validation and type. POST /events (shared/usecases/automations/runs/accept-event.ts) takes the parsed request;
  * this module only decides what a valid event is.
  *
  * - `name` (or its alias `type`; `name` wins when both are given, like the send request's aliases): an

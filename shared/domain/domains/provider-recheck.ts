@@ -3,7 +3,7 @@
  * while the provider (SES) was still verifying it (`provider.status: pending`; docs/domains.md,
  * "Registration with the mail provider (SES)"). Pure: the domains store writes the first due time with
  * the check (shared/store/domains.ts recordCheck), the reconciler the next ones
- * (shared/usecases/reconcile-provider-pending.ts).
+ * (shared/usecases/domains/reconcile-provider-pending.ts).
  *
  * SES checks the DKIM record periodically and verifies most identities within minutes; it gives up after
  * 72 hours ("If Amazon SES fails to detect the DKIM records within 72 hours, the status changes to

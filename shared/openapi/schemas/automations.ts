@@ -7,8 +7,8 @@ import { CATEGORIES } from '../../domain/mail/category';
 import { IMPORT_STATUSES } from '../../domain/imports/report';
 import { IMPORT_RESOURCES, PROVIDERS } from '../../domain/imports/source';
 import type { REPORT_COLUMNS, ReportRow } from '../../domain/imports/report-rows';
-import type { AutomationDryRun } from '../../usecases/automation-dry-run';
-import type { AcceptEventResponse } from '../../usecases/runs/accept-event';
+import type { AutomationDryRun } from '../../usecases/automations/automation-dry-run';
+import type { AcceptEventResponse } from '../../usecases/automations/runs/accept-event';
 import type { PublicImport, toImportSummary } from '../../domain/imports/public-import';
 import { describing, idOf, nullableTimestamp, tagSchema, timestamp } from './common';
 

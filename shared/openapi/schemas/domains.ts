@@ -4,7 +4,7 @@ import { DOMAIN_STATUSES, TLS_MODES, type toPublicDomain } from '../../domain/do
 import { DNS_HOSTS } from '../../domain/domains/dns-apply';
 import { STREAM_POLICIES, TENANT_STATUSES, type publicTenant } from '../../domain/tenants/tenant';
 import type { ApplyReport } from '../../usecases/dns-apply';
-import type { getTenantStats } from '../../usecases/get-tenant-stats';
+import type { getTenantStats } from '../../usecases/tenants/get-tenant-stats';
 import { describing, idOf, nullableTimestamp, timestamp } from './common';
 
 const RECORD_PURPOSES = ['ownership', 'dkim', 'return_path', 'spf', 'dmarc', 'inbound_mx'] as const;

@@ -9,7 +9,7 @@ import { EVENT_TYPES } from '../../domain/webhooks/event-types';
 import type { toPublicReceivedEmail } from '../../domain/inbound/received-email';
 import type { getReceivedEmail } from '../../usecases/inbound/received-emails';
 import type { toPublicTemplate, toPublicTemplateSummary } from '../../domain/templates/template';
-import type { TemplatePreview } from '../../usecases/templates';
+import type { TemplatePreview } from '../../usecases/templates/templates';
 import { CATEGORIES } from '../../domain/mail/category';
 import { describing, idOf, nullableTimestamp, timestamp } from './common';
 

@@ -7,10 +7,10 @@ import type { ProviderCredentials, ProviderSource } from '../../domain/imports/s
 import type { Clock } from '../../ports';
 import type { ImportRepository } from '../../store/imports';
 import type { RateLimitRepository } from '../../store/rate-limits';
-import type { CreateDomainDeps, DomainDeps } from '../domains';
-import type { SuppressionDeps } from '../suppressions';
-import type { TemplateDeps } from '../templates';
-import type { CreateWebhookDeps } from '../webhooks';
+import type { CreateDomainDeps, DomainDeps } from '../domains/deps';
+import type { SuppressionDeps } from '../suppressions/suppressions';
+import type { TemplateDeps } from '../templates/templates';
+import type { CreateWebhookDeps } from '../webhooks/webhooks';
 
 export interface ImportSettings {
   /**

@@ -10,7 +10,7 @@ import { AppError, ConflictError } from '../../domain/errors';
 import { pendingChanges, planDns, type DnsPlan } from '../../domain/imports/dns-plan';
 import { countItem, emptyPart, type DomainItem } from '../../domain/imports/report';
 import type { SourceDomain } from '../../domain/imports/source';
-import { createDomain } from '../domains';
+import { createDomain } from '../domains/manage';
 import { publishedRecords } from './published-records';
 import { afterEntries, currentPage, nextResource, workEntries, type StretchContext, type StretchResult } from './stretch';
 

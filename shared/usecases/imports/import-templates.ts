@@ -11,7 +11,7 @@ import { aliasFor, convertTemplate, templateCreateInput } from '../../domain/imp
 import { emptyPart, type TemplateItem } from '../../domain/imports/report';
 import type { SourceTemplateSummary } from '../../domain/imports/source';
 import { createTemplateSchema } from '../../domain/templates/schemas';
-import { createTemplate, publishTemplate } from '../templates';
+import { createTemplate, publishTemplate } from '../templates/templates';
 import { afterEntries, currentPage, nextResource, workEntries, type StretchContext, type StretchResult } from './stretch';
 
 /** Templates worked per stretch (each new one is a provider read and two writes). */

@@ -10,7 +10,7 @@ import { AppError } from '../../domain/errors';
 import { countItem, emptyPart, type WebhookItem } from '../../domain/imports/report';
 import { PROVIDER_LABELS, ProviderError, type SourceWebhook } from '../../domain/imports/source';
 import { webhooksByUrl } from '../../domain/imports/webhook-events';
-import { createWebhook } from '../webhooks';
+import { createWebhook } from '../webhooks/webhooks';
 import { nextResource, type StretchContext, type StretchResult } from './stretch';
 
 async function readAll(ctx: StretchContext): Promise<SourceWebhook[]> {

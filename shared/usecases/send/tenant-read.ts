@@ -15,48 +15,14 @@
  * lists and the default domain's claim are in the same batch. A wrong or missing guess costs one
  * follow-up read (and, for a tenant named by id whose external_id is not known yet, the tenant
  * lookup): never a wrong answer, since the decision is always made on what the reads returned.
+ *
+ * What was seen lives in a TenantGuesses, one per process (the send-context loader's), never in module state.
  */
 import { BoundedMap } from '../../bounded-map';
 import type { Tenant } from '../../domain/tenants/tenant';
 import type { SendContext } from '../../store/send-context';
 import { looksLikeTenantId, type StoredTenant } from '../../store/tenants';
 import type { TenantChoice } from './tenant-policy';
-
-const MAX = 10_000;
-const externalIdOf = new BoundedMap<string, string>(MAX);
-const tenantOfKeyHash = new BoundedMap<string, string | null>(MAX);
-const idOfName = new BoundedMap<string, string>(MAX);
-const defaultDomainOf = new BoundedMap<string, string | null>(MAX);
-const tenantOfDomain = new BoundedMap<string, string | null>(MAX);
-
-const named = (accountId: string, value: string) => `${accountId}\u0000${value}`;
-
-/** A key's tenant (immutable), learnt whenever the key is read. */
-export function rememberKeyTenant(keyHash: string, tenantId: string | null): void {
-  tenantOfKeyHash.set(keyHash, tenantId);
-}
-
-/** The tenant a key is limited to: an id, null for an account-wide key, undefined when not known yet. */
-export function keyTenantOf(keyHash: string): string | null | undefined {
-  return tenantOfKeyHash.get(keyHash);
-}
-
-/** What the send learnt about a tenant, for the next send's plan. */
-export function rememberTenant(tenant: Pick<Tenant, 'id' | 'account_id' | 'external_id' | 'default_from_domain'>): void {
-  externalIdOf.set(tenant.id, tenant.external_id);
-  idOfName.set(named(tenant.account_id, tenant.external_id), tenant.id);
-  defaultDomainOf.set(tenant.id, tenant.default_from_domain);
-}
-
-/** Which tenant owns a domain of the account (from its claim), for the next send's plan. */
-export function rememberDomainTenant(accountId: string, domain: string, tenantId: string | null): void {
-  tenantOfDomain.set(named(accountId, domain), tenantId);
-}
-
-/** Forgets every guess and fact (tests). */
-export function forgetTenantGuesses(): void {
-  for (const map of [externalIdOf, tenantOfKeyHash, idOfName, defaultDomainOf, tenantOfDomain]) map.clear();
-}
 
 export interface TenantReadPlan {
   /** Tenant items to read by external_id. */
@@ -69,39 +35,83 @@ export interface TenantReadPlan {
   defaultFromDomain: string | null;
 }
 
+const MAX = 10_000;
+const named = (accountId: string, value: string) => `${accountId}\u0000${value}`;
+
 /**
- * What to read for the send's tenant. `keyTenantId` undefined: the key is not known yet (read in this
- * batch); `fromDomain` null: the sender is a bare local part (its domain is the tenant's default).
+ * What this process has seen of tenants, to plan the next send's read: five bounded maps (10,000 entries
+ * each, oldest forgotten first). Two hold immutable facts (a tenant's external_id, a key's tenant); three
+ * hold guesses with no time bound that never decide (the read checks them). One per process, owned by the
+ * send-context loader (./send-context-loader.ts); a test builds its own, empty.
  */
-export function planTenantRead(input: { accountId: string; named: string | undefined; keyTenantId: string | null | undefined; fromDomain: string | null }): TenantReadPlan {
-  const externalIds: string[] = [];
-  const aliasIds: string[] = [];
-  let id: string | null = null;
-  if (input.named !== undefined) {
-    externalIds.push(input.named);
-    if (looksLikeTenantId(input.named)) {
-      id = input.named;
-      const external = externalIdOf.get(input.named);
-      if (external !== undefined) externalIds.push(external);
-      else aliasIds.push(input.named);
+export class TenantGuesses {
+  /** tenant id -> external_id: immutable. */
+  private readonly externalIdOf = new BoundedMap<string, string>(MAX);
+  /** key hash -> tenant id (null: account-wide): immutable. */
+  private readonly tenantOfKeyHash = new BoundedMap<string, string | null>(MAX);
+  /** (account, external_id) -> tenant id: a guess (the tenant may be deleted and re-created). */
+  private readonly idOfName = new BoundedMap<string, string>(MAX);
+  /** tenant id -> default_from_domain: a guess (the tenant's setting may change). */
+  private readonly defaultDomainOf = new BoundedMap<string, string | null>(MAX);
+  /** (account, domain) -> owning tenant id: a guess (a domain may move to another tenant). */
+  private readonly tenantOfDomain = new BoundedMap<string, string | null>(MAX);
+
+  /** A key's tenant (immutable), learnt whenever the key is read. */
+  rememberKeyTenant(keyHash: string, tenantId: string | null): void {
+    this.tenantOfKeyHash.set(keyHash, tenantId);
+  }
+
+  /** The tenant a key is limited to: an id, null for an account-wide key, undefined when not known yet. */
+  keyTenantOf(keyHash: string): string | null | undefined {
+    return this.tenantOfKeyHash.get(keyHash);
+  }
+
+  /** What the send learnt about a tenant, for the next send's plan. */
+  rememberTenant(tenant: Pick<Tenant, 'id' | 'account_id' | 'external_id' | 'default_from_domain'>): void {
+    this.externalIdOf.set(tenant.id, tenant.external_id);
+    this.idOfName.set(named(tenant.account_id, tenant.external_id), tenant.id);
+    this.defaultDomainOf.set(tenant.id, tenant.default_from_domain);
+  }
+
+  /** Which tenant owns a domain of the account (from its claim), for the next send's plan. */
+  rememberDomainTenant(accountId: string, domain: string, tenantId: string | null): void {
+    this.tenantOfDomain.set(named(accountId, domain), tenantId);
+  }
+
+  /**
+   * What to read for the send's tenant. `keyTenantId` undefined: the key is not known yet (read in this
+   * batch); `fromDomain` null: the sender is a bare local part (its domain is the tenant's default).
+   */
+  plan(input: { accountId: string; named: string | undefined; keyTenantId: string | null | undefined; fromDomain: string | null }): TenantReadPlan {
+    const externalIds: string[] = [];
+    const aliasIds: string[] = [];
+    let id: string | null = null;
+    if (input.named !== undefined) {
+      externalIds.push(input.named);
+      if (looksLikeTenantId(input.named)) {
+        id = input.named;
+        const external = this.externalIdOf.get(input.named);
+        if (external !== undefined) externalIds.push(external);
+        else aliasIds.push(input.named);
+      } else {
+        id = this.idOfName.get(named(input.accountId, input.named)) ?? null;
+      }
+    } else if (input.keyTenantId) {
+      id = input.keyTenantId;
     } else {
-      id = idOfName.get(named(input.accountId, input.named)) ?? null;
+      id = input.fromDomain ? (this.tenantOfDomain.get(named(input.accountId, input.fromDomain)) ?? null) : null;
     }
-  } else if (input.keyTenantId) {
-    id = input.keyTenantId;
-  } else {
-    id = input.fromDomain ? (tenantOfDomain.get(named(input.accountId, input.fromDomain)) ?? null) : null;
+    if (id !== null && input.named === undefined) {
+      const external = this.externalIdOf.get(id);
+      if (external !== undefined) externalIds.push(external);
+    }
+    return {
+      tenantExternalIds: externalIds,
+      tenantAliasIds: aliasIds,
+      tenantId: id,
+      defaultFromDomain: input.fromDomain === null && id !== null ? (this.defaultDomainOf.get(id) ?? null) : null,
+    };
   }
-  if (id !== null && input.named === undefined) {
-    const external = externalIdOf.get(id);
-    if (external !== undefined) externalIds.push(external);
-  }
-  return {
-    tenantExternalIds: externalIds,
-    tenantAliasIds: aliasIds,
-    tenantId: id,
-    defaultFromDomain: input.fromDomain === null && id !== null ? (defaultDomainOf.get(id) ?? null) : null,
-  };
 }
 
 /** The chosen tenant as the context read found it: found, missing (404 or none), or not read (look it up). */

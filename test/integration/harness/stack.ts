@@ -9,7 +9,7 @@ import { serviceClock } from '../../../shared/clock';
 import { loadConfig } from '../../../shared/config';
 import { AccountRepository } from '../../../shared/store/accounts';
 import { ApiKeyRepository } from '../../../shared/store/api-keys';
-import { createAccount, type AccountDeps, type CreateAccountInput } from '../../../shared/usecases/accounts';
+import { createAccount, type AccountDeps, type CreateAccountInput } from '../../../shared/usecases/access/accounts';
 import { randomUUID } from 'node:crypto';
 import type { LocalSesMessage, LocalSesMessageSummary } from '../../../localstack/emulators/ses';
 import { waitFor } from '../../support/wait';

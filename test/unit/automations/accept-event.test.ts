@@ -11,7 +11,7 @@ import { AppError, ConflictError, ForbiddenError } from '../../../shared/domain/
 import type { Idempotency } from '../../../shared/domain/emails/idempotency';
 import type { IdempotencyRecord } from '../../../shared/store/idempotency';
 import type { Principal } from '../../../shared/usecases/principal';
-import { acceptEvent, type AcceptEventDeps, type AcceptEventResponse, type CustomEvent } from '../../../shared/usecases/runs/accept-event';
+import { acceptEvent, type AcceptEventDeps, type AcceptEventResponse, type CustomEvent } from '../../../shared/usecases/automations/runs/accept-event';
 import { FakeRuns } from './fake-runs';
 
 const START = Date.parse('2026-11-23T10:00:00.000Z');

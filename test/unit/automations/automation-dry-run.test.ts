@@ -1,5 +1,5 @@
 /**
- * dryRunAutomation (shared/usecases/automation-dry-run.ts) over in-memory automations and published
+ * dryRunAutomation (shared/usecases/automations/automation-dry-run.ts) over in-memory automations and published
  * templates: any status runs, another account's automation is a 404, send steps are previewed exactly as
  * the run would build them (placeholders, HTML escaping, templates), and their errors fail the dry run.
  */
@@ -8,7 +8,7 @@ import type { Automation, Step } from '../../../shared/domain/automations/automa
 import { AppError, NotFoundError, ServiceUnavailableError } from '../../../shared/domain/errors';
 import type { PublishedTemplate } from '../../../shared/domain/templates/template';
 import type { GetPublishedOutcome } from '../../../shared/store/templates';
-import { dryRunAutomation, type AutomationDryRunDeps } from '../../../shared/usecases/automation-dry-run';
+import { dryRunAutomation, type AutomationDryRunDeps } from '../../../shared/usecases/automations/automation-dry-run';
 import type { Principal } from '../../../shared/usecases/principal';
 
 const AT = '2026-11-23T10:00:00.000Z';

@@ -9,7 +9,7 @@ import type { Run } from '../../../shared/domain/automations/run';
 import type { AutomationStepMessage } from '../../../shared/domain/messages';
 import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
 import { runWrites } from '../../../shared/store/run-changes';
-import { relayRuns as relayChanges, type RelayRunsDeps } from '../../../shared/usecases/runs/relay-runs';
+import { relayRuns as relayChanges, type RelayRunsDeps } from '../../../shared/usecases/automations/runs/relay-runs';
 import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-record';
 import { decodeAll, inserted, modified, removed, streamRecord } from '../../support/stream-records';
 import { FakeRuns, runItem, testRun } from './fake-runs';

@@ -9,7 +9,7 @@ import { AppError } from '../../../shared/domain/errors';
 import type { Idempotency } from '../../../shared/domain/emails/idempotency';
 import type { ParsedSendRequest } from '../../../shared/domain/emails/send-request';
 import type { Principal } from '../../../shared/usecases/principal';
-import { MAX_ATTEMPTS, runStep, STEP_LEASE_MS, type RunStepDeps } from '../../../shared/usecases/runs/run-step';
+import { MAX_ATTEMPTS, runStep, STEP_LEASE_MS, type RunStepDeps } from '../../../shared/usecases/automations/runs/run-step';
 import { FakeRuns, testRun } from './fake-runs';
 
 const START = Date.parse('2026-11-23T10:00:00.000Z');

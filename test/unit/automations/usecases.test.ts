@@ -4,7 +4,7 @@ import type { Automation } from '../../../shared/domain/automations/automation';
 import { createAutomationSchema, updateAutomationSchema } from '../../../shared/domain/automations/schemas';
 import type { Page } from '../../../shared/store/cursor';
 import type { SaveAutomationOutcome } from '../../../shared/store/automations';
-import { changeAutomationStatus, createAutomation, deleteAutomation, updateAutomation, type AutomationDeps } from '../../../shared/usecases/automations';
+import { changeAutomationStatus, createAutomation, deleteAutomation, updateAutomation, type AutomationDeps } from '../../../shared/usecases/automations/automations';
 import type { Principal } from '../../../shared/usecases/principal';
 
 const NOW = new Date('2026-11-23T10:00:00.000Z');

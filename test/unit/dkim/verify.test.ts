@@ -9,7 +9,7 @@ import { dkimTxtValue, type DkimKey } from '../../../shared/dkim/keys';
 import { signDkim } from '../../../shared/dkim/sign';
 import { verifySignatures, type ResolveTxt } from '../../../shared/dkim/verify';
 import { verifyDkim } from '../../support/mailauth-dkim';
-import { probeMessage } from '../../../shared/usecases/domains';
+import { probeMessage } from '../../../shared/usecases/domains/verify';
 import { DOMAIN, KEY_NAME, SELECTOR, dnsError, publishing, signedFixture, txtResolver } from './helpers';
 
 let key: DkimKey;

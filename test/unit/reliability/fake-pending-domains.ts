@@ -6,7 +6,7 @@
  */
 import type { Domain, DnsRecord, ProviderVerification } from '../../../shared/domain/domains/domain';
 import type { ProviderDomainState } from '../../../shared/ports';
-import type { ProviderPendingDeps } from '../../../shared/usecases/reconcile-provider-pending';
+import type { ProviderPendingDeps } from '../../../shared/usecases/domains/reconcile-provider-pending';
 
 export const RECHECK = { providerRecheckMs: 2 * 60_000, providerRecheckLateMs: 15 * 60_000 };
 

@@ -1,5 +1,5 @@
 /**
- * The reconciler's deps (shared/usecases/reconcile.ts) over in-memory fakes of its ports and stores, for
+ * The reconciler's deps (shared/usecases/reliability/reconcile.ts) over in-memory fakes of its ports and stores, for
  * the pass's tests and the recoverer table's: what the fakes were asked to queue, publish and move is
  * kept for the tests to read (`due`: item id -> due time, -1 once out of the index).
  */
@@ -11,7 +11,7 @@ import { newRun, type Run } from '../../../shared/domain/automations/run';
 import { DEFAULT_RECOVERY_BOUNDS as B } from '../../../shared/domain/reliability/bounds';
 import type { DueEntry } from '../../../shared/store/due-work';
 import type { StoredEmail } from '../../../shared/store/emails';
-import type { ReconcileDeps } from '../../../shared/usecases/reconcile';
+import type { ReconcileDeps } from '../../../shared/usecases/reliability/reconcile';
 import type { ProviderDomainState } from '../../../shared/ports';
 import { fakePendingDomains } from './fake-pending-domains';
 

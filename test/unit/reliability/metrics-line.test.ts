@@ -1,9 +1,9 @@
 /** The reconciler's log line: an idle pass at most once per IDLE_REPORT_EVERY_MS, any pass that did something always. */
 import { IDLE_REPORT_EVERY_MS, isIdleReport, reconcileMetricsLine, shouldLogReport } from '../../../shared/reliability-metrics';
-import type { ReconcileReport } from '../../../shared/usecases/reconcile';
-import { NO_SES_TENANT_WORK } from '../../../shared/usecases/reconcile-ses-tenants';
+import type { ReconcileReport } from '../../../shared/usecases/reliability/reconcile';
+import { NO_SES_TENANT_WORK } from '../../../shared/usecases/tenants/reconcile-ses-tenants';
 import { NO_UNQUEUED_INBOUND_WORK } from '../../../shared/usecases/inbound/discard-unqueued';
-import { NO_PROVIDER_PENDING_WORK } from '../../../shared/usecases/reconcile-provider-pending';
+import { NO_PROVIDER_PENDING_WORK } from '../../../shared/usecases/domains/reconcile-provider-pending';
 
 const idle: ReconcileReport = { examined: 0, redriven_queued: 0, redriven_scheduled: 0, redriven_webhooks: 0, redriven_runs: 0, delayed: 0, expired: 0, reannounced: 0, waiting: 0, cleared: 0, errors: 0, oldest_due_at: null, ...NO_SES_TENANT_WORK, ...NO_UNQUEUED_INBOUND_WORK, ...NO_PROVIDER_PENDING_WORK };
 

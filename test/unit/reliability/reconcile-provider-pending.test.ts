@@ -1,12 +1,12 @@
 /**
- * The reconciler's DOMAIN entries (shared/usecases/reconcile-provider-pending.ts) with an in-memory store
+ * The reconciler's DOMAIN entries (shared/usecases/domains/reconcile-provider-pending.ts) with an in-memory store
  * that keeps the real store's conditions (./fake-pending-domains.ts): a domain SES verifies after its DNS
  * check is completed with no GET or verify, asked again with the backoff while SES still verifies it,
  * dropped after SES's 72 hours, and never written over a check recorded meanwhile.
  */
 import { PROVIDER_VERIFICATION_WINDOW_MS } from '../../../shared/domain/domains/provider-recheck';
 import type { ProviderDomainState } from '../../../shared/ports';
-import { reconcileProviderPending } from '../../../shared/usecases/reconcile-provider-pending';
+import { reconcileProviderPending } from '../../../shared/usecases/domains/reconcile-provider-pending';
 import { fakePendingDomains, RECHECK } from './fake-pending-domains';
 
 const T0 = Date.parse('2026-11-22T12:00:00.000Z');

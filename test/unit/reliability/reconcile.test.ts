@@ -1,6 +1,6 @@
 /** The reconciler use case with in-memory fakes of its ports: what it re-drives, reports and moves. */
 import { DEFAULT_RECOVERY_BOUNDS as B } from '../../../shared/domain/reliability/bounds';
-import { reconcile } from '../../../shared/usecases/reconcile';
+import { reconcile } from '../../../shared/usecases/reliability/reconcile';
 import type { ProviderDomainState } from '../../../shared/ports';
 import { automationRun as run, email, fakeReconcileDeps as fakes, iso, NOW, webhookDelivery as delivery } from './fake-reconcile-deps';
 

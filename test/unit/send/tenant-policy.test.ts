@@ -1,7 +1,6 @@
 /** The tenant rules of a send: the pure policy, and the send core applying them within its one context read. */
 import { sendEmail } from '../../../shared/usecases/send/accept';
 import { checkDomainOwner, checkTenantMaySend, chooseSendTenant, completeSender, tenantFiringRefusal } from '../../../shared/usecases/send/tenant-policy';
-import { forgetTenantGuesses } from '../../../shared/usecases/send/tenant-read';
 import { sendRequestSchema, type SendRequest } from '../../../shared/domain/emails/send-request';
 import { account, fakeSendDeps, keyLookup, storedTenant, tenant } from '../usecases/send-fakes';
 
@@ -82,8 +81,7 @@ function world(options: { tenants?: typeof ACME[]; domains?: [string, string | n
 }
 
 describe('send core: tenants', () => {
-  beforeEach(() => forgetTenantGuesses());
-
+  // Each test's world() builds its own send-context loader: its guesses start empty, as in a new process.
   it('reads a tenant named by external_id in the one context read; from the second send on, its lists too (no further read)', async () => {
     const { deps, w } = world();
     await sendEmail(deps, { apiKeyHash: 'hash-account' }, request({ tenant: 'acme' }));

@@ -1,4 +1,4 @@
-/** SMTP credential use cases (shared/usecases/smtp-credentials.ts) and their input schema over in-memory fakes. */
+/** SMTP credential use cases (shared/usecases/access/smtp-credentials.ts) and their input schema over in-memory fakes. */
 import { createHash } from 'node:crypto';
 import { createApiKeySchema } from '../../../shared/domain/api-keys/schemas';
 import { isId } from '../../../shared/domain/ids';
@@ -6,7 +6,7 @@ import { createSmtpCredentialSchema } from '../../../shared/domain/smtp-credenti
 import { looksLikeSmtpPassword } from '../../../shared/domain/smtp-credentials/secret';
 import { SMTP_CREDENTIAL_SCOPES, toPublicSmtpCredential, type SmtpCredential } from '../../../shared/domain/smtp-credentials/smtp-credential';
 import type { Principal } from '../../../shared/usecases/principal';
-import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential, revokeTenantSmtpCredentials, type SmtpCredentialDeps } from '../../../shared/usecases/smtp-credentials';
+import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential, revokeTenantSmtpCredentials, type SmtpCredentialDeps } from '../../../shared/usecases/access/smtp-credentials';
 import { account, NOW, storedTenant, tenant } from '../usecases/send-fakes';
 import type { StoredTenant } from '../../../shared/store/tenants';
 

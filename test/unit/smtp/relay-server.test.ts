@@ -14,6 +14,7 @@ import { hashSecret } from '../../../shared/domain/api-keys/secret';
 import { generateSmtpPassword } from '../../../shared/domain/smtp-credentials/secret';
 import { createRelayServer, type RelayDeps, type RelayServer } from '../../../shared/smtp/relay-server';
 import type { ApiKeyLookup } from '../../../shared/store/api-keys';
+import { SendContextLoader, type SendContextLoaderPorts } from '../../../shared/usecases/send/send-context-loader';
 
 process.env.LOG_LEVEL = 'silent';
 
@@ -24,12 +25,19 @@ const key: ApiKeyLookup = { kind: 'smtp', key_id: 'key_1', account_id: account.i
 const lookup = (hash: string) => (hash === hashSecret(password) ? key : null);
 
 function fakeDeps(touches: string[]): RelayDeps {
-  return {
-    apiKeys: { findByHash: async (hash: string) => lookup(hash), findWithAccount: async (hash: string) => ({ key: lookup(hash), account }) },
-    accounts: { get: async () => account },
+  const apiKeys = { findByHash: async (hash: string) => lookup(hash), findWithAccount: async (hash: string) => ({ key: lookup(hash), account }) };
+  const sendContextLoader = new SendContextLoader({
+    apiKeys,
     sendContext: { read: async (query: { apiKeyHash?: string }) => ({ key: query.apiKeyHash ? lookup(query.apiKeyHash) : null, account, domain: null, suppressed: [], optedOut: [], idempotency: null, tenants: [], tenantAliases: [] }) },
-    suppressions: { get: async () => null },
     domains: { get: async () => null },
+    sandboxDomain: SANDBOX,
+  } as unknown as SendContextLoaderPorts);
+  return {
+    apiKeys,
+    accounts: { get: async () => account },
+    sendContextLoader,
+    keyAccounts: sendContextLoader.keyAccounts,
+    suppressions: { get: async () => null },
     clock: { now: () => new Date() },
     sandboxDomain: SANDBOX,
     smtpCredentials: { touchLastUsed: async (_account: string, credential: string, at: string) => void touches.push(`${credential}@${at}`) },

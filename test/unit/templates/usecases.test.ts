@@ -14,7 +14,7 @@ import {
   renderTemplatePreview,
   updateTemplate,
   type TemplateDeps,
-} from '../../../shared/usecases/templates';
+} from '../../../shared/usecases/templates/templates';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 

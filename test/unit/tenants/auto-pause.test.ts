@@ -1,11 +1,11 @@
 /** Automatic pause thresholds, the pause check after a stats batch, and tenant.paused / tenant.resumed from the stream. */
 import { autoPauseReason } from '../../../shared/domain/tenants/auto-pause';
 import { emptyCounts, type StatsDelta } from '../../../shared/domain/tenants/stats';
-import { aggregateTenantStats } from '../../../shared/usecases/aggregate-tenant-stats';
-import { autoPauseTenants } from '../../../shared/usecases/auto-pause-tenants';
+import { aggregateTenantStats } from '../../../shared/usecases/tenants/aggregate-tenant-stats';
+import { autoPauseTenants } from '../../../shared/usecases/tenants/auto-pause-tenants';
 import { tenantEmailWrites } from '../../../shared/store/tenant-email-changes';
 import { tenantStatusChanges } from '../../../shared/store/tenant-status-changes';
-import { publishTenantEvents, tenantEventOf } from '../../../shared/usecases/publish-tenant-events';
+import { publishTenantEvents, tenantEventOf } from '../../../shared/usecases/tenants/publish-tenant-events';
 import { changesOf, decodeAll, inserted, modified } from '../../support/stream-records';
 
 const day = (sent: number, bounced = 0, complained = 0) => ({ ...emptyCounts(), sent, bounced, complained });

@@ -5,7 +5,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { statsDelta, statsView, emptyCounts } from '../../../shared/domain/tenants/stats';
 import { tenantEmailWrites } from '../../../shared/store/tenant-email-changes';
-import { aggregateTenantStats } from '../../../shared/usecases/aggregate-tenant-stats';
+import { aggregateTenantStats } from '../../../shared/usecases/tenants/aggregate-tenant-stats';
 import type { StatsDelta } from '../../../shared/domain/tenants/stats';
 import { changesOf, decodeAll, inserted, modified, removed } from '../../support/stream-records';
 

@@ -3,7 +3,7 @@ import type { Account } from '../../../shared/domain/accounts/account';
 import type { Tenant } from '../../../shared/domain/tenants/tenant';
 import type { TenantRepository, StoredTenant } from '../../../shared/store/tenants';
 import type { Principal } from '../../../shared/usecases/principal';
-import { createTenant, deleteTenant, updateTenant, type TenantDeps, type TenantCleanupStep } from '../../../shared/usecases/tenants';
+import { createTenant, deleteTenant, updateTenant, type TenantDeps, type TenantCleanupStep } from '../../../shared/usecases/tenants/tenants';
 import { FakeSesTenants } from '../../support/fake-ses-tenants';
 
 const account: Account = { id: 'acc_1', email: 'o@x.test', plan: 'scale', payment_method: true, tenants_enabled: true, created_at: '', updated_at: '' };

@@ -14,7 +14,7 @@ import { createKeysOnlyTable } from '../../support/template-table';
 import { SqsSendQueue } from '../../../shared/aws/sqs-send-queue';
 import { DeferredUsageCounters, type UsageIncrement } from '../../../shared/store/deferred-usage';
 import { emailAcceptances } from '../../../shared/store/email-acceptance-changes';
-import { relayOutbox as relayChanges, usageToken, type RelayOutboxDeps } from '../../../shared/usecases/relay-outbox';
+import { relayOutbox as relayChanges, usageToken, type RelayOutboxDeps } from '../../../shared/usecases/delivery/relay-outbox';
 import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-record';
 import { decodeAll, emailItem, inserted, streamRecord } from '../../support/stream-records';
 

@@ -211,11 +211,11 @@ describe('send core: templates', () => {
   });
 
   it('checks the caller before reporting a template problem: 401 for a revoked key', async () => {
-    const { deps } = fakeSendDeps({ keys: new Map([['hash-t', keyLookup()]]) });
+    const { deps, world } = fakeSendDeps({ keys: new Map([['hash-t', keyLookup()]]) });
     await sendEmail(deps, { apiKeyHash: 'hash-t' }, request());
-    const { deps: after, world } = fakeSendDeps();
-    // Same process: the key's account is remembered, the key itself is gone.
-    await expect(sendEmail({ ...after }, { apiKeyHash: 'hash-t' }, { to: ['owner@example.com'], template: { id: 'nope' } } as never)).rejects.toMatchObject({ status: 401 });
+    // Same loader (same process): the key's account is remembered, the key itself is gone.
+    world.keys.delete('hash-t');
+    await expect(sendEmail(deps, { apiKeyHash: 'hash-t' }, { to: ['owner@example.com'], template: { id: 'nope' } } as never)).rejects.toMatchObject({ status: 401 });
     expect(world.templateReads).toEqual(['nope']);
   });
 });

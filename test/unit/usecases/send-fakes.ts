@@ -6,6 +6,7 @@ import type { ApiKeyLookup } from '../../../shared/store/api-keys';
 import type { IdempotencyRecord } from '../../../shared/store/idempotency';
 import type { SendContext, SendContextQuery } from '../../../shared/store/send-context';
 import type { SendDeps } from '../../../shared/usecases/send/accept';
+import { SendContextLoader, type SendContextLoaderPorts } from '../../../shared/usecases/send/send-context-loader';
 import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
 import type { Tenant } from '../../../shared/domain/tenants/tenant';
 import type { StoredTenant } from '../../../shared/store/tenants';
@@ -75,38 +76,18 @@ export interface World {
   /** Templates by alias: published, or 'draft' (never published). */
   templates: Map<string, PublishedTemplate | 'draft'>;
   templateReads: string[];
+  /** Domain items by id (claims written before they carried the status are completed from them). */
+  domainItems: Map<string, { id: string; account_id: string; status: 'verified' | 'pending' }>;
+  /** Calls of domains.get (a legacy claim's completion). */
+  domainReads: string[];
+  /** Calls of apiKeys.findByHash (the first request of a key in a process). */
+  keyLookups: string[];
 }
 
-export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; world: World } {
-  const w: World = {
-    tenants: new Map(),
-    tenantSuppressed: new Map(),
-    tenantLookups: [],
-    keys: new Map(),
-    accounts: new Map([['acc_1', account()]]),
-    domains: new Map(),
-    suppressed: new Set(),
-    optedOut: new Set(),
-    idempotency: new Map(),
-    accepted: [],
-    created: [],
-    events: [],
-    contextReads: [],
-    scheduled: [],
-    unscheduled: [],
-    createdInternals: new Map(),
-    templates: new Map(),
-    templateReads: [],
-    ...world,
-  };
-  const deps: SendDeps = {
+/** In-memory fakes of the send-context loader's ports, over a world. */
+export function fakeLoaderPorts(w: World): SendContextLoaderPorts {
+  return {
     tenants: {
-      advanceRamp: async (t, from, to) => {
-        const stored = [...w.tenants.values()].find((s) => s.tenant.account_id === t.account_id && s.tenant.external_id === t.external_id);
-        if (!stored || stored.ramp.day !== from.day) return false;
-        stored.ramp = to;
-        return true;
-      },
       find: async (accountId, ref) => {
         w.tenantLookups.push(ref);
         return [...w.tenants.values()].find((s) => s.tenant.account_id === accountId && (s.tenant.external_id === ref || s.tenant.id === ref)) ?? null;
@@ -137,6 +118,66 @@ export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; worl
         };
       },
     },
+    apiKeys: {
+      findByHash: async (hash) => {
+        w.keyLookups.push(hash);
+        return w.keys.get(hash) ?? null;
+      },
+    },
+    domains: {
+      get: async (id) => {
+        w.domainReads.push(id);
+        const domain = w.domainItems.get(id);
+        return domain ? ({ domain } as unknown as Awaited<ReturnType<SendContextLoaderPorts['domains']['get']>>) : null;
+      },
+    },
+    sandboxDomain: SANDBOX,
+  };
+}
+
+/** An empty world (one account, acc_1), with `world` laid over it. */
+export function fakeWorld(world: Partial<World> = {}): World {
+  return {
+    tenants: new Map(),
+    tenantSuppressed: new Map(),
+    tenantLookups: [],
+    keys: new Map(),
+    accounts: new Map([['acc_1', account()]]),
+    domains: new Map(),
+    suppressed: new Set(),
+    optedOut: new Set(),
+    idempotency: new Map(),
+    accepted: [],
+    created: [],
+    events: [],
+    contextReads: [],
+    scheduled: [],
+    unscheduled: [],
+    createdInternals: new Map(),
+    templates: new Map(),
+    templateReads: [],
+    domainItems: new Map(),
+    domainReads: [],
+    keyLookups: [],
+    ...world,
+  };
+}
+
+export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; world: World } {
+  const w = fakeWorld(world);
+  const ports = fakeLoaderPorts(w);
+  const deps: SendDeps = {
+    // A fresh loader: empty caches, as in a new process.
+    sendContextLoader: new SendContextLoader(ports),
+    tenants: {
+      advanceRamp: async (t, from, to) => {
+        const stored = [...w.tenants.values()].find((s) => s.tenant.account_id === t.account_id && s.tenant.external_id === t.external_id);
+        if (!stored || stored.ramp.day !== from.day) return false;
+        stored.ramp = to;
+        return true;
+      },
+      find: ports.tenants.find,
+    },
     emails: {
       accept: async (request) => {
         const outcome = w.acceptOutcome?.(request) ?? { kind: 'accepted', reserved: [] };
@@ -151,8 +192,6 @@ export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; worl
         w.createdInternals.set(email.id, internals);
       },
     },
-    apiKeys: { findByHash: async (hash) => w.keys.get(hash) ?? null },
-    domains: { get: async () => null },
     usage: { current: async () => 0 },
     tenantStats: { read: async (_tenantId, days) => days.map(() => emptyCounts()) },
     idempotency: { get: async (_account, key) => w.idempotency.get(key) ?? null },

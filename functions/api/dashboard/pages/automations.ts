@@ -12,10 +12,10 @@ import { eventRequestSchema } from '../../../../shared/domain/automations/event-
 import { toRunSummary } from '../../../../shared/domain/automations/run-view';
 import { createAutomationSchema } from '../../../../shared/domain/automations/schemas';
 import { parseWith } from '../../../../shared/http/validate';
-import type { AutomationDryRun } from '../../../../shared/usecases/automation-dry-run';
-import { listAutomationRuns } from '../../../../shared/usecases/automation-runs';
-import { changeAutomationStatus, createAutomation, getAutomation, listAutomations } from '../../../../shared/usecases/automations';
-import { acceptEvent } from '../../../../shared/usecases/runs/accept-event';
+import type { AutomationDryRun } from '../../../../shared/usecases/automations/automation-dry-run';
+import { listAutomationRuns } from '../../../../shared/usecases/automations/automation-runs';
+import { changeAutomationStatus, createAutomation, getAutomation, listAutomations } from '../../../../shared/usecases/automations/automations';
+import { acceptEvent } from '../../../../shared/usecases/automations/runs/accept-event';
 import { buttonForm, field, formAction, jsonField, input, pager, pageRequest, pageState, postForm, redirectTo, render, textarea, type PageContext, param } from './forms';
 import { doorAttributes } from './doors';
 import type { PageRoutes } from './page-routes';

@@ -5,8 +5,8 @@
  */
 import { AppError } from '../../../../shared/domain/errors';
 import type { Tenant } from '../../../../shared/domain/tenants/tenant';
-import { getTenantStats } from '../../../../shared/usecases/get-tenant-stats';
-import { listTenants } from '../../../../shared/usecases/tenants';
+import { getTenantStats } from '../../../../shared/usecases/tenants/get-tenant-stats';
+import { listTenants } from '../../../../shared/usecases/tenants/tenants';
 import { pager, pageState, render } from './forms';
 import type { PageRoutes } from './page-routes';
 import { badge, html, percent, table, time, type Html } from './layout';

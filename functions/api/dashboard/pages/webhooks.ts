@@ -19,7 +19,7 @@ import {
   listWebhooks,
   replayWebhookDelivery,
   updateWebhook,
-} from '../../../../shared/usecases/webhooks';
+} from '../../../../shared/usecases/webhooks/webhooks';
 import { buttonForm, checkboxes, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render, secretBox, type PageContext, param } from './forms';
 import { doorAttributes } from './doors';
 import type { PageRoutes } from './page-routes';

@@ -1,0 +1,63 @@
+/**
+ * API key use cases: create (secret shown once), list (never secrets), revoke. Keys are an account-wide
+ * resource: a key limited to a tenant can do none of this (403 forbidden, spec Authentication 3).
+ */
+import type { ApiKey } from '../../domain/api-keys/api-key';
+import type { CreateApiKeyInput } from '../../domain/api-keys/schemas';
+import { generateApiKeySecret, hashSecret, secretHint } from '../../domain/api-keys/secret';
+import { NotFoundError } from '../../domain/errors';
+import { newId } from '../../domain/ids';
+import type { Clock } from '../../ports';
+import type { ApiKeyRepository } from '../../store/api-keys';
+import type { Page } from '../../store/cursor';
+import type { PageRequest } from '../../store/paginate';
+import type { Principal } from '../principal';
+import type { Tenant } from '../../domain/tenants/tenant';
+import { requireAccountKey, resolveTenant, type TenantScopeDeps } from '../tenant-scope';
+
+export interface ApiKeyDeps {
+  apiKeys: ApiKeyRepository;
+  tenants: TenantScopeDeps['tenants'];
+  clock: Clock;
+}
+
+export async function createApiKey(deps: ApiKeyDeps, principal: Principal, input: CreateApiKeyInput): Promise<{ apiKey: ApiKey; secret: string }> {
+  requireAccountKey(principal, 'create API keys');
+  // 403 tenants_not_enabled or 404: the one tenant rule every request follows.
+  const tenant = await resolveTenant(deps, principal, input.tenant);
+  const secret = generateApiKeySecret();
+  const apiKey: ApiKey = {
+    id: newId('key'),
+    account_id: principal.account.id,
+    name: input.name,
+    scopes: input.scopes,
+    tenant: tenant?.id ?? null,
+    ...(tenant ? { tenant_external_id: tenant.external_id } : {}),
+    allowed_domains: input.allowed_domains ?? null,
+    hint: secretHint(secret),
+    created_at: deps.clock.now().toISOString(),
+  };
+  if ((await deps.apiKeys.create(apiKey, hashSecret(secret), tenant)) === 'tenant_gone') throw new NotFoundError('Tenant', tenant!.external_id);
+  return { apiKey, secret };
+}
+
+export function listApiKeys(deps: ApiKeyDeps, principal: Principal, page: PageRequest): Promise<Page<ApiKey>> {
+  requireAccountKey(principal, 'list API keys');
+  return deps.apiKeys.list(principal.account.id, page);
+}
+
+export async function revokeApiKey(deps: ApiKeyDeps, principal: Principal, keyId: string): Promise<void> {
+  requireAccountKey(principal, 'revoke API keys');
+  const deleted = await deps.apiKeys.delete(principal.account.id, keyId);
+  if (!deleted) throw new NotFoundError('API key', keyId);
+}
+
+/**
+ * A tenant's deletion: revokes every key limited to it (both items of each, together), so they stop
+ * working at once. Idempotent: a key already gone is skipped.
+ */
+export async function revokeTenantKeys(deps: { apiKeys: Pick<ApiKeyRepository, 'tenantKeyIds' | 'delete'> }, tenant: Pick<Tenant, 'id' | 'account_id'>): Promise<number> {
+  const ids = await deps.apiKeys.tenantKeyIds(tenant.account_id, tenant.id);
+  for (const id of ids) await deps.apiKeys.delete(tenant.account_id, id);
+  return ids.length;
+}

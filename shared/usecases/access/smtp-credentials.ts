@@ -1,0 +1,67 @@
+/**
+ * SMTP credential use cases: create (password shown once), list (never secrets), revoke (at once: the
+ * relay re-checks the credential for every message). Limited to a tenant and to sending domains exactly
+ * as API keys are. Credentials are an account-wide resource: a key limited to a tenant can do none of
+ * this (403 forbidden, spec Authentication 3).
+ */
+import { hashSecret } from '../../domain/api-keys/secret';
+import { NotFoundError } from '../../domain/errors';
+import { isId, newId } from '../../domain/ids';
+import { generateSmtpPassword } from '../../domain/smtp-credentials/secret';
+import type { CreateSmtpCredentialInput } from '../../domain/smtp-credentials/schemas';
+import type { SmtpCredential } from '../../domain/smtp-credentials/smtp-credential';
+import type { Tenant } from '../../domain/tenants/tenant';
+import type { Clock } from '../../ports';
+import type { Page } from '../../store/cursor';
+import type { PageRequest } from '../../store/paginate';
+import type { SmtpCredentialRepository } from '../../store/smtp-credentials';
+import type { Principal } from '../principal';
+import { requireAccountKey, resolveTenant, type TenantScopeDeps } from '../tenant-scope';
+
+export interface SmtpCredentialDeps {
+  smtpCredentials: Pick<SmtpCredentialRepository, 'create' | 'list' | 'delete'>;
+  tenants: TenantScopeDeps['tenants'];
+  clock: Clock;
+}
+
+export async function createSmtpCredential(deps: SmtpCredentialDeps, principal: Principal, input: CreateSmtpCredentialInput): Promise<{ credential: SmtpCredential; password: string }> {
+  requireAccountKey(principal, 'create SMTP credentials');
+  // 403 tenants_not_enabled or 404: the one tenant rule every request follows.
+  const tenant = await resolveTenant(deps, principal, input.tenant);
+  const password = generateSmtpPassword();
+  const credential: SmtpCredential = {
+    id: newId('smtp'),
+    account_id: principal.account.id,
+    name: input.name,
+    tenant: tenant?.id ?? null,
+    ...(tenant ? { tenant_external_id: tenant.external_id } : {}),
+    allowed_domains: input.allowed_domains ?? null,
+    created_at: deps.clock.now().toISOString(),
+    last_used_at: null,
+  };
+  if ((await deps.smtpCredentials.create(credential, hashSecret(password), tenant)) === 'tenant_gone') throw new NotFoundError('Tenant', tenant!.external_id);
+  return { credential, password };
+}
+
+export function listSmtpCredentials(deps: SmtpCredentialDeps, principal: Principal, page: PageRequest): Promise<Page<SmtpCredential>> {
+  requireAccountKey(principal, 'list SMTP credentials');
+  return deps.smtpCredentials.list(principal.account.id, page);
+}
+
+export async function revokeSmtpCredential(deps: SmtpCredentialDeps, principal: Principal, credentialId: string): Promise<void> {
+  requireAccountKey(principal, 'revoke SMTP credentials');
+  // Not one of our ids (too long for a key, say): unknown, without a read.
+  if (!isId('smtp', credentialId) || !(await deps.smtpCredentials.delete(principal.account.id, credentialId))) {
+    throw new NotFoundError('SMTP credential', credentialId);
+  }
+}
+
+/** A tenant's deletion: revokes every credential limited to it. Idempotent: one already gone is skipped. */
+export async function revokeTenantSmtpCredentials(
+  deps: { smtpCredentials: Pick<SmtpCredentialRepository, 'tenantCredentialIds' | 'delete'> },
+  tenant: Pick<Tenant, 'id' | 'account_id'>,
+): Promise<number> {
+  const ids = await deps.smtpCredentials.tenantCredentialIds(tenant.account_id, tenant.id);
+  for (const id of ids) await deps.smtpCredentials.delete(tenant.account_id, id);
+  return ids.length;
+}

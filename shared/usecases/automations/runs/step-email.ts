@@ -1,0 +1,53 @@
+/**
+ * A `send_email` step as a send request (docs/automations.md, "send_email"): the step's fields with the
+ * run's event filled in (`{{event.*}}`), in the wire shape of `POST /emails`, parsed by the same schema,
+ * so every rule of a send applies. Pure.
+ *
+ * - `to` defaults to `["{{event.email}}"]`; a recipient that fills to "" is dropped (an event without
+ *   the value), and no recipient at all is the step's error.
+ * - Values are HTML-escaped in `html`; line breaks become spaces in `subject` (one header line).
+ * - Values the event lacks fill as "" and are listed in `missing` (the step's output shows them).
+ * - The idempotency key is derived from (run, step key) and holds a space, which no API request's
+ *   Idempotency-Key may: a retried step re-sends into the same key and gets the same email back.
+ */
+import type { SendEmailStep } from '../../../domain/automations/automation';
+import type { AutomationEvent } from '../../../domain/automations/evaluate-condition';
+import { fillEventPlaceholders, fillEventPlaceholdersDeep } from '../../../domain/automations/event-placeholders';
+import { requestFingerprint, type Idempotency } from '../../../domain/emails/idempotency';
+import { sendRequestSchema, type ParsedSendRequest } from '../../../domain/emails/send-request';
+
+export type StepEmail = { ok: true; request: ParsedSendRequest; idempotency: Idempotency; missing: string[] } | { ok: false; error: string; missing: string[] };
+
+export function stepEmailRequest(step: SendEmailStep, event: AutomationEvent, runId: string): StepEmail {
+  const { key: _key, type: _type, next: _next, html, subject, ...rest } = step;
+  const plain = fillEventPlaceholdersDeep({ ...rest, to: rest.to?.length ? rest.to : ['{{event.email}}'] }, event);
+  const missing = new Set(plain.missing);
+  const body: Record<string, unknown> = { ...plain.value };
+  body.to = (plain.value.to as string[]).map((address) => address.trim()).filter((address) => address !== '');
+  if (Array.isArray(body.reply_to)) body.reply_to = (body.reply_to as string[]).filter((address) => address.trim() !== '');
+  if (subject !== undefined) {
+    const filled = fillEventPlaceholders(subject, event);
+    filled.missing.forEach((path) => missing.add(path));
+    body.subject = filled.text.replace(/[\r\n]+/g, ' ');
+  }
+  if (html !== undefined) {
+    const filled = fillEventPlaceholders(html, event, { escapeHtml: true });
+    filled.missing.forEach((path) => missing.add(path));
+    body.html = filled.text;
+  }
+  const missingList = [...missing];
+  if ((body.to as string[]).length === 0) {
+    return { ok: false, error: `no recipient: the step's to (${(rest.to ?? ['{{event.email}}']).join(', ')}) is empty for this event`, missing: missingList };
+  }
+  const parsed = sendRequestSchema.safeParse(body);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'request'}: ${issue.message}`);
+    return { ok: false, error: `invalid email for this event: ${problems.join('; ')}`, missing: missingList };
+  }
+  return {
+    ok: true,
+    request: parsed.data,
+    idempotency: { key: `automation step ${runId} ${step.key}`, fingerprint: requestFingerprint('automation-step', body) },
+    missing: missingList,
+  };
+}

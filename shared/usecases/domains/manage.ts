@@ -1,0 +1,144 @@
+/**
+ * Sending domains: add (with a fresh DKIM key and the records to publish), list, read, change delivery
+ * settings and delete.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { generateDkimKey, newSelector } from '../../dkim/keys';
+import { PLANS, upgradeUrl } from '../../domain/accounts/plans';
+import { dkimKeyContext, type Domain } from '../../domain/domains/domain';
+import { planInboundChange } from '../../domain/domains/inbound-change';
+import { expectedRecords, inboundSubdomainOf } from '../../domain/domains/records';
+import type { CreateDomainInput, UpdateDomainInput } from '../../domain/domains/schemas';
+import { AppError, ConflictError, NotFoundError } from '../../domain/errors';
+import { newId } from '../../domain/ids';
+import { logError } from '../../log';
+import type { Page } from '../../store/cursor';
+import type { PageRequest } from '../../store/paginate';
+import { completeProviderVerification } from './complete-provider-verification';
+import type { Principal } from '../principal';
+import { unlinkTenantDomain } from '../tenants/ses-tenant-links';
+import { resolveTenant } from '../tenant-scope';
+import { limitedTenantOf, tenantRefOf } from '../visibility';
+import { CHANGE_ATTEMPTS, changedMeanwhile, owned, tenantGone, type CreateDomainDeps, type DomainDeps } from './deps';
+
+/** A per-account, stable claim token: the same account sees the same instructions every time. */
+function claimToken(accountId: string, name: string): string {
+  return createHash('sha256').update(`${accountId}:${name}`).digest('base64url').slice(0, 32);
+}
+
+/**
+ * POST /domains. With `tenant` (or from a key limited to a tenant) the domain is owned by that tenant
+ * from the start: its claim carries the tenant id in the same transaction.
+ */
+export async function createDomain(deps: CreateDomainDeps, principal: Principal, input: CreateDomainInput): Promise<Domain> {
+  const tenant = await resolveTenant(deps, principal, tenantRefOf(principal, input.tenant));
+  const now = deps.clock.now();
+  const id = newId('dom', now.getTime());
+  const key = await generateDkimKey();
+  const selector = newSelector(now);
+  const ownershipToken = randomBytes(24).toString('base64url');
+  const inboundSubdomain = input.inbound_enabled ? inboundSubdomainOf(input.name) : null;
+  const domain: Domain = {
+    id,
+    account_id: principal.account.id,
+    name: input.name,
+    status: 'pending',
+    tenant_id: tenant?.id ?? null,
+    tenant: tenant?.external_id ?? null,
+    records: expectedRecords({ name: input.name, ownershipToken, dkimSelector: selector, dkimPublicKey: key.publicKeyBase64, inboundSubdomain }, deps.dnsSettings),
+    dkim_selector: selector,
+    dkim_public_key: key.publicKeyBase64,
+    ownership_token: ownershipToken,
+    open_tracking: false,
+    click_tracking: false,
+    tls_mode: 'opportunistic',
+    inbound_enabled: Boolean(input.inbound_enabled),
+    inbound_subdomain: inboundSubdomain,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    verified_at: null,
+    last_checked_at: null,
+    provider: null,
+  };
+  const sealed = await deps.secretBox.seal(key.privateKeyPem, dkimKeyContext(id));
+  const plan = PLANS[principal.account.plan];
+  const outcome = await deps.domains.create(domain, sealed, plan.domains, tenant);
+  if (outcome.ok) return domain;
+  if (outcome.reason === 'tenant_gone') throw tenantGone(tenant!);
+  if (outcome.reason === 'limit') {
+    throw new AppError(403, 'plan_limit', `The ${principal.account.plan} plan includes ${plan.domains} domain${plan.domains === 1 ? '' : 's'}; delete one or upgrade to add more.`, {
+      details: { limit: plan.domains, resource: 'domains', plan: principal.account.plan },
+      upgradeUrl: upgradeUrl(deps.dashboardUrl),
+    });
+  }
+  if (outcome.ownerAccountId === principal.account.id) {
+    throw new ConflictError(`${input.name} is already added to this account.`, 'conflict', { details: { domain: input.name, domain_id: outcome.ownerDomainId } });
+  }
+  const token = claimToken(principal.account.id, input.name);
+  throw new ConflictError(`${input.name} is already attached to another account.`, 'conflict', {
+    details: {
+      domain: input.name,
+      claim: { type: 'TXT', name: `_service-claim.${input.name}`, value: `service-claim=${token}` },
+    },
+    hint: `If you control ${input.name}, publish the TXT record in details.claim and contact support at ${deps.dashboardUrl}/support quoting the domain: after checking the record we move the domain to your account.`,
+  });
+}
+
+export async function getDomain(deps: DomainDeps, principal: Principal, domainId: string): Promise<Domain> {
+  const { domain } = await owned(deps, principal, domainId);
+  const completion = await completeProviderVerification(deps, principal.account.id, domain);
+  return completion.kind === 'recorded' || completion.kind === 'superseded' ? (completion.domain ?? domain) : domain;
+}
+
+/**
+ * GET /domains: every domain of the account; with `tenant` (or from a key limited to a tenant) only
+ * that tenant's (GET /tenants/{tenant}/domains is the same list).
+ */
+export async function listDomains(deps: DomainDeps, principal: Principal, page: PageRequest, tenantRef?: string): Promise<Page<Domain>> {
+  const tenant = await resolveTenant(deps, principal, tenantRefOf(principal, tenantRef));
+  if (tenant) return deps.domains.listForTenant(tenant.id, page);
+  return deps.domains.list(principal.account.id, page);
+}
+
+/**
+ * Attempts at a change planned from a domain that other requests change under it (each re-reads it): a
+ * write refused by its condition means another one went through, so a request racing N others needs at
+ * most N + 1; beyond this, 409 (retry).
+ */
+/**
+ * PATCH /domains/{id}: delivery settings, and receiving (`inbound_enabled`: the receiving subdomain and
+ * its MX record come and go with it, shared/domain/domains/inbound-change.ts), in one conditional write.
+ */
+export async function updateDomain(deps: DomainDeps, principal: Principal, domainId: string, changes: UpdateDomainInput): Promise<Domain> {
+  const { inbound_enabled: inbound, ...settings } = changes;
+  const owner = { accountId: principal.account.id, tenantId: limitedTenantOf(principal) };
+  for (let attempt = 1; ; attempt++) {
+    const plan = inbound === undefined ? undefined : planInboundChange((await owned(deps, principal, domainId)).domain, inbound, deps.dnsSettings);
+    const updated = await deps.domains.updateSettings(owner, domainId, settings, deps.clock.now().toISOString(), plan);
+    if (updated) return updated;
+    // Gone or not the key's: 404. Receiving changed since it was read: planned again from the domain as it is.
+    if (plan === undefined) throw new NotFoundError('Domain', domainId);
+    if (attempt >= CHANGE_ATTEMPTS) throw changedMeanwhile(domainId);
+  }
+}
+
+/** Attempts at deleting a domain whose owner keeps changing under the request (each re-checks visibility). */
+const DELETE_ATTEMPTS = 3;
+
+export async function deleteDomain(deps: DomainDeps, principal: Principal, domainId: string): Promise<void> {
+  let domain: Domain;
+  for (let attempt = 1; ; attempt++) {
+    domain = (await owned(deps, principal, domainId)).domain;
+    // Conditional on the owner read: a domain given to a tenant meanwhile is checked again.
+    const outcome = await deps.domains.delete(principal.account.id, domain);
+    if (outcome === 'deleted') break;
+    if (outcome === 'not_found' || attempt >= DELETE_ATTEMPTS) throw new NotFoundError('Domain', domainId);
+  }
+  // The domain is gone for us either way; a leftover provider identity is harmless (we never send from it).
+  if (domain.tenant_id) await unlinkTenantDomain(deps.sesTenants, domain.tenant_id, domain.name, { domain_id: domain.id });
+  try {
+    await deps.mailer.unregisterDomain(domain.name);
+  } catch (error) {
+    logError('could not remove the deleted domain from the mail provider', error, { domain_id: domain.id, domain: domain.name });
+  }
+}

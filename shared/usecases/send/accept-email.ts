@@ -1,0 +1,92 @@
+/**
+ * The send's accept step (its second round trip): the email with its capped usage reservations (the
+ * account's and the tenant's ramp and daily_limit: the tighter wins, nothing overshoots) and its
+ * idempotency record in ONE transaction (shared/store/emails.ts), answering 429 plan_limit when a limit
+ * is reached. A scheduled email gets its one-time schedule first and loses it when the write is refused
+ * or fails, so no write is ever undone. The table's stream then hands a queued email to the send queue
+ * and publishes email.scheduled for a scheduled one (the outbox: shared/usecases/delivery/relay-outbox.ts).
+ */
+import { usageReservations } from '../../domain/accounts/limits';
+import type { Email } from '../../domain/emails/email';
+import { AppError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
+import { dailyRampLimitError, parseTenantScope, tenantReservations } from '../../domain/tenants/limits';
+import { rampStreamOf, type RampState, type RampStream } from '../../domain/tenants/ramp';
+import type { Tenant } from '../../domain/tenants/tenant';
+import type { AcceptOutcome } from '../../store/emails';
+import { IdempotencyKeyTaken } from '../idempotency';
+import { rampForToday } from '../tenant-ramp';
+import { limitedTenantOf } from '../visibility';
+import { storeContent } from './content';
+import type { PolicyOutcome } from './check-policy';
+import { limitError } from './policy';
+import type { ResolvedSendContext } from './resolved-send-context';
+import type { SendDeps, SendOptions, SendResult } from './send-deps';
+
+/** A tenant send's limits of today: its ramp (brought forward on its first send of a UTC day) and daily_limit. */
+interface TenantLimits {
+  tenant: Tenant;
+  ramp: RampState;
+  stream: RampStream;
+}
+
+export async function acceptEmail(deps: SendDeps, facts: ResolvedSendContext, { email, sandbox }: PolicyOutcome, when: { now: Date; at: Date | null }, options: SendOptions): Promise<SendResult> {
+  const { principal } = facts;
+  const { now, at } = when;
+  const count = facts.recipients.addresses.length;
+  const result: SendResult = { id: email.id, status: at ? 'scheduled' : 'sent' };
+  const tenantLimits: TenantLimits | null = facts.tenant ? { tenant: facts.tenant.tenant, ramp: await rampForToday(deps, facts.tenant, now), stream: rampStreamOf(facts.category) } : null;
+  const reservations = [
+    ...usageReservations(principal.account.plan, sandbox, now),
+    ...(tenantLimits ? tenantReservations(tenantLimits.tenant, tenantLimits.ramp, tenantLimits.stream, now) : []),
+  ];
+  if (at) await schedule(deps, email.id, at);
+  const unschedule = async () => {
+    if (at) await deps.scheduler.remove(email.id).catch(() => undefined);
+  };
+  let outcome: AcceptOutcome;
+  try {
+    const content = await storeContent(deps, { accountId: principal.account.id, limitedTenant: limitedTenantOf(principal) }, email.id, facts.request, options.mime);
+    if (content.attachments) email.attachments = content.attachments;
+    const { idempotency } = options;
+    outcome = await deps.emails.accept({
+      email,
+      body: content.body,
+      ...(content.mime ? { mime: content.mime } : {}),
+      count,
+      ...(at ? { scheduleVersion: 1 } : {}),
+      capped: reservations.filter((r) => r.limit !== null),
+      uncapped: reservations.filter((r) => r.limit === null),
+      idempotency: idempotency
+        ? { accountId: principal.account.id, key: idempotency.key, record: { fingerprint: idempotency.fingerprint, status: 200, body: result, created_at: now.toISOString() }, now }
+        : undefined,
+    });
+  } catch (error) {
+    await unschedule();
+    if (error instanceof AppError) throw error; // a refused attachment (413/422), not an outage
+    throw new ServiceUnavailableError('The email could not be stored. Nothing was sent; retry with the same request.', { cause: error });
+  }
+  if (outcome.kind !== 'accepted') await unschedule();
+  if (outcome.kind === 'limit_reached') {
+    if (tenantLimits && parseTenantScope(outcome.reservation.scope)) {
+      throw dailyRampLimitError(tenantLimits.tenant, tenantLimits.ramp, tenantLimits.stream, outcome.reservation, outcome.used, count);
+    }
+    throw limitError(principal, outcome.reservation, outcome.used, count, deps.dashboardUrl);
+  }
+  if (outcome.kind === 'idempotency_taken') throw new IdempotencyKeyTaken();
+  // A scheduled send whose tenant began its deletion meanwhile: as if the tenant had not been found.
+  if (outcome.kind === 'tenant_gone') throw new NotFoundError('Tenant', email.tenant ?? '');
+  return result;
+}
+
+/**
+ * A scheduled email's schedule, created before the email is stored: if the write then fails or is
+ * refused, the schedule is removed (and a firing that finds no email is skipped); if it is lost, the
+ * reconciler sends the email when it is late. 503 when the scheduler is down: nothing stored.
+ */
+async function schedule(deps: Pick<SendDeps, 'scheduler'>, emailId: string, at: Date): Promise<void> {
+  try {
+    await deps.scheduler.upsert(emailId, at, 1);
+  } catch (error) {
+    throw new ServiceUnavailableError('The email could not be scheduled. Nothing was stored or sent; retry with the same request.', { cause: error });
+  }
+}

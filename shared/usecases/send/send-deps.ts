@@ -1,0 +1,43 @@
+/**
+ * The send core's ports, options and answer (sendEmail, ./accept.ts): a module of their own, so each step
+ * (./check-send.ts, ./accept-email.ts) takes them without importing the pipeline that calls it.
+ */
+import type { Idempotency } from '../../domain/emails/idempotency';
+import type { BlobStore, Clock, EmailScheduler, EventPublisher } from '../../ports';
+import type { AttachmentUploadRepository } from '../../store/attachment-uploads';
+import type { EmailRepository } from '../../store/emails';
+import type { IdempotencyStore } from '../../store/idempotency';
+import type { UsageLedger } from '../../store/usage';
+import type { TenantRampDeps } from '../tenant-ramp';
+import type { SendContextLoader } from './send-context-loader';
+
+export interface SendDeps {
+  /** Everything the send is decided on, in one round trip (one per process: shared/services/core.ts). */
+  sendContextLoader: Pick<SendContextLoader, 'load'>;
+  tenants: TenantRampDeps['tenants'];
+  emails: Pick<EmailRepository, 'accept' | 'create'>;
+  usage: Pick<UsageLedger, 'current'>;
+  tenantStats: TenantRampDeps['tenantStats'];
+  idempotency: Pick<IdempotencyStore, 'get'>;
+  scheduler: EmailScheduler;
+  events: EventPublisher;
+  blobs: BlobStore;
+  attachmentUploads?: Pick<AttachmentUploadRepository, 'get'>;
+  clock: Clock;
+  sandboxDomain: string;
+  dashboardUrl: string;
+}
+
+export interface SendResult {
+  id: string;
+  status: 'sent' | 'scheduled';
+}
+
+export interface SendOptions {
+  idempotency?: Idempotency;
+  /**
+   * A raw MIME message to deliver as written (the SMTP relay): `request` then carries what was read from
+   * its headers (from, recipients, subject, tags, ...) and no html/text; the message goes to the blob store.
+   */
+  mime?: { raw: Buffer };
+}

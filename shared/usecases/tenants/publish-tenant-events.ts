@@ -1,0 +1,41 @@
+/**
+ * tenant.paused and tenant.resumed from the table's stream: a write that moved a tenant's status
+ * (a PATCH, the service's automatic pause, an operator's resume) is the record of the event
+ * (shared/store/tenant-status-changes.ts), so a crash between the write and the publish loses nothing;
+ * ids derive from the change (a retry publishes the same event, delivered once).
+ */
+import type { ServiceEvent } from '../../domain/webhooks/event';
+import { tenantEventData, tenantEventId } from '../../domain/webhooks/tenant-event-data';
+import type { EventPublisher } from '../../ports';
+import type { StreamRecordChanges } from '../../store/stream-record';
+import type { TenantStatusChange } from '../../store/tenant-status-changes';
+
+/** One stream record's changes, in stream order. */
+export type TenantRecord = Pick<StreamRecordChanges<TenantStatusChange>, 'changes'>;
+
+/** The event a change of a tenant's status stands for. */
+export function tenantEventOf(change: TenantStatusChange): ServiceEvent {
+  const type = change.kind === 'tenant_paused' ? 'tenant.paused' : 'tenant.resumed';
+  const { tenant } = change;
+  return {
+    id: tenantEventId(tenant, type),
+    type,
+    account_id: tenant.account_id,
+    // Not a tenant-scoped event: endpoints filtered to tenants only get email events (spec).
+    tenant: null,
+    created_at: tenant.updated_at,
+    data: tenantEventData(tenant),
+  };
+}
+
+export async function publishTenantEvents(deps: { events: Pick<EventPublisher, 'publish'> }, records: readonly TenantRecord[]): Promise<{ done: number; published: number; failure?: string }> {
+  const first = records.findIndex((record) => record.changes.length > 0);
+  if (first < 0) return { done: records.length, published: 0 };
+  const events = records.flatMap((record) => record.changes.map(tenantEventOf));
+  try {
+    await deps.events.publish(events);
+  } catch (error) {
+    return { done: first, published: 0, failure: `tenant event publish failed: ${(error as Error).message}` };
+  }
+  return { done: records.length, published: events.length };
+}

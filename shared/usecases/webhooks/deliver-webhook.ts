@@ -1,0 +1,68 @@
+/**
+ * The webhook delivery worker's use case: one signed POST of one delivery, logged; on failure the
+ * next attempt is re-enqueued with the schedule's delay (0s, 5s, 30s, 2m, 2m), and after the last one
+ * the delivery is failed. A deleted or disabled endpoint cancels its pending deliveries.
+ */
+import type { WebhookDeliveryMessage } from '../../domain/messages';
+import type { DeliveryAttempt } from '../../domain/webhooks/delivery';
+import { webhookSecretContext } from '../../domain/webhooks/endpoint';
+import type { Clock, WebhookDeliveryQueue } from '../../ports';
+import type { SecretBox } from '../../secrets/secret-box';
+import type { WebhookDeliveryRepository } from '../../store/webhook-deliveries';
+import type { WebhookRepository } from '../../store/webhooks';
+import { isSuccessfulSend, type WebhookSender } from '../../webhooks/sender';
+import { signatureHeaders } from '../../webhooks/signing';
+
+export interface DeliverWebhookDeps {
+  webhooks: WebhookRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
+  webhookDeliveryQueue: WebhookDeliveryQueue;
+  webhookSender: WebhookSender;
+  secretBox: SecretBox;
+  clock: Clock;
+  /** Delay before each retry; its length is the number of retries. */
+  retryDelays: number[];
+}
+
+export type DeliverWebhookResult = 'succeeded' | 'retrying' | 'failed' | 'cancelled' | 'skipped';
+
+export async function deliverWebhook(deps: DeliverWebhookDeps, message: WebhookDeliveryMessage): Promise<DeliverWebhookResult> {
+  const delivery = await deps.webhookDeliveries.get(message.webhook_id, message.delivery_id);
+  // Gone (expired), finished, or this attempt already happened (a duplicate message).
+  if (!delivery || delivery.status !== 'pending' || delivery.attempts.length >= message.attempt) return 'skipped';
+  const stored = await deps.webhooks.get(message.webhook_id);
+  if (!stored || !stored.endpoint.enabled) {
+    await deps.webhookDeliveries.cancel(message.webhook_id, message.delivery_id, deps.clock.now().toISOString());
+    return 'cancelled';
+  }
+  const secret = await deps.secretBox.open(stored.sealedSecret, webhookSecretContext(stored.endpoint.id));
+  const started = deps.clock.now();
+  const headers = signatureHeaders({ secret, webhookId: delivery.event_id, timestamp: Math.floor(started.getTime() / 1000), body: delivery.payload });
+  const result = await deps.webhookSender.send({ url: stored.endpoint.url, headers, body: delivery.payload });
+  const attempt: DeliveryAttempt = {
+    attempt: message.attempt,
+    at: started.toISOString(),
+    status_code: result.statusCode,
+    duration_ms: result.durationMs,
+    error: result.error,
+    response_excerpt: result.responseExcerpt,
+  };
+  if (isSuccessfulSend(result)) {
+    await deps.webhookDeliveries.recordAttempt(message.webhook_id, message.delivery_id, attempt, { status: 'succeeded', nextAttemptAt: null });
+    return 'succeeded';
+  }
+  const retriesDone = message.attempt - 1 - (message.retry_base ?? 0);
+  if (retriesDone >= deps.retryDelays.length) {
+    await deps.webhookDeliveries.recordAttempt(message.webhook_id, message.delivery_id, attempt, { status: 'failed', nextAttemptAt: null });
+    return 'failed';
+  }
+  const delay = deps.retryDelays[retriesDone]!;
+  const nextAttemptAt = new Date(deps.clock.now().getTime() + delay * 1000).toISOString();
+  // Queue the retry first: if logging the attempt then fails, the retry still happens.
+  await deps.webhookDeliveryQueue.enqueue(
+    { webhook_id: message.webhook_id, delivery_id: message.delivery_id, attempt: message.attempt + 1, ...(message.retry_base ? { retry_base: message.retry_base } : {}) },
+    delay,
+  );
+  await deps.webhookDeliveries.recordAttempt(message.webhook_id, message.delivery_id, attempt, { status: 'pending', nextAttemptAt });
+  return 'retrying';
+}
