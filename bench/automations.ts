@@ -45,7 +45,7 @@ import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-s
 import { cpuSecondsByRole, descendants, rssMb, type ProcessRole } from './lib/process-tree';
 import { closedLoop, countedLoop, HttpClient, serverTimingMs, type Outcome, type PhaseResult } from './lib/load';
 import { ms, percentile, table } from './lib/stats';
-import { batchGetItems } from '../shared/store/batch-get';
+import { batchGetItems } from '../shared/adapters/store/batch-get';
 import { loadProduct as load, ROOT, withInMemoryStack } from './lib/bench-stack';
 
 const { values } = parseArgs({
@@ -237,8 +237,8 @@ async function main() {
   await withInMemoryStack('automations', { env: { LOCAL_TASK_PERIOD_MS: '60000', ...awsBounds } }, async ({ stack, info }) => {
     // Product modules read the environment when loaded: load them once it is set.
     const { buildServices } = load('shared/services');
-    const { loadConfig } = load('shared/config');
-    const { createAwsClients } = load('shared/aws/clients');
+    const { loadConfig } = load('shared/config/config');
+    const { createAwsClients } = load('shared/adapters/aws/clients');
     const { createAccount } = load('shared/usecases/accounts');
     const { runIdFor } = load('shared/domain/automations/run');
     const { ulid } = load('shared/domain/ids');

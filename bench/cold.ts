@@ -34,7 +34,7 @@ import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import { buildFunctions, type BuiltFunction } from '../infra/build';
 import { functionEntries } from '../infra/functions';
-import { ENV } from '../shared/config';
+import { ENV } from '../shared/config/config';
 import { ms, percentile, table } from './lib/stats';
 import { loadProduct as load, withInMemoryStack } from './lib/bench-stack';
 
@@ -259,7 +259,7 @@ async function requestCpu(bundles: Map<string, BuiltFunction>): Promise<void> {
   await withInMemoryStack('cold', { timeoutMs: 180_000, env: { LOCAL_HOLD_WORKERS: 'send-email' } }, async ({ stack }) => {
     Object.assign(process.env, { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'silent' });
     const { buildServices } = load('shared/services');
-    const { loadConfig } = load('shared/config');
+    const { loadConfig } = load('shared/config/config');
     const { createAccount } = load('shared/usecases/accounts');
     const { createDashboardUser } = load('shared/usecases/dashboard/users');
     const config = loadConfig(process.env);

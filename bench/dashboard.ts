@@ -47,13 +47,13 @@ async function main() {
   log('starting an in-memory local cloud');
   await withInMemoryStack('dashboard', {}, async ({ stack }) => {
     const { buildServices } = load('shared/services');
-    const { loadConfig } = load('shared/config');
+    const { loadConfig } = load('shared/config/config');
     const { createAccount } = load('shared/usecases/accounts');
     const { createDashboardUser } = load('shared/usecases/dashboard/users');
     const { newId } = load('shared/domain/ids');
     const config = loadConfig(process.env);
     const services = buildServices(config);
-    const db: DynamoDBDocumentClient = load('shared/aws/clients').createAwsClients(config).dynamo;
+    const db: DynamoDBDocumentClient = load('shared/adapters/aws/clients').createAwsClients(config).dynamo;
     const base = stack.apiUrl as string;
 
     const email = `bench-${Math.random().toString(36).slice(2, 8)}@example.com`;

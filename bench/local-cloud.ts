@@ -27,7 +27,7 @@ async function main() {
     Object.assign(process.env, info.env);
     const { buildServices } = await import('../shared/services');
     const { createAccount } = await import('../shared/usecases/access/accounts');
-    const { loadConfig } = await import('../shared/config');
+    const { loadConfig } = await import('../shared/config/config');
     const { secret, account } = await createAccount(buildServices(loadConfig(process.env)), { email: 'bench@example.com', plan: 'free', paymentMethod: false, tenants: false });
     const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
     const idleRss = rssMb(descendants(stack.child.pid!));

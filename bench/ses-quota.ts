@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   const env = { LOCAL_SES_MAX_SEND_RATE: String(RATE), LOCAL_QUEUE_VISIBILITY_SECONDS: '2', ...(PACE !== null ? { SES_MAX_SEND_RATE: String(PACE) } : {}) };
   const ok = await withInMemoryStack('ses-quota', { env }, async ({ stack, info }) => {
     const { buildServices } = load('shared/services');
-    const { loadConfig } = load('shared/config');
+    const { loadConfig } = load('shared/config/config');
     const { createAccount } = load('shared/usecases/accounts');
     const services = buildServices(loadConfig(process.env));
     const sqs = new SQSClient({ region: info.env.AWS_REGION, endpoint: info.env.AWS_ENDPOINT_URL_SQS });

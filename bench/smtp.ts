@@ -16,7 +16,7 @@ import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { spawnStack } from '../test/integration/harness/spawn-stack';
 import { readStackFile } from '../localstack/cloud/stack-file';
-import { loadConfig } from '../shared/config';
+import { loadConfig } from '../shared/config/config';
 import { buildServices } from '../shared/services';
 import { createAccount } from '../shared/usecases/access/accounts';
 import { closedLoop, HttpClient, type PhaseResult } from './lib/load';

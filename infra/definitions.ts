@@ -6,10 +6,10 @@
  * developer's machine. Plain data only: no CDK or AWS SDK imports here.
  *
  * Functions receive the physical names/URLs through the environment variables named here
- * (see shared/config.ts for the reader).
+ * (see shared/config/config.ts for the reader).
  */
-import { ENV } from '../shared/config';
-import { DEFAULT_SETTINGS } from '../shared/settings';
+import { ENV } from '../shared/config/config';
+import { DEFAULT_SETTINGS } from '../shared/config/settings';
 
 export interface TableDefinition {
   /** Logical id in CDK; physical name locally. */
@@ -33,10 +33,10 @@ export const TABLE: TableDefinition = {
   sortKey: 'SK',
   globalSecondaryIndexes: [
     { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
-    // The due index (shared/store/due-index.ts): unfinished work by due time, for the reconciler. Keys
+    // The due index (shared/adapters/store/due-index.ts): unfinished work by due time, for the reconciler. Keys
     // only: an email's body is never copied into it, and the reconciler reads each item before acting.
     { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK', projection: 'KEYS_ONLY' },
-    // The tenant emails index (shared/store/email-listing.ts): sparse, only tenant emails carry GSI3PK
+    // The tenant emails index (shared/adapters/store/email-listing.ts): sparse, only tenant emails carry GSI3PK
     // (TENANT#<ten id>#EMAILS#<shard>), so GET /emails?tenant= reads one tenant's emails, newest first.
     { indexName: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' },
   ],
@@ -485,7 +485,7 @@ export const WORKERS: WorkerDefinition[] = [
     entry: 'functions/workers/send-email/handler.ts',
     queue: 'send',
     batchSize: 10,
-    // Sends are paced to SES's send rate through a budget in the table (shared/store/ses-send-budget.ts):
+    // Sends are paced to SES's send rate through a budget in the table (shared/adapters/store/ses-send-budget.ts):
     // more invocations only hold more emails. 10 x 10 records at ~0.1 s per SES call is ~1,000 sends a
     // second, above any SES rate the service is sold for; raise it with a higher SES quota (docs/deploy.md).
     maxConcurrency: 10,
@@ -549,7 +549,7 @@ export const WORKERS: WorkerDefinition[] = [
     ],
   },
   {
-    // Inbound mail: parse (mailparser: shared/inbound/parse-message.ts), record the MX listener's SPF, DKIM
+    // Inbound mail: parse (mailparser: shared/adapters/received-mail/parse-message.ts), record the MX listener's SPF, DKIM
     // and DMARC results, store the parts and the record, publish email.received. One message per
     // invocation: a message may be 40 MB. Its bundle is over 1 MiB (infra/functions.ts, BUNDLE_SIZE_EXCEPTIONS).
     name: 'inbound-email',
@@ -801,7 +801,7 @@ export interface SmtpRelayDefinition {
    * SPF, DKIM and DMARC over outbound DNS (the VPC resolver, or DNS_RESOLVERS): no grant needed.
    */
   mx: { port: number; containerPort: number };
-  /** Settings of the relay's environment (shared/smtp/relay-config.ts, shared/mx/mx-config.ts). */
+  /** Settings of the relay's environment (shared/doors/smtp/relay-config.ts, shared/doors/mx/mx-config.ts). */
   environment: Record<string, string>;
   /**
    * The send path's needs, a subset of the `emails` API group's grants: no send queue (the send core writes

@@ -29,7 +29,7 @@ export function openStackSession(checkout: Checkout, stack: SpawnedStackLike, da
   Object.assign(process.env, info.env);
   // Product modules read the environment when loaded: load them (this checkout's) after it is set.
   const { buildServices } = loadFrom(checkout.root, 'shared/services');
-  const { loadConfig } = loadFrom(checkout.root, 'shared/config');
+  const { loadConfig } = loadFrom(checkout.root, 'shared/config/config');
   const { createAccount } = loadFrom(checkout.root, 'shared/usecases/accounts');
   const config = loadConfig(process.env);
   const services = buildServices(config);

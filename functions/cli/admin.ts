@@ -22,13 +22,13 @@ import { parseArgs } from 'node:util';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../../shared/domain/accounts/plans';
 import { isEmailAddress } from '../../shared/domain/mail/address';
 import { AppError } from '../../shared/domain/errors';
-import { ENV, loadConfig } from '../../shared/config';
+import { ENV, loadConfig } from '../../shared/config/config';
 import { buildServices } from '../../shared/services';
 import { createAccount, updateAccount } from '../../shared/usecases/access/accounts';
 import { resumeTenantAsOperator } from '../../shared/usecases/tenants/tenants';
 import { createDashboardUser } from '../../shared/usecases/dashboard/users';
 import { buildSesPace } from '../../shared/services/ses-pace';
-import { sesQuotaReport } from '../../shared/usecases/send/ses-quota-report';
+import { sesQuotaReport } from '../../shared/usecases/delivery/ses-quota-report';
 import { generatePassword, newPasswordSchema } from '../../shared/domain/dashboard/password-policy';
 import { toPublicApiKey } from '../../shared/domain/api-keys/api-key';
 

@@ -1,18 +1,18 @@
 /**
  * The SMTP relay's container entry (Fargate, one long-running process): settings from the environment
- * (shared/smtp/relay-config.ts; resource names as every function reads them, shared/config.ts), STARTTLS
+ * (shared/doors/smtp/relay-config.ts; resource names as every function reads them, shared/config/config.ts), STARTTLS
  * with the key and certificate from SMTP_TLS_KEY_FILE/SMTP_TLS_CERT_FILE or SMTP_TLS_KEY/SMTP_TLS_CERT,
  * port SMTP_PORT (587). With MX_PORT set, the same process also runs the inbound MX listener
- * (shared/mx/mx-server.ts, settings in shared/mx/mx-config.ts) with the same certificate.
+ * (shared/doors/mx/mx-server.ts, settings in shared/doors/mx/mx-config.ts) with the same certificate.
  * SIGTERM (a task stopping, a deploy): stop accepting connections, let open sessions finish their
  * message (SMTP_CLOSE_TIMEOUT_S, below ECS's stopTimeout), then exit.
  */
-import { createMxServer } from '../../shared/mx/mx-server';
-import { MX_ENV, mxPortFromEnv, mxSettingsFromEnv } from '../../shared/mx/mx-config';
-import { logError, logInfo } from '../../shared/log';
+import { createMxServer } from '../../shared/doors/mx/mx-server';
+import { MX_ENV, mxPortFromEnv, mxSettingsFromEnv } from '../../shared/doors/mx/mx-config';
+import { logError, logInfo } from '../../shared/lib/log';
 import { buildServices } from '../../shared/services';
-import { portFromEnv, relaySettingsFromEnv, SMTP_ENV, tlsFromEnv } from '../../shared/smtp/relay-config';
-import { createRelayServer } from '../../shared/smtp/relay-server';
+import { portFromEnv, relaySettingsFromEnv, SMTP_ENV, tlsFromEnv } from '../../shared/doors/smtp/relay-config';
+import { createRelayServer } from '../../shared/doors/smtp/relay-server';
 
 async function main(): Promise<void> {
   const env = process.env;

@@ -3,7 +3,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { QUEUES, type QueueId } from '../definitions';
-import { METRICS_NAMESPACE } from '../../shared/reliability-metrics';
+import { METRICS_NAMESPACE } from '../../shared/config/metrics';
 import { pascalCase } from './util';
 
 /** Age of a queue's oldest message that means its consumers have stalled (well above a normal backlog). */

@@ -47,7 +47,7 @@ export class Api extends Construct {
     acknowledgeRule(
       this.httpApi,
       'APIG4',
-      'Every route is authorised by the application: API keys (Authorization: Bearer, looked up hashed in the table) and dashboard sessions are checked in the handlers (shared/http/middleware/authenticate.ts, docs/dashboard.md); signed unsubscribe and tracking links and the OpenAPI reference are public by design. An API Gateway authorizer would add a second Lambda call to every request for the same check.',
+      'Every route is authorised by the application: API keys (Authorization: Bearer, looked up hashed in the table) and dashboard sessions are checked in the handlers (shared/doors/http/middleware/authenticate.ts, docs/dashboard.md); signed unsubscribe and tracking links and the OpenAPI reference are public by design. An API Gateway authorizer would add a second Lambda call to every request for the same check.',
     );
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
     const defaultStage = this.httpApi.defaultStage?.node.defaultChild as apigw.CfnStage | undefined;

@@ -2,7 +2,7 @@ import * as ses from 'aws-cdk-lib/aws-ses';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { CONFIGURATION_SET } from '../definitions';
-import { tlsRequiredConfigurationSet } from '../../shared/aws/ses-configuration-sets';
+import { tlsRequiredConfigurationSet } from '../../shared/adapters/aws/ses-configuration-sets';
 
 export interface EmailProps {
   /** Topic of CONFIGURATION_SET.topic: SES publishes the sending events there. */
@@ -16,7 +16,7 @@ export interface EmailProps {
  */
 export class Email extends Construct {
   readonly configurationSet: ses.ConfigurationSet;
-  /** The twin for domains with tls_mode enforced: SES delivers only over TLS (shared/aws/ses-configuration-sets.ts). */
+  /** The twin for domains with tls_mode enforced: SES delivers only over TLS (shared/adapters/aws/ses-configuration-sets.ts). */
   readonly tlsRequiredConfigurationSet: ses.ConfigurationSet;
 
   constructor(scope: Construct, id: string, props: EmailProps) {

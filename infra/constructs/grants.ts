@@ -1,5 +1,5 @@
 import { Stack } from 'aws-cdk-lib';
-import { tlsRequiredConfigurationSet } from '../../shared/aws/ses-configuration-sets';
+import { tlsRequiredConfigurationSet } from '../../shared/adapters/aws/ses-configuration-sets';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
@@ -7,7 +7,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { ENV } from '../../shared/config';
+import { ENV } from '../../shared/config/config';
 import { BUCKETS, CONFIGURATION_SET, QUEUES, SCHEDULE_GROUP, SECRETS_KEY, TABLE, TOPICS, type Access, type BucketId, type Grant, type QueueId, type TopicId } from '../definitions';
 import { acknowledgeWildcardActions, acknowledgeWildcardResources } from './nag';
 import type { Scheduling } from './scheduling';
@@ -70,7 +70,7 @@ export const SCHEDULER_ACTIONS = ['scheduler:CreateSchedule', 'scheduler:UpdateS
 
 /**
  * KMS actions per access to the secrets key. Secrets are sealed with KMS Encrypt directly (no envelope
- * encryption, see shared/aws/kms-secret-box.ts), so no GenerateDataKey and no ReEncrypt.
+ * encryption, see shared/adapters/aws/kms-secret-box.ts), so no GenerateDataKey and no ReEncrypt.
  */
 export const SECRETS_KEY_ACTIONS: Partial<Record<Access, string[]>> = {
   encrypt: ['kms:Encrypt'],
@@ -142,7 +142,7 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
             grantee,
             actions: SES_TENANT_ACTIONS,
             // An association is authorised against the tenant and the resource associated with it.
-            // Both configuration sets are associated with every SES tenant (shared/usecases/tenants/ses-tenant-links.ts).
+            // Both configuration sets are associated with every SES tenant (shared/usecases/ses-tenants/ses-tenant-links.ts).
             resourceArns: [
               tenantsArn,
               identitiesArn,

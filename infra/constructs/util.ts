@@ -7,7 +7,7 @@ export function pascalCase(name: string): string {
     .join('');
 }
 
-/** The CDK context key of a setting (shared/settings.ts): INBOUND_MX_HOST -> inboundMxHost (`cdk deploy -c inboundMxHost=...`). */
+/** The CDK context key of a setting (shared/config/settings.ts): INBOUND_MX_HOST -> inboundMxHost (`cdk deploy -c inboundMxHost=...`). */
 export function settingContextKey(name: string): string {
   return name.toLowerCase().replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }

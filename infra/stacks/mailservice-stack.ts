@@ -27,7 +27,7 @@ export interface MailserviceStackProps extends StackProps {
 /**
  * Settings given as context (`cdk deploy -c inboundMxHost=mx.example.net`): each SETTINGS name in camel
  * case (INBOUND_MX_HOST -> inboundMxHost), passed to every function and the relay/MX task; a setting not
- * given keeps its default (shared/settings.ts).
+ * given keeps its default (shared/config/settings.ts).
  */
 function settingsFromContext(scope: Construct): Record<string, string> {
   const environment: Record<string, string> = {};

@@ -2,7 +2,7 @@
  * The environment a deployed function sees on the local cloud, in layers (later wins):
  * 1. The local cloud's own process environment, minus every variable the template manages (resource
  *    names and URLs, settings: any variable some function's template sets, every ENV name of
- *    shared/config.ts and every setting of shared/settings.ts). What stays are tuning knobs the tests
+ *    shared/config/config.ts and every setting of shared/config/settings.ts). What stays are tuning knobs the tests
  *    and a developer set on `npm start` (LOG_LEVEL, WEBHOOK_RETRY_DELAYS, SEND_LEASE_S, ...), which a
  *    deployed function would not have and reads with a default.
  * 2. What Lambda's runtime sets (https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime):
@@ -17,8 +17,8 @@
  *    (cloud.ts lists them), as the network around a Lambda differs from this machine's.
  * So a variable the template does not give a function is missing for it, as on AWS.
  */
-import { ENV } from '../../shared/config';
-import { DEFAULT_SETTINGS } from '../../shared/settings';
+import { ENV } from '../../shared/config/config';
+import { DEFAULT_SETTINGS } from '../../shared/config/settings';
 
 export interface FunctionEnvironmentInput {
   /** The function's template environment. */
@@ -63,7 +63,7 @@ function runtimeVariables(runtime: LambdaRuntime | FargateRuntime): Record<strin
   };
 }
 
-/** Every variable the template may manage: shared/config.ts's ENV names and shared/settings.ts's settings. */
+/** Every variable the template may manage: shared/config/config.ts's ENV names and shared/config/settings.ts's settings. */
 export function templateManagedNames(templateEnvironments: Record<string, string>[]): Set<string> {
   return new Set([...Object.values(ENV), ...Object.keys(DEFAULT_SETTINGS), ...templateEnvironments.flatMap((env) => Object.keys(env))]);
 }

@@ -23,7 +23,7 @@
  *    Server Error"}` (the troubleshooting page above).
  *
  * The gateway's answers are API Gateway's own bodies, not the product's error envelope: the product's
- * answer at these limits is its own concern (shared/http/lambda-response-budget.ts and each endpoint's
+ * answer at these limits is its own concern (shared/doors/http/lambda-response-budget.ts and each endpoint's
  * links, pages and truncation; docs/deploy.md "AWS limits").
  */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';

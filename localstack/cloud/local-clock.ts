@@ -1,10 +1,10 @@
 /**
  * The local cloud's adjustable clock: one offset (ms) in shared memory, read by the functions of every
- * thread through shared/clock.ts. `PUT /_local/clock {"offset_ms": n}` or `{"now": "<ISO>"}` moves it,
+ * thread through shared/adapters/clock.ts. `PUT /_local/clock {"offset_ms": n}` or `{"now": "<ISO>"}` moves it,
  * `GET /_local/clock` shows it, `DELETE /_local/clock` resets it. Only the functions' clock moves: the
  * emulators, DynamoDB's TTL and ids keep real time.
  */
-import { shareClockOffset } from '../../shared/clock';
+import { shareClockOffset } from '../../shared/adapters/clock';
 
 export const clockOffsetCell = new SharedArrayBuffer(8);
 const offset = new Float64Array(clockOffsetCell);

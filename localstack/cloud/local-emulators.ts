@@ -7,7 +7,7 @@
 import { getServers } from 'node:dns';
 import { join } from 'node:path';
 import { SETTINGS } from '../../infra/definitions';
-import { ensureLocalKeyFile } from '../../shared/secrets/local-secret-box';
+import { ensureLocalKeyFile } from '../../shared/adapters/secrets/local-secret-box';
 import { startCloudflareEmulator, type CloudflareEmulator } from '../emulators/cloudflare';
 import { startDnsEmulator, type DnsEmulator } from '../emulators/dns';
 import { startKmsEmulator, type KmsEmulator } from '../emulators/kms';

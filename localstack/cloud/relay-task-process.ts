@@ -8,7 +8,7 @@
  * The program is the product's source entry (functions/smtp-relay/main.ts) run through tsx, as the whole
  * local cloud runs TypeScript, rather than the image's esbuild bundle: no build step before `npm start`,
  * and the process shares the product's modules with its local-cloud side (./relay-task-runtime.ts), which
- * is how the local clock reaches shared/clock.ts (the bundle has its own copy of that module). What the
+ * is how the local clock reaches shared/adapters/clock.ts (the bundle has its own copy of that module). What the
  * bundle adds over the source is covered by test/infra (bundle contents and size).
  *
  * Ready: both listeners answer the SMTP greeting (./relay-task-readiness.ts), and the task saw those

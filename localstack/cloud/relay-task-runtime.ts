@@ -8,7 +8,7 @@
  *   builds, and the entry run as the task role, the whole process's principal (clients are built at the
  *   entry's start, in that context: localstack/iam/middleware.ts uses the builder's principal for calls
  *   made from socket events). Denials go to the local cloud's log. LOCAL_IAM is read by the parent.
- * - The clock (shared/clock.ts): a process cannot share the local cloud's SharedArrayBuffer, so this one
+ * - The clock (shared/adapters/clock.ts): a process cannot share the local cloud's SharedArrayBuffer, so this one
  *   has its own offset cell, set from the parent's `clock` messages (on start and on every change).
  * - A watchdog: the IPC channel closes when the local cloud is gone, however it ended (SIGKILL included);
  *   the task then exits at once, freeing its ports, as ECS stops a task whose cluster is gone. Our choice
@@ -19,7 +19,7 @@
  */
 import { subscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
-import { shareClockOffset } from '../../shared/clock';
+import { shareClockOffset } from '../../shared/adapters/clock';
 import { runAs } from '../iam/caller';
 import { enforceIam } from './iam-setup';
 import type { FromRelayTask, ToRelayTask } from './relay-task-protocol';

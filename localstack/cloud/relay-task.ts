@@ -18,8 +18,8 @@
 import { join } from 'node:path';
 import { BUNDLE_FILE, PROJECT_ROOT, RELAY_DOCKERFILE } from '../../infra/functions';
 import { SMTP_RELAY } from '../../infra/definitions';
-import { MX_ENV } from '../../shared/mx/mx-config';
-import { SMTP_ENV } from '../../shared/smtp/relay-config';
+import { MX_ENV } from '../../shared/doors/mx/mx-config';
+import { SMTP_ENV } from '../../shared/doors/smtp/relay-config';
 import type { NamedPolicy } from '../iam/policy';
 import type { IamSettings } from './iam-setup';
 import { readRelayImage } from './relay-task-image';

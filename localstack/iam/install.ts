@@ -4,13 +4,13 @@
  *   const uninstall = installIamEnforcement({ accountId, region, resourcePolicyOf, mode: 'enforce', onDecision });
  *   await runAs({ functionName, roleArn, policies }, () => handler(event));
  *
- * It registers a hook (shared/aws/client-hooks.ts) that adds the enforcement middleware (./middleware.ts)
+ * It registers a hook (shared/adapters/aws/client-hooks.ts) that adds the enforcement middleware (./middleware.ts)
  * to every client the product's factories build FROM THEN ON: install before the functions' modules build
  * their clients. A client built with a customer's credentials (Route 53 DNS apply) is left alone: those
  * calls are not the function role's. Uninstalling removes the hook and turns the middleware of clients
  * already built into a pass-through.
  */
-import { registerClientHook, type AwsClientInfo, type HookableClient } from '../../shared/aws/client-hooks';
+import { registerClientHook, type AwsClientInfo, type HookableClient } from '../../shared/adapters/aws/client-hooks';
 import { Authorizer, type AuthorizerOptions } from './authorize';
 import { addIamMiddleware, type Enforcement, type IamDecisionEvent, type IamMode } from './middleware';
 

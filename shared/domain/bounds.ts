@@ -7,7 +7,7 @@
  *
  * - Ids of ours in a body or query (`email_id`, `automation_id`): `idField`, a prefix and a ULID body, so
  *   any other string is refused before a lookup. Ids in a path are bounded by the HTTP frame
- *   (shared/http/create-api.ts: over 256 bytes or with control characters is a 404).
+ *   (shared/doors/http/create-api.ts: over 256 bytes or with control characters is a 404).
  * - Names that stand for an id (a tenant's external_id or id): `boundedRef`, 1-`max` characters.
  * - Free-form JSON objects (tenant metadata, event data, template variables): `freeFormObject`, at most
  *   `maxBytes` as JSON and `maxDepth` levels deep (FREE_FORM_MAX_DEPTH unless the field says less),

@@ -1,6 +1,6 @@
 /**
  * Typed errors of the domain. Each carries the HTTP status and the spec's error code; the HTTP layer
- * (shared/http/errors.ts) turns them into the error envelope in one place.
+ * (shared/doors/http/errors.ts) turns them into the error envelope in one place.
  */
 export type ErrorCode =
   | 'validation_error'
@@ -31,7 +31,7 @@ export interface ErrorOptions {
   hint?: string;
   upgradeUrl?: string;
   cause?: unknown;
-  /** Response headers the error carries (e.g. Retry-After); shared/http/errors.ts sets them. */
+  /** Response headers the error carries (e.g. Retry-After); shared/doors/http/errors.ts sets them. */
   headers?: Record<string, string>;
 }
 
@@ -123,7 +123,7 @@ export class RateLimitedError extends AppError {
 }
 
 /**
- * 500 internal_error: an answer larger than a Lambda can return (6 MB: shared/http/lambda-response-budget.ts).
+ * 500 internal_error: an answer larger than a Lambda can return (6 MB: shared/doors/http/lambda-response-budget.ts).
  * Endpoints size their answers to stay under it (links, pages, truncation), so reaching this is our bug,
  * not the caller's: it is the envelope in place of API Gateway's bare 500, with the sizes in `details`.
  */

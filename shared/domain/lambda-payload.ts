@@ -4,7 +4,7 @@
  * handler's result (`{statusCode, headers, body, isBase64Encoded, ...}`) as JSON, so a text body counts
  * JSON-escaped once more (a JSON answer's `"` and `\` count twice, a control character six times) and a
  * binary body as base64. Pure: the use cases size their answers with it (links instead of inline
- * content), the HTTP frame measures every answer with it (shared/http/lambda-response-budget.ts).
+ * content), the HTTP frame measures every answer with it (shared/doors/http/lambda-response-budget.ts).
  */
 
 /** 6 MB, read as 6 MiB (Lambda's own error states 6,291,556 bytes: this is 100 bytes stricter). */

@@ -3,7 +3,7 @@
  *
  * Fixed windows aligned to the epoch (a window of `windowSeconds` starts at every multiple of it), one
  * counter per account (for the dashboard's sign-in: per email address and per client IP), endpoint and
- * window, enforced by DynamoDB with a conditional ADD (shared/store/rate-limits.ts), so concurrent
+ * window, enforced by DynamoDB with a conditional ADD (shared/adapters/store/rate-limits.ts), so concurrent
  * requests at the edge never exceed `limit` per window.
  *
  * `GET /emails` (listing): 10 requests per second per account. Why these numbers:

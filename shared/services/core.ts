@@ -3,44 +3,44 @@
  * repositories (DynamoDB only). Each function adds the modules of ./ it uses (queues, the mail bucket,
  * SES, schedules, the secrets key, ...), so its bundle holds only the clients and libraries it calls.
  */
-import { createDynamoClient } from '../aws/dynamo-client';
-import { serviceClock } from '../clock';
+import { createDynamoClient } from '../adapters/aws/dynamo-client';
+import { serviceClock } from '../adapters/clock';
 import { scryptPasswords } from '../domain/dashboard/password-hash';
-import { loadConfig, type Config } from '../config';
-import { NodeDnsResolver, parseResolvers } from '../dns/node-dns-resolver';
+import { loadConfig, type Config } from '../config/config';
+import { NodeDnsResolver, parseResolvers } from '../adapters/dns/node-dns-resolver';
 import type { Clock } from '../ports';
-import { AccountRepository } from '../store/accounts';
-import { ApiKeyRepository } from '../store/api-keys';
-import { AttachmentUploadRepository } from '../store/attachment-uploads';
-import { AutomationRepository } from '../store/automations';
-import { CategoryOptOutRepository } from '../store/category-opt-outs';
-import { DashboardUserRepository } from '../store/dashboard-users';
-import { DnsProviderRepository } from '../store/dns-providers';
-import { DomainRepository } from '../store/domains';
-import { DueWorkIndex } from '../store/due-work';
-import { EmailListingRepository } from '../store/email-listing';
-import { EmailRepository } from '../store/emails';
-import { IdempotencyStore } from '../store/idempotency';
-import { LinkKeyRepository } from '../store/link-keys';
-import { ImportRepository } from '../store/imports';
-import { RateLimitRepository } from '../store/rate-limits';
-import { InboundRawMarkerRepository } from '../store/inbound-raw-markers';
-import { ReceivedEmailRepository } from '../store/received-emails';
-import { RunRepository } from '../store/runs';
-import { SendContextReader } from '../store/send-context';
-import { SesSendBudget } from '../store/ses-send-budget';
-import { SessionRepository } from '../store/sessions';
-import { SmtpAuthFailureRepository } from '../store/smtp-auth-failures';
-import { SmtpCredentialRepository } from '../store/smtp-credentials';
-import { SuppressionRepository } from '../store/suppressions';
-import { TemplateRepository } from '../store/templates';
-import { TenantStatsRepository } from '../store/tenant-stats';
-import { SesTenantSweepRepository } from '../store/ses-tenant-sweep';
-import { TenantScheduledRepository } from '../store/tenant-scheduled';
-import { TenantRepository } from '../store/tenants';
-import { UsageLedger } from '../store/usage';
-import { WebhookDeliveryRepository } from '../store/webhook-deliveries';
-import { WebhookRepository } from '../store/webhooks';
+import { AccountRepository } from '../adapters/store/accounts';
+import { ApiKeyRepository } from '../adapters/store/api-keys';
+import { AttachmentUploadRepository } from '../adapters/store/attachment-uploads';
+import { AutomationRepository } from '../adapters/store/automations';
+import { CategoryOptOutRepository } from '../adapters/store/category-opt-outs';
+import { DashboardUserRepository } from '../adapters/store/dashboard-users';
+import { DnsProviderRepository } from '../adapters/store/dns-providers';
+import { DomainRepository } from '../adapters/store/domains';
+import { DueWorkIndex } from '../adapters/store/due-work';
+import { EmailListingRepository } from '../adapters/store/email-listing';
+import { EmailRepository } from '../adapters/store/emails';
+import { IdempotencyStore } from '../adapters/store/idempotency';
+import { LinkKeyRepository } from '../adapters/store/link-keys';
+import { ImportRepository } from '../adapters/store/imports';
+import { RateLimitRepository } from '../adapters/store/rate-limits';
+import { InboundRawMarkerRepository } from '../adapters/store/inbound-raw-markers';
+import { ReceivedEmailRepository } from '../adapters/store/received-emails';
+import { RunRepository } from '../adapters/store/runs';
+import { SendContextReader } from '../adapters/store/send-context';
+import { SesSendBudget } from '../adapters/store/ses-send-budget';
+import { SessionRepository } from '../adapters/store/sessions';
+import { SmtpAuthFailureRepository } from '../adapters/store/smtp-auth-failures';
+import { SmtpCredentialRepository } from '../adapters/store/smtp-credentials';
+import { SuppressionRepository } from '../adapters/store/suppressions';
+import { TemplateRepository } from '../adapters/store/templates';
+import { TenantStatsRepository } from '../adapters/store/tenant-stats';
+import { SesTenantSweepRepository } from '../adapters/store/ses-tenant-sweep';
+import { TenantScheduledRepository } from '../adapters/store/tenant-scheduled';
+import { TenantRepository } from '../adapters/store/tenants';
+import { UsageLedger } from '../adapters/store/usage';
+import { WebhookDeliveryRepository } from '../adapters/store/webhook-deliveries';
+import { WebhookRepository } from '../adapters/store/webhooks';
 import { ReceivingDomains } from '../usecases/inbound/receiving-domains';
 import { PublishedTemplates } from '../usecases/send/published-templates';
 import { SendContextLoader } from '../usecases/send/send-context-loader';
@@ -72,7 +72,7 @@ export function buildCore(config: Config = loadConfig()) {
     tenantStats: new TenantStatsRepository(table),
     apiKeys,
     smtpCredentials: new SmtpCredentialRepository(table),
-    /** Failed SMTP relay logins, shared by every relay task (shared/smtp/auth-throttle.ts). */
+    /** Failed SMTP relay logins, shared by every relay task (shared/doors/smtp/auth-throttle.ts). */
     smtpAuthFailures: new SmtpAuthFailureRepository(table),
     emails: new EmailRepository(table, idempotency, config.recovery),
     /** The send workers' shared pace to SES's send rate (the send worker only). */
@@ -117,7 +117,7 @@ export function buildCore(config: Config = loadConfig()) {
     publishedTemplates,
     /** Automations (docs/automations.md): definitions, and the active ones by trigger or cancel event. */
     automations: new AutomationRepository(table),
-    /** Automation runs: each transition one conditional write (shared/store/runs.ts). */
+    /** Automation runs: each transition one conditional write (shared/adapters/store/runs.ts). */
     runs: new RunRepository(table, config.recovery),
     /** Imports (docs/imports.md): their records and settings (the provider APIs they read: ./imports.ts). */
     imports: new ImportRepository(table),

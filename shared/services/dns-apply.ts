@@ -1,7 +1,7 @@
 /** DNS apply (docs/domains.md): the adapter for a DNS host (Route 53 or Cloudflare) and its credentials, one per request. */
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import type { DnsHostRequest } from '../domain/domains/dns-apply';
-import { createDnsHost, type DnsHostClients } from '../dns-hosts';
+import { createDnsHost, type DnsHostClients } from '../adapters/dns-hosts';
 
 export function buildDnsApply(config: Config) {
   const clients: DnsHostClients = {};

@@ -19,7 +19,7 @@
  * listener), the admin CLI, benchmarks and tests. An app factory takes the narrow type it needs, so
  * `Services` (every module) always fits.
  */
-import { loadConfig, type Config } from '../config';
+import { loadConfig, type Config } from '../config/config';
 import { buildBlobs, type BlobServices } from './blobs';
 import { buildCore, type CoreServices } from './core';
 import { buildDnsApply, type DnsApplyServices } from './dns-apply';

@@ -1,11 +1,11 @@
 /** The SQS queues functions send to (one SQS client): send, webhook events and deliveries, inbound, automation steps. */
-import { createSqsClient } from '../aws/client-factories';
-import { SqsAutomationStepQueue } from '../aws/sqs-automation-step-queue';
-import { SqsEventPublisher } from '../aws/sqs-event-publisher';
-import { SqsInboundQueue } from '../aws/sqs-inbound-queue';
-import { SqsSendQueue } from '../aws/sqs-send-queue';
-import { SqsWebhookDeliveryQueue } from '../aws/sqs-webhook-delivery-queue';
-import type { Config } from '../config';
+import { createSqsClient } from '../adapters/aws/client-factories';
+import { SqsAutomationStepQueue } from '../adapters/aws/sqs-automation-step-queue';
+import { SqsEventPublisher } from '../adapters/aws/sqs-event-publisher';
+import { SqsInboundQueue } from '../adapters/aws/sqs-inbound-queue';
+import { SqsSendQueue } from '../adapters/aws/sqs-send-queue';
+import { SqsWebhookDeliveryQueue } from '../adapters/aws/sqs-webhook-delivery-queue';
+import type { Config } from '../config/config';
 
 export function buildMessaging(config: Config) {
   const sqs = createSqsClient(config);

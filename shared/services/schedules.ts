@@ -1,7 +1,7 @@
 /** EventBridge Scheduler: one-time schedules of scheduled sends (into the send queue) and of waiting automation steps. */
-import { createSchedulerClient } from '../aws/client-factories';
-import { EventBridgeEmailScheduler, EventBridgeStepScheduler } from '../aws/eventbridge-schedules';
-import type { Config } from '../config';
+import { createSchedulerClient } from '../adapters/aws/client-factories';
+import { EventBridgeEmailScheduler, EventBridgeStepScheduler } from '../adapters/aws/eventbridge-schedules';
+import type { Config } from '../config/config';
 
 export function buildSchedules(config: Config) {
   const client = createSchedulerClient(config);

@@ -7,12 +7,12 @@
  * - the local key file alone when only LOCAL_SECRETS_KEY_FILE is set.
  * Neither is a configuration error: stored secrets must never fall back to plaintext.
  */
-import { ENV, type Config } from '../config';
-import { createKmsClient } from '../aws/kms-client';
-import { KmsSecretBox } from '../aws/kms-secret-box';
-import { LocalSecretBox } from '../secrets/local-secret-box';
-import { migratingSecretBox } from '../secrets/migrating-secret-box';
-import type { SecretBox } from '../secrets/secret-box';
+import { ENV, type Config } from '../config/config';
+import { createKmsClient } from '../adapters/aws/kms-client';
+import { KmsSecretBox } from '../adapters/aws/kms-secret-box';
+import { LocalSecretBox } from '../adapters/secrets/local-secret-box';
+import { migratingSecretBox } from '../adapters/secrets/migrating-secret-box';
+import type { SecretBox } from '../adapters/secrets/secret-box';
 
 export function secretBoxFromEnv(env: NodeJS.ProcessEnv, config: Pick<Config, 'region'>): SecretBox {
   const keyId = env[ENV.secretsKeyId];

@@ -2,11 +2,11 @@
  * The secrets key (KMS in AWS, a local key file on the embedded cloud), created on first use, and what
  * uses it: DKIM keys of sending domains and signed links.
  */
-import type { Config } from '../config';
-import { cachingSecretBox } from '../secrets/caching-secret-box';
+import type { Config } from '../config/config';
+import { cachingSecretBox } from '../adapters/secrets/caching-secret-box';
 import { secretBoxFromEnv } from './secret-box-from-environment';
-import { lazySecretBox } from '../secrets/lazy-secret-box';
-import { SendingDomainFactsCache } from '../usecases/sending-domain-facts';
+import { lazySecretBox } from '../adapters/secrets/lazy-secret-box';
+import { SendingDomainFactsCache } from '../usecases/delivery/sending-domain-facts';
 import { LinkSigner } from '../usecases/links/link-signing';
 import type { CoreServices } from './core';
 

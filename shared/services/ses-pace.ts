@@ -1,15 +1,15 @@
 /**
- * The send worker's pace to SES's quota (shared/usecases/send/pace.ts): the shared budget, SES's
+ * The send worker's pace to SES's quota (shared/usecases/delivery/pace.ts): the shared budget, SES's
  * MaxSendRate read from GetAccount (cached RATE_CACHE_MS per instance) or SES_MAX_SEND_RATE, and the
  * account's state for a SendingPausedException.
  */
-import { createSesClient } from '../aws/client-factories';
-import { SesAccount } from '../aws/ses-account';
-import type { Config } from '../config';
+import { createSesClient } from '../adapters/aws/client-factories';
+import { SesAccount } from '../adapters/aws/ses-account';
+import type { Config } from '../config/config';
 import { paceRateOf } from '../domain/ses/send-quota';
-import { logWarn } from '../log';
-import type { SesSendBudget } from '../store/ses-send-budget';
-import type { PaceDeps } from '../usecases/send/pace';
+import { logWarn } from '../lib/log';
+import type { SesSendBudget } from '../adapters/store/ses-send-budget';
+import type { PaceDeps } from '../usecases/delivery/pace';
 
 /** How long an instance keeps SES's MaxSendRate before reading it again (a raised quota applies within this). */
 export const RATE_CACHE_MS = 60_000;

@@ -1,5 +1,5 @@
 /** What deleting a tenant undoes, in order (run by deleteTenant; each step idempotent and resumable): the tenants group and the dashboard. */
-import { tenantCleanupSteps } from '../usecases/tenant-cleanup';
+import { tenantCleanupSteps } from '../usecases/tenants/tenant-cleanup';
 import type { CoreServices } from './core';
 import type { SesServices } from './ses';
 

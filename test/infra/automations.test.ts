@@ -5,7 +5,7 @@
  */
 import { apiRoutes } from '../../infra/api-routes';
 import { API_GROUPS, QUEUES, SCHEDULE_GROUP, SCHEDULED_TASKS, STREAM_WORKERS, WORKERS, type QueueId } from '../../infra/definitions';
-import { ENV } from '../../shared/config';
+import { ENV } from '../../shared/config/config';
 import { actionsOf, functionActions, functionEnv, functionOf, functionStatements, logicalId, resourcesOf, roleStatements, synth, type Statement, type Synthesised } from './helpers';
 
 let s: Synthesised;

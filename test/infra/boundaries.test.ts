@@ -53,27 +53,37 @@ const RULES: Record<string, Rule> = {
     from: ['functions', 'shared'],
     never: ['localstack', 'infra', 'bench', 'test'],
   },
-  'shared/domain/ never imports shared/store, shared/aws, shared/http or shared/usecases': {
-    from: ['shared/domain'],
-    never: ['shared/store', 'shared/aws', 'shared/http', 'shared/usecases'],
+  // The layers of shared/, bottom up: lib, config, domain, ports, usecases; adapters implement the ports;
+  // doors call the use cases; services compose them all. Each imports only what is below it.
+  'shared/lib/ imports nothing else of shared/': {
+    from: ['shared/lib'],
+    never: ['shared/config', 'shared/domain', 'shared/ports', 'shared/usecases', 'shared/adapters', 'shared/doors', 'shared/services'],
   },
-  'shared/usecases/ never imports shared/http or functions/': {
+  'shared/domain/ never imports shared/ports, shared/usecases, shared/adapters, shared/doors or shared/services': {
+    from: ['shared/domain'],
+    never: ['shared/ports', 'shared/usecases', 'shared/adapters', 'shared/doors', 'shared/services'],
+  },
+  'shared/ports/ never imports shared/usecases, shared/adapters, shared/doors or shared/services': {
+    from: ['shared/ports'],
+    never: ['shared/usecases', 'shared/adapters', 'shared/doors', 'shared/services'],
+  },
+  'shared/usecases/ never imports shared/doors, shared/services or functions/': {
     from: ['shared/usecases'],
-    never: ['shared/http', 'functions'],
+    never: ['shared/doors', 'shared/services', 'functions'],
   },
   // Keys, item layouts and stream images stay in the store: use cases get models, typed requests and named changes.
-  'shared/usecases/ never imports shared/store/keys': {
+  'shared/usecases/ never imports shared/adapters/store/keys': {
     from: ['shared/usecases'],
-    never: ['shared/store/keys'],
+    never: ['shared/adapters/store/keys'],
   },
-  'shared/store/ never imports shared/usecases or shared/http': {
-    from: ['shared/store'],
-    never: ['shared/usecases', 'shared/http'],
+  'shared/adapters/ never imports shared/usecases, shared/doors or shared/services': {
+    from: ['shared/adapters'],
+    never: ['shared/usecases', 'shared/doors', 'shared/services'],
   },
   // docs/dashboard.md: everything the pages do goes through the API's use cases; no page reads the table.
-  'the dashboard pages never import shared/store or shared/aws': {
+  'the dashboard pages never import shared/adapters/store or shared/adapters/aws': {
     from: ['functions/api/dashboard/pages'],
-    never: ['shared/store', 'shared/aws'],
+    never: ['shared/adapters/store', 'shared/adapters/aws'],
   },
 };
 
@@ -213,7 +223,7 @@ describe('import cycles', () => {
 describe('the import scanner', () => {
   it('sees the product code and its imports (the rules are not checked against nothing)', () => {
     expect([...FILES.keys()].filter((file) => within(file, 'shared')).length).toBeGreaterThan(50);
-    expect(FILES.get('functions/workers/send-email/handler.ts')).toContainEqual(expect.objectContaining({ target: 'shared/worker/for-each-record' }));
+    expect(FILES.get('functions/workers/send-email/handler.ts')).toContainEqual(expect.objectContaining({ target: 'shared/doors/worker/for-each-record' }));
     expect(FILES.get('localstack/admin-local.ts')).toContainEqual(expect.objectContaining({ target: 'localstack/cloud/stack-file' }));
   });
 
@@ -242,9 +252,9 @@ describe('the import scanner', () => {
 
   it('reports an offending import as file:line -> target', () => {
     const files = new Map([
-      ['shared/domain/x.ts', importsOf('shared/domain/x.ts', "import { a } from './ok';\nimport { t } from '../store/table';\n")],
-      ['shared/store/y.ts', importsOf('shared/store/y.ts', "import { t } from './table';\n")],
+      ['shared/domain/x.ts', importsOf('shared/domain/x.ts', "import { a } from './ok';\nimport { t } from '../adapters/store/table';\n")],
+      ['shared/adapters/store/y.ts', importsOf('shared/adapters/store/y.ts', "import { t } from './table';\n")],
     ]);
-    expect(violations(files, RULES['shared/domain/ never imports shared/store, shared/aws, shared/http or shared/usecases']!)).toEqual(['shared/domain/x.ts:2 -> shared/store/table']);
+    expect(violations(files, RULES['shared/domain/ never imports shared/ports, shared/usecases, shared/adapters, shared/doors or shared/services']!)).toEqual(['shared/domain/x.ts:2 -> shared/adapters/store/table']);
   });
 });

@@ -16,7 +16,7 @@ import {
   SES_TENANT_SWEEP_ACTIONS,
   TABLE_UPDATE_ACTIONS,
 } from '../../infra/constructs/grants';
-import { ENV } from '../../shared/config';
+import { ENV } from '../../shared/config/config';
 import { actionsOf, functionActions, functionEnv, functionStatements, logicalId, resourcesOf, synth, type Statement, type Synthesised } from './helpers';
 
 let s: Synthesised;

@@ -1,5 +1,5 @@
 /**
- * The pacer's window (shared/usecases/send/pace.ts, inlineWaitMs) is sized by the send-queue records the
+ * The pacer's window (shared/usecases/delivery/pace.ts, inlineWaitMs) is sized by the send-queue records the
  * send worker handles at once: SEND_WORKER_IN_FLIGHT must be its event source's batchSize x maxConcurrency.
  */
 import { WORKERS } from '../../infra/definitions';

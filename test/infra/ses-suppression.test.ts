@@ -4,7 +4,7 @@
  * service keeps its own lists per account and tenant (docs/suppressions.md, docs/local-cloud/ses.md).
  */
 import { CONFIGURATION_SET } from '../../infra/definitions';
-import { tlsRequiredConfigurationSet } from '../../shared/aws/ses-configuration-sets';
+import { tlsRequiredConfigurationSet } from '../../shared/adapters/aws/ses-configuration-sets';
 import { synth, type Synthesised } from './helpers';
 
 let s: Synthesised;

@@ -27,8 +27,8 @@ import {
   type QueueId,
   type TopicId,
 } from '../../infra/definitions';
-import { tlsRequiredConfigurationSet } from '../../shared/aws/ses-configuration-sets';
-import { ENV } from '../../shared/config';
+import { tlsRequiredConfigurationSet } from '../../shared/adapters/aws/ses-configuration-sets';
+import { ENV } from '../../shared/config/config';
 import { functionEnv, functionOf, functionProperties, logicalId, synth, type Synthesised } from './helpers';
 
 let s: Synthesised;

@@ -1,5 +1,5 @@
 /**
- * The run store against DynamoDB Local (shared/store/runs.ts): every transition is one conditional write,
+ * The run store against DynamoDB Local (shared/adapters/store/runs.ts): every transition is one conditional write,
  * so racing starts, claims and completions resolve to exactly one winner; a dead attempt's step is
  * claimed again only after its lease; a wait ends once (one of its event, its firings, a re-drive); a
  * cancelled run takes no further step and leaves the user's and the due index. The runs live in a private
@@ -7,13 +7,13 @@
  * step) never race the claims these tests make.
  */
 import { randomUUID } from 'node:crypto';
-import { keys } from '../../shared/store/keys';
-import { RunRepository } from '../../shared/store/runs';
+import { keys } from '../../shared/adapters/store/keys';
+import { RunRepository } from '../../shared/adapters/store/runs';
 import { ensureTemplateTable } from '../support/template-table';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { createAwsClients } from '../../shared/aws/clients';
-import { loadConfig } from '../../shared/config';
+import { createAwsClients } from '../../shared/adapters/aws/clients';
+import { loadConfig } from '../../shared/config/config';
 import { newId } from '../../shared/domain/ids';
 import { newRun, type Run, type StepResult } from '../../shared/domain/automations/run';
 import type { Step } from '../../shared/domain/automations/automation';

@@ -388,7 +388,7 @@ describe('the bad-input corpus', () => {
   });
 
   it('fingerprints a deeply nested body with an Idempotency-Key without crashing: unknown fields dropped on a send, 400 on a batch', async () => {
-    // 40 levels: past the fingerprint's 32, within the 64 any body may have (shared/http/validate.ts).
+    // 40 levels: past the fingerprint's 32, within the 64 any body may have (shared/doors/http/validate.ts).
     const rawBody = `{"from":"a@sandbox.mailservice.dev","to":"${account.email}","subject":"s","text":"t","x":${deepJson(40)}}`;
     const single = await api('POST', '/emails', { key: account.key, rawBody, headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-ok' } });
     expect(single.status).toBe(200);

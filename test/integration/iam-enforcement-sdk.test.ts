@@ -16,10 +16,10 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSS
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { startKmsEmulator, type KmsEmulator } from '../../localstack/emulators/kms';
 import { installIamEnforcement, runAs, type IamDecisionEvent, type IamEnforcement, type PolicyDocument, type Principal } from '../../localstack/iam/install';
-import { createRoute53Client, createS3Client, createSchedulerClient, createSesClient, createSqsClient } from '../../shared/aws/client-factories';
-import { createDynamoClient } from '../../shared/aws/dynamo-client';
-import { createKmsClient } from '../../shared/aws/kms-client';
-import { loadConfig, type Config } from '../../shared/config';
+import { createRoute53Client, createS3Client, createSchedulerClient, createSesClient, createSqsClient } from '../../shared/adapters/aws/client-factories';
+import { createDynamoClient } from '../../shared/adapters/aws/dynamo-client';
+import { createKmsClient } from '../../shared/adapters/aws/kms-client';
+import { loadConfig, type Config } from '../../shared/config/config';
 import { stack } from './harness/stack';
 
 const RUN = randomUUID().slice(0, 8);

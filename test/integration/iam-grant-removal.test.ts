@@ -88,7 +88,7 @@ describe('a template with grants removed, deployed (stack of its own)', () => {
       key,
       body: { from: 'hello@sandbox.mailservice.dev', to: email, subject: 'file', text: 'hi', attachments: [{ filename: 'a.txt', data: Buffer.from('hello').toString('base64') }] },
     });
-    // The product answers an S3 failure 503 (shared/http/errors.ts: an AWS dependency failing).
+    // The product answers an S3 failure 503 (shared/doors/http/errors.ts: an AWS dependency failing).
     expect(withFile.status).toBe(503);
     expect(own!.output()).toMatch(denied('s3:PutObject'));
   });

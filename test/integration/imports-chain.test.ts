@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { providerRequestLog, seedProviderAccount, setProviderFaults } from '../../localstack/emulators/providers/client';
 import type { AccountSeed } from '../../localstack/emulators/providers/server';
 import { readStackFile, type StackInfo } from '../../localstack/cloud/stack-file';
-import { loadConfig } from '../../shared/config';
+import { loadConfig } from '../../shared/config/config';
 import { buildServices, type Services } from '../../shared/services';
 import { createAccount } from '../../shared/usecases/access/accounts';
 import { mailgunFixture } from '../fixtures/providers/mailgun';

@@ -1,5 +1,5 @@
 /**
- * The import store against DynamoDB Local (shared/store/imports.ts): a write the SDK sends again
+ * The import store against DynamoDB Local (shared/adapters/store/imports.ts): a write the SDK sends again
  * after its answer was lost (a claim, a stretch's save, a request's finish) is recognised as the same
  * write, not read as another request having taken the import over; and a request whose lease another
  * request took still loses. Works a private copy of the table (no worker watches it).
@@ -7,11 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ensureTemplateTable } from '../support/template-table';
-import { createAwsClients } from '../../shared/aws/clients';
-import { loadConfig } from '../../shared/config';
+import { createAwsClients } from '../../shared/adapters/aws/clients';
+import { loadConfig } from '../../shared/config/config';
 import { emptyTotals, INITIAL_PROGRESS, newImportHead, type ImportHead } from '../../shared/domain/imports/import';
 import { emptyPart } from '../../shared/domain/imports/report';
-import { ImportRepository } from '../../shared/store/imports';
+import { ImportRepository } from '../../shared/adapters/store/imports';
 import { stack } from './harness/stack';
 
 describe('the import store', () => {

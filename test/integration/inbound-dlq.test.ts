@@ -9,8 +9,8 @@
  * by the worker: never recorded, never in the DLQ.
  */
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, GetQueueUrlCommand, ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { createSqsClient } from '../../shared/aws/client-factories';
-import { loadConfig } from '../../shared/config';
+import { createSqsClient } from '../../shared/adapters/aws/client-factories';
+import { loadConfig } from '../../shared/config/config';
 import { inboundKeys } from '../../shared/domain/inbound/content-keys';
 import { newId, ulid } from '../../shared/domain/ids';
 import type { CheckedInboundMessage } from '../../shared/domain/messages';

@@ -6,16 +6,16 @@
  *   item size 400 KB (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html),
  *   TransactWriteItems 100 actions and 4 MB, BatchGetItem 100 keys (16 MB answered as UnprocessedKeys),
  *   BatchWriteItem 25 requests, Query pages of 1 MB (LastEvaluatedKey).
- * - What the product does there: its BatchGetItem and Query helpers (shared/store/batch-get.ts,
- *   shared/store/table.ts queryAll) read everything past the 16 MB and 1 MB cuts; a template at every
+ * - What the product does there: its BatchGetItem and Query helpers (shared/adapters/store/batch-get.ts,
+ *   shared/adapters/store/table.ts queryAll) read everything past the 16 MB and 1 MB cuts; a template at every
  *   limit, published with a draft at every limit (the largest item the product writes), is stored and read.
  */
 import { CreateTableCommand, DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { LOCAL_CREDENTIALS } from '../../localstack/cloud/constants';
 import { TEMPLATE_LIMITS } from '../../shared/domain/templates/template';
-import { batchGetItems } from '../../shared/store/batch-get';
-import { queryAll, type Table } from '../../shared/store/table';
+import { batchGetItems } from '../../shared/adapters/store/batch-get';
+import { queryAll, type Table } from '../../shared/adapters/store/table';
 import { api, newAccount, stack } from './harness/stack';
 
 jest.setTimeout(120_000);

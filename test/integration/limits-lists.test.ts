@@ -1,7 +1,7 @@
 /**
  * A list page at Lambda's 6 MB response limit (docs/deploy.md, "AWS limits"): an automation's definition
  * may be 256 KB, so a page of 100 of them (the per-account cap) would be far over what a Lambda can
- * answer. The page ends where the next item would pass the budget (shared/store/paginate.ts,
+ * answer. The page ends where the next item would pass the budget (shared/adapters/store/paginate.ts,
  * maxPageBytes) with `has_more` and a cursor, and the pages together hold every automation once. Through
  * the local gateway, which refuses a result over 6,291,556 bytes as AWS does.
  */

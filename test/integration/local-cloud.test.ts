@@ -94,8 +94,8 @@ describe('local cloud', () => {
       // Fixture through the CLI's path: the use case against this stack's DynamoDB.
       const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
       const { DynamoDBDocumentClient } = await import('@aws-sdk/lib-dynamodb');
-      const { AccountRepository } = await import('../../shared/store/accounts');
-      const { ApiKeyRepository } = await import('../../shared/store/api-keys');
+      const { AccountRepository } = await import('../../shared/adapters/store/accounts');
+      const { ApiKeyRepository } = await import('../../shared/adapters/store/api-keys');
       const { createAccount } = await import('../../shared/usecases/access/accounts');
       const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: info.endpoints.dynamodb, region: info.region }));
       const table = { client, name: info.env.TABLE_NAME! };

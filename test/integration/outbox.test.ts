@@ -19,7 +19,7 @@ import { readStackFile, type StackInfo } from '../../localstack/cloud/stack-file
 import type { StreamBatchFailure } from '../../localstack/cloud/stream-poller';
 import { EVENT_RANK } from '../../shared/domain/emails/outcomes';
 import { newId } from '../../shared/domain/ids';
-import { keys } from '../../shared/store/keys';
+import { keys } from '../../shared/adapters/store/keys';
 import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
 import { api, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 

@@ -8,8 +8,8 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../shared/store/keys';
-import { dueAttributes } from '../../shared/store/due-index';
+import { keys } from '../../shared/adapters/store/keys';
+import { dueAttributes } from '../../shared/adapters/store/due-index';
 import { deliveryIdFor } from '../../shared/domain/webhooks/delivery';
 import { newId } from '../../shared/domain/ids';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';

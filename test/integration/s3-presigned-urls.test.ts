@@ -1,6 +1,6 @@
 /**
  * Presigned URLs on the local cloud's S3, as S3 enforces them (localstack/cloud/s3-presigned-url.ts,
- * docs/local-cloud/s3.md), made by the product's own S3BlobStore (shared/aws/s3-blob-store.ts) and used
+ * docs/local-cloud/s3.md), made by the product's own S3BlobStore (shared/adapters/aws/s3-blob-store.ts) and used
  * over HTTP as a client uses them:
  * - within its lifetime a URL works; after X-Amz-Date + X-Amz-Expires it is refused 403 AccessDenied
  *   "Request has expired" with S3's XML body (GET and HEAD);
@@ -13,8 +13,8 @@
 import { randomUUID } from 'node:crypto';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { createS3Client } from '../../shared/aws/client-factories';
-import { loadConfig } from '../../shared/config';
+import { createS3Client } from '../../shared/adapters/aws/client-factories';
+import { loadConfig } from '../../shared/config/config';
 import { DOWNLOAD_URL_SECONDS } from '../../shared/usecases/inbound/received-emails';
 import { UPLOAD_URL_TTL_SECONDS } from '../../shared/domain/emails/attachment-upload';
 import { MAX_PRESIGNED_URL_SECONDS } from '../../localstack/cloud/s3-presigned-url';

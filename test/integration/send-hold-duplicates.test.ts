@@ -1,5 +1,5 @@
 /**
- * A held send (shared/usecases/send/deliver-paced.ts: its turn in SES's send rate is far, or SES's account
+ * A held send (shared/usecases/delivery/deliver-paced.ts: its turn in SES's send rate is far, or SES's account
  * is paused, so its message goes back to the send queue with a delay) leases the email until its retry (EmailRepository.holdForRetry):
  * a duplicate message of the email arriving during the hold (the API and the outbox both enqueue a send;
  * SQS delivers at least once) does nothing: no claim, no second turn in the budget, no second message, no
@@ -18,19 +18,19 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTemplateTable } from '../support/template-table';
-import { createAwsClients } from '../../shared/aws/clients';
-import { createSesClient, createSesSendClient } from '../../shared/aws/client-factories';
-import { SesMailer } from '../../shared/aws/ses-mailer';
-import { loadConfig } from '../../shared/config';
+import { createAwsClients } from '../../shared/adapters/aws/clients';
+import { createSesClient, createSesSendClient } from '../../shared/adapters/aws/client-factories';
+import { SesMailer } from '../../shared/adapters/aws/ses-mailer';
+import { loadConfig } from '../../shared/config/config';
 import type { Email } from '../../shared/domain/emails/email';
 import { newId } from '../../shared/domain/ids';
 import type { SendMessage } from '../../shared/domain/messages';
 import type { ServiceEvent } from '../../shared/domain/webhooks/event';
-import { EmailRepository } from '../../shared/store/emails';
-import { keys } from '../../shared/store/keys';
-import { SesSendBudget } from '../../shared/store/ses-send-budget';
-import { deliverPaced, type PacedDeliveryDeps } from '../../shared/usecases/send/deliver-paced';
-import { inlineWaitMs } from '../../shared/usecases/send/pace';
+import { EmailRepository } from '../../shared/adapters/store/emails';
+import { keys } from '../../shared/adapters/store/keys';
+import { SesSendBudget } from '../../shared/adapters/store/ses-send-budget';
+import { deliverPaced, type PacedDeliveryDeps } from '../../shared/usecases/delivery/deliver-paced';
+import { inlineWaitMs } from '../../shared/usecases/delivery/pace';
 import { HOLD_RETRY_MS } from '../../shared/domain/ses/send-quota';
 import { sesMessagesFor, stack, uniqueEmail } from './harness/stack';
 

@@ -5,7 +5,7 @@
 import { api, newAccount, stack, uniqueEmail } from './harness/stack';
 import { publishAll, uniqueDomain } from './harness/dns';
 import { shardCaps } from '../../shared/domain/accounts/limits';
-import { keys } from '../../shared/store/keys';
+import { keys } from '../../shared/adapters/store/keys';
 import { month, setUsage, settledUsage, today, usage } from './harness/usage';
 
 const SANDBOX = 'sandbox.mailservice.dev';
@@ -140,7 +140,7 @@ describe('a failed hand-off', () => {
     // The real store, with a scheduler that is down.
     const deps = { ...services, scheduler: { upsert: async () => Promise.reject(new Error('Scheduler is down')), remove: async () => undefined } };
     const before = await usage(account.id, 'PLAN', 'DAY', today());
-    const { sendEmail } = await import('../../shared/usecases/send-email');
+    const { sendEmail } = await import('../../shared/usecases/send');
     const at = new Date(Date.now() + 3600_000).toISOString();
     const attempt = sendEmail(deps, { principal }, { from: { email: 'a@sandbox.mailservice.dev' }, to: [account.email], subject: 'down', text: 't', scheduled_at: at }, { idempotency: { key: 'handoff-key', fingerprint: 'f' } });
     await expect(attempt).rejects.toMatchObject({ status: 503, code: 'service_unavailable' });

@@ -1,11 +1,11 @@
 /**
- * The send workers' shared pace to SES's rate (shared/store/ses-send-budget.ts) against DynamoDB Local:
+ * The send workers' shared pace to SES's rate (shared/adapters/store/ses-send-budget.ts) against DynamoDB Local:
  * reservations racing on one item each get their own slot, spaced exactly by their recipients at the
  * rate, never two in one turn; high rates are split over shards. The shared stack never paces (its local
  * SES has no quota), so nothing else writes these items here.
  */
-import { budgetShards, ITEM_SENDS_PER_SECOND, SesSendBudget } from '../../shared/store/ses-send-budget';
-import { createDynamoClient } from '../../shared/aws/dynamo-client';
+import { budgetShards, ITEM_SENDS_PER_SECOND, SesSendBudget } from '../../shared/adapters/store/ses-send-budget';
+import { createDynamoClient } from '../../shared/adapters/aws/dynamo-client';
 import { stack } from './harness/stack';
 
 /** The repository over the stack's table, with a chosen shard picker. */

@@ -2,13 +2,13 @@
  * SMTP credentials against the local cloud: POST /smtp-credentials (password shown once, stored only as
  * its hash), GET (paginated, no secrets), DELETE (revoked at once), tenant and allowed_domains limits as
  * for API keys, the tenant deletion revoking its credentials, bad input, and isolation between accounts.
- * The relay's AUTH is `authenticateSmtp` (shared/usecases/authenticate.ts), called here with the stack's
+ * The relay's AUTH is `authenticateSmtp` (shared/usecases/access/authenticate.ts), called here with the stack's
  * services and through a real SMTP session.
  */
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { hashSecret } from '../../shared/domain/api-keys/secret';
-import { keys } from '../../shared/store/keys';
-import { authenticateSmtp } from '../../shared/usecases/authenticate';
+import { keys } from '../../shared/adapters/store/keys';
+import { authenticateSmtp } from '../../shared/usecases/access/authenticate';
 import { transport } from './harness/smtp';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
 import { documentClient } from './harness/usage';

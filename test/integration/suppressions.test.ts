@@ -1,9 +1,9 @@
 /** /suppressions over HTTP, plus the repositories the send path will call, against the running local cloud. */
 import { api, newAccount, stack, type TestAccount } from './harness/stack';
 import { findCategoryOptOuts, findSuppressedRecipients, listCategoryOptOuts, recordCategoryOptOut, removeCategoryOptOut, suppressAddresses } from '../../shared/usecases/suppressions/suppressions';
-import { keys } from '../../shared/store/keys';
+import { keys } from '../../shared/adapters/store/keys';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { createAwsClients } from '../../shared/aws/clients';
+import { createAwsClients } from '../../shared/adapters/aws/clients';
 
 const address = (local: string) => `${local}-${Math.random().toString(36).slice(2, 10)}@example.com`;
 

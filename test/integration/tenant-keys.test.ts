@@ -5,7 +5,7 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { hashSecret } from '../../shared/domain/api-keys/secret';
-import { keys } from '../../shared/store/keys';
+import { keys } from '../../shared/adapters/store/keys';
 import { api, newAccount, stack, type TestAccount } from './harness/stack';
 import { documentClient } from './harness/usage';
 import { unique } from './harness/tenants';

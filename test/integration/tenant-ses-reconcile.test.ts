@@ -1,5 +1,5 @@
 /**
- * The reconciler's SES tenants sweep (shared/usecases/tenants/reconcile-ses-tenants.ts) against the local cloud's
+ * The reconciler's SES tenants sweep (shared/usecases/ses-tenants/reconcile-ses-tenants.ts) against the local cloud's
  * SES emulator and table: an SES tenant left without a tenant of ours (a crash between CreateTenant and
  * the store write; one re-created while its tenant was deleted) is deleted once its id is older than the
  * grace, never a younger one (a create may still be running) nor one that does not use our configuration
@@ -9,12 +9,12 @@
 import { CreateTenantCommand, CreateTenantResourceAssociationCommand, DeleteTenantCommand, DeleteTenantResourceAssociationCommand, GetTenantCommand, ListTenantsCommand } from '@aws-sdk/client-sesv2';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { newId } from '../../shared/domain/ids';
-import { keys } from '../../shared/store/keys';
+import { keys } from '../../shared/adapters/store/keys';
 import type { Tenant } from '../../shared/domain/tenants/tenant';
-import type { SesTenantSweepState } from '../../shared/store/ses-tenant-sweep';
+import type { SesTenantSweepState } from '../../shared/adapters/store/ses-tenant-sweep';
 import { reconcile } from '../../shared/usecases/reliability/reconcile';
-import { SES_TENANT_ORPHAN_GRACE_MS, sweepSesTenantPages, type SesTenantSweepReport } from '../../shared/usecases/tenants/reconcile-ses-tenants';
-import { openSesTenant } from '../../shared/usecases/tenants/ses-tenant-links';
+import { SES_TENANT_ORPHAN_GRACE_MS, sweepSesTenantPages, type SesTenantSweepReport } from '../../shared/usecases/ses-tenants/reconcile-ses-tenants';
+import { openSesTenant } from '../../shared/usecases/ses-tenants/ses-tenant-links';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
 import { documentClient } from './harness/usage';
 import { publishAll, uniqueDomain } from './harness/dns';

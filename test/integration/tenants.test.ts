@@ -1,7 +1,7 @@
 /** The tenants group against the local cloud: create, read, list, change, delete, limits and isolation. */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../shared/store/keys';
-import { TENANT_COUNTER } from '../../shared/store/tenants';
+import { keys } from '../../shared/adapters/store/keys';
+import { TENANT_COUNTER } from '../../shared/adapters/store/tenants';
 import { PLANS } from '../../shared/domain/accounts/plans';
 import { api, newAccount, stack, type TestAccount } from './harness/stack';
 import { documentClient } from './harness/usage';

@@ -1,12 +1,12 @@
 /**
  * DKIM verification with mailauth's dkimVerify (an implementation independent of ours), for tests: what
- * the service sends is verified with it, and the product's own verifier (shared/dkim/verify.ts, the
+ * the service sends is verified with it, and the product's own verifier (shared/lib/dkim/verify.ts, the
  * domain check's probe) must answer as it does. Keys are looked up through the TXT lookup it is given
  * (e.g. a node:dns Resolver pointed at the local cloud's DNS), never the system resolver.
  */
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import type { DKIMResult } from 'mailauth';
-import type { DkimVerification, ResolveTxt } from '../../shared/dkim/verify';
+import type { DkimVerification, ResolveTxt } from '../../shared/lib/dkim/verify';
 
 /**
  * One result per DKIM-Signature (a single `none` when the message is unsigned). mailauth's statuses,

@@ -1,11 +1,11 @@
 /**
  * Records of the table's stream as a stream worker's Lambda gets them (images in AttributeValue form,
- * marshalled from items), and their changes as a reader decodes them (shared/store/stream-record.ts).
+ * marshalled from items), and their changes as a reader decodes them (shared/adapters/store/stream-record.ts).
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { decodeStreamRecord, type StreamReader, type StreamRecordChanges } from '../../shared/store/stream-record';
+import { decodeStreamRecord, type StreamReader, type StreamRecordChanges } from '../../shared/adapters/store/stream-record';
 
 type Image = Record<string, unknown>;
 type LambdaImage = NonNullable<NonNullable<DynamoDBRecord['dynamodb']>['NewImage']>;

@@ -6,10 +6,10 @@ export interface FloorContext {
   tableName: string;
   doc: DynamoDBDocumentClient;
   sqs: SQSClient;
-  /** The checkout's shared/store/keys `keys`. */
+  /** The checkout's shared/adapters/store/keys `keys`. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   keys: any;
-  /** The checkout's shared/store/table `transactWrite` (retries TransactionConflict). */
+  /** The checkout's shared/adapters/store/table `transactWrite` (retries TransactionConflict). */
   transactWrite(table: unknown, items: unknown[]): Promise<unknown>;
   /** The bench account's API key hash, and the account. */
   keyHash: string;

@@ -1,6 +1,6 @@
 /**
  * The floors: the calls one accepted send costs, issued directly with the product's own SDK clients
- * (shared/aws/clients.ts: same keep-alive, timeouts, retries), with no HTTP API and no use case. The email
+ * (shared/adapters/aws/clients.ts: same keep-alive, timeouts, retries), with no HTTP API and no use case. The email
  * item is a copy of one the API just wrote (email-copies.ts), so the pipeline delivers the floors' emails
  * as the API's.
  */
@@ -30,10 +30,10 @@ export async function makeFloors(context: {
   apiSend(n: number): Promise<Outcome & { id?: string }>;
   recipient(n: number): string;
 }): Promise<Floors> {
-  const { createAwsClients } = loadFrom(context.root, 'shared/aws/clients');
+  const { createAwsClients } = loadFrom(context.root, 'shared/adapters/aws/clients');
   const { hashSecret } = loadFrom(context.root, 'shared/domain/api-keys/secret');
-  const { keys } = loadFrom(context.root, 'shared/store/keys');
-  const { transactWrite } = loadFrom(context.root, 'shared/store/table');
+  const { keys } = loadFrom(context.root, 'shared/adapters/store/keys');
+  const { transactWrite } = loadFrom(context.root, 'shared/adapters/store/table');
   const { newId } = loadFrom(context.root, 'shared/domain/ids');
   const clients = createAwsClients(context.config) as { dynamo: DynamoDBDocumentClient; sqs: SQSClient };
   context.benchSdk?.tag(clients.dynamo, 'bench');

@@ -1,11 +1,11 @@
 /** The API keys group: POST /api-keys (secret shown once), GET /api-keys, DELETE /api-keys/{id}. */
 import type { Hono } from 'hono';
 import { toPublicApiKey } from '../../../shared/domain/api-keys/api-key';
-import { createApi } from '../../../shared/http/create-api';
-import type { ApiEnv } from '../../../shared/http/env';
-import { listPage } from '../../../shared/http/pagination';
-import { routes } from '../../../shared/http/route';
-import { apiKeyOps } from '../../../shared/openapi/operations/api-keys';
+import { createApi } from '../../../shared/doors/http/create-api';
+import type { ApiEnv } from '../../../shared/doors/http/env';
+import { listPage } from '../../../shared/doors/http/pagination';
+import { routes } from '../../../shared/doors/http/route';
+import { apiKeyOps } from '../../../shared/doors/openapi/operations/api-keys';
 import type { CoreServices } from '../../../shared/services';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../../shared/usecases/access/api-keys';
 

@@ -5,12 +5,12 @@
  */
 import type { Hono } from 'hono';
 import { toPublicAttachmentUpload } from '../../../shared/domain/emails/attachment-upload';
-import { createApi } from '../../../shared/http/create-api';
-import type { ApiEnv } from '../../../shared/http/env';
-import { routes } from '../../../shared/http/route';
-import { attachmentOps } from '../../../shared/openapi/operations/attachments';
-import { createAttachmentUpload, getAttachmentUpload, type AttachmentUploadDeps } from '../../../shared/usecases/attachment-uploads';
-import type { AuthenticateDeps } from '../../../shared/usecases/authenticate';
+import { createApi } from '../../../shared/doors/http/create-api';
+import type { ApiEnv } from '../../../shared/doors/http/env';
+import { routes } from '../../../shared/doors/http/route';
+import { attachmentOps } from '../../../shared/doors/openapi/operations/attachments';
+import { createAttachmentUpload, getAttachmentUpload, type AttachmentUploadDeps } from '../../../shared/usecases/attachments/attachment-uploads';
+import type { AuthenticateDeps } from '../../../shared/usecases/access/authenticate';
 
 export type AttachmentsAppDeps = AuthenticateDeps & AttachmentUploadDeps;
 

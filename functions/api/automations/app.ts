@@ -5,11 +5,11 @@
 import type { Hono } from 'hono';
 import { toPublicAutomation } from '../../../shared/domain/automations/automation';
 import { toRunDetail, toRunSummary } from '../../../shared/domain/automations/run-view';
-import { createApi } from '../../../shared/http/create-api';
-import type { ApiEnv } from '../../../shared/http/env';
-import { listPage } from '../../../shared/http/pagination';
-import { routes } from '../../../shared/http/route';
-import { automationOps } from '../../../shared/openapi/operations/automations';
+import { createApi } from '../../../shared/doors/http/create-api';
+import type { ApiEnv } from '../../../shared/doors/http/env';
+import { listPage } from '../../../shared/doors/http/pagination';
+import { routes } from '../../../shared/doors/http/route';
+import { automationOps } from '../../../shared/doors/openapi/operations/automations';
 import type { CoreServices } from '../../../shared/services';
 import { getAutomationRun, listAutomationRuns } from '../../../shared/usecases/automations/automation-runs';
 import {

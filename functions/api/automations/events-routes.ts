@@ -11,10 +11,10 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import { eventRequestSchema } from '../../../shared/domain/automations/event-request';
 import { IDEMPOTENCY_HEADER, idempotencyOf } from '../../../shared/domain/emails/idempotency';
-import type { ApiEnv } from '../../../shared/http/env';
-import { routes } from '../../../shared/http/route';
-import { parseWith, readJson } from '../../../shared/http/validate';
-import { eventsOp } from '../../../shared/openapi/operations/automations';
+import type { ApiEnv } from '../../../shared/doors/http/env';
+import { routes } from '../../../shared/doors/http/route';
+import { parseWith, readJson } from '../../../shared/doors/http/validate';
+import { eventsOp } from '../../../shared/doors/openapi/operations/automations';
 import { requireAutomationAccess } from '../../../shared/usecases/automations/automations';
 import { acceptEvent, type AcceptEventDeps } from '../../../shared/usecases/automations/runs/accept-event';
 

@@ -6,11 +6,11 @@
  * applyDomainDns (the domains group's). Credentials typed into the apply form are used for that request
  * only and never shown again.
  */
-import type { ApplyReport } from '../../../shared/usecases/dns-apply';
+import type { ApplyReport } from '../../../shared/usecases/domains/dns-apply';
 import { toPublicDomain } from '../../../shared/domain/domains/domain';
 import { applyDnsSchema, createDomainSchema } from '../../../shared/domain/domains/schemas';
-import { parseWith } from '../../../shared/http/validate';
-import { applyDomainDns } from '../../../shared/usecases/dns-apply';
+import { parseWith } from '../../../shared/doors/http/validate';
+import { applyDomainDns } from '../../../shared/usecases/domains/dns-apply';
 import { createDomain, getDomain, listDomains } from '../../../shared/usecases/domains/manage';
 import { verifyDomain } from '../../../shared/usecases/domains/verify';
 import { buttonForm, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render, select, type PageContext, param } from '../dashboard/pages/forms';

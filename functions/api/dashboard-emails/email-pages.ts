@@ -10,10 +10,10 @@
  */
 import { sendRequestSchema } from '../../../shared/domain/emails/send-request';
 import { RESPONSE_BODY_BUDGET_BYTES, textPayloadBytes } from '../../../shared/domain/lambda-payload';
-import { parseWith } from '../../../shared/http/validate';
-import { getEmailContent } from '../../../shared/usecases/email-content';
-import { listEmails } from '../../../shared/usecases/list-emails';
-import { sendEmail } from '../../../shared/usecases/send-email';
+import { parseWith } from '../../../shared/doors/http/validate';
+import { getEmailContent } from '../../../shared/usecases/emails/email-content';
+import { listEmails } from '../../../shared/usecases/emails/list-emails';
+import { sendEmail } from '../../../shared/usecases/send';
 import { barChart, rateChart } from '../dashboard/pages/charts';
 import { dailyActivity, emailTimeline, FILTER_STATUSES, hasFilter, isInFlight, matchesEmail, type ActivitySample, type EmailFilter } from '../dashboard/pages/email-model';
 import { problemFlash, field, formAction, input, LIST_PAGE_SIZE, pager, pageState, postForm, redirectTo, render, select, type PageContext, param } from '../dashboard/pages/forms';

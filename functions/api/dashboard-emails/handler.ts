@@ -1,5 +1,5 @@
 import { handle } from 'hono/aws-lambda';
-import { loadConfig } from '../../../shared/config';
+import { loadConfig } from '../../../shared/config/config';
 import { buildBlobs } from '../../../shared/services/blobs';
 import { buildCore } from '../../../shared/services/core';
 import { buildMessaging } from '../../../shared/services/messaging';

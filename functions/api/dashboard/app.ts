@@ -11,7 +11,7 @@
  * /api/webhooks: ./api-routes.ts).
  */
 import type { Hono } from 'hono';
-import type { ApiEnv } from '../../../shared/http/env';
+import type { ApiEnv } from '../../../shared/doors/http/env';
 import { createDashboardFrame } from './frame';
 import type { DashboardServices } from './services';
 import { createSessionApi } from './api-routes';

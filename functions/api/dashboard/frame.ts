@@ -4,8 +4,8 @@
  * function's routes.
  */
 import type { Hono } from 'hono';
-import { createFrame } from '../../../shared/http/create-api';
-import type { ApiEnv } from '../../../shared/http/env';
+import { createFrame } from '../../../shared/doors/http/create-api';
+import type { ApiEnv } from '../../../shared/doors/http/env';
 
 /**
  * The frame of every dashboard function: answers are never cached (they carry CSRF tokens and account

@@ -14,14 +14,14 @@ import {
   updateDomainSchema,
 } from '../../../shared/domain/domains/schemas';
 import { NotFoundError } from '../../../shared/domain/errors';
-import { createApi } from '../../../shared/http/create-api';
-import type { ApiEnv } from '../../../shared/http/env';
-import { listPage } from '../../../shared/http/pagination';
-import { routes } from '../../../shared/http/route';
-import { jsonBody, parseWith, readJson } from '../../../shared/http/validate';
-import { domainOps } from '../../../shared/openapi/operations/domains';
+import { createApi } from '../../../shared/doors/http/create-api';
+import type { ApiEnv } from '../../../shared/doors/http/env';
+import { listPage } from '../../../shared/doors/http/pagination';
+import { routes } from '../../../shared/doors/http/route';
+import { jsonBody, parseWith, readJson } from '../../../shared/doors/http/validate';
+import { domainOps } from '../../../shared/doors/openapi/operations/domains';
 import type { CoreServices, DnsApplyServices, SecretServices, SesServices } from '../../../shared/services';
-import { applyDomainDns } from '../../../shared/usecases/dns-apply';
+import { applyDomainDns } from '../../../shared/usecases/domains/dns-apply';
 import { deleteDnsProvider, listDnsProviders, storeDnsProvider } from '../../../shared/usecases/domains/dns-providers';
 import { createDomain, deleteDomain, getDomain, listDomains, updateDomain } from '../../../shared/usecases/domains/manage';
 import { verifyDomain } from '../../../shared/usecases/domains/verify';

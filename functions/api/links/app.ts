@@ -14,11 +14,11 @@
 import type { Context, Hono } from 'hono';
 import { NotFoundError } from '../../../shared/domain/errors';
 import type { LinkKind } from '../../../shared/domain/links/token';
-import { createFrame } from '../../../shared/http/create-api';
-import type { ApiEnv } from '../../../shared/http/env';
-import { routes } from '../../../shared/http/route';
-import { logError, logInfo } from '../../../shared/log';
-import { linkOps } from '../../../shared/openapi/operations/links';
+import { createFrame } from '../../../shared/doors/http/create-api';
+import type { ApiEnv } from '../../../shared/doors/http/env';
+import { routes } from '../../../shared/doors/http/route';
+import { logError, logInfo } from '../../../shared/lib/log';
+import { linkOps } from '../../../shared/doors/openapi/operations/links';
 import type { LinkSigner, ResolvedLink } from '../../../shared/usecases/links/link-signing';
 import { trackHit, type TrackDeps, type TrackedLink } from '../../../shared/usecases/links/track';
 import { unsubscribe, type UnsubscribeDeps, type UnsubscribeSource } from '../../../shared/usecases/links/unsubscribe';

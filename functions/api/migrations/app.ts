@@ -5,11 +5,11 @@
  */
 import type { Hono } from 'hono';
 import { REPORT_COLUMNS, reportRows, toCsv } from '../../../shared/domain/imports/report-rows';
-import { createApi } from '../../../shared/http/create-api';
-import type { ApiEnv } from '../../../shared/http/env';
-import { listPage } from '../../../shared/http/pagination';
-import { routes } from '../../../shared/http/route';
-import { migrationOps } from '../../../shared/openapi/operations/migrations';
+import { createApi } from '../../../shared/doors/http/create-api';
+import type { ApiEnv } from '../../../shared/doors/http/env';
+import { listPage } from '../../../shared/doors/http/pagination';
+import { routes } from '../../../shared/doors/http/route';
+import { migrationOps } from '../../../shared/doors/openapi/operations/migrations';
 import type { CoreServices, ImportServices, SecretServices } from '../../../shared/services';
 import { toImportSummary } from '../../../shared/domain/imports/public-import';
 import { getImport, listImports, loadImport } from '../../../shared/usecases/imports/import-report';

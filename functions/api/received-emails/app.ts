@@ -3,11 +3,11 @@
  * with filters, and one received email whole (bodies, headers, attachments, raw message link).
  */
 import type { Hono } from 'hono';
-import { createApi } from '../../../shared/http/create-api';
-import type { ApiEnv } from '../../../shared/http/env';
-import { listPage } from '../../../shared/http/pagination';
-import { routes } from '../../../shared/http/route';
-import { receivedEmailOps } from '../../../shared/openapi/operations/received-emails';
+import { createApi } from '../../../shared/doors/http/create-api';
+import type { ApiEnv } from '../../../shared/doors/http/env';
+import { listPage } from '../../../shared/doors/http/pagination';
+import { routes } from '../../../shared/doors/http/route';
+import { receivedEmailOps } from '../../../shared/doors/openapi/operations/received-emails';
 import type { BlobServices, CoreServices } from '../../../shared/services';
 import { getReceivedEmail, listReceivedEmails } from '../../../shared/usecases/inbound/received-emails';
 

@@ -5,12 +5,12 @@
  */
 import type { Hono } from 'hono';
 import openApiDocument from '../../../docs/openapi.json';
-import { createFrame } from '../../../shared/http/create-api';
-import type { ApiEnv } from '../../../shared/http/env';
-import { routes } from '../../../shared/http/route';
-import type { OpenApiDocument } from '../../../shared/openapi/document';
-import { referenceOps } from '../../../shared/openapi/operations/reference';
-import { REFERENCE_CSP, renderReferencePage } from '../../../shared/openapi/reference-page';
+import { createFrame } from '../../../shared/doors/http/create-api';
+import type { ApiEnv } from '../../../shared/doors/http/env';
+import { routes } from '../../../shared/doors/http/route';
+import type { OpenApiDocument } from '../../../shared/doors/openapi/document';
+import { referenceOps } from '../../../shared/doors/openapi/operations/reference';
+import { REFERENCE_CSP, renderReferencePage } from '../../../shared/doors/openapi/reference-page';
 
 /** Served documents change only with a deployment: caches may keep them a few minutes. */
 const CACHE = 'public, max-age=300';

@@ -6,11 +6,11 @@
 import type { Hono } from 'hono';
 import { toPublicCategoryOptOut, toPublicSuppression, type CategoryOptOut, type Suppression } from '../../../shared/domain/suppressions/model';
 import type { Tenant } from '../../../shared/domain/tenants/tenant';
-import { createApi } from '../../../shared/http/create-api';
-import type { ApiEnv } from '../../../shared/http/env';
-import { listPage } from '../../../shared/http/pagination';
-import { routes } from '../../../shared/http/route';
-import { suppressionOps } from '../../../shared/openapi/operations/suppressions';
+import { createApi } from '../../../shared/doors/http/create-api';
+import type { ApiEnv } from '../../../shared/doors/http/env';
+import { listPage } from '../../../shared/doors/http/pagination';
+import { routes } from '../../../shared/doors/http/route';
+import { suppressionOps } from '../../../shared/doors/openapi/operations/suppressions';
 import type { CoreServices } from '../../../shared/services';
 import { addCategoryOptOuts, addSuppressions, listCategoryOptOutPage, listSuppressions, removeSuppression, resubscribe } from '../../../shared/usecases/suppressions/suppressions';
 

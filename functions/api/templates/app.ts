@@ -4,11 +4,11 @@
  */
 import type { Hono, MiddlewareHandler } from 'hono';
 import { toPublicTemplate, toPublicTemplateSummary } from '../../../shared/domain/templates/template';
-import { createApi } from '../../../shared/http/create-api';
-import type { ApiEnv } from '../../../shared/http/env';
-import { listPage } from '../../../shared/http/pagination';
-import { routes } from '../../../shared/http/route';
-import { templateOps } from '../../../shared/openapi/operations/templates';
+import { createApi } from '../../../shared/doors/http/create-api';
+import type { ApiEnv } from '../../../shared/doors/http/env';
+import { listPage } from '../../../shared/doors/http/pagination';
+import { routes } from '../../../shared/doors/http/route';
+import { templateOps } from '../../../shared/doors/openapi/operations/templates';
 import type { CoreServices } from '../../../shared/services';
 import {
   createTemplate,

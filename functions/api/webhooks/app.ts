@@ -2,8 +2,8 @@
  * The webhooks group: the webhooks routes (./routes.ts) behind API-key authentication.
  */
 import type { Hono } from 'hono';
-import { createApi } from '../../../shared/http/create-api';
-import type { ApiEnv } from '../../../shared/http/env';
+import { createApi } from '../../../shared/doors/http/create-api';
+import type { ApiEnv } from '../../../shared/doors/http/env';
 import type { CoreServices, MessagingServices, SecretServices } from '../../../shared/services';
 import { addWebhookRoutes } from './routes';
 

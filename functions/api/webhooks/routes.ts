@@ -7,10 +7,10 @@
 import type { Hono } from 'hono';
 import { toPublicDelivery } from '../../../shared/domain/webhooks/delivery';
 import { toPublicWebhook } from '../../../shared/domain/webhooks/endpoint';
-import type { ApiEnv } from '../../../shared/http/env';
-import { listPage } from '../../../shared/http/pagination';
-import { routes } from '../../../shared/http/route';
-import { webhookOps } from '../../../shared/openapi/operations/webhooks';
+import type { ApiEnv } from '../../../shared/doors/http/env';
+import { listPage } from '../../../shared/doors/http/pagination';
+import { routes } from '../../../shared/doors/http/route';
+import { webhookOps } from '../../../shared/doors/openapi/operations/webhooks';
 import type { WebhookDeps } from '../../../shared/usecases/webhooks/webhooks';
 import {
   createWebhook,

@@ -6,17 +6,17 @@
 import type { SQSHandler } from 'aws-lambda';
 import type { Idempotency } from '../../../shared/domain/emails/idempotency';
 import type { ParsedSendRequest } from '../../../shared/domain/emails/send-request';
-import type { Principal } from '../../../shared/usecases/principal';
+import type { Principal } from '../../../shared/usecases/access/principal';
 import { automationStepMessageSchema } from '../../../shared/domain/messages';
-import { logInfo } from '../../../shared/log';
-import { loadConfig } from '../../../shared/config';
+import { logInfo } from '../../../shared/lib/log';
+import { loadConfig } from '../../../shared/config/config';
 import { buildCore } from '../../../shared/services/core';
 import { buildMessaging } from '../../../shared/services/messaging';
 import { buildBlobs } from '../../../shared/services/blobs';
 import { buildSchedules } from '../../../shared/services/schedules';
-import { sendEmail } from '../../../shared/usecases/send-email';
+import { sendEmail } from '../../../shared/usecases/send';
 import { runStep, STEP_LEASE_MS } from '../../../shared/usecases/automations/runs/run-step';
-import { forEachRecord } from '../../../shared/worker/for-each-record';
+import { forEachRecord } from '../../../shared/doors/worker/for-each-record';
 
 // The composition root: only what the worker uses (shared/services/), built once per cold start.
 const config = loadConfig();

@@ -5,13 +5,13 @@
  */
 import type { SQSHandler } from 'aws-lambda';
 import { inboundMessageSchema } from '../../../shared/domain/messages';
-import { loadConfig } from '../../../shared/config';
-import { parseInbound } from '../../../shared/inbound/parse-message';
+import { loadConfig } from '../../../shared/config/config';
+import { parseInbound } from '../../../shared/adapters/received-mail/parse-message';
 import { buildCore } from '../../../shared/services/core';
 import { buildMessaging } from '../../../shared/services/messaging';
 import { buildBlobs } from '../../../shared/services/blobs';
 import { receiveQueuedInbound } from '../../../shared/usecases/inbound/process-inbound';
-import { forEachRecord } from '../../../shared/worker/for-each-record';
+import { forEachRecord } from '../../../shared/doors/worker/for-each-record';
 
 // The composition root: only what the worker uses (shared/services/), built once per cold start.
 const config = loadConfig();

@@ -2,15 +2,15 @@
  * Tenant day stats: the table's stream (writes of tenant emails, filtered by the event source) -> the
  * tenants' day counters. Partial batch failures resume at the first record not counted.
  */
-import { createDynamoClient } from '../../../shared/aws/dynamo-client';
-import { ENV, loadConfig, required } from '../../../shared/config';
-import { logError, logInfo } from '../../../shared/log';
-import { serviceClock } from '../../../shared/clock';
-import { tenantEmailWrites } from '../../../shared/store/tenant-email-changes';
-import { TenantStatsRepository } from '../../../shared/store/tenant-stats';
-import { TenantRepository } from '../../../shared/store/tenants';
+import { createDynamoClient } from '../../../shared/adapters/aws/dynamo-client';
+import { ENV, loadConfig, required } from '../../../shared/config/config';
+import { logError, logInfo } from '../../../shared/lib/log';
+import { serviceClock } from '../../../shared/adapters/clock';
+import { tenantEmailWrites } from '../../../shared/adapters/store/tenant-email-changes';
+import { TenantStatsRepository } from '../../../shared/adapters/store/tenant-stats';
+import { TenantRepository } from '../../../shared/adapters/store/tenants';
 import { aggregateTenantStats } from '../../../shared/usecases/tenants/aggregate-tenant-stats';
-import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-record';
+import { forEachStreamBatch } from '../../../shared/doors/worker/for-each-stream-record';
 
 const config = loadConfig();
 const table = { client: createDynamoClient(config), name: required(config, 'tableName', ENV.tableName) };

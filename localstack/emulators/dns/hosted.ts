@@ -5,7 +5,7 @@
  * zone of the same host. Zones themselves are the fake host's own (kept in memory, or in a JSON file).
  *
  * TXT text is converted to and from presentation format here independently of the product's adapters
- * (shared/dns-hosts/txt.ts), so a quoting bug on one side shows up in tests.
+ * (shared/adapters/dns-hosts/txt.ts), so a quoting bug on one side shows up in tests.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';

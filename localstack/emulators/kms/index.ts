@@ -1,7 +1,7 @@
 /**
  * KMS emulator for the embedded local cloud, so that functions deployed from the CDK template (whose
  * environment has SECRETS_KEY_ID = the key's ARN) seal and open secrets through the product's real KMS
- * path (shared/aws/kms-secret-box.ts) with the unmodified `@aws-sdk/client-kms`.
+ * path (shared/adapters/aws/kms-secret-box.ts) with the unmodified `@aws-sdk/client-kms`.
  *
  * Speaks AWS JSON 1.1 (`X-Amz-Target: TrentService.<Operation>`): symmetric keys with their key policy,
  * aliases, rotation status, Encrypt/Decrypt/GenerateDataKey/ReEncrypt with real AES-256-GCM and the

@@ -1,7 +1,7 @@
 /**
  * An automation run (docs/automations.md, "Runs"): one user's way through one automation's steps,
  * started by one event. The run keeps its own copy of the steps and the automation's version, so an edit
- * after the start changes nothing for it. Pure: the record and its states; shared/store/runs.ts makes
+ * after the start changes nothing for it. Pure: the record and its states; shared/adapters/store/runs.ts makes
  * every transition a conditional write (exactly once per step).
  *
  *   status      running -> completed | failed | cancelled

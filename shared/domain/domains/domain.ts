@@ -93,7 +93,7 @@ export function toPublicDomain(domain: Domain) {
   };
 }
 
-/** Who may see or manage a domain (shared/usecases/visibility.ts compares `tenant` with a key's tenant id). */
+/** Who may see or manage a domain (shared/usecases/access/visibility.ts compares `tenant` with a key's tenant id). */
 export function domainOwner(domain: Pick<Domain, 'account_id' | 'tenant_id'>): { account_id: string; tenant: string | null } {
   return { account_id: domain.account_id, tenant: domain.tenant_id ?? null };
 }

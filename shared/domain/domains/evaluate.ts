@@ -2,7 +2,7 @@
  * Evaluates what DNS returned against the records a domain must publish, record by record, with a
  * message that says what is wrong (found vs expected) and how to fix it. Pure.
  */
-import { parseDkimTxt, publicKeyMatches } from '../../dkim/txt-record';
+import { parseDkimTxt, publicKeyMatches } from '../../lib/dkim/txt-record';
 import type { DnsRecord, DomainStatus, RecordStatus } from './domain';
 
 /** One DNS lookup's outcome: values found (TXT chunks already joined), nothing, or a temporary error. */

@@ -4,8 +4,18 @@
  * until then it keeps the status it had (a new domain stays `pending`, with every record verified and
  * `provider.status: pending` saying why). docs/domains.md, "Registration with the mail provider (SES)".
  */
-import type { ProviderDomainState } from '../../ports';
 import type { DomainStatus, ProviderVerification } from './domain';
+
+/**
+ * Whether the provider can send from a registered domain yet. SES verifies an identity later than it is
+ * created (when it has seen the DKIM record in DNS): `pending` until then, `verified` once
+ * GetEmailIdentity says VerifiedForSendingStatus, `failed` when SES gave up (registering again restarts
+ * it). `detail` says what the provider reported, for the domain's message.
+ */
+export interface ProviderDomainState {
+  status: 'pending' | 'verified' | 'failed';
+  detail: string;
+}
 
 export function providerVerification(state: ProviderDomainState, at: string): ProviderVerification {
   // The provider's words (state.detail) say what it saw; ours say what happens next, when anything does.

@@ -1,5 +1,5 @@
 /** The DNS records a domain must publish (spec, Domains table). Pure. */
-import { dkimTxtValue } from '../../dkim/keys';
+import { dkimTxtValue } from '../../lib/dkim/keys';
 import type { DnsRecord } from './domain';
 
 export interface DnsSettings {

@@ -54,7 +54,7 @@ export interface EmailBody {
   text?: string;
 }
 
-/** Who may see an email (shared/usecases/visibility.ts compares `tenant` with a key's tenant id). */
+/** Who may see an email (shared/usecases/access/visibility.ts compares `tenant` with a key's tenant id). */
 export function emailOwner(email: Pick<Email, 'account_id' | 'tenant_id'>): { account_id: string; tenant: string | null } {
   return { account_id: email.account_id, tenant: email.tenant_id ?? null };
 }

@@ -1,7 +1,7 @@
 /**
  * What an import reads from the provider a team is leaving, in one shape for all three providers
  * (SendGrid, Postmark, Mailgun): the `ProviderSource` port and the records it yields. Adapters
- * (shared/providers/) speak each provider's API (auth, pagination, rate limits, payload shapes) and
+ * (shared/adapters/providers/) speak each provider's API (auth, pagination, rate limits, payload shapes) and
  * answer these records; the mapping rules (shared/domain/imports/) and the import use case never see
  * a provider payload. Nothing here is stored: the provider key lives only as long as one request.
  */

@@ -11,7 +11,7 @@ export type AuthResult = (typeof AUTH_RESULTS)[number];
 export const MAX_DKIM_RESULTS = 10;
 
 /**
- * What the checks found (shared/mx/check-authentication.ts): the `authentication` of an inbound queue
+ * What the checks found (shared/doors/mx/check-authentication.ts): the `authentication` of an inbound queue
  * message, and of the record without its spam reasons.
  */
 export const authenticationChecksSchema = z.object({

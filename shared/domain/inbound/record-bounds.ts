@@ -4,7 +4,7 @@
  * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html) and its
  * email.received event far under SQS's 1 MiB message limit
  * (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html),
- * whatever the sender wrote. The MX takes a header block of up to 1 MB (shared/mx/mx-server.ts): one
+ * whatever the sender wrote. The MX takes a header block of up to 1 MB (shared/doors/mx/mx-server.ts): one
  * From field of 450 KB would otherwise make an item DynamoDB refuses, and the message, already accepted
  * with a 250, would never be recorded. Entry counts are bounded elsewhere (MAX_LIST_ENTRIES, 100); these
  * bound the bytes. Every field cut sets the record's `truncated`; the whole header list and the raw

@@ -1,7 +1,7 @@
 /**
  * The signed link token (docs/tracking.md): `v1.<kid>.<payload>.<mac>`, all URL-path safe.
  *
- * - `kid`: the signing key's id (decimal, shared/store/link-keys.ts), so keys can rotate and old links
+ * - `kid`: the signing key's id (decimal, shared/adapters/store/link-keys.ts), so keys can rotate and old links
  *   keep verifying;
  * - `payload`: base64url of compact JSON naming what the link does, `k` its kind: unsubscribe
  *   `{k:'u', a, e, r, s, c, t}` (account, email, recipient, scope, category, tenant id or null), open

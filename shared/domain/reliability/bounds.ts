@@ -1,7 +1,7 @@
 /**
  * How long each pipeline stage may hold an item before the reconciler treats it as stuck, and the due
  * times derived from them. Pure: the stores write these due times into the due index (GSI2, see
- * shared/store/due-index.ts) with each state change, and the reconciler acts on items past due.
+ * shared/adapters/store/due-index.ts) with each state change, and the reconciler acts on items past due.
  *
  * Defaults suit AWS; each can be overridden by the environment variable named beside it (whole
  * seconds), which the local cloud and the kill test use to shorten them. docs/reliability.md explains

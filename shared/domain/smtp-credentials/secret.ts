@@ -1,7 +1,7 @@
 /**
  * SMTP relay passwords: `svcsmtp_` + 32 random bytes (base64url), a secret of their own kind (never an
  * API key, which starts `svc_`: neither door accepts the other's). Only the SHA-256 hash is stored, under
- * the same lookup key shape as API keys (shared/store/keys.ts `apiKeyHash`) with `kind: 'smtp'`, so the
+ * the same lookup key shape as API keys (shared/adapters/store/keys.ts `apiKeyHash`) with `kind: 'smtp'`, so the
  * send core's one BatchGetItem re-checks an SMTP credential exactly as it checks a key.
  */
 import { randomBytes } from 'node:crypto';

@@ -15,7 +15,7 @@ export type ApiSuppressionReason = (typeof API_SUPPRESSION_REASONS)[number];
 
 /**
  * Categories of mail a recipient can opt out of (an unsubscribe from one newsletter should not stop
- * their password resets). Stored apart from suppressions: see shared/store/category-opt-outs.ts.
+ * their password resets). Stored apart from suppressions: see shared/adapters/store/category-opt-outs.ts.
  */
 export const OPT_OUT_CATEGORIES = ['product', 'newsletter'] as const;
 export type OptOutCategory = (typeof OPT_OUT_CATEGORIES)[number];

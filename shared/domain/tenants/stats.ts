@@ -28,7 +28,7 @@ export interface EmailProgress {
 }
 
 /**
- * A write of a tenant's email (the table's stream, read by shared/store/tenant-email-changes.ts): its
+ * A write of a tenant's email (the table's stream, read by shared/adapters/store/tenant-email-changes.ts): its
  * acceptance, or a later write with the email before and after it. `created_at` is the acceptance's.
  */
 export type TenantEmailWrite =

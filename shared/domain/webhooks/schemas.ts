@@ -54,7 +54,7 @@ const events = z
 const tenantName = boundedRef('tenants', TENANT_REF_MAX_CHARS, 'tenant external_ids or ids');
 /**
  * Each tenant of a filter is checked and written in the endpoint's one DynamoDB transaction (100 items:
- * the endpoint, its slot and the tenants; shared/store/webhooks.ts), so a tenant being deleted can never
+ * the endpoint, its slot and the tenants; shared/adapters/store/webhooks.ts), so a tenant being deleted can never
  * stay in a filter.
  */
 export const MAX_WEBHOOK_TENANTS = 98;

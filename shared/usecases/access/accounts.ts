@@ -6,8 +6,8 @@ import type { ApiKey } from '../../domain/api-keys/api-key';
 import { newId } from '../../domain/ids';
 import { normaliseEmail } from '../../domain/mail/address';
 import type { Clock } from '../../ports';
-import type { AccountChanges, AccountRepository } from '../../store/accounts';
-import type { ApiKeyRepository } from '../../store/api-keys';
+import type { AccountChanges, AccountRepository } from '../../adapters/store/accounts';
+import type { ApiKeyRepository } from '../../adapters/store/api-keys';
 
 export interface AccountDeps {
   accounts: AccountRepository;

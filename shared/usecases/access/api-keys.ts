@@ -8,12 +8,12 @@ import { generateApiKeySecret, hashSecret, secretHint } from '../../domain/api-k
 import { NotFoundError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { Clock } from '../../ports';
-import type { ApiKeyRepository } from '../../store/api-keys';
-import type { Page } from '../../store/cursor';
-import type { PageRequest } from '../../store/paginate';
-import type { Principal } from '../principal';
+import type { ApiKeyRepository } from '../../adapters/store/api-keys';
+import type { Page } from '../../adapters/store/cursor';
+import type { PageRequest } from '../../adapters/store/paginate';
+import type { Principal } from './principal';
 import type { Tenant } from '../../domain/tenants/tenant';
-import { requireAccountKey, resolveTenant, type TenantScopeDeps } from '../tenant-scope';
+import { requireAccountKey, resolveTenant, type TenantScopeDeps } from './tenant-scope';
 
 export interface ApiKeyDeps {
   apiKeys: ApiKeyRepository;

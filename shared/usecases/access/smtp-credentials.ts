@@ -12,11 +12,11 @@ import type { CreateSmtpCredentialInput } from '../../domain/smtp-credentials/sc
 import type { SmtpCredential } from '../../domain/smtp-credentials/smtp-credential';
 import type { Tenant } from '../../domain/tenants/tenant';
 import type { Clock } from '../../ports';
-import type { Page } from '../../store/cursor';
-import type { PageRequest } from '../../store/paginate';
-import type { SmtpCredentialRepository } from '../../store/smtp-credentials';
-import type { Principal } from '../principal';
-import { requireAccountKey, resolveTenant, type TenantScopeDeps } from '../tenant-scope';
+import type { Page } from '../../adapters/store/cursor';
+import type { PageRequest } from '../../adapters/store/paginate';
+import type { SmtpCredentialRepository } from '../../adapters/store/smtp-credentials';
+import type { Principal } from './principal';
+import { requireAccountKey, resolveTenant, type TenantScopeDeps } from './tenant-scope';
 
 export interface SmtpCredentialDeps {
   smtpCredentials: Pick<SmtpCredentialRepository, 'create' | 'list' | 'delete'>;

@@ -13,11 +13,11 @@ import type { Run } from '../../domain/automations/run';
 import type { ListRunsQuery } from '../../domain/automations/run-view';
 import { NotFoundError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
-import type { AutomationRepository } from '../../store/automations';
-import type { Page } from '../../store/cursor';
-import type { RunRepository } from '../../store/runs';
+import type { AutomationRepository } from '../../adapters/store/automations';
+import type { Page } from '../../adapters/store/cursor';
+import type { RunRepository } from '../../adapters/store/runs';
 import { requireAutomationAccess } from './automations';
-import type { Principal } from '../principal';
+import type { Principal } from '../access/principal';
 
 export interface AutomationRunsDeps {
   automations: Pick<AutomationRepository, 'get'>;

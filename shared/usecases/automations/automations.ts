@@ -5,7 +5,7 @@
  *
  * Automations belong to the whole account: a key limited to a tenant gets 403. Every save validates
  * the whole definition (shared/domain/automations/validate.ts), so activating only changes the status.
- * Writes are conditional on the version and status they read (shared/store/automations.ts); a write
+ * Writes are conditional on the version and status they read (shared/adapters/store/automations.ts); a write
  * that lost a race reads again and re-applies, a few times, before answering 409.
  */
 import {
@@ -20,10 +20,10 @@ import { definitionProblems, type FieldProblem } from '../../domain/automations/
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors';
 import { fieldNames } from '../../domain/validation';
 import type { Clock } from '../../ports';
-import type { AutomationRepository } from '../../store/automations';
-import type { Page } from '../../store/cursor';
-import type { Principal } from '../principal';
-import { requireAccountKey } from '../tenant-scope';
+import type { AutomationRepository } from '../../adapters/store/automations';
+import type { Page } from '../../adapters/store/cursor';
+import type { Principal } from '../access/principal';
+import { requireAccountKey } from '../access/tenant-scope';
 
 export interface AutomationDeps {
   automations: Pick<AutomationRepository, 'create' | 'get' | 'list' | 'save' | 'delete'>;

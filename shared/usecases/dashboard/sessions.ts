@@ -1,7 +1,7 @@
 /**
  * Dashboard sessions (docs/dashboard.md, "Sign-in and sessions"): starting one for a signed-in user,
  * resolving the `svc_session` cookie's token to who is acting, and ending one. Nothing here knows about
- * HTTP: the middleware (shared/http/middleware/session.ts) reads the cookie and checks CSRF.
+ * HTTP: the middleware (shared/doors/http/middleware/session.ts) reads the cookie and checks CSRF.
  *
  * Resolving is two strongly consistent reads: the session (by the token's hash), then the user and the
  * account in one batch, so a removed user or account is refused at once. The session's last request is
@@ -13,9 +13,9 @@ import { isTokenShaped, newCsrfToken, newSessionToken, SESSION_COOKIE, sessionTo
 import type { DashboardUser } from '../../domain/dashboard/user';
 import { UnauthorizedError } from '../../domain/errors';
 import type { Clock } from '../../ports';
-import type { DashboardUserRepository } from '../../store/dashboard-users';
-import type { SessionRepository, StoredSession } from '../../store/sessions';
-import type { Principal } from '../principal';
+import type { DashboardUserRepository } from '../../adapters/store/dashboard-users';
+import type { SessionRepository, StoredSession } from '../../adapters/store/sessions';
+import type { Principal } from '../access/principal';
 
 export interface SessionDeps {
   sessions: Pick<SessionRepository, 'create' | 'get' | 'touch' | 'delete'>;

@@ -3,7 +3,7 @@
  * session out. In this order:
  *
  *   1. rate limits (RATE_LIMITS.signInPerIp, then signInPerEmail; fixed windows, conditional ADDs in
- *      shared/store/rate-limits.ts): every attempt counts, before the password is checked, so parallel
+ *      shared/adapters/store/rate-limits.ts): every attempt counts, before the password is checked, so parallel
  *      guesses cannot overshoot; over either limit is 429 rate_limited with Retry-After;
  *   2. the user by email, and the password checked against its scrypt hash. An unknown email is checked
  *      against a dummy hash made with the same parameters, so both failures cost the same work and answer
@@ -18,9 +18,9 @@ import type { DashboardUser } from '../../domain/dashboard/user';
 import { RateLimitedError, UnauthorizedError } from '../../domain/errors';
 import { RATE_LIMITS, secondsUntilReset, type RateLimitName } from '../../domain/rate-limits';
 import type { Clock } from '../../ports';
-import type { DashboardUserRepository } from '../../store/dashboard-users';
-import type { RateLimitRepository } from '../../store/rate-limits';
-import type { StoredSession } from '../../store/sessions';
+import type { DashboardUserRepository } from '../../adapters/store/dashboard-users';
+import type { RateLimitRepository } from '../../adapters/store/rate-limits';
+import type { StoredSession } from '../../adapters/store/sessions';
 import { startSession, type SessionDeps } from './sessions';
 
 export interface SignInDeps {

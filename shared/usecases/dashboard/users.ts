@@ -10,8 +10,8 @@ import { NotFoundError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { parseWith } from '../../domain/validation';
 import type { Clock } from '../../ports';
-import type { AccountRepository } from '../../store/accounts';
-import type { DashboardUserRepository } from '../../store/dashboard-users';
+import type { AccountRepository } from '../../adapters/store/accounts';
+import type { DashboardUserRepository } from '../../adapters/store/dashboard-users';
 
 export interface DashboardUserDeps {
   accounts: Pick<AccountRepository, 'get'>;

@@ -14,7 +14,7 @@ import type { Email } from '../../domain/emails/email';
 import { emailEvent } from '../../domain/webhooks/email-event-data';
 import type { EventType } from '../../domain/webhooks/event-types';
 import type { EventPublisher } from '../../ports';
-import type { EmailRepository } from '../../store/emails';
+import type { EmailRepository } from '../../adapters/store/emails';
 import { suppressAddresses, type SuppressionDeps } from '../suppressions/suppressions';
 
 export type ApplyResult = 'applied' | 'ignored' | 'unknown_email';

@@ -1,7 +1,7 @@
 /**
  * The transactional outbox relay. The send path writes an email item (`queued`, with the usage it owes
  * in `usage_deferred` on uncapped plans) and nothing else; the table's stream hands every INSERTed item
- * to this use case as the changes it stands for (shared/store/email-acceptance-changes.ts), and it
+ * to this use case as the changes it stands for (shared/adapters/store/email-acceptance-changes.ts), and it
  *   a. sends `{email_id}` to the send queue for each email_queued (SendMessageBatch, 10 per call);
  *      scheduled emails (the scheduler hands them over when due) and refused ones are not sent;
  *   b. publishes the events the write stands for: email.scheduled for email_scheduled, email.suppressed
@@ -21,15 +21,15 @@
  * other records appended to the group, and a replay of the stream (a lost checkpoint). The send queue
  * is at-least-once anyway: the send worker claims each email once.
  */
-import { createHash } from 'node:crypto';
+import { usageToken } from '../../lib/request-token';
 import type { EventPublisher, SendQueue } from '../../ports';
 import type { ServiceEvent } from '../../domain/webhooks/event';
 import { emailEvent } from '../../domain/webhooks/email-event-data';
-import type { UsageIncrement } from '../../store/deferred-usage';
-import type { EmailAcceptanceChange } from '../../store/email-acceptance-changes';
-import type { StreamRecordChanges } from '../../store/stream-record';
+import type { UsageIncrement } from '../../adapters/store/deferred-usage';
+import type { EmailAcceptanceChange } from '../../adapters/store/email-acceptance-changes';
+import type { StreamRecordChanges } from '../../adapters/store/stream-record';
 
-/** One stream record's changes, in stream order (see shared/worker/for-each-stream-record.ts). */
+/** One stream record's changes, in stream order (see shared/doors/worker/for-each-stream-record.ts). */
 export type OutboxRecord = Pick<StreamRecordChanges<EmailAcceptanceChange>, 'eventId' | 'changes'>;
 
 export interface RelayOutboxDeps {
@@ -84,11 +84,6 @@ function workOf(record: OutboxRecord, index: number): Work {
     }
   }
   return work;
-}
-
-/** A ClientRequestToken (at most 36 characters) naming exactly these records. */
-export function usageToken(eventIds: readonly string[]): string {
-  return createHash('sha256').update(eventIds.join('\n')).digest('base64url').slice(0, 36);
 }
 
 /** Groups records (in order) so that each group touches at most `max` distinct counters, merged per counter. */

@@ -8,9 +8,9 @@
 import type { Domain } from '../../domain/domains/domain';
 import { domainStatusAfterCheck } from '../../domain/domains/evaluate';
 import { providerVerification, statusWithProvider } from '../../domain/domains/provider-verification';
-import { logError } from '../../log';
+import { logError } from '../../lib/log';
 import type { Clock, Mailer, ProviderDomainState } from '../../ports';
-import type { DomainRepository } from '../../store/domains';
+import type { DomainRepository } from '../../adapters/store/domains';
 
 export interface ProviderCompletionDeps {
   domains: Pick<DomainRepository, 'recordCheck' | 'get'>;
@@ -39,7 +39,7 @@ export function waitsForProvider(domain: Domain): domain is Domain & { last_chec
  * Asks the provider about a domain of `accountId` waiting for it and records the provider's final answer
  * (verified: the domain becomes `verified`; failed: `provider` says so, the status stays), only while no
  * other check was recorded since the one read (`last_checked_at` unchanged). That write also takes the
- * domain out of the due index (shared/store/domains.ts recordCheck).
+ * domain out of the due index (shared/adapters/store/domains.ts recordCheck).
  */
 export async function completeProviderVerification(deps: ProviderCompletionDeps, accountId: string, domain: Domain): Promise<ProviderCompletion> {
   if (!waitsForProvider(domain)) return { kind: 'not_waiting' };

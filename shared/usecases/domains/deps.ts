@@ -7,11 +7,11 @@ import { type DnsSettings } from '../../domain/domains/records';
 import { ConflictError, NotFoundError } from '../../domain/errors';
 import type { Tenant } from '../../domain/tenants/tenant';
 import type { Clock, DnsResolver, Mailer, SesTenants } from '../../ports';
-import type { SecretBox } from '../../secrets/secret-box';
-import type { DomainRepository, StoredDomain } from '../../store/domains';
-import type { Principal } from '../principal';
-import { type TenantScopeDeps } from '../tenant-scope';
-import { assertVisible } from '../visibility';
+import type { SecretBox } from '../../adapters/secrets/secret-box';
+import type { DomainRepository, StoredDomain } from '../../adapters/store/domains';
+import type { Principal } from '../access/principal';
+import { type TenantScopeDeps } from '../access/tenant-scope';
+import { assertVisible } from '../access/visibility';
 
 export interface DomainDeps {
   domains: DomainRepository;

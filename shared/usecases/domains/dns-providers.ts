@@ -3,16 +3,16 @@
  * (SecretBox, bound to the account and host) and keeps a hint; `GET /dns-providers` lists hosts and
  * hints; `DELETE` forgets them. The credentials are never returned nor logged. Managing them takes a key
  * of the whole account; applying a domain's records with them (any key that may manage the domain) is
- * shared/usecases/dns-apply.ts.
+ * shared/usecases/domains/dns-apply.ts.
  */
 import type { DnsHostCredentials, DnsHostName } from '../../domain/domains/dns-apply';
 import { hintOf, toPublicDnsProvider, type PublicDnsProvider } from '../../domain/domains/dns-provider';
 import { NotFoundError } from '../../domain/errors';
 import type { Clock } from '../../ports';
-import type { SecretBox } from '../../secrets/secret-box';
-import type { DnsProviderRepository } from '../../store/dns-providers';
-import type { Principal } from '../principal';
-import { requireAccountKey } from '../tenant-scope';
+import type { SecretBox } from '../../adapters/secrets/secret-box';
+import type { DnsProviderRepository } from '../../adapters/store/dns-providers';
+import type { Principal } from '../access/principal';
+import { requireAccountKey } from '../access/tenant-scope';
 
 export interface DnsProviderDeps {
   dnsProviders: DnsProviderRepository;

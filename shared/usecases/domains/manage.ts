@@ -3,7 +3,7 @@
  * settings and delete.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { generateDkimKey, newSelector } from '../../dkim/keys';
+import { generateDkimKey, newSelector } from '../../lib/dkim/keys';
 import { PLANS, upgradeUrl } from '../../domain/accounts/plans';
 import { dkimKeyContext, type Domain } from '../../domain/domains/domain';
 import { planInboundChange } from '../../domain/domains/inbound-change';
@@ -11,14 +11,14 @@ import { expectedRecords, inboundSubdomainOf } from '../../domain/domains/record
 import type { CreateDomainInput, UpdateDomainInput } from '../../domain/domains/schemas';
 import { AppError, ConflictError, NotFoundError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import { logError } from '../../log';
-import type { Page } from '../../store/cursor';
-import type { PageRequest } from '../../store/paginate';
+import { logError } from '../../lib/log';
+import type { Page } from '../../adapters/store/cursor';
+import type { PageRequest } from '../../adapters/store/paginate';
 import { completeProviderVerification } from './complete-provider-verification';
-import type { Principal } from '../principal';
-import { unlinkTenantDomain } from '../tenants/ses-tenant-links';
-import { resolveTenant } from '../tenant-scope';
-import { limitedTenantOf, tenantRefOf } from '../visibility';
+import type { Principal } from '../access/principal';
+import { unlinkTenantDomain } from '../ses-tenants/ses-tenant-links';
+import { resolveTenant } from '../access/tenant-scope';
+import { limitedTenantOf, tenantRefOf } from '../access/visibility';
 import { CHANGE_ATTEMPTS, changedMeanwhile, owned, tenantGone, type CreateDomainDeps, type DomainDeps } from './deps';
 
 /** A per-account, stable claim token: the same account sees the same instructions every time. */

@@ -6,13 +6,13 @@ import { type Domain } from '../../domain/domains/domain';
 import type { AssignTenantDomainInput } from '../../domain/domains/schemas';
 import { ConflictError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
 import type { Tenant } from '../../domain/tenants/tenant';
-import { logError } from '../../log';
-import type { Page } from '../../store/cursor';
-import type { DomainRepository } from '../../store/domains';
-import type { PageRequest } from '../../store/paginate';
-import type { Principal } from '../principal';
-import { linkTenantDomain, unlinkTenantDomain } from '../tenants/ses-tenant-links';
-import { requireAccountKey, resolveTenant } from '../tenant-scope';
+import { logError } from '../../lib/log';
+import type { Page } from '../../adapters/store/cursor';
+import type { DomainRepository } from '../../adapters/store/domains';
+import type { PageRequest } from '../../adapters/store/paginate';
+import type { Principal } from '../access/principal';
+import { linkTenantDomain, unlinkTenantDomain } from '../ses-tenants/ses-tenant-links';
+import { requireAccountKey, resolveTenant } from '../access/tenant-scope';
 import { tenantGone, type TenantDomainDeps } from './deps';
 
 // ---- tenants' domains (POST/GET /tenants/{tenant}/domains, DELETE /tenants/{tenant}/domains/{domain}) ----

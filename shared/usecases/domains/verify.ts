@@ -2,23 +2,23 @@
  * Verifying a sending domain against real DNS, record by record, including a DKIM signing probe, and
  * registering it with the mail provider once verified.
  */
-import { signDkim } from '../../dkim/sign';
-import { verifySignatures } from '../../dkim/verify';
+import { signDkim } from '../../lib/dkim/sign';
+import { verifySignatures } from '../../lib/dkim/verify';
 import { dkimKeyContext, type Domain } from '../../domain/domains/domain';
 import { domainStatusAfterCheck, evaluateDkim, evaluateDmarc, evaluateMx, evaluateOwnership, evaluateReturnPath, evaluateSpf } from '../../domain/domains/evaluate';
 import { providerVerification, statusWithProvider } from '../../domain/domains/provider-verification';
 import { RETURN_PATH_LABEL } from '../../domain/domains/records';
 import { UpstreamError } from '../../domain/errors';
-import { logError } from '../../log';
+import { logError } from '../../lib/log';
 import type { ProviderDomainState } from '../../ports';
-import type { StoredDomain } from '../../store/domains';
-import type { Principal } from '../principal';
-import { linkTenantDomain } from '../tenants/ses-tenant-links';
+import type { StoredDomain } from '../../adapters/store/domains';
+import type { Principal } from '../access/principal';
+import { linkTenantDomain } from '../ses-tenants/ses-tenant-links';
 import { CHANGE_ATTEMPTS, changedMeanwhile, owned, type DomainDeps } from './deps';
 
 /**
  * The probe: a small plain-text message from the domain (ASCII headers, 7bit body), built here rather than
- * with the MIME composer (shared/mime/compose.ts) since nothing but the signature check ever reads it.
+ * with the MIME composer (shared/adapters/mime/compose.ts) since nothing but the signature check ever reads it.
  */
 export function probeMessage(domain: Pick<Domain, 'id' | 'name'>, now: Date): Buffer {
   return Buffer.from(

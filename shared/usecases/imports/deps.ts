@@ -5,8 +5,8 @@
  */
 import type { ProviderCredentials, ProviderSource } from '../../domain/imports/source';
 import type { Clock } from '../../ports';
-import type { ImportRepository } from '../../store/imports';
-import type { RateLimitRepository } from '../../store/rate-limits';
+import type { ImportRepository } from '../../adapters/store/imports';
+import type { RateLimitRepository } from '../../adapters/store/rate-limits';
 import type { CreateDomainDeps, DomainDeps } from '../domains/deps';
 import type { SuppressionDeps } from '../suppressions/suppressions';
 import type { TemplateDeps } from '../templates/templates';

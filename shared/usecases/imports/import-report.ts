@@ -6,10 +6,10 @@ import { NotFoundError } from '../../domain/errors';
 import type { ImportHead } from '../../domain/imports/import';
 import { toImportSummary, toPublicImport, type PublicImport } from '../../domain/imports/public-import';
 import { mergeParts, type ReportPart } from '../../domain/imports/report';
-import type { Page } from '../../store/cursor';
-import type { PageRequest } from '../../store/paginate';
-import type { Principal } from '../principal';
-import { requireAccountKey } from '../tenant-scope';
+import type { Page } from '../../adapters/store/cursor';
+import type { PageRequest } from '../../adapters/store/paginate';
+import type { Principal } from '../access/principal';
+import { requireAccountKey } from '../access/tenant-scope';
 import type { ImportDeps } from './deps';
 
 /** The head and merged report of an import the principal's account owns (404 otherwise, and for dry runs). */

@@ -13,7 +13,7 @@
  * A dry run reads only the first page of each list, looks the addresses up (one batch read) instead of
  * writing, and marks the counts estimated when a list has more pages (spec: dry_run).
  */
-import { mapBounded } from '../../concurrency';
+import { mapBounded } from '../../lib/concurrency';
 import { emptyPart, type ReportPart } from '../../domain/imports/report';
 import { ProviderError, type SourceSuppression, type SuppressionListRef } from '../../domain/imports/source';
 import { classifySuppression, countSuppression, type SuppressionDecision, type SuppressionWriteOutcome } from '../../domain/imports/suppression-rules';

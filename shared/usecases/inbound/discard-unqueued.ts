@@ -2,16 +2,16 @@
  * The reconciler's inbound pass: raw messages an MX listener stored and never queued are deleted.
  *
  * The listener writes a pending marker before it stores a raw message and marks it queued before it
- * answers 250 (shared/mx/mx-server.ts); when queueing fails it discards the message itself. What is
+ * answers 250 (shared/doors/mx/mx-server.ts); when queueing fails it discards the message itself. What is
  * left pending past its bound (UNQUEUED_RAW_BOUND_MS: a listener that crashed, or lost the table, between
  * storing and queueing; the sender had no 250 and sends again) is discarded here, and so is the object of
  * any discarded marker whose deletion did not finish. A worker that gets a message of a discarded raw
  * message drops it (shared/usecases/inbound/process-inbound.ts); one that claimed it first keeps it, and
  * then this pass leaves it alone: both go through one conditional write on the marker.
  */
-import { mapBounded } from '../../concurrency';
+import { mapBounded } from '../../lib/concurrency';
 import type { BlobStore, Clock } from '../../ports';
-import type { InboundRawMarkerRepository } from '../../store/inbound-raw-markers';
+import type { InboundRawMarkerRepository } from '../../adapters/store/inbound-raw-markers';
 
 export interface UnqueuedInboundDeps {
   inboundRawMarkers: Pick<InboundRawMarkerRepository, 'pastDue' | 'discardDue' | 'forget'>;

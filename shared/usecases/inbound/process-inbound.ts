@@ -16,7 +16,7 @@
  * message stays). Every step is idempotent.
  *
  * The worker's entry is receiveQueuedInbound: the raw message is claimed first (one conditional write on
- * its marker, shared/store/inbound-raw-markers.ts), so it is never deleted while it is recorded; a
+ * its marker, shared/adapters/store/inbound-raw-markers.ts), so it is never deleted while it is recorded; a
  * message of a raw message the listener discarded (it answered no 250; the sender sends it again) is
  * dropped instead.
  */
@@ -30,12 +30,12 @@ import { stripReply } from '../../domain/inbound/reply-text';
 import { spamVerdict } from '../../domain/inbound/spam';
 import type { InboundMessage } from '../../domain/messages';
 import { emailEventId } from '../../domain/webhooks/event';
-import type { ParsedInbound } from '../../inbound/parse-message';
-import { logInfo, logWarn } from '../../log';
+import type { ParsedInbound } from '../../adapters/received-mail/parse-message';
+import { logInfo, logWarn } from '../../lib/log';
 import type { BlobStore, Clock, EventPublisher } from '../../ports';
-import type { CreateReceivedOutcome, ReceivedEmailRepository } from '../../store/received-emails';
-import type { InboundRawMarkerRepository } from '../../store/inbound-raw-markers';
-import { mapBounded } from '../../concurrency';
+import type { CreateReceivedOutcome, ReceivedEmailRepository } from '../../adapters/store/received-emails';
+import type { InboundRawMarkerRepository } from '../../adapters/store/inbound-raw-markers';
+import { mapBounded } from '../../lib/concurrency';
 
 export interface ProcessInboundDeps {
   blobs: Pick<BlobStore, 'get' | 'put'>;

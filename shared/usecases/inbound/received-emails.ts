@@ -19,10 +19,10 @@ import { toPublicReceivedEmail, type ReceivedEmail } from '../../domain/inbound/
 import type { ListReceivedEmailsQuery } from '../../domain/inbound/schemas';
 import { jsonPayloadBytes, RESPONSE_BODY_BUDGET_BYTES } from '../../domain/lambda-payload';
 import type { BlobStore, Clock } from '../../ports';
-import type { Page } from '../../store/cursor';
-import type { ReceivedEmailRepository } from '../../store/received-emails';
-import type { Principal } from '../principal';
-import { requireAccountKey } from '../tenant-scope';
+import type { Page } from '../../adapters/store/cursor';
+import type { ReceivedEmailRepository } from '../../adapters/store/received-emails';
+import type { Principal } from '../access/principal';
+import { requireAccountKey } from '../access/tenant-scope';
 
 export const BODY_INLINE_MAX_BYTES = 3 * 1024 * 1024;
 export const ATTACHMENTS_INLINE_MAX_BYTES = 2 * 1024 * 1024;

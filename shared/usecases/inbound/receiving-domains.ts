@@ -8,9 +8,9 @@
  * minute). Lookups that fail are not cached: the listener answers 451 and the sender tries again.
  */
 import type { Clock } from '../../ports';
-import { BoundedMap } from '../../bounded-map';
+import { BoundedMap } from '../../lib/bounded-map';
 import { parentOfReceivingDomain, splitAddress } from '../../domain/inbound/address';
-import type { DomainRepository } from '../../store/domains';
+import type { DomainRepository } from '../../adapters/store/domains';
 
 export interface ReceivingDomain {
   account_id: string;

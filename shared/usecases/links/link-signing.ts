@@ -3,7 +3,7 @@
  * `urls()` for a signer bound to the current key; the public `links` API group calls `resolve(token,
  * kind)`; the admin CLI calls `rotateLinkKey()`.
  *
- * Keys (shared/store/link-keys.ts) are 32 random bytes sealed by the SecretBox with context {purpose:
+ * Keys (shared/adapters/store/link-keys.ts) are 32 random bytes sealed by the SecretBox with context {purpose:
  * 'links', kid}. The first key is created lazily by the first `urls()` (a conditional put on kid 1:
  * racing first sends create one key, the losers read it). Rotation adds the next kid; older keys stay
  * and keep verifying, so links survive rotation.
@@ -16,10 +16,10 @@
 import { randomBytes } from 'node:crypto';
 import type { LinkSigning, LinkUrls } from '../../domain/links/link-urls';
 import { encodeLinkToken, LINK_KEY_BYTES, tokenKid, verifyLinkToken, type LinkKey, type LinkKind, type LinkOfKind, type TokenFailure } from '../../domain/links/token';
-import { BoundedMap } from '../../bounded-map';
+import { BoundedMap } from '../../lib/bounded-map';
 import type { Clock } from '../../ports';
-import type { SecretBox } from '../../secrets/secret-box';
-import type { LinkKeyRepository, StoredLinkKey } from '../../store/link-keys';
+import type { SecretBox } from '../../adapters/secrets/secret-box';
+import type { LinkKeyRepository, StoredLinkKey } from '../../adapters/store/link-keys';
 
 /** How long a process signs with the key it loaded before looking for a newer one. */
 export const CURRENT_KEY_TTL_MS = 5 * 60_000;

@@ -16,7 +16,7 @@ import type { ClickLink, OpenLink } from '../../domain/links/link-urls';
 import { classifyHit, type HitClassification, type HitKind } from '../../domain/tracking/machine';
 import { emailEvent } from '../../domain/webhooks/email-event-data';
 import type { Clock, EventPublisher } from '../../ports';
-import type { EmailRepository } from '../../store/emails';
+import type { EmailRepository } from '../../adapters/store/emails';
 
 export interface TrackDeps {
   emails: Pick<EmailRepository, 'get' | 'recordEngagement'>;

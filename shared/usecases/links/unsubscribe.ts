@@ -18,7 +18,7 @@ import type { UnsubscribeLink } from '../../domain/links/link-urls';
 import type { OptOutCategory } from '../../domain/suppressions/reasons';
 import { emailEventId, type ServiceEvent } from '../../domain/webhooks/event';
 import type { EventPublisher } from '../../ports';
-import type { EmailRepository } from '../../store/emails';
+import type { EmailRepository } from '../../adapters/store/emails';
 import { recordCategoryOptOut, suppressAddresses, type SuppressionDeps } from '../suppressions/suppressions';
 
 export type UnsubscribeSource = 'one_click' | 'confirmation_page';

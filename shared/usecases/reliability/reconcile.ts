@@ -41,8 +41,8 @@
  */
 import type { RecoveryBounds } from '../../domain/reliability/bounds';
 import type { AutomationStepQueue, Clock, SendQueue } from '../../ports';
-import type { DueEntry } from '../../store/due-work';
-import { NO_SES_TENANT_WORK, reconcileSesTenants, type SesTenantSweepDeps, type SesTenantSweepReport } from '../tenants/reconcile-ses-tenants';
+import type { DueEntry } from '../../adapters/store/due-work';
+import { NO_SES_TENANT_WORK, reconcileSesTenants, type SesTenantSweepDeps, type SesTenantSweepReport } from '../ses-tenants/reconcile-ses-tenants';
 import { NO_PROVIDER_PENDING_WORK, type ProviderPendingReport } from '../domains/reconcile-provider-pending';
 import { discardUnqueuedInbound, NO_UNQUEUED_INBOUND_WORK, type UnqueuedInboundDeps, type UnqueuedInboundReport } from '../inbound/discard-unqueued';
 import { describeDueEntry } from './reconcile/describe-due-entry';

@@ -1,7 +1,7 @@
 /**
  * The send's accept step (its second round trip): the email with its capped usage reservations (the
  * account's and the tenant's ramp and daily_limit: the tighter wins, nothing overshoots) and its
- * idempotency record in ONE transaction (shared/store/emails.ts), answering 429 plan_limit when a limit
+ * idempotency record in ONE transaction (shared/adapters/store/emails.ts), answering 429 plan_limit when a limit
  * is reached. A scheduled email gets its one-time schedule first and loses it when the write is refused
  * or fails, so no write is ever undone. The table's stream then hands a queued email to the send queue
  * and publishes email.scheduled for a scheduled one (the outbox: shared/usecases/delivery/relay-outbox.ts).
@@ -12,10 +12,10 @@ import { AppError, NotFoundError, ServiceUnavailableError } from '../../domain/e
 import { dailyRampLimitError, parseTenantScope, tenantReservations } from '../../domain/tenants/limits';
 import { rampStreamOf, type RampState, type RampStream } from '../../domain/tenants/ramp';
 import type { Tenant } from '../../domain/tenants/tenant';
-import type { AcceptOutcome } from '../../store/emails';
-import { IdempotencyKeyTaken } from '../idempotency';
-import { rampForToday } from '../tenant-ramp';
-import { limitedTenantOf } from '../visibility';
+import type { AcceptOutcome } from '../../adapters/store/emails';
+import { IdempotencyKeyTaken } from './idempotency';
+import { rampForToday } from '../tenants/tenant-ramp';
+import { limitedTenantOf } from '../access/visibility';
 import { storeContent } from './content';
 import type { PolicyOutcome } from './check-policy';
 import { limitError } from './policy';

@@ -15,7 +15,7 @@
  */
 import { checkScheduleTime } from '../../domain/emails/schedule';
 import type { ParsedSendRequest } from '../../domain/emails/send-request';
-import { withIdempotency } from '../idempotency';
+import { withIdempotency } from './idempotency';
 import { acceptEmail } from './accept-email';
 import { checkPolicy } from './check-policy';
 import type { SendDeps, SendOptions, SendResult } from './send-deps';

@@ -10,9 +10,9 @@ import type { EmailBody } from '../../domain/emails/email';
 import type { AttachmentRef } from '../../domain/emails/attachments';
 import type { SendRequest } from '../../domain/emails/send-request';
 import type { BlobStore, Clock } from '../../ports';
-import type { AttachmentUploadRepository } from '../../store/attachment-uploads';
-import type { StoredBody, StoredMime } from '../../store/emails';
-import { resolveAttachments } from '../email-attachments';
+import type { AttachmentUploadRepository } from '../../adapters/store/attachment-uploads';
+import type { StoredBody, StoredMime } from '../../adapters/store/emails';
+import { resolveAttachments } from '../attachments/email-attachments';
 import { attachmentsOfMessage } from './message-attachments';
 
 /** Bodies above this size (bytes of JSON) go to the blob store, far below DynamoDB's 400 KB item limit. */

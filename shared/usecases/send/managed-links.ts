@@ -2,7 +2,7 @@
  * The links the service puts into a message as the send worker composes it (docs/tracking.md):
  *  - managed unsubscribe (spec rule 10): `List-Unsubscribe: <signed https link>` and
  *    `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058; both in the DKIM h= list, see
- *    shared/dkim/sign.ts), and `{{unsubscribe_url}}` replaced by that link in subject, html and text. The
+ *    shared/lib/dkim/sign.ts), and `{{unsubscribe_url}}` replaced by that link in subject, html and text. The
  *    link is bound to the first `to` address and to the email's category: transactional mail unsubscribes
  *    from everything (a suppression), product and newsletter mail from that category only (an opt-out);
  *  - open tracking (the domain's open_tracking): a 1x1 pixel at the end of the html;

@@ -1,7 +1,7 @@
 /**
  * The send policy, as functions any door can call with what it knows: the HTTP API calls them all at
  * once; the SMTP relay calls checkSender at MAIL FROM, checkRecipients and findBlocked at RCPT TO.
- * Pure: lookups are done by the caller (one batch read on the HTTP path: shared/store/send-context.ts).
+ * Pure: lookups are done by the caller (one batch read on the HTTP path: shared/adapters/store/send-context.ts).
  */
 import type { UsageReservation } from '../../domain/accounts/limits';
 import { upgradeUrl } from '../../domain/accounts/plans';
@@ -9,7 +9,7 @@ import { hasScope } from '../../domain/api-keys/scopes';
 import { parseMailbox } from '../../domain/mail/address';
 import type { DomainStatus } from '../../domain/domains/domain';
 import { AppError, ForbiddenError, InsufficientScopeError } from '../../domain/errors';
-import type { Credential, Principal } from '../principal';
+import type { Credential, Principal } from '../access/principal';
 
 /** What the policy needs to know about the sender's domain (null: nobody has added it). */
 export interface SenderDomainFacts {

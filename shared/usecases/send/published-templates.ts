@@ -4,9 +4,9 @@
  * the version it names, which never changes and so is read once per process and kept (bounded). A
  * popular template therefore costs each send one small read, not a read of the whole template item.
  */
-import { BoundedMap } from '../../bounded-map';
+import { BoundedMap } from '../../lib/bounded-map';
 import type { PublishedTemplate } from '../../domain/templates/template';
-import type { GetPublishedOutcome, TemplateRepository } from '../../store/templates';
+import type { GetPublishedOutcome, TemplateRepository } from '../../adapters/store/templates';
 
 /** Versions kept per process (each at most the template size limits, ~150 KB). */
 const VERSIONS = 200;

@@ -1,6 +1,6 @@
 /**
  * What a send is decided on, as the send-context loader (./send-context-loader.ts) hands it over: the
- * store's SendContext (shared/store/send-context.ts) resolved. The caller is a principal, the tenant is
+ * store's SendContext (shared/adapters/store/send-context.ts) resolved. The caller is a principal, the tenant is
  * chosen and found, the sender is completed and its domain's claim known, the suppressions and opt-outs
  * are the right tenant's, the idempotency record is the request's. Everything the policy, idempotency and
  * accept steps need; nothing they must read again (but a legacy claim's completion: SenderFacts).
@@ -8,9 +8,9 @@
 import type { SendRequest } from '../../domain/emails/send-request';
 import type { Mailbox } from '../../domain/mail/address';
 import type { Category } from '../../domain/mail/category';
-import type { IdempotencyRecord } from '../../store/idempotency';
-import type { StoredTenant } from '../../store/tenants';
-import type { Principal } from '../principal';
+import type { IdempotencyRecord } from '../../adapters/store/idempotency';
+import type { StoredTenant } from '../../adapters/store/tenants';
+import type { Principal } from '../access/principal';
 import type { SenderDomainFacts } from './policy';
 import type { ClaimOwner } from './tenant-policy';
 

@@ -7,10 +7,11 @@
  * `callerInRead` is the one place that tells the two apart: what follows only asks the CallerInRead which
  * account to read under, which key to read with it, and for the principal once the read returned.
  */
-import type { SendContext } from '../../store/send-context';
-import type { ApiKeyRepository } from '../../store/api-keys';
-import { invalidSecret, type KeyAccounts, type SecretKind } from '../authenticate';
-import type { Principal } from '../principal';
+import type { SendContext } from '../../adapters/store/send-context';
+import type { ApiKeyRepository } from '../../adapters/store/api-keys';
+import type { KeyAccounts } from '../access/key-accounts';
+import { invalidSecret, type SecretKind } from '../access/principal';
+import type { Principal } from '../access/principal';
 import type { TenantGuesses } from './tenant-read';
 
 /** Already resolved, or a secret's hash: an API key (`kind` absent) or an SMTP credential. */

@@ -6,7 +6,7 @@
  *  - resolves the caller (./send-caller.ts): a key's account, remembered or read first;
  *  - renders a template (one read of its published pointer), answering 401/403 before the template's 400;
  *  - plans the read from its guesses (./tenant-read.ts): which tenant's lists, which domain's claim;
- *  - reads (shared/store/send-context.ts), resolves the principal and the tenant (./send-tenant.ts), and
+ *  - reads (shared/adapters/store/send-context.ts), resolves the principal and the tenant (./send-tenant.ts), and
  *    corrects a wrong guess with one follow-up read, remembering what it learnt for the next send;
  *  - completes a domain claim written before claims carried the status (one read of the domain).
  *
@@ -23,12 +23,12 @@ import type { Category } from '../../domain/mail/category';
 import type { ParsedSendRequest, SendRequest } from '../../domain/emails/send-request';
 import { AppError } from '../../domain/errors';
 import type { OptOutCategory } from '../../domain/suppressions/reasons';
-import type { ApiKeyRepository } from '../../store/api-keys';
-import type { DomainRepository } from '../../store/domains';
-import type { SendContext, SendContextReader } from '../../store/send-context';
-import type { TenantRepository } from '../../store/tenants';
-import { KeyAccounts } from '../authenticate';
-import type { Principal } from '../principal';
+import type { ApiKeyRepository } from '../../adapters/store/api-keys';
+import type { DomainRepository } from '../../adapters/store/domains';
+import type { SendContext, SendContextReader } from '../../adapters/store/send-context';
+import type { TenantRepository } from '../../adapters/store/tenants';
+import { KeyAccounts } from '../access/key-accounts';
+import type { Principal } from '../access/principal';
 import { checkSendScope, recipientAddresses, type SenderDomainFacts } from './policy';
 import type { ResolvedSendContext } from './resolved-send-context';
 import { callerInRead, keyInRead, type CallerDeps, type CallerInRead, type SendCaller } from './send-caller';
@@ -85,7 +85,7 @@ interface FirstRead {
 const NOTHING_READ: Pick<SendContext, 'key' | 'account'> = { key: null, account: null };
 
 export class SendContextLoader {
-  /** key hash -> account id: shared with authentication (shared/usecases/authenticate.ts). */
+  /** key hash -> account id: shared with authentication (shared/usecases/access/authenticate.ts). */
   readonly keyAccounts = new KeyAccounts();
   private readonly guesses = new TenantGuesses();
   private readonly callers: CallerDeps;
@@ -131,7 +131,7 @@ export class SendContextLoader {
   }
 
   /**
-   * MAIL FROM (shared/smtp/session-policy.ts): the session's credential again (revoked since AUTH: 401;
+   * MAIL FROM (shared/doors/smtp/session-policy.ts): the session's credential again (revoked since AUTH: 401;
    * its scope: 403) and the sender domain's claim, in one read.
    */
   async loadSender(session: { principal: Principal; secretHash: string }, fromDomain: string, now: Date): Promise<MailFromContext> {

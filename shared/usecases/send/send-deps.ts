@@ -4,11 +4,11 @@
  */
 import type { Idempotency } from '../../domain/emails/idempotency';
 import type { BlobStore, Clock, EmailScheduler, EventPublisher } from '../../ports';
-import type { AttachmentUploadRepository } from '../../store/attachment-uploads';
-import type { EmailRepository } from '../../store/emails';
-import type { IdempotencyStore } from '../../store/idempotency';
-import type { UsageLedger } from '../../store/usage';
-import type { TenantRampDeps } from '../tenant-ramp';
+import type { AttachmentUploadRepository } from '../../adapters/store/attachment-uploads';
+import type { EmailRepository } from '../../adapters/store/emails';
+import type { IdempotencyStore } from '../../adapters/store/idempotency';
+import type { UsageLedger } from '../../adapters/store/usage';
+import type { TenantRampDeps } from '../tenants/tenant-ramp';
 import type { SendContextLoader } from './send-context-loader';
 
 export interface SendDeps {

@@ -5,10 +5,10 @@
  * up (one more read). What was found is remembered for the next send's plan.
  */
 import { NotFoundError } from '../../domain/errors';
-import type { SendContext } from '../../store/send-context';
-import type { StoredTenant, TenantRepository } from '../../store/tenants';
-import type { Principal } from '../principal';
-import { checkTenantAllowed, checkTenantsEnabled } from '../tenant-scope';
+import type { SendContext } from '../../adapters/store/send-context';
+import type { StoredTenant, TenantRepository } from '../../adapters/store/tenants';
+import type { Principal } from '../access/principal';
+import { checkTenantAllowed, checkTenantsEnabled } from '../access/tenant-scope';
 import { chooseSendTenant, type ClaimOwner } from './tenant-policy';
 import { tenantInContext, type TenantGuesses, type TenantReadPlan } from './tenant-read';
 

@@ -1,5 +1,5 @@
 /**
- * The send's tenant, read in the send's ONE context read (shared/store/send-context.ts).
+ * The send's tenant, read in the send's ONE context read (shared/adapters/store/send-context.ts).
  *
  * The tenant item is keyed by (account, external_id), so a tenant named by external_id is one more key
  * in the batch. Its suppression list and opt-outs, though, are keyed by the tenant's id, which the
@@ -18,10 +18,10 @@
  *
  * What was seen lives in a TenantGuesses, one per process (the send-context loader's), never in module state.
  */
-import { BoundedMap } from '../../bounded-map';
+import { BoundedMap } from '../../lib/bounded-map';
 import type { Tenant } from '../../domain/tenants/tenant';
-import type { SendContext } from '../../store/send-context';
-import { looksLikeTenantId, type StoredTenant } from '../../store/tenants';
+import type { SendContext } from '../../adapters/store/send-context';
+import { looksLikeTenantId, type StoredTenant } from '../../adapters/store/tenants';
 import type { TenantChoice } from './tenant-policy';
 
 export interface TenantReadPlan {

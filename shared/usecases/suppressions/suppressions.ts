@@ -12,14 +12,14 @@ import { newOptOutId, scopeOf, type CategoryOptOut, type Suppression } from '../
 import type { OptOutCategory, SuppressionReason } from '../../domain/suppressions/reasons';
 import type { AddCategoryOptOutsInput, AddSuppressionsInput, RemoveSuppressionInput, SuppressionFilters } from '../../domain/suppressions/schemas';
 import type { Clock } from '../../ports';
-import type { CategoryOptOutRepository } from '../../store/category-opt-outs';
-import type { Page } from '../../store/cursor';
-import type { PageRequest } from '../../store/paginate';
-import type { SuppressionRepository } from '../../store/suppressions';
-import type { Principal } from '../principal';
+import type { CategoryOptOutRepository } from '../../adapters/store/category-opt-outs';
+import type { Page } from '../../adapters/store/cursor';
+import type { PageRequest } from '../../adapters/store/paginate';
+import type { SuppressionRepository } from '../../adapters/store/suppressions';
+import type { Principal } from '../access/principal';
 import type { Tenant } from '../../domain/tenants/tenant';
-import { resolveTenant, type TenantScopeDeps } from '../tenant-scope';
-import { tenantRefOf } from '../visibility';
+import { resolveTenant, type TenantScopeDeps } from '../access/tenant-scope';
+import { tenantRefOf } from '../access/visibility';
 
 export interface SuppressionDeps {
   suppressions: SuppressionRepository;

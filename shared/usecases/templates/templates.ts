@@ -3,7 +3,7 @@
  * draft, and render the draft (or the published version) with sample values without sending.
  *
  * Templates belong to the whole account: a key limited to a tenant gets 403 (spec, Authentication 3).
- * Edits and publishes are conditional on the draft revision they read (shared/store/templates.ts); a
+ * Edits and publishes are conditional on the draft revision they read (shared/adapters/store/templates.ts); a
  * write that lost a race reads again and re-applies, a few times, before answering 409.
  */
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors';
@@ -23,11 +23,11 @@ import {
 } from '../../domain/templates/template';
 import { fieldNames } from '../../domain/validation';
 import type { Clock } from '../../ports';
-import type { Page } from '../../store/cursor';
-import type { PageRequest } from '../../store/paginate';
-import type { TemplateRepository } from '../../store/templates';
-import type { Principal } from '../principal';
-import { requireAccountKey } from '../tenant-scope';
+import type { Page } from '../../adapters/store/cursor';
+import type { PageRequest } from '../../adapters/store/paginate';
+import type { TemplateRepository } from '../../adapters/store/templates';
+import type { Principal } from '../access/principal';
+import { requireAccountKey } from '../access/tenant-scope';
 
 export interface TemplateDeps {
   templates: Pick<TemplateRepository, 'create' | 'get' | 'list' | 'saveDraft' | 'publish' | 'delete'>;

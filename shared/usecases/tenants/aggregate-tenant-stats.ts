@@ -1,16 +1,16 @@
 /**
  * Tenant day stats from the table's stream: each write of a tenant's email (its acceptance, or a later
- * write with the email before and after it: shared/store/tenant-email-changes.ts) moves the counters of
+ * write with the email before and after it: shared/adapters/store/tenant-email-changes.ts) moves the counters of
  * its acceptance day (shared/domain/tenants/stats.ts). Records are taken in stream order in groups touching
  * at most `maxPerCall` tenant-days, each group written in one idempotent transaction (token from its
  * records), so a failed group ends the done prefix and the retry starts at its first record: a record
  * is counted once (at-least-once only after a retry later than 10 minutes, or a stream replay).
  */
 import { mergeDeltas, statsDelta, type StatsDelta, type TenantEmailWrite } from '../../domain/tenants/stats';
-import type { StreamRecordChanges } from '../../store/stream-record';
-import type { TenantStatsRepository } from '../../store/tenant-stats';
+import type { StreamRecordChanges } from '../../adapters/store/stream-record';
+import type { TenantStatsRepository } from '../../adapters/store/tenant-stats';
 import { autoPauseTenants, type AutoPauseDeps } from './auto-pause-tenants';
-import { usageToken } from '../delivery/relay-outbox';
+import { usageToken } from '../../lib/request-token';
 
 /** One stream record's changes, in stream order. */
 export type StatsRecord = Pick<StreamRecordChanges<TenantEmailWrite>, 'eventId' | 'changes'>;

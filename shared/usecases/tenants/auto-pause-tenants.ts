@@ -6,8 +6,8 @@
  */
 import { AUTO_PAUSE, autoPauseReason } from '../../domain/tenants/auto-pause';
 import { daysBack, utcDay } from '../../domain/tenants/ramp';
-import type { TenantStatsRepository } from '../../store/tenant-stats';
-import type { TenantRepository } from '../../store/tenants';
+import type { TenantStatsRepository } from '../../adapters/store/tenant-stats';
+import type { TenantRepository } from '../../adapters/store/tenants';
 
 export interface AutoPauseDeps {
   tenantStats: Pick<TenantStatsRepository, 'read'>;

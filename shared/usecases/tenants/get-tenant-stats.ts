@@ -7,9 +7,9 @@ import { daysBack, rampView, utcDay } from '../../domain/tenants/ramp';
 import { statsView } from '../../domain/tenants/stats';
 import { publicTenant } from '../../domain/tenants/tenant';
 import type { Clock } from '../../ports';
-import type { Principal } from '../principal';
-import { rampForToday, rampUsage, type TenantRampDeps } from '../tenant-ramp';
-import { resolveStoredTenant } from '../tenant-scope';
+import type { Principal } from '../access/principal';
+import { rampForToday, rampUsage, type TenantRampDeps } from './tenant-ramp';
+import { resolveStoredTenant } from '../access/tenant-scope';
 
 export interface TenantStatsDeps extends TenantRampDeps {
   clock: Clock;

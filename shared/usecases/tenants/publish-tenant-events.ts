@@ -1,14 +1,14 @@
 /**
  * tenant.paused and tenant.resumed from the table's stream: a write that moved a tenant's status
  * (a PATCH, the service's automatic pause, an operator's resume) is the record of the event
- * (shared/store/tenant-status-changes.ts), so a crash between the write and the publish loses nothing;
+ * (shared/adapters/store/tenant-status-changes.ts), so a crash between the write and the publish loses nothing;
  * ids derive from the change (a retry publishes the same event, delivered once).
  */
 import type { ServiceEvent } from '../../domain/webhooks/event';
 import { tenantEventData, tenantEventId } from '../../domain/webhooks/tenant-event-data';
 import type { EventPublisher } from '../../ports';
-import type { StreamRecordChanges } from '../../store/stream-record';
-import type { TenantStatusChange } from '../../store/tenant-status-changes';
+import type { StreamRecordChanges } from '../../adapters/store/stream-record';
+import type { TenantStatusChange } from '../../adapters/store/tenant-status-changes';
 
 /** One stream record's changes, in stream order. */
 export type TenantRecord = Pick<StreamRecordChanges<TenantStatusChange>, 'changes'>;

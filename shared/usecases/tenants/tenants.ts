@@ -8,14 +8,14 @@ import { AppError, ConflictError, ForbiddenError, NotFoundError, ServiceUnavaila
 import { newId } from '../../domain/ids';
 import type { CreateTenantInput, UpdateTenantInput } from '../../domain/tenants/schemas';
 import type { Tenant, TenantStatus } from '../../domain/tenants/tenant';
-import { logError } from '../../log';
+import { logError } from '../../lib/log';
 import type { Clock, SesTenants } from '../../ports';
-import type { Page } from '../../store/cursor';
-import type { PageRequest } from '../../store/paginate';
-import type { TenantRepository } from '../../store/tenants';
-import type { Principal } from '../principal';
-import { openSesTenant } from './ses-tenant-links';
-import { checkTenantAllowed, checkTenantsEnabled, requireAccountKey, resolveStoredTenant } from '../tenant-scope';
+import type { Page } from '../../adapters/store/cursor';
+import type { PageRequest } from '../../adapters/store/paginate';
+import type { TenantRepository } from '../../adapters/store/tenants';
+import type { Principal } from '../access/principal';
+import { openSesTenant } from '../ses-tenants/ses-tenant-links';
+import { checkTenantAllowed, checkTenantsEnabled, requireAccountKey, resolveStoredTenant } from '../access/tenant-scope';
 
 /**
  * One step of a tenant's deletion cascade (its keys, suppressions, domains, webhook filters). Each is

@@ -7,11 +7,11 @@ import type { WebhookDeliveryMessage } from '../../domain/messages';
 import type { DeliveryAttempt } from '../../domain/webhooks/delivery';
 import { webhookSecretContext } from '../../domain/webhooks/endpoint';
 import type { Clock, WebhookDeliveryQueue } from '../../ports';
-import type { SecretBox } from '../../secrets/secret-box';
-import type { WebhookDeliveryRepository } from '../../store/webhook-deliveries';
-import type { WebhookRepository } from '../../store/webhooks';
-import { isSuccessfulSend, type WebhookSender } from '../../webhooks/sender';
-import { signatureHeaders } from '../../webhooks/signing';
+import type { SecretBox } from '../../adapters/secrets/secret-box';
+import type { WebhookDeliveryRepository } from '../../adapters/store/webhook-deliveries';
+import type { WebhookRepository } from '../../adapters/store/webhooks';
+import { isSuccessfulSend, type WebhookSender } from '../../adapters/webhooks/sender';
+import { signatureHeaders } from '../../adapters/webhooks/signing';
 
 export interface DeliverWebhookDeps {
   webhooks: WebhookRepository;

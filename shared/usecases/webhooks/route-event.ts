@@ -14,10 +14,10 @@ import type { WebhookEndpoint } from '../../domain/webhooks/endpoint';
 import { webhookBody, type ServiceEvent } from '../../domain/webhooks/event';
 import { isTenantScopedType } from '../../domain/webhooks/event-types';
 import type { Clock, WebhookDeliveryQueue } from '../../ports';
-import type { EmailRepository } from '../../store/emails';
-import type { TenantRepository } from '../../store/tenants';
-import type { WebhookDeliveryRepository } from '../../store/webhook-deliveries';
-import type { WebhookRepository } from '../../store/webhooks';
+import type { EmailRepository } from '../../adapters/store/emails';
+import type { TenantRepository } from '../../adapters/store/tenants';
+import type { WebhookDeliveryRepository } from '../../adapters/store/webhook-deliveries';
+import type { WebhookRepository } from '../../adapters/store/webhooks';
 
 /**
  * A delivery record found pending and never attempted is queued again only when it is at least this old:

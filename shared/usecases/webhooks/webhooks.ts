@@ -3,7 +3,7 @@
  * the delivery log of an endpoint and replaying a failed or cancelled delivery.
  *
  * A URL is checked when it is set (create, or PATCH url): HTTPS, the syntactic SSRF rules
- * (shared/webhooks/ssrf.ts), then every address its host resolves to, through the product's resolvers
+ * (shared/adapters/webhooks/ssrf.ts), then every address its host resolves to, through the product's resolvers
  * (DNS_RESOLVERS), must be allowed by the policy (public only; loopback too on the local cloud). The
  * delivery worker checks again before each attempt (DNS can change).
  */
@@ -14,19 +14,19 @@ import { MAX_WEBHOOKS_PER_ACCOUNT, webhookSecretContext, withoutTenant, type Web
 import type { Tenant } from '../../domain/tenants/tenant';
 import { EVENT_TYPES } from '../../domain/webhooks/event-types';
 import type { CreateWebhookInput, UpdateWebhookInput } from '../../domain/webhooks/schemas';
-import { logError } from '../../log';
+import { logError } from '../../lib/log';
 import type { Clock, HostResolver, WebhookDeliveryQueue } from '../../ports';
-import type { SecretBox } from '../../secrets/secret-box';
-import type { Page } from '../../store/cursor';
-import type { PageRequest } from '../../store/paginate';
-import type { WebhookDeliveryRepository } from '../../store/webhook-deliveries';
-import type { TenantRepository } from '../../store/tenants';
-import type { StoredWebhook, WebhookChanges, WebhookRepository } from '../../store/webhooks';
-import { generateWebhookSecret } from '../../webhooks/signing';
-import { checkWebhookUrl, classifyAddress, isForbiddenAddress, type SsrfPolicy } from '../../webhooks/ssrf';
-import type { Principal } from '../principal';
-import { requireAccountKey, resolveTenant, type TenantScopeDeps } from '../tenant-scope';
-import { assertVisible } from '../visibility';
+import type { SecretBox } from '../../adapters/secrets/secret-box';
+import type { Page } from '../../adapters/store/cursor';
+import type { PageRequest } from '../../adapters/store/paginate';
+import type { WebhookDeliveryRepository } from '../../adapters/store/webhook-deliveries';
+import type { TenantRepository } from '../../adapters/store/tenants';
+import type { StoredWebhook, WebhookChanges, WebhookRepository } from '../../adapters/store/webhooks';
+import { generateWebhookSecret } from '../../adapters/webhooks/signing';
+import { checkWebhookUrl, classifyAddress, isForbiddenAddress, type SsrfPolicy } from '../../adapters/webhooks/ssrf';
+import type { Principal } from '../access/principal';
+import { requireAccountKey, resolveTenant, type TenantScopeDeps } from '../access/tenant-scope';
+import { assertVisible } from '../access/visibility';
 
 export interface WebhookDeps {
   webhooks: WebhookRepository;

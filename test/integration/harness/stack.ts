@@ -4,11 +4,11 @@
  */
 import { readStackFile, type StackInfo } from '../../../localstack/cloud/stack-file';
 import type { Services } from '../../../shared/services';
-import { createDynamoClient } from '../../../shared/aws/dynamo-client';
-import { serviceClock } from '../../../shared/clock';
-import { loadConfig } from '../../../shared/config';
-import { AccountRepository } from '../../../shared/store/accounts';
-import { ApiKeyRepository } from '../../../shared/store/api-keys';
+import { createDynamoClient } from '../../../shared/adapters/aws/dynamo-client';
+import { serviceClock } from '../../../shared/adapters/clock';
+import { loadConfig } from '../../../shared/config/config';
+import { AccountRepository } from '../../../shared/adapters/store/accounts';
+import { ApiKeyRepository } from '../../../shared/adapters/store/api-keys';
 import { createAccount, type AccountDeps, type CreateAccountInput } from '../../../shared/usecases/access/accounts';
 import { randomUUID } from 'node:crypto';
 import type { LocalSesMessage, LocalSesMessageSummary } from '../../../localstack/emulators/ses';

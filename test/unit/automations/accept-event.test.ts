@@ -9,8 +9,8 @@ import { eventRequestSchema } from '../../../shared/domain/automations/event-req
 import { newRun, runIdFor } from '../../../shared/domain/automations/run';
 import { AppError, ConflictError, ForbiddenError } from '../../../shared/domain/errors';
 import type { Idempotency } from '../../../shared/domain/emails/idempotency';
-import type { IdempotencyRecord } from '../../../shared/store/idempotency';
-import type { Principal } from '../../../shared/usecases/principal';
+import type { IdempotencyRecord } from '../../../shared/adapters/store/idempotency';
+import type { Principal } from '../../../shared/usecases/access/principal';
 import { acceptEvent, type AcceptEventDeps, type AcceptEventResponse, type CustomEvent } from '../../../shared/usecases/automations/runs/accept-event';
 import { FakeRuns } from './fake-runs';
 

@@ -1,5 +1,5 @@
 /**
- * An in-memory RunRepository (shared/store/runs.ts) with exactly the conditions each write documents, so
+ * An in-memory RunRepository (shared/adapters/store/runs.ts) with exactly the conditions each write documents, so
  * the run use cases can be driven through realistic transitions without DynamoDB:
  *  - start: put if absent;
  *  - claimStep: running AND step_index = i AND (pending OR (claimed AND lease_until < now));
@@ -12,8 +12,8 @@
  */
 import type { Step } from '../../../shared/domain/automations/automation';
 import { newRun, type Run, type RunEvent, type StepResult } from '../../../shared/domain/automations/run';
-import { RUN_LATE_FIELDS, type ClaimStepOutcome, type RunRepository, type StartRunOutcome, type StepOutcome } from '../../../shared/store/runs';
-import { withoutNullFields } from '../../../shared/store/table';
+import { RUN_LATE_FIELDS, type ClaimStepOutcome, type RunRepository, type StartRunOutcome, type StepOutcome } from '../../../shared/adapters/store/runs';
+import { withoutNullFields } from '../../../shared/adapters/store/table';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { inserted, modified } from '../../support/stream-records';
 

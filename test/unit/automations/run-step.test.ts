@@ -8,7 +8,7 @@ import type { Automation, Step } from '../../../shared/domain/automations/automa
 import { AppError } from '../../../shared/domain/errors';
 import type { Idempotency } from '../../../shared/domain/emails/idempotency';
 import type { ParsedSendRequest } from '../../../shared/domain/emails/send-request';
-import type { Principal } from '../../../shared/usecases/principal';
+import type { Principal } from '../../../shared/usecases/access/principal';
 import { MAX_ATTEMPTS, runStep, STEP_LEASE_MS, type RunStepDeps } from '../../../shared/usecases/automations/runs/run-step';
 import { FakeRuns, testRun } from './fake-runs';
 

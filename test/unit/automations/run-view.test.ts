@@ -7,9 +7,9 @@ import type { Account } from '../../../shared/domain/accounts/account';
 import type { Automation, Step } from '../../../shared/domain/automations/automation';
 import type { Run, RunStatus, StepResult } from '../../../shared/domain/automations/run';
 import { listRunsQuerySchema, toRunDetail, toRunSummary } from '../../../shared/domain/automations/run-view';
-import type { PageRequest } from '../../../shared/store/paginate';
+import type { PageRequest } from '../../../shared/adapters/store/paginate';
 import { getAutomationRun, listAutomationRuns, type AutomationRunsDeps } from '../../../shared/usecases/automations/automation-runs';
-import type { Principal } from '../../../shared/usecases/principal';
+import type { Principal } from '../../../shared/usecases/access/principal';
 import { testRun } from './fake-runs';
 
 const steps = [

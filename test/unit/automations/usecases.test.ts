@@ -2,10 +2,10 @@
 import type { Account } from '../../../shared/domain/accounts/account';
 import type { Automation } from '../../../shared/domain/automations/automation';
 import { createAutomationSchema, updateAutomationSchema } from '../../../shared/domain/automations/schemas';
-import type { Page } from '../../../shared/store/cursor';
-import type { SaveAutomationOutcome } from '../../../shared/store/automations';
+import type { Page } from '../../../shared/adapters/store/cursor';
+import type { SaveAutomationOutcome } from '../../../shared/adapters/store/automations';
 import { changeAutomationStatus, createAutomation, deleteAutomation, updateAutomation, type AutomationDeps } from '../../../shared/usecases/automations/automations';
-import type { Principal } from '../../../shared/usecases/principal';
+import type { Principal } from '../../../shared/usecases/access/principal';
 
 const NOW = new Date('2026-11-23T10:00:00.000Z');
 

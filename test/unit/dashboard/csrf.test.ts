@@ -1,15 +1,15 @@
 /**
  * CSRF protection of the dashboard: the same-origin rule (Origin, Sec-Fetch-Site), the token comparison,
- * and the session middleware (shared/http/middleware/session.ts) on a small app: safe methods need only
+ * and the session middleware (shared/doors/http/middleware/session.ts) on a small app: safe methods need only
  * the cookie; POST/PUT/PATCH/DELETE need the session's token (header or form field) and no foreign origin.
  */
 import { Hono } from 'hono';
 import { crossOriginReason } from '../../../shared/domain/dashboard/same-origin';
 import { csrfTokenMatches } from '../../../shared/domain/dashboard/session-token';
 import type { DashboardUser } from '../../../shared/domain/dashboard/user';
-import { createFrame } from '../../../shared/http/create-api';
-import type { ApiEnv } from '../../../shared/http/env';
-import { requireSession } from '../../../shared/http/middleware/session';
+import { createFrame } from '../../../shared/doors/http/create-api';
+import type { ApiEnv } from '../../../shared/doors/http/env';
+import { requireSession } from '../../../shared/doors/http/middleware/session';
 import { startSession } from '../../../shared/usecases/dashboard/sessions';
 import { account, FakeClock, FakeSessions, FakeUsers, T0 } from './fakes';
 

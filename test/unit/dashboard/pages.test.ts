@@ -13,8 +13,8 @@ import { html, renderDocument } from '../../../functions/api/dashboard/pages/lay
 import { providerMarker, providerNotice } from '../../../functions/api/dashboard/pages/domain-provider';
 import { ValidationError } from '../../../shared/domain/errors';
 import type { Email } from '../../../shared/domain/emails/email';
-import { getEmailContent } from '../../../shared/usecases/email-content';
-import type { Principal } from '../../../shared/usecases/principal';
+import { getEmailContent } from '../../../shared/usecases/emails/email-content';
+import type { Principal } from '../../../shared/usecases/access/principal';
 import { account } from './fakes';
 
 const base: EmailFacts = {

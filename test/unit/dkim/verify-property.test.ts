@@ -1,5 +1,5 @@
 /**
- * shared/dkim/verify.ts (the domain check's signing probe) against mailauth as the oracle
+ * shared/lib/dkim/verify.ts (the domain check's signing probe) against mailauth as the oracle
  * (test/support/mailauth-dkim.ts) on random messages: signed by mailauth with a random canonicalization
  * (simple or relaxed, header and body) and sometimes a body length (l=), then changed as mail is in transit
  * or on purpose (blanks and folding, lines added at the end, a body or signed header changed, fields added),
@@ -12,8 +12,8 @@
  */
 import fc from 'fast-check';
 import { dkimSign } from 'mailauth/lib/dkim/sign';
-import { dkimTxtValue, generateDkimKey, type DkimKey } from '../../../shared/dkim/keys';
-import { verifySignatures } from '../../../shared/dkim/verify';
+import { dkimTxtValue, generateDkimKey, type DkimKey } from '../../../shared/lib/dkim/keys';
+import { verifySignatures } from '../../../shared/lib/dkim/verify';
 import { verifyDkim } from '../../support/mailauth-dkim';
 import { DOMAIN, KEY_NAME, SELECTOR, txtResolver } from './helpers';
 

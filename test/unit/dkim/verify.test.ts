@@ -1,13 +1,13 @@
 /**
- * shared/dkim/verify.ts (the domain check's signing probe) against test/support/mailauth-dkim.ts
+ * shared/lib/dkim/verify.ts (the domain check's signing probe) against test/support/mailauth-dkim.ts
  * (mailauth's verifier, with the same stricter statuses): the same result, reason included, on every case of
  * sign-verify.test.ts, plus simple canonicalization and l=, which our signer never uses.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { dkimSign } from 'mailauth/lib/dkim/sign';
-import { dkimTxtValue, type DkimKey } from '../../../shared/dkim/keys';
-import { signDkim } from '../../../shared/dkim/sign';
-import { verifySignatures, type ResolveTxt } from '../../../shared/dkim/verify';
+import { dkimTxtValue, type DkimKey } from '../../../shared/lib/dkim/keys';
+import { signDkim } from '../../../shared/lib/dkim/sign';
+import { verifySignatures, type ResolveTxt } from '../../../shared/lib/dkim/verify';
 import { verifyDkim } from '../../support/mailauth-dkim';
 import { probeMessage } from '../../../shared/usecases/domains/verify';
 import { DOMAIN, KEY_NAME, SELECTOR, dnsError, publishing, signedFixture, txtResolver } from './helpers';

@@ -11,7 +11,7 @@ import { createTenantSchema, updateTenantSchema } from '../../../shared/domain/t
 import { eventRequestSchema, MAX_EVENT_DATA_DEPTH } from '../../../shared/domain/automations/event-request';
 import { sendRequestSchema } from '../../../shared/domain/emails/send-request';
 import { renderTemplateSchema } from '../../../shared/domain/templates/schemas';
-import { testEventSchema } from '../../../shared/usecases/test-event';
+import { testEventSchema } from '../../../shared/usecases/webhooks/test-event';
 import { METADATA_MAX_BYTES } from '../../../shared/domain/tenants/tenant';
 import type * as z from 'zod';
 

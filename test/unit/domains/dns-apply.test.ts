@@ -3,7 +3,7 @@ import { planApply, setKey, zoneCandidates } from '../../../shared/domain/domain
 import type { DnsRecord } from '../../../shared/domain/domains/domain';
 import { expectedRecords } from '../../../shared/domain/domains/records';
 import { applyDnsSchema, storeDnsProviderSchema } from '../../../shared/domain/domains/schemas';
-import { quoteTxt, unquoteTxt } from '../../../shared/dns-hosts/txt';
+import { quoteTxt, unquoteTxt } from '../../../shared/adapters/dns-hosts/txt';
 
 const settings = { returnPathHost: 'rp.mail.test', spfInclude: 'spf.mail.test', inboundMxHost: 'inbound.mail.test' };
 const records: DnsRecord[] = expectedRecords(

@@ -1,16 +1,16 @@
 /**
- * route (shared/http/route.ts): an operation's declaration is its route. The method and path, the scope
+ * route (shared/doors/http/route.ts): an operation's declaration is its route. The method and path, the scope
  * check, the rate limit and the validation of the query and body come from it, in that order, and the
  * handler gets what was validated.
  */
 import { Hono } from 'hono';
 import * as z from 'zod';
-import { errorResponse } from '../../../shared/http/errors';
-import type { ApiEnv } from '../../../shared/http/env';
-import { honoPath, routes } from '../../../shared/http/route';
-import { op } from '../../../shared/openapi/operation';
-import type { RateLimitRepository } from '../../../shared/store/rate-limits';
-import type { Principal } from '../../../shared/usecases/principal';
+import { errorResponse } from '../../../shared/doors/http/errors';
+import type { ApiEnv } from '../../../shared/doors/http/env';
+import { honoPath, routes } from '../../../shared/doors/http/route';
+import { op } from '../../../shared/doors/openapi/operation';
+import type { RateLimitRepository } from '../../../shared/adapters/store/rate-limits';
+import type { Principal } from '../../../shared/usecases/access/principal';
 
 const principal = (scopes: string[]): Principal => ({
   account: { id: 'acc_1' } as Principal['account'],

@@ -1,11 +1,11 @@
 /**
- * ImportRepository.claim (shared/store/imports.ts) when the request holding the lease is saving a stretch
+ * ImportRepository.claim (shared/adapters/store/imports.ts) when the request holding the lease is saving a stretch
  * at that moment: DynamoDB refuses the claim's UpdateItem with TransactionConflictException (a single-item
  * write against an item in a transaction in progress). That is "busy" (409 conflict), not a 500. The client
  * answers as DynamoDB does; the race itself is raced for real in test/integration/imports-api.test.ts.
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ImportRepository } from '../../../shared/store/imports';
+import { ImportRepository } from '../../../shared/adapters/store/imports';
 
 const NOW = Date.parse('2026-11-25T08:00:00Z');
 const head = { PK: 'ACCOUNT#acc_1', SK: 'MIGRATION#mig_1', type: 'migration', id: 'mig_1', account_id: 'acc_1', requests: 2, has_more: true, status: 'partial' };

@@ -1,10 +1,10 @@
 /**
- * Reading a received message (shared/inbound/parse-message.ts: mailparser, and what the record adds to
+ * Reading a received message (shared/adapters/received-mail/parse-message.ts: mailparser, and what the record adds to
  * it): ordinary messages, broken ones, and hostile ones (sizes, part counts, nesting, pathological lines)
  * that must be read in linear time.
  */
 import { MAX_STORED_ATTACHMENTS } from '../../../shared/domain/inbound/received-email';
-import { MAX_MIME_PARTS, parseInbound } from '../../../shared/inbound/parse-message';
+import { MAX_MIME_PARTS, parseInbound } from '../../../shared/adapters/received-mail/parse-message';
 import { crlf, normalMessage, oversizedPartHeaderMessage, PDF_BYTES, PNG_BYTES } from './messages';
 
 describe('parseInbound', () => {

@@ -10,8 +10,8 @@ import type { ReceivedEmail } from '../../../shared/domain/inbound/received-emai
 import { newId } from '../../../shared/domain/ids';
 import { inboundMessageSchema, type InboundMessage, type ServiceEventMessage } from '../../../shared/domain/messages';
 import { emailEventId } from '../../../shared/domain/webhooks/event';
-import { parseInbound } from '../../../shared/inbound/parse-message';
-import type { CreateReceivedOutcome } from '../../../shared/store/received-emails';
+import { parseInbound } from '../../../shared/adapters/received-mail/parse-message';
+import type { CreateReceivedOutcome } from '../../../shared/adapters/store/received-emails';
 import { processInbound, receiveQueuedInbound, type ProcessInboundDeps } from '../../../shared/usecases/inbound/process-inbound';
 import { crlf, normalMessage, oversizedPartHeaderMessage, PDF_BYTES, PNG_BYTES } from './messages';
 

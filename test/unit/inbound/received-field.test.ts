@@ -1,5 +1,5 @@
-/** The Received trace field of the MX listener (shared/inbound/received-field.ts). */
-import { receivedField } from '../../../shared/inbound/received-field';
+/** The Received trace field of the MX listener (shared/adapters/received-mail/received-field.ts). */
+import { receivedField } from '../../../shared/adapters/received-mail/received-field';
 
 const AT = new Date('2024-01-02T03:04:05Z');
 const base = { helo: 'mail.sender.example', remoteAddress: '192.0.2.10', by: 'mx.ours.example', tls: false, id: 'inb_01HQ', recipients: ['a@inbound.example.com'], at: AT };

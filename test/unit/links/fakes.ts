@@ -1,6 +1,6 @@
 /** In-memory fakes of the link signing ports: a key table and a SecretBox that binds plaintext to its context. */
-import type { SecretBox } from '../../../shared/secrets/secret-box';
-import type { LinkKeyRepository, StoredLinkKey } from '../../../shared/store/link-keys';
+import type { SecretBox } from '../../../shared/adapters/secrets/secret-box';
+import type { LinkKeyRepository, StoredLinkKey } from '../../../shared/adapters/store/link-keys';
 import { LinkSigner } from '../../../shared/usecases/links/link-signing';
 
 export class FakeLinkKeys implements Pick<LinkKeyRepository, 'current' | 'get' | 'create'> {

@@ -4,8 +4,8 @@ import { newId } from '../../../shared/domain/ids';
 import type { UnsubscribeLink } from '../../../shared/domain/links/link-urls';
 import type { CategoryOptOut, Suppression } from '../../../shared/domain/suppressions/model';
 import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
-import type { CategoryOptOutRepository } from '../../../shared/store/category-opt-outs';
-import type { SuppressionRepository } from '../../../shared/store/suppressions';
+import type { CategoryOptOutRepository } from '../../../shared/adapters/store/category-opt-outs';
+import type { SuppressionRepository } from '../../../shared/adapters/store/suppressions';
 import { unsubscribe, type UnsubscribeDeps } from '../../../shared/usecases/links/unsubscribe';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');

@@ -1,15 +1,15 @@
 /**
- * shared/mx/check-authentication.ts runs mailauth's DKIM, SPF and DMARC from its submodules (its
+ * shared/doors/mx/check-authentication.ts runs mailauth's DKIM, SPF and DMARC from its submodules (its
  * index loads BIMI and ARC, ~700 KB of bundle): the same results as mailauth's own `authenticate` with
  * the options the inbound worker used to pass (ARC and BIMI off, Received not trusted), on passing,
  * failing and broken cases, DNS served by a fake resolver. The MX listener runs it before its 250, so it
  * is bounded in time (a resolver that never answers gives `temperror` after the limit) and in size.
  */
 import { authenticate as mailauthAuthenticate } from 'mailauth';
-import { dkimTxtValue, generateDkimKey, type DkimKey } from '../../../shared/dkim/keys';
-import { signDkim } from '../../../shared/dkim/sign';
+import { dkimTxtValue, generateDkimKey, type DkimKey } from '../../../shared/lib/dkim/keys';
+import { signDkim } from '../../../shared/lib/dkim/sign';
 import { MAX_DKIM_RESULTS } from '../../../shared/domain/inbound/authentication';
-import { AUTHENTICATION_TIMEOUT_MS, authenticate, checkAuthentication, type AuthenticationInput, type RawResolve } from '../../../shared/mx/check-authentication';
+import { AUTHENTICATION_TIMEOUT_MS, authenticate, checkAuthentication, type AuthenticationInput, type RawResolve } from '../../../shared/doors/mx/check-authentication';
 import { crlf } from '../inbound/messages';
 
 process.env.LOG_LEVEL = 'silent';

@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { writeLocalCa } from '../../../localstack/cloud/local-tls';
-import { dkimTxtValue, generateDkimKey, type DkimKey } from '../../../shared/dkim/keys';
-import { signDkim } from '../../../shared/dkim/sign';
+import { dkimTxtValue, generateDkimKey, type DkimKey } from '../../../shared/lib/dkim/keys';
+import { signDkim } from '../../../shared/lib/dkim/sign';
 import type { InboundMessage } from '../../../shared/domain/messages';
-import { createMxServer, type MxServer } from '../../../shared/mx/mx-server';
+import { createMxServer, type MxServer } from '../../../shared/doors/mx/mx-server';
 import type { ReceivingDomain } from '../../../shared/usecases/inbound/receiving-domains';
 
 process.env.LOG_LEVEL = 'silent';
@@ -36,7 +36,7 @@ interface Fakes {
   asked: string[];
   /** The resolver never answers (a DNS outage that times out nowhere). */
   dnsHangs: boolean;
-  /** Each raw message's marker (shared/store/inbound-raw-markers.ts), and whether it is still due for deletion. */
+  /** Each raw message's marker (shared/adapters/store/inbound-raw-markers.ts), and whether it is still due for deletion. */
   markers: Map<string, { status: string; indexed: boolean }>;
   /** The reconciler discards the marker while the message is being queued (a listener slower than the bound). */
   reconcilerFirst: boolean;

@@ -3,8 +3,8 @@
  * answer: it passes answers that match the document and fails those that do not, saying why.
  */
 import { createReferenceApp } from '../../../functions/api/reference/app';
-import { buildOpenApiDocument } from '../../../shared/openapi/document';
-import { exampleEmail, id } from '../../../shared/openapi/examples';
+import { buildOpenApiDocument } from '../../../shared/doors/openapi/document';
+import { exampleEmail, id } from '../../../shared/doors/openapi/examples';
 import { contractChecker } from '../../support/contract-validators';
 import { ContractChecker, type CheckedResponse } from '../../support/openapi-contract';
 

@@ -2,10 +2,10 @@
  * Every field of the reference is described: each property of every request body and response schema
  * (components and inline schemas, through $ref, unions and arrays, at any depth) and every parameter.
  * A description comes from `.describe` on the zod schema that validates or describes the field
- * (shared/domain/** for requests, shared/openapi/schemas/* for responses); this test names each one
+ * (shared/domain/** for requests, shared/doors/openapi/schemas/* for responses); this test names each one
  * that has none.
  */
-import { buildOpenApiDocument, type JsonSchema } from '../../../shared/openapi/document';
+import { buildOpenApiDocument, type JsonSchema } from '../../../shared/doors/openapi/document';
 
 const document = buildOpenApiDocument();
 const { schemas, parameters, responses } = document.components;

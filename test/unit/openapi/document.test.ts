@@ -9,10 +9,10 @@ import { resolve } from 'node:path';
 import { ATTACHMENT_UPLOAD_ALIASES, createAttachmentUploadSchema } from '../../../shared/domain/emails/attachment-upload';
 import { ATTACHMENT_ALIASES } from '../../../shared/domain/emails/attachments';
 import { SEND_REQUEST_ALIASES, sendRequestSchema } from '../../../shared/domain/emails/send-request';
-import { buildOpenApiDocument, type JsonSchema } from '../../../shared/openapi/document';
-import { OPERATIONS } from '../../../shared/openapi/operations';
-import { VALIDATED_BY } from '../../../shared/openapi/requests';
-import { OPENAPI_FILE, openApiText } from '../../../shared/openapi/write';
+import { buildOpenApiDocument, type JsonSchema } from '../../../shared/doors/openapi/document';
+import { OPERATIONS } from '../../../shared/doors/openapi/operations';
+import { VALIDATED_BY } from '../../../shared/doors/openapi/requests';
+import { OPENAPI_FILE, openApiText } from '../../../shared/doors/openapi/write';
 import { ContractChecker } from '../../support/openapi-contract';
 
 const document = buildOpenApiDocument();

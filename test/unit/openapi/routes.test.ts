@@ -24,9 +24,9 @@ import { createWebhooksApp } from '../../../functions/api/webhooks/app';
 import { apiRoutes as gatewayRoutes } from '../../../infra/api-routes';
 import { API_GROUPS } from '../../../infra/definitions';
 import { compileRoutes, matchRoute } from '../../../localstack/cloud/routes';
-import { loadConfig } from '../../../shared/config';
-import { buildOpenApiDocument } from '../../../shared/openapi/document';
-import { OPERATIONS } from '../../../shared/openapi/operations';
+import { loadConfig } from '../../../shared/config/config';
+import { buildOpenApiDocument } from '../../../shared/doors/openapi/document';
+import { OPERATIONS } from '../../../shared/doors/openapi/operations';
 import { buildServices } from '../../../shared/services';
 
 // Constructing the apps makes no network call: the clients only connect on first use.

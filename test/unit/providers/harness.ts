@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { seedProviderAccount } from '../../../localstack/emulators/providers/client';
 import { startProviderEmulator, type AccountSeed, type ProviderEmulator } from '../../../localstack/emulators/providers/server';
 import { ProviderError, type SourcePage } from '../../../shared/domain/imports/source';
-import type { ProviderBaseUrls } from '../../../shared/providers/base-urls';
+import type { ProviderBaseUrls } from '../../../shared/adapters/providers/base-urls';
 
 export { providerRequestLog } from '../../../localstack/emulators/providers/client';
 

@@ -1,5 +1,5 @@
 /**
- * The adapters' HTTP door (shared/providers/http.ts) against a scripted local server: JSON bodies,
+ * The adapters' HTTP door (shared/adapters/providers/http.ts) against a scripted local server: JSON bodies,
  * each status mapped to its ProviderError (auth, not_permitted, unavailable, rate_limited with the
  * wait from Retry-After, X-RateLimit-Reset or a retry-seconds body), timeouts, refused connections,
  * redirects not followed, accepted statuses, secrets scrubbed from messages. Also retry-after.ts and
@@ -8,9 +8,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ProviderError } from '../../../shared/domain/imports/source';
-import { joinUrl, providerBaseUrls } from '../../../shared/providers/base-urls';
-import { ProviderHttp } from '../../../shared/providers/http';
-import { retryAfterSeconds } from '../../../shared/providers/retry-after';
+import { joinUrl, providerBaseUrls } from '../../../shared/adapters/providers/base-urls';
+import { ProviderHttp } from '../../../shared/adapters/providers/http';
+import { retryAfterSeconds } from '../../../shared/adapters/providers/retry-after';
 import { closedPortUrl, providerErrorOf } from './harness';
 
 const SECRET = 'SG.super-secret-key-value';

@@ -9,7 +9,7 @@
 import type { ProviderEmulator } from '../../../localstack/emulators/providers/server';
 import type { MailgunSeed, MailgunTemplate } from '../../../localstack/emulators/providers/seed';
 import type { ProviderCredentials, SourceSuppression } from '../../../shared/domain/imports/source';
-import { MailgunSource } from '../../../shared/providers/mailgun';
+import { MailgunSource } from '../../../shared/adapters/providers/mailgun';
 import { data, facts, SHARED_WEBHOOK_URL } from '../../fixtures/providers/mailgun';
 import { allUrls, closedPortUrl, countBy, providerErrorOf, providerRequestLog, readAll, seed, startEmulator, uniqueKey } from './harness';
 

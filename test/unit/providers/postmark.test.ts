@@ -8,7 +8,7 @@
 import type { ProviderEmulator } from '../../../localstack/emulators/providers/server';
 import type { PostmarkSeed, PostmarkTemplate } from '../../../localstack/emulators/providers/seed';
 import type { ProviderCredentials, SourceSuppression } from '../../../shared/domain/imports/source';
-import { PostmarkSource } from '../../../shared/providers/postmark';
+import { PostmarkSource } from '../../../shared/adapters/providers/postmark';
 import { data, facts, INBOUND_HOOK_URL, LEGACY_HOOK_URL, SHARED_WEBHOOK_URL } from '../../fixtures/providers/postmark';
 import { allUrls, closedPortUrl, countBy, providerErrorOf, providerRequestLog, readAll, seed, startEmulator, uniqueKey } from './harness';
 

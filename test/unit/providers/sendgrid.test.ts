@@ -8,7 +8,7 @@
 import type { ProviderEmulator } from '../../../localstack/emulators/providers/server';
 import type { SendgridSeed, SendgridTemplate } from '../../../localstack/emulators/providers/seed';
 import type { ProviderCredentials, SourceSuppression } from '../../../shared/domain/imports/source';
-import { SendgridSource } from '../../../shared/providers/sendgrid';
+import { SendgridSource } from '../../../shared/adapters/providers/sendgrid';
 import { data, facts, SHARED_WEBHOOK_URL } from '../../fixtures/providers/sendgrid';
 import { allUrls, closedPortUrl, countBy, providerErrorOf, providerRequestLog, readAll, seed, startEmulator, uniqueKey } from './harness';
 

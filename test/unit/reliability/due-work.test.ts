@@ -1,11 +1,11 @@
 /**
- * The due index's keys decoded by the store (shared/store/due-work.ts) into typed entries carrying their
+ * The due index's keys decoded by the store (shared/adapters/store/due-work.ts) into typed entries carrying their
  * item's ids, checked against the keys the repositories write (dueAttributes, deliveryDueId), so the
  * reconciler never reads a key.
  */
-import { dueAttributes } from '../../../shared/store/due-index';
-import { parseDueKey } from '../../../shared/store/due-work';
-import { deliveryDueId } from '../../../shared/store/webhook-deliveries';
+import { dueAttributes } from '../../../shared/adapters/store/due-index';
+import { parseDueKey } from '../../../shared/adapters/store/due-work';
+import { deliveryDueId } from '../../../shared/adapters/store/webhook-deliveries';
 
 const DUE = Date.parse('2026-11-22T12:00:00.000Z');
 const AT = new Date(DUE).toISOString();

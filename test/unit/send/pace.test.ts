@@ -1,11 +1,11 @@
 /**
- * One message's pace to SES's quota (shared/usecases/send/pace.ts), with an in-memory budget and clock:
+ * One message's pace to SES's quota (shared/usecases/delivery/pace.ts), with an in-memory budget and clock:
  * near slots are waited for, far ones hold the email, SES's throttling and account-level refusals hold it,
  * a configuration set's or tenant's pause does not, and an account hold has a bound.
  */
 import { MailerError, type OutboundMessage } from '../../../shared/ports';
 import { MAX_HOLD_MS } from '../../../shared/domain/ses/send-quota';
-import { inlineWaitMs, LATE_MS, MAX_INLINE_WAIT_MS, MIN_INLINE_WAIT_MS, messagePacer, SendHeld, type PaceDeps } from '../../../shared/usecases/send/pace';
+import { inlineWaitMs, LATE_MS, MAX_INLINE_WAIT_MS, MIN_INLINE_WAIT_MS, messagePacer, SendHeld, type PaceDeps } from '../../../shared/usecases/delivery/pace';
 
 const message: OutboundMessage = { raw: Buffer.from('x'), from: 'a@example.com', to: ['b@example.com', 'B@example.com'], cc: ['c@example.com'], bcc: [], tags: {} };
 

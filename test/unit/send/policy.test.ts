@@ -10,7 +10,7 @@ import { AppError, ForbiddenError } from '../../../shared/domain/errors';
 import type { SendRequest } from '../../../shared/domain/emails/send-request';
 import { sendEmail } from '../../../shared/usecases/send/accept';
 import { blockedError, blockedReason, checkRecipients, checkSender, findBlocked, limitError } from '../../../shared/usecases/send/policy';
-import type { Principal } from '../../../shared/usecases/principal';
+import type { Principal } from '../../../shared/usecases/access/principal';
 import { account, fakeSendDeps, NOW, SANDBOX } from '../usecases/send-fakes';
 
 const OWNER = 'owner@example.com';

@@ -5,10 +5,10 @@ import { isId } from '../../../shared/domain/ids';
 import { createSmtpCredentialSchema } from '../../../shared/domain/smtp-credentials/schemas';
 import { looksLikeSmtpPassword } from '../../../shared/domain/smtp-credentials/secret';
 import { SMTP_CREDENTIAL_SCOPES, toPublicSmtpCredential, type SmtpCredential } from '../../../shared/domain/smtp-credentials/smtp-credential';
-import type { Principal } from '../../../shared/usecases/principal';
+import type { Principal } from '../../../shared/usecases/access/principal';
 import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential, revokeTenantSmtpCredentials, type SmtpCredentialDeps } from '../../../shared/usecases/access/smtp-credentials';
 import { account, NOW, storedTenant, tenant } from '../usecases/send-fakes';
-import type { StoredTenant } from '../../../shared/store/tenants';
+import type { StoredTenant } from '../../../shared/adapters/store/tenants';
 
 const ACME = tenant();
 

@@ -1,9 +1,9 @@
 /**
- * The SMTP AUTH rule (shared/smtp/auth-throttle.ts) over an in-memory stand-in of the shared counters
+ * The SMTP AUTH rule (shared/doors/smtp/auth-throttle.ts) over an in-memory stand-in of the shared counters
  * with the repository's semantics (a conditional ADD below the limit); the counters themselves, shared by
  * two relays against the local DynamoDB, are tested in test/integration/smtp-auth-throttle.test.ts.
  */
-import { AuthThrottle } from '../../../shared/smtp/auth-throttle';
+import { AuthThrottle } from '../../../shared/doors/smtp/auth-throttle';
 import { windowOf, type RateLimit } from '../../../shared/domain/rate-limits';
 
 class MemoryFailures {

@@ -1,15 +1,15 @@
 /**
  * Parity of the relay's record with the API's, without a stack: an API send request is composed by the
- * service's own composer (shared/mime/compose.ts, nodemailer's, what an SMTP client such as nodemailer
- * writes), and the relay's reading of that message (shared/smtp/message-to-send.ts for the header,
+ * service's own composer (shared/adapters/mime/compose.ts, nodemailer's, what an SMTP client such as nodemailer
+ * writes), and the relay's reading of that message (shared/doors/smtp/message-to-send.ts for the header,
  * shared/usecases/send/message-attachments.ts for the attachments) must give what the API send records.
  */
 import { formatMailbox } from '../../../shared/domain/mail/address';
 import type { AttachmentRef, InlineAttachment } from '../../../shared/domain/emails/attachments';
 import type { Email } from '../../../shared/domain/emails/email';
 import { sendRequestSchema, type ParsedSendRequest } from '../../../shared/domain/emails/send-request';
-import { composeMime } from '../../../shared/mime/compose';
-import { messageToSend } from '../../../shared/smtp/message-to-send';
+import { composeMime } from '../../../shared/adapters/mime/compose';
+import { messageToSend } from '../../../shared/doors/smtp/message-to-send';
 import { attachmentsOfMessage, MAX_LISTED_ATTACHMENTS } from '../../../shared/usecases/send/message-attachments';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');

@@ -1,4 +1,4 @@
-import { messageToSend, messageFingerprint } from '../../../shared/smtp/message-to-send';
+import { messageToSend, messageFingerprint } from '../../../shared/doors/smtp/message-to-send';
 import { ValidationError } from '../../../shared/domain/errors';
 
 const crlf = (lines: string[], body = 'Hello\r\n') => Buffer.from(`${lines.join('\r\n')}\r\n\r\n${body}`, 'utf8');

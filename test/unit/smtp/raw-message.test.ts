@@ -1,5 +1,5 @@
-import { completeRawMessage } from '../../../shared/mime/raw-message';
-import { splitHeaderBlock } from '../../../shared/mime/header-block';
+import { completeRawMessage } from '../../../shared/adapters/mime/raw-message';
+import { splitHeaderBlock } from '../../../shared/adapters/mime/header-block';
 
 const add = { emailId: 'msg_01ABC', messageIdDomain: 'acme.test', date: new Date('2030-01-01T09:00:00Z') };
 

@@ -1,5 +1,5 @@
 import { AppError, ForbiddenError, RateLimitedError, ServiceUnavailableError, UnauthorizedError, ValidationError, ConflictError, NotFoundError } from '../../../shared/domain/errors';
-import { replyFor, SmtpRefusal, smtpErrorOf } from '../../../shared/smtp/replies';
+import { replyFor, SmtpRefusal, smtpErrorOf } from '../../../shared/doors/smtp/replies';
 
 describe('AppError -> SMTP reply (one mapping)', () => {
   it.each([

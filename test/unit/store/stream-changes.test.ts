@@ -1,17 +1,17 @@
 /**
- * The stream readers (shared/store/*-changes.ts): each change kind from a real-shaped stream record (items
+ * The stream readers (shared/adapters/store/*-changes.ts): each change kind from a real-shaped stream record (items
  * marshalled as the table's stream carries them), records of no interest decoding to nothing, and a
  * malformed record stopping the batch or skipped, as its reader says.
  */
 import type { DynamoDBRecord } from 'aws-lambda';
 import { newRun } from '../../../shared/domain/automations/run';
-import { usageCounterId } from '../../../shared/store/deferred-usage';
-import { emailAcceptances } from '../../../shared/store/email-acceptance-changes';
-import { runWrites } from '../../../shared/store/run-changes';
-import type { StreamChange, StreamChangeKind } from '../../../shared/store/stream-changes';
-import { decodeStreamRecord, type StreamReader } from '../../../shared/store/stream-record';
-import { tenantEmailWrites } from '../../../shared/store/tenant-email-changes';
-import { tenantStatusChanges } from '../../../shared/store/tenant-status-changes';
+import { usageCounterId } from '../../../shared/adapters/store/deferred-usage';
+import { emailAcceptances } from '../../../shared/adapters/store/email-acceptance-changes';
+import { runWrites } from '../../../shared/adapters/store/run-changes';
+import type { StreamChange, StreamChangeKind } from '../../../shared/adapters/store/stream-changes';
+import { decodeStreamRecord, type StreamReader } from '../../../shared/adapters/store/stream-record';
+import { tenantEmailWrites } from '../../../shared/adapters/store/tenant-email-changes';
+import { tenantStatusChanges } from '../../../shared/adapters/store/tenant-status-changes';
 import { changesOf, emailItem, inserted, modified, removed, streamRecord } from '../../support/stream-records';
 import { runItem } from '../automations/fake-runs';
 

@@ -1,6 +1,6 @@
 /** PublishedTemplates: the pointer read on every send, each immutable version read once per process. */
 import type { PublishedTemplate } from '../../../shared/domain/templates/template';
-import type { PublishedPointer } from '../../../shared/store/templates';
+import type { PublishedPointer } from '../../../shared/adapters/store/templates';
 import { PublishedTemplates } from '../../../shared/usecases/send/published-templates';
 
 function world() {

@@ -2,7 +2,7 @@
 import { issuesToFields } from '../../../shared/domain/validation';
 import { createTemplateSchema, renderTemplateSchema, updateTemplateSchema } from '../../../shared/domain/templates/schemas';
 import { TEMPLATE_LIMITS, type Template } from '../../../shared/domain/templates/template';
-import { TemplateRepository } from '../../../shared/store/templates';
+import { TemplateRepository } from '../../../shared/adapters/store/templates';
 
 const valid = { name: 'Welcome', alias: 'welcome', subject: 'Hi {{name}}', html: '<p>Hi</p>' };
 

@@ -3,8 +3,8 @@ import type { Account } from '../../../shared/domain/accounts/account';
 import { AppError } from '../../../shared/domain/errors';
 import { createTemplateSchema, updateTemplateSchema } from '../../../shared/domain/templates/schemas';
 import { publishedTemplateOf, toPublicTemplate, type PublishedVersion, type Template } from '../../../shared/domain/templates/template';
-import type { CreateTemplateOutcome, SaveTemplateOutcome } from '../../../shared/store/templates';
-import type { Principal } from '../../../shared/usecases/principal';
+import type { CreateTemplateOutcome, SaveTemplateOutcome } from '../../../shared/adapters/store/templates';
+import type { Principal } from '../../../shared/usecases/access/principal';
 import {
   createTemplate,
   deleteTemplate,

@@ -3,8 +3,8 @@ import { autoPauseReason } from '../../../shared/domain/tenants/auto-pause';
 import { emptyCounts, type StatsDelta } from '../../../shared/domain/tenants/stats';
 import { aggregateTenantStats } from '../../../shared/usecases/tenants/aggregate-tenant-stats';
 import { autoPauseTenants } from '../../../shared/usecases/tenants/auto-pause-tenants';
-import { tenantEmailWrites } from '../../../shared/store/tenant-email-changes';
-import { tenantStatusChanges } from '../../../shared/store/tenant-status-changes';
+import { tenantEmailWrites } from '../../../shared/adapters/store/tenant-email-changes';
+import { tenantStatusChanges } from '../../../shared/adapters/store/tenant-status-changes';
 import { publishTenantEvents, tenantEventOf } from '../../../shared/usecases/tenants/publish-tenant-events';
 import { changesOf, decodeAll, inserted, modified } from '../../support/stream-records';
 

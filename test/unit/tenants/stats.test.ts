@@ -4,7 +4,7 @@
  */
 import type { DynamoDBRecord } from 'aws-lambda';
 import { statsDelta, statsView, emptyCounts } from '../../../shared/domain/tenants/stats';
-import { tenantEmailWrites } from '../../../shared/store/tenant-email-changes';
+import { tenantEmailWrites } from '../../../shared/adapters/store/tenant-email-changes';
 import { aggregateTenantStats } from '../../../shared/usecases/tenants/aggregate-tenant-stats';
 import type { StatsDelta } from '../../../shared/domain/tenants/stats';
 import { changesOf, decodeAll, inserted, modified, removed } from '../../support/stream-records';

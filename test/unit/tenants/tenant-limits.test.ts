@@ -2,8 +2,8 @@
 import { dailyRampLimitError, parseTenantScope, tenantReservations, tenantScope } from '../../../shared/domain/tenants/limits';
 import { emptyCounts } from '../../../shared/domain/tenants/stats';
 import type { Tenant } from '../../../shared/domain/tenants/tenant';
-import type { StoredTenant } from '../../../shared/store/tenants';
-import { rampForToday, type TenantRampDeps } from '../../../shared/usecases/tenant-ramp';
+import type { StoredTenant } from '../../../shared/adapters/store/tenants';
+import { rampForToday, type TenantRampDeps } from '../../../shared/usecases/tenants/tenant-ramp';
 
 const NOW = new Date('2026-11-22T15:00:00.000Z');
 

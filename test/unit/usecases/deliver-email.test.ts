@@ -1,5 +1,5 @@
 /** The send worker's use case with in-memory fakes: the calls it makes per email, and its failure paths. */
-import { deliverEmail, type DeliverEmailDeps } from '../../../shared/usecases/deliver-email';
+import { deliverEmail, type DeliverEmailDeps } from '../../../shared/usecases/delivery/deliver-email';
 import { MailerError } from '../../../shared/ports';
 import type { Email } from '../../../shared/domain/emails/email';
 import type { ServiceEvent } from '../../../shared/domain/webhooks/event';

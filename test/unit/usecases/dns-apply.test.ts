@@ -6,7 +6,7 @@ import { DnsHostError, setKey, type DnsHost, type DnsHostFailure, type DnsZone, 
 import { expectedRecords } from '../../../shared/domain/domains/records';
 import type { DnsRecordType } from '../../../shared/domain/domains/record-plan';
 import { AppError } from '../../../shared/domain/errors';
-import { writeDomainRecords } from '../../../shared/usecases/dns-apply';
+import { writeDomainRecords } from '../../../shared/usecases/domains/dns-apply';
 
 const settings = { returnPathHost: 'rp.mail.test', spfInclude: 'spf.mail.test', inboundMxHost: 'inbound.mail.test' };
 const domain = {

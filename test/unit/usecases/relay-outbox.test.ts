@@ -11,11 +11,12 @@ import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../../localstack/cloud/dynamodb';
 import { createKeysOnlyTable } from '../../support/template-table';
-import { SqsSendQueue } from '../../../shared/aws/sqs-send-queue';
-import { DeferredUsageCounters, type UsageIncrement } from '../../../shared/store/deferred-usage';
-import { emailAcceptances } from '../../../shared/store/email-acceptance-changes';
-import { relayOutbox as relayChanges, usageToken, type RelayOutboxDeps } from '../../../shared/usecases/delivery/relay-outbox';
-import { forEachStreamBatch } from '../../../shared/worker/for-each-stream-record';
+import { SqsSendQueue } from '../../../shared/adapters/aws/sqs-send-queue';
+import { DeferredUsageCounters, type UsageIncrement } from '../../../shared/adapters/store/deferred-usage';
+import { emailAcceptances } from '../../../shared/adapters/store/email-acceptance-changes';
+import { usageToken } from '../../../shared/lib/request-token';
+import { relayOutbox as relayChanges, type RelayOutboxDeps } from '../../../shared/usecases/delivery/relay-outbox';
+import { forEachStreamBatch } from '../../../shared/doors/worker/for-each-stream-record';
 import { decodeAll, emailItem, inserted, streamRecord } from '../../support/stream-records';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';

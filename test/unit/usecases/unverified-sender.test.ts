@@ -1,5 +1,5 @@
 /** SES's "Email address is not verified" for our own sender: transient for a bounded time, then permanent. */
-import { isUnverifiedSenderRefusal } from '../../../shared/aws/ses-unverified-sender';
+import { isUnverifiedSenderRefusal } from '../../../shared/adapters/aws/ses-unverified-sender';
 import { MailerError } from '../../../shared/ports';
 import { UNVERIFIED_SENDER_GRACE_MS, unverifiedSenderGaveUp } from '../../../shared/usecases/send/unverified-sender';
 

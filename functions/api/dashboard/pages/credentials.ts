@@ -8,7 +8,7 @@ import { createApiKeySchema } from '../../../../shared/domain/api-keys/schemas';
 import { SCOPES } from '../../../../shared/domain/api-keys/scopes';
 import { createSmtpCredentialSchema } from '../../../../shared/domain/smtp-credentials/schemas';
 import { toPublicSmtpCredential } from '../../../../shared/domain/smtp-credentials/smtp-credential';
-import { parseWith } from '../../../../shared/http/validate';
+import { parseWith } from '../../../../shared/doors/http/validate';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../../../shared/usecases/access/api-keys';
 import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential } from '../../../../shared/usecases/access/smtp-credentials';
 import { buttonForm, checkboxes, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render, secretBox, type PageContext, param } from './forms';

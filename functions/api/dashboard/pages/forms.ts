@@ -14,10 +14,10 @@
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { AppError, ValidationError } from '../../../../shared/domain/errors';
-import type { ApiEnv } from '../../../../shared/http/env';
-import { errorResponse } from '../../../../shared/http/errors';
-import { isFormBody, isStateChanging } from '../../../../shared/http/middleware/session';
-import { logError } from '../../../../shared/log';
+import type { ApiEnv } from '../../../../shared/doors/http/env';
+import { errorResponse } from '../../../../shared/doors/http/errors';
+import { isFormBody, isStateChanging } from '../../../../shared/doors/http/middleware/session';
+import { logError } from '../../../../shared/lib/log';
 import { html, raw, respond, type Flash, type Html, type PageOptions } from './layout';
 
 export type PageContext = Context<ApiEnv>;

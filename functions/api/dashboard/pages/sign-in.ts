@@ -5,7 +5,7 @@
  * sign-in's same-origin check protects it (docs/dashboard.md).
  */
 import type { Context } from 'hono';
-import type { ApiEnv } from '../../../../shared/http/env';
+import type { ApiEnv } from '../../../../shared/doors/http/env';
 import { safeNext, takeFlash } from './forms';
 import { html, respond, type Flash, type PageOptions } from './layout';
 

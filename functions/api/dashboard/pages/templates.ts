@@ -5,7 +5,7 @@
  */
 import { createTemplateSchema, renderTemplateSchema, updateTemplateSchema } from '../../../../shared/domain/templates/schemas';
 import { toPublicTemplate } from '../../../../shared/domain/templates/template';
-import { parseWith } from '../../../../shared/http/validate';
+import { parseWith } from '../../../../shared/doors/http/validate';
 import { createTemplate, getTemplate, listTemplates, publishTemplate, renderTemplatePreview, updateTemplate, type TemplatePreview } from '../../../../shared/usecases/templates/templates';
 import { buttonForm, field, formAction, jsonField, input, pager, pageRequest, pageState, postForm, redirectTo, render, textarea, type PageContext, param } from './forms';
 import type { PageRoutes } from './page-routes';

@@ -29,12 +29,12 @@ import { ForbiddenError } from '../../../domain/errors';
 import type { Idempotency } from '../../../domain/emails/idempotency';
 import { newId } from '../../../domain/ids';
 import type { Clock } from '../../../ports';
-import type { IdempotencyRecord, IdempotencyStore } from '../../../store/idempotency';
-import type { RunRepository } from '../../../store/runs';
+import type { IdempotencyRecord, IdempotencyStore } from '../../../adapters/store/idempotency';
+import type { RunRepository } from '../../../adapters/store/runs';
 import { dryRunAutomation, type AutomationDryRun, type AutomationDryRunDeps } from '../automation-dry-run';
 import { requireAutomationAccess } from '../automations';
-import { idempotencyConflict } from '../../idempotency';
-import type { Principal } from '../../principal';
+import { idempotencyConflict } from '../../send/idempotency';
+import type { Principal } from '../../access/principal';
 import { checkSendScope } from '../../send/policy';
 
 /** The spec's custom event record. */

@@ -7,15 +7,15 @@
  *   b. publishes the automation.* webhooks the write stands for (`runEvents`: the run before vs after).
  * Both are at least once and harmless to repeat: the worker claims each step with a conditional write,
  * and event ids derive from (run, type, step). The writes arrive as the changes they stand for
- * (shared/store/run-changes.ts: run_started, run_changed, run_step_pending); a batch that fails is
+ * (shared/adapters/store/run-changes.ts: run_started, run_changed, run_step_pending); a batch that fails is
  * retried whole by the event source.
  */
 import { runEvents } from '../../../domain/automations/run-events';
 import type { AutomationStepMessage } from '../../../domain/messages';
 import type { ServiceEvent } from '../../../domain/webhooks/event';
 import type { AutomationStepQueue, EventPublisher } from '../../../ports';
-import type { RunChange } from '../../../store/run-changes';
-import type { StreamRecordChanges } from '../../../store/stream-record';
+import type { RunChange } from '../../../adapters/store/run-changes';
+import type { StreamRecordChanges } from '../../../adapters/store/stream-record';
 
 /** One stream record's changes, in stream order. */
 export type RunRecord = Pick<StreamRecordChanges<RunChange>, 'changes'>;

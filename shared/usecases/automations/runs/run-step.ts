@@ -31,8 +31,8 @@ import type { Idempotency } from '../../../domain/emails/idempotency';
 import type { ParsedSendRequest } from '../../../domain/emails/send-request';
 import type { AutomationStepMessage } from '../../../domain/messages';
 import type { Clock, StepScheduler } from '../../../ports';
-import type { RunRepository, StepOutcome } from '../../../store/runs';
-import type { Principal } from '../../principal';
+import type { RunRepository, StepOutcome } from '../../../adapters/store/runs';
+import type { Principal } from '../../access/principal';
 import { stepEmailRequest } from './step-email';
 
 /** How long a claim holds a step: below the queue's visibility timeout (60 s), above the worker's timeout (30 s). */

@@ -7,8 +7,8 @@
 import type { RecoveryBounds } from '../../../domain/reliability/bounds';
 import { recoverDelivery } from '../../../domain/reliability/recovery-policy';
 import type { WebhookDeliveryQueue } from '../../../ports';
-import type { DueEntryOf } from '../../../store/due-work';
-import type { WebhookDeliveryRepository } from '../../../store/webhook-deliveries';
+import type { DueEntryOf } from '../../../adapters/store/due-work';
+import type { WebhookDeliveryRepository } from '../../../adapters/store/webhook-deliveries';
 import type { RecoveryPass } from './recovery-pass';
 
 export interface DeliveryRecoveryDeps {

@@ -15,8 +15,8 @@ import type { RecoveryBounds } from '../../../domain/reliability/bounds';
 import { recoverEmail } from '../../../domain/reliability/recovery-policy';
 import { emailEvent } from '../../../domain/webhooks/email-event-data';
 import type { EventPublisher } from '../../../ports';
-import type { DueEntryOf } from '../../../store/due-work';
-import type { EmailRepository } from '../../../store/emails';
+import type { DueEntryOf } from '../../../adapters/store/due-work';
+import type { EmailRepository } from '../../../adapters/store/emails';
 import type { RecoveryPass } from './recovery-pass';
 
 export interface EmailRecoveryDeps {

@@ -6,8 +6,8 @@
  */
 import type { RecoveryBounds } from '../../../domain/reliability/bounds';
 import { recoverRun } from '../../../domain/automations/run-recovery';
-import type { DueEntryOf } from '../../../store/due-work';
-import type { RunRepository } from '../../../store/runs';
+import type { DueEntryOf } from '../../../adapters/store/due-work';
+import type { RunRepository } from '../../../adapters/store/runs';
 import type { RecoveryPass } from './recovery-pass';
 
 export interface RunRecoveryDeps {

@@ -5,7 +5,7 @@
  * entry's due time moved only after its message is on the queue (./redrive-batches.ts).
  */
 import type { AutomationStepMessage, SendMessage } from '../../../domain/messages';
-import type { DueEntryOf, DueKind } from '../../../store/due-work';
+import type { DueEntryOf, DueKind } from '../../../adapters/store/due-work';
 
 /** The report's counters a pass adds to (the ReconcileReport fields of the same names). */
 export type PassCounter =

@@ -1,13 +1,13 @@
 /**
  * The fake Cloudflare API (envelope, paging, auth answers, records as a view over a real DNS emulator)
- * and the product's Cloudflare adapter (shared/dns-hosts/cloudflare.ts) against it.
+ * and the product's Cloudflare adapter (shared/adapters/dns-hosts/cloudflare.ts) against it.
  */
 import { Resolver } from 'node:dns/promises';
 import { startCloudflareEmulator, CLOUDFLARE_LOCAL_TOKEN, type CloudflareEmulator } from '../../../../localstack/emulators/cloudflare';
 import { startDnsEmulator, type DnsEmulator } from '../../../../localstack/emulators/dns';
 import { serveHttp } from '../../../../localstack/emulators/http-server';
 import { DnsHostError } from '../../../../shared/domain/domains/dns-apply';
-import { CloudflareDnsHost } from '../../../../shared/dns-hosts/cloudflare';
+import { CloudflareDnsHost } from '../../../../shared/adapters/dns-hosts/cloudflare';
 
 let dns: DnsEmulator;
 let cf: CloudflareEmulator;

@@ -1,7 +1,7 @@
 /**
  * The Route 53 emulator spoken to by the real AWS SDK (REST-XML as the SDK writes and parses it), its
  * zones a view over a real DNS emulator (answers checked with Node's resolver), and the product's Route
- * 53 adapter (shared/dns-hosts/route53.ts) against it.
+ * 53 adapter (shared/adapters/dns-hosts/route53.ts) against it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Resolver } from 'node:dns/promises';
@@ -19,7 +19,7 @@ import {
 } from '@aws-sdk/client-route-53';
 import { startDnsEmulator, type DnsEmulator } from '../../../../localstack/emulators/dns';
 import { startRoute53Emulator, type Route53Emulator } from '../../../../localstack/emulators/route53';
-import { Route53DnsHost } from '../../../../shared/dns-hosts/route53';
+import { Route53DnsHost } from '../../../../shared/adapters/dns-hosts/route53';
 import { DnsHostError } from '../../../../shared/domain/domains/dns-apply';
 
 let dns: DnsEmulator;

@@ -17,7 +17,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { SesMailer, sesSigningKey } from '../../../../shared/aws/ses-mailer';
+import { SesMailer, sesSigningKey } from '../../../../shared/adapters/aws/ses-mailer';
 import { MailerError } from '../../../../shared/ports';
 import { Harness, rawMessage } from './harness';
 

@@ -22,8 +22,8 @@ import {
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { SesMailer } from '../../../../shared/aws/ses-mailer';
-import { SesV2Tenants, sesResourceArn } from '../../../../shared/aws/ses-tenants';
+import { SesMailer } from '../../../../shared/adapters/aws/ses-mailer';
+import { SesV2Tenants, sesResourceArn } from '../../../../shared/adapters/aws/ses-tenants';
 import { MailerError } from '../../../../shared/ports';
 import { Harness, rawMessage } from './harness';
 

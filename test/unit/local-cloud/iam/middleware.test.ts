@@ -10,8 +10,8 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { PublishCommand, SNSClient, SNSServiceException } from '@aws-sdk/client-sns';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { installIamEnforcement, runAs, type IamDecisionEvent, type Principal } from '../../../../localstack/iam/install';
-import { createS3Client, createSqsClient } from '../../../../shared/aws/client-factories';
-import type { Config } from '../../../../shared/config';
+import { createS3Client, createSqsClient } from '../../../../shared/adapters/aws/client-factories';
+import type { Config } from '../../../../shared/config/config';
 
 const NOWHERE = 'http://127.0.0.1:1';
 const config = { region: 'us-east-1', endpoints: { s3: NOWHERE, sqs: NOWHERE } } as unknown as Config;

@@ -9,7 +9,7 @@ jest.setTimeout(60_000);
 describe('the template cache key', () => {
   it('covers the CDK app, its constructs and definitions and the shared files they import, not the functions\' code', async () => {
     const inputs = await appInputs();
-    expect(inputs).toEqual(expect.arrayContaining(['infra/stacks/mailservice-stack.ts', 'infra/constructs/grants.ts', 'infra/definitions.ts', 'shared/config.ts', 'shared/settings.ts']));
+    expect(inputs).toEqual(expect.arrayContaining(['infra/stacks/mailservice-stack.ts', 'infra/constructs/grants.ts', 'infra/definitions.ts', 'shared/config/config.ts', 'shared/config/settings.ts']));
     expect(inputs.some((file) => file.startsWith('functions/'))).toBe(false);
     expect(inputs.some((file) => file.includes('node_modules'))).toBe(false);
   });

@@ -1,0 +1,34 @@
+/**
+ * Every AWS client at once (the full composition root, scripts, tests), with the factories re-exported.
+ * Functions build only the clients they use, from ./client-factories.ts and ./dynamo-client.ts
+ * (through shared/services/). Clients are created once per cold start.
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { SchedulerClient } from '@aws-sdk/client-scheduler';
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { Config } from '../../config/config';
+import { createS3Client, createSchedulerClient, createSesClient, createSqsClient } from './client-factories';
+import { createDynamoClient } from './dynamo-client';
+
+export { clientOptions, createRoute53Client, createS3Client, createSchedulerClient, createSesClient, createSqsClient } from './client-factories';
+export { createDynamoClient } from './dynamo-client';
+
+export interface AwsClients {
+  dynamo: DynamoDBDocumentClient;
+  sqs: SQSClient;
+  s3: S3Client;
+  ses: SESv2Client;
+  scheduler: SchedulerClient;
+}
+
+export function createAwsClients(config: Config): AwsClients {
+  return {
+    dynamo: createDynamoClient(config),
+    sqs: createSqsClient(config),
+    s3: createS3Client(config),
+    ses: createSesClient(config),
+    scheduler: createSchedulerClient(config),
+  };
+}

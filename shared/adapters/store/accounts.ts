@@ -1,0 +1,85 @@
+/** Accounts repository. The owner email is unique across accounts (enforced with a guard item). */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Account } from '../../domain/accounts/account';
+import { ConflictError, NotFoundError } from '../../domain/errors';
+import { batchGetItems } from './batch-get';
+import { keys } from './keys';
+import { cancelledConditionIndexes, isConditionFailure, setChanges, transactWrite, withoutKeys, type Table } from './table';
+
+export type AccountChanges = Partial<Pick<Account, 'plan' | 'payment_method' | 'tenants_enabled'>>;
+
+export function toAccount(item: Record<string, any>): Account {
+  const { type, ...rest } = withoutKeys(item);
+  return rest as unknown as Account;
+}
+
+/**
+ * A credential's item (an API key lookup, a dashboard user) and the account it names, in one strongly
+ * consistent BatchGetItem: what every authenticated request checks (a removed account is refused at once).
+ */
+export async function getWithAccount(table: Table, key: { PK: string; SK: string }, accountId: string): Promise<{ item: Record<string, any> | null; account: Account | null }> {
+  const accountKey = keys.account(accountId);
+  const items = await batchGetItems(table, [key, accountKey], { consistentRead: true });
+  const find = (wanted: { PK: string; SK: string }) => items.find((item) => item.PK === wanted.PK && item.SK === wanted.SK) ?? null;
+  const account = find(accountKey);
+  return { item: find(key), account: account ? toAccount(account) : null };
+}
+
+export class AccountRepository {
+  constructor(private readonly table: Table) {}
+
+  /** Creates the account; `extraItems` are written in the same transaction (e.g. its first API key). */
+  async create(account: Account, extraItems: Record<string, unknown>[] = []): Promise<void> {
+    try {
+      await transactWrite(this.table, [
+        {
+          Put: {
+            TableName: this.table.name,
+            Item: { ...keys.accountEmail(account.email), account_id: account.id },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        {
+          Put: {
+            TableName: this.table.name,
+            Item: { ...keys.account(account.id), type: 'account', ...account },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        ...extraItems.map((Item) => ({
+          Put: { TableName: this.table.name, Item, ConditionExpression: 'attribute_not_exists(PK)' },
+        })),
+      ]);
+    } catch (error) {
+      if (cancelledConditionIndexes(error).includes(0)) {
+        throw new ConflictError(`An account with the email ${account.email} already exists.`);
+      }
+      throw error;
+    }
+  }
+
+  async get(accountId: string): Promise<Account | null> {
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.account(accountId), ConsistentRead: true }),
+    );
+    return result.Item ? toAccount(result.Item) : null;
+  }
+
+  async update(accountId: string, changes: AccountChanges, now: string): Promise<Account> {
+    try {
+      const result = await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.account(accountId),
+          ...setChanges(changes, now),
+          ConditionExpression: 'attribute_exists(PK)',
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toAccount(result.Attributes ?? {});
+    } catch (error) {
+      if (isConditionFailure(error)) throw new NotFoundError('Account', accountId);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Received (inbound) emails: one item per (message, receiving account), PK RECEIVED#<inb>, listed per
+ * account through GSI1 (ACCOUNT#<acc>#RECEIVED#0 / <inb>, newest first: ids are ULIDs of the time the
+ * MX listener accepted the message). The id is chosen before the message is queued, so `create` is a
+ * put-if-absent: a message processed twice (a retry, a duplicate delivery) makes one record.
+ * Filters of the listing: `since` is a key condition (ids sort by time), `to` and `from` are filters on
+ * lower-cased copies kept for them (`search_to`: the To, Cc and envelope addresses; `from_address`).
+ */
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from '../../domain/ids';
+import type { ReceivedEmail } from '../../domain/inbound/received-email';
+import type { Page } from './cursor';
+import { keys } from './keys';
+import { queryPage, type PageRequest } from './paginate';
+import { isConditionFailure, withoutKeys, type Table } from './table';
+
+export type CreateReceivedOutcome = 'created' | 'exists';
+
+export interface ReceivedListFilters {
+  /** Lower-cased address: among To, Cc or the envelope recipients. */
+  to?: string;
+  /** Lower-cased address of the From header. */
+  from?: string;
+  /** Received at or after. */
+  since?: Date;
+}
+
+/** `Name <a@b>` or `a@b` -> `a@b`, lower-cased. */
+export function bareAddress(value: string): string {
+  const angle = /<([^<>]*)>\s*$/.exec(value);
+  return (angle ? angle[1]! : value).trim().toLowerCase();
+}
+
+function toReceivedEmail(item: Record<string, any>): ReceivedEmail {
+  const { type: _type, search_to: _searchTo, from_address: _fromAddress, ...rest } = withoutKeys(item);
+  return rest as unknown as ReceivedEmail;
+}
+
+export class ReceivedEmailRepository {
+  constructor(private readonly table: Table) {}
+
+  async create(email: ReceivedEmail): Promise<CreateReceivedOutcome> {
+    const searchTo = [...new Set([...email.to, ...email.cc, ...email.rcpt_to].map(bareAddress))];
+    try {
+      await this.table.client.send(
+        new PutCommand({
+          TableName: this.table.name,
+          Item: {
+            ...keys.receivedEmail(email.id),
+            GSI1PK: keys.receivedByAccount(email.account_id),
+            GSI1SK: email.id,
+            type: 'received_email',
+            ...email,
+            search_to: searchTo,
+            from_address: bareAddress(email.from),
+          },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
+      );
+      return 'created';
+    } catch (error) {
+      if (isConditionFailure(error)) return 'exists';
+      throw error;
+    }
+  }
+
+  /** The account's received email, or null (another account's id is not found). */
+  async get(accountId: string, emailId: string): Promise<ReceivedEmail | null> {
+    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.receivedEmail(emailId) }));
+    if (!result.Item || result.Item.account_id !== accountId) return null;
+    return toReceivedEmail(result.Item);
+  }
+
+  /** One page of the account's received emails, newest first; eventually consistent (GSI1). */
+  list(accountId: string, page: PageRequest, filters: ReceivedListFilters = {}): Promise<Page<ReceivedEmail>> {
+    const partition = keys.receivedByAccount(accountId);
+    const values: Record<string, unknown> = { ':pk': partition };
+    const conditions: string[] = [];
+    let keyCondition = 'GSI1PK = :pk';
+    if (filters.since) {
+      // The smallest id of that millisecond: ids are `inb_<ulid>`, the first 10 characters its time.
+      values[':since'] = `inb_${ulid(filters.since.getTime()).slice(0, 10)}`;
+      keyCondition += ' AND GSI1SK >= :since';
+    }
+    if (filters.to) {
+      values[':to'] = filters.to;
+      conditions.push('contains(search_to, :to)');
+    }
+    if (filters.from) {
+      values[':from'] = filters.from;
+      conditions.push('from_address = :from');
+    }
+    return queryPage(
+      this.table,
+      {
+        IndexName: 'GSI1',
+        KeyConditionExpression: keyCondition,
+        ExpressionAttributeValues: values,
+        ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
+        ScanIndexForward: false,
+      },
+      page,
+      { GSI1PK: partition },
+      (item) => ({ PK: item.PK, SK: item.SK, GSI1PK: item.GSI1PK, GSI1SK: item.GSI1SK }),
+      toReceivedEmail,
+    );
+  }
+}

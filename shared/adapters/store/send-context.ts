@@ -1,0 +1,116 @@
+/**
+ * Everything a send must know before it writes, read in ONE strongly consistent BatchGetItem: the API
+ * key (when the caller is not resolved yet: revocation takes effect at once), the account, the sender
+ * domain's claim item (its owner and status), the recipients' suppressions and category opt-outs, and
+ * the idempotency record, and the tenant the send names or is expected to be for (its item by
+ * external_id, and the id alias when it is named by an id). The send core (shared/usecases/send)
+ * decides; this only reads.
+ */
+import type { Account } from '../../domain/accounts/account';
+import { normaliseEmail } from '../../domain/mail/address';
+import type { OptOutCategory } from '../../domain/suppressions/reasons';
+import { toAccount } from './accounts';
+import { toApiKeyLookup, type ApiKeyLookup } from './api-keys';
+import { batchGetItems } from './batch-get';
+import { toSenderDomain, type SenderDomain } from './domains';
+import { toIdempotencyRecord, type IdempotencyRecord, idempotencyKeyOf } from './idempotency';
+import { keys } from './keys';
+import type { Table } from './table';
+import { toStoredTenant, type StoredTenant } from './tenants';
+
+export interface SendContextQuery {
+  accountId: string;
+  /** Read the key (by hash) and the account too: the caller is resolved by this read. */
+  apiKeyHash?: string;
+  /** The sender's domain name; omitted for the sandbox domain (nothing to read). */
+  fromDomain?: string;
+  recipients: readonly string[];
+  /** The tenant whose suppression list and opt-outs are read with the account's (null: the account's only). */
+  tenantId: string | null;
+  /** Tenant items to read, by external_id (keys.tenant(accountId, externalId)). */
+  tenantExternalIds?: readonly string[];
+  /** Tenant id aliases to read (keys.tenantId): where an id leads, when its external_id is not known. */
+  tenantAliasIds?: readonly string[];
+  /** Non-transactional category whose opt-outs apply. */
+  optOutCategory?: OptOutCategory;
+  idempotencyKey?: string;
+  now: Date;
+}
+
+export interface SendContext {
+  key: ApiKeyLookup | null;
+  account: Account | null;
+  /** The claim of the sender's domain name (any owner), or null when nobody claimed it. `status` is undefined on old claims. */
+  domain: ReturnType<typeof toSenderDomain> | null;
+  suppressed: string[];
+  optedOut: string[];
+  idempotency: IdempotencyRecord | null;
+  /** Tenant items found among those asked for (the account's own only: the key holds the account). */
+  tenants: StoredTenant[];
+  /** Tenant id aliases found among those asked for. */
+  tenantAliases: TenantAlias[];
+}
+
+export interface TenantAlias {
+  id: string;
+  account_id: string;
+  external_id: string;
+}
+
+const id = (key: { PK: string; SK: string }) => `${key.PK}\u0000${key.SK}`;
+
+export class SendContextReader {
+  constructor(private readonly table: Table) {}
+
+  async read(query: SendContextQuery): Promise<SendContext> {
+    const { accountId, tenantId } = query;
+    const addresses = [...new Set(query.recipients.map(normaliseEmail))];
+    const wanted = new Map<string, { kind: string; address?: string }>();
+    const ask = (key: { PK: string; SK: string }, kind: string, address?: string) => wanted.set(id(key), { kind, address });
+    if (query.apiKeyHash) {
+      ask(keys.apiKeyHash(query.apiKeyHash), 'key');
+      ask(keys.account(accountId), 'account');
+    }
+    if (query.fromDomain) ask(keys.domainName(query.fromDomain), 'domain');
+    for (const externalId of new Set(query.tenantExternalIds ?? [])) ask(keys.tenant(accountId, externalId), 'tenant');
+    for (const tenantId of new Set(query.tenantAliasIds ?? [])) ask(keys.tenantId(tenantId), 'tenant_alias', tenantId);
+    for (const address of addresses) {
+      ask(keys.suppression(accountId, address, null), 'suppression', address);
+      if (tenantId !== null) ask(keys.suppression(accountId, address, tenantId), 'suppression', address);
+      if (query.optOutCategory) {
+        ask(keys.categoryOptOut(accountId, address, null, query.optOutCategory), 'optout', address);
+        if (tenantId !== null) ask(keys.categoryOptOut(accountId, address, tenantId, query.optOutCategory), 'optout', address);
+      }
+    }
+    const idempotencyKey = query.idempotencyKey === undefined ? undefined : idempotencyKeyOf(accountId, query.idempotencyKey);
+    if (idempotencyKey) ask(idempotencyKey, 'idempotency');
+
+    const context: SendContext = { key: null, account: null, domain: null, suppressed: [], optedOut: [], idempotency: null, tenants: [], tenantAliases: [] };
+    const suppressed = new Set<string>();
+    const optedOut = new Set<string>();
+    const items = await batchGetItems(
+      this.table,
+      [...wanted.keys()].map((joined) => {
+        const [PK, SK] = joined.split('\u0000') as [string, string];
+        return { PK, SK };
+      }),
+      { consistentRead: true },
+    );
+    for (const item of items) {
+      const what = wanted.get(id(item as { PK: string; SK: string }));
+      if (!what) continue;
+      if (what.kind === 'key') context.key = toApiKeyLookup(item);
+      else if (what.kind === 'account') context.account = toAccount(item);
+      else if (what.kind === 'domain') context.domain = toSenderDomain(item);
+      else if (what.kind === 'suppression') suppressed.add(what.address!);
+      else if (what.kind === 'optout') optedOut.add(what.address!);
+      else if (what.kind === 'idempotency') context.idempotency = toIdempotencyRecord(item, query.now);
+      else if (what.kind === 'tenant') context.tenants.push(toStoredTenant(item));
+      else if (what.kind === 'tenant_alias') context.tenantAliases.push({ id: what.address!, account_id: item.account_id, external_id: item.external_id });
+    }
+    const inRequestOrder = (found: Set<string>) => [...new Set(query.recipients)].filter((address) => found.has(normaliseEmail(address)));
+    context.suppressed = inRequestOrder(suppressed);
+    context.optedOut = inRequestOrder(optedOut);
+    return context;
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * Suppressions repository: one item per (account, list, address), keyed by the address (key design and
+ * its reasons in keys.ts). Adds are conditional puts, so adding an address that is already on the list
+ * (again, or concurrently) never creates a second record: the existing one is returned instead.
+ */
+import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Suppression } from '../../domain/suppressions/model';
+import type { SuppressionReason } from '../../domain/suppressions/reasons';
+import { normaliseEmail } from '../../domain/mail/address';
+import type { Page } from './cursor';
+import { mapBounded } from '../../lib/concurrency';
+import { keys } from './keys';
+import { queryPage, type PageRequest } from './paginate';
+import { isConditionFailure, itemOfRefusedWrite, withoutKeys, type Table } from './table';
+import { batchGetItems } from './batch-get';
+
+/** Adds of one multi-address request in flight at once. */
+const ADD_CONCURRENCY = 16;
+
+/** Items one clean-up page removes (4 BatchWriteItem calls). */
+export const CLEANUP_PAGE = 100;
+
+/**
+ * Deletes items by key (BatchWriteItem, 25 a call, unprocessed keys retried with backoff). Deleting a
+ * missing item is not an error, so this is idempotent.
+ */
+export async function deleteItems(table: Table, itemKeys: readonly Record<string, string>[]): Promise<void> {
+  for (let i = 0; i < itemKeys.length; i += 25) {
+    let pending: Record<string, any>[] = itemKeys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      if (attempt > 8) throw new Error(`BatchWriteItem left ${pending.length} deletes unprocessed`);
+      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** attempt));
+      const result = await table.client.send(new BatchWriteCommand({ RequestItems: { [table.name]: pending } }));
+      pending = result.UnprocessedItems?.[table.name] ?? [];
+    }
+  }
+}
+
+/** Keys of up to `limit` items of one GSI1 partition (the index is eventually consistent). */
+export async function gsi1PartitionKeys(table: Table, partition: string, limit: number): Promise<Record<string, string>[]> {
+  const result = await table.client.send(
+    new QueryCommand({
+      TableName: table.name,
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': partition },
+      ProjectionExpression: 'PK, SK',
+      Limit: limit,
+    }),
+  );
+  return (result.Items ?? []).map((item) => ({ PK: item.PK as string, SK: item.SK as string }));
+}
+
+function toSuppression(item: Record<string, any>): Suppression {
+  const { type, ...rest } = withoutKeys(item);
+  return { tenant: null, ...rest } as unknown as Suppression;
+}
+
+export { batchGetItems } from './batch-get';
+
+export interface AddResult {
+  /** The record on the list afterwards: the new one, or the one that was already there. */
+  suppression: Suppression;
+  created: boolean;
+}
+
+export class SuppressionRepository {
+  constructor(private readonly table: Table) {}
+
+  /**
+   * Puts the record unless its (list, address) already has one; then returns the existing record
+   * (unchanged: its id, reason and created_at stay). Concurrent adds of one address create one record.
+   */
+  async add(suppression: Suppression): Promise<AddResult> {
+    const key = keys.suppression(suppression.account_id, suppression.email, suppression.tenant);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.table.client.send(
+          new PutCommand({
+            TableName: this.table.name,
+            Item: {
+              ...key,
+              GSI1PK: keys.suppressionsByScope(suppression.account_id, suppression.tenant),
+              GSI1SK: suppression.id,
+              type: 'suppression',
+              ...suppression,
+            },
+            ConditionExpression: 'attribute_not_exists(PK)',
+            // A refused put answers the record that is there: one round trip, not a put and a read.
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+        return { suppression, created: true };
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        const existing = itemOfRefusedWrite(error);
+        if (existing) return { suppression: toSuppression(existing), created: false };
+      }
+      const existing = await this.get(suppression.account_id, suppression.tenant, suppression.email);
+      if (existing) return { suppression: existing, created: false };
+      // Removed between our put and our read: put again.
+      if (attempt >= 5) throw new Error(`suppression of ${suppression.account_id}/${suppression.tenant ?? '-'} kept changing under concurrent writes`);
+    }
+  }
+
+  /** `add` for each record (bounded concurrency); results in input order. */
+  addMany(suppressions: readonly Suppression[]): Promise<AddResult[]> {
+    return mapBounded(suppressions, ADD_CONCURRENCY, (suppression) => this.add(suppression));
+  }
+
+  async get(accountId: string, tenantId: string | null, email: string): Promise<Suppression | null> {
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.suppression(accountId, normaliseEmail(email), tenantId), ConsistentRead: true }),
+    );
+    return result.Item ? toSuppression(result.Item) : null;
+  }
+
+  /** One list (the account's, or a tenant's), newest first, optionally only one reason. */
+  list(accountId: string, tenantId: string | null, filter: { reason?: SuppressionReason }, page: PageRequest): Promise<Page<Suppression>> {
+    const GSI1PK = keys.suppressionsByScope(accountId, tenantId);
+    return queryPage(
+      this.table,
+      {
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': GSI1PK, ...(filter.reason ? { ':reason': filter.reason } : {}) },
+        ...(filter.reason ? { FilterExpression: '#reason = :reason', ExpressionAttributeNames: { '#reason': 'reason' } } : {}),
+        ScanIndexForward: false,
+      },
+      page,
+      { GSI1PK },
+      (item) => ({ PK: item.PK, SK: item.SK, GSI1PK: item.GSI1PK, GSI1SK: item.GSI1SK }),
+      toSuppression,
+    );
+  }
+
+  /** Removes the address from one list; returns the removed record, or null when it was not there. */
+  async delete(accountId: string, tenantId: string | null, email: string): Promise<Suppression | null> {
+    try {
+      const result = await this.table.client.send(
+        new DeleteCommand({
+          TableName: this.table.name,
+          Key: keys.suppression(accountId, normaliseEmail(email), tenantId),
+          ConditionExpression: 'attribute_exists(PK)',
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      return result.Attributes ? toSuppression(result.Attributes) : null;
+    } catch (error) {
+      if (isConditionFailure(error)) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * A deleted tenant's list: removes up to one page of it (through its own GSI1 partition) and says how
+   * many it removed; 0 when nothing is left. Idempotent.
+   */
+  async deleteTenantPage(accountId: string, tenantId: string): Promise<number> {
+    const found = await gsi1PartitionKeys(this.table, keys.suppressionsByScope(accountId, tenantId), CLEANUP_PAGE);
+    await deleteItems(this.table, found);
+    return found.length;
+  }
+
+  /**
+   * The send path's check: which of `emails` must not be sent to, looking at the account-wide list and,
+   * for a tenant's email, the tenant's list too. Returns the given addresses (as given, without
+   * duplicates) whose normalised form is suppressed. Strongly consistent: an address suppressed a
+   * moment ago is not mailed.
+   */
+  async findSuppressed(accountId: string, tenantId: string | null, emails: readonly string[]): Promise<string[]> {
+    if (emails.length === 0) return [];
+    const normalised = [...new Set(emails.map(normaliseEmail))];
+    const itemKeys = normalised.flatMap((email) => [
+      keys.suppression(accountId, email, null),
+      ...(tenantId === null ? [] : [keys.suppression(accountId, email, tenantId)]),
+    ]);
+    const items = await batchGetItems(this.table, itemKeys, { consistentRead: true, projection: ['email'] });
+    const suppressed = new Set(items.map((item) => item.email as string));
+    return [...new Set(emails)].filter((email) => suppressed.has(normaliseEmail(email)));
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * The webhook delivery log: one item per (endpoint, event), PK DELIVERY#<wh>#<event ulid> (a busy
+ * endpoint's writes spread over many partitions), listed per endpoint through GSI1
+ * (WEBHOOK#<wh>#DELIVERIES / <event ulid>, newest first). Every attempt is appended to the item.
+ * Items expire DELIVERY_RETENTION_DAYS after their last change (TTL attribute `ttl`).
+ *
+ * Status moves are conditional updates, so a redelivered queue message, a replay and a cancellation
+ * cannot overwrite each other: attempts are only recorded while `pending`; a replay only starts from
+ * `failed` or `cancelled` (never from `succeeded`: the receiver acknowledged it already).
+ */
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DELIVERY_RETENTION_DAYS, eventUlidOf, type DeliveryAttempt, type DeliveryStatus, type WebhookDelivery } from '../../domain/webhooks/delivery';
+import { keys } from './keys';
+import { queryGsi1NewestFirst, type PageRequest } from './paginate';
+import type { Page } from './cursor';
+import { isConditionFailure, withoutKeys, type Table } from './table';
+import { DEFAULT_RECOVERY_BOUNDS, pendingDeliveryDueAt, type RecoveryBounds } from '../../domain/reliability/bounds';
+import { dueAttributes, REMOVE_DUE, setDue } from './due-index';
+
+/** The id of a delivery in the due index: its endpoint and event (its key). */
+export const deliveryDueId = (webhookId: string, eventUlid: string) => `${webhookId}#${eventUlid}`;
+
+const RETENTION_SECONDS = DELIVERY_RETENTION_DAYS * 24 * 60 * 60;
+
+/** Epoch seconds at which an item last changed at `at` (ISO) expires. */
+export function deliveryTtl(at: string): number {
+  return Math.floor(Date.parse(at) / 1000) + RETENTION_SECONDS;
+}
+
+function toDelivery(item: Record<string, any>): WebhookDelivery {
+  const { type, ...rest } = withoutKeys(item);
+  return { attempts: [], next_attempt_at: null, ...rest } as unknown as WebhookDelivery;
+}
+
+export class WebhookDeliveryRepository {
+  constructor(
+    private readonly table: Table,
+    private readonly bounds: RecoveryBounds = DEFAULT_RECOVERY_BOUNDS,
+  ) {}
+
+  /** The due-index SET clause of a delivery pending with its next attempt at `nextAttemptAt`. */
+  private pendingDue(webhookId: string, deliveryId: string, nextAttemptAt: string | null) {
+    return setDue('DELIVERY', deliveryDueId(webhookId, eventUlidOf(deliveryId) ?? deliveryId), pendingDeliveryDueAt(this.bounds, nextAttemptAt, Date.now()));
+  }
+
+  private key(webhookId: string, deliveryId: string) {
+    const ulid = eventUlidOf(deliveryId);
+    return ulid === null ? null : keys.webhookDelivery(webhookId, ulid);
+  }
+
+  /** Puts a new delivery; false when this (endpoint, event) delivery exists already (an event is delivered once). */
+  async create(delivery: WebhookDelivery): Promise<boolean> {
+    const ulid = eventUlidOf(delivery.id);
+    if (ulid === null) throw new Error(`Not a delivery id: ${delivery.id}`);
+    try {
+      await this.table.client.send(
+        new PutCommand({
+          TableName: this.table.name,
+          Item: {
+            ...keys.webhookDelivery(delivery.webhook_id, ulid),
+            GSI1PK: keys.deliveriesByWebhook(delivery.webhook_id),
+            GSI1SK: ulid,
+            type: 'webhook_delivery',
+            ...delivery,
+            // Pending: in the due index until it succeeds, fails or is cancelled (the reconciler re-drives it).
+            ...dueAttributes('DELIVERY', deliveryDueId(delivery.webhook_id, ulid), pendingDeliveryDueAt(this.bounds, delivery.next_attempt_at, Date.now())),
+            ttl: deliveryTtl(delivery.updated_at),
+          },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** The delivery (strongly consistent), or null (also for a malformed delivery id). */
+  async get(webhookId: string, deliveryId: string): Promise<WebhookDelivery | null> {
+    const key = this.key(webhookId, deliveryId);
+    if (!key) return null;
+    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }));
+    return result.Item ? toDelivery(result.Item) : null;
+  }
+
+  /**
+   * Appends an attempt and moves the delivery to `next.status` (pending with the next retry's time,
+   * or succeeded/failed with null), only while it is pending: false otherwise (cancelled, finished,
+   * or unknown). `updated_at` is the attempt's time.
+   */
+  async recordAttempt(webhookId: string, deliveryId: string, attempt: DeliveryAttempt, next: { status: DeliveryStatus; nextAttemptAt: string | null }): Promise<boolean> {
+    const due = next.status === 'pending' ? this.pendingDue(webhookId, deliveryId, next.nextAttemptAt) : null;
+    return this.conditionalUpdate(webhookId, deliveryId, {
+      UpdateExpression: `SET attempts = list_append(if_not_exists(attempts, :empty), :attempt), #status = :status, next_attempt_at = :next, updated_at = :at, #ttl = :ttl${due ? `, ${due.set}` : ` REMOVE ${REMOVE_DUE}`}`,
+      // Exactly once per attempt number: a redelivered queue message cannot log the same attempt twice.
+      ConditionExpression: '#status = :pending AND size(attempts) = :previous',
+      ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
+      ExpressionAttributeValues: {
+        ':empty': [],
+        ':previous': attempt.attempt - 1,
+        ':attempt': [attempt],
+        ':status': next.status,
+        ':next': next.nextAttemptAt,
+        ':at': attempt.at,
+        ':ttl': deliveryTtl(attempt.at),
+        ':pending': 'pending',
+        ...due?.values,
+      },
+    });
+  }
+
+  /** pending -> cancelled (the endpoint was deleted or disabled); false when it was not pending. */
+  async cancel(webhookId: string, deliveryId: string, now: string): Promise<boolean> {
+    return this.conditionalUpdate(webhookId, deliveryId, {
+      UpdateExpression: `SET #status = :cancelled, next_attempt_at = :null, updated_at = :now, #ttl = :ttl REMOVE ${REMOVE_DUE}`,
+      ConditionExpression: '#status = :pending',
+      ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':cancelled': 'cancelled', ':null': null, ':now': now, ':ttl': deliveryTtl(now), ':pending': 'pending' },
+    });
+  }
+
+  /**
+   * failed or cancelled -> pending, due now, keeping the attempt log (the replay's attempts are appended
+   * to it). Returns the updated delivery, or null when it is not failed or cancelled (or unknown).
+   * A succeeded delivery is not replayed.
+   */
+  async resetForReplay(webhookId: string, deliveryId: string, now: string, attemptCount: number): Promise<WebhookDelivery | null> {
+    const key = this.key(webhookId, deliveryId);
+    if (!key) return null;
+    const due = this.pendingDue(webhookId, deliveryId, now);
+    try {
+      const result = await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: key,
+          // retry_base: the replay's retries are counted from the attempts made so far (kept for re-drives).
+          UpdateExpression: `SET #status = :pending, next_attempt_at = :now, updated_at = :now, #ttl = :ttl, retry_base = :count, ${due.set}`,
+          ConditionExpression: '#status IN (:failed, :cancelled) AND size(attempts) = :count',
+          ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':pending': 'pending', ':now': now, ':ttl': deliveryTtl(now), ':failed': 'failed', ':cancelled': 'cancelled', ':count': attemptCount, ...due.values },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toDelivery(result.Attributes ?? {});
+    } catch (error) {
+      if (isConditionFailure(error)) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * Undoes a replay whose queue message could not be sent: back to `previous` status, only while the
+   * delivery is still pending with no attempt made since (`attemptCount` attempts).
+   */
+  async revertReplay(webhookId: string, deliveryId: string, previous: { status: DeliveryStatus; attemptCount: number }, now: string): Promise<boolean> {
+    return this.conditionalUpdate(webhookId, deliveryId, {
+      UpdateExpression: `SET #status = :previous, next_attempt_at = :null, updated_at = :now REMOVE ${REMOVE_DUE}`,
+      ConditionExpression: '#status = :pending AND size(attempts) = :count',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':previous': previous.status, ':null': null, ':now': now, ':pending': 'pending', ':count': previous.attemptCount },
+    });
+  }
+
+  /** Reconciler: moves a still-pending delivery's due time (after re-driving it); false when it is no longer pending. */
+  async postponeDue(webhookId: string, deliveryId: string, dueAt: number): Promise<boolean> {
+    const due = setDue('DELIVERY', deliveryDueId(webhookId, eventUlidOf(deliveryId) ?? deliveryId), dueAt);
+    return this.conditionalUpdate(webhookId, deliveryId, {
+      UpdateExpression: `SET ${due.set}`,
+      ConditionExpression: '#status = :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':pending': 'pending', ...due.values },
+    });
+  }
+
+  /** Reconciler: takes a delivery that is no longer pending out of the due index. */
+  async clearDue(webhookId: string, deliveryId: string): Promise<boolean> {
+    return this.conditionalUpdate(webhookId, deliveryId, {
+      UpdateExpression: `REMOVE ${REMOVE_DUE}`,
+      ConditionExpression: 'attribute_exists(PK) AND #status <> :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':pending': 'pending' },
+    });
+  }
+
+  /** One page of the endpoint's deliveries, newest first (by event time). */
+  list(webhookId: string, page: PageRequest): Promise<Page<WebhookDelivery>> {
+    return queryGsi1NewestFirst(this.table, keys.deliveriesByWebhook(webhookId), page, toDelivery);
+  }
+
+  private async conditionalUpdate(
+    webhookId: string,
+    deliveryId: string,
+    update: Pick<ConstructorParameters<typeof UpdateCommand>[0], 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>,
+  ): Promise<boolean> {
+    const key = this.key(webhookId, deliveryId);
+    if (!key) return false;
+    try {
+      await this.table.client.send(new UpdateCommand({ TableName: this.table.name, Key: key, ...update }));
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+}

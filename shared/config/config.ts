@@ -1,0 +1,167 @@
+import { DEFAULT_SETTINGS } from './settings';
+import { recoveryBoundsFromEnv, type RecoveryBounds } from '../domain/reliability/bounds';
+
+/**
+ * The names of the environment variables carrying resource names/URLs: the one copy, read here and by
+ * shared/adapters/secrets, and referenced by infra/definitions.ts (which CDK and the local cloud use to set them),
+ * so a rename cannot drift. shared/ never imports infra/.
+ */
+export const ENV = {
+  tableName: 'TABLE_NAME',
+  sendQueueUrl: 'SEND_QUEUE_URL',
+  sesEventsQueueUrl: 'SES_EVENTS_QUEUE_URL',
+  webhookEventsQueueUrl: 'WEBHOOK_EVENTS_QUEUE_URL',
+  webhookDeliveriesQueueUrl: 'WEBHOOK_DELIVERIES_QUEUE_URL',
+  /** Inbound messages stored by the MX listener, waiting to be processed (shared/adapters/received-mail). */
+  inboundQueueUrl: 'INBOUND_QUEUE_URL',
+  /** A run's step is due (docs/automations.md): the automation-steps worker's queue, and its ARN (the delay schedules' target). */
+  automationStepsQueueUrl: 'AUTOMATION_STEPS_QUEUE_URL',
+  automationStepsQueueArn: 'AUTOMATION_STEPS_QUEUE_ARN',
+  automationOutboxFailuresQueueUrl: 'AUTOMATION_OUTBOX_FAILURES_QUEUE_URL',
+  outboxRelayFailuresQueueUrl: 'OUTBOX_RELAY_FAILURES_QUEUE_URL',
+  tenantStatsFailuresQueueUrl: 'TENANT_STATS_FAILURES_QUEUE_URL',
+  tenantEventsFailuresQueueUrl: 'TENANT_EVENTS_FAILURES_QUEUE_URL',
+  sesEventsTopicArn: 'SES_EVENTS_TOPIC_ARN',
+  mailBucket: 'MAIL_BUCKET',
+  sesConfigurationSet: 'SES_CONFIGURATION_SET',
+  /** The AWS account the stack runs in: SES resource ARNs (tenant associations) are built from it. */
+  awsAccountId: 'AWS_ACCOUNT_ID',
+  scheduleGroup: 'SCHEDULE_GROUP',
+  schedulerRoleArn: 'SCHEDULER_ROLE_ARN',
+  schedulerTargetQueueArn: 'SCHEDULER_TARGET_QUEUE_ARN',
+  /** KMS key that encrypts stored secrets (AWS, LocalStack). */
+  secretsKeyId: 'SECRETS_KEY_ID',
+  /** Local key file that encrypts stored secrets (the embedded cloud). */
+  localSecretsKeyFile: 'LOCAL_SECRETS_KEY_FILE',
+} satisfies Record<string, string>;
+
+/**
+ * Runtime configuration, read once from the environment by the composition root.
+ * Resource names/URLs come from the variables named in ENV (set by CDK in AWS and by the local runtime
+ * on the embedded cloud). Endpoint overrides are only read by the client factory.
+ */
+export interface Config {
+  region: string;
+  /** AWS_ACCOUNT_ID: the account of SES resource ARNs (identities, the configuration set); '' when unset. */
+  accountId: string;
+  tableName: string;
+  sendQueueUrl: string;
+  mailBucket: string;
+  sesConfigurationSet: string;
+  webhookEventsQueueUrl: string;
+  /** INBOUND_QUEUE_URL: the MX listener's hand-over to the inbound worker. */
+  inboundQueueUrl: string;
+  /** AUTOMATION_STEPS_QUEUE_URL / _ARN: the automation-steps queue (workers send to it; schedules target its ARN). */
+  automationStepsQueueUrl: string;
+  automationStepsQueueArn: string;
+  /** Delays (seconds) before each webhook retry; the spec's 0s, 5s, 30s, 2m, 2m unless tests shorten them. */
+  webhookRetryDelays: number[];
+  scheduleGroup: string;
+  schedulerRoleArn: string;
+  schedulerTargetArn: string;
+  sandboxDomain: string;
+  returnPathHost: string;
+  spfInclude: string;
+  inboundMxHost: string;
+  dashboardUrl: string;
+  /** `host:port` list; empty = the system's resolvers. */
+  dnsResolvers: string;
+  /** LINKS_BASE_URL without a trailing slash: where signed links (unsubscribe, tracking) point. */
+  linksBaseUrl: string;
+  /** URL of the webhook deliveries queue (WEBHOOK_DELIVERIES_QUEUE_URL). */
+  webhookDeliveriesQueueUrl: string;
+  /** WEBHOOK_ALLOW_LOOPBACK=true|1: webhook URLs may point at loopback addresses (the local cloud only). */
+  webhookAllowLoopback: boolean;
+  /** When the reconciler treats each pipeline stage as stuck (RECOVERY_*_S, docs/reliability.md). */
+  recovery: RecoveryBounds;
+  /**
+   * POST /migrations (docs/imports.md): how long one request works (MIGRATION_REQUEST_BUDGET_MS, default
+   * 20000) and, for tests, after how many saved stretches it stops (MIGRATION_MAX_STRETCHES_PER_REQUEST).
+   */
+  imports: { budgetMs: number; maxStretchesPerRequest: number | null };
+  /**
+   * DNS apply (docs/domains.md, "DNS apply"): Cloudflare's API base (CLOUDFLARE_API_URL, default the real
+   * v4 API; the local cloud points it at its fake) and how long apply waits for Route 53 to report a
+   * change INSYNC before verifying (DNS_APPLY_SETTLE_MS, default 10000).
+   */
+  dnsApply: { cloudflareApiUrl: string; settleMs: number };
+  /**
+   * SES_MAX_SEND_RATE: recipients per second the send workers pace to, instead of SES's MaxSendRate read
+   * from GetAccount (e.g. below it, when other senders share the SES account); null: SES's (docs/deploy.md).
+   */
+  sesMaxSendRate: number | null;
+  /** SES_HOLD_RETRY_S: the wait before retrying an email SES's account state holds (default 5-10 min); tests shorten it. */
+  sesHoldRetryMs: number | null;
+  /** Service endpoints for the local cloud/LocalStack; empty in AWS. */
+  endpoints: Partial<Record<'dynamodb' | 'sqs' | 'sns' | 's3' | 'ses' | 'scheduler' | 'route53', string>>;
+}
+
+function read(env: NodeJS.ProcessEnv, name: string, fallback = ''): string {
+  const value = env[name];
+  return value === undefined || value === '' ? fallback : value;
+}
+
+function positiveInt(value: string, fallback: number): number {
+  const parsed = Number(value);
+  return Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    region: read(env, 'AWS_REGION', read(env, 'AWS_DEFAULT_REGION', 'us-east-1')),
+    accountId: read(env, ENV.awsAccountId),
+    tableName: read(env, ENV.tableName),
+    sendQueueUrl: read(env, ENV.sendQueueUrl),
+    mailBucket: read(env, ENV.mailBucket),
+    sesConfigurationSet: read(env, ENV.sesConfigurationSet),
+    webhookEventsQueueUrl: read(env, ENV.webhookEventsQueueUrl),
+    inboundQueueUrl: read(env, ENV.inboundQueueUrl),
+    automationStepsQueueUrl: read(env, ENV.automationStepsQueueUrl),
+    automationStepsQueueArn: read(env, ENV.automationStepsQueueArn),
+    webhookRetryDelays: read(env, 'WEBHOOK_RETRY_DELAYS', '0,5,30,120,120')
+      .split(',')
+      .map((value) => Number(value.trim()))
+      .filter((value) => Number.isInteger(value) && value >= 0 && value <= 900),
+    scheduleGroup: read(env, ENV.scheduleGroup),
+    schedulerRoleArn: read(env, ENV.schedulerRoleArn),
+    schedulerTargetArn: read(env, ENV.schedulerTargetQueueArn),
+    sandboxDomain: read(env, 'SANDBOX_DOMAIN', DEFAULT_SETTINGS.SANDBOX_DOMAIN).toLowerCase(),
+    returnPathHost: read(env, 'RETURN_PATH_HOST', DEFAULT_SETTINGS.RETURN_PATH_HOST).toLowerCase(),
+    spfInclude: read(env, 'SPF_INCLUDE', DEFAULT_SETTINGS.SPF_INCLUDE).toLowerCase(),
+    inboundMxHost: read(env, 'INBOUND_MX_HOST', DEFAULT_SETTINGS.INBOUND_MX_HOST).toLowerCase(),
+    dashboardUrl: read(env, 'DASHBOARD_URL', DEFAULT_SETTINGS.DASHBOARD_URL).replace(/\/$/, ''),
+    dnsResolvers: read(env, 'DNS_RESOLVERS', DEFAULT_SETTINGS.DNS_RESOLVERS),
+    linksBaseUrl: read(env, 'LINKS_BASE_URL', DEFAULT_SETTINGS.LINKS_BASE_URL).trim().replace(/\/+$/, ''),
+    webhookDeliveriesQueueUrl: read(env, ENV.webhookDeliveriesQueueUrl),
+    webhookAllowLoopback: ['true', '1'].includes(read(env, 'WEBHOOK_ALLOW_LOOPBACK').trim().toLowerCase()),
+    recovery: recoveryBoundsFromEnv(env),
+    imports: {
+      budgetMs: positiveInt(read(env, 'MIGRATION_REQUEST_BUDGET_MS'), 20_000),
+      maxStretchesPerRequest: read(env, 'MIGRATION_MAX_STRETCHES_PER_REQUEST') ? positiveInt(read(env, 'MIGRATION_MAX_STRETCHES_PER_REQUEST'), 1) : null,
+    },
+    dnsApply: {
+      cloudflareApiUrl: read(env, 'CLOUDFLARE_API_URL', 'https://api.cloudflare.com/client/v4').trim().replace(/\/+$/, ''),
+      settleMs: read(env, 'DNS_APPLY_SETTLE_MS') === '0' ? 0 : positiveInt(read(env, 'DNS_APPLY_SETTLE_MS'), 10_000),
+    },
+    sesMaxSendRate: Number(read(env, 'SES_MAX_SEND_RATE')) > 0 ? Number(read(env, 'SES_MAX_SEND_RATE')) : null,
+    sesHoldRetryMs: Number(read(env, 'SES_HOLD_RETRY_S')) > 0 ? Number(read(env, 'SES_HOLD_RETRY_S')) * 1000 : null,
+    endpoints: {
+      dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB,
+      sqs: env.AWS_ENDPOINT_URL_SQS,
+      sns: env.AWS_ENDPOINT_URL_SNS,
+      s3: env.AWS_ENDPOINT_URL_S3,
+      ses: env.AWS_ENDPOINT_URL_SESV2,
+      scheduler: env.AWS_ENDPOINT_URL_SCHEDULER,
+      route53: env.AWS_ENDPOINT_URL_ROUTE_53,
+    },
+  };
+}
+
+/** Fails fast with the name of a missing setting instead of a confusing SDK error later. */
+export function required<K extends keyof Config>(config: Config, key: K, envVar: string): NonNullable<Config[K]> {
+  const value = config[key];
+  if (value === undefined || value === null || value === '') {
+    throw new Error(`Missing configuration: set ${envVar}`);
+  }
+  return value as NonNullable<Config[K]>;
+}

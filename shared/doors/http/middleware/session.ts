@@ -1,0 +1,63 @@
+/**
+ * Session authentication for the dashboard group (docs/dashboard.md): the `svc_session` cookie resolves
+ * to the signed-in user's principal (shared/usecases/dashboard/sessions.ts; 401 without a live session).
+ * State-changing requests (anything but GET, HEAD, OPTIONS) must also
+ *
+ *   1. come from the dashboard's own origin when the browser says where they come from (`Origin`,
+ *      `Sec-Fetch-Site`: ./same-origin.ts), and
+ *   2. carry the session's CSRF token in `X-CSRF-Token`, or as the `csrf_token` field of a
+ *      form-encoded body (an HTML form without script),
+ *
+ * else 403 forbidden. The cookie alone never changes anything: another site can make a browser send it
+ * (SameSite=Lax stops most of that, not all: e.g. a same-site sibling), but cannot read the token.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { CSRF_FORM_FIELD, CSRF_HEADER, csrfTokenMatches } from '../../../domain/dashboard/session-token';
+import { ForbiddenError } from '../../../domain/errors';
+import { resolveSession, type SessionDeps } from '../../../usecases/dashboard/sessions';
+import type { ApiEnv } from '../env';
+import { sessionCookieToken } from '../session-cookie';
+import { assertSameOrigin } from './same-origin';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export const isStateChanging = (method: string): boolean => !SAFE_METHODS.has(method.toUpperCase());
+
+/** An HTML form's body (url-encoded): what carries the CSRF token as a field, and what the dashboard's forms post. */
+export const isFormBody = (c: Context): boolean => /^application\/x-www-form-urlencoded\b/i.test(c.req.header('content-type') ?? '');
+
+/** The CSRF token the request presents: the header, else a form-encoded body's field. */
+async function presentedCsrfToken(c: Context): Promise<string | undefined> {
+  const header = c.req.header(CSRF_HEADER);
+  if (header !== undefined) return header;
+  if (!isFormBody(c)) return undefined;
+  // Read as text (Hono keeps it): the route reads the same body after this.
+  return new URLSearchParams(await c.req.text()).get(CSRF_FORM_FIELD) ?? undefined;
+}
+
+export async function assertCsrfToken(c: Context, expected: string): Promise<void> {
+  const presented = await presentedCsrfToken(c);
+  if (presented === undefined || presented === '') {
+    throw new ForbiddenError('Missing CSRF token: state-changing dashboard requests must send the session\'s csrf_token in the X-CSRF-Token header (or as the csrf_token field of a form).', 'forbidden', {
+      hint: 'Read csrf_token from the sign-in answer or GET /dashboard/session and send it with every POST, PUT, PATCH and DELETE.',
+    });
+  }
+  if (!csrfTokenMatches(presented, expected)) {
+    throw new ForbiddenError('The CSRF token does not match this dashboard session.', 'forbidden', {
+      hint: 'Read csrf_token again from GET /dashboard/session (it changes with every sign-in).',
+    });
+  }
+}
+
+export function requireSession(deps: SessionDeps): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    const active = await resolveSession(deps, sessionCookieToken(c));
+    if (isStateChanging(c.req.method)) {
+      assertSameOrigin(c);
+      await assertCsrfToken(c, active.session.csrf_token);
+    }
+    c.set('session', active);
+    c.set('principal', active.principal);
+    await next();
+  };
+}

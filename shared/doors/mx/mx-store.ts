@@ -1,0 +1,159 @@
+/**
+ * What the MX listener does with a message DATA accepted, before it answers 250: the raw message (with a
+ * Received trace field in front) written to the mail bucket after its pending marker, and meanwhile the
+ * sender authenticated once (SPF, DKIM, DMARC: ./check-authentication.ts); then one queue message per
+ * receiving account, each with only its recipients and the checks' result; then the marker queued. Any
+ * failure discards what was stored (`abandonRaw`) and rejects, for the sender to be answered 451.
+ */
+import type { SMTPServerSession } from 'smtp-server';
+import { newId, ulid } from '../../domain/ids';
+import { inboundKeys } from '../../domain/inbound/content-keys';
+import type { AuthenticationChecks } from '../../domain/inbound/authentication';
+import type { CheckedInboundMessage } from '../../domain/messages';
+import { logError, logInfo } from '../../lib/log';
+import type { BlobStore, Clock, InboundQueue } from '../../ports';
+import type { InboundRawMarkerRepository } from '../../adapters/store/inbound-raw-markers';
+import type { ReceivingDomain } from '../../usecases/inbound/receiving-domains';
+import { checkAuthentication, type RawResolve } from './check-authentication';
+import type { MxTransaction } from './mx-transaction';
+import { receivedField } from '../../adapters/received-mail/received-field';
+
+export interface StoreDeps {
+  blobs: Pick<BlobStore, 'put' | 'delete'>;
+  inboundQueue: InboundQueue;
+  /** Whether each stored raw message was queued: nothing stored and refused stays in the bucket. */
+  inboundRawMarkers: Pick<InboundRawMarkerRepository, 'begin' | 'markQueued' | 'discard' | 'forget'>;
+  clock: Clock;
+  /** The service's DNS resolvers (core.dns: DNS_RESOLVERS, the DNS emulator on the local cloud), for SPF, DKIM and DMARC. */
+  dns: { resolve: RawResolve };
+}
+
+export interface StoreSettings {
+  /** The MX host: in the Received field and the authentication checks. */
+  hostname: string;
+  /** The checks' time limit; after it the message is `temperror`. */
+  authenticationTimeoutMs: number;
+  /** How long a stored raw message may stay unqueued before the reconciler deletes it. */
+  unqueuedRawBoundMs: number;
+}
+
+/** The SMTP envelope and connection, as the Received field, the checks and the queue messages carry them. */
+interface Envelope {
+  tls: boolean;
+  helo: string;
+  remoteAddress: string;
+  mailFrom: string;
+}
+
+/** The raw message in the bucket: its key and size. */
+interface StoredRaw {
+  key: string;
+  size: number;
+}
+
+/** Stores, checks and queues one message; resolves to the queued email ids, one per receiving account. */
+export async function storeMessage(deps: StoreDeps, settings: StoreSettings, message: Buffer, session: SMTPServerSession, transaction: MxTransaction): Promise<string[]> {
+  const now = deps.clock.now();
+  const rawId = ulid(now.getTime());
+  const rawKey = inboundKeys.raw(rawId);
+  const envelope = envelopeOf(session);
+  const trace = receivedField({ helo: envelope.helo, remoteAddress: envelope.remoteAddress, by: settings.hostname, tls: envelope.tls, id: rawId, recipients: transaction.recipients.map((r) => r.address), at: now });
+  const raw = Buffer.concat([Buffer.from(trace, 'latin1'), message]);
+  const checked = await storeWhileChecking(deps, settings, { key: rawKey, raw, at: now }, envelope);
+  const messages = queueMessages(transaction, { key: rawKey, size: raw.length }, envelope, checked.authentication, now);
+  try {
+    await deps.inboundQueue.enqueueAll(messages);
+    // Discarded meanwhile (this took longer than UNQUEUED_RAW_BOUND_MS): the workers drop these messages.
+    if (!(await deps.inboundRawMarkers.markQueued(rawKey))) throw new Error(`the raw message was discarded before it was queued (more than ${settings.unqueuedRawBoundMs} ms)`);
+  } catch (error) {
+    return abandonRaw(deps, rawKey, error);
+  }
+  logInfo('mx: message accepted', {
+    session: session.id,
+    remote: envelope.remoteAddress,
+    tls: envelope.tls,
+    bytes: raw.length,
+    raw_key: rawKey,
+    email_ids: messages.map((m) => m.email_id),
+    spf: checked.authentication.spf.result,
+    dkim: checked.authentication.dkim.map((signature) => signature.result),
+    dmarc: checked.authentication.dmarc.result,
+    authentication_ms: checked.ms,
+  });
+  return messages.map((m) => m.email_id);
+}
+
+function envelopeOf(session: SMTPServerSession): Envelope {
+  return {
+    tls: Boolean(session.secure),
+    helo: session.hostNameAppearsAs ?? '',
+    remoteAddress: (session.remoteAddress ?? '').replace(/^::ffff:/, ''),
+    mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+  };
+}
+
+/**
+ * The raw message to the bucket (after its pending marker) while its authentication is checked; the
+ * checks' result and how long they took. Checked once per message, not per account; the checks never
+ * throw. Both are awaited even when the write failed, so the message's bytes are released (the memory
+ * budget) only once unused; a failure abandons the stored message.
+ */
+async function storeWhileChecking(
+  deps: StoreDeps,
+  settings: StoreSettings,
+  { key: rawKey, raw, at: now }: { key: string; raw: Buffer; at: Date },
+  envelope: Envelope,
+): Promise<{ authentication: AuthenticationChecks; ms: number }> {
+  const checksStarted = Date.now();
+  const [stored, checked] = await Promise.allSettled([
+    deps.inboundRawMarkers.begin(rawKey, now, now.getTime() + settings.unqueuedRawBoundMs).then(() => deps.blobs.put(rawKey, raw, 'message/rfc822')),
+    checkAuthentication({ raw, ip: envelope.remoteAddress, helo: envelope.helo, mailFrom: envelope.mailFrom, mta: settings.hostname }, (name, rrtype) => deps.dns.resolve(name, rrtype), {
+      timeoutMs: settings.authenticationTimeoutMs,
+    }).then((authentication) => ({ authentication, ms: Date.now() - checksStarted })),
+  ]);
+  if (stored.status === 'rejected') return abandonRaw(deps, rawKey, stored.reason);
+  if (checked.status === 'rejected') return abandonRaw(deps, rawKey, checked.reason);
+  return checked.value;
+}
+
+/** One queue message per receiving account of the transaction, with only that account's recipients. */
+function queueMessages(transaction: MxTransaction, raw: StoredRaw, envelope: Envelope, authentication: AuthenticationChecks, now: Date): CheckedInboundMessage[] {
+  const byAccount = new Map<string, { domain: ReceivingDomain; addresses: string[] }>();
+  for (const { address, domain } of transaction.recipients) {
+    const group = byAccount.get(domain.account_id) ?? { domain, addresses: [] };
+    group.addresses.push(address);
+    byAccount.set(domain.account_id, group);
+  }
+  return [...byAccount.values()].map(({ domain, addresses }) => ({
+    email_id: newId('inb', now.getTime()),
+    account_id: domain.account_id,
+    domain_id: domain.domain_id,
+    tenant_id: domain.tenant_id,
+    tenant: domain.tenant,
+    raw_key: raw.key,
+    size: raw.size,
+    received_at: now.toISOString(),
+    mail_from: envelope.mailFrom,
+    rcpt_to: addresses,
+    remote_address: envelope.remoteAddress,
+    helo: envelope.helo,
+    tls: envelope.tls,
+    authentication,
+  }));
+}
+
+/**
+ * Not accepted: the stored raw message discarded and deleted (workers drop queue messages of it), then
+ * `reason` thrown (451). A step that fails here is left to the reconciler (the marker stays due).
+ */
+export async function abandonRaw(deps: Pick<StoreDeps, 'inboundRawMarkers' | 'blobs' | 'clock'>, rawKey: string, reason: unknown): Promise<never> {
+  try {
+    if (await deps.inboundRawMarkers.discard(rawKey, deps.clock.now().getTime())) {
+      await deps.blobs.delete(rawKey);
+      await deps.inboundRawMarkers.forget(rawKey);
+    }
+  } catch (error) {
+    logError('mx: discarding a message not accepted failed; the reconciler deletes it', error, { raw_key: rawKey });
+  }
+  throw reason;
+}

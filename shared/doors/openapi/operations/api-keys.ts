@@ -1,0 +1,44 @@
+/** The operations of the api-keys group (API keys). */
+import { createApiKeySchema } from '../../../domain/api-keys/schemas';
+import { pageQuerySchema } from '../../http/pagination';
+import * as ex from '../examples';
+import { section } from '../operation';
+import { apiKeyCreatedSchema, apiKeySchema } from '../schemas/account';
+import { listOf, okSchema } from '../schemas/common';
+import { page } from './common';
+
+export const apiKeyOps = section('api-keys', 'API keys', {
+  createApiKey: {
+    method: 'post',
+    path: '/api-keys',
+    summary: 'Create an API key',
+    description: 'The secret is returned only here; only its SHA-256 hash is stored. A key limited to a tenant cannot create keys.',
+    auth: 'apiKey',
+    scopes: ['full'],
+    body: { schema: createApiKeySchema, example: { name: 'production sender', scopes: ['emails:send'], allowed_domains: ['acme.com'] } },
+    responses: { 201: { description: 'The key and its secret.', schema: apiKeyCreatedSchema, example: { api_key: ex.exampleApiKey, secret: 'svc_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789' } } },
+    errors: { 403: ['forbidden', 'tenants_not_enabled'], 404: ['not_found'] },
+  },
+  listApiKeys: {
+    method: 'get',
+    path: '/api-keys',
+    summary: 'List API keys',
+    description: page('The keys (never secrets)'),
+    auth: 'apiKey',
+    scopes: ['account:read'],
+    query: pageQuerySchema,
+    responses: { 200: { description: 'A page of keys.', schema: listOf('api_keys', apiKeySchema), example: { api_keys: [ex.exampleApiKey], has_more: false, next_cursor: null } } },
+    errors: { 403: ['forbidden'] },
+  },
+  revokeApiKey: {
+    method: 'delete',
+    path: '/api-keys/{id}',
+    summary: 'Revoke an API key',
+    description: 'The key stops working on the next request.',
+    auth: 'apiKey',
+    scopes: ['full'],
+    pathParams: { id: 'the key id (key_...)' },
+    responses: { 200: { description: 'Revoked.', schema: okSchema, example: { ok: true } } },
+    errors: { 403: ['forbidden'] },
+  },
+});

@@ -1,0 +1,116 @@
+/** The operations of the domains group (Domains). */
+import { createDomainSchema, listDomainsQuerySchema, updateDomainSchema } from '../../../domain/domains/schemas';
+import { pageQuerySchema } from '../../http/pagination';
+import * as ex from '../examples';
+import { section } from '../operation';
+import { domainActionRequestSchema, storeDnsProviderRequestSchema } from '../requests';
+import { dnsProviderEnvelopeSchema, dnsProviderListSchema } from '../schemas/account';
+import { listOf, okSchema } from '../schemas/common';
+import { domainActionResultSchema, domainEnvelopeSchema, domainSchema } from '../schemas/domains';
+import { page } from './common';
+
+// ---------------------------------------------------------------------------------------------------
+// Domains
+
+const domainRead = ['domains:write', 'account:read'] as const;
+
+export const domainOps = section('domains', 'Domains', {
+  createDomain: {
+    method: 'post',
+    path: '/domains',
+    summary: 'Add a sending domain',
+    description: 'Returns the DNS records to publish (ownership, DKIM, return path, SPF, DMARC; with `inbound_enabled`, the MX of a receive-only subdomain). A domain claimed by another account is 409 with claim instructions.',
+    auth: 'apiKey',
+    scopes: ['domains:write'],
+    body: { schema: createDomainSchema, example: { name: 'acme.com' } },
+    responses: { 201: { description: 'The domain and its records.', schema: domainEnvelopeSchema, example: { domain: ex.exampleDomain } } },
+    errors: { 403: ['forbidden', 'tenants_not_enabled', 'plan_limit'], 404: ['not_found'], 409: ['conflict'], 503: ['service_unavailable'] },
+  },
+  listDomains: {
+    method: 'get',
+    path: '/domains',
+    summary: 'List domains',
+    description: page('The domains') + ' With `tenant`, only that tenant\'s.',
+    auth: 'apiKey',
+    scopes: [...domainRead],
+    query: pageQuerySchema.extend(listDomainsQuerySchema.shape),
+    responses: { 200: { description: 'A page of domains.', schema: listOf('domains', domainSchema) } },
+    errors: { 403: ['forbidden', 'tenants_not_enabled'], 404: ['not_found'] },
+  },
+  getDomain: {
+    method: 'get',
+    path: '/domains/{id}',
+    summary: 'Retrieve a domain',
+    auth: 'apiKey',
+    scopes: [...domainRead],
+    pathParams: { id: 'the domain id (dom_...)' },
+    responses: { 200: { description: 'The domain and its records as last checked.', schema: domainEnvelopeSchema } },
+  },
+  updateDomain: {
+    method: 'patch',
+    path: '/domains/{id}',
+    summary: 'Change delivery settings and receiving',
+    description:
+      'Tracking, `tls_mode`, and `inbound_enabled`: `true` adds the receiving subdomain `inbound.<domain>` and its MX record (pending until a verify finds it), `false` removes both and stops receiving (docs/inbound.md).',
+    auth: 'apiKey',
+    scopes: ['domains:write'],
+    pathParams: { id: 'the domain id (dom_...)' },
+    body: { schema: updateDomainSchema, example: { open_tracking: true, click_tracking: true, tls_mode: 'enforced', inbound_enabled: true } },
+    responses: { 200: { description: 'The domain after the change.', schema: domainEnvelopeSchema } },
+    errors: { 409: ['conflict'], 502: ['upstream_error'], 503: ['service_unavailable'] },
+  },
+  deleteDomain: {
+    method: 'delete',
+    path: '/domains/{id}',
+    summary: 'Delete a domain',
+    auth: 'apiKey',
+    scopes: ['domains:write'],
+    pathParams: { id: 'the domain id (dom_...)' },
+    responses: { 200: { description: 'Deleted (its SES identity too).', schema: okSchema } },
+    errors: { 502: ['upstream_error'], 503: ['service_unavailable'] },
+  },
+  domainAction: {
+    method: 'post',
+    path: '/domains/{id}',
+    summary: 'Verify a domain, or apply its DNS records',
+    description:
+      '`{"action": "verify"}` checks DNS (and that the service can sign with the domain\'s DKIM key). `{"action": "apply", "provider": "route53" | "cloudflare", "credentials"?}` writes the records at the DNS host first (credentials of this request, else stored ones, else the service role for Route 53), then verifies.',
+    auth: 'apiKey',
+    scopes: ['domains:write'],
+    pathParams: { id: 'the domain id (dom_...)' },
+    body: { schema: domainActionRequestSchema, decodedBy: 'its handler: by `action`, then with that action\'s schema', example: { action: 'verify' } },
+    responses: { 200: { description: 'The domain after the check (and what apply wrote).', schema: domainActionResultSchema } },
+    errors: { 409: ['conflict'], 422: ['validation_error'], 502: ['upstream_error'], 503: ['service_unavailable'] },
+  },
+  listDnsProviders: {
+    method: 'get',
+    path: '/dns-providers',
+    summary: 'List stored DNS host credentials',
+    auth: 'apiKey',
+    scopes: ['domains:write'],
+    responses: { 200: { description: 'The stored credentials (never their secrets).', schema: dnsProviderListSchema } },
+    errors: { 403: ['forbidden'] },
+  },
+  storeDnsProvider: {
+    method: 'put',
+    path: '/dns-providers/{provider}',
+    summary: 'Store DNS host credentials for apply',
+    description: 'Sealed at rest and never returned.',
+    auth: 'apiKey',
+    scopes: ['domains:write'],
+    pathParams: { provider: 'route53 or cloudflare' },
+    body: { schema: storeDnsProviderRequestSchema, decodedBy: 'its handler: with the schema of the provider in the path (an unknown provider is 404 first)', example: { credentials: { api_token: 'cf-token-xxxxxxxx' } } },
+    responses: { 200: { description: 'Stored.', schema: dnsProviderEnvelopeSchema } },
+    errors: { 403: ['forbidden'] },
+  },
+  deleteDnsProvider: {
+    method: 'delete',
+    path: '/dns-providers/{provider}',
+    summary: 'Delete stored DNS host credentials',
+    auth: 'apiKey',
+    scopes: ['domains:write'],
+    pathParams: { provider: 'route53 or cloudflare' },
+    responses: { 200: { description: 'Deleted.', schema: okSchema } },
+    errors: { 403: ['forbidden'] },
+  },
+});

@@ -1,0 +1,65 @@
+/**
+ * Every operation of the HTTP API, group by group: each group's operations are declared once, in their
+ * own module here (./emails.ts, ...), keyed by operationId. A group's Hono app registers each of its
+ * operations with `route` (shared/doors/http/route.ts), which takes the method, path, scope check, rate limit
+ * and request validation from the declaration; the OpenAPI document (../document.ts) and API Gateway's
+ * routes (infra/api-routes.ts) are generated from the same objects. test/unit/openapi/routes.test.ts
+ * checks that no app serves a route outside them.
+ */
+import type { Operation } from '../operation';
+import { apiKeyOps } from './api-keys';
+import { attachmentOps } from './attachments';
+import { automationOps } from './automations';
+import { dashboardOps } from './dashboard';
+import { domainOps } from './domains';
+import { emailOps } from './emails';
+import { linkOps } from './links';
+import { migrationOps } from './migrations';
+import { receivedEmailOps } from './received-emails';
+import { referenceOps } from './reference';
+import { smtpCredentialOps } from './smtp-credentials';
+import { suppressionOps } from './suppressions';
+import { templateOps } from './templates';
+import { tenantOps } from './tenants';
+import { webhookOps } from './webhooks';
+
+const all = (operations: Readonly<Record<string, Operation>>): Operation[] => Object.values(operations);
+
+/** In the reference's order. */
+export const OPERATIONS: readonly Operation[] = [
+  ...all(emailOps),
+  ...all(attachmentOps),
+  ...all(apiKeyOps),
+  ...all(smtpCredentialOps),
+  ...all(domainOps),
+  ...all(tenantOps),
+  ...all(webhookOps),
+  ...all(suppressionOps),
+  ...all(receivedEmailOps),
+  ...all(templateOps),
+  ...all(automationOps),
+  ...all(migrationOps),
+  ...all(linkOps),
+  ...all(dashboardOps),
+  ...all(referenceOps),
+];
+
+/** Sections of the reference, in order, with what each covers. */
+export const TAGS: readonly { name: string; description: string }[] = [
+  { name: 'Emails', description: 'Send (one, batch), read, list, resend, reschedule and cancel emails; build test webhook events.' },
+  { name: 'Attachments', description: 'Uploads for files too large for a request: an id and a presigned PUT URL, then `attachment_id` in a send.' },
+  { name: 'API keys', description: 'Keys (`svc_`), their scopes, tenant and allowed sending domains. The secret is shown once.' },
+  { name: 'SMTP credentials', description: 'Passwords (`svcsmtp_`) of the SMTP relay (port 587, STARTTLS). Shown once.' },
+  { name: 'Domains', description: 'Sending domains: DNS records, verification, delivery settings, DNS apply and stored DNS host credentials.' },
+  { name: 'Tenants', description: "Your customers, isolated under the account: domains, suppression list, stats, ramp, daily limit, pause. Full-access keys only." },
+  { name: 'Webhooks', description: 'Endpoints that receive signed events, their delivery log and replays.' },
+  { name: 'Suppressions', description: 'The account and tenant suppression lists, and category opt-outs (product, newsletter).' },
+  { name: 'Received emails', description: 'Inbound email on receive-enabled domains.' },
+  { name: 'Templates', description: 'Drafts, publishing and previews; sends use the published version by alias.' },
+  { name: 'Events', description: 'Custom events that start, resume and cancel automation runs.' },
+  { name: 'Automations', description: 'Definitions (trigger and steps), activation, and their runs.' },
+  { name: 'Imports', description: 'Imports from SendGrid, Postmark and Mailgun, and their reports.' },
+  { name: 'Links', description: 'What the links in sent emails lead to: unsubscribe, open pixel, click redirect. Public: the signed token is the authority.' },
+  { name: 'Dashboard session', description: "The dashboard's JSON doors: sign-in, sign-out, the session, and /api/events and /api/webhooks for a signed-in browser." },
+  { name: 'Reference', description: 'This document and its page.' },
+];

@@ -1,0 +1,44 @@
+/** The operations of the smtp-credentials group (SMTP credentials). */
+import { createSmtpCredentialSchema } from '../../../domain/smtp-credentials/schemas';
+import { pageQuerySchema } from '../../http/pagination';
+import * as ex from '../examples';
+import { section } from '../operation';
+import { smtpCredentialCreatedSchema, smtpCredentialSchema } from '../schemas/account';
+import { listOf, okSchema } from '../schemas/common';
+import { page } from './common';
+
+export const smtpCredentialOps = section('smtp-credentials', 'SMTP credentials', {
+  createSmtpCredential: {
+    method: 'post',
+    path: '/smtp-credentials',
+    summary: 'Create an SMTP credential',
+    description: "The SMTP relay's password (the username is always the same literal), returned only here. It may only send; like a key it can be limited to a tenant and to sending domains.",
+    auth: 'apiKey',
+    scopes: ['full'],
+    body: { schema: createSmtpCredentialSchema, example: { name: 'wordpress', allowed_domains: ['acme.com'] } },
+    responses: { 201: { description: 'The credential and its password.', schema: smtpCredentialCreatedSchema, example: { smtp_credential: ex.exampleSmtpCredential, password: 'svcsmtp_AbCdEfGhIjKlMnOpQrStUvWxYz012345' } } },
+    errors: { 403: ['forbidden', 'tenants_not_enabled'], 404: ['not_found'] },
+  },
+  listSmtpCredentials: {
+    method: 'get',
+    path: '/smtp-credentials',
+    summary: 'List SMTP credentials',
+    description: page('The credentials (never passwords)'),
+    auth: 'apiKey',
+    scopes: ['account:read'],
+    query: pageQuerySchema,
+    responses: { 200: { description: 'A page of credentials.', schema: listOf('smtp_credentials', smtpCredentialSchema) } },
+    errors: { 403: ['forbidden'] },
+  },
+  revokeSmtpCredential: {
+    method: 'delete',
+    path: '/smtp-credentials/{id}',
+    summary: 'Revoke an SMTP credential',
+    description: "Revoked at once: the relay checks the credential again for every message.",
+    auth: 'apiKey',
+    scopes: ['full'],
+    pathParams: { id: 'the credential id (smtp_...)' },
+    responses: { 200: { description: 'Revoked.', schema: okSchema } },
+    errors: { 403: ['forbidden'] },
+  },
+});

@@ -1,0 +1,173 @@
+/** Response schemas of the domains and tenants groups. */
+import * as z from 'zod';
+import { DOMAIN_STATUSES, TLS_MODES, type toPublicDomain } from '../../../domain/domains/domain';
+import { DNS_HOSTS } from '../../../domain/domains/dns-apply';
+import { STREAM_POLICIES, TENANT_STATUSES, type publicTenant } from '../../../domain/tenants/tenant';
+import type { ApplyReport } from '../../../usecases/domains/dns-apply';
+import type { getTenantStats } from '../../../usecases/tenants/get-tenant-stats';
+import { describing, idOf, nullableTimestamp, timestamp } from './common';
+
+const RECORD_PURPOSES = ['ownership', 'dkim', 'return_path', 'spf', 'dmarc', 'inbound_mx'] as const;
+const RECORD_TYPES = ['TXT', 'CNAME', 'MX'] as const;
+
+export const dnsRecordSchema = z.strictObject({
+  purpose: z.enum(RECORD_PURPOSES).describe('what the record is for: ownership, DKIM key, return path (CNAME), SPF, DMARC or the inbound MX'),
+  type: z.enum(RECORD_TYPES).describe('the DNS record type'),
+  name: z.string().describe('fully qualified host name'),
+  value: z.string().describe('what to publish (for MX: the exchange host)'),
+  priority: z.number().int().optional().describe('MX only'),
+  required: z.boolean().describe('required to verify (DMARC and the inbound MX are reported, not required)'),
+  status: z
+    .enum(['pending', 'verified', 'not_found', 'invalid', 'temporary_failure'])
+    .describe('pending: never checked; not_found, invalid: fix it (see message); temporary_failure: the lookup failed, check again'),
+  found: z.array(z.string()).optional().describe('values found at the last check'),
+  message: z.string().optional().describe('what is wrong and how to fix it, when not verified'),
+});
+
+export const domainSchema = describing<ReturnType<typeof toPublicDomain>>()(
+  z.strictObject({
+    object: z.literal('domain').describe('always `domain`'),
+    id: idOf('dom').describe("the domain's id (dom_...)"),
+    name: z.string().describe('the domain name (lower case)'),
+    status: z
+      .enum(DOMAIN_STATUSES)
+      .describe('pending until every required record is verified and the mail provider can send from it (see provider); verified; failed: a later check found a required record missing or wrong (sends refused)'),
+    tenant: z.string().nullable().describe("the owning tenant's external_id; null when account-wide"),
+    records: z.array(dnsRecordSchema).describe('the DNS records to publish, each with its status at the last check'),
+    open_tracking: z.boolean().describe('a 1x1 pixel in the html of its emails and email.opened events (default false)'),
+    click_tracking: z.boolean().describe('links of its emails go through a signed redirect and email.clicked events (default false)'),
+    tls_mode: z
+      .enum(TLS_MODES)
+      .describe('opportunistic (default): TLS whenever the receiving server offers it; enforced: only over TLS, else the email bounces'),
+    inbound_enabled: z.boolean().describe('receives mail on inbound.<domain> (chosen when the domain is added)'),
+    inbound_subdomain: z.string().nullable().describe('the receive-only subdomain (inbound.<domain>) when inbound_enabled'),
+    created_at: timestamp.describe('when the domain was added (ISO 8601)'),
+    updated_at: timestamp.describe('when the domain last changed (ISO 8601)'),
+    verified_at: nullableTimestamp.describe('when it was first verified (ISO 8601); null until then'),
+    last_checked_at: nullableTimestamp.describe('when DNS was last checked (ISO 8601); null until the first verify'),
+    provider: z
+      .strictObject({
+        status: z
+          .enum(['pending', 'verified', 'failed'])
+          .describe('pending: the mail provider (SES) has not yet confirmed the DKIM record (asked again every few minutes, and on verify and GET); verified: it can send from the domain; failed: it gave up (verify again)'),
+        message: z.string().describe('what the provider reported and what happens next'),
+        checked_at: timestamp.describe('when the provider was last asked (ISO 8601)'),
+      })
+      .nullable()
+      .describe("the mail provider's own verification of the domain: null until every required record checked out; the domain is verified only once this is"),
+  }),
+);
+
+export const domainEnvelopeSchema = z.strictObject({ domain: domainSchema.describe('the domain') });
+
+export const applyReportSchema = describing<ApplyReport>()(
+  z.strictObject({
+    provider: z.enum(DNS_HOSTS).describe('the DNS host written to'),
+    zone: z
+      .strictObject({
+        id: z.string().describe("the zone's id at the DNS host"),
+        name: z.string().describe("the zone's name (the domain or its longest parent with a zone; lower case)"),
+      })
+      .describe('the zone the records were written in'),
+    credentials: z.enum(['request', 'stored', 'service']).describe("where the credentials came from: this request's, stored ones, or the service's own role (Route 53)"),
+    settled: z.boolean().nullable().describe('Route 53: whether the change was INSYNC before verifying'),
+    records: z
+      .array(
+        z.strictObject({
+          purpose: z.enum(RECORD_PURPOSES).describe('which of the domain\'s records'),
+          type: z.enum(RECORD_TYPES).describe('the DNS record type'),
+          name: z.string().describe('fully qualified host name'),
+          value: z.string().describe('the value that is (or was to be) published: ours, the merged SPF record, or the kept DMARC policy'),
+          action: z
+            .enum(['created', 'updated', 'unchanged', 'failed'])
+            .describe('what apply did: created, updated (see previous), unchanged (already right, or a DMARC policy kept) or failed (see message)'),
+          previous: z.string().optional().describe('what was there before an update'),
+          message: z.string().describe('what was done, or why it failed (the host\'s reason)'),
+        }),
+      )
+      .describe('one entry per record of the domain'),
+  }),
+);
+
+/** POST /domains/{id}: `apply` is there for {action: "apply"}. */
+export const domainActionResultSchema = z.strictObject({
+  domain: domainSchema.describe('the domain after the check'),
+  apply: applyReportSchema.optional().describe('what apply wrote at the DNS host (only for {action: "apply"})'),
+});
+
+export const tenantSchema = describing<ReturnType<typeof publicTenant>>()(
+  z.strictObject({
+    id: idOf('ten').describe("the tenant's id (ten_...)"),
+    object: z.literal('tenant').describe('always `tenant`'),
+    external_id: z.string().describe('your own id for the tenant: 1-128 of letters, digits, . _ : @ -; unique in the account, immutable'),
+    name: z.string().describe('a label for people (defaults to external_id)'),
+    status: z.enum(TENANT_STATUSES).describe("active, or paused: the tenant's new emails are refused (403 forbidden)"),
+    paused_reason: z.string().nullable().describe('why it was paused; null while active'),
+    paused_at: nullableTimestamp.describe('when it was paused (ISO 8601); null while active'),
+    pause_source: z
+      .enum(['manual', 'automated'])
+      .nullable()
+      .describe('manual (PATCH) or automated (the service, for bounce or complaint rates: only support resumes it); null while active'),
+    default_from_domain: z.string().nullable().describe('the domain a bare local part `from` is completed with; null for none'),
+    stream_policy: z.enum(STREAM_POLICIES).describe('all (default), or transactional_only: product and newsletter email is refused'),
+    daily_limit: z.number().int().nullable().describe('most recipients per UTC day, on top of the ramp; null for none'),
+    metadata: z.record(z.string(), z.unknown()).nullable().describe('your JSON object (at most 4 KB as JSON), or null'),
+    created_at: timestamp.describe('when the tenant was created (ISO 8601)'),
+    updated_at: timestamp.describe('when the tenant last changed (ISO 8601)'),
+  }),
+);
+
+export const tenantEnvelopeSchema = z.strictObject({ tenant: tenantSchema.describe('the tenant') });
+
+export const tenantDeletedSchema = z.strictObject({
+  id: idOf('ten').describe("the deleted tenant's id (ten_...)"),
+  object: z.literal('tenant').describe('always `tenant`'),
+  external_id: z.string().describe('its external_id (free for a new tenant now)'),
+  deleted: z.literal(true).describe('always true'),
+});
+
+const count = z.number().int();
+/** Recipients per stream: product and newsletter mail count as product. */
+const streams = (what: string) =>
+  z.strictObject({
+    transactional: count.describe(`${what}: transactional recipients`),
+    product: count.describe(`${what}: product and newsletter recipients`),
+  });
+const emails = (what: string) => count.describe(`emails ${what}; counted by the UTC day they were accepted`);
+
+export const tenantStatsSchema = describing<Awaited<ReturnType<typeof getTenantStats>>>()(
+  z.strictObject({
+    tenant: tenantSchema.describe('the tenant'),
+    stats: z
+      .strictObject({
+        object: z.literal('tenant_stats').describe('always `tenant_stats`'),
+        days: count.describe('UTC days counted, today included (1-90, ?days)'),
+        from: timestamp.describe("00:00 UTC of the first day counted (ISO 8601)"),
+        total: emails('accepted or refused'),
+        queued: emails('accepted to send now'),
+        scheduled: emails('accepted with scheduled_at'),
+        sent: emails('sent'),
+        delivered: emails('delivered'),
+        bounced: emails('bounced'),
+        complained: emails('complained about'),
+        failed: emails('failed'),
+        suppressed: emails('refused for suppressed or opted-out recipients'),
+        opened: emails('opened (the first human open)'),
+        clicked: emails('clicked (the first human click)'),
+        bounce_rate: z.number().describe('bounced / sent, a fraction (0 when nothing was sent)'),
+        complaint_rate: z.number().describe('complained / sent, a fraction (0 when nothing was sent)'),
+      })
+      .describe('counts over the last `days` UTC days'),
+    ramp: z
+      .strictObject({
+        object: z.literal('tenant_ramp').describe('always `tenant_ramp`'),
+        active: z.boolean().describe('true while the ramp limits sending; false once it is complete'),
+        stage: count.describe('the ramp stage (1 to 11): the limits double at each stage'),
+        daily_limit: streams('limit per UTC day').nullable().describe('null when the ramp is complete'),
+        used_today: streams('used today (UTC)').describe('recipients counted today, per stream'),
+        completed: z.boolean().describe('true once the ramp is complete (no ramp limit)'),
+        resets_at: timestamp.describe('the next 00:00 UTC, when the daily counts reset (ISO 8601)'),
+      })
+      .describe("the tenant's sending ramp today"),
+  }),
+);

@@ -1,0 +1,50 @@
+/**
+ * Who is acting, whatever the door (HTTP API key, SMTP credential, an automation step, a dashboard
+ * session): the account and the credential it used, with what that credential may do. Nothing here knows
+ * about HTTP.
+ */
+import type { Account } from '../../domain/accounts/account';
+import { UnauthorizedError } from '../../domain/errors';
+import type { ApiKeyLookup } from '../../adapters/store/api-keys';
+
+export interface Credential {
+  /** `session`: a signed-in dashboard user (id: the user's usr_ id), with the account's full access. */
+  kind: 'api_key' | 'smtp' | 'automation' | 'session';
+  id: string;
+  scopes: string[];
+  /** Set when the credential is limited to one tenant. */
+  tenant: string | null;
+  /** Set when the credential may only send from these domains. */
+  allowed_domains: string[] | null;
+}
+
+export interface Principal {
+  account: Account;
+  credential: Credential;
+}
+
+/** Which door's secret a caller presents: an API key (HTTP) or an SMTP credential (the relay). */
+export type SecretKind = Credential['kind'];
+
+export function invalidApiKey(): UnauthorizedError {
+  return new UnauthorizedError('Invalid API key.');
+}
+
+export function invalidSmtpCredential(): UnauthorizedError {
+  return new UnauthorizedError('Invalid SMTP credential.');
+}
+
+/** 401 naming the secret a door takes: an API key, or an SMTP credential. */
+export const invalidSecret = (kind: SecretKind) => (kind === 'smtp' ? invalidSmtpCredential() : invalidApiKey());
+
+/**
+ * The principal of a lookup and its account, or 401 when either is gone (revoked key or credential,
+ * deleted account) or the secret is of another door's kind (an SMTP password is never an API key).
+ */
+export function principalOf(key: ApiKeyLookup | null, account: Account | null, kind: SecretKind = 'api_key'): Principal {
+  if (!key || !account || account.id !== key.account_id || key.kind !== kind) throw invalidSecret(kind);
+  return {
+    account,
+    credential: { kind, id: key.key_id, scopes: key.scopes, tenant: key.tenant, allowed_domains: key.allowed_domains },
+  };
+}

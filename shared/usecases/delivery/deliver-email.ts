@@ -1,0 +1,202 @@
+/**
+ * The send worker's use case: claim a queued email, compose its MIME (or take the raw message the SMTP
+ * relay stored, as written), hand it to the provider (SES) with the configuration set, record the
+ * outcome. Safe under SQS redelivery: the claim is a conditional write with a lease, so one email is sent
+ * once while its first attempt is alive.
+ *
+ * A scheduled email of a tenant meets the tenant's rules again when it fires (one read, only for such
+ * emails): paused, deleted, or transactional_only against a non-transactional email, it is not sent
+ * and fails for good with a bounce_reason saying why, publishing email.failed (as Postmark and Resend
+ * report a send they refuse later). Its reserved usage is not given back (a failed send counts).
+ *
+ * A tenant's email sent from a domain that tenant owns goes through the tenant's SES tenant (`TenantName`
+ * = the tenant id; docs/ses-tenants.md), so SES keeps its reputation apart. If SES refuses the tenant
+ * context itself (the SES tenant or an association is missing: a domain returned or a tenant deleted
+ * within the domain facts' cache time, or an association not yet repaired), the message is sent once more
+ * without it, at the account's level, and the refusal is logged: the email is not lost to bookkeeping.
+ */
+import { domainOf, parseMailbox } from '../../domain/mail/address';
+import type { EmailBody } from '../../domain/emails/email';
+import { composeMime } from '../../adapters/mime/compose';
+import { completeRawMessage } from '../../adapters/mime/raw-message';
+import { logError } from '../../lib/log';
+import { MailerError, type BlobStore, type Clock, type EventPublisher, type Mailer, type OutboundMessage } from '../../ports';
+import { emailEvent } from '../../domain/webhooks/email-event-data';
+import type { EmailRepository, StoredEmail } from '../../adapters/store/emails';
+import type { TenantRepository } from '../../adapters/store/tenants';
+import type { SuppressionRepository } from '../../adapters/store/suppressions';
+import type { Email } from '../../domain/emails/email';
+import { tenantFiringRefusal } from '../send/tenant-policy';
+import type { SendingDomainFacts, SendingDomainFactsCache } from './sending-domain-facts';
+import type { LinkSigning } from '../../domain/links/link-urls';
+import { NO_TRACKING, needsLinks, unsubscribeHeaders, unsubscribeUrlOf, withManagedLinks, type TrackingSettings } from '../send/managed-links';
+import { loadAttachments } from '../attachments/email-attachments';
+import { unverifiedSenderGaveUp } from '../send/unverified-sender';
+
+export interface DeliverEmailDeps {
+  emails: Pick<EmailRepository, 'claimForSend' | 'recordSent' | 'applyOutcome' | 'releaseLease'>;
+  events: EventPublisher;
+  /** Scheduled tenant emails: the tenant as of the firing. */
+  tenants: Pick<TenantRepository, 'find'>;
+  /** Scheduled emails: the suppression lists as of the firing. */
+  suppressions: Pick<SuppressionRepository, 'findSuppressed'>;
+  sendingDomains: Pick<SendingDomainFactsCache, 'of'>;
+  /** Signed links (managed unsubscribe, tracking); loaded only for an email that needs them. */
+  linkSigning: LinkSigning;
+  sandboxDomain: string;
+  blobs: BlobStore;
+  mailer: Pick<Mailer, 'send'>;
+  clock: Clock;
+  /** How long a claim holds; keep it at or below the send queue's visibility timeout. */
+  leaseMs: number;
+  /** Sends paced to SES's quota (./send/deliver-paced.ts): reserves the send's turn, or throws to hold the email. */
+  paceSend?: (recipients: { to: string[]; cc: string[]; bcc: string[] }) => Promise<void>;
+}
+
+/**
+ * `deferred`: another attempt holds the email, or held it and died (its lease and the grace for the
+ * provider's events have not passed): this message is dropped and the reconciler re-drives the email
+ * when its due time comes (docs/reliability.md), so a lease never sends a message to the DLQ.
+ */
+export type DeliverResult = 'sent' | 'skipped' | 'failed' | 'deferred' | 'republished';
+
+const bare = (list: string[]) => list.map((entry) => parseMailbox(entry)?.email ?? entry);
+
+/** The sending domain was removed or unverified after the email was accepted: the email fails for good. */
+class SenderNoLongerVerified extends Error {}
+
+/** A scheduled email whose tenant may no longer send it (paused, deleted, stream policy): fails for good. */
+class RefusedForTenant extends Error {}
+
+/**
+ * A scheduled email meets the rules of its firing time again (as Postmark and Resend check a scheduled
+ * send when it goes out): its tenant (paused, deleted, stream policy) and the suppression lists (account
+ * and tenant) of its recipients, one read each, only for scheduled emails.
+ */
+async function checkAtFiring(deps: DeliverEmailDeps, email: Pick<Email, 'account_id' | 'scheduled_at' | 'to' | 'cc' | 'bcc'> & { tenant_id?: string | null; category?: string }): Promise<void> {
+  if (email.scheduled_at === null) return;
+  if (email.tenant_id) {
+    const stored = await deps.tenants.find(email.account_id, email.tenant_id);
+    const refusal = tenantFiringRefusal(stored && !stored.deleting ? stored.tenant : null, email.category);
+    if (refusal) throw new RefusedForTenant(refusal);
+  }
+  const recipients = [...new Set([...bare(email.to), ...bare(email.cc), ...bare(email.bcc)].map((address) => address.toLowerCase()))];
+  const suppressed = await deps.suppressions.findSuppressed(email.account_id, email.tenant_id ?? null, recipients);
+  if (suppressed.length) throw new RefusedForTenant(`Not sent: ${suppressed.join(', ')} ${suppressed.length === 1 ? 'was' : 'were'} suppressed before the scheduled time.`);
+}
+
+/** A scheduled tenant email whose sending domain was given to another tenant meanwhile is not sent. */
+function checkDomainOwnerAtFiring(email: Pick<Email, 'from' | 'scheduled_at'> & { tenant_id?: string | null }, domainTenantId: string | null): void {
+  if (email.scheduled_at === null || !email.tenant_id || domainTenantId === null || domainTenantId === email.tenant_id) return;
+  const domain = domainOf(parseMailbox(email.from)?.email ?? email.from);
+  throw new RefusedForTenant(`Not sent: the domain ${domain} belongs to another tenant at the scheduled time.`);
+}
+
+/**
+ * The sending domain's facts: its id and DKIM selector (SES signs with its key), its tracking settings,
+ * tls_mode and owning tenant; null for the sandbox domain. A domain no longer verified fails the email.
+ */
+async function sendingDomainOf(deps: DeliverEmailDeps, accountId: string, from: string): Promise<SendingDomainFacts & { kind: 'verified' } | null> {
+  const fromDomain = domainOf(parseMailbox(from)?.email ?? from);
+  if (fromDomain === deps.sandboxDomain) return null;
+  const facts = await deps.sendingDomains.of(accountId, fromDomain);
+  if (facts.kind === 'not_verified') throw new SenderNoLongerVerified(`The sending domain ${fromDomain} was removed or is no longer verified.`);
+  return facts;
+}
+
+/** Sends through the SES tenant when given; a refusal of the tenant context itself is retried without it (logged). */
+async function sendThroughProvider(deps: DeliverEmailDeps, message: OutboundMessage, emailId: string): Promise<{ providerMessageId: string; messageId?: string }> {
+  try {
+    return await deps.mailer.send(message);
+  } catch (error) {
+    if (!(message.tenantName && error instanceof MailerError && error.tenantRefused)) throw error;
+    logError('SES refused the tenant context of a send; sending at the account level', error, { email_id: emailId, tenant_id: message.tenantName });
+    const { tenantName: _refused, ...withoutTenant } = message;
+    return deps.mailer.send(withoutTenant);
+  }
+}
+
+/**
+ * The message to send: a raw MIME message (SMTP relay) as the client wrote it, with the fields the service
+ * owes it (shared/adapters/mime/raw-message.ts; managed unsubscribe adds its header fields, the body is never
+ * rewritten); otherwise composed from the stored body and attachments, with the managed links the email
+ * and its domain ask for (./send/managed-links.ts).
+ */
+async function messageOf(deps: DeliverEmailDeps, { email, body, mime }: StoredEmail, tracking: TrackingSettings): Promise<Buffer> {
+  const urls = needsLinks(email, mime ? NO_TRACKING : tracking) ? await deps.linkSigning.urls() : null;
+  if (mime) {
+    const from = parseMailbox(email.from);
+    return completeRawMessage(await deps.blobs.get(mime.blobKey), {
+      emailId: email.id,
+      messageIdDomain: from ? domainOf(from.email) : 'localhost',
+      date: new Date(email.created_at),
+      ...(urls && email.unsubscribe ? { fields: unsubscribeHeaders(unsubscribeUrlOf(email, urls)) } : {}),
+    });
+  }
+  const inline: EmailBody = 'inline' in body ? body.inline : JSON.parse((await deps.blobs.get(body.blobKey)).toString('utf8'));
+  const sent = urls ? withManagedLinks(email, inline, tracking, urls) : { email, body: inline };
+  return composeMime(sent.email, sent.body, await loadAttachments(deps.blobs, email.attachments ?? []));
+}
+
+/**
+ * `scheduleVersion` is set when the message comes from a schedule firing: only the current version
+ * of a still-scheduled email is sent.
+ */
+export async function deliverEmail(deps: DeliverEmailDeps, emailId: string, scheduleVersion?: number): Promise<DeliverResult> {
+  const claim = await deps.emails.claimForSend(emailId, deps.clock.now().getTime(), deps.leaseMs, scheduleVersion);
+  if (claim.kind === 'leased') return 'deferred';
+  if (claim.kind === 'settled') {
+    // A redelivered message: an earlier attempt recorded the outcome but may have died before publishing
+    // its event. Publishing again is harmless (same event id: delivered once).
+    const { email } = claim;
+    if (email.provider_message_id && email.sent_at) await deps.events.publish([emailEvent(email, 'email.sent', email.sent_at)]);
+    else if (email.status === 'failed') await deps.events.publish([emailEvent(email, 'email.failed', email.bounced_at ?? email.created_at)]);
+    return 'republished';
+  }
+  if (claim.kind === 'not_sendable') return 'skipped'; // unknown, cancelled, or a stale schedule
+  const claimed = claim.stored;
+  const { email } = claimed;
+  try {
+    await checkAtFiring(deps, email);
+    const domain = await sendingDomainOf(deps, email.account_id, email.from);
+    const domainTenantId = domain?.tenantId ?? null;
+    checkDomainOwnerAtFiring(email, domainTenantId);
+    // Paced to SES's send rate before any composing (./send/pace.ts): a send whose turn is far is held here.
+    await deps.paceSend?.({ to: bare(email.to), cc: bare(email.cc), bcc: bare(email.bcc) });
+    // Not signed here: SES signs with the domain's own key and selector (BYODKIM, registered at verify) after
+    // its own changes to the message, so the one DKIM signature covers what recipients get (docs/domains.md).
+    const raw = await messageOf(deps, claimed, domain ? { open: domain.openTracking, click: domain.clickTracking } : NO_TRACKING);
+    // The SES tenant only for the tenant's own domain: an account-wide domain is not associated with it.
+    const tenantName = email.tenant_id && domainTenantId === email.tenant_id ? email.tenant_id : undefined;
+    const { providerMessageId, messageId } = await sendThroughProvider(
+      deps,
+      {
+        raw,
+        from: email.from,
+        to: bare(email.to),
+        cc: bare(email.cc),
+        bcc: bare(email.bcc),
+        tags: { email_id: email.id, account_id: email.account_id },
+        ...(tenantName ? { tenantName } : {}),
+        ...(domain?.requireTls ? { requireTls: true } : {}),
+      },
+      email.id,
+    );
+    // SES's answer is the fact "sent": recorded in one write, and email.sent published from it (SES's own
+    // Send event is not subscribed: it would only repeat this).
+    const at = deps.clock.now().toISOString();
+    const sent = await deps.emails.recordSent(email.id, providerMessageId, at, messageId);
+    if (sent) await deps.events.publish([emailEvent(sent, 'email.sent', at)]);
+    return 'sent';
+  } catch (error) {
+    const permanent = error instanceof MailerError && (error.permanent || unverifiedSenderGaveUp(error, email, deps.clock.now()));
+    if (permanent || error instanceof SenderNoLongerVerified || error instanceof RefusedForTenant) {
+      const at = deps.clock.now().toISOString();
+      const failed = await deps.emails.applyOutcome(email.id, email.account_id, { event: 'failed', status: 'failed', at, fields: { bounce_reason: error.message } });
+      if (failed.kind !== 'missing') await deps.events.publish([emailEvent(failed.email, 'email.failed', at)]);
+      return 'failed';
+    }
+    await deps.emails.releaseLease(email.id).catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * POST /emails/batch: up to 100 sends, each through the same send use case, answered index-aligned.
+ * One bad item never sinks the others. With an Idempotency-Key the whole batch replays: each item
+ * carries a derived key written in its own email's transaction (so a retried or concurrent batch
+ * creates every email once), and the batch's response is stored under the key itself.
+ */
+import { rejectAttachmentsInBatch } from '../../domain/emails/attachments';
+import { requestFingerprint, type Idempotency } from '../../domain/emails/idempotency';
+import { sendRequestSchema } from '../../domain/emails/send-request';
+import { AppError, ValidationError } from '../../domain/errors';
+import { fieldNames, issuesToFields } from '../../domain/validation';
+import { mapBounded } from '../../lib/concurrency';
+import { logError } from '../../lib/log';
+import type { Principal } from '../access/principal';
+import { IdempotencyKeyTaken, withIdempotency } from './idempotency';
+import { sendEmail, type SendDeps } from './accept';
+import type { IdempotencyStore } from '../../adapters/store/idempotency';
+
+export type SendBatchDeps = SendDeps & { idempotency: Pick<IdempotencyStore, 'get' | 'put'> };
+
+export const MAX_BATCH = 100;
+/** Items sent at once within one batch. */
+const ITEM_CONCURRENCY = 8;
+
+export interface BatchItemResult {
+  index: number;
+  id: string | null;
+  status: 'sent' | 'scheduled' | 'failed';
+  error?: { message: string; code: string; details?: Record<string, unknown> };
+}
+
+export interface BatchResponse {
+  data: BatchItemResult[];
+}
+
+/** Derived per-item keys use a separator no client key can contain (keys are printable ASCII). */
+const itemKey = (key: string, index: number) => `${key}\u0000${index}`;
+
+function failure(index: number, error: unknown): BatchItemResult {
+  if (error instanceof AppError) {
+    const details = error.details;
+    const emailId = typeof details?.email_id === 'string' ? details.email_id : null;
+    return { index, id: emailId, status: 'failed', error: { message: error.message, code: error.code, ...(details ? { details } : {}) } };
+  }
+  logError('batch item failed', error, { index });
+  return { index, id: null, status: 'failed', error: { message: 'An internal error occurred for this item; retry it.', code: 'internal_error' } };
+}
+
+async function sendItem(deps: SendDeps, principal: Principal, item: unknown, index: number, idempotency: Idempotency | undefined): Promise<BatchItemResult> {
+  try {
+    const attachmentProblem = rejectAttachmentsInBatch(item);
+    if (attachmentProblem) throw new ValidationError(attachmentProblem, { details: { fields: [{ field: 'attachments', message: attachmentProblem }] } });
+    const parsed = sendRequestSchema.safeParse(item);
+    if (!parsed.success) {
+      const fields = issuesToFields(parsed.error.issues);
+      throw new ValidationError(`Invalid email: check ${fieldNames(fields)}.`, { details: { fields } });
+    }
+    const result = await sendEmail(deps, { principal }, parsed.data, {
+      idempotency: idempotency ? { key: itemKey(idempotency.key, index), fingerprint: requestFingerprint('emails/batch/item', item) } : undefined,
+    });
+    return { index, id: result.id, status: result.status };
+  } catch (error) {
+    return failure(index, error);
+  }
+}
+
+/** How a batch treats invalid items (header `x-batch-validation`, as Resend): strict refuses the whole batch. */
+export type BatchValidation = 'strict' | 'permissive';
+
+/**
+ * The batch's items: `{"emails": [...]}` (the spec) or a bare array (what the resend SDK's batch.send
+ * posts). 1 to MAX_BATCH items.
+ */
+export function validateBatchShape(body: unknown): unknown[] {
+  const emails = Array.isArray(body) ? body : (body as { emails?: unknown } | null)?.emails;
+  if (!Array.isArray(emails)) {
+    throw new ValidationError('The body must be {"emails": [...]} or an array of emails.', { details: { fields: [{ field: 'emails', message: 'an array of emails is required' }] } });
+  }
+  if (emails.length === 0 || emails.length > MAX_BATCH) {
+    throw new ValidationError(`A batch holds 1 to ${MAX_BATCH} emails; this one has ${emails.length}.`, {
+      details: { fields: [{ field: 'emails', message: `1-${MAX_BATCH} items` }] },
+    });
+  }
+  return emails;
+}
+
+/**
+ * Strict validation: every item must pass the send request schema before anything is sent; otherwise 400
+ * naming each invalid item's fields as `emails.<index>.<field>` (nothing is sent).
+ */
+export function validateBatchStrictly(items: readonly unknown[]): void {
+  const fields: { field: string; message: string }[] = [];
+  items.forEach((item, index) => {
+    const attachmentProblem = rejectAttachmentsInBatch(item);
+    if (attachmentProblem) fields.push({ field: `emails.${index}.attachments`, message: attachmentProblem });
+    const parsed = sendRequestSchema.safeParse(item);
+    if (!parsed.success) fields.push(...issuesToFields(parsed.error.issues).map((f) => ({ field: `emails.${index}.${f.field}`, message: f.message })));
+  });
+  if (fields.length) throw new ValidationError(`Invalid batch (strict validation): check ${fieldNames(fields)}. Nothing was sent.`, { details: { fields } });
+}
+
+export async function sendBatch(deps: SendBatchDeps, principal: Principal, items: unknown[], idempotency?: Idempotency, validation: BatchValidation = 'permissive'): Promise<BatchResponse> {
+  const now = deps.clock.now();
+  return withIdempotency(deps, principal.account.id, idempotency, now, async () => {
+    if (validation === 'strict') validateBatchStrictly(items);
+    const data = await mapBounded(
+      items.map((item, index) => ({ item, index })),
+      ITEM_CONCURRENCY,
+      ({ item, index }) => sendItem(deps, principal, item, index, idempotency),
+    );
+    const response: BatchResponse = { data };
+    if (idempotency) {
+      const stored = await deps.idempotency.put(principal.account.id, idempotency.key, { fingerprint: idempotency.fingerprint, status: 200, body: response, created_at: now.toISOString() }, now);
+      // A concurrent batch with the same key stored first: its items are the same emails; answer as it did.
+      if (!stored) throw new IdempotencyKeyTaken();
+    }
+    return response;
+  });
+}
