@@ -239,7 +239,7 @@ async function main() {
     const { buildServices } = load('shared/services');
     const { loadConfig } = load('shared/config/config');
     const { createAwsClients } = load('shared/adapters/aws/clients');
-    const { createAccount } = load('shared/usecases/accounts');
+    const { createAccount } = load('shared/usecases/access/accounts');
     const { runIdFor } = load('shared/domain/automations/run');
     const { ulid } = load('shared/domain/ids');
     const config = loadConfig(process.env);

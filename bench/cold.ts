@@ -260,7 +260,7 @@ async function requestCpu(bundles: Map<string, BuiltFunction>): Promise<void> {
     Object.assign(process.env, { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'silent' });
     const { buildServices } = load('shared/services');
     const { loadConfig } = load('shared/config/config');
-    const { createAccount } = load('shared/usecases/accounts');
+    const { createAccount } = load('shared/usecases/access/accounts');
     const { createDashboardUser } = load('shared/usecases/dashboard/users');
     const config = loadConfig(process.env);
     const services = buildServices(config);

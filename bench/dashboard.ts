@@ -48,7 +48,7 @@ async function main() {
   await withInMemoryStack('dashboard', {}, async ({ stack }) => {
     const { buildServices } = load('shared/services');
     const { loadConfig } = load('shared/config/config');
-    const { createAccount } = load('shared/usecases/accounts');
+    const { createAccount } = load('shared/usecases/access/accounts');
     const { createDashboardUser } = load('shared/usecases/dashboard/users');
     const { newId } = load('shared/domain/ids');
     const config = loadConfig(process.env);

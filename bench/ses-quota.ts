@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const ok = await withInMemoryStack('ses-quota', { env }, async ({ stack, info }) => {
     const { buildServices } = load('shared/services');
     const { loadConfig } = load('shared/config/config');
-    const { createAccount } = load('shared/usecases/accounts');
+    const { createAccount } = load('shared/usecases/access/accounts');
     const services = buildServices(loadConfig(process.env));
     const sqs = new SQSClient({ region: info.env.AWS_REGION, endpoint: info.env.AWS_ENDPOINT_URL_SQS });
     const sesUrl = info.env.AWS_ENDPOINT_URL_SESV2!;

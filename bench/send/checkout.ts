@@ -30,9 +30,34 @@ export interface Checkout {
   queues(): QueueDefinitionLike[];
 }
 
-/** A module of the checkout at `root` by its path from that root, loaded now. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports, @typescript-eslint/no-explicit-any
-export const loadFrom = (root: string, path: string): any => require(join(root, path));
+/**
+ * A module of the checkout at `root` by its path from that root, loaded now. A module that moved is given
+ * by its paths, newest first (a baseline checkout may be older than the move): the first that resolves.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function loadFrom(root: string, path: string | readonly string[]): any {
+  const paths = typeof path === 'string' ? [path] : path;
+  const found = paths.find((candidate) => {
+    try {
+      require.resolve(join(root, candidate));
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (found === undefined) throw new Error(`none of ${paths.join(', ')} in ${root}`);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(join(root, found));
+}
+
+/** Where the modules a bench reaches into have lived (issue 31 moved them), newest first. */
+export const MOVED = {
+  config: ['shared/config/config', 'shared/config'],
+  clients: ['shared/adapters/aws/clients', 'shared/aws/clients'],
+  keys: ['shared/adapters/store/keys', 'shared/store/keys'],
+  table: ['shared/adapters/store/table', 'shared/store/table'],
+  accounts: ['shared/usecases/access/accounts', 'shared/usecases/accounts'],
+} as const;
 
 export const checkoutAt = (root: string): Checkout => ({
   root,

@@ -7,7 +7,7 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { descendants } from '../lib/process-tree';
 import type { BenchSdk } from './bench-sdk';
-import { loadFrom, type Checkout, type SpawnedStackLike, type StackInfoLike } from './checkout';
+import { loadFrom, MOVED, type Checkout, type SpawnedStackLike, type StackInfoLike } from './checkout';
 
 /** The checkout's `createAccount` use case (shared/usecases/access/accounts). */
 export type CreateAccount = (services: unknown, input: Record<string, unknown>) => Promise<{ account: { id: string }; secret: string }>;
@@ -29,8 +29,8 @@ export function openStackSession(checkout: Checkout, stack: SpawnedStackLike, da
   Object.assign(process.env, info.env);
   // Product modules read the environment when loaded: load them (this checkout's) after it is set.
   const { buildServices } = loadFrom(checkout.root, 'shared/services');
-  const { loadConfig } = loadFrom(checkout.root, 'shared/config/config');
-  const { createAccount } = loadFrom(checkout.root, 'shared/usecases/accounts');
+  const { loadConfig } = loadFrom(checkout.root, MOVED.config);
+  const { createAccount } = loadFrom(checkout.root, MOVED.accounts);
   const config = loadConfig(process.env);
   const services = buildServices(config);
   const pids = descendants(stack.child.pid!);

@@ -8,7 +8,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CreateQueueCommand, DeleteQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Outcome } from '../../lib/load';
 import type { BenchSdk } from '../bench-sdk';
-import { loadFrom } from '../checkout';
+import { loadFrom, MOVED } from '../checkout';
 import type { FloorName } from '../options';
 import { emailCopier } from './email-copies';
 import type { FloorContext } from './floor-context';
@@ -30,10 +30,10 @@ export async function makeFloors(context: {
   apiSend(n: number): Promise<Outcome & { id?: string }>;
   recipient(n: number): string;
 }): Promise<Floors> {
-  const { createAwsClients } = loadFrom(context.root, 'shared/adapters/aws/clients');
+  const { createAwsClients } = loadFrom(context.root, MOVED.clients);
   const { hashSecret } = loadFrom(context.root, 'shared/domain/api-keys/secret');
-  const { keys } = loadFrom(context.root, 'shared/adapters/store/keys');
-  const { transactWrite } = loadFrom(context.root, 'shared/adapters/store/table');
+  const { keys } = loadFrom(context.root, MOVED.keys);
+  const { transactWrite } = loadFrom(context.root, MOVED.table);
   const { newId } = loadFrom(context.root, 'shared/domain/ids');
   const clients = createAwsClients(context.config) as { dynamo: DynamoDBDocumentClient; sqs: SQSClient };
   context.benchSdk?.tag(clients.dynamo, 'bench');

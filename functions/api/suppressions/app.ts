@@ -47,12 +47,9 @@ export function createSuppressionsApp(services: SuppressionsServices): Hono<ApiE
       return c.json(listPage('category_opt_outs', page, publicOptOutOn(tenant)));
     }
     const { tenant, result: page } = await listSuppressions(services, c.get('principal'), query);
-    return c.json({
-      suppressions: page.items.map(publicOn(tenant)),
-      ...(page.categoryOptOuts ? { category_opt_outs: page.categoryOptOuts.map(publicOptOutOn(tenant)) } : {}),
-      has_more: page.next_cursor !== null,
-      next_cursor: page.next_cursor,
-    });
+    // A lookup by address (?email=) also carries the address's category opt-outs (docs/suppressions.md).
+    const optOuts = page.categoryOptOuts ? { category_opt_outs: page.categoryOptOuts.map(publicOptOutOn(tenant)) } : {};
+    return c.json({ ...listPage('suppressions', page, publicOn(tenant)), ...optOuts });
   });
 
   route(suppressionOps.removeSuppression, async (c, { query: input }) => {
