@@ -15,6 +15,7 @@
  * side effects (a write, an HTTP request finishing) may still happen (docs/local-cloud/template.md).
  */
 import type { Context } from 'aws-lambda';
+import { recordInvocation } from './lambda-billing';
 import { lambdaContext } from './lambda-http';
 
 /** The error of an invocation that ran past its function's timeout. */
@@ -30,7 +31,8 @@ export class LambdaTimeoutError extends Error {
  * Runs one invocation of the function `name`: `invoke` gets the invocation's Lambda context (its deadline is
  * the timeout) and its result is the invocation's when it settles within `timeoutSeconds`; else the
  * invocation fails with a LambdaTimeoutError at the timeout, after `log` got Lambda's line. The handler's own
- * late failure is swallowed (the invocation already failed; on AWS the sandbox would be gone).
+ * late failure is swallowed (the invocation already failed; on AWS the sandbox would be gone). Its billed
+ * duration is recorded (./lambda-billing.ts).
  */
 export async function invokeWithinTimeout<T>(
   fn: { name: string; timeoutSeconds: number },
@@ -55,5 +57,6 @@ export async function invokeWithinTimeout<T>(
     throw error;
   } finally {
     clearTimeout(timer);
+    recordInvocation(fn.name, performance.now() - started);
   }
 }

@@ -3,7 +3,8 @@
  * mapping and scheduled task of the workers thread, and the SMTP relay and MX listeners (their address,
  * whether they listen, their open connections); `ok` when every one is up. Besides, what shows stuck work
  * before a customer sees it: each queue's backlog and oldest message, the scheduled tasks' reports (the
- * reconciler's re-drives) and the stream's reads.
+ * reconciler's re-drives) and the stream's reads. And what Lambda would bill so far (`lambda`): each
+ * function's invocations, billed milliseconds and configured memory, both threads together.
  */
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { ListScheduleGroupsCommand } from '@aws-sdk/client-scheduler';
@@ -13,6 +14,7 @@ import type { DnsEmulator } from '../emulators/dns';
 import type { LocalPages } from './api-server';
 import type { LocalClients } from './aws-clients';
 import type { FauxqsServer } from './fauxqs';
+import { addBilling, billingSnapshot, type FunctionBilling } from './lambda-billing';
 import { queueBacklog } from './queue-backlog';
 import type { LocalRelayTask } from './relay-task';
 import type { LocalDeployment } from './template/deploy';
@@ -48,16 +50,22 @@ async function serviceStates({ clients, dns }: StackParts): Promise<Record<strin
   return components;
 }
 
+/** Each deployed function's billing so far, with its configured memory (MemorySize), zero when never invoked. */
+function lambdaBilling(deployment: LocalDeployment, billed: Record<string, FunctionBilling>): Record<string, FunctionBilling & { memory_mb: number }> {
+  return Object.fromEntries(deployment.functions.map((fn) => [fn.name, { ...(billed[fn.name] ?? { invocations: 0, billed_ms: 0 }), memory_mb: fn.memoryMb }]));
+}
+
 export function stackHealth(parts: StackParts): LocalPages['health'] {
   const { deployment, workers, relay, fauxqs } = parts;
   const queueNames = deployment.stack.ofType('AWS::SQS::Queue').map((id) => deployment.stack.record(id).name!);
   return async () => {
     const components = await serviceStates(parts);
     for (const source of deployment.queueSources) components[`worker:${source.function.name}`] = workers.alive() ? 'up' : 'down';
-    const { streams, streamReads, tasks } = await workers.status();
+    const { streams, streamReads, tasks, lambda } = await workers.status();
     for (const source of deployment.streamSources) components[`stream:${source.function.name}`] = workers.alive() ? (streams[source.function.name] ?? 'down: not running') : 'down';
     for (const schedule of deployment.schedules) components[`task:${schedule.function.name}`] = workers.alive() ? (tasks[schedule.function.name]?.state ?? 'down: not running') : 'down';
     const { smtp, mx } = await relay.health();
-    return { ok: Object.values(components).every((state) => state === 'up') && smtp.state === 'up' && mx.state === 'up', components, queues: queueBacklog(fauxqs, queueNames), tasks, stream_reads: streamReads, smtp, mx };
+    const billed = lambdaBilling(deployment, addBilling(billingSnapshot(), lambda));
+    return { ok: Object.values(components).every((state) => state === 'up') && smtp.state === 'up' && mx.state === 'up', components, queues: queueBacklog(fauxqs, queueNames), tasks, stream_reads: streamReads, lambda: billed, smtp, mx };
   };
 }

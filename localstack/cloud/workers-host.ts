@@ -1,6 +1,7 @@
 /** Starts the local workers in their own thread, asks it how its stream pollers are, and stops it on request. */
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { FunctionBilling } from './lambda-billing';
 import type { WorkersConfig } from './workers-runtime';
 import type { TaskStatus } from './scheduled-tasks';
 import { clockOffsetCell } from './local-clock';
@@ -12,6 +13,8 @@ export interface WorkersStatus {
   streamReads: number;
   /** Each scheduled task's passes and last report. */
   tasks: Record<string, TaskStatus>;
+  /** The thread's invocations and billed duration by function (./lambda-billing.ts). */
+  lambda: Record<string, FunctionBilling>;
 }
 
 export interface WorkersThread {
@@ -26,7 +29,7 @@ export function startWorkersThread(config: WorkersConfig, log: (message: string)
   let alive = true;
   let nextId = 0;
   const statusWaiters = new Map<number, (status: WorkersStatus) => void>();
-  const none = (): WorkersStatus => ({ streams: {}, streamReads: 0, tasks: {} });
+  const none = (): WorkersStatus => ({ streams: {}, streamReads: 0, tasks: {}, lambda: {} });
   worker.on('exit', () => {
     alive = false;
     for (const resolveStatus of statusWaiters.values()) resolveStatus(none());
@@ -37,10 +40,10 @@ export function startWorkersThread(config: WorkersConfig, log: (message: string)
       alive = false;
       reject(error);
     });
-    worker.on('message', (message: { type: string; message?: string; error?: string; id?: number; streams?: Record<string, string>; streamReads?: number; tasks?: Record<string, TaskStatus> }) => {
+    worker.on('message', (message: { type: string; message?: string; error?: string; id?: number; streams?: Record<string, string>; streamReads?: number; tasks?: Record<string, TaskStatus>; lambda?: Record<string, FunctionBilling> }) => {
       if (message.type === 'log') log(message.message ?? '');
       else if (message.type === 'status') {
-        statusWaiters.get(message.id!)?.({ streams: message.streams ?? {}, streamReads: message.streamReads ?? 0, tasks: message.tasks ?? {} });
+        statusWaiters.get(message.id!)?.({ streams: message.streams ?? {}, streamReads: message.streamReads ?? 0, tasks: message.tasks ?? {}, lambda: message.lambda ?? {} });
         statusWaiters.delete(message.id!);
       } else if (message.type === 'failed') reject(new Error(`local workers failed to start: ${message.error}`));
       else if (message.type === 'ready') {

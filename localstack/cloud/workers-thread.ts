@@ -1,11 +1,12 @@
 /**
  * Worker-thread entry of the local Lambda workers. Messages: in `{type: 'stop'}`, `{type: 'status', id}`;
  * out `{type: 'ready'}`, `{type: 'failed', error}`, `{type: 'stopped'}`, `{type: 'log', message}`,
- * `{type: 'status', id, streams, streamReads, tasks}`. The thread's environment is the main thread's at creation (the
+ * `{type: 'status', id, streams, streamReads, tasks, lambda}`. The thread's environment is the main thread's at creation (the
  * functions' configuration).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { shareClockOffset } from '../../shared/adapters/clock';
+import { billingSnapshot } from './lambda-billing';
 import { startWorkers, type WorkersConfig } from './workers-runtime';
 
 const port = parentPort!;
@@ -18,7 +19,7 @@ if (clockOffsetCell) shareClockOffset(clockOffsetCell);
 startWorkers(config as WorkersConfig, log).then(
   (running) => {
     port.on('message', (message: { type: string; id?: number }) => {
-      if (message.type === 'status') port.postMessage({ type: 'status', id: message.id, streams: running.streamStatus(), streamReads: running.streamReads(), tasks: running.taskStatus() });
+      if (message.type === 'status') port.postMessage({ type: 'status', id: message.id, streams: running.streamStatus(), streamReads: running.streamReads(), tasks: running.taskStatus(), lambda: billingSnapshot() });
       if (message.type !== 'stop') return;
       running.stop().then(() => port.postMessage({ type: 'stopped' }));
     });

@@ -38,6 +38,24 @@ describe('local cloud', () => {
     expect(Object.values(response.body.components).every((state) => state === 'up')).toBe(true);
   });
 
+  it("counts what Lambda would bill on /health: each function's invocations, billed ms and configured memory", async () => {
+    type Billing = Record<string, { invocations: number; billed_ms: number; memory_mb: number }>;
+    const billing = async () => (await api('GET', '/health')).body.lambda as Billing;
+    const before = await billing();
+    expect(Object.keys(before).sort()).toEqual(expect.arrayContaining(['emails', 'send-email', 'outbox-relay', 'reconciler']));
+    expect(before['send-email']!.memory_mb).toBe(WORKERS.find((worker) => worker.name === 'send-email')!.memoryMb);
+    const account = await newAccount();
+    const send = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 'billed', text: 't' } });
+    await waitFor(async () => (await sesMessages({ email_id: send.body.id })).length > 0, 'message in mailbox');
+    const after = await billing();
+    // The API's invocation (main thread) and the send worker's (workers thread) are both counted.
+    for (const name of ['emails', 'send-email']) {
+      expect(after[name]!.invocations).toBeGreaterThan(before[name]!.invocations);
+      // Each invocation is billed at least 1 ms (rounded up to the millisecond).
+      expect(after[name]!.billed_ms - before[name]!.billed_ms).toBeGreaterThanOrEqual(after[name]!.invocations - before[name]!.invocations);
+    }
+  });
+
   it('shows sent messages in the local mailbox page', async () => {
     const account = await newAccount();
     const subject = `Mailbox <check> ${Date.now()}`;
