@@ -6,7 +6,7 @@
  *
  *   npm run bench:send [-- --duration 10 --warmup 10 --concurrency 1,32 --delivered 50
  *                          --floors old,new[,new-put] --floor-condition-check
- *                          --count-calls --cpu-prof --aws-latency --baseline 972b0e5 --template]
+ *                          --count-calls --cpu-prof --aws-latency --baseline 972b0e5 --template --cost]
  *
  * --count-calls  count every SDK call of every thread of the stack (sdk-preload.cjs): per accepted email
  *                on the request path (API thread, product calls) and per delivered email over the whole
@@ -23,6 +23,11 @@
  *                and p99 <= 50 ms.
  * --baseline C   run the same API phases on commit C (a git worktree in /tmp, node_modules linked from
  *                here, its own stack; the preloads of this checkout), and print both side by side.
+ * --cost         meter what AWS bills by in every thread of the stack (DynamoDB capacity units by table and
+ *                index, as DynamoDB reports them; SQS requests in 64 KB chunks; S3, SNS, KMS, Scheduler
+ *                calls; Lambda invocations and billed duration from /health; API Gateway requests) and print
+ *                dollars per million delivered emails by service for each API phase, at AWS's on-demand
+ *                prices (lib/cost/prices.ts), against the goal of $5 beyond SES.
  * --floors       which floors to run: old (4 GetItem, BatchGetItem, TransactWriteItems, SendMessage),
  *                new (BatchGetItem of 3+N keys + TransactWriteItems), new-put (the same with a PutItem),
  *                or none. --floor-condition-check adds a ConditionCheck on the API key to the new

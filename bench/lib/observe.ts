@@ -19,6 +19,8 @@ export interface SdkThreadState {
   calls: Record<string, number>;
   /** "service operation" -> [count, total ms] injected so far. */
   injected: Record<string, [number, number]>;
+  /** "origin\tservice\tmeter" -> amount metered so far (BENCH_COST: capacity units, SQS requests, S3 bytes). */
+  units?: Record<string, number>;
 }
 
 export interface CallKey {
@@ -45,6 +47,19 @@ export function readSdkStates(dir: string): Map<string, SdkThreadState> {
     }
   }
   return states;
+}
+
+/** What was metered (BENCH_COST) between two snapshots, every thread, by "origin\tservice\tmeter". */
+export function unitsBetween(before: Map<string, SdkThreadState>, after: Map<string, SdkThreadState>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [id, state] of after) {
+    const earlier = before.get(id)?.units ?? {};
+    for (const [key, amount] of Object.entries(state.units ?? {})) {
+      const delta = amount - (earlier[key] ?? 0);
+      if (delta > 0) out[key] = (out[key] ?? 0) + delta;
+    }
+  }
+  return out;
 }
 
 /** Calls made between two snapshots by the threads `which` selects, by "origin\tservice\toperation". */

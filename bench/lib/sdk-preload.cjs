@@ -15,7 +15,13 @@
  *    deserializer, so the error is the parsed one);
  *  - record the item keys (PK|SK) of DynamoDB writes per wall-clock second (hot items; BENCH_SDK_DIR);
  *  - delay it by an in-region AWS latency sampled from aws-latency.cjs (BENCH_AWS_LATENCY=1), for product
- *    and event-source calls only.
+ *    and event-source calls only;
+ *  - meter what AWS bills by (BENCH_COST=1, with BENCH_SDK_DIR): each DynamoDB call asks for its
+ *    ConsumedCapacity (ReturnConsumedCapacity INDEXES, unless the caller asked for it) and the read and
+ *    write request units it consumed are added up by table and index (DynamoDB Local computes them with
+ *    AWS's sizing rules: 1 KB per write unit, 4 KB per read unit, half for eventual reads, double for
+ *    transactions, every index entry written); each SQS call is counted in 64 KB chunks of its request or
+ *    response, whichever is larger (SQS bills each 64 KB chunk of a payload as one request); S3 PUT bytes.
  *
  * Origin: the file of the first frame outside node_modules that called `send` on that client the first
  * time (clients are built by one component each): shared/, functions/ -> product; localstack/emulators/
@@ -25,7 +31,8 @@
  * local-cloud (provisioning, health checks); bench/ -> bench. `tag(client, origin)` sets it explicitly.
  *
  * Files (BENCH_SDK_DIR): sdk-<pid>-<threadId>.json (running totals: `calls`, `conditionalFailures`,
- * `injected`; rewritten every 250 ms) and
+ * `injected`, `units` ("origin\tservice\tmeter" -> amount: "DynamoDB\tWRU <table or index>", "RRU ...",
+ * "SQS\trequests", "S3\tPUT bytes"); rewritten every 250 ms) and
  * writes-<pid>-<threadId>.jsonl (one line per past second: total DynamoDB item writes and the top keys).
  */
 'use strict';
@@ -36,12 +43,17 @@ const { join, relative, sep } = require('node:path');
 const GUARD = Symbol.for('mailservice.bench.sdk-preload');
 const dir = process.env.BENCH_SDK_DIR;
 const latencyOn = process.env.BENCH_AWS_LATENCY === '1';
+const costOn = process.env.BENCH_COST === '1';
 const loaderHooksThread = !wt.isMainThread && wt.parentPort === null;
 
 /** Origins whose calls are delayed under --aws-latency (what would cross the network to AWS). */
 const DELAYED = new Set(['product', 'event-source', 'bench']);
 const DYNAMO_WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems', 'BatchWriteItem']);
 const TOP_KEYS_PER_SECOND = 25;
+/** DynamoDB operations that take ReturnConsumedCapacity. */
+const CAPACITY_OPERATIONS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
+const READ_OPERATIONS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
+const SQS_CHUNK_BYTES = 64 * 1024;
 
 function loadClientClass() {
   for (const id of ['@smithy/core/client', '@smithy/smithy-client']) {
@@ -88,6 +100,14 @@ function install() {
   /** "origin\tservice\toperation" -> failed conditional writes so far. */
   const conditionalFailures = Object.create(null);
   const injected = Object.create(null);
+  /** "origin\tservice\tmeter" -> amount so far (BENCH_COST). */
+  const units = Object.create(null);
+  const addUnits = (origin, service, meter, amount) => {
+    if (!(amount > 0)) return;
+    const name = `${origin}\t${service}\t${meter}`;
+    units[name] = (units[name] || 0) + amount;
+    dirty = true;
+  };
   /** epoch second -> Map(key -> writes) */
   const writes = new Map();
   let dirty = false;
@@ -243,11 +263,66 @@ function install() {
     }
   };
 
+  /** The read or write units of one ConsumedCapacity entry, by table and by index. */
+  function addCapacity(origin, operation, consumed) {
+    const kind = READ_OPERATIONS.has(operation) ? 'RRU' : 'WRU';
+    for (const entry of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
+      const table = entry.Table ? entry.Table.CapacityUnits : entry.CapacityUnits;
+      addUnits(origin, 'DynamoDB', `${kind} table`, table);
+      for (const [index, used] of Object.entries(entry.GlobalSecondaryIndexes || {})) addUnits(origin, 'DynamoDB', `${kind} ${index}`, used && used.CapacityUnits);
+      for (const [index, used] of Object.entries(entry.LocalSecondaryIndexes || {})) addUnits(origin, 'DynamoDB', `${kind} ${index}`, used && used.CapacityUnits);
+    }
+  }
+
+  /** Outermost (initialize step): asks DynamoDB for the capacity a call consumed and adds it up. */
+  const capacityMeter = (stack) => (next, context) => async (args) => {
+    const operation = String(context.commandName || '?').replace(/Command$/, '');
+    if (serviceOf(context.clientName) !== 'DynamoDB' || !CAPACITY_OPERATIONS.has(operation) || !args.input) return next(args);
+    const asked = args.input.ReturnConsumedCapacity !== undefined;
+    if (!asked) args.input.ReturnConsumedCapacity = 'INDEXES';
+    const result = await next(args);
+    try {
+      addCapacity(originByStack.get(stack) || 'unknown', operation, result && result.output && result.output.ConsumedCapacity);
+      // The caller did not ask: it gets the answer it would have had.
+      if (!asked && result && result.output) delete result.output.ConsumedCapacity;
+    } catch {
+      // observing must never break a call
+    }
+    return result;
+  };
+
+  const byteLength = (body) => (typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : 0);
+  const headerBytes = (headers) => Number((headers && (headers['content-length'] || headers['Content-Length'])) || 0);
+
+  /** SQS requests in 64 KB chunks, and bytes PUT to S3, from the raw request and response (innermost). */
+  const payloadMeter = (stack) => (next, context) => async (args) => {
+    const service = serviceOf(context.clientName);
+    if (service !== 'SQS' && service !== 'S3') return next(args);
+    const result = await next(args);
+    try {
+      const origin = originByStack.get(stack) || 'unknown';
+      const request = args.request || {};
+      if (service === 'SQS') {
+        const bytes = Math.max(byteLength(request.body), headerBytes(result && result.response && result.response.headers));
+        addUnits(origin, 'SQS', 'requests', Math.max(1, Math.ceil(bytes / SQS_CHUNK_BYTES)));
+      } else if (String(context.commandName) === 'PutObjectCommand') {
+        addUnits(origin, 'S3', 'PUT bytes', headerBytes(request.headers) || byteLength(request.body));
+      }
+    } catch {
+      // observing must never break a call
+    }
+    return result;
+  };
+
   function instrument(stack) {
     if (instrumented.has(stack)) return;
     instrumented.add(stack);
     stack.add(observer(stack), { step: 'deserialize', priority: 'low', name: 'benchSdkObserver', override: true });
     if (dir) stack.add(failureObserver(stack), { step: 'deserialize', priority: 'high', name: 'benchSdkConditionalObserver', override: true });
+    if (dir && costOn) {
+      stack.add(capacityMeter(stack), { step: 'initialize', priority: 'high', name: 'benchSdkCapacityMeter', override: true });
+      stack.add(payloadMeter(stack), { step: 'deserialize', priority: 'low', name: 'benchSdkPayloadMeter', override: true });
+    }
   }
 
   function patchedSend(...args) {
@@ -281,7 +356,7 @@ function install() {
       }
       if (!dirty && !final) return;
       dirty = false;
-      const state = { pid: process.pid, threadId, tid, mainThread: wt.isMainThread, argv1: process.argv[1] || '', calls, conditionalFailures, injected };
+      const state = { pid: process.pid, threadId, tid, mainThread: wt.isMainThread, argv1: process.argv[1] || '', calls, conditionalFailures, injected, units };
       writeFileSync(`${base}.json.tmp`, JSON.stringify(state));
       renameSync(`${base}.json.tmp`, `${base}.json`);
     };

@@ -30,7 +30,13 @@ export interface SendBenchOptions {
    * unsubscribe: the pointer read on the request path, the signed link and List-Unsubscribe in the worker).
    */
   template: boolean;
-  /** The SDK preload goes into the stack when calls are counted or latencies injected. */
+  /**
+   * --cost: meter what AWS bills by (DynamoDB capacity units by table and index, SQS 64 KB requests, S3,
+   * SNS, KMS, Scheduler, Lambda requests and GB-seconds, API Gateway) and print dollars per million
+   * delivered emails by service, at AWS's on-demand prices (bench/lib/cost/prices.ts).
+   */
+  cost: boolean;
+  /** The SDK preload goes into the stack when calls are counted, latencies injected or costs metered. */
   observe: boolean;
 }
 
@@ -50,6 +56,7 @@ export function parseSendOptions(args?: string[]): SendBenchOptions {
       'aws-latency': { type: 'boolean', default: false },
       baseline: { type: 'string' },
       template: { type: 'boolean', default: false },
+      cost: { type: 'boolean', default: false },
     },
   });
   if (values.template && values.baseline) throw new Error('--template cannot be combined with --baseline (older commits have no templates)');
@@ -67,6 +74,7 @@ export function parseSendOptions(args?: string[]): SendBenchOptions {
     awsLatency: values['aws-latency']!,
     baseline: values.baseline,
     template: values.template!,
-    observe: values['count-calls']! || values['aws-latency']!,
+    cost: values.cost!,
+    observe: values['count-calls']! || values['aws-latency']! || values.cost!,
   };
 }

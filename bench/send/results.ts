@@ -4,6 +4,7 @@
  * them.
  */
 import type { PhaseResult } from '../lib/load';
+import type { LambdaUsage } from '../lib/cost/lambda-usage';
 import type { HotItems } from '../lib/observe';
 import type { ProfileSummary } from '../lib/cpu-profile';
 import type { ProcessRole } from '../lib/process-tree';
@@ -50,6 +51,10 @@ export interface Measured {
   pipelineFailures?: Record<string, number>;
   injected?: Record<string, { count: number; meanMs: number }>;
   hot?: HotItems;
+  /** --cost: what was metered, every thread, phase start to drained ("origin\tservice\tmeter" -> amount). */
+  pipelineUnits?: Record<string, number>;
+  /** --cost: Lambda's invocations and billed duration by function over the same window. */
+  lambda?: LambdaUsage;
   /** --cpu-prof: per thread label, the summary of the phase's window. */
   profiles?: { label: string; summary: ProfileSummary }[];
 }

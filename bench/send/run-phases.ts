@@ -3,6 +3,7 @@
  * checkout only), the counters attached to the stack, the warm-up, the measured phases, accept-to-
  * delivered, then what is left after the run (dead letters, memory, CPU profiles).
  */
+import { readLambdaUsage } from '../lib/cost/lambda-usage';
 import { rssMb } from '../lib/process-tree';
 import { acceptToDelivered } from './accept-to-delivered';
 import type { BenchSdk } from './bench-sdk';
@@ -94,6 +95,7 @@ async function instrument(run: TargetRun, session: StackSession, sender: ApiSend
     cpu: cpuMeter(session.stackPid, session.pids, threads),
     sdk: options.observe ? sdkCounter(dirs.sdkDir, run.benchSdk?.dir, session.stackPid) : undefined,
     pipeline,
+    lambda: options.cost ? () => readLambdaUsage(run.stack.apiUrl) : undefined,
   });
   return { queues, pipeline, threads, measure };
 }

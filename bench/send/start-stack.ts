@@ -59,6 +59,7 @@ export async function startStack(target: Target, scratch: string, options: SendB
             ...(options.cpuProf ? { CPU_PROFILE_DIR: dirs.profDir, CPU_PROFILE_CHUNK_MS: String(CPU_PROFILE_CHUNK_MS) } : {}),
             ...(options.observe ? { BENCH_SDK_DIR: dirs.sdkDir } : {}),
             ...(options.awsLatency ? { BENCH_AWS_LATENCY: '1' } : {}),
+            ...(options.cost ? { BENCH_COST: '1' } : {}),
           }
         : {}),
     },

@@ -5,6 +5,7 @@
  * and of the whole pipeline.
  */
 import { closedLoop, HttpClient } from '../../lib/load';
+import { lambdaUsageBetween, type LambdaUsage } from '../../lib/cost/lambda-usage';
 import { hrtimeMicros } from '../clock';
 import type { Floors } from '../floors/floors';
 import type { FloorName } from '../options';
@@ -25,6 +26,8 @@ export function phaseMeasurer(context: {
   /** Present when the SDK preload observes the stack (--count-calls, --aws-latency). */
   sdk?: SdkCounter;
   pipeline: PipelineProbe;
+  /** --cost: reads what Lambda would bill so far (the stack's /health). */
+  lambda?: () => Promise<LambdaUsage>;
 }): MeasurePhase {
   const { sender, cpu, sdk, pipeline } = context;
   return async (name, concurrency, durationMs, floor) => {
@@ -33,6 +36,7 @@ export function phaseMeasurer(context: {
     floorRun?.reset();
     const operation = floorRun ? (n: number) => floorRun.send(n) : (n: number) => sender.apiSend(client, n);
     const sdkBefore = await sdk?.mark();
+    const lambdaBefore = await context.lambda?.();
     const cpuBefore = cpu.mark();
     const window: Window = { from: hrtimeMicros(), to: 0, fromMs: Date.now(), toMs: 0 };
     const result = await closedLoop(concurrency, durationMs, () => operation(sender.nextNumber()));
@@ -46,6 +50,7 @@ export function phaseMeasurer(context: {
     const drainMs = await pipeline.drain();
     const cpuWithDrain = cpu.since(cpuBefore);
     const wholePipeline = sdk ? await sdk.pipeline(sdkBefore!, window) : undefined;
+    const lambda = lambdaBefore ? lambdaUsageBetween(lambdaBefore, await context.lambda!()) : undefined;
     return {
       target: context.targetLabel,
       name,
@@ -60,6 +65,7 @@ export function phaseMeasurer(context: {
       window,
       ...requestPath,
       ...wholePipeline,
+      lambda,
     };
   };
 }

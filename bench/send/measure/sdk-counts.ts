@@ -5,7 +5,7 @@
  * items).
  */
 import { sleep } from '../clock';
-import { callsBetween, hotItems, injectedBetween, readSdkStates, type HotItems, type SdkThreadState } from '../../lib/observe';
+import { callsBetween, hotItems, injectedBetween, readSdkStates, unitsBetween, type HotItems, type SdkThreadState } from '../../lib/observe';
 import type { Window } from '../results';
 
 /** The preloads flush every 250 ms: wait this long before reading their files. */
@@ -36,6 +36,8 @@ export interface PipelineCalls {
   pipelineFailures: Record<string, number>;
   injected: Record<string, { count: number; meanMs: number }>;
   hot: HotItems;
+  /** What AWS bills by (--cost), every thread, phase start to drained: "origin\tservice\tmeter" -> amount. */
+  pipelineUnits: Record<string, number>;
 }
 
 export interface SdkCounter {
@@ -69,6 +71,7 @@ export function sdkCounter(sdkDir: string, benchSdkDir: string | undefined, stac
         pipelineFailures: callsBetween(failuresOf(mark.stack), failuresOf(after), () => true),
         injected: injectedBetween(mark.stack, after),
         hot: hotItems(sdkDir, window.fromMs, window.toMs),
+        pipelineUnits: unitsBetween(mark.stack, after),
       };
     },
   };

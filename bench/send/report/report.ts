@@ -1,10 +1,11 @@
 /**
  * The printed report: its sections in order, each from its own module; the modes add theirs
- * (--aws-latency the model and the injected latency, --count-calls the SDK calls, --count-calls or
- * --aws-latency the hot items, --cpu-prof the profiles).
+ * (--aws-latency the model and the injected latency, --count-calls the SDK calls, --cost the dollars per
+ * million, --count-calls or --aws-latency the hot items, --cpu-prof the profiles).
  */
 import type { SendBenchOptions } from '../options';
 import type { TargetResult } from '../results';
+import { printCost } from './cost';
 import { printCpu } from './cpu';
 import { printCpuProfiles } from './cpu-profiles';
 import { printDelivery } from './delivery';
@@ -32,6 +33,7 @@ export function report(results: TargetResult[], options: SendBenchOptions, run: 
   printCpu(context);
   printFloorTimings(context);
   if (options.countCalls) printSdkCalls(context);
+  if (options.cost) printCost(context);
   if (options.awsLatency) printInjectedLatency(context);
   if (options.observe) printHotItems(context);
   printDelivery(context);
