@@ -4,7 +4,10 @@
  * loopback with the same TLS and AUTH settings that accepts and discards the same messages, driven by the
  * same client. Then accept -> delivered for sequential relay messages. Prints figures, asserts nothing.
  *
- *   npm run bench:smtp -- [--duration 10] [--warmup 5] [--concurrency 1,16] [--delivered 30]
+ *   npm run bench:smtp -- [--duration 10] [--warmup 5] [--concurrency 1,16] [--delivered 30] [--cost]
+ *
+ * --cost: meter what AWS bills by (bench/lib/cost/) for each relay phase's messages, until the pipeline
+ * drained, and print dollars per million delivered relay emails by service.
  *
  * Latency is from the start of sendMail to the 250 reply (connection reuse from the pool included).
  * CPU: the stack's whole process tree (/proc) and the bench process, per accepted message.
@@ -19,7 +22,12 @@ import { readStackFile } from '../localstack/cloud/stack-file';
 import { loadConfig } from '../shared/config/config';
 import { buildServices } from '../shared/services';
 import { createAccount } from '../shared/usecases/access/accounts';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { QUEUES } from '../infra/definitions';
+import { costSession, printCostTable, printPrices } from './lib/cost/cost-session';
+import type { Cost } from './lib/cost/price-usage';
 import { closedLoop, HttpClient, type PhaseResult } from './lib/load';
+import { pipelineProbe } from './send/measure/pipeline-drain';
 import { cpuSecondsByCommand, descendants, diffCpu } from './lib/process-tree';
 import { ms, summarise, table } from './lib/stats';
 
@@ -32,6 +40,7 @@ const DURATION_MS = Number(flag('duration', '10')) * 1000;
 const WARMUP_MS = Number(flag('warmup', '5')) * 1000;
 const CONCURRENCY = flag('concurrency', '1,16').split(',').map(Number);
 const DELIVERED = Number(flag('delivered', '30'));
+const COST = args.includes('--cost');
 const log = (message: string) => console.error(`[bench:smtp] ${message}`);
 
 /** About 5 KB: a transactional email with text and HTML. */
@@ -96,7 +105,9 @@ async function main() {
   const scratch = mkdtempSync(join(tmpdir(), 'bench-smtp-'));
   const loadBefore = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   log('starting an in-memory local cloud');
-  const stack = await spawnStack({ dataDir: scratch, inMemory: true, timeoutMs: 120_000, env: { LOCAL_TASK_PERIOD_MS: '60000' } });
+  const meter = COST ? costSession(scratch) : undefined;
+  const stack = await spawnStack({ dataDir: scratch, inMemory: true, timeoutMs: 120_000, env: { LOCAL_TASK_PERIOD_MS: '60000', ...meter?.stackEnv() } });
+  const costs: { c: number; emails: number; cost: Cost }[] = [];
   const floorTls = { key: '', cert: '' };
   try {
     const info = readStackFile(scratch)! as ReturnType<typeof readStackFile> & { smtp?: string; smtp_ca_file?: string };
@@ -133,9 +144,13 @@ async function main() {
     await phase(warm, from, 8, WARMUP_MS);
     warm.close();
 
+    const control = new SQSClient({ region: info!.env.AWS_REGION ?? 'us-east-1', endpoint: info!.env.AWS_ENDPOINT_URL_SQS });
+    const pipeline = pipelineProbe(control, Object.values(QUEUES).map((queue) => info!.env[queue.envVar]).filter((url): url is string => Boolean(url)));
     const rows: string[][] = [];
     for (const c of CONCURRENCY) {
       const relay = pool(Number(relayPort), ca, password, c);
+      await pipeline.drain();
+      const costMark = await meter?.mark(stack.apiUrl);
       const cpuBefore = cpuSecondsByCommand(pids);
       const benchBefore = process.cpuUsage();
       log(`relay c=${c}`);
@@ -143,6 +158,11 @@ async function main() {
       const stackCpu = Object.values(diffCpu(cpuSecondsByCommand(pids), cpuBefore)).reduce((a, b) => a + b, 0);
       const benchCpu = process.cpuUsage(benchBefore);
       relay.close();
+      if (meter && costMark) {
+        log(`relay c=${c}: draining the pipeline for its cost`);
+        await pipeline.drain();
+        costs.push({ c, emails: r.ok, cost: await meter.since(costMark, stack.apiUrl, { emails: r.ok, apiRequests: 0 }) });
+      }
       const floorPool = pool(floor.port, undefined, 'x', c);
       log(`floor c=${c}`);
       const f = await phase(floorPool, from, c, DURATION_MS);
@@ -191,6 +211,16 @@ async function main() {
     );
     console.log(`\nAccept -> 250 (sequential, pooled connection): p50 ${ms(a.p50)} ms, p95 ${ms(a.p95)} ms. Accept -> delivered: p50 ${ms(d.p50)} ms, p95 ${ms(d.p95)} ms (${DELIVERED} messages).`);
     console.log('The floor is a bare smtp-server (same TLS, AUTH and client) that discards each message: what SMTP itself costs here.');
+    if (costs.length > 0) {
+      console.log('\nCost per million delivered relay emails beyond SES (--cost; each relay phase\'s messages until the pipeline drained; the relay\'s Fargate task and NLB are fixed monthly costs, not in it):');
+      for (const { c, emails, cost } of costs) {
+        console.log('');
+        printCostTable((line = '') => console.log(line), `relay c=${c} (${emails} emails):`, cost);
+      }
+      console.log('');
+      printPrices((line = '') => console.log(line));
+    }
+    control.destroy();
   } finally {
     await stack.stop('SIGINT');
     rmSync(scratch, { recursive: true, force: true });

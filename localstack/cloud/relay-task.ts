@@ -23,6 +23,7 @@ import { SMTP_ENV } from '../../shared/doors/smtp/relay-config';
 import type { NamedPolicy } from '../iam/policy';
 import type { IamSettings } from './iam-setup';
 import { readRelayImage } from './relay-task-image';
+import { withLocalPreloads } from './relay-task-preloads';
 import { choosePort } from './relay-task-ports';
 import { RelayTaskStartError, startRelayTaskProcess, type RelayTaskProcess } from './relay-task-process';
 import { resolveTaskSecrets } from './relay-task-secrets';
@@ -101,7 +102,7 @@ export async function startLocalRelayTask(options: LocalRelayTaskOptions): Promi
   for (let attempt = 1; ; attempt++) {
     const smtpPort = await choosePort({ port: options.ports.smtp, explicit: options.explicit.smtp, host, name: 'SMTP relay', variable: SMTP_ENV.port }, log);
     const mxPort = await choosePort({ port: options.ports.mx, explicit: options.explicit.mx, host, name: 'MX', variable: MX_ENV.port }, log);
-    const env = { ...options.containerEnvironment(template), ...localTaskVariables(host, { smtp: smtpPort, mx: mxPort }) };
+    const env = withLocalPreloads({ ...options.containerEnvironment(template), ...localTaskVariables(host, { smtp: smtpPort, mx: mxPort }) });
     let running: RelayTaskProcess;
     const started = Date.now();
     try {
