@@ -1,0 +1,205 @@
+/**
+ * `npm run bench:inbound`: received messages per second through the MX listener to `email.received`, at
+ * concurrency 1 and 16 with nodemailer (pooled, STARTTLS, no AUTH, as a sending server), against a floor
+ * measured in the same run: a bare smtp-server on loopback with the same TLS certificate that accepts and
+ * discards the same messages, driven by the same client. Prints figures; asserts nothing.
+ *
+ *   npm run bench:inbound -- [--duration 10] [--warmup 5] [--concurrency 1,16] [--cost]
+ *
+ * Per phase: messages accepted per second (the MX's 250, which comes after the raw message is in S3 and
+ * queued), latency to the 250, and the whole way through: from the first message to the inbound worker
+ * having recorded every one (the pipeline drained: inbound queue, webhook events), with the stack's CPU per
+ * message over that window (/proc: Node and DynamoDB Local). The goal (issue 32): the MX at least 0.5x the
+ * floor's messages per second.
+ *
+ * --cost: meter what AWS bills by (bench/lib/cost/) over each MX phase until drained and print dollars
+ * per million received messages by service (the MX's Fargate task and NLB are fixed monthly costs).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import nodemailer from 'nodemailer';
+import { SMTPServer } from 'smtp-server';
+import { QUEUES } from '../infra/definitions';
+import { readStackFile } from '../localstack/cloud/stack-file';
+import { loadConfig } from '../shared/config/config';
+import { buildServices } from '../shared/services';
+import { createAccount } from '../shared/usecases/access/accounts';
+import { spawnStack } from '../test/integration/harness/spawn-stack';
+import { costSession, printCostTable, printPrices } from './lib/cost/cost-session';
+import type { Cost } from './lib/cost/price-usage';
+import { jsonCaller } from './lib/fixtures';
+import { closedLoop, HttpClient, type PhaseResult } from './lib/load';
+import { cpuSecondsByCommand, descendants, diffCpu } from './lib/process-tree';
+import { ms, summarise, table } from './lib/stats';
+import { pipelineProbe } from './send/measure/pipeline-drain';
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: string) => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 && args[at + 1] ? args[at + 1]! : fallback;
+};
+const DURATION_MS = Number(flag('duration', '10')) * 1000;
+const WARMUP_MS = Number(flag('warmup', '5')) * 1000;
+const CONCURRENCY = flag('concurrency', '1,16').split(',').map(Number);
+const COST = args.includes('--cost');
+export const INBOUND_FLOOR_GOAL = 0.5;
+const log = (message: string) => console.error(`[bench:inbound] ${message}`);
+
+/** About 5 KB: a reply with text and HTML, as a support desk receives. */
+function message(to: string, n: number) {
+  const paragraph = 'Thanks for the quick answer. The order arrived today, but one item is missing from the box. ';
+  return {
+    from: `Customer ${n} <customer${n}@sender.example-mail.test>`,
+    to,
+    subject: `Re: Order ${n}`,
+    text: paragraph.repeat(20),
+    html: `<html><body>${`<p>${paragraph}</p>`.repeat(25)}</body></html>`,
+  };
+}
+
+type Transport = ReturnType<typeof nodemailer.createTransport>;
+
+/** A sending server's connections: no AUTH, STARTTLS required, pooled. */
+function pool(port: number, ca: Buffer | undefined, connections: number): Transport {
+  return nodemailer.createTransport({
+    host: '127.0.0.1',
+    port,
+    secure: false,
+    requireTLS: true,
+    pool: true,
+    maxConnections: connections,
+    maxMessages: Infinity,
+    name: 'sender.example-mail.test',
+    tls: ca ? { ca, servername: 'localhost' } : { rejectUnauthorized: false },
+  });
+}
+
+async function phase(transport: Transport, to: string, concurrency: number, durationMs: number): Promise<PhaseResult> {
+  return closedLoop(concurrency, durationMs, async (n) => {
+    const info = await transport.sendMail(message(to, n));
+    return { ok: info.response.startsWith('250'), label: info.response.slice(0, 3) };
+  });
+}
+
+/** The floor: smtp-server with the same TLS and no AUTH, draining and discarding each message. */
+async function startFloor(key: string, cert: string): Promise<{ port: number; close(): Promise<void> }> {
+  const server = new SMTPServer({
+    key,
+    cert,
+    authOptional: true,
+    disabledCommands: ['AUTH'],
+    size: 40 * 1024 * 1024,
+    onData: (stream, _session, callback) => {
+      stream.on('data', () => undefined);
+      stream.on('end', () => callback(null, 'Ok: discarded'));
+    },
+    logger: false,
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as { port: number }).port;
+  return { port, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+async function main() {
+  const scratch = mkdtempSync(join(tmpdir(), 'bench-inbound-'));
+  const loadBefore = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const meter = COST ? costSession(scratch) : undefined;
+  log('starting an in-memory local cloud');
+  const stack = await spawnStack({ dataDir: scratch, inMemory: true, timeoutMs: 120_000, env: { LOCAL_TASK_PERIOD_MS: '60000', ...meter?.stackEnv() } });
+  try {
+    const info = readStackFile(scratch)! as ReturnType<typeof readStackFile> & { mx?: string; smtp_ca_file?: string };
+    Object.assign(process.env, info!.env);
+    const services = buildServices(loadConfig(process.env));
+    const [, mxPort] = (info!.mx ?? '').split(':');
+    const ca = info!.smtp_ca_file ? readFileSync(info!.smtp_ca_file) : undefined;
+    // The floor uses the MX's own certificate (the relay task's), so both sides do the same TLS work.
+    const floorKey = readFileSync(join(scratch, 'smtp-relay', 'server-key.pem'), 'utf8');
+    const floorCert = readFileSync(join(scratch, 'smtp-relay', 'server-cert.pem'), 'utf8');
+
+    // Fixtures: an account with a verified receiving domain; the sender's SPF allows loopback.
+    const suffix = Math.random().toString(36).slice(2, 8);
+    const { secret } = await createAccount(services, { email: `bench-${suffix}@example.com`, plan: 'dedicated', paymentMethod: true, tenants: false });
+    const http = new HttpClient(stack.apiUrl, 4);
+    const call = jsonCaller(http, { authorization: `Bearer ${secret}`, 'content-type': 'application/json' });
+    const { domain } = await call('POST', '/domains', { name: `bench-${suffix}.example-mail.test`, inbound_enabled: true });
+    for (const record of domain.records as { type: string; name: string; value: string; priority?: number }[]) {
+      await call('PUT', '/_local/dns/records', { name: record.name, type: record.type, values: [record.type === 'MX' ? `${record.priority ?? 10} ${record.value}` : record.value] });
+    }
+    await call('PUT', '/_local/dns/records', { name: 'sender.example-mail.test', type: 'TXT', values: ['v=spf1 ip4:127.0.0.0/8 -all'] });
+    if ((await call('POST', `/domains/${domain.id}`, { action: 'verify' })).domain.status !== 'verified') throw new Error('domain did not verify');
+    const to = `support@${domain.inbound_subdomain as string}`;
+    const floor = await startFloor(floorKey, floorCert);
+    const pids = descendants(stack.child.pid!);
+    const control = new SQSClient({ region: info!.env.AWS_REGION ?? 'us-east-1', endpoint: info!.env.AWS_ENDPOINT_URL_SQS });
+    const pipeline = pipelineProbe(control, Object.values(QUEUES).map((queue) => info!.env[queue.envVar]).filter((url): url is string => Boolean(url)));
+
+    const warm = pool(Number(mxPort), ca, 8);
+    log(`warm-up ${WARMUP_MS / 1000} s`);
+    await phase(warm, to, 8, WARMUP_MS);
+    warm.close();
+    await pipeline.drain();
+
+    const rows: string[][] = [];
+    const costs: { c: number; messages: number; cost: Cost }[] = [];
+    for (const c of CONCURRENCY) {
+      const mx = pool(Number(mxPort), ca, c);
+      const costMark = await meter?.mark(stack.apiUrl);
+      const cpuBefore = cpuSecondsByCommand(pids);
+      const started = performance.now();
+      log(`MX c=${c}`);
+      const r = await phase(mx, to, c, DURATION_MS);
+      mx.close();
+      await pipeline.drain();
+      const throughMs = performance.now() - started;
+      const stackCpu = Object.values(diffCpu(cpuSecondsByCommand(pids), cpuBefore)).reduce((a, b) => a + b, 0);
+      if (meter && costMark) costs.push({ c, messages: r.ok, cost: await meter.since(costMark, stack.apiUrl, { emails: r.ok, apiRequests: 0 }) });
+      const floorPool = pool(floor.port, undefined, c);
+      log(`floor c=${c}`);
+      const f = await phase(floorPool, to, c, DURATION_MS);
+      floorPool.close();
+      const [rs, fs] = [summarise(r.latencies), summarise(f.latencies)];
+      const [rRate, fRate] = [(r.ok / r.elapsedMs) * 1000, (f.ok / f.elapsedMs) * 1000];
+      rows.push([
+        String(c),
+        ms(rRate),
+        `${ms(rs.p50)} / ${ms(rs.p95)} / ${ms(rs.p99)}`,
+        ms((r.ok / throughMs) * 1000),
+        ms(fRate),
+        `${ms(fs.p50)} / ${ms(fs.p95)} / ${ms(fs.p99)}`,
+        `${(rRate / fRate).toFixed(2)} (${rRate / fRate >= INBOUND_FLOOR_GOAL ? 'PASS' : 'MISS'})`,
+        ms((stackCpu * 1000) / Math.max(1, r.ok)),
+        r.errors ? JSON.stringify(r.outcomes) : '0',
+      ]);
+    }
+    await floor.close();
+    control.destroy();
+
+    // Every message accepted was recorded: the account's received emails against what the MX accepted.
+    const loadAfter = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+    console.log(`\nInbound benchmark: ${DURATION_MS / 1000} s per phase, ~5 KB messages (text + HTML) to ${to.replace(/^[^@]+/, 'support')}, nodemailer pooled STARTTLS (no AUTH).`);
+    console.log(`Load average before ${loadBefore}, after ${loadAfter}.\n`);
+    console.log(
+      table(['c', 'MX msg/s (250)', 'MX p50 / p95 / p99 ms', 'received msg/s (first to drained)', 'floor msg/s', 'floor p50 / p95 / p99 ms', `MX / floor (goal ${INBOUND_FLOOR_GOAL})`, 'stack CPU ms/msg (to drained)', 'errors'], rows),
+    );
+    console.log('\nThe floor is a bare smtp-server (same TLS certificate and client) that discards each message: what SMTP itself costs here.');
+    if (costs.length > 0) {
+      console.log("\nCost per million received messages beyond fixed costs (--cost; each MX phase's messages until the pipeline drained):");
+      for (const { c, messages, cost } of costs) {
+        console.log('');
+        printCostTable((line = '') => console.log(line), `MX c=${c} (${messages} messages):`, cost);
+      }
+      console.log('');
+      printPrices((line = '') => console.log(line));
+    }
+  } finally {
+    await stack.stop('SIGINT');
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
