@@ -19,10 +19,11 @@ import { newRun, type Run, type StepResult } from '../../shared/domain/automatio
 import type { Step } from '../../shared/domain/automations/automation';
 import { stack } from './harness/stack';
 
-const steps = [
-  { key: 'hello', type: 'send_email', from: 'a@acme.test', subject: 'Hi', text: 'Welcome' },
+// As a definition stores them (validate.ts fills a send's `to`), so the run store reads them back.
+const steps: Step[] = [
+  { key: 'hello', type: 'send_email', to: ['{{event.email}}'], from: 'a@acme.test', subject: 'Hi', text: 'Welcome' },
   { key: 'later', type: 'delay', duration: '2 days' },
-] as unknown as Step[];
+];
 
 function run(eventId = newId('evt'), at = new Date(), automation = { id: newId('auto'), account_id: newId('acc') }): Run {
   return newRun({

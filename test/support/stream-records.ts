@@ -48,8 +48,11 @@ export function emailItem(id: string, fields: Image = {}): Record<string, any> {
     to: ['r@y.test'],
     cc: [],
     bcc: [],
+    reply_to: [],
     subject: 's',
+    last_event: 'queued',
     tags: [],
+    headers: {},
     created_at: '2026-01-01T00:00:00.000Z',
     ...fields,
   };

@@ -1,23 +1,23 @@
 /** Accounts repository. The owner email is unique across accounts (enforced with a guard item). */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Account } from '../../domain/accounts/account';
+import { accountSchema, type Account } from '../../domain/accounts/account';
 import { ConflictError, NotFoundError } from '../../domain/errors';
 import { batchGetItems } from './batch-get';
+import { decodeItem } from './decode';
 import { keys } from './keys';
-import { cancelledConditionIndexes, isConditionFailure, setChanges, transactWrite, withoutKeys, type Table } from './table';
+import { cancelledConditionIndexes, isConditionFailure, setChanges, transactWrite, type Table } from './table';
 
 export type AccountChanges = Partial<Pick<Account, 'plan' | 'payment_method' | 'tenants_enabled'>>;
 
-export function toAccount(item: Record<string, any>): Account {
-  const { type, ...rest } = withoutKeys(item);
-  return rest as unknown as Account;
+export function toAccount(item: Record<string, unknown>): Account {
+  return decodeItem(accountSchema, item, 'Account');
 }
 
 /**
  * A credential's item (an API key lookup, a dashboard user) and the account it names, in one strongly
  * consistent BatchGetItem: what every authenticated request checks (a removed account is refused at once).
  */
-export async function getWithAccount(table: Table, key: { PK: string; SK: string }, accountId: string): Promise<{ item: Record<string, any> | null; account: Account | null }> {
+export async function getWithAccount(table: Table, key: { PK: string; SK: string }, accountId: string): Promise<{ item: Record<string, unknown> | null; account: Account | null }> {
   const accountKey = keys.account(accountId);
   const items = await batchGetItems(table, [key, accountKey], { consistentRead: true });
   const find = (wanted: { PK: string; SK: string }) => items.find((item) => item.PK === wanted.PK && item.SK === wanted.SK) ?? null;

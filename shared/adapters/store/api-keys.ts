@@ -3,13 +3,16 @@
  * item under the account, and the lookup item keyed by the secret's hash (what authentication reads).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { ApiKey } from '../../domain/api-keys/api-key';
+import * as z from 'zod';
+import { apiKeySchema, type ApiKey } from '../../domain/api-keys/api-key';
+import { modelSchema } from '../../domain/model-schema';
 import type { Account } from '../../domain/accounts/account';
 import { getWithAccount } from './accounts';
+import { decodeItem } from './decode';
 import { keys } from './keys';
 import { queryPage, type PageRequest } from './paginate';
 import type { Page } from './cursor';
-import { withoutKeys, type Table } from './table';
+import type { Table } from './table';
 import type { TenantRef } from './tenant-condition';
 import { deleteCredentialPair, putCredentialPair, tenantCredentialIds } from './credential-pair';
 
@@ -49,16 +52,26 @@ function upgradeLookupItem<T extends Record<string, unknown>>(item: T): T {
   return item.kind === undefined ? { ...item, kind: 'api_key' } : item;
 }
 
+/** The lookup item as its upgrade leaves it; `tenant` and `allowed_domains` absent read as null. */
+const apiKeyLookupSchema = modelSchema<ApiKeyLookup>()(
+  z.object({
+    kind: z.enum(['api_key', 'smtp']),
+    key_id: z.string(),
+    account_id: z.string(),
+    scopes: z.array(z.string()),
+    tenant: z.string().nullable().default(null),
+    allowed_domains: z.array(z.string()).nullable().default(null),
+  }),
+);
+
 /** The lookup item as read (the send path reads it in its own batch). */
-export function toApiKeyLookup(stored: Record<string, any>): ApiKeyLookup {
-  const item = upgradeLookupItem(stored);
-  const { key_id, account_id, scopes, tenant, allowed_domains } = item;
-  return { kind: item.kind === 'smtp' ? 'smtp' : 'api_key', key_id, account_id, scopes, tenant: tenant ?? null, allowed_domains: allowed_domains ?? null };
+export function toApiKeyLookup(stored: Record<string, unknown>): ApiKeyLookup {
+  return decodeItem(apiKeyLookupSchema, upgradeLookupItem(stored), 'ApiKeyLookup');
 }
 
-function toApiKey(item: Record<string, any>): ApiKey {
-  const { secret_hash, type, ...rest } = withoutKeys(item);
-  return rest as unknown as ApiKey;
+/** The listing item without its `secret_hash` (dropped by the schema). */
+function toApiKey(item: Record<string, unknown>): ApiKey {
+  return decodeItem(apiKeySchema, item, 'ApiKey');
 }
 
 export class ApiKeyRepository {

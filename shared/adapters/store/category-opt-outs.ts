@@ -16,15 +16,16 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { mapBounded } from '../../lib/concurrency';
 import { normaliseEmail } from '../../domain/mail/address';
-import { derivedOptOutId, newOptOutId, type CategoryOptOut } from '../../domain/suppressions/model';
+import { categoryOptOutSchema, derivedOptOutId, newOptOutId, type CategoryOptOut } from '../../domain/suppressions/model';
 import { OPT_OUT_CATEGORIES, type OptOutCategory } from '../../domain/suppressions/reasons';
 import type { Page } from './cursor';
+import { decodeItem } from './decode';
 import { keys } from './keys';
 import { batchGetItems } from './batch-get';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import { CLEANUP_PAGE, deleteItems, gsi1PartitionKeys } from './suppressions';
 
-import { isConditionFailure, itemOfRefusedWrite, queryAllWithPrefix, withoutKeys, type Table } from './table';
+import { isConditionFailure, itemOfRefusedWrite, queryAllWithPrefix, type Table } from './table';
 
 /** Adds of one multi-address request in flight at once (as for suppressions). */
 const ADD_CONCURRENCY = 16;
@@ -41,9 +42,8 @@ function upgradeOptOutItem<T extends Record<string, unknown>>(item: T): T {
   return { tenant: null, ...item, id: item.id || derivedOptOutId(String(item.created_at), `${String(item.PK)}/${String(item.SK)}`) };
 }
 
-function toOptOut(item: Record<string, any>): CategoryOptOut {
-  const { type, ...rest } = withoutKeys(upgradeOptOutItem(item));
-  return rest as unknown as CategoryOptOut;
+function toOptOut(item: Record<string, unknown>): CategoryOptOut {
+  return decodeItem(categoryOptOutSchema, upgradeOptOutItem(item), 'CategoryOptOut');
 }
 
 export class CategoryOptOutRepository {

@@ -6,15 +6,15 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Account } from '../../domain/accounts/account';
-import type { DashboardUser } from '../../domain/dashboard/user';
+import { dashboardUserSchema, type DashboardUser } from '../../domain/dashboard/user';
 import { ConflictError } from '../../domain/errors';
 import { getWithAccount } from './accounts';
+import { decodeItem } from './decode';
 import { keys } from './keys';
-import { isConditionFailure, updateIfCondition, withoutKeys, type Table } from './table';
+import { isConditionFailure, updateIfCondition, type Table } from './table';
 
-function toUser(item: Record<string, any>): DashboardUser {
-  const { type, ...rest } = withoutKeys(item);
-  return rest as unknown as DashboardUser;
+function toUser(item: Record<string, unknown>): DashboardUser {
+  return decodeItem(dashboardUserSchema, item, 'DashboardUser');
 }
 
 export class DashboardUserRepository {

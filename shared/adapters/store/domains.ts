@@ -12,13 +12,15 @@
  * on the tenant being live (tenant-condition.ts: nothing is attached to a tenant being deleted).
  */
 import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { DnsRecord, Domain, DomainStatus, ProviderVerification, TlsMode } from '../../domain/domains/domain';
+import * as z from 'zod';
+import { DOMAIN_STATUSES, domainSchema, type DnsRecord, type Domain, type DomainStatus, type ProviderVerification, type TlsMode } from '../../domain/domains/domain';
 import { batchGetItems } from './batch-get';
 import { freeSlotItem, takeSlotItem } from './counters';
+import { decodeItem } from './decode';
 import { keys } from './keys';
 import { queryGsi1NewestFirst, queryPage, type PageRequest } from './paginate';
 import type { Page } from './cursor';
-import { cancelledConditionIndexes, setChanges, transactWrite, updateIfCondition, withNullFields, withoutKeys, withoutNullFields, type Table } from './table';
+import { cancelledConditionIndexes, setChanges, transactWrite, updateIfCondition, withoutNullFields, type Table } from './table';
 import { tenantIsLiveCheck, type TenantRef } from './tenant-condition';
 import type { InboundChange } from '../../domain/domains/inbound-change';
 import { DEFAULT_RECOVERY_BOUNDS, type RecoveryBounds } from '../../domain/reliability/bounds';
@@ -60,9 +62,17 @@ function upgradeClaimItem<T extends Record<string, unknown>>(item: T): T {
   return { ...item, tenant_id: item.tenant_id ?? null };
 }
 
+/** The claim item as its upgrade leaves it (`status` absent on the oldest claims). */
+const claimItemSchema = z.object({
+  domain_id: z.string(),
+  account_id: z.string(),
+  status: z.enum(DOMAIN_STATUSES).optional(),
+  tenant_id: z.string().nullable(),
+});
+
 /** The claim item as read: its owner, and the send-time fields. */
-export function toSenderDomain(stored: Record<string, any>): SenderDomain | { id: string; account_id: string; status: undefined; tenant_id: string | null } {
-  const item = upgradeClaimItem(stored);
+export function toSenderDomain(stored: Record<string, unknown>): SenderDomain | { id: string; account_id: string; status: undefined; tenant_id: string | null } {
+  const item = decodeItem(claimItemSchema, upgradeClaimItem(stored), 'SenderDomain');
   return { id: item.domain_id, account_id: item.account_id, status: item.status, tenant_id: item.tenant_id };
 }
 
@@ -84,13 +94,24 @@ export type DeleteDomainOutcome = 'deleted' | 'changed' | 'not_found';
 /**
  * Absent (not NULL) until set: the late fields are set later with if_not_exists; the owner fields are
  * removed when a domain returns to the account, and `attribute_not_exists(tenant_id)` says "account-wide".
+ * Each reads as null (domainSchema's defaults).
  */
 const LATE_FIELDS = ['verified_at', 'last_checked_at', 'tenant_id', 'tenant', 'provider'] as const;
 
-function toStoredDomain(item: Record<string, any>): StoredDomain {
-  const { dkim_private_key_sealed, type, provider_pending_since, ...rest } = withoutKeys(item);
-  const domain = withNullFields(rest, LATE_FIELDS) as unknown as Domain;
+/** The domain item: the domain, its sealed DKIM key, and the start of the provider's window while it verifies. */
+const domainItemSchema = domainSchema.extend({
+  dkim_private_key_sealed: z.string(),
+  provider_pending_since: z.string().nullable().optional(),
+});
+
+function toStoredDomain(item: Record<string, unknown>): StoredDomain {
+  const { dkim_private_key_sealed, provider_pending_since, ...domain } = decodeItem(domainItemSchema, item, 'Domain');
   return { domain, sealedPrivateKey: dkim_private_key_sealed, providerPendingSince: provider_pending_since ?? null };
+}
+
+/** A domain without its key (a listing, a write's answer): the schema drops `dkim_private_key_sealed`. */
+function toDomain(item: Record<string, unknown>): Domain {
+  return decodeItem(domainSchema, item, 'Domain');
 }
 
 /**
@@ -194,7 +215,7 @@ export class DomainRepository {
 
   /** Every domain of the account (account-wide and tenants'), newest first. */
   list(accountId: string, page: PageRequest): Promise<Page<Domain>> {
-    return queryGsi1NewestFirst(this.table, keys.domainsByAccount(accountId), page, (item) => toStoredDomain(item).domain);
+    return queryGsi1NewestFirst(this.table, keys.domainsByAccount(accountId), page, toDomain);
   }
 
   /** One tenant's domains, newest first (the membership partition, then the domains in one batch). */
@@ -209,7 +230,7 @@ export class DomainRepository {
       (item) => item.SK as string,
     );
     const items = await batchGetItems(this.table, ids.items.map((id) => keys.domain(id)), { consistentRead: true });
-    const byId = new Map(items.map((item) => [item.id as string, toStoredDomain(item).domain]));
+    const byId = new Map(items.map((item) => [item.id as string, toDomain(item)]));
     const domains = ids.items.flatMap((id) => {
       const domain = byId.get(id);
       return domain && domain.tenant_id === tenantId ? [domain] : [];
@@ -258,7 +279,7 @@ export class DomainRepository {
       },
       ConditionExpression: [owner.tenantId ? 'account_id = :account AND tenant_id = :tenant' : 'account_id = :account', ...receiving.conditions].join(' AND '),
     });
-    return item ? toStoredDomain(item).domain : null;
+    return item ? toDomain(item) : null;
   }
 
   /**

@@ -8,7 +8,8 @@
  *   usage_deferred    it owes its account's uncapped usage counters (`usage_deferred`, see usage.ts).
  * Other writes stand for nothing here. An email the relay cannot read (no id, a malformed
  * `usage_deferred`, or one naming counters other than its account's usage counters: the relay can
- * write to every item of the table) stops the batch at its record (stream-record.ts).
+ * write to every item of the table; a scheduled or refused one that does not decode as an Email, a
+ * StoredItemError) stops the batch at its record (stream-record.ts).
  */
 import * as z from 'zod';
 import type { Email } from '../../domain/emails/email';

@@ -3,14 +3,16 @@
  * per-account listing goes through GSI1. Status changes are conditional writes, never read-then-write.
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Email, EmailBody } from '../../domain/emails/email';
+import * as z from 'zod';
+import { emailSchema, type Email, type EmailBody } from '../../domain/emails/email';
 import { parseMailbox } from '../../domain/mail/address';
 import { EVENT_RANK, statusesBefore, type DeliveryOutcome, type EngagementEvent } from '../../domain/emails/outcomes';
 import { firstShardPlan, planShardParts, shardCaps, type ShardPart, type UsageReservation } from '../../domain/accounts/limits';
 import type { IdempotencyRecord, IdempotencyStore } from './idempotency';
+import { decodeItem } from './decode';
 import { keys } from './keys';
-import { deferredUsage, readShardCounts, releaseItems, reserveShardItems, type ReservedCounter } from './usage';
-import { cancelledConditionIndexes, isConditionFailure, transactWrite, updateIfCondition, withNullFields, withoutKeys, withoutNullFields, type Table, type TransactItem } from './table';
+import { deferredUsage, readShardCounts, releaseItems, reservedCounterSchema, reserveShardItems, type ReservedCounter } from './usage';
+import { cancelledConditionIndexes, isConditionFailure, transactWrite, updateIfCondition, withoutNullFields, type Table, type TransactItem } from './table';
 import { acceptedDueAt, claimedDueAt, DEFAULT_RECOVERY_BOUNDS, sentDueAt, type RecoveryBounds } from '../../domain/reliability/bounds';
 import { dueAttributes, REMOVE_DUE, setDue } from './due-index';
 import { forgetTenantScheduledItem, TenantScheduledRepository, tenantScheduledItems } from './tenant-scheduled';
@@ -120,19 +122,36 @@ export type ClaimResult = { kind: 'claimed'; stored: StoredEmail } | { kind: 'le
 /** Statuses that end an email's life: it leaves the due index. */
 const FINAL_STATUSES = new Set(['delivered', 'bounced', 'failed', 'cancelled']);
 
-/** Attributes that start empty and are filled by events with if_not_exists, so they are absent (not NULL) until set. */
+/**
+ * Attributes that start empty and are filled by events with if_not_exists, so they are absent (not NULL)
+ * until set; they read as null (emailSchema's defaults).
+ */
 const LATE_FIELDS = ['bounce_reason', 'bounce_type', 'scheduled_at', 'cancelled_at', 'sent_at', 'delivered_at', 'bounced_at', 'tenant', 'tenant_id', 'provider_message_id'] as const;
 
+/**
+ * The email item as the store keeps it: the email, its body (inline, or the blob's key), the raw
+ * message's blob (SMTP relay) and the internals. Dropped: the send bookkeeping only conditions and the
+ * outbox read (`last_event_rank`, `send_attempts`, `usage_deferred`, the SES recipient tallies
+ * `ses_reached` / `ses_refused` / `ses_refusal`), and `updated_at`, which reschedules, cancellations and
+ * the reconciler write but the Email model does not have.
+ */
+const emailItemSchema = emailSchema.extend({
+  body: z.object({ html: z.string().optional(), text: z.string().optional() }).optional(),
+  body_blob_key: z.string().optional(),
+  mime_blob_key: z.string().optional(),
+  schedule_version: z.number().optional(),
+  usage_reserved: z.object({ entries: z.array(reservedCounterSchema), count: z.number() }).optional(),
+  send_lease_until: z.number().optional(),
+  suppressed_event: z.record(z.string(), z.unknown()).optional(),
+});
 
-export function toStoredEmail(item: Record<string, any>): StoredEmail {
-  const { body, body_blob_key, mime_blob_key, last_event_rank, send_lease_until, send_attempts, type, schedule_version, usage_reserved, usage_deferred, suppressed_event, ses_reached, ses_refused, ses_refusal, ...rest } =
-    withoutKeys(item);
-  const email = withNullFields(rest, LATE_FIELDS) as unknown as Email;
+export function toStoredEmail(item: Record<string, unknown>): StoredEmail {
+  const { body, body_blob_key, mime_blob_key, schedule_version, usage_reserved, send_lease_until, suppressed_event, ...email } = decodeItem(emailItemSchema, item, 'Email');
   return {
     email,
-    body: body_blob_key ? { blobKey: body_blob_key } : { inline: (body ?? {}) as EmailBody },
-    ...(typeof mime_blob_key === 'string' ? { mime: { blobKey: mime_blob_key } } : {}),
-    internals: { schedule_version, usage_reserved, ...(typeof send_lease_until === 'number' ? { send_lease_until } : {}), ...(suppressed_event ? { suppressed_event } : {}) },
+    body: body_blob_key ? { blobKey: body_blob_key } : { inline: body ?? {} },
+    ...(mime_blob_key !== undefined ? { mime: { blobKey: mime_blob_key } } : {}),
+    internals: { schedule_version, usage_reserved, ...(send_lease_until !== undefined ? { send_lease_until } : {}), ...(suppressed_event ? { suppressed_event } : {}) },
   };
 }
 

@@ -8,11 +8,12 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from '../../domain/ids';
-import type { ReceivedEmail } from '../../domain/inbound/received-email';
+import { receivedEmailSchema, type ReceivedEmail } from '../../domain/inbound/received-email';
 import type { Page } from './cursor';
+import { decodeItem } from './decode';
 import { keys } from './keys';
 import { queryPage, type PageRequest } from './paginate';
-import { isConditionFailure, withoutKeys, type Table } from './table';
+import { isConditionFailure, type Table } from './table';
 
 export type CreateReceivedOutcome = 'created' | 'exists';
 
@@ -31,9 +32,21 @@ export function bareAddress(value: string): string {
   return (angle ? angle[1]! : value).trim().toLowerCase();
 }
 
-function toReceivedEmail(item: Record<string, any>): ReceivedEmail {
-  const { type: _type, search_to: _searchTo, from_address: _fromAddress, ...rest } = withoutKeys(item);
-  return rest as unknown as ReceivedEmail;
+/**
+ * Items written from fce01bc to e6a0bc4 (2026-11-23, the first day of inbound) have `body_bytes` (html
+ * and text together) instead of each body's size (`html_bytes`, `text_bytes`): which of the two bodies the
+ * message had is unknown, so both read as absent (null) and the message stays readable through its raw
+ * download link, instead of failing to decode.
+ */
+function upgradeReceivedItem(item: Record<string, unknown>): Record<string, unknown> {
+  if (!('body_bytes' in item) || 'html_bytes' in item || 'text_bytes' in item) return item;
+  const { body_bytes: _bodyBytes, ...rest } = item;
+  return { ...rest, html_bytes: null, text_bytes: null };
+}
+
+/** The record without the listing's search copies (`search_to`, `from_address`: dropped by the schema). */
+function toReceivedEmail(item: Record<string, unknown>): ReceivedEmail {
+  return decodeItem(receivedEmailSchema, upgradeReceivedItem(item), 'ReceivedEmail');
 }
 
 export class ReceivedEmailRepository {

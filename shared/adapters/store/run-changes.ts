@@ -9,26 +9,35 @@
  * Removals stand for nothing. Any other write the worker is handed must be a run's: one whose new image
  * is not a run can never be relayed and stops the batch (stream-record.ts).
  */
-import * as z from 'zod';
 import { leftStepPending, type Run } from '../../domain/automations/run';
+import { StoredItemError } from './decode';
 import { runFromItem } from './runs';
-import { parseImage, type StreamReader, type StreamWrite } from './stream-record';
+import { MalformedImage, type StreamReader, type StreamWrite } from './stream-record';
 
 export type RunChange =
   | { kind: 'run_started'; run: Run }
   | { kind: 'run_changed'; before: Run; after: Run }
   | { kind: 'run_step_pending'; run_id: string; step_index: number };
 
-const runImage = z.looseObject(
-  { type: z.literal('run'), id: z.string(), history: z.array(z.unknown()), steps: z.array(z.unknown()) },
-  'a run record without a readable run image',
-);
+const UNREADABLE = 'a run record without a readable run image';
+
+/** The run an image holds (decoded once), or why it holds none. */
+function runOf(image: Record<string, unknown> | undefined): Run | { unreadable: string } {
+  if (image?.type !== 'run') return { unreadable: UNREADABLE };
+  try {
+    return runFromItem(image);
+  } catch (error) {
+    if (error instanceof StoredItemError) return { unreadable: `${UNREADABLE}: ${error.problems.join('; ')}` };
+    throw error;
+  }
+}
 
 function changesOf(write: StreamWrite): RunChange[] {
   if (write.eventName === 'REMOVE') return [];
-  const after = runFromItem(parseImage(runImage, write.newImage));
-  const old = write.eventName === 'MODIFY' ? runImage.safeParse(write.oldImage) : null;
-  const before = old?.success ? runFromItem(old.data) : null;
+  const after = runOf(write.newImage);
+  if ('unreadable' in after) throw new MalformedImage(after.unreadable);
+  const old = write.eventName === 'MODIFY' ? runOf(write.oldImage) : null;
+  const before = old === null || 'unreadable' in old ? null : old;
   const changes: RunChange[] = [];
   if (write.eventName === 'INSERT') changes.push({ kind: 'run_started', run: after });
   else if (before) changes.push({ kind: 'run_changed', before, after });

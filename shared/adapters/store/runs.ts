@@ -16,14 +16,15 @@
  *    never handed over, a dead attempt's lease, a delay whose firing was lost).
  */
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Run, RunStatus, StepResult } from '../../domain/automations/run';
+import { runSchema, type Run, type RunStatus, type StepResult } from '../../domain/automations/run';
 import type { RecoveryBounds } from '../../domain/reliability/bounds';
 import { DEFAULT_RECOVERY_BOUNDS } from '../../domain/reliability/bounds';
 import type { Page } from './cursor';
+import { decodeItem } from './decode';
 import { dueAttributes, REMOVE_DUE, setDue } from './due-index';
 import { keys } from './keys';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
-import { isConditionFailure, updateIfCondition, withNullFields, withoutKeys, withoutNullFields, type Table } from './table';
+import { isConditionFailure, updateIfCondition, withoutNullFields, type Table } from './table';
 
 export type StartRunOutcome = { kind: 'started' } | { kind: 'exists' };
 export type ClaimStepOutcome = { kind: 'claimed'; run: Run } | { kind: 'not_claimable' };
@@ -31,13 +32,12 @@ export type ClaimStepOutcome = { kind: 'claimed'; run: Run } | { kind: 'not_clai
 /** What finishing a step leads to: the next step (pending), or the end of the run. */
 export type StepOutcome = { next: number } | { end: 'completed' } | { end: 'failed'; error: string };
 
-/** Attributes absent until set (a later write fills them with if_not_exists): null on read. */
+/** Attributes absent until set (a later write fills them with if_not_exists): null on read (runSchema's defaults). */
 export const RUN_LATE_FIELDS = ['lease_until', 'step_started_at', 'wake_at', 'waiting_for', 'ended_at', 'error'] as const;
 
-/** A run item (as read, or a stream image unmarshalled) as the Run it holds. */
+/** A run item (as read, or a stream image unmarshalled) as the Run it holds; StoredItemError when it holds none. */
 export function runFromItem(item: Record<string, unknown>): Run {
-  const { type: _type, ...rest } = withoutKeys(item);
-  return withNullFields(rest, RUN_LATE_FIELDS) as unknown as Run;
+  return decodeItem(runSchema, item, 'Run');
 }
 
 /** Most running runs of one user POST /events looks at (a user rarely has more than a handful). */
@@ -93,7 +93,7 @@ export class RunRepository {
    */
   async runningForSubject(accountId: string, subject: string): Promise<Run[]> {
     const runs: Run[] = [];
-    let start: Record<string, any> | undefined;
+    let start: Record<string, unknown> | undefined;
     do {
       const page = await this.table.client.send(
         new QueryCommand({

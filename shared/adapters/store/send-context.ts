@@ -16,7 +16,7 @@ import { toSenderDomain, type SenderDomain } from './domains';
 import { toIdempotencyRecord, type IdempotencyRecord, idempotencyKeyOf } from './idempotency';
 import { keys } from './keys';
 import type { Table } from './table';
-import { toStoredTenant, type StoredTenant } from './tenants';
+import { toStoredTenant, toTenantAlias, type StoredTenant } from './tenants';
 
 export interface SendContextQuery {
   accountId: string;
@@ -106,7 +106,7 @@ export class SendContextReader {
       else if (what.kind === 'optout') optedOut.add(what.address!);
       else if (what.kind === 'idempotency') context.idempotency = toIdempotencyRecord(item, query.now);
       else if (what.kind === 'tenant') context.tenants.push(toStoredTenant(item));
-      else if (what.kind === 'tenant_alias') context.tenantAliases.push({ id: what.address!, account_id: item.account_id, external_id: item.external_id });
+      else if (what.kind === 'tenant_alias') context.tenantAliases.push(toTenantAlias(item));
     }
     const inRequestOrder = (found: Set<string>) => [...new Set(query.recipients)].filter((address) => found.has(normaliseEmail(address)));
     context.suppressed = inRequestOrder(suppressed);

@@ -6,9 +6,12 @@
  * so a signed-out session can never be brought back by a late refresh.
  */
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
 import type { SessionTimes } from '../../domain/dashboard/session-policy';
+import { modelSchema } from '../../domain/model-schema';
+import { decodeItem } from './decode';
 import { keys } from './keys';
-import { updateIfCondition, withoutKeys, type Table } from './table';
+import { updateIfCondition, type Table } from './table';
 
 export interface StoredSession extends SessionTimes {
   user_id: string;
@@ -17,9 +20,23 @@ export interface StoredSession extends SessionTimes {
   csrf_token: string;
 }
 
-function toSession(item: Record<string, any>): StoredSession {
-  const { type, ...rest } = withoutKeys(item);
-  return { ...(rest as unknown as StoredSession), ttl: Number(item.ttl) };
+/** The session item (its TTL, epoch seconds, is a number attribute: the document client reads it as one). */
+const storedSessionSchema = modelSchema<StoredSession>()(
+  z.object({
+    user_id: z.string(),
+    user_email: z.string(),
+    account_id: z.string(),
+    csrf_token: z.string(),
+    created_at: z.string(),
+    last_seen_at: z.string(),
+    expires_at: z.string(),
+    idle_expires_at: z.string(),
+    ttl: z.number(),
+  }),
+);
+
+function toSession(item: Record<string, unknown>): StoredSession {
+  return decodeItem(storedSessionSchema, item, 'StoredSession');
 }
 
 export class SessionRepository {

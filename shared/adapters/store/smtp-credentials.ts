@@ -5,13 +5,14 @@
  * BatchGetItem read exactly as they read an API key's.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { SMTP_CREDENTIAL_SCOPES, type SmtpCredential } from '../../domain/smtp-credentials/smtp-credential';
+import { SMTP_CREDENTIAL_SCOPES, smtpCredentialSchema, type SmtpCredential } from '../../domain/smtp-credentials/smtp-credential';
 import type { ApiKeyLookup } from './api-keys';
 import { deleteCredentialPair, putCredentialPair, tenantCredentialIds } from './credential-pair';
 import type { Page } from './cursor';
+import { decodeItem } from './decode';
 import { keys } from './keys';
 import { queryPage, type PageRequest } from './paginate';
-import { isConditionFailure, withoutKeys, type Table } from './table';
+import { isConditionFailure, type Table } from './table';
 import type { TenantRef } from './tenant-condition';
 
 function listingItem(credential: SmtpCredential, hash: string) {
@@ -30,9 +31,9 @@ function lookupItem(credential: SmtpCredential, hash: string) {
   return { ...keys.apiKeyHash(hash), type: 'api_key_lookup', ...lookup };
 }
 
-function toSmtpCredential(item: Record<string, any>): SmtpCredential {
-  const { secret_hash: _hash, type: _type, ...rest } = withoutKeys(item);
-  return { ...(rest as unknown as SmtpCredential), last_used_at: (rest.last_used_at as string | undefined) ?? null };
+/** The listing item without its `secret_hash` (dropped by the schema); `last_used_at` absent until the first AUTH reads as null. */
+function toSmtpCredential(item: Record<string, unknown>): SmtpCredential {
+  return decodeItem(smtpCredentialSchema, item, 'SmtpCredential');
 }
 
 export class SmtpCredentialRepository {

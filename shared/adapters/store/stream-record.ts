@@ -14,6 +14,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import * as z from 'zod';
+import { StoredItemError } from './decode';
 
 /** What a reader sees of one record: the write, its item before and after. Never leaves the store. */
 export interface StreamWrite {
@@ -33,7 +34,7 @@ export class MalformedImage extends Error {
 export interface StreamReader<C> {
   /** What a malformed record does to the batch (see the top of this file). */
   readonly onMalformed: 'stop' | 'skip';
-  /** Throws MalformedImage for a write it should read and cannot. */
+  /** Throws MalformedImage (or a model's StoredItemError, decode.ts) for a write it should read and cannot. */
   changesOf(write: StreamWrite): C[];
 }
 
@@ -105,7 +106,7 @@ export function decodeStreamRecord<C>(record: DynamoDBRecord, reader: StreamRead
   try {
     return { record: { sequenceNumber: dynamodb.SequenceNumber, eventId, changes: reader.changesOf(write) } };
   } catch (error) {
-    if (!(error instanceof MalformedImage)) throw error;
+    if (!(error instanceof MalformedImage) && !(error instanceof StoredItemError)) throw error;
     const malformed = { reason: error.message, keys: keysOf(record) };
     return reader.onMalformed === 'skip' ? { record: { sequenceNumber: dynamodb.SequenceNumber, eventId, changes: [] }, malformed } : { malformed };
   }

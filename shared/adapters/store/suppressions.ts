@@ -4,14 +4,15 @@
  * (again, or concurrently) never creates a second record: the existing one is returned instead.
  */
 import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Suppression } from '../../domain/suppressions/model';
+import { suppressionSchema, type Suppression } from '../../domain/suppressions/model';
 import type { SuppressionReason } from '../../domain/suppressions/reasons';
 import { normaliseEmail } from '../../domain/mail/address';
 import type { Page } from './cursor';
 import { mapBounded } from '../../lib/concurrency';
+import { decodeItem } from './decode';
 import { keys } from './keys';
 import { queryPage, type PageRequest } from './paginate';
-import { isConditionFailure, itemOfRefusedWrite, withoutKeys, type Table } from './table';
+import { isConditionFailure, itemOfRefusedWrite, type Table } from './table';
 import { batchGetItems } from './batch-get';
 
 /** Adds of one multi-address request in flight at once. */
@@ -26,7 +27,7 @@ export const CLEANUP_PAGE = 100;
  */
 export async function deleteItems(table: Table, itemKeys: readonly Record<string, string>[]): Promise<void> {
   for (let i = 0; i < itemKeys.length; i += 25) {
-    let pending: Record<string, any>[] = itemKeys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
+    let pending: Record<string, unknown>[] = itemKeys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
     for (let attempt = 1; pending.length > 0; attempt++) {
       if (attempt > 8) throw new Error(`BatchWriteItem left ${pending.length} deletes unprocessed`);
       if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** attempt));
@@ -51,9 +52,9 @@ export async function gsi1PartitionKeys(table: Table, partition: string, limit: 
   return (result.Items ?? []).map((item) => ({ PK: item.PK as string, SK: item.SK as string }));
 }
 
-function toSuppression(item: Record<string, any>): Suppression {
-  const { type, ...rest } = withoutKeys(item);
-  return { tenant: null, ...rest } as unknown as Suppression;
+/** An account-wide entry may have no `tenant` attribute: null (the schema's default). */
+function toSuppression(item: Record<string, unknown>): Suppression {
+  return decodeItem(suppressionSchema, item, 'Suppression');
 }
 
 export { batchGetItems } from './batch-get';

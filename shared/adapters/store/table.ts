@@ -18,7 +18,7 @@ export function isConditionFailure(error: unknown): boolean {
  * The item a write refused by its condition answers with `ReturnValuesOnConditionCheckFailure: 'ALL_OLD'`
  * (null when there was none): the document client leaves it in DynamoDB's wire form, so it is unmarshalled.
  */
-export function itemOfRefusedWrite(error: unknown): Record<string, any> | null {
+export function itemOfRefusedWrite(error: unknown): Record<string, unknown> | null {
   const item = (error as { Item?: Record<string, unknown> } | null)?.Item;
   if (!item) return null;
   const wire = Object.values(item).every((value) => value !== null && typeof value === 'object' && Object.keys(value).length === 1 && /^(S|N|B|BOOL|NULL|M|L|SS|NS|BS)$/.test(Object.keys(value)[0]!));
@@ -87,7 +87,7 @@ export function setChanges(changes: Record<string, unknown>, now: string) {
 }
 
 /** An UpdateItem whose condition may fail: the item as returned (ALL_NEW unless said), or null. */
-export async function updateIfCondition(table: Table, input: Omit<UpdateCommandInput, 'TableName'>): Promise<Record<string, any> | null> {
+export async function updateIfCondition(table: Table, input: Omit<UpdateCommandInput, 'TableName'>): Promise<Record<string, unknown> | null> {
   try {
     const result = await table.client.send(new UpdateCommand({ ReturnValues: 'ALL_NEW', ...input, TableName: table.name }));
     return result.Attributes ?? {};
@@ -99,7 +99,8 @@ export async function updateIfCondition(table: Table, input: Omit<UpdateCommandI
 
 /**
  * Attributes a later write fills with `if_not_exists` must be absent, not NULL, until then (NULL is
- * "exists"). These two map a model's nulls to absence on write and back on read.
+ * "exists"). This maps a model's nulls to absence on write; on read, the model's schema maps absence
+ * back to null (`.nullable().default(null)`: decode.ts).
  */
 export function withoutNullFields<T extends object>(model: T, fields: readonly string[]): Record<string, unknown> {
   const item = { ...model } as Record<string, unknown>;
@@ -107,12 +108,8 @@ export function withoutNullFields<T extends object>(model: T, fields: readonly s
   return item;
 }
 
-export function withNullFields(item: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
-  return { ...Object.fromEntries(fields.map((field) => [field, null])), ...item };
-}
-
 /** Every item a query matches, all pages (for sets known to be small: an account's webhooks, a tenant's credentials). */
-export async function queryAll<T>(table: Table, input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>, map: (item: Record<string, any>) => T): Promise<T[]> {
+export async function queryAll<T>(table: Table, input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>, map: (item: Record<string, unknown>) => T): Promise<T[]> {
   const found: T[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -124,6 +121,6 @@ export async function queryAll<T>(table: Table, input: Omit<QueryCommandInput, '
 }
 
 /** Every item of partition `PK` whose sort key starts with `SKPrefix`, all pages, strongly consistent (for small sets). */
-export function queryAllWithPrefix<T>(table: Table, { PK, SKPrefix }: { PK: string; SKPrefix: string }, map: (item: Record<string, any>) => T): Promise<T[]> {
+export function queryAllWithPrefix<T>(table: Table, { PK, SKPrefix }: { PK: string; SKPrefix: string }, map: (item: Record<string, unknown>) => T): Promise<T[]> {
   return queryAll(table, { KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix }, ConsistentRead: true }, map);
 }

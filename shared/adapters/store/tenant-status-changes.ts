@@ -6,8 +6,7 @@
  * Other writes (the same status, a tenant being deleted, inserts and removals, other items) stand for
  * nothing here; a moved tenant whose fields are not a tenant's is skipped (stream-record.ts).
  */
-import * as z from 'zod';
-import { TENANT_STATUSES } from '../../domain/tenants/tenant';
+import { tenantSchema } from '../../domain/tenants/tenant';
 import type { TenantEventFields } from '../../domain/webhooks/tenant-event-data';
 import { parseImage, type StreamReader, type StreamWrite } from './stream-record';
 
@@ -16,17 +15,7 @@ export type ChangedTenant = TenantEventFields & { account_id: string };
 
 export type TenantStatusChange = { kind: 'tenant_paused' | 'tenant_resumed'; tenant: ChangedTenant };
 
-const changedTenant = z.object({
-  id: z.string(),
-  account_id: z.string(),
-  external_id: z.string(),
-  name: z.string(),
-  status: z.enum(TENANT_STATUSES),
-  paused_reason: z.string().nullable(),
-  paused_at: z.string().nullable(),
-  pause_source: z.enum(['manual', 'automated']).nullable(),
-  updated_at: z.string(),
-});
+const changedTenant = tenantSchema.pick({ id: true, account_id: true, external_id: true, name: true, status: true, paused_reason: true, paused_at: true, pause_source: true, updated_at: true });
 
 function changesOf(write: StreamWrite): TenantStatusChange[] {
   const { newImage: after, oldImage: before } = write;

@@ -19,14 +19,16 @@
  * tenant opened before that; the sweep skips a tenant that has it.
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
 import type { RampState } from '../../domain/tenants/ramp';
-import type { Tenant, TenantStatus } from '../../domain/tenants/tenant';
+import { tenantSchema, type Tenant, type TenantStatus } from '../../domain/tenants/tenant';
 import { batchGetItems } from './batch-get';
 import { freeSlotItem, takeSlotItem } from './counters';
 import type { Page } from './cursor';
+import { decodeItem } from './decode';
 import { keys } from './keys';
 import { queryPage, type PageRequest } from './paginate';
-import { cancelledConditionIndexes, setChanges, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
+import { cancelledConditionIndexes, setChanges, transactWrite, updateIfCondition, type Table } from './table';
 
 export const TENANT_COUNTER = 'TENANTS';
 
@@ -57,12 +59,22 @@ function upgradeTenantItem<T extends Record<string, unknown>>(item: T): T & { ra
   };
 }
 
+/**
+ * The tenant item as its upgrade leaves it: the tenant and the store's bookkeeping (the ramp, `deleting`
+ * while a deletion runs, `ses_tls_twin`). `webhook_ids`, the endpoints' bookkeeping, is read by
+ * webhookIdsOf alone (the schema drops it).
+ */
+const tenantItemSchema = tenantSchema.extend({
+  ramp_stage: z.number(),
+  ramp_day: z.string(),
+  ses_tls_twin: z.boolean(),
+  deleting: z.boolean().optional(),
+});
+
 /** The tenant item as read (the send path reads it in its own batch). */
-export function toStoredTenant(item: Record<string, any>): StoredTenant {
-  // webhook_ids is bookkeeping of the endpoints (webhookIdsOf), not part of the tenant.
-  const { type, deleting, ramp_stage, ramp_day, webhook_ids: _webhooks, ses_tls_twin, ...rest } = withoutKeys(upgradeTenantItem(item));
-  const tenant = rest as unknown as Tenant;
-  return { tenant, ramp: { stage: Number(ramp_stage), day: String(ramp_day) }, deleting: deleting === true, sesTlsTwin: ses_tls_twin };
+export function toStoredTenant(item: Record<string, unknown>): StoredTenant {
+  const { ramp_stage, ramp_day, ses_tls_twin, deleting, ...tenant } = decodeItem(tenantItemSchema, upgradeTenantItem(item), 'Tenant');
+  return { tenant, ramp: { stage: ramp_stage, day: ramp_day }, deleting: deleting === true, sesTlsTwin: ses_tls_twin };
 }
 
 /** What a tenant id alias says: the tenant's account and external_id. */
@@ -78,7 +90,13 @@ export interface TenantAliasPage {
   next: Record<string, unknown> | null;
 }
 
-const aliasOf = (item: Record<string, any>): TenantAlias => ({ id: String(item.PK).slice('TENANTID#'.length), account_id: item.account_id, external_id: item.external_id });
+const tenantAliasSchema = z.object({ account_id: z.string(), external_id: z.string() });
+
+/** A tenant id alias item (`TENANTID#<ten>`) as the alias it holds. */
+export function toTenantAlias(item: Record<string, unknown>): TenantAlias {
+  const { account_id, external_id } = decodeItem(tenantAliasSchema, item, 'TenantAlias');
+  return { id: String(item.PK).slice('TENANTID#'.length), account_id, external_id };
+}
 
 const TENANT_ID = /^ten_[0-9A-Z]{26}$/;
 
@@ -141,7 +159,8 @@ export class TenantRepository {
     const items = await batchGetItems(this.table, wanted, { consistentRead: true });
     const byExternalId = items.find((item) => item.SK === 'TENANT');
     if (byExternalId) return toStoredTenant(byExternalId);
-    const alias = items.find((item) => item.SK === 'TENANTID');
+    const aliasItem = items.find((item) => item.SK === 'TENANTID');
+    const alias = aliasItem ? toTenantAlias(aliasItem) : null;
     if (!alias || alias.account_id !== accountId) return null;
     const stored = await this.getByExternalId(accountId, alias.external_id);
     return stored && stored.tenant.id === ref ? stored : null;
@@ -180,7 +199,7 @@ export class TenantRepository {
   async aliases(ids: readonly string[]): Promise<Map<string, TenantAlias>> {
     if (ids.length === 0) return new Map();
     const items = await batchGetItems(this.table, ids.map((id) => keys.tenantId(id)), { consistentRead: true });
-    return new Map(items.map((item) => [aliasOf(item).id, aliasOf(item)]));
+    return new Map(items.map((item) => toTenantAlias(item)).map((alias) => [alias.id, alias]));
   }
 
   /** Every tenant's alias, oldest first, a page at a time (GSI1: tenants created before the index carry no entry). */
@@ -195,7 +214,7 @@ export class TenantRepository {
         ...(after ? { ExclusiveStartKey: after } : {}),
       }),
     );
-    return { aliases: (result.Items ?? []).map(aliasOf), next: result.LastEvaluatedKey ?? null };
+    return { aliases: (result.Items ?? []).map(toTenantAlias), next: result.LastEvaluatedKey ?? null };
   }
 
   /** Newest first; `status` filters (the page fills across filtered-out tenants). Deleting tenants are left out. */
@@ -260,10 +279,11 @@ export class TenantRepository {
    * pause keeps its reason and concurrent checks pause once. False when it was not active (or is gone).
    */
   async pauseAutomatically(tenantId: string, reason: string, now: string): Promise<boolean> {
-    const alias = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.tenantId(tenantId), ConsistentRead: true }));
-    if (!alias.Item) return false;
+    const found = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.tenantId(tenantId), ConsistentRead: true }));
+    if (!found.Item) return false;
+    const alias = toTenantAlias(found.Item);
     const item = await updateIfCondition(this.table, {
-      Key: keys.tenant(alias.Item.account_id, alias.Item.external_id),
+      Key: keys.tenant(alias.account_id, alias.external_id),
       UpdateExpression: 'SET #status = :paused, pause_source = :automated, paused_reason = :reason, paused_at = :now, updated_at = :now',
       ConditionExpression: 'attribute_exists(PK) AND id = :id AND #status = :active AND attribute_not_exists(deleting)',
       ExpressionAttributeNames: { '#status': 'status' },

@@ -5,7 +5,9 @@
  * Uncapped ones (paid plans) are not written on the request path at all: the email item carries
  * `usage_deferred` and the outbox relay adds it, once per counter per batch of the table's stream.
  */
+import * as z from 'zod';
 import { shardCaps, type ShardPart, type UsageReservation, type UsageScope } from '../../domain/accounts/limits';
+import { modelSchema } from '../../domain/model-schema';
 import { batchGetItems } from './batch-get';
 import { keys } from './keys';
 import type { Table, TransactItem } from './table';
@@ -18,6 +20,16 @@ export interface ReservedCounter {
   /** Sharded (capped) counters: the places taken per shard. Absent: the unsharded counter. */
   parts?: ShardPart[];
 }
+
+/** A ReservedCounter as an email item keeps it (`usage_reserved.entries`). */
+export const reservedCounterSchema = modelSchema<ReservedCounter>()(
+  z.object({
+    scope: z.union([z.literal('PLAN'), z.literal('SANDBOX'), z.templateLiteral(['TENANT:', z.string()])]),
+    period: z.enum(['DAY', 'MONTH']),
+    periodValue: z.string(),
+    parts: z.array(z.object({ shard: z.number(), n: z.number() })).optional(),
+  }),
+);
 
 /** What an accepted email asks the outbox relay to count (uncapped counters). */
 export interface DeferredUsage {

@@ -9,11 +9,12 @@
  * `failed` or `cancelled` (never from `succeeded`: the receiver acknowledged it already).
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { DELIVERY_RETENTION_DAYS, eventUlidOf, type DeliveryAttempt, type DeliveryStatus, type WebhookDelivery } from '../../domain/webhooks/delivery';
+import { DELIVERY_RETENTION_DAYS, eventUlidOf, webhookDeliverySchema, type DeliveryAttempt, type DeliveryStatus, type WebhookDelivery } from '../../domain/webhooks/delivery';
+import { decodeItem } from './decode';
 import { keys } from './keys';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import type { Page } from './cursor';
-import { isConditionFailure, withoutKeys, type Table } from './table';
+import { isConditionFailure, type Table } from './table';
 import { DEFAULT_RECOVERY_BOUNDS, pendingDeliveryDueAt, type RecoveryBounds } from '../../domain/reliability/bounds';
 import { dueAttributes, REMOVE_DUE, setDue } from './due-index';
 
@@ -27,9 +28,9 @@ export function deliveryTtl(at: string): number {
   return Math.floor(Date.parse(at) / 1000) + RETENTION_SECONDS;
 }
 
-function toDelivery(item: Record<string, any>): WebhookDelivery {
-  const { type, ...rest } = withoutKeys(item);
-  return { attempts: [], next_attempt_at: null, ...rest } as unknown as WebhookDelivery;
+/** A delivery without `attempts` or `next_attempt_at` (none made yet) reads with none and null (the schema's defaults). */
+function toDelivery(item: Record<string, unknown>): WebhookDelivery {
+  return decodeItem(webhookDeliverySchema, item, 'WebhookDelivery');
 }
 
 export class WebhookDeliveryRepository {

@@ -12,13 +12,15 @@
  * per transaction: the endpoint, its slot and at most 98 tenants (MAX_WEBHOOK_TENANTS).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
 import type { EventType } from '../../domain/webhooks/event-types';
-import type { WebhookEndpoint } from '../../domain/webhooks/endpoint';
+import { webhookEndpointSchema, type WebhookEndpoint } from '../../domain/webhooks/endpoint';
+import { decodeItem } from './decode';
 import { freeSlotItem, takeSlotItem } from './counters';
 import { keys } from './keys';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import type { Page } from './cursor';
-import { cancelledConditionIndexes, queryAll, setChanges, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
+import { cancelledConditionIndexes, queryAll, setChanges, transactWrite, updateIfCondition, type Table } from './table';
 import { tenantTakesWebhook, type TenantRef } from './tenant-condition';
 
 export interface StoredWebhook {
@@ -42,13 +44,23 @@ export interface WebhookChanges {
 
 const COUNTER = 'WEBHOOKS';
 
-function toStoredWebhook(item: Record<string, any>): StoredWebhook {
-  const { secret_sealed, type, tenants, ...rest } = withoutKeys(item);
-  const endpoint = { ...rest, tenants: Array.isArray(tenants) && tenants.length ? tenants : null } as unknown as WebhookEndpoint;
-  return { endpoint, sealedSecret: secret_sealed };
+/** The endpoint as stored, and its sealed secret. */
+const storedWebhookSchema = webhookEndpointSchema.extend({ secret_sealed: z.string() });
+
+/** The endpoint without its secret: the schema drops `secret_sealed`. No `tenants` (or none) reads as null: no filter. */
+function toEndpoint(item: Record<string, unknown>): WebhookEndpoint {
+  return unfiltered(decodeItem(webhookEndpointSchema, item, 'WebhookEndpoint'));
 }
 
-const toEndpoint = (item: Record<string, any>) => toStoredWebhook(item).endpoint;
+function toStoredWebhook(item: Record<string, unknown>): StoredWebhook {
+  const { secret_sealed, ...endpoint } = decodeItem(storedWebhookSchema, item, 'WebhookEndpoint');
+  return { endpoint: unfiltered(endpoint), sealedSecret: secret_sealed };
+}
+
+/** An empty filter is no filter (null), as a filter's removal leaves it. */
+function unfiltered(endpoint: WebhookEndpoint): WebhookEndpoint {
+  return endpoint.tenants !== null && endpoint.tenants.length === 0 ? { ...endpoint, tenants: null } : endpoint;
+}
 
 /** The endpoint's Update applying `changes` (a null or empty `tenants` removes the filter), only in this account. */
 function changesUpdate(accountId: string, webhookId: string, changes: WebhookChanges, now: string) {

@@ -1,12 +1,17 @@
-import type { PlanName } from './plans';
+import * as z from 'zod';
+import { PLAN_NAMES } from './plans';
 
-/** An account (a team): the owner of keys, domains, emails. */
-export interface Account {
-  id: string;
-  email: string;
-  plan: PlanName;
-  payment_method: boolean;
-  tenants_enabled: boolean;
-  created_at: string;
-  updated_at: string;
-}
+/**
+ * An account (a team): the owner of keys, domains, emails. The schema of its stored item (the store
+ * decodes with it: shared/adapters/store/accounts.ts) is the single source of the type.
+ */
+export const accountSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  plan: z.enum(PLAN_NAMES),
+  payment_method: z.boolean(),
+  tenants_enabled: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Account = z.output<typeof accountSchema>;

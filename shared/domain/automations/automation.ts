@@ -5,7 +5,10 @@
  * counts the definition's edits (name, trigger, steps); runs will be pinned to the version they started
  * with. Pure.
  */
+import * as z from 'zod';
 import { newId, isId } from '../ids';
+import { CATEGORIES } from '../mail/category';
+import { modelSchema } from '../model-schema';
 import { DAY_MS, MINUTE_MS } from './duration';
 
 export const AUTOMATION_STATUSES = ['draft', 'active', 'paused'] as const;
@@ -105,6 +108,66 @@ export type Condition = ConditionRule | ConditionGroup;
 export type ConditionStep = StepBase & { type: 'condition' } & Condition;
 
 export type Step = SendEmailStep | DelayStep | WaitForEventStep | ConditionStep;
+
+/**
+ * A step as stored (a run's copy of the steps: shared/adapters/store/runs.ts decodes with it): what the
+ * request schemas (./validate.ts) leave after checking and filling defaults, as plain shapes, each checked
+ * against its interface.
+ */
+const stepBase = { key: z.string(), next: z.string().optional() };
+
+const sendEmailStepSchema = modelSchema<SendEmailStep>()(
+  z.object({
+    ...stepBase,
+    type: z.literal('send_email'),
+    to: z.array(z.string()),
+    from: z.string().optional(),
+    reply_to: z.array(z.string()).optional(),
+    subject: z.string().optional(),
+    html: z.string().optional(),
+    text: z.string().optional(),
+    template: z.object({ id: z.string(), variables: z.record(z.string(), z.unknown()).optional() }).optional(),
+    category: z.enum(CATEGORIES).optional(),
+    unsubscribe: z.boolean().optional(),
+    tags: z.array(z.object({ name: z.string(), value: z.string() })).optional(),
+    tenant: z.string().optional(),
+  }),
+);
+
+const delayStepSchema = modelSchema<DelayStep>()(z.object({ ...stepBase, type: z.literal('delay'), duration: z.string() }));
+
+const waitForEventStepSchema = modelSchema<WaitForEventStep>()(
+  z.object({ ...stepBase, type: z.literal('wait_for_event'), event: z.string(), timeout: z.string(), on_timeout: z.string() }),
+);
+
+const conditionRule = {
+  field: z.string(),
+  operator: z.enum(CONDITION_OPERATORS),
+  value: z.union([z.string(), z.number(), z.boolean()]).optional(),
+};
+
+export const conditionSchema: z.ZodType<Condition> = z.union([
+  modelSchema<ConditionRule>()(z.object(conditionRule)),
+  z.object({
+    get all() {
+      return z.array(conditionSchema);
+    },
+  }),
+  z.object({
+    get any() {
+      return z.array(conditionSchema);
+    },
+  }),
+]);
+
+const conditionStepSchemas = [
+  modelSchema<StepBase & { type: 'condition' } & ConditionRule>()(z.object({ ...stepBase, type: z.literal('condition'), ...conditionRule })),
+  modelSchema<StepBase & { type: 'condition'; all: Condition[] }>()(z.object({ ...stepBase, type: z.literal('condition'), all: z.array(conditionSchema) })),
+  modelSchema<StepBase & { type: 'condition'; any: Condition[] }>()(z.object({ ...stepBase, type: z.literal('condition'), any: z.array(conditionSchema) })),
+] as const;
+
+/** A union, not a discriminated one: the three shapes of a condition step share their `type`. */
+export const stepSchema: z.ZodType<Step> = z.union([sendEmailStepSchema, delayStepSchema, waitForEventStepSchema, ...conditionStepSchemas]);
 
 export interface AutomationDefinition {
   name: string;

@@ -9,12 +9,15 @@
  *               lease_until) -> the next step's pending, or the end; waiting (a delay or a wait for an
  *               event) -> pending when it is due or resumed
  */
+import * as z from 'zod';
 import { deterministicId } from '../ids';
-import type { Step } from './automation';
+import { modelSchema } from '../model-schema';
+import { STEP_TYPES, stepSchema, type Step } from './automation';
 
 export const RUN_STATUSES = ['running', 'completed', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
-export type StepState = 'pending' | 'claimed' | 'waiting';
+export const STEP_STATES = ['pending', 'claimed', 'waiting'] as const;
+export type StepState = (typeof STEP_STATES)[number];
 
 /** The event a run was started by (what `{{event.*}}` and conditions read). */
 export interface RunEvent {
@@ -69,6 +72,56 @@ export interface Run {
   updated_at: string;
   ended_at: string | null;
 }
+
+const runEventSchema = modelSchema<RunEvent>()(
+  z.object({ id: z.string(), name: z.string(), user_id: z.string().nullable(), email: z.string().nullable(), data: z.record(z.string(), z.unknown()), created_at: z.string() }),
+);
+
+const stepResultSchema = modelSchema<StepResult>()(
+  z.object({
+    index: z.number(),
+    key: z.string(),
+    type: z.enum(STEP_TYPES),
+    status: z.enum(['completed', 'failed', 'skipped']),
+    started_at: z.string(),
+    completed_at: z.string(),
+    output: z.record(z.string(), z.unknown()).nullable(),
+    error: z.string().nullable(),
+  }),
+);
+
+/** An attribute absent until set (the store's RUN_LATE_FIELDS, filled with if_not_exists): null in the model. */
+const late = <T extends z.ZodType>(schema: T) => schema.nullable().default(null);
+
+/**
+ * The stored run (shared/adapters/store/runs.ts decodes its items and the stream's images with it),
+ * checked against the interface.
+ */
+export const runSchema = modelSchema<Run>()(
+  z.object({
+    id: z.string(),
+    account_id: z.string(),
+    automation_id: z.string(),
+    automation_name: z.string(),
+    automation_version: z.number(),
+    steps: z.array(stepSchema),
+    event: runEventSchema,
+    subject: z.string().nullable(),
+    status: z.enum(RUN_STATUSES),
+    step_index: z.number(),
+    step_state: z.enum(STEP_STATES),
+    lease_until: late(z.number()),
+    attempt: z.number(),
+    step_started_at: late(z.string()),
+    wake_at: late(z.string()),
+    waiting_for: late(z.string()),
+    history: z.array(stepResultSchema),
+    error: late(z.string()),
+    created_at: z.string(),
+    updated_at: z.string(),
+    ended_at: late(z.string()),
+  }),
+);
 
 /** The result of the step the run is at (`step_index`), as its history records it. */
 export function currentStepResult(

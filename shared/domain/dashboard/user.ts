@@ -3,18 +3,23 @@
  * and a password. Belongs to one account, with the role `owner` (the only role for now: the account's
  * full access). The email is unique per deployment (the store's key), normalised (trimmed, lower-cased).
  */
-export type DashboardRole = 'owner';
+import * as z from 'zod';
 
-export interface DashboardUser {
-  id: string;
-  account_id: string;
-  email: string;
-  role: DashboardRole;
+export const DASHBOARD_ROLES = ['owner'] as const;
+export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
+
+/** The schema of the stored user (the store decodes with it: shared/adapters/store/dashboard-users.ts), the single source of the type. */
+export const dashboardUserSchema = z.object({
+  id: z.string(),
+  account_id: z.string(),
+  email: z.string(),
+  role: z.enum(DASHBOARD_ROLES),
   /** scrypt, PHC string with its parameters (./password-hash.ts). Never leaves the use cases. */
-  password_hash: string;
-  created_at: string;
-  updated_at: string;
-}
+  password_hash: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type DashboardUser = z.output<typeof dashboardUserSchema>;
 
 /** What the dashboard's answers show of a user: everything but the hash. */
 export function toPublicUser(user: DashboardUser) {

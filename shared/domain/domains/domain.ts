@@ -1,4 +1,5 @@
 /** A sending domain, its DNS records and their verification state. */
+import * as z from 'zod';
 
 export const DOMAIN_STATUSES = ['pending', 'verified', 'failed'] as const;
 /**
@@ -10,67 +11,78 @@ export const DOMAIN_STATUSES = ['pending', 'verified', 'failed'] as const;
  */
 export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
 
-export type RecordPurpose = 'ownership' | 'dkim' | 'return_path' | 'spf' | 'dmarc' | 'inbound_mx';
+export const RECORD_PURPOSES = ['ownership', 'dkim', 'return_path', 'spf', 'dmarc', 'inbound_mx'] as const;
+export type RecordPurpose = (typeof RECORD_PURPOSES)[number];
 
-export type RecordStatus = 'pending' | 'verified' | 'not_found' | 'invalid' | 'temporary_failure';
+export const RECORD_STATUSES = ['pending', 'verified', 'not_found', 'invalid', 'temporary_failure'] as const;
+export type RecordStatus = (typeof RECORD_STATUSES)[number];
 
-export interface DnsRecord {
-  purpose: RecordPurpose;
-  type: 'TXT' | 'CNAME' | 'MX';
+export const dnsRecordSchema = z.object({
+  purpose: z.enum(RECORD_PURPOSES),
+  type: z.enum(['TXT', 'CNAME', 'MX']),
   /** Fully qualified host name. */
-  name: string;
+  name: z.string(),
   /** What to publish (for MX: the exchange host). */
-  value: string;
-  priority?: number;
+  value: z.string(),
+  priority: z.number().optional(),
   /** Required to verify the domain (DMARC and the inbound MX are reported, not required). */
-  required: boolean;
-  status: RecordStatus;
+  required: z.boolean(),
+  status: z.enum(RECORD_STATUSES),
   /** Values found at the last check. */
-  found?: string[];
+  found: z.array(z.string()).optional(),
   /** What is wrong and how to fix it, when not verified. */
-  message?: string;
-}
+  message: z.string().optional(),
+});
+export type DnsRecord = z.output<typeof dnsRecordSchema>;
 
 /**
  * The mail provider's own verification of the domain (SES verifies an identity later, once it has seen
  * the DKIM record): the domain becomes `verified` only when this is `verified`.
  */
-export interface ProviderVerification {
-  status: 'pending' | 'verified' | 'failed';
+export const providerVerificationSchema = z.object({
+  status: z.enum(['pending', 'verified', 'failed']),
   /** What the provider reported, and what happens next. */
-  message: string;
-  checked_at: string;
-}
+  message: z.string(),
+  checked_at: z.string(),
+});
+export type ProviderVerification = z.output<typeof providerVerificationSchema>;
 
 export const TLS_MODES = ['opportunistic', 'enforced'] as const;
 export type TlsMode = (typeof TLS_MODES)[number];
 
-export interface Domain {
-  id: string;
-  account_id: string;
-  name: string;
-  status: DomainStatus;
+/**
+ * The schema of the stored domain without its sealed DKIM key (the store decodes with it:
+ * shared/adapters/store/domains.ts), the single source of the type. Absent attributes read as null: the
+ * ones filled later (verified_at, last_checked_at, provider) and the owner fields of an account-wide
+ * domain; a domain stored before inbound existed has no inbound_enabled (off) nor inbound_subdomain.
+ */
+export const domainSchema = z.object({
+  id: z.string(),
+  account_id: z.string(),
+  name: z.string(),
+  status: z.enum(DOMAIN_STATUSES),
   /** The owning tenant's id (ten_...), null when the domain is account-wide. */
-  tenant_id: string | null;
+  tenant_id: z.string().nullable().default(null),
   /** The owning tenant's external_id (immutable, so kept with the id), null when account-wide. */
-  tenant: string | null;
-  records: DnsRecord[];
-  dkim_selector: string;
+  tenant: z.string().nullable().default(null),
+  records: z.array(dnsRecordSchema),
+  dkim_selector: z.string(),
   /** The DKIM public key (base64 SPKI DER), as published in `p=`. */
-  dkim_public_key: string;
-  ownership_token: string;
-  open_tracking: boolean;
-  click_tracking: boolean;
-  tls_mode: TlsMode;
-  inbound_enabled: boolean;
-  inbound_subdomain: string | null;
-  created_at: string;
-  updated_at: string;
-  verified_at: string | null;
-  last_checked_at: string | null;
+  dkim_public_key: z.string(),
+  ownership_token: z.string(),
+  open_tracking: z.boolean(),
+  click_tracking: z.boolean(),
+  tls_mode: z.enum(TLS_MODES),
+  inbound_enabled: z.boolean().default(false),
+  inbound_subdomain: z.string().nullable().default(null),
+  created_at: z.string(),
+  updated_at: z.string(),
+  verified_at: z.string().nullable().default(null),
+  last_checked_at: z.string().nullable().default(null),
   /** Null until the DNS records first all checked out and the domain was registered with the provider. */
-  provider: ProviderVerification | null;
-}
+  provider: providerVerificationSchema.nullable().default(null),
+});
+export type Domain = z.output<typeof domainSchema>;
 
 export function toPublicDomain(domain: Domain) {
   return {

@@ -26,6 +26,7 @@
  */
 import * as z from 'zod';
 import { sesFilenameRefusal } from './ses-content-rules';
+import { modelSchema } from '../model-schema';
 
 export const MAX_ATTACHMENTS = 10;
 /** Per file, decoded. */
@@ -112,6 +113,11 @@ export interface AttachmentRef {
    */
   blob_key?: string;
 }
+
+/** The stored AttachmentRef (an email item's `attachments`), checked against the interface. */
+export const attachmentRefSchema = modelSchema<AttachmentRef>()(
+  z.object({ filename: z.string(), content_type: z.string(), size: z.number(), content_id: z.string().optional(), blob_key: z.string().optional() }),
+);
 
 /** An attachment of an accepted API send (what resolveAttachments returns): its bytes in a blob of their own. */
 export type EmailAttachment = AttachmentRef & { blob_key: string };

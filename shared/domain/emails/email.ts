@@ -1,5 +1,8 @@
 /** The email record and its statuses. */
-import { toPublicAttachment, type AttachmentRef } from './attachments';
+import * as z from 'zod';
+import { CATEGORIES } from '../mail/category';
+import { modelSchema } from '../model-schema';
+import { attachmentRefSchema, toPublicAttachment, type AttachmentRef } from './attachments';
 
 export const EMAIL_STATUSES = ['queued', 'scheduled', 'sent', 'delivered', 'bounced', 'failed', 'cancelled'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
@@ -48,6 +51,49 @@ export interface Email {
   opened_at?: string;
   clicked_at?: string;
 }
+
+/** A late attribute (filled by an event, or an owner the email may not have): absent on the item until set, null in the model. */
+const late = z.string().nullable().default(null);
+
+/**
+ * The stored email as the model (shared/adapters/store/emails.ts decodes its items with it, then takes
+ * the body and the internals apart), checked against the interface: the late attributes (the store's
+ * LATE_FIELDS) read as null while absent.
+ */
+export const emailSchema = modelSchema<Email>()(
+  z.object({
+    id: z.string(),
+    account_id: z.string(),
+    from: z.string(),
+    to: z.array(z.string()),
+    cc: z.array(z.string()),
+    bcc: z.array(z.string()),
+    reply_to: z.array(z.string()),
+    subject: z.string(),
+    status: z.enum(EMAIL_STATUSES),
+    last_event: z.string(),
+    bounce_reason: late,
+    bounce_type: late,
+    tags: z.array(z.object({ name: z.string(), value: z.string() })),
+    headers: z.record(z.string(), z.string()),
+    scheduled_at: late,
+    cancelled_at: late,
+    sent_at: late,
+    delivered_at: late,
+    bounced_at: late,
+    created_at: z.string(),
+    tenant: late,
+    tenant_id: late,
+    category: z.enum(CATEGORIES).optional(),
+    provider_message_id: late,
+    message_id: z.string().optional(),
+    attachments: z.array(attachmentRefSchema).optional(),
+    unsubscribe: z.boolean().optional(),
+    template: z.object({ alias: z.string(), version: z.number() }).optional(),
+    opened_at: z.string().optional(),
+    clicked_at: z.string().optional(),
+  }),
+);
 
 export interface EmailBody {
   html?: string;

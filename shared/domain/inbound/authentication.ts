@@ -3,6 +3,7 @@
  * inbound queue message, recorded and published. The zod schema is the single source of the types. Pure.
  */
 import * as z from 'zod';
+import { modelSchema } from '../model-schema';
 
 export const AUTH_RESULTS = ['pass', 'fail', 'softfail', 'neutral', 'none', 'temperror', 'permerror', 'policy'] as const;
 export type AuthResult = (typeof AUTH_RESULTS)[number];
@@ -25,6 +26,9 @@ export interface Authentication extends AuthenticationChecks {
   /** Why the spam verdict is `spam` ([] when it is not). */
   spam_reasons: string[];
 }
+
+/** The recorded verdicts (a received email's `authentication`), checked against the interface. */
+export const authenticationSchema = modelSchema<Authentication>()(authenticationChecksSchema.extend({ spam_reasons: z.array(z.string()) }));
 
 /** A verdict word from a checker, kept when known, else `neutral` (never trusted blindly). */
 export function toAuthResult(value: unknown): AuthResult {

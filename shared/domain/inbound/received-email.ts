@@ -5,7 +5,9 @@
  * mail bucket under `inbound/<inb id>/` (./content-keys.ts), and the raw message stays where the MX listener
  * stored it. Pure.
  */
-import type { Authentication } from './authentication';
+import * as z from 'zod';
+import { modelSchema } from '../model-schema';
+import { authenticationSchema, type Authentication } from './authentication';
 import type { SpamStatus } from './spam';
 
 export interface ReceivedAttachment {
@@ -72,6 +74,61 @@ export interface ReceivedEmail extends ReceivedHeaderFields {
   received_at: string;
   created_at: string;
 }
+
+const receivedAttachmentSchema = modelSchema<ReceivedAttachment>()(
+  z.object({
+    id: z.string(),
+    filename: z.string().nullable(),
+    content_type: z.string(),
+    size: z.number(),
+    content_id: z.string().nullable(),
+    content_disposition: z.enum(['attachment', 'inline']),
+  }),
+);
+
+/**
+ * The stored record without the store's search copies (shared/adapters/store/received-emails.ts decodes
+ * with it), checked against the interface.
+ */
+export const receivedEmailSchema = modelSchema<ReceivedEmail>()(
+  z.object({
+    id: z.string(),
+    account_id: z.string(),
+    domain_id: z.string(),
+    tenant_id: z.string().nullable(),
+    tenant: z.string().nullable(),
+    status: z.literal('received'),
+    from: z.string(),
+    to: z.array(z.string()),
+    cc: z.array(z.string()),
+    reply_to: z.array(z.string()),
+    subject: z.string(),
+    message_id: z.string().nullable(),
+    in_reply_to: z.string().nullable(),
+    references: z.array(z.string()),
+    date: z.string().nullable(),
+    mail_from: z.string(),
+    rcpt_to: z.array(z.string()),
+    plus_address: z.string().nullable(),
+    spam_status: z.enum(['not_spam', 'spam']),
+    authentication: authenticationSchema,
+    auto_submitted: z.string().nullable(),
+    stripped_text: z.string().nullable(),
+    attachment_count: z.number(),
+    attachments: z.array(receivedAttachmentSchema),
+    size: z.number(),
+    parse_error: z.string().nullable(),
+    truncated: z.boolean(),
+    tls: z.boolean(),
+    remote_address: z.string(),
+    helo: z.string(),
+    raw_key: z.string(),
+    html_bytes: z.number().nullable(),
+    text_bytes: z.number().nullable(),
+    received_at: z.string(),
+    created_at: z.string(),
+  }),
+);
 
 /** Most attachments kept as separate objects and listed (a message with more keeps them in its raw message). */
 export const MAX_STORED_ATTACHMENTS = 100;

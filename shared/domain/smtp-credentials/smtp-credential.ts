@@ -3,22 +3,25 @@
  * optionally limited to one tenant and to some sending domains. Its password is shown once and stored only
  * as a hash (./secret.ts).
  */
+import * as z from 'zod';
 import type { Scope } from '../api-keys/scopes';
 import { SMTP_USERNAME } from './secret';
 
-export interface SmtpCredential {
-  id: string;
-  account_id: string;
-  name: string;
+/** The schema of its stored listing item (the store decodes with it: shared/adapters/store/smtp-credentials.ts), the single source of the type. */
+export const smtpCredentialSchema = z.object({
+  id: z.string(),
+  account_id: z.string(),
+  name: z.string(),
   /** The tenant id (ten_...) it is limited to; null for the whole account. */
-  tenant: string | null;
+  tenant: z.string().nullable(),
   /** That tenant's external_id (immutable), shown as `tenant`. */
-  tenant_external_id?: string | null;
-  allowed_domains: string[] | null;
-  created_at: string;
-  /** Set by the relay after a successful AUTH (at most about once a minute per credential). */
-  last_used_at: string | null;
-}
+  tenant_external_id: z.string().nullable().optional(),
+  allowed_domains: z.array(z.string()).nullable(),
+  created_at: z.string(),
+  /** Set by the relay after a successful AUTH (at most about once a minute per credential); absent (null) until then. */
+  last_used_at: z.string().nullable().default(null),
+});
+export type SmtpCredential = z.output<typeof smtpCredentialSchema>;
 
 /** What a credential may do: send, and nothing else. */
 export const SMTP_CREDENTIAL_SCOPES: Scope[] = ['emails:send'];

@@ -1,29 +1,36 @@
+import * as z from 'zod';
 import { deterministicId, newId } from '../ids';
-import type { OptOutCategory, SuppressionReason } from './reasons';
+import { OPT_OUT_CATEGORIES, SUPPRESSION_REASONS } from './reasons';
 
 /**
  * Which list an entry is on: the account-wide list (applies to every send of the account) or a tenant's
  * list (applies to that tenant's sends, on top of the account-wide list).
  */
-export type SuppressionScope = 'account' | 'tenant';
+export const SUPPRESSION_SCOPES = ['account', 'tenant'] as const;
+export type SuppressionScope = (typeof SUPPRESSION_SCOPES)[number];
 
-/** One suppressed address on one list. There is at most one per (account, tenant or none, email). */
-export interface Suppression {
-  id: string;
-  account_id: string;
+/**
+ * One suppressed address on one list. There is at most one per (account, tenant or none, email). The
+ * schema of the stored item (the store decodes with it: shared/adapters/store/suppressions.ts) is the
+ * single source of the type.
+ */
+export const suppressionSchema = z.object({
+  id: z.string(),
+  account_id: z.string(),
   /** Normalised: trimmed and lower-cased. */
-  email: string;
-  scope: SuppressionScope;
-  /** The tenant id (ten_...) whose list this is; null on the account-wide list. */
-  tenant: string | null;
-  reason: SuppressionReason;
-  created_at: string;
+  email: z.string(),
+  scope: z.enum(SUPPRESSION_SCOPES),
+  /** The tenant id (ten_...) whose list this is; null (or absent on the item) on the account-wide list. */
+  tenant: z.string().nullable().default(null),
+  reason: z.enum(SUPPRESSION_REASONS),
+  created_at: z.string(),
   /**
    * Set on entries an import wrote (POST /migrations): which import and which provider list. A request
    * that works a page again after a crash counts its own earlier writes as imported, not as present.
    */
-  imported_by?: { migration: string; list: string };
-}
+  imported_by: z.object({ migration: z.string(), list: z.string() }).optional(),
+});
+export type Suppression = z.output<typeof suppressionSchema>;
 
 /** The public record: `tenant` is the list's tenant by external_id (given by the caller, who resolved the list). */
 export function toPublicSuppression(suppression: Suppression, tenantExternalId: string | null) {
@@ -40,19 +47,21 @@ export function toPublicSuppression(suppression: Suppression, tenantExternalId: 
 
 /**
  * A recipient's opt-out of one category of mail (not a suppression: other mail still reaches them). There
- * is at most one per (account, tenant or none, email, category).
+ * is at most one per (account, tenant or none, email, category). The schema of the stored item, as its
+ * upgrade (shared/adapters/store/category-opt-outs.ts) leaves it, is the single source of the type.
  */
-export interface CategoryOptOut {
+export const categoryOptOutSchema = z.object({
   /** `cop_` + ULID (newOptOutId); never changes while the opt-out exists. */
-  id: string;
-  account_id: string;
+  id: z.string(),
+  account_id: z.string(),
   /** The tenant id (ten_...) whose opt-out this is; null for the account. */
-  tenant: string | null;
+  tenant: z.string().nullable(),
   /** Normalised: trimmed and lower-cased. */
-  email: string;
-  category: OptOutCategory;
-  created_at: string;
-}
+  email: z.string(),
+  category: z.enum(OPT_OUT_CATEGORIES),
+  created_at: z.string(),
+});
+export type CategoryOptOut = z.output<typeof categoryOptOutSchema>;
 
 /** A category opt-out's public id: `cop_` and a ULID (time-sortable, like every id of shared/domain/ids.ts). */
 export function newOptOutId(now: number): string {

@@ -3,6 +3,8 @@
  * suppression list, ramp, daily limit, pause switch and stats. `{tenant}` in paths and `tenant` in
  * bodies name it by external_id (the caller's own id for its customer) or by our id.
  */
+import * as z from 'zod';
+
 export const TENANT_STATUSES = ['active', 'paused'] as const;
 export type TenantStatus = (typeof TENANT_STATUSES)[number];
 
@@ -10,24 +12,30 @@ export const STREAM_POLICIES = ['all', 'transactional_only'] as const;
 export type StreamPolicy = (typeof STREAM_POLICIES)[number];
 
 /** Who paused it: `manual` (PATCH /tenants) or `automated` (the service, on its bounce or complaint rate). */
-export type PauseSource = 'manual' | 'automated';
+export const PAUSE_SOURCES = ['manual', 'automated'] as const;
+export type PauseSource = (typeof PAUSE_SOURCES)[number];
 
-export interface Tenant {
-  id: string;
-  account_id: string;
-  external_id: string;
-  name: string;
-  status: TenantStatus;
-  paused_reason: string | null;
-  paused_at: string | null;
-  pause_source: PauseSource | null;
-  default_from_domain: string | null;
-  stream_policy: StreamPolicy;
-  daily_limit: number | null;
-  metadata: Record<string, unknown> | null;
-  created_at: string;
-  updated_at: string;
-}
+/**
+ * The schema of the stored tenant without the store's bookkeeping (ramp, deletion, SES twin, the
+ * endpoints naming it: shared/adapters/store/tenants.ts decodes with it), the single source of the type.
+ */
+export const tenantSchema = z.object({
+  id: z.string(),
+  account_id: z.string(),
+  external_id: z.string(),
+  name: z.string(),
+  status: z.enum(TENANT_STATUSES),
+  paused_reason: z.string().nullable(),
+  paused_at: z.string().nullable(),
+  pause_source: z.enum(PAUSE_SOURCES).nullable(),
+  default_from_domain: z.string().nullable(),
+  stream_policy: z.enum(STREAM_POLICIES),
+  daily_limit: z.number().nullable(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Tenant = z.output<typeof tenantSchema>;
 
 /** external_id: 1-128 characters from letters, digits, `.`, `_`, `:`, `@`, `-` (spec, Tenant). */
 export const EXTERNAL_ID_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;

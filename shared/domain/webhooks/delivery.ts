@@ -1,4 +1,6 @@
 /** A webhook delivery: one event to one endpoint, with every attempt logged. */
+import * as z from 'zod';
+
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
 /**
  * pending: queued or between retries; succeeded: an attempt got a 2xx; failed: the last retry failed;
@@ -6,35 +8,42 @@ export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled']
  */
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-export interface DeliveryAttempt {
+export const deliveryAttemptSchema = z.object({
   /** 1 for the first try. */
-  attempt: number;
-  at: string;
-  status_code: number | null;
-  duration_ms: number;
+  attempt: z.number(),
+  at: z.string(),
+  status_code: z.number().nullable(),
+  duration_ms: z.number(),
   /** Connection error, timeout or refusal (e.g. SSRF guard), when there was no HTTP answer. */
-  error: string | null;
+  error: z.string().nullable(),
   /** The first 500 characters of the response body. */
-  response_excerpt: string | null;
-}
+  response_excerpt: z.string().nullable(),
+});
+export type DeliveryAttempt = z.output<typeof deliveryAttemptSchema>;
 
-export interface WebhookDelivery {
+/**
+ * The schema of the stored delivery (the store decodes with it: shared/adapters/store/webhook-deliveries.ts),
+ * the single source of the type. Items written before their first attempt may lack `attempts` and
+ * `next_attempt_at`: read as none and null.
+ */
+export const webhookDeliverySchema = z.object({
   /** `whd_<event ulid>`: unique per (endpoint, event); time-sortable. */
-  id: string;
-  webhook_id: string;
-  account_id: string;
-  event_id: string;
-  event_type: string;
+  id: z.string(),
+  webhook_id: z.string(),
+  account_id: z.string(),
+  event_id: z.string(),
+  event_type: z.string(),
   /** The exact JSON body sent (signed as is on every attempt). */
-  payload: string;
-  status: DeliveryStatus;
-  attempts: DeliveryAttempt[];
-  next_attempt_at: string | null;
-  created_at: string;
-  updated_at: string;
+  payload: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.array(deliveryAttemptSchema).default(() => []),
+  next_attempt_at: z.string().nullable().default(null),
+  created_at: z.string(),
+  updated_at: z.string(),
   /** Internal: attempts made before the latest replay (retries are counted from there). */
-  retry_base?: number;
-}
+  retry_base: z.number().optional(),
+});
+export type WebhookDelivery = z.output<typeof webhookDeliverySchema>;
 
 /** The exact body sent, as JSON (it is always a JSON object we wrote; a string if it somehow is not). */
 function parsedPayload(payload: string): unknown {

@@ -1,21 +1,27 @@
 /** A webhook endpoint: where an account's events are POSTed, which ones, and for which tenants. */
-import type { EventType } from './event-types';
+import * as z from 'zod';
+import { EVENT_TYPES } from './event-types';
 
-export interface WebhookEndpoint {
+/**
+ * The schema of the stored endpoint without its sealed secret (the store decodes with it:
+ * shared/adapters/store/webhooks.ts), the single source of the type.
+ */
+export const webhookEndpointSchema = z.object({
   /** `wh_<ulid>`. */
-  id: string;
-  account_id: string;
+  id: z.string(),
+  account_id: z.string(),
   /** HTTPS URL (checked against the SSRF policy when set). */
-  url: string;
+  url: z.string(),
   /** Subscribed event types; every supported type when the request named none. */
-  events: EventType[];
+  events: z.array(z.enum(EVENT_TYPES)),
   /** Disabled endpoints receive nothing; their pending retries are cancelled by the delivery worker. */
-  enabled: boolean;
-  /** Tenants the endpoint is filtered to; null when it receives the whole account's events. */
-  tenants: string[] | null;
-  created_at: string;
-  updated_at: string;
-}
+  enabled: z.boolean(),
+  /** Tenants the endpoint is filtered to; null when it receives the whole account's events (absent on the item). */
+  tenants: z.array(z.string()).nullable().default(null),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type WebhookEndpoint = z.output<typeof webhookEndpointSchema>;
 
 /** Endpoints per account (an atomic counter in the create transaction enforces it). */
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
