@@ -6,7 +6,8 @@
  *
  *   npm run bench:send [-- --duration 10 --warmup 10 --concurrency 1,32 --delivered 50
  *                          --floors old,new[,new-put] --floor-condition-check
- *                          --count-calls --cpu-prof --aws-latency --baseline 972b0e5 --template --cost]
+ *                          --count-calls --cpu-prof --aws-latency --baseline 972b0e5 --template --cost
+ *                          --tracked]
  *
  * --count-calls  count every SDK call of every thread of the stack (sdk-preload.cjs): per accepted email
  *                on the request path (API thread, product calls) and per delivered email over the whole
@@ -28,6 +29,9 @@
  *                calls; Lambda invocations and billed duration from /health; API Gateway requests) and print
  *                dollars per million delivered emails by service for each API phase, at AWS's on-demand
  *                prices (lib/cost/prices.ts), against the goal of $5 beyond SES.
+ * --tracked      open and click tracking on the domain, an html body with a link; with --cost, each API
+ *                phase's delivered emails are then opened once (the pixel fetched with a mail client's
+ *                User-Agent) and the opens priced per million (measure/tracked-opens.ts).
  * --floors       which floors to run: old (4 GetItem, BatchGetItem, TransactWriteItems, SendMessage),
  *                new (BatchGetItem of 3+N keys + TransactWriteItems), new-put (the same with a PutItem),
  *                or none. --floor-condition-check adds a ConditionCheck on the API key to the new

@@ -36,6 +36,12 @@ export interface SendBenchOptions {
    * delivered emails by service, at AWS's on-demand prices (bench/lib/cost/prices.ts).
    */
   cost: boolean;
+  /**
+   * --tracked: the domain has open and click tracking, the sends an html body with a link; with --cost,
+   * each API phase's delivered emails are then opened once each (their pixel fetched as a mail client
+   * would) and the opens priced per million.
+   */
+  tracked: boolean;
   /** The SDK preload goes into the stack when calls are counted, latencies injected or costs metered. */
   observe: boolean;
 }
@@ -57,8 +63,10 @@ export function parseSendOptions(args?: string[]): SendBenchOptions {
       baseline: { type: 'string' },
       template: { type: 'boolean', default: false },
       cost: { type: 'boolean', default: false },
+      tracked: { type: 'boolean', default: false },
     },
   });
+  if (values.tracked && values.template) throw new Error('--tracked and --template are separate scenarios: run them one at a time');
   if (values.template && values.baseline) throw new Error('--template cannot be combined with --baseline (older commits have no templates)');
   const floors = values.floors === 'none' ? [] : (values.floors!.split(',').map((name) => name.trim()) as FloorName[]);
   for (const floor of floors) if (!FLOOR_NAMES.includes(floor)) throw new Error(`unknown floor '${floor}' (old, new, new-put or none)`);
@@ -75,6 +83,7 @@ export function parseSendOptions(args?: string[]): SendBenchOptions {
     baseline: values.baseline,
     template: values.template!,
     cost: values.cost!,
+    tracked: values.tracked!,
     observe: values['count-calls']! || values['aws-latency']! || values.cost!,
   };
 }

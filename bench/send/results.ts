@@ -6,6 +6,7 @@
 import type { PhaseResult } from '../lib/load';
 import type { LambdaUsage } from '../lib/cost/lambda-usage';
 import type { HotItems } from '../lib/observe';
+import type { OpensMeasured } from './measure/tracked-opens';
 import type { ProfileSummary } from '../lib/cpu-profile';
 import type { ProcessRole } from '../lib/process-tree';
 import type { FloorName } from './options';
@@ -55,6 +56,8 @@ export interface Measured {
   pipelineUnits?: Record<string, number>;
   /** --cost: Lambda's invocations and billed duration by function over the same window. */
   lambda?: LambdaUsage;
+  /** --tracked with --cost: the phase's delivered emails opened once each, priced per million opens. */
+  opens?: OpensMeasured;
   /** --cpu-prof: per thread label, the summary of the phase's window. */
   profiles?: { label: string; summary: ProfileSummary }[];
 }

@@ -3,7 +3,9 @@
  * checkout only), the counters attached to the stack, the warm-up, the measured phases, accept-to-
  * delivered, then what is left after the run (dead letters, memory, CPU profiles).
  */
+import { costMeterAt } from '../lib/cost/cost-session';
 import { readLambdaUsage } from '../lib/cost/lambda-usage';
+import { measureOpens } from './measure/tracked-opens';
 import { rssMb } from '../lib/process-tree';
 import { acceptToDelivered } from './accept-to-delivered';
 import type { BenchSdk } from './bench-sdk';
@@ -36,7 +38,7 @@ export interface TargetRun {
 export async function runPhases(run: TargetRun): Promise<TargetResult> {
   const { target, options } = run;
   const session = openStackSession(run.checkout, run.stack, run.dirs.dataDir, run.benchSdk);
-  const sender = await setUpSender({ apiUrl: run.stack.apiUrl, services: session.services, createAccount: session.createAccount, template: options.template });
+  const sender = await setUpSender({ apiUrl: run.stack.apiUrl, services: session.services, createAccount: session.createAccount, template: options.template, tracked: options.tracked });
   const idleRss = rssMb(session.pids);
   const floors = await floorsOf(run, session, sender);
   const floorNames = floors ? options.floors : [];
@@ -96,6 +98,7 @@ async function instrument(run: TargetRun, session: StackSession, sender: ApiSend
     sdk: options.observe ? sdkCounter(dirs.sdkDir, run.benchSdk?.dir, session.stackPid) : undefined,
     pipeline,
     lambda: options.cost ? () => readLambdaUsage(run.stack.apiUrl) : undefined,
+    opens: options.cost && options.tracked ? (ids) => measureOpens({ apiUrl: run.stack.apiUrl, ids, meter: costMeterAt(dirs.sdkDir), pipeline }) : undefined,
   });
   return { queues, pipeline, threads, measure };
 }

@@ -21,6 +21,8 @@ export interface ApiSender {
   apiSend(client: HttpClient, n: number): Promise<Outcome & { id?: string }>;
   /** The next send's number. */
   nextNumber(): number;
+  /** With `tracked`: the ids of the emails accepted so far, in order (the opens are made on them). */
+  acceptedIds: string[];
 }
 
 export async function setUpSender(context: {
@@ -28,6 +30,8 @@ export async function setUpSender(context: {
   services: unknown;
   createAccount: CreateAccount;
   template: boolean;
+  /** Open and click tracking on the domain, and an html body with a link. */
+  tracked?: boolean;
 }): Promise<ApiSender> {
   const suffix = Math.random().toString(36).slice(2, 8);
   const { account, secret } = await context.createAccount(context.services, { email: `bench-${suffix}@example.com`, plan: 'dedicated', paymentMethod: true, tenants: false });
@@ -35,13 +39,16 @@ export async function setUpSender(context: {
   const setup = new HttpClient(context.apiUrl, 4);
   const call = jsonCaller(setup, headers);
   const domainName = `bench-${suffix}.example-mail.test`;
-  await verifiedDomain(call, domainName);
+  const domain = await verifiedDomain(call, domainName);
+  if (context.tracked) await call('PATCH', `/domains/${domain.id}`, { open_tracking: true, click_tracking: true });
   const from = `bench@${domainName}`;
   if (context.template) await publishTemplate(call);
   const recipient = (n: number) => `success+${n}@simulator.amazonses.com`;
+  const tracked = (n: number) => ({ from, to: recipient(n), subject: `bench ${n}`, html: `<html><body><p>hello ${n}</p><p><a href="https://example.com/orders/${n}">Your order</a></p></body></html>`, text: 'hello' });
   const sendBody = (n: number) =>
-    JSON.stringify(context.template ? { from, to: recipient(n), template: { id: 'bench', variables: { n } } } : { from, to: recipient(n), subject: `bench ${n}`, text: 'hello' });
+    JSON.stringify(context.template ? { from, to: recipient(n), template: { id: 'bench', variables: { n } } } : context.tracked ? tracked(n) : { from, to: recipient(n), subject: `bench ${n}`, text: 'hello' });
   let sequence = 0;
+  const acceptedIds: string[] = [];
   return {
     headers,
     account,
@@ -50,7 +57,12 @@ export async function setUpSender(context: {
     setup,
     recipient,
     nextNumber: () => sequence++,
-    apiSend: async (client, n) => outcomeOf(await client.request('POST', '/emails', headers, sendBody(n))),
+    acceptedIds,
+    apiSend: async (client, n) => {
+      const outcome = outcomeOf(await client.request('POST', '/emails', headers, sendBody(n)));
+      if (context.tracked && outcome.id) acceptedIds.push(outcome.id);
+      return outcome;
+    },
   };
 }
 

@@ -34,8 +34,13 @@ export interface CostSession {
   since(mark: CostMark, apiUrl: string, counts: { emails: number; apiRequests: number }): Promise<Cost>;
 }
 
+/** A meter whose preload files go to `scratch`/cost-sdk. */
 export function costSession(scratch: string): CostSession {
-  const sdkDir = join(scratch, 'cost-sdk');
+  return costMeterAt(join(scratch, 'cost-sdk'));
+}
+
+/** A meter over the preload files of `sdkDir` (bench:send's, whose stack already has the preload). */
+export function costMeterAt(sdkDir: string): CostSession {
   const read = () => readSdkStates(sdkDir);
   return {
     stackEnv: (existing = process.env.NODE_OPTIONS ?? '') => ({

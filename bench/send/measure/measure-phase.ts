@@ -13,6 +13,7 @@ import type { Measured, Window } from '../results';
 import type { ApiSender } from '../sender';
 import type { CpuMeter } from './cpu-meter';
 import type { PipelineProbe } from './pipeline-drain';
+import type { OpensMeasured } from './tracked-opens';
 import type { SdkCounter } from './sdk-counts';
 
 export type MeasurePhase = (name: string, concurrency: number, durationMs: number, floor?: FloorName) => Promise<Measured>;
@@ -28,6 +29,8 @@ export function phaseMeasurer(context: {
   pipeline: PipelineProbe;
   /** --cost: reads what Lambda would bill so far (the stack's /health). */
   lambda?: () => Promise<LambdaUsage>;
+  /** --tracked with --cost: opens each delivered email of an API phase once and prices the opens. */
+  opens?: (ids: string[]) => Promise<OpensMeasured>;
 }): MeasurePhase {
   const { sender, cpu, sdk, pipeline } = context;
   return async (name, concurrency, durationMs, floor) => {
@@ -35,6 +38,7 @@ export function phaseMeasurer(context: {
     const floorRun = floor ? context.floors![floor] : undefined;
     floorRun?.reset();
     const operation = floorRun ? (n: number) => floorRun.send(n) : (n: number) => sender.apiSend(client, n);
+    const firstId = sender.acceptedIds.length;
     const sdkBefore = await sdk?.mark();
     const lambdaBefore = await context.lambda?.();
     const cpuBefore = cpu.mark();
@@ -51,6 +55,7 @@ export function phaseMeasurer(context: {
     const cpuWithDrain = cpu.since(cpuBefore);
     const wholePipeline = sdk ? await sdk.pipeline(sdkBefore!, window) : undefined;
     const lambda = lambdaBefore ? lambdaUsageBetween(lambdaBefore, await context.lambda!()) : undefined;
+    const opens = !floor && context.opens ? await context.opens(sender.acceptedIds.slice(firstId)) : undefined;
     return {
       target: context.targetLabel,
       name,
@@ -66,6 +71,7 @@ export function phaseMeasurer(context: {
       ...requestPath,
       ...wholePipeline,
       lambda,
+      opens,
     };
   };
 }

@@ -28,6 +28,11 @@ export function printCost({ print, all, phaseName }: ReportContext) {
   for (const { phase, cost } of priced) {
     print();
     printCostTable(print, `${phaseName(phase)} (${phase.result.ok} emails):`, cost);
+    if (phase.opens) {
+      print();
+      printCostTable(print, `${phaseName(phase)}: one open of each (${phase.opens.opened} pixels fetched with a mail client's User-Agent${phase.opens.missing ? `; ${phase.opens.missing} messages without a pixel` : ''}), per million opens:`, phase.opens.cost);
+      print(`A tracked send opened once: $${(cost.beyondSes + phase.opens.cost.beyondSes).toFixed(2)} per million beyond SES.`);
+    }
   }
   print();
   printPrices(print);
