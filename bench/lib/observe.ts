@@ -21,6 +21,8 @@ export interface SdkThreadState {
   injected: Record<string, [number, number]>;
   /** "origin\tservice\tmeter" -> amount metered so far (BENCH_COST: capacity units, SQS requests, S3 bytes). */
   units?: Record<string, number>;
+  /** "<table or index>\t<partition key>" -> read units of the product's calls so far (BENCH_COST). */
+  partitionReads?: Record<string, number>;
 }
 
 export interface CallKey {
@@ -51,10 +53,19 @@ export function readSdkStates(dir: string): Map<string, SdkThreadState> {
 
 /** What was metered (BENCH_COST) between two snapshots, every thread, by "origin\tservice\tmeter". */
 export function unitsBetween(before: Map<string, SdkThreadState>, after: Map<string, SdkThreadState>): Record<string, number> {
+  return meteredBetween(before, after, 'units');
+}
+
+/** The product's read units by partition (BENCH_COST) between two snapshots, every thread. */
+export function partitionReadsBetween(before: Map<string, SdkThreadState>, after: Map<string, SdkThreadState>): Record<string, number> {
+  return meteredBetween(before, after, 'partitionReads');
+}
+
+function meteredBetween(before: Map<string, SdkThreadState>, after: Map<string, SdkThreadState>, field: 'units' | 'partitionReads'): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [id, state] of after) {
-    const earlier = before.get(id)?.units ?? {};
-    for (const [key, amount] of Object.entries(state.units ?? {})) {
+    const earlier = before.get(id)?.[field] ?? {};
+    for (const [key, amount] of Object.entries(state[field] ?? {})) {
       const delta = amount - (earlier[key] ?? 0);
       if (delta > 0) out[key] = (out[key] ?? 0) + delta;
     }

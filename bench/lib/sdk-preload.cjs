@@ -32,7 +32,8 @@
  *
  * Files (BENCH_SDK_DIR): sdk-<pid>-<threadId>.json (running totals: `calls`, `conditionalFailures`,
  * `injected`, `units` ("origin\tservice\tmeter" -> amount: "DynamoDB\tWRU <table or index>", "RRU ...",
- * "SQS\trequests", "S3\tPUT bytes"); rewritten every 250 ms) and
+ * "SQS\trequests", "S3\tPUT bytes"), `partitionReads` ("<table or index>\t<partition key>" -> the read
+ * units of the product's calls); rewritten every 250 ms) and
  * writes-<pid>-<threadId>.jsonl (one line per past second: total DynamoDB item writes and the top keys).
  */
 'use strict';
@@ -102,6 +103,8 @@ function install() {
   const injected = Object.create(null);
   /** "origin\tservice\tmeter" -> amount so far (BENCH_COST). */
   const units = Object.create(null);
+  /** "<table|index>\t<partition key value>" -> read units so far, product calls only (BENCH_COST). */
+  const partitionReads = Object.create(null);
   const addUnits = (origin, service, meter, amount) => {
     if (!(amount > 0)) return;
     const name = `${origin}\t${service}\t${meter}`;
@@ -275,6 +278,41 @@ function install() {
   }
 
   /** Outermost (initialize step): asks DynamoDB for the capacity a call consumed and adds it up. */
+  /** A key attribute's value, from the document client's plain form or DynamoDB's wire form. */
+  const plain = (value) => (value && typeof value === 'object' ? (value.S ?? value.N ?? (value.B ? '<binary>' : undefined)) : value);
+
+  /**
+   * The partitions a read touched, each with its share of the units the read consumed: GetItem and each
+   * key of a BatchGetItem (its table's units shared evenly among its keys), a Query's partition (its key
+   * condition's `<partition attribute> = :value`).
+   */
+  function addPartitionReads(operation, input, consumed) {
+    const entries = Array.isArray(consumed) ? consumed : consumed ? [consumed] : [];
+    const unitsOf = (table) => entries.filter((entry) => entry.TableName === table).reduce((sum, entry) => sum + (entry.CapacityUnits || 0), 0);
+    const add = (where, pk, amount) => {
+      if (pk === undefined || !(amount > 0)) return;
+      const name = `${where}\t${pk}`;
+      partitionReads[name] = (partitionReads[name] || 0) + amount;
+      dirty = true;
+    };
+    if (operation === 'GetItem') add('table', plain(input.Key && input.Key.PK), unitsOf(input.TableName));
+    else if (operation === 'BatchGetItem') {
+      for (const [table, request] of Object.entries(input.RequestItems || {})) {
+        const keys = (request && request.Keys) || [];
+        for (const key of keys) add('table', plain(key.PK), unitsOf(table) / keys.length);
+      }
+    } else if (operation === 'Query') {
+      const names = input.ExpressionAttributeNames || {};
+      const values = input.ExpressionAttributeValues || {};
+      for (const match of String(input.KeyConditionExpression || '').matchAll(/([#\w]+)\s*=\s*(:\w+)/g)) {
+        const attribute = names[match[1]] || match[1];
+        if (!/^(PK|GSI\d+PK)$/.test(attribute)) continue;
+        add(input.IndexName || 'table', plain(values[match[2]]), unitsOf(input.TableName));
+        break;
+      }
+    }
+  }
+
   const capacityMeter = (stack) => (next, context) => async (args) => {
     const operation = String(context.commandName || '?').replace(/Command$/, '');
     if (serviceOf(context.clientName) !== 'DynamoDB' || !CAPACITY_OPERATIONS.has(operation) || !args.input) return next(args);
@@ -282,7 +320,9 @@ function install() {
     if (!asked) args.input.ReturnConsumedCapacity = 'INDEXES';
     const result = await next(args);
     try {
-      addCapacity(originByStack.get(stack) || 'unknown', operation, result && result.output && result.output.ConsumedCapacity);
+      const origin = originByStack.get(stack) || 'unknown';
+      addCapacity(origin, operation, result && result.output && result.output.ConsumedCapacity);
+      if (origin === 'product' && READ_OPERATIONS.has(operation)) addPartitionReads(operation, args.input, result && result.output && result.output.ConsumedCapacity);
       // The caller did not ask: it gets the answer it would have had.
       if (!asked && result && result.output) delete result.output.ConsumedCapacity;
     } catch {
@@ -356,7 +396,7 @@ function install() {
       }
       if (!dirty && !final) return;
       dirty = false;
-      const state = { pid: process.pid, threadId, tid, mainThread: wt.isMainThread, argv1: process.argv[1] || '', calls, conditionalFailures, injected, units };
+      const state = { pid: process.pid, threadId, tid, mainThread: wt.isMainThread, argv1: process.argv[1] || '', calls, conditionalFailures, injected, units, partitionReads };
       writeFileSync(`${base}.json.tmp`, JSON.stringify(state));
       renameSync(`${base}.json.tmp`, `${base}.json`);
     };

@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import type { IndexShape } from '../lib/cost/partition-writes';
 
 export interface StackInfoLike {
   pid: number;
@@ -28,6 +29,8 @@ export interface Checkout {
   spawnStack(options: { dataDir: string; inMemory: boolean; env?: Record<string, string>; timeoutMs?: number }): Promise<SpawnedStackLike>;
   readStackFile(dataDir: string): StackInfoLike | null;
   queues(): QueueDefinitionLike[];
+  /** The table's global secondary indexes as this checkout defines them (infra/definitions.ts TABLE). */
+  tableIndexes(): IndexShape[];
 }
 
 /**
@@ -64,6 +67,7 @@ export const checkoutAt = (root: string): Checkout => ({
   spawnStack: (options) => loadFrom(root, 'test/integration/harness/spawn-stack').spawnStack(options),
   readStackFile: (dataDir) => loadFrom(root, 'localstack/cloud/stack-file').readStackFile(dataDir),
   queues: () => Object.values(loadFrom(root, 'infra/definitions').QUEUES),
+  tableIndexes: () => loadFrom(root, 'infra/definitions').TABLE.globalSecondaryIndexes,
 });
 
 /** The checkout's HEAD, short. */

@@ -56,6 +56,10 @@ export interface Measured {
   pipelineUnits?: Record<string, number>;
   /** --cost: Lambda's invocations and billed duration by function over the same window. */
   lambda?: LambdaUsage;
+  /** --cost: write units by partition ("<table or index>\t<key>"), from the table's stream, phase start to drained. */
+  partitionWrites?: Record<string, number>;
+  /** --cost: the product's read units by partition, same window. */
+  pipelinePartitionReads?: Record<string, number>;
   /** --tracked with --cost: the phase's delivered emails opened once each, priced per million opens. */
   opens?: OpensMeasured;
   /** --cpu-prof: per thread label, the summary of the phase's window. */

@@ -5,6 +5,7 @@
  */
 import { costMeterAt } from '../lib/cost/cost-session';
 import { readLambdaUsage } from '../lib/cost/lambda-usage';
+import { watchStream } from '../lib/cost/stream-watch';
 import { measureOpens } from './measure/tracked-opens';
 import { rssMb } from '../lib/process-tree';
 import { acceptToDelivered } from './accept-to-delivered';
@@ -98,6 +99,9 @@ async function instrument(run: TargetRun, session: StackSession, sender: ApiSend
     sdk: options.observe ? sdkCounter(dirs.sdkDir, run.benchSdk?.dir, session.stackPid) : undefined,
     pipeline,
     lambda: options.cost ? () => readLambdaUsage(run.stack.apiUrl) : undefined,
+    streamWatch: options.cost
+      ? () => watchStream({ endpoint: session.info.env.AWS_ENDPOINT_URL_DYNAMODB!, region: session.config.region, tableName: session.config.tableName, indexes: run.checkout.tableIndexes() })
+      : undefined,
     opens: options.cost && options.tracked ? (ids) => measureOpens({ apiUrl: run.stack.apiUrl, ids, meter: costMeterAt(dirs.sdkDir), pipeline }) : undefined,
   });
   return { queues, pipeline, threads, measure };

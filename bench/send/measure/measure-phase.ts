@@ -14,6 +14,7 @@ import type { ApiSender } from '../sender';
 import type { CpuMeter } from './cpu-meter';
 import type { PipelineProbe } from './pipeline-drain';
 import type { OpensMeasured } from './tracked-opens';
+import type { StreamWatch } from '../../lib/cost/stream-watch';
 import type { SdkCounter } from './sdk-counts';
 
 export type MeasurePhase = (name: string, concurrency: number, durationMs: number, floor?: FloorName) => Promise<Measured>;
@@ -29,6 +30,8 @@ export function phaseMeasurer(context: {
   pipeline: PipelineProbe;
   /** --cost: reads what Lambda would bill so far (the stack's /health). */
   lambda?: () => Promise<LambdaUsage>;
+  /** --cost: a reader of the table's stream from the phase's start to its drain (the partition model's writes). */
+  streamWatch?: () => Promise<StreamWatch>;
   /** --tracked with --cost: opens each delivered email of an API phase once and prices the opens. */
   opens?: (ids: string[]) => Promise<OpensMeasured>;
 }): MeasurePhase {
@@ -39,6 +42,7 @@ export function phaseMeasurer(context: {
     floorRun?.reset();
     const operation = floorRun ? (n: number) => floorRun.send(n) : (n: number) => sender.apiSend(client, n);
     const firstId = sender.acceptedIds.length;
+    const watch = floor ? undefined : await context.streamWatch?.();
     const sdkBefore = await sdk?.mark();
     const lambdaBefore = await context.lambda?.();
     const cpuBefore = cpu.mark();
@@ -54,6 +58,7 @@ export function phaseMeasurer(context: {
     const drainMs = await pipeline.drain();
     const cpuWithDrain = cpu.since(cpuBefore);
     const wholePipeline = sdk ? await sdk.pipeline(sdkBefore!, window) : undefined;
+    const streamed = await watch?.stop();
     const lambda = lambdaBefore ? lambdaUsageBetween(lambdaBefore, await context.lambda!()) : undefined;
     const opens = !floor && context.opens ? await context.opens(sender.acceptedIds.slice(firstId)) : undefined;
     return {
@@ -72,6 +77,7 @@ export function phaseMeasurer(context: {
       ...wholePipeline,
       lambda,
       opens,
+      partitionWrites: streamed?.units,
     };
   };
 }

@@ -5,7 +5,7 @@
  * items).
  */
 import { sleep } from '../clock';
-import { callsBetween, hotItems, injectedBetween, readSdkStates, unitsBetween, type HotItems, type SdkThreadState } from '../../lib/observe';
+import { callsBetween, hotItems, injectedBetween, partitionReadsBetween, readSdkStates, unitsBetween, type HotItems, type SdkThreadState } from '../../lib/observe';
 import type { Window } from '../results';
 
 /** The preloads flush every 250 ms: wait this long before reading their files. */
@@ -38,6 +38,8 @@ export interface PipelineCalls {
   hot: HotItems;
   /** What AWS bills by (--cost), every thread, phase start to drained: "origin\tservice\tmeter" -> amount. */
   pipelineUnits: Record<string, number>;
+  /** The product's read units by partition ("<table or index>\t<key>"), same window (--cost). */
+  pipelinePartitionReads: Record<string, number>;
 }
 
 export interface SdkCounter {
@@ -72,6 +74,7 @@ export function sdkCounter(sdkDir: string, benchSdkDir: string | undefined, stac
         injected: injectedBetween(mark.stack, after),
         hot: hotItems(sdkDir, window.fromMs, window.toMs),
         pipelineUnits: unitsBetween(mark.stack, after),
+        pipelinePartitionReads: partitionReadsBetween(mark.stack, after),
       };
     },
   };

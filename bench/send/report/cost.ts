@@ -4,6 +4,8 @@
  * against the goal of at most $5 beyond SES's own charge (issue 32).
  */
 import { printCostTable, printPrices } from '../../lib/cost/cost-session';
+import { partitionModel } from '../../lib/cost/partition-model';
+import { printPartitionModel } from '../../lib/cost/partition-report';
 import { priceUsage, type Cost } from '../../lib/cost/price-usage';
 import type { Measured } from '../results';
 import type { ReportContext } from './report-context';
@@ -20,6 +22,18 @@ export function phaseCost(phase: Measured): Cost | undefined {
   });
 }
 
+/** The phase's partition model: its stream's write shares, its metered write units by table and index, its reads. */
+function phaseModel(phase: Measured) {
+  const meteredWrites: Record<string, number> = {};
+  for (const [key, value] of Object.entries(phase.pipelineUnits ?? {})) {
+    const [origin, service, meter = ''] = key.split('\t');
+    if (service !== 'DynamoDB' || !meter.startsWith('WRU ') || !['product', 'event-source', 'emulator'].includes(origin!)) continue;
+    const where = meter.slice(4);
+    meteredWrites[where] = (meteredWrites[where] ?? 0) + value;
+  }
+  return partitionModel({ writes: phase.partitionWrites ?? {}, meteredWrites, reads: phase.pipelinePartitionReads ?? {}, emails: phase.result.ok });
+}
+
 export function printCost({ print, all, phaseName }: ReportContext) {
   const priced = all.map((phase) => ({ phase, cost: phaseCost(phase) })).filter((entry): entry is { phase: Measured; cost: Cost } => entry.cost !== undefined);
   if (priced.length === 0) return;
@@ -28,6 +42,10 @@ export function printCost({ print, all, phaseName }: ReportContext) {
   for (const { phase, cost } of priced) {
     print();
     printCostTable(print, `${phaseName(phase)} (${phase.result.ok} emails):`, cost);
+    if (phase.partitionWrites) {
+      print();
+      printPartitionModel(print, `${phaseName(phase)}: the partition model (write units from the table's stream, scaled to what DynamoDB reported per table and index; read units of the product's calls):`, phaseModel(phase));
+    }
     if (phase.opens) {
       print();
       printCostTable(print, `${phaseName(phase)}: one open of each (${phase.opens.opened} pixels fetched with a mail client's User-Agent${phase.opens.missing ? `; ${phase.opens.missing} messages without a pixel` : ''}), per million opens:`, phase.opens.cost);
