@@ -7,7 +7,7 @@
  *   npm run bench:send [-- --duration 10 --warmup 10 --concurrency 1,32 --delivered 50
  *                          --floors old,new[,new-put] --floor-condition-check
  *                          --count-calls --cpu-prof --aws-latency --baseline 972b0e5 --template --cost
- *                          --tracked]
+ *                          --tracked --tenant]
  *
  * --count-calls  count every SDK call of every thread of the stack (sdk-preload.cjs): per accepted email
  *                on the request path (API thread, product calls) and per delivered email over the whole
@@ -32,6 +32,8 @@
  * --tracked      open and click tracking on the domain, an html body with a link; with --cost, each API
  *                phase's delivered emails are then opened once (the pixel fetched with a mail client's
  *                User-Agent) and the opens priced per million (measure/tracked-opens.ts).
+ * --tenant       the API phases send as one tenant of the account (per-tenant cost and partition figures;
+ *                a new tenant's ramp allows 3,000 transactional recipients a day: keep the phases short).
  * --floors       which floors to run: old (4 GetItem, BatchGetItem, TransactWriteItems, SendMessage),
  *                new (BatchGetItem of 3+N keys + TransactWriteItems), new-put (the same with a PutItem),
  *                or none. --floor-condition-check adds a ConditionCheck on the API key to the new

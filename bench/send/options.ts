@@ -42,6 +42,11 @@ export interface SendBenchOptions {
    * would) and the opens priced per million.
    */
   tracked: boolean;
+  /**
+   * --tenant: the API phases send as one tenant of the account (a new tenant: its ramp allows 3,000
+   * transactional recipients a day, so keep the warm-up and phases under that), for the per-tenant figures.
+   */
+  tenant: boolean;
   /** The SDK preload goes into the stack when calls are counted, latencies injected or costs metered. */
   observe: boolean;
 }
@@ -64,9 +69,11 @@ export function parseSendOptions(args?: string[]): SendBenchOptions {
       template: { type: 'boolean', default: false },
       cost: { type: 'boolean', default: false },
       tracked: { type: 'boolean', default: false },
+      tenant: { type: 'boolean', default: false },
     },
   });
   if (values.tracked && values.template) throw new Error('--tracked and --template are separate scenarios: run them one at a time');
+  if (values.tenant && values.baseline) throw new Error('--tenant cannot be combined with --baseline');
   if (values.template && values.baseline) throw new Error('--template cannot be combined with --baseline (older commits have no templates)');
   const floors = values.floors === 'none' ? [] : (values.floors!.split(',').map((name) => name.trim()) as FloorName[]);
   for (const floor of floors) if (!FLOOR_NAMES.includes(floor)) throw new Error(`unknown floor '${floor}' (old, new, new-put or none)`);
@@ -84,6 +91,7 @@ export function parseSendOptions(args?: string[]): SendBenchOptions {
     template: values.template!,
     cost: values.cost!,
     tracked: values.tracked!,
+    tenant: values.tenant!,
     observe: values['count-calls']! || values['aws-latency']! || values.cost!,
   };
 }

@@ -39,7 +39,7 @@ export interface TargetRun {
 export async function runPhases(run: TargetRun): Promise<TargetResult> {
   const { target, options } = run;
   const session = openStackSession(run.checkout, run.stack, run.dirs.dataDir, run.benchSdk);
-  const sender = await setUpSender({ apiUrl: run.stack.apiUrl, services: session.services, createAccount: session.createAccount, template: options.template, tracked: options.tracked });
+  const sender = await setUpSender({ apiUrl: run.stack.apiUrl, services: session.services, createAccount: session.createAccount, template: options.template, tracked: options.tracked, tenant: options.tenant });
   const idleRss = rssMb(session.pids);
   const floors = await floorsOf(run, session, sender);
   const floorNames = floors ? options.floors : [];

@@ -32,9 +32,11 @@ export async function setUpSender(context: {
   template: boolean;
   /** Open and click tracking on the domain, and an html body with a link. */
   tracked?: boolean;
+  /** Every send as one tenant of the account (`bench`). */
+  tenant?: boolean;
 }): Promise<ApiSender> {
   const suffix = Math.random().toString(36).slice(2, 8);
-  const { account, secret } = await context.createAccount(context.services, { email: `bench-${suffix}@example.com`, plan: 'dedicated', paymentMethod: true, tenants: false });
+  const { account, secret } = await context.createAccount(context.services, { email: `bench-${suffix}@example.com`, plan: 'dedicated', paymentMethod: true, tenants: context.tenant ?? false });
   const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
   const setup = new HttpClient(context.apiUrl, 4);
   const call = jsonCaller(setup, headers);
@@ -43,10 +45,12 @@ export async function setUpSender(context: {
   if (context.tracked) await call('PATCH', `/domains/${domain.id}`, { open_tracking: true, click_tracking: true });
   const from = `bench@${domainName}`;
   if (context.template) await publishTemplate(call);
+  if (context.tenant) await call('POST', '/tenants', { external_id: 'bench', name: 'Bench' });
+  const asTenant = context.tenant ? { tenant: 'bench' } : {};
   const recipient = (n: number) => `success+${n}@simulator.amazonses.com`;
   const tracked = (n: number) => ({ from, to: recipient(n), subject: `bench ${n}`, html: `<html><body><p>hello ${n}</p><p><a href="https://example.com/orders/${n}">Your order</a></p></body></html>`, text: 'hello' });
   const sendBody = (n: number) =>
-    JSON.stringify(context.template ? { from, to: recipient(n), template: { id: 'bench', variables: { n } } } : context.tracked ? tracked(n) : { from, to: recipient(n), subject: `bench ${n}`, text: 'hello' });
+    JSON.stringify({ ...(context.template ? { from, to: recipient(n), template: { id: 'bench', variables: { n } } } : context.tracked ? tracked(n) : { from, to: recipient(n), subject: `bench ${n}`, text: 'hello' }), ...asTenant });
   let sequence = 0;
   const acceptedIds: string[] = [];
   return {
