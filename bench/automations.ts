@@ -250,6 +250,7 @@ async function main() {
   await withInMemoryStack('automations', { env: { LOCAL_TASK_PERIOD_MS: '60000', ...awsBounds, ...meter?.stackEnv() } }, async ({ stack, info }) => {
     // Product modules read the environment when loaded: load them once it is set.
     const { buildServices } = load('shared/services');
+    const { EMAIL_INDEX_SHARDS } = load('shared/adapters/store/email-index-shard');
     const { loadConfig } = load('shared/config/config');
     const { createAwsClients } = load('shared/adapters/aws/clients');
     const { createAccount } = load('shared/usecases/access/accounts');
@@ -500,7 +501,10 @@ async function main() {
       await tracker.poll(true);
       const windowEnd = Date.now();
       const storeRuns = kind === 'events' ? await countByStatus(db, tableName, `AUTOMATION#${automationId}#RUNS`, 'run', origin, windowEnd, ulid) : undefined;
-      const storeEmails = await countByStatus(db, tableName, `ACCOUNT#${account.id}#EMAILS#0`, 'msg', origin, windowEnd, ulid);
+      // The account's email index is sharded (shared/adapters/store/email-index-shard.ts): every shard counts.
+      const shardCounts = await Promise.all(Array.from({ length: EMAIL_INDEX_SHARDS as number }, (_, shard) => countByStatus(db, tableName, `ACCOUNT#${account.id}#EMAILS#${shard}`, 'msg', origin, windowEnd, ulid)));
+      const storeEmails: Record<string, number> = {};
+      for (const counts of shardCounts) for (const [status, n] of Object.entries(counts)) storeEmails[status] = (storeEmails[status] ?? 0) + n;
       // The phase's work ends when every queue is empty too (the webhook events of its runs and emails):
       // its CPU is counted up to there.
       const drainMs = await drain(Math.max(300_000, TIMEOUT_MS));

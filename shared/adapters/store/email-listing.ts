@@ -1,49 +1,110 @@
 /**
- * The per-account email listing (GET /emails): GSI1, `GSI1PK = keys.emailsByAccount(acc, shard)`,
- * `GSI1SK = <msg id>`. Ids are ULIDs, so newest first is a reverse key sort (ScanIndexForward false).
- * The index is eventually consistent: an email accepted a moment ago may take a moment to be listed.
+ * The email listings (GET /emails, and ?tenant= or a tenant key's): an account's emails on GSI1
+ * (`GSI1PK = keys.emailsByAccount(acc, shard)`, `GSI1SK = <msg id>`), a tenant's on the sparse GSI3
+ * (`GSI3PK = keys.emailsByTenant(ten, shard)`, only tenant emails carry it). Ids are ULIDs, so newest first is
+ * a reverse key sort. The indexes are eventually consistent: an email accepted a moment ago may take a moment
+ * to be listed.
  *
- * Shards. EmailRepository.create writes every email to shard 0 today, and this reads shard 0 only: the
- * cursor is queryPage's (the DynamoDB key, bound to the shard-0 partition of the account). When a large
- * account gets several shards this must become a merge, which is NOT implemented: query every shard for
- * `limit + 1` items newest first, merge them by GSI1SK descending (ULIDs compare as strings) and keep the
- * first `limit + 1`; the cursor then carries the last returned id (bound to the account), and each shard
- * resumes with `GSI1SK < :last` in its key condition instead of an ExclusiveStartKey, which works for
- * any number of shards because the ids order all of them. Until then `EMAIL_INDEX_SHARDS` must stay 1.
+ * Shards. Each email's index entry is written once under one of EMAIL_INDEX_SHARDS partition keys of its
+ * account (and tenant), chosen from its id (emailIndexShard), so one account's sends are spread over that
+ * many partitions instead of one (a partition takes at most 1,000 write units a second: docs/benchmarks.md,
+ * "The partition model"). A page is a merge: every shard is queried newest first for `limit + 1` entries
+ * after the cursor's id (`GSI1SK < :after`, the ids order all shards alike), the answers are merged by id,
+ * and the first `limit` are the page; the cursor carries the last id, bound to the account's (or tenant's)
+ * listing. Emails written before the shards (all under shard 0) are in the merge like any other, and a
+ * cursor of the one-partition listing (a DynamoDB start key of shard 0) still continues where it was.
  */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ValidationError } from '../../domain/errors';
 import type { Email } from '../../domain/emails/email';
 import type { Page } from './cursor';
+import { EMAIL_INDEX_SHARDS } from './email-index-shard';
 import { toStoredEmail } from './emails';
 import { keys } from './keys';
-import { queryGsi1NewestFirst, queryPage, type PageRequest } from './paginate';
+import type { PageRequest } from './paginate';
 import type { Table } from './table';
 
-/** Shards of an account's email index written today (see above before raising it). */
-export const EMAIL_INDEX_SHARDS = 1;
+interface Listing {
+  index: 'GSI1' | 'GSI3';
+  /** The partition key of shard `n`. */
+  partition: (shard: number) => string;
+  /** What a cursor is bound to: the listing's partition key without its shard. */
+  owner: string;
+}
+
+const invalidCursor = () =>
+  new ValidationError('The cursor is invalid. Pass next_cursor from the previous page unchanged.', { details: { fields: [{ field: 'cursor', message: 'invalid cursor' }] } });
+
+const ID = /^msg_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/**
+ * The id a cursor continues after: `{listing, after}` of this listing, or a start key of its shard 0 from
+ * before the shards (`{PK, SK, <index>PK, <index>SK}`). Anything else is 400 at `cursor`.
+ */
+function cursorAfter(cursor: string | undefined, listing: Listing): string | undefined {
+  if (cursor === undefined || cursor === '') return undefined;
+  let parsed: Record<string, unknown> | undefined;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    parsed = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed) throw invalidCursor();
+  const names = Object.keys(parsed).sort().join(',');
+  if (names === 'after,listing' && parsed.listing === listing.owner && typeof parsed.after === 'string' && ID.test(parsed.after)) return parsed.after;
+  const pk = `${listing.index}PK`;
+  const sk = `${listing.index}SK`;
+  const legacy = names === [pk, sk, 'PK', 'SK'].sort().join(',') && parsed[pk] === listing.partition(0) && typeof parsed[sk] === 'string' && ID.test(parsed[sk] as string) && parsed.PK === `EMAIL#${parsed[sk]}` && parsed.SK === 'EMAIL';
+  if (legacy) return parsed[sk] as string;
+  throw invalidCursor();
+}
 
 export class EmailListingRepository {
   constructor(private readonly table: Table) {}
 
   /** One page of an account's emails, newest first; `next_cursor` null on the last page. */
   list(accountId: string, page: PageRequest): Promise<Page<Email>> {
-    return queryGsi1NewestFirst(this.table, keys.emailsByAccount(accountId, 0), page, (item) => toStoredEmail(item).email);
+    return this.merged({ index: 'GSI1', partition: (shard) => keys.emailsByAccount(accountId, shard), owner: `ACCOUNT#${accountId}#EMAILS` }, page);
   }
 
   /**
    * One page of a tenant's emails, newest first, from the sparse tenant index (GSI3: only tenant emails
-   * are in it, so a small tenant of a large account costs one Query per page, never a filtered scan of
-   * the account's emails). The cursor is bound to the tenant's partition. Eventually consistent, like
-   * the account listing.
+   * are in it, so a small tenant of a large account costs one Query per shard and page, never a filtered
+   * scan of the account's emails). The cursor is bound to the tenant's listing.
    */
   listByTenant(tenantId: string, page: PageRequest): Promise<Page<Email>> {
-    const partition = keys.emailsByTenant(tenantId, 0);
-    return queryPage(
-      this.table,
-      { IndexName: 'GSI3', KeyConditionExpression: 'GSI3PK = :pk', ExpressionAttributeValues: { ':pk': partition }, ScanIndexForward: false },
-      page,
-      { GSI3PK: partition },
-      (item) => ({ PK: item.PK, SK: item.SK, GSI3PK: item.GSI3PK, GSI3SK: item.GSI3SK }),
-      (item) => toStoredEmail(item).email,
+    return this.merged({ index: 'GSI3', partition: (shard) => keys.emailsByTenant(tenantId, shard), owner: `TENANT#${tenantId}#EMAILS` }, page);
+  }
+
+  private async merged(listing: Listing, page: PageRequest): Promise<Page<Email>> {
+    const after = cursorAfter(page.cursor, listing);
+    const wanted = page.limit + 1;
+    const pk = `${listing.index}PK`;
+    const sk = `${listing.index}SK`;
+    const shards = await Promise.all(
+      Array.from({ length: EMAIL_INDEX_SHARDS }, async (_, shard) => {
+        const { Items = [] } = await this.table.client.send(
+          new QueryCommand({
+            TableName: this.table.name,
+            IndexName: listing.index,
+            KeyConditionExpression: after === undefined ? '#pk = :pk' : '#pk = :pk AND #sk < :after',
+            ExpressionAttributeNames: { '#pk': pk, ...(after === undefined ? {} : { '#sk': sk }) },
+            ExpressionAttributeValues: { ':pk': listing.partition(shard), ...(after === undefined ? {} : { ':after': after }) },
+            ScanIndexForward: false,
+            Limit: wanted,
+          }),
+        );
+        return Items;
+      }),
     );
+    const newestFirst = shards.flat().sort((a, b) => (String(a[sk]) < String(b[sk]) ? 1 : String(a[sk]) > String(b[sk]) ? -1 : 0));
+    const items = newestFirst.slice(0, page.limit).map((item) => toStoredEmail(item).email);
+    const more = newestFirst.length > page.limit;
+    const last = items[items.length - 1];
+    return {
+      items,
+      next_cursor: more && last ? Buffer.from(JSON.stringify({ listing: listing.owner, after: last.id }), 'utf8').toString('base64url') : null,
+    };
   }
 }

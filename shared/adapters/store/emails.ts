@@ -10,6 +10,7 @@ import { EVENT_RANK, statusesBefore, type DeliveryOutcome, type EngagementEvent 
 import { firstShardPlan, planShardParts, shardCaps, type ShardPart, type UsageReservation } from '../../domain/accounts/limits';
 import type { IdempotencyRecord, IdempotencyStore } from './idempotency';
 import { decodeItem } from './decode';
+import { emailIndexShard } from './email-index-shard';
 import { keys } from './keys';
 import { deferredUsage, readShardCounts, releaseItems, reservedCounterSchema, reserveShardItems, type ReservedCounter } from './usage';
 import { cancelledConditionIndexes, isConditionFailure, transactWrite, updateIfCondition, withoutNullFields, type Table, type TransactItem } from './table';
@@ -173,9 +174,10 @@ export class EmailRepository {
       TableName: this.table.name,
       Item: {
         ...keys.email(email.id),
-        GSI1PK: keys.emailsByAccount(email.account_id),
+        // The listings' entries, under one of the account's (and tenant's) shards (./email-listing.ts).
+        GSI1PK: keys.emailsByAccount(email.account_id, emailIndexShard(email.id)),
         GSI1SK: email.id,
-        ...(email.tenant_id ? { GSI3PK: keys.emailsByTenant(email.tenant_id), GSI3SK: email.id } : {}),
+        ...(email.tenant_id ? { GSI3PK: keys.emailsByTenant(email.tenant_id, emailIndexShard(email.id)), GSI3SK: email.id } : {}),
         // Queued and scheduled emails enter the due index: the reconciler re-drives them if they stall.
         ...(due === null ? {} : dueAttributes('EMAIL', email.id, due)),
         type: 'email',
