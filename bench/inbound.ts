@@ -4,7 +4,7 @@
  * measured in the same run: a bare smtp-server on loopback with the same TLS certificate that accepts and
  * discards the same messages, driven by the same client. Prints figures; asserts nothing.
  *
- *   npm run bench:inbound -- [--duration 10] [--warmup 5] [--concurrency 1,16] [--cost]
+ *   npm run bench:inbound -- [--duration 10] [--warmup 5] [--concurrency 1,16] [--count-calls] [--cpu-prof] [--cost]
  *
  * Per phase: messages accepted per second (the MX's 250, which comes after the raw message is in S3 and
  * queued), latency to the 250, and the whole way through: from the first message to the inbound worker
@@ -12,8 +12,9 @@
  * message over that window (/proc: Node and DynamoDB Local). The goal (issue 32): the MX at least 0.5x the
  * floor's messages per second.
  *
- * --cost: meter what AWS bills by (bench/lib/cost/) over each MX phase until drained and print dollars
- * per million received messages by service (the MX's Fargate task and NLB are fixed monthly costs).
+ * --count-calls, --cpu-prof, --cost (lib/stack-observer.ts): over each MX phase until drained, the SDK calls
+ * per message of every process of the stack (the MX's included), the busiest threads' CPU profiles, and the
+ * dollars per million received messages by service (the MX's Fargate task and NLB are fixed monthly costs).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,8 +28,7 @@ import { loadConfig } from '../shared/config/config';
 import { buildServices } from '../shared/services';
 import { createAccount } from '../shared/usecases/access/accounts';
 import { spawnStack } from '../test/integration/harness/spawn-stack';
-import { costSession, printCostTable, printPrices } from './lib/cost/cost-session';
-import type { Cost } from './lib/cost/price-usage';
+import { observeFlags, StackObserver } from './lib/stack-observer';
 import { jsonCaller } from './lib/fixtures';
 import { closedLoop, HttpClient, type PhaseResult } from './lib/load';
 import { cpuSecondsByCommand, descendants, diffCpu } from './lib/process-tree';
@@ -43,7 +43,7 @@ const flag = (name: string, fallback: string) => {
 const DURATION_MS = Number(flag('duration', '10')) * 1000;
 const WARMUP_MS = Number(flag('warmup', '5')) * 1000;
 const CONCURRENCY = flag('concurrency', '1,16').split(',').map(Number);
-const COST = args.includes('--cost');
+const OBSERVE = observeFlags(args);
 export const INBOUND_FLOOR_GOAL = 0.5;
 const log = (message: string) => console.error(`[bench:inbound] ${message}`);
 
@@ -105,9 +105,10 @@ async function startFloor(key: string, cert: string): Promise<{ port: number; cl
 async function main() {
   const scratch = mkdtempSync(join(tmpdir(), 'bench-inbound-'));
   const loadBefore = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  const meter = COST ? costSession(scratch) : undefined;
+  const observer = new StackObserver(OBSERVE, scratch);
+  const observing = OBSERVE.countCalls || OBSERVE.cpuProf || OBSERVE.cost;
   log('starting an in-memory local cloud');
-  const stack = await spawnStack({ dataDir: scratch, inMemory: true, timeoutMs: 120_000, env: { LOCAL_TASK_PERIOD_MS: '60000', ...meter?.stackEnv() } });
+  const stack = await spawnStack({ dataDir: scratch, inMemory: true, timeoutMs: 120_000, env: { LOCAL_TASK_PERIOD_MS: '60000', ...observer.stackEnv() } });
   try {
     const info = readStackFile(scratch)! as ReturnType<typeof readStackFile> & { mx?: string; smtp_ca_file?: string };
     Object.assign(process.env, info!.env);
@@ -142,10 +143,9 @@ async function main() {
     await pipeline.drain();
 
     const rows: string[][] = [];
-    const costs: { c: number; messages: number; cost: Cost }[] = [];
     for (const c of CONCURRENCY) {
       const mx = pool(Number(mxPort), ca, c);
-      const costMark = await meter?.mark(stack.apiUrl);
+      const mark = observing ? await observer.mark(stack.apiUrl) : undefined;
       const cpuBefore = cpuSecondsByCommand(pids);
       const started = performance.now();
       log(`MX c=${c}`);
@@ -154,7 +154,7 @@ async function main() {
       await pipeline.drain();
       const throughMs = performance.now() - started;
       const stackCpu = Object.values(diffCpu(cpuSecondsByCommand(pids), cpuBefore)).reduce((a, b) => a + b, 0);
-      if (meter && costMark) costs.push({ c, messages: r.ok, cost: await meter.since(costMark, stack.apiUrl, { emails: r.ok, apiRequests: 0 }) });
+      if (mark) await observer.since(mark, stack.apiUrl, `MX c=${c}`, { messages: r.ok, apiRequests: 0 });
       const floorPool = pool(floor.port, undefined, c);
       log(`floor c=${c}`);
       const f = await phase(floorPool, to, c, DURATION_MS);
@@ -184,15 +184,7 @@ async function main() {
       table(['c', 'MX msg/s (250)', 'MX p50 / p95 / p99 ms', 'received msg/s (first to drained)', 'floor msg/s', 'floor p50 / p95 / p99 ms', `MX / floor (goal ${INBOUND_FLOOR_GOAL})`, 'stack CPU ms/msg (to drained)', 'errors'], rows),
     );
     console.log('\nThe floor is a bare smtp-server (same TLS certificate and client) that discards each message: what SMTP itself costs here.');
-    if (costs.length > 0) {
-      console.log("\nCost per million received messages beyond fixed costs (--cost; each MX phase's messages until the pipeline drained):");
-      for (const { c, messages, cost } of costs) {
-        console.log('');
-        printCostTable((line = '') => console.log(line), `MX c=${c} (${messages} messages):`, cost);
-      }
-      console.log('');
-      printPrices((line = '') => console.log(line));
-    }
+    observer.print((line = '') => console.log(line), 'received message');
   } finally {
     await stack.stop('SIGINT');
     rmSync(scratch, { recursive: true, force: true });

@@ -4,10 +4,12 @@
  * loopback with the same TLS and AUTH settings that accepts and discards the same messages, driven by the
  * same client. Then accept -> delivered for sequential relay messages. Prints figures, asserts nothing.
  *
- *   npm run bench:smtp -- [--duration 10] [--warmup 5] [--concurrency 1,16] [--delivered 30] [--cost]
+ *   npm run bench:smtp -- [--duration 10] [--warmup 5] [--concurrency 1,16] [--delivered 30]
+ *                         [--count-calls] [--cpu-prof] [--cost]
  *
- * --cost: meter what AWS bills by (bench/lib/cost/) for each relay phase's messages, until the pipeline
- * drained, and print dollars per million delivered relay emails by service.
+ * --count-calls, --cpu-prof, --cost (lib/stack-observer.ts): over each relay phase until the pipeline
+ * drained, the SDK calls per message of every process of the stack (the relay task's included), the
+ * busiest threads' CPU profiles, and the dollars per million delivered relay emails by service.
  *
  * Latency is from the start of sendMail to the 250 reply (connection reuse from the pool included).
  * CPU: the stack's whole process tree (/proc) and the bench process, per accepted message.
@@ -24,8 +26,7 @@ import { buildServices } from '../shared/services';
 import { createAccount } from '../shared/usecases/access/accounts';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { QUEUES } from '../infra/definitions';
-import { costSession, printCostTable, printPrices } from './lib/cost/cost-session';
-import type { Cost } from './lib/cost/price-usage';
+import { observeFlags, StackObserver } from './lib/stack-observer';
 import { closedLoop, HttpClient, type PhaseResult } from './lib/load';
 import { pipelineProbe } from './send/measure/pipeline-drain';
 import { cpuSecondsByCommand, descendants, diffCpu } from './lib/process-tree';
@@ -40,7 +41,7 @@ const DURATION_MS = Number(flag('duration', '10')) * 1000;
 const WARMUP_MS = Number(flag('warmup', '5')) * 1000;
 const CONCURRENCY = flag('concurrency', '1,16').split(',').map(Number);
 const DELIVERED = Number(flag('delivered', '30'));
-const COST = args.includes('--cost');
+const OBSERVE = observeFlags(args);
 const log = (message: string) => console.error(`[bench:smtp] ${message}`);
 
 /** About 5 KB: a transactional email with text and HTML. */
@@ -105,9 +106,9 @@ async function main() {
   const scratch = mkdtempSync(join(tmpdir(), 'bench-smtp-'));
   const loadBefore = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   log('starting an in-memory local cloud');
-  const meter = COST ? costSession(scratch) : undefined;
-  const stack = await spawnStack({ dataDir: scratch, inMemory: true, timeoutMs: 120_000, env: { LOCAL_TASK_PERIOD_MS: '60000', ...meter?.stackEnv() } });
-  const costs: { c: number; emails: number; cost: Cost }[] = [];
+  const observer = new StackObserver(OBSERVE, scratch);
+  const observing = OBSERVE.countCalls || OBSERVE.cpuProf || OBSERVE.cost;
+  const stack = await spawnStack({ dataDir: scratch, inMemory: true, timeoutMs: 120_000, env: { LOCAL_TASK_PERIOD_MS: '60000', ...observer.stackEnv() } });
   const floorTls = { key: '', cert: '' };
   try {
     const info = readStackFile(scratch)! as ReturnType<typeof readStackFile> & { smtp?: string; smtp_ca_file?: string };
@@ -150,7 +151,7 @@ async function main() {
     for (const c of CONCURRENCY) {
       const relay = pool(Number(relayPort), ca, password, c);
       await pipeline.drain();
-      const costMark = await meter?.mark(stack.apiUrl);
+      const mark = observing ? await observer.mark(stack.apiUrl) : undefined;
       const cpuBefore = cpuSecondsByCommand(pids);
       const benchBefore = process.cpuUsage();
       log(`relay c=${c}`);
@@ -158,10 +159,10 @@ async function main() {
       const stackCpu = Object.values(diffCpu(cpuSecondsByCommand(pids), cpuBefore)).reduce((a, b) => a + b, 0);
       const benchCpu = process.cpuUsage(benchBefore);
       relay.close();
-      if (meter && costMark) {
-        log(`relay c=${c}: draining the pipeline for its cost`);
+      if (mark) {
+        log(`relay c=${c}: draining the pipeline for what it observed`);
         await pipeline.drain();
-        costs.push({ c, emails: r.ok, cost: await meter.since(costMark, stack.apiUrl, { emails: r.ok, apiRequests: 0 }) });
+        await observer.since(mark, stack.apiUrl, `relay c=${c}`, { messages: r.ok, apiRequests: 0 });
       }
       const floorPool = pool(floor.port, undefined, 'x', c);
       log(`floor c=${c}`);
@@ -211,15 +212,7 @@ async function main() {
     );
     console.log(`\nAccept -> 250 (sequential, pooled connection): p50 ${ms(a.p50)} ms, p95 ${ms(a.p95)} ms. Accept -> delivered: p50 ${ms(d.p50)} ms, p95 ${ms(d.p95)} ms (${DELIVERED} messages).`);
     console.log('The floor is a bare smtp-server (same TLS, AUTH and client) that discards each message: what SMTP itself costs here.');
-    if (costs.length > 0) {
-      console.log('\nCost per million delivered relay emails beyond SES (--cost; each relay phase\'s messages until the pipeline drained; the relay\'s Fargate task and NLB are fixed monthly costs, not in it):');
-      for (const { c, emails, cost } of costs) {
-        console.log('');
-        printCostTable((line = '') => console.log(line), `relay c=${c} (${emails} emails):`, cost);
-      }
-      console.log('');
-      printPrices((line = '') => console.log(line));
-    }
+    observer.print((line = '') => console.log(line), 'relay email');
     control.destroy();
   } finally {
     await stack.stop('SIGINT');
