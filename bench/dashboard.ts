@@ -51,6 +51,8 @@ async function main() {
     const { createAccount } = load('shared/usecases/access/accounts');
     const { createDashboardUser } = load('shared/usecases/dashboard/users');
     const { newId } = load('shared/domain/ids');
+    const { emailIndexShard } = load('shared/adapters/store/email-index-shard');
+    const { keys } = load('shared/adapters/store/keys');
     const config = loadConfig(process.env);
     const services = buildServices(config);
     const db: DynamoDBDocumentClient = load('shared/adapters/aws/clients').createAwsClients(config).dynamo;
@@ -107,7 +109,8 @@ async function main() {
       batches.push(
         Array.from({ length: Math.min(25, EMAILS - i) }, (_, j) => {
           const cloneId = newId('msg', started + (i + j) * 10);
-          return { PutRequest: { Item: { ...Item, PK: `EMAIL#${cloneId}`, GSI1SK: cloneId, id: cloneId, subject: `Bench email ${i + j}` } } };
+          // Under the shard of its own id, as EmailRepository writes it (shared/adapters/store/email-index-shard.ts).
+          return { PutRequest: { Item: { ...Item, PK: `EMAIL#${cloneId}`, GSI1PK: keys.emailsByAccount(Item.account_id, emailIndexShard(cloneId)), GSI1SK: cloneId, id: cloneId, subject: `Bench email ${i + j}` } } };
         }),
       );
     }

@@ -8,10 +8,10 @@
  * Shards. Each email's index entry is written once under one of EMAIL_INDEX_SHARDS partition keys of its
  * account (and tenant), chosen from its id (emailIndexShard), so one account's sends are spread over that
  * many partitions instead of one (a partition takes at most 1,000 write units a second: docs/benchmarks.md,
- * "The partition model"). A page is a merge: every shard is queried newest first for `limit + 1` entries
- * after the cursor's id (`GSI1SK < :after`, the ids order all shards alike), the answers are merged by id,
- * and the first `limit` are the page; the cursor carries the last id, bound to the account's (or tenant's)
- * listing. Emails written before the shards (all under shard 0) are in the merge like any other, and a
+ * "The partition model"). A page is a merge: every shard is queried newest first after the cursor's id
+ * (`GSI1SK < :after`, the ids order all shards alike) for about its share of the page, again only while it
+ * may still hold entries of the page (`merged` below), the answers merged by id and the first `limit` kept;
+ * the cursor carries the last id, bound to the account's (or tenant's) listing. Emails written before the shards (all under shard 0) are in the merge like any other, and a
  * cursor of the one-partition listing (a DynamoDB start key of shard 0) still continues where it was.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -77,30 +77,58 @@ export class EmailListingRepository {
     return this.merged({ index: 'GSI3', partition: (shard) => keys.emailsByTenant(tenantId, shard), owner: `TENANT#${tenantId}#EMAILS` }, page);
   }
 
+  /**
+   * A k-way merge that reads about one page: each shard is asked first for its share of the page
+   * (`limit + 1` over the shards, plus one), and again (twice as much each time) only while its last entry
+   * read is newer than the page's oldest so far, so it may still hold entries of the page. Evenly spread
+   * shards answer in one round of parallel Queries reading about `limit + 1 + shards` entries.
+   */
   private async merged(listing: Listing, page: PageRequest): Promise<Page<Email>> {
     const after = cursorAfter(page.cursor, listing);
     const wanted = page.limit + 1;
     const pk = `${listing.index}PK`;
     const sk = `${listing.index}SK`;
-    const shards = await Promise.all(
-      Array.from({ length: EMAIL_INDEX_SHARDS }, async (_, shard) => {
-        const { Items = [] } = await this.table.client.send(
-          new QueryCommand({
-            TableName: this.table.name,
-            IndexName: listing.index,
-            KeyConditionExpression: after === undefined ? '#pk = :pk' : '#pk = :pk AND #sk < :after',
-            ExpressionAttributeNames: { '#pk': pk, ...(after === undefined ? {} : { '#sk': sk }) },
-            ExpressionAttributeValues: { ':pk': listing.partition(shard), ...(after === undefined ? {} : { ':after': after }) },
-            ScanIndexForward: false,
-            Limit: wanted,
-          }),
-        );
-        return Items;
-      }),
-    );
-    const newestFirst = shards.flat().sort((a, b) => (String(a[sk]) < String(b[sk]) ? 1 : String(a[sk]) > String(b[sk]) ? -1 : 0));
-    const items = newestFirst.slice(0, page.limit).map((item) => toStoredEmail(item).email);
-    const more = newestFirst.length > page.limit;
+    const shards = Array.from({ length: EMAIL_INDEX_SHARDS }, (_, shard) => ({
+      shard,
+      items: [] as Record<string, unknown>[],
+      next: undefined as Record<string, unknown> | undefined,
+      done: false,
+      ask: Math.ceil(wanted / EMAIL_INDEX_SHARDS) + 1,
+    }));
+    const read = async (state: (typeof shards)[number]) => {
+      const { Items = [], LastEvaluatedKey } = await this.table.client.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          IndexName: listing.index,
+          KeyConditionExpression: after === undefined ? '#pk = :pk' : '#pk = :pk AND #sk < :after',
+          ExpressionAttributeNames: { '#pk': pk, ...(after === undefined ? {} : { '#sk': sk }) },
+          ExpressionAttributeValues: { ':pk': listing.partition(state.shard), ...(after === undefined ? {} : { ':after': after }) },
+          ScanIndexForward: false,
+          Limit: state.ask,
+          ExclusiveStartKey: state.next,
+        }),
+      );
+      state.items.push(...Items);
+      state.next = LastEvaluatedKey;
+      state.done = !LastEvaluatedKey;
+      state.ask = Math.min(wanted, state.ask * 2);
+    };
+    const idOf = (item: Record<string, unknown>) => String(item[sk]);
+    const newestFirst = (a: Record<string, unknown>, b: Record<string, unknown>) => (idOf(a) < idOf(b) ? 1 : idOf(a) > idOf(b) ? -1 : 0);
+    let pending = shards;
+    let merged: Record<string, unknown>[] = [];
+    while (pending.length > 0) {
+      await Promise.all(pending.map(read));
+      merged = shards.flatMap((state) => state.items).sort(newestFirst);
+      // The page's oldest entry so far; a shard whose last entry read is older cannot add to the page.
+      const cutoff = merged.length >= wanted ? idOf(merged[wanted - 1]!) : undefined;
+      pending = shards.filter((state) => {
+        const lastRead = state.items[state.items.length - 1];
+        return !state.done && (cutoff === undefined || lastRead === undefined || idOf(lastRead) > cutoff);
+      });
+    }
+    const items = merged.slice(0, page.limit).map((item) => toStoredEmail(item).email);
+    const more = merged.length > page.limit;
     const last = items[items.length - 1];
     return {
       items,
