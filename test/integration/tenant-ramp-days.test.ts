@@ -59,8 +59,11 @@ describe('tenant ramp across UTC days (moved clock, stack of its own)', () => {
             queues: Object.fromEntries(Object.entries(queues ?? {}).filter(([, queue]) => queue.messages > 0)),
           }
         : health.body;
-      const printed = own.output().split('\n').filter((line) => !line.startsWith('[local-cloud] dns:')).slice(-40).join('\n');
-      throw new Error(`${(error as Error).message}\n/health: ${JSON.stringify(streams)}\nthe stack printed last:\n${printed}`, { cause: error });
+      const lines = own.output().split('\n').filter((line) => !line.startsWith('[local-cloud] dns:'));
+      const printed = lines.slice(-40).join('\n');
+      // Why a worker failed (its own error lines: a tenant-stats batch stopped once in a whole run), however early.
+      const failures = lines.filter((line) => /error|failed|batch stopped/i.test(line)).slice(-20).join('\n');
+      throw new Error(`${(error as Error).message}\n/health: ${JSON.stringify(streams)}\nthe stack printed last:\n${printed}\nits error lines:\n${failures || '(none)'}`, { cause: error });
     }
   }
 
