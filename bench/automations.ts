@@ -5,10 +5,11 @@
  * asserts nothing (a lost run is printed as `LOST: n`, not an exit code).
  *
  *   npm run bench:automations [-- --runs 10000 --single 20 --concurrency 32 --warmup 10 --progress 5
- *                                 --timeout 1800 --local-bounds --cost]
+ *                                 --timeout 1800 --local-bounds --cost --count-calls --cpu-prof]
  *
- * --cost: meter what AWS bills by (bench/lib/cost/) over each bulk phase (first request to drained) and
- * print dollars per million delivered emails by service, for the plain sends and for the automation runs.
+ * --cost, --count-calls, --cpu-prof (lib/stack-observer.ts): over each bulk phase (first request to
+ * drained), the dollars per million delivered emails by service, the SDK calls per delivered email of every
+ * thread of the stack, and the busiest threads' profiles, for the plain sends and for the automation runs.
  *
  * Method (see docs/benchmarks.md, "Automations"):
  *  - one in-memory local cloud (`spawnStack`, DATA_IN_MEMORY=1), as bench:send; the reconciler at AWS's
@@ -50,7 +51,7 @@ import { closedLoop, countedLoop, HttpClient, serverTimingMs, type Outcome, type
 import { ms, percentile, table } from './lib/stats';
 import { batchGetItems } from '../shared/adapters/store/batch-get';
 import { loadProduct as load, ROOT, withInMemoryStack } from './lib/bench-stack';
-import { costSession, printCostTable, printPrices } from './lib/cost/cost-session';
+import { StackObserver } from './lib/stack-observer';
 import type { Cost } from './lib/cost/price-usage';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,6 +67,8 @@ const { values } = parseArgs({
     timeout: { type: 'string', default: '1800' },
     'local-bounds': { type: 'boolean', default: false },
     cost: { type: 'boolean', default: false },
+    'count-calls': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'boolean', default: false },
   },
 });
 const RUNS = Number(values.runs);
@@ -245,9 +248,11 @@ async function main() {
     ? {}
     : Object.fromEntries(Object.entries(RECOVERY_ENV as Record<string, string>).map(([bound, variable]) => [variable, String(Math.round((DEFAULT_RECOVERY_BOUNDS as Record<string, number>)[bound]! / 1000))]));
   log(`starting an in-memory local cloud (${LOCAL_BOUNDS ? 'local' : "AWS's"} recovery bounds, reconciler once a minute)`);
-  const costDir = values.cost ? mkdtempSync(join(tmpdir(), 'bench-automations-cost-')) : undefined;
-  const meter = costDir ? costSession(costDir) : undefined;
-  await withInMemoryStack('automations', { env: { LOCAL_TASK_PERIOD_MS: '60000', ...awsBounds, ...meter?.stackEnv() } }, async ({ stack, info }) => {
+  const flags = { cost: values.cost!, countCalls: values['count-calls']!, cpuProf: values['cpu-prof']! };
+  const observing = flags.cost || flags.countCalls || flags.cpuProf;
+  const costDir = observing ? mkdtempSync(join(tmpdir(), 'bench-automations-observe-')) : undefined;
+  const observer = costDir ? new StackObserver(flags, costDir) : undefined;
+  await withInMemoryStack('automations', { env: { LOCAL_TASK_PERIOD_MS: '60000', ...awsBounds, ...observer?.stackEnv() } }, async ({ stack, info }) => {
     // Product modules read the environment when loaded: load them once it is set.
     const { buildServices } = load('shared/services');
     const { EMAIL_INDEX_SHARDS } = load('shared/adapters/store/email-index-shard');
@@ -455,7 +460,7 @@ async function main() {
       log(`${label} at concurrency ${CONCURRENCY}`);
       const tracker = new Tracker(db, tableName);
       const client = new HttpClient(stack.apiUrl, CONCURRENCY);
-      const costMark = await meter?.mark(stack.apiUrl);
+      const observeMark = await observer?.mark(stack.apiUrl);
       const cpuBefore = cpuSecondsByRole(pids);
       const benchBefore = process.cpuUsage();
       const origin = Date.now();
@@ -512,7 +517,7 @@ async function main() {
       const cpuAfter = cpuSecondsByRole(pids);
       const bench = process.cpuUsage(benchBefore);
       const deliveredEmails = tracker.items.filter((item) => item.emailStatus === 'delivered').length;
-      const cost = meter && costMark ? await meter.since(costMark, stack.apiUrl, { emails: deliveredEmails, apiRequests: result.ok + result.errors }) : undefined;
+      const cost = observer && observeMark ? (await observer.since(observeMark, stack.apiUrl, label, { messages: deliveredEmails, apiRequests: result.ok + result.errors })).cost : undefined;
       log(`${label}: ${result.ok} accepted, ${result.errors} errors; settled ${settled.timedOut ? 'NOT (timed out)' : `in ${((settled.settledAt! - origin) / 1000).toFixed(1)} s`}; drained in ${(drainMs / 1000).toFixed(1)} s`);
       return {
         kind,
@@ -551,7 +556,7 @@ async function main() {
     }
     const busyRss = rssMb(pids);
     control.destroy();
-    const lost = report({ commit, dirty, loadBefore, loadAfter: loadavg(), seconds: (Date.now() - started) / 1000, single, bulk, idleRss, busyRss, dlqDepths });
+    const lost = report({ commit, dirty, loadBefore, loadAfter: loadavg(), seconds: (Date.now() - started) / 1000, single, bulk, idleRss, busyRss, dlqDepths, observer });
     if (lost > 0) log(`LOST: ${lost}`);
   }).finally(() => {
     if (costDir) rmSync(costDir, { recursive: true, force: true });
@@ -569,6 +574,8 @@ function report(input: {
   idleRss: number;
   busyRss: number;
   dlqDepths: Record<string, number>;
+  /** --cost, --count-calls, --cpu-prof: what was observed over the bulk phases. */
+  observer?: StackObserver;
 }): number {
   const out: string[] = [];
   const print = (line = '') => out.push(line);
@@ -687,17 +694,7 @@ function report(input: {
       lost += Math.max(0, phaseLost);
     }
     print();
-    const priced = phases.filter((phase) => phase.cost);
-    if (priced.length > 0) {
-      print("Cost per million delivered emails beyond SES (--cost; each phase from its first request until every queue drained; what was counted per email beside each):");
-      for (const phase of priced) {
-        print();
-        printCostTable(print, `${label(phase)} (${phase.items.filter((item) => item.emailStatus === 'delivered').length} delivered):`, phase.cost!);
-      }
-      print();
-      printPrices(print);
-      print();
-    }
+    if (input.observer) input.observer.print(print, 'delivered email');
   }
   const dlqTotal = Object.values(input.dlqDepths).reduce((a, b) => a + b, 0);
   print(`Memory of the stack's process tree (Node + DynamoDB Local), RSS: ${input.idleRss.toFixed(0)} MB after start-up, ${input.busyRss.toFixed(0)} MB after the run. Dead-letter queues: ${dlqTotal === 0 ? 'empty' : JSON.stringify(input.dlqDepths)}.`);
