@@ -19,21 +19,17 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import nodemailer from 'nodemailer';
-import { SMTPServer } from 'smtp-server';
-import { QUEUES } from '../infra/definitions';
 import { readStackFile } from '../localstack/cloud/stack-file';
 import { loadConfig } from '../shared/config/config';
 import { buildServices } from '../shared/services';
 import { createAccount } from '../shared/usecases/access/accounts';
 import { spawnStack } from '../test/integration/harness/spawn-stack';
 import { observeFlags, StackObserver } from './lib/stack-observer';
-import { jsonCaller } from './lib/fixtures';
-import { closedLoop, HttpClient, type PhaseResult } from './lib/load';
+import { jsonCaller, verifiedDomain } from './lib/fixtures';
+import { HttpClient, type PhaseResult } from './lib/load';
+import { mailLoop, relayCertificate, smtpPool, startDiscardingServer, workerQueues, type SmtpTransport } from './lib/smtp-load';
 import { cpuSecondsByCommand, descendants, diffCpu } from './lib/process-tree';
 import { ms, summarise, table } from './lib/stats';
-import { pipelineProbe } from './send/measure/pipeline-drain';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {
@@ -59,48 +55,10 @@ function message(to: string, n: number) {
   };
 }
 
-type Transport = ReturnType<typeof nodemailer.createTransport>;
+/** A sending server's connections to the MX (or the floor): no AUTH, STARTTLS required, pooled. */
+const senderPool = (port: number, ca: Buffer | undefined, connections: number) => smtpPool({ port, ca, connections, name: 'sender.example-mail.test' });
 
-/** A sending server's connections: no AUTH, STARTTLS required, pooled. */
-function pool(port: number, ca: Buffer | undefined, connections: number): Transport {
-  return nodemailer.createTransport({
-    host: '127.0.0.1',
-    port,
-    secure: false,
-    requireTLS: true,
-    pool: true,
-    maxConnections: connections,
-    maxMessages: Infinity,
-    name: 'sender.example-mail.test',
-    tls: ca ? { ca, servername: 'localhost' } : { rejectUnauthorized: false },
-  });
-}
-
-async function phase(transport: Transport, to: string, concurrency: number, durationMs: number): Promise<PhaseResult> {
-  return closedLoop(concurrency, durationMs, async (n) => {
-    const info = await transport.sendMail(message(to, n));
-    return { ok: info.response.startsWith('250'), label: info.response.slice(0, 3) };
-  });
-}
-
-/** The floor: smtp-server with the same TLS and no AUTH, draining and discarding each message. */
-async function startFloor(key: string, cert: string): Promise<{ port: number; close(): Promise<void> }> {
-  const server = new SMTPServer({
-    key,
-    cert,
-    authOptional: true,
-    disabledCommands: ['AUTH'],
-    size: 40 * 1024 * 1024,
-    onData: (stream, _session, callback) => {
-      stream.on('data', () => undefined);
-      stream.on('end', () => callback(null, 'Ok: discarded'));
-    },
-    logger: false,
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as { port: number }).port;
-  return { port, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
+const phase = (transport: SmtpTransport, to: string, concurrency: number, durationMs: number): Promise<PhaseResult> => mailLoop(transport, (n) => message(to, n), concurrency, durationMs);
 
 async function main() {
   const scratch = mkdtempSync(join(tmpdir(), 'bench-inbound-'));
@@ -115,28 +73,21 @@ async function main() {
     const services = buildServices(loadConfig(process.env));
     const [, mxPort] = (info!.mx ?? '').split(':');
     const ca = info!.smtp_ca_file ? readFileSync(info!.smtp_ca_file) : undefined;
-    // The floor uses the MX's own certificate (the relay task's), so both sides do the same TLS work.
-    const floorKey = readFileSync(join(scratch, 'smtp-relay', 'server-key.pem'), 'utf8');
-    const floorCert = readFileSync(join(scratch, 'smtp-relay', 'server-cert.pem'), 'utf8');
 
     // Fixtures: an account with a verified receiving domain; the sender's SPF allows loopback.
     const suffix = Math.random().toString(36).slice(2, 8);
     const { secret } = await createAccount(services, { email: `bench-${suffix}@example.com`, plan: 'dedicated', paymentMethod: true, tenants: false });
     const http = new HttpClient(stack.apiUrl, 4);
     const call = jsonCaller(http, { authorization: `Bearer ${secret}`, 'content-type': 'application/json' });
-    const { domain } = await call('POST', '/domains', { name: `bench-${suffix}.example-mail.test`, inbound_enabled: true });
-    for (const record of domain.records as { type: string; name: string; value: string; priority?: number }[]) {
-      await call('PUT', '/_local/dns/records', { name: record.name, type: record.type, values: [record.type === 'MX' ? `${record.priority ?? 10} ${record.value}` : record.value] });
-    }
+    const domain = await verifiedDomain(call, `bench-${suffix}.example-mail.test`, { inbound_enabled: true });
     await call('PUT', '/_local/dns/records', { name: 'sender.example-mail.test', type: 'TXT', values: ['v=spf1 ip4:127.0.0.0/8 -all'] });
-    if ((await call('POST', `/domains/${domain.id}`, { action: 'verify' })).domain.status !== 'verified') throw new Error('domain did not verify');
-    const to = `support@${domain.inbound_subdomain as string}`;
-    const floor = await startFloor(floorKey, floorCert);
+    const to = `support@${domain.inbound_subdomain!}`;
+    // The floor uses the MX's own certificate (the relay task's), so both sides do the same TLS work.
+    const floor = await startDiscardingServer(relayCertificate(scratch), false);
     const pids = descendants(stack.child.pid!);
-    const control = new SQSClient({ region: info!.env.AWS_REGION ?? 'us-east-1', endpoint: info!.env.AWS_ENDPOINT_URL_SQS });
-    const pipeline = pipelineProbe(control, Object.values(QUEUES).map((queue) => info!.env[queue.envVar]).filter((url): url is string => Boolean(url)));
+    const { control, pipeline } = workerQueues(info!.env);
 
-    const warm = pool(Number(mxPort), ca, 8);
+    const warm = senderPool(Number(mxPort), ca, 8);
     log(`warm-up ${WARMUP_MS / 1000} s`);
     await phase(warm, to, 8, WARMUP_MS);
     warm.close();
@@ -144,7 +95,7 @@ async function main() {
 
     const rows: string[][] = [];
     for (const c of CONCURRENCY) {
-      const mx = pool(Number(mxPort), ca, c);
+      const mx = senderPool(Number(mxPort), ca, c);
       const mark = observing ? await observer.mark(stack.apiUrl) : undefined;
       const cpuBefore = cpuSecondsByCommand(pids);
       const started = performance.now();
@@ -155,7 +106,7 @@ async function main() {
       const throughMs = performance.now() - started;
       const stackCpu = Object.values(diffCpu(cpuSecondsByCommand(pids), cpuBefore)).reduce((a, b) => a + b, 0);
       if (mark) await observer.since(mark, stack.apiUrl, `MX c=${c}`, { messages: r.ok, apiRequests: 0 });
-      const floorPool = pool(floor.port, undefined, c);
+      const floorPool = senderPool(floor.port, undefined, c);
       log(`floor c=${c}`);
       const f = await phase(floorPool, to, c, DURATION_MS);
       floorPool.close();

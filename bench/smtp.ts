@@ -17,18 +17,15 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
-import { SMTPServer } from 'smtp-server';
 import { spawnStack } from '../test/integration/harness/spawn-stack';
 import { readStackFile } from '../localstack/cloud/stack-file';
 import { loadConfig } from '../shared/config/config';
 import { buildServices } from '../shared/services';
 import { createAccount } from '../shared/usecases/access/accounts';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { QUEUES } from '../infra/definitions';
 import { observeFlags, StackObserver } from './lib/stack-observer';
-import { closedLoop, HttpClient, type PhaseResult } from './lib/load';
-import { pipelineProbe } from './send/measure/pipeline-drain';
+import { jsonCaller, verifiedDomain } from './lib/fixtures';
+import { HttpClient, type PhaseResult } from './lib/load';
+import { mailLoop, relayCertificate, smtpPool, startDiscardingServer, workerQueues, type SmtpTransport } from './lib/smtp-load';
 import { cpuSecondsByCommand, descendants, diffCpu } from './lib/process-tree';
 import { ms, summarise, table } from './lib/stats';
 
@@ -57,50 +54,15 @@ function message(from: string, n: number) {
   };
 }
 
-type Transport = ReturnType<typeof nodemailer.createTransport>;
-
-function pool(port: number, ca: Buffer | undefined, password: string, connections: number): Transport {
-  return nodemailer.createTransport({
-    host: '127.0.0.1',
-    port,
-    secure: false,
-    requireTLS: true,
-    pool: true,
-    maxConnections: connections,
-    maxMessages: Infinity,
-    auth: { user: 'mailservice', pass: password },
-    tls: ca ? { ca, servername: 'localhost' } : { rejectUnauthorized: false },
-  });
-}
-
-async function phase(transport: Transport, from: string, concurrency: number, durationMs: number, ids?: string[]): Promise<PhaseResult> {
-  return closedLoop(concurrency, durationMs, async (n) => {
-    const info = await transport.sendMail(message(from, n));
-    const id = /queued as (msg_[0-9A-Z]+)/.exec(info.response)?.[1];
+/** Message `n` through `transport`, its id (from the 250's `queued as`) kept in `ids`. */
+function phase(transport: SmtpTransport, from: string, concurrency: number, durationMs: number, ids?: string[]): Promise<PhaseResult> {
+  return mailLoop(transport, (n) => message(from, n), concurrency, durationMs, (response) => {
+    const id = /queued as (msg_[0-9A-Z]+)/.exec(response)?.[1];
     if (id) ids?.push(id);
-    return { ok: info.response.startsWith('250'), label: info.response.slice(0, 3) };
   });
 }
 
-/** The floor: smtp-server with the same TLS and AUTH, draining and discarding each message. */
-async function startFloor(key: string, cert: string): Promise<{ port: number; close(): Promise<void> }> {
-  const server = new SMTPServer({
-    key,
-    cert,
-    authMethods: ['PLAIN', 'LOGIN'],
-    allowInsecureAuth: false,
-    size: 40 * 1024 * 1024,
-    onAuth: (auth, _session, callback) => callback(null, { user: auth.username }),
-    onData: (stream, _session, callback) => {
-      stream.on('data', () => undefined);
-      stream.on('end', () => callback(null, 'Ok: discarded'));
-    },
-    logger: false,
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as { port: number }).port;
-  return { port, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
+const relayPool = (port: number, ca: Buffer | undefined, password: string, connections: number) => smtpPool({ port, ca, password, connections });
 
 async function main() {
   const scratch = mkdtempSync(join(tmpdir(), 'bench-smtp-'));
@@ -109,47 +71,34 @@ async function main() {
   const observer = new StackObserver(OBSERVE, scratch);
   const observing = OBSERVE.countCalls || OBSERVE.cpuProf || OBSERVE.cost;
   const stack = await spawnStack({ dataDir: scratch, inMemory: true, timeoutMs: 120_000, env: { LOCAL_TASK_PERIOD_MS: '60000', ...observer.stackEnv() } });
-  const floorTls = { key: '', cert: '' };
   try {
     const info = readStackFile(scratch)! as ReturnType<typeof readStackFile> & { smtp?: string; smtp_ca_file?: string };
     Object.assign(process.env, info!.env);
     const services = buildServices(loadConfig(process.env));
     const [, relayPort] = (info!.smtp ?? '').split(':');
     const ca = info!.smtp_ca_file ? readFileSync(info!.smtp_ca_file) : undefined;
-    // The floor uses the relay's own certificate, so both sides do the same TLS work.
-    floorTls.key = readFileSync(join(scratch, 'smtp-relay', 'server-key.pem'), 'utf8');
-    floorTls.cert = readFileSync(join(scratch, 'smtp-relay', 'server-cert.pem'), 'utf8');
 
     // Fixtures: a dedicated-plan account with a verified domain and an SMTP credential.
     const suffix = Math.random().toString(36).slice(2, 8);
     const { secret } = await createAccount(services, { email: `bench-${suffix}@example.com`, plan: 'dedicated', paymentMethod: true, tenants: false });
     const http = new HttpClient(stack.apiUrl, 4);
-    const call = async (method: string, path: string, body?: unknown) => {
-      const response = await http.request(method, path, { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body === undefined ? undefined : JSON.stringify(body));
-      if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${response.text}`);
-      return JSON.parse(response.text);
-    };
+    const call = jsonCaller(http, { authorization: `Bearer ${secret}`, 'content-type': 'application/json' });
     const domainName = `bench-${suffix}.example-mail.test`;
-    const { domain } = await call('POST', '/domains', { name: domainName });
-    for (const record of domain.records as { type: string; name: string; value: string; priority?: number }[]) {
-      await call('PUT', '/_local/dns/records', { name: record.name, type: record.type, values: [record.type === 'MX' ? `${record.priority ?? 10} ${record.value}` : record.value] });
-    }
-    if ((await call('POST', `/domains/${domain.id}`, { action: 'verify' })).domain.status !== 'verified') throw new Error('domain did not verify');
+    await verifiedDomain(call, domainName);
     const { password } = await call('POST', '/smtp-credentials', { name: 'bench' });
     const from = `bench@${domainName}`;
-    const floor = await startFloor(floorTls.key, floorTls.cert);
+    const floor = await startDiscardingServer(relayCertificate(scratch), true);
     const pids = descendants(stack.child.pid!);
 
-    const warm = pool(Number(relayPort), ca, password, 8);
+    const warm = relayPool(Number(relayPort), ca, password, 8);
     log(`warm-up ${WARMUP_MS / 1000} s`);
     await phase(warm, from, 8, WARMUP_MS);
     warm.close();
 
-    const control = new SQSClient({ region: info!.env.AWS_REGION ?? 'us-east-1', endpoint: info!.env.AWS_ENDPOINT_URL_SQS });
-    const pipeline = pipelineProbe(control, Object.values(QUEUES).map((queue) => info!.env[queue.envVar]).filter((url): url is string => Boolean(url)));
+    const { control, pipeline } = workerQueues(info!.env);
     const rows: string[][] = [];
     for (const c of CONCURRENCY) {
-      const relay = pool(Number(relayPort), ca, password, c);
+      const relay = relayPool(Number(relayPort), ca, password, c);
       await pipeline.drain();
       const mark = observing ? await observer.mark(stack.apiUrl) : undefined;
       const cpuBefore = cpuSecondsByCommand(pids);
@@ -164,7 +113,7 @@ async function main() {
         await pipeline.drain();
         await observer.since(mark, stack.apiUrl, `relay c=${c}`, { messages: r.ok, apiRequests: 0 });
       }
-      const floorPool = pool(floor.port, undefined, 'x', c);
+      const floorPool = relayPool(floor.port, undefined, 'x', c);
       log(`floor c=${c}`);
       const f = await phase(floorPool, from, c, DURATION_MS);
       floorPool.close();
@@ -185,7 +134,7 @@ async function main() {
 
     // Accept -> delivered: sequential messages, each polled until delivered.
     log(`accept -> delivered, ${DELIVERED} messages`);
-    const single = pool(Number(relayPort), ca, password, 1);
+    const single = relayPool(Number(relayPort), ca, password, 1);
     const accepted: number[] = [];
     const delivered: number[] = [];
     for (let n = 0; n < DELIVERED; n++) {

@@ -73,6 +73,13 @@ function meteredBetween(before: Map<string, SdkThreadState>, after: Map<string, 
   return out;
 }
 
+/** Failed conditional writes between two snapshots, every thread, by "origin\tservice\toperation". */
+export function failuresBetween(before: Map<string, SdkThreadState>, after: Map<string, SdkThreadState>): Record<string, number> {
+  const asCalls = (states: Map<string, SdkThreadState>) =>
+    new Map([...states].map(([id, state]) => [id, { ...state, calls: (state as SdkThreadState & { conditionalFailures?: Record<string, number> }).conditionalFailures ?? {} }]));
+  return callsBetween(asCalls(before), asCalls(after), () => true);
+}
+
 /** Calls made between two snapshots by the threads `which` selects, by "origin\tservice\toperation". */
 export function callsBetween(before: Map<string, SdkThreadState>, after: Map<string, SdkThreadState>, which: (state: SdkThreadState) => boolean): Record<string, number> {
   const out: Record<string, number> = {};

@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import { bucketOf, profiledThreads, summariseCpuProfiles } from './cpu-profile';
-import { costMeterAt, printCostTable, printPrices, type CostMark } from './cost/cost-session';
+import { costMeterAt, printCostTable, printPrices, type CostMark, type CostSession } from './cost/cost-session';
 import type { Cost } from './cost/price-usage';
 import { callsBetween, readSdkStates, splitCall, type SdkThreadState } from './observe';
 import { table } from './stats';
@@ -50,6 +50,7 @@ interface Mark {
 export class StackObserver {
   private readonly sdkDir: string;
   private readonly profDir: string;
+  private readonly meter: CostSession;
   readonly observations: PhaseObservation[] = [];
 
   constructor(
@@ -58,6 +59,7 @@ export class StackObserver {
   ) {
     this.sdkDir = join(scratch, 'observe-sdk');
     this.profDir = join(scratch, 'observe-cpu');
+    this.meter = costMeterAt(this.sdkDir);
   }
 
   /** The stack's environment for the flags (merge into spawnStack's env). */
@@ -74,7 +76,7 @@ export class StackObserver {
 
   async mark(apiUrl: string): Promise<Mark> {
     await sleep(SETTLE_MS);
-    return { sdk: readSdkStates(this.sdkDir), cost: this.flags.cost ? await costMeterAt(this.sdkDir).mark(apiUrl) : undefined, fromMicros: micros() };
+    return { sdk: readSdkStates(this.sdkDir), cost: this.flags.cost ? await this.meter.mark(apiUrl) : undefined, fromMicros: micros() };
   }
 
   /** Once the phase's messages are through (the caller drained the pipeline): what happened since `mark`. */
@@ -94,7 +96,7 @@ export class StackObserver {
           .sort((a, b) => b[1] - a[1]),
       );
     }
-    if (mark.cost) observation.cost = await costMeterAt(this.sdkDir).since(mark.cost, apiUrl, { emails: counts.messages, apiRequests: counts.apiRequests });
+    if (mark.cost) observation.cost = await this.meter.since(mark.cost, apiUrl, { emails: counts.messages, apiRequests: counts.apiRequests });
     if (this.flags.cpuProf) {
       await sleep(CPU_PROFILE_CHUNK_MS + 500);
       observation.profiles = profiledThreads(this.profDir)

@@ -5,6 +5,7 @@
  */
 import { costMeterAt } from '../lib/cost/cost-session';
 import { readLambdaUsage } from '../lib/cost/lambda-usage';
+import { log } from './log';
 import { watchStream } from '../lib/cost/stream-watch';
 import { measureOpens } from './measure/tracked-opens';
 import { rssMb } from '../lib/process-tree';
@@ -17,7 +18,7 @@ import { attachCpuProfiles } from './measure/cpu-profiles';
 import { cpuMeter } from './measure/cpu-meter';
 import { deadLetterDepths } from './measure/dead-letters';
 import { phaseMeasurer } from './measure/measure-phase';
-import { pipelineProbe } from './measure/pipeline-drain';
+import { pipelineProbe } from '../lib/pipeline-drain';
 import { sdkCounter } from './measure/sdk-counts';
 import { discoverStackThreads } from './measure/stack-threads';
 import type { SendBenchOptions } from './options';
@@ -88,7 +89,7 @@ async function floorsOf(run: TargetRun, session: StackSession, sender: ApiSender
 async function instrument(run: TargetRun, session: StackSession, sender: ApiSender, floors: Floors | undefined) {
   const { options, dirs } = run;
   const queues = run.checkout.queues();
-  const pipeline = pipelineProbe(session.control, queues.map((queue) => session.info.env[queue.envVar]).filter((url): url is string => Boolean(url)));
+  const pipeline = pipelineProbe(session.control, queues.map((queue) => session.info.env[queue.envVar]).filter((url): url is string => Boolean(url)), log);
   const threads = await discoverStackThreads(session.stackPid, { sdkDir: options.observe ? dirs.sdkDir : undefined, profDir: options.cpuProf ? dirs.profDir : undefined });
   const measure = phaseMeasurer({
     targetLabel: run.target.label,

@@ -5,7 +5,7 @@
  * mark, priced per million (./price-usage.ts). Printing is shared with bench:send (printCostTable).
  */
 import { join } from 'node:path';
-import { callsBetween, readSdkStates, unitsBetween, type SdkThreadState } from '../observe';
+import { callsBetween, failuresBetween, readSdkStates, unitsBetween, type SdkThreadState } from '../observe';
 import { lambdaUsageBetween, readLambdaUsage, type LambdaUsage } from './lambda-usage';
 import { priceUsage, type Cost } from './price-usage';
 import { PRICES } from './prices';
@@ -21,10 +21,6 @@ export interface CostMark {
   sdk: Map<string, SdkThreadState>;
   lambda: LambdaUsage;
 }
-
-/** Failed conditional writes in the shape of the call counts, so callsBetween diffs them alike. */
-const failuresOf = (states: Map<string, SdkThreadState>) =>
-  new Map([...states].map(([id, state]) => [id, { ...state, calls: (state as SdkThreadState & { conditionalFailures?: Record<string, number> }).conditionalFailures ?? {} }]));
 
 export interface CostSession {
   /** What the stack's environment needs (merge into spawnStack's env; NODE_OPTIONS preloads the meter). */
@@ -57,7 +53,7 @@ export function costMeterAt(sdkDir: string): CostSession {
       const after = read();
       return priceUsage({
         calls: callsBetween(mark.sdk, after, () => true),
-        failures: callsBetween(failuresOf(mark.sdk), failuresOf(after), () => true),
+        failures: failuresBetween(mark.sdk, after),
         units: unitsBetween(mark.sdk, after),
         lambda: lambdaUsageBetween(mark.lambda, await readLambdaUsage(apiUrl)),
         apiRequests: counts.apiRequests,

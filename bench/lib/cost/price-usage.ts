@@ -42,7 +42,8 @@ export interface Cost {
   ses: number;
 }
 
-const BILLED_ORIGINS = new Set(['product', 'event-source', 'emulator']);
+/** The origins whose calls are ours on AWS (above). */
+export const BILLED_ORIGINS: ReadonlySet<string> = new Set(['product', 'event-source', 'emulator']);
 
 function split(key: string): [string, string, string] {
   const [origin = '', service = '', rest = ''] = key.split('\t');

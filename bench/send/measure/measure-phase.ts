@@ -12,7 +12,7 @@ import type { FloorName } from '../options';
 import type { Measured, Window } from '../results';
 import type { ApiSender } from '../sender';
 import type { CpuMeter } from './cpu-meter';
-import type { PipelineProbe } from './pipeline-drain';
+import type { PipelineProbe } from '../../lib/pipeline-drain';
 import type { OpensMeasured } from './tracked-opens';
 import type { StreamWatch } from '../../lib/cost/stream-watch';
 import type { SdkCounter } from './sdk-counts';

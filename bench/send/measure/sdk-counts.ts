@@ -5,21 +5,13 @@
  * items).
  */
 import { sleep } from '../clock';
-import { callsBetween, hotItems, injectedBetween, partitionReadsBetween, readSdkStates, unitsBetween, type HotItems, type SdkThreadState } from '../../lib/observe';
+import { callsBetween, failuresBetween, hotItems, injectedBetween, partitionReadsBetween, readSdkStates, unitsBetween, type HotItems, type SdkThreadState } from '../../lib/observe';
 import type { Window } from '../results';
 
 /** The preloads flush every 250 ms: wait this long before reading their files. */
 export const SETTLE_MS = 300;
 
 type States = Map<string, SdkThreadState>;
-
-/**
- * The preload's failed conditional writes ("origin\tservice\toperation" -> count) in the shape of its
- * call counts, so callsBetween diffs them the same way.
- */
-function failuresOf(states: States): States {
-  return new Map([...states].map(([id, state]) => [id, { ...state, calls: (state as SdkThreadState & { conditionalFailures?: Record<string, number> }).conditionalFailures ?? {} }]));
-}
 
 export interface SdkMark {
   stack: States;
@@ -70,7 +62,7 @@ export function sdkCounter(sdkDir: string, benchSdkDir: string | undefined, stac
       const after = readSdkStates(sdkDir);
       return {
         pipelineCalls: callsBetween(mark.stack, after, () => true),
-        pipelineFailures: callsBetween(failuresOf(mark.stack), failuresOf(after), () => true),
+        pipelineFailures: failuresBetween(mark.stack, after),
         injected: injectedBetween(mark.stack, after),
         hot: hotItems(sdkDir, window.fromMs, window.toMs),
         pipelineUnits: unitsBetween(mark.stack, after),

@@ -8,7 +8,7 @@
 import { countedLoop } from '../../lib/load';
 import type { CostSession } from '../../lib/cost/cost-session';
 import type { Cost } from '../../lib/cost/price-usage';
-import type { PipelineProbe } from './pipeline-drain';
+import type { PipelineProbe } from '../../lib/pipeline-drain';
 
 /** A desktop browser's User-Agent (not a link scanner, not Apple's proxy: docs/tracking.md, "Machine opens"). */
 const MAIL_CLIENT = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';

@@ -6,7 +6,7 @@
 import { printCostTable, printPrices } from '../../lib/cost/cost-session';
 import { partitionModel } from '../../lib/cost/partition-model';
 import { printPartitionModel } from '../../lib/cost/partition-report';
-import { priceUsage, type Cost } from '../../lib/cost/price-usage';
+import { BILLED_ORIGINS, priceUsage, type Cost } from '../../lib/cost/price-usage';
 import type { Measured } from '../results';
 import type { ReportContext } from './report-context';
 
@@ -27,7 +27,7 @@ function phaseModel(phase: Measured) {
   const meteredWrites: Record<string, number> = {};
   for (const [key, value] of Object.entries(phase.pipelineUnits ?? {})) {
     const [origin, service, meter = ''] = key.split('\t');
-    if (service !== 'DynamoDB' || !meter.startsWith('WRU ') || !['product', 'event-source', 'emulator'].includes(origin!)) continue;
+    if (service !== 'DynamoDB' || !meter.startsWith('WRU ') || !BILLED_ORIGINS.has(origin!)) continue;
     const where = meter.slice(4);
     meteredWrites[where] = (meteredWrites[where] ?? 0) + value;
   }

@@ -17,7 +17,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../../domain/errors';
 import type { Email } from '../../domain/emails/email';
-import type { Page } from './cursor';
+import { encodeCursor, type Page } from './cursor';
 import { EMAIL_INDEX_SHARDS } from './email-index-shard';
 import { toStoredEmail } from './emails';
 import { keys } from './keys';
@@ -132,7 +132,7 @@ export class EmailListingRepository {
     const last = items[items.length - 1];
     return {
       items,
-      next_cursor: more && last ? Buffer.from(JSON.stringify({ listing: listing.owner, after: last.id }), 'utf8').toString('base64url') : null,
+      next_cursor: more && last ? encodeCursor({ listing: listing.owner, after: last.id }) : null,
     };
   }
 }

@@ -4,8 +4,8 @@
  * checks in a row, 100 ms apart (covers the SES emulator's 20 ms outcome delay), at most 300 s.
  */
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { sleep } from '../clock';
-import { log } from '../log';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface PipelineProbe {
   queueDepth(url: string): Promise<number>;
@@ -15,8 +15,8 @@ export interface PipelineProbe {
   drain(): Promise<number>;
 }
 
-/** `control`: the bench's own SQS client (not a call of the service: never delayed). */
-export function pipelineProbe(control: SQSClient, workerQueueUrls: string[]): PipelineProbe {
+/** `control`: the bench's own SQS client (not a call of the service: never delayed); `log` hears a drain that gave up. */
+export function pipelineProbe(control: SQSClient, workerQueueUrls: string[], log: (message: string) => void = (message) => console.error(message)): PipelineProbe {
   const queueDepth = async (url: string) => {
     const { Attributes = {} } = await control.send(
       new GetQueueAttributesCommand({
