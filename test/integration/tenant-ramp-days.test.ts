@@ -21,7 +21,8 @@ describe('tenant ramp across UTC days (moved clock, stack of its own)', () => {
   let tenants: typeof import('./harness/tenants');
 
   beforeAll(async () => {
-    own = await spawnStack({ dataDir, inMemory: true, timeoutMs: 90_000 });
+    // Its functions' logs on (the harness silences them): a timed-out wait prints their error lines.
+    own = await spawnStack({ dataDir, inMemory: true, timeoutMs: 90_000, env: { LOG_LEVEL: 'info' } });
     process.env.TEST_STACK_DATA_DIR = dataDir;
     harness = await import('./harness/stack');
     dns = await import('./harness/dns');
