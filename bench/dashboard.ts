@@ -110,7 +110,7 @@ async function main() {
         Array.from({ length: Math.min(25, EMAILS - i) }, (_, j) => {
           const cloneId = newId('msg', started + (i + j) * 10);
           // Under the shard of its own id, as EmailRepository writes it (shared/adapters/store/email-index-shard.ts).
-          return { PutRequest: { Item: { ...Item, PK: `EMAIL#${cloneId}`, GSI1PK: keys.emailsByAccount(Item.account_id, emailIndexShard(cloneId)), GSI1SK: cloneId, id: cloneId, subject: `Bench email ${i + j}` } } };
+          return { PutRequest: { Item: { ...Item, PK: `EMAIL#${cloneId}`, GSI4PK: keys.emailsByAccount(Item.account_id, emailIndexShard(cloneId)), GSI4SK: cloneId, id: cloneId, subject: `Bench email ${i + j}` } } };
         }),
       );
     }

@@ -39,6 +39,10 @@ export const TABLE: TableDefinition = {
     // The tenant emails index (shared/adapters/store/email-listing.ts): sparse, only tenant emails carry GSI3PK
     // (TENANT#<ten id>#EMAILS#<shard>), so GET /emails?tenant= reads one tenant's emails, newest first.
     { indexName: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' },
+    // The account's email listing (shared/adapters/store/email-listing.ts): ACCOUNT#<acc>#EMAILS#<shard> / <msg id>.
+    // Keys only: the entry is written once, when the email is accepted; its status writes never touch it
+    // (docs/benchmarks.md, "The partition model"). Emails accepted before it are listed from GSI1.
+    { indexName: 'GSI4', partitionKey: 'GSI4PK', sortKey: 'GSI4SK', projection: 'KEYS_ONLY' },
   ],
   timeToLiveAttribute: 'ttl',
   envVar: ENV.tableName,

@@ -1,12 +1,13 @@
 /**
  * The email listings over their shards (shared/adapters/store/email-listing.ts), against DynamoDB Local:
- * an account's emails spread over EMAIL_INDEX_SHARDS partition keys (and emails of before the shards, all
- * under shard 0) page newest first through GET /emails with nothing missed or repeated; a cursor of the
+ * an account's emails spread over EMAIL_INDEX_SHARDS partition keys of GSI4 (keys only), with emails of
+ * before GSI4 (GSI1) and of before the shards (GSI1, all under shard 0) interleaved, page newest first through
+ * GET /emails with nothing missed or repeated; a cursor of the
  * one-partition listing still continues; a cursor is bound to its listing; a tenant's listing pages alike;
  * and real sends land on several shards.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { EVENT_RANK } from '../../shared/domain/emails/outcomes';
 import { newId } from '../../shared/domain/ids';
 import { EMAIL_INDEX_SHARDS, emailIndexShard } from '../../shared/adapters/store/email-index-shard';
@@ -23,18 +24,21 @@ function documentClient() {
   );
 }
 
-/** A delivered email item as EmailRepository writes it, its listing entries under `shard` (and a tenant's when given). */
-async function writeEmail(doc: DynamoDBDocumentClient, account: TestAccount, at: number, options: { shard?: number; tenantId?: string } = {}): Promise<string> {
+/**
+ * A delivered email item as EmailRepository writes it, its listing entries under `shard` (and a tenant's when
+ * given): the account's on GSI4 (keys only), or with `legacy` on GSI1 as emails accepted before GSI4 have it.
+ */
+async function writeEmail(doc: DynamoDBDocumentClient, account: TestAccount, at: number, options: { shard?: number; tenantId?: string; legacy?: boolean } = {}): Promise<string> {
   const id = newId('msg', at);
   const shard = options.shard ?? emailIndexShard(id);
   const created = new Date(at).toISOString();
+  const accountEntry = options.legacy ? { GSI1PK: keys.emailsByAccount(account.id, shard), GSI1SK: id } : { GSI4PK: keys.emailsByAccount(account.id, shard), GSI4SK: id };
   await doc.send(
     new PutCommand({
       TableName: stack().info.env.TABLE_NAME!,
       Item: {
         ...keys.email(id),
-        GSI1PK: keys.emailsByAccount(account.id, shard),
-        GSI1SK: id,
+        ...accountEntry,
         ...(options.tenantId ? { GSI3PK: keys.emailsByTenant(options.tenantId, shard), GSI3SK: id, tenant_id: options.tenantId } : {}),
         type: 'email',
         id,
@@ -91,8 +95,9 @@ describe('the email listings over their shards', () => {
     const start = Date.now() - 60_000;
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) {
-      // One in five written as before the shards: every one under shard 0.
-      ids.push(await writeEmail(doc, account, start + i * 100, i % 5 === 0 ? { shard: 0 } : {}));
+      // Interleaved in time: one in five written as before the shards (GSI1, every one under shard 0), one in
+      // five as before GSI4 (GSI1, sharded), the rest as today (GSI4, keys only).
+      ids.push(await writeEmail(doc, account, start + i * 100, i % 5 === 0 ? { shard: 0, legacy: true } : i % 5 === 1 ? { legacy: true } : {}));
     }
     expected = ids.reverse();
   });
@@ -152,5 +157,12 @@ describe('the email listings over their shards', () => {
       sent.push(response.body.id);
     }
     expect((await pageAll(sender, 4)).ids).toEqual([...sent].sort().reverse());
+    // The account's entry is on the keys-only GSI4 under the id's shard, none on GSI1 (ALL), which every
+    // status write would rewrite whole.
+    for (const id of sent) {
+      const { Item } = await doc.send(new GetCommand({ TableName: stack().info.env.TABLE_NAME!, Key: keys.email(id) }));
+      expect(Item).toMatchObject({ GSI4PK: keys.emailsByAccount(sender.id, emailIndexShard(id)), GSI4SK: id });
+      expect(Item).not.toHaveProperty('GSI1PK');
+    }
   });
 });

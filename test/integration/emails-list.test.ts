@@ -91,7 +91,7 @@ describe('GET /emails', () => {
     const single = await emailOf(account, listed.id);
     expect(Object.keys(listed).sort()).toEqual(Object.keys(single).sort());
     expect(listed).toMatchObject({ object: 'email', id: ids[6], subject: 'listing 6', to: [account.email], tenant: null });
-    for (const internal of ['account_id', 'headers', 'provider_message_id', 'body', 'body_blob_key', 'GSI1PK', 'PK', 'last_event_rank', 'send_lease_until']) {
+    for (const internal of ['account_id', 'headers', 'provider_message_id', 'body', 'body_blob_key', 'GSI1PK', 'GSI4PK', 'PK', 'last_event_rank', 'send_lease_until']) {
       expect(listed).not.toHaveProperty(internal);
     }
   });

@@ -20,6 +20,7 @@ import type { StreamBatchFailure } from '../../localstack/cloud/stream-poller';
 import { EVENT_RANK } from '../../shared/domain/emails/outcomes';
 import { newId } from '../../shared/domain/ids';
 import { keys } from '../../shared/adapters/store/keys';
+import { emailIndexShard } from '../../shared/adapters/store/email-index-shard';
 import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
 import { api, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 
@@ -60,8 +61,8 @@ async function writeEmail(clients: Clients, account: { id: string; email: string
       TableName: clients.table,
       Item: {
         ...keys.email(id),
-        GSI1PK: keys.emailsByAccount(account.id),
-        GSI1SK: id,
+        GSI4PK: keys.emailsByAccount(account.id, emailIndexShard(id)),
+        GSI4SK: id,
         type: 'email',
         id,
         account_id: account.id,

@@ -120,6 +120,27 @@ describe('reconciler', () => {
     expect((await rawItem(expired)).GSI2SK).toBeUndefined();
   }, 45_000);
 
+  it("leaves an email's due time where acceptance put it through its claim and sent, and waits for a sent one found then", async () => {
+    const id = await acceptedScheduled(account, 'in flight at its due time');
+    const accepted = (await rawItem(id)).GSI2SK as string;
+    expect(accepted).toMatch(new RegExp(`#EMAIL#${id}$`));
+    // The firing's claim and the hand-off to SES, as the send worker writes them: the due entry stays put
+    // (a new due time is a delete and a put on the index: the normal life of an email writes it twice).
+    const emails = stack().services.emails;
+    expect((await emails.claimForSend(id, Date.now(), 45_000, 1)).kind).toBe('claimed');
+    expect((await rawItem(id)).GSI2SK).toBe(accepted);
+    const sentAt = new Date().toISOString();
+    expect((await emails.recordSent(id, `pid-${id}`, sentAt))?.status).toBe('sent');
+    expect((await rawItem(id)).GSI2SK).toBe(accepted);
+    // Its due time comes while it waits for its outcome: the reconciler moves it to the no-outcome bound
+    // after sent_at (300 s locally) and neither re-drives nor reports it.
+    await leaveAs(id, {}, 1000);
+    const dueThen = `${new Date(Date.parse(sentAt) + 300_000).toISOString()}#EMAIL#${id}`;
+    await waitFor(async () => (await rawItem(id)).GSI2SK === dueThen, 'due time moved to the no-outcome bound', 20_000);
+    expect(await emailOf(account, id)).toMatchObject({ status: 'sent', last_event: 'sent' });
+    expect(await sesMessagesFor(id)).toHaveLength(0);
+  });
+
   it('delivers a webhook whose delivery was recorded but whose queue message was lost', async () => {
     const hook = await startHttpsReceiver(certs());
     receivers.push(hook);

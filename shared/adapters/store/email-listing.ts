@@ -1,21 +1,33 @@
 /**
- * The email listings (GET /emails, and ?tenant= or a tenant key's): an account's emails on GSI1
- * (`GSI1PK = keys.emailsByAccount(acc, shard)`, `GSI1SK = <msg id>`), a tenant's on the sparse GSI3
+ * The email listings (GET /emails, and ?tenant= or a tenant key's): an account's emails on GSI4
+ * (`GSI4PK = keys.emailsByAccount(acc, shard)`, `GSI4SK = <msg id>`), a tenant's on the sparse GSI3
  * (`GSI3PK = keys.emailsByTenant(ten, shard)`, only tenant emails carry it). Ids are ULIDs, so newest first is
  * a reverse key sort. The indexes are eventually consistent: an email accepted a moment ago may take a moment
  * to be listed.
+ *
+ * Keys only. GSI4 holds each email's keys and nothing else, so an entry is written once, when the email is
+ * accepted, and the status writes that follow (claim, sent, delivered, opened...) never rewrite it (an ALL
+ * projection is rewritten whole by each: 8-12 write units an email, docs/benchmarks.md). A page reads the
+ * entries, then its emails with one strongly consistent BatchGetItem (the item is written before its index
+ * entry, so it is there).
  *
  * Shards. Each email's index entry is written once under one of EMAIL_INDEX_SHARDS partition keys of its
  * account (and tenant), chosen from its id (emailIndexShard), so one account's sends are spread over that
  * many partitions instead of one (a partition takes at most 1,000 write units a second: docs/benchmarks.md,
  * "The partition model"). A page is a merge: every shard is queried newest first after the cursor's id
- * (`GSI1SK < :after`, the ids order all shards alike) for about its share of the page, again only while it
+ * (`<index>SK < :after`, the ids order all shards alike) for about its share of the page, again only while it
  * may still hold entries of the page (`merged` below), the answers merged by id and the first `limit` kept;
- * the cursor carries the last id, bound to the account's (or tenant's) listing. Emails written before the shards (all under shard 0) are in the merge like any other, and a
- * cursor of the one-partition listing (a DynamoDB start key of shard 0) still continues where it was.
+ * the cursor carries the last id, bound to the account's (or tenant's) listing.
+ *
+ * Older emails. Emails accepted before GSI4 have their account entry on GSI1 (ALL), and emails of before the
+ * shards sit under shard 0: the account's merge reads GSI1's shards beside GSI4's (16 more Queries a page, in
+ * parallel; empty ones once an account has no such emails), so a running deployment keeps its whole history
+ * with no migration, and a cursor of the one-partition listing (a DynamoDB start key of GSI1's shard 0) still
+ * continues where it was.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../../domain/errors';
+import { batchGetItems } from './batch-get';
 import type { Email } from '../../domain/emails/email';
 import { encodeCursor, type Page } from './cursor';
 import { EMAIL_INDEX_SHARDS } from './email-index-shard';
@@ -24,12 +36,28 @@ import { keys } from './keys';
 import type { PageRequest } from './paginate';
 import type { Table } from './table';
 
+/** One index entry: the email's id, and its item when the index projects it. */
+interface Entry {
+  id: string;
+  item?: Record<string, unknown>;
+}
+
+/** One index a listing reads, under EMAIL_INDEX_SHARDS partition keys. */
+interface ListingSource {
+  index: 'GSI1' | 'GSI3' | 'GSI4';
+  /** The index projects only keys: the page's emails are read from the table. */
+  keysOnly: boolean;
+}
+
 interface Listing {
-  index: 'GSI1' | 'GSI3';
-  /** The partition key of shard `n`. */
+  /** Where the entries are (merged): the listing's index, and the older emails' index. */
+  sources: ListingSource[];
+  /** The partition key of shard `n` (the same in every source). */
   partition: (shard: number) => string;
   /** What a cursor is bound to: the listing's partition key without its shard. */
   owner: string;
+  /** The index of the start keys of the one-partition listing, which a cursor may still be. */
+  legacyCursorIndex: 'GSI1' | 'GSI3';
 }
 
 const invalidCursor = () =>
@@ -53,8 +81,8 @@ function cursorAfter(cursor: string | undefined, listing: Listing): string | und
   if (!parsed) throw invalidCursor();
   const names = Object.keys(parsed).sort().join(',');
   if (names === 'after,listing' && parsed.listing === listing.owner && typeof parsed.after === 'string' && ID.test(parsed.after)) return parsed.after;
-  const pk = `${listing.index}PK`;
-  const sk = `${listing.index}SK`;
+  const pk = `${listing.legacyCursorIndex}PK`;
+  const sk = `${listing.legacyCursorIndex}SK`;
   const legacy = names === [pk, sk, 'PK', 'SK'].sort().join(',') && parsed[pk] === listing.partition(0) && typeof parsed[sk] === 'string' && ID.test(parsed[sk] as string) && parsed.PK === `EMAIL#${parsed[sk]}` && parsed.SK === 'EMAIL';
   if (legacy) return parsed[sk] as string;
   throw invalidCursor();
@@ -65,7 +93,18 @@ export class EmailListingRepository {
 
   /** One page of an account's emails, newest first; `next_cursor` null on the last page. */
   list(accountId: string, page: PageRequest): Promise<Page<Email>> {
-    return this.merged({ index: 'GSI1', partition: (shard) => keys.emailsByAccount(accountId, shard), owner: `ACCOUNT#${accountId}#EMAILS` }, page);
+    return this.merged(
+      {
+        sources: [
+          { index: 'GSI4', keysOnly: true },
+          { index: 'GSI1', keysOnly: false },
+        ],
+        partition: (shard) => keys.emailsByAccount(accountId, shard),
+        owner: `ACCOUNT#${accountId}#EMAILS`,
+        legacyCursorIndex: 'GSI1',
+      },
+      page,
+    );
   }
 
   /**
@@ -74,65 +113,85 @@ export class EmailListingRepository {
    * scan of the account's emails). The cursor is bound to the tenant's listing.
    */
   listByTenant(tenantId: string, page: PageRequest): Promise<Page<Email>> {
-    return this.merged({ index: 'GSI3', partition: (shard) => keys.emailsByTenant(tenantId, shard), owner: `TENANT#${tenantId}#EMAILS` }, page);
+    return this.merged(
+      { sources: [{ index: 'GSI3', keysOnly: false }], partition: (shard) => keys.emailsByTenant(tenantId, shard), owner: `TENANT#${tenantId}#EMAILS`, legacyCursorIndex: 'GSI3' },
+      page,
+    );
   }
 
   /**
-   * A k-way merge that reads about one page: each shard is asked first for its share of the page
-   * (`limit + 1` over the shards, plus one), and again (twice as much each time) only while its last entry
-   * read is newer than the page's oldest so far, so it may still hold entries of the page. Evenly spread
-   * shards answer in one round of parallel Queries reading about `limit + 1 + shards` entries.
+   * A k-way merge that reads about one page: each shard of each source is asked first for its share of the
+   * page (`limit + 1` over the shards, plus one), and again (twice as much each time) only while its last
+   * entry read is newer than the page's oldest so far, so it may still hold entries of the page. Evenly
+   * spread shards answer in one round of parallel Queries reading about `limit + 1 + shards` entries.
    */
   private async merged(listing: Listing, page: PageRequest): Promise<Page<Email>> {
     const after = cursorAfter(page.cursor, listing);
     const wanted = page.limit + 1;
-    const pk = `${listing.index}PK`;
-    const sk = `${listing.index}SK`;
-    const shards = Array.from({ length: EMAIL_INDEX_SHARDS }, (_, shard) => ({
-      shard,
-      items: [] as Record<string, unknown>[],
-      next: undefined as Record<string, unknown> | undefined,
-      done: false,
-      ask: Math.ceil(wanted / EMAIL_INDEX_SHARDS) + 1,
-    }));
-    const read = async (state: (typeof shards)[number]) => {
+    const streams = listing.sources.flatMap((source) =>
+      Array.from({ length: EMAIL_INDEX_SHARDS }, (_, shard) => ({
+        source,
+        shard,
+        entries: [] as Entry[],
+        next: undefined as Record<string, unknown> | undefined,
+        done: false,
+        ask: Math.ceil(wanted / EMAIL_INDEX_SHARDS) + 1,
+      })),
+    );
+    const read = async (state: (typeof streams)[number]) => {
+      const { index, keysOnly } = state.source;
       const { Items = [], LastEvaluatedKey } = await this.table.client.send(
         new QueryCommand({
           TableName: this.table.name,
-          IndexName: listing.index,
+          IndexName: index,
           KeyConditionExpression: after === undefined ? '#pk = :pk' : '#pk = :pk AND #sk < :after',
-          ExpressionAttributeNames: { '#pk': pk, ...(after === undefined ? {} : { '#sk': sk }) },
+          ExpressionAttributeNames: { '#pk': `${index}PK`, ...(after === undefined ? {} : { '#sk': `${index}SK` }) },
           ExpressionAttributeValues: { ':pk': listing.partition(state.shard), ...(after === undefined ? {} : { ':after': after }) },
           ScanIndexForward: false,
           Limit: state.ask,
           ExclusiveStartKey: state.next,
         }),
       );
-      state.items.push(...Items);
+      state.entries.push(...Items.map((item) => ({ id: String(item[`${index}SK`]), item: keysOnly ? undefined : item })));
       state.next = LastEvaluatedKey;
       state.done = !LastEvaluatedKey;
       state.ask = Math.min(wanted, state.ask * 2);
     };
-    const idOf = (item: Record<string, unknown>) => String(item[sk]);
-    const newestFirst = (a: Record<string, unknown>, b: Record<string, unknown>) => (idOf(a) < idOf(b) ? 1 : idOf(a) > idOf(b) ? -1 : 0);
-    let pending = shards;
-    let merged: Record<string, unknown>[] = [];
+    const newestFirst = (a: Entry, b: Entry) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+    let pending = streams;
+    let merged: Entry[] = [];
     while (pending.length > 0) {
       await Promise.all(pending.map(read));
-      merged = shards.flatMap((state) => state.items).sort(newestFirst);
+      // An email listed in two sources (an older email indexed again) counts once.
+      merged = streams.flatMap((state) => state.entries).sort(newestFirst).filter((entry, i, all) => i === 0 || all[i - 1]!.id !== entry.id);
       // The page's oldest entry so far; a shard whose last entry read is older cannot add to the page.
-      const cutoff = merged.length >= wanted ? idOf(merged[wanted - 1]!) : undefined;
-      pending = shards.filter((state) => {
-        const lastRead = state.items[state.items.length - 1];
-        return !state.done && (cutoff === undefined || lastRead === undefined || idOf(lastRead) > cutoff);
+      const cutoff = merged.length >= wanted ? merged[wanted - 1]!.id : undefined;
+      pending = streams.filter((state) => {
+        const lastRead = state.entries[state.entries.length - 1];
+        return !state.done && (cutoff === undefined || lastRead === undefined || lastRead.id > cutoff);
       });
     }
-    const items = merged.slice(0, page.limit).map((item) => toStoredEmail(item).email);
+    const pageEntries = merged.slice(0, page.limit);
+    const items = await this.withItems(pageEntries);
     const more = merged.length > page.limit;
-    const last = items[items.length - 1];
+    const last = pageEntries[pageEntries.length - 1];
     return {
-      items,
+      items: items.map((item) => toStoredEmail(item).email),
       next_cursor: more && last ? encodeCursor({ listing: listing.owner, after: last.id }) : null,
     };
+  }
+
+  /**
+   * The page's email items in the page's order: a keys-only entry's item read from the table (one strongly
+   * consistent BatchGetItem for the page, at most 100 keys); an entry whose item is gone is left out.
+   */
+  private async withItems(entries: Entry[]): Promise<Record<string, unknown>[]> {
+    const missing = entries.filter((entry) => entry.item === undefined);
+    const read = missing.length ? await batchGetItems(this.table, missing.map((entry) => keys.email(entry.id)), { consistentRead: true }) : [];
+    const byId = new Map(read.map((item) => [String(item.id), item]));
+    return entries.flatMap((entry) => {
+      const item = entry.item ?? byId.get(entry.id);
+      return item ? [item] : [];
+    });
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Emails repository. An email item is keyed by its own id (no hot partition on the send path); the
- * per-account listing goes through GSI1. Status changes are conditional writes, never read-then-write.
+ * per-account listing goes through GSI4 (keys only; ./email-listing.ts). Status changes are conditional writes, never
+ * read-then-write.
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
@@ -14,7 +15,7 @@ import { emailIndexShard } from './email-index-shard';
 import { keys } from './keys';
 import { deferredUsage, readShardCounts, releaseItems, reservedCounterSchema, reserveShardItems, type ReservedCounter } from './usage';
 import { cancelledConditionIndexes, isConditionFailure, transactWrite, updateIfCondition, withoutNullFields, type Table, type TransactItem } from './table';
-import { acceptedDueAt, claimedDueAt, DEFAULT_RECOVERY_BOUNDS, sentDueAt, type RecoveryBounds } from '../../domain/reliability/bounds';
+import { acceptedDueAt, DEFAULT_RECOVERY_BOUNDS, type RecoveryBounds } from '../../domain/reliability/bounds';
 import { dueAttributes, REMOVE_DUE, setDue } from './due-index';
 import { forgetTenantScheduledItem, TenantScheduledRepository, tenantScheduledItems } from './tenant-scheduled';
 import { UNDETERMINED } from '../../domain/reliability/recovery-policy';
@@ -174,9 +175,10 @@ export class EmailRepository {
       TableName: this.table.name,
       Item: {
         ...keys.email(email.id),
-        // The listings' entries, under one of the account's (and tenant's) shards (./email-listing.ts).
-        GSI1PK: keys.emailsByAccount(email.account_id, emailIndexShard(email.id)),
-        GSI1SK: email.id,
+        // The listings' entries, under one of the account's (and tenant's) shards (./email-listing.ts). The
+        // account's is on GSI4 (keys only): the status writes that follow never rewrite it.
+        GSI4PK: keys.emailsByAccount(email.account_id, emailIndexShard(email.id)),
+        GSI4SK: email.id,
         ...(email.tenant_id ? { GSI3PK: keys.emailsByTenant(email.tenant_id, emailIndexShard(email.id)), GSI3SK: email.id } : {}),
         // Queued and scheduled emails enter the due index: the reconciler re-drives them if they stall.
         ...(due === null ? {} : dueAttributes('EMAIL', email.id, due)),
@@ -277,13 +279,15 @@ export class EmailRepository {
     // A lease that ended without an outcome (the attempt died) is taken again only after the grace for
     // the provider's events: the attempt may have reached SES, whose Delivery would then settle it.
     const reclaimBefore = now - this.bounds.sendGraceMs;
-    const due = setDue('EMAIL', emailId, claimedDueAt(this.bounds, now, leaseMs));
+    // The due entry is left where acceptance put it (a key change is a delete and a put on the due index):
+    // an email delivered within queuedRedriveAfterMs leaves the index without another write, and the
+    // reconciler, finding one still leased or sent, waits (recovery-policy.ts) as it would at its lease's end.
     try {
       const result = await this.table.client.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: keys.email(emailId),
-          UpdateExpression: `SET send_lease_until = :until, #status = :queued, ${due.set} ADD send_attempts :one`,
+          UpdateExpression: 'SET send_lease_until = :until, #status = :queued ADD send_attempts :one',
           ConditionExpression: `(#status = :queued AND (attribute_not_exists(send_lease_until) OR send_lease_until < :reclaim))${scheduled}`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
@@ -291,7 +295,6 @@ export class EmailRepository {
             ':until': now + leaseMs,
             ':reclaim': reclaimBefore,
             ':one': 1,
-            ...due.values,
             ...(scheduleVersion === undefined ? {} : { ':scheduled': 'scheduled', ':version': scheduleVersion }),
           },
           ReturnValues: 'ALL_NEW',
@@ -522,16 +525,17 @@ export class EmailRepository {
    * second write record the provider id and sent_at without moving the status back. Returns the email.
    */
   async recordSent(emailId: string, providerMessageId: string, at: string, messageId?: string): Promise<Email | null> {
-    // Sent stays in the due index until the provider reports an outcome (reconciler: delivery_delayed, then final).
-    const due = setDue('EMAIL', emailId, sentDueAt(this.bounds, Date.parse(at)));
+    // Sent stays in the due index until the provider reports an outcome, under the due time acceptance set:
+    // the reconciler finding it sent then waits until sentDueAt (delivery_delayed, then final). Not moved here,
+    // so the normal life of an email writes the due index twice (in at acceptance, out at its outcome).
     // The Message-ID recipients see (SES's), when the provider told it.
     const mid = messageId ? { set: ', message_id = :mid', values: { ':mid': messageId } } : { set: '', values: {} };
     const moved = await updateIfCondition(this.table, {
       Key: keys.email(emailId),
-      UpdateExpression: `SET provider_message_id = :pid${mid.set}, #status = :sent, last_event = :sent, last_event_rank = :rank, sent_at = if_not_exists(sent_at, :at), ${due.set} REMOVE send_lease_until`,
+      UpdateExpression: `SET provider_message_id = :pid${mid.set}, #status = :sent, last_event = :sent, last_event_rank = :rank, sent_at = if_not_exists(sent_at, :at) REMOVE send_lease_until`,
       ConditionExpression: '#status = :queued',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':pid': providerMessageId, ':sent': 'sent', ':rank': EVENT_RANK.sent, ':at': at, ':queued': 'queued', ...due.values, ...mid.values },
+      ExpressionAttributeValues: { ':pid': providerMessageId, ':sent': 'sent', ':rank': EVENT_RANK.sent, ':at': at, ':queued': 'queued', ...mid.values },
     });
     if (moved) return toStoredEmail(moved).email;
     const kept = await updateIfCondition(this.table, {

@@ -79,16 +79,6 @@ export function acceptedDueAt(bounds: RecoveryBounds, email: { status: string; c
   return null;
 }
 
-/** A claimed email: due when the lease and the grace for the provider's events have both passed. */
-export function claimedDueAt(bounds: RecoveryBounds, now: number, leaseMs: number): number {
-  return now + leaseMs + bounds.sendGraceMs;
-}
-
-/** A sent email: due when the provider should have reported an outcome. */
-export function sentDueAt(bounds: RecoveryBounds, sentAt: number): number {
-  return sentAt + bounds.noOutcomeDelayedAfterMs;
-}
-
 /** A pending webhook delivery: due a bound after its next attempt. */
 export function pendingDeliveryDueAt(bounds: RecoveryBounds, nextAttemptAt: string | null, now: number): number {
   return (parse(nextAttemptAt) ?? now) + bounds.webhookLateAfterMs;
