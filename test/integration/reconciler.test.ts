@@ -122,13 +122,18 @@ describe('reconciler', () => {
 
   it("leaves an email's due time where acceptance put it through its claim and sent, and waits for a sent one found then", async () => {
     const id = await acceptedScheduled(account, 'in flight at its due time');
-    const accepted = (await rawItem(id)).GSI2SK as string;
+    const acceptedItem = await rawItem(id);
+    const accepted = acceptedItem.GSI2SK as string;
     expect(accepted).toMatch(new RegExp(`#EMAIL#${id}$`));
+    // A scheduled email keeps the usage its acceptance reserved (its cancellation gives it back) until it fires.
+    expect(acceptedItem.usage_reserved).toMatchObject({ count: 1 });
     // The firing's claim and the hand-off to SES, as the send worker writes them: the due entry stays put
     // (a new due time is a delete and a put on the index: the normal life of an email writes it twice).
     const emails = stack().services.emails;
     expect((await emails.claimForSend(id, Date.now(), 45_000, 1)).kind).toBe('claimed');
-    expect((await rawItem(id)).GSI2SK).toBe(accepted);
+    const claimed = await rawItem(id);
+    expect(claimed.GSI2SK).toBe(accepted);
+    expect(claimed).not.toHaveProperty('usage_reserved');
     const sentAt = new Date().toISOString();
     expect((await emails.recordSent(id, `pid-${id}`, sentAt))?.status).toBe('sent');
     expect((await rawItem(id)).GSI2SK).toBe(accepted);

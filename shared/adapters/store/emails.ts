@@ -220,7 +220,9 @@ export class EmailRepository {
       const reserved: ReservedCounter[] = capped.map((r, i) => ({ scope: r.scope, period: r.period, periodValue: r.periodValue, parts: plans[i] }));
       const internals: EmailInternals = {
         ...(request.scheduleVersion === undefined ? {} : { schedule_version: request.scheduleVersion }),
-        ...(reserved.length || deferred ? { usage_reserved: { entries: [...reserved, ...deferredCounters], count } } : {}),
+        // Kept only for a scheduled email, whose cancellation gives it back; a queued email never reads it, and
+        // every later write of the email is sized on the whole item (1 write unit per KB).
+        ...(email.status === 'scheduled' && (reserved.length || deferred) ? { usage_reserved: { entries: [...reserved, ...deferredCounters], count } } : {}),
       };
       const put = this.emailPut(email, request.body, { ...internals, ...(deferred ? { usage_deferred: deferred } : {}), ...(request.mime ? { mime_blob_key: request.mime.blobKey } : {}) });
       const reservationItems = capped.map((reservation, i) => reserveShardItems(this.table, email.account_id, reservation, plans[i]!));
@@ -287,7 +289,10 @@ export class EmailRepository {
         new UpdateCommand({
           TableName: this.table.name,
           Key: keys.email(emailId),
-          UpdateExpression: 'SET send_lease_until = :until, #status = :queued ADD send_attempts :one',
+          // What only acceptance needed goes: the usage the outbox relay read from the INSERT's image, and a
+          // scheduled email's reservation (it can no longer be cancelled). The sent and outcome writes that
+          // follow are sized on what is left.
+          UpdateExpression: 'SET send_lease_until = :until, #status = :queued ADD send_attempts :one REMOVE usage_deferred, usage_reserved',
           ConditionExpression: `(#status = :queued AND (attribute_not_exists(send_lease_until) OR send_lease_until < :reclaim))${scheduled}`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
