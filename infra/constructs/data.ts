@@ -7,6 +7,25 @@ import { BUCKETS, SECRETS_KEY, TABLE, type BucketId } from '../definitions';
 import { acknowledgeRule } from './nag';
 import { mapRecord, pascalCase } from './util';
 
+/**
+ * Context `tableIndexes` (`cdk deploy -c tableIndexes=4`): declare only the first N of the table's global
+ * secondary indexes. CloudFormation creates or deletes at most one index of a table per stack update (as
+ * UpdateTable does: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTable.html), so a
+ * deployment two or more indexes behind reaches the template one deploy per index (docs/deploy.md, "Upgrading").
+ */
+export const TABLE_INDEXES_CONTEXT = 'tableIndexes';
+
+/** The indexes the template declares: all, or the first `context` of them. */
+export function declaredIndexes(context: unknown): typeof TABLE.globalSecondaryIndexes {
+  const all = TABLE.globalSecondaryIndexes;
+  if (context === undefined) return all;
+  const count = Number(context);
+  if (!Number.isInteger(count) || count < 1 || count > all.length) {
+    throw new Error(`context ${TABLE_INDEXES_CONTEXT} must be a whole number from 1 to ${all.length} (the first N of the table's indexes: ${all.map((gsi) => gsi.indexName).join(', ')}), got ${String(context)}`);
+  }
+  return all.slice(0, count);
+}
+
 /** How long S3 server access logs and VPC flow logs are kept. */
 export const ACCESS_LOG_RETENTION_DAYS = 90;
 
@@ -39,7 +58,7 @@ export class Data extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    for (const gsi of TABLE.globalSecondaryIndexes) {
+    for (const gsi of declaredIndexes(this.node.tryGetContext(TABLE_INDEXES_CONTEXT))) {
       this.table.addGlobalSecondaryIndex({
         indexName: gsi.indexName,
         partitionKey: { name: gsi.partitionKey, type: dynamodb.AttributeType.STRING },

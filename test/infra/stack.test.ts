@@ -7,7 +7,7 @@
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { apiRoutes } from '../../infra/api-routes';
-import { ACCESS_LOG_RETENTION_DAYS } from '../../infra/constructs/data';
+import { ACCESS_LOG_RETENTION_DAYS, declaredIndexes } from '../../infra/constructs/data';
 import { toEmailSendingEvent } from '../../infra/constructs/email';
 import { FUNCTION_MEMORY_MB } from '../../infra/constructs/service-function';
 import {
@@ -458,5 +458,24 @@ describe('reliability', () => {
     for (const metric of ['OldestDueAgeSeconds', 'Redriven', 'ReconcileErrors']) {
       s.template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: 'Mailservice', MetricName: metric, Dimensions: [{ Name: 'Task', Value: 'reconciler' }] });
     }
+  });
+});
+
+describe('context tableIndexes (an upgrade one index per deploy: CloudFormation adds one per stack update)', () => {
+  test('declares only the first N of the indexes, in order', () => {
+    const upgrade = synth({ context: { tableIndexes: TABLE.globalSecondaryIndexes.length - 1 } });
+    try {
+      const [table] = Object.values(upgrade.template.findResources('AWS::DynamoDB::Table')) as { Properties: { GlobalSecondaryIndexes: { IndexName: string }[] } }[];
+      expect(table!.Properties.GlobalSecondaryIndexes.map((gsi) => gsi.IndexName)).toEqual(TABLE.globalSecondaryIndexes.slice(0, -1).map((gsi) => gsi.indexName));
+    } finally {
+      upgrade.cleanup();
+    }
+  });
+
+  test('refuses a count that is not one of the indexes, naming them', () => {
+    for (const bad of [0, TABLE.globalSecondaryIndexes.length + 1, 'four', 2.5]) {
+      expect(() => declaredIndexes(bad)).toThrow(/tableIndexes must be a whole number from 1 to \d+ \(the first N of the table's indexes: GSI1, /);
+    }
+    expect(declaredIndexes(undefined)).toEqual(TABLE.globalSecondaryIndexes);
   });
 });

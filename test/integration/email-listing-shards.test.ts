@@ -26,7 +26,8 @@ function documentClient() {
 
 /**
  * A delivered email item as EmailRepository writes it, its listing entries under `shard` (and a tenant's when
- * given): the account's on GSI4 (keys only), or with `legacy` on GSI1 as emails accepted before GSI4 have it.
+ * given): the account's on GSI4 and the tenant's on GSI5 (keys only), or with `legacy` on GSI1 and GSI3 as emails
+ * accepted before GSI4 and GSI5 have them.
  */
 async function writeEmail(doc: DynamoDBDocumentClient, account: TestAccount, at: number, options: { shard?: number; tenantId?: string; legacy?: boolean } = {}): Promise<string> {
   const id = newId('msg', at);
@@ -39,7 +40,7 @@ async function writeEmail(doc: DynamoDBDocumentClient, account: TestAccount, at:
       Item: {
         ...keys.email(id),
         ...accountEntry,
-        ...(options.tenantId ? { GSI3PK: keys.emailsByTenant(options.tenantId, shard), GSI3SK: id, tenant_id: options.tenantId } : {}),
+        ...(options.tenantId ? { ...(options.legacy ? { GSI3PK: keys.emailsByTenant(options.tenantId, shard), GSI3SK: id } : { GSI5PK: keys.emailsByTenant(options.tenantId, shard), GSI5SK: id }), tenant_id: options.tenantId } : {}),
         type: 'email',
         id,
         account_id: account.id,
@@ -136,7 +137,8 @@ describe('the email listings over their shards', () => {
     const tenantId = newId('ten');
     const start = Date.now() - 30_000;
     const ids: string[] = [];
-    for (let i = 0; i < 12; i++) ids.push(await writeEmail(doc, account, start + i * 100, { tenantId, ...(i % 4 === 0 ? { shard: 0 } : {}) }));
+    // Interleaved: one in four as before the shards (GSI3, shard 0), one in four as before GSI5 (GSI3), the rest on GSI5.
+    for (let i = 0; i < 12; i++) ids.push(await writeEmail(doc, account, start + i * 100, { tenantId, ...(i % 4 === 0 ? { shard: 0, legacy: true } : i % 4 === 1 ? { legacy: true } : {}) }));
     const listing = new EmailListingRepository({ client: doc, name: stack().info.env.TABLE_NAME! });
     const seen: string[] = [];
     let cursor: string | undefined;

@@ -1,11 +1,11 @@
 /**
  * The email listings (GET /emails, and ?tenant= or a tenant key's): an account's emails on GSI4
- * (`GSI4PK = keys.emailsByAccount(acc, shard)`, `GSI4SK = <msg id>`), a tenant's on the sparse GSI3
- * (`GSI3PK = keys.emailsByTenant(ten, shard)`, only tenant emails carry it). Ids are ULIDs, so newest first is
+ * (`GSI4PK = keys.emailsByAccount(acc, shard)`, `GSI4SK = <msg id>`), a tenant's on the sparse GSI5
+ * (`GSI5PK = keys.emailsByTenant(ten, shard)`, only tenant emails carry it). Ids are ULIDs, so newest first is
  * a reverse key sort. The indexes are eventually consistent: an email accepted a moment ago may take a moment
  * to be listed.
  *
- * Keys only. GSI4 holds each email's keys and nothing else, so an entry is written once, when the email is
+ * Keys only. GSI4 and GSI5 hold each email's keys and nothing else, so an entry is written once, when the email is
  * accepted, and the status writes that follow (claim, sent, delivered, opened...) never rewrite it (an ALL
  * projection is rewritten whole by each: 8-12 write units an email, docs/benchmarks.md). A page reads the
  * entries, then its emails with one strongly consistent BatchGetItem (the item is written before its index
@@ -19,9 +19,9 @@
  * may still hold entries of the page (`merged` below), the answers merged by id and the first `limit` kept;
  * the cursor carries the last id, bound to the account's (or tenant's) listing.
  *
- * Older emails. Emails accepted before GSI4 have their account entry on GSI1 (ALL), and emails of before the
- * shards sit under shard 0: the account's merge reads GSI1's shards beside GSI4's (16 more Queries a page, in
- * parallel; empty ones once an account has no such emails), so a running deployment keeps its whole history
+ * Older emails. Emails accepted before GSI4 and GSI5 have their account entry on GSI1 and their tenant entry on
+ * GSI3 (both ALL), and emails of before the shards sit under shard 0: a merge reads the older index's shards
+ * beside the new one's (16 more Queries a page, in parallel; empty ones once a listing has no such emails), so a running deployment keeps its whole history
  * with no migration, and a cursor of the one-partition listing (a DynamoDB start key of GSI1's shard 0) still
  * continues where it was.
  */
@@ -44,7 +44,7 @@ interface Entry {
 
 /** One index a listing reads, under EMAIL_INDEX_SHARDS partition keys. */
 interface ListingSource {
-  index: 'GSI1' | 'GSI3' | 'GSI4';
+  index: 'GSI1' | 'GSI3' | 'GSI4' | 'GSI5';
   /** The index projects only keys: the page's emails are read from the table. */
   keysOnly: boolean;
 }
@@ -108,13 +108,21 @@ export class EmailListingRepository {
   }
 
   /**
-   * One page of a tenant's emails, newest first, from the sparse tenant index (GSI3: only tenant emails
-   * are in it, so a small tenant of a large account costs one Query per shard and page, never a filtered
+   * One page of a tenant's emails, newest first, from the sparse tenant index (GSI5, and GSI3 for tenant
+   * emails accepted before it: only tenant emails are in them, so a small tenant of a large account costs one Query per shard and page, never a filtered
    * scan of the account's emails). The cursor is bound to the tenant's listing.
    */
   listByTenant(tenantId: string, page: PageRequest): Promise<Page<Email>> {
     return this.merged(
-      { sources: [{ index: 'GSI3', keysOnly: false }], partition: (shard) => keys.emailsByTenant(tenantId, shard), owner: `TENANT#${tenantId}#EMAILS`, legacyCursorIndex: 'GSI3' },
+      {
+        sources: [
+          { index: 'GSI5', keysOnly: true },
+          { index: 'GSI3', keysOnly: false },
+        ],
+        partition: (shard) => keys.emailsByTenant(tenantId, shard),
+        owner: `TENANT#${tenantId}#EMAILS`,
+        legacyCursorIndex: 'GSI3',
+      },
       page,
     );
   }

@@ -175,11 +175,11 @@ export class EmailRepository {
       TableName: this.table.name,
       Item: {
         ...keys.email(email.id),
-        // The listings' entries, under one of the account's (and tenant's) shards (./email-listing.ts). The
-        // account's is on GSI4 (keys only): the status writes that follow never rewrite it.
+        // The listings' entries, under one of the account's (and tenant's) shards (./email-listing.ts), on
+        // keys-only indexes (GSI4, GSI5): the status writes that follow never rewrite them.
         GSI4PK: keys.emailsByAccount(email.account_id, emailIndexShard(email.id)),
         GSI4SK: email.id,
-        ...(email.tenant_id ? { GSI3PK: keys.emailsByTenant(email.tenant_id, emailIndexShard(email.id)), GSI3SK: email.id } : {}),
+        ...(email.tenant_id ? { GSI5PK: keys.emailsByTenant(email.tenant_id, emailIndexShard(email.id)), GSI5SK: email.id } : {}),
         // Queued and scheduled emails enter the due index: the reconciler re-drives them if they stall.
         ...(due === null ? {} : dueAttributes('EMAIL', email.id, due)),
         type: 'email',

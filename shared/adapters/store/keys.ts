@@ -5,8 +5,9 @@
  *   Account email      PK ACCOUNTEMAIL#<email>   SK ACCOUNTEMAIL          (uniqueness of the owner email)
  *   API key (listing)  PK ACCOUNT#<acc>          SK APIKEY#<key>
  *   API key (lookup)   PK APIKEYHASH#<sha256>    SK APIKEYHASH
- *   Email              PK EMAIL#<msg>            SK EMAIL   GSI1PK ACCOUNT#<acc>#EMAILS#<shard>  GSI1SK <msg>
- *                      tenant emails also GSI3PK TENANT#<ten>#EMAILS#<shard>  GSI3SK <msg>  (sparse: GET /emails?tenant=)
+ *   Email              PK EMAIL#<msg>            SK EMAIL   GSI4PK ACCOUNT#<acc>#EMAILS#<shard>  GSI4SK <msg>  (keys only)
+ *                      tenant emails also GSI5PK TENANT#<ten>#EMAILS#<shard>  GSI5SK <msg>  (keys only, sparse: GET /emails?tenant=)
+ *                      (emails accepted before GSI4/GSI5: the same keys on GSI1 and GSI3, both ALL)
  *   Suppression        PK SUPPRESSION#<acc>#<email>  SK ACCOUNT | TENANT#<t>  GSI1PK ACCOUNT#<acc>[#TENANT#<t>]#SUPPRESSIONS#<shard>  GSI1SK <sup>
  *   Category opt-out   PK OPTOUT#<acc>#<email>   SK (ACCOUNT | TENANT#<t>)#CATEGORY#<category>
  *   Domain             PK DOMAIN#<dom>           SK DOMAIN  GSI1PK ACCOUNT#<acc>#DOMAINS  GSI1SK <dom>
@@ -61,7 +62,7 @@ export const keys = {
    */
   emailsByAccount: (accountId: string, shard = 0) => `ACCOUNT#${accountId}#EMAILS#${shard}`,
   /**
-   * Per-tenant listing of emails (GET /emails?tenant=, a tenant key's GET /emails): GSI3, sparse (only
+   * Per-tenant listing of emails (GET /emails?tenant=, a tenant key's GET /emails): GSI5, sparse (only
    * tenant emails carry it). Keyed by our tenant id, never reused: a new tenant with a deleted tenant's
    * external_id does not inherit its emails.
    */
