@@ -23,6 +23,7 @@ import { loadConfig } from '../shared/config/config';
 import { buildServices } from '../shared/services';
 import { createAccount } from '../shared/usecases/access/accounts';
 import { observeFlags, StackObserver } from './lib/stack-observer';
+import { AWS_SETTINGS_ENV } from './lib/aws-settings';
 import { jsonCaller, verifiedDomain } from './lib/fixtures';
 import { HttpClient, type PhaseResult } from './lib/load';
 import { mailLoop, relayCertificate, smtpPool, startDiscardingServer, workerQueues, type SmtpTransport } from './lib/smtp-load';
@@ -70,7 +71,7 @@ async function main() {
   log('starting an in-memory local cloud');
   const observer = new StackObserver(OBSERVE, scratch);
   const observing = OBSERVE.countCalls || OBSERVE.cpuProf || OBSERVE.cost;
-  const stack = await spawnStack({ dataDir: scratch, inMemory: true, timeoutMs: 120_000, env: { LOCAL_TASK_PERIOD_MS: '60000', ...observer.stackEnv() } });
+  const stack = await spawnStack({ dataDir: scratch, inMemory: true, timeoutMs: 120_000, env: { LOCAL_TASK_PERIOD_MS: '60000', ...AWS_SETTINGS_ENV, ...observer.stackEnv() } });
   try {
     const info = readStackFile(scratch)! as ReturnType<typeof readStackFile> & { smtp?: string; smtp_ca_file?: string };
     Object.assign(process.env, info!.env);

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { AWS_SETTINGS_ENV } from './aws-settings';
 
 export const ROOT = resolve(__dirname, '..', '..');
 
@@ -27,7 +28,7 @@ export async function withInMemoryStack<T>(name: string, options: { timeoutMs?: 
   const { spawnStack } = loadProduct('test/integration/harness/spawn-stack');
   const { readStackFile } = loadProduct('localstack/cloud/stack-file');
   // The template's task periods unless the bench sets its own (the test harness's stacks run the reconciler every 10 s).
-  const stack = await spawnStack({ dataDir: scratch, inMemory: true, timeoutMs: options.timeoutMs ?? 120_000, env: { LOCAL_TASK_PERIOD_MS: '', ...options.env } });
+  const stack = await spawnStack({ dataDir: scratch, inMemory: true, timeoutMs: options.timeoutMs ?? 120_000, env: { LOCAL_TASK_PERIOD_MS: '', ...AWS_SETTINGS_ENV, ...options.env } });
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= stack.stop('SIGINT').finally(() => rmSync(scratch, { recursive: true, force: true })));
   const interrupted = () => void stop().finally(() => process.exit(130));

@@ -11,6 +11,7 @@ import { log } from './log';
 import { CPU_PROFILE_CHUNK_MS } from './measure/cpu-profiles';
 import type { SendBenchOptions } from './options';
 import type { Target } from './results';
+import { AWS_SETTINGS_ENV } from '../lib/aws-settings';
 
 /** This process's environment before any stack's was added to it (each stack must start from it). */
 const PRISTINE_ENV = { ...process.env };
@@ -53,6 +54,8 @@ export async function startStack(target: Target, scratch: string, options: SendB
       // The reconciler at AWS's cadence (once a minute), not the local 2 s: its background reads are not
       // part of an email's cost (32 Query calls a minute on AWS, whatever the volume).
       LOCAL_TASK_PERIOD_MS: '60000',
+      // The product's settings as on AWS (the send context cache): reads per email as AWS would see them.
+      ...AWS_SETTINGS_ENV,
       ...(preloads.length
         ? {
             NODE_OPTIONS: [process.env.NODE_OPTIONS ?? '', ...preloads.map((file) => `--require ${join(__dirname, '..', 'lib', file)}`)].join(' ').trim(),

@@ -85,6 +85,9 @@ function localEnvironment(ctx: StartContext, endpoints: LocalEndpoints, { inbox,
     CLOUDFLARE_API_URL: process.env.CLOUDFLARE_API_URL?.trim() || cloudflare.apiUrl,
     // Shorter recovery bounds than AWS's: a local stack killed mid-burst is whole again in a minute.
     ...localRecoveryEnv(process.env),
+    // Sends read the key, account, claim and tenant every time (AWS: kept 1 s per process), so a revocation or a
+    // suspension applies at once here; the benches set AWS's (docs/local-cloud/template.md).
+    SEND_CONTEXT_CACHE_MS: process.env.SEND_CONTEXT_CACHE_MS ?? '0',
     ...options.env,
   };
 }

@@ -92,13 +92,27 @@ export interface Config {
   sesMaxSendRate: number | null;
   /** SES_HOLD_RETRY_S: the wait before retrying an email SES's account state holds (default 5-10 min); tests shorten it. */
   sesHoldRetryMs: number | null;
+  /**
+   * SEND_CONTEXT_CACHE_MS: how long a process keeps the key, account, domain claim and tenant items a send read
+   * (shared/adapters/store/send-context-cache.ts), the staleness bound of a revocation or a suspension; 0 keeps
+   * nothing. Default 1000 (the local cloud sets 0: docs/local-cloud/template.md).
+   */
+  sendContextCacheMs: number;
   /** Service endpoints for the local cloud/LocalStack; empty in AWS. */
   endpoints: Partial<Record<'dynamodb' | 'sqs' | 'sns' | 's3' | 'ses' | 'scheduler' | 'route53', string>>;
 }
 
+/** SEND_CONTEXT_CACHE_MS's default: a revocation or a suspension applies within a second on AWS. */
+export const DEFAULT_SEND_CONTEXT_CACHE_MS = 1000;
+
 function read(env: NodeJS.ProcessEnv, name: string, fallback = ''): string {
   const value = env[name];
   return value === undefined || value === '' ? fallback : value;
+}
+
+function nonNegativeInt(value: string, fallback: number): number {
+  const parsed = Number(value);
+  return value !== '' && Number.isInteger(parsed) && parsed >= 0 ? parsed : fallback;
 }
 
 function positiveInt(value: string, fallback: number): number {
@@ -145,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     sesMaxSendRate: Number(read(env, 'SES_MAX_SEND_RATE')) > 0 ? Number(read(env, 'SES_MAX_SEND_RATE')) : null,
     sesHoldRetryMs: Number(read(env, 'SES_HOLD_RETRY_S')) > 0 ? Number(read(env, 'SES_HOLD_RETRY_S')) * 1000 : null,
+    sendContextCacheMs: nonNegativeInt(read(env, 'SEND_CONTEXT_CACHE_MS'), DEFAULT_SEND_CONTEXT_CACHE_MS),
     endpoints: {
       dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB,
       sqs: env.AWS_ENDPOINT_URL_SQS,

@@ -28,6 +28,7 @@ import { InboundRawMarkerRepository } from '../adapters/store/inbound-raw-marker
 import { ReceivedEmailRepository } from '../adapters/store/received-emails';
 import { RunRepository } from '../adapters/store/runs';
 import { SendContextReader } from '../adapters/store/send-context';
+import { SendContextCache } from '../adapters/store/send-context-cache';
 import { SesSendBudget } from '../adapters/store/ses-send-budget';
 import { SessionRepository } from '../adapters/store/sessions';
 import { SmtpAuthFailureRepository } from '../adapters/store/smtp-auth-failures';
@@ -53,7 +54,7 @@ export function buildCore(config: Config = loadConfig()) {
   const templates = new TemplateRepository(table);
   const apiKeys = new ApiKeyRepository(table);
   const tenants = new TenantRepository(table);
-  const sendContext = new SendContextReader(table);
+  const sendContext = new SendContextReader(table, new SendContextCache(config.sendContextCacheMs));
   const publishedTemplates = new PublishedTemplates(templates);
   /** The process's one send-context loader: it owns the send path's caches (docs/architecture.md, "Caches and their staleness bounds"). */
   const sendContextLoader = new SendContextLoader({ sendContext, apiKeys, tenants, domains, publishedTemplates, sandboxDomain: config.sandboxDomain });

@@ -44,6 +44,8 @@ export function partitionShape(key: string): string {
 }
 
 function scopeOf(shape: string): PartitionRow['scope'] {
+  // An API key or SMTP credential belongs to one account, and an account commonly sends through one.
+  if (shape.startsWith('APIKEYHASH#')) return 'account';
   if (/<msg>|<inb>|<run>|<whd>|<address>|<sha256>/.test(shape)) return 'item';
   if (shape.includes('<ten>')) return 'tenant';
   if (shape.includes('<name>') || shape.includes('<dom>')) return 'domain';

@@ -1,10 +1,12 @@
 /**
  * Everything a send must know before it writes, read in ONE strongly consistent BatchGetItem: the API
- * key (when the caller is not resolved yet: revocation takes effect at once), the account, the sender
+ * key (when the caller is not resolved yet), the account, the sender
  * domain's claim item (its owner and status), the recipients' suppressions and category opt-outs, and
  * the idempotency record, and the tenant the send names or is expected to be for (its item by
  * external_id, and the id alias when it is named by an id). The send core (shared/usecases/send)
- * decides; this only reads.
+ * decides; this only reads. The key, the account, the claim and the tenant items may come from the
+ * SendContextCache instead, as read at most its ttlMs ago (1 s on AWS): a key revoked or a domain deleted
+ * is refused within that bound.
  */
 import type { Account } from '../../domain/accounts/account';
 import { normaliseEmail } from '../../domain/mail/address';
@@ -15,6 +17,7 @@ import { batchGetItems } from './batch-get';
 import { toSenderDomain, type SenderDomain } from './domains';
 import { toIdempotencyRecord, type IdempotencyRecord, idempotencyKeyOf } from './idempotency';
 import { keys } from './keys';
+import type { SendContextCache } from './send-context-cache';
 import type { Table } from './table';
 import { toStoredTenant, toTenantAlias, type StoredTenant } from './tenants';
 
@@ -59,8 +62,15 @@ export interface TenantAlias {
 
 const id = (key: { PK: string; SK: string }) => `${key.PK}\u0000${key.SK}`;
 
+/** What every send of an account (or tenant, or domain) reads alike: kept by the cache, when there is one. */
+const SHARED_KINDS = new Set(['key', 'account', 'domain', 'tenant', 'tenant_alias']);
+
 export class SendContextReader {
-  constructor(private readonly table: Table) {}
+  /** `cache`: the shared items kept for a moment (./send-context-cache.ts); without it every read goes to the table. */
+  constructor(
+    private readonly table: Table,
+    private readonly cache?: SendContextCache,
+  ) {}
 
   async read(query: SendContextQuery): Promise<SendContext> {
     const { accountId, tenantId } = query;
@@ -88,15 +98,29 @@ export class SendContextReader {
     const context: SendContext = { key: null, account: null, domain: null, suppressed: [], optedOut: [], idempotency: null, tenants: [], tenantAliases: [] };
     const suppressed = new Set<string>();
     const optedOut = new Set<string>();
-    const items = await batchGetItems(
-      this.table,
-      [...wanted.keys()].map((joined) => {
-        const [PK, SK] = joined.split('\u0000') as [string, string];
-        return { PK, SK };
-      }),
-      { consistentRead: true },
-    );
-    for (const item of items) {
+    // Shared items the cache still holds are not read again; the rest, in one strongly consistent batch.
+    const kept: Record<string, unknown>[] = [];
+    const toRead: string[] = [];
+    for (const [joined, what] of wanted) {
+      const cached = this.cache && SHARED_KINDS.has(what.kind) ? this.cache.get(joined) : undefined;
+      if (cached === undefined) toRead.push(joined);
+      else if (cached !== null) kept.push(cached);
+    }
+    const read = toRead.length
+      ? await batchGetItems(
+          this.table,
+          toRead.map((joined) => {
+            const [PK, SK] = joined.split('\u0000') as [string, string];
+            return { PK, SK };
+          }),
+          { consistentRead: true },
+        )
+      : [];
+    if (this.cache) {
+      const found = new Map(read.map((item) => [id(item as { PK: string; SK: string }), item]));
+      for (const joined of toRead) if (SHARED_KINDS.has(wanted.get(joined)!.kind)) this.cache.set(joined, found.get(joined) ?? null);
+    }
+    for (const item of [...kept, ...read]) {
       const what = wanted.get(id(item as { PK: string; SK: string }));
       if (!what) continue;
       if (what.kind === 'key') context.key = toApiKeyLookup(item);

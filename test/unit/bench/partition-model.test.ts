@@ -60,6 +60,13 @@ describe('the partition model', () => {
     expect(model.rows.find((row) => row.shape.startsWith('EMAIL#'))!.scope).toBe('item');
   });
 
+  it("counts an API key's item as the account's (an account commonly sends through one key)", () => {
+    const hash = 'ab'.repeat(32);
+    const model = partitionModel({ emails: 100, writes: {}, meteredWrites: {}, reads: { [`table\tAPIKEYHASH#${hash}`]: 100 } });
+    expect(model.rows[0]).toMatchObject({ scope: 'account', readsPerEmail: 1 });
+    expect(model.perAccount).toBeCloseTo(3000, 6);
+  });
+
   it('shapes keys by kind', () => {
     expect(partitionShape('TENANT#ten_01JD8Z6X4Q2T9V3N5M7K1H0G8F#EMAILS#3')).toBe('TENANT#<ten>#EMAILS#<shard>');
     expect(partitionShape('DOMAINNAME#shop.example')).toBe('DOMAINNAME#<name>');
