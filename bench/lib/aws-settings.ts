@@ -1,9 +1,9 @@
 /**
  * The product settings the local cloud sets apart from AWS's defaults (docs/local-cloud/template.md, "Each
  * function's environment") that change what a bench measures: a bench's stack takes AWS's, so its reads per
- * email and its partition figures are what AWS would see. SEND_CONTEXT_CACHE_MS: the send context's shared
+ * email and its partition figures are what AWS would see. HOT_LOOKUPS_CACHE_MS: the send context's shared
  * items (key, account, domain claim, tenant) kept 1 s per process, as on AWS (the local cloud keeps nothing).
  */
-import { DEFAULT_SEND_CONTEXT_CACHE_MS } from '../../shared/config/config';
+import { DEFAULT_HOT_LOOKUPS_CACHE_MS } from '../../shared/config/config';
 
-export const AWS_SETTINGS_ENV: Record<string, string> = { SEND_CONTEXT_CACHE_MS: String(DEFAULT_SEND_CONTEXT_CACHE_MS) };
+export const AWS_SETTINGS_ENV: Record<string, string> = { HOT_LOOKUPS_CACHE_MS: String(DEFAULT_HOT_LOOKUPS_CACHE_MS) };

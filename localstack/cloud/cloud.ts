@@ -87,7 +87,7 @@ function localEnvironment(ctx: StartContext, endpoints: LocalEndpoints, { inbox,
     ...localRecoveryEnv(process.env),
     // Sends read the key, account, claim and tenant every time (AWS: kept 1 s per process), so a revocation or a
     // suspension applies at once here; the benches set AWS's (docs/local-cloud/template.md).
-    SEND_CONTEXT_CACHE_MS: process.env.SEND_CONTEXT_CACHE_MS ?? '0',
+    HOT_LOOKUPS_CACHE_MS: process.env.HOT_LOOKUPS_CACHE_MS ?? '0',
     ...options.env,
   };
 }

@@ -93,17 +93,19 @@ export interface Config {
   /** SES_HOLD_RETRY_S: the wait before retrying an email SES's account state holds (default 5-10 min); tests shorten it. */
   sesHoldRetryMs: number | null;
   /**
-   * SEND_CONTEXT_CACHE_MS: how long a process keeps the key, account, domain claim and tenant items a send read
-   * (shared/adapters/store/send-context-cache.ts), the staleness bound of a revocation or a suspension; 0 keeps
-   * nothing. Default 1000 (the local cloud sets 0: docs/local-cloud/template.md).
+   * HOT_LOOKUPS_CACHE_MS: how long a process keeps what every request of an account reads alike: the key,
+   * account, domain claim and tenant items a send read (shared/adapters/store/send-context-cache.ts) and the
+   * active automations an event name starts or cancels (shared/adapters/store/automations.ts). The staleness
+   * bound of a revocation, a suspension, a deletion or an automation's activation; 0 keeps nothing. Default
+   * 1000 (the local cloud sets 0: docs/local-cloud/template.md).
    */
-  sendContextCacheMs: number;
+  hotLookupsCacheMs: number;
   /** Service endpoints for the local cloud/LocalStack; empty in AWS. */
   endpoints: Partial<Record<'dynamodb' | 'sqs' | 'sns' | 's3' | 'ses' | 'scheduler' | 'route53', string>>;
 }
 
-/** SEND_CONTEXT_CACHE_MS's default: a revocation or a suspension applies within a second on AWS. */
-export const DEFAULT_SEND_CONTEXT_CACHE_MS = 1000;
+/** HOT_LOOKUPS_CACHE_MS's default: a revocation or a suspension applies within a second on AWS. */
+export const DEFAULT_HOT_LOOKUPS_CACHE_MS = 1000;
 
 function read(env: NodeJS.ProcessEnv, name: string, fallback = ''): string {
   const value = env[name];
@@ -159,7 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     sesMaxSendRate: Number(read(env, 'SES_MAX_SEND_RATE')) > 0 ? Number(read(env, 'SES_MAX_SEND_RATE')) : null,
     sesHoldRetryMs: Number(read(env, 'SES_HOLD_RETRY_S')) > 0 ? Number(read(env, 'SES_HOLD_RETRY_S')) * 1000 : null,
-    sendContextCacheMs: nonNegativeInt(read(env, 'SEND_CONTEXT_CACHE_MS'), DEFAULT_SEND_CONTEXT_CACHE_MS),
+    hotLookupsCacheMs: nonNegativeInt(read(env, 'HOT_LOOKUPS_CACHE_MS'), DEFAULT_HOT_LOOKUPS_CACHE_MS),
     endpoints: {
       dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB,
       sqs: env.AWS_ENDPOINT_URL_SQS,

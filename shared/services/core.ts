@@ -45,6 +45,7 @@ import { WebhookRepository } from '../adapters/store/webhooks';
 import { ReceivingDomains } from '../usecases/inbound/receiving-domains';
 import { PublishedTemplates } from '../usecases/send/published-templates';
 import { SendContextLoader } from '../usecases/send/send-context-loader';
+import { TtlCache } from '../lib/ttl-cache';
 
 export function buildCore(config: Config = loadConfig()) {
   const table = { client: createDynamoClient(config), name: config.tableName };
@@ -54,7 +55,7 @@ export function buildCore(config: Config = loadConfig()) {
   const templates = new TemplateRepository(table);
   const apiKeys = new ApiKeyRepository(table);
   const tenants = new TenantRepository(table);
-  const sendContext = new SendContextReader(table, new SendContextCache(config.sendContextCacheMs));
+  const sendContext = new SendContextReader(table, new SendContextCache(config.hotLookupsCacheMs));
   const publishedTemplates = new PublishedTemplates(templates);
   /** The process's one send-context loader: it owns the send path's caches (docs/architecture.md, "Caches and their staleness bounds"). */
   const sendContextLoader = new SendContextLoader({ sendContext, apiKeys, tenants, domains, publishedTemplates, sandboxDomain: config.sandboxDomain });
@@ -117,7 +118,8 @@ export function buildCore(config: Config = loadConfig()) {
     /** What sends render: the published pointer per send, each immutable version read once per process. */
     publishedTemplates,
     /** Automations (docs/automations.md): definitions, and the active ones by trigger or cancel event. */
-    automations: new AutomationRepository(table),
+    // The active automations of an account's event kept for HOT_LOOKUPS_CACHE_MS (1,000 events' partitions).
+    automations: new AutomationRepository(table, new TtlCache(config.hotLookupsCacheMs, 1_000)),
     /** Automation runs: each transition one conditional write (shared/adapters/store/runs.ts). */
     runs: new RunRepository(table, config.recovery),
     /** Imports (docs/imports.md): their records and settings (the provider APIs they read: ./imports.ts). */

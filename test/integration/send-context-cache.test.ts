@@ -1,5 +1,5 @@
 /**
- * The send context's shared items kept for a moment (SEND_CONTEXT_CACHE_MS, shared/adapters/store/send-context-cache.ts)
+ * The send context's shared items kept for a moment (HOT_LOOKUPS_CACHE_MS, shared/adapters/store/send-context-cache.ts)
  * on a local cloud of its own that keeps them as AWS does (the shared stack keeps nothing, as `npm start`):
  * a key revoked a moment after it sent still sends until the bound, and is refused (401) once it has passed.
  */
@@ -18,13 +18,13 @@ import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
 const SANDBOX = 'sandbox.mailservice.dev';
 const TTL_MS = 3000;
 
-describe('the send context cache (SEND_CONTEXT_CACHE_MS)', () => {
+describe('the send context cache (HOT_LOOKUPS_CACHE_MS)', () => {
   let running: SpawnedStack;
   let dataDir: string;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'mailservice-send-cache-'));
-    running = await spawnStack({ dataDir, inMemory: true, env: { SEND_CONTEXT_CACHE_MS: String(TTL_MS) } });
+    running = await spawnStack({ dataDir, inMemory: true, env: { HOT_LOOKUPS_CACHE_MS: String(TTL_MS) } });
   });
   afterAll(async () => {
     await running?.stop();

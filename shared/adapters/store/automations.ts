@@ -22,6 +22,7 @@ import { freeSlotItem, takeSlotItem } from './counters';
 import type { Page } from './cursor';
 import { keys } from './keys';
 import { LIST_ITEMS_BUDGET_BYTES } from '../../domain/lambda-payload';
+import { TtlCache } from '../../lib/ttl-cache';
 import { queryGsi1NewestFirst, queryPage, type PageRequest } from './paginate';
 import { cancelledConditionIndexes, queryAll, transactWrite, withoutKeys, type Table, type TransactItem } from './table';
 
@@ -46,7 +47,27 @@ function pointersOf(automation: Automation): Record<string, string>[] {
 const keyString = (key: Record<string, string>) => `${key.PK}\u0000${key.SK}`;
 
 export class AutomationRepository {
-  constructor(private readonly table: Table) {}
+  /**
+   * `active`: the active automations of a pointer partition (an account's event) as read at most its ttl ago
+   * (HOT_LOOKUPS_CACHE_MS; docs/architecture.md, "Caches and their staleness bounds"): every event of an
+   * account with the same name reads the same partition, which DynamoDB serves at most 3,000 strongly
+   * consistent reads a second. This process forgets a partition when it changes an automation of it; others
+   * see the change within the ttl. None by default (read every time).
+   */
+  constructor(
+    private readonly table: Table,
+    private readonly active: TtlCache<string, Automation[]> = new TtlCache(0),
+  ) {}
+
+  /** What this process keeps of the pointer partitions `before` and `after` name is stale: forgotten. */
+  private forget(...automations: (Automation | null)[]): void {
+    for (const automation of automations) {
+      if (!automation) continue;
+      const { account_id: acc, trigger } = automation;
+      this.active.delete(keys.automationTrigger(acc, trigger.event, '').PK);
+      for (const event of trigger.cancel_on_events) this.active.delete(keys.automationCancel(acc, event, '').PK);
+    }
+  }
 
   private itemOf(automation: Automation): Record<string, unknown> {
     return {
@@ -78,6 +99,7 @@ export class AutomationRepository {
         takeSlotItem(this.table, automation.account_id, COUNTER, limit),
         ...this.pointerChanges(null, automation),
       ]);
+      this.forget(automation);
       return { kind: 'created' };
     } catch (error) {
       if (cancelledConditionIndexes(error).includes(1)) return { kind: 'limit_reached' };
@@ -135,6 +157,7 @@ export class AutomationRepository {
         },
         ...this.pointerChanges(current, next),
       ]);
+      this.forget(current, next);
       return { kind: 'saved', automation: next };
     } catch (error) {
       if (cancelledConditionIndexes(error).length) return { kind: 'conflict' };
@@ -158,6 +181,7 @@ export class AutomationRepository {
         ...this.pointerChanges(current, null),
         freeSlotItem(this.table, current.account_id, COUNTER),
       ]);
+      this.forget(current);
       return 'deleted';
     } catch (error) {
       if (cancelledConditionIndexes(error).length) return 'conflict';
@@ -181,6 +205,14 @@ export class AutomationRepository {
    * written with its automation, so this is a guard, not a repair).
    */
   private async activeByPointers(accountId: string, partition: string, matches: (automation: Automation) => boolean): Promise<Automation[]> {
+    const kept = this.active.get(partition);
+    if (kept) return [...kept];
+    const found = await this.readActive(accountId, partition, matches);
+    this.active.set(partition, found);
+    return [...found];
+  }
+
+  private async readActive(accountId: string, partition: string, matches: (automation: Automation) => boolean): Promise<Automation[]> {
     const ids = await queryAll(this.table, { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': partition }, ProjectionExpression: 'SK', ConsistentRead: true }, (item) => String(item.SK));
     if (!ids.length) return [];
     const items = await batchGetItems(this.table, ids.map((id) => keys.automation(accountId, id)), { consistentRead: true });

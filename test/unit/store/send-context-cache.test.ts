@@ -9,7 +9,7 @@ import { SendContextCache } from '../../../shared/adapters/store/send-context-ca
 import { SendContextReader } from '../../../shared/adapters/store/send-context';
 import { keys } from '../../../shared/adapters/store/keys';
 import type { Table } from '../../../shared/adapters/store/table';
-import { DEFAULT_SEND_CONTEXT_CACHE_MS, loadConfig } from '../../../shared/config/config';
+import { DEFAULT_HOT_LOOKUPS_CACHE_MS, loadConfig } from '../../../shared/config/config';
 
 const ACC = 'acc_1';
 const HASH = 'a'.repeat(64);
@@ -41,7 +41,7 @@ describe('the send context cache', () => {
   it('reads the shared items once per ttl, and suppressions in every read', async () => {
     const { table, asked } = fakeTable([account, claim, suppression]);
     let now = 1_000_000;
-    const reader = new SendContextReader(table, new SendContextCache(1000, () => now));
+    const reader = new SendContextReader(table, new SendContextCache(1000, 10_000, () => now));
     const first = await reader.read(query(['gone@example.org']));
     expect(first.domain).toMatchObject({ id: 'dom_1', status: 'verified' });
     expect(first.suppressed).toEqual(['gone@example.org']);
@@ -63,7 +63,7 @@ describe('the send context cache', () => {
   it('keeps an item found absent as absent, for as long', async () => {
     const { table, asked, stored } = fakeTable([account]);
     let now = 0;
-    const reader = new SendContextReader(table, new SendContextCache(1000, () => now));
+    const reader = new SendContextReader(table, new SendContextCache(1000, 10_000, () => now));
     expect((await reader.read(query(['a@example.org']))).domain).toBeNull();
     stored.set(claimId, claim);
     now += 500;
@@ -87,7 +87,7 @@ describe('the send context cache', () => {
   it('caches the key and the account of an unresolved caller, never an idempotency record', async () => {
     const lookup = { ...keys.apiKeyHash(HASH), type: 'api_key_lookup', key_id: 'key_1', account_id: ACC, scopes: ['full'], tenant_id: null, kind: 'api_key', created_at: '2026-11-25T00:00:00.000Z' };
     const { table, asked } = fakeTable([account, claim, lookup]);
-    const reader = new SendContextReader(table, new SendContextCache(1000, () => 0));
+    const reader = new SendContextReader(table, new SendContextCache(1000, 10_000, () => 0));
     const withKey = { ...query(['a@example.org']), apiKeyHash: HASH, idempotencyKey: 'order-1' };
     await reader.read(withKey);
     await reader.read(withKey);
@@ -100,12 +100,12 @@ describe('the send context cache', () => {
   });
 });
 
-describe('SEND_CONTEXT_CACHE_MS', () => {
+describe('HOT_LOOKUPS_CACHE_MS', () => {
   it('defaults to a second, takes 0 (nothing kept) and whole milliseconds, and ignores anything else', () => {
-    expect(loadConfig({}).sendContextCacheMs).toBe(DEFAULT_SEND_CONTEXT_CACHE_MS);
-    expect(DEFAULT_SEND_CONTEXT_CACHE_MS).toBe(1000);
-    expect(loadConfig({ SEND_CONTEXT_CACHE_MS: '0' }).sendContextCacheMs).toBe(0);
-    expect(loadConfig({ SEND_CONTEXT_CACHE_MS: '250' }).sendContextCacheMs).toBe(250);
-    for (const bad of ['-1', '1.5', 'soon', '']) expect(loadConfig({ SEND_CONTEXT_CACHE_MS: bad }).sendContextCacheMs).toBe(1000);
+    expect(loadConfig({}).hotLookupsCacheMs).toBe(DEFAULT_HOT_LOOKUPS_CACHE_MS);
+    expect(DEFAULT_HOT_LOOKUPS_CACHE_MS).toBe(1000);
+    expect(loadConfig({ HOT_LOOKUPS_CACHE_MS: '0' }).hotLookupsCacheMs).toBe(0);
+    expect(loadConfig({ HOT_LOOKUPS_CACHE_MS: '250' }).hotLookupsCacheMs).toBe(250);
+    for (const bad of ['-1', '1.5', 'soon', '']) expect(loadConfig({ HOT_LOOKUPS_CACHE_MS: bad }).hotLookupsCacheMs).toBe(1000);
   });
 });
