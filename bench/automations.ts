@@ -36,7 +36,7 @@
  *    first request's run and email every 10 ms (first event to first delivered, client clock). The others
  *    are from the items' own timestamps (event `created_at`, run `ended_at`, email `created_at` and
  *    `delivered_at`; same host clock as the bench's `Date.now()`);
- *  - at the end of each phase, a count of the store's runs and emails in the phase's id window (GSI1,
+ *  - at the end of each phase, a count of the store's runs and emails in the phase's id window (GSI1 and GSI4,
  *    ids are time-ordered) by status: runs completed == events accepted, emails delivered == runs,
  *    nothing more (duplicates) and nothing less (lost).
  */
@@ -44,7 +44,7 @@ import { jsonCaller, verifiedDomain } from './lib/fixtures';
 import { cpus, loadavg } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { cpuSecondsByRole, descendants, rssMb, type ProcessRole } from './lib/process-tree';
 import { closedLoop, countedLoop, HttpClient, serverTimingMs, type Outcome, type PhaseResult } from './lib/load';
@@ -183,23 +183,40 @@ class Tracker {
   }
 }
 
-/** Store counts by status of the items of one GSI1 partition whose sort key (a time-ordered id) is in [from, to]. */
-async function countByStatus(db: DynamoDBDocumentClient, tableName: string, partition: string, prefix: string, fromMs: number, toMs: number, ulid: (t: number) => string): Promise<Record<string, number>> {
+/**
+ * Store counts by status of the items of one index partition whose sort key (a time-ordered id) is in [from, to]:
+ * GSI1 (the runs, ALL: the status is in the index), or GSI4 (the account's emails, keys only: each page's items
+ * read from the table).
+ */
+async function countByStatus(db: DynamoDBDocumentClient, tableName: string, index: 'GSI1' | 'GSI4', partition: string, prefix: string, fromMs: number, toMs: number, ulid: (t: number) => string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
+  const count = (items: Record<string, any>[]) => {
+    for (const item of items) counts[item.status as string] = (counts[item.status as string] ?? 0) + 1;
+  };
   let start: Record<string, any> | undefined;
   do {
     const page = await db.send(
       new QueryCommand({
         TableName: tableName,
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :lo AND :hi',
+        IndexName: index,
+        KeyConditionExpression: `${index}PK = :pk AND ${index}SK BETWEEN :lo AND :hi`,
         ExpressionAttributeValues: { ':pk': partition, ':lo': `${prefix}_${ulid(fromMs).slice(0, 10)}`, ':hi': `${prefix}_${ulid(toMs).slice(0, 10)}~` },
-        ExpressionAttributeNames: { '#status': 'status' },
-        ProjectionExpression: '#status',
+        ...(index === 'GSI1' ? { ExpressionAttributeNames: { '#status': 'status' }, ProjectionExpression: '#status' } : {}),
         ExclusiveStartKey: start,
+        // A BatchGetItem takes at most 100 keys.
+        Limit: 100,
       }),
     );
-    for (const item of page.Items ?? []) counts[item.status as string] = (counts[item.status as string] ?? 0) + 1;
+    const items = page.Items ?? [];
+    if (index === 'GSI1' || items.length === 0) count(items);
+    else {
+      let keys: Record<string, any>[] = items.map((item) => ({ PK: item.PK, SK: item.SK }));
+      while (keys.length) {
+        const got = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ProjectionExpression: '#status', ExpressionAttributeNames: { '#status': 'status' } } } }));
+        count(got.Responses?.[tableName] ?? []);
+        keys = (got.UnprocessedKeys?.[tableName]?.Keys as Record<string, any>[] | undefined) ?? [];
+      }
+    }
     start = page.LastEvaluatedKey;
   } while (start);
   return counts;
@@ -505,9 +522,9 @@ async function main() {
       // A last full pass over every open item (no early stop), then the store's own counts for the window.
       await tracker.poll(true);
       const windowEnd = Date.now();
-      const storeRuns = kind === 'events' ? await countByStatus(db, tableName, `AUTOMATION#${automationId}#RUNS`, 'run', origin, windowEnd, ulid) : undefined;
+      const storeRuns = kind === 'events' ? await countByStatus(db, tableName, 'GSI1', `AUTOMATION#${automationId}#RUNS`, 'run', origin, windowEnd, ulid) : undefined;
       // The account's email index is sharded (shared/adapters/store/email-index-shard.ts): every shard counts.
-      const shardCounts = await Promise.all(Array.from({ length: EMAIL_INDEX_SHARDS as number }, (_, shard) => countByStatus(db, tableName, `ACCOUNT#${account.id}#EMAILS#${shard}`, 'msg', origin, windowEnd, ulid)));
+      const shardCounts = await Promise.all(Array.from({ length: EMAIL_INDEX_SHARDS as number }, (_, shard) => countByStatus(db, tableName, 'GSI4', `ACCOUNT#${account.id}#EMAILS#${shard}`, 'msg', origin, windowEnd, ulid)));
       const storeEmails: Record<string, number> = {};
       for (const counts of shardCounts) for (const [status, n] of Object.entries(counts)) storeEmails[status] = (storeEmails[status] ?? 0) + n;
       // The phase's work ends when every queue is empty too (the webhook events of its runs and emails):
