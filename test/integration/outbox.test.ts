@@ -151,6 +151,17 @@ describe('the outbox on the shared local cloud', () => {
     expect(await sesMessagesFor(scheduled)).toHaveLength(0);
   });
 
+  it("counts usage in the counters' own partitions, and an email accepted before they moved where it names; the ledger sums both", async () => {
+    const period = { scope: 'PLAN' as const, period: 'DAY' as const, periodValue: 'outbox-moved-day', limit: null };
+    const current = keys.usage(account.id, period.scope, period.period, period.periodValue);
+    const legacy = keys.legacyUsage(account.id, period.scope, period.period, period.periodValue);
+    expect(current.PK).toBe(`USAGE#${account.id}#PLAN#DAY#outbox-moved-day`);
+    const ids = [await writeEmail(clients, account, { deferred: { count: 2, counters: [current] } }), await writeEmail(clients, account, { deferred: { count: 3, counters: [legacy] } })];
+    for (const id of ids) await waitForStatus(account, id, 'delivered');
+    await waitFor(async () => (await counterValue(clients, current)) === 2 && (await counterValue(clients, legacy)) === 3, 'both counted');
+    expect(await stack().services.usage.current(account.id, period)).toBe(5);
+  });
+
   it('relays an API send: delivered, and exactly one message reaches SES', async () => {
     const send = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 'api + outbox', text: 't' } });
     expect(send.status).toBe(200);

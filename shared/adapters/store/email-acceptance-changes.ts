@@ -15,7 +15,7 @@ import * as z from 'zod';
 import type { Email } from '../../domain/emails/email';
 import { usageCounterId, type UsageIncrement } from './deferred-usage';
 import { toStoredEmail } from './emails';
-import { keys } from './keys';
+import { isUncappedUsageKey } from './usage';
 import { parseImage, type StreamReader, type StreamWrite } from './stream-record';
 
 export type EmailAcceptanceChange =
@@ -34,9 +34,8 @@ const deferredUsage = z
     'usage_deferred is not an object',
   )
   .superRefine((usage, context) => {
-    const accountPk = keys.account(usage.account_id).PK;
     usage.entries.forEach(({ key }, index) => {
-      if (key.PK !== accountPk || !key.SK.startsWith('USAGE#')) context.addIssue({ code: 'custom', path: ['entries', index, 'key'], message: "not one of the account's usage counters" });
+      if (!isUncappedUsageKey(usage.account_id, key)) context.addIssue({ code: 'custom', path: ['entries', index, 'key'], message: "not one of the account's usage counters" });
     });
   });
 

@@ -14,7 +14,8 @@
  *   Domain name claim  PK DOMAINNAME#<name>      SK DOMAINNAME            (one owner per domain name)
  *   Idempotency key    PK IDEMPOTENCY#<acc>#<sha256(key)>  SK IDEMPOTENCY  (24 h TTL)
  *   Counters           PK ACCOUNT#<acc>          SK COUNTER#<what>        (atomic ADD with a limit condition)
- *   Usage (uncapped)   PK ACCOUNT#<acc>          SK USAGE#<scope>#<DAY|MONTH>#<period>  (counted by the outbox relay; TTL)
+ *   Usage (uncapped)   PK USAGE#<acc>#<scope>#<DAY|MONTH>#<period>  SK COUNTER  (counted by the outbox relay; TTL; before
+ *                      2026-11-25: PK ACCOUNT#<acc> SK USAGE#<scope>#<DAY|MONTH>#<period>, still read)
  *   Usage shard        PK USAGE#<acc>#<scope>#<DAY|MONTH>#<period>#<n>  SK SHARD  (capped counters, own partitions; TTL)
  *   Rate-limit window  PK RATELIMIT#<acc>#<name> SK WINDOW#<start epoch s>  (API rate limits; TTL; the sign-in's: <acc> is email:<sha256> or ip:<address>;
  *                      the SMTP relay's failed logins, name smtpAuthFailures: <acc> is ip:<address> or cred:<sha256>)
@@ -113,8 +114,16 @@ export const keys = {
   domainName: (name: string) => ({ PK: `DOMAINNAME#${name.toLowerCase()}`, SK: 'DOMAINNAME' }),
   idempotency: (accountId: string, keyHash: string) => ({ PK: `IDEMPOTENCY#${accountId}#${keyHash}`, SK: 'IDEMPOTENCY' }),
   counter: (accountId: string, what: string) => ({ PK: `ACCOUNT#${accountId}`, SK: `COUNTER#${what}` }),
-  /** An uncapped usage counter (added to by the outbox relay, once per batch) or a legacy unsharded one. */
-  usage: (accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string) => ({ PK: `ACCOUNT#${accountId}`, SK: `USAGE#${scope}#${period}#${value}` }),
+  /**
+   * An uncapped usage counter (added to by the outbox relay, once per batch): its own partition, not the
+   * account's, which every send's read of the account shares (docs/benchmarks.md, "The partition model").
+   */
+  usage: (accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string) => ({ PK: `USAGE#${accountId}#${scope}#${period}#${value}`, SK: 'COUNTER' }),
+  /**
+   * Where uncapped counters were kept before 2026-11-25 (and unsharded capped ones before the shards), under the
+   * account's partition: read and summed with the others (UsageLedger), never written by new sends.
+   */
+  legacyUsage: (accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string) => ({ PK: `ACCOUNT#${accountId}`, SK: `USAGE#${scope}#${period}#${value}` }),
   /** One shard of a capped usage counter (shard caps add up to the limit: shared/domain/accounts/limits.ts). */
   usageShard: (accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string, shard: number) => ({
     PK: `USAGE#${accountId}#${scope}#${period}#${value}#${shard}`,

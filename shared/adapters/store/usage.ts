@@ -31,6 +31,17 @@ export const reservedCounterSchema = modelSchema<ReservedCounter>()(
   }),
 );
 
+/**
+ * Whether `key` is one of the account's uncapped usage counters, where they are now (`keys.usage`: their own
+ * partitions) or were (`keys.legacyUsage`: emails accepted before 2026-11-25 name those): the outbox relay adds
+ * only to these, whatever an email item says (it may write to any item of the table).
+ */
+export function isUncappedUsageKey(accountId: string, key: { PK: string; SK: string }): boolean {
+  const current = key.SK === keys.usage(accountId, 'PLAN', 'DAY', '').SK && key.PK.startsWith(`USAGE#${accountId}#`) && !key.PK.slice(`USAGE#${accountId}#`.length).includes('\u0000');
+  const legacy = key.PK === keys.account(accountId).PK && key.SK.startsWith('USAGE#');
+  return current || legacy;
+}
+
 /** What an accepted email asks the outbox relay to count (uncapped counters). */
 export interface DeferredUsage {
   account_id: string;
@@ -98,10 +109,14 @@ export function releaseItems(table: Table, accountId: string, counters: readonly
 export class UsageLedger {
   constructor(private readonly table: Table) {}
 
-  /** Current usage of a counter: its shards plus the unsharded (deferred) item. For reports and tests. */
+  /**
+   * Current usage of a counter: its shards plus the unsharded (deferred) item, and the unsharded item where it
+   * was kept before 2026-11-25 (the account's partition). For reports, the tenant ramp and tests.
+   */
   async current(accountId: string, reservation: Pick<UsageReservation, 'scope' | 'period' | 'periodValue' | 'limit'>): Promise<number> {
     const sharded = reservation.limit === null ? [] : shardCaps(reservation.limit).map((_, shard) => shardKey(accountId, reservation, shard));
-    const items = await batchGetItems(this.table, [keys.usage(accountId, reservation.scope, reservation.period, reservation.periodValue), ...sharded], { consistentRead: true });
+    const unsharded = [keys.usage, keys.legacyUsage].map((key) => key(accountId, reservation.scope, reservation.period, reservation.periodValue));
+    const items = await batchGetItems(this.table, [...unsharded, ...sharded], { consistentRead: true });
     return items.reduce((sum, item) => sum + Number(item.count ?? 0), 0);
   }
 }

@@ -8,6 +8,7 @@ import { newRun } from '../../../shared/domain/automations/run';
 import { usageCounterId } from '../../../shared/adapters/store/deferred-usage';
 import { emailAcceptances } from '../../../shared/adapters/store/email-acceptance-changes';
 import { runWrites } from '../../../shared/adapters/store/run-changes';
+import { keys } from '../../../shared/adapters/store/keys';
 import type { StreamChange, StreamChangeKind } from '../../../shared/adapters/store/stream-changes';
 import { decodeStreamRecord, type StreamReader } from '../../../shared/adapters/store/stream-record';
 import { tenantEmailWrites } from '../../../shared/adapters/store/tenant-email-changes';
@@ -19,9 +20,18 @@ const AT = '2026-11-22T10:00:00.000Z';
 
 const email = (fields: Record<string, unknown> = {}) => emailItem('msg_1', { account_id: 'acc_1', last_event: 'queued', created_at: AT, ...fields });
 
+// Where an email accepted today names its counters (their own partitions: keys.usage).
 const usage = {
   account_id: 'acc_1',
   count: 2,
+  entries: [
+    { key: keys.usage('acc_1', 'PLAN', 'DAY', '2026-11-22'), expiresAt: 1_900_000_000 },
+    { key: keys.usage('acc_1', 'PLAN', 'MONTH', '2026-11'), expiresAt: 1_900_000_100 },
+  ],
+};
+// Where an email accepted before 2026-11-25 names them (the account's partition): still counted.
+const legacyUsage = {
+  ...usage,
   entries: [
     { key: { PK: 'ACCOUNT#acc_1', SK: 'USAGE#PLAN#DAY#2026-11-22' }, expiresAt: 1_900_000_000 },
     { key: { PK: 'ACCOUNT#acc_1', SK: 'USAGE#PLAN#MONTH#2026-11' }, expiresAt: 1_900_000_100 },
@@ -78,6 +88,10 @@ describe('the stream readers', () => {
         ],
       },
     ]);
+    expect(changesOf(emailAcceptances, inserted(email({ usage_deferred: legacyUsage }))).at(-1)).toEqual({
+      kind: 'usage_deferred',
+      increments: legacyUsage.entries.map((entry) => ({ counter: usageCounterId(entry.key), count: 2, expiresAt: entry.expiresAt })),
+    });
     const [scheduled] = changesOf(emailAcceptances, inserted(email({ status: 'scheduled', scheduled_at: '2026-11-23T00:00:00.000Z' })));
     expect(scheduled).toMatchObject({ kind: 'email_scheduled', email: { id: 'msg_1', status: 'scheduled', scheduled_at: '2026-11-23T00:00:00.000Z', sent_at: null } });
     expect(scheduled).not.toHaveProperty('email.PK');
@@ -100,6 +114,10 @@ describe('the stream readers', () => {
     expect(malformed(emailAcceptances, inserted(email({ usage_deferred: foreign })))).toMatchObject({ reason: "usage_deferred.entries.0.key: not one of the account's usage counters", skipped: false });
     const notUsage = { ...usage, entries: [{ key: { PK: 'ACCOUNT#acc_1', SK: 'APIKEY#key_1' }, expiresAt: 1 }] };
     expect(malformed(emailAcceptances, inserted(email({ usage_deferred: notUsage })))).toMatchObject({ skipped: false });
+    // Another account's counter in the new layout, and a capped counter's shard (its limit is the transaction's).
+    for (const key of [keys.usage('acc_2', 'PLAN', 'DAY', '2026-11-22'), keys.usageShard('acc_1', 'PLAN', 'DAY', '2026-11-22', 3), { PK: 'USAGE#acc_1#PLAN#DAY#x\u0000y', SK: 'COUNTER' }]) {
+      expect(malformed(emailAcceptances, inserted(email({ usage_deferred: { ...usage, entries: [{ key, expiresAt: 1 }] } })))).toMatchObject({ reason: "usage_deferred.entries.0.key: not one of the account's usage counters", skipped: false });
+    }
   });
 
   it('a tenant email: its milestones before and after (absent, NULL and empty are not reached yet)', () => {
