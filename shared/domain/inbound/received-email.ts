@@ -71,6 +71,12 @@ export interface ReceivedEmail extends ReceivedHeaderFields {
   /** Size in bytes of the html and text bodies stored beside the record; null when the message has none. */
   html_bytes: number | null;
   text_bytes: number | null;
+  /**
+   * True: the html and text bodies and the header list are one object (`inboundKeys.content`: one S3 PUT a
+   * message instead of three, bodies up to CONTENT_OBJECT_MAX_BODY_BYTES). Absent: each is its own object
+   * (records of before 2026-11-25, and larger bodies, which the API may answer as links).
+   */
+  content_object?: boolean;
   received_at: string;
   created_at: string;
 }
@@ -125,6 +131,7 @@ export const receivedEmailSchema = modelSchema<ReceivedEmail>()(
     raw_key: z.string(),
     html_bytes: z.number().nullable(),
     text_bytes: z.number().nullable(),
+    content_object: z.boolean().optional(),
     received_at: z.string(),
     created_at: z.string(),
   }),

@@ -7,7 +7,8 @@
  *    sender's authentication (SPF, DKIM, DMARC) comes with the queue message: the MX listener checked it
  *    at the end of DATA (checks that could not run are `temperror`; so is a message queued before the
  *    listener checked, which has none). The spam verdict is derived from it.
- * 3. Bodies, the header list and the attachments are written under `inbound/<inb id>/`.
+ * 3. Bodies, the header list and the attachments are written under `inbound/<inb id>/`: small bodies and the
+ *    header list as one object (`content.json`), larger bodies each on their own.
  * 4. The record is put if absent (its id was chosen by the listener): a message processed twice, after
  *    a crash or a duplicate queue delivery, makes one record.
  * 5. email.received is published with an id derived from the email, so publishing again (a retry after a
@@ -20,7 +21,7 @@
  * message of a raw message the listener discarded (it answered no 250; the sender sends it again) is
  * dropped instead.
  */
-import { inboundKeys } from '../../domain/inbound/content-keys';
+import { CONTENT_OBJECT_MAX_BODY_BYTES, inboundKeys, type InboundContent } from '../../domain/inbound/content-keys';
 import { firstPlusPart } from '../../domain/inbound/address';
 import { uncheckedAuthentication, type Authentication, type AuthenticationChecks } from '../../domain/inbound/authentication';
 import { autoSubmitted } from '../../domain/inbound/auto-submitted';
@@ -67,10 +68,20 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
   const id = message.email_id;
 
   const attachments = parsed.attachments.map((attachment, index) => ({ ...attachment, id: `att_${index + 1}` }));
+  const htmlBytes = parsed.html === null ? null : Buffer.byteLength(parsed.html);
+  const textBytes = parsed.text === null ? null : Buffer.byteLength(parsed.text);
+  // Small bodies and the header list as one object (one PUT, not three: S3 PUTs were most of a received
+  // message's cost); larger bodies each on their own, so the API can answer them as links.
+  const contentObject = (htmlBytes ?? 0) + (textBytes ?? 0) <= CONTENT_OBJECT_MAX_BODY_BYTES;
+  const content: InboundContent = { html: parsed.html, text: parsed.text, headers: parsed.headers };
   await Promise.all([
-    parsed.html === null ? undefined : deps.blobs.put(inboundKeys.html(id), parsed.html, 'text/html; charset=utf-8'),
-    parsed.text === null ? undefined : deps.blobs.put(inboundKeys.text(id), parsed.text, 'text/plain; charset=utf-8'),
-    deps.blobs.put(inboundKeys.headers(id), JSON.stringify(parsed.headers), 'application/json'),
+    ...(contentObject
+      ? [deps.blobs.put(inboundKeys.content(id), JSON.stringify(content), 'application/json')]
+      : [
+          parsed.html === null ? undefined : deps.blobs.put(inboundKeys.html(id), parsed.html, 'text/html; charset=utf-8'),
+          parsed.text === null ? undefined : deps.blobs.put(inboundKeys.text(id), parsed.text, 'text/plain; charset=utf-8'),
+          deps.blobs.put(inboundKeys.headers(id), JSON.stringify(parsed.headers), 'application/json'),
+        ]),
     mapBounded(attachments, 8, (attachment) => deps.blobs.put(inboundKeys.attachment(id, attachment.id), attachment.content, attachment.content_type)),
   ]);
 
@@ -129,8 +140,9 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
     remote_address: message.remote_address,
     helo: message.helo,
     raw_key: message.raw_key,
-    html_bytes: parsed.html === null ? null : Buffer.byteLength(parsed.html),
-    text_bytes: parsed.text === null ? null : Buffer.byteLength(parsed.text),
+    html_bytes: htmlBytes,
+    text_bytes: textBytes,
+    ...(contentObject ? { content_object: true } : {}),
     received_at: message.received_at,
     created_at: deps.clock.now().toISOString(),
   };

@@ -14,7 +14,7 @@
  */
 import { NotFoundError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
-import { inboundKeys } from '../../domain/inbound/content-keys';
+import { inboundKeys, type InboundContent } from '../../domain/inbound/content-keys';
 import { toPublicReceivedEmail, type ReceivedEmail } from '../../domain/inbound/received-email';
 import type { ListReceivedEmailsQuery } from '../../domain/inbound/schemas';
 import { jsonPayloadBytes, RESPONSE_BODY_BUDGET_BYTES } from '../../domain/lambda-payload';
@@ -76,6 +76,24 @@ async function receivedEmailView(
   inline: { bodies: boolean; attachments: boolean },
 ) {
   const id = email.id;
+  if (email.content_object) {
+    // Bodies and headers are one object, always answered inline (small enough by construction: content-keys.ts).
+    const [content, attachments, raw] = await Promise.all([
+      deps.blobs.get(inboundKeys.content(id)).then((bytes) => JSON.parse(bytes.toString('utf8')) as InboundContent),
+      Promise.all(email.attachments.map((attachment) => attachmentView(id, attachment, inline.attachments, expiresAt, deps, link))),
+      link(email.raw_key, { downloadName: `${id}.eml`, contentType: 'message/rfc822' }),
+    ]);
+    return {
+      ...toPublicReceivedEmail(email),
+      html: content.html,
+      text: content.text,
+      html_url: null,
+      text_url: null,
+      headers: content.headers,
+      attachments,
+      raw: { download_url: raw, expires_at: expiresAt, size: email.size },
+    };
+  }
   /** A body the message has: its text inline, or a link to it; nothing when the message has none. */
   const body = async (key: string, bytes: number | null, contentType: string) => {
     if (bytes === null) return { content: null, url: null };

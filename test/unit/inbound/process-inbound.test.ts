@@ -14,6 +14,7 @@ import { parseInbound } from '../../../shared/adapters/received-mail/parse-messa
 import type { CreateReceivedOutcome } from '../../../shared/adapters/store/received-emails';
 import { processInbound, receiveQueuedInbound, type ProcessInboundDeps } from '../../../shared/usecases/inbound/process-inbound';
 import { crlf, normalMessage, oversizedPartHeaderMessage, PDF_BYTES, PNG_BYTES } from './messages';
+import { CONTENT_OBJECT_MAX_BODY_BYTES } from '../../../shared/domain/inbound/content-keys';
 
 process.env.LOG_LEVEL = 'silent';
 
@@ -126,18 +127,21 @@ describe('processInbound', () => {
     expect(published[0]!.id).not.toBe(published[1]!.id);
   });
 
-  it('stores bodies, headers and attachments under inbound/<id>/, attachments as att_<n> in message order', async () => {
+  it('stores small bodies and the headers as one object under inbound/<id>/, attachments as att_<n> in message order', async () => {
     const { deps, objects } = fakes(normalMessage);
     const message = inboundMessage();
     const { email } = await processInbound(deps, message);
     const id = message.email_id;
 
-    expect(objects.get(`inbound/${id}/body.txt`)!.body.toString()).toContain('Thanks, received.');
-    expect(objects.get(`inbound/${id}/body.txt`)!.contentType).toBe('text/plain; charset=utf-8');
-    expect(objects.get(`inbound/${id}/body.html`)!.body.toString()).toContain('<p>Thanks, received.</p>');
-    expect(objects.get(`inbound/${id}/body.html`)!.contentType).toBe('text/html; charset=utf-8');
-    const headers = JSON.parse(objects.get(`inbound/${id}/headers.json`)!.body.toString()) as { name: string; value: string }[];
-    expect(headers[0]).toEqual({ name: 'From', value: 'Alice Example <alice@example.com>' });
+    // One PUT for bodies and headers (not three): the record says so.
+    expect(email.content_object).toBe(true);
+    const stored = objects.get(`inbound/${id}/content.json`)!;
+    expect(stored.contentType).toBe('application/json');
+    const content = JSON.parse(stored.body.toString()) as { html: string; text: string; headers: { name: string; value: string }[] };
+    expect(content.text).toContain('Thanks, received.');
+    expect(content.html).toContain('<p>Thanks, received.</p>');
+    expect(content.headers[0]).toEqual({ name: 'From', value: 'Alice Example <alice@example.com>' });
+    for (const part of ['body.txt', 'body.html', 'headers.json']) expect(objects.has(`inbound/${id}/${part}`)).toBe(false);
 
     expect(email.attachments.map((attachment) => attachment.id)).toEqual(['att_1', 'att_2']);
     expect(email.attachment_count).toBe(2);
@@ -269,8 +273,21 @@ describe('processInbound', () => {
     expect(email.html_bytes).toBeNull();
     expect(email.text_bytes).toBeNull();
     expect(objects.has(`inbound/${message.email_id}/body.txt`)).toBe(false);
-    expect(objects.has(`inbound/${message.email_id}/headers.json`)).toBe(true);
+    expect(JSON.parse(objects.get(`inbound/${message.email_id}/content.json`)!.body.toString())).toMatchObject({ html: null, text: null, headers: expect.arrayContaining([{ name: 'Message-ID', value: '<broken-1@example.net>' }]) });
     expect(published).toHaveLength(1);
+  });
+
+  it('stores bodies over CONTENT_OBJECT_MAX_BODY_BYTES each as an object of its own (the API may link to them), and the headers beside them', async () => {
+    const big = 'x'.repeat(CONTENT_OBJECT_MAX_BODY_BYTES);
+    const { deps, objects } = fakes(crlf('From: Alice <alice@example.com>', 'To: support@inbound.example.com', 'Subject: long', 'Content-Type: text/plain; charset=utf-8', '', big, 'end'));
+    const message = inboundMessage();
+    const { email } = await processInbound(deps, message);
+    const id = message.email_id;
+    expect(email.content_object).toBeUndefined();
+    expect(email.text_bytes).toBeGreaterThan(CONTENT_OBJECT_MAX_BODY_BYTES);
+    expect(objects.get(`inbound/${id}/body.txt`)!.contentType).toBe('text/plain; charset=utf-8');
+    expect(JSON.parse(objects.get(`inbound/${id}/headers.json`)!.body.toString())[0]).toEqual({ name: 'From', value: 'Alice <alice@example.com>' });
+    expect(objects.has(`inbound/${id}/content.json`)).toBe(false);
   });
 
   it('still records when the parser port itself reports a failure', async () => {
