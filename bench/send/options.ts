@@ -47,6 +47,8 @@ export interface SendBenchOptions {
    * transactional recipients a day, so keep the warm-up and phases under that), for the per-tenant figures.
    */
   tenant: boolean;
+  /** --html-kb: the API phases' sends carry an html body of about this many KB (0: a short text body only). */
+  htmlKb: number;
   /** The SDK preload goes into the stack when calls are counted, latencies injected or costs metered. */
   observe: boolean;
 }
@@ -70,11 +72,15 @@ export function parseSendOptions(args?: string[]): SendBenchOptions {
       cost: { type: 'boolean', default: false },
       tracked: { type: 'boolean', default: false },
       tenant: { type: 'boolean', default: false },
+      'html-kb': { type: 'string', default: '0' },
     },
   });
   if (values.tracked && values.template) throw new Error('--tracked and --template are separate scenarios: run them one at a time');
   if (values.tenant && values.baseline) throw new Error('--tenant cannot be combined with --baseline');
   if (values.template && values.baseline) throw new Error('--template cannot be combined with --baseline (older commits have no templates)');
+  const htmlKb = Number(values['html-kb']);
+  if (!(Number.isInteger(htmlKb) && htmlKb >= 0 && htmlKb <= 1000)) throw new Error(`--html-kb takes a whole number of KB from 0 to 1000, got '${values['html-kb']}'`);
+  if (htmlKb > 0 && (values.template || values.tracked)) throw new Error('--html-kb is for plain sends: not with --template or --tracked');
   const floors = values.floors === 'none' ? [] : (values.floors!.split(',').map((name) => name.trim()) as FloorName[]);
   for (const floor of floors) if (!FLOOR_NAMES.includes(floor)) throw new Error(`unknown floor '${floor}' (old, new, new-put or none)`);
   return {
@@ -92,6 +98,7 @@ export function parseSendOptions(args?: string[]): SendBenchOptions {
     cost: values.cost!,
     tracked: values.tracked!,
     tenant: values.tenant!,
+    htmlKb: Number(values['html-kb']),
     observe: values['count-calls']! || values['aws-latency']! || values.cost!,
   };
 }

@@ -40,7 +40,7 @@ export interface TargetRun {
 export async function runPhases(run: TargetRun): Promise<TargetResult> {
   const { target, options } = run;
   const session = openStackSession(run.checkout, run.stack, run.dirs.dataDir, run.benchSdk);
-  const sender = await setUpSender({ apiUrl: run.stack.apiUrl, services: session.services, createAccount: session.createAccount, template: options.template, tracked: options.tracked, tenant: options.tenant });
+  const sender = await setUpSender({ apiUrl: run.stack.apiUrl, services: session.services, createAccount: session.createAccount, template: options.template, tracked: options.tracked, tenant: options.tenant, htmlKb: options.htmlKb });
   const idleRss = rssMb(session.pids);
   const floors = await floorsOf(run, session, sender);
   const floorNames = floors ? options.floors : [];

@@ -25,6 +25,14 @@ export interface ApiSender {
   acceptedIds: string[];
 }
 
+/** A receipt-like html body of about `kb` KB (a table of order lines), `{n}` where the send's number goes. */
+export function htmlOfAbout(kb: number): string {
+  const line = (i: number) => `<tr><td style="padding:4px 8px;border-bottom:1px solid #eee">Item ${i}</td><td style="text-align:right">$${(i * 3.17).toFixed(2)}</td></tr>`;
+  let rows = '';
+  for (let i = 1; Buffer.byteLength(rows) < kb * 1024 - 200; i++) rows += line(i);
+  return `<html><body><p>Order {n}</p><table>${rows}</table></body></html>`;
+}
+
 export async function setUpSender(context: {
   apiUrl: string;
   services: unknown;
@@ -34,6 +42,8 @@ export async function setUpSender(context: {
   tracked?: boolean;
   /** Every send as one tenant of the account (`bench`). */
   tenant?: boolean;
+  /** An html body of about this many KB beside the text (0: text only), as real transactional emails have. */
+  htmlKb?: number;
 }): Promise<ApiSender> {
   const suffix = Math.random().toString(36).slice(2, 8);
   const { account, secret } = await context.createAccount(context.services, { email: `bench-${suffix}@example.com`, plan: 'dedicated', paymentMethod: true, tenants: context.tenant ?? false });
@@ -49,8 +59,10 @@ export async function setUpSender(context: {
   const asTenant = context.tenant ? { tenant: 'bench' } : {};
   const recipient = (n: number) => `success+${n}@simulator.amazonses.com`;
   const tracked = (n: number) => ({ from, to: recipient(n), subject: `bench ${n}`, html: `<html><body><p>hello ${n}</p><p><a href="https://example.com/orders/${n}">Your order</a></p></body></html>`, text: 'hello' });
+  const html = context.htmlKb ? htmlOfAbout(context.htmlKb) : undefined;
+  const plain = (n: number) => ({ from, to: recipient(n), subject: `bench ${n}`, text: 'hello', ...(html ? { html: html.replace('{n}', String(n)) } : {}) });
   const sendBody = (n: number) =>
-    JSON.stringify({ ...(context.template ? { from, to: recipient(n), template: { id: 'bench', variables: { n } } } : context.tracked ? tracked(n) : { from, to: recipient(n), subject: `bench ${n}`, text: 'hello' }), ...asTenant });
+    JSON.stringify({ ...(context.template ? { from, to: recipient(n), template: { id: 'bench', variables: { n } } } : context.tracked ? tracked(n) : plain(n)), ...asTenant });
   let sequence = 0;
   const acceptedIds: string[] = [];
   return {

@@ -1,7 +1,7 @@
 /**
  * The content step of a send: where the body and attachment bytes are kept before the email is accepted.
- * Bodies up to INLINE_BODY_LIMIT stay in the email item; larger ones and every attachment go to the blob
- * store. A raw MIME message (the SMTP relay) goes to the blob store whole (`raw/<msg>.eml`) and is
+ * Bodies up to INLINE_BODY_LIMIT (2 KB) stay in the email item; larger ones and every attachment go to the
+ * blob store. A raw MIME message (the SMTP relay) goes to the blob store whole (`raw/<msg>.eml`) and is
  * delivered as written; its attachments are listed from it (./message-attachments.ts). A template is
  * rendered before this (./template-content.ts); the per-email links (managed unsubscribe, tracking) are
  * added by the send worker as it composes (./managed-links.ts).
@@ -15,8 +15,14 @@ import type { StoredBody, StoredMime } from '../../adapters/store/emails';
 import { resolveAttachments } from '../attachments/email-attachments';
 import { attachmentsOfMessage } from './message-attachments';
 
-/** Bodies above this size (bytes of JSON) go to the blob store, far below DynamoDB's 400 KB item limit. */
-export const INLINE_BODY_LIMIT = 64 * 1024;
+/**
+ * Bodies above this size (bytes of JSON) go to the blob store. Every later write of the email (claim, sent, the
+ * outcome, an open) is billed on the whole item, 1 write unit per KB: a body inline costs its size about four
+ * times over (a 30 KB html body was 155 write units an email, $97 per million), one in S3 a PUT and a GET
+ * ($5.40 per million) whatever its size. 2 KB is where the two meet: below it the item keeps each write at
+ * 3 units or fewer (docs/benchmarks.md, "Bodies and write units").
+ */
+export const INLINE_BODY_LIMIT = 2 * 1024;
 
 export async function storeBody(blobs: BlobStore, emailId: string, body: EmailBody): Promise<StoredBody> {
   const json = JSON.stringify(body);
