@@ -17,7 +17,7 @@ import { attachmentsOfMessage } from './message-attachments';
 
 /**
  * Bodies above this size (bytes of JSON) go to the blob store. Every later write of the email (claim, sent, the
- * outcome, an open) is billed on the whole item, 1 write unit per KB: a body inline costs its size about four
+ * outcome, an open) is billed on the whole item, 1 write unit per KB: a body inline costs its size about five
  * times over (a 30 KB html body was 155 write units an email, $97 per million), one in S3 a PUT and a GET
  * ($5.40 per million) whatever its size. 2 KB is where the two meet: below it the item keeps each write at
  * 3 units or fewer (docs/benchmarks.md, "Bodies and write units").
