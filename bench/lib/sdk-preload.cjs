@@ -85,6 +85,28 @@ function originOfFile(file) {
   return null;
 }
 
+/** A key attribute's value, from the document client's plain form or DynamoDB's wire form. */
+const plainValue = (value) => (value && typeof value === 'object' ? (value.S ?? value.N ?? (value.B ? '<binary>' : undefined)) : value);
+const keyText = (key) => `${plainValue(key && key.PK)}\u0000${plainValue(key && key.SK)}`;
+/**
+ * DynamoDB processes each key of a BatchGetItem as an individual GetItem
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html), and a GetItem
+ * of an item that does not exist still consumes the minimum, 1 unit strongly consistent and 0.5 eventually
+ * consistent (DynamoDB Local's own GetItem reports it so); DynamoDB Local's BatchGetItem reports nothing for
+ * such keys. Their units by table (`each` a key), added to what it reported.
+ */
+function missingReadUnits(input, output) {
+  const missing = new Map();
+  for (const [table, request] of Object.entries(input.RequestItems || {})) {
+    const returned = new Set(((output.Responses || {})[table] || []).map(keyText));
+    const unprocessed = new Set((((output.UnprocessedKeys || {})[table] || {}).Keys || []).map(keyText));
+    const keys = ((request && request.Keys) || []).filter((key) => !returned.has(keyText(key)) && !unprocessed.has(keyText(key)));
+    const each = request && request.ConsistentRead ? 1 : 0.5;
+    if (keys.length) missing.set(table, { keys, each });
+  }
+  return missing;
+}
+
 function install() {
   const Client = loadClientClass();
   if (!Client) return null;
@@ -286,7 +308,7 @@ function install() {
    * key of a BatchGetItem (its table's units shared evenly among its keys), a Query's partition (its key
    * condition's `<partition attribute> = :value`).
    */
-  function addPartitionReads(operation, input, consumed) {
+  function addPartitionReads(operation, input, consumed, batchGetMissing = new Map()) {
     const entries = Array.isArray(consumed) ? consumed : consumed ? [consumed] : [];
     const unitsOf = (table) => entries.filter((entry) => entry.TableName === table).reduce((sum, entry) => sum + (entry.CapacityUnits || 0), 0);
     const add = (where, pk, amount) => {
@@ -299,7 +321,11 @@ function install() {
     else if (operation === 'BatchGetItem') {
       for (const [table, request] of Object.entries(input.RequestItems || {})) {
         const keys = (request && request.Keys) || [];
-        for (const key of keys) add('table', plain(key.PK), unitsOf(table) / keys.length);
+        const missing = new Set((batchGetMissing.get(table) || { keys: [] }).keys.map(keyText));
+        const found = keys.filter((key) => !missing.has(keyText(key)));
+        // Found keys share what DynamoDB Local reported; a missing key is the minimum read (missingReadUnits).
+        for (const key of found) add('table', plain(key.PK), unitsOf(table) / found.length);
+        for (const key of keys.filter((key) => missing.has(keyText(key)))) add('table', plain(key.PK), (batchGetMissing.get(table) || { each: 0 }).each);
       }
     } else if (operation === 'Query') {
       const names = input.ExpressionAttributeNames || {};
@@ -322,7 +348,9 @@ function install() {
     try {
       const origin = originByStack.get(stack) || 'unknown';
       addCapacity(origin, operation, result && result.output && result.output.ConsumedCapacity);
-      if (origin === 'product' && READ_OPERATIONS.has(operation)) addPartitionReads(operation, args.input, result && result.output && result.output.ConsumedCapacity);
+      const missing = operation === 'BatchGetItem' && result && result.output ? missingReadUnits(args.input, result.output) : new Map();
+      for (const { keys, each } of missing.values()) addUnits(origin, 'DynamoDB', 'RRU table', keys.length * each);
+      if (origin === 'product' && READ_OPERATIONS.has(operation)) addPartitionReads(operation, args.input, result && result.output && result.output.ConsumedCapacity, missing);
       // The caller did not ask: it gets the answer it would have had.
       if (!asked && result && result.output) delete result.output.ConsumedCapacity;
     } catch {
@@ -436,3 +464,5 @@ if (!globalThis[GUARD] && !loaderHooksThread && (dir || latencyOn)) {
 }
 
 module.exports = globalThis[GUARD] || { tag() {} };
+// For its unit test (test/unit/bench/sdk-preload-reads.test.ts): pure.
+module.exports.missingReadUnits = missingReadUnits;
