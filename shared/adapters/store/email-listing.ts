@@ -60,6 +60,19 @@ interface Listing {
   legacyCursorIndex: 'GSI1' | 'GSI3';
 }
 
+/** A listing: its keys-only index merged with the index its older emails are on (ALL), under the same keys. */
+function listingOf(index: 'GSI4' | 'GSI5', older: 'GSI1' | 'GSI3', partition: (shard: number) => string, owner: string): Listing {
+  return {
+    sources: [
+      { index, keysOnly: true },
+      { index: older, keysOnly: false },
+    ],
+    partition,
+    owner,
+    legacyCursorIndex: older,
+  };
+}
+
 const invalidCursor = () =>
   new ValidationError('The cursor is invalid. Pass next_cursor from the previous page unchanged.', { details: { fields: [{ field: 'cursor', message: 'invalid cursor' }] } });
 
@@ -93,38 +106,17 @@ export class EmailListingRepository {
 
   /** One page of an account's emails, newest first; `next_cursor` null on the last page. */
   list(accountId: string, page: PageRequest): Promise<Page<Email>> {
-    return this.merged(
-      {
-        sources: [
-          { index: 'GSI4', keysOnly: true },
-          { index: 'GSI1', keysOnly: false },
-        ],
-        partition: (shard) => keys.emailsByAccount(accountId, shard),
-        owner: `ACCOUNT#${accountId}#EMAILS`,
-        legacyCursorIndex: 'GSI1',
-      },
-      page,
-    );
+    return this.merged(listingOf('GSI4', 'GSI1', (shard) => keys.emailsByAccount(accountId, shard), `ACCOUNT#${accountId}#EMAILS`), page);
   }
 
   /**
    * One page of a tenant's emails, newest first, from the sparse tenant index (GSI5, and GSI3 for tenant
-   * emails accepted before it: only tenant emails are in them, so a small tenant of a large account costs one Query per shard and page, never a filtered
-   * scan of the account's emails). The cursor is bound to the tenant's listing.
+   * emails accepted before it: only tenant emails are in them, so a small tenant of a large account costs one
+   * Query per shard and page, never a filtered scan of the account's emails). The cursor is bound to the
+   * tenant's listing.
    */
   listByTenant(tenantId: string, page: PageRequest): Promise<Page<Email>> {
-    return this.merged(
-      {
-        sources: [
-          { index: 'GSI5', keysOnly: true },
-          { index: 'GSI3', keysOnly: false },
-        ],
-        partition: (shard) => keys.emailsByTenant(tenantId, shard),
-        owner: `TENANT#${tenantId}#EMAILS`,
-        legacyCursorIndex: 'GSI3',
-      },
-      page,
-    );
+    return this.merged(listingOf('GSI5', 'GSI3', (shard) => keys.emailsByTenant(tenantId, shard), `TENANT#${tenantId}#EMAILS`), page);
   }
 
   /**

@@ -76,48 +76,47 @@ async function receivedEmailView(
   inline: { bodies: boolean; attachments: boolean },
 ) {
   const id = email.id;
-  if (email.content_object) {
-    // Bodies and headers are one object, always answered inline (small enough by construction: content-keys.ts).
-    const [content, attachments, raw] = await Promise.all([
-      deps.blobs.get(inboundKeys.content(id)).then((bytes) => JSON.parse(bytes.toString('utf8')) as InboundContent),
-      Promise.all(email.attachments.map((attachment) => attachmentView(id, attachment, inline.attachments, expiresAt, deps, link))),
-      link(email.raw_key, { downloadName: `${id}.eml`, contentType: 'message/rfc822' }),
-    ]);
-    return {
-      ...toPublicReceivedEmail(email),
-      html: content.html,
-      text: content.text,
-      html_url: null,
-      text_url: null,
-      headers: content.headers,
-      attachments,
-      raw: { download_url: raw, expires_at: expiresAt, size: email.size },
-    };
-  }
-  /** A body the message has: its text inline, or a link to it; nothing when the message has none. */
-  const body = async (key: string, bytes: number | null, contentType: string) => {
-    if (bytes === null) return { content: null, url: null };
-    if (inline.bodies) return { content: (await deps.blobs.get(key)).toString('utf8'), url: null };
-    return { content: null, url: await link(key, { contentType }) };
-  };
-
-  const [html, text, headers, attachments, raw] = await Promise.all([
-    body(inboundKeys.html(id), email.html_bytes, 'text/html; charset=utf-8'),
-    body(inboundKeys.text(id), email.text_bytes, 'text/plain; charset=utf-8'),
-    deps.blobs.get(inboundKeys.headers(id)),
+  const [bodies, attachments, raw] = await Promise.all([
+    email.content_object ? contentObjectBodies(deps, id) : separateBodies(deps, email, inline.bodies, link),
     Promise.all(email.attachments.map((attachment) => attachmentView(id, attachment, inline.attachments, expiresAt, deps, link))),
     link(email.raw_key, { downloadName: `${id}.eml`, contentType: 'message/rfc822' }),
   ]);
-  return {
-    ...toPublicReceivedEmail(email),
-    html: html.content,
-    text: text.content,
-    html_url: html.url,
-    text_url: text.url,
-    headers: JSON.parse(headers.toString('utf8')) as { name: string; value: string }[],
-    attachments,
-    raw: { download_url: raw, expires_at: expiresAt, size: email.size },
+  return { ...toPublicReceivedEmail(email), ...bodies, attachments, raw: { download_url: raw, expires_at: expiresAt, size: email.size } };
+}
+
+interface BodiesView {
+  html: string | null;
+  text: string | null;
+  html_url: string | null;
+  text_url: string | null;
+  headers: { name: string; value: string }[];
+}
+
+/** Bodies and headers stored as one object: always inline (small enough by construction: content-keys.ts). */
+async function contentObjectBodies(deps: ReceivedEmailsDeps, id: string): Promise<BodiesView> {
+  const content = JSON.parse((await deps.blobs.get(inboundKeys.content(id))).toString('utf8')) as InboundContent;
+  return { html: content.html, text: content.text, html_url: null, text_url: null, headers: content.headers };
+}
+
+/** Bodies stored each on its own (larger ones, and every message of before the content object): inline or links. */
+async function separateBodies(
+  deps: ReceivedEmailsDeps,
+  email: ReceivedEmail,
+  inline: boolean,
+  link: (key: string, options?: { downloadName?: string; contentType?: string }) => Promise<string>,
+): Promise<BodiesView> {
+  /** A body the message has: its text inline, or a link to it; nothing when the message has none. */
+  const body = async (key: string, bytes: number | null, contentType: string) => {
+    if (bytes === null) return { content: null, url: null };
+    if (inline) return { content: (await deps.blobs.get(key)).toString('utf8'), url: null };
+    return { content: null, url: await link(key, { contentType }) };
   };
+  const [html, text, headers] = await Promise.all([
+    body(inboundKeys.html(email.id), email.html_bytes, 'text/html; charset=utf-8'),
+    body(inboundKeys.text(email.id), email.text_bytes, 'text/plain; charset=utf-8'),
+    deps.blobs.get(inboundKeys.headers(email.id)),
+  ]);
+  return { html: html.content, text: text.content, html_url: html.url, text_url: text.url, headers: JSON.parse(headers.toString('utf8')) as { name: string; value: string }[] };
 }
 
 async function attachmentView(
