@@ -28,6 +28,8 @@ export interface SendContextQuery {
   /** The sender's domain name; omitted for the sandbox domain (nothing to read). */
   fromDomain?: string;
   recipients: readonly string[];
+  /** Recipients whose suppression items (the account's and the tenant's) are not read: found on neither a moment ago. */
+  clearOfSuppressions?: readonly string[];
   /** The tenant whose suppression list and opt-outs are read with the account's (null: the account's only). */
   tenantId: string | null;
   /** Tenant items to read, by external_id (keys.tenant(accountId, externalId)). */
@@ -84,9 +86,12 @@ export class SendContextReader {
     if (query.fromDomain) ask(keys.domainName(query.fromDomain), 'domain');
     for (const externalId of new Set(query.tenantExternalIds ?? [])) ask(keys.tenant(accountId, externalId), 'tenant');
     for (const tenantId of new Set(query.tenantAliasIds ?? [])) ask(keys.tenantId(tenantId), 'tenant_alias', tenantId);
+    const clear = new Set((query.clearOfSuppressions ?? []).map(normaliseEmail));
     for (const address of addresses) {
-      ask(keys.suppression(accountId, address, null), 'suppression', address);
-      if (tenantId !== null) ask(keys.suppression(accountId, address, tenantId), 'suppression', address);
+      if (!clear.has(address)) {
+        ask(keys.suppression(accountId, address, null), 'suppression', address);
+        if (tenantId !== null) ask(keys.suppression(accountId, address, tenantId), 'suppression', address);
+      }
       if (query.optOutCategory) {
         ask(keys.categoryOptOut(accountId, address, null, query.optOutCategory), 'optout', address);
         if (tenantId !== null) ask(keys.categoryOptOut(accountId, address, tenantId, query.optOutCategory), 'optout', address);

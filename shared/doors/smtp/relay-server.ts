@@ -21,6 +21,7 @@ import { logError, logInfo, logWarn } from '../../lib/log';
 import { authenticateSmtp, smtpPasswordHash, type AuthenticateDeps } from '../../usecases/access/authenticate';
 import type { Principal } from '../../usecases/access/principal';
 import { sendEmail, type SendDeps } from '../../usecases/send/accept';
+import { CLEARED_RECIPIENTS_MAX_AGE_MS, type ClearedRecipients } from '../../usecases/send/cleared-recipients';
 import { AuthThrottle, DEFAULT_AUTH_THROTTLE, type AuthBlock, type AuthThrottleSettings } from './auth-throttle';
 import { messageToSend } from './message-to-send';
 import { collectMessage, MemoryBudget } from './collect-message';
@@ -55,8 +56,11 @@ export type RelayServer = SmtpServerHandle;
 interface RelayUser {
   principal: Principal;
   secretHash: string;
-  /** What MAIL FROM settled, for the transaction it belongs to. */
-  sender?: { transaction: number; accepted: AcceptedSender };
+  /**
+   * What MAIL FROM settled, for the transaction it belongs to, and the recipients RCPT TO found on no
+   * suppression list (lower-cased, with when: the send at DATA does not read them again).
+   */
+  sender?: { transaction: number; accepted: AcceptedSender; cleared: Map<string, number> };
 }
 
 /** How often a credential's last use is written (at most). */
@@ -119,7 +123,7 @@ export function createRelayServer(options: RelayOptions, deps: RelayDeps): Relay
     checkMailFrom(deps, user, address.address).then(
       (accepted) => {
         user.principal = accepted.principal;
-        user.sender = { transaction: session.transaction, accepted };
+        user.sender = { transaction: session.transaction, accepted, cleared: new Map() };
         callback();
       },
       (error: unknown) => callback(refusal('MAIL FROM', session, error)),
@@ -130,7 +134,10 @@ export function createRelayServer(options: RelayOptions, deps: RelayDeps): Relay
     const sender = userOf(session)?.sender;
     if (!sender || sender.transaction !== session.transaction) return callback(smtpErrorOf(new SmtpRefusal(503, '5.5.1', 'Send MAIL FROM first.')));
     checkRcptTo(deps, sender.accepted, session.envelope.rcptTo.map((rcpt) => rcpt.address), address.address).then(
-      () => callback(),
+      () => {
+        sender.cleared.set(address.address.toLowerCase(), Date.now());
+        callback();
+      },
       (error: unknown) => callback(refusal('RCPT TO', session, error)),
     );
   };
@@ -158,10 +165,12 @@ export function createRelayServer(options: RelayOptions, deps: RelayDeps): Relay
       rcptTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
     };
     const message = await messageToSend(received, envelope);
-    // The credential is checked again for this message, by its hash: a revoked one stops here at once.
+    // The credential is checked again for this message, by its hash (within the hot lookups' bound); the
+    // recipients RCPT TO just cleared are not looked up on the suppression lists again.
     const result = await sendEmail(deps, { apiKeyHash: user.secretHash, kind: 'smtp' }, message.request, {
       mime: { raw: message.raw },
       ...(message.idempotency ? { idempotency: message.idempotency } : {}),
+      ...clearedFor(user, session),
     });
     logInfo('smtp: message accepted', { session: session.id, account_id: user.principal.account.id, email_id: result.id, status: result.status, bytes: received.length, stripped: message.stripped });
     return `2.0.0 Ok: queued as ${result.id}${result.status === 'scheduled' ? ` (scheduled for ${message.request.scheduled_at})` : ''}`;
@@ -180,6 +189,15 @@ export function createRelayServer(options: RelayOptions, deps: RelayDeps): Relay
     onData,
   });
   return serverHandle(server, 'smtp');
+}
+
+/** The recipients this transaction's RCPT TO cleared lately, for the send (none for another transaction). */
+function clearedFor(user: RelayUser, session: SMTPServerSession): { clearedRecipients?: ClearedRecipients } {
+  const sender = user.sender;
+  if (!sender || sender.transaction !== session.transaction) return {};
+  const since = Date.now() - CLEARED_RECIPIENTS_MAX_AGE_MS;
+  const addresses = [...sender.cleared].filter(([, at]) => at >= since).map(([address]) => address);
+  return addresses.length ? { clearedRecipients: { tenantId: sender.accepted.tenantId, addresses } } : {};
 }
 
 function tooMany(block: AuthBlock): string {

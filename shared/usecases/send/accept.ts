@@ -27,7 +27,7 @@ export type { SendDeps, SendOptions, SendResult } from './send-deps';
 export async function sendEmail(deps: SendDeps, caller: SendCaller, parsed: ParsedSendRequest, options: SendOptions = {}): Promise<SendResult> {
   const now = deps.clock.now();
   const at = parsed.scheduled_at === undefined ? null : checkScheduleTime(parsed.scheduled_at, now);
-  const facts = await deps.sendContextLoader.load(caller, parsed, now, options.idempotency?.key);
+  const facts = await deps.sendContextLoader.load(caller, parsed, now, options.idempotency?.key, options.clearedRecipients);
   return withIdempotency(
     deps,
     facts.principal.account.id,

@@ -31,6 +31,7 @@ import { KeyAccounts } from '../access/key-accounts';
 import type { Principal } from '../access/principal';
 import { checkSendScope, recipientAddresses, type SenderDomainFacts } from './policy';
 import type { ResolvedSendContext } from './resolved-send-context';
+import type { ClearedRecipients } from './cleared-recipients';
 import { callerInRead, keyInRead, type CallerDeps, type CallerInRead, type SendCaller } from './send-caller';
 import { sendTenantOf, type SendTenantDeps } from './send-tenant';
 import { completeRequest, type TemplateContentDeps } from './template-content';
@@ -103,11 +104,11 @@ export class SendContextLoader {
    * the caller and the tenant earn: 401, 403 (scope, tenants_not_enabled, a key limited to another
    * tenant), 404 (tenant), 400 (a template problem; a bare `from` that cannot be completed).
    */
-  async load(caller: SendCaller, parsed: ParsedSendRequest, now: Date, idempotencyKey?: string): Promise<ResolvedSendContext> {
+  async load(caller: SendCaller, parsed: ParsedSendRequest, now: Date, idempotencyKey?: string, cleared?: ClearedRecipients): Promise<ResolvedSendContext> {
     const who = await callerInRead(this.callers, caller);
     const request = await this.rendered(who, parsed, now);
     const wanted = wantedBy(request);
-    const first = await this.readPlanned(who, request, wanted, now, idempotencyKey);
+    const first = await this.readPlanned(who, request, wanted, now, idempotencyKey, cleared);
     const principal = this.whoSends(who, first.context);
     const { tenant, claim: ownerClaim } = await sendTenantOf(this.tenantDeps, principal, request.tenant, first, this.givenClaim(who.accountId, wanted, first.context));
     const from = completeSender(request.from, tenant?.tenant ?? null);
@@ -166,14 +167,18 @@ export class SendContextLoader {
   }
 
   /** The one read, planned from the guesses: key and account, claim, tenant items, lists, idempotency record. */
-  private async readPlanned(who: CallerInRead, request: SendRequest, wanted: Wanted, now: Date, idempotencyKey: string | undefined): Promise<FirstRead> {
+  private async readPlanned(who: CallerInRead, request: SendRequest, wanted: Wanted, now: Date, idempotencyKey: string | undefined, cleared: ClearedRecipients | undefined): Promise<FirstRead> {
     const plan = this.guesses.plan({ accountId: who.accountId, named: request.tenant, keyTenantId: who.keyTenantId(), fromDomain: wanted.givenDomain });
     const readDomain = wanted.givenDomain ?? plan.defaultFromDomain;
+    // Checked by the door against the same lists a moment ago: not read again. Another tenant's lists (a wrong
+    // guess, corrected below) are read whole.
+    const clearOfSuppressions = cleared && cleared.tenantId === plan.tenantId ? cleared.addresses : undefined;
     const context = await this.ports.sendContext.read({
       accountId: who.accountId,
       apiKeyHash: who.apiKeyHash,
       fromDomain: this.claimName(readDomain),
       recipients: wanted.recipients,
+      ...(clearOfSuppressions ? { clearOfSuppressions } : {}),
       tenantId: plan.tenantId,
       tenantExternalIds: plan.tenantExternalIds,
       tenantAliasIds: plan.tenantAliasIds,

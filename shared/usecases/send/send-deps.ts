@@ -9,6 +9,7 @@ import type { EmailRepository } from '../../adapters/store/emails';
 import type { IdempotencyStore } from '../../adapters/store/idempotency';
 import type { UsageLedger } from '../../adapters/store/usage';
 import type { TenantRampDeps } from '../tenants/tenant-ramp';
+import type { ClearedRecipients } from './cleared-recipients';
 import type { SendContextLoader } from './send-context-loader';
 
 export interface SendDeps {
@@ -40,4 +41,10 @@ export interface SendOptions {
    * its headers (from, recipients, subject, tags, ...) and no html/text; the message goes to the blob store.
    */
   mime?: { raw: Buffer };
+  /**
+   * Recipients this door found on none of the suppression lists a moment ago, for the lists of `tenantId` (the
+   * SMTP relay's RCPT TO, at most CLEARED_RECIPIENTS_MAX_AGE_MS ago): the send does not read their suppressions
+   * again (their category opt-outs still are). Ignored when the send turns out to be for another tenant.
+   */
+  clearedRecipients?: ClearedRecipients;
 }

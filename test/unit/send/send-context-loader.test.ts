@@ -69,6 +69,19 @@ describe('send-context loader: the read plan', () => {
     expect(facts.sender).toMatchObject({ from: { email: 'billing@mail.acme.test' }, domain: 'mail.acme.test', owner: { account_id: 'acc_1' } });
   });
 
+  it("leaves out the suppressions of recipients the door cleared for the same tenant's lists, and only those", async () => {
+    const { world, loader } = setup();
+    world.suppressed.add('gone@example.com');
+    const two = request({ to: ['someone@example.com', 'gone@example.com'] });
+    // The relay's RCPT TO found someone@ on no list (no tenant): the send does not look it up again.
+    await loader.load(caller, two, NOW, undefined, { tenantId: null, addresses: ['someone@example.com'] });
+    expect(world.contextReads.at(-1)).toMatchObject({ tenantId: null, clearOfSuppressions: ['someone@example.com'] });
+    // Cleared for a tenant's lists while the send reads the account's only: everything is read.
+    const other = await loader.load(caller, two, NOW, undefined, { tenantId: ACME.id, addresses: ['someone@example.com', 'gone@example.com'] });
+    expect(world.contextReads.at(-1)).not.toHaveProperty('clearOfSuppressions');
+    expect(other.recipients.suppressed).toEqual(['gone@example.com']);
+  });
+
   it('hands over the idempotency record only when the request has a key', async () => {
     const record = { fingerprint: 'f', status: 200, body: { id: 'msg_1', status: 'sent' }, created_at: NOW.toISOString() };
     const { loader } = setup({ idempotency: new Map([['k-1', record]]) });

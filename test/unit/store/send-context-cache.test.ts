@@ -109,3 +109,15 @@ describe('HOT_LOOKUPS_CACHE_MS', () => {
     for (const bad of ['-1', '1.5', 'soon', '']) expect(loadConfig({ HOT_LOOKUPS_CACHE_MS: bad }).hotLookupsCacheMs).toBe(1000);
   });
 });
+
+describe('recipients cleared by the door (clearOfSuppressions)', () => {
+  it("reads neither the account's nor the tenant's suppression of a cleared recipient, and still its opt-out", async () => {
+    const { table, asked } = fakeTable([account, claim]);
+    const reader = new SendContextReader(table);
+    await reader.read({ ...query(['Cleared@Example.org', 'other@example.org']), tenantId: 'ten_1', optOutCategory: 'newsletter', clearOfSuppressions: ['cleared@example.org'] });
+    const suppressionKeys = asked[0]!.filter((id) => id.startsWith('SUPPRESSION#'));
+    expect(suppressionKeys).toHaveLength(2);
+    expect(suppressionKeys.every((id) => id.includes('other@example.org'))).toBe(true);
+    expect(asked[0]!.filter((id) => id.startsWith('OPTOUT#') && id.includes('cleared@example.org'))).toHaveLength(2);
+  });
+});

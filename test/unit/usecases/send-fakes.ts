@@ -108,7 +108,10 @@ export function fakeLoaderPorts(w: World): SendContextLoaderPorts {
           key: query.apiKeyHash ? (w.keys.get(query.apiKeyHash) ?? null) : null,
           account: query.apiKeyHash ? (w.accounts.get(query.accountId) ?? null) : null,
           domain: query.fromDomain ? ((d) => (d ? { tenant_id: null, ...d } : null) as SendContext['domain'])(w.domains.get(query.fromDomain)) : null,
-          suppressed: query.recipients.filter((r) => w.suppressed.has(r) || (query.tenantId !== null && (w.tenantSuppressed.get(query.tenantId)?.has(r) ?? false))),
+          // As the reader: the recipients the door cleared are not looked up (clearOfSuppressions).
+          suppressed: query.recipients.filter(
+            (r) => !(query.clearOfSuppressions ?? []).includes(r) && (w.suppressed.has(r) || (query.tenantId !== null && (w.tenantSuppressed.get(query.tenantId)?.has(r) ?? false))),
+          ),
           tenants: [...w.tenants.values()].filter((s) => s.tenant.account_id === query.accountId && (query.tenantExternalIds ?? []).includes(s.tenant.external_id)),
           tenantAliases: [...w.tenants.values()]
             .filter((s) => (query.tenantAliasIds ?? []).includes(s.tenant.id))
