@@ -16,6 +16,7 @@ import { buildBlobs } from '../../../shared/services/blobs';
 import { buildSchedules } from '../../../shared/services/schedules';
 import { sendEmail } from '../../../shared/usecases/send';
 import { runStep, STEP_LEASE_MS } from '../../../shared/usecases/automations/runs/run-step';
+import { stepLookups } from '../../../shared/usecases/automations/runs/step-lookups';
 import { forEachRecord } from '../../../shared/doors/worker/for-each-record';
 
 // The composition root: only what the worker uses (shared/services/), built once per cold start.
@@ -26,6 +27,8 @@ const services = { ...core, ...buildMessaging(config), ...buildBlobs(config), ..
 const leaseMs = Number(process.env.STEP_LEASE_S) > 0 ? Number(process.env.STEP_LEASE_S) * 1000 : STEP_LEASE_MS;
 const deps = {
   ...services,
+  // The automation and the account every step of a run reads, kept HOT_LOOKUPS_CACHE_MS.
+  ...stepLookups(services, config.hotLookupsCacheMs),
   leaseMs,
   sendEmail: (principal: Principal, request: ParsedSendRequest, idempotency: Idempotency) => sendEmail(services, { principal }, request, { idempotency }),
 };
