@@ -7,6 +7,7 @@ import { QUEUES, STREAM_WORKERS, TABLE, WORKERS, type StreamWorkerDefinition } f
 import { MAX_MEMORY_MB, MIN_MEMORY_MB, ServiceFunction, type FunctionDefaults } from './service-function';
 import { acknowledgeRule, acknowledgeWildcardResources } from './nag';
 import { pascalCase } from './util';
+import { WORKER_CONCURRENCY_CONTEXT, workerConcurrencyOverrides } from '../worker-concurrency';
 
 /** Lambda's limits on a stream event source mapping's batching window. */
 const MAX_BATCHING_WINDOW_MS = 300_000;
@@ -40,8 +41,10 @@ export class Workers extends Construct {
   constructor(scope: Construct, id: string, props: FunctionDefaults) {
     super(scope, id);
 
+    const concurrency = workerConcurrencyOverrides(this.node.tryGetContext(WORKER_CONCURRENCY_CONTEXT));
     for (const worker of WORKERS) {
       const queueDef = QUEUES[worker.queue];
+      const maxConcurrency = concurrency[worker.name] ?? worker.maxConcurrency;
       if (worker.timeoutSeconds >= queueDef.visibilityTimeoutSeconds) {
         throw new Error(
           `Worker "${worker.name}": timeout ${worker.timeoutSeconds}s must stay below the visibility timeout of queue "${worker.queue}" (${queueDef.visibilityTimeoutSeconds}s)`,
@@ -62,7 +65,7 @@ export class Workers extends Construct {
         new SqsEventSource(props.resources.queues[worker.queue], {
           batchSize: worker.batchSize,
           reportBatchItemFailures: true,
-          ...(worker.maxConcurrency ? { maxConcurrency: worker.maxConcurrency } : {}),
+          ...(maxConcurrency ? { maxConcurrency } : {}),
         }),
       );
       this.functions[worker.name] = fn;

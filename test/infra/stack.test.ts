@@ -8,6 +8,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { apiRoutes } from '../../infra/api-routes';
 import { ACCESS_LOG_RETENTION_DAYS, declaredIndexes } from '../../infra/constructs/data';
+import { workerConcurrencyOverrides } from '../../infra/worker-concurrency';
 import { toEmailSendingEvent } from '../../infra/constructs/email';
 import { FUNCTION_MEMORY_MB } from '../../infra/constructs/service-function';
 import {
@@ -477,5 +478,26 @@ describe('context tableIndexes (an upgrade one index per deploy: CloudFormation 
       expect(() => declaredIndexes(bad)).toThrow(/tableIndexes must be a whole number from 1 to \d+ \(the first N of the table's indexes: GSI1, /);
     }
     expect(declaredIndexes(undefined)).toEqual(TABLE.globalSecondaryIndexes);
+  });
+});
+
+describe('context workerConcurrency (a worker sized for a higher SES quota)', () => {
+  test("sets the named workers' event source concurrency, leaving the others at their definition's", () => {
+    const sized = synth({ context: { workerConcurrency: 'send-email:100, webhook-delivery:400' } });
+    try {
+      const mappings = Object.values(sized.template.findResources('AWS::Lambda::EventSourceMapping')) as { Properties: { FunctionName: unknown; ScalingConfig?: { MaximumConcurrency: number } } }[];
+      const of = (name: string) => mappings.find((m) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: logicalId(sized.stack, sized.stack.workers.functions[name]!) }))!.Properties.ScalingConfig;
+      expect(of('send-email')).toEqual({ MaximumConcurrency: 100 });
+      expect(of('webhook-delivery')).toEqual({ MaximumConcurrency: 400 });
+      expect(of('inbound-email')).toEqual({ MaximumConcurrency: WORKERS.find((worker) => worker.name === 'inbound-email')!.maxConcurrency });
+    } finally {
+      sized.cleanup();
+    }
+  });
+
+  test('refuses a worker it does not know and a count Lambda does not take, naming them', () => {
+    expect(workerConcurrencyOverrides(undefined)).toEqual({});
+    expect(() => workerConcurrencyOverrides('sender:10')).toThrow(/'sender' is not an SQS worker \(one of send-email, /);
+    for (const bad of ['send-email:1', 'send-email:1001', 'send-email:many', 'send-email']) expect(() => workerConcurrencyOverrides(bad)).toThrow(/must be a whole number from 2 to 1000/);
   });
 });
