@@ -7,7 +7,7 @@
  * and real sends land on several shards.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { EVENT_RANK } from '../../shared/domain/emails/outcomes';
 import { newId } from '../../shared/domain/ids';
 import { EMAIL_INDEX_SHARDS, emailIndexShard } from '../../shared/adapters/store/email-index-shard';
@@ -148,6 +148,30 @@ describe('the email listings over their shards', () => {
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
     expect(seen).toEqual(ids.reverse());
+  });
+
+  it('reads the older index only while the listing has entries there: a process that found none skips it', async () => {
+    const queries: Record<string, number> = {};
+    const counting = {
+      send: (command: any) => {
+        if (command instanceof QueryCommand) queries[command.input.IndexName] = (queries[command.input.IndexName] ?? 0) + 1;
+        return doc.send(command);
+      },
+    } as unknown as DynamoDBDocumentClient;
+    const listing = new EmailListingRepository({ client: counting, name: stack().info.env.TABLE_NAME! });
+    const fresh = await newAccount();
+    const ids = [await writeEmail(doc, fresh, Date.now() - 2000), await writeEmail(doc, fresh, Date.now() - 1000)];
+    expect((await listing.list(fresh.id, { limit: 10 })).items.map((email) => email.id)).toEqual([...ids].reverse());
+    expect(queries).toEqual({ GSI4: 16, GSI1: 16 });
+    // Known to have no older entries: the keys-only index alone.
+    expect((await listing.list(fresh.id, { limit: 10 })).items.map((email) => email.id)).toEqual([...ids].reverse());
+    expect(queries).toEqual({ GSI4: 32, GSI1: 16 });
+    // A listing with older entries keeps reading them (the account of the tests above).
+    await listing.list(account.id, { limit: 100 });
+    await listing.list(account.id, { limit: 100 });
+    expect(queries.GSI1).toBeGreaterThanOrEqual(16 * 3);
+    // (the tenant test above added emails of its own to that account)
+    expect((await listing.list(account.id, { limit: 100 })).items.map((email) => email.id)).toEqual(expect.arrayContaining(expected));
   });
 
   it('lists real sends, each under the shard of its id, on the keys-only index', async () => {

@@ -21,7 +21,7 @@
  *
  * Older emails. Emails accepted before GSI4 and GSI5 have their account entry on GSI1 and their tenant entry on
  * GSI3 (both ALL), and emails of before the shards sit under shard 0: a merge reads the older index's shards
- * beside the new one's (16 more Queries a page, in parallel; empty ones once a listing has no such emails), so a running deployment keeps its whole history
+ * beside the new one's (16 more Queries a page, in parallel; a process that found a listing with none skips them for OLDER_EMPTY_TTL_MS), so a running deployment keeps its whole history
  * with no migration, and a cursor of the one-partition listing (a DynamoDB start key of GSI1's shard 0) still
  * continues where it was.
  */
@@ -35,6 +35,7 @@ import { toStoredEmail } from './emails';
 import { keys } from './keys';
 import type { PageRequest } from './paginate';
 import type { Table } from './table';
+import { TtlCache } from '../../lib/ttl-cache';
 
 /** One index entry: the email's id, and its item when the index projects it. */
 interface Entry {
@@ -101,7 +102,17 @@ function cursorAfter(cursor: string | undefined, listing: Listing): string | und
   throw invalidCursor();
 }
 
+/**
+ * How long a process remembers that a listing has no older entries (GSI1/GSI3) at all, and reads only its
+ * keys-only index: no email is written there any more, but while a deploy rolls out an older version may still
+ * write one for a few minutes, which such a process lists at most this long after.
+ */
+export const OLDER_EMPTY_TTL_MS = 10 * 60_000;
+
 export class EmailListingRepository {
+  /** Listings (their owner) found with no older entries at all: their older index's 16 Queries are skipped. */
+  private readonly olderEmpty = new TtlCache<string, true>(OLDER_EMPTY_TTL_MS);
+
   constructor(private readonly table: Table) {}
 
   /** One page of an account's emails, newest first; `next_cursor` null on the last page. */
@@ -128,7 +139,9 @@ export class EmailListingRepository {
   private async merged(listing: Listing, page: PageRequest): Promise<Page<Email>> {
     const after = cursorAfter(page.cursor, listing);
     const wanted = page.limit + 1;
-    const streams = listing.sources.flatMap((source) =>
+    const olderKnownEmpty = this.olderEmpty.get(listing.owner) === true;
+    const sources = listing.sources.filter((source) => source.keysOnly || !olderKnownEmpty);
+    const streams = sources.flatMap((source) =>
       Array.from({ length: EMAIL_INDEX_SHARDS }, (_, shard) => ({
         source,
         shard,
@@ -171,6 +184,9 @@ export class EmailListingRepository {
         return !state.done && (cutoff === undefined || lastRead === undefined || lastRead.id > cutoff);
       });
     }
+    // A whole listing (no cursor) whose older shards all answered nothing has no older entries at all.
+    const older = streams.filter((state) => !state.source.keysOnly);
+    if (after === undefined && older.length > 0 && older.every((state) => state.done && state.entries.length === 0)) this.olderEmpty.set(listing.owner, true);
     const pageEntries = merged.slice(0, page.limit);
     const items = await this.withItems(pageEntries);
     const more = merged.length > page.limit;
