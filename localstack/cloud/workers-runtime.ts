@@ -14,6 +14,7 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
 import { SqsPoller, type WorkerHandler } from './sqs-poller';
 import { StreamCheckpoints, StreamPoller, type StreamHandler } from './stream-poller';
 import { StreamShardFeed } from './stream-shard-feed';
+import { withoutSdkLogging } from '../../shared/adapters/aws/client-hooks';
 
 /** A queue's event source mapping (AWS::Lambda::EventSourceMapping on an SQS queue) and its function. */
 export interface QueueWorkerConfig {
@@ -78,7 +79,7 @@ export interface RunningWorkers {
 }
 
 function startStreamPollers(config: StreamsConfig, sqs: SQSClient, log: (message: string) => void) {
-  const streams = new DynamoDBStreamsClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: config.dynamodbEndpoint, maxAttempts: 2 });
+  const streams = withoutSdkLogging(new DynamoDBStreamsClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: config.dynamodbEndpoint, maxAttempts: 2 }));
   // Every GetRecords of the stream's mappings, counted for /health (`stream_reads`).
   let reads = 0;
   streams.middlewareStack.add(
@@ -137,7 +138,7 @@ function startStreamPollers(config: StreamsConfig, sqs: SQSClient, log: (message
 export async function startWorkers(config: WorkersConfig, log: (message: string) => void): Promise<RunningWorkers> {
   // Before the handlers load: their clients get the IAM checks when built.
   if (config.iam) enforceIam(config.iam, log);
-  const sqs = new SQSClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: config.sqsEndpoint, maxAttempts: 2 });
+  const sqs = withoutSdkLogging(new SQSClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: config.sqsEndpoint, maxAttempts: 2 }));
   const pollers = new Map<string, SqsPoller>();
   for (const worker of config.workers) {
     pollers.set(

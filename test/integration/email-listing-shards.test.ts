@@ -154,7 +154,7 @@ describe('the email listings over their shards', () => {
     const queries: Record<string, number> = {};
     const counting = {
       send: (command: any) => {
-        if (command instanceof QueryCommand) queries[command.input.IndexName] = (queries[command.input.IndexName] ?? 0) + 1;
+        if (command instanceof QueryCommand) queries[String(command.input.IndexName)] = (queries[String(command.input.IndexName)] ?? 0) + 1;
         return doc.send(command);
       },
     } as unknown as DynamoDBDocumentClient;

@@ -24,8 +24,22 @@ const REGISTRY = Symbol.for('mailservice.awsClientHooks');
 type Registry = Set<AwsClientHook>;
 const registry = (): Registry | undefined => (globalThis as { [REGISTRY]?: Registry })[REGISTRY];
 
-/** Applies the registered hooks (none in production) to a client just built, and returns it. */
+/**
+ * The SDK's logger middleware (@aws-sdk/core, `loggerMiddleware`) calls its logger's `info` after every call,
+ * with the input and the output each copied through the schema's sensitive-data filter, whether the logger
+ * writes anything or not (the default NoOpLogger does not): 3-10% of the CPU of a worker's SDK calls
+ * (docs/benchmarks.md, "CPU per delivered email"). Nothing of ours reads the SDK's logs (we log our own), so
+ * every client drops it (the local cloud's own clients too: its pollers stand for Lambda's, which are not ours).
+ */
+export function withoutSdkLogging<T extends HookableClient>(client: T): T {
+  const stack = client.middlewareStack as { remove?: (name: string) => boolean } | undefined;
+  stack?.remove?.('loggerMiddleware');
+  return client;
+}
+
+/** Drops the SDK's logging (above), applies the registered hooks (none in production) to a client just built, and returns it. */
 export function withClientHooks<T extends HookableClient>(client: T, info: AwsClientInfo = { explicitCredentials: false }): T {
+  withoutSdkLogging(client);
   const hooks = registry();
   if (hooks) for (const hook of hooks) hook(client, info);
   return client;
