@@ -1,10 +1,18 @@
 /**
- * A ClientRequestToken (DynamoDB's TransactWriteItems: at most 36 characters) naming exactly these records:
- * the same records always give the same token, so a write retried for them (a stream batch delivered
- * again) changes nothing twice within DynamoDB's 10-minute idempotency window.
+ * A ClientRequestToken (DynamoDB's TransactWriteItems: at most 36 characters) naming exactly these records
+ * for this purpose: the same records always give the same token, so a write retried for them (a stream batch
+ * delivered again) changes nothing twice within DynamoDB's 10-minute idempotency window.
+ *
+ * The purpose is part of it because several stream workers read the same records (the outbox relay's usage
+ * counters, tenant-stats' day counters): without it, a batch whose records were the same for both gave both
+ * transactions one token, and DynamoDB refused the second (IdempotentParameterMismatchException, "the same
+ * token with other parameters") on every retry for 10 minutes, until the batch was given up.
  */
 import { createHash } from 'node:crypto';
 
-export function usageToken(eventIds: readonly string[]): string {
-  return createHash('sha256').update(eventIds.join('\n')).digest('base64url').slice(0, 36);
+/** What a token's transaction does: one name per writer of the same records. */
+export type TokenPurpose = 'usage' | 'tenant-stats';
+
+export function usageToken(purpose: TokenPurpose, eventIds: readonly string[]): string {
+  return createHash('sha256').update(`${purpose}\n${eventIds.join('\n')}`).digest('base64url').slice(0, 36);
 }

@@ -144,7 +144,7 @@ export async function relayOutbox(deps: RelayOutboxDeps, records: readonly Outbo
   let counted = 0;
   for (const group of usageGroups(works.filter((work) => work.index < done), deps.usage.maxPerCall)) {
     try {
-      await deps.usage.add([...group.counters.values()], usageToken(group.eventIds));
+      await deps.usage.add([...group.counters.values()], usageToken('usage', group.eventIds));
       counted += group.counters.size;
     } catch (error) {
       fail(group.first, `usage update failed: ${(error as Error).message}`);

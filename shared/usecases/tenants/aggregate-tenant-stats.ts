@@ -53,7 +53,7 @@ export async function aggregateTenantStats(deps: AggregateStatsDeps, records: re
   for (const group of groups) {
     try {
       const merged = mergeDeltas(group.deltas);
-      await deps.stats.add(merged, usageToken(group.eventIds));
+      await deps.stats.add(merged, usageToken('tenant-stats', group.eventIds));
       written += merged.length;
       for (const delta of merged) if (delta.counts.bounced || delta.counts.complained) reputation.add(delta.tenantId);
     } catch (error) {

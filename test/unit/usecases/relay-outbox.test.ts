@@ -244,9 +244,12 @@ describe('relayOutbox', () => {
   });
 
   it('usage tokens name the records and fit ClientRequestToken', () => {
-    expect(usageToken(['a', 'b'])).toHaveLength(36);
-    expect(usageToken(['a', 'b'])).toBe(usageToken(['a', 'b']));
-    expect(usageToken(['a', 'b'])).not.toBe(usageToken(['a', 'c']));
+    expect(usageToken('usage', ['a', 'b'])).toHaveLength(36);
+    expect(usageToken('usage', ['a', 'b'])).toBe(usageToken('usage', ['a', 'b']));
+    expect(usageToken('usage', ['a', 'b'])).not.toBe(usageToken('usage', ['a', 'c']));
+    // The same records, another writer (tenant-stats reads them too): another token, or DynamoDB refuses the
+    // second transaction as the first's token with other parameters.
+    expect(usageToken('usage', ['a', 'b'])).not.toBe(usageToken('tenant-stats', ['a', 'b']));
   });
 });
 
