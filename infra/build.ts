@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { BUNDLE_FILE, BUNDLE_SIZE_EXCEPTIONS, DEFAULT_FUNCTIONS_DIR, MAX_BUNDLE_BYTES, PROJECT_ROOT, RELAY_DOCKERFILE, bundleLimit, functionCodeDir, functionEntries, type FunctionEntry } from './functions';
 import { SMTP_RELAY } from './definitions';
+import { THIRD_PARTY_LICENSES_FILE, thirdPartyLicenses } from './third-party-licenses';
 
 /**
  * Credential sources a Lambda never reaches. Lambda gives a function its role's credentials in the
@@ -128,7 +129,7 @@ export async function buildFunctions(options: BuildOptions = {}): Promise<BuiltF
       // A function's directory is its Lambda asset: clear it so no stale file is deployed.
       fs.rmSync(dir, { recursive: true, force: true });
       const file = path.join(dir, BUNDLE_FILE);
-      await build({
+      const result = await build({
         entryPoints: [path.resolve(rootDir, entry)],
         outfile: file,
         absWorkingDir: rootDir,
@@ -144,13 +145,16 @@ export async function buildFunctions(options: BuildOptions = {}): Promise<BuiltF
         sourcesContent: false,
         minify: options.minify ?? true,
         keepNames: true,
+        // Comments stripped; the bundled packages' licence notices go beside it (./third-party-licenses.ts).
         legalComments: 'none',
+        metafile: true,
         logLevel: 'warning',
         plugins: [
           ...(options.lambdaCredentials ?? true ? [lambdaCredentialsOnly(rootDir)] : []),
           ...(options.entryPrologue ? [prologue(path.resolve(rootDir, entry), options.entryPrologue)] : []),
         ],
       });
+      fs.writeFileSync(path.join(dir, THIRD_PARTY_LICENSES_FILE), thirdPartyLicenses(rootDir, Object.keys(result.metafile.inputs)));
       return {
         name,
         entry,

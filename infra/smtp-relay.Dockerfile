@@ -3,7 +3,7 @@
 # every dependency.
 FROM public.ecr.aws/docker/library/node:22-slim
 WORKDIR /app
-COPY index.js index.js.map ./
+COPY index.js index.js.map THIRD_PARTY_LICENSES.txt ./
 ENV NODE_ENV=production NODE_OPTIONS=--enable-source-maps
 USER node
 EXPOSE 2587

@@ -35,7 +35,13 @@ test('bundles an entry with its dependencies, the AWS SDK included, into <outDir
   expect(built).toHaveLength(1);
   const file = path.join(outDir, 'probe', 'index.js');
   expect(built[0]).toMatchObject({ name: 'probe', file, bytes: fs.statSync(file).size });
-  expect(fs.readdirSync(path.join(outDir, 'probe')).sort()).toEqual(['index.js', 'index.js.map']);
+  expect(fs.readdirSync(path.join(outDir, 'probe')).sort()).toEqual(['THIRD_PARTY_LICENSES.txt', 'index.js', 'index.js.map']);
+  // The bundled packages' licence notices travel with the code (the bundle strips comments).
+  const notices = fs.readFileSync(path.join(outDir, 'probe', 'THIRD_PARTY_LICENSES.txt'), 'utf8');
+  expect(notices).toMatch(/^@aws-sdk\/client-sqs@[\d.]+ \(Apache-2\.0\)$/m);
+  expect(notices).toMatch(/^bowser@[\d.]+ \(MIT\)$/m);
+  expect(notices).toContain('Apache License');
+  expect(notices).not.toMatch(/^typescript@/m); // only what the bundle contains
   const code = fs.readFileSync(file, 'utf8');
   expect(code).toMatch(/sourceMappingURL=index\.js\.map/);
   // The SDK client is inside the bundle (names are kept for stack traces)...
