@@ -22,8 +22,13 @@ export interface CheckedResponse {
   text: string;
 }
 
-/** Paths that are not the API: the local cloud's own pages (localstack/cloud/api-server.ts) and the dashboard's HTML pages. */
-const NOT_API = [/^\/_local(\/|$)/, /^\/health$/];
+/**
+ * Paths that are not the API: the local cloud's own pages (localstack/cloud/api-server.ts); the
+ * provider-compatible doors (SendGrid's and Mailgun's /v3/..., Postmark's /email...: the providers' shapes,
+ * docs/compat.md, checked by their own tests); the MCP endpoint (JSON-RPC, docs/mcp.md). The dashboard's HTML
+ * pages are excused below.
+ */
+const NOT_API = [/^\/_local(\/|$)/, /^\/health$/, /^\/v3\//, /^\/email(\/|$)/, /^\/mcp(\/|$)/];
 const DOCUMENT_ID = 'https://mailservice.invalid/openapi.json';
 
 interface CompiledOperation {
