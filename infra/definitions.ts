@@ -272,6 +272,18 @@ export interface ApiGroupDefinition {
   memoryMb?: number;
 }
 
+/**
+ * The grants of a door that runs the send core (the emails group's POST /emails, the provider-compatible
+ * doors): the table, the send queue, the mail bucket (large bodies, attachments) and one-time schedules.
+ */
+const SEND_CORE_GRANTS: Grant[] = [
+  { resource: { kind: 'table' }, access: 'readWrite' },
+  { resource: { kind: 'queue', id: 'send' }, access: 'send' },
+  { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
+  // Scheduled sends: one-time schedules targeting the send queue.
+  { resource: { kind: 'scheduler' }, access: 'schedule' },
+];
+
 export const API_GROUPS: ApiGroupDefinition[] = [
   {
     name: 'emails',
@@ -279,14 +291,29 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // The send path: half the compute time of a request and of a cold start at 512 MB (docs/deploy.md, "Memory sizing").
     memoryMb: 1024,
     grants: [
-      { resource: { kind: 'table' }, access: 'readWrite' },
-      { resource: { kind: 'queue', id: 'send' }, access: 'send' },
-      { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
-      // Scheduled sends: one-time schedules targeting the send queue.
-      { resource: { kind: 'scheduler' }, access: 'schedule' },
+      ...SEND_CORE_GRANTS,
       // POST /emails/test events.
       { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
     ],
+  },
+  {
+    // The provider-compatible sending doors (docs/compat.md): SendGrid's /v3/mail/send, Postmark's /email,
+    // Mailgun's /v3/{domain}/messages, each onto the send core with the provider's own auth and answers.
+    // Not operations of the OpenAPI reference: their routes are pages. The emails group's send grants.
+    name: 'compat',
+    entry: 'functions/api/compat/handler.ts',
+    pages: ['ANY /v3/{proxy+}', 'ANY /email', 'ANY /email/{proxy+}'],
+    memoryMb: 1024,
+    grants: SEND_CORE_GRANTS,
+  },
+  {
+    // The MCP server over streamable HTTP (docs/mcp.md): POST /mcp behind the API key. Its tools call this
+    // API over HTTP with the caller's own key (clients/mcp), so every scope, limit and rule applies as to any
+    // caller; the group itself only reads the key.
+    name: 'mcp',
+    entry: 'functions/api/mcp/handler.ts',
+    pages: ['ANY /mcp', 'ANY /mcp/{proxy+}'],
+    grants: [{ resource: { kind: 'table' }, access: 'read' }],
   },
   {
     name: 'api-keys',

@@ -7,12 +7,14 @@ import type { Hono } from 'hono';
 import { createApiKeysApp } from '../../../functions/api/api-keys/app';
 import { createAttachmentsApp } from '../../../functions/api/attachments/app';
 import { createAutomationsApp } from '../../../functions/api/automations/app';
+import { createCompatApp } from '../../../functions/api/compat/app';
 import { createDashboardDomainsApp } from '../../../functions/api/dashboard-domains/app';
 import { createDashboardEmailsApp } from '../../../functions/api/dashboard-emails/app';
 import { createDashboardApp } from '../../../functions/api/dashboard/app';
 import { createDomainsApp } from '../../../functions/api/domains/app';
 import { createEmailsApp } from '../../../functions/api/emails/app';
 import { createLinksApp } from '../../../functions/api/links/app';
+import { createMcpApp } from '../../../functions/api/mcp/app';
 import { createMigrationsApp } from '../../../functions/api/migrations/app';
 import { createReceivedEmailsApp } from '../../../functions/api/received-emails/app';
 import { createReferenceApp } from '../../../functions/api/reference/app';
@@ -53,6 +55,8 @@ const APPS: Record<string, () => Hono<any>> = {
   'dashboard-emails': () => createDashboardEmailsApp(services),
   'dashboard-domains': () => createDashboardDomainsApp(services),
   reference: () => createReferenceApp(),
+  compat: () => createCompatApp(services),
+  mcp: () => createMcpApp(services),
 };
 
 /**
@@ -66,6 +70,14 @@ const NOT_OPERATIONS: { why: string; matches: (group: string, method: string, pa
       ['dashboard', 'dashboard-emails', 'dashboard-domains'].includes(group) &&
       (path === '/dashboard' || path.startsWith('/dashboard/')) &&
       !['POST /dashboard/sign-in', 'POST /dashboard/sign-out', 'GET /dashboard/session'].includes(`${method} ${path}`),
+  },
+  {
+    why: "the provider-compatible doors (SendGrid's /v3/mail/send, Postmark's /email*, Mailgun's /v3/{domain}/messages: docs/compat.md): the providers' interfaces, documented there, not ours",
+    matches: (group) => group === 'compat',
+  },
+  {
+    why: 'the MCP server (docs/mcp.md): one JSON-RPC endpoint of the Model Context Protocol, whose tools are the operations of this document',
+    matches: (group) => group === 'mcp',
   },
 ];
 

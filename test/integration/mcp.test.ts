@@ -1,0 +1,153 @@
+/**
+ * The MCP server (docs/mcp.md) driven by the SDK's own Client against the local cloud, over both
+ * transports: stdio (`node bin/mailservice-mcp.js` with MAILSERVICE_API_KEY / MAILSERVICE_BASE_URL) and
+ * streamable HTTP at POST /mcp with the bearer key. Tools are listed, an email sent through send_email is
+ * delivered and read back with get_email, domains are listed, a suppression added, a template rendered,
+ * and refusals (a key without the scope, a bad address) come back as isError results. /mcp needs a key.
+ */
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { api, newAccount, stack, waitForStatus, type TestAccount } from './harness/stack';
+import { uniqueDomain } from './harness/dns';
+
+const ROOT = path.resolve(__dirname, '../..');
+const SANDBOX = 'mcp@sandbox.mailservice.dev';
+
+type Transport = 'stdio' | 'http';
+
+async function connect(transport: Transport, key: string): Promise<Client> {
+  const client = new Client({ name: 'mcp-integration-test', version: '1.0.0' });
+  if (transport === 'stdio') {
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [path.join(ROOT, 'bin/mailservice-mcp.js')],
+        cwd: ROOT,
+        env: { ...getDefaultEnvironment(), MAILSERVICE_API_KEY: key, MAILSERVICE_BASE_URL: stack().apiUrl },
+        stderr: 'ignore',
+      }),
+    );
+  } else {
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${stack().apiUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  }
+  return client;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+function summaryOf(result: CallToolResult): string {
+  const first = result.content[0];
+  return first?.type === 'text' ? first.text : '';
+}
+
+describe.each<Transport>(['stdio', 'http'])('the MCP server over %s', (transport) => {
+  let account: TestAccount;
+  let client: Client;
+  let sendOnly: Client;
+
+  beforeAll(async () => {
+    account = await newAccount({ plan: 'pro' });
+    const key = await api('POST', '/api-keys', { key: account.key, body: { name: 'agent', scopes: ['emails:send'] } });
+    expect(key.status).toBe(201);
+    [client, sendOnly] = await Promise.all([connect(transport, account.key), connect(transport, key.body.secret)]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([client?.close(), sendOnly?.close()]);
+  });
+
+  it('lists the tools and the docs resources', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['send_email', 'send_batch', 'get_email', 'list_emails', 'list_domains', 'get_domain', 'verify_domain', 'add_domain', 'add_suppressions', 'remove_suppression', 'create_webhook', 'render_template', 'send_event']));
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri)).toEqual(expect.arrayContaining(['docs://api', 'docs://domains', 'docs://mcp']));
+    const read = await client.readResource({ uri: 'docs://api' });
+    expect(read.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: expect.stringContaining('# API') });
+  });
+
+  it('sends an email with send_email, which is delivered, and reads it back with get_email', async () => {
+    const sent = await call(client, 'send_email', { from: SANDBOX, to: account.email, subject: `mcp over ${transport}`, text: 'sent by an agent', idempotency_key: `mcp-${transport}-${account.id}` });
+    expect(sent.isError).toBeFalsy();
+    const id = (sent.structuredContent as { id: string }).id;
+    expect(id).toMatch(/^msg_/);
+    expect(summaryOf(sent)).toContain(id);
+    await waitForStatus(account, id, 'delivered');
+
+    const got = await call(client, 'get_email', { id });
+    expect(got.isError).toBeFalsy();
+    const { email, timeline } = got.structuredContent as { email: { id: string; status: string; subject: string }; timeline: { event: string }[] };
+    expect(email).toMatchObject({ id, status: 'delivered', subject: `mcp over ${transport}` });
+    expect(timeline.map((entry) => entry.event)).toEqual(expect.arrayContaining(['accepted', 'delivered']));
+    expect(summaryOf(got)).toContain(`Email ${id} is delivered`);
+  });
+
+  it('lists the domains with list_domains', async () => {
+    const name = uniqueDomain();
+    const added = await api('POST', '/domains', { key: account.key, body: { name } });
+    expect(added.status).toBe(201);
+    const listed = await call(client, 'list_domains', {});
+    expect(listed.isError).toBeFalsy();
+    expect((listed.structuredContent as { domains: { name: string }[] }).domains.map((domain) => domain.name)).toContain(name);
+    expect(summaryOf(listed)).toContain(`${name} (${added.body.domain.id}): pending`);
+  });
+
+  it('adds a suppression with add_suppressions', async () => {
+    const address = `blocked-${transport}@example.com`;
+    const added = await call(client, 'add_suppressions', { emails: address });
+    expect(added.isError).toBeFalsy();
+    expect(added.structuredContent).toMatchObject({ created: [address], existing: [] });
+    const listed = await api('GET', `/suppressions?email=${encodeURIComponent(address)}`, { key: account.key });
+    expect(listed.body.suppressions.map((entry: { email: string }) => entry.email)).toEqual([address]);
+  });
+
+  it('renders a template with render_template', async () => {
+    const created = await api('POST', '/templates', { key: account.key, body: { alias: 'welcome', name: 'Welcome', subject: 'Welcome, {{name}}', text: 'Hi {{name}}.', variables: [{ key: 'name', type: 'string' }] } });
+    expect(created.status).toBe(201);
+    const rendered = await call(client, 'render_template', { alias: 'welcome', variables: { name: 'Ada' } });
+    expect(rendered.isError).toBeFalsy();
+    expect(rendered.structuredContent).toMatchObject({ subject: 'Welcome, Ada', text: 'Hi Ada.', warnings: [] });
+  });
+
+  it('returns refusals as isError results: a key without the scope, a bad address', async () => {
+    const refused = await call(sendOnly, 'add_domain', { name: uniqueDomain() });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ error: { status: 403, code: 'insufficient_scope', details: { required_scopes: expect.arrayContaining(['domains:write']) } } });
+    expect(summaryOf(refused)).toContain('403 insufficient_scope');
+
+    const bad = await call(sendOnly, 'send_email', { from: SANDBOX, to: 'ann@', subject: 'x', text: 'x' });
+    expect(bad.isError).toBe(true);
+    expect(bad.structuredContent).toMatchObject({ error: { status: 400, code: 'validation_error', details: { fields: [expect.objectContaining({ field: 'to' })] } } });
+  });
+});
+
+describe('the MCP server door', () => {
+  it('POST /mcp without a key is 401', async () => {
+    const response = await api('POST', '/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ error: { message: expect.any(String) } });
+  });
+
+  it('GET and DELETE /mcp are 405 (a stateless server)', async () => {
+    const account = await newAccount();
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(`${stack().apiUrl}/mcp`, { method, headers: { authorization: `Bearer ${account.key}`, accept: 'text/event-stream' } });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+    }
+  });
+
+  it('the stdio server without MAILSERVICE_API_KEY says so on stderr and exits 1, printing nothing on stdout', () => {
+    const env = { ...process.env };
+    delete env.MAILSERVICE_API_KEY;
+    const result = spawnSync(process.execPath, [path.join(ROOT, 'bin/mailservice-mcp.js')], { cwd: ROOT, env, encoding: 'utf8', timeout: 30_000, input: '' });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('MAILSERVICE_API_KEY is not set');
+  });
+});

@@ -1,0 +1,300 @@
+/**
+ * The MCP tools against a fake API (fake fetch given to createApiClient, in-memory transport): each calls
+ * the right operation with the caller's key and the right body, query and headers, and answers a summary
+ * plus the API's JSON; API errors come back as isError results with message, code and hint.
+ */
+import { connectedClient, textsOf, TEST_KEY, type Responder } from './fake-api';
+
+const EMAIL = {
+  object: 'email',
+  id: 'msg_01',
+  from: 'a@sandbox.mailservice.dev',
+  to: ['ann@example.com'],
+  subject: 'Hello',
+  status: 'bounced',
+  last_event: 'bounced',
+  bounce_type: 'Permanent',
+  bounce_reason: 'mailbox does not exist',
+  created_at: '2026-01-01T10:00:00.000Z',
+  sent_at: '2026-01-01T10:00:01.000Z',
+  delivered_at: null,
+  bounced_at: '2026-01-01T10:00:03.000Z',
+};
+
+const DOMAIN = {
+  object: 'domain',
+  id: 'dom_01',
+  name: 'example.com',
+  status: 'pending',
+  records: [
+    { purpose: 'ownership', type: 'TXT', name: '_service.example.com', value: 'service-verification=abc', required: true, status: 'pending' },
+    { purpose: 'dmarc', type: 'TXT', name: '_dmarc.example.com', value: 'v=DMARC1; p=none', required: false, status: 'not_found' },
+  ],
+};
+
+async function withClient(respond: Responder, run: (session: Awaited<ReturnType<typeof connectedClient>>) => Promise<void>) {
+  const session = await connectedClient(respond);
+  try {
+    await run(session);
+  } finally {
+    await session.close();
+  }
+}
+
+describe('MCP tools', () => {
+  it('lists every tool with a description and an input schema', async () => {
+    await withClient(() => ({ body: {} }), async ({ client }) => {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(
+        [
+          'add_domain',
+          'add_suppressions',
+          'create_webhook',
+          'get_domain',
+          'get_email',
+          'list_domains',
+          'list_emails',
+          'list_suppressions',
+          'list_templates',
+          'list_webhooks',
+          'remove_suppression',
+          'render_template',
+          'send_batch',
+          'send_email',
+          'send_event',
+          'verify_domain',
+        ].sort(),
+      );
+      for (const tool of tools) {
+        expect(tool.description!.length).toBeGreaterThan(40);
+        expect(tool.inputSchema.type).toBe('object');
+      }
+      const send = tools.find((tool) => tool.name === 'send_email')!;
+      expect(send.inputSchema.required).toEqual(['to']);
+      expect(Object.keys(send.inputSchema.properties!)).toEqual(expect.arrayContaining(['from', 'to', 'subject', 'html', 'text', 'cc', 'bcc', 'reply_to', 'tags', 'headers', 'scheduled_at', 'category', 'attachments', 'tenant', 'template', 'unsubscribe', 'idempotency_key']));
+    });
+  });
+
+  it('send_email posts the fields to POST /emails with the key and the Idempotency-Key, and answers the id', async () => {
+    await withClient(() => ({ body: { id: 'msg_01', status: 'queued' } }), async ({ call, requests }) => {
+      const result = await call('send_email', { from: 'a@sandbox.mailservice.dev', to: 'ann@example.com', subject: 'Hi', text: 'hello', tags: [{ name: 'k', value: 'v' }], idempotency_key: 'order-1' });
+      expect(result.isError).toBeFalsy();
+      expect(requests).toHaveLength(1);
+      expect(requests[0]).toMatchObject({ method: 'POST', body: { from: 'a@sandbox.mailservice.dev', to: 'ann@example.com', subject: 'Hi', text: 'hello', tags: [{ name: 'k', value: 'v' }] } });
+      expect(requests[0]!.url.pathname).toBe('/emails');
+      expect(requests[0]!.body).not.toHaveProperty('idempotency_key');
+      expect(requests[0]!.headers.authorization).toBe(`Bearer ${TEST_KEY}`);
+      expect(requests[0]!.headers['idempotency-key']).toBe('order-1');
+      expect(result.structuredContent).toEqual({ id: 'msg_01', status: 'queued' });
+      const [summary, json] = textsOf(result);
+      expect(summary).toContain('msg_01');
+      expect(JSON.parse(json!)).toEqual({ id: 'msg_01', status: 'queued' });
+    });
+  });
+
+  it('send_email without an Idempotency-Key sends none', async () => {
+    await withClient(() => ({ body: { id: 'msg_02' } }), async ({ call, requests }) => {
+      await call('send_email', { from: 'a@sandbox.mailservice.dev', to: ['ann@example.com'], subject: 'Hi', html: '<p>x</p>' });
+      expect(requests[0]!.headers).not.toHaveProperty('idempotency-key');
+    });
+  });
+
+  it("returns the API's error as an isError result with its message, code, hint and fields", async () => {
+    const envelope = {
+      error: { message: 'Invalid request: to', code: 'validation_error', hint: 'Write name@example.com.', details: { fields: [{ field: 'to', message: '"ann@" is not a valid email address' }] } },
+    };
+    await withClient(() => ({ status: 400, body: envelope }), async ({ call }) => {
+      const result = await call('send_email', { from: 'a@sandbox.mailservice.dev', to: 'ann@', subject: 'Hi', text: 'x' });
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toEqual({ error: { status: 400, message: 'Invalid request: to', code: 'validation_error', hint: 'Write name@example.com.', details: envelope.error.details } });
+      const [text] = textsOf(result);
+      expect(text).toContain('400 validation_error: Invalid request: to');
+      expect(text).toContain('Hint: Write name@example.com.');
+      expect(text).toContain('- to: "ann@" is not a valid email address');
+    });
+  });
+
+  it('returns a 403 insufficient_scope and a 429 with Retry-After as isError results', async () => {
+    let answer = 0;
+    const responses = [
+      { status: 403, body: { error: { message: 'This key lacks the scope', code: 'insufficient_scope', details: { required_scopes: ['domains:write'], key_scopes: ['emails:send'] } } } },
+      { status: 429, body: { error: { message: 'Too many requests', code: 'rate_limited' } }, headers: { 'retry-after': '7' } },
+    ];
+    await withClient(() => responses[answer++]!, async ({ call }) => {
+      const scope = await call('add_domain', { name: 'example.com' });
+      expect(scope.isError).toBe(true);
+      expect(scope.structuredContent).toMatchObject({ error: { status: 403, code: 'insufficient_scope', details: { required_scopes: ['domains:write'] } } });
+      const limited = await call('list_emails', {});
+      expect(limited.isError).toBe(true);
+      expect(limited.structuredContent).toMatchObject({ error: { status: 429, code: 'rate_limited', retry_after_seconds: 7 } });
+      expect(textsOf(limited)[0]).toContain('Retry after 7 s.');
+    });
+  });
+
+  it('a 401 (no code) and an unreachable API are isError results too', async () => {
+    let calls = 0;
+    await withClient(
+      () => {
+        calls += 1;
+        if (calls === 1) return { status: 401, body: { error: { message: 'Invalid API key.' } } };
+        throw new TypeError('fetch failed');
+      },
+      async ({ call }) => {
+        const unauthorized = await call('list_domains', {});
+        expect(unauthorized).toMatchObject({ isError: true, structuredContent: { error: { status: 401, message: 'Invalid API key.' } } });
+        const unreachable = await call('list_domains', {});
+        expect(unreachable.isError).toBe(true);
+        expect(textsOf(unreachable)[0]).toContain('could not be reached: fetch failed');
+      },
+    );
+  });
+
+  it('arguments that do not fit the schema are an isError result, and nothing is sent', async () => {
+    await withClient(() => ({ body: {} }), async ({ call, requests }) => {
+      const result = await call('send_email', { subject: 'no recipient' });
+      expect(result.isError).toBe(true);
+      expect(textsOf(result)[0]).toMatch(/to/);
+      expect(requests).toHaveLength(0);
+    });
+  });
+
+  it('send_batch posts {emails} with x-batch-validation and the Idempotency-Key, and counts the results', async () => {
+    const data = [{ id: 'msg_1', status: 'queued' }, { id: null, status: 'failed', error: { message: 'bad to' } }];
+    await withClient(() => ({ body: { data } }), async ({ call, requests }) => {
+      const result = await call('send_batch', {
+        emails: [
+          { from: 'a@sandbox.mailservice.dev', to: 'ann@example.com', subject: 'one', text: '1' },
+          { from: 'a@sandbox.mailservice.dev', to: 'bad', subject: 'two', text: '2' },
+        ],
+        validation: 'permissive',
+        idempotency_key: 'batch-1',
+      });
+      expect(requests[0]).toMatchObject({ method: 'POST', body: { emails: [{ to: 'ann@example.com', subject: 'one' }, { to: 'bad', subject: 'two' }] } });
+      expect(requests[0]!.url.pathname).toBe('/emails/batch');
+      expect(requests[0]!.headers).toMatchObject({ 'x-batch-validation': 'permissive', 'idempotency-key': 'batch-1' });
+      expect(textsOf(result)[0]).toBe('Batch: 1 of 2 emails accepted, 1 failed (see data[i].error).');
+      expect(result.structuredContent).toEqual({ data });
+    });
+  });
+
+  it('get_email reads GET /emails/{id} (encoded) and answers the email with its timeline', async () => {
+    await withClient(() => ({ body: { email: EMAIL } }), async ({ call, requests }) => {
+      const result = await call('get_email', { id: 'msg_01' });
+      expect(requests[0]!.url.pathname).toBe('/emails/msg_01');
+      expect(result.structuredContent).toEqual({
+        email: EMAIL,
+        timeline: [
+          { at: '2026-01-01T10:00:00.000Z', event: 'accepted' },
+          { at: '2026-01-01T10:00:01.000Z', event: 'sent' },
+          { at: '2026-01-01T10:00:03.000Z', event: 'bounced', detail: 'Permanent: mailbox does not exist' },
+        ],
+      });
+      expect(textsOf(result)[0]).toContain('Email msg_01 is bounced: a@sandbox.mailservice.dev -> ann@example.com, "Hello". Bounce: mailbox does not exist.');
+      await call('get_email', { id: '../domains' });
+      expect(requests[1]!.url.pathname).toBe('/emails/..%2Fdomains');
+    });
+  });
+
+  it('list_emails passes limit, cursor and tenant and reports the next cursor', async () => {
+    await withClient(() => ({ body: { emails: [EMAIL], has_more: true, next_cursor: 'c2' } }), async ({ call, requests }) => {
+      const result = await call('list_emails', { limit: 10, cursor: 'c1' });
+      expect(requests[0]!.url.pathname).toBe('/emails');
+      expect(Object.fromEntries(requests[0]!.url.searchParams)).toEqual({ limit: '10', cursor: 'c1' });
+      expect(textsOf(result)[0]).toContain('1 emails (more: cursor c2)');
+      expect(result.structuredContent).toMatchObject({ has_more: true, next_cursor: 'c2' });
+    });
+  });
+
+  it('add_domain, get_domain and verify_domain show the DNS records to publish', async () => {
+    await withClient(() => ({ status: 201, body: { domain: DOMAIN } }), async ({ call, requests }) => {
+      const added = await call('add_domain', { name: 'example.com' });
+      expect(requests[0]).toMatchObject({ method: 'POST', body: { name: 'example.com' } });
+      expect(textsOf(added)[0]).toContain('- ownership: TXT _service.example.com = service-verification=abc (required, pending)');
+      expect(textsOf(added)[0]).toContain('- dmarc: TXT _dmarc.example.com = v=DMARC1; p=none (optional, not_found)');
+      await call('get_domain', { id: 'dom_01' });
+      expect(requests[1]).toMatchObject({ method: 'GET' });
+      expect(requests[1]!.url.pathname).toBe('/domains/dom_01');
+      const verified = await call('verify_domain', { id: 'dom_01' });
+      expect(requests[2]).toMatchObject({ method: 'POST', body: { action: 'verify' } });
+      expect(requests[2]!.url.pathname).toBe('/domains/dom_01');
+      expect(verified.structuredContent).toEqual({ domain: DOMAIN });
+    });
+  });
+
+  it('list_domains lists names, ids and statuses', async () => {
+    await withClient(() => ({ body: { domains: [DOMAIN], has_more: false, next_cursor: null } }), async ({ call, requests }) => {
+      const result = await call('list_domains', {});
+      expect(requests[0]!.url.pathname).toBe('/domains');
+      expect(textsOf(result)[0]).toBe('1 domains.\n- example.com (dom_01): pending');
+    });
+  });
+
+  it('add_suppressions sends email or emails; remove_suppression is DELETE /suppressions?email=', async () => {
+    let calls = 0;
+    const answers = [{ created: ['ann@example.com'], existing: [], suppressions: [] }, { created: ['a@example.com'], existing: ['b@example.com'], category_opt_outs: [] }, { ok: true }];
+    await withClient(() => ({ body: answers[calls++] }), async ({ call, requests }) => {
+      const one = await call('add_suppressions', { emails: 'ann@example.com' });
+      expect(requests[0]).toMatchObject({ method: 'POST', body: { email: 'ann@example.com' } });
+      expect(textsOf(one)[0]).toBe('1 added, 0 already listed.');
+      const two = await call('add_suppressions', { emails: ['a@example.com', 'b@example.com'], category: 'newsletter' });
+      expect(requests[1]).toMatchObject({ body: { emails: ['a@example.com', 'b@example.com'], category: 'newsletter' } });
+      expect(textsOf(two)[0]).toBe('1 added, 1 already listed. Already listed: b@example.com.');
+      await call('remove_suppression', { email: 'ann@example.com', tenant: 'acme' });
+      expect(requests[2]!.method).toBe('DELETE');
+      expect(requests[2]!.url.pathname).toBe('/suppressions');
+      expect(Object.fromEntries(requests[2]!.url.searchParams)).toEqual({ email: 'ann@example.com', tenant: 'acme' });
+    });
+  });
+
+  it('list_suppressions shows the category opt-outs when asked for a category', async () => {
+    await withClient(() => ({ body: { category_opt_outs: [{ email: 'ann@example.com', category: 'newsletter' }], has_more: false, next_cursor: null } }), async ({ call, requests }) => {
+      const result = await call('list_suppressions', { category: 'newsletter' });
+      expect(Object.fromEntries(requests[0]!.url.searchParams)).toEqual({ category: 'newsletter' });
+      expect(textsOf(result)[0]).toBe('1 newsletter opt-outs.\n- ann@example.com opted out of newsletter');
+    });
+  });
+
+  it('create_webhook answers the endpoint and its secret; list_webhooks lists them', async () => {
+    const webhook = { id: 'wh_1', url: 'https://example.com/hooks', events: ['email.delivered'], enabled: true };
+    let calls = 0;
+    await withClient(
+      () => (calls++ === 0 ? { status: 201, body: { webhook, secret: 'whsec_abc' } } : { body: { webhooks: [webhook], has_more: false, next_cursor: null } }),
+      async ({ call, requests }) => {
+        const created = await call('create_webhook', { url: 'https://example.com/hooks', events: ['email.delivered'] });
+        expect(requests[0]).toMatchObject({ method: 'POST', body: { url: 'https://example.com/hooks', events: ['email.delivered'] } });
+        expect(textsOf(created)[0]).toContain('whsec_abc');
+        const listed = await call('list_webhooks', {});
+        expect(textsOf(listed)[0]).toBe('1 webhook endpoints.\n- wh_1 https://example.com/hooks events: email.delivered');
+      },
+    );
+  });
+
+  it('render_template posts the variables (and ?version=published) and shows the warnings', async () => {
+    const rendered = { subject: 'Welcome, Ada', html: '<p>Hi Ada</p>', text: 'Hi Ada', warnings: [{ code: 'unknown_variable', message: 'Variable "x" is unused.' }] };
+    await withClient(() => ({ body: rendered }), async ({ call, requests }) => {
+      const result = await call('render_template', { alias: 'welcome', variables: { first_name: 'Ada', x: 1 }, version: 'published' });
+      expect(requests[0]).toMatchObject({ method: 'POST', body: { variables: { first_name: 'Ada', x: 1 } } });
+      expect(requests[0]!.url.pathname).toBe('/templates/welcome/render');
+      expect(requests[0]!.url.searchParams.get('version')).toBe('published');
+      expect(textsOf(result)[0]).toBe('Subject: Welcome, Ada\n\nHi Ada\n\n1 warnings:\n- unknown_variable: Variable "x" is unused.');
+      expect(result.structuredContent).toEqual(rendered);
+    });
+  });
+
+  it('list_templates lists aliases and what is published', async () => {
+    await withClient(() => ({ body: { templates: [{ alias: 'welcome', name: 'Welcome', published_version: 2 }], has_more: false, next_cursor: null } }), async ({ call }) => {
+      const result = await call('list_templates', {});
+      expect(textsOf(result)[0]).toBe('1 templates.\n- welcome "Welcome" (published v2)');
+    });
+  });
+
+  it('send_event posts the event to POST /events with the Idempotency-Key', async () => {
+    const answer = { event: { id: 'ae_1', name: 'user.created' }, matched_automations: 1, resumed_runs: 0, cancelled_runs: 0 };
+    await withClient(() => ({ status: 202, body: answer }), async ({ call, requests }) => {
+      const result = await call('send_event', { name: 'user.created', user_id: '42', data: { plan: 'pro' }, idempotency_key: 'signup-42' });
+      expect(requests[0]).toMatchObject({ method: 'POST', body: { name: 'user.created', user_id: '42', data: { plan: 'pro' } }, headers: { 'idempotency-key': 'signup-42' } });
+      expect(requests[0]!.url.pathname).toBe('/events');
+      expect(textsOf(result)[0]).toBe('Event ae_1 (user.created) accepted: 1 automations started, 0 runs resumed, 0 cancelled.');
+    });
+  });
+});
