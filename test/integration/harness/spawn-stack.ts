@@ -7,6 +7,7 @@
  * stack about 0.06 of a core, and most tests' own stacks recover nothing. The shared stack, the kill
  * test's, a lost firing's and the docs' (a reader's `npm start`) set their own.
  */
+import { appendFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 
@@ -32,7 +33,8 @@ export function spawnStack(options: { dataDir: string; inMemory: boolean; env?: 
       DATA_DIR: options.dataDir,
       DATA_IN_MEMORY: options.inMemory ? '1' : '0',
       STOP_ON_STDIN_CLOSE: '1',
-      LOG_LEVEL: 'silent',
+      // TEST_STACK_LOG_LEVEL=error (with TEST_STACK_LOG_FILE=<path>) shows what the functions log, for a failure's cause.
+      LOG_LEVEL: process.env.TEST_STACK_LOG_LEVEL ?? 'silent',
       LOCAL_TASK_PERIOD_MS: '10000',
       ...options.env,
     },
@@ -74,6 +76,11 @@ export function spawnStack(options: { dataDir: string; inMemory: boolean; env?: 
     child.stderr!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
     });
+    const logFile = process.env.TEST_STACK_LOG_FILE;
+    if (logFile) {
+      child.stdout!.on('data', (chunk: Buffer) => appendFileSync(logFile, chunk));
+      child.stderr!.on('data', (chunk: Buffer) => appendFileSync(logFile, chunk));
+    }
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`local cloud exited with ${code} before it was ready:\n${out}`));
