@@ -316,6 +316,17 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     grants: [{ resource: { kind: 'table' }, access: 'read' }],
   },
   {
+    // The account's settings (GET/PATCH /account: retention, content storage), erasures (/privacy/erasures) and
+    // exports (/exports): docs/privacy.md. Erasures delete objects naming an address; exports write NDJSON
+    // objects and sign their download links.
+    name: 'account',
+    entry: 'functions/api/account/handler.ts',
+    grants: [
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
+    ],
+  },
+  {
     name: 'api-keys',
     entry: 'functions/api/api-keys/handler.ts',
     grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
@@ -465,6 +476,19 @@ export const API_GROUPS: ApiGroupDefinition[] = [
       { resource: { kind: 'table' }, access: 'readWrite' },
       // The test send stores large bodies; an email's page reads its body or raw message; received email
       // pages read bodies and sign download links (as the emails and received-emails groups).
+      { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
+    ],
+  },
+  {
+    // The members page's invite form (docs/dashboard.md, "Teams and roles"): it may email the invitation through
+    // the send core, so it has the send core's grants; a function of its own, as dashboard-emails has no room
+    // left under the 1 MiB bundle limit and the main dashboard function no mail bucket.
+    name: 'dashboard-invitations',
+    entry: 'functions/api/dashboard-invitations/handler.ts',
+    pages: ['ANY /dashboard/invitations', 'ANY /dashboard/invitations/{proxy+}'],
+    grants: [
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      // The invitation email's body (over INLINE_BODY_LIMIT) goes to the bucket, as a test send's.
       { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
     ],
   },

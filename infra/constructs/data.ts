@@ -3,6 +3,8 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { RETENTION_CLASSES_DAYS, retentionKeyPrefix } from '../../shared/domain/accounts/retention';
+import { EXPORT_KEPT_DAYS, EXPORT_PREFIX } from '../../shared/domain/exports/export';
 import { BUCKETS, SECRETS_KEY, TABLE, type BucketId } from '../definitions';
 import { acknowledgeRule } from './nag';
 import { mapRecord, pascalCase } from './util';
@@ -93,7 +95,14 @@ export class Data extends Construct {
         serverAccessLogsPrefix: `s3-access/${def.id}/`,
         // Uploads (POST /attachments) are copied under the email that uses them; the uploads themselves
         // live a day, as their records do (docs/attachments.md).
-        lifecycleRules: [{ id: 'expire-uploads', prefix: 'uploads/', expiration: Duration.days(1), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+        // Retention (docs/retention.md): objects are written under their account's class, `retention/<days>d/`,
+        // one rule per class (S3's rules are bucket-wide; a prefix per class makes the account's choice the key's).
+        lifecycleRules: [
+          { id: 'expire-uploads', prefix: 'uploads/', expiration: Duration.days(1), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+          ...RETENTION_CLASSES_DAYS.map((days) => ({ id: `retention-${days}d`, prefix: retentionKeyPrefix(days), expiration: Duration.days(days) })),
+          // Account exports' files (docs/exports.md): kept as long as their record.
+          { id: 'expire-exports', prefix: EXPORT_PREFIX, expiration: Duration.days(EXPORT_KEPT_DAYS) },
+        ],
       }),
     );
 

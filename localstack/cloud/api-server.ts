@@ -9,6 +9,7 @@ import { matchRoute, type RouteTarget } from './routes';
 import { invokeWithinLimits } from './lambda-limits';
 import { invokeWithinTimeout } from './lambda-timeout';
 import { clockState, resetClock, setClock } from './local-clock';
+import { functionsNow } from './dynamodb-ttl-sweep';
 import { MessageQueryError, parseMessageQuery, type MessageQuery } from '../emulators/ses';
 
 export interface LocalPages {
@@ -20,6 +21,8 @@ export interface LocalPages {
   sesMailboxHtml(): string;
   /** The local S3's lifecycle sweep run at `now` on keys starting with `within` (`POST /_local/s3/lifecycle-sweep`; docs/local-cloud/s3.md). */
   s3LifecycleSweep(now: Date, within?: string): { expired: string[]; aborted: string[] };
+  /** The local DynamoDB's TTL deletions, at the functions' clock or at `now` (`POST /_local/ttl/sweep`; ./dynamodb-ttl-sweep.ts). */
+  ttlSweep(now?: Date): Promise<{ deleted: Record<string, number>; now: string }>;
   webhookInbox: { list(path?: string): unknown[]; clear(path?: string): number };
   dns: {
     list(name?: string): unknown[];
@@ -167,11 +170,18 @@ export function createApiServer(gateway: LocalGateway, pages: LocalPages, log: (
       // `{"now": "<ISO>", "within": "<key prefix>"}` sweeps as if it were then (rules count in days), only
       // the keys under `within` when given (tests sharing one cloud); no body: a sweep now, as the hourly one.
       const body = ((await readJsonBody(req)) ?? {}) as { now?: unknown; within?: unknown };
-      const now = body.now === undefined ? new Date() : new Date(typeof body.now === 'string' ? body.now : Number.NaN);
+      const now = body.now === undefined ? functionsNow() : new Date(typeof body.now === 'string' ? body.now : Number.NaN);
       if (Number.isNaN(now.getTime()) || (body.within !== undefined && typeof body.within !== 'string')) {
         return sendJson(res, 400, { error: { message: 'body must be {"now"?: "<ISO 8601 time>", "within"?: "<key prefix>"}', code: 'validation_error' } });
       }
       return sendJson(res, 200, pages.s3LifecycleSweep(now, body.within));
+    }
+    if (method === 'POST' && url.pathname === '/_local/ttl/sweep') {
+      // `{"now": "<ISO>"}` deletes what has expired by then; no body: by the functions' clock (PUT /_local/clock).
+      const body = ((await readJsonBody(req)) ?? {}) as { now?: unknown };
+      const now = body.now === undefined ? undefined : new Date(typeof body.now === 'string' ? body.now : Number.NaN);
+      if (now && Number.isNaN(now.getTime())) return sendJson(res, 400, { error: { message: 'body must be {"now"?: "<ISO 8601 time>"}', code: 'validation_error' } });
+      return sendJson(res, 200, await pages.ttlSweep(now));
     }
     if (url.pathname === '/_local/clock') {
       try {

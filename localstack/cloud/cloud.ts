@@ -28,6 +28,7 @@ import { localRecoveryEnv } from './recovery-settings';
 import type { LocalRelayTask } from './relay-task';
 import { launchRelayTask } from './relay-task-launch';
 import { startS3Lifecycle } from './s3-lifecycle-sweeper';
+import { startTtlSweeper, ttlTables } from './dynamodb-ttl-sweep';
 import { ensureVerifiedDomainIdentity } from './ses-verified-identity';
 import { stackEnvironment } from './stack-environment';
 import { removeStackFile, writeStackFile, type StackInfo } from './stack-file';
@@ -147,6 +148,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     // The buckets' lifecycle rules, swept at start and hourly (./s3-lifecycle-sweeper.ts), after the journal restored the objects.
     api.s3Lifecycle = startS3Lifecycle(deployment.stack, ctx.log);
     ctx.stops.add(async () => api.s3Lifecycle?.stop());
+    // The table's TTL deletions, which DynamoDB Local never makes: by the functions' clock, on a period and on demand (./dynamodb-ttl-sweep.ts).
+    api.ttlSweeper = startTtlSweeper({ dynamo: clients.dynamo, tables: ttlTables(deployment.stack), log: ctx.log });
+    ctx.stops.add(async () => api.ttlSweeper?.stop());
 
     const localEnv = localEnvironment(ctx, endpoints, emulators);
     const environmentOf = workloadEnvironments(deployment, localEnv, emulators.secretsKeyFile);

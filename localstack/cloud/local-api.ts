@@ -10,6 +10,7 @@ import type { DnsRecordSet, DnsRecordType } from '../emulators/dns';
 import { createApiServer, type LocalGateway, type LocalPages } from './api-server';
 import type { LocalEmulators } from './local-emulators';
 import type { LifecycleSweeper } from './s3-lifecycle-sweeper';
+import type { TtlSweeper } from './dynamodb-ttl-sweep';
 import type { StartContext } from './start-context';
 
 export interface LocalApi {
@@ -20,6 +21,8 @@ export interface LocalApi {
   health: LocalPages['health'];
   /** The local S3's lifecycle sweeper, once the buckets are deployed. */
   s3Lifecycle?: LifecycleSweeper;
+  /** The local DynamoDB's TTL sweeper, once the table is deployed (./dynamodb-ttl-sweep.ts). */
+  ttlSweeper?: TtlSweeper;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
@@ -40,6 +43,8 @@ function localPages(api: Omit<LocalApi, 'url'>, { ses, inbox, dns }: LocalEmulat
     sesMailboxHtml: () => ses.mailboxHtml(),
     // The local S3's lifecycle sweep at a given time (POST /_local/s3/lifecycle-sweep; docs/local-cloud/s3.md).
     s3LifecycleSweep: (now, within) => api.s3Lifecycle?.sweep(now, within) ?? { expired: [], aborted: [] },
+    // The local DynamoDB's TTL deletions at the functions' clock, or at `now` (POST /_local/ttl/sweep).
+    ttlSweep: (now) => api.ttlSweeper?.sweep(now) ?? Promise.resolve({ deleted: {}, now: (now ?? new Date()).toISOString() }),
     webhookInbox: { list: (path) => inbox.list(path), clear: (path) => inbox.clear(path) },
     dns: {
       list: (name) => dns.listRecords(name),

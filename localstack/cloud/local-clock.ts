@@ -1,8 +1,9 @@
 /**
  * The local cloud's adjustable clock: one offset (ms) in shared memory, read by the functions of every
  * thread through shared/adapters/clock.ts. `PUT /_local/clock {"offset_ms": n}` or `{"now": "<ISO>"}` moves it,
- * `GET /_local/clock` shows it, `DELETE /_local/clock` resets it. Only the functions' clock moves: the
- * emulators, DynamoDB's TTL and ids keep real time.
+ * `GET /_local/clock` shows it, `DELETE /_local/clock` resets it. The functions' clock and the sweeps that
+ * stand in for AWS's deletions (DynamoDB's TTL, ./dynamodb-ttl-sweep.ts; S3's lifecycle, ./s3-lifecycle-sweep.ts)
+ * move; the emulators and ids keep real time.
  */
 import { shareClockOffset } from '../../shared/adapters/clock';
 

@@ -1,8 +1,9 @@
 /**
- * Runs the local S3's lifecycle sweep (./s3-lifecycle-sweep.ts) once at start and then every hour, on
- * real time (the emulators keep real time; only the functions' clock moves: ./local-clock.ts). S3's own
+ * Runs the local S3's lifecycle sweep (./s3-lifecycle-sweep.ts) once at start and then every hour, by
+ * the functions' clock (./local-clock.ts), as the DynamoDB TTL sweep (./dynamodb-ttl-sweep.ts). S3's own
  * expiration is asynchronous too (docs/local-cloud/s3.md).
  */
+import { functionsNow } from './dynamodb-ttl-sweep';
 import { currentS3Store } from './messaging-hooks';
 import { bucketLifecycles, type BucketLifecycle } from './template/s3-lifecycle-rules';
 import type { DeployedStack } from './template/deployed-stack';
@@ -18,7 +19,8 @@ export interface LifecycleSweeper {
 
 export function startLifecycleSweeper(options: { store: SweepableS3Store; lifecycles: BucketLifecycle[]; intervalMs?: number; log?: (message: string) => void }): LifecycleSweeper {
   const withRules = options.lifecycles.filter((bucket) => bucket.rules.length);
-  const sweep = (now = new Date(), within = '') => {
+  // The functions' clock by default (PUT /_local/clock moves it), as the DynamoDB TTL sweep's: a test that moves time sees both expire.
+  const sweep = (now = functionsNow(), within = '') => {
     const result = sweepLifecycle(options.store, withRules, now, within);
     if (result.expired.length || result.aborted.length) options.log?.(`S3 lifecycle: expired ${result.expired.length} objects, aborted ${result.aborted.length} multipart uploads`);
     return result;

@@ -1,7 +1,8 @@
 /**
  * The dashboard's functions (docs/dashboard.md): the main one (/dashboard, /dashboard/..., and the spec's
- * session doors under /api/...), dashboard-emails (/dashboard/emails..., /dashboard/received...) and
- * dashboard-domains (/dashboard/domains...), each the least it needs: what the use cases of its pages and
+ * session doors under /api/...), dashboard-emails (/dashboard/emails..., /dashboard/received...),
+ * dashboard-domains (/dashboard/domains...) and dashboard-invitations (/dashboard/invitations: the members
+ * page's invite form, which may email the invitation), each the least it needs: what the use cases of its pages and
  * doors need, each grant one an API group running the same use case holds (webhooks: sealing secrets,
  * replays; domains: DKIM keys, SES identities and tenants, Route 53; emails and received-emails: the mail
  * bucket).
@@ -21,6 +22,7 @@ const ROUTES: Record<string, string[]> = {
   dashboard: ['ANY /dashboard', 'ANY /dashboard/{proxy+}', 'ANY /api/{proxy+}'],
   'dashboard-emails': ['ANY /dashboard/emails', 'ANY /dashboard/emails/{proxy+}', 'ANY /dashboard/received', 'ANY /dashboard/received/{proxy+}'],
   'dashboard-domains': ['ANY /dashboard/domains', 'ANY /dashboard/domains/{proxy+}'],
+  'dashboard-invitations': ['ANY /dashboard/invitations', 'ANY /dashboard/invitations/{proxy+}'],
 };
 const group = (name: string) => API_GROUPS.find((g) => g.name === name)!;
 const holders = (grant: Grant) =>
@@ -45,6 +47,7 @@ describe('the dashboard functions', () => {
     expect(target('GET', '/dashboard/received/inb_1')).toBe('dashboard-emails');
     expect(target('POST', '/dashboard/domains/dom_1/apply')).toBe('dashboard-domains');
     expect(target('GET', '/dashboard/domains')).toBe('dashboard-domains');
+    expect(target('POST', '/dashboard/invitations')).toBe('dashboard-invitations');
     for (const path of ['/dashboard', '/dashboard/sign-in', '/dashboard/api-keys', '/dashboard/webhooks/wh_1', '/dashboard/emailsx', '/dashboard/assets/app.css', '/api/events']) {
       expect({ path, target: target('GET', path) }).toEqual({ path, target: 'dashboard' });
     }
@@ -60,6 +63,7 @@ describe('the dashboard functions', () => {
       { resource: { kind: 'table' }, access: 'readWrite' },
       { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
     ]);
+    expect(group('dashboard-invitations').grants).toEqual(group('dashboard-emails').grants);
     expect(group('dashboard-domains').grants).toEqual<Grant[]>([
       { resource: { kind: 'table' }, access: 'readWrite' },
       { resource: { kind: 'secretsKey' }, access: 'encryptDecrypt' },
@@ -102,5 +106,6 @@ describe('the dashboard functions', () => {
     expect(functionActions(s.template, s.stack, 'dashboard')).not.toContain('s3:GetObject*');
     expect(functionActions(s.template, s.stack, 'dashboard-emails').filter((action) => action.startsWith('sqs:') || action.startsWith('kms:'))).toEqual([]);
     expect(functionActions(s.template, s.stack, 'dashboard-emails')).toEqual(expect.arrayContaining(['s3:PutObject', 's3:GetObject*']));
+    expect(functionActions(s.template, s.stack, 'dashboard-invitations').filter((action) => action.startsWith('sqs:') || action.startsWith('kms:'))).toEqual([]);
   });
 });

@@ -35,11 +35,11 @@ const newQueue: QueueDefinition = {
   envVar: 'WEBHOOKS_QUEUE_URL',
 };
 const newGroup: ApiGroupDefinition = {
-  // A group that does not exist yet (templates, automations and migrations, once the example here, are real groups now).
-  name: 'exports',
-  entry: 'functions/api/exports/handler.ts',
+  // A group that does not exist yet (templates, automations, migrations and exports, once the example here, are real groups or routes now).
+  name: 'reports',
+  entry: 'functions/api/reports/handler.ts',
   // Its operations' routes come from their declarations (infra/api-routes.ts); pages are declared here.
-  pages: ['GET /exports', 'POST /exports', 'ANY /exports/{proxy+}'],
+  pages: ['GET /reports', 'POST /reports', 'ANY /reports/{proxy+}'],
   grants: [
     { resource: { kind: 'table' }, access: 'read' },
     { resource: { kind: 'scheduler' }, access: 'schedule' },

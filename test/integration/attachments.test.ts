@@ -75,14 +75,15 @@ describe('POST /emails with attachments', () => {
       { filename: 'logo.png', content_type: 'image/png', size: PNG.length, content_id: 'logo@acme' },
     ]);
 
-    // The item keeps metadata only; the bytes are in the blob store.
+    // The item keeps metadata only; the bytes are in the blob store, under the account's retention class
+    // (free plan: 30 days, docs/retention.md), whose lifecycle rule expires them.
     const { services } = stack();
     const stored = await services.emails.get(id);
     expect(stored!.email.attachments).toEqual([
-      { filename: 'invoice.pdf', content_type: 'application/pdf', size: PDF.length, blob_key: `attachments/${id}/0` },
-      { filename: 'logo.png', content_type: 'image/png', size: PNG.length, content_id: 'logo@acme', blob_key: `attachments/${id}/1` },
+      { filename: 'invoice.pdf', content_type: 'application/pdf', size: PDF.length, blob_key: `retention/30d/attachments/${id}/0` },
+      { filename: 'logo.png', content_type: 'image/png', size: PNG.length, content_id: 'logo@acme', blob_key: `retention/30d/attachments/${id}/1` },
     ]);
-    expect((await services.blobs.get(`attachments/${id}/1`)).equals(PNG)).toBe(true);
+    expect((await services.blobs.get(`retention/30d/attachments/${id}/1`)).equals(PNG)).toBe(true);
   });
 
   it('delivers a 3 MB attachment intact without putting it in the email item', async () => {

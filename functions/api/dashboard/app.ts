@@ -7,7 +7,7 @@
  * pages share one library (./pages/) and one session.
  *
  * Its routes: `ANY /dashboard`, `ANY /dashboard/{proxy+}` (sign-in, sign-out, who am I: ./session-routes.ts;
- * the other areas' pages and the assets: ./pages/) and `ANY /api/{proxy+}` (the spec's /api/events and
+ * the team's doors and the invitation's accept page: ./team-routes.ts; the other areas' pages and the assets: ./pages/) and `ANY /api/{proxy+}` (the spec's /api/events and
  * /api/webhooks: ./api-routes.ts).
  */
 import type { Hono } from 'hono';
@@ -18,11 +18,15 @@ import { createSessionApi } from './api-routes';
 import { createDashboardPages } from './pages';
 import { SESSION_API_BASE } from './pages/doors';
 import { addSessionRoutes } from './session-routes';
+import { addTeamRoutes } from './team-routes';
+import { withInvitations } from './team-services';
 
 export function createDashboardApp(services: DashboardServices): Hono<ApiEnv> {
   const app = createDashboardFrame();
+  const team = withInvitations(services);
   addSessionRoutes(app, services);
-  app.route('/dashboard', createDashboardPages(services));
+  addTeamRoutes(app, team);
+  app.route('/dashboard', createDashboardPages(team));
   app.route(SESSION_API_BASE, createSessionApi(services));
   return app;
 }

@@ -77,7 +77,7 @@ export function addSessionRoutes(app: Hono<ApiEnv>, services: DashboardServices)
     clearSessionCookie(c);
     if (isForm(c)) return redirectTo(c, '/dashboard/sign-in', { kind: 'ok', text: 'Signed out.' });
     return c.json({ ok: true }, 200);
-  }, { before: [requireSession(services)] });
+  }, { before: [requireSession(services, { anyRole: true })] });
 
   route(dashboardOps.getSession, (c) => {
     const { user, session } = c.get('session');

@@ -27,6 +27,8 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../../domain/errors';
+import { isExpired } from '../../domain/accounts/retention';
+import { serviceClock } from '../clock';
 import { batchGetItems } from './batch-get';
 import type { Email } from '../../domain/emails/email';
 import { encodeCursor, type Page } from './cursor';
@@ -207,7 +209,8 @@ export class EmailListingRepository {
     const byId = new Map(read.map((item) => [String(item.id), item]));
     return entries.flatMap((entry) => {
       const item = entry.item ?? byId.get(entry.id);
-      return item ? [item] : [];
+      // An email past its retention is left out (DynamoDB's TTL deletes lazily: docs/retention.md).
+      return item && !isExpired(item, serviceClock.now()) ? [item] : [];
     });
   }
 }

@@ -4,6 +4,9 @@
  * read-then-write.
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isExpired, retentionTtl } from '../../domain/accounts/retention';
+import { serviceClock } from '../clock';
+import { retentionLookupFor } from './account-retention';
 import * as z from 'zod';
 import { emailSchema, type Email, type EmailBody } from '../../domain/emails/email';
 import { parseMailbox } from '../../domain/mail/address';
@@ -13,6 +16,9 @@ import type { IdempotencyRecord, IdempotencyStore } from './idempotency';
 import { decodeItem } from './decode';
 import { emailIndexShard } from './email-index-shard';
 import { keys } from './keys';
+import { writeAddressRefs } from './erasures';
+import { idempotencyKeyOf } from './idempotency';
+import { recipientsNamed } from '../../domain/privacy/named-addresses';
 import { deferredUsage, readShardCounts, releaseItems, reservedCounterSchema, reserveShardItems, type ReservedCounter } from './usage';
 import { cancelledConditionIndexes, isConditionFailure, transactWrite, updateIfCondition, withoutNullFields, type Table, type TransactItem } from './table';
 import { acceptedDueAt, DEFAULT_RECOVERY_BOUNDS, type RecoveryBounds } from '../../domain/reliability/bounds';
@@ -194,7 +200,30 @@ export class EmailRepository {
 
   /** Writes an email on its own (a refused send kept for the log; `internals`: what its outbox event needs). */
   async create(email: Email, body: StoredBody, internals: Pick<EmailInternals, 'suppressed_event'> = {}): Promise<void> {
-    await this.table.client.send(new PutCommand(this.emailPut(email, body, internals)));
+    const ttl = await this.ttlOf(email);
+    await Promise.all([this.table.client.send(new PutCommand(this.emailPut(email, body, { ...internals, ttl }))), this.writeAddressRefs(email, undefined, ttl)]);
+  }
+
+  /**
+   * The recipients' address references (./erasures.ts; docs/erasure.md): to the email, and to its
+   * idempotency record. Written beside the email, in parallel: one more write per recipient, no more round trips.
+   */
+  private async writeAddressRefs(email: Email, idempotency: AcceptRequest['idempotency'], ttl?: number): Promise<void> {
+    const recipients = recipientsNamed(email);
+    await Promise.all([
+      writeAddressRefs(this.table, email.account_id, recipients, 'email', keys.email(email.id), ttl ?? (await this.ttlOf(email))),
+      ...(idempotency ? [writeAddressRefs(this.table, email.account_id, recipients, 'idempotency_record', idempotencyKeyOf(idempotency.accountId, idempotency.key))] : []),
+    ]);
+  }
+
+  /**
+   * The email's `ttl` (docs/retention.md): its account's emails_days from its creation, or from its
+   * scheduled time when later (a scheduled email is kept its whole window after it is sent).
+   */
+  private async ttlOf(email: Pick<Email, 'account_id' | 'created_at' | 'scheduled_at'>): Promise<number> {
+    const days = await retentionLookupFor(this.table).daysFor(email.account_id, 'emails_days');
+    const from = email.scheduled_at && email.scheduled_at > email.created_at ? email.scheduled_at : email.created_at;
+    return retentionTtl(days, from);
   }
 
   /**
@@ -206,6 +235,11 @@ export class EmailRepository {
    * another send, so the loop ends; exactly the remaining places are granted under any concurrency.
    */
   async accept(request: AcceptRequest): Promise<AcceptOutcome> {
+    const [outcome] = await Promise.all([this.acceptEmail(request), this.writeAddressRefs(request.email, request.idempotency)]);
+    return outcome;
+  }
+
+  private async acceptEmail(request: AcceptRequest): Promise<AcceptOutcome> {
     const { email, capped, count } = request;
     const deferred = deferredUsage(email.account_id, request.uncapped, count);
     const deferredCounters: ReservedCounter[] = request.uncapped.map((r) => ({ scope: r.scope, period: r.period, periodValue: r.periodValue }));
@@ -216,6 +250,7 @@ export class EmailRepository {
       if (!plan) return limitReached(reservation, await readShardCounts(this.table, email.account_id, reservation));
       plans.push(plan);
     }
+    const ttl = await this.ttlOf(email);
     for (let attempt = 1; ; attempt++) {
       const reserved: ReservedCounter[] = capped.map((r, i) => ({ scope: r.scope, period: r.period, periodValue: r.periodValue, parts: plans[i] }));
       const internals: EmailInternals = {
@@ -224,7 +259,7 @@ export class EmailRepository {
         // every later write of the email is sized on the whole item (1 write unit per KB).
         ...(email.status === 'scheduled' && (reserved.length || deferred) ? { usage_reserved: { entries: [...reserved, ...deferredCounters], count } } : {}),
       };
-      const put = this.emailPut(email, request.body, { ...internals, ...(deferred ? { usage_deferred: deferred } : {}), ...(request.mime ? { mime_blob_key: request.mime.blobKey } : {}) });
+      const put = this.emailPut(email, request.body, { ...internals, ttl, ...(deferred ? { usage_deferred: deferred } : {}), ...(request.mime ? { mime_blob_key: request.mime.blobKey } : {}) });
       const reservationItems = capped.map((reservation, i) => reserveShardItems(this.table, email.account_id, reservation, plans[i]!));
       const idempotency = request.idempotency;
       const idempotencyItem = idempotency ? this.idempotencyStore!.putItem(idempotency.accountId, idempotency.key, idempotency.record, idempotency.now) : undefined;
@@ -267,7 +302,8 @@ export class EmailRepository {
     const result = await this.table.client.send(
       new GetCommand({ TableName: this.table.name, Key: keys.email(emailId), ConsistentRead: true }),
     );
-    return result.Item ? toStoredEmail(result.Item) : null;
+    // Past its retention: absent, as it soon will be (DynamoDB's TTL deletes within days).
+    return result.Item && !isExpired(result.Item, serviceClock.now()) ? toStoredEmail(result.Item) : null;
   }
 
   /**

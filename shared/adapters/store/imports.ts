@@ -18,8 +18,11 @@ import type { ImportHead, ImportProgress, ImportTotals } from '../../domain/impo
 import type { ImportStatus, ReportPart } from '../../domain/imports/report';
 import type { Page } from './cursor';
 import { keys } from './keys';
-import { queryGsi1NewestFirst, type PageRequest } from './paginate';
-import { cancelledConditionIndexes, isConditionFailure, isWriteConflict, itemOfRefusedWrite, queryAllWithPrefix, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
+import { queryPage, type PageRequest } from './paginate';
+import { retentionTtl } from '../../domain/accounts/retention';
+import { serviceClock } from '../clock';
+import { retentionLookupFor } from './account-retention';
+import { cancelledConditionIndexes, isConditionFailure, isWriteConflict, itemOfRefusedWrite, queryAllWithPrefix, transactWrite, updateIfCondition, withoutKeys, type Table, unexpiredFilter } from './table';
 
 /** How long a dry run's state lives (its continuations must come within this). */
 export const DRY_RUN_TTL_SECONDS = 3600;
@@ -55,8 +58,10 @@ function live(item: Record<string, any> | null | undefined, nowMs: number): Reco
 export class ImportRepository {
   constructor(private readonly table: Table) {}
 
-  private ttlOf(head: Pick<ImportHead, 'dry_run' | 'created_at'>): Record<string, number> {
-    return head.dry_run ? { ttl: Math.floor(Date.parse(head.created_at) / 1000) + DRY_RUN_TTL_SECONDS } : {};
+  /** A dry run's hour, else the account's imports_days from the import's creation (docs/retention.md); the parts share the head's. */
+  private async ttlOf(head: Pick<ImportHead, 'account_id' | 'dry_run' | 'created_at'>): Promise<Record<string, number>> {
+    if (head.dry_run) return { ttl: Math.floor(Date.parse(head.created_at) / 1000) + DRY_RUN_TTL_SECONDS };
+    return { ttl: retentionTtl(await retentionLookupFor(this.table).daysFor(head.account_id, 'imports_days'), head.created_at) };
   }
 
   /** A new import, claimed by the request that creates it until `leaseUntilMs`. */
@@ -70,7 +75,7 @@ export class ImportRepository {
           type: 'migration',
           ...head,
           lease_until: leaseUntilMs,
-          ...this.ttlOf(head),
+          ...(await this.ttlOf(head)),
         },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
@@ -145,7 +150,7 @@ export class ImportRepository {
         {
           Put: {
             TableName: this.table.name,
-            Item: { PK: key.PK, SK: partSk(head.parts), type: 'migration_part', part: update.part, ...this.ttlOf(head) },
+            Item: { PK: key.PK, SK: partSk(head.parts), type: 'migration_part', part: update.part, ...(await this.ttlOf(head)) },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
@@ -223,7 +228,23 @@ export class ImportRepository {
   }
 
   /** Kept imports (not dry runs), newest first. */
-  list(accountId: string, page: PageRequest): Promise<Page<ImportHead>> {
-    return queryGsi1NewestFirst(this.table, keys.migrationsByAccount(accountId), page, headFrom);
+  list(accountId: string, page: PageRequest, nowMs: number = serviceClock.now().getTime()): Promise<Page<ImportHead>> {
+    // Those past their retention are left out (DynamoDB's TTL deletes lazily: docs/retention.md).
+    const partition = keys.migrationsByAccount(accountId);
+    const unexpired = unexpiredFilter(nowMs);
+    return queryPage(
+      this.table,
+      {
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ...unexpired,
+        ExpressionAttributeValues: { ':pk': partition, ...unexpired.ExpressionAttributeValues },
+        ScanIndexForward: false,
+      },
+      page,
+      { GSI1PK: partition },
+      (item) => ({ PK: item.PK, SK: item.SK, GSI1PK: item.GSI1PK, GSI1SK: item.GSI1SK }),
+      headFrom,
+    );
   }
 }

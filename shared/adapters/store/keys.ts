@@ -42,6 +42,11 @@
  *   Import report part PK MIGRATION#<acc>#<mig>  SK PART#<n>  (one stretch of work each; merged in order)
  *   DNS host credentials PK ACCOUNT#<acc>        SK DNSPROVIDER#<route53|cloudflare>  (sealed; DNS apply)
  *   Opt-outs listing   GSI1PK ACCOUNT#<acc>[#TENANT#<t>]#OPTOUTS#<category>#<shard>  GSI1SK <cop id>  (GET /suppressions?category=, newest first)
+ *   Address reference  PK ADDRESSREF#<acc>#<address hash>  SK <KIND>#<target id>  (what names an address: erasure's index; TTL of its target)
+ *   Erased address     PK ERASED#<acc>#<address hash>  SK ERASED     (an erased address's suppressions and opt-outs, by hash: docs/erasure.md)
+ *   Erasure            PK ERASURE#<acc>#<era>    SK ERASURE              (POST /privacy/erasures: its progress and counts, never the address)
+ *   Export head        PK EXPORT#<acc>#<exp>  SK HEAD  GSI1PK ACCOUNT#<acc>#EXPORTS  GSI1SK <exp>  (POST /exports; TTL: 7 days; ./exports.ts)
+ *   Export slot        PK EXPORT#<acc>#RUNNING  SK RUNNING  (the account's one running export, taken by a conditional put)
  */
 /** A user-chosen value inside a key (tenant ids): '%' and '#' escaped so it cannot end its segment early. */
 export function keyPart(value: string): string {
@@ -184,6 +189,17 @@ export const keys = {
   /** Stored DNS host credentials (DNS apply; docs/domains.md): one per account and host, the secret sealed. */
   dnsProvider: (accountId: string, provider: string) => ({ PK: `ACCOUNT#${accountId}`, SK: `DNSPROVIDER#${provider}` }),
   dnsProviderPrefix: (accountId: string) => ({ PK: `ACCOUNT#${accountId}`, SKPrefix: 'DNSPROVIDER#' }),
+  /**
+   * What names an address (docs/erasure.md): one small item per (address, email / received email / webhook
+   * delivery / idempotency record) naming it, in the address's own partition, keyed by the hash of the account
+   * and address (shared/domain/privacy/address-hash.ts): an erasure finds everything by one Query, no Scan.
+   */
+  addressRef: (accountId: string, addressHash: string, target: string) => ({ PK: `ADDRESSREF#${accountId}#${addressHash}`, SK: target }),
+  addressRefs: (accountId: string, addressHash: string) => `ADDRESSREF#${accountId}#${addressHash}`,
+  /** An erased address's suppressions and category opt-outs, kept by hash only (read on the send path). */
+  erasedAddress: (accountId: string, addressHash: string) => ({ PK: `ERASED#${accountId}#${addressHash}`, SK: 'ERASED' }),
+  /** An erasure (POST /privacy/erasures), keyed by its account and id: another account's id is not found. */
+  erasure: (accountId: string, erasureId: string) => ({ PK: `ERASURE#${accountId}#${erasureId}`, SK: 'ERASURE' }),
   /** An attachment upload (POST /attachments). Keyed by account and id: a foreign id is simply not found. */
   attachmentUpload: (accountId: string, attachmentId: string) => ({ PK: `UPLOAD#${accountId}#${attachmentId}`, SK: 'UPLOAD' }),
   /*

@@ -7,11 +7,16 @@
  * lower-cased copies kept for them (`search_to`: the To, Cc and envelope addresses; `from_address`).
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { isExpired, retentionTtl } from '../../domain/accounts/retention';
 import { ulid } from '../../domain/ids';
+import { serviceClock } from '../clock';
+import { retentionLookupFor } from './account-retention';
 import { receivedEmailSchema, type ReceivedEmail } from '../../domain/inbound/received-email';
 import type { Page } from './cursor';
 import { decodeItem } from './decode';
 import { keys } from './keys';
+import { writeAddressRefs } from './erasures';
+import { addressesIn } from '../../domain/privacy/named-addresses';
 import { queryPage, type PageRequest } from './paginate';
 import { isConditionFailure, type Table } from './table';
 
@@ -54,7 +59,12 @@ export class ReceivedEmailRepository {
 
   async create(email: ReceivedEmail): Promise<CreateReceivedOutcome> {
     const searchTo = [...new Set([...email.to, ...email.cc, ...email.rcpt_to].map(bareAddress))];
+    // Kept the account's received_emails_days from its receipt (docs/retention.md).
+    const ttl = retentionTtl(await retentionLookupFor(this.table).daysFor(email.account_id, 'received_emails_days'), email.received_at);
+    // The sender's address reference (./erasures.ts; docs/erasure.md), written beside the record.
+    const senderRef = writeAddressRefs(this.table, email.account_id, addressesIn([email.from]), 'received_email', keys.receivedEmail(email.id), ttl);
     try {
+      await senderRef;
       await this.table.client.send(
         new PutCommand({
           TableName: this.table.name,
@@ -66,6 +76,7 @@ export class ReceivedEmailRepository {
             ...email,
             search_to: searchTo,
             from_address: bareAddress(email.from),
+            ttl,
           },
           ConditionExpression: 'attribute_not_exists(PK)',
         }),
@@ -80,15 +91,16 @@ export class ReceivedEmailRepository {
   /** The account's received email, or null (another account's id is not found). */
   async get(accountId: string, emailId: string): Promise<ReceivedEmail | null> {
     const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.receivedEmail(emailId) }));
-    if (!result.Item || result.Item.account_id !== accountId) return null;
+    if (!result.Item || result.Item.account_id !== accountId || isExpired(result.Item, serviceClock.now())) return null;
     return toReceivedEmail(result.Item);
   }
 
   /** One page of the account's received emails, newest first; eventually consistent (GSI1). */
   list(accountId: string, page: PageRequest, filters: ReceivedListFilters = {}): Promise<Page<ReceivedEmail>> {
     const partition = keys.receivedByAccount(accountId);
-    const values: Record<string, unknown> = { ':pk': partition };
-    const conditions: string[] = [];
+    // Past their retention: left out (DynamoDB's TTL deletes lazily: docs/retention.md).
+    const values: Record<string, unknown> = { ':pk': partition, ':now_seconds': Math.floor(serviceClock.now().getTime() / 1000) };
+    const conditions: string[] = ['(attribute_not_exists(#ttl) OR #ttl > :now_seconds)'];
     let keyCondition = 'GSI1PK = :pk';
     if (filters.since) {
       // The smallest id of that millisecond: ids are `inb_<ulid>`, the first 10 characters its time.
@@ -109,7 +121,8 @@ export class ReceivedEmailRepository {
         IndexName: 'GSI1',
         KeyConditionExpression: keyCondition,
         ExpressionAttributeValues: values,
-        ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        FilterExpression: conditions.join(' AND '),
         ScanIndexForward: false,
       },
       page,

@@ -2,7 +2,8 @@
  * Everything a send must know before it writes, read in ONE strongly consistent BatchGetItem: the API
  * key (when the caller is not resolved yet), the account, the sender
  * domain's claim item (its owner and status), the recipients' suppressions and category opt-outs, and
- * the idempotency record, and the tenant the send names or is expected to be for (its item by
+ * an erased address's suppressions and opt-outs kept by hash (./erasures.ts: one more key per recipient in
+ * the same batch; docs/erasure.md), the idempotency record, and the tenant the send names or is expected to be for (its item by
  * external_id, and the id alias when it is named by an id). The send core (shared/usecases/send)
  * decides; this only reads. The key, the account, the claim and the tenant items may come from the
  * SendContextCache instead, as read at most its ttlMs ago (1 s on AWS): a key revoked or a domain deleted
@@ -14,6 +15,7 @@ import type { OptOutCategory } from '../../domain/suppressions/reasons';
 import { toAccount } from './accounts';
 import { toApiKeyLookup, type ApiKeyLookup } from './api-keys';
 import { batchGetItems } from './batch-get';
+import { erasedAddressKey, erasedOptOutMatches, erasedSuppressionMatches } from './erasures';
 import { toSenderDomain, type SenderDomain } from './domains';
 import { toIdempotencyRecord, type IdempotencyRecord, idempotencyKeyOf } from './idempotency';
 import { keys } from './keys';
@@ -96,6 +98,8 @@ export class SendContextReader {
         ask(keys.categoryOptOut(accountId, address, null, query.optOutCategory), 'optout', address);
         if (tenantId !== null) ask(keys.categoryOptOut(accountId, address, tenantId, query.optOutCategory), 'optout', address);
       }
+      // An erased address's lists, kept by hash: one key covers both lists and every category.
+      if (!clear.has(address) || query.optOutCategory) ask(erasedAddressKey(accountId, address), 'erased', address);
     }
     const idempotencyKey = query.idempotencyKey === undefined ? undefined : idempotencyKeyOf(accountId, query.idempotencyKey);
     if (idempotencyKey) ask(idempotencyKey, 'idempotency');
@@ -133,6 +137,10 @@ export class SendContextReader {
       else if (what.kind === 'domain') context.domain = toSenderDomain(item);
       else if (what.kind === 'suppression') suppressed.add(what.address!);
       else if (what.kind === 'optout') optedOut.add(what.address!);
+      else if (what.kind === 'erased') {
+        if (!clear.has(what.address!) && erasedSuppressionMatches(item, tenantId)) suppressed.add(what.address!);
+        if (query.optOutCategory && erasedOptOutMatches(item, tenantId, query.optOutCategory)) optedOut.add(what.address!);
+      }
       else if (what.kind === 'idempotency') context.idempotency = toIdempotencyRecord(item, query.now);
       else if (what.kind === 'tenant') context.tenants.push(toStoredTenant(item));
       else if (what.kind === 'tenant_alias') context.tenantAliases.push(toTenantAlias(item));

@@ -14,6 +14,7 @@ import { keys } from './keys';
 import { queryPage, type PageRequest } from './paginate';
 import { isConditionFailure, itemOfRefusedWrite, type Table } from './table';
 import { batchGetItems } from './batch-get';
+import { erasedAddressKey, erasedSuppressionMatches } from './erasures';
 
 /** Adds of one multi-address request in flight at once. */
 const ADD_CONCURRENCY = 16;
@@ -167,7 +168,7 @@ export class SuppressionRepository {
    * The send path's check: which of `emails` must not be sent to, looking at the account-wide list and,
    * for a tenant's email, the tenant's list too. Returns the given addresses (as given, without
    * duplicates) whose normalised form is suppressed. Strongly consistent: an address suppressed a
-   * moment ago is not mailed.
+   * moment ago is not mailed. An erased address's lists are kept by hash (./erasures.ts): read in the same batch.
    */
   async findSuppressed(accountId: string, tenantId: string | null, emails: readonly string[]): Promise<string[]> {
     if (emails.length === 0) return [];
@@ -175,9 +176,17 @@ export class SuppressionRepository {
     const itemKeys = normalised.flatMap((email) => [
       keys.suppression(accountId, email, null),
       ...(tenantId === null ? [] : [keys.suppression(accountId, email, tenantId)]),
+      erasedAddressKey(accountId, email),
     ]);
-    const items = await batchGetItems(this.table, itemKeys, { consistentRead: true, projection: ['email'] });
-    const suppressed = new Set(items.map((item) => item.email as string));
+    const erased = new Map(normalised.map((email) => [erasedAddressKey(accountId, email).PK, email]));
+    const items = await batchGetItems(this.table, itemKeys, { consistentRead: true, projection: ['PK', 'email', 'lists'] });
+    const suppressed = new Set(
+      items.flatMap((item) => {
+        const erasedEmail = erased.get(item.PK as string);
+        if (erasedEmail === undefined) return [item.email as string];
+        return erasedSuppressionMatches(item, tenantId) ? [erasedEmail] : [];
+      }),
+    );
     return [...new Set(emails)].filter((email) => suppressed.has(normaliseEmail(email)));
   }
 }

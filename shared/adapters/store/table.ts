@@ -49,6 +49,18 @@ export function isTransactionConflict(error: unknown): boolean {
   return reasons.some((reason) => reason.Code === 'TransactionConflict') && !reasons.some((reason) => reason.Code === 'ConditionalCheckFailed');
 }
 
+/**
+ * A Query's filter that leaves out items past their `ttl` (DynamoDB's TTL deletes lazily, days after:
+ * docs/retention.md), with its names and values to merge into the Query's.
+ */
+export function unexpiredFilter(nowMs: number): { FilterExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, number> } {
+  return {
+    FilterExpression: 'attribute_not_exists(#ttl) OR #ttl > :now_seconds',
+    ExpressionAttributeNames: { '#ttl': 'ttl' },
+    ExpressionAttributeValues: { ':now_seconds': Math.floor(nowMs / 1000) },
+  };
+}
+
 /** Strips key attributes before an item leaves the store. */
 export function withoutKeys<T extends Record<string, unknown>>(item: T): Omit<T, 'PK' | 'SK' | 'GSI1PK' | 'GSI1SK' | 'GSI2PK' | 'GSI2SK' | 'GSI3PK' | 'GSI3SK' | 'GSI4PK' | 'GSI4SK' | 'GSI5PK' | 'GSI5SK' | 'ttl'> {
   const { PK, SK, GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK, GSI4PK, GSI4SK, GSI5PK, GSI5SK, ttl, ...rest } = item;

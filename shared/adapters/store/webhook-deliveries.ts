@@ -12,9 +12,14 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DELIVERY_RETENTION_DAYS, eventUlidOf, webhookDeliverySchema, type DeliveryAttempt, type DeliveryStatus, type WebhookDelivery } from '../../domain/webhooks/delivery';
 import { decodeItem } from './decode';
 import { keys } from './keys';
-import { queryGsi1NewestFirst, type PageRequest } from './paginate';
+import { writeAddressRefs } from './erasures';
+import { addressesOfEventPayload } from '../../domain/privacy/named-addresses';
+import { queryPage, type PageRequest } from './paginate';
+import { isExpired } from '../../domain/accounts/retention';
+import { serviceClock } from '../clock';
+import { retentionLookupFor } from './account-retention';
 import type { Page } from './cursor';
-import { isConditionFailure, type Table } from './table';
+import { isConditionFailure, type Table, unexpiredFilter } from './table';
 import { DEFAULT_RECOVERY_BOUNDS, pendingDeliveryDueAt, type RecoveryBounds } from '../../domain/reliability/bounds';
 import { dueAttributes, REMOVE_DUE, setDue } from './due-index';
 
@@ -23,10 +28,18 @@ export const deliveryDueId = (webhookId: string, eventUlid: string) => `${webhoo
 
 const RETENTION_SECONDS = DELIVERY_RETENTION_DAYS * 24 * 60 * 60;
 
-/** Epoch seconds at which an item last changed at `at` (ISO) expires. */
-export function deliveryTtl(at: string): number {
-  return Math.floor(Date.parse(at) / 1000) + RETENTION_SECONDS;
+/** Epoch seconds at which an item last changed at `at` (ISO) expires, kept `retentionSeconds` (DELIVERY_RETENTION_DAYS by default). */
+export function deliveryTtl(at: string, retentionSeconds = RETENTION_SECONDS): number {
+  return Math.floor(Date.parse(at) / 1000) + retentionSeconds;
 }
+
+/**
+ * The account's retention (webhook_deliveries_days: docs/retention.md) is kept on the item at its creation
+ * (`retention_seconds`), so each later change sets its ttl from the change's time without reading the
+ * account: `ttl = retention_seconds + <the change's epoch seconds>` (items older than this: 30 days).
+ */
+const TTL_FROM_CHANGE = '#ttl = if_not_exists(#retention, :default_retention) + :changed_at';
+const ttlFromChange = (at: string) => ({ ':default_retention': RETENTION_SECONDS, ':changed_at': Math.floor(Date.parse(at) / 1000) });
 
 /** A delivery without `attempts` or `next_attempt_at` (none made yet) reads with none and null (the schema's defaults). */
 function toDelivery(item: Record<string, unknown>): WebhookDelivery {
@@ -53,6 +66,11 @@ export class WebhookDeliveryRepository {
   async create(delivery: WebhookDelivery): Promise<boolean> {
     const ulid = eventUlidOf(delivery.id);
     if (ulid === null) throw new Error(`Not a delivery id: ${delivery.id}`);
+    const retentionSeconds = (await retentionLookupFor(this.table).daysFor(delivery.account_id, 'webhook_deliveries_days')) * 24 * 60 * 60;
+    // The address references of the people its event names (./erasures.ts; docs/erasure.md). The item's ttl
+    // moves with each attempt, so the references keep the retention from now plus a day of retries.
+    const refTtl = deliveryTtl(delivery.updated_at, retentionSeconds + 24 * 60 * 60);
+    await writeAddressRefs(this.table, delivery.account_id, addressesOfEventPayload(delivery.event_type, delivery.payload), 'webhook_delivery', keys.webhookDelivery(delivery.webhook_id, ulid), refTtl);
     try {
       await this.table.client.send(
         new PutCommand({
@@ -65,7 +83,8 @@ export class WebhookDeliveryRepository {
             ...delivery,
             // Pending: in the due index until it succeeds, fails or is cancelled (the reconciler re-drives it).
             ...dueAttributes('DELIVERY', deliveryDueId(delivery.webhook_id, ulid), pendingDeliveryDueAt(this.bounds, delivery.next_attempt_at, Date.now())),
-            ttl: deliveryTtl(delivery.updated_at),
+            retention_seconds: retentionSeconds,
+            ttl: deliveryTtl(delivery.updated_at, retentionSeconds),
           },
           ConditionExpression: 'attribute_not_exists(PK)',
         }),
@@ -82,7 +101,8 @@ export class WebhookDeliveryRepository {
     const key = this.key(webhookId, deliveryId);
     if (!key) return null;
     const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }));
-    return result.Item ? toDelivery(result.Item) : null;
+    // Past its retention: absent (DynamoDB's TTL deletes lazily).
+    return result.Item && !isExpired(result.Item, serviceClock.now()) ? toDelivery(result.Item) : null;
   }
 
   /**
@@ -93,10 +113,10 @@ export class WebhookDeliveryRepository {
   async recordAttempt(webhookId: string, deliveryId: string, attempt: DeliveryAttempt, next: { status: DeliveryStatus; nextAttemptAt: string | null }): Promise<boolean> {
     const due = next.status === 'pending' ? this.pendingDue(webhookId, deliveryId, next.nextAttemptAt) : null;
     return this.conditionalUpdate(webhookId, deliveryId, {
-      UpdateExpression: `SET attempts = list_append(if_not_exists(attempts, :empty), :attempt), #status = :status, next_attempt_at = :next, updated_at = :at, #ttl = :ttl${due ? `, ${due.set}` : ` REMOVE ${REMOVE_DUE}`}`,
+      UpdateExpression: `SET attempts = list_append(if_not_exists(attempts, :empty), :attempt), #status = :status, next_attempt_at = :next, updated_at = :at, ${TTL_FROM_CHANGE}${due ? `, ${due.set}` : ` REMOVE ${REMOVE_DUE}`}`,
       // Exactly once per attempt number: a redelivered queue message cannot log the same attempt twice.
       ConditionExpression: '#status = :pending AND size(attempts) = :previous',
-      ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
+      ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl', '#retention': 'retention_seconds' },
       ExpressionAttributeValues: {
         ':empty': [],
         ':previous': attempt.attempt - 1,
@@ -104,7 +124,7 @@ export class WebhookDeliveryRepository {
         ':status': next.status,
         ':next': next.nextAttemptAt,
         ':at': attempt.at,
-        ':ttl': deliveryTtl(attempt.at),
+        ...ttlFromChange(attempt.at),
         ':pending': 'pending',
         ...due?.values,
       },
@@ -114,10 +134,10 @@ export class WebhookDeliveryRepository {
   /** pending -> cancelled (the endpoint was deleted or disabled); false when it was not pending. */
   async cancel(webhookId: string, deliveryId: string, now: string): Promise<boolean> {
     return this.conditionalUpdate(webhookId, deliveryId, {
-      UpdateExpression: `SET #status = :cancelled, next_attempt_at = :null, updated_at = :now, #ttl = :ttl REMOVE ${REMOVE_DUE}`,
+      UpdateExpression: `SET #status = :cancelled, next_attempt_at = :null, updated_at = :now, ${TTL_FROM_CHANGE} REMOVE ${REMOVE_DUE}`,
       ConditionExpression: '#status = :pending',
-      ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
-      ExpressionAttributeValues: { ':cancelled': 'cancelled', ':null': null, ':now': now, ':ttl': deliveryTtl(now), ':pending': 'pending' },
+      ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl', '#retention': 'retention_seconds' },
+      ExpressionAttributeValues: { ':cancelled': 'cancelled', ':null': null, ':now': now, ...ttlFromChange(now), ':pending': 'pending' },
     });
   }
 
@@ -136,10 +156,10 @@ export class WebhookDeliveryRepository {
           TableName: this.table.name,
           Key: key,
           // retry_base: the replay's retries are counted from the attempts made so far (kept for re-drives).
-          UpdateExpression: `SET #status = :pending, next_attempt_at = :now, updated_at = :now, #ttl = :ttl, retry_base = :count, ${due.set}`,
+          UpdateExpression: `SET #status = :pending, next_attempt_at = :now, updated_at = :now, ${TTL_FROM_CHANGE}, retry_base = :count, ${due.set}`,
           ConditionExpression: '#status IN (:failed, :cancelled) AND size(attempts) = :count',
-          ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':pending': 'pending', ':now': now, ':ttl': deliveryTtl(now), ':failed': 'failed', ':cancelled': 'cancelled', ':count': attemptCount, ...due.values },
+          ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl', '#retention': 'retention_seconds' },
+          ExpressionAttributeValues: { ':pending': 'pending', ':now': now, ...ttlFromChange(now), ':failed': 'failed', ':cancelled': 'cancelled', ':count': attemptCount, ...due.values },
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -186,7 +206,23 @@ export class WebhookDeliveryRepository {
 
   /** One page of the endpoint's deliveries, newest first (by event time). */
   list(webhookId: string, page: PageRequest): Promise<Page<WebhookDelivery>> {
-    return queryGsi1NewestFirst(this.table, keys.deliveriesByWebhook(webhookId), page, toDelivery);
+    // Those past their retention are left out (DynamoDB's TTL deletes lazily: docs/retention.md).
+    const partition = keys.deliveriesByWebhook(webhookId);
+    const unexpired = unexpiredFilter(serviceClock.now().getTime());
+    return queryPage(
+      this.table,
+      {
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ...unexpired,
+        ExpressionAttributeValues: { ':pk': partition, ...unexpired.ExpressionAttributeValues },
+        ScanIndexForward: false,
+      },
+      page,
+      { GSI1PK: partition },
+      (item) => ({ PK: item.PK, SK: item.SK, GSI1PK: item.GSI1PK, GSI1SK: item.GSI1SK }),
+      toDelivery,
+    );
   }
 
   private async conditionalUpdate(

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { PLAN_NAMES } from './plans';
+import { storedRetentionSchema } from './retention';
 
 /**
  * An account (a team): the owner of keys, domains, emails. The schema of its stored item (the store
@@ -11,6 +12,8 @@ export const accountSchema = z.object({
   plan: z.enum(PLAN_NAMES),
   payment_method: z.boolean(),
   tenants_enabled: z.boolean(),
+  /** The retention it chose, by kind (absent: its plan's default; shared/domain/accounts/retention.ts). */
+  retention: storedRetentionSchema.optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -1,12 +1,12 @@
 /**
  * A dashboard user (docs/dashboard.md): a person who signs in to the web dashboard with an email address
- * and a password. Belongs to one account, with the role `owner` (the only role for now: the account's
- * full access). The email is unique per deployment (the store's key), normalised (trimmed, lower-cased).
+ * and a password. Belongs to one account, with a role (./roles.ts: owner, admin, developer, viewer).
+ * The email is unique per deployment (the store's key), normalised (trimmed, lower-cased).
  */
 import * as z from 'zod';
+import { DASHBOARD_ROLES } from './roles';
 
-export const DASHBOARD_ROLES = ['owner'] as const;
-export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
+export { DASHBOARD_ROLES, type DashboardRole } from './roles';
 
 /** The schema of the stored user (the store decodes with it: shared/adapters/store/dashboard-users.ts), the single source of the type. */
 export const dashboardUserSchema = z.object({

@@ -48,6 +48,8 @@ export interface ResolveAttachmentsOptions {
    * credential may reference only its tenant's uploads, as it may only see them (assertVisible).
    */
   limitedTenant?: string | null;
+  /** The account's retention class's key prefix (`retention/30d/`: docs/retention.md); the S3 lifecycle rule of that prefix expires the bytes. */
+  keyPrefix?: string;
 }
 
 type FieldProblem = { field: string; message: string };
@@ -153,7 +155,7 @@ export async function resolveAttachments(
 
   return Promise.all(
     attachments.map(async (attachment, index): Promise<EmailAttachment> => {
-      const blobKey = attachmentBlobKey(emailId, index);
+      const blobKey = `${options.keyPrefix ?? ''}${attachmentBlobKey(emailId, index)}`;
       const check = checks[index];
       if (check && 'ok' in check) {
         const { reference, upload, object } = check.ok;

@@ -32,7 +32,11 @@ export interface ActiveSession {
   principal: Principal;
 }
 
-/** A dashboard user acts with the account's full access (role owner), account-wide (no tenant). */
+/**
+ * A dashboard user acts with the account's full access, account-wide (no tenant): what its role may not do
+ * is refused at the door, before any use case runs (shared/doors/http/middleware/session.ts, the role table
+ * shared/domain/dashboard/roles.ts), and members by the team use cases (./team.ts).
+ */
 export function sessionPrincipal(account: Account, user: DashboardUser): Principal {
   return { account, credential: { kind: 'session', id: user.id, scopes: ['full'], tenant: null, allowed_domains: null } };
 }

@@ -7,6 +7,7 @@
  * and publishes email.scheduled for a scheduled one (the outbox: shared/usecases/delivery/relay-outbox.ts).
  */
 import { usageReservations } from '../../domain/accounts/limits';
+import { effectiveRetention, objectRetentionDays, retentionKeyPrefix } from '../../domain/accounts/retention';
 import type { Email } from '../../domain/emails/email';
 import { AppError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
 import { dailyRampLimitError, parseTenantScope, tenantReservations } from '../../domain/tenants/limits';
@@ -45,7 +46,10 @@ export async function acceptEmail(deps: SendDeps, facts: ResolvedSendContext, { 
   };
   let outcome: AcceptOutcome;
   try {
-    const content = await storeContent(deps, { accountId: principal.account.id, limitedTenant: limitedTenantOf(principal) }, email.id, facts.request, options.mime);
+    // Bodies and attachments under the account's retention class (docs/retention.md): a scheduled email's wait included.
+    const keepDays = effectiveRetention(principal.account.plan, principal.account.retention).emails_days;
+    const keyPrefix = retentionKeyPrefix(objectRetentionDays(keepDays, at ?? now, now));
+    const content = await storeContent(deps, { accountId: principal.account.id, limitedTenant: limitedTenantOf(principal), keyPrefix }, email.id, facts.request, options.mime);
     if (content.attachments) email.attachments = content.attachments;
     const { idempotency } = options;
     outcome = await deps.emails.accept({

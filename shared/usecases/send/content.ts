@@ -24,10 +24,14 @@ import { attachmentsOfMessage } from './message-attachments';
  */
 export const INLINE_BODY_LIMIT = 2 * 1024;
 
-export async function storeBody(blobs: BlobStore, emailId: string, body: EmailBody): Promise<StoredBody> {
+/**
+ * `keyPrefix`: the account's retention class (`retention/30d/`: shared/domain/accounts/retention.ts), whose
+ * S3 lifecycle rule expires the object; the key is kept in the record, so readers need not know it.
+ */
+export async function storeBody(blobs: BlobStore, emailId: string, body: EmailBody, keyPrefix = ''): Promise<StoredBody> {
   const json = JSON.stringify(body);
   if (Buffer.byteLength(json, 'utf8') <= INLINE_BODY_LIMIT) return { inline: body };
-  const blobKey = `bodies/${emailId}.json`;
+  const blobKey = `${keyPrefix}bodies/${emailId}.json`;
   await blobs.put(blobKey, json, 'application/json');
   return { blobKey };
 }
@@ -48,7 +52,7 @@ export const mimeBlobKey = (emailId: string) => `raw/${emailId}.eml`;
  */
 export async function storeContent(
   deps: { blobs: BlobStore; attachmentUploads?: Pick<AttachmentUploadRepository, 'get'>; clock?: Clock },
-  { accountId, limitedTenant }: { accountId: string; limitedTenant: string | null },
+  { accountId, limitedTenant, keyPrefix = '' }: { accountId: string; limitedTenant: string | null; /** The retention class's key prefix (docs/retention.md). */ keyPrefix?: string },
   emailId: string,
   request: SendRequest,
   mime?: { raw: Buffer },
@@ -56,16 +60,16 @@ export async function storeContent(
   if (mime) {
     // The message is the content: its body and parts travel in it, byte for byte; the record lists its
     // attachments as an API send's lists them (./message-attachments.ts).
-    const blobKey = mimeBlobKey(emailId);
+    const blobKey = `${keyPrefix}${mimeBlobKey(emailId)}`;
     const attachments = attachmentsOfMessage(mime.raw);
     await deps.blobs.put(blobKey, mime.raw, 'message/rfc822');
     return { body: { inline: {} }, mime: { blobKey }, ...(attachments.length ? { attachments } : {}) };
   }
   const bodyBytes = Buffer.byteLength(request.html ?? '', 'utf8') + Buffer.byteLength(request.text ?? '', 'utf8');
   const [body, attachments] = await Promise.all([
-    storeBody(deps.blobs, emailId, { html: request.html, text: request.text }),
+    storeBody(deps.blobs, emailId, { html: request.html, text: request.text }, keyPrefix),
     request.attachments?.length
-      ? resolveAttachments({ blobs: deps.blobs, uploads: deps.attachmentUploads, clock: deps.clock }, accountId, emailId, request.attachments, { bodyBytes, limitedTenant })
+      ? resolveAttachments({ blobs: deps.blobs, uploads: deps.attachmentUploads, clock: deps.clock }, accountId, emailId, request.attachments, { bodyBytes, limitedTenant, keyPrefix })
       : Promise.resolve(undefined),
   ]);
   return attachments ? { body, attachments } : { body };

@@ -4,12 +4,14 @@
  * to (infra/definitions.ts), its scopes are its route's requireScope, and its rate limit the route's.
  */
 import type { Hono } from 'hono';
+import { createAccountApp } from '../../../functions/api/account/app';
 import { createApiKeysApp } from '../../../functions/api/api-keys/app';
 import { createAttachmentsApp } from '../../../functions/api/attachments/app';
 import { createAutomationsApp } from '../../../functions/api/automations/app';
 import { createCompatApp } from '../../../functions/api/compat/app';
 import { createDashboardDomainsApp } from '../../../functions/api/dashboard-domains/app';
 import { createDashboardEmailsApp } from '../../../functions/api/dashboard-emails/app';
+import { createDashboardInvitationsApp } from '../../../functions/api/dashboard-invitations/app';
 import { createDashboardApp } from '../../../functions/api/dashboard/app';
 import { createDomainsApp } from '../../../functions/api/domains/app';
 import { createEmailsApp } from '../../../functions/api/emails/app';
@@ -29,6 +31,7 @@ import { compileRoutes, matchRoute } from '../../../localstack/cloud/routes';
 import { loadConfig } from '../../../shared/config/config';
 import { buildOpenApiDocument } from '../../../shared/doors/openapi/document';
 import { OPERATIONS } from '../../../shared/doors/openapi/operations';
+import { dashboardOps } from '../../../shared/doors/openapi/operations/dashboard';
 import { buildServices } from '../../../shared/services';
 
 // Constructing the apps makes no network call: the clients only connect on first use.
@@ -54,8 +57,10 @@ const APPS: Record<string, () => Hono<any>> = {
   dashboard: () => createDashboardApp(services),
   'dashboard-emails': () => createDashboardEmailsApp(services),
   'dashboard-domains': () => createDashboardDomainsApp(services),
+  'dashboard-invitations': () => createDashboardInvitationsApp(services),
   reference: () => createReferenceApp(),
   compat: () => createCompatApp(services),
+  account: () => createAccountApp(services),
   mcp: () => createMcpApp(services),
 };
 
@@ -63,13 +68,18 @@ const APPS: Record<string, () => Hono<any>> = {
  * Routes that are not API operations, each with why. (The local cloud's own routes, /health and
  * /_local/*, are not in any group's app: localstack/cloud/api-server.ts serves them, locally only.)
  */
+/** The dashboard's JSON doors under /dashboard (its operations that are not the /api session doors). */
+const DASHBOARD_JSON_DOORS = Object.values(dashboardOps)
+  .filter((operation) => !operation.path.startsWith('/api/'))
+  .map((operation) => `${operation.method.toUpperCase()} ${operation.path}`);
+
 const NOT_OPERATIONS: { why: string; matches: (group: string, method: string, path: string) => boolean }[] = [
   {
-    why: "the dashboard's HTML pages, their forms and static assets (its three functions: docs/dashboard.md): pages for a browser, not API; its JSON doors (sign-in, sign-out, session) are operations",
+    why: "the dashboard's HTML pages, their forms and static assets (its four functions: docs/dashboard.md): pages for a browser, not API; its JSON doors (sign-in, sign-out, session, the team's) are operations",
     matches: (group, method, path) =>
-      ['dashboard', 'dashboard-emails', 'dashboard-domains'].includes(group) &&
+      ['dashboard', 'dashboard-emails', 'dashboard-domains', 'dashboard-invitations'].includes(group) &&
       (path === '/dashboard' || path.startsWith('/dashboard/')) &&
-      !['POST /dashboard/sign-in', 'POST /dashboard/sign-out', 'GET /dashboard/session'].includes(`${method} ${path}`),
+      !DASHBOARD_JSON_DOORS.includes(`${method} ${path}`),
   },
   {
     why: "the provider-compatible doors (SendGrid's /v3/mail/send, Postmark's /email*, Mailgun's /v3/{domain}/messages: docs/compat.md): the providers' interfaces, documented there, not ours",

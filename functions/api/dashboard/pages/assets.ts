@@ -27,7 +27,7 @@ nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.15rem
 nav a{text-decoration:none;padding:.2rem 0;display:inline-block}
 nav a[aria-current=page]{text-decoration:underline;text-underline-offset:.35em;font-weight:600}
 header.top form{margin-left:auto;display:flex;gap:.5rem;align-items:center}
-header.top .who{color:#d0d7de;font-size:.9em}
+header.top .who{color:#d0d7de;font-size:.9em}header.top .who a.members{color:#d0d7de}
 main{max-width:72rem;margin:0 auto;padding:1rem 1rem 4rem}
 h1{font-size:1.5rem;margin:.75rem 0}
 h2{font-size:1.15rem;margin:1.75rem 0 .5rem}

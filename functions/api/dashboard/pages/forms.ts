@@ -77,7 +77,7 @@ export function redirectTo(c: PageContext, location: string, flash?: Flash): Res
 /** The signed-in user as the header shows them. */
 export function userOf(c: PageContext): PageOptions['user'] {
   const active = c.get('session');
-  return active ? { email: active.user.email, csrf: active.session.csrf_token } : null;
+  return active ? { email: active.user.email, csrf: active.session.csrf_token, role: active.user.role } : null;
 }
 
 /** A page for the signed-in user, with the pending flash message unless one is given. */
@@ -235,6 +235,19 @@ export async function formAction(c: PageContext, back: string, act: () => Promis
   try {
     return await act();
   } catch (error) {
+    return redirectTo(c, back, problemFlash(error));
+  }
+}
+
+/**
+ * A form action whose refusal by the role (403: docs/dashboard.md, "Teams and roles") is the HTML error
+ * page with its status, as for every form a role may not use; any other 4xx goes back to `back` as the flash.
+ */
+export async function roleCheckedAction(c: PageContext, back: string, act: () => Promise<Response>): Promise<Response> {
+  try {
+    return await act();
+  } catch (error) {
+    if (error instanceof AppError && error.status === 403 && error.code === 'forbidden' && error.details?.role !== undefined) throw error;
     return redirectTo(c, back, problemFlash(error));
   }
 }

@@ -15,12 +15,13 @@ import { plausiblePaths } from '../../../../shared/doors/http/create-api';
 import type { ApiEnv } from '../../../../shared/doors/http/env';
 import { requireSession } from '../../../../shared/doors/http/middleware/session';
 import type { SessionDeps } from '../../../../shared/usecases/dashboard/sessions';
-import type { DashboardServices } from '../services';
+import type { TeamServices } from '../team-services';
 import { addApiKeyPages, addSmtpCredentialPages } from './credentials';
 import { ASSETS } from './assets';
 import { addAutomationPages } from './automations';
 import { HOME_PATH, pageError, readForm } from './forms';
 import { addImportPages } from './imports';
+import { addMemberPages } from './members';
 import { signInPage } from './sign-in';
 import { addSuppressionPages } from './suppressions';
 import { addTemplatePages } from './templates';
@@ -55,12 +56,12 @@ export function createPages<S extends SessionDeps>(services: S, areas: PageArea<
 
 /**
  * The main dashboard function's pages: the static assets, the sign-in page, and every area but emails,
- * received email (dashboard-emails) and domains (dashboard-domains).
+ * received email (dashboard-emails) and domains (dashboard-domains); the members page (./members.ts) too.
  */
-export function createDashboardPages(services: DashboardServices): Hono<ApiEnv> {
-  return createPages(
+export function createDashboardPages(services: TeamServices): Hono<ApiEnv> {
+  return createPages<TeamServices>(
     services,
-    [addApiKeyPages, addSmtpCredentialPages, addWebhookPages, addSuppressionPages, addTenantPages, addTemplatePages, addAutomationPages, addImportPages],
+    [addApiKeyPages, addSmtpCredentialPages, addWebhookPages, addSuppressionPages, addTenantPages, addTemplatePages, addAutomationPages, addImportPages, addMemberPages],
     (pages) => {
       // The static assets: content-hashed URLs, so cached for a year (a new version is a new URL).
       for (const asset of Object.values(ASSETS)) {

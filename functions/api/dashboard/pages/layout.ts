@@ -60,7 +60,7 @@ export interface PageOptions {
   title: string;
   body: Html;
   /** The signed-in user (the header shows the navigation and sign-out only then). */
-  user?: { email: string; csrf: string } | null;
+  user?: { email: string; csrf: string; role?: string } | null;
   flash?: Flash | null;
   /** Seconds: the page reloads itself (`<meta http-equiv="refresh">`). */
   refresh?: number;
@@ -84,7 +84,7 @@ function flashBox(flash: Flash | null | undefined): Html {
 export function renderDocument(path: string, options: PageOptions): string {
   const user = options.user ?? null;
   const header = user
-    ? html`<header class="top"><a class="brand" href="/dashboard/emails">Mail service</a>${navigation(path)}<form method="post" action="/dashboard/sign-out"><input type="hidden" name="csrf_token" value="${user.csrf}"><span class="who">${user.email}</span><button type="submit">Sign out</button></form></header>`
+    ? html`<header class="top"><a class="brand" href="/dashboard/emails">Mail service</a>${navigation(path)}<form method="post" action="/dashboard/sign-out"><input type="hidden" name="csrf_token" value="${user.csrf}"><span class="who">${user.email}${user.role ? html` · <a class="members" href="/dashboard/members">${user.role}</a>` : ''}</span><button type="submit">Sign out</button></form></header>`
     : html`<header class="top"><span class="brand">Mail service</span></header>`;
   return String(html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><link rel="icon" href="data:,">

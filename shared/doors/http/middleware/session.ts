@@ -10,8 +10,15 @@
  *
  * else 403 forbidden. The cookie alone never changes anything: another site can make a browser send it
  * (SameSite=Lax stops most of that, not all: e.g. a same-site sibling), but cannot read the token.
+ *
+ * Roles (docs/dashboard.md, "Teams and roles"; shared/domain/dashboard/roles.ts): a state-changing request
+ * also needs a role that may change things (not `viewer`): 403 naming the role, after the origin and the
+ * token. Every page, form and /api door goes through here, so a viewer is refused every change in one
+ * place; only signing out is open to every role (`anyRole`). Finer rights (members, owners) are the use
+ * cases' (shared/usecases/dashboard/team.ts) or a route's `requireRole`.
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import { assertCan, type DashboardAction } from '../../../domain/dashboard/roles';
 import { CSRF_FORM_FIELD, CSRF_HEADER, csrfTokenMatches } from '../../../domain/dashboard/session-token';
 import { ForbiddenError } from '../../../domain/errors';
 import { resolveSession, type SessionDeps } from '../../../usecases/dashboard/sessions';
@@ -49,15 +56,29 @@ export async function assertCsrfToken(c: Context, expected: string): Promise<voi
   }
 }
 
-export function requireSession(deps: SessionDeps): MiddlewareHandler<ApiEnv> {
+export interface RequireSessionOptions {
+  /** State-changing requests are open to every role, viewers included (signing out only). */
+  anyRole?: boolean;
+}
+
+export function requireSession(deps: SessionDeps, options: RequireSessionOptions = {}): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     const active = await resolveSession(deps, sessionCookieToken(c));
     if (isStateChanging(c.req.method)) {
       assertSameOrigin(c);
       await assertCsrfToken(c, active.session.csrf_token);
+      if (!options.anyRole) assertCan(active.user.role, 'change');
     }
     c.set('session', active);
     c.set('principal', active.principal);
+    await next();
+  };
+}
+
+/** After requireSession: 403 unless the signed-in user's role may `action` (whatever the method). */
+export function requireRole(action: DashboardAction): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    assertCan(c.get('session').user.role, action);
     await next();
   };
 }

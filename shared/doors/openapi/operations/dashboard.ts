@@ -1,9 +1,10 @@
 /** The operations of the dashboard group (Dashboard session). */
-import { signInRequestSchema } from '../../../domain/dashboard/schemas';
+import { acceptInvitationRequestSchema, changeRoleRequestSchema, inviteRequestSchema, signInRequestSchema } from '../../../domain/dashboard/schemas';
 import { section, type Operation } from '../operation';
 import { sessionSchema } from '../schemas/account';
 import { dryRunSchema } from '../schemas/automations';
 import { okSchema } from '../schemas/common';
+import { invitationCreatedSchema, memberEnvelopeSchema, teamSchema } from '../schemas/dashboard';
 import { eventsOp } from './automations';
 import { webhookOps } from './webhooks';
 
@@ -67,6 +68,69 @@ export const dashboardOps = section('dashboard', 'Dashboard session', {
     description: 'The same answer as the sign-in, with the CSRF token.',
     auth: 'session',
     responses: { 200: { description: 'The session.', schema: sessionSchema } },
+  },
+  // Teams and roles (docs/dashboard.md): the members page's JSON doors. Every role may read; changes need
+  // an owner or admin (owners: an owner), and the last owner stays (409).
+  getTeam: {
+    method: 'get',
+    path: '/dashboard/team',
+    summary: "The account's members and pending invitations",
+    auth: 'session',
+    responses: { 200: { description: 'Members and invitations.', schema: teamSchema } },
+  },
+  createInvitation: {
+    method: 'post',
+    path: '/dashboard/team/invitations',
+    summary: 'Invite an address with a role',
+    description: 'Owners and admins (an owner invitation: owners only). The answer carries the link, once: hand it to the invitee, who opens it to set a password (single use, 7 days).',
+    auth: 'session',
+    body: { schema: inviteRequestSchema, example: { email: 'dev@acme.com', role: 'developer' } },
+    responses: { 201: { description: 'The invitation and its link.', schema: invitationCreatedSchema } },
+    errors: { 403: ['forbidden'], 409: ['conflict'] },
+  },
+  revokeInvitation: {
+    method: 'delete',
+    path: '/dashboard/team/invitations/{id}',
+    summary: 'Revoke a pending invitation',
+    auth: 'session',
+    pathParams: { id: 'the invitation id (inv_...)' },
+    responses: { 200: { description: 'Revoked: its link no longer works.', schema: okSchema } },
+    errors: { 403: ['forbidden'] },
+  },
+  updateMember: {
+    method: 'patch',
+    path: '/dashboard/team/members/{id}',
+    summary: "Change a member's role",
+    description: 'Owners and admins; making, changing or demoting an owner needs an owner. The last owner cannot be demoted (409).',
+    auth: 'session',
+    pathParams: { id: 'the member\'s user id (usr_...)' },
+    body: { schema: changeRoleRequestSchema, example: { role: 'viewer' } },
+    responses: { 200: { description: 'The member with its new role.', schema: memberEnvelopeSchema } },
+    errors: { 403: ['forbidden'], 409: ['conflict'] },
+  },
+  removeMember: {
+    method: 'delete',
+    path: '/dashboard/team/members/{id}',
+    summary: 'Remove a member',
+    description: 'Owners and admins (an owner: owners only). Its sessions end at once. The last owner cannot be removed (409).',
+    auth: 'session',
+    pathParams: { id: 'the member\'s user id (usr_...)' },
+    responses: { 200: { description: 'Removed.', schema: okSchema } },
+    errors: { 403: ['forbidden'], 409: ['conflict'] },
+  },
+  acceptInvitation: {
+    method: 'post',
+    path: '/dashboard/accept-invitation',
+    summary: 'Accept an invitation',
+    description: "The invitee sets a password with the link's token: the user is created in the inviting account with its role and signed in. Same-origin only. As the accept page's form: 303 to the dashboard (or the page again with the error).",
+    auth: 'public',
+    body: { schema: acceptInvitationRequestSchema, form: true, decodedBy: 'its handler: JSON or the accept page\'s form, whose errors are answered with the page again', example: { token: 'q3Jx0c9-example-token-from-the-link-0000000', password: 'correct horse battery staple' } },
+    responses: {
+      200: { description: 'Accepted and signed in (JSON).', schema: sessionSchema, headers: ['setCookie'], requiredHeaders: ['setCookie'] },
+      303: { description: 'Accepted (a form): to the dashboard.', headers: ['setCookie', 'location'], requiredHeaders: ['location'] },
+      ...Object.fromEntries([400, 403, 409].map((status) => [status, { description: 'The form: the accept page again, with the error.', mediaType: 'text/html' as const }])),
+    },
+    errors: { 403: ['forbidden'], 409: ['conflict'] },
   },
   sessionSendEvent: sessionDoor({
     ...eventsOp,

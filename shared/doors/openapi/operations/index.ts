@@ -7,14 +7,17 @@
  * checks that no app serves a route outside them.
  */
 import type { Operation } from '../operation';
+import { accountOps } from './account';
 import { apiKeyOps } from './api-keys';
 import { attachmentOps } from './attachments';
 import { automationOps } from './automations';
 import { dashboardOps } from './dashboard';
 import { domainOps } from './domains';
 import { emailOps } from './emails';
+import { exportOps } from './exports';
 import { linkOps } from './links';
 import { migrationOps } from './migrations';
+import { privacyOps } from './privacy';
 import { receivedEmailOps } from './received-emails';
 import { referenceOps } from './reference';
 import { smtpCredentialOps } from './smtp-credentials';
@@ -39,6 +42,9 @@ export const OPERATIONS: readonly Operation[] = [
   ...all(templateOps),
   ...all(automationOps),
   ...all(migrationOps),
+  ...all(accountOps),
+  ...all(privacyOps),
+  ...all(exportOps),
   ...all(linkOps),
   ...all(dashboardOps),
   ...all(referenceOps),
@@ -59,6 +65,9 @@ export const TAGS: readonly { name: string; description: string }[] = [
   { name: 'Events', description: 'Custom events that start, resume and cancel automation runs.' },
   { name: 'Automations', description: 'Definitions (trigger and steps), activation, and their runs.' },
   { name: 'Imports', description: 'Imports from SendGrid, Postmark and Mailgun, and their reports.' },
+  { name: 'Account', description: "The account's settings: its plan and how long its data is kept (retention)." },
+  { name: 'Privacy', description: "Erasure of a person's data by address: every record, body and log naming it; its suppressions kept as a hash." },
+  { name: 'Exports', description: "The whole account as NDJSON files (and suppressions as CSV) to download: start, follow, download." },
   { name: 'Links', description: 'What the links in sent emails lead to: unsubscribe, open pixel, click redirect. Public: the signed token is the authority.' },
   { name: 'Dashboard session', description: "The dashboard's JSON doors: sign-in, sign-out, the session, and /api/events and /api/webhooks for a signed-in browser." },
   { name: 'Reference', description: 'This document and its page.' },

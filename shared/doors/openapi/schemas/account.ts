@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import type { toPublicApiKey } from '../../../domain/api-keys/api-key';
 import { SCOPES } from '../../../domain/api-keys/scopes';
+import { DASHBOARD_ROLES } from '../../../domain/dashboard/roles';
 import type { toPublicUser } from '../../../domain/dashboard/user';
 import { DNS_HOSTS } from '../../../domain/domains/dns-apply';
 import type { toPublicSmtpCredential } from '../../../domain/smtp-credentials/smtp-credential';
@@ -66,7 +67,7 @@ export const dashboardUserSchema = describing<ReturnType<typeof toPublicUser>>()
     id: idOf('usr').describe("the user's id (usr_...)"),
     account_id: idOf('acc').describe('the account the user belongs to (acc_...)'),
     email: z.string().describe('the address the user signs in with (lower-cased)'),
-    role: z.literal('owner').describe("always owner: the account's full access (the only role for now)"),
+    role: z.enum(DASHBOARD_ROLES).describe('owner, admin, developer or viewer (docs/dashboard.md, "Teams and roles")'),
     created_at: timestamp.describe('when the user was created (ISO 8601)'),
   }),
 );

@@ -1,0 +1,23 @@
+/**
+ * The account group (docs/privacy.md): the account's own settings (GET/PATCH /account: retention, content
+ * storage), erasure of a person's data (/privacy/erasures) and account exports (/exports). Each part registers
+ * its routes from its own module.
+ */
+import type { Hono } from 'hono';
+import { createApi } from '../../../shared/doors/http/create-api';
+import type { ApiEnv } from '../../../shared/doors/http/env';
+import type { BlobServices, CoreServices } from '../../../shared/services';
+import { addAccountRoutes } from './account-routes';
+import { addErasureRoutes } from './erasure-routes';
+import { addExportRoutes } from './export-routes';
+
+/** What the group uses (its handler composes exactly this: shared/services/). */
+export type AccountServices = CoreServices & BlobServices;
+
+export function createAccountApp(services: AccountServices): Hono<ApiEnv> {
+  const app = createApi(services);
+  addAccountRoutes(app, services);
+  addErasureRoutes(app, services);
+  addExportRoutes(app, services);
+  return app;
+}

@@ -1,0 +1,9 @@
+import { handle } from 'hono/aws-lambda';
+import { loadConfig } from '../../../shared/config/config';
+import { buildBlobs } from '../../../shared/services/blobs';
+import { buildCore } from '../../../shared/services/core';
+import { createAccountApp } from './app';
+
+// The composition root: only what the group uses (shared/services/), built once per cold start.
+const config = loadConfig();
+export const handler = handle(createAccountApp({ ...buildCore(config), ...buildBlobs(config) }));

@@ -1,0 +1,32 @@
+/**
+ * The bucket's objects of a record an erasure deletes (docs/erasure.md): a sent email's body, raw message
+ * and attachments; a received email's raw message, content, bodies, headers and attachments. Read from the
+ * record's old image (its keys as stored), so what the record pointed at is what goes. Pure.
+ */
+import { inboundKeys } from '../inbound/content-keys';
+
+type Item = Record<string, unknown>;
+
+const strings = (...values: unknown[]) => values.filter((value): value is string => typeof value === 'string' && value.length > 0);
+
+/** A sent email's objects: `body_blob_key`, `mime_blob_key`, each attachment's `blob_key` (else its default key). */
+export function sentEmailObjects(item: Item): string[] {
+  const id = String(item.id ?? '');
+  const attachments = Array.isArray(item.attachments) ? (item.attachments as Item[]) : [];
+  return strings(item.body_blob_key, item.mime_blob_key, ...attachments.map((attachment, index) => attachment.blob_key ?? `attachments/${id}/${index}`));
+}
+
+/** A received email's objects: the raw message and everything stored beside the record under `inbound/<id>/`. */
+export function receivedEmailObjects(item: Item): string[] {
+  const id = String(item.id ?? '');
+  if (!id) return strings(item.raw_key);
+  const attachments = Array.isArray(item.attachments) ? (item.attachments as Item[]) : [];
+  return strings(
+    item.raw_key,
+    inboundKeys.content(id),
+    inboundKeys.html(id),
+    inboundKeys.text(id),
+    inboundKeys.headers(id),
+    ...attachments.map((attachment) => (typeof attachment.id === 'string' ? inboundKeys.attachment(id, attachment.id) : undefined)),
+  );
+}

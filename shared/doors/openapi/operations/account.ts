@@ -1,0 +1,39 @@
+/** The operations of the account group's Account part: the account's settings (docs/retention.md). */
+import { section } from '../operation';
+import { accountSettingsSchema, updateAccountSettingsSchema } from '../schemas/account-settings';
+
+const exampleSettings = {
+  object: 'account' as const,
+  id: 'acc_01JD7V5K3X4Y5Z6A7B8C9D0E1F',
+  email: 'owner@acme.com',
+  plan: 'pro' as const,
+  tenants_enabled: false,
+  retention: { emails_days: 30, received_emails_days: 90, webhook_deliveries_days: 90, imports_days: 90 },
+  retention_bounds: { min_days: 1, max_days: 90, allowed_days: [1, 7, 14, 30, 60, 90], default_days: 90 },
+  created_at: '2026-11-01T09:00:00.000Z',
+  updated_at: '2026-11-20T10:00:00.000Z',
+};
+
+export const accountOps = section('account', 'Account', {
+  getAccount: {
+    method: 'get',
+    path: '/account',
+    summary: 'Get the account settings',
+    description: "The account's plan and retention: how long emails, received emails, webhook delivery logs and import reports are kept, and the bounds its plan allows.",
+    auth: 'apiKey',
+    scopes: ['account:read'],
+    responses: { 200: { description: 'The settings.', schema: accountSettingsSchema, example: exampleSettings } },
+    errors: { 403: ['forbidden'] },
+  },
+  updateAccount: {
+    method: 'patch',
+    path: '/account',
+    summary: 'Change the account settings',
+    description: "Changes the retention (days, one of the allowed values up to the plan's max_days). Data written after the change expires by the new value; data written before keeps its own.",
+    auth: 'apiKey',
+    scopes: ['full'],
+    body: { schema: updateAccountSettingsSchema, example: { retention: { emails_days: 30 } } },
+    responses: { 200: { description: 'The settings after the change.', schema: accountSettingsSchema, example: exampleSettings } },
+    errors: { 403: ['forbidden'] },
+  },
+});

@@ -1,0 +1,41 @@
+/** The account's settings (GET and PATCH /account; docs/retention.md): the request body and the answer. */
+import * as z from 'zod';
+import { PLAN_NAMES } from '../../../domain/accounts/plans';
+import { RETENTION_CLASSES_DAYS } from '../../../domain/accounts/retention';
+import type { AccountSettings } from '../../../usecases/account/settings';
+import { describing, timestamp } from './common';
+
+const days = (what: string) => z.number().int().describe(`how many days ${what} are kept (one of ${RETENTION_CLASSES_DAYS.join(', ')}, at most the plan's max_days)`);
+
+const retentionFields = {
+  emails_days: days('sent email records, their events, bodies and attachments'),
+  received_emails_days: days('received emails (record, raw message, parsed bodies and attachments)'),
+  webhook_deliveries_days: days('webhook delivery logs'),
+  imports_days: days('import reports'),
+};
+
+/** PATCH /account: the settings to change (each optional; the bounds are checked against the plan). */
+export const updateAccountSettingsSchema = z.strictObject({
+  retention: z.strictObject(Object.fromEntries(Object.entries(retentionFields).map(([name, schema]) => [name, schema.optional()])) as { [K in keyof typeof retentionFields]: z.ZodOptional<(typeof retentionFields)[K]> }).optional().describe('the retention to change, by kind; the others stay as they are'),
+});
+
+export const accountSettingsSchema = describing<AccountSettings>()(
+  z.strictObject({
+    object: z.literal('account').describe('always `account`'),
+    id: z.string().describe("the account's id"),
+    email: z.string().describe("the owner's email"),
+    plan: z.enum(PLAN_NAMES).describe('the plan (its limits and retention bounds)'),
+    tenants_enabled: z.boolean().describe('whether tenants are enabled'),
+    retention: z.strictObject(retentionFields).describe("how long each kind of data is kept (the account's choice, else its plan's default); a change applies to data written after it"),
+    retention_bounds: z
+      .strictObject({
+        min_days: z.number().int().describe('the shortest retention'),
+        max_days: z.number().int().describe("the plan's longest retention"),
+        allowed_days: z.array(z.number().int()).describe('the values accepted'),
+        default_days: z.number().int().describe("the plan's default"),
+      })
+      .describe('what the plan allows'),
+    created_at: timestamp.describe('when the account was created'),
+    updated_at: timestamp.describe('when the account last changed'),
+  }),
+);

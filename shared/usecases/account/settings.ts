@@ -1,0 +1,85 @@
+/**
+ * The account's own settings (GET /account, PATCH /account; docs/retention.md): its plan and its retention
+ * by kind, with the bounds its plan allows. Reading takes `account:read` or `full`, changing `full` (the
+ * route checks the scope); a key limited to a tenant may do neither (account-wide settings).
+ */
+import type { Account } from '../../domain/accounts/account';
+import { ValidationError } from '../../domain/errors';
+import {
+  effectiveRetention,
+  MIN_RETENTION_DAYS,
+  PLAN_RETENTION,
+  RETENTION_CLASSES_DAYS,
+  RETENTION_KINDS,
+  retentionProblem,
+  type Retention,
+  type StoredRetention,
+} from '../../domain/accounts/retention';
+import type { AccountRepository } from '../../adapters/store/accounts';
+import type { Clock } from '../../ports';
+import type { Principal } from '../access/principal';
+import { requireAccountKey } from '../access/tenant-scope';
+
+/** The answer of GET and PATCH /account. */
+export interface AccountSettings {
+  object: 'account';
+  id: string;
+  email: string;
+  plan: Account['plan'];
+  tenants_enabled: boolean;
+  retention: Retention;
+  retention_bounds: { min_days: number; max_days: number; allowed_days: number[]; default_days: number };
+  created_at: string;
+  updated_at: string;
+}
+
+export function toAccountSettings(account: Account): AccountSettings {
+  const plan = PLAN_RETENTION[account.plan];
+  return {
+    object: 'account',
+    id: account.id,
+    email: account.email,
+    plan: account.plan,
+    tenants_enabled: account.tenants_enabled,
+    retention: effectiveRetention(account.plan, account.retention),
+    retention_bounds: {
+      min_days: MIN_RETENTION_DAYS,
+      max_days: plan.maxDays,
+      allowed_days: RETENTION_CLASSES_DAYS.filter((days) => days <= plan.maxDays),
+      default_days: plan.defaultDays,
+    },
+    created_at: account.created_at,
+    updated_at: account.updated_at,
+  };
+}
+
+export function getAccountSettings(principal: Principal): AccountSettings {
+  requireAccountKey(principal, 'read the account settings');
+  return toAccountSettings(principal.account);
+}
+
+/** What PATCH /account takes (shared/doors/openapi/schemas/account-settings.ts validates its shape). */
+export interface AccountSettingsChange {
+  retention?: Partial<Retention>;
+}
+
+/** Checks every requested value against the plan: 400 naming the first refused field. */
+export function checkRetentionChange(plan: Account['plan'], change: Partial<Retention>): void {
+  for (const kind of RETENTION_KINDS) {
+    const days = change[kind];
+    if (days === undefined) continue;
+    const problem = retentionProblem(plan, days);
+    if (problem) throw new ValidationError(`Invalid request body: retention.${kind} ${problem}.`, { details: { fields: [{ field: `retention.${kind}`, message: `retention.${kind} ${problem}` }] } });
+  }
+}
+
+export async function updateAccountSettings(deps: { accounts: AccountRepository; clock: Clock }, principal: Principal, change: AccountSettingsChange): Promise<AccountSettings> {
+  requireAccountKey(principal, 'change the account settings');
+  const account = principal.account;
+  if (!change.retention) return toAccountSettings(account);
+  checkRetentionChange(account.plan, change.retention);
+  const retention: StoredRetention = { ...account.retention };
+  for (const kind of RETENTION_KINDS) if (change.retention[kind] !== undefined) retention[kind] = change.retention[kind];
+  const updated = await deps.accounts.update(account.id, { retention }, deps.clock.now().toISOString());
+  return toAccountSettings(updated);
+}

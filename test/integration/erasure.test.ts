@@ -1,0 +1,196 @@
+/**
+ * Erasure by address (docs/erasure.md) on the running stack: an address is seeded everywhere (sent to it with
+ * an Idempotency-Key, a large body and an attachment; in Cc of another email; bounced by the SES simulator so
+ * suppressed; opted out of newsletters and suppressed on a tenant's list; a tenant's email to it; an email
+ * received from it at the MX; an automation run about it; webhook deliveries of events about all of those), then erased. A scan of the
+ * table and of the bucket (the test may scan; the product never does) finds no item and no object holding
+ * the address (raw bytes, case-insensitive); the report's counts are what was seeded; a send to it is still
+ * refused; erasing it again finds nothing; a key without `full` is refused.
+ */
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { verifiedDomain } from './harness/domains';
+import { mxTransport, receivedIds, receivingDomain, waitForReceived } from './harness/inbound';
+import { api, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
+import { documentClient } from './harness/usage';
+import { webhookInbox } from './harness/webhook-inbox';
+
+jest.setTimeout(180_000);
+
+/** Every table item naming `needle` (the marshalled item's bytes, case-insensitive). */
+async function itemsNaming(needle: string): Promise<Record<string, unknown>[]> {
+  const client = documentClient();
+  const found: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await client.send(new ScanCommand({ TableName: stack().info.env.TABLE_NAME, ExclusiveStartKey: start }));
+    for (const item of page.Items ?? []) {
+      const bytes = JSON.stringify(item, (_key, value) => (value instanceof Set ? [...value] : value)).toLowerCase();
+      if (bytes.includes(needle.toLowerCase())) found.push(item);
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  client.destroy();
+  return found;
+}
+
+/** Every object of the mail bucket whose bytes name `needle` (case-insensitive). */
+async function objectsNaming(needle: string, under = ''): Promise<string[]> {
+  const { info } = stack();
+  const s3 = new S3Client({ endpoint: info.endpoints.s3, region: info.region, forcePathStyle: true });
+  const found: string[] = [];
+  let token: string | undefined;
+  try {
+    do {
+      const listed = await s3.send(new ListObjectsV2Command({ Bucket: info.env.MAIL_BUCKET, Prefix: under, ContinuationToken: token }));
+      for (const object of listed.Contents ?? []) {
+        const body = await s3.send(new GetObjectCommand({ Bucket: info.env.MAIL_BUCKET, Key: object.Key! }));
+        const bytes = Buffer.from(await body.Body!.transformToByteArray()).toString('latin1').toLowerCase();
+        if (bytes.includes(needle.toLowerCase()) || object.Key!.toLowerCase().includes(needle.toLowerCase())) found.push(object.Key!);
+      }
+      token = listed.NextContinuationToken;
+    } while (token);
+  } finally {
+    s3.destroy();
+  }
+  return found;
+}
+
+async function settled<T>(read: () => Promise<T[]>, what: string): Promise<T[]> {
+  let last = -1;
+  return waitFor(
+    async () => {
+      const now = await read();
+      const stable = now.length === last;
+      last = now.length;
+      if (!stable) await new Promise((resolve) => setTimeout(resolve, 1500));
+      return stable ? now : undefined;
+    },
+    what,
+    40_000,
+  );
+}
+
+async function send(account: TestAccount, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return api('POST', '/emails', { key: account.key, body, headers });
+}
+
+describe('erasure by address', () => {
+  it('removes every trace of a seeded address from the table and the bucket, keeps it suppressed by hash, and reports it', async () => {
+    const owner = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
+    const domain = await verifiedDomain(owner);
+    const from = `hello@${domain.name}`;
+    // Mixed case on purpose: everything is found whatever case it was written in.
+    const address = `Bounce+Erase${randomUUID().slice(0, 8)}@simulator.amazonses.com`;
+    const deliveries = await webhookInbox(owner, ['email.sent', 'email.delivered', 'email.bounced', 'email.suppressed', 'email.received']);
+    const tenant = await api('POST', '/tenants', { key: owner.key, body: { external_id: 'acme' } });
+    expect(tenant.status).toBeLessThan(300);
+
+    // Sent to it (a body and an attachment in the bucket, an idempotency record); the simulator bounces it.
+    const bounced = await send(
+      owner,
+      { from, to: address, subject: 'for you', html: `<p>${'x'.repeat(4000)} ${address}</p>`, attachments: [{ filename: 'a.txt', content: Buffer.from(`for ${address}`).toString('base64') }] },
+      { 'idempotency-key': `erase-${randomUUID()}` },
+    );
+    expect(bounced.status).toBe(200);
+    // In Cc of another email (sent before the bounce, or refused after it: an email naming it either way).
+    const cc = await send(owner, { from, to: 'success@simulator.amazonses.com', cc: [address.toLowerCase()], subject: 'cc', text: 'hi' });
+    const ccId = (cc.status === 200 ? cc.body.id : cc.body.error.details.email_id) as string;
+    await waitForStatus(owner, bounced.body.id, 'bounced');
+    await waitFor(async () => ((await api('GET', `/suppressions?email=${encodeURIComponent(address)}`, { key: owner.key })).body.suppressions?.length ? true : undefined), 'the bounce suppression');
+
+    // Unsubscribed from newsletters, suppressed on the tenant's list, and a tenant's email to it (refused, kept).
+    expect((await api('POST', '/suppressions', { key: owner.key, body: { email: address, category: 'newsletter' } })).status).toBeLessThan(300);
+    expect((await api('POST', '/suppressions', { key: owner.key, body: { email: address, tenant: 'acme' } })).status).toBeLessThan(300);
+    const tenantSend = await send(owner, { from, to: address, subject: 'from acme', text: 'hi', tenant: 'acme' });
+    expect(tenantSend.status).toBe(422);
+    const tenantEmailId = tenantSend.body.error.details.email_id as string;
+
+    // Received from it at the MX.
+    const inbox = await receivingDomain(owner);
+    const info = await mxTransport().sendMail({ from: address, to: inbox.address('support'), subject: 'a question', text: `from ${address}` });
+    const [receivedId] = receivedIds(info.response);
+    await waitForReceived(owner, receivedId!);
+
+    // An automation run about it (its event named it), waiting for another event.
+    const automation = await api('POST', '/automations', {
+      key: owner.key,
+      body: { name: 'erase me', status: 'active', trigger: { event: 'user.created' }, steps: [{ key: 'verified', type: 'wait_for_event', event: 'user.verified', timeout: '3 days' }] },
+    });
+    expect(automation.status).toBeLessThan(300);
+    const event = await api('POST', '/events', { key: owner.key, body: { name: 'user.created', user_id: '42', email: address, data: { plan: 'pro' } } });
+    expect(event.status).toBeLessThan(300);
+    await waitFor(async () => ((await api('GET', `/automations/${automation.body.automation.id}/runs`, { key: owner.key })).body.runs?.length ? true : undefined), 'the run');
+
+    // Everything settled: the webhook deliveries naming it stop growing.
+    await settled(async () => (await deliveries()).filter((hook) => JSON.stringify(hook).toLowerCase().includes(address.toLowerCase())), 'the webhooks to settle');
+    const before = await itemsNaming(address);
+    const count = (type: string) => before.filter((item) => item.type === type).length;
+    expect(count('email')).toBe(3);
+    expect(before.map((item) => item.PK)).toEqual(expect.arrayContaining([`EMAIL#${bounced.body.id}`, `EMAIL#${ccId}`, `EMAIL#${tenantEmailId}`, `RECEIVED#${receivedId}`]));
+    expect(count('webhook_delivery')).toBeGreaterThanOrEqual(3);
+    const objectsBefore = await objectsNaming(address);
+    expect(objectsBefore.length).toBeGreaterThanOrEqual(2);
+
+    // A key without `full` may not erase.
+    const sender = await api('POST', '/api-keys', { key: owner.key, body: { name: 'send', scopes: ['emails:send'] } });
+    const refused = await api('POST', '/privacy/erasures', { key: sender.body.secret, body: { email: address } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('insufficient_scope');
+
+    const started = await api('POST', '/privacy/erasures', { key: owner.key, body: { email: address } });
+    expect(started.status).toBe(201);
+    let erasure = started.body.erasure;
+    while (erasure.status === 'running') erasure = (await api('GET', `/privacy/erasures/${erasure.id}`, { key: owner.key })).body.erasure;
+    expect(erasure).toMatchObject({ id: expect.stringMatching(/^era_/), object: 'erasure', status: 'completed', suppression_kept_as_hash: true, completed_at: expect.any(String) });
+    expect(erasure.removed).toMatchObject({
+      suppressions: 2,
+      category_opt_outs: 1,
+      emails: 3,
+      received_emails: 1,
+      webhook_deliveries: count('webhook_delivery'),
+      idempotency_records: 1,
+      automation_runs: 1,
+    });
+    expect(erasure.removed.objects).toBeGreaterThanOrEqual(objectsBefore.length);
+    const report = await api('GET', `/privacy/erasures/${erasure.id}`, { key: owner.key });
+    expect(report.status).toBe(200);
+    expect(report.body.erasure).toEqual(erasure);
+
+    // No trace left: a scan of the table and of the bucket.
+    expect(await itemsNaming(address)).toEqual([]);
+    expect(await objectsNaming(address)).toEqual([]);
+    expect((await api('GET', `/emails/${bounced.body.id}`, { key: owner.key })).status).toBe(404);
+    expect((await api('GET', `/received-emails/${receivedId}`, { key: owner.key })).status).toBe(404);
+    expect((await api('GET', `/suppressions?email=${encodeURIComponent(address)}`, { key: owner.key })).body.suppressions).toEqual([]);
+
+    // Erasing it again finds nothing left.
+    const again = await api('POST', '/privacy/erasures', { key: owner.key, body: { email: address.toLowerCase() } });
+    expect(again.status).toBe(201);
+    expect(again.body.erasure).toMatchObject({ status: 'completed', suppression_kept_as_hash: false });
+    expect(Object.values(again.body.erasure.removed)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(again.body.erasure.id).not.toBe(erasure.id);
+
+    // Still not mailed: on the account's list and the tenant's, by hash.
+    for (const body of [{ from, to: address, subject: 'again', text: 'hi' }, { from, to: [address.toUpperCase()], subject: 'again', text: 'hi', tenant: 'acme' }]) {
+      const later = await send(owner, body);
+      expect(later.status).toBe(422);
+      expect(later.body.error.details.suppressed).toHaveLength(1);
+    }
+
+    // Unknown erasures are 404.
+    expect((await api('GET', '/privacy/erasures/era_01JD8X4Z6Q2W3E4R5T6Y7V8W9X', { key: owner.key })).status).toBe(404);
+  });
+
+  it('refuses a body without a valid address (400) and another account cannot read an erasure (404)', async () => {
+    const [one, other] = await Promise.all([newAccount(), newAccount()]);
+    const bad = await api('POST', '/privacy/erasures', { key: one.key, body: { email: 'not an address' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('validation_error');
+    const started = await api('POST', '/privacy/erasures', { key: one.key, body: { email: `nobody+${randomUUID().slice(0, 6)}@example.org` } });
+    expect(started.status).toBe(201);
+    expect(started.body.erasure.removed.emails).toBe(0);
+    expect((await api('GET', `/privacy/erasures/${started.body.erasure.id}`, { key: other.key })).status).toBe(404);
+  });
+});
