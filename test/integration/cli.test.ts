@@ -195,7 +195,11 @@ describe('the mailservice CLI against the local cloud', () => {
   it('runs an import from the fake SendGrid to its end, showing progress, then the report', async () => {
     const importer = await newAccount({ plan: 'pro' });
     const key = providerKey('SG.');
-    await seedProvider({ provider: 'sendgrid', api_key: key, data: fixtureData('sendgrid', 600) });
+    // The fixture's domains renamed: domain names are unique across the shared stack's accounts, and
+    // imports-sendgrid.test.ts imports the fixture's own names.
+    const suffix = key.slice(-8).toLowerCase().replace(/[^a-z0-9]/g, '');
+    const data = JSON.parse(JSON.stringify(fixtureData('sendgrid', 600)).replace(/(acme|news)-sg\.example/g, `$1-cli-${suffix}.example`));
+    await seedProvider({ provider: 'sendgrid', api_key: key, data });
     await publishFixtureDns(sendgridFixture.publishedDns, ['hooks.acme.example', 'ops.acme.example']);
     const run = await ok(['imports', 'start', '--provider', 'sendgrid', '--provider-key', key], { MAILSERVICE_API_KEY: importer.key });
     expect(run.stderr).toMatch(/import from sendgrid: \d+\/4 resources \(\d+%\) request 1: domains 2 found, webhooks 2 found, templates 6 found, suppressions 617 found/);

@@ -45,9 +45,17 @@ describe('invitations', () => {
     expect(response.body.invitation).toMatchObject({ object: 'dashboard_invitation', id: expect.stringMatching(/^inv_/), account_id: account.id, email, role: 'admin', invited_by: owner.email });
     const token = tokenOf(response.body.link);
     expect(response.body.link).toBe(`${new URL(stack().apiUrl).origin}/dashboard/accept-invitation?token=${token}`);
-    const stored = await stack().services.dashboardUsers.table.client.send(
-      new ScanCommand({ TableName: stack().services.dashboardUsers.table.name, FilterExpression: 'id = :id', ExpressionAttributeValues: { ':id': response.body.invitation.id }, ConsistentRead: true }),
-    );
+    // Every page of the scan: the shared stack's table holds every test's items, and a filtered Scan answers
+    // a page at a time (1 MB read), matches or not.
+    const stored: { Items: Record<string, any>[] } = { Items: [] };
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await stack().services.dashboardUsers.table.client.send(
+        new ScanCommand({ TableName: stack().services.dashboardUsers.table.name, FilterExpression: 'id = :id', ExpressionAttributeValues: { ':id': response.body.invitation.id }, ConsistentRead: true, ExclusiveStartKey: start }),
+      );
+      stored.Items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
     expect(stored.Items).toHaveLength(1);
     expect(JSON.stringify(stored.Items)).not.toContain(token);
     expect(stored.Items![0]!.PK).toBe(`DASHINVITE#${invitationTokenHash(token)}`);
