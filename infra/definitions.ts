@@ -480,15 +480,16 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     ],
   },
   {
-    // The members page's invite form (docs/dashboard.md, "Teams and roles"): it may email the invitation through
-    // the send core, so it has the send core's grants; a function of its own, as dashboard-emails has no room
-    // left under the 1 MiB bundle limit and the main dashboard function no mail bucket.
-    name: 'dashboard-invitations',
-    entry: 'functions/api/dashboard-invitations/handler.ts',
-    pages: ['ANY /dashboard/invitations', 'ANY /dashboard/invitations/{proxy+}'],
+    // The dashboard's forms that send through the send core (docs/dashboard.md): the emails page's test send
+    // (/dashboard/emails/test: the most specific route wins over dashboard-emails') and the members page's
+    // invite form (it may email the invitation). A function of its own, so the page functions hold no send core
+    // (dashboard-emails had no room left under the 1 MiB bundle limit).
+    name: 'dashboard-send',
+    entry: 'functions/api/dashboard-send/handler.ts',
+    pages: ['ANY /dashboard/emails/test', 'ANY /dashboard/invitations', 'ANY /dashboard/invitations/{proxy+}'],
     grants: [
       { resource: { kind: 'table' }, access: 'readWrite' },
-      // The invitation email's body (over INLINE_BODY_LIMIT) goes to the bucket, as a test send's.
+      // A sent email's body over INLINE_BODY_LIMIT goes to the bucket.
       { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
     ],
   },
@@ -553,7 +554,8 @@ export const WORKERS: WorkerDefinition[] = [
     grants: [
       { resource: { kind: 'table' }, access: 'readWrite' },
       { resource: { kind: 'queue', id: 'send' }, access: 'consume' },
-      { resource: { kind: 'bucket', id: 'mail' }, access: 'read' },
+      // Reads bodies and attachments; deletes them once SES took a message whose content is not kept (docs/redaction.md).
+      { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
       { resource: { kind: 'ses' }, access: 'sendEmail' },
       // GetAccount: SES's MaxSendRate to pace sends to, and whether the account sends (a pause is held, not failed).
       { resource: { kind: 'ses' }, access: 'readAccount' },

@@ -11,6 +11,10 @@
  *         (a dashboard user, role owner: docs/dashboard.md. With --password-stdin the password is read
  *         from standard input, else one is generated and printed once in the answer.)
  *
+ * Every change (all but `ses quota`) is recorded in the audit log of the account it changed, with actor
+ * `{type: "operator"}` and action `cli:<command>` (docs/audit-log.md); `rotate-link-key` changes no
+ * account: it is recorded under the pseudo-account `deployment`.
+ *
  * Its target comes from the environment only, as a function's does: TABLE_NAME (the stack's TableName
  * output), the region (AWS_REGION), credentials and, off AWS, endpoint overrides
  * (AWS_ENDPOINT_URL_DYNAMODB, ...). `npm run admin` runs it through localstack/admin-local.ts, which
@@ -31,6 +35,10 @@ import { buildSesPace } from '../../shared/services/ses-pace';
 import { sesQuotaReport } from '../../shared/usecases/delivery/ses-quota-report';
 import { generatePassword, newPasswordSchema } from '../../shared/domain/dashboard/password-policy';
 import { toPublicApiKey } from '../../shared/domain/api-keys/api-key';
+import { AuditLogRepository } from '../../shared/adapters/store/audit-log';
+import { createDynamoClient } from '../../shared/adapters/aws/dynamo-client';
+import { recordAudit } from '../../shared/usecases/audit/record';
+import { UNKNOWN_ACCOUNT_AUDIT } from '../../shared/usecases/dashboard/sign-in';
 
 /** Bad arguments or a missing target: exit code 2. */
 export class UsageError extends Error {}
@@ -129,6 +137,15 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
   options.prepareEnvironment?.();
   if (!process.env[ENV.tableName]) throw new UsageError(`Set ${ENV.tableName} (the stack output TableName) in the environment, with the AWS credentials and region of the stack.`);
   const services = buildServices(loadConfig(process.env));
+  const auditLog = new AuditLogRepository({ client: createDynamoClient(services.config), name: services.config.tableName });
+  /** The operator's change in the audit log (a failed write is logged, never the command's failure). */
+  const audited = async <T>(accountId: string, ids: Record<string, string>, result: T): Promise<T> => {
+    await recordAudit(
+      { auditLog, clock: services.clock },
+      { account_id: accountId, tenant_id: null, action: `cli:${[resource, action].filter(Boolean).join(' ')}`, resource_ids: ids, actor: { type: 'operator' }, status: null, source_ip: null, user_agent: null, request_id: null },
+    );
+    return result;
+  };
 
   if (resource === 'ses') {
     const config = loadConfig(process.env);
@@ -139,20 +156,20 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
   if (resource === 'rotate-link-key') {
     // Send workers pick the new key up within CURRENT_KEY_TTL_MS; every older key keeps verifying.
     const key = await services.linkSigning.rotateLinkKey();
-    return { link_key: key.kid, created_at: key.created_at };
+    return audited(UNKNOWN_ACCOUNT_AUDIT, { link_key: key.kid }, { link_key: key.kid, created_at: key.created_at });
   }
 
   if (resource === 'user') {
     const chosen = password ?? generatePassword();
     const user = await createDashboardUser(services, { accountId: values.account!, email: values.email!, password: chosen });
     // A generated password is printed once, here; it is stored only as its scrypt hash.
-    return { user_id: user.id, account_id: user.account_id, email: user.email, role: user.role, ...(password === undefined ? { password: chosen } : {}) };
+    return audited(user.account_id, { user: user.id }, { user_id: user.id, account_id: user.account_id, email: user.email, role: user.role, ...(password === undefined ? { password: chosen } : {}) });
   }
 
   if (resource === 'tenant') {
     if (!values.account || !values.tenant) throw new UsageError('tenant resume needs --account <account_id> --tenant <external_id or id>');
     const tenant = await resumeTenantAsOperator(services, values.account, values.tenant);
-    return { tenant_id: tenant.id, external_id: tenant.external_id, status: tenant.status };
+    return audited(values.account, { tenant: tenant.id }, { tenant_id: tenant.id, external_id: tenant.external_id, status: tenant.status });
   }
 
   if (action === 'create') {
@@ -165,7 +182,7 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
       tenants: values.tenants ?? false,
     });
     // The account's first key, named as POST /api-keys answers a new key: the key, and its secret (shown once).
-    return { account_id: account.id, api_key: toPublicApiKey(apiKey), secret };
+    return audited(account.id, { account: account.id, api_key: apiKey.id }, { account_id: account.id, api_key: toPublicApiKey(apiKey), secret });
   }
   if (!values.id) throw new UsageError('account update needs --id <account_id>');
   const account = await updateAccount(services, values.id, {
@@ -173,7 +190,7 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
     payment_method: flag(values['payment-method'], values['no-payment-method'], 'payment-method'),
     tenants_enabled: flag(values.tenants, values['no-tenants'], 'tenants'),
   });
-  return { account_id: account.id, email: account.email, plan: account.plan, payment_method: account.payment_method, tenants_enabled: account.tenants_enabled };
+  return audited(account.id, { account: account.id }, { account_id: account.id, email: account.email, plan: account.plan, payment_method: account.payment_method, tenants_enabled: account.tenants_enabled });
 }
 
 /**

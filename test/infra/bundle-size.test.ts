@@ -58,9 +58,11 @@ test('a bundle holds only the AWS clients and mail libraries its function uses',
   expect(clientsOf('send-email')).toEqual(['DynamoDBClient', 'SQSClient', 'S3Client', 'SESv2Client', 'KMSClient']);
   expect(clientsOf('outbox-relay')).toEqual(['DynamoDBClient', 'SQSClient']);
   expect(clientsOf('tenant-events')).toEqual(['SQSClient']);
-  // The dashboard's three functions: no one of them bundles every client (infra/definitions.ts).
+  // The dashboard's four functions: no one of them bundles every client (infra/definitions.ts); the send
+  // core's (SQS, Scheduler) only in dashboard-send.
   expect(clientsOf('dashboard')).toEqual(['DynamoDBClient', 'SQSClient', 'KMSClient']);
-  expect(clientsOf('dashboard-emails')).toEqual(['DynamoDBClient', 'SQSClient', 'S3Client', 'SchedulerClient']);
+  expect(clientsOf('dashboard-emails')).toEqual(['DynamoDBClient', 'S3Client']);
+  expect(clientsOf('dashboard-send')).toEqual(['DynamoDBClient', 'SQSClient', 'S3Client', 'SchedulerClient']);
   expect(clientsOf('dashboard-domains')).toEqual(['DynamoDBClient', 'SESv2Client', 'KMSClient', 'Route53Client']);
   // mailparser and its charset tables: the inbound worker only (mail from strangers; the dashboard's
   // preview and the send path read with shared/adapters/mime/). mailauth in no Lambda (the MX listener, a container,

@@ -1,8 +1,8 @@
 /**
  * The dashboard's functions (docs/dashboard.md): the main one (/dashboard, /dashboard/..., and the spec's
  * session doors under /api/...), dashboard-emails (/dashboard/emails..., /dashboard/received...),
- * dashboard-domains (/dashboard/domains...) and dashboard-invitations (/dashboard/invitations: the members
- * page's invite form, which may email the invitation), each the least it needs: what the use cases of its pages and
+ * dashboard-domains (/dashboard/domains...) and dashboard-send (/dashboard/emails/test and
+ * /dashboard/invitations: the forms that send through the send core), each the least it needs: what the use cases of its pages and
  * doors need, each grant one an API group running the same use case holds (webhooks: sealing secrets,
  * replays; domains: DKIM keys, SES identities and tenants, Route 53; emails and received-emails: the mail
  * bucket).
@@ -22,7 +22,7 @@ const ROUTES: Record<string, string[]> = {
   dashboard: ['ANY /dashboard', 'ANY /dashboard/{proxy+}', 'ANY /api/{proxy+}'],
   'dashboard-emails': ['ANY /dashboard/emails', 'ANY /dashboard/emails/{proxy+}', 'ANY /dashboard/received', 'ANY /dashboard/received/{proxy+}'],
   'dashboard-domains': ['ANY /dashboard/domains', 'ANY /dashboard/domains/{proxy+}'],
-  'dashboard-invitations': ['ANY /dashboard/invitations', 'ANY /dashboard/invitations/{proxy+}'],
+  'dashboard-send': ['ANY /dashboard/emails/test', 'ANY /dashboard/invitations', 'ANY /dashboard/invitations/{proxy+}'],
 };
 const group = (name: string) => API_GROUPS.find((g) => g.name === name)!;
 const holders = (grant: Grant) =>
@@ -43,11 +43,12 @@ describe('the dashboard functions', () => {
     const target = (method: string, path: string) => matchRoute(routes, method, path)?.target;
     expect(target('GET', '/dashboard/emails')).toBe('dashboard-emails');
     expect(target('GET', '/dashboard/emails/msg_1')).toBe('dashboard-emails');
-    expect(target('POST', '/dashboard/emails/test')).toBe('dashboard-emails');
+    expect(target('POST', '/dashboard/emails/test')).toBe('dashboard-send');
     expect(target('GET', '/dashboard/received/inb_1')).toBe('dashboard-emails');
     expect(target('POST', '/dashboard/domains/dom_1/apply')).toBe('dashboard-domains');
     expect(target('GET', '/dashboard/domains')).toBe('dashboard-domains');
-    expect(target('POST', '/dashboard/invitations')).toBe('dashboard-invitations');
+    expect(target('POST', '/dashboard/invitations')).toBe('dashboard-send');
+    expect(target('GET', '/dashboard/emails/testing')).toBe('dashboard-emails');
     for (const path of ['/dashboard', '/dashboard/sign-in', '/dashboard/api-keys', '/dashboard/webhooks/wh_1', '/dashboard/emailsx', '/dashboard/assets/app.css', '/api/events']) {
       expect({ path, target: target('GET', path) }).toEqual({ path, target: 'dashboard' });
     }
@@ -63,7 +64,7 @@ describe('the dashboard functions', () => {
       { resource: { kind: 'table' }, access: 'readWrite' },
       { resource: { kind: 'bucket', id: 'mail' }, access: 'readWrite' },
     ]);
-    expect(group('dashboard-invitations').grants).toEqual(group('dashboard-emails').grants);
+    expect(group('dashboard-send').grants).toEqual(group('dashboard-emails').grants);
     expect(group('dashboard-domains').grants).toEqual<Grant[]>([
       { resource: { kind: 'table' }, access: 'readWrite' },
       { resource: { kind: 'secretsKey' }, access: 'encryptDecrypt' },
@@ -106,6 +107,6 @@ describe('the dashboard functions', () => {
     expect(functionActions(s.template, s.stack, 'dashboard')).not.toContain('s3:GetObject*');
     expect(functionActions(s.template, s.stack, 'dashboard-emails').filter((action) => action.startsWith('sqs:') || action.startsWith('kms:'))).toEqual([]);
     expect(functionActions(s.template, s.stack, 'dashboard-emails')).toEqual(expect.arrayContaining(['s3:PutObject', 's3:GetObject*']));
-    expect(functionActions(s.template, s.stack, 'dashboard-invitations').filter((action) => action.startsWith('sqs:') || action.startsWith('kms:'))).toEqual([]);
+    expect(functionActions(s.template, s.stack, 'dashboard-send').filter((action) => action.startsWith('sqs:') || action.startsWith('kms:'))).toEqual([]);
   });
 });

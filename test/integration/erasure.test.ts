@@ -7,55 +7,14 @@
  * the address (raw bytes, case-insensitive); the report's counts are what was seeded; a send to it is still
  * refused; erasing it again finds nothing; a key without `full` is refused.
  */
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { verifiedDomain } from './harness/domains';
 import { mxTransport, receivedIds, receivingDomain, waitForReceived } from './harness/inbound';
-import { api, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
-import { documentClient } from './harness/usage';
+import { itemsNaming, objectsNaming } from './harness/scan';
+import { api, newAccount, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { webhookInbox } from './harness/webhook-inbox';
 
 jest.setTimeout(180_000);
-
-/** Every table item naming `needle` (the marshalled item's bytes, case-insensitive). */
-async function itemsNaming(needle: string): Promise<Record<string, unknown>[]> {
-  const client = documentClient();
-  const found: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await client.send(new ScanCommand({ TableName: stack().info.env.TABLE_NAME, ExclusiveStartKey: start }));
-    for (const item of page.Items ?? []) {
-      const bytes = JSON.stringify(item, (_key, value) => (value instanceof Set ? [...value] : value)).toLowerCase();
-      if (bytes.includes(needle.toLowerCase())) found.push(item);
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
-  client.destroy();
-  return found;
-}
-
-/** Every object of the mail bucket whose bytes name `needle` (case-insensitive). */
-async function objectsNaming(needle: string, under = ''): Promise<string[]> {
-  const { info } = stack();
-  const s3 = new S3Client({ endpoint: info.endpoints.s3, region: info.region, forcePathStyle: true });
-  const found: string[] = [];
-  let token: string | undefined;
-  try {
-    do {
-      const listed = await s3.send(new ListObjectsV2Command({ Bucket: info.env.MAIL_BUCKET, Prefix: under, ContinuationToken: token }));
-      for (const object of listed.Contents ?? []) {
-        const body = await s3.send(new GetObjectCommand({ Bucket: info.env.MAIL_BUCKET, Key: object.Key! }));
-        const bytes = Buffer.from(await body.Body!.transformToByteArray()).toString('latin1').toLowerCase();
-        if (bytes.includes(needle.toLowerCase()) || object.Key!.toLowerCase().includes(needle.toLowerCase())) found.push(object.Key!);
-      }
-      token = listed.NextContinuationToken;
-    } while (token);
-  } finally {
-    s3.destroy();
-  }
-  return found;
-}
 
 async function settled<T>(read: () => Promise<T[]>, what: string): Promise<T[]> {
   let last = -1;

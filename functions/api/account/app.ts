@@ -1,6 +1,6 @@
 /**
  * The account group (docs/privacy.md): the account's own settings (GET/PATCH /account: retention, content
- * storage), erasure of a person's data (/privacy/erasures) and account exports (/exports). Each part registers
+ * storage), erasure of a person's data (/privacy/erasures), account exports (/exports) and the audit log (/audit-log). Each part registers
  * its routes from its own module.
  */
 import type { Hono } from 'hono';
@@ -8,6 +8,7 @@ import { createApi } from '../../../shared/doors/http/create-api';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import type { BlobServices, CoreServices } from '../../../shared/services';
 import { addAccountRoutes } from './account-routes';
+import { addAuditRoutes } from './audit-routes';
 import { addErasureRoutes } from './erasure-routes';
 import { addExportRoutes } from './export-routes';
 
@@ -19,5 +20,6 @@ export function createAccountApp(services: AccountServices): Hono<ApiEnv> {
   addAccountRoutes(app, services);
   addErasureRoutes(app, services);
   addExportRoutes(app, services);
+  addAuditRoutes(app, services);
   return app;
 }

@@ -1,6 +1,7 @@
 /**
- * Emails: the list (newest first, search, pagination), activity charts, a test send, and one email's
- * page (timeline, preview in a sandboxed frame, raw headers).
+ * Emails: the list (newest first, search, pagination), activity charts, the test send's form (its action is
+ * the dashboard-send function's: functions/api/dashboard-send/test-send.ts), and one email's page (timeline,
+ * preview in a sandboxed frame, raw headers).
  *
  * The list is the listEmails use case (GET /emails): one page query of the account's (or a tenant's)
  * index, whatever the account holds. Recipient, subject, status and tag are not keys of that index, so a
@@ -8,12 +9,9 @@
  * the matches, and "Older" goes on from there: bounded work per page, stated on the page. The charts
  * count the CHART_SAMPLE most recent emails the same way (5 queries), per UTC day, and say so.
  */
-import { sendRequestSchema } from '../../../shared/domain/emails/send-request';
 import { RESPONSE_BODY_BUDGET_BYTES, textPayloadBytes } from '../../../shared/domain/lambda-payload';
-import { parseWith } from '../../../shared/doors/http/validate';
 import { getEmailContent } from '../../../shared/usecases/emails/email-content';
 import { listEmails } from '../../../shared/usecases/emails/list-emails';
-import { sendEmail } from '../../../shared/usecases/send';
 import { barChart, rateChart } from '../dashboard/pages/charts';
 import { dailyActivity, emailTimeline, FILTER_STATUSES, hasFilter, isInFlight, matchesEmail, type ActivitySample, type EmailFilter } from '../dashboard/pages/email-model';
 import { problemFlash, field, formAction, input, LIST_PAGE_SIZE, pager, pageState, postForm, redirectTo, render, select, type PageContext, param } from '../dashboard/pages/forms';
@@ -171,26 +169,12 @@ ${activity}`;
     return render(c, { title: 'Emails', body, ...(problem ? { flash: problem } : {}) });
   });
 
-  routes.action('/emails/test', (c, form) =>
-    formAction(c, '/dashboard/emails', async () => {
-      const request = parseWith(sendRequestSchema, {
-        from: `Dashboard test <dashboard@${services.sandboxDomain}>`,
-        to: field(form, 'to') ?? '',
-        subject: field(form, 'subject') ?? '',
-        html: '<p>This is a test email sent from the dashboard.</p><p>If you can read it, sending works.</p>',
-        text: 'This is a test email sent from the dashboard.\n\nIf you can read it, sending works.',
-        tags: [{ name: 'source', value: 'dashboard_test' }],
-      });
-      const result = await sendEmail(services, { principal: c.get('principal') }, request);
-      return redirectTo(c, `/dashboard/emails/${result.id}`, { kind: 'ok', text: 'Test email accepted. This page follows it until it is delivered.' });
-    }),
-  );
-
   routes.page('/emails/:id', async (c) => {
     const content = await getEmailContent(services, c.get('principal'), param(c, 'id'));
     const { email } = content;
     const follow = isInFlight(email, services.clock.now()) && c.req.query('refresh') !== 'off';
     const entries = emailTimeline(email);
+    const notKept = content.content === 'not_kept';
     const list = (values: string[]) => (values.length ? values.join(', ') : html`<span class="muted">—</span>`);
     const facts = html`<dl class="facts">
 <dt>ID</dt><dd><code>${email.id}</code></dd>
@@ -200,22 +184,30 @@ ${email.cc.length ? html`<dt>Cc</dt><dd>${list(email.cc)}</dd>` : ''}${email.bcc
 <dt>Status</dt><dd>${badge(email.status)} <span class="muted">(last event: ${email.last_event.replace(/_/g, ' ')})</span></dd>
 <dt>Tags</dt><dd>${list(email.tags.map((tag) => `${tag.name}=${tag.value}`))}</dd>
 ${email.tenant ? html`<dt>Tenant</dt><dd>${email.tenant}</dd>` : ''}
-${email.attachments.length ? html`<dt>Attachments</dt><dd>${list(email.attachments.map((attachment) => attachment.filename))}</dd>` : ''}
+${email.attachments.length ? html`<dt>Attachments</dt><dd>${list(email.attachments.map((attachment) => (notKept ? `${attachment.filename} (${attachment.size} bytes, content not kept)` : attachment.filename)))}</dd>` : ''}
 </dl>`;
     const timeline = html`<section aria-labelledby="timeline-heading"><h2 id="timeline-heading">Timeline</h2>
 ${follow ? html`<p class="hint" role="status">This page refreshes every 2 seconds while the email is on its way. <a href="/dashboard/emails/${email.id}?refresh=off">Stop refreshing</a></p>` : ''}
 <ol aria-label="Timeline" class="timeline">${entries.map(
       (entry) => html`<li><strong>${entry.event.replace(/_/g, ' ')}</strong> ${entry.at ? html`— ${time(entry.at)}` : ''}${entry.detail ? html` <span class="muted">(${entry.detail})</span>` : ''}</li>`,
     )}</ol></section>`;
-    const preview = html`<section aria-labelledby="preview-heading"><h2 id="preview-heading">Preview</h2>
+    // Content redaction (docs/redaction.md): a dropped content says so instead of a preview and headers.
+    const redactionNote =
+      content.content === 'until_sent' ? html`<p class="hint" role="status">Sent with store_content: false: the content is dropped once the email is sent.</p>` : '';
+    const preview = notKept
+      ? html`<section aria-labelledby="preview-heading"><h2 id="preview-heading">Preview</h2>
+<p class="muted" data-content="not-kept">Content not kept: this email was sent with store_content: false, so its subject, bodies and attachments were dropped once sent. Its record (addresses, status, events, tags) stays for the retention window.</p></section>`
+      : html`<section aria-labelledby="preview-heading"><h2 id="preview-heading">Preview</h2>${redactionNote}
 ${content.html !== null ? html`<iframe class="preview" sandbox title="Email preview" srcdoc="${content.html}"></iframe><p class="hint">Shown in a sandboxed frame: scripts, forms and remote images do not run or load.</p>` : html`<p class="muted">This email has no HTML part.</p>`}
 ${content.text !== null ? html`<details${content.html === null ? html` open` : ''}><summary>Text version</summary><pre>${content.text}</pre></details>` : ''}</section>`;
-    const headers = html`<section aria-labelledby="headers-heading"><h2 id="headers-heading">Headers</h2>
+    const headers = notKept
+      ? html``
+      : html`<section aria-labelledby="headers-heading"><h2 id="headers-heading">Headers</h2>
 <p class="hint">${content.source === 'raw' ? 'As the SMTP client wrote the message.' : 'As the service composes the message; the DKIM-Signature and List-Unsubscribe fields are added when it is sent.'}</p>
 <pre>${content.headers}</pre></section>`;
     // A page is one Lambda answer (6 MB): a section too large for its share is replaced by a notice.
     const shown = [withinSectionBudget(preview, 'preview-heading', 'Preview'), withinSectionBudget(headers, 'headers-heading', 'Headers')];
-    return render(c, { title: email.subject || email.id, lead: html`<p><a href="/dashboard/emails">← All emails</a></p>`, body: html`${facts}${timeline}${shown}`, ...(follow ? { refresh: 2 } : {}) });
+    return render(c, { title: email.subject || (notKept ? `${email.id} (content not kept)` : email.id), lead: html`<p><a href="/dashboard/emails">← All emails</a></p>`, body: html`${facts}${timeline}${shown}`, ...(follow ? { refresh: 2 } : {}) });
   });
 }
 

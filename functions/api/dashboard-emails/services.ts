@@ -1,9 +1,9 @@
 /**
- * What the dashboard-emails function uses: the emails pages (the list, search and charts, an email's
- * page with its bodies and header block, the test send through the send core) and the received-email
- * pages, hence the table, the mail bucket, the queues and schedules the send core's type names (the test
- * send never schedules and publishes nothing: the outbox relay enqueues it). Its handler composes exactly this.
+ * What the dashboard-emails function uses: the emails pages (the list, search and charts, an email's page
+ * with its bodies and header block) and the received-email pages, hence the table and the mail bucket. The
+ * test send is the dashboard-send function's (functions/api/dashboard-send/test-send.ts). Its handler
+ * composes exactly this.
  */
-import type { BlobServices, CoreServices, MessagingServices, ScheduleServices } from '../../../shared/services';
+import type { BlobServices, CoreServices } from '../../../shared/services';
 
-export type DashboardEmailsServices = CoreServices & MessagingServices & BlobServices & ScheduleServices;
+export type DashboardEmailsServices = CoreServices & BlobServices;

@@ -8,7 +8,7 @@
  *
  * Its routes: `ANY /dashboard`, `ANY /dashboard/{proxy+}` (sign-in, sign-out, who am I: ./session-routes.ts;
  * the team's doors and the invitation's accept page: ./team-routes.ts; the other areas' pages and the assets: ./pages/) and `ANY /api/{proxy+}` (the spec's /api/events and
- * /api/webhooks: ./api-routes.ts).
+ * /api/webhooks: ./api-routes.ts), and the audit log's page (./pages/audit-log.ts).
  */
 import type { Hono } from 'hono';
 import type { ApiEnv } from '../../../shared/doors/http/env';
@@ -20,11 +20,16 @@ import { SESSION_API_BASE } from './pages/doors';
 import { addSessionRoutes } from './session-routes';
 import { addTeamRoutes } from './team-routes';
 import { withInvitations } from './team-services';
+import { auditDepsOf } from '../../../shared/doors/http/middleware/audit';
 
 export function createDashboardApp(services: DashboardServices): Hono<ApiEnv> {
-  const app = createDashboardFrame();
+  const app = createDashboardFrame(services);
   const team = withInvitations(services);
-  addSessionRoutes(app, services);
+  // Sign-ins are recorded by the sign-in use case (docs/audit-log.md): it gets the audit log.
+  // (Its own services on top of the function's, which stay as they are: no eager copy of lazy ones.)
+  // (Unit tests' services without a table: no audit log.)
+  const withAuditLog: DashboardServices = services.config ? Object.assign(Object.create(services) as DashboardServices, { auditLog: auditDepsOf(services.config, services.clock).auditLog }) : services;
+  addSessionRoutes(app, withAuditLog);
   addTeamRoutes(app, team);
   app.route('/dashboard', createDashboardPages(team));
   app.route(SESSION_API_BASE, createSessionApi(services));

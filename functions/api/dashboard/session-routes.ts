@@ -55,7 +55,7 @@ export function addSessionRoutes(app: Hono<ApiEnv>, services: DashboardServices)
     const form = isForm(c) ? (body as Record<string, string>) : null;
     let started;
     try {
-      started = await signIn(services, parseWith(signInRequestSchema, body), { ip: clientIp(c) });
+      started = await signIn(services, parseWith(signInRequestSchema, body), { ip: clientIp(c), userAgent: c.req.header('user-agent') ?? null, requestId: c.get('requestId') ?? null });
     } catch (error) {
       // The sign-in page's form: the page again, with the error (and the same status).
       if (!form || !(error instanceof AppError) || error.status >= 500) throw error;

@@ -261,7 +261,7 @@ export class DomainRepository {
   async updateSettings(
     owner: { accountId: string; tenantId: string | null },
     domainId: string,
-    changes: { open_tracking?: boolean; click_tracking?: boolean; tls_mode?: TlsMode },
+    changes: { open_tracking?: boolean; click_tracking?: boolean; tls_mode?: TlsMode; inbound_store_content?: boolean },
     now: string,
     inbound?: InboundChange,
   ): Promise<Domain | null> {

@@ -589,6 +589,22 @@ export class EmailRepository {
   }
 
   /**
+   * Content redaction (docs/redaction.md): a sent email's body (inline or its blob key), raw message key
+   * and subject leave the record, its attachments keep their name, type and size only. One conditional
+   * write; null when the email is gone. The send worker deleted the objects before (drop-content.ts).
+   */
+  async dropContent(emailId: string, at: string, attachments: Email['attachments'] | undefined, subject: string): Promise<Email | null> {
+    const item = await updateIfCondition(this.table, {
+      Key: keys.email(emailId),
+      UpdateExpression: `SET #subject = :subject, content_dropped_at = :at${attachments ? ', attachments = :attachments' : ''} REMOVE body, body_blob_key, mime_blob_key`,
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeNames: { '#subject': 'subject' },
+      ExpressionAttributeValues: { ':subject': subject, ':at': at, ...(attachments ? { ':attachments': attachments } : {}) },
+    });
+    return item ? toStoredEmail(item).email : null;
+  }
+
+  /**
    * Per recipient (apply-ses-event.ts): adds `addresses` (lower-cased) to the email's set of reached or
    * refused recipients, and for a refusal keeps the first refusal's details, in ONE UpdateItem (ADD to a
    * string set, idempotent under redelivery). The answer is the tally after this write, so of two events

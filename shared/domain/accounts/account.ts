@@ -14,6 +14,8 @@ export const accountSchema = z.object({
   tenants_enabled: z.boolean(),
   /** The retention it chose, by kind (absent: its plan's default; shared/domain/accounts/retention.ts). */
   retention: storedRetentionSchema.optional(),
+  /** false: sent emails' bodies, attachments and subject are dropped once SES accepted them (docs/redaction.md); absent: kept. */
+  store_content: z.boolean().optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -75,6 +75,8 @@ export const domainSchema = z.object({
   tls_mode: z.enum(TLS_MODES),
   inbound_enabled: z.boolean().default(false),
   inbound_subdomain: z.string().nullable().default(null),
+  /** Content redaction of received mail (docs/redaction.md): false records the metadata only; absent (domains of before it): true. */
+  inbound_store_content: z.boolean().optional(),
   created_at: z.string(),
   updated_at: z.string(),
   verified_at: z.string().nullable().default(null),
@@ -97,6 +99,7 @@ export function toPublicDomain(domain: Domain) {
     tls_mode: domain.tls_mode,
     inbound_enabled: domain.inbound_enabled,
     inbound_subdomain: domain.inbound_subdomain,
+    inbound_store_content: domain.inbound_store_content !== false,
     created_at: domain.created_at,
     updated_at: domain.updated_at,
     verified_at: domain.verified_at,

@@ -26,9 +26,13 @@ export const updateDomainSchema = z
       .boolean()
       .optional()
       .describe('receive mail on inbound.<domain>: true adds the subdomain and its MX record to the records (pending until a verify finds it), false removes both and stops receiving'),
+    inbound_store_content: z
+      .boolean({ error: 'inbound_store_content must be a boolean' })
+      .optional()
+      .describe("false: mail received on the domain is recorded without its content (no bodies, headers, attachments nor subject; the raw message is deleted once parsed) and email.received carries none either (docs/redaction.md); true (default): kept for the retention window"),
   })
   .strict()
-  .refine((value) => Object.keys(value).length > 0, { message: 'send at least one of open_tracking, click_tracking, tls_mode, inbound_enabled' });
+  .refine((value) => Object.keys(value).length > 0, { message: 'send at least one of open_tracking, click_tracking, tls_mode, inbound_enabled, inbound_store_content' });
 export type UpdateDomainInput = z.infer<typeof updateDomainSchema>;
 
 export const domainActionSchema = z.object({

@@ -50,6 +50,13 @@ export interface Email {
   /** The first open / click counted as human (tracking; absent until then). */
   opened_at?: string;
   clicked_at?: string;
+  /**
+   * Content redaction (docs/redaction.md; ./redaction.ts): false when the email's body, attachments and
+   * subject are not kept after sending; absent when kept. Set at acceptance, from the request and the account.
+   */
+  store_content?: boolean;
+  /** When the send worker dropped the content of a redacted email (absent until SES accepted it). */
+  content_dropped_at?: string;
 }
 
 /** A late attribute (filled by an event, or an owner the email may not have): absent on the item until set, null in the model. */
@@ -92,6 +99,8 @@ export const emailSchema = modelSchema<Email>()(
     template: z.object({ alias: z.string(), version: z.number() }).optional(),
     opened_at: z.string().optional(),
     clicked_at: z.string().optional(),
+    store_content: z.boolean().optional(),
+    content_dropped_at: z.string().optional(),
   }),
 );
 

@@ -158,6 +158,11 @@ export const sendRequestSchema = z.preprocess(
       template: templateField.optional(),
       /** Managed unsubscribe (spec rule 10); absent = the template's unsubscribe_enabled (off without a template). */
       unsubscribe: z.boolean({ error: 'unsubscribe must be a boolean' }).optional(),
+      /** false: the body, attachments and subject are dropped once sent (docs/redaction.md); true cannot override an account that keeps none. */
+      store_content: z
+        .boolean({ error: 'store_content must be a boolean' })
+        .optional()
+        .describe("false: the body, attachments' bytes and subject are dropped once SES accepted the message (docs/redaction.md); a send may turn storing off, never on when the account has it off"),
     })
     .superRefine((value, ctx) => {
       if (value.template) {

@@ -2,6 +2,7 @@
  * The frame every API group shares: request ids, authentication, the error envelope, 404s, and the
  * net under Lambda's 6 MB response limit (./lambda-response-budget.ts).
  * A group builds its routes on the returned app; the handler wraps it with hono/aws-lambda.
+ * Every successful change by a key is recorded in the audit log (./middleware/audit.ts, docs/audit-log.md).
  * `createFrame` is the same without authentication (the public links group; the dashboard group, which
  * authenticates by session: functions/api/dashboard/app.ts).
  */
@@ -11,6 +12,9 @@ import { errorResponse } from './errors';
 import type { ApiEnv } from './env';
 import { requireApiKey, type AuthenticationOptions } from './middleware/authenticate';
 import { requestId } from './middleware/request-id';
+import { auditChanges, auditDepsOf } from './middleware/audit';
+import type { Config } from '../../config/config';
+import type { Clock } from '../../ports';
 import { responseWithinLambdaLimit } from './lambda-response-budget';
 import type { AuthenticateDeps } from '../../usecases/access/authenticate';
 import { logError } from '../../lib/log';
@@ -68,8 +72,13 @@ export function plausiblePaths(): MiddlewareHandler<ApiEnv> {
   };
 }
 
-export function createApi(deps: AuthenticateDeps, options: AuthenticationOptions = {}): Hono<ApiEnv> {
+/** The services a group passes: authentication's, and the configuration (the audit log's table; none in unit tests' stubs: no audit). */
+export type ApiFrameDeps = AuthenticateDeps & { config?: Config; clock?: Clock };
+
+export function createApi(deps: ApiFrameDeps, options: AuthenticationOptions = {}): Hono<ApiEnv> {
   const app = createFrame();
+  const config = deps.config;
+  if (config) app.use('*', auditChanges(auditDepsOf(config, deps.clock)));
   app.use('*', requireApiKey(deps, options));
   app.use('*', plausiblePaths());
   return app;

@@ -11,6 +11,8 @@ export interface ApiEnv {
     apiKeyHash: string;
     /** Set by authentication, except on routes that resolve it in their own first read (POST /emails). */
     principal: Principal;
+    /** The operation a route() serves (./route.ts): what the audit log names a change by. */
+    operationId: string;
     /** Set by session authentication (the dashboard group: shared/doors/http/middleware/session.ts). */
     session: ActiveSession;
   };

@@ -78,7 +78,11 @@ export function routes(app: Hono<ApiEnv>, deps?: RouteDeps) {
       const body = await bodyOf(operation, c);
       return handler(c, { body, query, params: c.req.param() } as RouteInput<O>);
     };
-    const [first = handle, ...rest] = [...(options.before ?? []), ...guardsOf(operation, deps), handle];
-    app.on(operation.method.toUpperCase(), honoPath(operation.path), first, ...rest);
+    // The operation's id on the request, first: the audit log (./middleware/audit.ts) names a change by it.
+    const named: MiddlewareHandler<ApiEnv> = async (c, next) => {
+      c.set('operationId', operation.operationId);
+      await next();
+    };
+    app.on(operation.method.toUpperCase(), honoPath(operation.path), named, ...(options.before ?? []), ...guardsOf(operation, deps), handle);
   };
 }

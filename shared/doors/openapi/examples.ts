@@ -90,6 +90,7 @@ export const exampleDomain = {
   click_tracking: false,
   tls_mode: 'opportunistic',
   inbound_enabled: false,
+  inbound_store_content: true,
   inbound_subdomain: null,
   created_at: CREATED,
   updated_at: CREATED,

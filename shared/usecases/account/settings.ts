@@ -1,6 +1,6 @@
 /**
- * The account's own settings (GET /account, PATCH /account; docs/retention.md): its plan and its retention
- * by kind, with the bounds its plan allows. Reading takes `account:read` or `full`, changing `full` (the
+ * The account's own settings (GET /account, PATCH /account; docs/retention.md, docs/redaction.md): its plan,
+ * its retention by kind with the bounds its plan allows, and whether sent content is kept (`store_content`). Reading takes `account:read` or `full`, changing `full` (the
  * route checks the scope); a key limited to a tenant may do neither (account-wide settings).
  */
 import type { Account } from '../../domain/accounts/account';
@@ -28,6 +28,8 @@ export interface AccountSettings {
   plan: Account['plan'];
   tenants_enabled: boolean;
   retention: Retention;
+  /** false: sent content is dropped once sent (docs/redaction.md). */
+  store_content: boolean;
   retention_bounds: { min_days: number; max_days: number; allowed_days: number[]; default_days: number };
   created_at: string;
   updated_at: string;
@@ -42,6 +44,7 @@ export function toAccountSettings(account: Account): AccountSettings {
     plan: account.plan,
     tenants_enabled: account.tenants_enabled,
     retention: effectiveRetention(account.plan, account.retention),
+    store_content: account.store_content !== false,
     retention_bounds: {
       min_days: MIN_RETENTION_DAYS,
       max_days: plan.maxDays,
@@ -61,6 +64,7 @@ export function getAccountSettings(principal: Principal): AccountSettings {
 /** What PATCH /account takes (shared/doors/openapi/schemas/account-settings.ts validates its shape). */
 export interface AccountSettingsChange {
   retention?: Partial<Retention>;
+  store_content?: boolean;
 }
 
 /** Checks every requested value against the plan: 400 naming the first refused field. */
@@ -76,10 +80,17 @@ export function checkRetentionChange(plan: Account['plan'], change: Partial<Rete
 export async function updateAccountSettings(deps: { accounts: AccountRepository; clock: Clock }, principal: Principal, change: AccountSettingsChange): Promise<AccountSettings> {
   requireAccountKey(principal, 'change the account settings');
   const account = principal.account;
-  if (!change.retention) return toAccountSettings(account);
-  checkRetentionChange(account.plan, change.retention);
-  const retention: StoredRetention = { ...account.retention };
-  for (const kind of RETENTION_KINDS) if (change.retention[kind] !== undefined) retention[kind] = change.retention[kind];
-  const updated = await deps.accounts.update(account.id, { retention }, deps.clock.now().toISOString());
+  if (!change.retention && change.store_content === undefined) return toAccountSettings(account);
+  let retention: StoredRetention | undefined;
+  if (change.retention) {
+    checkRetentionChange(account.plan, change.retention);
+    retention = { ...account.retention };
+    for (const kind of RETENTION_KINDS) if (change.retention[kind] !== undefined) retention[kind] = change.retention[kind];
+  }
+  const updated = await deps.accounts.update(
+    account.id,
+    { ...(retention ? { retention } : {}), ...(change.store_content === undefined ? {} : { store_content: change.store_content }) },
+    deps.clock.now().toISOString(),
+  );
   return toAccountSettings(updated);
 }

@@ -9,7 +9,11 @@
  *      against a dummy hash made with the same parameters, so both failures cost the same work and answer
  *      the same 401 (nothing tells whether an address has a user);
  *   3. a hash made with weaker parameters than today's is replaced (shared/domain/dashboard/password-hash.ts);
- *   4. a new session (./sessions.ts).
+ *   4. a new session (./sessions.ts);
+ *   5. the audit log (docs/audit-log.md): `signIn` in the user's account, or `signInFailed` (a wrong
+ *      password: in the user's account, with its id; an unknown email: under the pseudo-account
+ *      UNKNOWN_ACCOUNT_AUDIT, with the email's hash only). Never the password. Rate-limited attempts
+ *      (429) are not recorded: they are refused before any check.
  */
 import { createHash } from 'node:crypto';
 import type { PasswordHasher } from '../../domain/dashboard/password-hash';
@@ -22,6 +26,8 @@ import type { DashboardUserRepository } from '../../adapters/store/dashboard-use
 import type { RateLimitRepository } from '../../adapters/store/rate-limits';
 import type { StoredSession } from '../../adapters/store/sessions';
 import { startSession, type SessionDeps } from './sessions';
+import type { AuditActor } from '../../domain/audit/audit-record';
+import { recordAudit, type AuditDeps } from '../audit/record';
 
 export interface SignInDeps {
   dashboardUsers: Pick<DashboardUserRepository, 'getByEmail' | 'replacePasswordHash'>;
@@ -29,11 +35,19 @@ export interface SignInDeps {
   sessions: SessionDeps['sessions'];
   passwords: PasswordHasher;
   clock: Clock;
+  /** The audit log; without it (unit tests) nothing is recorded. */
+  auditLog?: AuditDeps['auditLog'];
 }
+
+/** Where failed sign-ins of an email no user has are recorded: no account is theirs (docs/audit-log.md). */
+export const UNKNOWN_ACCOUNT_AUDIT = 'deployment';
 
 export interface SignInClient {
   /** The client's IP address (API Gateway's sourceIp); '' when unknown. */
   ip: string;
+  /** The client's user agent and the request's id, for the audit log. */
+  userAgent?: string | null;
+  requestId?: string | null;
 }
 
 export const INVALID_CREDENTIALS = 'Invalid email or password.';
@@ -69,12 +83,36 @@ export async function signIn(deps: SignInDeps, request: SignInRequest, client: S
 
   const user = await deps.dashboardUsers.getByEmail(request.email);
   const valid = await deps.passwords.verify(request.password, user?.password_hash ?? (await dummyPasswordHash(deps.passwords)));
-  if (!user || !valid) throw new UnauthorizedError(INVALID_CREDENTIALS);
+  if (!user || !valid) {
+    await auditSignIn(deps, client, 'signInFailed', 401, user, subjects.email.slice('email:'.length));
+    throw new UnauthorizedError(INVALID_CREDENTIALS);
+  }
 
   if (deps.passwords.needsRehash(user.password_hash)) {
     const next = await deps.passwords.hash(request.password);
     if (await deps.dashboardUsers.replacePasswordHash(user.email, user.password_hash, next, deps.clock.now().toISOString())) user.password_hash = next;
   }
   const { token, session } = await startSession(deps, user);
+  await auditSignIn(deps, client, 'signIn', 200, user, null);
   return { user, token, session };
+}
+
+/** The sign-in's audit record (a failed write is logged, never the sign-in's failure: ../audit/record.ts). */
+async function auditSignIn(deps: SignInDeps, client: SignInClient, action: 'signIn' | 'signInFailed', status: number, user: DashboardUser | null, emailHash: string | null): Promise<void> {
+  if (!deps.auditLog) return;
+  const actor: AuditActor = user ? { type: 'user', id: user.id, email: user.email, email_hash: null, role: user.role } : { type: 'user', id: null, email: null, email_hash: emailHash, role: null };
+  await recordAudit(
+    { auditLog: deps.auditLog, clock: deps.clock },
+    {
+      account_id: user?.account_id ?? UNKNOWN_ACCOUNT_AUDIT,
+      tenant_id: null,
+      action,
+      resource_ids: user ? { user: user.id } : {},
+      actor,
+      status,
+      source_ip: client.ip || null,
+      user_agent: client.userAgent ?? null,
+      request_id: client.requestId ?? null,
+    },
+  );
 }

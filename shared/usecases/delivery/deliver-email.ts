@@ -1,7 +1,7 @@
 /**
  * The send worker's use case: claim a queued email, compose its MIME (or take the raw message the SMTP
  * relay stored, as written), hand it to the provider (SES) with the configuration set, record the
- * outcome. Safe under SQS redelivery: the claim is a conditional write with a lease, so one email is sent
+ * outcome, and drop a redacted email's content once SES has it (./drop-content.ts). Safe under SQS redelivery: the claim is a conditional write with a lease, so one email is sent
  * once while its first attempt is alive.
  *
  * A scheduled email of a tenant meets the tenant's rules again when it fires (one read, only for such
@@ -32,9 +32,11 @@ import type { LinkSigning } from '../../domain/links/link-urls';
 import { NO_TRACKING, needsLinks, unsubscribeHeaders, unsubscribeUrlOf, withManagedLinks, type TrackingSettings } from '../send/managed-links';
 import { loadAttachments } from '../attachments/email-attachments';
 import { unverifiedSenderGaveUp } from '../send/unverified-sender';
+import { dropContentAfterSend } from './drop-content';
 
 export interface DeliverEmailDeps {
-  emails: Pick<EmailRepository, 'claimForSend' | 'recordSent' | 'applyOutcome' | 'releaseLease'>;
+  /** `dropContent`: redacted emails (./drop-content.ts); the service's repository has it, test doubles of other rules may not. */
+  emails: Pick<EmailRepository, 'claimForSend' | 'recordSent' | 'applyOutcome' | 'releaseLease'> & Partial<Pick<EmailRepository, 'dropContent'>>;
   events: EventPublisher;
   /** Scheduled tenant emails: the tenant as of the firing. */
   tenants: Pick<TenantRepository, 'find'>;
@@ -185,7 +187,10 @@ export async function deliverEmail(deps: DeliverEmailDeps, emailId: string, sche
     // SES's answer is the fact "sent": recorded in one write, and email.sent published from it (SES's own
     // Send event is not subscribed: it would only repeat this).
     const at = deps.clock.now().toISOString();
-    const sent = await deps.emails.recordSent(email.id, providerMessageId, at, messageId);
+    const recorded = await deps.emails.recordSent(email.id, providerMessageId, at, messageId);
+    // A redacted email (store_content: false) loses its content now that SES has it, before email.sent
+    // is built from the record: the event carries no subject either (./drop-content.ts, docs/redaction.md).
+    const sent = recorded && (await dropContentAfterSend(deps, claimed, recorded, at));
     if (sent) await deps.events.publish([emailEvent(sent, 'email.sent', at)]);
     return 'sent';
   } catch (error) {

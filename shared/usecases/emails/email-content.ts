@@ -9,12 +9,16 @@
  * - A raw message (the SMTP relay): its stored header block as written, and the bodies read from it
  *   (shared/adapters/mime/parse-bodies.ts: as mailparser reads them, without its charset tables and HTML converter).
  *
+ * - A redacted email (docs/redaction.md) whose content was dropped after sending: no bodies, no header
+ *   block, `content: 'not_kept'` (the page says "content not kept").
+ *
  * Visibility as GET /emails/{id} (the same lookup: ./get-email.ts findVisibleEmail): another account's
  * email, or another tenant's for a tenant-limited principal, is not found.
  */
 import { toPublicEmail, type EmailBody } from '../../domain/emails/email';
 import { NotFoundError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
+import { isRedacted } from '../../domain/emails/redaction';
 import { composeMime } from '../../adapters/mime/compose';
 import { splitHeaderBlock } from '../../adapters/mime/header-block';
 import { parseBodies } from '../../adapters/mime/parse-bodies';
@@ -33,6 +37,11 @@ export interface EmailContent {
   headers: string;
   /** `composed`: headers as the service composes the message; `raw`: the message as the SMTP client wrote it. */
   source: 'composed' | 'raw';
+  /**
+   * Content redaction (docs/redaction.md): `kept`; `until_sent` for a redacted email not yet sent (its
+   * content is still there, dropped once SES accepts it); `not_kept` once dropped (html, text null, no headers).
+   */
+  content: 'kept' | 'until_sent' | 'not_kept';
 }
 
 async function storedBody(deps: Pick<EmailContentDeps, 'blobs'>, stored: StoredEmail): Promise<EmailBody> {
@@ -51,6 +60,9 @@ export async function getEmailContent(deps: EmailContentDeps, principal: Princip
   if (!found) throw new NotFoundError('Email', emailId);
   const { stored, email } = found;
   const view = { ...toPublicEmail(email), opened_at: email.opened_at ?? null, clicked_at: email.clicked_at ?? null };
+  // A redacted email whose content was dropped: nothing to read (its objects are gone).
+  if (email.content_dropped_at) return { email: view, html: null, text: null, headers: '', source: 'composed', content: 'not_kept' };
+  const content = isRedacted(email) ? 'until_sent' : 'kept';
   if (stored.mime) {
     const raw = await deps.blobs.get(stored.mime.blobKey);
     const { html, text } = parseBodies(raw);
@@ -60,6 +72,7 @@ export async function getEmailContent(deps: EmailContentDeps, principal: Princip
       text,
       headers: headerText(raw),
       source: 'raw',
+      content,
     };
   }
   const body = await storedBody(deps, stored);
@@ -69,5 +82,6 @@ export async function getEmailContent(deps: EmailContentDeps, principal: Princip
     text: body.text ?? null,
     headers: headerText(await composeMime(email, body)),
     source: 'composed',
+    content,
   };
 }

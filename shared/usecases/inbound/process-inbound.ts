@@ -13,6 +13,7 @@
  *    a crash or a duplicate queue delivery, makes one record.
  * 5. email.received is published with an id derived from the email, so publishing again (a retry after a
  *    crash between 4 and 5) is delivered once; when the record existed, the event is built from it.
+ * A receiving domain with `inbound_store_content: false` keeps no content: ./inbound-redaction.ts.
  * Only infrastructure failures throw (the queue retries, then its DLQ keeps the message; the raw
  * message stays). Every step is idempotent.
  *
@@ -37,9 +38,11 @@ import type { BlobStore, Clock, EventPublisher } from '../../ports';
 import type { CreateReceivedOutcome, ReceivedEmailRepository } from '../../adapters/store/received-emails';
 import type { InboundRawMarkerRepository } from '../../adapters/store/inbound-raw-markers';
 import { mapBounded } from '../../lib/concurrency';
+import { EMPTY_CONTENT, inboundKeepsContent, redactedReceivedEmail, type InboundRedactionDeps } from './inbound-redaction';
 
-export interface ProcessInboundDeps {
-  blobs: Pick<BlobStore, 'get' | 'put'>;
+export interface ProcessInboundDeps extends InboundRedactionDeps {
+  /** `delete`: the raw message of a domain that keeps no content (./inbound-redaction.ts). */
+  blobs: Pick<BlobStore, 'get' | 'put'> & Partial<Pick<BlobStore, 'delete'>>;
   receivedEmails: Pick<ReceivedEmailRepository, 'create' | 'get'>;
   events: EventPublisher;
   clock: Clock;
@@ -60,7 +63,7 @@ export async function receiveQueuedInbound(deps: ReceiveQueuedInboundDeps, messa
 }
 
 export async function processInbound(deps: ProcessInboundDeps, message: InboundMessage): Promise<{ outcome: CreateReceivedOutcome; email: ReceivedEmail }> {
-  const raw = await deps.blobs.get(message.raw_key);
+  const [raw, keepContent] = await Promise.all([deps.blobs.get(message.raw_key), inboundKeepsContent(deps, message)]);
   const parsed = await deps.parseInbound(raw);
   const checked = checksOf(message);
   const verdict = spamVerdict({ ...checked, spam_reasons: [] });
@@ -74,16 +77,20 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
   // message's cost); larger bodies each on their own, so the API can answer them as links.
   const contentObject = (htmlBytes ?? 0) + (textBytes ?? 0) <= CONTENT_OBJECT_MAX_BODY_BYTES;
   const content: InboundContent = { html: parsed.html, text: parsed.text, headers: parsed.headers };
-  await Promise.all([
-    ...(contentObject
-      ? [deps.blobs.put(inboundKeys.content(id), JSON.stringify(content), 'application/json')]
-      : [
-          parsed.html === null ? undefined : deps.blobs.put(inboundKeys.html(id), parsed.html, 'text/html; charset=utf-8'),
-          parsed.text === null ? undefined : deps.blobs.put(inboundKeys.text(id), parsed.text, 'text/plain; charset=utf-8'),
-          deps.blobs.put(inboundKeys.headers(id), JSON.stringify(parsed.headers), 'application/json'),
-        ]),
-    mapBounded(attachments, 8, (attachment) => deps.blobs.put(inboundKeys.attachment(id, attachment.id), attachment.content, attachment.content_type)),
-  ]);
+  // A domain that keeps no content (./inbound-redaction.ts): an empty content object, nothing of the message.
+  const writes = keepContent
+    ? [
+        ...(contentObject
+          ? [deps.blobs.put(inboundKeys.content(id), JSON.stringify(content), 'application/json')]
+          : [
+              parsed.html === null ? undefined : deps.blobs.put(inboundKeys.html(id), parsed.html, 'text/html; charset=utf-8'),
+              parsed.text === null ? undefined : deps.blobs.put(inboundKeys.text(id), parsed.text, 'text/plain; charset=utf-8'),
+              deps.blobs.put(inboundKeys.headers(id), JSON.stringify(parsed.headers), 'application/json'),
+            ]),
+        mapBounded(attachments, 8, (attachment) => deps.blobs.put(inboundKeys.attachment(id, attachment.id), attachment.content, attachment.content_type)),
+      ]
+    : [deps.blobs.put(inboundKeys.content(id), JSON.stringify(EMPTY_CONTENT), 'application/json')];
+  await Promise.all(writes);
 
   const header = (name: string) => parsed.headers.find((field) => field.name.toLowerCase() === name)?.value ?? null;
   // Counts and bytes bounded (../../domain/inbound/record-bounds.ts): the record must fit DynamoDB's item and its event SQS's message.
@@ -103,7 +110,7 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
   const truncated =
     Object.values(lists).some((list) => list.cut) || Object.values(single).some((value) => value?.cut) || attachmentFieldsCut || parsed.subject.length > MAX_SUBJECT_CHARS;
   const stripped = parsed.text === null ? null : stripReply(parsed.text).slice(0, STRIPPED_TEXT_MAX);
-  const email: ReceivedEmail = {
+  const parsedEmail: ReceivedEmail = {
     id,
     account_id: message.account_id,
     domain_id: message.domain_id,
@@ -146,6 +153,7 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
     received_at: message.received_at,
     created_at: deps.clock.now().toISOString(),
   };
+  const email = keepContent ? parsedEmail : redactedReceivedEmail(parsedEmail);
   const outcome = await deps.receivedEmails.create(email);
   // Processed before (a retry after a crash, a duplicate delivery): the event describes the stored record,
   // not this run's (a worker deployed since may read the message otherwise).
@@ -160,6 +168,11 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
       data: receivedEventData(recorded),
     },
   ]);
+  // Content not kept: the raw message goes once the record and its event are written (a retry before this still finds it).
+  if (!keepContent) {
+    if (!deps.blobs.delete) throw new Error('the inbound worker needs blobs.delete to drop a raw message');
+    await deps.blobs.delete(message.raw_key);
+  }
   logInfo('inbound: received', { email_id: id, account_id: email.account_id, outcome, bytes: email.size, spam_status: email.spam_status, attachments: email.attachment_count, parse_error: email.parse_error });
   return { outcome, email: recorded };
 }

@@ -3,6 +3,7 @@ import type { Email } from '../../domain/emails/email';
 import { newId } from '../../domain/ids';
 import { formatMailbox } from '../../domain/mail/address';
 import type { ResolvedSendContext } from './resolved-send-context';
+import { storesContent } from '../../domain/emails/redaction';
 
 export function newEmail(facts: ResolvedSendContext, now: Date, at: Date | null): Email {
   const { principal, request, category } = facts;
@@ -34,5 +35,7 @@ export function newEmail(facts: ResolvedSendContext, now: Date, at: Date | null)
     provider_message_id: null,
     ...(request.unsubscribe ? { unsubscribe: true } : {}),
     ...(request.from_template ? { template: request.from_template } : {}),
+    // Content redaction (docs/redaction.md): the account's or the request's store_content: false, off wins.
+    ...(storesContent(principal.account, request) ? {} : { store_content: false }),
   };
 }

@@ -8,6 +8,7 @@
  * suppression list apply as of now; a deleted tenant's email cannot be resent (404 naming the tenant).
  * An email that came in as a raw message (the SMTP relay) is resent as that same message, byte for
  * byte, with a new Message-ID (the worker assigns one; the original's would make it a duplicate).
+ * A redacted email (`store_content: false`, docs/redaction.md) is not resent: 422.
  */
 import { emailOwner, type EmailBody } from '../../domain/emails/email';
 import { sendRequestSchema, type ParsedSendRequest } from '../../domain/emails/send-request';
@@ -19,6 +20,7 @@ import type { EmailRepository, StoredBody, StoredEmail } from '../../adapters/st
 import type { Principal } from '../access/principal';
 import { sendEmail, type SendDeps, type SendResult } from './accept';
 import { assertVisible } from '../access/visibility';
+import { isRedacted, redactedResendError } from '../../domain/emails/redaction';
 
 async function bodyOf(deps: Pick<SendDeps, 'blobs'>, body: StoredBody): Promise<EmailBody> {
   if ('inline' in body) return body.inline;
@@ -75,6 +77,8 @@ export async function resendEmail(deps: SendDeps & { emails: Pick<EmailRepositor
   if (!isId('msg', emailId)) throw new NotFoundError('Email', emailId);
   const stored = await deps.emails.get(emailId);
   assertVisible(principal, stored && emailOwner(stored.email), 'Email', emailId);
+  // Content redaction (docs/redaction.md): its content is not kept (or will not be), so it is not sent again.
+  if (isRedacted(stored!.email)) throw redactedResendError(emailId);
   const raw = await rawMessageOf(deps, stored!);
   return sendEmail(deps, { principal }, await resendRequestOf(deps, stored!), raw ? { mime: { raw } } : {});
 }

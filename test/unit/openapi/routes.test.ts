@@ -11,7 +11,7 @@ import { createAutomationsApp } from '../../../functions/api/automations/app';
 import { createCompatApp } from '../../../functions/api/compat/app';
 import { createDashboardDomainsApp } from '../../../functions/api/dashboard-domains/app';
 import { createDashboardEmailsApp } from '../../../functions/api/dashboard-emails/app';
-import { createDashboardInvitationsApp } from '../../../functions/api/dashboard-invitations/app';
+import { createDashboardSendApp } from '../../../functions/api/dashboard-send/app';
 import { createDashboardApp } from '../../../functions/api/dashboard/app';
 import { createDomainsApp } from '../../../functions/api/domains/app';
 import { createEmailsApp } from '../../../functions/api/emails/app';
@@ -57,7 +57,7 @@ const APPS: Record<string, () => Hono<any>> = {
   dashboard: () => createDashboardApp(services),
   'dashboard-emails': () => createDashboardEmailsApp(services),
   'dashboard-domains': () => createDashboardDomainsApp(services),
-  'dashboard-invitations': () => createDashboardInvitationsApp(services),
+  'dashboard-send': () => createDashboardSendApp(services),
   reference: () => createReferenceApp(),
   compat: () => createCompatApp(services),
   account: () => createAccountApp(services),
@@ -77,7 +77,7 @@ const NOT_OPERATIONS: { why: string; matches: (group: string, method: string, pa
   {
     why: "the dashboard's HTML pages, their forms and static assets (its four functions: docs/dashboard.md): pages for a browser, not API; its JSON doors (sign-in, sign-out, session, the team's) are operations",
     matches: (group, method, path) =>
-      ['dashboard', 'dashboard-emails', 'dashboard-domains', 'dashboard-invitations'].includes(group) &&
+      ['dashboard', 'dashboard-emails', 'dashboard-domains', 'dashboard-send'].includes(group) &&
       (path === '/dashboard' || path.startsWith('/dashboard/')) &&
       !DASHBOARD_JSON_DOORS.includes(`${method} ${path}`),
   },

@@ -18,6 +18,7 @@ import type { SessionDeps } from '../../../../shared/usecases/dashboard/sessions
 import type { TeamServices } from '../team-services';
 import { addApiKeyPages, addSmtpCredentialPages } from './credentials';
 import { ASSETS } from './assets';
+import { addAuditLogPages } from './audit-log';
 import { addAutomationPages } from './automations';
 import { HOME_PATH, pageError, readForm } from './forms';
 import { addImportPages } from './imports';
@@ -56,12 +57,13 @@ export function createPages<S extends SessionDeps>(services: S, areas: PageArea<
 
 /**
  * The main dashboard function's pages: the static assets, the sign-in page, and every area but emails,
- * received email (dashboard-emails) and domains (dashboard-domains); the members page (./members.ts) too.
+ * received email (dashboard-emails) and domains (dashboard-domains); the members page (./members.ts) and
+ * the audit log (./audit-log.ts) too.
  */
 export function createDashboardPages(services: TeamServices): Hono<ApiEnv> {
   return createPages<TeamServices>(
     services,
-    [addApiKeyPages, addSmtpCredentialPages, addWebhookPages, addSuppressionPages, addTenantPages, addTemplatePages, addAutomationPages, addImportPages, addMemberPages],
+    [addApiKeyPages, addSmtpCredentialPages, addWebhookPages, addSuppressionPages, addTenantPages, addTemplatePages, addAutomationPages, addImportPages, addMemberPages, addAuditLogPages],
     (pages) => {
       // The static assets: content-hashed URLs, so cached for a year (a new version is a new URL).
       for (const asset of Object.values(ASSETS)) {

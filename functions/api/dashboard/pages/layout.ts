@@ -48,6 +48,7 @@ export const NAV: readonly { label: string; path: string }[] = [
   { label: 'Automations', path: '/dashboard/automations' },
   { label: 'Received', path: '/dashboard/received' },
   { label: 'Imports', path: '/dashboard/imports' },
+  { label: 'Audit log', path: '/dashboard/audit-log' },
 ];
 
 export interface Flash {

@@ -51,7 +51,7 @@ export const domainOps = section('domains', 'Domains', {
     path: '/domains/{id}',
     summary: 'Change delivery settings and receiving',
     description:
-      'Tracking, `tls_mode`, and `inbound_enabled`: `true` adds the receiving subdomain `inbound.<domain>` and its MX record (pending until a verify finds it), `false` removes both and stops receiving (docs/inbound.md).',
+      'Tracking, `tls_mode`, and `inbound_enabled`: `true` adds the receiving subdomain `inbound.<domain>` and its MX record (pending until a verify finds it), `false` removes both and stops receiving (docs/inbound.md). `inbound_store_content: false`: received mail is recorded without its content (docs/redaction.md).',
     auth: 'apiKey',
     scopes: ['domains:write'],
     pathParams: { id: 'the domain id (dom_...)' },

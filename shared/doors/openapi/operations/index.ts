@@ -10,6 +10,7 @@ import type { Operation } from '../operation';
 import { accountOps } from './account';
 import { apiKeyOps } from './api-keys';
 import { attachmentOps } from './attachments';
+import { auditOps } from './audit';
 import { automationOps } from './automations';
 import { dashboardOps } from './dashboard';
 import { domainOps } from './domains';
@@ -45,6 +46,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...all(accountOps),
   ...all(privacyOps),
   ...all(exportOps),
+  ...all(auditOps),
   ...all(linkOps),
   ...all(dashboardOps),
   ...all(referenceOps),
@@ -68,6 +70,7 @@ export const TAGS: readonly { name: string; description: string }[] = [
   { name: 'Account', description: "The account's settings: its plan and how long its data is kept (retention)." },
   { name: 'Privacy', description: "Erasure of a person's data by address: every record, body and log naming it; its suppressions kept as a hash." },
   { name: 'Exports', description: "The whole account as NDJSON files (and suppressions as CSV) to download: start, follow, download." },
+  { name: 'Audit log', description: 'Every change to the account by a key, a dashboard user or the admin CLI, and every sign-in: who, when, from where, what. Read-only, kept 400 days.' },
   { name: 'Links', description: 'What the links in sent emails lead to: unsubscribe, open pixel, click redirect. Public: the signed token is the authority.' },
   { name: 'Dashboard session', description: "The dashboard's JSON doors: sign-in, sign-out, the session, and /api/events and /api/webhooks for a signed-in browser." },
   { name: 'Reference', description: 'This document and its page.' },

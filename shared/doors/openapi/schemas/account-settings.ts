@@ -17,6 +17,7 @@ const retentionFields = {
 /** PATCH /account: the settings to change (each optional; the bounds are checked against the plan). */
 export const updateAccountSettingsSchema = z.strictObject({
   retention: z.strictObject(Object.fromEntries(Object.entries(retentionFields).map(([name, schema]) => [name, schema.optional()])) as { [K in keyof typeof retentionFields]: z.ZodOptional<(typeof retentionFields)[K]> }).optional().describe('the retention to change, by kind; the others stay as they are'),
+  store_content: z.boolean({ error: 'store_content must be a boolean' }).optional().describe('false: bodies, attachments and the subject of sent emails are dropped once SES accepted them (docs/redaction.md); true: kept for the retention window'),
 });
 
 export const accountSettingsSchema = describing<AccountSettings>()(
@@ -27,6 +28,7 @@ export const accountSettingsSchema = describing<AccountSettings>()(
     plan: z.enum(PLAN_NAMES).describe('the plan (its limits and retention bounds)'),
     tenants_enabled: z.boolean().describe('whether tenants are enabled'),
     retention: z.strictObject(retentionFields).describe("how long each kind of data is kept (the account's choice, else its plan's default); a change applies to data written after it"),
+    store_content: z.boolean().describe('whether sent emails keep their content (bodies, attachments, subject) after sending; false: "content not kept" (docs/redaction.md)'),
     retention_bounds: z
       .strictObject({
         min_days: z.number().int().describe('the shortest retention'),

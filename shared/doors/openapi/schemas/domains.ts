@@ -41,6 +41,7 @@ export const domainSchema = describing<ReturnType<typeof toPublicDomain>>()(
       .describe('opportunistic (default): TLS whenever the receiving server offers it; enforced: only over TLS, else the email bounces'),
     inbound_enabled: z.boolean().describe('receives mail on inbound.<domain> (chosen when the domain is added)'),
     inbound_subdomain: z.string().nullable().describe('the receive-only subdomain (inbound.<domain>) when inbound_enabled'),
+    inbound_store_content: z.boolean().describe('false: mail received on the domain is recorded without its content, and email.received carries none (docs/redaction.md); true by default'),
     created_at: timestamp.describe('when the domain was added (ISO 8601)'),
     updated_at: timestamp.describe('when the domain last changed (ISO 8601)'),
     verified_at: nullableTimestamp.describe('when it was first verified (ISO 8601); null until then'),

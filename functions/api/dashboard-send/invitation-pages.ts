@@ -1,6 +1,6 @@
 /**
  * Inviting a member from the members page (docs/dashboard.md, "Teams and roles"): its form posts here,
- * to the dashboard-invitations function, a function of its own because it holds the send core (the main
+ * to the dashboard-send function, the one that holds the send core (the main
  * dashboard function has no mail bucket, and dashboard-emails has no room left under the 1 MiB bundle
  * limit: infra/definitions.ts). The invitation is made (owners and admins:
  * shared/usecases/dashboard/invitations.ts) and then
@@ -21,7 +21,7 @@ import { html } from '../dashboard/pages/layout';
 import { MEMBERS_PATH } from '../dashboard/pages/team-paths';
 import type { PageRoutes } from '../dashboard/pages/page-routes';
 import { withInvitations } from '../dashboard/team-services';
-import type { DashboardInvitationsServices } from './services';
+import type { DashboardSendServices } from './services';
 
 const isLocal = (c: PageContext) => dashboardOrigin(c.req.url).startsWith('http://');
 
@@ -33,7 +33,7 @@ ${showLink ? secretBox('Invitation link', link, `${emailId ? 'This is the local 
   return render(c, { title: 'Invitation', body });
 }
 
-export function addInvitationPages(routes: PageRoutes<DashboardInvitationsServices>): void {
+export function addInvitationPages(routes: PageRoutes<DashboardSendServices>): void {
   const services = withInvitations(routes.services);
 
   routes.action('/invitations', (c, form) =>

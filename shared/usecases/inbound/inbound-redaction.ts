@@ -1,0 +1,37 @@
+/**
+ * Content redaction of received mail (docs/redaction.md): a receiving domain with `inbound_store_content:
+ * false` has its mail recorded without content. The inbound worker (./process-inbound.ts) then writes no
+ * bodies, headers nor attachments, records the metadata (envelope, addresses, authentication, spam verdict,
+ * sizes, attachment count) with no subject, stripped text nor attachment list, publishes email.received from
+ * that record (so the webhook carries no content either), and deletes the raw message once recorded.
+ *
+ * The record keeps `content_object: true` over an empty content object (`{"html":null,"text":null,
+ * "headers":[]}`: no byte of the message), so GET /received-emails/{id} answers html, text null and no headers
+ * with the reader unchanged.
+ */
+import type { InboundContent } from '../../domain/inbound/content-keys';
+import type { ReceivedEmail } from '../../domain/inbound/received-email';
+import type { InboundMessage } from '../../domain/messages';
+import type { DomainRepository } from '../../adapters/store/domains';
+
+export interface InboundRedactionDeps {
+  /** The receiving domain's switch, read per message (absent in doubles of other rules: content kept). */
+  domains?: Pick<DomainRepository, 'get'>;
+}
+
+/** Whether the message's receiving domain keeps the content of received mail (a domain gone since: kept, as before). */
+export async function inboundKeepsContent(deps: InboundRedactionDeps, message: Pick<InboundMessage, 'domain_id' | 'account_id'>): Promise<boolean> {
+  if (!deps.domains) return true;
+  const stored = await deps.domains.get(message.domain_id);
+  if (!stored || stored.domain.account_id !== message.account_id) return true;
+  return stored.domain.inbound_store_content !== false;
+}
+
+/** The content object of a redacted received email: nothing of the message. */
+export const EMPTY_CONTENT: InboundContent = { html: null, text: null, headers: [] };
+
+/** The record of a received email whose content is not kept: its metadata only. */
+export function redactedReceivedEmail(email: ReceivedEmail): ReceivedEmail {
+  const { content_object: _object, ...rest } = email;
+  return { ...rest, subject: '', stripped_text: null, attachments: [], html_bytes: null, text_bytes: null, content_object: true };
+}
