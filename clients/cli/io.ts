@@ -20,7 +20,19 @@ export interface CliIo {
   onInterrupt(handler: () => void): () => void;
 }
 
+/**
+ * A reader that stopped reading (`mailservice ... | head -1`) closes the pipe: the next write fails with
+ * EPIPE, which is the end of the output, not an error (as `ls | head -1` ends quietly).
+ */
+export function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream, exit: (code: number) => void = (code) => process.exit(code)): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') exit(0);
+    else throw error;
+  });
+}
+
 export function processIo(): CliIo {
+  endQuietlyOnClosedPipe(process.stdout);
   return {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),

@@ -54,6 +54,22 @@ describe('the mailservice CLI against the local cloud', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  it('ends quietly when its reader stops reading (| head -1): exit 0, no EPIPE trace', async () => {
+    // Enough lines that the reader is gone before the last write: every key of the account, many times over.
+    for (let i = 0; i < 3; i++) await ok(['keys', 'create', '--name', `pipe-${i}`, '--scopes', 'account:read']);
+    const shell = await new Promise<{ status: number; stderr: string; stdout: string }>((resolve) => {
+      execFile(
+        'bash',
+        ['-o', 'pipefail', '-c', `for i in 1 2 3 4 5 6 7 8; do node ${JSON.stringify(BIN)} keys list; done | head -1`],
+        { cwd: dir, timeout: 120_000, env: { PATH: process.env.PATH, HOME: dir, MAILSERVICE_BASE_URL: stack().apiUrl, MAILSERVICE_API_KEY: account.key, MAILSERVICE_CONFIG: join(dir, 'config.json') } },
+        (error, stdout, stderr) => resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+      );
+    });
+    expect(shell.stderr).not.toContain('EPIPE');
+    expect(shell.stdout.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(shell.status).toBe(0);
+  });
+
   it('sends from flags (with a tag, a header and an attachment) and the email is delivered', async () => {
     writeFileSync(join(dir, 'notes.txt'), 'attached notes');
     const run = await ok(['send', '--from', SANDBOX_FROM, '--to', account.email, '--subject', 'From the CLI', '--text', 'Hello from flags',
