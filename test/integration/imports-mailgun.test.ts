@@ -158,7 +158,7 @@ describe('import from Mailgun (EU region)', () => {
     expect(report.templates.items.map((item: any) => ({ source_id: item.source_id, alias: item.alias, status: item.status, published: item.published, variables: item.variables }))).toEqual(TEMPLATES);
     expect(report.templates.items[1].notes).toEqual(expect.arrayContaining([expect.stringContaining('Conditional or loop blocks {{range}}')]));
     expect(report.template_map).toEqual(TEMPLATES.map((t) => ({ source_id: t.source_id, alias: t.alias })));
-    expect(report.code_changes.map((change: any) => change.stack)).toEqual(['node', 'python', 'curl', 'smtp']);
+    expect(report.code_changes.map((change: any) => change.stack)).toEqual(['node-sdk', 'node', 'python', 'curl', 'smtp']);
 
     // Every provider request went to the EU host.
     const log = await requestLog('mailgun', key);

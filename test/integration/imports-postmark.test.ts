@@ -161,7 +161,7 @@ describe('import from Postmark', () => {
     expect(report.templates.items.map((item: any) => ({ source_id: item.source_id, alias: item.alias, status: item.status, published: item.published, variables: item.variables }))).toEqual(TEMPLATES);
     expect(report.templates.items[0].notes[0]).toBe('Merged layout "basic" into the template (its {{{@content}}} replaced by the template\'s body).');
     expect(report.template_map).toEqual(TEMPLATES.map((t) => ({ source_id: t.source_id, alias: t.alias })));
-    expect(report.code_changes.map((change: any) => change.stack)).toEqual(['node', 'python', 'curl', 'smtp']);
+    expect(report.code_changes.map((change: any) => change.stack)).toEqual(['node-sdk', 'node', 'python', 'curl', 'smtp']);
   }, 180_000);
 
   it('wrote what the report says, through the same records as the API', async () => {

@@ -108,7 +108,7 @@ describe('import from SendGrid', () => {
     expect(report.templates.totals).toEqual({ found: 6, imported: 3, needs_attention: 2, skipped: 0, failed: 1 });
     expect(report.templates.items.map((item: any) => ({ alias: item.alias, status: item.status, published: item.published }))).toEqual(TEMPLATES);
     expect(report.template_map).toEqual(report.templates.items.filter((item: any) => item.status !== 'failed').map((item: any) => ({ source_id: item.source_id, alias: item.alias })));
-    expect(report.code_changes.map((change: any) => change.stack)).toEqual(['node', 'python', 'curl', 'smtp']);
+    expect(report.code_changes.map((change: any) => change.stack)).toEqual(['node-sdk', 'node', 'python', 'curl', 'smtp']);
     expect(report.agent_prompt).toContain('order-receipt');
   }, 180_000);
 

@@ -4,6 +4,9 @@
  * each diff is one hunk of a small made-up file, valid unified-diff text (`--- a/`, `+++ b/`, `@@`
  * counts that match). Pure and deterministic.
  *
+ * - node-sdk: the provider's Node SDK kept as it is, pointed at our API and key: the provider-compatible
+ *   doors (docs/compat.md) take its requests, template ids included (the door finds an imported template by
+ *   the provider's id through the import's template map). The smallest change: the first one offered.
  * - node: the provider's Node SDK (@sendgrid/mail `sgMail.send`, postmark `ServerClient`, mailgun.js
  *   `mg.messages.create`) -> the `resend` npm SDK, which takes our API as `new Resend(key, { baseUrl })`
  *   (ResendOptions.baseUrl; the SDK also reads RESEND_BASE_URL when the option is absent).
@@ -19,7 +22,7 @@
  */
 import { PROVIDER_LABELS, type ProviderName } from './source';
 
-export const CODE_CHANGE_STACKS = ['node', 'python', 'curl', 'smtp'] as const;
+export const CODE_CHANGE_STACKS = ['node-sdk', 'node', 'python', 'curl', 'smtp'] as const;
 export type CodeChangeStack = (typeof CODE_CHANGE_STACKS)[number];
 
 export interface CodeChange {
@@ -79,6 +82,48 @@ interface Example {
 
 /** A Postmark template id is a number; anything else is sent as its alias. */
 const isNumericId = (id: string) => /^\d+$/.test(id);
+
+/** The provider's own SDK, its sends unchanged: only where it sends and with which key (docs/compat.md). */
+function sameSdkChange(example: Example): DiffLine[] {
+  const { template } = example;
+  const api = new URL(example.baseUrl);
+  switch (example.provider) {
+    case 'sendgrid':
+      return [
+        ...same("import sgMail from '@sendgrid/mail';"),
+        ...added("import { Client } from '@sendgrid/client';"),
+        ...same(''),
+        ...removed('sgMail.setApiKey(process.env.SENDGRID_API_KEY);'),
+        ...added('const client = new Client();', `client.setApiKey(process.env.${API_KEY_VARIABLE});`, `client.setDefaultRequest('baseUrl', ${quoted(example.baseUrl)});`, 'sgMail.setClient(client);'),
+        ...same(''),
+        ...same('await sgMail.send({', `  from: ${quoted(FROM)},`, `  to: ${quoted(TO)},`),
+        ...(template ? same(`  templateId: ${quoted(template.source_id)},`, `  dynamicTemplateData: ${JS_VARIABLES},`) : same(`  subject: ${quoted(SUBJECT)},`, `  html: ${quoted(HTML)},`)),
+        ...same('});'),
+      ];
+    case 'postmark':
+      return [
+        ...same("import { ServerClient } from 'postmark';", ''),
+        ...removed('const client = new ServerClient(process.env.POSTMARK_SERVER_TOKEN);'),
+        ...added(`const client = new ServerClient(process.env.${API_KEY_VARIABLE}, { requestHost: ${quoted(`${api.host}${api.pathname.replace(/\/+$/, '')}`)}, useHttps: ${api.protocol === 'https:'} });`),
+        ...same(''),
+        ...same(template ? 'await client.sendEmailWithTemplate({' : 'await client.sendEmail({', `  From: ${quoted(FROM)},`, `  To: ${quoted(TO)},`),
+        ...(template
+          ? same(isNumericId(template.source_id) ? `  TemplateId: ${template.source_id},` : `  TemplateAlias: ${quoted(template.source_id)},`, `  TemplateModel: ${JS_VARIABLES},`)
+          : same(`  Subject: ${quoted(SUBJECT)},`, `  HtmlBody: ${quoted(HTML)},`)),
+        ...same('});'),
+      ];
+    case 'mailgun':
+      return [
+        ...same("import formData from 'form-data';", "import Mailgun from 'mailgun.js';", ''),
+        ...removed("const mg = new Mailgun(formData).client({ username: 'api', key: process.env.MAILGUN_API_KEY });"),
+        ...added(`const mg = new Mailgun(formData).client({ username: 'api', key: process.env.${API_KEY_VARIABLE}, url: ${quoted(example.baseUrl)} });`),
+        ...same(''),
+        ...same("await mg.messages.create('mg.example.com', {", "  from: 'hello@mg.example.com',", `  to: [${quoted(TO)}],`),
+        ...(template ? same(`  template: ${quoted(template.source_id)},`, `  'h:X-Mailgun-Variables': JSON.stringify(${JS_VARIABLES}),`) : same(`  subject: ${quoted(SUBJECT)},`, `  html: ${quoted(HTML)},`)),
+        ...same('});'),
+      ];
+  }
+}
 
 function nodeChange(example: Example): DiffLine[] {
   const { template } = example;
@@ -280,6 +325,11 @@ export function codeChanges(input: CodeChangesInput): CodeChange[] {
   const names = SDK_NAMES[input.provider];
   const templateNote = example.template ? ` (${label} template ${example.template.source_id} is now "${example.template.alias}")` : '';
   return [
+    {
+      stack: 'node-sdk',
+      label: `Node.js: keep ${names.node} and its sends as they are; point it at ${example.baseUrl} with our API key (the ${label}-compatible door: docs/compat.md)`,
+      diff: unifiedDiff('src/send-email.js', sameSdkChange(example)),
+    },
     { stack: 'node', label: `Node.js: ${names.node} -> the resend SDK (npm install resend) with our baseUrl${templateNote}`, diff: unifiedDiff('src/send-email.js', nodeChange(example)) },
     {
       stack: 'python',

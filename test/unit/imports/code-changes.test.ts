@@ -1,4 +1,4 @@
-/** code_changes: valid unified diffs from each provider's send to ours, for node, python, curl and smtp. */
+/** code_changes: valid unified diffs from each provider's send to ours, for node-sdk (the same SDK, pointed at us), node, python, curl and smtp. */
 import { codeChanges, unifiedDiff, type CodeChange } from '../../../shared/domain/imports/code-changes';
 import { PROVIDERS, type ProviderName } from '../../../shared/domain/imports/source';
 
@@ -36,15 +36,28 @@ describe('unifiedDiff', () => {
 describe('codeChanges', () => {
   const TEMPLATE_IDS: Record<ProviderName, string> = { sendgrid: 'd-0123456789abcdef0123456789abcdef', postmark: '1234567', mailgun: 'order.shipped' };
 
-  it.each(PROVIDERS)('%s: node, python, curl and smtp, each a valid diff', (provider) => {
+  it.each(PROVIDERS)('%s: node-sdk, node, python, curl and smtp, each a valid diff', (provider) => {
     const changes = codeChanges({ provider, baseUrl: `${BASE}/`, templateMap: [{ source_id: TEMPLATE_IDS[provider], alias: 'order-shipped' }, { source_id: 'other', alias: 'other' }] });
-    expect(changes.map((change) => change.stack)).toEqual(['node', 'python', 'curl', 'smtp']);
+    expect(changes.map((change) => change.stack)).toEqual(['node-sdk', 'node', 'python', 'curl', 'smtp']);
     for (const change of changes) {
       parseDiff(change.diff);
       expect(change.label.length).toBeGreaterThan(10);
       expect(change.diff).not.toContain(`${BASE}//`);
       expect(change.diff).not.toContain("'other'");
     }
+  });
+
+  it.each([
+    ['sendgrid', "sgMail.setApiKey(process.env.SENDGRID_API_KEY);", `client.setDefaultRequest('baseUrl', '${BASE}');`, "  templateId: 'd-0123456789abcdef0123456789abcdef',"],
+    ['postmark', 'const client = new ServerClient(process.env.POSTMARK_SERVER_TOKEN);', "const client = new ServerClient(process.env.SERVICE_API_KEY, { requestHost: 'mail-api.example.org', useHttps: true });", '  TemplateId: 1234567,'],
+    ['mailgun', "const mg = new Mailgun(formData).client({ username: 'api', key: process.env.MAILGUN_API_KEY });", `const mg = new Mailgun(formData).client({ username: 'api', key: process.env.SERVICE_API_KEY, url: '${BASE}' });`, "  template: 'order.shipped',"],
+  ] as [ProviderName, string, string, string][])('%s node-sdk: the same SDK and the same send (template id too), only its key and where it sends change', (provider, theirs, ours, templateLine) => {
+    const change = byStack(codeChanges({ provider, baseUrl: BASE, templateMap: [{ source_id: TEMPLATE_IDS[provider], alias: 'order-shipped' }] }))['node-sdk']!;
+    const node = parseDiff(change.diff);
+    expect(node.removed).toEqual([theirs]);
+    expect(node.added).toContain(ours);
+    expect(node.context).toContain(templateLine);
+    expect(change.label).toContain('docs/compat.md');
   });
 
   it.each([
