@@ -4,6 +4,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { RETENTION_CLASSES_DAYS, retentionKeyPrefix } from '../../shared/domain/accounts/retention';
+import { INBOUND_RAW_DAYS, INBOUND_RAW_PREFIX } from '../../shared/domain/inbound/content-keys';
 import { EXPORT_KEPT_DAYS, EXPORT_PREFIX } from '../../shared/domain/exports/export';
 import { BUCKETS, SECRETS_KEY, TABLE, type BucketId } from '../definitions';
 import { acknowledgeRule } from './nag';
@@ -100,6 +101,9 @@ export class Data extends Construct {
         lifecycleRules: [
           { id: 'expire-uploads', prefix: 'uploads/', expiration: Duration.days(1), abortIncompleteMultipartUploadAfter: Duration.days(1) },
           ...RETENTION_CLASSES_DAYS.map((days) => ({ id: `retention-${days}d`, prefix: retentionKeyPrefix(days), expiration: Duration.days(days) })),
+          // The MX listener's shared copy of a received message (each receiving account keeps its own under
+          // its class): past every queue message that can name it (docs/retention.md).
+          { id: 'expire-inbound-raw', prefix: INBOUND_RAW_PREFIX, expiration: Duration.days(INBOUND_RAW_DAYS) },
           // Account exports' files (docs/exports.md): kept as long as their record.
           { id: 'expire-exports', prefix: EXPORT_PREFIX, expiration: Duration.days(EXPORT_KEPT_DAYS) },
         ],

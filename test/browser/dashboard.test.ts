@@ -22,7 +22,7 @@ import { baseUrl, failureScreenshot, launchBrowser, newContext, newDashboardAcco
 import { startOtherOrigin, type OtherOrigin } from './other-origin';
 
 /** The main navigation's links, in order (the pages' contract), and the screenshot of each. */
-const NAV = ['Emails', 'Domains', 'API keys', 'SMTP credentials', 'Webhooks', 'Suppressions', 'Tenants', 'Templates', 'Automations', 'Received', 'Imports', 'Audit log'];
+const NAV = ['Emails', 'Domains', 'API keys', 'SMTP credentials', 'Webhooks', 'Suppressions', 'Tenants', 'Templates', 'Automations', 'Received', 'Imports', 'Audit log', 'Settings'];
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
 let browser: Browser;

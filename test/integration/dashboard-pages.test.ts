@@ -58,6 +58,7 @@ const PAGES: [string, string][] = [
   ['/dashboard/received', 'Received'],
   ['/dashboard/imports', 'Imports'],
   ['/dashboard/audit-log', 'Audit log'],
+  ['/dashboard/settings', 'Settings'],
 ];
 
 describe('every page', () => {
@@ -85,7 +86,7 @@ describe('every page', () => {
     expect(text).toContain('<a class="skip" href="#main">Skip to main content</a>');
     const nav = /<nav aria-label="Main">([\s\S]*?)<\/nav>/.exec(text)![1]!;
     const links = [...nav.matchAll(/<a href="([^"]+)"[^>]*>([^<]+)<\/a>/g)].map((m) => m[2]);
-    expect(links).toEqual(['Emails', 'Domains', 'API keys', 'SMTP credentials', 'Webhooks', 'Suppressions', 'Tenants', 'Templates', 'Automations', 'Received', 'Imports', 'Audit log']);
+    expect(links).toEqual(['Emails', 'Domains', 'API keys', 'SMTP credentials', 'Webhooks', 'Suppressions', 'Tenants', 'Templates', 'Automations', 'Received', 'Imports', 'Audit log', 'Settings']);
     expect(nav).toContain('<a href="/dashboard/domains" aria-current="page">Domains</a>');
     expect(text).toMatch(/<form method="post" action="\/dashboard\/sign-out"><input type="hidden" name="csrf_token" value="[^"]+">.*<button type="submit">Sign out<\/button><\/form>/);
     expect(text.match(/<h1>/g)).toHaveLength(1);

@@ -4,8 +4,9 @@
  * bucket, a webhook delivery logged), receives one at its MX, imports suppressions and suppresses an
  * address. Three days later by the functions' clock the records read as absent before any sweep (TTL
  * is lazy); after the local cloud's DynamoDB TTL sweep and S3 lifecycle sweep they are gone from the
- * table and the bucket, while the usage counters and the suppressions remain. PATCH /account's bounds
- * and scopes are refused.
+ * table and the bucket (the received email's content, attachment and its copy of the raw message too),
+ * while the usage counters and the suppressions remain; the MX listener's shared raw message goes by its
+ * own rule (30 days). PATCH /account's bounds and scopes are refused.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -121,9 +122,23 @@ describe('retention (moved clock, stack of its own)', () => {
 
     // Received at the MX.
     const domain = await inbound.receivingDomain(account);
-    const info = await inbound.mxTransport().sendMail({ from: 'someone@sender.example', to: domain.address('inbox'), subject: 'hello', text: 'a received message' });
+    const info = await inbound.mxTransport().sendMail({
+      from: 'someone@sender.example',
+      to: domain.address('inbox'),
+      subject: 'hello',
+      text: 'a received message',
+      attachments: [{ filename: 'r.txt', content: 'received attachment' }],
+    });
     const [receivedId] = inbound.receivedIds(info.response);
     await inbound.waitForReceived(account, receivedId!);
+    // Its objects under the account's class for received_emails_days (docs/retention.md), the raw message's copy among them.
+    const receivedObjects = await bucketKeys(`retention/1d/inbound/${receivedId}/`);
+    expect(receivedObjects.sort()).toEqual([`retention/1d/inbound/${receivedId}/attachments/att_1`, `retention/1d/inbound/${receivedId}/content.json`, `retention/1d/inbound/${receivedId}/message.eml`]);
+    const sharedRaw = await bucketKeys('inbound/raw/');
+    expect(sharedRaw).toHaveLength(1);
+    // Read back from the record's keys.
+    const receivedView = await harness.api('GET', `/received-emails/${receivedId}`, { key: account.key });
+    expect(receivedView.body.received_email).toMatchObject({ text: expect.stringContaining('a received message'), attachments: [{ id: 'att_1', filename: 'r.txt', content: Buffer.from('received attachment').toString('base64') }] });
 
     // Suppressions: one added by the API, the others imported (a report kept a day).
     const suppressed = `gone+${Date.now()}@example.com`;
@@ -171,8 +186,9 @@ describe('retention (moved clock, stack of its own)', () => {
     expect(ttl.status).toBe(200);
     const lifecycle = await harness.api('POST', '/_local/s3/lifecycle-sweep');
     expect(lifecycle.status).toBe(200);
-    expect(lifecycle.body.expired).toEqual(expect.arrayContaining(objects.map((key) => expect.stringContaining(key))));
+    expect(lifecycle.body.expired).toEqual(expect.arrayContaining([...objects, ...receivedObjects].map((key) => expect.stringContaining(key))));
     expect(await bucketKeys('retention/1d/')).toEqual([]);
+    expect(await bucketKeys(`inbound/${receivedId}/`)).toEqual([]);
 
     expect(ofRun(await tableItems())).toEqual({ email: 0, received: 0, deliveries: 0, migration: 0 });
     expect(ttl.body.deleted[harness.stack().info.env.TABLE_NAME as string]).toBeGreaterThanOrEqual(3 + present.migration);
@@ -185,5 +201,11 @@ describe('retention (moved clock, stack of its own)', () => {
     client.destroy();
     expect((stillSuppressed.Items ?? []).map((item) => item.email)).toContain(suppressed);
     expect((stillSuppressed.Items ?? []).every((item) => item.ttl === undefined)).toBe(true);
+
+    // The MX listener's shared raw message outlives every queue message that can name it, then goes by its rule.
+    expect(await bucketKeys('inbound/raw/')).toEqual(sharedRaw);
+    expect((await harness.api('PUT', '/_local/clock', { body: { offset_ms: 31 * DAY_MS } })).status).toBe(200);
+    expect((await harness.api('POST', '/_local/s3/lifecycle-sweep')).status).toBe(200);
+    expect(await bucketKeys('inbound/raw/')).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@
  * lower-cased copies kept for them (`search_to`: the To, Cc and envelope addresses; `from_address`).
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { isExpired, retentionTtl } from '../../domain/accounts/retention';
+import { isExpired, objectRetentionDays, retentionKeyPrefix, retentionTtl } from '../../domain/accounts/retention';
 import { ulid } from '../../domain/ids';
 import { serviceClock } from '../clock';
 import { retentionLookupFor } from './account-retention';
@@ -56,6 +56,15 @@ function toReceivedEmail(item: Record<string, unknown>): ReceivedEmail {
 
 export class ReceivedEmailRepository {
   constructor(private readonly table: Table) {}
+
+  /**
+   * The prefix a received email's objects are written under, written at `writtenAt`: the class of the
+   * account's received_emails_days from its receipt (docs/retention.md), as its record's ttl.
+   */
+  async objectsPrefix(accountId: string, receivedAt: string, writtenAt: Date): Promise<string> {
+    const days = await retentionLookupFor(this.table).daysFor(accountId, 'received_emails_days');
+    return retentionKeyPrefix(objectRetentionDays(days, new Date(receivedAt), writtenAt));
+  }
 
   async create(email: ReceivedEmail): Promise<CreateReceivedOutcome> {
     const searchTo = [...new Set([...email.to, ...email.cc, ...email.rcpt_to].map(bareAddress))];

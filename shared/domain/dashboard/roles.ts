@@ -3,8 +3,9 @@
  * session doors, the pages and the team use cases ask. Pure: no I/O.
  *
  *   owner      everything, including making, demoting and removing owners
- *   admin      everything but owners: members (invite, change, remove non-owners) and billing
- *   developer  every page and change of the account's mail (keys, domains, webhooks, ...), no members, no billing
+ *   admin      everything but owners: members (invite, change, remove non-owners), billing and the account's settings
+ *   developer  every page and change of the account's mail (keys, domains, webhooks, ...), no members, no billing,
+ *              not the account's settings (retention, content storage: the settings page)
  *   viewer     read-only: every page, no change at all
  *
  * The last owner of an account is never removed or demoted: the store enforces it (an owner counter
@@ -16,12 +17,12 @@ export const DASHBOARD_ROLES = ['owner', 'admin', 'developer', 'viewer'] as cons
 export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
 
 /** What a request may ask for, coarsest first. */
-export const DASHBOARD_ACTIONS = ['view', 'change', 'billing', 'manage_members', 'manage_owners'] as const;
+export const DASHBOARD_ACTIONS = ['view', 'change', 'account_settings', 'billing', 'manage_members', 'manage_owners'] as const;
 export type DashboardAction = (typeof DASHBOARD_ACTIONS)[number];
 
 const GRANTS: Record<DashboardRole, readonly DashboardAction[]> = {
   owner: DASHBOARD_ACTIONS,
-  admin: ['view', 'change', 'billing', 'manage_members'],
+  admin: ['view', 'change', 'account_settings', 'billing', 'manage_members'],
   developer: ['view', 'change'],
   viewer: ['view'],
 };
@@ -45,6 +46,7 @@ export function can(role: DashboardRole, action: DashboardAction): boolean {
 const REFUSALS: Record<DashboardAction, string> = {
   view: 'cannot see this account',
   change: 'is read-only: it cannot change anything in this account',
+  account_settings: 'cannot change the account\'s settings, retention and content storage (owners and admins can)',
   billing: 'cannot change the account\'s plan or billing settings (owners and admins can)',
   manage_members: 'cannot manage the account\'s members (owners and admins can)',
   manage_owners: 'cannot make, change or remove owners (only owners can)',

@@ -2,8 +2,8 @@
  * A received (inbound) email: what the inbound worker recorded about one message for one receiving
  * account. The record holds the envelope, the parsed header fields, the authentication verdicts and the
  * attachments' metadata; the bodies, the full header list and the attachments' bytes are objects in the
- * mail bucket under `inbound/<inb id>/` (./content-keys.ts), and the raw message stays where the MX listener
- * stored it. Pure.
+ * mail bucket under `<objects_prefix>inbound/<inb id>/` (./content-keys.ts: the account's retention class),
+ * beside the account's copy of the raw message (`raw_key`). Pure.
  */
 import * as z from 'zod';
 import { modelSchema } from '../model-schema';
@@ -77,6 +77,16 @@ export interface ReceivedEmail extends ReceivedHeaderFields {
    * (records of before 2026-11-25, and larger bodies, which the API may answer as links).
    */
   content_object?: boolean;
+  /**
+   * The retention class prefix its objects were written under (`retention/<days>d/`: ./content-keys.ts,
+   * docs/retention.md); absent on records written before, whose objects are at `inbound/<id>/`.
+   */
+  objects_prefix?: string;
+  /**
+   * The MX listener's copy of the raw message (`inbound/raw/<id>.eml`, shared by every receiving account,
+   * expired by its own rule) when `raw_key` is the account's copy: an erasure deletes both.
+   */
+  shared_raw_key?: string;
   received_at: string;
   created_at: string;
 }
@@ -132,6 +142,8 @@ export const receivedEmailSchema = modelSchema<ReceivedEmail>()(
     html_bytes: z.number().nullable(),
     text_bytes: z.number().nullable(),
     content_object: z.boolean().optional(),
+    objects_prefix: z.string().optional(),
+    shared_raw_key: z.string().optional(),
     received_at: z.string(),
     created_at: z.string(),
   }),

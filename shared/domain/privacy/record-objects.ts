@@ -3,7 +3,7 @@
  * and attachments; a received email's raw message, content, bodies, headers and attachments. Read from the
  * record's old image (its keys as stored), so what the record pointed at is what goes. Pure.
  */
-import { inboundKeys } from '../inbound/content-keys';
+import { inboundKeys, receivedEmailKeys } from '../inbound/content-keys';
 
 type Item = Record<string, unknown>;
 
@@ -16,17 +16,30 @@ export function sentEmailObjects(item: Item): string[] {
   return strings(item.body_blob_key, item.mime_blob_key, ...attachments.map((attachment, index) => attachment.blob_key ?? `attachments/${id}/${index}`));
 }
 
-/** A received email's objects: the raw message and everything stored beside the record under `inbound/<id>/`. */
+/**
+ * A received email's objects: the raw message (`raw_key`: the account's copy, or the listener's shared one
+ * on records of before retention classes; the shared one, `shared_raw_key`, as well: it names the person
+ * too, and every receiving account processed has its own copy) and everything stored beside the record under
+ * `<objects_prefix>inbound/<id>/` (no prefix on records of before).
+ */
 export function receivedEmailObjects(item: Item): string[] {
   const id = String(item.id ?? '');
   if (!id) return strings(item.raw_key);
+  const prefix = typeof item.objects_prefix === 'string' ? item.objects_prefix : '';
+  const keys = receivedEmailKeys({ id, objects_prefix: prefix });
   const attachments = Array.isArray(item.attachments) ? (item.attachments as Item[]) : [];
-  return strings(
-    item.raw_key,
-    inboundKeys.content(id),
-    inboundKeys.html(id),
-    inboundKeys.text(id),
-    inboundKeys.headers(id),
-    ...attachments.map((attachment) => (typeof attachment.id === 'string' ? inboundKeys.attachment(id, attachment.id) : undefined)),
-  );
+  return [
+    ...new Set(
+      strings(
+        item.raw_key,
+        item.shared_raw_key,
+        inboundKeys.rawCopy(id, prefix),
+        keys.content,
+        keys.html,
+        keys.text,
+        keys.headers,
+        ...attachments.map((attachment) => (typeof attachment.id === 'string' ? keys.attachment(attachment.id) : undefined)),
+      ),
+    ),
+  ];
 }

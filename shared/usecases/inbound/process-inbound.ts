@@ -7,8 +7,11 @@
  *    sender's authentication (SPF, DKIM, DMARC) comes with the queue message: the MX listener checked it
  *    at the end of DATA (checks that could not run are `temperror`; so is a message queued before the
  *    listener checked, which has none). The spam verdict is derived from it.
- * 3. Bodies, the header list and the attachments are written under `inbound/<inb id>/`: small bodies and the
- *    header list as one object (`content.json`), larger bodies each on their own.
+ * 3. Bodies, the header list, the attachments and the account's copy of the raw message are written under
+ *    `<prefix>inbound/<inb id>/`, the prefix the account's retention class (`retention/<days>d/`, kept on
+ *    the record as `objects_prefix`: docs/retention.md): small bodies and the header list as one object
+ *    (`content.json`), larger bodies each on their own. The listener's shared raw message expires by its
+ *    own rule (`inbound/raw/`, INBOUND_RAW_DAYS); the record's `raw_key` names the account's copy.
  * 4. The record is put if absent (its id was chosen by the listener): a message processed twice, after
  *    a crash or a duplicate queue delivery, makes one record.
  * 5. email.received is published with an id derived from the email, so publishing again (a retry after a
@@ -22,7 +25,7 @@
  * message of a raw message the listener discarded (it answered no 250; the sender sends it again) is
  * dropped instead.
  */
-import { CONTENT_OBJECT_MAX_BODY_BYTES, inboundKeys, type InboundContent } from '../../domain/inbound/content-keys';
+import { CONTENT_OBJECT_MAX_BODY_BYTES, inboundKeys, receivedEmailKeys, type InboundContent } from '../../domain/inbound/content-keys';
 import { firstPlusPart } from '../../domain/inbound/address';
 import { uncheckedAuthentication, type Authentication, type AuthenticationChecks } from '../../domain/inbound/authentication';
 import { autoSubmitted } from '../../domain/inbound/auto-submitted';
@@ -43,7 +46,7 @@ import { EMPTY_CONTENT, inboundKeepsContent, redactedReceivedEmail, type Inbound
 export interface ProcessInboundDeps extends InboundRedactionDeps {
   /** `delete`: the raw message of a domain that keeps no content (./inbound-redaction.ts). */
   blobs: Pick<BlobStore, 'get' | 'put'> & Partial<Pick<BlobStore, 'delete'>>;
-  receivedEmails: Pick<ReceivedEmailRepository, 'create' | 'get'>;
+  receivedEmails: Pick<ReceivedEmailRepository, 'create' | 'get' | 'objectsPrefix'>;
   events: EventPublisher;
   clock: Clock;
   parseInbound(raw: Buffer): Promise<ParsedInbound>;
@@ -63,12 +66,18 @@ export async function receiveQueuedInbound(deps: ReceiveQueuedInboundDeps, messa
 }
 
 export async function processInbound(deps: ProcessInboundDeps, message: InboundMessage): Promise<{ outcome: CreateReceivedOutcome; email: ReceivedEmail }> {
-  const [raw, keepContent] = await Promise.all([deps.blobs.get(message.raw_key), inboundKeepsContent(deps, message)]);
+  const [raw, keepContent, prefix] = await Promise.all([
+    deps.blobs.get(message.raw_key),
+    inboundKeepsContent(deps, message),
+    deps.receivedEmails.objectsPrefix(message.account_id, message.received_at, deps.clock.now()),
+  ]);
   const parsed = await deps.parseInbound(raw);
   const checked = checksOf(message);
   const verdict = spamVerdict({ ...checked, spam_reasons: [] });
   const authentication: Authentication = { ...checked, spam_reasons: verdict.reasons };
   const id = message.email_id;
+  const keys = receivedEmailKeys({ id, objects_prefix: prefix });
+  const rawCopyKey = inboundKeys.rawCopy(id, prefix);
 
   const attachments = parsed.attachments.map((attachment, index) => ({ ...attachment, id: `att_${index + 1}` }));
   const htmlBytes = parsed.html === null ? null : Buffer.byteLength(parsed.html);
@@ -81,15 +90,17 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
   const writes = keepContent
     ? [
         ...(contentObject
-          ? [deps.blobs.put(inboundKeys.content(id), JSON.stringify(content), 'application/json')]
+          ? [deps.blobs.put(keys.content, JSON.stringify(content), 'application/json')]
           : [
-              parsed.html === null ? undefined : deps.blobs.put(inboundKeys.html(id), parsed.html, 'text/html; charset=utf-8'),
-              parsed.text === null ? undefined : deps.blobs.put(inboundKeys.text(id), parsed.text, 'text/plain; charset=utf-8'),
-              deps.blobs.put(inboundKeys.headers(id), JSON.stringify(parsed.headers), 'application/json'),
+              parsed.html === null ? undefined : deps.blobs.put(keys.html, parsed.html, 'text/html; charset=utf-8'),
+              parsed.text === null ? undefined : deps.blobs.put(keys.text, parsed.text, 'text/plain; charset=utf-8'),
+              deps.blobs.put(keys.headers, JSON.stringify(parsed.headers), 'application/json'),
             ]),
-        mapBounded(attachments, 8, (attachment) => deps.blobs.put(inboundKeys.attachment(id, attachment.id), attachment.content, attachment.content_type)),
+        mapBounded(attachments, 8, (attachment) => deps.blobs.put(keys.attachment(attachment.id), attachment.content, attachment.content_type)),
+        // The account's own copy, kept as long as its record (the shared one goes by its rule).
+        deps.blobs.put(rawCopyKey, raw, 'message/rfc822'),
       ]
-    : [deps.blobs.put(inboundKeys.content(id), JSON.stringify(EMPTY_CONTENT), 'application/json')];
+    : [deps.blobs.put(keys.content, JSON.stringify(EMPTY_CONTENT), 'application/json')];
   await Promise.all(writes);
 
   const header = (name: string) => parsed.headers.find((field) => field.name.toLowerCase() === name)?.value ?? null;
@@ -146,10 +157,13 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
     tls: message.tls,
     remote_address: message.remote_address,
     helo: message.helo,
-    raw_key: message.raw_key,
+    // Content kept: the account's copy; not kept: the shared key, deleted below (as before).
+    raw_key: keepContent ? rawCopyKey : message.raw_key,
+    ...(keepContent ? { shared_raw_key: message.raw_key } : {}),
     html_bytes: htmlBytes,
     text_bytes: textBytes,
     ...(contentObject ? { content_object: true } : {}),
+    objects_prefix: prefix,
     received_at: message.received_at,
     created_at: deps.clock.now().toISOString(),
   };

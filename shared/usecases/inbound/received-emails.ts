@@ -14,7 +14,7 @@
  */
 import { NotFoundError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
-import { inboundKeys, type InboundContent } from '../../domain/inbound/content-keys';
+import { receivedEmailKeys, type InboundContent } from '../../domain/inbound/content-keys';
 import { toPublicReceivedEmail, type ReceivedEmail } from '../../domain/inbound/received-email';
 import type { ListReceivedEmailsQuery } from '../../domain/inbound/schemas';
 import { jsonPayloadBytes, RESPONSE_BODY_BUDGET_BYTES } from '../../domain/lambda-payload';
@@ -77,8 +77,8 @@ async function receivedEmailView(
 ) {
   const id = email.id;
   const [bodies, attachments, raw] = await Promise.all([
-    email.content_object ? contentObjectBodies(deps, id) : separateBodies(deps, email, inline.bodies, link),
-    Promise.all(email.attachments.map((attachment) => attachmentView(id, attachment, inline.attachments, expiresAt, deps, link))),
+    email.content_object ? contentObjectBodies(deps, email) : separateBodies(deps, email, inline.bodies, link),
+    Promise.all(email.attachments.map((attachment) => attachmentView(email, attachment, inline.attachments, expiresAt, deps, link))),
     link(email.raw_key, { downloadName: `${id}.eml`, contentType: 'message/rfc822' }),
   ]);
   return { ...toPublicReceivedEmail(email), ...bodies, attachments, raw: { download_url: raw, expires_at: expiresAt, size: email.size } };
@@ -93,8 +93,8 @@ interface BodiesView {
 }
 
 /** Bodies and headers stored as one object: always inline (small enough by construction: content-keys.ts). */
-async function contentObjectBodies(deps: ReceivedEmailsDeps, id: string): Promise<BodiesView> {
-  const content = JSON.parse((await deps.blobs.get(inboundKeys.content(id))).toString('utf8')) as InboundContent;
+async function contentObjectBodies(deps: ReceivedEmailsDeps, email: ReceivedEmail): Promise<BodiesView> {
+  const content = JSON.parse((await deps.blobs.get(receivedEmailKeys(email).content)).toString('utf8')) as InboundContent;
   return { html: content.html, text: content.text, html_url: null, text_url: null, headers: content.headers };
 }
 
@@ -111,23 +111,24 @@ async function separateBodies(
     if (inline) return { content: (await deps.blobs.get(key)).toString('utf8'), url: null };
     return { content: null, url: await link(key, { contentType }) };
   };
+  const keys = receivedEmailKeys(email);
   const [html, text, headers] = await Promise.all([
-    body(inboundKeys.html(email.id), email.html_bytes, 'text/html; charset=utf-8'),
-    body(inboundKeys.text(email.id), email.text_bytes, 'text/plain; charset=utf-8'),
-    deps.blobs.get(inboundKeys.headers(email.id)),
+    body(keys.html, email.html_bytes, 'text/html; charset=utf-8'),
+    body(keys.text, email.text_bytes, 'text/plain; charset=utf-8'),
+    deps.blobs.get(keys.headers),
   ]);
   return { html: html.content, text: text.content, html_url: html.url, text_url: text.url, headers: JSON.parse(headers.toString('utf8')) as { name: string; value: string }[] };
 }
 
 async function attachmentView(
-  emailId: string,
+  email: ReceivedEmail,
   attachment: ReceivedEmail['attachments'][number],
   inline: boolean,
   expiresAt: string,
   deps: ReceivedEmailsDeps,
   link: (key: string, options: { downloadName?: string; contentType?: string }) => Promise<string>,
 ) {
-  const key = inboundKeys.attachment(emailId, attachment.id);
+  const key = receivedEmailKeys(email).attachment(attachment.id);
   if (inline) return { ...attachment, content: (await deps.blobs.get(key)).toString('base64'), download_url: null, expires_at: null };
   const url = await link(key, { downloadName: attachment.filename ?? attachment.id, contentType: attachment.content_type });
   return { ...attachment, content: null, download_url: url, expires_at: expiresAt };

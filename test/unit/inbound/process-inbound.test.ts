@@ -21,6 +21,8 @@ process.env.LOG_LEVEL = 'silent';
 const NOW = new Date('2024-01-02T03:05:00Z');
 const RECEIVED_AT = '2024-01-02T03:04:30.000Z';
 const RAW_KEY = 'inbound/raw/raw_1.eml';
+/** The account's retention class prefix the fake repository answers. */
+const PREFIX = 'retention/30d/';
 
 type Checks = AuthenticationChecks;
 const PASSING: Checks = {
@@ -55,6 +57,9 @@ function fakes(raw: Buffer) {
       async get(accountId, id) {
         const record = records.get(id);
         return record && record.account_id === accountId ? record : null;
+      },
+      async objectsPrefix() {
+        return PREFIX;
       },
     },
     events: {
@@ -127,7 +132,7 @@ describe('processInbound', () => {
     expect(published[0]!.id).not.toBe(published[1]!.id);
   });
 
-  it('stores small bodies and the headers as one object under inbound/<id>/, attachments as att_<n> in message order', async () => {
+  it('stores small bodies and the headers as one object under <retention prefix>inbound/<id>/, attachments as att_<n> in message order', async () => {
     const { deps, objects } = fakes(normalMessage);
     const message = inboundMessage();
     const { email } = await processInbound(deps, message);
@@ -135,30 +140,33 @@ describe('processInbound', () => {
 
     // One PUT for bodies and headers (not three): the record says so.
     expect(email.content_object).toBe(true);
-    const stored = objects.get(`inbound/${id}/content.json`)!;
+    const stored = objects.get(`${PREFIX}inbound/${id}/content.json`)!;
     expect(stored.contentType).toBe('application/json');
     const content = JSON.parse(stored.body.toString()) as { html: string; text: string; headers: { name: string; value: string }[] };
     expect(content.text).toContain('Thanks, received.');
     expect(content.html).toContain('<p>Thanks, received.</p>');
     expect(content.headers[0]).toEqual({ name: 'From', value: 'Alice Example <alice@example.com>' });
-    for (const part of ['body.txt', 'body.html', 'headers.json']) expect(objects.has(`inbound/${id}/${part}`)).toBe(false);
+    for (const part of ['body.txt', 'body.html', 'headers.json']) expect(objects.has(`${PREFIX}inbound/${id}/${part}`)).toBe(false);
 
     expect(email.attachments.map((attachment) => attachment.id)).toEqual(['att_1', 'att_2']);
     expect(email.attachment_count).toBe(2);
     for (const attachment of email.attachments) {
-      const stored = objects.get(`inbound/${id}/attachments/${attachment.id}`)!;
+      const stored = objects.get(`${PREFIX}inbound/${id}/attachments/${attachment.id}`)!;
       expect(stored).toBeDefined();
       expect(stored.contentType).toBe(attachment.content_type);
       expect(stored.body.length).toBe(attachment.size);
     }
     const byName = Object.fromEntries(email.attachments.map((attachment) => [attachment.filename, attachment]));
-    expect(objects.get(`inbound/${id}/attachments/${byName['invoice.pdf']!.id}`)!.body.equals(PDF_BYTES)).toBe(true);
-    expect(objects.get(`inbound/${id}/attachments/${byName['logo.png']!.id}`)!.body.equals(PNG_BYTES)).toBe(true);
+    expect(objects.get(`${PREFIX}inbound/${id}/attachments/${byName['invoice.pdf']!.id}`)!.body.equals(PDF_BYTES)).toBe(true);
+    expect(objects.get(`${PREFIX}inbound/${id}/attachments/${byName['logo.png']!.id}`)!.body.equals(PNG_BYTES)).toBe(true);
     // The record keeps metadata only, not the bytes.
     expect(email.attachments[0]).not.toHaveProperty('content');
-    expect([...objects.keys()].filter((key) => key !== RAW_KEY).every((key) => key.startsWith(`inbound/${id}/`))).toBe(true);
-    // The raw message is left where it was.
+    expect([...objects.keys()].filter((key) => key !== RAW_KEY).every((key) => key.startsWith(`${PREFIX}inbound/${id}/`))).toBe(true);
+    // The raw message is left where it was (its rule expires it), the account's copy beside the parts, named by the record.
     expect(objects.has(RAW_KEY)).toBe(true);
+    expect(objects.get(`${PREFIX}inbound/${id}/message.eml`)!.body.equals(objects.get(RAW_KEY)!.body)).toBe(true);
+    expect(email.raw_key).toBe(`${PREFIX}inbound/${id}/message.eml`);
+    expect(email.objects_prefix).toBe(PREFIX);
   });
 
   it('records the parsed fields, the envelope and the derived fields (stripped text, plus address, auto-submitted)', async () => {
@@ -193,7 +201,9 @@ describe('processInbound', () => {
       tls: true,
       remote_address: '192.0.2.10',
       helo: 'mail.example.com',
-      raw_key: RAW_KEY,
+      raw_key: `${PREFIX}inbound/${message.email_id}/message.eml`,
+      objects_prefix: PREFIX,
+      shared_raw_key: RAW_KEY,
       size: 4321,
       received_at: RECEIVED_AT,
       created_at: NOW.toISOString(),
@@ -272,8 +282,8 @@ describe('processInbound', () => {
     expect(email.attachments).toEqual([]);
     expect(email.html_bytes).toBeNull();
     expect(email.text_bytes).toBeNull();
-    expect(objects.has(`inbound/${message.email_id}/body.txt`)).toBe(false);
-    expect(JSON.parse(objects.get(`inbound/${message.email_id}/content.json`)!.body.toString())).toMatchObject({ html: null, text: null, headers: expect.arrayContaining([{ name: 'Message-ID', value: '<broken-1@example.net>' }]) });
+    expect(objects.has(`${PREFIX}inbound/${message.email_id}/body.txt`)).toBe(false);
+    expect(JSON.parse(objects.get(`${PREFIX}inbound/${message.email_id}/content.json`)!.body.toString())).toMatchObject({ html: null, text: null, headers: expect.arrayContaining([{ name: 'Message-ID', value: '<broken-1@example.net>' }]) });
     expect(published).toHaveLength(1);
   });
 
@@ -285,9 +295,9 @@ describe('processInbound', () => {
     const id = message.email_id;
     expect(email.content_object).toBeUndefined();
     expect(email.text_bytes).toBeGreaterThan(CONTENT_OBJECT_MAX_BODY_BYTES);
-    expect(objects.get(`inbound/${id}/body.txt`)!.contentType).toBe('text/plain; charset=utf-8');
-    expect(JSON.parse(objects.get(`inbound/${id}/headers.json`)!.body.toString())[0]).toEqual({ name: 'From', value: 'Alice <alice@example.com>' });
-    expect(objects.has(`inbound/${id}/content.json`)).toBe(false);
+    expect(objects.get(`${PREFIX}inbound/${id}/body.txt`)!.contentType).toBe('text/plain; charset=utf-8');
+    expect(JSON.parse(objects.get(`${PREFIX}inbound/${id}/headers.json`)!.body.toString())[0]).toEqual({ name: 'From', value: 'Alice <alice@example.com>' });
+    expect(objects.has(`${PREFIX}inbound/${id}/content.json`)).toBe(false);
   });
 
   it('still records when the parser port itself reports a failure', async () => {

@@ -23,6 +23,7 @@ import { addAutomationPages } from './automations';
 import { HOME_PATH, pageError, readForm } from './forms';
 import { addImportPages } from './imports';
 import { addMemberPages } from './members';
+import { addSettingsPages } from './settings';
 import { signInPage } from './sign-in';
 import { addSuppressionPages } from './suppressions';
 import { addTemplatePages } from './templates';
@@ -58,12 +59,12 @@ export function createPages<S extends SessionDeps>(services: S, areas: PageArea<
 /**
  * The main dashboard function's pages: the static assets, the sign-in page, and every area but emails,
  * received email (dashboard-emails) and domains (dashboard-domains); the members page (./members.ts) and
- * the audit log (./audit-log.ts) too.
+ * the audit log (./audit-log.ts) and the account's settings (./settings.ts) too.
  */
 export function createDashboardPages(services: TeamServices): Hono<ApiEnv> {
   return createPages<TeamServices>(
     services,
-    [addApiKeyPages, addSmtpCredentialPages, addWebhookPages, addSuppressionPages, addTenantPages, addTemplatePages, addAutomationPages, addImportPages, addMemberPages, addAuditLogPages],
+    [addApiKeyPages, addSmtpCredentialPages, addWebhookPages, addSuppressionPages, addTenantPages, addTemplatePages, addAutomationPages, addImportPages, addMemberPages, addAuditLogPages, addSettingsPages],
     (pages) => {
       // The static assets: content-hashed URLs, so cached for a year (a new version is a new URL).
       for (const asset of Object.values(ASSETS)) {

@@ -49,6 +49,7 @@ export const NAV: readonly { label: string; path: string }[] = [
   { label: 'Received', path: '/dashboard/received' },
   { label: 'Imports', path: '/dashboard/imports' },
   { label: 'Audit log', path: '/dashboard/audit-log' },
+  { label: 'Settings', path: '/dashboard/settings' },
 ];
 
 export interface Flash {
