@@ -18,6 +18,9 @@ describe('lifecycle rules of the synthesized template', () => {
     const lifecycles = bucketLifecycles(stack);
     const mail = lifecycles.find((bucket) => bucket.rules.some((rule) => rule.prefix === 'uploads/'));
     expect(mail?.rules).toContainEqual({ id: 'expire-uploads', prefix: 'uploads/', expirationDays: 1, abortIncompleteMultipartUploadDays: 1 });
+    // The MX listener's shared raw messages (docs/retention.md) and account exports (docs/exports.md) have rules of their own.
+    expect(mail?.rules).toContainEqual({ id: 'expire-inbound-raw', prefix: 'inbound/raw/', expirationDays: 30 });
+    expect(mail?.rules).toContainEqual({ id: 'expire-exports', prefix: 'exports/', expirationDays: 7 });
   });
 });
 
