@@ -20,7 +20,10 @@ export function comparableReport(migration: Record<string, any>, apiBaseUrl?: st
   let text = JSON.stringify(rest).replace(ID, '$1_<id>').replace(DKIM_KEY, 'p=<key>').replace(WEBHOOK_SECRET, 'whsec_<secret>')
     .replace(OWNERSHIP_TOKEN, 'service-verification=<token>')
     .replace(DKIM_SELECTOR, 'svc<selector>._domainkey.');
-  if (apiBaseUrl) text = text.split(apiBaseUrl).join('<api>');
+  if (apiBaseUrl) {
+    // The URL, then its host alone (the Postmark SDK's requestHost in code_changes' node-sdk diff).
+    text = text.split(apiBaseUrl).join('<api>').split(new URL(apiBaseUrl).host).join('<api host>');
+  }
   const report = JSON.parse(text) as Record<string, any>;
   // A webhook's secret is shown only in the answer of the request that created it: which one that is
   // depends on where the requests stopped, so only whether the item carries one in some answer counts.
