@@ -42,6 +42,10 @@ import { TenantRepository } from '../adapters/store/tenants';
 import { UsageLedger } from '../adapters/store/usage';
 import { WebhookDeliveryRepository } from '../adapters/store/webhook-deliveries';
 import { WebhookRepository } from '../adapters/store/webhooks';
+import { AuditLogRepository } from '../adapters/store/audit-log';
+import { ErasureRepository } from '../adapters/store/erasures';
+import { ExportRepository } from '../adapters/store/exports';
+import { InvitationRepository } from '../adapters/store/invitations';
 import { ReceivingDomains } from '../usecases/inbound/receiving-domains';
 import { PublishedTemplates } from '../usecases/send/published-templates';
 import { SendContextLoader } from '../usecases/send/send-context-loader';
@@ -57,6 +61,7 @@ export function buildCore(config: Config = loadConfig()) {
   const tenants = new TenantRepository(table);
   const sendContext = new SendContextReader(table, new SendContextCache(config.hotLookupsCacheMs));
   const publishedTemplates = new PublishedTemplates(templates);
+  const dashboardUsers = new DashboardUserRepository(table);
   /** The process's one send-context loader: it owns the send path's caches (docs/architecture.md, "Caches and their staleness bounds"). */
   const sendContextLoader = new SendContextLoader({ sendContext, apiKeys, tenants, domains, publishedTemplates, sandboxDomain: config.sandboxDomain });
   return {
@@ -88,8 +93,15 @@ export function buildCore(config: Config = loadConfig()) {
     emailListing: new EmailListingRepository(table),
     rateLimits: new RateLimitRepository(table),
     /** The dashboard's users and sessions (docs/dashboard.md). */
-    dashboardUsers: new DashboardUserRepository(table),
+    dashboardUsers,
     sessions: new SessionRepository(table),
+    /** Dashboard invitations (docs/dashboard.md, "Teams and roles"): accepting one counts owners with the users'. */
+    invitations: new InvitationRepository(table, dashboardUsers),
+    /** The audit log (docs/audit-log.md): written by the API's and the dashboard's frames and by sign-in. */
+    auditLog: new AuditLogRepository(table),
+    /** Erasures and exports (docs/erasure.md, docs/exports.md). */
+    erasures: new ErasureRepository(table),
+    exports: new ExportRepository(table),
     suppressions: new SuppressionRepository(table),
     categoryOptOuts: new CategoryOptOutRepository(table),
     domains,

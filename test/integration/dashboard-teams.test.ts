@@ -7,10 +7,10 @@
  * demote or remove each other at the same moment (exactly one wins; DynamoDB decides, not a read).
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from './harness/usage';
 import { simpleParser } from 'mailparser';
 import { invitationTokenHash } from '../../shared/domain/dashboard/invitation';
 import type { DashboardRole } from '../../shared/domain/dashboard/roles';
-import { invitationsBeside } from '../../shared/adapters/store/invitations';
 import { DASHBOARD_PASSWORD, dashboardRequest, newDashboardUser, sessionTokenOf, signIn, type DashboardResponse, type SignedIn } from './harness/dashboard';
 import { verifiedDomain } from './harness/domains';
 import { newAccount, sesMessagesFor, stack, uniqueEmail, waitForStatus, type TestAccount } from './harness/stack';
@@ -49,13 +49,15 @@ describe('invitations', () => {
     // a page at a time (1 MB read), matches or not.
     const stored: { Items: Record<string, any>[] } = { Items: [] };
     let start: Record<string, unknown> | undefined;
+    const client = documentClient();
     do {
-      const page = await stack().services.dashboardUsers.table.client.send(
-        new ScanCommand({ TableName: stack().services.dashboardUsers.table.name, FilterExpression: 'id = :id', ExpressionAttributeValues: { ':id': response.body.invitation.id }, ConsistentRead: true, ExclusiveStartKey: start }),
+      const page = await client.send(
+        new ScanCommand({ TableName: stack().info.env.TABLE_NAME, FilterExpression: 'id = :id', ExpressionAttributeValues: { ':id': response.body.invitation.id }, ConsistentRead: true, ExclusiveStartKey: start }),
       );
       stored.Items.push(...(page.Items ?? []));
       start = page.LastEvaluatedKey;
     } while (start);
+    client.destroy();
     expect(stored.Items).toHaveLength(1);
     expect(JSON.stringify(stored.Items)).not.toContain(token);
     expect(stored.Items![0]!.PK).toBe(`DASHINVITE#${invitationTokenHash(token)}`);
@@ -161,7 +163,7 @@ describe('invitations', () => {
     // An invitation made a week and a minute ago (written through the store, as the use case does).
     const token = 'e'.repeat(43);
     const old = new Date(Date.now() - 60_000).toISOString();
-    await invitationsBeside(stack().services.dashboardUsers).create(
+    await stack().services.invitations.create(
       { id: `inv_01${'A'.repeat(24)}`, account_id: account.id, email: uniqueEmail('late'), role: 'viewer', invited_by: owner.id, invited_by_email: owner.email, created_at: old, expires_at: old },
       invitationTokenHash(token),
     );

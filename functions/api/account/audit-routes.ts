@@ -5,7 +5,6 @@
 import type { Hono } from 'hono';
 import { toPublicAuditRecord } from '../../../shared/domain/audit/audit-record';
 import type { ApiEnv } from '../../../shared/doors/http/env';
-import { auditDepsOf } from '../../../shared/doors/http/middleware/audit';
 import { listPage } from '../../../shared/doors/http/pagination';
 import { routes } from '../../../shared/doors/http/route';
 import { auditOps } from '../../../shared/doors/openapi/operations/audit';
@@ -14,7 +13,6 @@ import { listAuditLog } from '../../../shared/usecases/audit/list';
 
 export function addAuditRoutes(app: Hono<ApiEnv>, services: CoreServices & BlobServices): void {
   const route = routes(app, services);
-  const deps = { auditLog: auditDepsOf(services.config, services.clock).auditLog, clock: services.clock };
 
-  route(auditOps.listAuditLog, async (c, { query }) => c.json(listPage('audit_records', await listAuditLog(deps, c.get('principal'), query), toPublicAuditRecord)));
+  route(auditOps.listAuditLog, async (c, { query }) => c.json(listPage('audit_records', await listAuditLog(services, c.get('principal'), query), toPublicAuditRecord)));
 }

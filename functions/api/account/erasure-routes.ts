@@ -1,7 +1,5 @@
 /** The account group's Erasure routes (docs/erasure.md): each handler one use case of shared/usecases/privacy. */
 import type { Hono } from 'hono';
-import { createDynamoClient } from '../../../shared/adapters/aws/dynamo-client';
-import { ErasureRepository } from '../../../shared/adapters/store/erasures';
 import { toPublicErasure } from '../../../shared/domain/privacy/erasure';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { routes } from '../../../shared/doors/http/route';
@@ -10,13 +8,9 @@ import type { BlobServices, CoreServices } from '../../../shared/services';
 import type { ErasureDeps } from '../../../shared/usecases/privacy/deps';
 import { getErasure, startErasure } from '../../../shared/usecases/privacy/erasures';
 
-/**
- * The erasure use cases' deps from the group's services. The erasures' repository is built here, on a
- * client of its own (buildCore in shared/services/core.ts does not build it yet).
- */
+/** The erasure use cases' deps from the group's services. */
 export function erasureDepsOf(services: CoreServices & BlobServices): ErasureDeps {
-  const table = { client: createDynamoClient(services.config), name: services.config.tableName };
-  return { erasures: new ErasureRepository(table), blobs: services.blobs, clock: services.clock };
+  return { erasures: services.erasures, blobs: services.blobs, clock: services.clock };
 }
 
 export function addErasureRoutes(app: Hono<ApiEnv>, services: CoreServices & BlobServices): void {

@@ -5,18 +5,12 @@ import { listPage } from '../../../shared/doors/http/pagination';
 import { routes } from '../../../shared/doors/http/route';
 import { exportOps } from '../../../shared/doors/openapi/operations/exports';
 import type { BlobServices, CoreServices } from '../../../shared/services';
-import { createDynamoClient } from '../../../shared/adapters/aws/dynamo-client';
-import { ExportRepository } from '../../../shared/adapters/store/exports';
 import { exportSettingsOf, type ExportDeps } from '../../../shared/usecases/exports/deps';
 import { getExport, listExports, startExport } from '../../../shared/usecases/exports/exports';
 
-/**
- * The export use cases' deps from the group's services. The exports' repository is built here, on a
- * client of its own (buildCore in shared/services/core.ts does not build it yet).
- */
+/** The export use cases' deps from the group's services. */
 export function exportDepsOf(services: CoreServices & BlobServices): ExportDeps {
-  const table = { client: createDynamoClient(services.config), name: services.config.tableName };
-  return { ...services, exports: new ExportRepository(table), exportSettings: exportSettingsOf(services.config.imports) };
+  return { ...services, exportSettings: exportSettingsOf(services.config.imports) };
 }
 
 export function addExportRoutes(app: Hono<ApiEnv>, services: CoreServices & BlobServices): void {

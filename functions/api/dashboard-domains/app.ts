@@ -11,7 +11,7 @@ import { addDomainPages } from './domain-pages';
 import type { DashboardDomainsServices } from './services';
 
 export function createDashboardDomainsApp(services: DashboardDomainsServices): Hono<ApiEnv> {
-  const app = createDashboardFrame();
+  const app = createDashboardFrame(services);
   app.route('/dashboard', createPages(services, [addDomainPages]));
   return app;
 }

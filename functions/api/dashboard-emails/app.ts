@@ -12,7 +12,7 @@ import { addReceivedPages } from './received-pages';
 import type { DashboardEmailsServices } from './services';
 
 export function createDashboardEmailsApp(services: DashboardEmailsServices): Hono<ApiEnv> {
-  const app = createDashboardFrame();
+  const app = createDashboardFrame(services);
   app.route('/dashboard', createPages(services, [addEmailPages, addReceivedPages]));
   return app;
 }

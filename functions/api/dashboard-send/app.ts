@@ -12,7 +12,7 @@ import { addTestSend } from './test-send';
 import type { DashboardSendServices } from './services';
 
 export function createDashboardSendApp(services: DashboardSendServices): Hono<ApiEnv> {
-  const app = createDashboardFrame();
+  const app = createDashboardFrame(services);
   app.route('/dashboard', createPages(services, [addTestSend, addInvitationPages]));
   return app;
 }

@@ -20,7 +20,6 @@ import { field, problemFlash, redirectTo, render, roleCheckedAction, secretBox, 
 import { html } from '../dashboard/pages/layout';
 import { MEMBERS_PATH } from '../dashboard/pages/team-paths';
 import type { PageRoutes } from '../dashboard/pages/page-routes';
-import { withInvitations } from '../dashboard/team-services';
 import type { DashboardSendServices } from './services';
 
 const isLocal = (c: PageContext) => dashboardOrigin(c.req.url).startsWith('http://');
@@ -34,7 +33,7 @@ ${showLink ? secretBox('Invitation link', link, `${emailId ? 'This is the local 
 }
 
 export function addInvitationPages(routes: PageRoutes<DashboardSendServices>): void {
-  const services = withInvitations(routes.services);
+  const { services } = routes;
 
   routes.action('/invitations', (c, form) =>
     roleCheckedAction(c, MEMBERS_PATH, async () => {

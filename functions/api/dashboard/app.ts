@@ -19,19 +19,13 @@ import { createDashboardPages } from './pages';
 import { SESSION_API_BASE } from './pages/doors';
 import { addSessionRoutes } from './session-routes';
 import { addTeamRoutes } from './team-routes';
-import { withInvitations } from './team-services';
-import { auditDepsOf } from '../../../shared/doors/http/middleware/audit';
 
 export function createDashboardApp(services: DashboardServices): Hono<ApiEnv> {
   const app = createDashboardFrame(services);
-  const team = withInvitations(services);
-  // Sign-ins are recorded by the sign-in use case (docs/audit-log.md): it gets the audit log.
-  // (Its own services on top of the function's, which stay as they are: no eager copy of lazy ones.)
-  // (Unit tests' services without a table: no audit log.)
-  const withAuditLog: DashboardServices = services.config ? Object.assign(Object.create(services) as DashboardServices, { auditLog: auditDepsOf(services.config, services.clock).auditLog }) : services;
-  addSessionRoutes(app, withAuditLog);
-  addTeamRoutes(app, team);
-  app.route('/dashboard', createDashboardPages(team));
+  // Sign-ins are recorded by the sign-in use case (docs/audit-log.md), with the services' audit log.
+  addSessionRoutes(app, services);
+  addTeamRoutes(app, services);
+  app.route('/dashboard', createDashboardPages(services));
   app.route(SESSION_API_BASE, createSessionApi(services));
   return app;
 }

@@ -30,11 +30,11 @@ import { acceptInvitation, invitationOfToken, inviteMember, revokeInvitation } f
 import { changeMemberRole, listTeam, removeMember } from '../../../shared/usecases/dashboard/team';
 import { errorText, HOME_PATH } from './pages/forms';
 import { acceptInvitationPage } from './pages/accept-invitation';
-import type { TeamServices } from './team-services';
+import type { DashboardServices } from './services';
 
 const originOf = (c: Context<ApiEnv>) => dashboardOrigin(c.req.url);
 
-export function addTeamRoutes(app: Hono<ApiEnv>, services: TeamServices): void {
+export function addTeamRoutes(app: Hono<ApiEnv>, services: DashboardServices): void {
   const route = routes(app);
   const session = { before: [requireSession(services)] };
   const actor = (c: Context<ApiEnv>) => c.get('session').user;

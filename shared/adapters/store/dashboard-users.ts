@@ -49,8 +49,7 @@ function takeOwner(table: Table, accountId: string): TransactItem {
 export const LAST_OWNER_MESSAGE = 'This is the account\'s last owner: it cannot be removed or demoted. Make another member an owner first.';
 
 export class DashboardUserRepository {
-  /** `table` is public so that the invitations repository can be built beside it (./invitations.ts invitationsBeside). */
-  constructor(readonly table: Table) {}
+  constructor(private readonly table: Table) {}
 
   /** Puts the user (counting it when an owner); 409 conflict when a user with this email exists (in any account). */
   async create(user: DashboardUser): Promise<void> {

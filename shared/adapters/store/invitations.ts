@@ -116,8 +116,3 @@ export class InvitationRepository {
     );
   }
 }
-
-/** The invitations repository on the users' table (the services do not build one yet: functions/api/dashboard/app.ts). */
-export function invitationsBeside(users: DashboardUserRepository): InvitationRepository {
-  return new InvitationRepository(users.table, users);
-}

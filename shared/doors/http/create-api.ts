@@ -12,7 +12,7 @@ import { errorResponse } from './errors';
 import type { ApiEnv } from './env';
 import { requireApiKey, type AuthenticationOptions } from './middleware/authenticate';
 import { requestId } from './middleware/request-id';
-import { auditChanges, auditDepsOf } from './middleware/audit';
+import { auditChanges, type AuditMiddlewareDeps } from './middleware/audit';
 import type { Config } from '../../config/config';
 import type { Clock } from '../../ports';
 import { responseWithinLambdaLimit } from './lambda-response-budget';
@@ -72,13 +72,12 @@ export function plausiblePaths(): MiddlewareHandler<ApiEnv> {
   };
 }
 
-/** The services a group passes: authentication's, and the configuration (the audit log's table; none in unit tests' stubs: no audit). */
-export type ApiFrameDeps = AuthenticateDeps & { config?: Config; clock?: Clock };
+/** The services a group passes: authentication's, and the audit log (shared/services/core.ts; unit tests' stubs have none: no audit). */
+export type ApiFrameDeps = AuthenticateDeps & Partial<AuditMiddlewareDeps>;
 
 export function createApi(deps: ApiFrameDeps, options: AuthenticationOptions = {}): Hono<ApiEnv> {
   const app = createFrame();
-  const config = deps.config;
-  if (config) app.use('*', auditChanges(auditDepsOf(config, deps.clock)));
+  if (deps.auditLog && deps.clock) app.use('*', auditChanges({ auditLog: deps.auditLog, clock: deps.clock }));
   app.use('*', requireApiKey(deps, options));
   app.use('*', plausiblePaths());
   return app;

@@ -7,10 +7,9 @@
 import type { AuditRecord } from '../../../../shared/domain/audit/audit-record';
 import { auditFilterSchema } from '../../../../shared/domain/audit/audit-query';
 import { can, roleRefusal } from '../../../../shared/domain/dashboard/roles';
-import { auditDepsOf } from '../../../../shared/doors/http/middleware/audit';
 import { parseWith } from '../../../../shared/doors/http/validate';
 import { listAuditLog } from '../../../../shared/usecases/audit/list';
-import type { TeamServices } from '../team-services';
+import type { DashboardServices } from '../services';
 import { input, pager, pageRequest, pageState, problemFlash, render } from './forms';
 import type { PageRoutes } from './page-routes';
 import { html, table, time, type Flash } from './layout';
@@ -24,10 +23,9 @@ function actorText(record: AuditRecord): string {
   return actor.email ? `${actor.email} (${actor.role ?? 'user'})` : `unknown email (hash ${actor.email_hash ?? '?'})`;
 }
 
-export function addAuditLogPages(routes: PageRoutes<TeamServices>): void {
+export function addAuditLogPages(routes: PageRoutes<DashboardServices>): void {
   const { services } = routes;
-  // Built on the first read (the pages' unit tests build the app with services that have no table).
-  const deps = () => ({ auditLog: auditDepsOf(services.config, services.clock).auditLog, clock: services.clock });
+  const deps = () => services;
 
   routes.page('/audit-log', async (c) => {
     const user = c.get('session').user;

@@ -15,7 +15,7 @@ import { plausiblePaths } from '../../../../shared/doors/http/create-api';
 import type { ApiEnv } from '../../../../shared/doors/http/env';
 import { requireSession } from '../../../../shared/doors/http/middleware/session';
 import type { SessionDeps } from '../../../../shared/usecases/dashboard/sessions';
-import type { TeamServices } from '../team-services';
+import type { DashboardServices } from '../services';
 import { addApiKeyPages, addSmtpCredentialPages } from './credentials';
 import { ASSETS } from './assets';
 import { addAuditLogPages } from './audit-log';
@@ -61,8 +61,8 @@ export function createPages<S extends SessionDeps>(services: S, areas: PageArea<
  * received email (dashboard-emails) and domains (dashboard-domains); the members page (./members.ts) and
  * the audit log (./audit-log.ts) and the account's settings (./settings.ts) too.
  */
-export function createDashboardPages(services: TeamServices): Hono<ApiEnv> {
-  return createPages<TeamServices>(
+export function createDashboardPages(services: DashboardServices): Hono<ApiEnv> {
+  return createPages<DashboardServices>(
     services,
     [addApiKeyPages, addSmtpCredentialPages, addWebhookPages, addSuppressionPages, addTenantPages, addTemplatePages, addAutomationPages, addImportPages, addMemberPages, addAuditLogPages, addSettingsPages],
     (pages) => {

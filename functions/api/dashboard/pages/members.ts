@@ -9,7 +9,7 @@ import { can, DASHBOARD_ROLES, ROLE_DESCRIPTIONS, type DashboardRole } from '../
 import type { DashboardUser } from '../../../../shared/domain/dashboard/user';
 import { listTeam, changeMemberRole, removeMember } from '../../../../shared/usecases/dashboard/team';
 import { revokeInvitation } from '../../../../shared/usecases/dashboard/invitations';
-import type { TeamServices } from '../team-services';
+import type { DashboardServices } from '../services';
 import { buttonForm, field, input, param, postForm, redirectTo, render, roleCheckedAction, select, type PageContext } from './forms';
 import type { PageRoutes } from './page-routes';
 import { html, table, time } from './layout';
@@ -17,7 +17,7 @@ import { INVITE_PATH, MEMBERS_PATH } from './team-paths';
 
 const roleChoices = (actor: DashboardRole) => DASHBOARD_ROLES.filter((role) => role !== 'owner' || can(actor, 'manage_owners')).map((role) => ({ value: role, label: `${role}: ${ROLE_DESCRIPTIONS[role]}` }));
 
-export function addMemberPages(routes: PageRoutes<TeamServices>): void {
+export function addMemberPages(routes: PageRoutes<DashboardServices>): void {
   const { services } = routes;
 
   async function membersPage(c: PageContext): Promise<Response> {

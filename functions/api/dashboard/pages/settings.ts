@@ -11,7 +11,7 @@ import { PLAN_RETENTION, RETENTION_KINDS, type RetentionKind } from '../../../..
 import { assertCan, can } from '../../../../shared/domain/dashboard/roles';
 import { AppError, ValidationError } from '../../../../shared/domain/errors';
 import { getAccountSettings, updateAccountSettings, type AccountSettings, type AccountSettingsChange } from '../../../../shared/usecases/account/settings';
-import type { TeamServices } from '../team-services';
+import type { DashboardServices } from '../services';
 import { postForm, problemFlash, redirectTo, render, select, type PageContext } from './forms';
 import type { PageRoutes } from './page-routes';
 import { html, table, type Flash, type PageOptions } from './layout';
@@ -59,7 +59,7 @@ function changeText(change: AccountSettingsChange, settings: AccountSettings): s
   return parts.length ? `Settings saved. ${parts.join('; ')}.` : 'Nothing changed.';
 }
 
-export function addSettingsPages(routes: PageRoutes<TeamServices>): void {
+export function addSettingsPages(routes: PageRoutes<DashboardServices>): void {
   const { services } = routes;
 
   function settingsPage(c: PageContext, options: { flash?: Flash; status?: PageOptions['status'] } = {}): Response {

@@ -12,10 +12,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { cleanUserAgent, type AuditActor } from '../../../domain/audit/audit-record';
 import { isAuditedOperation, isChangeMethod, pathParams } from '../../../domain/audit/audited-actions';
-import { AuditLogRepository } from '../../../adapters/store/audit-log';
-import { createDynamoClient } from '../../../adapters/aws/dynamo-client';
-import { serviceClock } from '../../../adapters/clock';
-import { loadConfig, ENV, type Config } from '../../../config/config';
+import type { AuditLogRepository } from '../../../adapters/store/audit-log';
 import type { Clock } from '../../../ports';
 import { logError } from '../../../lib/log';
 import { recordAudit } from '../../../usecases/audit/record';
@@ -66,7 +63,7 @@ async function actorOf(c: Context<ApiEnv>, deps: AuditMiddlewareDeps): Promise<A
   return { type: 'api_key', id: principal.credential.id, name };
 }
 
-export function auditChanges(deps: AuditMiddlewareDeps | (() => AuditMiddlewareDeps | null), options: AuditOptions = {}): MiddlewareHandler<ApiEnv> {
+export function auditChanges(deps: AuditMiddlewareDeps, options: AuditOptions = {}): MiddlewareHandler<ApiEnv> {
   const succeeded = options.succeeded ?? ((c: Context<ApiEnv>) => c.res.status >= 200 && c.res.status < 300);
   return async (c, next) => {
     await next();
@@ -75,12 +72,10 @@ export function auditChanges(deps: AuditMiddlewareDeps | (() => AuditMiddlewareD
     // Set by route() (../route.ts) for an operation's route; none for pages, forms and the compat doors.
     const operationId = c.get('operationId') ?? null;
     if (!isAuditedOperation(operationId, `${c.req.method.toUpperCase()} ${pattern ?? c.req.path}`)) return;
-    const resolved = typeof deps === 'function' ? deps() : deps;
-    if (!resolved) return;
-    const actor = await actorOf(c, resolved);
+    const actor = await actorOf(c, deps);
     const principal = c.get('principal');
     if (!actor || !principal) return;
-    await recordAudit(resolved, {
+    await recordAudit(deps, {
       account_id: principal.account.id,
       tenant_id: principal.credential.tenant,
       action: operationId ?? `${c.req.method.toUpperCase()} ${pattern ?? c.req.path}`,
@@ -92,34 +87,4 @@ export function auditChanges(deps: AuditMiddlewareDeps | (() => AuditMiddlewareD
       request_id: c.get('requestId') ?? null,
     });
   };
-}
-
-const built = new WeakMap<Config, { auditLog: AuditLogRepository; clock: Clock }>();
-
-/** The audit log of a configuration (one client per configuration and process). */
-export function auditDepsOf(config: Config, clock: Clock = serviceClock): { auditLog: AuditLogRepository; clock: Clock } {
-  let deps = built.get(config);
-  if (!deps) {
-    deps = { auditLog: new AuditLogRepository({ client: createDynamoClient(config), name: config.tableName }), clock };
-    built.set(config, deps);
-  }
-  return deps;
-}
-
-let fromEnvironment: AuditMiddlewareDeps | null | undefined;
-
-/**
- * The audit log of the process's environment, for a frame built without services (the dashboard
- * functions' frames): none without a table (a unit test's app), and never an exception.
- */
-export function auditDepsFromEnvironment(): AuditMiddlewareDeps | null {
-  if (fromEnvironment !== undefined) return fromEnvironment;
-  if (!process.env[ENV.tableName]) return null;
-  try {
-    fromEnvironment = auditDepsOf(loadConfig());
-  } catch (error) {
-    logError('audit log not configured', error);
-    fromEnvironment = null;
-  }
-  return fromEnvironment;
 }
