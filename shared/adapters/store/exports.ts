@@ -157,8 +157,7 @@ export class ExportRepository {
   }
 
   /** The account's exports, newest first (expired ones, not yet deleted by TTL, left out). */
-  async list(accountId: string, page: PageRequest, nowMs: number): Promise<Page<ExportHead>> {
-    const result = await queryGsi1NewestFirst(this.table, exportKeys.byAccount(accountId), page, (item) => (live(item, nowMs) ? headFrom(item) : null));
-    return { items: result.items.filter((head): head is ExportHead => head !== null), next_cursor: result.next_cursor };
+  list(accountId: string, page: PageRequest, nowMs: number): Promise<Page<ExportHead>> {
+    return queryGsi1NewestFirst(this.table, exportKeys.byAccount(accountId), page, headFrom, undefined, { unexpiredAt: nowMs });
   }
 }

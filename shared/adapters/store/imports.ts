@@ -18,11 +18,11 @@ import type { ImportHead, ImportProgress, ImportTotals } from '../../domain/impo
 import type { ImportStatus, ReportPart } from '../../domain/imports/report';
 import type { Page } from './cursor';
 import { keys } from './keys';
-import { queryPage, type PageRequest } from './paginate';
+import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import { retentionTtl } from '../../domain/accounts/retention';
 import { serviceClock } from '../clock';
 import { retentionLookupFor } from './account-retention';
-import { cancelledConditionIndexes, isConditionFailure, isWriteConflict, itemOfRefusedWrite, queryAllWithPrefix, transactWrite, updateIfCondition, withoutKeys, type Table, unexpiredFilter } from './table';
+import { cancelledConditionIndexes, isConditionFailure, isWriteConflict, itemOfRefusedWrite, queryAllWithPrefix, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
 
 /** How long a dry run's state lives (its continuations must come within this). */
 export const DRY_RUN_TTL_SECONDS = 3600;
@@ -230,21 +230,6 @@ export class ImportRepository {
   /** Kept imports (not dry runs), newest first. */
   list(accountId: string, page: PageRequest, nowMs: number = serviceClock.now().getTime()): Promise<Page<ImportHead>> {
     // Those past their retention are left out (DynamoDB's TTL deletes lazily: docs/retention.md).
-    const partition = keys.migrationsByAccount(accountId);
-    const unexpired = unexpiredFilter(nowMs);
-    return queryPage(
-      this.table,
-      {
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ...unexpired,
-        ExpressionAttributeValues: { ':pk': partition, ...unexpired.ExpressionAttributeValues },
-        ScanIndexForward: false,
-      },
-      page,
-      { GSI1PK: partition },
-      (item) => ({ PK: item.PK, SK: item.SK, GSI1PK: item.GSI1PK, GSI1SK: item.GSI1SK }),
-      headFrom,
-    );
+    return queryGsi1NewestFirst(this.table, keys.migrationsByAccount(accountId), page, headFrom, undefined, { unexpiredAt: nowMs });
   }
 }

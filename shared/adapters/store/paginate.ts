@@ -11,7 +11,7 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { jsonPayloadBytes } from '../../domain/lambda-payload';
 import { decodeCursor, encodeCursor, type Page } from './cursor';
-import type { Table } from './table';
+import { unexpiredFilter, type Table } from './table';
 
 export interface PageRequest {
   limit: number;
@@ -97,7 +97,8 @@ function itemsWithin(items: readonly unknown[], maxBytes: number): number {
 
 /**
  * A page of one GSI1 partition, newest first (GSI1SK holds time-sortable ids). With `status`, only the
- * items whose `status` attribute is that value (a filtered page: bounded reads, see queryPage).
+ * items whose `status` attribute is that value; with `unexpiredAt` (ms), only those whose `ttl` is not past
+ * (DynamoDB's TTL deletes lazily: docs/retention.md). Filtered pages: bounded reads, see queryPage.
  */
 export function queryGsi1NewestFirst<T>(
   table: Table,
@@ -105,21 +106,30 @@ export function queryGsi1NewestFirst<T>(
   page: PageRequest,
   map: (item: Record<string, any>) => T,
   status?: string,
-  options: Pick<QueryPageOptions, 'maxPageBytes'> = {},
+  options: Pick<QueryPageOptions, 'maxPageBytes'> & { unexpiredAt?: number } = {},
 ): Promise<Page<T>> {
+  const { unexpiredAt, ...pageOptions } = options;
+  const filters: { FilterExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, unknown> }[] = [];
+  if (status !== undefined) filters.push({ FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':status': status } });
+  if (unexpiredAt !== undefined) filters.push(unexpiredFilter(unexpiredAt));
   return queryPage(
     table,
     {
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': partition, ...(status === undefined ? {} : { ':status': status }) },
-      ...(status === undefined ? {} : { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } }),
+      ExpressionAttributeValues: Object.assign({ ':pk': partition }, ...filters.map((filter) => filter.ExpressionAttributeValues)),
+      ...(filters.length
+        ? {
+            FilterExpression: filters.map((filter) => `(${filter.FilterExpression})`).join(' AND '),
+            ExpressionAttributeNames: Object.assign({}, ...filters.map((filter) => filter.ExpressionAttributeNames)),
+          }
+        : {}),
       ScanIndexForward: false,
     },
     page,
     { GSI1PK: partition },
     (item) => ({ PK: item.PK, SK: item.SK, GSI1PK: item.GSI1PK, GSI1SK: item.GSI1SK }),
     map,
-    options,
+    pageOptions,
   );
 }

@@ -14,12 +14,12 @@ import { decodeItem } from './decode';
 import { keys } from './keys';
 import { writeAddressRefs } from './erasures';
 import { addressesOfEventPayload } from '../../domain/privacy/named-addresses';
-import { queryPage, type PageRequest } from './paginate';
+import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import { isExpired } from '../../domain/accounts/retention';
 import { serviceClock } from '../clock';
 import { retentionLookupFor } from './account-retention';
 import type { Page } from './cursor';
-import { isConditionFailure, type Table, unexpiredFilter } from './table';
+import { isConditionFailure, type Table } from './table';
 import { DEFAULT_RECOVERY_BOUNDS, pendingDeliveryDueAt, type RecoveryBounds } from '../../domain/reliability/bounds';
 import { dueAttributes, REMOVE_DUE, setDue } from './due-index';
 
@@ -207,22 +207,7 @@ export class WebhookDeliveryRepository {
   /** One page of the endpoint's deliveries, newest first (by event time). */
   list(webhookId: string, page: PageRequest): Promise<Page<WebhookDelivery>> {
     // Those past their retention are left out (DynamoDB's TTL deletes lazily: docs/retention.md).
-    const partition = keys.deliveriesByWebhook(webhookId);
-    const unexpired = unexpiredFilter(serviceClock.now().getTime());
-    return queryPage(
-      this.table,
-      {
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ...unexpired,
-        ExpressionAttributeValues: { ':pk': partition, ...unexpired.ExpressionAttributeValues },
-        ScanIndexForward: false,
-      },
-      page,
-      { GSI1PK: partition },
-      (item) => ({ PK: item.PK, SK: item.SK, GSI1PK: item.GSI1PK, GSI1SK: item.GSI1SK }),
-      toDelivery,
-    );
+    return queryGsi1NewestFirst(this.table, keys.deliveriesByWebhook(webhookId), page, toDelivery, undefined, { unexpiredAt: serviceClock.now().getTime() });
   }
 
   private async conditionalUpdate(
