@@ -64,6 +64,8 @@ export interface AcceptRequest {
   uncapped: UsageReservation[];
   /** The idempotency record to create with the email (fails when a live one exists). */
   idempotency?: { accountId: string; key: string; record: IdempotencyRecord; now: Date };
+  /** The account's emails_days, when the caller has read the account (the send core has): no lookup then. */
+  retentionDays?: number;
 }
 
 /**
@@ -208,10 +210,10 @@ export class EmailRepository {
    * The recipients' address references (./erasures.ts; docs/erasure.md): to the email, and to its
    * idempotency record. Written beside the email, in parallel: one more write per recipient, no more round trips.
    */
-  private async writeAddressRefs(email: Email, idempotency: AcceptRequest['idempotency'], ttl?: number): Promise<void> {
+  private async writeAddressRefs(email: Email, idempotency: AcceptRequest['idempotency'], ttl: number): Promise<void> {
     const recipients = recipientsNamed(email);
     await Promise.all([
-      writeAddressRefs(this.table, email.account_id, recipients, 'email', keys.email(email.id), ttl ?? (await this.ttlOf(email))),
+      writeAddressRefs(this.table, email.account_id, recipients, 'email', keys.email(email.id), ttl),
       ...(idempotency ? [writeAddressRefs(this.table, email.account_id, recipients, 'idempotency_record', idempotencyKeyOf(idempotency.accountId, idempotency.key))] : []),
     ]);
   }
@@ -220,8 +222,8 @@ export class EmailRepository {
    * The email's `ttl` (docs/retention.md): its account's emails_days from its creation, or from its
    * scheduled time when later (a scheduled email is kept its whole window after it is sent).
    */
-  private async ttlOf(email: Pick<Email, 'account_id' | 'created_at' | 'scheduled_at'>): Promise<number> {
-    const days = await retentionLookupFor(this.table).daysFor(email.account_id, 'emails_days');
+  private async ttlOf(email: Pick<Email, 'account_id' | 'created_at' | 'scheduled_at'>, knownDays?: number): Promise<number> {
+    const days = knownDays ?? (await retentionLookupFor(this.table).daysFor(email.account_id, 'emails_days'));
     const from = email.scheduled_at && email.scheduled_at > email.created_at ? email.scheduled_at : email.created_at;
     return retentionTtl(days, from);
   }
@@ -235,11 +237,12 @@ export class EmailRepository {
    * another send, so the loop ends; exactly the remaining places are granted under any concurrency.
    */
   async accept(request: AcceptRequest): Promise<AcceptOutcome> {
-    const [outcome] = await Promise.all([this.acceptEmail(request), this.writeAddressRefs(request.email, request.idempotency)]);
+    const ttl = await this.ttlOf(request.email, request.retentionDays);
+    const [outcome] = await Promise.all([this.acceptEmail(request, ttl), this.writeAddressRefs(request.email, request.idempotency, ttl)]);
     return outcome;
   }
 
-  private async acceptEmail(request: AcceptRequest): Promise<AcceptOutcome> {
+  private async acceptEmail(request: AcceptRequest, ttl: number): Promise<AcceptOutcome> {
     const { email, capped, count } = request;
     const deferred = deferredUsage(email.account_id, request.uncapped, count);
     const deferredCounters: ReservedCounter[] = request.uncapped.map((r) => ({ scope: r.scope, period: r.period, periodValue: r.periodValue }));
@@ -250,7 +253,6 @@ export class EmailRepository {
       if (!plan) return limitReached(reservation, await readShardCounts(this.table, email.account_id, reservation));
       plans.push(plan);
     }
-    const ttl = await this.ttlOf(email);
     for (let attempt = 1; ; attempt++) {
       const reserved: ReservedCounter[] = capped.map((r, i) => ({ scope: r.scope, period: r.period, periodValue: r.periodValue, parts: plans[i] }));
       const internals: EmailInternals = {

@@ -57,6 +57,7 @@ export async function acceptEmail(deps: SendDeps, facts: ResolvedSendContext, { 
       body: content.body,
       ...(content.mime ? { mime: content.mime } : {}),
       count,
+      retentionDays: keepDays,
       ...(at ? { scheduleVersion: 1 } : {}),
       capped: reservations.filter((r) => r.limit !== null),
       uncapped: reservations.filter((r) => r.limit === null),
