@@ -8,7 +8,7 @@ import FormData from 'form-data';
 import Mailgun from 'mailgun.js';
 import { verifiedDomain } from './harness/domains';
 import { api, emailOf, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
-import { webhookInbox, type ReceivedWebhook } from './harness/webhook-inbox';
+import { webhookInbox, webhooksOfBoth, type ReceivedWebhook } from './harness/webhook-inbox';
 
 const SANDBOX_DOMAIN = 'sandbox.mailservice.dev';
 const SANDBOX = `a@${SANDBOX_DOMAIN}`;
@@ -77,16 +77,10 @@ describe('the mailgun.js SDK against this service', () => {
     expect(comparable(mailgunEmail)).toEqual(comparable(apiEmail));
     expect(mailgunEmail).toMatchObject({ from: `Shop <${SANDBOX}>`, to: [account.email], subject: 'mailgun sdk', reply_to: ['help@example.com'], tags: [{ name: 'tag', value: 'welcome' }, { name: 'order_id', value: 'A17' }] });
 
-    const events = await waitFor(async () => {
-      const all = await received();
-      const mine = all.filter((event) => event.data.email_id === id);
-      const theirs = all.filter((event) => event.data.email_id === viaApi.body.id);
-      if (mine.length < 2 || theirs.length < 2) throw new Error(`events so far: ${mine.length} and ${theirs.length}`);
-      return { mine, theirs };
-    }, 'email.sent and email.delivered for both sends');
-    const byType = (list: ReceivedWebhook[]) => [...list].sort((a, b) => a.type.localeCompare(b.type)).map(eventShape);
-    expect(byType(events.mine)).toEqual(byType(events.theirs));
-    expect(events.mine.map((event) => event.type).sort()).toEqual(['email.delivered', 'email.sent']);
+    // email.sent and email.delivered of both sends, the same.
+    const [mine, theirs] = await webhooksOfBoth(received, [id, viaApi.body.id], eventShape);
+    expect(mine).toEqual(theirs);
+    expect(mine.map((event) => event.type)).toEqual(['email.delivered', 'email.sent']);
   });
 
   it('works with the global FormData as well as the form-data package', async () => {

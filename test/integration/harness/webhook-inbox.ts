@@ -1,6 +1,6 @@
 /** A webhook endpoint of an account on the stack's local HTTPS inbox, and what it received. */
 import { randomUUID } from 'node:crypto';
-import { api, stack, type TestAccount } from './stack';
+import { api, stack, waitFor, type TestAccount } from './stack';
 
 export interface ReceivedWebhook {
   /** The event id (the webhook-id header): the same on a retried delivery of the same event. */
@@ -31,4 +31,20 @@ export async function webhookInbox(account: TestAccount, events: string[]): Prom
   const created = await api('POST', '/webhooks', { key: account.key, body: { url: `${stack().info.webhook_inbox_url}${path}`, events } });
   expect(created.status).toBe(200);
   return async () => (await inboxRequests(path)).map((request) => ({ id: request.headers['webhook-id']!, ...(JSON.parse(request.body) as Omit<ReceivedWebhook, 'id'>) })).reverse();
+}
+
+/**
+ * The webhooks of two emails (a provider-compatible door's send and an API send of the same content), once
+ * each has `count` of them (email.sent and email.delivered: 2), each list sorted by type and shaped by `shape`:
+ * what a door's test compares.
+ */
+export async function webhooksOfBoth<T>(received: () => Promise<ReceivedWebhook[]>, ids: [string, string], shape: (event: ReceivedWebhook) => T, count = 2): Promise<[T[], T[]]> {
+  const lists = await waitFor(async () => {
+    const all = await received();
+    const both = ids.map((id) => all.filter((event) => event.data.email_id === id));
+    if (both.some((list) => list.length < count)) throw new Error(`events so far: ${both.map((list) => list.length).join(' and ')}`);
+    return both;
+  }, `${count} webhook events for each of ${ids.join(' and ')}`);
+  const byType = (list: ReceivedWebhook[]) => [...list].sort((a, b) => a.type.localeCompare(b.type)).map(shape);
+  return [byType(lists[0]!), byType(lists[1]!)];
 }
