@@ -86,7 +86,8 @@ describe('content redaction', () => {
     expect(message!.raw).toContain(redacted.subject);
     expect(message!.raw.replace(/\r?\n/g, '')).toContain(Buffer.from(`${redacted.attachment}\n`).toString('base64'));
 
-    // The record: metadata kept, subject dropped, the attachment listed by name and size.
+    // The record: metadata kept, subject dropped, the attachment listed by name and size; it says so.
+    expect(email.content).toBe('not_kept');
     expect(email.subject).toBe('');
     expect(email.to).toEqual(['success@simulator.amazonses.com']);
     expect(email.tags).toEqual([{ name: 'kind', value: 'redaction' }]);
@@ -98,6 +99,7 @@ describe('content redaction', () => {
     expect(redactedPage.text).toContain('Content not kept');
     expect(redactedPage.text).not.toContain(redacted.marker);
     expect(redactedPage.text).not.toContain('title="Email preview"');
+    expect((await api('GET', `/emails/${plainId}`, { key: keeper.key })).body.email.content).toBe('kept');
     const plainPage = await dashboardPage(keeper, `/dashboard/emails/${plainId}`);
     expect(plainPage.text).toContain(plain.subject);
     expect(plainPage.text).not.toContain('Content not kept');
@@ -186,9 +188,26 @@ describe('content redaction', () => {
     expect([received.html, received.text, received.stripped_text]).toEqual([null, null, null]);
     expect(received.headers).toEqual([]);
     expect(received.attachments).toEqual([]);
+    // It says so, and offers no link to the deleted raw message; the list says it too.
+    expect(received.content).toBe('not_kept');
+    expect(received.raw).toBeNull();
+    const listed = (await api('GET', '/received-emails', { key: account.key })).body.received_emails as { id: string; content: string }[];
+    expect(listed.find((item) => item.id === redactedId)!.content).toBe('not_kept');
+    expect(listed.find((item) => item.id === plainId)!.content).toBe('kept');
+    // The dashboard's page says "Content not kept" and shows no message nor raw download.
+    const page = await dashboardPage(account, `/dashboard/received/${redactedId}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Content not kept');
+    expect(page.text).not.toContain('Download the raw message');
+    expect(page.text).not.toContain(marker);
     // The other domain keeps its mail's content.
+    expect(plain.content).toBe('kept');
+    expect(plain.raw.download_url).toMatch(/^http/);
     expect(plain.subject).toBe(`subjectp${marker}`);
     expect(plain.text).toContain(`bodyp${marker}`);
+    const plainPage = await dashboardPage(account, `/dashboard/received/${plainId}`);
+    expect(plainPage.text).toContain('Download the raw message');
+    expect(plainPage.text).not.toContain('Content not kept');
 
     // email.received was sent, without content.
     const event = await waitFor(async () => (await hooks()).find((hook) => hook.data.email_id === redactedId), 'email.received of the redacted email');

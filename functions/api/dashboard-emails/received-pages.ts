@@ -45,12 +45,25 @@ ${pager('/dashboard/received', { to, from }, state, next)}`;
     const email = await getReceivedEmail(services, c.get('principal'), param(c, 'id'));
     const body = html`<dl class="facts"><dt>From</dt><dd>${email.from}</dd><dt>To</dt><dd>${email.to.join(', ')}</dd>${email.cc.length ? html`<dt>Cc</dt><dd>${email.cc.join(', ')}</dd>` : ''}<dt>Received</dt><dd>${time(email.received_at)}</dd><dt>Envelope</dt><dd>MAIL FROM ${email.mail_from ?? '<>'}; RCPT TO ${email.rcpt_to.join(', ')}</dd><dt>Spam check</dt><dd>${badge(email.spam_status)}</dd><dt>Size</dt><dd>${email.size} bytes</dd></dl>
 <section aria-labelledby="auth-heading"><h2 id="auth-heading">Authentication</h2><pre>${json(email.authentication)}</pre></section>
-<section aria-labelledby="preview-heading"><h2 id="preview-heading">Message</h2>
+${email.content === 'not_kept' ? contentNotKept(email.attachment_count) : message(email)}`;
+    return render(c, { title: email.subject || (email.content === 'not_kept' ? `${email.id} (content not kept)` : email.id), lead: html`<p><a href="/dashboard/received">← All received email</a></p>`, body });
+  });
+}
+
+type ReceivedView = Awaited<ReturnType<typeof getReceivedEmail>>;
+
+/** A received email's message: the preview, text, attachments, raw download and headers. */
+function message(email: ReceivedView) {
+  return html`<section aria-labelledby="preview-heading"><h2 id="preview-heading">Message</h2>
 ${email.html !== null ? html`<iframe class="preview" sandbox title="Email preview" srcdoc="${email.html}"></iframe>` : email.html_url ? html`<p>The HTML body is large: <a href="${email.html_url}">open it</a> (link valid for an hour).</p>` : ''}
 ${email.text !== null ? html`<details${email.html === null ? html` open` : ''}><summary>Text version</summary><pre>${email.text}</pre></details>` : ''}
 ${email.attachments.length ? html`<h3>Attachments</h3><ul>${email.attachments.map((attachment) => html`<li>${attachment.filename ?? '(no name)'} (${attachment.content_type}, ${attachment.size} bytes)${attachment.download_url ? html` <a href="${attachment.download_url}">download</a>` : ''}</li>`)}</ul>` : ''}
-<p><a href="${email.raw.download_url}">Download the raw message</a> (link valid for an hour).</p></section>
+${email.raw ? html`<p><a href="${email.raw.download_url}">Download the raw message</a> (link valid for an hour).</p>` : ''}</section>
 <section aria-labelledby="headers-heading"><h2 id="headers-heading">Headers</h2><pre>${email.headers.map((header) => `${header.name}: ${header.value}`).join('\n')}</pre></section>`;
-    return render(c, { title: email.subject || email.id, lead: html`<p><a href="/dashboard/received">← All received email</a></p>`, body });
-  });
+}
+
+/** Mail of a domain that keeps no content (docs/redaction.md): what the page says instead of the message. */
+function contentNotKept(attachmentCount: number) {
+  return html`<section aria-labelledby="preview-heading"><h2 id="preview-heading">Message</h2>
+<p class="muted" data-content="not-kept">Content not kept: this message arrived at a domain with inbound_store_content: false, so its subject, bodies, headers${attachmentCount ? ` and ${attachmentCount} attachment${attachmentCount === 1 ? '' : 's'}` : ''} were not stored and the raw message was deleted once recorded. The metadata above (envelope, addresses, authentication, size) stays for the retention window.</p></section>`;
 }

@@ -123,6 +123,18 @@ export function withLiveTenant<T extends Pick<Email, 'tenant' | 'tenant_id'>>(em
   return { ...email, tenant: null };
 }
 
+/**
+ * The state of an email's content, as the public record's `content` field says it (docs/redaction.md):
+ * `kept`; `until_sent` for a redacted email not yet sent (its content is still there, dropped once SES
+ * accepts it); `not_kept` once dropped (no subject, bodies nor attachment bytes).
+ */
+export type ContentState = 'kept' | 'until_sent' | 'not_kept';
+
+export function contentState(email: Pick<Email, 'store_content' | 'content_dropped_at'>): ContentState {
+  if (email.content_dropped_at) return 'not_kept';
+  return email.store_content === false ? 'until_sent' : 'kept';
+}
+
 /** The public Email record (spec, "Email record"). */
 export function toPublicEmail(email: Email) {
   return {
@@ -148,5 +160,6 @@ export function toPublicEmail(email: Email) {
     bounced_at: email.bounced_at,
     created_at: email.created_at,
     tenant: email.tenant,
+    content: contentState(email),
   };
 }

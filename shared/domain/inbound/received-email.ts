@@ -87,6 +87,11 @@ export interface ReceivedEmail extends ReceivedHeaderFields {
    * expired by its own rule) when `raw_key` is the account's copy: an erasure deletes both.
    */
   shared_raw_key?: string;
+  /**
+   * False when the receiving domain keeps no content (`inbound_store_content: false`, docs/redaction.md): the
+   * record is metadata only and the raw message was deleted once recorded. Absent: content kept.
+   */
+  content_kept?: false;
   received_at: string;
   created_at: string;
 }
@@ -144,6 +149,7 @@ export const receivedEmailSchema = modelSchema<ReceivedEmail>()(
     content_object: z.boolean().optional(),
     objects_prefix: z.string().optional(),
     shared_raw_key: z.string().optional(),
+    content_kept: z.literal(false).optional(),
     received_at: z.string(),
     created_at: z.string(),
   }),
@@ -216,5 +222,9 @@ export function toPublicReceivedEmail(email: ReceivedEmail) {
     truncated: email.truncated,
     tenant: email.tenant,
     received_at: email.received_at,
+    content: receivedContentState(email),
   };
 }
+
+/** `not_kept` for mail of a domain that keeps no content (docs/redaction.md): no subject, bodies, headers, attachments nor raw message. */
+export const receivedContentState = (email: Pick<ReceivedEmail, 'content_kept'>): 'kept' | 'not_kept' => (email.content_kept === false ? 'not_kept' : 'kept');

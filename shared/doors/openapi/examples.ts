@@ -32,6 +32,7 @@ export const exampleEmail = {
   bounced_at: null,
   created_at: CREATED,
   tenant: null,
+  content: 'kept' as const,
 };
 
 export const exampleSendRequest = {
@@ -251,6 +252,7 @@ export const exampleReceivedEmail = {
   truncated: false,
   tenant: null,
   received_at: CREATED,
+  content: 'kept' as const,
 };
 
 export const exampleMigrationRequest = { provider: 'sendgrid', api_key: 'SG.xxxxx', resources: ['domains', 'templates', 'suppressions'], dry_run: true };

@@ -18,7 +18,7 @@
 import { toPublicEmail, type EmailBody } from '../../domain/emails/email';
 import { NotFoundError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
-import { isRedacted } from '../../domain/emails/redaction';
+import { contentState, type ContentState } from '../../domain/emails/email';
 import { composeMime } from '../../adapters/mime/compose';
 import { splitHeaderBlock } from '../../adapters/mime/header-block';
 import { parseBodies } from '../../adapters/mime/parse-bodies';
@@ -41,7 +41,7 @@ export interface EmailContent {
    * Content redaction (docs/redaction.md): `kept`; `until_sent` for a redacted email not yet sent (its
    * content is still there, dropped once SES accepts it); `not_kept` once dropped (html, text null, no headers).
    */
-  content: 'kept' | 'until_sent' | 'not_kept';
+  content: ContentState;
 }
 
 async function storedBody(deps: Pick<EmailContentDeps, 'blobs'>, stored: StoredEmail): Promise<EmailBody> {
@@ -61,8 +61,8 @@ export async function getEmailContent(deps: EmailContentDeps, principal: Princip
   const { stored, email } = found;
   const view = { ...toPublicEmail(email), opened_at: email.opened_at ?? null, clicked_at: email.clicked_at ?? null };
   // A redacted email whose content was dropped: nothing to read (its objects are gone).
-  if (email.content_dropped_at) return { email: view, html: null, text: null, headers: '', source: 'composed', content: 'not_kept' };
-  const content = isRedacted(email) ? 'until_sent' : 'kept';
+  const content = contentState(email);
+  if (content === 'not_kept') return { email: view, html: null, text: null, headers: '', source: 'composed', content };
   if (stored.mime) {
     const raw = await deps.blobs.get(stored.mime.blobKey);
     const { html, text } = parseBodies(raw);

@@ -33,5 +33,5 @@ export const EMPTY_CONTENT: InboundContent = { html: null, text: null, headers: 
 /** The record of a received email whose content is not kept: its metadata only. */
 export function redactedReceivedEmail(email: ReceivedEmail): ReceivedEmail {
   const { content_object: _object, ...rest } = email;
-  return { ...rest, subject: '', stripped_text: null, attachments: [], html_bytes: null, text_bytes: null, content_object: true };
+  return { ...rest, subject: '', stripped_text: null, attachments: [], html_bytes: null, text_bytes: null, content_object: true, content_kept: false };
 }

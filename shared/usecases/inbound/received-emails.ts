@@ -79,9 +79,10 @@ async function receivedEmailView(
   const [bodies, attachments, raw] = await Promise.all([
     email.content_object ? contentObjectBodies(deps, email) : separateBodies(deps, email, inline.bodies, link),
     Promise.all(email.attachments.map((attachment) => attachmentView(email, attachment, inline.attachments, expiresAt, deps, link))),
-    link(email.raw_key, { downloadName: `${id}.eml`, contentType: 'message/rfc822' }),
+    // Content not kept (docs/redaction.md): the raw message was deleted once recorded, so no link to it.
+    email.content_kept === false ? null : link(email.raw_key, { downloadName: `${id}.eml`, contentType: 'message/rfc822' }),
   ]);
-  return { ...toPublicReceivedEmail(email), ...bodies, attachments, raw: { download_url: raw, expires_at: expiresAt, size: email.size } };
+  return { ...toPublicReceivedEmail(email), ...bodies, attachments, raw: raw === null ? null : { download_url: raw, expires_at: expiresAt, size: email.size } };
 }
 
 interface BodiesView {

@@ -49,6 +49,11 @@ export const emailSchema = describing<ReturnType<typeof toPublicEmail>>()(
     bounced_at: nullableTimestamp.describe('when it bounced or failed delivery (ISO 8601); null otherwise'),
     created_at: timestamp.describe('when the send was accepted (ISO 8601)'),
     tenant: z.string().nullable().describe("the tenant's external_id for a tenant's email (null once the tenant is deleted)"),
+    content: z
+      .enum(['kept', 'until_sent', 'not_kept'])
+      .describe(
+        'content redaction (docs/redaction.md): `kept`; `until_sent` for an email sent with `store_content: false` not yet accepted by SES (its content is dropped then); `not_kept` once dropped: no subject, bodies nor attachment bytes, only the metadata',
+      ),
   }),
 );
 

@@ -207,6 +207,11 @@ const receivedFields = {
   truncated: z.boolean().describe('true when address or reference lists (100 entries) or the subject (2,000 characters) were cut'),
   tenant: z.string().nullable().describe("the receiving domain's tenant (external_id); null for an account-wide domain"),
   received_at: timestamp.describe('when the MX listener received it (ISO 8601)'),
+  content: z
+    .enum(['kept', 'not_kept'])
+    .describe(
+      "content redaction (docs/redaction.md): `not_kept` when the receiving domain has `inbound_store_content: false`: the record is metadata only (no subject, stripped text, bodies, headers nor attachment list; `attachment_count` and `size` stay) and the raw message was deleted once recorded",
+    ),
 };
 
 export const receivedEmailSummarySchema = describing<ReturnType<typeof toPublicReceivedEmail>>()(z.strictObject(receivedFields));
@@ -241,7 +246,8 @@ export const receivedEmailSchema = describing<Awaited<ReturnType<typeof getRecei
         expires_at: timestamp.describe('when download_url stops working (ISO 8601)'),
         size: z.number().int().describe('bytes'),
       })
-      .describe('the raw message (RFC 5322)'),
+      .nullable()
+      .describe('the raw message (RFC 5322); null when its content was not kept (`content: not_kept`)'),
   }),
 );
 
