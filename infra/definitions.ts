@@ -457,8 +457,9 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     grants: [
       // Users, sessions, sign-in counters; every page's records (keys, webhooks, runs, ...).
       { resource: { kind: 'table' }, access: 'readWrite' },
-      // Webhook signing secrets are sealed at creation (as the webhooks group); nothing here opens one.
-      { resource: { kind: 'secretsKey' }, access: 'encrypt' },
+      // Webhook signing secrets are sealed at creation (as the webhooks group); the OpenID Connect client
+      // secret (OIDC_CLIENT_SECRET_SEALED, docs/dashboard.md) is opened on the first OIDC sign-in.
+      { resource: { kind: 'secretsKey' }, access: 'encryptDecrypt' },
       // Replaying a webhook delivery re-enqueues it (as the webhooks group).
       { resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'send' },
     ],

@@ -21,6 +21,8 @@
  * LOCAL_SES_BOUNCE_RECIPIENTS / LOCAL_SES_COMPLAINT_RECIPIENTS (tests: regular expressions; matching recipients
  * hard-bounce or complain as real addresses, which SES's suppression list records). docs/local-cloud/ses.md,
  * "Suppression list".
+ * LOCAL_OIDC=1 (the local OpenID provider, and the dashboard's sign-in with it; LOCAL_OIDC_PORT its port):
+ * docs/local-cloud/oidc.md. OIDC_ISSUER, OIDC_CLIENT_ID, ... name a provider of your own instead (docs/dashboard.md).
  */
 import { startLocalCloud } from './cloud/cloud';
 import { EVENT_ORDERS, type EventOrder } from './emulators/ses/simulator';
@@ -96,6 +98,8 @@ async function main(): Promise<void> {
     sesBounceRecipients: env.LOCAL_SES_BOUNCE_RECIPIENTS ? new RegExp(env.LOCAL_SES_BOUNCE_RECIPIENTS, 'i') : undefined,
     sesComplaintRecipients: env.LOCAL_SES_COMPLAINT_RECIPIENTS ? new RegExp(env.LOCAL_SES_COMPLAINT_RECIPIENTS, 'i') : undefined,
     sesSendQuota: { maxSendRate: positiveNumber(env, 'LOCAL_SES_MAX_SEND_RATE'), max24HourSend: positiveInteger(env, 'LOCAL_SES_MAX_24H_SEND') },
+    oidc: env.LOCAL_OIDC === '1' || env.LOCAL_OIDC === 'true',
+    oidcPort: portFromEnv(env, 'LOCAL_OIDC_PORT', 0),
     log,
   });
   const { info } = cloud;

@@ -10,8 +10,12 @@
  *   admin user create --account <acc_...> --email <address> [--password-stdin]
  *         (a dashboard user, role owner: docs/dashboard.md. With --password-stdin the password is read
  *         from standard input, else one is generated and printed once in the answer.)
+ *   admin oidc seal-secret [--issuer <url>] [--client-id <id>]
+ *         (the dashboard's OpenID Connect client secret, read from standard input, sealed with the secrets
+ *         key for that issuer and client (default: OIDC_ISSUER, OIDC_CLIENT_ID); prints
+ *         {"oidc_client_secret_sealed": "v1:..."} for the OIDC_CLIENT_SECRET_SEALED setting: docs/dashboard.md)
  *
- * Every change (all but `ses quota`) is recorded in the audit log of the account it changed, with actor
+ * Every change (all but `ses quota` and `oidc seal-secret`, which change nothing) is recorded in the audit log of the account it changed, with actor
  * `{type: "operator"}` and action `cli:<command>` (docs/audit-log.md); `rotate-link-key` changes no
  * account: it is recorded under the pseudo-account `deployment`.
  *
@@ -39,6 +43,7 @@ import { AuditLogRepository } from '../../shared/adapters/store/audit-log';
 import { createDynamoClient } from '../../shared/adapters/aws/dynamo-client';
 import { recordAudit } from '../../shared/usecases/audit/record';
 import { UNKNOWN_ACCOUNT_AUDIT } from '../../shared/usecases/dashboard/sign-in';
+import { oidcSecretContext, oidcSettingsFromValues } from '../../shared/domain/dashboard/oidc';
 
 /** Bad arguments or a missing target: exit code 2. */
 export class UsageError extends Error {}
@@ -49,7 +54,8 @@ const USAGE = `usage:
   admin tenant resume --account <account_id> --tenant <external_id or tenant id>
   admin rotate-link-key
   admin user create --account <account_id> --email <address> [--password-stdin]
-  admin ses quota   (SES's send quota and account state, the rate sends are paced to, the backlog)`;
+  admin ses quota   (SES's send quota and account state, the rate sends are paced to, the backlog)
+  admin oidc seal-secret [--issuer <url>] [--client-id <id>]   (the client secret from standard input; prints it sealed)`;
 
 const TARGET_USAGE = `target: the environment (${ENV.tableName}, AWS_REGION, AWS credentials, endpoint overrides such as AWS_ENDPOINT_URL_DYNAMODB)`;
 
@@ -64,9 +70,9 @@ export interface AdminOptions {
 }
 
 /** The password piped to --password-stdin: everything read, without the one trailing newline `echo` adds. */
-async function passwordFromStdin(): Promise<string> {
+async function passwordFromStdin(usage = '--password-stdin reads the password from a pipe: printf %s "$PASSWORD" | npm run admin -- user create ...'): Promise<string> {
   const input = process.stdin;
-  if (input.isTTY) throw new UsageError('--password-stdin reads the password from a pipe: printf %s "$PASSWORD" | npm run admin -- user create ...');
+  if (input.isTTY) throw new UsageError(usage);
   const chunks: Buffer[] = [];
   for await (const chunk of input) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
@@ -99,6 +105,8 @@ function parse(argv: string[]) {
         tenants: { type: 'boolean' },
         'password-stdin': { type: 'boolean' },
         'no-tenants': { type: 'boolean' },
+        issuer: { type: 'string' },
+        'client-id': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -120,8 +128,21 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
     (resource === 'tenant' && action === 'resume') ||
     (resource === 'user' && action === 'create') ||
     (resource === 'rotate-link-key' && action === undefined) ||
-    (resource === 'ses' && action === 'quota');
+    (resource === 'ses' && action === 'quota') ||
+    (resource === 'oidc' && action === 'seal-secret');
   if (!known) throw new UsageError(USAGE);
+
+  // The settings the secret is bound to, checked before the secret is read.
+  const oidc =
+    resource === 'oidc'
+      ? oidcSettingsFromValues({ issuer: values.issuer ?? process.env.OIDC_ISSUER ?? '', clientId: values['client-id'] ?? process.env.OIDC_CLIENT_ID ?? '', label: '', allowedDomains: '', sealedClientSecret: '' })
+      : null;
+  if (resource === 'oidc') {
+    if (!oidc) throw new UsageError('oidc seal-secret needs --issuer <url> --client-id <id> (or OIDC_ISSUER and OIDC_CLIENT_ID): the secret is sealed for them');
+    if (oidc.problem) throw new UsageError(oidc.problem);
+  }
+  const clientSecret = oidc ? await passwordFromStdin('oidc seal-secret reads the client secret from a pipe: printf %s "$SECRET" | npm run admin -- oidc seal-secret ...') : undefined;
+  if (clientSecret !== undefined && clientSecret.trim() === '') throw new UsageError('the client secret read from standard input is empty');
 
   // Checked before anything is read or written (and before a password is read from stdin).
   if (resource === 'user') {
@@ -151,6 +172,12 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
     const config = loadConfig(process.env);
     const { sesAccount } = buildSesPace(config, services);
     return sesQuotaReport({ sesAccount, sesSendBudget: services.sesSendBudget, configuredRate: config.sesMaxSendRate, now: Date.now() });
+  }
+
+  if (oidc && clientSecret !== undefined) {
+    // Sealed for this issuer and client only; never stored or printed in plain text.
+    const sealed = await services.secretBox.seal(clientSecret, oidcSecretContext(oidc));
+    return { oidc_client_secret_sealed: sealed, issuer: oidc.issuer, client_id: oidc.clientId };
   }
 
   if (resource === 'rotate-link-key') {

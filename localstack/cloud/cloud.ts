@@ -20,7 +20,7 @@ import { restoreMessaging, startDataStores } from './data-stores';
 import { deployStack } from './deploy-stack';
 import { checkEventSources } from './event-source-checks';
 import { startLocalApi } from './local-api';
-import { startEmulators, type LocalEmulators } from './local-emulators';
+import { startEmulators, startLocalOidc, type LocalEmulators } from './local-emulators';
 import { localEndpoints, type LocalEndpoints } from './local-endpoints';
 import { loadApiFunctions, localFunctions, useLocalIdentity } from './local-functions';
 import { installLocalIam } from './local-iam';
@@ -142,6 +142,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const endpoints = localEndpoints(stores, emulators);
     const clients = localClients(ctx, endpoints);
     const api = await startLocalApi(ctx, emulators);
+    // The local OpenID provider (LOCAL_OIDC=1), its client registered for the dashboard's callback on this API.
+    const oidc = await startLocalOidc(ctx, api.url);
     const { deployment, synthesized } = await deployStack(ctx, template, clients, stores.fauxqs, api.url);
     await verifySandboxSender(clients.ses, emulators.dns, options.sandboxDomain ?? SETTINGS.SANDBOX_DOMAIN);
     restoreMessaging(stores, ctx.log);
@@ -152,7 +154,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     api.ttlSweeper = startTtlSweeper({ dynamo: clients.dynamo, tables: ttlTables(deployment.stack), log: ctx.log });
     ctx.stops.add(async () => api.ttlSweeper?.stop());
 
-    const localEnv = localEnvironment(ctx, endpoints, emulators);
+    const localEnv = { ...localEnvironment(ctx, endpoints, emulators), ...oidc?.env };
     const environmentOf = workloadEnvironments(deployment, localEnv, emulators.secretsKeyFile);
     const policiesByRole = rolePolicies(deployment.stack);
     const functionOf = localFunctions(deployment, environmentOf, policiesByRole);

@@ -11,6 +11,7 @@ import { ensureLocalKeyFile } from '../../shared/adapters/secrets/local-secret-b
 import { startCloudflareEmulator, type CloudflareEmulator } from '../emulators/cloudflare';
 import { startDnsEmulator, type DnsEmulator } from '../emulators/dns';
 import { startKmsEmulator, type KmsEmulator } from '../emulators/kms';
+import { startOidcEmulator, type OidcEmulator } from '../emulators/oidc';
 import { DEMO_WEBHOOK_HOST, startProviderEmulator, type ProviderEmulator } from '../emulators/providers/server';
 import { ROUTE53_LOCAL_ACCESS_KEY_ID, startRoute53Emulator, type Route53Emulator } from '../emulators/route53';
 import { startSchedulerEmulator, type SchedulerEmulator } from '../emulators/scheduler';
@@ -106,4 +107,27 @@ function publishLocalRecords(dns: DnsEmulator): void {
   const returnPathHost = (process.env.RETURN_PATH_HOST?.trim() || SETTINGS.RETURN_PATH_HOST).toLowerCase();
   dns.setRecords({ name: returnPathHost, type: 'MX', values: [`10 feedback-smtp.${LOCAL_REGION}.amazonses.com`] });
   dns.setRecords({ name: returnPathHost, type: 'TXT', values: ['v=spf1 include:amazonses.com ~all'] });
+}
+
+/**
+ * The local OpenID provider (docs/local-cloud/oidc.md), when LOCAL_OIDC asks for it and the developer did not
+ * name a provider of their own (OIDC_ISSUER): started once the API's URL is known, its client's redirect URI
+ * the dashboard's callback there. Its settings are this machine's (the functions' local environment).
+ */
+export async function startLocalOidc(ctx: StartContext, apiUrl: string): Promise<{ emulator: OidcEmulator; env: Record<string, string> } | null> {
+  if (!ctx.options.oidc || process.env.OIDC_ISSUER?.trim()) return null;
+  const api = new URL(apiUrl);
+  const callback = '/dashboard/sign-in/oidc/callback';
+  const redirectUris = [...new Set([`${api.origin}${callback}`, `http://localhost:${api.port}${callback}`])];
+  const emulator = await startOidcEmulator({ host: ctx.host, port: ctx.options.oidcPort ?? 0, redirectUris, log: ctx.log });
+  ctx.stops.add(() => emulator.stop());
+  return {
+    emulator,
+    env: {
+      OIDC_ISSUER: emulator.issuer,
+      OIDC_CLIENT_ID: emulator.clientId,
+      OIDC_LABEL: process.env.OIDC_LABEL?.trim() || emulator.label,
+      ...(process.env.OIDC_ALLOWED_DOMAINS?.trim() ? { OIDC_ALLOWED_DOMAINS: process.env.OIDC_ALLOWED_DOMAINS.trim() } : {}),
+    },
+  };
 }

@@ -26,6 +26,13 @@ export interface LocalCloudOptions {
   visibilityOverrideSeconds?: number;
   /** Extra environment for the functions (e.g. LOG_LEVEL). */
   env?: Record<string, string>;
+  /**
+   * LOCAL_OIDC=1: start the local OpenID provider and configure the dashboard's sign-in with it
+   * (docs/local-cloud/oidc.md), unless OIDC_ISSUER names a provider of the developer's own.
+   */
+  oidc?: boolean;
+  /** LOCAL_OIDC_PORT: the local OpenID provider's port (default: a free one). */
+  oidcPort?: number;
   /** The SES emulator refuses to create identities whose name matches (tests of the failure path). */
   sesRefuseIdentities?: RegExp;
   /** SES identities (matching `names`, or all) stay PENDING at least `ms` after verification starts (tests of the window). */

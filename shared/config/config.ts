@@ -1,5 +1,6 @@
 import { DEFAULT_SETTINGS } from './settings';
 import { recoveryBoundsFromEnv, type RecoveryBounds } from '../domain/reliability/bounds';
+import { oidcSettingsFromValues, type OidcSettings } from '../domain/dashboard/oidc';
 
 /**
  * The names of the environment variables carrying resource names/URLs: the one copy, read here and by
@@ -100,6 +101,8 @@ export interface Config {
    * 1000 (the local cloud sets 0: docs/local-cloud/template.md).
    */
   hotLookupsCacheMs: number;
+  /** Dashboard sign-in through an OpenID Connect provider (OIDC_*, shared/config/settings.ts); null: not configured. */
+  oidc: OidcSettings | null;
   /** Service endpoints for the local cloud/LocalStack; empty in AWS. */
   endpoints: Partial<Record<'dynamodb' | 'sqs' | 'sns' | 's3' | 'ses' | 'scheduler' | 'route53', string>>;
 }
@@ -162,6 +165,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sesMaxSendRate: Number(read(env, 'SES_MAX_SEND_RATE')) > 0 ? Number(read(env, 'SES_MAX_SEND_RATE')) : null,
     sesHoldRetryMs: Number(read(env, 'SES_HOLD_RETRY_S')) > 0 ? Number(read(env, 'SES_HOLD_RETRY_S')) * 1000 : null,
     hotLookupsCacheMs: nonNegativeInt(read(env, 'HOT_LOOKUPS_CACHE_MS'), DEFAULT_HOT_LOOKUPS_CACHE_MS),
+    oidc: oidcSettingsFromValues({
+      issuer: read(env, 'OIDC_ISSUER'),
+      clientId: read(env, 'OIDC_CLIENT_ID'),
+      label: read(env, 'OIDC_LABEL'),
+      allowedDomains: read(env, 'OIDC_ALLOWED_DOMAINS'),
+      sealedClientSecret: read(env, 'OIDC_CLIENT_SECRET_SEALED'),
+    }),
     endpoints: {
       dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB,
       sqs: env.AWS_ENDPOINT_URL_SQS,

@@ -21,6 +21,20 @@ export const DEFAULT_SETTINGS = {
    * the local cloud passes its own API URL. Empty: emails cannot get signed links (the send fails loudly).
    */
   LINKS_BASE_URL: '',
+  /**
+   * Dashboard sign-in through an OpenID Connect provider (docs/dashboard.md, "Sign-in with OpenID Connect"),
+   * optional: without an issuer and a client id the sign-in page offers passwords only. OIDC_ISSUER is the
+   * provider's issuer URL (https; http only on a loopback address), OIDC_CLIENT_ID the dashboard's client
+   * there, OIDC_LABEL the button's text after "Sign in with" (default "OpenID Connect"), OIDC_ALLOWED_DOMAINS
+   * the email domains that may sign in (comma-separated; empty: any), OIDC_CLIENT_SECRET_SEALED the client
+   * secret sealed by `npm run admin -- oidc seal-secret` (never the secret itself; empty: a public client,
+   * PKCE only).
+   */
+  OIDC_ISSUER: '',
+  OIDC_CLIENT_ID: '',
+  OIDC_LABEL: '',
+  OIDC_ALLOWED_DOMAINS: '',
+  OIDC_CLIENT_SECRET_SEALED: '',
 };
 
 export type SettingName = keyof typeof DEFAULT_SETTINGS;

@@ -40,6 +40,11 @@ export const RATE_LIMITS = {
   signInPerEmail: { limit: 10, windowSeconds: 900 },
   /** POST /dashboard/sign-in, per client IP: 30 attempts per 15 minutes (one address guessing many users' passwords). */
   signInPerIp: { limit: 30, windowSeconds: 900 },
+  /**
+   * GET /dashboard/sign-in/oidc, per client IP: 60 flows started per 15 minutes (each writes a 10-minute flow
+   * item; a person needs one per sign-in, the callback then counts as signInPerIp).
+   */
+  oidcStartPerIp: { limit: 60, windowSeconds: 900 },
 } as const satisfies Record<string, RateLimit>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

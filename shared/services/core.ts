@@ -31,6 +31,7 @@ import { SendContextReader } from '../adapters/store/send-context';
 import { SendContextCache } from '../adapters/store/send-context-cache';
 import { SesSendBudget } from '../adapters/store/ses-send-budget';
 import { SessionRepository } from '../adapters/store/sessions';
+import { OidcFlowRepository } from '../adapters/store/oidc-flows';
 import { SmtpAuthFailureRepository } from '../adapters/store/smtp-auth-failures';
 import { SmtpCredentialRepository } from '../adapters/store/smtp-credentials';
 import { SuppressionRepository } from '../adapters/store/suppressions';
@@ -95,6 +96,8 @@ export function buildCore(config: Config = loadConfig()) {
     /** The dashboard's users and sessions (docs/dashboard.md). */
     dashboardUsers,
     sessions: new SessionRepository(table),
+    /** OpenID Connect sign-ins under way (docs/dashboard.md, "Sign-in with OpenID Connect"). */
+    oidcFlows: new OidcFlowRepository(table),
     /** Dashboard invitations (docs/dashboard.md, "Teams and roles"): accepting one counts owners with the users'. */
     invitations: new InvitationRepository(table, dashboardUsers),
     /** The audit log (docs/audit-log.md): written by the API's and the dashboard's frames and by sign-in. */

@@ -14,6 +14,7 @@
  *   ./secrets.ts    the secrets key, DKIM keys, signed links                           KMS (or the local key file)
  *   ./dns-apply.ts  DNS host adapters                                                  Route 53, Cloudflare
  *   ./imports.ts    the provider APIs imports read                                     SendGrid, Postmark, Mailgun
+ *   ./oidc.ts       the dashboard's OpenID Connect provider (when configured)          openid-client
  *
  * `buildServices()` is all of them at once: the local cloud's own processes (the SMTP relay and MX
  * listener), the admin CLI, benchmarks and tests. An app factory takes the narrow type it needs, so
@@ -25,18 +26,20 @@ import { buildCore, type CoreServices } from './core';
 import { buildDnsApply, type DnsApplyServices } from './dns-apply';
 import { buildImports, type ImportServices } from './imports';
 import { buildMessaging, type MessagingServices } from './messaging';
+import { buildOidc, type OidcServices } from './oidc';
 import { buildSchedules, type ScheduleServices } from './schedules';
 import { buildSecrets, type SecretServices } from './secrets';
 import { buildSes, type SesServices } from './ses';
 import { buildTenantCleanup, type TenantCleanupServices } from './tenant-cleanup';
 
-export type { BlobServices, CoreServices, DnsApplyServices, ImportServices, MessagingServices, ScheduleServices, SecretServices, SesServices, TenantCleanupServices };
+export type { BlobServices, CoreServices, DnsApplyServices, ImportServices, MessagingServices, OidcServices, ScheduleServices, SecretServices, SesServices, TenantCleanupServices };
 
-export type Services = CoreServices & MessagingServices & BlobServices & SesServices & TenantCleanupServices & ScheduleServices & SecretServices & DnsApplyServices & ImportServices;
+export type Services = CoreServices & MessagingServices & BlobServices & SesServices & TenantCleanupServices & ScheduleServices & SecretServices & DnsApplyServices & ImportServices & OidcServices;
 
 export function buildServices(config: Config = loadConfig()): Services {
   const core = buildCore(config);
   const ses = buildSes(config);
+  const secrets = buildSecrets(config, core);
   return {
     ...core,
     ...buildMessaging(config),
@@ -44,8 +47,9 @@ export function buildServices(config: Config = loadConfig()): Services {
     ...ses,
     ...buildTenantCleanup({ ...core, ...ses }),
     ...buildSchedules(config),
-    ...buildSecrets(config, core),
+    ...secrets,
     ...buildDnsApply(config),
     ...buildImports(),
+    ...buildOidc(config, secrets),
   };
 }

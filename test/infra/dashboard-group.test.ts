@@ -57,7 +57,8 @@ describe('the dashboard functions', () => {
   test('their grants are those of the groups whose use cases their pages run, and nothing more', () => {
     expect(group('dashboard').grants).toEqual<Grant[]>([
       { resource: { kind: 'table' }, access: 'readWrite' },
-      { resource: { kind: 'secretsKey' }, access: 'encrypt' },
+      // encrypt: webhook signing secrets; decrypt: the OpenID Connect client secret (docs/dashboard.md).
+      { resource: { kind: 'secretsKey' }, access: 'encryptDecrypt' },
       { resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'send' },
     ]);
     expect(group('dashboard-emails').grants).toEqual<Grant[]>([

@@ -7,6 +7,7 @@
  * pages share one library (./pages/) and one session.
  *
  * Its routes: `ANY /dashboard`, `ANY /dashboard/{proxy+}` (sign-in, sign-out, who am I: ./session-routes.ts;
+ * sign-in with OpenID Connect: ./oidc-routes.ts;
  * the team's doors and the invitation's accept page: ./team-routes.ts; the other areas' pages and the assets: ./pages/) and `ANY /api/{proxy+}` (the spec's /api/events and
  * /api/webhooks: ./api-routes.ts), and the audit log's page (./pages/audit-log.ts).
  */
@@ -17,6 +18,7 @@ import type { DashboardServices } from './services';
 import { createSessionApi } from './api-routes';
 import { createDashboardPages } from './pages';
 import { SESSION_API_BASE } from './pages/doors';
+import { addOidcRoutes } from './oidc-routes';
 import { addSessionRoutes } from './session-routes';
 import { addTeamRoutes } from './team-routes';
 
@@ -24,6 +26,8 @@ export function createDashboardApp(services: DashboardServices): Hono<ApiEnv> {
   const app = createDashboardFrame(services);
   // Sign-ins are recorded by the sign-in use case (docs/audit-log.md), with the services' audit log.
   addSessionRoutes(app, services);
+  // Sign-in with the deployment's OpenID Connect provider, when it has one (./oidc-routes.ts).
+  addOidcRoutes(app, services);
   addTeamRoutes(app, services);
   app.route('/dashboard', createDashboardPages(services));
   app.route(SESSION_API_BASE, createSessionApi(services));

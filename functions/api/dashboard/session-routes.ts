@@ -18,6 +18,7 @@ import { isTokenShaped, sessionTokenHash } from '../../../shared/domain/dashboar
 import { toPublicUser, type DashboardUser } from '../../../shared/domain/dashboard/user';
 import { AppError } from '../../../shared/domain/errors';
 import type { ApiEnv } from '../../../shared/doors/http/env';
+import { sourceIpOf } from '../../../shared/doors/http/middleware/audit';
 import { requireSameOrigin } from '../../../shared/doors/http/middleware/same-origin';
 import { isFormBody as isForm, requireSession } from '../../../shared/doors/http/middleware/session';
 import { routes } from '../../../shared/doors/http/route';
@@ -37,11 +38,6 @@ async function formOrJson(c: Context): Promise<unknown> {
   return readJson(c);
 }
 
-/** The client's address as API Gateway saw it (never a header the client could set). */
-function clientIp(c: Context<ApiEnv>): string {
-  const context = c.env?.event?.requestContext;
-  return context && 'http' in context ? context.http.sourceIp : '';
-}
 
 function sessionAnswer(user: DashboardUser, session: StoredSession) {
   return { user: toPublicUser(user), csrf_token: session.csrf_token, expires_at: session.expires_at, idle_expires_at: session.idle_expires_at };
@@ -55,13 +51,13 @@ export function addSessionRoutes(app: Hono<ApiEnv>, services: DashboardServices)
     const form = isForm(c) ? (body as Record<string, string>) : null;
     let started;
     try {
-      started = await signIn(services, parseWith(signInRequestSchema, body), { ip: clientIp(c), userAgent: c.req.header('user-agent') ?? null, requestId: c.get('requestId') ?? null });
+      started = await signIn(services, parseWith(signInRequestSchema, body), { ip: sourceIpOf(c) ?? '', userAgent: c.req.header('user-agent') ?? null, requestId: c.get('requestId') ?? null });
     } catch (error) {
       // The sign-in page's form: the page again, with the error (and the same status).
       if (!form || !(error instanceof AppError) || error.status >= 500) throw error;
       for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
       const text = error.status === 400 ? 'Enter your email and password.' : errorText(error);
-      return signInPage(c, { next: form.next, email: form.email, error: text, status: error.status as 400 | 401 | 403 | 429 });
+      return signInPage(c, { next: form.next, email: form.email, error: text, status: error.status as 400 | 401 | 403 | 429, oidc: services.oidc?.settings ?? null });
     }
     const { user, token, session } = started;
     // A session this browser held before is over: one cookie, one session.

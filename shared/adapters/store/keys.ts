@@ -147,6 +147,8 @@ export const keys = {
   dashboardUsersByAccount: (accountId: string) => `ACCOUNT#${accountId}#DASHUSERS`,
   /** A dashboard session, keyed by the SHA-256 of its token (the cookie's value is never stored). */
   session: (tokenHash: string) => ({ PK: `SESSION#${tokenHash}`, SK: 'SESSION' }),
+  /** An OpenID Connect sign-in under way (docs/dashboard.md), keyed by the SHA-256 of its cookie's token; TTL 10 minutes. */
+  oidcFlow: (tokenHash: string) => ({ PK: `OIDCFLOW#${tokenHash}`, SK: 'OIDCFLOW' }),
   webhook: (webhookId: string) => ({ PK: `WEBHOOK#${webhookId}`, SK: 'WEBHOOK' }),
   webhooksByAccount: (accountId: string) => `ACCOUNT#${accountId}#WEBHOOKS`,
   /** One item per (endpoint, event): a busy endpoint's delivery writes spread over many partitions. */

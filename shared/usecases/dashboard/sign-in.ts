@@ -69,7 +69,8 @@ export const signInSubjects = (email: string, ip: string) => ({
   ip: `ip:${ip || 'unknown'}`,
 });
 
-async function countAttempt(deps: SignInDeps, subject: string, name: RateLimitName, what: string, nowMs: number): Promise<void> {
+/** Counts one attempt against a sign-in limit; over it: 429 with Retry-After. */
+export async function countAttempt(deps: Pick<SignInDeps, 'rateLimits'>, subject: string, name: RateLimitName, what: string, nowMs: number): Promise<void> {
   const rule = RATE_LIMITS[name];
   const decision = await deps.rateLimits.hit(subject, name, rule, nowMs);
   if (!decision.allowed) throw new RateLimitedError(rule.limit, rule.windowSeconds, secondsUntilReset(rule, nowMs), what);
@@ -97,8 +98,19 @@ export async function signIn(deps: SignInDeps, request: SignInRequest, client: S
   return { user, token, session };
 }
 
-/** The sign-in's audit record (a failed write is logged, never the sign-in's failure: ../audit/record.ts). */
-async function auditSignIn(deps: SignInDeps, client: SignInClient, action: 'signIn' | 'signInFailed', status: number, user: DashboardUser | null, emailHash: string | null): Promise<void> {
+/**
+ * A sign-in's audit record (a failed write is logged, never the sign-in's failure: ../audit/record.ts);
+ * `method` for sign-ins other than by password (`oidc`: ./oidc-sign-in.ts), in its resource_ids.
+ */
+export async function auditSignIn(
+  deps: Pick<SignInDeps, 'auditLog' | 'clock'>,
+  client: SignInClient,
+  action: 'signIn' | 'signInFailed',
+  status: number,
+  user: DashboardUser | null,
+  emailHash: string | null,
+  method?: string,
+): Promise<void> {
   if (!deps.auditLog) return;
   const actor: AuditActor = user ? { type: 'user', id: user.id, email: user.email, email_hash: null, role: user.role } : { type: 'user', id: null, email: null, email_hash: emailHash, role: null };
   await recordAudit(
@@ -107,7 +119,7 @@ async function auditSignIn(deps: SignInDeps, client: SignInClient, action: 'sign
       account_id: user?.account_id ?? UNKNOWN_ACCOUNT_AUDIT,
       tenant_id: null,
       action,
-      resource_ids: user ? { user: user.id } : {},
+      resource_ids: { ...(user ? { user: user.id } : {}), ...(method ? { method } : {}) },
       actor,
       status,
       source_ip: client.ip || null,

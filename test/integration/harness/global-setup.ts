@@ -35,6 +35,9 @@ export default async function globalSetup(): Promise<void> {
       // Tests only: recipients at these domains hard-bounce or complain as real addresses (SES's suppression list records them).
       LOCAL_SES_BOUNCE_RECIPIENTS: '@hard-bounces\\.test$',
       LOCAL_SES_COMPLAINT_RECIPIENTS: '@complains\\.test$',
+      // The dashboard's sign-in with OpenID Connect through the local OpenID provider (docs/local-cloud/oidc.md).
+      LOCAL_OIDC: '1',
+      OIDC_ISSUER: '',
     },
   });
   // The contract check's validators, compiled once for every file (../../support/contract-validators.ts)

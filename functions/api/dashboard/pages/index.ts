@@ -76,7 +76,7 @@ export function createDashboardPages(services: DashboardServices): Hono<ApiEnv> 
         });
       }
       pages.get('/', (c) => c.redirect(HOME_PATH, 302));
-      pages.get('/sign-in', (c) => signInPage(c, { next: c.req.query('next') }));
+      pages.get('/sign-in', (c) => signInPage(c, { next: c.req.query('next'), oidc: services.oidc?.settings ?? null }));
     },
   );
 }

@@ -2,10 +2,12 @@
  * The sign-in page: a plain HTML form posting (url-encoded) to POST /dashboard/sign-in
  * (../session-routes.ts), which answers a form with 303 to `next` (a dashboard page; else the emails
  * page) and re-renders this page with the error on failure. No CSRF token exists before a session: the
- * sign-in's same-origin check protects it (docs/dashboard.md).
+ * sign-in's same-origin check protects it (docs/dashboard.md). When the deployment has an OpenID Connect
+ * provider, a second form (GET, no script) starts its flow: "Sign in with <label>" (../oidc-routes.ts).
  */
 import type { Context } from 'hono';
 import type { ApiEnv } from '../../../../shared/doors/http/env';
+import { OIDC_START_PATH } from '../../../../shared/domain/dashboard/oidc';
 import { safeNext, takeFlash } from './forms';
 import { html, respond, type Flash, type PageOptions } from './layout';
 
@@ -14,6 +16,8 @@ export interface SignInPageOptions {
   email?: string;
   error?: string;
   status?: PageOptions['status'];
+  /** The deployment's OpenID Connect provider, when it has one: its button's label. */
+  oidc?: { label: string } | null;
 }
 
 export function signInPage(c: Context<ApiEnv>, options: SignInPageOptions = {}): Response {
@@ -24,7 +28,11 @@ export function signInPage(c: Context<ApiEnv>, options: SignInPageOptions = {}):
 <div class="field"><label for="sign-in-email">Email</label><input id="sign-in-email" name="email" type="email" autocomplete="username" required${options.email ? html` value="${options.email}"` : ''}${options.email ? '' : html` autofocus`}></div>
 <div class="field"><label for="sign-in-password">Password</label><input id="sign-in-password" name="password" type="password" autocomplete="current-password" required${options.email ? html` autofocus` : ''}></div>
 <p><button type="submit">Sign in</button></p>
-</form>
+</form>${options.oidc ? html`
+<form method="get" action="${OIDC_START_PATH}" class="card narrow">
+<input type="hidden" name="next" value="${next}">
+<p><button type="submit" class="secondary">Sign in with ${options.oidc.label}</button></p>
+</form>` : ''}
 <p class="hint">No user yet? An operator creates one: <code>npm run --silent admin -- user create --account acc_... --email you@example.com</code></p>`;
   return respond(c, { title: 'Sign in', body, flash, user: null, status: options.status ?? 200 });
 }

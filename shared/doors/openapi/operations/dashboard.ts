@@ -1,4 +1,5 @@
 /** The operations of the dashboard group (Dashboard session). */
+import * as z from 'zod';
 import { acceptInvitationRequestSchema, changeRoleRequestSchema, inviteRequestSchema, signInRequestSchema } from '../../../domain/dashboard/schemas';
 import { section, type Operation } from '../operation';
 import { sessionSchema } from '../schemas/account';
@@ -49,6 +50,42 @@ export const dashboardOps = section('dashboard', 'Dashboard session', {
       ...Object.fromEntries([400, 401, 403, 429].map((status) => [status, { description: 'The form: the sign-in page again, with the error.', mediaType: 'text/html' as const }])),
     },
     errors: { 401: ['unauthorized'], 403: ['forbidden'], 429: ['rate_limited'] },
+  },
+  // Sign-in with the deployment's OpenID Connect provider (docs/dashboard.md, "Sign-in with OpenID Connect"):
+  // browser redirects; every refusal is the sign-in page with the reason and a 4xx (503: the provider is down).
+  oidcSignIn: {
+    method: 'get',
+    path: '/dashboard/sign-in/oidc',
+    summary: 'Sign in with the OpenID Connect provider',
+    description: 'Starts an authorization code flow with PKCE (S256), state and nonce, kept server-side for 10 minutes and tied to this browser by an HttpOnly cookie, and redirects to the provider. 404 when the deployment has no provider configured.',
+    auth: 'public',
+    query: z.object({ next: z.string().optional().describe('the dashboard page to open once signed in (a /dashboard path; else the emails page)') }),
+    responses: {
+      302: { description: "To the provider's authorization endpoint, with the flow's cookie.", headers: ['setCookie', 'location'], requiredHeaders: ['setCookie', 'location'] },
+      ...Object.fromEntries([404, 503].map((status) => [status, { description: 'The sign-in page, with why (not configured; the provider unreachable or misconfigured).', mediaType: 'text/html' as const }])),
+    },
+    errors: { 404: ['not_found'], 503: ['service_unavailable'] },
+  },
+  oidcCallback: {
+    method: 'get',
+    path: '/dashboard/sign-in/oidc/callback',
+    summary: "The OpenID Connect provider's callback",
+    description: "Where the provider sends the browser back (the redirect URI to register at the provider). The flow this browser started is used once; the state must match, the code is exchanged with the PKCE verifier and the ID token validated (issuer, audience, nonce, signature); its email must be verified by the provider, of an allowed domain, and a member's: that member is signed in as with a password (the same session and cookie). Never creates a member. Rate limited as the password sign-in.",
+    auth: 'public',
+    query: z.object({
+      code: z.string().optional().describe('the authorization code'),
+      state: z.string().optional().describe("the flow's state, as sent to the provider"),
+      iss: z.string().optional().describe("the provider's issuer (RFC 9207)"),
+      error: z.string().optional().describe("the provider's error (access_denied, ...) instead of a code"),
+      error_description: z.string().optional().describe("the provider's explanation of its error"),
+    }),
+    responses: {
+      303: { description: 'Signed in: to the page the flow was started for, with the session cookie.', headers: ['setCookie', 'location'], requiredHeaders: ['setCookie', 'location'] },
+      ...Object.fromEntries(
+        [400, 401, 403, 404, 429, 503].map((status) => [status, { description: 'The sign-in page with why: 400 no flow in this browser, expired or state mismatch; 401 the provider refused or its answer failed a check; 403 email unverified, domain not allowed or no member; 429 rate limited; 503 the provider unreachable.', mediaType: 'text/html' as const }]),
+      ),
+    },
+    errors: { 400: ['validation_error'], 401: ['unauthorized'], 403: ['forbidden'], 404: ['not_found'], 429: ['rate_limited'], 503: ['service_unavailable'] },
   },
   signOut: {
     method: 'post',
