@@ -14,6 +14,9 @@
  *         (the dashboard's OpenID Connect client secret, read from standard input, sealed with the secrets
  *         key for that issuer and client (default: OIDC_ISSUER, OIDC_CLIENT_ID); prints
  *         {"oidc_client_secret_sealed": "v1:..."} for the OIDC_CLIENT_SECRET_SEALED setting: docs/dashboard.md)
+ *   admin data adopt-legacy [--segments N]
+ *         (records of a release before retention and address references get them: docs/privacy.md; prints
+ *         the counts; idempotent)
  *
  * Every change (all but `ses quota` and `oidc seal-secret`, which change nothing) is recorded in the audit log of the account it changed, with actor
  * `{type: "operator"}` and action `cli:<command>` (docs/audit-log.md); `rotate-link-key` changes no
@@ -44,6 +47,7 @@ import { createDynamoClient } from '../../shared/adapters/aws/dynamo-client';
 import { recordAudit } from '../../shared/usecases/audit/record';
 import { UNKNOWN_ACCOUNT_AUDIT } from '../../shared/usecases/dashboard/sign-in';
 import { oidcSecretContext, oidcSettingsFromValues } from '../../shared/domain/dashboard/oidc';
+import { adoptLegacyCommand } from './adopt-legacy-command';
 
 /** Bad arguments or a missing target: exit code 2. */
 export class UsageError extends Error {}
@@ -55,7 +59,8 @@ const USAGE = `usage:
   admin rotate-link-key
   admin user create --account <account_id> --email <address> [--password-stdin]
   admin ses quota   (SES's send quota and account state, the rate sends are paced to, the backlog)
-  admin oidc seal-secret [--issuer <url>] [--client-id <id>]   (the client secret from standard input; prints it sealed)`;
+  admin oidc seal-secret [--issuer <url>] [--client-id <id>]   (the client secret from standard input; prints it sealed)
+  admin data adopt-legacy [--segments N]   (records of an older release get retention and address references; idempotent)`;
 
 const TARGET_USAGE = `target: the environment (${ENV.tableName}, AWS_REGION, AWS credentials, endpoint overrides such as AWS_ENDPOINT_URL_DYNAMODB)`;
 
@@ -107,6 +112,7 @@ function parse(argv: string[]) {
         'no-tenants': { type: 'boolean' },
         issuer: { type: 'string' },
         'client-id': { type: 'string' },
+        segments: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -129,7 +135,8 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
     (resource === 'user' && action === 'create') ||
     (resource === 'rotate-link-key' && action === undefined) ||
     (resource === 'ses' && action === 'quota') ||
-    (resource === 'oidc' && action === 'seal-secret');
+    (resource === 'oidc' && action === 'seal-secret') ||
+    (resource === 'data' && action === 'adopt-legacy');
   if (!known) throw new UsageError(USAGE);
 
   // The settings the secret is bound to, checked before the secret is read.
@@ -155,6 +162,9 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
     if (!checked.success) throw new UsageError(checked.error.issues[0]!.message);
   }
 
+  const segments = values.segments === undefined ? 4 : Number(values.segments);
+  if (!Number.isInteger(segments) || segments < 1 || segments > 16) throw new UsageError('--segments must be a whole number from 1 to 16');
+
   options.prepareEnvironment?.();
   if (!process.env[ENV.tableName]) throw new UsageError(`Set ${ENV.tableName} (the stack output TableName) in the environment, with the AWS credentials and region of the stack.`);
   const services = buildServices(loadConfig(process.env));
@@ -178,6 +188,11 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
     // Sealed for this issuer and client only; never stored or printed in plain text.
     const sealed = await services.secretBox.seal(clientSecret, oidcSecretContext(oidc));
     return { oidc_client_secret_sealed: sealed, issuer: oidc.issuer, client_id: oidc.clientId };
+  }
+
+  if (resource === 'data') {
+    const counts = await adoptLegacyCommand(services, segments);
+    return audited(UNKNOWN_ACCOUNT_AUDIT, {}, counts);
   }
 
   if (resource === 'rotate-link-key') {

@@ -11,8 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
 
 const SANDBOX = 'sandbox.mailservice.dev';
@@ -29,6 +28,7 @@ describe('retention (moved clock, stack of its own)', () => {
   let imports: typeof import('./harness/imports');
   let usage: typeof import('./harness/usage');
   let webhooks: typeof import('./harness/webhook-inbox');
+  let store: typeof import('./harness/store-contents');
 
   beforeAll(async () => {
     own = await spawnStack({ dataDir, inMemory: true, timeoutMs: 90_000 });
@@ -38,34 +38,13 @@ describe('retention (moved clock, stack of its own)', () => {
     imports = await import('./harness/imports');
     usage = await import('./harness/usage');
     webhooks = await import('./harness/webhook-inbox');
+    store = await import('./harness/store-contents');
   }, 120_000);
 
   afterAll(async () => {
     await own?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
-
-  /** Every item of the account's data still in the table (a scan: the test's stack holds only its own). */
-  async function tableItems(): Promise<Record<string, any>[]> {
-    const client = usage.documentClient();
-    const items: Record<string, any>[] = [];
-    let start: Record<string, any> | undefined;
-    do {
-      const page = await client.send(new ScanCommand({ TableName: harness.stack().info.env.TABLE_NAME, ExclusiveStartKey: start }));
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    client.destroy();
-    return items;
-  }
-
-  async function bucketKeys(prefix: string): Promise<string[]> {
-    const { info } = harness.stack();
-    const s3 = new S3Client({ endpoint: info.endpoints.s3, region: info.region, forcePathStyle: true });
-    const listed = await s3.send(new ListObjectsV2Command({ Bucket: info.env.MAIL_BUCKET, Prefix: prefix }));
-    s3.destroy();
-    return (listed.Contents ?? []).map((object) => object.Key!);
-  }
 
   it('refuses PATCH /account out of bounds (400 naming the field) and without the full scope (403)', async () => {
     const account = await harness.newAccount();
@@ -112,7 +91,7 @@ describe('retention (moved clock, stack of its own)', () => {
     const emailId = sent.body.id as string;
     await harness.waitForStatus(account, emailId, 'delivered');
     await harness.waitFor(async () => ((await deliveries()).length ? true : undefined), 'the email.delivered webhook', 20_000);
-    const objects = await bucketKeys('retention/1d/');
+    const objects = await store.bucketKeys('retention/1d/');
     expect(objects).toEqual(expect.arrayContaining([`retention/1d/bodies/${emailId}.json`, `retention/1d/attachments/${emailId}/0`]));
     const logged = await harness.waitFor(async () => {
       const page = await harness.api('GET', `/webhooks/${webhookId}/deliveries`, { key: account.key });
@@ -132,9 +111,9 @@ describe('retention (moved clock, stack of its own)', () => {
     const [receivedId] = inbound.receivedIds(info.response);
     await inbound.waitForReceived(account, receivedId!);
     // Its objects under the account's class for received_emails_days (docs/retention.md), the raw message's copy among them.
-    const receivedObjects = await bucketKeys(`retention/1d/inbound/${receivedId}/`);
+    const receivedObjects = await store.bucketKeys(`retention/1d/inbound/${receivedId}/`);
     expect(receivedObjects.sort()).toEqual([`retention/1d/inbound/${receivedId}/attachments/att_1`, `retention/1d/inbound/${receivedId}/content.json`, `retention/1d/inbound/${receivedId}/message.eml`]);
-    const sharedRaw = await bucketKeys('inbound/raw/');
+    const sharedRaw = await store.bucketKeys('inbound/raw/');
     expect(sharedRaw).toHaveLength(1);
     // Read back from the record's keys.
     const receivedView = await harness.api('GET', `/received-emails/${receivedId}`, { key: account.key });
@@ -155,7 +134,7 @@ describe('retention (moved clock, stack of its own)', () => {
     expect(monthUsage).toBeGreaterThan(0);
 
     // What the sweep must remove is in the table now (the filters below find it).
-    const before = await tableItems();
+    const before = await store.tableItems();
     const ofRun = (items: Record<string, any>[]) => ({
       email: items.filter((item) => String(item.PK) === `EMAIL#${emailId}`).length,
       received: items.filter((item) => String(item.PK) === `RECEIVED#${receivedId}`).length,
@@ -187,10 +166,10 @@ describe('retention (moved clock, stack of its own)', () => {
     const lifecycle = await harness.api('POST', '/_local/s3/lifecycle-sweep');
     expect(lifecycle.status).toBe(200);
     expect(lifecycle.body.expired).toEqual(expect.arrayContaining([...objects, ...receivedObjects].map((key) => expect.stringContaining(key))));
-    expect(await bucketKeys('retention/1d/')).toEqual([]);
-    expect(await bucketKeys(`inbound/${receivedId}/`)).toEqual([]);
+    expect(await store.bucketKeys('retention/1d/')).toEqual([]);
+    expect(await store.bucketKeys(`inbound/${receivedId}/`)).toEqual([]);
 
-    expect(ofRun(await tableItems())).toEqual({ email: 0, received: 0, deliveries: 0, migration: 0 });
+    expect(ofRun(await store.tableItems())).toEqual({ email: 0, received: 0, deliveries: 0, migration: 0 });
     expect(ttl.body.deleted[harness.stack().info.env.TABLE_NAME as string]).toBeGreaterThanOrEqual(3 + present.migration);
 
     // What outlives the records: the usage counters and every suppression.
@@ -203,9 +182,9 @@ describe('retention (moved clock, stack of its own)', () => {
     expect((stillSuppressed.Items ?? []).every((item) => item.ttl === undefined)).toBe(true);
 
     // The MX listener's shared raw message outlives every queue message that can name it, then goes by its rule.
-    expect(await bucketKeys('inbound/raw/')).toEqual(sharedRaw);
+    expect(await store.bucketKeys('inbound/raw/')).toEqual(sharedRaw);
     expect((await harness.api('PUT', '/_local/clock', { body: { offset_ms: 31 * DAY_MS } })).status).toBe(200);
     expect((await harness.api('POST', '/_local/s3/lifecycle-sweep')).status).toBe(200);
-    expect(await bucketKeys('inbound/raw/')).toEqual([]);
+    expect(await store.bucketKeys('inbound/raw/')).toEqual([]);
   });
 });

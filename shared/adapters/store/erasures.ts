@@ -17,6 +17,13 @@ import { decodeItem } from './decode';
 import { keyPart, keys } from './keys';
 import type { Table } from './table';
 
+/**
+ * The attribute that says a record's address references were written, on records that have no other sign of
+ * it (automation runs; webhook deliveries have `retention_seconds`, emails and received emails a `ttl`):
+ * the adoption of an older release's records (./legacy-records.ts) skips those that carry it.
+ */
+export const ADDRESS_REFS_MARK = 'address_refs_written';
+
 /** The kinds of record an address reference points at. */
 export type AddressRefKind = 'email' | 'received_email' | 'webhook_delivery' | 'idempotency_record' | 'automation_run';
 

@@ -23,7 +23,7 @@ import type { Page } from './cursor';
 import { decodeItem } from './decode';
 import { dueAttributes, REMOVE_DUE, setDue } from './due-index';
 import { keys } from './keys';
-import { writeAddressRefs } from './erasures';
+import { ADDRESS_REFS_MARK, writeAddressRefs } from './erasures';
 import { addressesIn } from '../../domain/privacy/named-addresses';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import { isConditionFailure, updateIfCondition, withoutNullFields, type Table } from './table';
@@ -65,6 +65,8 @@ export class RunRepository {
       ...dueAttributes('RUN', run.id, Date.parse(run.created_at) + this.bounds.queuedRedriveAfterMs),
       type: 'run',
       ...withoutNullFields(run, RUN_LATE_FIELDS),
+      // Its references are written below, before it: an older release's runs lack this (./legacy-records.ts).
+      [ADDRESS_REFS_MARK]: true,
     };
     // The address reference of whom the run is about (its event's email, an email: subject; ./erasures.ts, docs/erasure.md).
     const about = addressesIn([run.event.email, run.subject?.startsWith('email:') ? run.subject.slice('email:'.length) : null]);

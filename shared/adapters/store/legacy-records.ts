@@ -1,0 +1,205 @@
+/**
+ * Records written before issue 34's data lifecycle (docs/privacy.md, "Records of before this release"), as
+ * the one-off adoption (shared/usecases/privacy/adopt-legacy-records.ts) finds and updates them:
+ *
+ * - sent emails and received emails without a `ttl` (no retention: they never expired), whose objects are
+ *   outside the `retention/<N>d/` prefixes (no lifecycle rule covers them);
+ * - webhook deliveries and automation runs without address references (an erasure could not find them).
+ *
+ * This is the only Scan of the product: an operator's migration, run once per deployment from the admin CLI,
+ * never a request's path. A Scan segment reads its slice of the whole table a page (1 MB) at a time, with a
+ * filter that keeps only the records above; what it reads is billed whether kept or not (about 128 read
+ * units per MB, eventually consistent).
+ */
+import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ADDRESS_REFS_MARK, writeAddressRefs, type AddressRefKind } from './erasures';
+import { isConditionFailure, type Table } from './table';
+
+type Key = { PK: string; SK: string };
+
+/** A sent email with no retention: its recipients and where its objects are. */
+export interface LegacyEmail {
+  kind: 'email';
+  key: Key;
+  accountId: string;
+  createdAt: string;
+  recipients: { to: string[]; cc: string[]; bcc: string[] };
+  /** The objects it names (body, raw message, each attachment's, in order), so the record can point at moved copies. */
+  objects: { body: string | null; mime: string | null; attachments: (string | null)[] };
+}
+
+/** A received email with no retention (its objects at `inbound/<id>/`, its raw message the listener's shared copy). */
+export interface LegacyReceivedEmail {
+  kind: 'received_email';
+  key: Key;
+  accountId: string;
+  id: string;
+  receivedAt: string;
+  from: string;
+  rawKey: string;
+  /** The ids of its stored attachments (their objects: `inbound/<id>/attachments/<attachment id>`). */
+  attachmentIds: string[];
+  contentKept: boolean;
+}
+
+/** A webhook delivery with no address references. */
+export interface LegacyDelivery {
+  kind: 'webhook_delivery';
+  key: Key;
+  accountId: string;
+  eventType: string;
+  payload: string;
+  ttl: number | null;
+}
+
+/** An automation run whose address references were not (known to be) written. */
+export interface LegacyRun {
+  kind: 'automation_run';
+  key: Key;
+  accountId: string;
+  eventEmail: string | null;
+  subject: string | null;
+}
+
+export type LegacyRecord = LegacyEmail | LegacyReceivedEmail | LegacyDelivery | LegacyRun;
+
+/** Where a Scan segment stands (opaque to callers: handed back to scanPage). */
+export interface ScanPosition {
+  readonly key: Record<string, unknown>;
+}
+
+/** Marks a delivery or run whose address references are written (the Scan's filter skips it then). */
+const REFS_MARK = ADDRESS_REFS_MARK;
+
+const str = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : []);
+
+function legacyRecordOf(item: Record<string, unknown>): LegacyRecord | null {
+  const key = { PK: String(item.PK), SK: String(item.SK) };
+  const accountId = str(item.account_id);
+  if (!accountId) return null;
+  switch (item.type) {
+    case 'email': {
+      const attachments = Array.isArray(item.attachments) ? (item.attachments as Record<string, unknown>[]) : [];
+      const id = String(item.id ?? '');
+      return {
+        kind: 'email',
+        key,
+        accountId,
+        createdAt: String(item.created_at ?? ''),
+        recipients: { to: strings(item.to), cc: strings(item.cc), bcc: strings(item.bcc) },
+        objects: {
+          body: str(item.body_blob_key),
+          mime: str(item.mime_blob_key),
+          // As sentEmailObjects (shared/domain/privacy/record-objects.ts) reads them: its blob_key, else the default key.
+          attachments: attachments.map((attachment, index) => str(attachment.blob_key) ?? `attachments/${id}/${index}`),
+        },
+      };
+    }
+    case 'received_email':
+      return {
+        kind: 'received_email',
+        key,
+        accountId,
+        id: String(item.id ?? ''),
+        receivedAt: String(item.received_at ?? ''),
+        from: String(item.from ?? ''),
+        rawKey: String(item.raw_key ?? ''),
+        attachmentIds: (Array.isArray(item.attachments) ? (item.attachments as Record<string, unknown>[]) : []).map((attachment) => str(attachment.id)).filter((id): id is string => id !== null),
+        contentKept: item.content_kept !== false,
+      };
+    case 'webhook_delivery':
+      return { kind: 'webhook_delivery', key, accountId, eventType: String(item.event_type ?? ''), payload: String(item.payload ?? ''), ttl: typeof item.ttl === 'number' ? item.ttl : null };
+    case 'run': {
+      const event = item.event && typeof item.event === 'object' ? (item.event as Record<string, unknown>) : {};
+      return { kind: 'automation_run', key, accountId, eventEmail: str(event.email), subject: str(item.subject) };
+    }
+    default:
+      return null;
+  }
+}
+
+export class LegacyRecordRepository {
+  constructor(private readonly table: Table) {}
+
+  /**
+   * One page of one Scan segment: the legacy records it holds (often none: the filter drops the rest) and
+   * the position of the next page (null: the segment is done).
+   */
+  async scanPage(segment: number, totalSegments: number, position: ScanPosition | null): Promise<{ records: LegacyRecord[]; scanned: number; position: ScanPosition | null }> {
+    const result = await this.table.client.send(
+      new ScanCommand({
+        TableName: this.table.name,
+        Segment: segment,
+        TotalSegments: totalSegments,
+        FilterExpression:
+          '(#type IN (:email, :received) AND attribute_not_exists(#ttl)) OR (#type = :delivery AND attribute_not_exists(retention_seconds) AND attribute_not_exists(#mark)) OR (#type = :run AND attribute_not_exists(#mark))',
+        ExpressionAttributeNames: { '#type': 'type', '#ttl': 'ttl', '#mark': REFS_MARK },
+        ExpressionAttributeValues: { ':email': 'email', ':received': 'received_email', ':delivery': 'webhook_delivery', ':run': 'run' },
+        ...(position ? { ExclusiveStartKey: position.key } : {}),
+      }),
+    );
+    const records = (result.Items ?? []).map(legacyRecordOf).filter((record): record is LegacyRecord => record !== null);
+    return { records, scanned: result.ScannedCount ?? 0, position: result.LastEvaluatedKey ? { key: result.LastEvaluatedKey } : null };
+  }
+
+  /**
+   * Gives a sent email its retention: `ttl`, and its objects' keys where the adoption copied them (under a
+   * retention prefix). Only while it has no ttl: 'adopted', or 'already' (another run adopted it first).
+   */
+  async adoptEmail(email: LegacyEmail, ttl: number, moved: LegacyEmail['objects']): Promise<'adopted' | 'already'> {
+    const sets = ['#ttl = :ttl'];
+    const values: Record<string, unknown> = { ':ttl': ttl };
+    if (moved.body) (sets.push('body_blob_key = :body'), (values[':body'] = moved.body));
+    if (moved.mime) (sets.push('mime_blob_key = :mime'), (values[':mime'] = moved.mime));
+    moved.attachments.forEach((key, index) => {
+      if (!key) return;
+      sets.push(`attachments[${index}].blob_key = :a${index}`);
+      values[`:a${index}`] = key;
+    });
+    return this.conditionalSet(email.key, sets, values);
+  }
+
+  /** Gives a received email its retention: `ttl`, `objects_prefix` and the account's copy of the raw message. */
+  async adoptReceivedEmail(email: LegacyReceivedEmail, ttl: number, objectsPrefix: string, rawCopyKey: string | null): Promise<'adopted' | 'already'> {
+    const sets = ['#ttl = :ttl', 'objects_prefix = :prefix'];
+    const values: Record<string, unknown> = { ':ttl': ttl, ':prefix': objectsPrefix };
+    if (rawCopyKey) (sets.push('raw_key = :raw', 'shared_raw_key = :shared'), (values[':raw'] = rawCopyKey), (values[':shared'] = email.rawKey));
+    return this.conditionalSet(email.key, sets, values);
+  }
+
+  /** Writes a record's address references (./erasures.ts), expiring with it (`ttl`; none: kept while the record is). */
+  async writeRefs(accountId: string, addresses: readonly string[], kind: AddressRefKind, target: Key, ttl: number | null): Promise<void> {
+    if (addresses.length > 0) await writeAddressRefs(this.table, accountId, addresses, kind, target, ttl ?? undefined);
+  }
+
+  /** Marks a delivery or a run whose address references are written (absent record: nothing to mark). */
+  async markRefsWritten(key: Key): Promise<void> {
+    try {
+      await this.table.client.send(
+        new UpdateCommand({ TableName: this.table.name, Key: key, UpdateExpression: 'SET #mark = :yes', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeNames: { '#mark': REFS_MARK }, ExpressionAttributeValues: { ':yes': true } }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  private async conditionalSet(key: Key, sets: string[], values: Record<string, unknown>): Promise<'adopted' | 'already'> {
+    try {
+      await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: key,
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#ttl)',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: values,
+        }),
+      );
+      return 'adopted';
+    } catch (error) {
+      if (isConditionFailure(error)) return 'already';
+      throw error;
+    }
+  }
+}
