@@ -504,8 +504,24 @@ describe('the dashboard journey', () => {
     expect((await context.cookies()).find((cookie) => cookie.name === 'svc_session')).toBeUndefined();
     await page.goto('/dashboard/emails');
     expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in');
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     expect((await page.request.get('/api/webhooks')).status()).toBe(401);
+  });
+
+  step('signs in again through the local OpenID provider: its login form, then back on Emails as the same member', async () => {
+    await page.goto('/dashboard/sign-in');
+    await screenshot(page, 'sign-in-oidc');
+    await page.getByRole('link', { name: 'Sign in with the local OpenID provider' }).click();
+    // The provider's own page (oidc-provider's development login form, on its port): the login is the email.
+    await page.locator('input[name="login"]').waitFor();
+    expect(new URL(page.url()).pathname.startsWith('/dashboard')).toBe(false);
+    await page.locator('input[name="login"]').fill(user.email.toUpperCase());
+    await page.locator('input[name="password"]').fill('the local provider checks none');
+    await Promise.all([page.waitForURL(/\/dashboard\/emails(\?|$)/), page.locator('button[type="submit"]').first().click()]);
+    await page.getByRole('heading', { level: 1, name: 'Emails' }).waitFor();
+    expect((await context.cookies()).find((cookie) => cookie.name === 'svc_session')).toBeDefined();
+    expect((await page.request.get('/dashboard/session')).status()).toBe(200);
+    expect(((await (await page.request.get('/dashboard/session')).json()) as { user: { email: string } }).user.email).toBe(user.email.toLowerCase());
   });
 });
 

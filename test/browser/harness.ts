@@ -81,7 +81,7 @@ export async function signInThroughUi(page: Page, user: Pick<DashboardTestUser, 
   await page.goto('/dashboard/sign-in');
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password').fill(user.password);
-  await Promise.all([page.waitForURL(/\/dashboard\/emails(\?|$)/), page.getByRole('button', { name: 'Sign in' }).click()]);
+  await Promise.all([page.waitForURL(/\/dashboard\/emails(\?|$)/), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
 }
 
 /** Saves the viewport (1280x800) as <SCREENSHOT_DIR>/<name>.png. */

@@ -105,7 +105,7 @@ describe('sign-in with OpenID Connect', () => {
   it('the sign-in page offers the configured provider beside the password form', async () => {
     const response = await dashboardRequest('GET', '/dashboard/sign-in?next=%2Fdashboard%2Fwebhooks');
     expect(response.status).toBe(200);
-    expect(response.text).toContain('action="/dashboard/sign-in/oidc"');
+    expect(response.text).toContain('href="/dashboard/sign-in/oidc?next=');
     expect(response.text).toContain('Sign in with the local OpenID provider');
     expect(response.text).toContain('name="password"');
   });

@@ -54,6 +54,7 @@ legend{font-weight:600;padding:0 .25rem}
 .checks label{font-weight:400}
 button{font:inherit;padding:.35rem .9rem;border:1px solid #1f2328;border-radius:4px;background:#1f2328;color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:var(--fg)}
+a.button{display:inline-block;font:inherit;padding:.35rem .9rem;border:1px solid #1f2328;border-radius:4px;background:#fff;color:var(--fg);text-decoration:none}
 button.danger{background:#fff;color:var(--bad);border-color:var(--bad)}
 header.top button{background:transparent;border-color:#8c959f;color:#fff}
 .flash{margin:.5rem 0}
