@@ -19,7 +19,7 @@ const common = {
   // fauxqs is ESM-only with an import-only exports map: point Jest at its entry and let swc turn it into CJS.
   // openid-client (the dashboard's OpenID Connect sign-in) and its oauth4webapi and jose are ESM-only too.
   moduleNameMapper: { '^fauxqs$': '<rootDir>/node_modules/fauxqs/dist/app.js' },
-  transformIgnorePatterns: ['/node_modules/(?!(fauxqs|openid-client|oauth4webapi|jose)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(fauxqs|openid-client|oauth4webapi|jose|oidc-provider)/)'],
 };
 const sharedStack = {
   globalSetup: '<rootDir>/test/integration/harness/global-setup.ts',

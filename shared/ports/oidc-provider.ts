@@ -35,11 +35,13 @@ export interface OidcProvider {
  * Why the provider did not sign the person in:
  * - `unreachable`: no answer (network, timeout) or a 5xx: the sign-in is 503 and can be retried;
  * - `denied`: the provider sent the browser back with an `error` (the person cancelled, consent refused...);
- * - `invalid`: an answer that fails a check (state, issuer, signature, nonce, a refused code).
+ * - `invalid`: an answer that fails a check (state, issuer, signature, nonce, a refused code);
+ * - `misconfigured`: the deployment's settings cannot work (a sealed client secret that does not open for
+ *   this issuer and client id): 503, nothing the person can fix.
  */
 export class OidcProviderError extends Error {
   constructor(
-    readonly kind: 'unreachable' | 'denied' | 'invalid',
+    readonly kind: 'unreachable' | 'denied' | 'invalid' | 'misconfigured',
     message: string,
     options?: { cause?: unknown },
   ) {

@@ -7,6 +7,7 @@
 import type { Config } from '../config/config';
 import { oidcSecretContext } from '../domain/dashboard/oidc';
 import { OpenIdClientProvider } from '../adapters/oidc/openid-client-provider';
+import { OidcProviderError } from '../ports/oidc-provider';
 import type { OidcSetup } from '../usecases/dashboard/oidc-sign-in';
 import type { SecretServices } from './secrets';
 
@@ -17,7 +18,15 @@ export function buildOidc(config: Pick<Config, 'oidc'>, secrets: Pick<SecretServ
   const provider = new OpenIdClientProvider({
     issuer: settings.issuer,
     clientId: settings.clientId,
-    clientSecret: async () => (sealed ? secrets.secretBox.open(sealed, oidcSecretContext(settings)) : null),
+    clientSecret: async () => {
+      if (!sealed) return null;
+      try {
+        return await secrets.secretBox.open(sealed, oidcSecretContext(settings));
+      } catch (error) {
+        // Sealed for another issuer or client, by another key, or not a sealed value: the settings are wrong.
+        throw new OidcProviderError('misconfigured', 'OIDC_CLIENT_SECRET_SEALED does not open for this issuer and client id: seal the secret again with `admin oidc seal-secret` for them', { cause: error });
+      }
+    },
   });
   return { oidc: { settings, provider } };
 }

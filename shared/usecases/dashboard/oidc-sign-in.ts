@@ -77,6 +77,7 @@ function requireOidc(deps: Pick<OidcSignInDeps, 'oidc'>): OidcSetup {
 function refusalOf(error: unknown, label: string): AppError {
   if (error instanceof OidcProviderError) {
     if (error.kind === 'unreachable') return new ServiceUnavailableError(`${label} could not be reached: try again in a moment, or sign in with your email and password.`);
+    if (error.kind === 'misconfigured') return new ServiceUnavailableError(`Sign-in with ${label} is misconfigured: ${error.message}. Sign in with your email and password, and tell the operator.`);
     if (error.kind === 'denied') return new UnauthorizedError(`${label} did not sign you in (${error.message.replace(/^The sign-in provider answered /, '').replace(/\.$/, '')}). ${START_AGAIN}`);
     return new UnauthorizedError(`${label} did not sign you in: ${error.message} ${START_AGAIN}`);
   }
