@@ -12,7 +12,7 @@ import { adoptLegacyRecords, type AdoptionCounts } from '../../shared/usecases/p
 
 export async function adoptLegacyCommand(services: Pick<Services, 'config' | 'blobs' | 'clock'>, segments: number): Promise<AdoptionCounts> {
   const table = { client: createDynamoClient(services.config), name: services.config.tableName };
-  let last = 0;
+  let last = Date.now(); // the first line after a second: a small table prints none
   return adoptLegacyRecords(
     { legacyRecords: new LegacyRecordRepository(table), retention: new AccountRetentionLookup(table), blobs: services.blobs, clock: services.clock },
     {
