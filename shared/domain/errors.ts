@@ -123,6 +123,20 @@ export class RateLimitedError extends AppError {
 }
 
 /**
+ * 422 validation_error: a send with `validate: true` names recipients whose domain takes no mail (no mail
+ * host, or a null MX): each with why (docs/deliverability.md, "Address validation"). Nothing is stored.
+ */
+export class UndeliverableRecipientsError extends AppError {
+  constructor(refused: readonly { email: string; reason: string }[]) {
+    const list = refused.map((recipient) => `${recipient.email} (${recipient.reason})`).join(', ');
+    super(422, 'validation_error', `${refused.length === 1 ? 'A recipient cannot' : 'Some recipients cannot'} receive mail: ${list}.`, {
+      details: { reason: 'undeliverable_recipients', recipients: refused },
+      hint: 'Correct or remove these addresses (POST /validations checks an address before a send), or send without `validate`.',
+    });
+  }
+}
+
+/**
  * 500 internal_error: an answer larger than a Lambda can return (6 MB: shared/doors/http/lambda-response-budget.ts).
  * Endpoints size their answers to stay under it (links, pages, truncation), so reaching this is our bug,
  * not the caller's: it is the envelope in place of API Gateway's bare 500, with the sizes in `details`.

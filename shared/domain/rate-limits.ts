@@ -17,6 +17,8 @@
  *   `Retry-After` short (1 s): a client that overshoots waits at most one second, not a minute. The known
  *   cost of fixed windows, up to 2x `limit` across a window boundary, is acceptable at this size.
  */
+import { PLANS, type PlanName } from './accounts/plans';
+
 export interface RateLimit {
   /** Requests allowed per window. */
   limit: number;
@@ -48,6 +50,18 @@ export const RATE_LIMITS = {
 } as const satisfies Record<string, RateLimit>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;
+
+/**
+ * POST /validations and /validations/batch: the plan's `validationsPerHour` addresses per hour-long window
+ * (each address of a batch counts, so a batch is no way around it), per account. Counted by the use case
+ * (shared/usecases/validations/), which knows how many addresses a request holds; 429 rate_limited with
+ * Retry-After as every limit. An hour, not a second: the limit bounds a volume, not a burst.
+ */
+export const VALIDATIONS_LIMIT_NAME = 'validations';
+
+export function validationRateLimit(plan: PlanName): RateLimit {
+  return { limit: PLANS[plan].validationsPerHour, windowSeconds: 3600 };
+}
 
 /** The window containing `nowMs`: its start (epoch seconds) and end (epoch seconds, exclusive). */
 export function windowOf(rule: RateLimit, nowMs: number): { start: number; end: number } {

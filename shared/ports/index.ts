@@ -214,6 +214,15 @@ export interface DnsResolver {
   mx(name: string): Promise<Lookup>;
 }
 
+/**
+ * Whether a domain is a disposable (throwaway) mail service (address validation). A maintained list
+ * behind it: shared/adapters/validation/disposable-domains.ts.
+ */
+export interface DisposableDomains {
+  /** `domain` in lower case, IDN labels as A-labels; its parent domains count too (a.mailinator.com). */
+  isDisposable(domain: string): boolean;
+}
+
 /** Addresses of a host name, through the same resolvers as DnsResolver (webhook URL checks). */
 export interface HostResolver {
   /**

@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../config/config';
 import { NodeDnsResolver, parseResolvers } from '../adapters/dns/node-dns-resolver';
 import type { Clock } from '../ports';
 import { AccountRepository } from '../adapters/store/accounts';
+import { AccountBounceSuppressionLookup } from '../adapters/store/account-bounce-suppression';
 import { ApiKeyRepository } from '../adapters/store/api-keys';
 import { AttachmentUploadRepository } from '../adapters/store/attachment-uploads';
 import { AutomationRepository } from '../adapters/store/automations';
@@ -51,6 +52,7 @@ import { ReceivingDomains } from '../usecases/inbound/receiving-domains';
 import { PublishedTemplates } from '../usecases/send/published-templates';
 import { SendContextLoader } from '../usecases/send/send-context-loader';
 import { TtlCache } from '../lib/ttl-cache';
+import { MailDomains } from '../usecases/validations/mail-domains';
 
 export function buildCore(config: Config = loadConfig()) {
   const table = { client: createDynamoClient(config), name: config.tableName };
@@ -63,6 +65,7 @@ export function buildCore(config: Config = loadConfig()) {
   const sendContext = new SendContextReader(table, new SendContextCache(config.hotLookupsCacheMs));
   const publishedTemplates = new PublishedTemplates(templates);
   const dashboardUsers = new DashboardUserRepository(table);
+  const dns = new NodeDnsResolver(parseResolvers(config.dnsResolvers));
   /** The process's one send-context loader: it owns the send path's caches (docs/architecture.md, "Caches and their staleness bounds"). */
   const sendContextLoader = new SendContextLoader({ sendContext, apiKeys, tenants, domains, publishedTemplates, sandboxDomain: config.sandboxDomain });
   return {
@@ -106,6 +109,8 @@ export function buildCore(config: Config = loadConfig()) {
     erasures: new ErasureRepository(table),
     exports: new ExportRepository(table),
     suppressions: new SuppressionRepository(table),
+    /** Which bounce categories suppress an account's addresses, kept HOT_LOOKUPS_CACHE_MS (the SES events worker). */
+    bounceSuppression: new AccountBounceSuppressionLookup(table, config.hotLookupsCacheMs),
     categoryOptOuts: new CategoryOptOutRepository(table),
     domains,
     usage: new UsageLedger(table),
@@ -119,7 +124,9 @@ export function buildCore(config: Config = loadConfig()) {
     /** SSRF policy of webhook URLs: public addresses only; loopback too where WEBHOOK_ALLOW_LOOPBACK is set (local cloud). */
     webhookPolicy: { allowLoopback: config.webhookAllowLoopback },
     /** DNS_RESOLVERS (the DNS emulator on the local cloud): domain verification, webhook URL checks, the MX listener's SPF/DKIM/DMARC. */
-    dns: new NodeDnsResolver(parseResolvers(config.dnsResolvers)),
+    dns,
+    /** Domains' mail hosts (MX, implicit MX, null MX) through `dns`, kept a minute: address validation and the send's `validate: true`. */
+    mailDomains: new MailDomains(dns),
     /** DNS apply (docs/domains.md): stored DNS host credentials (sealed; the adapters are ./dns-apply.ts). */
     dnsProviders: new DnsProviderRepository(table),
     /** The link keys (sealed; ./secrets.ts signs with them). */

@@ -15,6 +15,7 @@
  *   ./dns-apply.ts  DNS host adapters                                                  Route 53, Cloudflare
  *   ./imports.ts    the provider APIs imports read                                     SendGrid, Postmark, Mailgun
  *   ./oidc.ts       the dashboard's OpenID Connect provider (when configured)          openid-client
+ *   ./validation.ts the disposable-domain list of address validation                    disposable-email-domains-js
  *
  * `buildServices()` is all of them at once: the local cloud's own processes (the SMTP relay and MX
  * listener), the admin CLI, benchmarks and tests. An app factory takes the narrow type it needs, so
@@ -31,10 +32,11 @@ import { buildSchedules, type ScheduleServices } from './schedules';
 import { buildSecrets, type SecretServices } from './secrets';
 import { buildSes, type SesServices } from './ses';
 import { buildTenantCleanup, type TenantCleanupServices } from './tenant-cleanup';
+import { buildValidation, type ValidationServices } from './validation';
 
-export type { BlobServices, CoreServices, DnsApplyServices, ImportServices, MessagingServices, OidcServices, ScheduleServices, SecretServices, SesServices, TenantCleanupServices };
+export type { BlobServices, CoreServices, DnsApplyServices, ImportServices, MessagingServices, OidcServices, ScheduleServices, SecretServices, SesServices, TenantCleanupServices, ValidationServices };
 
-export type Services = CoreServices & MessagingServices & BlobServices & SesServices & TenantCleanupServices & ScheduleServices & SecretServices & DnsApplyServices & ImportServices & OidcServices;
+export type Services = CoreServices & MessagingServices & BlobServices & SesServices & TenantCleanupServices & ScheduleServices & SecretServices & DnsApplyServices & ImportServices & OidcServices & ValidationServices;
 
 export function buildServices(config: Config = loadConfig()): Services {
   const core = buildCore(config);
@@ -51,5 +53,6 @@ export function buildServices(config: Config = loadConfig()): Services {
     ...buildDnsApply(config),
     ...buildImports(),
     ...buildOidc(config, secrets),
+    ...buildValidation(),
   };
 }

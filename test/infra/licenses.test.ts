@@ -9,8 +9,11 @@ import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..', '..');
 
-/** The licences NOTICE lists; mailsplit's dual licence is used under MIT. */
-const ALLOWED = new Set(['Apache-2.0', 'MIT', 'MIT-0', 'ISC', 'BSD-2-Clause', 'BSD-3-Clause', '0BSD', '(MIT OR EUPL-1.1+)']);
+/**
+ * The licences NOTICE lists; mailsplit's dual licence is used under MIT; CC0-1.0 (a public-domain
+ * dedication) is disposable-email-domains-js's, a list of domain names (address validation's data).
+ */
+const ALLOWED = new Set(['Apache-2.0', 'MIT', 'MIT-0', 'ISC', 'BSD-2-Clause', 'BSD-3-Clause', '0BSD', '(MIT OR EUPL-1.1+)', 'CC0-1.0']);
 
 interface LockEntry {
   license?: string;

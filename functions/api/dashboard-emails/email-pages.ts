@@ -10,6 +10,7 @@
  * count the CHART_SAMPLE most recent emails the same way (5 queries), per UTC day, and say so.
  */
 import { RESPONSE_BODY_BUDGET_BYTES, textPayloadBytes } from '../../../shared/domain/lambda-payload';
+import { BOUNCE_CATEGORY_LABELS } from '../../../shared/domain/bounces/bounce-category';
 import { getEmailContent } from '../../../shared/usecases/emails/email-content';
 import { listEmails } from '../../../shared/usecases/emails/list-emails';
 import { barChart, rateChart } from '../dashboard/pages/charts';
@@ -182,6 +183,7 @@ ${activity}`;
 <dt>To</dt><dd>${list(email.to)}</dd>
 ${email.cc.length ? html`<dt>Cc</dt><dd>${list(email.cc)}</dd>` : ''}${email.bcc.length ? html`<dt>Bcc</dt><dd>${list(email.bcc)}</dd>` : ''}${email.reply_to.length ? html`<dt>Reply-To</dt><dd>${list(email.reply_to)}</dd>` : ''}
 <dt>Status</dt><dd>${badge(email.status)} <span class="muted">(last event: ${email.last_event.replace(/_/g, ' ')})</span></dd>
+${email.bounce_category ? html`<dt>Bounce category</dt><dd data-bounce-category="${email.bounce_category}">${BOUNCE_CATEGORY_LABELS[email.bounce_category]}${email.bounce_type ? html` <span class="muted">(${email.bounce_type})</span>` : ''}</dd>` : ''}
 <dt>Tags</dt><dd>${list(email.tags.map((tag) => `${tag.name}=${tag.value}`))}</dd>
 ${email.tenant ? html`<dt>Tenant</dt><dd>${email.tenant}</dd>` : ''}
 ${email.attachments.length ? html`<dt>Attachments</dt><dd>${list(email.attachments.map((attachment) => (notKept ? `${attachment.filename} (${attachment.size} bytes, content not kept)` : attachment.filename)))}</dd>` : ''}

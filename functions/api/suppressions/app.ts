@@ -1,7 +1,8 @@
 /**
  * The suppressions group: POST /suppressions (add one or many), GET /suppressions (list, filters),
  * DELETE /suppressions?email=&tenant= (remove). With `category` each acts on category opt-outs instead
- * of suppressions. Shapes: docs/suppressions.md.
+ * of suppressions. Shapes: docs/suppressions.md. And address validation, which reads the same lists:
+ * POST /validations and POST /validations/batch (docs/deliverability.md, "Address validation").
  */
 import type { Hono } from 'hono';
 import { toPublicCategoryOptOut, toPublicSuppression, type CategoryOptOut, type Suppression } from '../../../shared/domain/suppressions/model';
@@ -11,7 +12,10 @@ import type { ApiEnv } from '../../../shared/doors/http/env';
 import { listPage } from '../../../shared/doors/http/pagination';
 import { routes } from '../../../shared/doors/http/route';
 import { suppressionOps } from '../../../shared/doors/openapi/operations/suppressions';
-import type { CoreServices } from '../../../shared/services';
+import { validationOps } from '../../../shared/doors/openapi/operations/validations';
+import { toPublicValidation } from '../../../shared/domain/validations/schemas';
+import type { CoreServices, ValidationServices } from '../../../shared/services';
+import { validateAddresses } from '../../../shared/usecases/validations/validate-addresses';
 import { addCategoryOptOuts, addSuppressions, listCategoryOptOutPage, listSuppressions, removeSuppression, resubscribe } from '../../../shared/usecases/suppressions/suppressions';
 
 /** Records of one list, shown with that list's tenant external_id. */
@@ -19,11 +23,21 @@ const publicOn = (tenant: Tenant | null) => (suppression: Suppression) => toPubl
 const publicOptOutOn = (tenant: Tenant | null) => (optOut: CategoryOptOut) => toPublicCategoryOptOut(optOut, tenant?.external_id ?? null);
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
-export type SuppressionsServices = CoreServices;
+export type SuppressionsServices = CoreServices & ValidationServices;
 
 export function createSuppressionsApp(services: SuppressionsServices): Hono<ApiEnv> {
   const app = createApi(services);
   const route = routes(app);
+
+  route(validationOps.validateAddress, async (c, { body }) => {
+    const [validation] = await validateAddresses(services, c.get('principal'), { emails: [body.email], tenant: body.tenant });
+    return c.json(toPublicValidation(validation!));
+  });
+
+  route(validationOps.validateAddresses, async (c, { body }) => {
+    const validations = await validateAddresses(services, c.get('principal'), body);
+    return c.json({ validations: validations.map(toPublicValidation) });
+  });
 
   // 201 when the call added at least one address, 200 when every address was already on the list.
   route(suppressionOps.addSuppressions, async (c, { body: input }) => {

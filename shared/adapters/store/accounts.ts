@@ -7,7 +7,7 @@ import { decodeItem } from './decode';
 import { keys } from './keys';
 import { cancelledConditionIndexes, isConditionFailure, setChanges, transactWrite, type Table } from './table';
 
-export type AccountChanges = Partial<Pick<Account, 'plan' | 'payment_method' | 'tenants_enabled' | 'retention' | 'store_content'>>;
+export type AccountChanges = Partial<Pick<Account, 'plan' | 'payment_method' | 'tenants_enabled' | 'retention' | 'store_content' | 'suppress_bounce_categories'>>;
 
 export function toAccount(item: Record<string, unknown>): Account {
   return decodeItem(accountSchema, item, 'Account');

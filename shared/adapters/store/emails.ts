@@ -78,7 +78,7 @@ export type OutcomeWrite = { kind: 'missing' } | { kind: 'moved' | 'advanced' | 
 /**
  * The email's recipients as SES reported them so far (recordRecipients): addresses reached (delivered or
  * bounced by the receiving side), addresses refused (not sent to), how many recipients the email has, and
- * the first refusal's details (bounce_type, bounce_reason, bounced_at).
+ * the first refusal's details (bounce_type, bounce_reason, bounced_at, bounce_category).
  */
 export interface RecipientTally {
   reached: number;
@@ -136,7 +136,7 @@ const FINAL_STATUSES = new Set(['delivered', 'bounced', 'failed', 'cancelled']);
  * Attributes that start empty and are filled by events with if_not_exists, so they are absent (not NULL)
  * until set; they read as null (emailSchema's defaults).
  */
-const LATE_FIELDS = ['bounce_reason', 'bounce_type', 'scheduled_at', 'cancelled_at', 'sent_at', 'delivered_at', 'bounced_at', 'tenant', 'tenant_id', 'provider_message_id'] as const;
+const LATE_FIELDS = ['bounce_reason', 'bounce_type', 'bounce_category', 'scheduled_at', 'cancelled_at', 'sent_at', 'delivered_at', 'bounced_at', 'tenant', 'tenant_id', 'provider_message_id'] as const;
 
 /**
  * The email item as the store keeps it: the email, its body (inline, or the blob's key), the raw

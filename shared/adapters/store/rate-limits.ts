@@ -27,18 +27,22 @@ export interface RateLimitDecision {
 export class RateLimitRepository {
   constructor(private readonly table: Table) {}
 
-  /** Counts one request of `subject` (an account id, or see above) against `rule` in the window containing `nowMs`. */
-  async hit(subject: string, name: string, rule: RateLimit, nowMs: number): Promise<RateLimitDecision> {
+  /**
+   * Counts one request of `subject` (an account id, or see above) against `rule` in the window containing
+   * `nowMs`; `cost` units of it (a batch of addresses), all or none: refused when they do not all fit.
+   */
+  async hit(subject: string, name: string, rule: RateLimit, nowMs: number, cost = 1): Promise<RateLimitDecision> {
     const window = windowOf(rule, nowMs);
+    if (cost > rule.limit) return { allowed: false, limit: rule.limit, remaining: 0, resetAt: window.end };
     try {
       const result = await this.table.client.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: keys.rateLimitWindow(subject, name, window.start),
-          UpdateExpression: 'ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl)',
-          ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+          UpdateExpression: 'ADD #count :cost SET #ttl = if_not_exists(#ttl, :ttl)',
+          ConditionExpression: 'attribute_not_exists(#count) OR #count <= :room',
           ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':one': 1, ':limit': rule.limit, ':ttl': window.end + TTL_AFTER_WINDOW_SECONDS },
+          ExpressionAttributeValues: { ':cost': cost, ':room': rule.limit - cost, ':ttl': window.end + TTL_AFTER_WINDOW_SECONDS },
           ReturnValues: 'UPDATED_NEW',
         }),
       );

@@ -6,6 +6,7 @@
 import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { suppressionSchema, type Suppression } from '../../domain/suppressions/model';
 import type { SuppressionReason } from '../../domain/suppressions/reasons';
+import type { SuppressedFor } from '../../domain/validations/verdict';
 import { normaliseEmail } from '../../domain/mail/address';
 import type { Page } from './cursor';
 import { mapBounded } from '../../lib/concurrency';
@@ -172,6 +173,19 @@ export class SuppressionRepository {
    */
   async findSuppressed(accountId: string, tenantId: string | null, emails: readonly string[]): Promise<string[]> {
     if (emails.length === 0) return [];
+    const suppressed = await this.suppressedFor(accountId, tenantId, emails);
+    return [...new Set(emails)].filter((email) => suppressed.has(normaliseEmail(email)));
+  }
+
+  /**
+   * Why each of `emails` is suppressed, by the same strongly consistent reads as findSuppressed: the
+   * normalised address -> its entry's reason (`bounce` when the account's list and the tenant's disagree
+   * and either says bounce), or `erased` for an erased address's lists kept by hash (their reasons are not
+   * kept). An address on no list is absent. Address validation reads this.
+   */
+  async suppressedFor(accountId: string, tenantId: string | null, emails: readonly string[]): Promise<Map<string, SuppressedFor>> {
+    const found = new Map<string, SuppressedFor>();
+    if (emails.length === 0) return found;
     const normalised = [...new Set(emails.map(normaliseEmail))];
     const itemKeys = normalised.flatMap((email) => [
       keys.suppression(accountId, email, null),
@@ -179,14 +193,18 @@ export class SuppressionRepository {
       erasedAddressKey(accountId, email),
     ]);
     const erased = new Map(normalised.map((email) => [erasedAddressKey(accountId, email).PK, email]));
-    const items = await batchGetItems(this.table, itemKeys, { consistentRead: true, projection: ['PK', 'email', 'lists'] });
-    const suppressed = new Set(
-      items.flatMap((item) => {
-        const erasedEmail = erased.get(item.PK as string);
-        if (erasedEmail === undefined) return [item.email as string];
-        return erasedSuppressionMatches(item, tenantId) ? [erasedEmail] : [];
-      }),
-    );
-    return [...new Set(emails)].filter((email) => suppressed.has(normaliseEmail(email)));
+    const items = await batchGetItems(this.table, itemKeys, { consistentRead: true, projection: ['PK', 'email', 'lists', 'reason'] });
+    for (const item of items) {
+      const erasedEmail = erased.get(item.PK as string);
+      if (erasedEmail !== undefined) {
+        if (erasedSuppressionMatches(item, tenantId) && !found.has(erasedEmail)) found.set(erasedEmail, 'erased');
+        continue;
+      }
+      const email = item.email as string;
+      const reason = item.reason as SuppressionReason;
+      if (found.get(email) !== 'bounce') found.set(email, reason);
+    }
+    return found;
   }
+
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { PLAN_NAMES } from './plans';
 import { storedRetentionSchema } from './retention';
+import { BOUNCE_CATEGORIES } from '../bounces/bounce-category';
 
 /**
  * An account (a team): the owner of keys, domains, emails. The schema of its stored item (the store
@@ -16,6 +17,8 @@ export const accountSchema = z.object({
   retention: storedRetentionSchema.optional(),
   /** false: sent emails' bodies, attachments and subject are dropped once SES accepted them (docs/redaction.md); absent: kept. */
   store_content: z.boolean().optional(),
+  /** The bounce categories that put an address on the suppression list (docs/deliverability.md); absent: DEFAULT_SUPPRESS_BOUNCE_CATEGORIES. */
+  suppress_bounce_categories: z.array(z.enum(BOUNCE_CATEGORIES)).optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });

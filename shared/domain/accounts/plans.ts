@@ -13,13 +13,19 @@ export interface PlanLimits {
   dailyEmails: number | null;
   domains: number;
   tenants: number;
+  /**
+   * Addresses POST /validations and /validations/batch may check per hour (each address of a batch counts):
+   * enough to check every address a plan's volume sends to before its first send, while a free account
+   * cannot use the service as a list-cleaning oracle (shared/domain/rate-limits.ts, validationRateLimit).
+   */
+  validationsPerHour: number;
 }
 
 export const PLANS: Record<PlanName, PlanLimits> = {
-  free: { monthlyEmails: 3_000, monthlyHardCap: true, dailyEmails: 100, domains: 1, tenants: 0 },
-  pro: { monthlyEmails: 50_000, monthlyHardCap: false, dailyEmails: null, domains: 10, tenants: 0 },
-  scale: { monthlyEmails: 100_000, monthlyHardCap: false, dailyEmails: null, domains: 1_000, tenants: 1_000 },
-  dedicated: { monthlyEmails: null, monthlyHardCap: false, dailyEmails: null, domains: 10_000, tenants: 10_000 },
+  free: { monthlyEmails: 3_000, monthlyHardCap: true, dailyEmails: 100, domains: 1, tenants: 0, validationsPerHour: 100 },
+  pro: { monthlyEmails: 50_000, monthlyHardCap: false, dailyEmails: null, domains: 10, tenants: 0, validationsPerHour: 2_000 },
+  scale: { monthlyEmails: 100_000, monthlyHardCap: false, dailyEmails: null, domains: 1_000, tenants: 1_000, validationsPerHour: 10_000 },
+  dedicated: { monthlyEmails: null, monthlyHardCap: false, dailyEmails: null, domains: 10_000, tenants: 10_000, validationsPerHour: 50_000 },
 };
 
 /** The shared sandbox sender's own hard caps, whatever the plan. */

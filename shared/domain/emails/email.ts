@@ -1,6 +1,7 @@
 /** The email record and its statuses. */
 import * as z from 'zod';
 import { CATEGORIES } from '../mail/category';
+import { BOUNCE_CATEGORIES, type BounceCategory } from '../bounces/bounce-category';
 import { modelSchema } from '../model-schema';
 import { attachmentRefSchema, toPublicAttachment, type AttachmentRef } from './attachments';
 
@@ -21,6 +22,8 @@ export interface Email {
   last_event: string;
   bounce_reason: string | null;
   bounce_type: string | null;
+  /** The bounce's category (shared/domain/bounces/bounce-category.ts; docs/deliverability.md); null unless bounced or failed by a bounce (absent on emails built before it was kept). */
+  bounce_category?: BounceCategory | null;
   tags: { name: string; value: string }[];
   headers: Record<string, string>;
   scheduled_at: string | null;
@@ -81,6 +84,7 @@ export const emailSchema = modelSchema<Email>()(
     last_event: z.string(),
     bounce_reason: late,
     bounce_type: late,
+    bounce_category: z.enum(BOUNCE_CATEGORIES).nullable().optional(),
     tags: z.array(z.object({ name: z.string(), value: z.string() })),
     headers: z.record(z.string(), z.string()),
     scheduled_at: late,
@@ -150,6 +154,7 @@ export function toPublicEmail(email: Email) {
     last_event: email.last_event,
     bounce_reason: email.bounce_reason,
     bounce_type: email.bounce_type,
+    bounce_category: email.bounce_category ?? null,
     tags: email.tags,
     attachments: (email.attachments ?? []).map(toPublicAttachment),
     scheduled_at: email.scheduled_at,

@@ -163,6 +163,11 @@ export const sendRequestSchema = z.preprocess(
         .boolean({ error: 'store_content must be a boolean' })
         .optional()
         .describe("false: the body, attachments' bytes and subject are dropped once SES accepted the message (docs/redaction.md); a send may turn storing off, never on when the account has it off"),
+      /** true: recipients whose domain takes no mail are refused (422) before the send is accepted (docs/deliverability.md, "Address validation"). */
+      validate: z
+        .boolean({ error: 'validate must be a boolean' })
+        .optional()
+        .describe('true: each recipient\'s domain is looked up first, and a send to one that takes no mail (no MX, A or AAAA record, or a null MX) is refused with 422 validation_error naming it; risky addresses (DNS failure, disposable, role) are sent'),
     })
     .superRefine((value, ctx) => {
       if (value.template) {

@@ -26,8 +26,8 @@ export interface RecipientTallyView {
 
 /** The refusal's details kept with the tally (the first refusal's win). */
 export function refusalFields(outcome: DeliveryOutcome): Record<string, string> {
-  const { bounce_type, bounce_reason, bounced_at } = outcome.fields;
-  return Object.fromEntries(Object.entries({ bounce_type, bounce_reason, bounced_at }).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  const { bounce_type, bounce_reason, bounced_at, bounce_category } = outcome.fields;
+  return Object.fromEntries(Object.entries({ bounce_type, bounce_reason, bounced_at, bounce_category }).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 }
 
 /** The outcomes to apply, in order, for an event about `result` recipients once the tally is recorded. */
@@ -41,6 +41,6 @@ export function decidePerRecipient(outcome: DeliveryOutcome, result: RecipientRe
   }
   if (tally.refused === 0 || outcome.status === 'bounced') return [outcome];
   const at = outcome.at;
-  const refusal = tally.refusal ?? { bounce_type: 'hard', bounce_reason: 'SES did not send the message to some of its recipients.' };
+  const refusal = tally.refusal ?? { bounce_type: 'hard', bounce_reason: 'SES did not send the message to some of its recipients.', bounce_category: 'unclassified' };
   return [outcome, { event: 'bounced', status: 'bounced', at, fields: { bounced_at: at, ...refusal } }];
 }

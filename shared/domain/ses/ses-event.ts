@@ -4,6 +4,7 @@
  * Pure: no AWS imports.
  */
 import type { DeliveryOutcome } from '../emails/outcomes';
+import { categorize, type BounceCategory } from '../bounces/bounce-category';
 
 export interface ParsedSesEvent {
   emailId: string | null;
@@ -19,13 +20,25 @@ export interface ParsedSesEvent {
    * outcome (`failed`) holds only when no recipient was reached; otherwise the email is `bounced`.
    */
   recipients?: { result: RecipientResult; addresses: string[] };
-  /** Addresses to put on the suppression list: hard bounces and complaints. */
-  suppress?: { reason: 'bounce' | 'complaint'; emails: string[] };
+  /**
+   * Addresses to put on the suppression list: complaints always; bounced addresses when the account
+   * suppresses their category (`suppress_bounce_categories`, decided by apply-ses-event.ts). A not-sent
+   * bounce (SES's suppression lists) is never a candidate.
+   */
+  suppress?: { reason: 'complaint'; emails: string[] } | { reason: 'bounce'; recipients: BouncedRecipient[] };
+  /** A DeliveryDelay's type and category (the first delayed recipient's), for email.delivery_delayed. */
+  delay?: { type: string; category: BounceCategory };
+}
+
+/** A bounced address and its category (./bounce-category.ts). */
+export interface BouncedRecipient {
+  email: string;
+  category: BounceCategory;
 }
 
 export type RecipientResult = 'reached' | 'refused';
 
-/** Permanent bounce sub-types that mean the address itself was refused while delivering (suppressed by us). */
+/** Permanent bounce sub-types that mean the address itself was refused while delivering. */
 const REFUSED_ADDRESS = new Set(['NoEmail', 'Suppressed']);
 
 /**
@@ -41,7 +54,7 @@ const CONTENT_REFUSALS = new Set(['ContentRejected', 'AttachmentRejected']);
 /** The bounce_type of an email SES did not send (its suppression lists). */
 export const NOT_SENT = 'not_sent';
 
-/** Refusals caused by the sender's reputation or content, not by the address: not suppressed. */
+/** Refusals caused by the sender's reputation or content, not by the address (bounce_type `block`; their category says which). */
 function isBlock(bounceSubType: string | undefined, status: string | undefined, diagnostic: string): boolean {
   if (bounceSubType && CONTENT_REFUSALS.has(bounceSubType)) return true;
   if (status?.startsWith('5.7.')) return true;
@@ -54,6 +67,17 @@ function notSentReason(list: string, diagnostic: string): string {
 }
 
 export class MalformedSesEvent extends Error {}
+
+/** The category of an email SES did not send (its suppression lists): SES does not say why the address is listed. */
+const NOT_SENT_CATEGORY: BounceCategory = 'unclassified';
+
+/** A bounced or delayed recipient's enhanced status code and SMTP reply, as the rule table reads them. */
+function recipientFacts(recipient: Json | undefined): { status?: string; diagnosticCode?: string } {
+  return {
+    ...(typeof recipient?.status === 'string' ? { status: recipient.status } : {}),
+    ...(typeof recipient?.diagnosticCode === 'string' ? { diagnosticCode: recipient.diagnosticCode } : {}),
+  };
+}
 
 interface SesMail {
   messageId?: string;
@@ -107,6 +131,7 @@ export function parseSesEvent(body: string): ParsedSesEvent {
   let outcome: DeliveryOutcome | null = null;
   let recipients: ParsedSesEvent['recipients'];
   let suppress: ParsedSesEvent['suppress'];
+  let delay: ParsedSesEvent['delay'];
   switch (type) {
     case 'Send': {
       const at = stamp(mail.timestamp);
@@ -123,6 +148,9 @@ export function parseSesEvent(body: string): ParsedSesEvent {
     case 'DeliveryDelay': {
       // SES is still trying: the email stays `sent` (the store moves last_event only while it is not final).
       outcome = { event: 'delivery_delayed', at: stamp(event.deliveryDelay?.timestamp), fields: {} };
+      const delayed: Json[] = Array.isArray(event.deliveryDelay?.delayedRecipients) ? event.deliveryDelay.delayedRecipients : [];
+      const type = String(event.deliveryDelay?.delayType ?? 'Undetermined');
+      delay = { type, category: categorize({ kind: 'delay', delayType: type, ...recipientFacts(delayed[0]) }).category };
       break;
     }
     case 'Bounce':
@@ -133,7 +161,12 @@ export function parseSesEvent(body: string): ParsedSesEvent {
       const complained = addressesOf(Array.isArray(event.complaint?.complainedRecipients) ? event.complaint.complainedRecipients : []);
       if (event.complaint?.complaintSubType === 'OnAccountSuppressionList') {
         // SES did not send it (the address is on its list after an earlier complaint): not a complaint of ours.
-        outcome = { event: 'failed', status: 'failed', at, fields: { bounced_at: at, bounce_reason: notSentReason('OnAccountSuppressionList', 'an earlier complaint'), bounce_type: NOT_SENT } };
+        outcome = {
+          event: 'failed',
+          status: 'failed',
+          at,
+          fields: { bounced_at: at, bounce_reason: notSentReason('OnAccountSuppressionList', 'an earlier complaint'), bounce_type: NOT_SENT, bounce_category: NOT_SENT_CATEGORY },
+        };
         recipients = { result: 'refused', addresses: complained };
         break;
       }
@@ -157,7 +190,8 @@ export function parseSesEvent(body: string): ParsedSesEvent {
     sentAt: stamp(mail.timestamp),
     outcome,
     ...(recipients && recipients.addresses.length ? { recipients } : {}),
-    ...(suppress && suppress.emails.length ? { suppress } : {}),
+    ...(suppress && (suppress.reason === 'complaint' ? suppress.emails : suppress.recipients).length ? { suppress } : {}),
+    ...(delay ? { delay } : {}),
   };
 }
 
@@ -165,12 +199,15 @@ export function parseSesEvent(body: string): ParsedSesEvent {
  * A Bounce (https://docs.aws.amazon.com/ses/latest/dg/event-publishing-retrieving-sns-contents.html,
  * bounce types). Every bounce is final: Transient ones too ("SES has stopped trying to re-deliver it").
  *
- *   Permanent OnAccountSuppressionList / OnTenantSuppressionList -> failed, not_sent (refused; not suppressed)
+ *   Permanent OnAccountSuppressionList / OnTenantSuppressionList -> failed, not_sent (refused; never suppressed)
  *   a block (Transient ContentRejected/AttachmentRejected, 5.7.x, spam/policy diagnostics) -> bounced, block
- *   Permanent NoEmail / Suppressed      -> failed, hard (refused; suppressed)
- *   Permanent otherwise (General)       -> bounced, hard (suppressed)
- *   Transient otherwise                 -> bounced, soft, the sub-type in the reason (not suppressed)
- *   Undetermined                        -> bounced, undetermined (not suppressed)
+ *   Permanent NoEmail / Suppressed      -> failed, hard (refused)
+ *   Permanent otherwise (General)       -> bounced, hard
+ *   Transient otherwise                 -> bounced, soft, the sub-type in the reason
+ *   Undetermined                        -> bounced, undetermined
+ *
+ * Each bounced recipient gets its category (./bounce-category.ts; the email keeps the first one's, as it
+ * keeps its reason), and is a candidate for the suppression list: the account's setting decides.
  */
 function bounceOutcome(bounce: Json, stamp: (value: unknown) => string): Pick<ParsedSesEvent, 'outcome' | 'recipients' | 'suppress'> {
   const at = stamp(bounce.timestamp);
@@ -180,26 +217,31 @@ function bounceOutcome(bounce: Json, stamp: (value: unknown) => string): Pick<Pa
   const diagnostic = String(first?.diagnosticCode ?? '');
   const type = String(bounce.bounceType ?? 'Undetermined');
   const subType = String(bounce.bounceSubType ?? (type === 'Undetermined' ? 'Undetermined' : 'General'));
-  const fields = (bounce_type: string, bounce_reason: string) => ({ bounced_at: at, bounce_reason, bounce_type });
+  const categoryOf = (recipient: Json | undefined) => categorize({ kind: 'bounce', bounceType: type, bounceSubType: subType, ...recipientFacts(recipient) }).category;
+  const bounce_category = categoryOf(first);
+  const fields = (bounce_type: string, bounce_reason: string) => ({ bounced_at: at, bounce_reason, bounce_type, bounce_category });
   const bouncedAs = (bounce_type: string, reason: string): DeliveryOutcome => ({ event: 'bounced', status: 'bounced', at, fields: fields(bounce_type, reason) });
   const reached = { result: 'reached' as const, addresses };
 
   if (SES_SUPPRESSION_LIST.has(subType)) {
-    return { outcome: { event: 'failed', status: 'failed', at, fields: fields(NOT_SENT, notSentReason(subType, diagnostic)) }, recipients: { result: 'refused', addresses } };
+    return { outcome: { event: 'failed', status: 'failed', at, fields: { ...fields(NOT_SENT, notSentReason(subType, diagnostic)), bounce_category: NOT_SENT_CATEGORY } }, recipients: { result: 'refused', addresses } };
   }
+  const suppress = {
+    reason: 'bounce' as const,
+    recipients: bounced.filter((recipient) => typeof recipient?.emailAddress === 'string' && recipient.emailAddress.includes('@')).map((recipient) => ({ email: recipient.emailAddress as string, category: categoryOf(recipient) })),
+  };
   const softReason = `${type} bounce (${subType})${diagnostic ? `: ${diagnostic}` : ''}`;
   if (isBlock(subType, first?.status, diagnostic)) {
-    return { outcome: bouncedAs('block', type === 'Permanent' ? diagnostic || `${type}: ${subType}` : softReason), recipients: reached };
+    return { outcome: bouncedAs('block', type === 'Permanent' ? diagnostic || `${type}: ${subType}` : softReason), recipients: reached, suppress };
   }
   if (type === 'Permanent') {
     const reason = diagnostic || `${type}: ${subType}`;
-    const suppress = { reason: 'bounce' as const, emails: addresses };
     if (REFUSED_ADDRESS.has(subType)) {
       // The receiving side refused the address itself while delivering.
       return { outcome: { event: 'failed', status: 'failed', at, fields: fields('hard', reason) }, recipients: { result: 'refused', addresses }, suppress };
     }
     return { outcome: bouncedAs('hard', reason), recipients: reached, suppress };
   }
-  if (type === 'Transient') return { outcome: bouncedAs('soft', softReason), recipients: reached };
-  return { outcome: bouncedAs('undetermined', `Undetermined bounce${diagnostic ? `: ${diagnostic}` : ''}`), recipients: reached };
+  if (type === 'Transient') return { outcome: bouncedAs('soft', softReason), recipients: reached, suppress };
+  return { outcome: bouncedAs('undetermined', `Undetermined bounce${diagnostic ? `: ${diagnostic}` : ''}`), recipients: reached, suppress };
 }

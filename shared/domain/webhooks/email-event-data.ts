@@ -29,7 +29,7 @@ export function emailEventData(email: Email, type: EventType, extra: Record<stri
     ...(type === 'email.sent' ? { message_id: email.message_id ?? null } : {}),
     ...(type === 'email.delivered' && email.delivered_at ? { delivered_at: email.delivered_at } : {}),
     ...(type === 'email.bounced' || type === 'email.failed'
-      ? { bounce_reason: email.bounce_reason, bounce_type: email.bounce_type, ...(email.bounced_at ? { bounced_at: email.bounced_at } : {}) }
+      ? { bounce_reason: email.bounce_reason, bounce_type: email.bounce_type, bounce_category: email.bounce_category ?? null, ...(email.bounced_at ? { bounced_at: email.bounced_at } : {}) }
       : {}),
     ...(type === 'email.scheduled' ? { scheduled_at: email.scheduled_at } : {}),
     ...extra,

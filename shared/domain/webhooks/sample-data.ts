@@ -44,11 +44,11 @@ export function sampleEventData(type: EventType, now: string, named: Pick<Tenant
     case 'email.delivered':
       return { ...email, status: 'delivered', delivered_at: now };
     case 'email.delivery_delayed':
-      return { ...email, status: 'sent' };
+      return { ...email, status: 'sent', bounce_category: 'mailbox_full', delay_type: 'MailboxFull' };
     case 'email.bounced':
-      return { ...email, status: 'bounced', bounce_reason: 'smtp; 550 5.1.1 user unknown', bounce_type: 'hard', bounced_at: now };
+      return { ...email, status: 'bounced', bounce_reason: 'smtp; 550 5.1.1 user unknown', bounce_type: 'hard', bounce_category: 'invalid_address', bounced_at: now };
     case 'email.failed':
-      return { ...email, status: 'failed', bounce_reason: 'smtp; 550 5.1.1 user unknown', bounce_type: 'hard', bounced_at: now };
+      return { ...email, status: 'failed', bounce_reason: 'smtp; 550 5.1.1 user unknown', bounce_type: 'hard', bounce_category: 'invalid_address', bounced_at: now };
     case 'email.complained':
       return { ...email, status: 'delivered', complained_at: now };
     case 'email.opened':

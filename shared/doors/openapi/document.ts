@@ -21,6 +21,7 @@ import { errorBodySchema, okSchema, tagSchema, unauthorizedBodySchema } from './
 import * as dom from './schemas/domains';
 import * as mail from './schemas/emails';
 import * as lists from './schemas/lists';
+import * as validations from './schemas/validations';
 
 export type JsonSchema = { [key: string]: unknown };
 
@@ -90,6 +91,7 @@ const RESPONSE_COMPONENTS: [z.ZodType, string][] = [
   [lists.deliveryEnvelopeSchema, 'WebhookDeliveryResponse'],
   [lists.suppressionSchema, 'Suppression'],
   [lists.categoryOptOutSchema, 'CategoryOptOut'],
+  [validations.validationSchema, 'Validation'],
   [lists.receivedEmailSummarySchema, 'ReceivedEmailSummary'],
   [lists.receivedEmailSchema, 'ReceivedEmail'],
   [lists.templateSchema, 'Template'],

@@ -22,6 +22,7 @@ export const exampleEmail = {
   last_event: 'delivered',
   bounce_reason: null,
   bounce_type: null,
+  bounce_category: null,
   tags: [{ name: 'kind', value: 'invoice' }],
   attachments: [{ filename: 'invoice-1042.pdf', content_type: 'application/pdf', size: 48213, content_id: null }],
   scheduled_at: null,

@@ -1,6 +1,7 @@
 /**
  * The account's own settings (GET /account, PATCH /account; docs/retention.md, docs/redaction.md): its plan,
- * its retention by kind with the bounds its plan allows, and whether sent content is kept (`store_content`). Reading takes `account:read` or `full`, changing `full` (the
+ * its retention by kind with the bounds its plan allows, whether sent content is kept (`store_content`), and
+ * which bounce categories suppress the address (`suppress_bounce_categories`, docs/deliverability.md). Reading takes `account:read` or `full`, changing `full` (the
  * route checks the scope); a key limited to a tenant may do neither (account-wide settings).
  */
 import type { Account } from '../../domain/accounts/account';
@@ -15,6 +16,7 @@ import {
   type Retention,
   type StoredRetention,
 } from '../../domain/accounts/retention';
+import { BOUNCE_CATEGORIES, DEFAULT_SUPPRESS_BOUNCE_CATEGORIES, type BounceCategory } from '../../domain/bounces/bounce-category';
 import type { AccountRepository } from '../../adapters/store/accounts';
 import type { Clock } from '../../ports';
 import type { Principal } from '../access/principal';
@@ -30,6 +32,8 @@ export interface AccountSettings {
   retention: Retention;
   /** false: sent content is dropped once sent (docs/redaction.md). */
   store_content: boolean;
+  /** The bounce categories that suppress the address (docs/deliverability.md, "Bounce categories"). */
+  suppress_bounce_categories: BounceCategory[];
   retention_bounds: { min_days: number; max_days: number; allowed_days: number[]; default_days: number };
   created_at: string;
   updated_at: string;
@@ -45,6 +49,7 @@ export function toAccountSettings(account: Account): AccountSettings {
     tenants_enabled: account.tenants_enabled,
     retention: effectiveRetention(account.plan, account.retention),
     store_content: account.store_content !== false,
+    suppress_bounce_categories: [...(account.suppress_bounce_categories ?? DEFAULT_SUPPRESS_BOUNCE_CATEGORIES)],
     retention_bounds: {
       min_days: MIN_RETENTION_DAYS,
       max_days: plan.maxDays,
@@ -65,6 +70,7 @@ export function getAccountSettings(principal: Principal): AccountSettings {
 export interface AccountSettingsChange {
   retention?: Partial<Retention>;
   store_content?: boolean;
+  suppress_bounce_categories?: BounceCategory[];
 }
 
 /** Checks every requested value against the plan: 400 naming the first refused field. */
@@ -80,7 +86,7 @@ export function checkRetentionChange(plan: Account['plan'], change: Partial<Rete
 export async function updateAccountSettings(deps: { accounts: AccountRepository; clock: Clock }, principal: Principal, change: AccountSettingsChange): Promise<AccountSettings> {
   requireAccountKey(principal, 'change the account settings');
   const account = principal.account;
-  if (!change.retention && change.store_content === undefined) return toAccountSettings(account);
+  if (!change.retention && change.store_content === undefined && change.suppress_bounce_categories === undefined) return toAccountSettings(account);
   let retention: StoredRetention | undefined;
   if (change.retention) {
     checkRetentionChange(account.plan, change.retention);
@@ -89,7 +95,12 @@ export async function updateAccountSettings(deps: { accounts: AccountRepository;
   }
   const updated = await deps.accounts.update(
     account.id,
-    { ...(retention ? { retention } : {}), ...(change.store_content === undefined ? {} : { store_content: change.store_content }) },
+    {
+      ...(retention ? { retention } : {}),
+      ...(change.store_content === undefined ? {} : { store_content: change.store_content }),
+      // Kept in the table's order, each once.
+      ...(change.suppress_bounce_categories === undefined ? {} : { suppress_bounce_categories: BOUNCE_CATEGORIES.filter((category) => change.suppress_bounce_categories!.includes(category)) }),
+    },
     deps.clock.now().toISOString(),
   );
   return toAccountSettings(updated);

@@ -1,15 +1,18 @@
 /**
  * The SES events worker's use case: turn one SES notification into a status change of our email, and
- * put hard-bounced and complaining addresses on the suppression list: the account's, or for a tenant's
- * email the tenant's (spec: suppressions from bounces and complaints of tenant email go on its list).
+ * put bounced addresses whose category the account suppresses (`suppress_bounce_categories`, by default
+ * invalid address, inactive mailbox, invalid domain: docs/deliverability.md) and complaining addresses on
+ * the suppression list: the account's, or for a tenant's email the tenant's (spec: suppressions from
+ * bounces and complaints of tenant email go on its list).
  *
  * Outcomes are decided per recipient, whatever the arrival order (../domain/ses/recipient-decision.ts),
  * and a webhook is published only for what a write changed: a late event that moves nothing (a delay after
  * the delivery, a duplicate) publishes nothing.
  */
-import { parseSesEvent } from '../../domain/ses/ses-event';
+import { parseSesEvent, type ParsedSesEvent } from '../../domain/ses/ses-event';
 import { decidePerRecipient, refusalFields } from '../../domain/ses/recipient-decision';
 import type { DeliveryEvent, DeliveryOutcome } from '../../domain/emails/outcomes';
+import type { BounceCategory } from '../../domain/bounces/bounce-category';
 import type { Email } from '../../domain/emails/email';
 import { emailEvent } from '../../domain/webhooks/email-event-data';
 import type { EventType } from '../../domain/webhooks/event-types';
@@ -19,7 +22,12 @@ import { suppressAddresses, type SuppressionDeps } from '../suppressions/suppres
 
 export type ApplyResult = 'applied' | 'ignored' | 'unknown_email';
 
-export type ApplySesEventDeps = { emails: Pick<EmailRepository, 'applyOutcome' | 'recordRecipients'>; events: EventPublisher } & SuppressionDeps;
+/** The account's choice of categories that suppress (a cached read: shared/adapters/store/account-bounce-suppression.ts). */
+export interface BounceSuppressionLookup {
+  categoriesOf(accountId: string): Promise<readonly BounceCategory[]>;
+}
+
+export type ApplySesEventDeps = { emails: Pick<EmailRepository, 'applyOutcome' | 'recordRecipients'>; events: EventPublisher; bounceSuppression: BounceSuppressionLookup } & SuppressionDeps;
 
 const EVENT_TYPE: Record<DeliveryEvent, EventType> = {
   sent: 'email.sent',
@@ -43,6 +51,14 @@ function recordsThisEvent(email: Email, outcome: DeliveryOutcome): boolean {
   const own = Object.entries(outcome.fields).filter(([name]) => !MAIL_FIELDS.has(name));
   if (own.length === 0) return email.last_event === outcome.event;
   return own.every(([name, value]) => (email as unknown as Record<string, unknown>)[name] === value);
+}
+
+/** Complainers always; bounced addresses whose category the account suppresses (read only for a bounce). */
+async function addressesToSuppress(deps: ApplySesEventDeps, accountId: string, suppress: ParsedSesEvent['suppress']): Promise<string[]> {
+  if (!suppress) return [];
+  if (suppress.reason === 'complaint') return suppress.emails;
+  const chosen = await deps.bounceSuppression.categoriesOf(accountId);
+  return suppress.recipients.filter((recipient) => chosen.includes(recipient.category)).map((recipient) => recipient.email);
 }
 
 /** Throws MalformedSesEvent for bodies that are not SES events (the caller decides their fate). */
@@ -76,8 +92,9 @@ export async function applySesEvent(deps: ApplySesEventDeps, body: string): Prom
     if (news && next.event !== 'sent') published.push({ email: write.email, outcome: next });
   }
   if (!email) return 'unknown_email';
-  if (event.suppress) {
-    await suppressAddresses(deps, { accountId: event.accountId, tenantId: email.tenant_id ?? null, emails: event.suppress.emails, reason: event.suppress.reason });
+  const suppressed = await addressesToSuppress(deps, event.accountId, event.suppress);
+  if (suppressed.length) {
+    await suppressAddresses(deps, { accountId: event.accountId, tenantId: email.tenant_id ?? null, emails: suppressed, reason: event.suppress!.reason });
   }
   // The webhook events, from the email as each write left it. Their ids are derived from the email and
   // type, so a duplicate notification (SNS and SQS are at-least-once) is delivered once.
@@ -89,7 +106,7 @@ export async function applySesEvent(deps: ApplySesEventDeps, body: string): Prom
     ...published.map(({ email: after, outcome: applied }) =>
       emailEvent(after, EVENT_TYPE[applied.event], applied.at, {
         occurrence: applied.event === 'delivery_delayed' ? applied.at : undefined,
-        extra: applied.event === 'complained' ? { complained_at: applied.at } : {},
+        extra: applied.event === 'complained' ? { complained_at: applied.at } : applied.event === 'delivery_delayed' && event.delay ? { bounce_category: event.delay.category, delay_type: event.delay.type } : {},
       }),
     ),
   ]);

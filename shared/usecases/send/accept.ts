@@ -5,6 +5,8 @@
  *     domain, the recipients' suppressions and opt-outs and the idempotency record, in ONE round trip when
  *     the process planned it right (401/403/404, and 400 for a template or a bare `from`);
  *  2. idempotency (../idempotency.ts): a stored answer for the key is replayed (409 for another request);
+ *  2b. with `validate: true` only, the recipients' domains (../validations/refuse-undeliverable.ts: 422
+ *     for one that takes no mail); without it, no lookup at all;
  *  3. policy (./check-policy.ts): the tenant may send, the sender, the recipients (403), suppressions and
  *     opt-outs (422, kept as a failed email that fires email.suppressed);
  *  4. accept (./accept-email.ts, the second round trip): content to the blob store, then the email with
@@ -18,6 +20,8 @@ import type { ParsedSendRequest } from '../../domain/emails/send-request';
 import { withIdempotency } from './idempotency';
 import { acceptEmail } from './accept-email';
 import { checkPolicy } from './check-policy';
+import { refuseUndeliverableRecipients } from '../validations/refuse-undeliverable';
+import { recipientAddresses } from './policy';
 import type { SendDeps, SendOptions, SendResult } from './send-deps';
 import type { SendCaller } from './send-caller';
 
@@ -33,7 +37,10 @@ export async function sendEmail(deps: SendDeps, caller: SendCaller, parsed: Pars
     facts.principal.account.id,
     options.idempotency,
     now,
-    async () => acceptEmail(deps, facts, await checkPolicy(deps, facts, now, at), { now, at }, options),
+    async () => {
+      if (parsed.validate) await refuseUndeliverableRecipients(deps, recipientAddresses([parsed.to, parsed.cc ?? [], parsed.bcc ?? []]));
+      return acceptEmail(deps, facts, await checkPolicy(deps, facts, now, at), { now, at }, options);
+    },
     facts.idempotency,
   );
 }

@@ -9,6 +9,7 @@ import type { EmailRepository } from '../../adapters/store/emails';
 import type { IdempotencyStore } from '../../adapters/store/idempotency';
 import type { UsageLedger } from '../../adapters/store/usage';
 import type { TenantRampDeps } from '../tenants/tenant-ramp';
+import type { MailDomains } from '../validations/mail-domains';
 import type { ClearedRecipients } from './cleared-recipients';
 import type { SendContextLoader } from './send-context-loader';
 
@@ -24,6 +25,8 @@ export interface SendDeps {
   events: EventPublisher;
   blobs: BlobStore;
   attachmentUploads?: Pick<AttachmentUploadRepository, 'get'>;
+  /** The recipients' mail hosts, for `validate: true` only (../validations/refuse-undeliverable.ts). */
+  mailDomains: Pick<MailDomains, 'check'>;
   clock: Clock;
   sandboxDomain: string;
   dashboardUrl: string;

@@ -3,7 +3,7 @@ import { Resolver } from 'node:dns/promises';
 import { randomUUID } from 'node:crypto';
 import { api, stack } from './stack';
 
-export async function publish(name: string, type: 'TXT' | 'CNAME' | 'MX', values: string[]): Promise<void> {
+export async function publish(name: string, type: 'TXT' | 'CNAME' | 'MX' | 'A' | 'AAAA', values: string[]): Promise<void> {
   const response = await api('PUT', '/_local/dns/records', { body: { name, type, values } });
   if (response.status !== 200) throw new Error(`publishing ${type} ${name} failed: ${response.text}`);
 }

@@ -24,7 +24,9 @@ describe('parseSesEvent', () => {
     );
     expect(general.outcome).toMatchObject({ event: 'bounced', status: 'bounced', fields: { bounce_type: 'hard' } });
     expect(general.recipients).toEqual({ result: 'reached', addresses: ['g@y.io'] });
-    expect(general.suppress).toEqual({ reason: 'bounce', emails: ['g@y.io'] });
+    expect(general.outcome?.fields.bounce_category).toBe('invalid_address');
+    // A candidate for the suppression list: the account's suppress_bounce_categories decides (apply-ses-event.ts).
+    expect(general.suppress).toEqual({ reason: 'bounce', recipients: [{ email: 'g@y.io', category: 'invalid_address' }] });
   });
 
   it('maps an address refused while delivering (NoEmail, Suppressed) to failed/hard, refused, suppressing it', () => {
@@ -41,57 +43,57 @@ describe('parseSesEvent', () => {
       fields: { bounce_reason: 'smtp; 550 5.1.1 user unknown', bounce_type: 'hard', bounced_at: bounce.timestamp },
     });
     expect(parsed.recipients).toEqual({ result: 'refused', addresses: ['x@y.io'] });
-    expect(parsed.suppress).toEqual({ reason: 'bounce', emails: ['x@y.io'] });
+    expect(parsed.suppress).toEqual({ reason: 'bounce', recipients: [{ email: 'x@y.io', category: 'invalid_address' }] });
   });
 
-  it.each(['OnAccountSuppressionList', 'OnTenantSuppressionList'])('reads a %s bounce as not sent: failed/not_sent, refused, never suppressed', (subType) => {
+  it.each(['OnAccountSuppressionList', 'OnTenantSuppressionList'])('reads a %s bounce as not sent: failed/not_sent, unclassified, refused, never suppressed', (subType) => {
     const parsed = parseSesEvent(
       sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Permanent', bounceSubType: subType, bouncedRecipients: [{ emailAddress: 's@y.io', status: '5.1.1', diagnosticCode: 'Amazon SES did not send the message' }] } }),
     );
-    expect(parsed.outcome).toMatchObject({ event: 'failed', status: 'failed', fields: { bounce_type: 'not_sent', bounce_reason: expect.stringMatching(/^Not sent: the address is on the SES (account|tenant)'s suppression list/) } });
+    expect(parsed.outcome).toMatchObject({ event: 'failed', status: 'failed', fields: { bounce_type: 'not_sent', bounce_category: 'unclassified', bounce_reason: expect.stringMatching(/^Not sent: the address is on the SES (account|tenant)'s suppression list/) } });
     expect(parsed.recipients).toEqual({ result: 'refused', addresses: ['s@y.io'] });
     expect(parsed.suppress).toBeUndefined();
   });
 
   it.each([
-    ['General', 'smtp; 451 4.4.7 Delivery time expired', 'Transient bounce (General): smtp; 451 4.4.7 Delivery time expired'],
-    ['MailboxFull', 'smtp; 552 5.2.2 Mailbox full', 'Transient bounce (MailboxFull): smtp; 552 5.2.2 Mailbox full'],
-    ['MessageTooLarge', '', 'Transient bounce (MessageTooLarge)'],
-  ])('maps a Transient/%s bounce (final: SES stopped retrying) to bounced/soft with the sub-type in the reason, not suppressed', (subType, diagnosticCode, reason) => {
+    ['General', 'smtp; 451 4.4.7 Delivery time expired', 'Transient bounce (General): smtp; 451 4.4.7 Delivery time expired', 'technical'],
+    ['MailboxFull', 'smtp; 552 5.2.2 Mailbox full', 'Transient bounce (MailboxFull): smtp; 552 5.2.2 Mailbox full', 'mailbox_full'],
+    ['MessageTooLarge', '', 'Transient bounce (MessageTooLarge)', 'technical'],
+  ])('maps a Transient/%s bounce (final: SES stopped retrying) to bounced/soft with the sub-type in the reason and its category (%#)', (subType, diagnosticCode, reason, category) => {
     const parsed = parseSesEvent(
       sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Transient', bounceSubType: subType, bouncedRecipients: [{ emailAddress: 't@y.io', status: '4.0.0', ...(diagnosticCode ? { diagnosticCode } : {}) }] } }),
     );
-    expect(parsed.outcome).toMatchObject({ event: 'bounced', status: 'bounced', fields: { bounce_type: 'soft', bounce_reason: reason } });
+    expect(parsed.outcome).toMatchObject({ event: 'bounced', status: 'bounced', fields: { bounce_type: 'soft', bounce_reason: reason, bounce_category: category } });
     expect(parsed.recipients).toEqual({ result: 'reached', addresses: ['t@y.io'] });
-    expect(parsed.suppress).toBeUndefined();
+    expect(parsed.suppress).toEqual({ reason: 'bounce', recipients: [{ email: 't@y.io', category }] });
   });
 
-  it('maps an Undetermined bounce to bounced/undetermined, not suppressed', () => {
+  it('maps an Undetermined bounce to bounced/undetermined, unclassified', () => {
     const parsed = parseSesEvent(sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Undetermined', bounceSubType: 'Undetermined', bouncedRecipients: [{ emailAddress: 'u@y.io', status: '5.0.0' }] } }));
-    expect(parsed.outcome).toMatchObject({ event: 'bounced', status: 'bounced', fields: { bounce_type: 'undetermined', bounce_reason: 'Undetermined bounce' } });
-    expect(parsed.suppress).toBeUndefined();
+    expect(parsed.outcome).toMatchObject({ event: 'bounced', status: 'bounced', fields: { bounce_type: 'undetermined', bounce_reason: 'Undetermined bounce', bounce_category: 'unclassified' } });
+    expect(parsed.suppress).toEqual({ reason: 'bounce', recipients: [{ email: 'u@y.io', category: 'unclassified' }] });
   });
 
-  it('maps a block (5.7.x, Transient ContentRejected/AttachmentRejected, spam policy) to bounced/block without suppressing', () => {
-    for (const recipient of [
-      { emailAddress: 'x@y.io', status: '5.7.1', diagnosticCode: 'smtp; 550 5.7.1 message refused' },
-      { emailAddress: 'x@y.io', status: '5.0.0', diagnosticCode: 'smtp; 554 blocked by spam policy' },
-    ]) {
+  it('maps a block (5.7.x, Transient ContentRejected/AttachmentRejected, spam policy) to bounced/block, with a category no default suppresses', () => {
+    for (const [recipient, category] of [
+      [{ emailAddress: 'x@y.io', status: '5.7.1', diagnosticCode: 'smtp; 550 5.7.1 message refused' }, 'blocked_reputation'],
+      [{ emailAddress: 'x@y.io', status: '5.0.0', diagnosticCode: 'smtp; 554 blocked by spam policy' }, 'blocked_content'],
+    ] as const) {
       const parsed = parseSesEvent(sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Permanent', bounceSubType: 'General', bouncedRecipients: [recipient] } }));
-      expect(parsed.outcome).toMatchObject({ event: 'bounced', status: 'bounced', fields: { bounce_type: 'block' } });
-      expect(parsed.suppress).toBeUndefined();
+      expect(parsed.outcome).toMatchObject({ event: 'bounced', status: 'bounced', fields: { bounce_type: 'block', bounce_category: category } });
+      expect(parsed.suppress).toEqual({ reason: 'bounce', recipients: [{ email: 'x@y.io', category }] });
     }
     // SES publishes content refusals as Transient (the event contents' bounce types).
     for (const subType of ['ContentRejected', 'AttachmentRejected']) {
       const content = parseSesEvent(sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Transient', bounceSubType: subType, bouncedRecipients: [{ emailAddress: 'x@y.io', status: '5.3.0' }] } }));
-      expect(content.outcome).toMatchObject({ status: 'bounced', fields: { bounce_type: 'block', bounce_reason: `Transient bounce (${subType})` } });
-      expect(content.suppress).toBeUndefined();
+      expect(content.outcome).toMatchObject({ status: 'bounced', fields: { bounce_type: 'block', bounce_reason: `Transient bounce (${subType})`, bounce_category: 'blocked_content' } });
     }
   });
 
   it('maps DeliveryDelay to delivery_delayed without a status, and Reject to failed with its reason', () => {
     const delay = parseSesEvent(sns({ eventType: 'DeliveryDelay', mail, deliveryDelay: { timestamp: '2026-01-01T00:00:04.000Z', delayType: 'MailboxFull', delayedRecipients: [{ emailAddress: 'd@y.io' }] } }));
     expect(delay.outcome).toEqual({ event: 'delivery_delayed', at: '2026-01-01T00:00:04.000Z', fields: {} });
+    expect(delay.delay).toEqual({ type: 'MailboxFull', category: 'mailbox_full' });
     const reject = parseSesEvent(sns({ eventType: 'Reject', mail, reject: { reason: 'Bad content' } }));
     expect(reject.outcome).toMatchObject({ event: 'failed', status: 'failed', fields: { bounce_reason: 'Rejected by SES: Bad content' } });
   });

@@ -219,3 +219,25 @@ describe('send core: templates', () => {
     expect(world.templateReads).toEqual(['nope']);
   });
 });
+
+describe('send core: validate: true', () => {
+  it('refuses a recipient whose domain takes no mail with 422 naming it, and stores nothing', async () => {
+    const { deps, world } = fakeSendDeps({
+      keys: new Map([['hash-v1', keyLookup()]]),
+      mailHosts: new Map([['null-mx.example', { result: 'null_mx', hosts: [] }]]),
+    });
+    const sent = sendEmail(deps, { apiKeyHash: 'hash-v1' }, request({ to: ['jane@example.com'], cc: ['Gone@Null-MX.example'], validate: true }));
+    await expect(sent).rejects.toMatchObject({ status: 422, code: 'validation_error', details: { recipients: [{ email: 'gone@null-mx.example', reason: 'null_mx' }] } });
+    expect(world.accepted).toHaveLength(0);
+    expect(world.created).toHaveLength(0);
+  });
+
+  it('sends to a deliverable recipient, and looks nothing up without validate', async () => {
+    const { deps, world } = fakeSendDeps({ keys: new Map([['hash-v2', keyLookup()]]) });
+    await sendEmail(deps, { apiKeyHash: 'hash-v2' }, request({ validate: true }));
+    expect(world.mailHostLookups).toEqual(['example.com']);
+    await sendEmail(deps, { apiKeyHash: 'hash-v2' }, request());
+    expect(world.mailHostLookups).toEqual(['example.com']);
+    expect(world.accepted).toHaveLength(2);
+  });
+});

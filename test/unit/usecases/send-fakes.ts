@@ -11,6 +11,7 @@ import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
 import type { Tenant } from '../../../shared/domain/tenants/tenant';
 import type { StoredTenant } from '../../../shared/adapters/store/tenants';
 import { emptyCounts } from '../../../shared/domain/tenants/stats';
+import type { DomainCheck } from '../../../shared/domain/validations/verdict';
 
 export const NOW = new Date('2026-11-22T10:00:00.000Z');
 export const SANDBOX = 'sandbox.test';
@@ -82,6 +83,10 @@ export interface World {
   domainReads: string[];
   /** Calls of apiKeys.findByHash (the first request of a key in a process). */
   keyLookups: string[];
+  /** What DNS answers about each domain's mail hosts (absent: an MX `mx.<domain>`). */
+  mailHosts: Map<string, DomainCheck>;
+  /** Domains whose mail hosts were looked up (the send's `validate: true`). */
+  mailHostLookups: string[];
 }
 
 /** In-memory fakes of the send-context loader's ports, over a world. */
@@ -162,6 +167,8 @@ export function fakeWorld(world: Partial<World> = {}): World {
     domainItems: new Map(),
     domainReads: [],
     keyLookups: [],
+    mailHosts: new Map(),
+    mailHostLookups: [],
     ...world,
   };
 }
@@ -196,6 +203,12 @@ export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; worl
       },
     },
     usage: { current: async () => 0 },
+    mailDomains: {
+      check: async (domain) => {
+        w.mailHostLookups.push(domain);
+        return w.mailHosts.get(domain) ?? { result: 'mx', hosts: [`mx.${domain}`] };
+      },
+    },
     tenantStats: { read: async (_tenantId, days) => days.map(() => emptyCounts()) },
     idempotency: { get: async (_account, key) => w.idempotency.get(key) ?? null },
     scheduler: {

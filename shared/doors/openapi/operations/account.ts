@@ -10,6 +10,7 @@ const exampleSettings = {
   tenants_enabled: false,
   retention: { emails_days: 30, received_emails_days: 90, webhook_deliveries_days: 90, imports_days: 90 },
   store_content: true,
+  suppress_bounce_categories: ['invalid_address' as const, 'mailbox_inactive' as const, 'domain_invalid' as const],
   retention_bounds: { min_days: 1, max_days: 90, allowed_days: [1, 7, 14, 30, 60, 90], default_days: 90 },
   created_at: '2026-11-01T09:00:00.000Z',
   updated_at: '2026-11-20T10:00:00.000Z',

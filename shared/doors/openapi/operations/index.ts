@@ -25,6 +25,7 @@ import { smtpCredentialOps } from './smtp-credentials';
 import { suppressionOps } from './suppressions';
 import { templateOps } from './templates';
 import { tenantOps } from './tenants';
+import { validationOps } from './validations';
 import { webhookOps } from './webhooks';
 
 const all = (operations: Readonly<Record<string, Operation>>): Operation[] => Object.values(operations);
@@ -39,6 +40,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...all(tenantOps),
   ...all(webhookOps),
   ...all(suppressionOps),
+  ...all(validationOps),
   ...all(receivedEmailOps),
   ...all(templateOps),
   ...all(automationOps),
@@ -62,6 +64,7 @@ export const TAGS: readonly { name: string; description: string }[] = [
   { name: 'Tenants', description: "Your customers, isolated under the account: domains, suppression list, stats, ramp, daily limit, pause. Full-access keys only." },
   { name: 'Webhooks', description: 'Endpoints that receive signed events, their delivery log and replays.' },
   { name: 'Suppressions', description: 'The account and tenant suppression lists, and category opt-outs (product, newsletter).' },
+  { name: 'Validations', description: 'Address validation: syntax, the domain\'s mail hosts, disposable and role addresses, suppressions and typos, as a verdict and a score (docs/deliverability.md).' },
   { name: 'Received emails', description: 'Inbound email on receive-enabled domains.' },
   { name: 'Templates', description: 'Drafts, publishing and previews; sends use the published version by alias.' },
   { name: 'Events', description: 'Custom events that start, resume and cancel automation runs.' },

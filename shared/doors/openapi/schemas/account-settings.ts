@@ -2,10 +2,17 @@
 import * as z from 'zod';
 import { PLAN_NAMES } from '../../../domain/accounts/plans';
 import { RETENTION_CLASSES_DAYS } from '../../../domain/accounts/retention';
+import { BOUNCE_CATEGORIES, DEFAULT_SUPPRESS_BOUNCE_CATEGORIES } from '../../../domain/bounces/bounce-category';
 import type { AccountSettings } from '../../../usecases/account/settings';
 import { describing, timestamp } from './common';
 
 const days = (what: string) => z.number().int().describe(`how many days ${what} are kept (one of ${RETENTION_CLASSES_DAYS.join(', ')}, at most the plan's max_days)`);
+
+const suppressBounceCategories = z
+  .array(z.enum(BOUNCE_CATEGORIES))
+  .describe(
+    `the bounce categories whose bounces put the address on the suppression list (docs/deliverability.md, "Bounce categories"); default ${DEFAULT_SUPPRESS_BOUNCE_CATEGORIES.join(', ')}. Complaints always suppress; a not-sent bounce (SES's own suppression list) never does`,
+  );
 
 const retentionFields = {
   emails_days: days('sent email records, their events, bodies and attachments'),
@@ -18,6 +25,7 @@ const retentionFields = {
 export const updateAccountSettingsSchema = z.strictObject({
   retention: z.strictObject(Object.fromEntries(Object.entries(retentionFields).map(([name, schema]) => [name, schema.optional()])) as { [K in keyof typeof retentionFields]: z.ZodOptional<(typeof retentionFields)[K]> }).optional().describe('the retention to change, by kind; the others stay as they are'),
   store_content: z.boolean({ error: 'store_content must be a boolean' }).optional().describe('false: bodies, attachments and the subject of sent emails are dropped once SES accepted them (docs/redaction.md); true: kept for the retention window'),
+  suppress_bounce_categories: suppressBounceCategories.optional(),
 });
 
 export const accountSettingsSchema = describing<AccountSettings>()(
@@ -29,6 +37,7 @@ export const accountSettingsSchema = describing<AccountSettings>()(
     tenants_enabled: z.boolean().describe('whether tenants are enabled'),
     retention: z.strictObject(retentionFields).describe("how long each kind of data is kept (the account's choice, else its plan's default); a change applies to data written after it"),
     store_content: z.boolean().describe('whether sent emails keep their content (bodies, attachments, subject) after sending; false: "content not kept" (docs/redaction.md)'),
+    suppress_bounce_categories: suppressBounceCategories,
     retention_bounds: z
       .strictObject({
         min_days: z.number().int().describe('the shortest retention'),

@@ -1,6 +1,7 @@
 /** Response schemas of the emails and attachments groups. */
 import * as z from 'zod';
 import { EMAIL_STATUSES, type toPublicEmail } from '../../../domain/emails/email';
+import { BOUNCE_CATEGORIES } from '../../../domain/bounces/bounce-category';
 import type { toPublicAttachmentUpload } from '../../../domain/emails/attachment-upload';
 import { EVENT_TYPES } from '../../../domain/webhooks/event-types';
 import type { BatchItemResult } from '../../../usecases/send/send-batch';
@@ -34,6 +35,10 @@ export const emailSchema = describing<ReturnType<typeof toPublicEmail>>()(
       .describe('queued, scheduled, sent, delivery_delayed, delivered, bounced, failed, complained, suppressed or cancelled'),
     bounce_reason: z.string().nullable().describe("the provider's reason for a bounce or failure, or why a scheduled email was not sent; null otherwise"),
     bounce_type: z.string().nullable().describe('hard, soft, block, undetermined or not_sent (on SES\'s suppression list); null unless bounced or failed'),
+    bounce_category: z
+      .enum(BOUNCE_CATEGORIES)
+      .nullable()
+      .describe("the bounce's category (docs/deliverability.md, \"Bounce categories\"), from SES's bounce type and the receiving server's status code and reply; null unless bounced, or failed by a bounce"),
     tags: z.array(tagSchema).describe('the tags sent with the email, as `{name, value}` (up to 10)'),
     attachments: z.array(emailAttachmentSchema).describe('metadata only'),
     scheduled_at: nullableTimestamp.describe('when a scheduled email is (or was) due to go out (ISO 8601); null for an immediate send'),

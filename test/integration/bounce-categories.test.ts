@@ -1,0 +1,93 @@
+/**
+ * Bounce categories (docs/deliverability.md, "Bounce categories") end to end: bounces from the local SES's
+ * simulator addresses, through SNS, SQS and the ses-events worker, to `bounce_category` in GET /emails/{id}
+ * and in email.bounced; and the account's `suppress_bounce_categories` deciding which bounced addresses are
+ * suppressed.
+ */
+import { LOCAL_EVENTS_DOMAIN } from '../../localstack/emulators/ses/simulator';
+import { verifiedDomain } from './harness/domains';
+import { api, newAccount, waitFor, waitForStatus, type TestAccount } from './harness/stack';
+import { webhookInbox, type ReceivedWebhook } from './harness/webhook-inbox';
+
+jest.setTimeout(180_000);
+
+const local = (part: string) => `${part}@${LOCAL_EVENTS_DOMAIN}`;
+
+interface Sender {
+  account: TestAccount;
+  from: string;
+  received: () => Promise<ReceivedWebhook[]>;
+}
+
+async function sender(): Promise<Sender> {
+  const account = await newAccount({ plan: 'scale', paymentMethod: true });
+  const from = `hello@${(await verifiedDomain(account)).name}`;
+  return { account, from, received: await webhookInbox(account, ['email.bounced', 'email.delivery_delayed']) };
+}
+
+async function send({ account, from }: Sender, to: string): Promise<string> {
+  const sent = await api('POST', '/emails', { key: account.key, body: { from, to: [to], subject: 'categories', text: 't' } });
+  expect(sent.status).toBe(200);
+  return sent.body.id;
+}
+
+async function webhookOf({ received }: Sender, id: string, type: string): Promise<ReceivedWebhook> {
+  let found: ReceivedWebhook | undefined;
+  await waitFor(async () => (found = (await received()).find((event) => event.data.email_id === id && event.type === type)) !== undefined, `${type} of ${id}`, 60_000);
+  return found!;
+}
+
+async function suppressed({ account }: Sender, address: string): Promise<boolean> {
+  return (await api('GET', `/suppressions?email=${encodeURIComponent(address)}`, { key: account.key })).body.suppressions.length > 0;
+}
+
+describe('bounce categories through the local SES', () => {
+  let defaults: Sender;
+
+  beforeAll(async () => {
+    defaults = await sender();
+  });
+
+  it.each([
+    ['bounce@simulator.amazonses.com', 'invalid_address', true],
+    [local('mailboxfull'), 'mailbox_full', false],
+    [local('contentrejected'), 'blocked_content', false],
+    [local('transient'), 'technical', false],
+    [local('undetermined'), 'unclassified', false],
+  ])('%s bounces as %s in the email and in email.bounced; suppressed by default: %s', async (to, category, suppresses) => {
+    const id = await send(defaults, to);
+    const email = await waitForStatus(defaults.account, id, 'bounced');
+    expect(email.bounce_category).toBe(category);
+    expect((await webhookOf(defaults, id, 'email.bounced')).data).toMatchObject({ bounce_category: category });
+    expect(await suppressed(defaults, to)).toBe(suppresses);
+  });
+
+  it('a DeliveryDelay says its category and delay type in email.delivery_delayed', async () => {
+    const id = await send(defaults, local('delay+mailboxfull'));
+    expect((await webhookOf(defaults, id, 'email.delivery_delayed')).data).toMatchObject({ bounce_category: 'mailbox_full', delay_type: 'MailboxFull' });
+  });
+
+  it("the account's suppress_bounce_categories decides: without invalid_address a hard bounce stays unsuppressed, with mailbox_full a full mailbox is suppressed", async () => {
+    const chosen = await sender();
+    const before = await api('GET', '/account', { key: chosen.account.key });
+    expect(before.body.suppress_bounce_categories).toEqual(['invalid_address', 'mailbox_inactive', 'domain_invalid']);
+    const changed = await api('PATCH', '/account', { key: chosen.account.key, body: { suppress_bounce_categories: ['mailbox_full'] } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.suppress_bounce_categories).toEqual(['mailbox_full']);
+
+    const hard = await send(chosen, 'bounce+chosen@simulator.amazonses.com');
+    expect((await waitForStatus(chosen.account, hard, 'bounced')).bounce_category).toBe('invalid_address');
+    const full = await send(chosen, local('mailboxfull+chosen'));
+    expect((await waitForStatus(chosen.account, full, 'bounced')).bounce_category).toBe('mailbox_full');
+    // email.bounced is published after the suppression list is written.
+    await webhookOf(chosen, hard, 'email.bounced');
+    await webhookOf(chosen, full, 'email.bounced');
+    expect(await suppressed(chosen, local('mailboxfull+chosen'))).toBe(true);
+    expect(await suppressed(chosen, 'bounce+chosen@simulator.amazonses.com')).toBe(false);
+  });
+
+  it('PATCH /account refuses an unknown category', async () => {
+    const refused = await api('PATCH', '/account', { key: defaults.account.key, body: { suppress_bounce_categories: ['bogus'] } });
+    expect(refused.status).toBe(400);
+  });
+});
