@@ -1,10 +1,11 @@
 /**
- * Bounce categories (docs/deliverability.md, "Bounce categories") end to end: bounces from the local SES's
- * simulator addresses, through SNS, SQS and the ses-events worker, to `bounce_category` in GET /emails/{id}
+ * Bounce categories (docs/deliverability.md, "Bounce categories") end to end: bounces of every category from
+ * the local SES's simulator addresses and a domain that does not exist, through SNS, SQS and the ses-events worker, to `bounce_category` in GET /emails/{id}
  * and in email.bounced; and the account's `suppress_bounce_categories` deciding which bounced addresses are
  * suppressed.
  */
 import { LOCAL_EVENTS_DOMAIN } from '../../localstack/emulators/ses/simulator';
+import { BOUNCE_CATEGORIES, type BounceCategory } from '../../shared/domain/bounces/bounce-category';
 import { verifiedDomain } from './harness/domains';
 import { api, newAccount, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { webhookInbox, type ReceivedWebhook } from './harness/webhook-inbox';
@@ -48,13 +49,24 @@ describe('bounce categories through the local SES', () => {
     defaults = await sender();
   });
 
-  it.each([
+  /** One recipient of the local SES per category (docs/local-cloud/ses.md, "Events"), and whether its bounce suppresses by default. */
+  const everyCategory: [string, BounceCategory, boolean][] = [
     ['bounce@simulator.amazonses.com', 'invalid_address', true],
     [local('mailboxfull'), 'mailbox_full', false],
+    [local('inactive'), 'mailbox_inactive', true],
+    ['ann@nowhere.invalid', 'domain_invalid', true],
+    [local('blocked'), 'blocked_reputation', false],
     [local('contentrejected'), 'blocked_content', false],
+    [local('ratelimited'), 'rate_limited', false],
     [local('transient'), 'technical', false],
     [local('undetermined'), 'unclassified', false],
-  ])('%s bounces as %s in the email and in email.bounced; suppressed by default: %s', async (to, category, suppresses) => {
+  ];
+
+  it('the table below reaches every category once', () => {
+    expect(everyCategory.map(([, category]) => category)).toEqual([...BOUNCE_CATEGORIES]);
+  });
+
+  it.each(everyCategory)('%s bounces as %s in the email and in email.bounced; suppressed by default: %s', async (to, category, suppresses) => {
     const id = await send(defaults, to);
     const email = await waitForStatus(defaults.account, id, 'bounced');
     expect(email.bounce_category).toBe(category);

@@ -3,7 +3,8 @@
  * and an admin see each retention window with the plan's bounds and change windows and content storage
  * through the form (GET /account then answers the new values); a developer and a viewer see the page
  * read-only and are refused the form (403, nothing changed); a value outside the plan's bounds is the page
- * again with the problem (400, nothing changed); each change is in the audit log exactly once.
+ * again with the problem (400, nothing changed); each change is in the audit log exactly once. The same for
+ * the bounce categories that suppress the address (`suppress_bounce_categories`, a checkbox per category).
  */
 import type { DashboardRole } from '../../shared/domain/dashboard/roles';
 import { dashboardRequest, newDashboardUser, signIn, type DashboardResponse, type SignedIn } from './harness/dashboard';
@@ -18,8 +19,10 @@ let owner: Member;
 const members = {} as Record<Exclude<DashboardRole, 'owner'>, Member>;
 
 const page = (who: SignedIn) => dashboardRequest('GET', PATH, { cookie: who.cookie });
-function post(who: SignedIn, fields: Record<string, string>): Promise<DashboardResponse> {
-  const body = new URLSearchParams({ csrf_token: who.csrf, ...fields });
+/** A field given a list is posted once per value, as checkboxes are. */
+function post(who: SignedIn, fields: Record<string, string | string[]>): Promise<DashboardResponse> {
+  const body = new URLSearchParams({ csrf_token: who.csrf });
+  for (const [name, value] of Object.entries(fields)) for (const one of [value].flat()) body.append(name, one);
   return dashboardRequest('POST', PATH, { cookie: who.cookie, rawBody: body.toString(), headers: FORM });
 }
 /** Follows a 303 as a browser does: the Location with the session and the flash cookie it set. */
@@ -32,12 +35,17 @@ async function follow(response: DashboardResponse, who: SignedIn): Promise<Dashb
 const accountSettings = async () => {
   const response = await api('GET', '/account', { key: account.key });
   expect(response.status).toBe(200);
-  return response.body as { retention: Record<string, number>; store_content: boolean };
+  return response.body as { retention: Record<string, number>; store_content: boolean; suppress_bounce_categories: string[] };
 };
 const h1 = (text: string) => /<h1>([^<]*)<\/h1>/.exec(text)?.[1];
 /** The option a select shows as chosen. */
 const selected = (text: string, name: string) => new RegExp(`<select[^>]*name="${name.replace('.', '\\.')}"[^>]*>(.*?)</select>`).exec(text)?.[1]?.match(/<option value="([^"]*)" selected>/)?.[1];
 const hasForm = (text: string) => text.includes(`<form method="post" action="${PATH}"`);
+/** The bounce categories' checkboxes: value, label and whether checked, in page order. */
+const categoryBoxes = (text: string) =>
+  [...text.matchAll(/<input type="checkbox" id="([^"]+)" name="suppress_bounce_categories" value="([^"]+)"( checked)?> <label for="\1">([^<]*)<\/label>/g)].map((m) => [m[2], m[4], m[3] !== undefined]);
+/** The categories posted as the form does: the checked ones and the marker of the fieldset. */
+const categoriesField = (categories: string[]) => ({ suppress_bounce_categories: categories, suppress_bounce_categories_shown: '1' });
 
 beforeAll(async () => {
   account = await newAccount({ plan: 'pro' }); // windows of 1 to 90 days, 90 by default
@@ -66,6 +74,23 @@ describe('the settings page', () => {
     expect(response.text).toContain('<a href="/dashboard/settings" aria-current="page">Settings</a>');
   });
 
+  it('shows an owner a checkbox per bounce category with its name, the defaults checked and marked', async () => {
+    const response = await page(owner);
+    expect(response.text).toContain('<legend>Bounces that suppress the address</legend>');
+    expect(categoryBoxes(response.text)).toEqual([
+      ['invalid_address', 'Invalid address (default)', true],
+      ['mailbox_full', 'Mailbox full', false],
+      ['mailbox_inactive', 'Mailbox inactive (default)', true],
+      ['domain_invalid', 'Domain invalid (default)', true],
+      ['blocked_reputation', 'Blocked for reputation', false],
+      ['blocked_content', 'Blocked for content', false],
+      ['rate_limited', 'Rate limited', false],
+      ['technical', 'Technical', false],
+      ['unclassified', 'Unclassified', false],
+    ]);
+    expect(response.text).toContain('A bounce of these categories puts the address on the suppression list: <strong>Invalid address, Mailbox inactive, Domain invalid</strong>.');
+  });
+
   it('an owner changes a window and content storage: GET /account answers the new values', async () => {
     const saved = await follow(await post(owner, { 'retention.emails_days': '30', 'retention.received_emails_days': '90', store_content: 'off' }), owner);
     expect(saved.status).toBe(200);
@@ -78,7 +103,20 @@ describe('the settings page', () => {
   it('an admin can too', async () => {
     const saved = await follow(await post(members.admin, { 'retention.imports_days': '7', store_content: 'on' }), members.admin);
     expect(saved.text).toContain('Settings saved. Import reports: kept 7 days; sent content is kept.');
-    expect(await accountSettings()).toMatchObject({ retention: { emails_days: 30, imports_days: 7 }, store_content: true });
+    // A post without the categories' fieldset leaves them as they were.
+    expect(await accountSettings()).toMatchObject({ retention: { emails_days: 30, imports_days: 7 }, store_content: true, suppress_bounce_categories: ['invalid_address', 'mailbox_inactive', 'domain_invalid'] });
+  });
+
+  it('an owner chooses the bounce categories that suppress: GET /account answers them, the page shows them checked; none checked is none', async () => {
+    const saved = await follow(await post(owner, categoriesField(['rate_limited', 'invalid_address', 'mailbox_full'])), owner);
+    expect(saved.text).toContain('Settings saved. Bounces that suppress the address: Invalid address, Mailbox full, Rate limited.');
+    expect((await accountSettings()).suppress_bounce_categories).toEqual(['invalid_address', 'mailbox_full', 'rate_limited']);
+    expect(categoryBoxes(saved.text).filter(([, , checked]) => checked).map(([value]) => value)).toEqual(['invalid_address', 'mailbox_full', 'rate_limited']);
+
+    const none = await follow(await post(owner, categoriesField([])), owner);
+    expect(none.text).toContain('Bounces that suppress the address: none.');
+    expect((await accountSettings()).suppress_bounce_categories).toEqual([]);
+    expect(none.text).toContain('A bounce of these categories puts the address on the suppression list: <strong>none</strong>.');
   });
 
   it.each(['developer', 'viewer'] as const)('a %s sees the page read-only and is refused the form (403), nothing changed', async (role) => {
@@ -88,8 +126,10 @@ describe('the settings page', () => {
     expect(h1(shown.text)).toBe('Settings');
     expect(hasForm(shown.text)).toBe(false);
     expect(shown.text).toMatch(new RegExp(`Your role \\(${role}\\) cannot change the account(&#39;|')s settings: owners and admins can\\.`));
+    expect(shown.text).toContain('<p id="suppress-bounce-categories">A bounce of these categories puts the address on the suppression list: <strong>');
+    expect(categoryBoxes(shown.text)).toEqual([]);
     const before = await accountSettings();
-    const refused = await post(who, { 'retention.emails_days': '1', store_content: 'off' });
+    const refused = await post(who, { 'retention.emails_days': '1', store_content: 'off', ...categoriesField(['technical']) });
     expect(refused.status).toBe(403);
     expect(h1(refused.text)).toBe('Not allowed');
     expect(refused.text).toContain(
@@ -105,6 +145,7 @@ describe('the settings page', () => {
     [{ 'retention.webhook_deliveries_days': '45', store_content: 'off' }, 'retention.webhook_deliveries_days must be one of 1, 7, 14, 30, 60, 90, 180, 365, 730 (days)'],
     [{ 'retention.emails_days': 'forever' }, 'retention.emails_days must be a number of days.'],
     [{ store_content: 'maybe' }, 'store_content must be on or off.'],
+    [{ store_content: 'off', ...categoriesField(['invalid_address', 'bogus']) }, 'suppress_bounce_categories has an unknown category &#39;bogus&#39;'],
   ])('bad input %j is the page again with the problem (400), nothing changed', async (fields, problem) => {
     const before = await accountSettings();
     const response = await post(owner, fields);
@@ -127,8 +168,10 @@ describe('the settings page', () => {
       cursor = response.body.next_cursor;
     } while (cursor);
     const changes = records.filter((record) => record.action === 'POST /dashboard/settings');
-    // Newest first: the admin's change, then the owner's.
+    // Newest first: the owner's two changes of bounce categories, the admin's change, then the owner's first.
     expect(changes.map((record) => [record.actor.type, record.actor.id, record.actor.role, record.status])).toEqual([
+      ['user', owner.id, 'owner', 303],
+      ['user', owner.id, 'owner', 303],
       ['user', members.admin.id, 'admin', 303],
       ['user', owner.id, 'owner', 303],
     ]);

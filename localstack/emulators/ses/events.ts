@@ -7,7 +7,7 @@
  * top-level `eventType`, the `mail` object and one type-specific object (`send`, `delivery`,
  * `bounce`, `complaint`, `deliveryDelay`, `reject`).
  */
-import { DEFAULT_DELAY_TYPE, type BounceSubType, type BounceType, type DelayType, type PermanentBounceSubType } from './simulator';
+import { DEFAULT_DELAY_TYPE, type BounceReply, type BounceSubType, type BounceType, type DelayType, type PermanentBounceSubType } from './simulator';
 
 export interface MailHeader {
   name: string;
@@ -180,7 +180,7 @@ export function buildDeliveryEvent(mail: SesMailObject, recipients: string[], at
   };
 }
 
-type Diagnostic = { status: string; diagnosticCode?: string };
+type Diagnostic = BounceReply;
 
 /** Permanent bounces: the receiving server's answer, or SES's own text for the suppression lists (AWS knowledge center). */
 export const BOUNCE_DIAGNOSTIC: Record<PermanentBounceSubType, Diagnostic> = {
@@ -220,7 +220,10 @@ function diagnosticOf(bounceType: BounceType, subType: BounceSubType): Diagnosti
   return SOFT_BOUNCE_DIAGNOSTIC[`${bounceType}/${subType}` as TransientOrUndetermined] ?? SOFT_BOUNCE_DIAGNOSTIC['Transient/General'];
 }
 
-/** A Bounce record; `bounceType` defaults to the sub-type's (bounceTypeOf), so `(…, 'OnAccountSuppressionList', …)` is Permanent. */
+/**
+ * A Bounce record; `bounceType` defaults to the sub-type's (bounceTypeOf), so `(…, 'OnAccountSuppressionList', …)` is Permanent.
+ * Each recipient gets its own reply from `replies`, else the sub-type's.
+ */
 export function buildBounceEvent(
   mail: SesMailObject,
   recipients: string[],
@@ -228,8 +231,9 @@ export function buildBounceEvent(
   at: Date,
   feedbackId: string,
   bounceType: BounceType = bounceTypeOf(subType),
+  replies: Readonly<Record<string, BounceReply>> = {},
 ): BounceEvent {
-  const { status, diagnosticCode } = diagnosticOf(bounceType, subType);
+  const usual = diagnosticOf(bounceType, subType);
   // SES did not try to deliver to an address on a suppression list: no remote MTA.
   const attempted = subType !== 'OnAccountSuppressionList' && subType !== 'OnTenantSuppressionList' && subType !== 'Suppressed';
   return {
@@ -239,7 +243,10 @@ export function buildBounceEvent(
       feedbackId,
       bounceType,
       bounceSubType: subType,
-      bouncedRecipients: recipients.map((emailAddress) => ({ emailAddress, action: 'failed', status, ...(diagnosticCode ? { diagnosticCode } : {}) })),
+      bouncedRecipients: recipients.map((emailAddress) => {
+        const { status, diagnosticCode } = replies[emailAddress] ?? usual;
+        return { emailAddress, action: 'failed', status, ...(diagnosticCode ? { diagnosticCode } : {}) };
+      }),
       timestamp: at.toISOString(),
       ...(attempted ? { remoteMtaIp: '127.0.0.1' } : {}),
       reportingMTA: `dsn; ${LOCAL_MTA}`,

@@ -65,7 +65,14 @@ export function planOutbox(
         entries.push({ ...base, recipients: ev.recipients, delayType: ev.delayType });
         break;
       case 'Bounce':
-        entries.push({ ...base, recipients: ev.recipients, bounceType: ev.bounceType, bounceSubType: ev.subType, feedbackId: sesId(date.getTime()) });
+        entries.push({
+          ...base,
+          recipients: ev.recipients,
+          bounceType: ev.bounceType,
+          bounceSubType: ev.subType,
+          ...(ev.replies ? { replies: ev.replies } : {}),
+          feedbackId: sesId(date.getTime()),
+        });
         break;
       case 'Complaint':
         entries.push({
@@ -90,7 +97,7 @@ export function eventRecord(mail: SesMailObject, entry: OutboxEntry): SesEvent {
     case 'Delivery':
       return buildDeliveryEvent(mail, recipients, at);
     case 'Bounce':
-      return buildBounceEvent(mail, recipients, entry.bounceSubType ?? 'General', at, entry.feedbackId ?? '', entry.bounceType);
+      return buildBounceEvent(mail, recipients, entry.bounceSubType ?? 'General', at, entry.feedbackId ?? '', entry.bounceType, entry.replies);
     case 'Complaint':
       return buildComplaintEvent(mail, recipients, at, entry.feedbackId ?? '', entry.complaintSubType ?? null);
     case 'DeliveryDelay':

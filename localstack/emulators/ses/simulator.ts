@@ -13,6 +13,12 @@
  * (https://docs.aws.amazon.com/ses/latest/dg/event-publishing-retrieving-sns-contents.html): see
  * LOCAL_TRIGGERS. On AWS those addresses simply fail; they are the emulator's, not SES's.
  *
+ * Some triggers stand for a receiving server's refusal that SES reports as a General bounce: each names
+ * the status and reply (`diagnosticCode`) real receivers give (REPLIES_OF), so the bounce taxonomy
+ * (docs/deliverability.md, "Bounce categories") can be reached through the emulator. And an address at a
+ * domain under `.invalid` (RFC 2606: reserved never to resolve) bounces as SES bounces a domain that does
+ * not exist; SES bounces every such domain, the emulator knows only this one kind.
+ *
  * The label `+early` on any recipient (either domain, ignored by SES) is the emulator's request for
  * out-of-order events: that recipient's outcome is published right after Send, before the others',
  * as SES publishes a suppression-list bounce before the Delivery of the other recipients.
@@ -67,7 +73,12 @@ export type RecipientOutcome =
   /** DeliveryDelay, then Delivery. */
   | 'delay'
   /** Reject ("Bad content"): the whole message is delivered to nobody. */
-  | 'reject';
+  | 'reject'
+  /** Refusals SES reports as General bounces, with the receiver's reply (REPLIES_OF). */
+  | 'mailbox-inactive'
+  | 'blocked-reputation'
+  | 'rate-limited'
+  | 'domain-invalid';
 
 /** The Bounce each bouncing outcome publishes. */
 export const BOUNCE_OF: Partial<Record<RecipientOutcome, { bounceType: BounceType; subType: BounceSubType }>> = {
@@ -81,6 +92,33 @@ export const BOUNCE_OF: Partial<Record<RecipientOutcome, { bounceType: BounceTyp
   'content-rejected': { bounceType: 'Transient', subType: 'ContentRejected' },
   'attachment-rejected': { bounceType: 'Transient', subType: 'AttachmentRejected' },
   undetermined: { bounceType: 'Undetermined', subType: 'Undetermined' },
+  'mailbox-inactive': { bounceType: 'Permanent', subType: 'General' },
+  'blocked-reputation': { bounceType: 'Permanent', subType: 'General' },
+  'rate-limited': { bounceType: 'Transient', subType: 'General' },
+  // Reported by SES as Transient (sometimes Permanent) General, 5.4.4 "Invalid domain" (knadh/listmonk#1463).
+  'domain-invalid': { bounceType: 'Transient', subType: 'General' },
+};
+
+/** A bounced recipient's enhanced status code and the receiving server's reply, as SES reports them. */
+export interface BounceReply {
+  status: string;
+  diagnosticCode?: string;
+}
+
+/**
+ * The replies of the outcomes that share a bounce type and sub-type with others (SES's General), as
+ * real receivers answer (the texts of Gmail's and Spamhaus's published refusals; the address is the
+ * emulator's `ses:source-ip`). The other outcomes take their sub-type's reply (events.ts).
+ */
+export const REPLIES_OF: Partial<Record<RecipientOutcome, BounceReply>> = {
+  'mailbox-inactive': { status: '5.2.1', diagnosticCode: 'smtp; 550-5.2.1 The email account that you tried to reach is disabled.' },
+  'blocked-reputation': { status: '5.7.1', diagnosticCode: 'smtp; 554 5.7.1 Service unavailable; Client host [127.0.0.1] blocked using zen.spamhaus.org' },
+  'rate-limited': {
+    status: '4.7.28',
+    diagnosticCode:
+      'smtp; 421-4.7.28 Our system has detected an unusual rate of unsolicited mail originating from your IP address. To protect our users from spam, mail sent from your IP address has been temporarily rate limited.',
+  },
+  'domain-invalid': { status: '5.4.4', diagnosticCode: 'smtp; 550 5.4.4 Invalid domain' },
 };
 
 /** The emulator's triggers at LOCAL_EVENTS_DOMAIN, by local part (before any `+label`). */
@@ -96,6 +134,9 @@ export const LOCAL_TRIGGERS: Record<string, RecipientOutcome> = {
   complaintsuppressed: 'complaint-suppressed',
   delay: 'delay',
   reject: 'reject',
+  inactive: 'mailbox-inactive',
+  blocked: 'blocked-reputation',
+  ratelimited: 'rate-limited',
 };
 
 const SES_SIMULATOR: Record<string, RecipientOutcome> = {
@@ -129,7 +170,13 @@ export function outcomeFor(address: string): RecipientOutcome {
   // success@, ooto@ (an auto-reply is still a delivery) and anything else are delivered.
   if (p.domain === SIMULATOR_DOMAIN) return SES_SIMULATOR[p.mailbox] ?? 'delivery';
   if (p.domain === LOCAL_EVENTS_DOMAIN) return LOCAL_TRIGGERS[p.mailbox] ?? 'delivery';
+  if (isInvalidDomain(p.domain)) return 'domain-invalid';
   return 'delivery';
+}
+
+/** A domain reserved never to resolve (RFC 2606 `.invalid`), which SES cannot deliver to. */
+function isInvalidDomain(domain: string): boolean {
+  return domain === 'invalid' || domain.endsWith('.invalid');
 }
 
 /** A delayed recipient's delayType: its label when it names one (`delay+mailboxfull@…`, any case), else TransientCommunicationFailure. */
@@ -160,7 +207,14 @@ export type PlannedEvent = (
   | { type: 'Send' }
   | { type: 'Delivery'; recipients: string[] }
   | { type: 'DeliveryDelay'; delayType: DelayType; recipients: string[] }
-  | { type: 'Bounce'; bounceType: BounceType; subType: BounceSubType; recipients: string[] }
+  | {
+      type: 'Bounce';
+      bounceType: BounceType;
+      subType: BounceSubType;
+      recipients: string[];
+      /** The recipients whose reply is their outcome's own (REPLIES_OF), not their sub-type's. */
+      replies?: Record<string, BounceReply>;
+    }
   | { type: 'Complaint'; complaintSubType: 'OnAccountSuppressionList' | null; recipients: string[] }
   | { type: 'Reject' }
 ) & {
@@ -208,7 +262,13 @@ export function plannedEvents(recipients: readonly string[], options: PlanOption
     const bounce = BOUNCE_OF[o];
     if (bounce) {
       const { bounceType, subType } = bounce;
-      group(bounces, `bounce:${bounceType}:${subType}:${early}`, () => ({ type: 'Bounce', bounceType, subType, recipients: [], ...flag }), r);
+      const key = `bounce:${bounceType}:${subType}:${early}`;
+      group(bounces, key, () => ({ type: 'Bounce', bounceType, subType, recipients: [], ...flag }), r);
+      const reply = REPLIES_OF[o];
+      if (reply) {
+        const event = grouped.get(key) as Extract<PlannedEvent, { type: 'Bounce' }>;
+        event.replies = { ...event.replies, [r]: reply };
+      }
       continue;
     }
     switch (o) {

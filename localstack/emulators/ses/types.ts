@@ -1,6 +1,6 @@
 /** Shared data shapes of the local SES emulator (no behaviour here). */
 import type { SesMailObject } from './events';
-import type { BounceSubType, BounceType, DelayType } from './simulator';
+import type { BounceReply, BounceSubType, BounceType, DelayType } from './simulator';
 import type { Json } from './validate';
 
 /** Event types this emulator publishes (the `eventType` values SES uses). */
@@ -278,6 +278,8 @@ export interface OutboxEntry {
   bounceSubType?: BounceSubType;
   /** Absent in outboxes stored before Transient bounces existed: the sub-type's usual type. */
   bounceType?: BounceType;
+  /** Bounce: the recipients whose reply is their own, not their sub-type's (simulator.ts REPLIES_OF). */
+  replies?: Record<string, BounceReply>;
   complaintSubType?: 'OnAccountSuppressionList';
   delayType?: DelayType;
   /** Bounce, Complaint. */

@@ -154,11 +154,11 @@ export function select(label: string, name: string, choices: readonly { value: s
   )}</select></div>`;
 }
 
-/** A fieldset of checkboxes named `name` (one value each). */
-export function checkboxes(legend: string, name: string, values: readonly string[], checked: (value: string) => boolean): Html {
+/** A fieldset of checkboxes named `name` (one value each), each labelled by `label` (the value itself by default). */
+export function checkboxes(legend: string, name: string, values: readonly string[], checked: (value: string) => boolean, label: (value: string) => string = (value) => value): Html {
   return html`<fieldset><legend>${legend}</legend><div class="checks">${values.map((value) => {
     const id = `f-${name}-${++inputIds % 100000}`;
-    return html`<span><input type="checkbox" id="${id}" name="${name}" value="${value}"${checked(value) ? raw(' checked') : ''}> <label for="${id}">${value}</label></span>`;
+    return html`<span><input type="checkbox" id="${id}" name="${name}" value="${value}"${checked(value) ? raw(' checked') : ''}> <label for="${id}">${label(value)}</label></span>`;
   })}</div></fieldset>`;
 }
 

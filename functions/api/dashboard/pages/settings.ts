@@ -1,18 +1,20 @@
 /**
  * The account's settings page (docs/dashboard.md, "Settings"): the dashboard's face of GET and PATCH
- * /account (docs/retention.md, docs/redaction.md). Every role sees each retention window with its plan's
- * default and maximum, and whether sent content is kept; owners and admins also get the form that changes
- * them (a select of the plan's allowed values per window, content storage on/off). The form calls the same
+ * /account (docs/retention.md, docs/redaction.md, docs/deliverability.md "Bounce categories"). Every role
+ * sees each retention window with its plan's default and maximum, whether sent content is kept, and which
+ * bounce categories suppress the address; owners and admins also get the form that changes them (a select
+ * of the plan's allowed values per window, content storage on/off, a checkbox per bounce category). The form calls the same
  * use case as PATCH /account; a developer is refused it (403, the role table's `account_settings`), a
  * viewer already by the session middleware. Bad input (a value outside the plan's bounds, a value that is
- * not a number) is this page again, 400, with the problem and nothing changed.
+ * not a number, an unknown bounce category) is this page again, 400, with the problem and nothing changed.
  */
 import { PLAN_RETENTION, RETENTION_KINDS, type RetentionKind } from '../../../../shared/domain/accounts/retention';
+import { BOUNCE_CATEGORIES, BOUNCE_CATEGORY_LABELS, DEFAULT_SUPPRESS_BOUNCE_CATEGORIES, isBounceCategory, type BounceCategory } from '../../../../shared/domain/bounces/bounce-category';
 import { assertCan, can } from '../../../../shared/domain/dashboard/roles';
 import { AppError, ValidationError } from '../../../../shared/domain/errors';
 import { getAccountSettings, updateAccountSettings, type AccountSettings, type AccountSettingsChange } from '../../../../shared/usecases/account/settings';
 import type { DashboardServices } from '../services';
-import { postForm, problemFlash, redirectTo, render, select, type PageContext } from './forms';
+import { checkboxes, postForm, problemFlash, redirectTo, render, select, type PageContext } from './forms';
 import type { PageRoutes } from './page-routes';
 import { html, table, type Flash, type PageOptions } from './layout';
 
@@ -27,6 +29,15 @@ export const RETENTION_LABELS: Record<RetentionKind, string> = {
 };
 
 const days = (count: number) => `${count} ${count === 1 ? 'day' : 'days'}`;
+
+/** The form's bounce categories: one checkbox each, and a hidden field saying the fieldset was on the form (none checked then means none suppresses). */
+const SUPPRESS_FIELD = 'suppress_bounce_categories';
+const SUPPRESS_SHOWN_FIELD = 'suppress_bounce_categories_shown';
+
+/** A category as the page names it, the defaults marked. */
+const categoryLabel = (category: BounceCategory) => `${BOUNCE_CATEGORY_LABELS[category]}${DEFAULT_SUPPRESS_BOUNCE_CATEGORIES.includes(category) ? ' (default)' : ''}`;
+const categoryList = (categories: readonly BounceCategory[]) => (categories.length ? categories.map((category) => BOUNCE_CATEGORY_LABELS[category]).join(', ') : 'none');
+const sameCategories = (a: readonly BounceCategory[], b: readonly BounceCategory[]) => a.length === b.length && a.every((category) => b.includes(category));
 
 /**
  * The change the form asks for, against the current settings: only the windows and the content storage
@@ -49,6 +60,17 @@ export function settingsChangeFromForm(form: URLSearchParams, current: AccountSe
     if (content !== 'on' && content !== 'off') throw new ValidationError('store_content must be on or off.', { details: { fields: [{ field: 'store_content', message: 'must be on or off' }] } });
     if ((content === 'on') !== current.store_content) change.store_content = content === 'on';
   }
+  if (form.get(SUPPRESS_SHOWN_FIELD) !== null) {
+    const chosen = form.getAll(SUPPRESS_FIELD).map((value) => value.trim());
+    const unknown = chosen.find((value) => !isBounceCategory(value));
+    if (unknown !== undefined) {
+      throw new ValidationError(`${SUPPRESS_FIELD} has an unknown category '${unknown}': use ${BOUNCE_CATEGORIES.join(', ')}.`, {
+        details: { fields: [{ field: SUPPRESS_FIELD, message: 'unknown bounce category' }] },
+      });
+    }
+    const categories = BOUNCE_CATEGORIES.filter((category) => chosen.includes(category));
+    if (!sameCategories(categories, current.suppress_bounce_categories)) change.suppress_bounce_categories = categories;
+  }
   return change;
 }
 
@@ -56,6 +78,7 @@ export function settingsChangeFromForm(form: URLSearchParams, current: AccountSe
 function changeText(change: AccountSettingsChange, settings: AccountSettings): string {
   const parts = RETENTION_KINDS.filter((kind) => change.retention?.[kind] !== undefined).map((kind) => `${RETENTION_LABELS[kind]}: kept ${days(settings.retention[kind])}`);
   if (change.store_content !== undefined) parts.push(settings.store_content ? 'sent content is kept' : 'sent content is no longer kept');
+  if (change.suppress_bounce_categories !== undefined) parts.push(`Bounces that suppress the address: ${categoryList(settings.suppress_bounce_categories)}`);
   return parts.length ? `Settings saved. ${parts.join('; ')}.` : 'Nothing changed.';
 }
 
@@ -83,12 +106,19 @@ export function addSettingsPages(routes: PageRoutes<DashboardServices>): void {
               { value: 'off', label: 'off: dropped once SES accepted the email' },
             ],
             settings.store_content ? 'on' : 'off',
-          )}</div><p><button type="submit">Save settings</button></p>`,
+          )}</div>${checkboxes(
+            'Bounces that suppress the address',
+            SUPPRESS_FIELD,
+            BOUNCE_CATEGORIES,
+            (category) => settings.suppress_bounce_categories.includes(category as BounceCategory),
+            (category) => categoryLabel(category as BounceCategory),
+          )}<input type="hidden" name="${SUPPRESS_SHOWN_FIELD}" value="1"><p><button type="submit">Save settings</button></p>`,
         )}<p class="hint">A retention change applies to data written after it; older data keeps the window it was written with.</p></section>`
       : html`<p class="muted">Your role (${user.role}) cannot change the account's settings: owners and admins can.</p>`;
     const body = html`<p>Plan <strong>${settings.plan}</strong>: each window is one of ${bounds.allowed_days.map(days).join(', ')}; the plan's default is ${days(bounds.default_days)}, its maximum ${days(bounds.max_days)}.</p>
 <h2>Retention</h2>${table('How long each kind of data is kept', ['Data', 'Kept', 'Plan default', 'Plan maximum'], rows)}
 <h2>Content storage</h2><p id="store-content">Sent content (bodies, attachments, subject): <strong>${settings.store_content ? 'kept' : 'not kept'}</strong>${settings.store_content ? ' for the sent emails\' retention window.' : ': dropped once SES accepted each email.'}</p>
+<h2>Bounce suppression</h2><p id="suppress-bounce-categories">A bounce of these categories puts the address on the suppression list: <strong>${categoryList(settings.suppress_bounce_categories)}</strong>. Complaints always do. The default is ${categoryList(DEFAULT_SUPPRESS_BOUNCE_CATEGORIES)}.</p>
 ${form}`;
     return render(c, { title: 'Settings', body, ...(options.flash ? { flash: options.flash } : {}), ...(options.status ? { status: options.status } : {}) });
   }

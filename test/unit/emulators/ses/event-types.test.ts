@@ -70,6 +70,22 @@ describe('bounce types and sub-types', () => {
     expect(bounceOf(events[1]!)).toMatchObject({ bounceType, bounceSubType: subType, bouncedRecipients: [{ emailAddress: local(part), status: expect.any(String) }] });
   });
 
+  it.each([
+    [local('inactive'), 'Permanent', '5.2.1', '550-5.2.1 The email account that you tried to reach is disabled.'],
+    [local('blocked'), 'Permanent', '5.7.1', 'Client host [127.0.0.1] blocked using zen.spamhaus.org'],
+    [local('ratelimited'), 'Transient', '4.7.28', '421-4.7.28 Our system has detected an unusual rate of unsolicited mail'],
+    ['ann@nowhere.invalid', 'Transient', '5.4.4', 'smtp; 550 5.4.4 Invalid domain'],
+  ])('%s gives a %s/General bounce with the receiver reply %s', async (to, bounceType, status, reply) => {
+    const events = await h.eventsFor(await send([to, 'bounce@simulator.amazonses.com']), 3);
+    const bounces = events.filter((e) => e.eventType === 'Bounce').map(bounceOf);
+    const mine = bounces.find((b) => b.bouncedRecipients.some((r) => r.emailAddress === to))!;
+    expect(mine).toMatchObject({ bounceType, bounceSubType: 'General' });
+    expect(mine.bouncedRecipients.find((r) => r.emailAddress === to)).toEqual({ emailAddress: to, action: 'failed', status, diagnosticCode: expect.stringContaining(reply) });
+    // A recipient sharing the bounce keeps its own reply.
+    const hard = bounces.flatMap((b) => b.bouncedRecipients).find((r) => r.emailAddress === 'bounce@simulator.amazonses.com');
+    expect(hard).toMatchObject({ status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' });
+  });
+
   it('an Undetermined bounce carries no diagnostic code; a suppression-list one no remote MTA', async () => {
     const undetermined = bounceOf((await h.eventsFor(await send([local('undetermined')]), 2))[1]!);
     expect(undetermined.bouncedRecipients[0]!.diagnosticCode).toBeUndefined();

@@ -29,6 +29,13 @@ describe('outcomeFor', () => {
     [local('delay+mailboxfull'), 'delay'],
     [local('reject'), 'reject'],
     [local('anyone'), 'delivery'],
+    [local('inactive'), 'mailbox-inactive'],
+    [local('Blocked+x'), 'blocked-reputation'],
+    [local('ratelimited'), 'rate-limited'],
+    // A domain reserved never to resolve (RFC 2606), at any depth.
+    ['ann@nowhere.invalid', 'domain-invalid'],
+    ['ann@mail.Nowhere.INVALID', 'domain-invalid'],
+    ['ann@invalid.example.com', 'delivery'],
     // Not the simulator's: the triggers exist only at the local domain.
     ['transient@simulator.amazonses.com', 'delivery'],
   ])('%s -> %s', (address, outcome) => {
@@ -62,6 +69,25 @@ describe('plannedEvents', () => {
       { type: 'Bounce', bounceType: 'Transient', subType: 'MailboxFull', recipients: [local('mailboxfull')] },
       { type: 'Complaint', complaintSubType: null, recipients: ['complaint@simulator.amazonses.com'] },
     ]);
+  });
+
+  it("recipients sharing a General bounce keep each its own reply; the others take their sub-type's", () => {
+    const [, bounce] = plannedEvents(['bounce@simulator.amazonses.com', local('inactive'), local('blocked')]);
+    expect(bounce).toEqual({
+      type: 'Bounce',
+      bounceType: 'Permanent',
+      subType: 'General',
+      recipients: ['bounce@simulator.amazonses.com', local('inactive'), local('blocked')],
+      replies: {
+        [local('inactive')]: { status: '5.2.1', diagnosticCode: expect.stringContaining('550-5.2.1 The email account that you tried to reach is disabled') },
+        [local('blocked')]: { status: '5.7.1', diagnosticCode: expect.stringContaining('blocked using zen.spamhaus.org') },
+      },
+    });
+    expect(plannedEvents([local('ratelimited'), 'ann@nowhere.invalid'])[1]).toMatchObject({
+      bounceType: 'Transient',
+      subType: 'General',
+      replies: { [local('ratelimited')]: { status: '4.7.28' }, 'ann@nowhere.invalid': { status: '5.4.4', diagnosticCode: 'smtp; 550 5.4.4 Invalid domain' } },
+    });
   });
 
   it('always starts with Send', () => {
