@@ -12,12 +12,13 @@ import { registerKeys } from './commands/keys';
 import { registerProfile } from './commands/profile';
 import { registerSend } from './commands/send';
 import { registerSuppressions } from './commands/suppressions';
+import { registerValidate } from './commands/validate';
 import { reportError, UsageError } from './errors';
 import type { CliIo } from './io';
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command('mailservice')
-    .description('The mailservice CLI: send email and manage domains, keys, suppressions and imports through the HTTP API (docs/cli.md).')
+    .description('The mailservice CLI: send email, validate addresses and manage domains, keys, suppressions and imports through the HTTP API (docs/cli.md).')
     .version('0.1.0')
     .option('--json', 'print the API answers as JSON (for scripts)')
     .option('--profile <name>', 'use a saved profile (mailservice profile list)')
@@ -31,6 +32,7 @@ export function buildProgram(io: CliIo): Command {
   registerDomains(program, io);
   registerKeys(program, io);
   registerSuppressions(program, io);
+  registerValidate(program, io);
   registerImports(program, io);
   registerProfile(program, io);
   return program;

@@ -12,6 +12,7 @@ import { registerEmailTools } from './tools/emails';
 import { registerEventTools } from './tools/events';
 import { registerSuppressionTools } from './tools/suppressions';
 import { registerTemplateTools } from './tools/templates';
+import { registerValidationTools } from './tools/validations';
 import { registerWebhookTools } from './tools/webhooks';
 
 export const SERVER_INFO = { name: 'mailservice', version: '0.1.0' } as const;
@@ -19,6 +20,7 @@ export const SERVER_INFO = { name: 'mailservice', version: '0.1.0' } as const;
 const INSTRUCTIONS = [
   'Send and track transactional email through mailservice.',
   'Send with send_email (or send_batch), then follow delivery with get_email (status: queued, sent, delivered, bounced, failed...).',
+  'Before mailing an address you have not mailed before, check it with validate_email (act on its verdict: invalid, do not send; risky, ask first).',
   'To send from your own domain: add_domain, publish the DNS records it returns, then verify_domain; until then the sandbox sender <anything>@sandbox.mailservice.dev sends only to the account\'s own address.',
   'Errors come back as tool results with isError, the API\'s message, code and hint: fix the named field and retry; 403 insufficient_scope means this API key may not do that.',
   'The docs:// resources explain the rules (docs://api first).',
@@ -39,6 +41,7 @@ export function createMcpServer({ api, docs }: McpServerOptions): McpServer {
   registerWebhookTools(server, api);
   registerTemplateTools(server, api);
   registerEventTools(server, api);
+  registerValidationTools(server, api);
   registerDocsResources(server, docs);
   return server;
 }

@@ -3,7 +3,8 @@
  * pointing at the shared stack's API and an account's key, against the local cloud. Sends from flags and
  * from an .eml (delivered), a domain added and verified (its records published in the DNS emulator),
  * keys created, listed and revoked, a suppressions CSV imported then exported (round trip), `events tail
- * --once`, an import from the fake SendGrid with its progress, and errors (a bad key: exit 1 with the
+ * --once`, addresses validated (arguments and a file of more than one batch, the DNS emulator's zones), an
+ * import from the fake SendGrid with its progress, and errors (a bad key: exit 1 with the
  * API's message; a usage error: exit 2).
  */
 import { execFile } from 'node:child_process';
@@ -11,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sendgridFixture } from '../fixtures/providers/sendgrid';
-import { publishAll, uniqueDomain } from './harness/dns';
+import { publish, publishAll, uniqueDomain } from './harness/dns';
 import { fixtureData, providerKey, publishFixtureDns, seedProvider } from './harness/imports';
 import { api, newAccount, sesMessagesFor, stack, waitForStatus, type TestAccount } from './harness/stack';
 
@@ -191,6 +192,27 @@ describe('the mailservice CLI against the local cloud', () => {
     expect(roundTrip).toMatchObject({ lines: 7, added: 7, skipped: 0, refused: 0 });
     const check = await api('GET', `/suppressions?email=${addresses[6]}`, { key: other.key });
     expect(check.body.suppressions).toEqual([expect.objectContaining({ email: addresses[6], reason: 'manual' })]);
+  });
+
+  it('validates addresses from the arguments and from a file of more than one batch, with progress', async () => {
+    const withMx = uniqueDomain();
+    const missing = uniqueDomain();
+    await publish(withMx, 'MX', [`10 mx.${withMx}`]);
+    const run = await ok(['validate', `jane@${withMx}`, `info@${withMx}`, `jane@${missing}`]);
+    expect(run.stdout).toMatch(/^EMAIL\s+VERDICT\s+SCORE\s+REASONS\s+SUGGESTION$/m);
+    expect(run.stdout).toMatch(new RegExp(`^jane@${withMx.replace(/\./g, '\\.')}\\s+valid\\s+1\\s+-\\s+-$`, 'm'));
+    expect(run.stdout).toMatch(new RegExp(`^info@${withMx.replace(/\./g, '\\.')}\\s+risky\\s+0\\.8\\s+role_address\\s+-$`, 'm'));
+    expect(run.stdout).toMatch(new RegExp(`^jane@${missing.replace(/\./g, '\\.')}\\s+invalid\\s+0\\.05\\s+no_mail_host\\s+-$`, 'm'));
+    expect(run.stdout.trim().split('\n').at(-1)).toBe('3 addresses: 1 valid, 1 risky, 1 invalid');
+
+    const listed = Array.from({ length: 120 }, (_, i) => (i % 40 === 39 ? `person${i}@${missing}` : `person${i}@${withMx}`));
+    writeFileSync(join(dir, 'addresses.txt'), `# to check\n${listed.join('\n')}\n`);
+    const file = await ok(['--json', 'validate', '--file', join(dir, 'addresses.txt')]);
+    const { validations } = JSON.parse(file.stdout) as { validations: { email: string; verdict: string }[] };
+    expect(validations.map((v) => v.email)).toEqual(listed);
+    expect(validations.filter((v) => v.verdict === 'invalid').map((v) => v.email)).toEqual([`person39@${missing}`, `person79@${missing}`, `person119@${missing}`]);
+    expect(file.stderr).toContain('validate: 100/120 addresses (83%) invalid 2, risky 0');
+    expect(file.stderr).toContain('validate: 120/120 addresses (100%) invalid 3, risky 0');
   });
 
   it("events tail --once prints each recent email's status", async () => {

@@ -3,7 +3,7 @@
  * transports: stdio (`node bin/mailservice-mcp.js` with MAILSERVICE_API_KEY / MAILSERVICE_BASE_URL) and
  * streamable HTTP at POST /mcp with the bearer key. Tools are listed, an email sent through send_email is
  * delivered and read back with get_email, domains are listed, a suppression added, a template rendered,
- * and refusals (a key without the scope, a bad address) come back as isError results. /mcp needs a key.
+ * addresses validated (from the DNS emulator's zones, with a sending key), and refusals (a key without the scope, a bad address) come back as isError results. /mcp needs a key.
  */
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
@@ -12,7 +12,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { api, newAccount, stack, waitForStatus, type TestAccount } from './harness/stack';
-import { uniqueDomain } from './harness/dns';
+import { publish, uniqueDomain } from './harness/dns';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SANDBOX = 'mcp@sandbox.mailservice.dev';
@@ -64,7 +64,7 @@ describe.each<Transport>(['stdio', 'http'])('the MCP server over %s', (transport
 
   it('lists the tools and the docs resources', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['send_email', 'send_batch', 'get_email', 'list_emails', 'list_domains', 'get_domain', 'verify_domain', 'add_domain', 'add_suppressions', 'remove_suppression', 'create_webhook', 'render_template', 'send_event']));
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['send_email', 'send_batch', 'get_email', 'list_emails', 'list_domains', 'get_domain', 'verify_domain', 'add_domain', 'add_suppressions', 'remove_suppression', 'create_webhook', 'render_template', 'send_event', 'validate_email']));
     const { resources } = await client.listResources();
     expect(resources.map((resource) => resource.uri)).toEqual(expect.arrayContaining(['docs://api', 'docs://domains', 'docs://mcp']));
     const read = await client.readResource({ uri: 'docs://api' });
@@ -112,6 +112,26 @@ describe.each<Transport>(['stdio', 'http'])('the MCP server over %s', (transport
     const rendered = await call(client, 'render_template', { alias: 'welcome', variables: { name: 'Ada' } });
     expect(rendered.isError).toBeFalsy();
     expect(rendered.structuredContent).toMatchObject({ subject: 'Welcome, Ada', text: 'Hi Ada.', warnings: [] });
+  });
+
+  it('validates an address and a list with validate_email (a sending key may), from the DNS emulator', async () => {
+    const withMx = uniqueDomain();
+    await publish(withMx, 'MX', [`10 mx.${withMx}`]);
+    const one = await call(sendOnly, 'validate_email', { emails: `jane@${withMx}` });
+    expect(one.isError).toBeFalsy();
+    expect(one.structuredContent).toMatchObject({ object: 'validation', email: `jane@${withMx}`, verdict: 'valid', score: 1, checks: { domain: { result: 'mx', hosts: [`mx.${withMx}`] } } });
+    expect(summaryOf(one)).toBe(`jane@${withMx}: valid (score 1)`);
+
+    const missing = uniqueDomain();
+    const list = await call(sendOnly, 'validate_email', { emails: [`info@${withMx}`, `jane@${missing}`, 'not-an-address'] });
+    expect(list.isError).toBeFalsy();
+    const { validations } = list.structuredContent as { validations: { email: string; verdict: string; reasons: string[] }[] };
+    expect(validations.map((v) => [v.email, v.verdict, v.reasons])).toEqual([
+      [`info@${withMx}`, 'risky', ['role_address']],
+      [`jane@${missing}`, 'invalid', ['no_mail_host']],
+      ['not-an-address', 'invalid', ['invalid_syntax']],
+    ]);
+    expect(summaryOf(list)).toContain('3 addresses: 1 risky, 2 invalid.');
   });
 
   it('returns refusals as isError results: a key without the scope, a bad address', async () => {

@@ -32,6 +32,22 @@ const DOMAIN = {
   ],
 };
 
+const VALIDATION = {
+  object: 'validation',
+  email: 'jane@gmial.com',
+  verdict: 'risky',
+  score: 0.7,
+  reasons: ['possible_typo'],
+  suggestion: 'jane@gmail.com',
+  checks: {
+    syntax: { valid: true, problem: null, smtputf8: false },
+    domain: { result: 'mx', hosts: ['mx.gmial.com'] },
+    disposable: false,
+    role: false,
+    suppressed: { suppressed: false, reason: null },
+  },
+};
+
 async function withClient(respond: Responder, run: (session: Awaited<ReturnType<typeof connectedClient>>) => Promise<void>) {
   const session = await connectedClient(respond);
   try {
@@ -62,6 +78,7 @@ describe('MCP tools', () => {
           'send_batch',
           'send_email',
           'send_event',
+          'validate_email',
           'verify_domain',
         ].sort(),
       );
@@ -295,6 +312,48 @@ describe('MCP tools', () => {
       expect(requests[0]).toMatchObject({ method: 'POST', body: { name: 'user.created', user_id: '42', data: { plan: 'pro' } }, headers: { 'idempotency-key': 'signup-42' } });
       expect(requests[0]!.url.pathname).toBe('/events');
       expect(textsOf(result)[0]).toBe('Event ae_1 (user.created) accepted: 1 automations started, 0 runs resumed, 0 cancelled.');
+    });
+  });
+
+  it('validate_email checks one address with POST /validations (and the tenant) and answers its verdict', async () => {
+    await withClient(() => ({ body: VALIDATION }), async ({ call, requests }) => {
+      const result = await call('validate_email', { emails: 'jane@gmial.com', tenant: 'acme' });
+      expect(result.isError).toBeFalsy();
+      expect(requests).toHaveLength(1);
+      expect(requests[0]).toMatchObject({ method: 'POST', body: { email: 'jane@gmial.com', tenant: 'acme' } });
+      expect(requests[0]!.url.pathname).toBe('/validations');
+      expect(textsOf(result)[0]).toBe('jane@gmial.com: risky (score 0.7): possible_typo; did you mean jane@gmail.com?');
+      expect(result.structuredContent).toEqual(VALIDATION);
+    });
+  });
+
+  it('validate_email checks a list with POST /validations/batch and counts the verdicts', async () => {
+    const invalid = { ...VALIDATION, email: 'info@nowhere.example', verdict: 'invalid', score: 0.05, reasons: ['no_mail_host', 'role_address'], suggestion: null };
+    const valid = { ...VALIDATION, email: 'ann@example.com', verdict: 'valid', score: 1, reasons: [], suggestion: null };
+    await withClient(() => ({ body: { validations: [VALIDATION, invalid, valid] } }), async ({ call, requests }) => {
+      const result = await call('validate_email', { emails: ['jane@gmial.com', 'info@nowhere.example', 'ann@example.com'] });
+      expect(requests[0]).toMatchObject({ method: 'POST', body: { emails: ['jane@gmial.com', 'info@nowhere.example', 'ann@example.com'] } });
+      expect(requests[0]!.body).not.toHaveProperty('tenant');
+      expect(requests[0]!.url.pathname).toBe('/validations/batch');
+      expect(textsOf(result)[0]).toBe(
+        [
+          '3 addresses: 1 valid, 1 risky, 1 invalid.',
+          '- jane@gmial.com: risky (score 0.7): possible_typo; did you mean jane@gmail.com?',
+          '- info@nowhere.example: invalid (score 0.05): no_mail_host, role_address',
+          '- ann@example.com: valid (score 1)',
+        ].join('\n'),
+      );
+      expect(result.structuredContent).toEqual({ validations: [VALIDATION, invalid, valid] });
+    });
+  });
+
+  it('validate_email refuses more than 100 addresses without calling the API, and a 429 is an isError result', async () => {
+    await withClient(() => ({ status: 429, body: { error: { message: 'Hourly validation allowance used', code: 'rate_limited' } }, headers: { 'retry-after': '1200' } }), async ({ call, requests }) => {
+      const tooMany = await call('validate_email', { emails: Array.from({ length: 101 }, (_, i) => `a${i}@example.com`) });
+      expect(tooMany.isError).toBe(true);
+      expect(requests).toHaveLength(0);
+      const limited = await call('validate_email', { emails: 'ann@example.com' });
+      expect(limited.structuredContent).toMatchObject({ error: { status: 429, code: 'rate_limited', retry_after_seconds: 1200 } });
     });
   });
 });
