@@ -24,6 +24,7 @@ import type { CoreServices, DnsApplyServices, SecretServices, SesServices } from
 import { applyDomainDns } from '../../../shared/usecases/domains/dns-apply';
 import { deleteDnsProvider, listDnsProviders, storeDnsProvider } from '../../../shared/usecases/domains/dns-providers';
 import { createDomain, deleteDomain, getDomain, listDomains, updateDomain } from '../../../shared/usecases/domains/manage';
+import { getDomainHealth } from '../../../shared/usecases/domains/health';
 import { verifyDomain } from '../../../shared/usecases/domains/verify';
 
 /** The host named in /dns-providers/{provider}; any other name is an unknown resource (404). */
@@ -50,6 +51,10 @@ export function createDomainsApp(services: DomainsServices): Hono<ApiEnv> {
 
   route(domainOps.getDomain, async (c, { params }) => {
     return c.json({ domain: toPublicDomain(await getDomain(services, c.get('principal'), params.id)) });
+  });
+
+  route(domainOps.getDomainHealth, async (c, { params }) => {
+    return c.json(await getDomainHealth(services, c.get('principal'), params.id));
   });
 
   route(domainOps.updateDomain, async (c, { body, params }) => {

@@ -19,6 +19,11 @@ export function spfValue(include: string): string {
   return `v=spf1 include:${include} ~all`;
 }
 
+/** The DMARC record suggested to a new domain: monitoring, with aggregate reports to the domain itself. */
+export function dmarcValue(name: string): string {
+  return `v=DMARC1; p=none; rua=mailto:dmarc@${name}`;
+}
+
 export function expectedRecords(
   input: { name: string; ownershipToken: string; dkimSelector: string; dkimPublicKey: string; inboundSubdomain: string | null },
   settings: DnsSettings,
@@ -36,7 +41,7 @@ export function expectedRecords(
       status: 'pending',
       message: `If ${input.name} already has an SPF record, add include:${settings.spfInclude} to it; never publish two.`,
     },
-    { purpose: 'dmarc', type: 'TXT', name: `_dmarc.${input.name}`, value: `v=DMARC1; p=none; rua=mailto:dmarc@${input.name}`, required: false, status: 'pending' },
+    { purpose: 'dmarc', type: 'TXT', name: `_dmarc.${input.name}`, value: dmarcValue(input.name), required: false, status: 'pending' },
   ];
   if (input.inboundSubdomain) records.push(inboundMxRecord(input.inboundSubdomain, settings));
   return records;

@@ -4,7 +4,7 @@
  * script's badges (./script.ts), so a badge drawn by either looks the same.
  */
 export const GOOD_STATUSES: readonly string[] = ['delivered', 'verified', 'succeeded', 'active', 'completed', 'published', 'created', 'updated', 'unchanged', 'enabled', 'imported', 'opened', 'clicked'];
-export const BAD_STATUSES: readonly string[] = ['bounced', 'failed', 'complained', 'invalid', 'not_found', 'paused', 'cancelled', 'disabled', 'error', 'suppressed', 'temporary_failure'];
+export const BAD_STATUSES: readonly string[] = ['bounced', 'failed', 'complained', 'invalid', 'not_found', 'paused', 'cancelled', 'disabled', 'error', 'suppressed', 'temporary_failure', 'high'];
 
 type Tone = 'good' | 'bad' | 'wait';
 

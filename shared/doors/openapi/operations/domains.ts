@@ -6,7 +6,7 @@ import { section } from '../operation';
 import { domainActionRequestSchema, storeDnsProviderRequestSchema } from '../requests';
 import { dnsProviderEnvelopeSchema, dnsProviderListSchema } from '../schemas/account';
 import { listOf, okSchema } from '../schemas/common';
-import { domainActionResultSchema, domainEnvelopeSchema, domainSchema } from '../schemas/domains';
+import { domainActionResultSchema, domainEnvelopeSchema, domainHealthSchema, domainSchema } from '../schemas/domains';
 import { page } from './common';
 
 // ---------------------------------------------------------------------------------------------------
@@ -45,6 +45,17 @@ export const domainOps = section('domains', 'Domains', {
     scopes: [...domainRead],
     pathParams: { id: 'the domain id (dom_...)' },
     responses: { 200: { description: 'The domain and its records as last checked.', schema: domainEnvelopeSchema } },
+  },
+  getDomainHealth: {
+    method: 'get',
+    path: '/domains/{id}/health',
+    summary: "Check a domain's health",
+    description:
+      'Checks DNS now (every request: 6 or 7 queries, plus one per name the SPF record includes, each bounded in time) and answers the findings: SPF (one record, our include, no `+all`/`?all`, at most 10 DNS lookups), DKIM (our key published), DMARC (present, policy, reports, alignment), the MX of the receiving subdomain, MTA-STS, TLS-RPT and BIMI records, each with its impact, the record to publish and its source. A failed lookup is a `dns_error` finding, not an error. Nothing is stored.',
+    auth: 'apiKey',
+    scopes: [...domainRead],
+    pathParams: { id: 'the domain id (dom_...)' },
+    responses: { 200: { description: "The domain's findings and a summary.", schema: domainHealthSchema } },
   },
   updateDomain: {
     method: 'patch',

@@ -3,7 +3,9 @@ import * as z from 'zod';
 import { DOMAIN_STATUSES, TLS_MODES, type toPublicDomain } from '../../../domain/domains/domain';
 import { DNS_HOSTS } from '../../../domain/domains/dns-apply';
 import { STREAM_POLICIES, TENANT_STATUSES, type publicTenant } from '../../../domain/tenants/tenant';
+import { FINDING_TYPE_NAMES, HEALTH_CHECKS } from '../../../domain/domains/health/finding';
 import type { ApplyReport } from '../../../usecases/domains/dns-apply';
+import type { DomainHealth } from '../../../usecases/domains/health';
 import type { getTenantStats } from '../../../usecases/tenants/get-tenant-stats';
 import { describing, idOf, nullableTimestamp, timestamp } from './common';
 
@@ -95,6 +97,57 @@ export const domainActionResultSchema = z.strictObject({
   domain: domainSchema.describe('the domain after the check'),
   apply: applyReportSchema.optional().describe('what apply wrote at the DNS host (only for {action: "apply"})'),
 });
+
+const checkOutcome = z.enum(['ok', 'issues', 'error', 'skipped']);
+
+/** GET /domains/{id}/health (docs/deliverability.md, "Domain health"). */
+export const domainHealthSchema = describing<DomainHealth>()(
+  z.strictObject({
+    object: z.literal('domain_health').describe('always `domain_health`'),
+    domain_id: idOf('dom').describe("the domain's id (dom_...)"),
+    domain: z.string().describe('the domain name'),
+    checked_at: timestamp.describe('when DNS was asked (ISO 8601): every GET checks live'),
+    findings: z
+      .array(
+        z.strictObject({
+          type: z.enum(FINDING_TYPE_NAMES).describe('what was found (docs/deliverability.md has the table: each type, its impact and its source)'),
+          check: z.enum(HEALTH_CHECKS).describe('the check family: spf, dkim, dmarc, inbound_mx, mta_sts, tls_rpt or bimi'),
+          impact: z.enum(['high', 'low']).describe('high: mail fails authentication or is not received; low: a recommendation'),
+          status: z.enum(['open', 'fixed']).describe('open: found at this check (fixed comes with stored checks, not built yet: a fixed record\'s finding is absent)'),
+          message: z.string().describe('what is wrong and what to do'),
+          record: z
+            .strictObject({
+              type: z.enum(['TXT', 'MX']).describe('the DNS record type'),
+              name: z.string().describe('fully qualified host name'),
+              value: z.string().describe('the value to publish (MX: "<preference> <host>")'),
+            })
+            .optional()
+            .describe('the record to publish, when one fixes it'),
+          docs_url: z.string().describe('the public document (RFC section, draft, mailbox provider guideline) that says why'),
+        }),
+      )
+      .describe('the findings, high impact first; none when every check passed'),
+    summary: z
+      .strictObject({
+        open: z.number().int().describe('open findings'),
+        high: z.number().int().describe('open findings of high impact'),
+        low: z.number().int().describe('open findings of low impact'),
+        spf_lookups: z.number().int().nullable().describe("DNS-querying terms of the SPF record, nested includes counted (RFC 7208's limit is 10); null without exactly one SPF record"),
+        checks: z
+          .strictObject({
+            spf: checkOutcome.describe('the SPF record at the domain and its includes'),
+            dkim: checkOutcome.describe("the domain's DKIM key at <selector>._domainkey.<domain>"),
+            dmarc: checkOutcome.describe('the DMARC record at _dmarc.<domain>'),
+            inbound_mx: checkOutcome.describe('the MX of the receiving subdomain (skipped when the domain does not receive)'),
+            mta_sts: checkOutcome.describe('the MTA-STS record at _mta-sts.<domain>'),
+            tls_rpt: checkOutcome.describe('the TLS-RPT record at _smtp._tls.<domain>'),
+            bimi: checkOutcome.describe('the BIMI record at default._bimi.<domain>'),
+          } satisfies Record<(typeof HEALTH_CHECKS)[number], z.ZodType>)
+          .describe('each check: ok, issues (findings to act on), error (a lookup failed: check again) or skipped (inbound_mx of a domain that does not receive)'),
+      })
+      .describe('counts and the outcome of each check'),
+  }),
+);
 
 export const tenantSchema = describing<ReturnType<typeof publicTenant>>()(
   z.strictObject({

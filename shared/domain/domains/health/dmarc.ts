@@ -1,0 +1,64 @@
+/**
+ * DMARC health (RFC 7489): one `v=DMARC1` record at `_dmarc.<domain>` with a policy; `p=none` only
+ * monitors (recommend quarantine or reject once reports show only your own sources pass); `rua` asks
+ * receivers for aggregate reports; `aspf=s` (strict SPF alignment) never aligns for the service's mail,
+ * whose return path is `rp.<domain>` (DKIM, `d=<domain>`, still aligns). Pure.
+ */
+import type { Lookup } from '../evaluate';
+import { dmarcValue } from '../records';
+import { dnsError, finding, parseTagList, recordsStartingWith, type HealthFinding } from './finding';
+
+const POLICIES = new Set(['none', 'quarantine', 'reject']);
+
+/** The tags written back as a record (v first, then the order found), with `changes` applied. */
+function rewrite(tags: Map<string, string>, changes: Record<string, string>): string {
+  const next = new Map(tags);
+  for (const [tag, value] of Object.entries(changes)) next.set(tag, value);
+  return [...next].map(([tag, value]) => `${tag}=${value}`).join('; ');
+}
+
+export function evaluateDmarcHealth(input: { domain: string; lookup: Lookup }): HealthFinding[] {
+  const name = `_dmarc.${input.domain}`;
+  const { lookup } = input;
+  if (lookup.kind === 'error') return [dnsError('dmarc', name, lookup)];
+  const records = recordsStartingWith(lookup, /^v\s*=\s*DMARC1\s*(;|$)/i);
+  if (records.length === 0) {
+    return [
+      finding('dmarc_missing', `${input.domain} publishes no DMARC record: Gmail and Yahoo require one of bulk senders, and without it nothing tells receivers what to do with mail that fails authentication. Publish it (p=none first, to read the reports).`, {
+        type: 'TXT',
+        name,
+        value: dmarcValue(input.domain),
+      }),
+    ];
+  }
+  if (records.length > 1) return [finding('dmarc_multiple', `${name} has ${records.length} DMARC records; receivers then apply none of them (RFC 7489 section 6.6.3). Keep exactly one.`)];
+  const tags = parseTagList(records[0]!);
+  const policy = tags?.get('p')?.toLowerCase();
+  if (!tags || !policy || !POLICIES.has(policy)) {
+    return [finding('dmarc_invalid', `The DMARC record at ${name} ${tags ? 'has no valid p= (none, quarantine or reject)' : 'is not a tag=value list'}: receivers ignore it. Publish a valid one.`, { type: 'TXT', name, value: dmarcValue(input.domain) })];
+  }
+  const findings: HealthFinding[] = [];
+  const rua = tags.get('rua');
+  if (policy === 'none') {
+    findings.push(
+      finding('dmarc_policy_none', `The DMARC policy of ${input.domain} is p=none: mail that fails authentication (a spoofer's) is still delivered. Once the aggregate reports show only your own sources passing, move to quarantine, then reject.`, {
+        type: 'TXT',
+        name,
+        value: rewrite(tags, { p: 'quarantine' }),
+      }),
+    );
+  }
+  if (!rua) {
+    findings.push(finding('dmarc_no_reporting', `The DMARC record at ${name} has no rua=: no receiver sends you aggregate reports, so you cannot see who sends as ${input.domain} nor whether it passes.`, { type: 'TXT', name, value: rewrite(tags, { rua: `mailto:dmarc@${input.domain}` }) }));
+  }
+  if (tags.get('aspf')?.toLowerCase() === 's') {
+    findings.push(
+      finding('dmarc_spf_alignment_strict', `The DMARC record at ${name} asks for strict SPF alignment (aspf=s): the service's mail has the return path rp.${input.domain}, so its SPF pass never aligns and DMARC rests on DKIM alone. Relaxed alignment (aspf=r, the default) lets both count.`, {
+        type: 'TXT',
+        name,
+        value: rewrite(tags, { aspf: 'r' }),
+      }),
+    );
+  }
+  return findings;
+}

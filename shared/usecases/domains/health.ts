@@ -1,0 +1,105 @@
+/**
+ * GET /domains/{id}/health: the domain's SPF, DKIM, DMARC, inbound MX, MTA-STS, TLS-RPT and BIMI records
+ * checked live in DNS (through the DnsResolver port, DNS_RESOLVERS) and read by the pure checks of
+ * shared/domain/domains/health/. Nothing is stored. Cost: 6 TXT queries (7 with the MX of a receiving
+ * domain) at once, then one TXT query per name the SPF record includes, level by level, at most
+ * MAX_SPF_NAMES. Each query gets LOOKUP_TIMEOUT_MS and the SPF walk TOTAL_BUDGET_MS: a lookup that fails or
+ * runs out of time is a `dns_error` finding of its check, never a failed request.
+ */
+import type { Domain } from '../../domain/domains/domain';
+import type { Lookup } from '../../domain/domains/evaluate';
+import { evaluateHealth, healthQueries, type HealthSummary } from '../../domain/domains/health';
+import type { HealthFinding } from '../../domain/domains/health/finding';
+import { isSpfRecord, spfTargets } from '../../domain/domains/health/spf';
+import type { DnsSettings } from '../../domain/domains/records';
+import type { Clock, DnsResolver } from '../../ports';
+import type { DomainRepository } from '../../adapters/store/domains';
+import type { Principal } from '../access/principal';
+import { owned } from './deps';
+
+/** The domain and the names its SPF record includes, transitively (11 distinct names already prove the limit crossed). */
+export const MAX_SPF_NAMES = 25;
+export const LOOKUP_TIMEOUT_MS = 4000;
+export const TOTAL_BUDGET_MS = 10_000;
+
+export interface DomainHealthDeps {
+  domains: DomainRepository;
+  dns: Pick<DnsResolver, 'txt' | 'mx'>;
+  clock: Clock;
+  dnsSettings: Pick<DnsSettings, 'spfInclude' | 'inboundMxHost'>;
+  /** Test seams: the bounds above. */
+  lookupTimeoutMs?: number;
+  totalBudgetMs?: number;
+}
+
+export interface DomainHealth {
+  object: 'domain_health';
+  domain_id: string;
+  domain: string;
+  checked_at: string;
+  findings: HealthFinding[];
+  summary: HealthSummary;
+}
+
+/** The lookup, or an error answer once `ms` passed or when it throws (the port answers errors, but a bug must not make a 500). */
+async function bounded(run: () => Promise<Lookup>, ms: number): Promise<Lookup> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<Lookup>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: 'error', message: `no answer within ${ms} ms` }), ms);
+  });
+  try {
+    return await Promise.race([run().catch((error: unknown): Lookup => ({ kind: 'error', message: (error as Error)?.message ?? 'lookup failed' })), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The TXT answers of `domain` and of its SPF includes, breadth first, within the name and time bounds. */
+async function spfAnswers(deps: DomainHealthDeps, domain: string, first: Promise<Lookup>, deadline: number, timeoutMs: number): Promise<Map<string, Lookup>> {
+  const answers = new Map<string, Lookup>([[domain, await first]]);
+  let frontier = [domain];
+  while (frontier.length) {
+    const next: string[] = [];
+    for (const name of frontier) {
+      const answer = answers.get(name)!;
+      if (answer.kind !== 'found') continue;
+      for (const target of answer.values.filter(isSpfRecord).flatMap(spfTargets)) {
+        if (!answers.has(target) && !next.includes(target)) next.push(target);
+      }
+    }
+    const remaining = deadline - Date.now();
+    const batch = next.slice(0, MAX_SPF_NAMES - answers.size);
+    if (!batch.length || remaining <= 0) break;
+    const looked = await Promise.all(batch.map((name) => bounded(() => deps.dns.txt(name), Math.min(timeoutMs, remaining))));
+    batch.forEach((name, i) => answers.set(name, looked[i]!));
+    frontier = batch;
+  }
+  return answers;
+}
+
+/** The health of the domain `domainId` (404 unless the principal may see it, as GET /domains/{id}). */
+export async function getDomainHealth(deps: DomainHealthDeps, principal: Principal, domainId: string): Promise<DomainHealth> {
+  const { domain } = await owned(deps, principal, domainId);
+  return checkDomainHealth(deps, domain);
+}
+
+/** The live check of a domain already read (the dashboard's domain page shows it beside the records). */
+export async function checkDomainHealth(deps: DomainHealthDeps, domain: Domain): Promise<DomainHealth> {
+  const timeoutMs = deps.lookupTimeoutMs ?? LOOKUP_TIMEOUT_MS;
+  // Real time, not the service clock (the local cloud can move that one).
+  const deadline = Date.now() + (deps.totalBudgetMs ?? TOTAL_BUDGET_MS);
+  const queries = healthQueries(domain);
+  const txt = (name: string) => bounded(() => deps.dns.txt(name), timeoutMs);
+  const [spf, dkim, dmarc, inbound_mx, mta_sts, tls_rpt, bimi] = await Promise.all([
+    spfAnswers(deps, queries.spf, txt(queries.spf), deadline, timeoutMs),
+    txt(queries.dkim),
+    txt(queries.dmarc),
+    queries.inbound_mx ? bounded(() => deps.dns.mx(queries.inbound_mx!), timeoutMs) : null,
+    txt(queries.mta_sts),
+    txt(queries.tls_rpt),
+    txt(queries.bimi),
+  ]);
+  const checked_at = deps.clock.now().toISOString();
+  const { findings, summary } = evaluateHealth(domain, { spf, dkim, dmarc, inbound_mx, mta_sts, tls_rpt, bimi }, deps.dnsSettings, checked_at);
+  return { object: 'domain_health', domain_id: domain.id, domain: domain.name, checked_at, findings, summary };
+}
