@@ -68,8 +68,6 @@ export interface ScanPosition {
   readonly key: Record<string, unknown>;
 }
 
-/** Marks a delivery or run whose address references are written (the Scan's filter skips it then). */
-const REFS_MARK = ADDRESS_REFS_MARK;
 
 const str = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : []);
@@ -134,7 +132,7 @@ export class LegacyRecordRepository {
         TotalSegments: totalSegments,
         FilterExpression:
           '(#type IN (:email, :received) AND attribute_not_exists(#ttl)) OR (#type = :delivery AND attribute_not_exists(retention_seconds) AND attribute_not_exists(#mark)) OR (#type = :run AND attribute_not_exists(#mark))',
-        ExpressionAttributeNames: { '#type': 'type', '#ttl': 'ttl', '#mark': REFS_MARK },
+        ExpressionAttributeNames: { '#type': 'type', '#ttl': 'ttl', '#mark': ADDRESS_REFS_MARK },
         ExpressionAttributeValues: { ':email': 'email', ':received': 'received_email', ':delivery': 'webhook_delivery', ':run': 'run' },
         ...(position ? { ExclusiveStartKey: position.key } : {}),
       }),
@@ -177,7 +175,7 @@ export class LegacyRecordRepository {
   async markRefsWritten(key: Key): Promise<void> {
     try {
       await this.table.client.send(
-        new UpdateCommand({ TableName: this.table.name, Key: key, UpdateExpression: 'SET #mark = :yes', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeNames: { '#mark': REFS_MARK }, ExpressionAttributeValues: { ':yes': true } }),
+        new UpdateCommand({ TableName: this.table.name, Key: key, UpdateExpression: 'SET #mark = :yes', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeNames: { '#mark': ADDRESS_REFS_MARK }, ExpressionAttributeValues: { ':yes': true } }),
       );
     } catch (error) {
       if (!isConditionFailure(error)) throw error;

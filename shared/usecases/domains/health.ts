@@ -16,6 +16,7 @@ import type { Clock, DnsResolver } from '../../ports';
 import type { DomainRepository } from '../../adapters/store/domains';
 import type { Principal } from '../access/principal';
 import { owned } from './deps';
+import { withTimeout } from '../../lib/concurrency';
 
 /** The domain and the names its SPF record includes, transitively (11 distinct names already prove the limit crossed). */
 export const MAX_SPF_NAMES = 25;
@@ -43,15 +44,11 @@ export interface DomainHealth {
 
 /** The lookup, or an error answer once `ms` passed or when it throws (the port answers errors, but a bug must not make a 500). */
 async function bounded(run: () => Promise<Lookup>, ms: number): Promise<Lookup> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<Lookup>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: 'error', message: `no answer within ${ms} ms` }), ms);
-  });
-  try {
-    return await Promise.race([run().catch((error: unknown): Lookup => ({ kind: 'error', message: (error as Error)?.message ?? 'lookup failed' })), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const answer = await withTimeout(
+    run().catch((error: unknown): Lookup => ({ kind: 'error', message: (error as Error)?.message ?? 'lookup failed' })),
+    ms,
+  );
+  return answer === 'timeout' ? { kind: 'error', message: `no answer within ${ms} ms` } : answer;
 }
 
 /** The TXT answers of `domain` and of its SPF includes, breadth first, within the name and time bounds. */

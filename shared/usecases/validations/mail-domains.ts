@@ -7,6 +7,7 @@
  * DNS change is seen within that time.
  */
 import type { DomainCheck } from '../../domain/validations/verdict';
+import { withTimeout } from '../../lib/concurrency';
 import { TtlCache } from '../../lib/ttl-cache';
 import type { DnsResolver, HostResolver } from '../../ports';
 
@@ -18,16 +19,6 @@ export interface MailDomainsOptions {
 }
 
 export const MAIL_DOMAINS_DEFAULTS: MailDomainsOptions = { timeoutMs: 4_000, ttlMs: 60_000 };
-
-const TIMED_OUT = Symbol('timed out');
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
 
 export class MailDomains {
   private readonly cache: TtlCache<string, DomainCheck>;
@@ -47,7 +38,7 @@ export class MailDomains {
       this.lookup(domain).catch((): DomainCheck => ({ result: 'dns_error', hosts: [] })),
       this.options.timeoutMs,
     );
-    const check: DomainCheck = answer === TIMED_OUT ? { result: 'dns_error', hosts: [] } : answer;
+    const check: DomainCheck = answer === 'timeout' ? { result: 'dns_error', hosts: [] } : answer;
     if (check.result !== 'dns_error') this.cache.set(domain, check);
     return check;
   }
