@@ -1,24 +1,8 @@
 /** The operator CLI (`npm run admin`: localstack/admin-local.ts) against the running local stack (found through its data folder). */
-import { execFile } from 'node:child_process';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { runAdminCli } from './harness/admin-cli';
 import { api, stack, uniqueEmail } from './harness/stack';
 
-const run = promisify(execFile);
-const ROOT = resolve(__dirname, '..', '..');
-
-async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'localstack', 'admin-local.ts'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: process.env.TEST_STACK_DATA_DIR },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failure = error as { code: number; stdout: string; stderr: string };
-    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
-  }
-}
+const admin = (...args: string[]) => runAdminCli(process.env.TEST_STACK_DATA_DIR, ...args);
 
 describe('admin CLI', () => {
   it('creates an account and prints one JSON line with a working full-access key', async () => {

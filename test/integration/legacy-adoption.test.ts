@@ -7,25 +7,18 @@
  * them their retention and references: the records still read whole, an erasure finds them, and three days
  * later by the functions' clock the sweeps remove records and objects alike. A second run adopts nothing.
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { CopyObjectCommand, DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
+import { runAdminCli } from './harness/admin-cli';
+import { useOwnStack } from './harness/own-stack';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 const DAY_MS = 86_400_000;
-const ROOT = resolve(__dirname, '..', '..');
-const run = promisify(execFile);
 
 jest.setTimeout(180_000);
 
 describe('adopting the records of an older release (admin data adopt-legacy)', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mailservice-legacy-'));
-  let own: SpawnedStack;
+  const { dataDir } = useOwnStack('mailservice-legacy-');
   let harness: typeof import('./harness/stack');
   let inbound: typeof import('./harness/inbound');
   let usage: typeof import('./harness/usage');
@@ -33,32 +26,14 @@ describe('adopting the records of an older release (admin data adopt-legacy)', (
   let store: typeof import('./harness/store-contents');
 
   beforeAll(async () => {
-    own = await spawnStack({ dataDir, inMemory: true, timeoutMs: 90_000 });
-    process.env.TEST_STACK_DATA_DIR = dataDir;
     harness = await import('./harness/stack');
     inbound = await import('./harness/inbound');
     usage = await import('./harness/usage');
     webhooks = await import('./harness/webhook-inbox');
     store = await import('./harness/store-contents');
-  }, 120_000);
-
-  afterAll(async () => {
-    await own?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'localstack', 'admin-local.ts'), ...args], {
-        cwd: ROOT,
-        env: { ...process.env, DATA_DIR: dataDir },
-      });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failure = error as { code: number; stdout: string; stderr: string };
-      return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
-    }
-  }
+  const admin = (...args: string[]) => runAdminCli(dataDir, ...args);
 
   function s3(): S3Client {
     const { info } = harness.stack();

@@ -8,11 +8,8 @@
  * while the usage counters and the suppressions remain; the MX listener's shared raw message goes by its
  * own rule (30 days). PATCH /account's bounds and scopes are refused.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
+import { useOwnStack } from './harness/own-stack';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 const DAY_MS = 86_400_000;
@@ -20,8 +17,7 @@ const DAY_MS = 86_400_000;
 jest.setTimeout(180_000);
 
 describe('retention (moved clock, stack of its own)', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mailservice-retention-'));
-  let own: SpawnedStack;
+  useOwnStack('mailservice-retention-');
   // The harness modules read TEST_STACK_DATA_DIR on first use: point them at this test's stack.
   let harness: typeof import('./harness/stack');
   let inbound: typeof import('./harness/inbound');
@@ -31,19 +27,12 @@ describe('retention (moved clock, stack of its own)', () => {
   let store: typeof import('./harness/store-contents');
 
   beforeAll(async () => {
-    own = await spawnStack({ dataDir, inMemory: true, timeoutMs: 90_000 });
-    process.env.TEST_STACK_DATA_DIR = dataDir;
     harness = await import('./harness/stack');
     inbound = await import('./harness/inbound');
     imports = await import('./harness/imports');
     usage = await import('./harness/usage');
     webhooks = await import('./harness/webhook-inbox');
     store = await import('./harness/store-contents');
-  }, 120_000);
-
-  afterAll(async () => {
-    await own?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('refuses PATCH /account out of bounds (400 naming the field) and without the full scope (403)', async () => {

@@ -1,0 +1,24 @@
+/**
+ * A test file's stack of its own (in memory, in a temporary folder), for tests that move its clock or need
+ * a table and bucket no other file writes to: started before the file's tests, stopped and removed after.
+ * The harness modules read TEST_STACK_DATA_DIR on first use, so import them (dynamically) in a `beforeAll`
+ * registered after this call: Jest runs a file's `beforeAll` hooks in order.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnStack, type SpawnedStack } from './spawn-stack';
+
+export function useOwnStack(prefix: string): { dataDir: string } {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  let own: SpawnedStack | undefined;
+  beforeAll(async () => {
+    own = await spawnStack({ dataDir, inMemory: true, timeoutMs: 90_000 });
+    process.env.TEST_STACK_DATA_DIR = dataDir;
+  }, 120_000);
+  afterAll(async () => {
+    await own?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return { dataDir };
+}
