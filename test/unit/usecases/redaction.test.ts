@@ -7,7 +7,8 @@
  * in-memory doubles; the worker's own code runs.
  */
 import type { Account } from '../../../shared/domain/accounts/account';
-import type { Email } from '../../../shared/domain/emails/email';
+import { toPublicEmail, type Email } from '../../../shared/domain/emails/email';
+import { receivedContentState } from '../../../shared/domain/inbound/received-email';
 import { contentDroppable, storesContent } from '../../../shared/domain/emails/redaction';
 import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
 import type { StoredEmail } from '../../../shared/adapters/store/emails';
@@ -51,6 +52,14 @@ describe('when the content may be dropped', () => {
     expect(contentDroppable(email({ store_content: false, status: 'sent', provider_message_id: 'ses-1' }))).toBe(true);
     expect(contentDroppable(email({ store_content: false, status: 'sent', provider_message_id: 'ses-1', content_dropped_at: NOW }))).toBe(false);
     expect(contentDroppable(email({ status: 'sent', provider_message_id: 'ses-1' }))).toBe(false);
+  });
+});
+
+describe("the public record's content state", () => {
+  it('is kept for a plain email, until_sent for a redacted one not yet sent, not_kept once dropped', () => {
+    expect(toPublicEmail(email()).content).toBe('kept');
+    expect(toPublicEmail(email({ store_content: false, status: 'scheduled', scheduled_at: NOW })).content).toBe('until_sent');
+    expect(toPublicEmail(email({ store_content: false, status: 'sent', provider_message_id: 'ses-1', content_dropped_at: NOW })).content).toBe('not_kept');
   });
 });
 
@@ -167,6 +176,8 @@ describe('received mail on a domain that keeps no content', () => {
 
   it('records the metadata only: no subject, stripped text, attachment list nor body sizes', () => {
     const record = { id: 'inb_1', subject: 'Re: my diagnosis', stripped_text: 'I have', attachments: [{ id: 'att_1', filename: 'scan.pdf' }], attachment_count: 1, html_bytes: 10, text_bytes: 6, from: 'ada@example.org' } as never;
-    expect(redactedReceivedEmail(record)).toMatchObject({ subject: '', stripped_text: null, attachments: [], html_bytes: null, text_bytes: null, content_object: true, attachment_count: 1, from: 'ada@example.org' });
+    expect(redactedReceivedEmail(record)).toMatchObject({ subject: '', stripped_text: null, attachments: [], html_bytes: null, text_bytes: null, content_object: true, content_kept: false, attachment_count: 1, from: 'ada@example.org' });
+    expect(receivedContentState(redactedReceivedEmail(record))).toBe('not_kept');
+    expect(receivedContentState(record)).toBe('kept');
   });
 });
