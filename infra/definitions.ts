@@ -364,6 +364,8 @@ export const API_GROUPS: ApiGroupDefinition[] = [
       { resource: { kind: 'ses' }, access: 'manageIdentities' },
       // A tenant's domain, once verified (or deleted), is associated with (or dissociated from) its SES tenant.
       { resource: { kind: 'ses' }, access: 'manageTenants' },
+      // A health check that opened or fixed a finding raises domain.health_changed (docs/deliverability.md).
+      { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
     ],
   },
   {
@@ -511,6 +513,8 @@ export const API_GROUPS: ApiGroupDefinition[] = [
       { resource: { kind: 'route53' }, access: 'manageRecords' },
       { resource: { kind: 'ses' }, access: 'manageIdentities' },
       { resource: { kind: 'ses' }, access: 'manageTenants' },
+      // The domain page's "Check now": domain.health_changed (as the domains group).
+      { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
     ],
   },
   {
@@ -827,6 +831,19 @@ export const SCHEDULED_TASKS: ScheduledTaskDefinition[] = [
       { resource: { kind: 'ses' }, access: 'sweepTenants' },
       // Domains SES was still verifying at their check: asked again until it has (docs/domains.md).
       { resource: { kind: 'ses' }, access: 'readIdentities' },
+    ],
+  },
+  {
+    // Domains whose health check is due (daily, and just verified): checked in DNS and stored; a change
+    // raises domain.health_changed (docs/deliverability.md, "Domain health").
+    name: 'domain-health',
+    entry: 'functions/tasks/domain-health/handler.ts',
+    everyMinutes: 1,
+    localEveryMs: 2000,
+    timeoutSeconds: 50,
+    grants: [
+      { resource: { kind: 'table' }, access: 'readWrite' },
+      { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
     ],
   },
 ];

@@ -18,6 +18,7 @@ import { CategoryOptOutRepository } from '../adapters/store/category-opt-outs';
 import { DashboardUserRepository } from '../adapters/store/dashboard-users';
 import { DnsProviderRepository } from '../adapters/store/dns-providers';
 import { DomainRepository } from '../adapters/store/domains';
+import { DomainHealthRepository } from '../adapters/store/domain-health';
 import { DueWorkIndex } from '../adapters/store/due-work';
 import { EmailListingRepository } from '../adapters/store/email-listing';
 import { EmailRepository } from '../adapters/store/emails';
@@ -113,6 +114,8 @@ export function buildCore(config: Config = loadConfig()) {
     bounceSuppression: new AccountBounceSuppressionLookup(table, config.hotLookupsCacheMs),
     categoryOptOuts: new CategoryOptOutRepository(table),
     domains,
+    /** Stored domain health checks and when each domain is checked next (docs/deliverability.md). */
+    domainHealth: new DomainHealthRepository(table),
     usage: new UsageLedger(table),
     idempotency,
     webhooks: new WebhookRepository(table),

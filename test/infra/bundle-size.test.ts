@@ -54,7 +54,8 @@ test('a bundle holds only the AWS clients and mail libraries its function uses',
   const clientsOf = (name: string) => clients.filter((marker) => has(name, marker)).map((marker) => marker.replace(/"/g, ''));
   expect(clientsOf('api-keys')).toEqual(['DynamoDBClient']);
   expect(clientsOf('emails')).toEqual(['DynamoDBClient', 'SQSClient', 'S3Client', 'SchedulerClient']);
-  expect(clientsOf('domains')).toEqual(['DynamoDBClient', 'SESv2Client', 'KMSClient', 'Route53Client']);
+  expect(clientsOf('domains')).toEqual(['DynamoDBClient', 'SQSClient', 'SESv2Client', 'KMSClient', 'Route53Client']);
+  expect(clientsOf('domain-health')).toEqual(['DynamoDBClient', 'SQSClient']);
   expect(clientsOf('send-email')).toEqual(['DynamoDBClient', 'SQSClient', 'S3Client', 'SESv2Client', 'KMSClient']);
   expect(clientsOf('outbox-relay')).toEqual(['DynamoDBClient', 'SQSClient']);
   expect(clientsOf('tenant-events')).toEqual(['SQSClient']);
@@ -63,7 +64,7 @@ test('a bundle holds only the AWS clients and mail libraries its function uses',
   expect(clientsOf('dashboard')).toEqual(['DynamoDBClient', 'SQSClient', 'KMSClient']);
   expect(clientsOf('dashboard-emails')).toEqual(['DynamoDBClient', 'S3Client']);
   expect(clientsOf('dashboard-send')).toEqual(['DynamoDBClient', 'SQSClient', 'S3Client', 'SchedulerClient']);
-  expect(clientsOf('dashboard-domains')).toEqual(['DynamoDBClient', 'SESv2Client', 'KMSClient', 'Route53Client']);
+  expect(clientsOf('dashboard-domains')).toEqual(['DynamoDBClient', 'SQSClient', 'SESv2Client', 'KMSClient', 'Route53Client']);
   // mailparser and its charset tables: the inbound worker only (mail from strangers; the dashboard's
   // preview and the send path read with shared/adapters/mime/). mailauth in no Lambda (the MX listener, a container,
   // checks SPF/DKIM/DMARC; the domains group's probe has its own DKIM verifier). undici (mailauth's BIMI)

@@ -72,6 +72,7 @@ describe('the dashboard functions', () => {
       { resource: { kind: 'route53' }, access: 'manageRecords' },
       { resource: { kind: 'ses' }, access: 'manageIdentities' },
       { resource: { kind: 'ses' }, access: 'manageTenants' },
+      { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
     ]);
     for (const name of Object.keys(ROUTES)) for (const grant of group(name).grants) expect({ name, grant, held: holders(grant).length > 0 }).toEqual({ name, grant, held: true });
     expect(holders({ resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'send' })).toEqual(['webhooks']);

@@ -1,26 +1,41 @@
 /**
- * Domain health end to end (docs/deliverability.md, "Domain health"): GET /domains/{id}/health against
- * the local cloud's DNS emulator. Each finding is produced by a DNS state and is gone once the record is
- * fixed; the dashboard's domain page shows the findings, DNS content as text.
+ * Domain health end to end (docs/deliverability.md, "Domain health"): POST /domains/{id}/health (check now)
+ * and GET (the stored check) against the local cloud's DNS emulator. Each finding is produced by a DNS state
+ * and is fixed once the record is; domain.health_changed reaches a webhook endpoint; a domain just verified
+ * is checked by the domain-health task on its own; the dashboard's domain page shows the findings, DNS
+ * content as text.
  */
 import { dashboardRequest, newDashboardUser, signIn } from './harness/dashboard';
 import { publish, publishAll, uniqueDomain, unpublish, type PublicRecord } from './harness/dns';
-import { api, newAccount, stack, type TestAccount } from './harness/stack';
+import { verifiedDomain } from './harness/domains';
+import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
+import { webhookInbox, type ReceivedWebhook } from './harness/webhook-inbox';
+
+type Finding = { type: string; check: string; impact: string; status: string; first_seen_at: string; fixed_at: string | null; record?: { type: string; name: string; value: string } };
+type Health = { findings: Finding[]; summary: any; domain_id: string; checked_at: string; next_check_at: string };
 
 let account: TestAccount;
 let domain: { id: string; name: string; records: PublicRecord[] };
+let received: () => Promise<ReceivedWebhook[]>;
 
 beforeAll(async () => {
   account = await newAccount();
+  received = await webhookInbox(account, ['domain.health_changed']);
   const added = await api('POST', '/domains', { key: account.key, body: { name: uniqueDomain(), inbound_enabled: true } });
   expect(added.status).toBe(201);
   domain = added.body.domain;
 });
 
-async function health() {
-  const response = await api('GET', `/domains/${domain.id}/health`, { key: account.key });
+/** Checks now (POST) and answers the stored check, fixed findings included. */
+async function checkNow(): Promise<Health> {
+  const response = await api('POST', `/domains/${domain.id}/health`, { key: account.key });
   expect(response.status).toBe(200);
-  return response.body as { findings: { type: string; check: string; impact: string; status: string; record?: { type: string; name: string; value: string } }[]; summary: any; domain_id: string };
+  return response.body as Health;
+}
+/** Checks now; `findings` are the open ones. */
+async function health(): Promise<Health> {
+  const checked = await checkNow();
+  return { ...checked, findings: checked.findings.filter((f) => f.status === 'open') };
 }
 const types = async () => (await health()).findings.map((f) => f.type);
 const record = (purpose: string) => domain.records.find((r) => r.purpose === purpose)!;
@@ -130,6 +145,7 @@ describe('GET /domains/{id}/health', () => {
 
   it("shows the findings on the dashboard's domain page, DNS content as text", async () => {
     await publish(domain.name, 'TXT', ['v=spf1 ip4:192.0.2.1 exp=<b>x</b> ~all']);
+    await checkNow();
     const { email } = await newDashboardUser(account);
     const session = await signIn(email);
     const page = await dashboardRequest('GET', `/dashboard/domains/${domain.id}`, { cookie: session.cookie });
@@ -139,12 +155,65 @@ describe('GET /domains/{id}/health', () => {
     expect(page.text).toContain('<code>spf_include_missing</code>');
     expect(page.text).toContain('exp=&lt;b&gt;x&lt;/b&gt;');
     expect(page.text).not.toContain('<b>x</b>');
+    expect(page.text).toContain('Check now');
     await publish(domain.name, 'TXT', [record('spf').value]);
+    await checkNow();
   });
 
   it("is 404 for another account's domain", async () => {
     const other = await newAccount();
-    const response = await api('GET', `/domains/${domain.id}/health`, { key: other.key });
-    expect(response.status).toBe(404);
+    expect((await api('GET', `/domains/${domain.id}/health`, { key: other.key })).status).toBe(404);
+    expect((await api('POST', `/domains/${domain.id}/health`, { key: other.key })).status).toBe(404);
+  });
+});
+
+describe('stored checks: GET, fixed findings, domain.health_changed, the daily task', () => {
+  it('GET answers the stored check: a DNS change shows only once checked again, and then as fixed', async () => {
+    const before = await checkNow();
+    expect(before.findings.filter((f) => f.status === 'open').map((f) => f.type)).toEqual(['tls_rpt_missing']);
+    expect(Date.parse(before.next_check_at) - Date.parse(before.checked_at)).toBe(24 * 3600_000);
+    const tlsRpt = before.findings.find((f) => f.type === 'tls_rpt_missing')!;
+    await publish(tlsRpt.record!.name, 'TXT', [tlsRpt.record!.value]);
+    const stored = await api('GET', `/domains/${domain.id}/health`, { key: account.key });
+    expect(stored.status).toBe(200);
+    expect(stored.body.checked_at).toBe(before.checked_at);
+    expect(stored.body.findings.find((f: Finding) => f.type === 'tls_rpt_missing').status).toBe('open');
+
+    const after = await checkNow();
+    expect(after.findings.find((f) => f.type === 'tls_rpt_missing')).toMatchObject({ status: 'fixed', first_seen_at: tlsRpt.first_seen_at, fixed_at: after.checked_at });
+    expect(after.summary).toMatchObject({ open: 0, high: 0, low: 0 });
+    expect((await api('GET', `/domains/${domain.id}/health`, { key: account.key })).body).toEqual(after);
+  });
+
+  it('domain.health_changed reached the endpoint for each check that opened or fixed a finding, and for no other', async () => {
+    const events = await waitFor(async () => {
+      const all = (await received()).filter((event) => event.data.domain_id === domain.id);
+      const last = all[all.length - 1];
+      if (!last || !last.data.fixed.some((f: Finding) => f.type === 'tls_rpt_missing')) throw new Error(`${all.length} events so far`);
+      return all;
+    }, 'the event of the check that fixed TLS-RPT');
+    // The first check opened seven findings; the last one fixed TLS-RPT.
+    expect(events[0]!.data).toMatchObject({ domain: domain.name, tenant: null, fixed: [] });
+    expect(events[0]!.data.opened.map((f: Finding) => f.type)).toEqual(['spf_missing', 'dkim_missing', 'dmarc_missing', 'inbound_mx_missing', 'mta_sts_missing', 'tls_rpt_missing', 'bimi_missing']);
+    expect(events[events.length - 1]!.data).toMatchObject({ opened: [], summary: { open: 0, high: 0, low: 0 } });
+    expect(new Set(events.map((event) => event.id)).size).toBe(events.length);
+    // Checks that changed nothing raised nothing: fewer events than checks (the walk above checked ~30 times).
+    expect(events.length).toBeLessThan(25);
+  });
+
+  it('a domain just verified is checked by the domain-health task, unasked', async () => {
+    // An account of its own: a plan's domain limit.
+    const other = await newAccount();
+    const inbox = await webhookInbox(other, ['domain.health_changed']);
+    const own = await verifiedDomain(other);
+    const event = await waitFor(async () => {
+      const found = (await inbox()).find((e) => e.data.domain_id === own.id);
+      if (!found) throw new Error('no domain.health_changed yet');
+      return found;
+    }, 'the domain-health task to check the domain just verified');
+    // Its records are published as the service gave them (DMARC p=none): the low findings open.
+    expect(event.data.opened.map((f: Finding) => f.type)).toEqual(['dmarc_policy_none', 'mta_sts_missing', 'tls_rpt_missing', 'bimi_missing']);
+    const stored = await api('GET', `/domains/${own.id}/health`, { key: other.key });
+    expect(stored.body.checked_at).toBe(event.data.checked_at);
   });
 });

@@ -3,8 +3,9 @@
  * the Verify button, the mail provider's (SES's) verification while it is not done (./domain-provider.ts),
  * and DNS apply (write the records at Route 53 or Cloudflare, then verify), whose
  * answer shows each record's result. Use cases: createDomain, listDomains, getDomain, verifyDomain,
- * applyDomainDns (the domains group's), and checkDomainHealth: each view checks the domain's health live (a
- * handful of DNS queries) and lists the findings, DNS content shown as text. Credentials typed into the
+ * applyDomainDns (the domains group's), and the stored health check (storedHealthOf: checked daily; a domain
+ * never checked is checked on its first view; "Check now" runs runStoredHealthCheck), its findings open and
+ * fixed, DNS content shown as text. Credentials typed into the
  * apply form are used for that request only and never shown again.
  */
 import type { ApplyReport } from '../../../shared/usecases/domains/dns-apply';
@@ -13,7 +14,7 @@ import { applyDnsSchema, createDomainSchema } from '../../../shared/domain/domai
 import { parseWith } from '../../../shared/doors/http/validate';
 import { applyDomainDns } from '../../../shared/usecases/domains/dns-apply';
 import { createDomain, getDomain, listDomains } from '../../../shared/usecases/domains/manage';
-import { checkDomainHealth, type DomainHealth } from '../../../shared/usecases/domains/health';
+import { checkDomainHealthNow, runStoredHealthCheck, storedHealthOf, type StoredDomainHealth } from '../../../shared/usecases/domains/stored-health';
 import { verifyDomain } from '../../../shared/usecases/domains/verify';
 import { buttonForm, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render, select, type PageContext, param } from '../dashboard/pages/forms';
 import type { PageRoutes } from '../dashboard/pages/page-routes';
@@ -34,16 +35,17 @@ function recordsTable(domain: PublicDomain): Html {
   );
 }
 
-/** The live health check's findings: every value from DNS is interpolated (escaped), never markup. */
-function healthSection(health: DomainHealth): Html {
+/** The stored health check's findings, open first: every value from DNS is interpolated (escaped), never markup. */
+function healthSection(c: PageContext, health: StoredDomainHealth): Html {
   const { summary } = health;
   const rows = health.findings.map(
     (finding) =>
-      html`<tr><td>${badge(finding.impact)}</td><td>${finding.check.replace(/_/g, ' ')}</td><td><code>${finding.type}</code><br>${finding.message}</td><td>${finding.record ? html`${finding.record.type} <code>${finding.record.name}</code><br><code class="value">${finding.record.value}</code>` : html`<span class="muted">—</span>`}</td><td><a href="${finding.docs_url}" rel="noreferrer">source</a></td></tr>`,
+      html`<tr><td>${finding.status === 'fixed' ? badge('fixed') : badge(finding.impact)}</td><td>${finding.check.replace(/_/g, ' ')}</td><td><code>${finding.type}</code><br>${finding.message}<br><span class="muted">${finding.status === 'fixed' ? html`Fixed ${time(finding.fixed_at)}` : html`Open since ${time(finding.first_seen_at)}`}</span></td><td>${finding.record ? html`${finding.record.type} <code>${finding.record.name}</code><br><code class="value">${finding.record.value}</code>` : html`<span class="muted">—</span>`}</td><td><a href="${finding.docs_url}" rel="noreferrer">source</a></td></tr>`,
   );
   return html`<section aria-labelledby="health-heading"><h2 id="health-heading">Health</h2>
-<p>Checked ${time(health.checked_at)}: ${summary.high} high, ${summary.low} low${summary.spf_lookups !== null ? `; SPF uses ${summary.spf_lookups} of 10 DNS lookups` : ''}.</p>
-${table(`Health findings of ${health.domain}, high impact first`, ['Impact', 'Check', 'Finding', 'Record to publish', 'Why'], rows, 'No findings: SPF, DKIM, DMARC, MTA-STS, TLS-RPT and BIMI records are as recommended.')}</section>`;
+<p>Checked ${time(health.checked_at)}, next check ${time(health.next_check_at)}: ${summary.high} high, ${summary.low} low open${summary.spf_lookups !== null ? `; SPF uses ${summary.spf_lookups} of 10 DNS lookups` : ''}.</p>
+${table(`Health findings of ${health.domain}, open first, high impact first`, ['Impact', 'Check', 'Finding', 'Record to publish', 'Why'], rows, 'No findings: SPF, DKIM, DMARC, MTA-STS, TLS-RPT and BIMI records are as recommended.')}
+<div class="actions">${buttonForm(c, `/dashboard/domains/${health.domain_id}/health`, 'Check now')} <span class="hint">Checks DNS now (up to about 10 seconds); a change fires domain.health_changed.</span></div></section>`;
 }
 
 function applyForm(c: PageContext, domain: PublicDomain): Html {
@@ -75,13 +77,13 @@ ${table(
 )}</section>`;
 }
 
-function domainPage(c: PageContext, domain: PublicDomain, apply: ApplyReport | null, health: DomainHealth): Response {
+function domainPage(c: PageContext, domain: PublicDomain, apply: ApplyReport | null, health: StoredDomainHealth): Response {
   const body = html`${apply ? applyResults(apply) : ''}
 <dl class="facts"><dt>Added</dt><dd>${time(domain.created_at)}</dd><dt>Last checked</dt><dd>${time(domain.last_checked_at)}</dd><dt>Verified</dt><dd>${time(domain.verified_at)}</dd>${domain.tenant ? html`<dt>Tenant</dt><dd>${domain.tenant}</dd>` : ''}</dl>
 ${providerNotice(domain, buttonForm(c, `/dashboard/domains/${domain.id}/verify`, 'Verify again'))}
 <section aria-labelledby="records-heading"><h2 id="records-heading">DNS records</h2>${recordsTable(domain)}
 <div class="actions">${buttonForm(c, `/dashboard/domains/${domain.id}/verify`, 'Verify')} <span class="hint">Checks each record in DNS now.</span></div></section>
-${healthSection(health)}
+${healthSection(c, health)}
 ${applyForm(c, domain)}`;
   return render(c, { title: domain.name, lead: html`<p><a href="/dashboard/domains">← All domains</a> · Status: ${badge(domain.status)}</p>`, body });
 }
@@ -110,7 +112,15 @@ ${pager('/dashboard/domains', {}, state, page.next_cursor)}`;
 
   routes.page('/domains/:id', async (c) => {
     const domain = await getDomain(services, c.get('principal'), param(c, 'id'));
-    return domainPage(c, toPublicDomain(domain), null, await checkDomainHealth(services, domain));
+    return domainPage(c, toPublicDomain(domain), null, await storedHealthOf(services, domain));
+  });
+
+  routes.action('/domains/:id/health', (c) => {
+    const back = `/dashboard/domains/${param(c, 'id')}`;
+    return formAction(c, back, async () => {
+      const health = await checkDomainHealthNow(services, c.get('principal'), param(c, 'id'));
+      return redirectTo(c, back, { kind: 'ok', text: `Checked: ${health.summary.high} high and ${health.summary.low} low findings open.` });
+    });
   });
 
   routes.action('/domains/:id/verify', (c) => {
@@ -137,7 +147,7 @@ ${pager('/dashboard/domains', {}, state, page.next_cursor)}`;
           : (field(form, 'access_key_id') || field(form, 'secret_access_key')) && { access_key_id: field(form, 'access_key_id') ?? '', secret_access_key: field(form, 'secret_access_key') ?? '' };
       const input = parseWith(applyDnsSchema, { action: 'apply', provider, ...(credentials ? { credentials } : {}) });
       const outcome = await applyDomainDns(services, c.get('principal'), param(c, 'id'), input);
-      return domainPage(c, toPublicDomain(outcome.domain), outcome.apply, await checkDomainHealth(services, outcome.domain));
+      return domainPage(c, toPublicDomain(outcome.domain), outcome.apply, await runStoredHealthCheck(services, outcome.domain));
     }),
   );
 }

@@ -1,8 +1,9 @@
 /**
  * What the dashboard-domains function uses: the domain pages (add, verify, apply DNS), as the domains
  * group: the table, the secrets key (DKIM keys, stored DNS host credentials), SES (identities and the
- * tenant association of a verified domain) and the DNS hosts. Its handler composes exactly this.
+ * tenant association of a verified domain), the DNS hosts, and the webhook events queue (domain.health_changed
+ * from "Check now"). Its handler composes exactly this.
  */
-import type { CoreServices, DnsApplyServices, SecretServices, SesServices } from '../../../shared/services';
+import type { CoreServices, DnsApplyServices, MessagingServices, SecretServices, SesServices } from '../../../shared/services';
 
-export type DashboardDomainsServices = CoreServices & SesServices & SecretServices & DnsApplyServices;
+export type DashboardDomainsServices = CoreServices & SesServices & SecretServices & DnsApplyServices & Pick<MessagingServices, 'events'>;

@@ -20,11 +20,11 @@ import { listPage } from '../../../shared/doors/http/pagination';
 import { routes } from '../../../shared/doors/http/route';
 import { jsonBody, parseWith, readJson } from '../../../shared/doors/http/validate';
 import { domainOps } from '../../../shared/doors/openapi/operations/domains';
-import type { CoreServices, DnsApplyServices, SecretServices, SesServices } from '../../../shared/services';
+import type { CoreServices, DnsApplyServices, MessagingServices, SecretServices, SesServices } from '../../../shared/services';
 import { applyDomainDns } from '../../../shared/usecases/domains/dns-apply';
 import { deleteDnsProvider, listDnsProviders, storeDnsProvider } from '../../../shared/usecases/domains/dns-providers';
 import { createDomain, deleteDomain, getDomain, listDomains, updateDomain } from '../../../shared/usecases/domains/manage';
-import { getDomainHealth } from '../../../shared/usecases/domains/health';
+import { checkDomainHealthNow, getDomainHealth } from '../../../shared/usecases/domains/stored-health';
 import { verifyDomain } from '../../../shared/usecases/domains/verify';
 
 /** The host named in /dns-providers/{provider}; any other name is an unknown resource (404). */
@@ -35,7 +35,7 @@ function dnsProviderOf(value: string) {
 }
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
-export type DomainsServices = CoreServices & SesServices & SecretServices & DnsApplyServices;
+export type DomainsServices = CoreServices & SesServices & SecretServices & DnsApplyServices & Pick<MessagingServices, 'events'>;
 
 export function createDomainsApp(services: DomainsServices): Hono<ApiEnv> {
   const app = createApi(services);
@@ -55,6 +55,10 @@ export function createDomainsApp(services: DomainsServices): Hono<ApiEnv> {
 
   route(domainOps.getDomainHealth, async (c, { params }) => {
     return c.json(await getDomainHealth(services, c.get('principal'), params.id));
+  });
+
+  route(domainOps.checkDomainHealth, async (c, { params }) => {
+    return c.json(await checkDomainHealthNow(services, c.get('principal'), params.id));
   });
 
   route(domainOps.updateDomain, async (c, { body, params }) => {

@@ -47,6 +47,7 @@
  *   Erasure            PK ERASURE#<acc>#<era>    SK ERASURE              (POST /privacy/erasures: its progress and counts, never the address)
  *   Export head        PK EXPORT#<acc>#<exp>  SK HEAD  GSI1PK ACCOUNT#<acc>#EXPORTS  GSI1SK <exp>  (POST /exports; TTL: 7 days; ./exports.ts)
  *   Export slot        PK EXPORT#<acc>#RUNNING  SK RUNNING  (the account's one running export, taken by a conditional put)
+ *   Domain health      PK DOMAINHEALTH#<dom>  SK HEALTH  GSI2PK HEALTHDUE  GSI2SK <next check ISO>#<dom>  (the last stored check; TTL)
  */
 /** A user-chosen value inside a key (tenant ids): '%' and '#' escaped so it cannot end its segment early. */
 export function keyPart(value: string): string {
@@ -116,6 +117,10 @@ export const keys = {
   migrationsByAccount: (accountId: string) => `ACCOUNT#${accountId}#MIGRATIONS`,
   domain: (domainId: string) => ({ PK: `DOMAIN#${domainId}`, SK: 'DOMAIN' }),
   domainsByAccount: (accountId: string) => `ACCOUNT#${accountId}#DOMAINS`,
+  /** A domain's stored health check (shared/adapters/store/domain-health.ts): its own partition. */
+  domainHealth: (domainId: string) => ({ PK: `DOMAINHEALTH#${domainId}`, SK: 'HEALTH' }),
+  /** The due index's partition of health checks to run (GSI2; one partition: a write per domain per day). */
+  healthDue: () => 'HEALTHDUE',
   domainName: (name: string) => ({ PK: `DOMAINNAME#${name.toLowerCase()}`, SK: 'DOMAINNAME' }),
   idempotency: (accountId: string, keyHash: string) => ({ PK: `IDEMPOTENCY#${accountId}#${keyHash}`, SK: 'IDEMPOTENCY' }),
   counter: (accountId: string, what: string) => ({ PK: `ACCOUNT#${accountId}`, SK: `COUNTER#${what}` }),

@@ -18,6 +18,7 @@ export const EVENT_TYPES = [
   'automation.failed',
   'tenant.paused',
   'tenant.resumed',
+  'domain.health_changed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

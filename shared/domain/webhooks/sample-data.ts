@@ -99,5 +99,26 @@ export function sampleEventData(type: EventType, now: string, named: Pick<Tenant
       return tenantEventData({ ...sampleTenant, status: 'paused', paused_at: now, paused_reason: 'Bounce rate 7.5% over 400 emails (above 5%)', pause_source: 'automated', updated_at: now });
     case 'tenant.resumed':
       return tenantEventData({ ...sampleTenant, updated_at: now });
+    case 'domain.health_changed':
+      return {
+        domain_id: 'dom_00000000000000000000000000',
+        domain: 'example.com',
+        tenant,
+        checked_at: now,
+        opened: [
+          {
+            type: 'dmarc_missing',
+            check: 'dmarc',
+            impact: 'high',
+            message: 'example.com publishes no DMARC record: Gmail and Yahoo require one of bulk senders.',
+            record: { type: 'TXT', name: '_dmarc.example.com', value: 'v=DMARC1; p=none' },
+            docs_url: 'https://support.google.com/a/answer/81126',
+            first_seen_at: now,
+            fixed_at: null,
+          },
+        ],
+        fixed: [],
+        summary: { open: 1, high: 1, low: 0 },
+      };
   }
 }

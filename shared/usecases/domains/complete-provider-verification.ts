@@ -11,8 +11,9 @@ import { providerVerification, statusWithProvider } from '../../domain/domains/p
 import { logError } from '../../lib/log';
 import type { Clock, Mailer, ProviderDomainState } from '../../ports';
 import type { DomainRepository } from '../../adapters/store/domains';
+import { checkHealthWhenVerified, type HealthOnVerifyDeps } from './health-on-verify';
 
-export interface ProviderCompletionDeps {
+export interface ProviderCompletionDeps extends HealthOnVerifyDeps {
   domains: Pick<DomainRepository, 'recordCheck' | 'get'>;
   mailer: Pick<Mailer, 'domainState'>;
   clock: Clock;
@@ -61,6 +62,9 @@ export async function completeProviderVerification(deps: ProviderCompletionDeps,
     provider,
     ifCheckedAt: domain.last_checked_at,
   });
-  if (recorded) return { kind: 'recorded', domain: recorded, provider: state.status };
+  if (recorded) {
+    await checkHealthWhenVerified(deps, domain, recorded);
+    return { kind: 'recorded', domain: recorded, provider: state.status };
+  }
   return { kind: 'superseded', domain: (await deps.domains.get(domain.id))?.domain ?? null };
 }

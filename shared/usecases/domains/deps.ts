@@ -9,6 +9,7 @@ import type { Tenant } from '../../domain/tenants/tenant';
 import type { Clock, DnsResolver, Mailer, SesTenants } from '../../ports';
 import type { SecretBox } from '../../adapters/secrets/secret-box';
 import type { DomainRepository, StoredDomain } from '../../adapters/store/domains';
+import type { DomainHealthRepository } from '../../adapters/store/domain-health';
 import type { Principal } from '../access/principal';
 import { type TenantScopeDeps } from '../access/tenant-scope';
 import { assertVisible } from '../access/visibility';
@@ -25,6 +26,8 @@ export interface DomainDeps {
   mailer: Mailer;
   /** The provider's tenants: a tenant's verified domain is associated with its SES tenant (docs/ses-tenants.md). */
   sesTenants: SesTenants;
+  /** Stored health checks: a domain just verified is checked within a minute (./health-on-verify.ts). */
+  domainHealth: Pick<DomainHealthRepository, 'checkAt'>;
 }
 
 /** What POST /domains uses (imports create domains too: shared/usecases/imports). */

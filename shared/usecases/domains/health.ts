@@ -1,7 +1,7 @@
 /**
- * GET /domains/{id}/health: the domain's SPF, DKIM, DMARC, inbound MX, MTA-STS, TLS-RPT and BIMI records
+ * A domain's health checked live: its SPF, DKIM, DMARC, inbound MX, MTA-STS, TLS-RPT and BIMI records
  * checked live in DNS (through the DnsResolver port, DNS_RESOLVERS) and read by the pure checks of
- * shared/domain/domains/health/. Nothing is stored. Cost: 6 TXT queries (7 with the MX of a receiving
+ * shared/domain/domains/health/ (./stored-health.ts stores it). Cost: 6 TXT queries (7 with the MX of a receiving
  * domain) at once, then one TXT query per name the SPF record includes, level by level, at most
  * MAX_SPF_NAMES. Each query gets LOOKUP_TIMEOUT_MS and the SPF walk TOTAL_BUDGET_MS: a lookup that fails or
  * runs out of time is a `dns_error` finding of its check, never a failed request.
@@ -14,8 +14,6 @@ import { isSpfRecord, spfTargets } from '../../domain/domains/health/spf';
 import type { DnsSettings } from '../../domain/domains/records';
 import type { Clock, DnsResolver } from '../../ports';
 import type { DomainRepository } from '../../adapters/store/domains';
-import type { Principal } from '../access/principal';
-import { owned } from './deps';
 import { withTimeout } from '../../lib/concurrency';
 
 /** The domain and the names its SPF record includes, transitively (11 distinct names already prove the limit crossed). */
@@ -72,12 +70,6 @@ async function spfAnswers(deps: DomainHealthDeps, domain: string, first: Promise
     frontier = batch;
   }
   return answers;
-}
-
-/** The health of the domain `domainId` (404 unless the principal may see it, as GET /domains/{id}). */
-export async function getDomainHealth(deps: DomainHealthDeps, principal: Principal, domainId: string): Promise<DomainHealth> {
-  const { domain } = await owned(deps, principal, domainId);
-  return checkDomainHealth(deps, domain);
 }
 
 /** The live check of a domain already read (the dashboard's domain page shows it beside the records). */

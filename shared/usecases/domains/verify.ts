@@ -15,6 +15,7 @@ import type { StoredDomain } from '../../adapters/store/domains';
 import type { Principal } from '../access/principal';
 import { linkTenantDomain } from '../ses-tenants/ses-tenant-links';
 import { CHANGE_ATTEMPTS, changedMeanwhile, owned, type DomainDeps } from './deps';
+import { checkHealthWhenVerified } from './health-on-verify';
 
 /**
  * The probe: a small plain-text message from the domain (ASCII headers, 7bit body), built here rather than
@@ -116,7 +117,9 @@ async function checkDomain(deps: DomainDeps, principal: Principal, stored: Store
     }
     // Registered: verified once the provider can send from it; until then the status it had (`provider` says why).
     const provider = providerVerification(registered.state, at);
-    return deps.domains.recordCheck(principal.account.id, domain.id, { status: statusWithProvider(domain.status, provider), records, at, inbound_enabled, provider });
+    const recorded = await deps.domains.recordCheck(principal.account.id, domain.id, { status: statusWithProvider(domain.status, provider), records, at, inbound_enabled, provider });
+    await checkHealthWhenVerified(deps, domain, recorded);
+    return recorded;
   }
   return deps.domains.recordCheck(principal.account.id, domain.id, { status, records, at: deps.clock.now().toISOString(), inbound_enabled });
 }

@@ -79,6 +79,8 @@ export function fakePendingDomains(options: { now: () => number; ses: (name: str
     write(id, { status: 'pending', records: domain.records, at: checkedAt, provider: domain.provider! });
     byId.get(id)!.since = since;
   }
-  const deps: ProviderPendingDeps = { domains, mailer, clock: { now: () => new Date(options.now()) }, bounds: RECHECK };
-  return { deps, due, sesAsked, addPending, recordCheck: domains.recordCheck, domain: (id: string) => byId.get(id)?.domain };
+  const healthChecks: { domainId: string; at: Date }[] = [];
+  const domainHealth = { checkAt: async (domainId: string, _accountId: string, at: Date) => void healthChecks.push({ domainId, at }) };
+  const deps: ProviderPendingDeps = { domains, mailer, domainHealth, clock: { now: () => new Date(options.now()) }, bounds: RECHECK };
+  return { deps, due, sesAsked, addPending, healthChecks, recordCheck: domains.recordCheck, domain: (id: string) => byId.get(id)?.domain };
 }

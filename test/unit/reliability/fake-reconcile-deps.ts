@@ -106,6 +106,7 @@ export function fakeReconcileDeps(
     },
     domains: pending.deps.domains,
     mailer: pending.deps.mailer,
+    domainHealth: pending.deps.domainHealth,
     events: { publish: async (batch) => void events.push(...batch) },
     clock: { now: () => new Date(NOW) },
     bounds: B,

@@ -39,6 +39,8 @@ describe('a domain SES is still verifying, past due in the index', () => {
     });
     expect(s.due.has('dom_a')).toBe(false);
     expect(s.sesAsked).toEqual(['dom_a.example.test']);
+    // Verified now: its health is checked at once (the domain-health task's next pass).
+    expect(s.healthChecks).toEqual([{ domainId: 'dom_a', at: new Date(T0 + RECHECK.providerRecheckMs) }]);
   });
 
   it('still pending: asked again every 2 minutes in the first hour, then every 15 minutes', async () => {
@@ -56,6 +58,7 @@ describe('a domain SES is still verifying, past due in the index', () => {
     // Nothing recorded while SES says pending: the check stays the one of the verify.
     expect(s.domain('dom_p')).toMatchObject({ status: 'pending', last_checked_at: iso(T0), provider: { status: 'pending' } });
     expect(s.sesAsked).toHaveLength(3);
+    expect(s.healthChecks).toEqual([]);
   });
 
   it('counts the 72 hours from the first pending check, not the last (a verify again keeps SES\'s window)', async () => {

@@ -4,7 +4,9 @@ import { expectedRecords } from '../../../shared/domain/domains/records';
 import { NotFoundError } from '../../../shared/domain/errors';
 import type { StoredDomain } from '../../../shared/adapters/store/domains';
 import type { Principal } from '../../../shared/usecases/access/principal';
-import { getDomainHealth, MAX_SPF_NAMES, type DomainHealthDeps } from '../../../shared/usecases/domains/health';
+import { MAX_SPF_NAMES } from '../../../shared/usecases/domains/health';
+import { getDomainHealth, type StoredHealthDeps } from '../../../shared/usecases/domains/stored-health';
+import { HEALTHY_ZONE, InMemoryDomainHealth, txt } from './fake-domain-health';
 
 const settings = { returnPathHost: 'rp.svc.dev', spfInclude: 'spf.svc.dev', inboundMxHost: 'mx.svc.dev' };
 const principal = (account = 'acc_1'): Principal => ({ account: { id: account } as Principal['account'], credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant: null, allowed_domains: null } });
@@ -37,26 +39,20 @@ class FakeResolver {
   }
 }
 
-function deps(dns: FakeResolver, stored: Domain = domain()): DomainHealthDeps {
+function deps(dns: FakeResolver, stored: Domain = domain()): StoredHealthDeps {
   return {
-    domains: { get: async (id: string) => (id === stored.id ? ({ domain: stored, sealedPrivateKey: 'x' } as StoredDomain) : null) } as unknown as DomainHealthDeps['domains'],
+    domains: { get: async (id: string) => (id === stored.id ? ({ domain: stored, sealedPrivateKey: 'x' } as StoredDomain) : null) } as unknown as StoredHealthDeps['domains'],
+    domainHealth: new InMemoryDomainHealth(),
+    events: { publish: async () => undefined },
     dns,
-    clock: { now: () => new Date('2026-11-25T10:00:00.000Z') } as DomainHealthDeps['clock'],
+    clock: { now: () => new Date('2026-11-25T10:00:00.000Z') } as StoredHealthDeps['clock'],
     dnsSettings: settings,
     lookupTimeoutMs: 50,
     totalBudgetMs: 200,
   };
 }
 
-const txt = (...values: string[]): Lookup => ({ kind: 'found', values });
-const GOOD = {
-  'ex.com': txt('v=spf1 include:spf.svc.dev -all'),
-  'sel._domainkey.ex.com': txt('v=DKIM1; k=rsa; p=S0VZ'),
-  '_dmarc.ex.com': txt('v=DMARC1; p=reject; rua=mailto:dmarc@ex.com'),
-  '_mta-sts.ex.com': txt('v=STSv1; id=1'),
-  '_smtp._tls.ex.com': txt('v=TLSRPTv1; rua=mailto:tls@ex.com'),
-  'default._bimi.ex.com': txt('v=BIMI1; l=https://ex.com/logo.svg'),
-};
+const GOOD = HEALTHY_ZONE;
 
 describe('getDomainHealth', () => {
   it('answers no findings for a domain whose records are all as recommended', async () => {
@@ -66,6 +62,7 @@ describe('getDomainHealth', () => {
       domain_id: 'dom_1',
       domain: 'ex.com',
       checked_at: '2026-11-25T10:00:00.000Z',
+      next_check_at: '2026-11-26T10:00:00.000Z',
       findings: [],
       summary: { open: 0, high: 0, low: 0, spf_lookups: 1, checks: { spf: 'ok', dkim: 'ok', dmarc: 'ok', inbound_mx: 'skipped', mta_sts: 'ok', tls_rpt: 'ok', bimi: 'ok' } },
     });

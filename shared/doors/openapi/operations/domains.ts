@@ -49,13 +49,24 @@ export const domainOps = section('domains', 'Domains', {
   getDomainHealth: {
     method: 'get',
     path: '/domains/{id}/health',
-    summary: "Check a domain's health",
+    summary: "A domain's health",
     description:
-      'Checks DNS now (every request: 6 or 7 queries, plus one per name the SPF record includes, each bounded in time) and answers the findings: SPF (one record, our include, no `+all`/`?all`, at most 10 DNS lookups), DKIM (our key published), DMARC (present, policy, reports, alignment), the MX of the receiving subdomain, MTA-STS, TLS-RPT and BIMI records, each with its impact, the record to publish and its source. A failed lookup is a `dns_error` finding, not an error. Nothing is stored.',
+      "The domain's last stored health check (a domain is checked daily, within a minute of becoming verified, and by `POST /domains/{id}/health`; one never checked is checked now): SPF (one record, our include, no `+all`/`?all`, at most 10 DNS lookups), DKIM (our key published), DMARC (present, policy, reports, alignment), the MX of the receiving subdomain, MTA-STS, TLS-RPT and BIMI records. Each finding has its impact, status (`open`, or `fixed` for 7 days after a check found it gone), when it was first seen, the record to publish and its source. A failed lookup is a `dns_error` finding, not an error.",
     auth: 'apiKey',
     scopes: [...domainRead],
     pathParams: { id: 'the domain id (dom_...)' },
     responses: { 200: { description: "The domain's findings and a summary.", schema: domainHealthSchema } },
+  },
+  checkDomainHealth: {
+    method: 'post',
+    path: '/domains/{id}/health',
+    summary: "Check a domain's health now",
+    description:
+      'Checks DNS now (6 or 7 queries, plus one per name the SPF record includes, each bounded in time: at most about 10 seconds), stores the result and answers it as `GET /domains/{id}/health` does. When a finding opened or was fixed since the last check, `domain.health_changed` fires.',
+    auth: 'apiKey',
+    scopes: ['domains:write'],
+    pathParams: { id: 'the domain id (dom_...)' },
+    responses: { 200: { description: "The domain's findings and a summary, just checked.", schema: domainHealthSchema } },
   },
   updateDomain: {
     method: 'patch',

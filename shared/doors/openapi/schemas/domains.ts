@@ -5,7 +5,7 @@ import { DNS_HOSTS } from '../../../domain/domains/dns-apply';
 import { STREAM_POLICIES, TENANT_STATUSES, type publicTenant } from '../../../domain/tenants/tenant';
 import { FINDING_TYPE_NAMES, HEALTH_CHECKS } from '../../../domain/domains/health/finding';
 import type { ApplyReport } from '../../../usecases/domains/dns-apply';
-import type { DomainHealth } from '../../../usecases/domains/health';
+import type { StoredDomainHealth } from '../../../usecases/domains/stored-health';
 import type { getTenantStats } from '../../../usecases/tenants/get-tenant-stats';
 import { describing, idOf, nullableTimestamp, timestamp } from './common';
 
@@ -101,19 +101,20 @@ export const domainActionResultSchema = z.strictObject({
 const checkOutcome = z.enum(['ok', 'issues', 'error', 'skipped']);
 
 /** GET /domains/{id}/health (docs/deliverability.md, "Domain health"). */
-export const domainHealthSchema = describing<DomainHealth>()(
+export const domainHealthSchema = describing<StoredDomainHealth>()(
   z.strictObject({
     object: z.literal('domain_health').describe('always `domain_health`'),
     domain_id: idOf('dom').describe("the domain's id (dom_...)"),
     domain: z.string().describe('the domain name'),
-    checked_at: timestamp.describe('when DNS was asked (ISO 8601): every GET checks live'),
+    checked_at: timestamp.describe('when DNS was asked (ISO 8601)'),
+    next_check_at: timestamp.describe('when the domain is checked next (daily)'),
     findings: z
       .array(
         z.strictObject({
           type: z.enum(FINDING_TYPE_NAMES).describe('what was found (docs/deliverability.md has the table: each type, its impact and its source)'),
           check: z.enum(HEALTH_CHECKS).describe('the check family: spf, dkim, dmarc, inbound_mx, mta_sts, tls_rpt or bimi'),
           impact: z.enum(['high', 'low']).describe('high: mail fails authentication or is not received; low: a recommendation'),
-          status: z.enum(['open', 'fixed']).describe('open: found at this check (fixed comes with stored checks, not built yet: a fixed record\'s finding is absent)'),
+          status: z.enum(['open', 'fixed']).describe('open: found at the last check; fixed: open at an earlier check and gone at a later one (shown for 7 days)'),
           message: z.string().describe('what is wrong and what to do'),
           record: z
             .strictObject({
@@ -124,9 +125,11 @@ export const domainHealthSchema = describing<DomainHealth>()(
             .optional()
             .describe('the record to publish, when one fixes it'),
           docs_url: z.string().describe('the public document (RFC section, draft, mailbox provider guideline) that says why'),
+          first_seen_at: timestamp.describe('when a check first found it (this time it was open)'),
+          fixed_at: timestamp.nullable().describe('when a check found it gone; null while open'),
         }),
       )
-      .describe('the findings, high impact first; none when every check passed'),
+      .describe('the findings: open ones first, high impact first; none when every check passed and nothing was fixed lately'),
     summary: z
       .strictObject({
         open: z.number().int().describe('open findings'),

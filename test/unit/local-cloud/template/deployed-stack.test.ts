@@ -50,7 +50,7 @@ describe('the synthesized template, read for the local cloud', () => {
     }
     const routes = readRoutes(stack, functions);
     expect(routes.map((r) => `${r.routeKey} -> ${r.function.name}`).sort()).toEqual(API_GROUPS.flatMap((g) => apiRoutes(g).map((r) => `${r} -> ${g.name}`)).sort());
-    expect(readSchedules(stack, functions)).toEqual([expect.objectContaining({ everyMs: SCHEDULED_TASKS[0]!.everyMinutes * 60_000 })]);
+    expect(readSchedules(stack, functions)).toEqual(SCHEDULED_TASKS.map((task) => expect.objectContaining({ everyMs: task.everyMinutes * 60_000, function: expect.objectContaining({ name: task.name }) })));
   });
 
   it('resolves every role\'s policies and every resource policy, and the relay task\'s environment and role', () => {

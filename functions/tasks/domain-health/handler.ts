@@ -1,0 +1,25 @@
+/**
+ * The domain-health task, one pass per invocation (an EventBridge rule every minute on AWS; a timer on the
+ * local cloud): the domains whose next health check is due are checked and stored, and domain.health_changed
+ * raised where a finding opened or was fixed (shared/usecases/domains/due-health-checks.ts;
+ * docs/deliverability.md, "Domain health").
+ */
+import { loadConfig } from '../../../shared/config/config';
+import { logError, logInfo } from '../../../shared/lib/log';
+import { buildCore } from '../../../shared/services/core';
+import { buildMessaging } from '../../../shared/services/messaging';
+import { runDueHealthChecks, type DueHealthChecksReport } from '../../../shared/usecases/domains/due-health-checks';
+
+// The composition root: only what the task uses (shared/services/), built once per cold start.
+const config = loadConfig();
+const core = buildCore(config);
+const deps = { ...core, events: buildMessaging(config).events };
+
+/** Checks are started for this long; each takes at most about 10 s, within the task's 50 s timeout. */
+const START_BUDGET_MS = 30_000;
+
+export const handler = async (): Promise<DueHealthChecksReport> => {
+  const report = await runDueHealthChecks(deps, { budgetMs: START_BUDGET_MS, log: logError });
+  if (report.checked || report.forgotten || report.errors) logInfo('domain-health', { ...report });
+  return report;
+};
