@@ -467,6 +467,18 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     ],
   },
   {
+    // The dashboard's Validate addresses page (docs/deliverability.md, "Address validation"): a function of its
+    // own, so the disposable domains list (~170 KB) stays out of the other dashboard bundles. DNS is UDP/TCP
+    // to the resolvers (no grant).
+    name: 'dashboard-validations',
+    entry: 'functions/api/dashboard-validations/handler.ts',
+    pages: ['ANY /dashboard/validations'],
+    grants: [
+      // Sessions; the hourly validation allowance's counter; suppressions and tenants read.
+      { resource: { kind: 'table' }, access: 'readWrite' },
+    ],
+  },
+  {
     // The dashboard's emails and received-email pages (docs/dashboard.md): the most specific routes win,
     // so API Gateway sends these paths here rather than to 'dashboard'. The same session.
     name: 'dashboard-emails',

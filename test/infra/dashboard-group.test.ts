@@ -22,6 +22,7 @@ const ROUTES: Record<string, string[]> = {
   dashboard: ['ANY /dashboard', 'ANY /dashboard/{proxy+}', 'ANY /api/{proxy+}'],
   'dashboard-emails': ['ANY /dashboard/emails', 'ANY /dashboard/emails/{proxy+}', 'ANY /dashboard/received', 'ANY /dashboard/received/{proxy+}'],
   'dashboard-domains': ['ANY /dashboard/domains', 'ANY /dashboard/domains/{proxy+}'],
+  'dashboard-validations': ['ANY /dashboard/validations'],
   'dashboard-send': ['ANY /dashboard/emails/test', 'ANY /dashboard/invitations', 'ANY /dashboard/invitations/{proxy+}'],
 };
 const group = (name: string) => API_GROUPS.find((g) => g.name === name)!;

@@ -4,6 +4,7 @@
  * suppressed address, the plan's hourly allowance answering 429, and the send's `validate: true`
  * refusing an undeliverable recipient with 422 while sending a deliverable one.
  */
+import { dashboardRequest, newDashboardUser, signIn } from './harness/dashboard';
 import { publish, uniqueDomain } from './harness/dns';
 import { api, newAccount, type TestAccount } from './harness/stack';
 
@@ -118,5 +119,39 @@ describe("the send's validate: true", () => {
     const sent = await api('POST', '/emails', { key: account.key, body: { from: `hi@${SANDBOX}`, to: account.email, subject: 'Hello', text: 'hi', validate: true } });
     expect(sent.status).toBe(200);
     expect(typeof sent.body.id).toBe('string');
+  });
+});
+
+describe('the dashboard', () => {
+  it("validates on the dashboard's Validate addresses page: each address as text, with its verdict", async () => {
+    const mxDomain = uniqueDomain();
+    const nullMx = uniqueDomain();
+    await publish(mxDomain, 'MX', [`10 mx1.${mxDomain}`]);
+    await publish(nullMx, 'MX', ['0 .']);
+    const { email } = await newDashboardUser(await newAccount());
+    const session = await signIn(email);
+    const form = await dashboardRequest('GET', '/dashboard/validations', { cookie: session.cookie });
+    expect(form.status).toBe(200);
+    expect(form.text).toContain('<textarea');
+    const emails = [`jane@${mxDomain}`, `jane@${nullMx}`, '<b>x</b>@example'].join('\n');
+    const answer = await dashboardRequest('POST', '/dashboard/validations', {
+      cookie: session.cookie,
+      rawBody: new URLSearchParams({ emails, csrf_token: session.csrf }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain('Checked 3 addresses: 1 valid, 0 risky, 2 invalid.');
+    expect(answer.text).toContain(`<td><code>jane@${nullMx}</code></td><td><span class="status bad">invalid</span></td>`);
+    expect(answer.text).toContain('null_mx');
+    expect(answer.text).toContain('&lt;b&gt;x&lt;/b&gt;@example');
+    expect(answer.text).not.toContain('<b>x</b>');
+    // 101 addresses: the batch's bound, as the API's, said on the page.
+    const tooMany = await dashboardRequest('POST', '/dashboard/validations', {
+      cookie: session.cookie,
+      rawBody: new URLSearchParams({ emails: Array.from({ length: 101 }, (_, i) => `a${i}@${mxDomain}`).join('\n'), csrf_token: session.csrf }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(tooMany.status).toBe(200);
+    expect(tooMany.text).toContain('emails holds at most 100 addresses');
   });
 });

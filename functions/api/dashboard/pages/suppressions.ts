@@ -43,7 +43,8 @@ ${pager('/dashboard/suppressions', { email, tenant }, state, next)}
       c,
       '/dashboard/suppressions',
       html`<div class="fields">${input('Email address', 'email', { type: 'email', required: true })}${input('Tenant', 'tenant', { hint: "Optional: a tenant's list instead of the account's." })}<div class="field"><button type="submit">Add suppression</button></div></div>`,
-    )}<p class="hint">Nothing is sent to a suppressed address until it is removed. Bounces and complaints add addresses here by themselves.</p></section>`;
+    )}<p class="hint">Nothing is sent to a suppressed address until it is removed. Bounces and complaints add addresses here by themselves.</p></section>
+<p><a href="/dashboard/validations">Validate addresses</a> before you send to them.</p>`;
     return render(c, { title: 'Suppressions', body, ...(problem ? { flash: problem } : {}) });
   });
 
