@@ -44,6 +44,20 @@ export const domainSchema = describing<ReturnType<typeof toPublicDomain>>()(
     inbound_enabled: z.boolean().describe('receives mail on inbound.<domain> (chosen when the domain is added)'),
     inbound_subdomain: z.string().nullable().describe('the receive-only subdomain (inbound.<domain>) when inbound_enabled'),
     inbound_store_content: z.boolean().describe('false: mail received on the domain is recorded without its content, and email.received carries none (docs/redaction.md); true by default'),
+    dmarc_reports: z
+      .strictObject({
+        enabled: z.boolean().describe('true: aggregate reports sent to `address` are read and counted (GET /domains/{id}/dmarc)'),
+        address: z.string().nullable().describe('where receivers send them (the suggested DMARC record names it in rua=); null when off'),
+        authorization_record: z
+          .strictObject({
+            type: z.literal('TXT').describe('always TXT'),
+            name: z.string().describe('<domain>._report._dmarc.<report domain>'),
+            value: z.string().describe('v=DMARC1'),
+          })
+          .nullable()
+          .describe("the record receivers look for before sending reports to an address outside the domain (RFC 7489 section 7.1); null when the address is under the domain (or off)"),
+      })
+      .describe('DMARC aggregate reports read by the service (docs/deliverability.md, "DMARC aggregate reports"; PATCH with dmarc_reports)'),
     created_at: timestamp.describe('when the domain was added (ISO 8601)'),
     updated_at: timestamp.describe('when the domain last changed (ISO 8601)'),
     verified_at: nullableTimestamp.describe('when it was first verified (ISO 8601); null until then'),
