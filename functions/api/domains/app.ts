@@ -25,6 +25,7 @@ import { applyDomainDns } from '../../../shared/usecases/domains/dns-apply';
 import { deleteDnsProvider, listDnsProviders, storeDnsProvider } from '../../../shared/usecases/domains/dns-providers';
 import { createDomain, deleteDomain, getDomain, listDomains, updateDomain } from '../../../shared/usecases/domains/manage';
 import { getDomainHealth } from '../../../shared/usecases/domains/health';
+import { getDmarcFigures } from '../../../shared/usecases/dmarc/figures';
 import { verifyDomain } from '../../../shared/usecases/domains/verify';
 
 /** The host named in /dns-providers/{provider}; any other name is an unknown resource (404). */
@@ -55,6 +56,10 @@ export function createDomainsApp(services: DomainsServices): Hono<ApiEnv> {
 
   route(domainOps.getDomainHealth, async (c, { params }) => {
     return c.json(await getDomainHealth(services, c.get('principal'), params.id));
+  });
+
+  route(domainOps.getDomainDmarc, async (c, { params, query }) => {
+    return c.json(await getDmarcFigures(services, c.get('principal'), params.id, query));
   });
 
   route(domainOps.updateDomain, async (c, { body, params }) => {
