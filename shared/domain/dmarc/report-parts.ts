@@ -23,7 +23,7 @@ export interface ReportPart {
 export function reportParts(message: { attachments: readonly MessagePart[]; text: string | null }): ReportPart[] {
   const files = message.attachments
     .filter((part) => part.content.length > 0 && sniffReportFile(part.content) !== null)
-    .map((part) => ({ name: part.filename ?? part.content_type, content: part.content }));
+    .map((part) => ({ name: (part.filename ?? part.content_type).slice(0, 200), content: part.content }));
   if (files.length > 0) return files.slice(0, MAX_REPORT_PARTS);
   const body = message.text?.trim() ?? '';
   if (/^<\?xml[\s\S]{0,200}<(?:[\w-]+:)?feedback[\s>]/.test(body) || /^<(?:[\w-]+:)?feedback[\s>]/.test(body)) return [{ name: 'body', content: Buffer.from(body) }];
