@@ -17,6 +17,8 @@ import { AutomationRepository } from '../adapters/store/automations';
 import { CategoryOptOutRepository } from '../adapters/store/category-opt-outs';
 import { DashboardUserRepository } from '../adapters/store/dashboard-users';
 import { DnsProviderRepository } from '../adapters/store/dns-providers';
+import { DmarcAddressRepository } from '../adapters/store/dmarc-addresses';
+import { DmarcReportRepository } from '../adapters/store/dmarc-reports';
 import { DomainRepository } from '../adapters/store/domains';
 import { DomainHealthRepository } from '../adapters/store/domain-health';
 import { DueWorkIndex } from '../adapters/store/due-work';
@@ -139,6 +141,9 @@ export function buildCore(config: Config = loadConfig()) {
     receivedEmails: new ReceivedEmailRepository(table),
     /** Whether each stored raw inbound message was queued (the MX listener, the inbound worker, the reconciler). */
     inboundRawMarkers: new InboundRawMarkerRepository(table),
+    /** DMARC aggregate reports (docs/deliverability.md): the report addresses' domains, the figures. */
+    dmarcAddresses: new DmarcAddressRepository(table),
+    dmarcReports: new DmarcReportRepository(table),
     templates,
     /** What sends render: the published pointer per send, each immutable version read once per process. */
     publishedTemplates,

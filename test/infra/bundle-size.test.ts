@@ -64,6 +64,7 @@ test('a bundle holds only the AWS clients and mail libraries its function uses',
   expect(clientsOf('dashboard')).toEqual(['DynamoDBClient', 'SQSClient', 'KMSClient']);
   expect(clientsOf('dashboard-emails')).toEqual(['DynamoDBClient', 'S3Client']);
   expect(clientsOf('dashboard-send')).toEqual(['DynamoDBClient', 'SQSClient', 'S3Client', 'SchedulerClient']);
+  expect(clientsOf('dashboard-validations')).toEqual(['DynamoDBClient']);
   expect(clientsOf('dashboard-domains')).toEqual(['DynamoDBClient', 'SQSClient', 'SESv2Client', 'KMSClient', 'Route53Client']);
   // mailparser and its charset tables: the inbound worker only (mail from strangers; the dashboard's
   // preview and the send path read with shared/adapters/mime/). mailauth in no Lambda (the MX listener, a container,

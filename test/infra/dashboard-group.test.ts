@@ -48,6 +48,7 @@ describe('the dashboard functions', () => {
     expect(target('GET', '/dashboard/received/inb_1')).toBe('dashboard-emails');
     expect(target('POST', '/dashboard/domains/dom_1/apply')).toBe('dashboard-domains');
     expect(target('GET', '/dashboard/domains')).toBe('dashboard-domains');
+    expect(target('POST', '/dashboard/validations')).toBe('dashboard-validations');
     expect(target('POST', '/dashboard/invitations')).toBe('dashboard-send');
     expect(target('GET', '/dashboard/emails/testing')).toBe('dashboard-emails');
     for (const path of ['/dashboard', '/dashboard/sign-in', '/dashboard/api-keys', '/dashboard/webhooks/wh_1', '/dashboard/emailsx', '/dashboard/assets/app.css', '/api/events']) {

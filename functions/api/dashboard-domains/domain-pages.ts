@@ -5,8 +5,9 @@
  * answer shows each record's result. Use cases: createDomain, listDomains, getDomain, verifyDomain,
  * applyDomainDns (the domains group's), and the stored health check (storedHealthOf: checked daily; a domain
  * never checked is checked on its first view; "Check now" runs runStoredHealthCheck), its findings open and
- * fixed, DNS content shown as text. Credentials typed into the
- * apply form are used for that request only and never shown again.
+ * fixed, DNS content shown as text; and the last 30 days of the domain's DMARC aggregate reports
+ * (./dmarc-section.ts, dmarcFiguresOf). Credentials typed into the apply form are used for that request only
+ * and never shown again.
  */
 import type { ApplyReport } from '../../../shared/usecases/domains/dns-apply';
 import { toPublicDomain } from '../../../shared/domain/domains/domain';
@@ -21,6 +22,9 @@ import type { PageRoutes } from '../dashboard/pages/page-routes';
 import type { DashboardDomainsServices } from './services';
 import { badge, html, table, time, type Html } from '../dashboard/pages/layout';
 import { providerMarker, providerNotice } from '../dashboard/pages/domain-provider';
+import { dmarcFiguresOf, type DmarcFigures } from '../../../shared/usecases/dmarc/figures';
+import type { Domain } from '../../../shared/domain/domains/domain';
+import { dmarcSection } from './dmarc-section';
 
 type PublicDomain = ReturnType<typeof toPublicDomain>;
 
@@ -77,13 +81,19 @@ ${table(
 )}</section>`;
 }
 
-function domainPage(c: PageContext, domain: PublicDomain, apply: ApplyReport | null, health: StoredDomainHealth): Response {
+/** The last 30 days of the domain's DMARC figures, with its top 10 other senders. */
+function recentDmarc(services: DashboardDomainsServices, domain: Domain): Promise<DmarcFigures> {
+  return dmarcFiguresOf(services, domain, { limit: 10, group: 'others' });
+}
+
+function domainPage(c: PageContext, domain: PublicDomain, apply: ApplyReport | null, health: StoredDomainHealth, dmarc: DmarcFigures): Response {
   const body = html`${apply ? applyResults(apply) : ''}
 <dl class="facts"><dt>Added</dt><dd>${time(domain.created_at)}</dd><dt>Last checked</dt><dd>${time(domain.last_checked_at)}</dd><dt>Verified</dt><dd>${time(domain.verified_at)}</dd>${domain.tenant ? html`<dt>Tenant</dt><dd>${domain.tenant}</dd>` : ''}</dl>
 ${providerNotice(domain, buttonForm(c, `/dashboard/domains/${domain.id}/verify`, 'Verify again'))}
 <section aria-labelledby="records-heading"><h2 id="records-heading">DNS records</h2>${recordsTable(domain)}
 <div class="actions">${buttonForm(c, `/dashboard/domains/${domain.id}/verify`, 'Verify')} <span class="hint">Checks each record in DNS now.</span></div></section>
 ${healthSection(c, health)}
+${dmarcSection(dmarc)}
 ${applyForm(c, domain)}`;
   return render(c, { title: domain.name, lead: html`<p><a href="/dashboard/domains">← All domains</a> · Status: ${badge(domain.status)}</p>`, body });
 }
@@ -112,7 +122,8 @@ ${pager('/dashboard/domains', {}, state, page.next_cursor)}`;
 
   routes.page('/domains/:id', async (c) => {
     const domain = await getDomain(services, c.get('principal'), param(c, 'id'));
-    return domainPage(c, toPublicDomain(domain), null, await storedHealthOf(services, domain));
+    const [health, dmarc] = await Promise.all([storedHealthOf(services, domain), recentDmarc(services, domain)]);
+    return domainPage(c, toPublicDomain(domain), null, health, dmarc);
   });
 
   routes.action('/domains/:id/health', (c) => {
@@ -147,7 +158,8 @@ ${pager('/dashboard/domains', {}, state, page.next_cursor)}`;
           : (field(form, 'access_key_id') || field(form, 'secret_access_key')) && { access_key_id: field(form, 'access_key_id') ?? '', secret_access_key: field(form, 'secret_access_key') ?? '' };
       const input = parseWith(applyDnsSchema, { action: 'apply', provider, ...(credentials ? { credentials } : {}) });
       const outcome = await applyDomainDns(services, c.get('principal'), param(c, 'id'), input);
-      return domainPage(c, toPublicDomain(outcome.domain), outcome.apply, await runStoredHealthCheck(services, outcome.domain));
+      const [health, dmarc] = await Promise.all([runStoredHealthCheck(services, outcome.domain), recentDmarc(services, outcome.domain)]);
+      return domainPage(c, toPublicDomain(outcome.domain), outcome.apply, health, dmarc);
     }),
   );
 }

@@ -25,6 +25,7 @@ import { applyDomainDns } from '../../../shared/usecases/domains/dns-apply';
 import { deleteDnsProvider, listDnsProviders, storeDnsProvider } from '../../../shared/usecases/domains/dns-providers';
 import { createDomain, deleteDomain, getDomain, listDomains, updateDomain } from '../../../shared/usecases/domains/manage';
 import { checkDomainHealthNow, getDomainHealth } from '../../../shared/usecases/domains/stored-health';
+import { getDmarcFigures } from '../../../shared/usecases/dmarc/figures';
 import { verifyDomain } from '../../../shared/usecases/domains/verify';
 
 /** The host named in /dns-providers/{provider}; any other name is an unknown resource (404). */
@@ -59,6 +60,10 @@ export function createDomainsApp(services: DomainsServices): Hono<ApiEnv> {
 
   route(domainOps.checkDomainHealth, async (c, { params }) => {
     return c.json(await checkDomainHealthNow(services, c.get('principal'), params.id));
+  });
+
+  route(domainOps.getDomainDmarc, async (c, { params, query }) => {
+    return c.json(await getDmarcFigures(services, c.get('principal'), params.id, query));
   });
 
   route(domainOps.updateDomain, async (c, { body, params }) => {

@@ -25,6 +25,7 @@ import { tenantIsLiveCheck, type TenantRef } from './tenant-condition';
 import type { InboundChange } from '../../domain/domains/inbound-change';
 import { DEFAULT_RECOVERY_BOUNDS, type RecoveryBounds } from '../../domain/reliability/bounds';
 import { REMOVE_DUE, setDue } from './due-index';
+import { reportAddressItem } from './dmarc-addresses';
 
 const tenantDomainKey = keys.tenantDomain;
 const tenantDomainsPartition = keys.tenantDomains;
@@ -90,6 +91,18 @@ export type AssignDomainOutcome =
   | { kind: 'tenant_gone' };
 
 export type DeleteDomainOutcome = 'deleted' | 'changed' | 'not_found';
+
+/**
+ * A change of the domain's DMARC report address (shared/domain/domains/dmarc-reports.ts), planned from the
+ * domain as read: `from` the address it had, `to` the one it gets (null: off), and the new value of its
+ * suggested DMARC record (at `recordIndex` in `records`, null when it has none).
+ */
+export interface DmarcReportsChange {
+  from: string | null;
+  to: string | null;
+  recordIndex: number | null;
+  recordValue: string;
+}
 
 /**
  * Absent (not NULL) until set: the late fields are set later with if_not_exists; the owner fields are
@@ -283,6 +296,50 @@ export class DomainRepository {
   }
 
   /**
+   * Sets or clears the domain's DMARC report address, its suggested DMARC record's value and the
+   * address's pointer item (./dmarc-addresses.ts: the old one deleted, the new one put) in one
+   * transaction, conditional on the owner and on the address read (`change.from`) and the record's
+   * position: null when a condition does not hold (gone, not the owner's, changed meanwhile).
+   */
+  async changeDmarcReports(owner: { accountId: string; tenantId: string | null }, domain: Pick<Domain, 'id' | 'name'>, change: DmarcReportsChange, now: string): Promise<Domain | null> {
+    const record = change.recordIndex === null ? null : `#records[${change.recordIndex}]`;
+    const sets = ['#updated_at = :now', ...(change.to ? ['#dmarc = :to'] : []), ...(record ? [`${record}.#value = :record_value`] : [])];
+    const conditions = [
+      owner.tenantId ? 'account_id = :account AND tenant_id = :tenant' : 'account_id = :account',
+      change.from ? '#dmarc = :from' : 'attribute_not_exists(#dmarc)',
+      ...(record ? [`${record}.#purpose = :dmarc_purpose`] : []),
+    ];
+    const target = { account_id: owner.accountId, domain_id: domain.id, domain: domain.name };
+    try {
+      await transactWrite(this.table, [
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.domain(domain.id),
+            UpdateExpression: `SET ${sets.join(', ')}${change.to ? '' : ' REMOVE #dmarc'}`,
+            ConditionExpression: conditions.join(' AND '),
+            ExpressionAttributeNames: { '#updated_at': 'updated_at', '#dmarc': 'dmarc_reports_address', ...(record ? { '#records': 'records', '#value': 'value', '#purpose': 'purpose' } : {}) },
+            ExpressionAttributeValues: {
+              ':now': now,
+              ':account': owner.accountId,
+              ...(owner.tenantId ? { ':tenant': owner.tenantId } : {}),
+              ...(change.to ? { ':to': change.to } : {}),
+              ...(change.from ? { ':from': change.from } : {}),
+              ...(record ? { ':record_value': change.recordValue, ':dmarc_purpose': 'dmarc' } : {}),
+            },
+          },
+        },
+        ...(change.from && change.from !== change.to ? [{ Delete: { TableName: this.table.name, Key: keys.dmarcReportAddress(change.from, domain.id) } }] : []),
+        ...(change.to ? [{ Put: { TableName: this.table.name, Item: reportAddressItem(change.to, target) } }] : []),
+      ]);
+    } catch (error) {
+      if (cancelledConditionIndexes(error).length) return null;
+      throw error;
+    }
+    return (await this.get(domain.id))?.domain ?? null;
+  }
+
+  /**
    * Gives an account-wide domain to a tenant: the domain, its claim and the membership in one
    * transaction, only while the domain has no tenant and the tenant is live. Already this tenant's:
    * `already` (nothing written); another tenant's: `other_tenant`.
@@ -465,10 +522,10 @@ export class DomainRepository {
   }
 
   /**
-   * Deletes the domain, its name claim, its tenant membership and one from the counter, together, only
+   * Deletes the domain, its name claim, its tenant membership, its DMARC report address's pointer and one from the counter, together, only
    * while its owner is still the one read (`domain.tenant_id`): `changed` when it moved meanwhile.
    */
-  async delete(accountId: string, domain: Pick<Domain, 'id' | 'name' | 'tenant_id'>): Promise<DeleteDomainOutcome> {
+  async delete(accountId: string, domain: Pick<Domain, 'id' | 'name' | 'tenant_id' | 'dmarc_reports_address'>): Promise<DeleteDomainOutcome> {
     const tenantId = domain.tenant_id ?? null;
     try {
       await transactWrite(this.table, [
@@ -490,6 +547,8 @@ export class DomainRepository {
         },
         freeSlotItem(this.table, accountId, 'DOMAINS'),
         ...(tenantId ? [{ Delete: { TableName: this.table.name, Key: tenantDomainKey(tenantId, domain.id) } }] : []),
+        // Its DMARC report address's pointer (./dmarc-addresses.ts); the figures expire by their ttl.
+        ...(domain.dmarc_reports_address ? [{ Delete: { TableName: this.table.name, Key: keys.dmarcReportAddress(domain.dmarc_reports_address, domain.id) } }] : []),
       ]);
       return 'deleted';
     } catch (error) {

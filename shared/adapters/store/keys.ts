@@ -48,6 +48,9 @@
  *   Export head        PK EXPORT#<acc>#<exp>  SK HEAD  GSI1PK ACCOUNT#<acc>#EXPORTS  GSI1SK <exp>  (POST /exports; TTL: 7 days; ./exports.ts)
  *   Export slot        PK EXPORT#<acc>#RUNNING  SK RUNNING  (the account's one running export, taken by a conditional put)
  *   Domain health      PK DOMAINHEALTH#<dom>  SK HEALTH  GSI2PK HEALTHDUE  GSI2SK <next check ISO>#<dom>  (the last stored check; TTL)
+ *   DMARC report address PK DMARCRUA#<address>  SK <dom>           (a domain whose aggregate reports go to the address; written with the domain's setting)
+ *   DMARC report       PK DMARC#<dom>            SK REPORT#<report key>   (one per (reporter, report_id): the dedupe; TTL)
+ *   DMARC rows         PK DMARC#<dom>            SK <YYYY-MM-DD>#<report key>#<nn>  (a report's rows by source IP; one Query per date range; TTL)
  */
 /** A user-chosen value inside a key (tenant ids): '%' and '#' escaped so it cannot end its segment early. */
 export function keyPart(value: string): string {
@@ -244,4 +247,13 @@ export const keys = {
     PK: `OPTOUT#${accountId}#${email.toLowerCase()}`,
     SKPrefix: `${tenantId === null ? 'ACCOUNT' : `TENANT#${keyPart(tenantId)}`}#CATEGORY#`,
   }),
+  /** A domain whose DMARC aggregate reports go to `address` (lower case; several domains may share one). */
+  dmarcReportAddress: (address: string, domainId: string) => ({ PK: `DMARCRUA#${address.toLowerCase()}`, SK: domainId }),
+  dmarcReportAddressPartition: (address: string) => `DMARCRUA#${address.toLowerCase()}`,
+  /** A domain's DMARC figures: reports (dedupe) and their rows by day (shared/adapters/store/dmarc-reports.ts). */
+  dmarcPartition: (domainId: string) => `DMARC#${domainId}`,
+  dmarcReport: (domainId: string, reportKey: string) => ({ PK: `DMARC#${domainId}`, SK: `REPORT#${reportKey}` }),
+  dmarcRows: (domainId: string, day: string, reportKey: string, chunk: number) => ({ PK: `DMARC#${domainId}`, SK: `${day}#${reportKey}#${String(chunk).padStart(2, '0')}` }),
+  /** The sort keys of a range of days (both included): `<since>` to `<until>#~` (report keys are base64url, below `~`). */
+  dmarcDays: (since: string, until: string) => ({ from: since, to: `${until}#~` }),
 };

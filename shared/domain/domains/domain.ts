@@ -1,5 +1,6 @@
 /** A sending domain, its DNS records and their verification state. */
 import * as z from 'zod';
+import { publicDmarcReports } from './dmarc-reports';
 
 export const DOMAIN_STATUSES = ['pending', 'verified', 'failed'] as const;
 /**
@@ -77,6 +78,8 @@ export const domainSchema = z.object({
   inbound_subdomain: z.string().nullable().default(null),
   /** Content redaction of received mail (docs/redaction.md): false records the metadata only; absent (domains of before it): true. */
   inbound_store_content: z.boolean().optional(),
+  /** Where receivers send its DMARC aggregate reports (./dmarc-reports.ts); absent or null: not read. */
+  dmarc_reports_address: z.string().nullable().optional(),
   created_at: z.string(),
   updated_at: z.string(),
   verified_at: z.string().nullable().default(null),
@@ -100,6 +103,7 @@ export function toPublicDomain(domain: Domain) {
     inbound_enabled: domain.inbound_enabled,
     inbound_subdomain: domain.inbound_subdomain,
     inbound_store_content: domain.inbound_store_content !== false,
+    dmarc_reports: publicDmarcReports(domain),
     created_at: domain.created_at,
     updated_at: domain.updated_at,
     verified_at: domain.verified_at,

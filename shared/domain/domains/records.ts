@@ -19,9 +19,12 @@ export function spfValue(include: string): string {
   return `v=spf1 include:${include} ~all`;
 }
 
-/** The DMARC record suggested to a new domain: monitoring, with aggregate reports to the domain itself. */
-export function dmarcValue(name: string): string {
-  return `v=DMARC1; p=none; rua=mailto:dmarc@${name}`;
+/**
+ * The DMARC record suggested to a domain: monitoring, with aggregate reports to its report address when
+ * it has one (./dmarc-reports.ts: read by the service), else to dmarc@ the domain itself.
+ */
+export function dmarcValue(name: string, reportAddress?: string | null): string {
+  return `v=DMARC1; p=none; rua=mailto:${reportAddress ?? `dmarc@${name}`}`;
 }
 
 export function expectedRecords(

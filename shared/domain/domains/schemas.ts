@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { domainName } from '../mail/address';
 import { tenantParam } from '../tenants/schemas';
 import { TLS_MODES } from './domain';
+import { dmarcReportsInputSchema } from './dmarc-reports';
 import { DNS_HOSTS, type DnsHostCredentials, type DnsHostName } from './dns-apply';
 
 export const createDomainSchema = z.object({
@@ -30,9 +31,12 @@ export const updateDomainSchema = z
       .boolean({ error: 'inbound_store_content must be a boolean' })
       .optional()
       .describe("false: mail received on the domain is recorded without its content (no bodies, headers, attachments nor subject; the raw message is deleted once parsed) and email.received carries none either (docs/redaction.md); true (default): kept for the retention window"),
+    dmarc_reports: dmarcReportsInputSchema
+      .optional()
+      .describe('DMARC aggregate reports read by the service (docs/deliverability.md, "DMARC aggregate reports"): the suggested DMARC record names the address in rua=, and GET /domains/{id}/dmarc answers the figures'),
   })
   .strict()
-  .refine((value) => Object.keys(value).length > 0, { message: 'send at least one of open_tracking, click_tracking, tls_mode, inbound_enabled, inbound_store_content' });
+  .refine((value) => Object.keys(value).length > 0, { message: 'send at least one of open_tracking, click_tracking, tls_mode, inbound_enabled, inbound_store_content, dmarc_reports' });
 export type UpdateDomainInput = z.infer<typeof updateDomainSchema>;
 
 export const domainActionSchema = z.object({

@@ -93,6 +93,7 @@ export const exampleDomain = {
   tls_mode: 'opportunistic',
   inbound_enabled: false,
   inbound_store_content: true,
+  dmarc_reports: { enabled: false, address: null, authorization_record: null },
   inbound_subdomain: null,
   created_at: CREATED,
   updated_at: CREATED,

@@ -17,6 +17,7 @@ import type { PageRequest } from '../../adapters/store/paginate';
 import { completeProviderVerification } from './complete-provider-verification';
 import type { Principal } from '../access/principal';
 import { unlinkTenantDomain } from '../ses-tenants/ses-tenant-links';
+import { changeDmarcReports } from '../dmarc/report-settings';
 import { resolveTenant } from '../access/tenant-scope';
 import { limitedTenantOf, tenantRefOf } from '../access/visibility';
 import { CHANGE_ATTEMPTS, changedMeanwhile, owned, tenantGone, type CreateDomainDeps, type DomainDeps } from './deps';
@@ -107,9 +108,18 @@ export async function listDomains(deps: DomainDeps, principal: Principal, page: 
  */
 /**
  * PATCH /domains/{id}: delivery settings, and receiving (`inbound_enabled`: the receiving subdomain and
- * its MX record come and go with it, shared/domain/domains/inbound-change.ts), in one conditional write.
+ * its MX record come and go with it, shared/domain/domains/inbound-change.ts), in one conditional write;
+ * then DMARC reports (`dmarc_reports`), in one more.
  */
 export async function updateDomain(deps: DomainDeps, principal: Principal, domainId: string, changes: UpdateDomainInput): Promise<Domain> {
+  const { dmarc_reports: dmarcReports, ...others } = changes;
+  // DMARC reports: a write of its own (shared/usecases/dmarc/report-settings.ts), after the others.
+  if (dmarcReports === undefined) return updateSettings(deps, principal, domainId, others);
+  if (Object.keys(others).length > 0) await updateSettings(deps, principal, domainId, others);
+  return changeDmarcReports(deps, principal, domainId, dmarcReports);
+}
+
+async function updateSettings(deps: DomainDeps, principal: Principal, domainId: string, changes: Omit<UpdateDomainInput, 'dmarc_reports'>): Promise<Domain> {
   const { inbound_enabled: inbound, ...settings } = changes;
   const owner = { accountId: principal.account.id, tenantId: limitedTenantOf(principal) };
   for (let attempt = 1; ; attempt++) {

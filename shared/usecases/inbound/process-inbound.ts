@@ -41,6 +41,7 @@ import type { BlobStore, Clock, EventPublisher } from '../../ports';
 import type { CreateReceivedOutcome, ReceivedEmailRepository } from '../../adapters/store/received-emails';
 import type { InboundRawMarkerRepository } from '../../adapters/store/inbound-raw-markers';
 import { mapBounded } from '../../lib/concurrency';
+import { ingestDmarcReports, type IngestReportsDeps } from '../dmarc/ingest-reports';
 import { EMPTY_CONTENT, inboundKeepsContent, redactedReceivedEmail, type InboundRedactionDeps } from './inbound-redaction';
 
 export interface ProcessInboundDeps extends InboundRedactionDeps {
@@ -54,18 +55,27 @@ export interface ProcessInboundDeps extends InboundRedactionDeps {
 
 export interface ReceiveQueuedInboundDeps extends ProcessInboundDeps {
   inboundRawMarkers: Pick<InboundRawMarkerRepository, 'claim'>;
+  /** DMARC reports (../dmarc/ingest-reports.ts, with `domains`); the worker's services always have them, tests of recording alone leave them out. */
+  dmarcAddresses?: IngestReportsDeps['dmarcAddresses'];
+  dmarcReports?: IngestReportsDeps['dmarcReports'];
 }
 
-/** One inbound queue message: claimed and processed, or dropped when its raw message was discarded (never accepted). */
+/**
+ * One inbound queue message: claimed and processed, or dropped when its raw message was discarded (never
+ * accepted). Once recorded, a message sent to a domain's DMARC report address has its reports counted
+ * (../dmarc/ingest-reports.ts: never fails the message).
+ */
 export async function receiveQueuedInbound(deps: ReceiveQueuedInboundDeps, message: InboundMessage): Promise<CreateReceivedOutcome | 'dropped'> {
   if ((await deps.inboundRawMarkers.claim(message.raw_key, deps.clock.now())) === 'discarded') {
     logInfo('inbound: dropped: its raw message was not accepted (no 250; the sender sends it again)', { email_id: message.email_id, account_id: message.account_id, raw_key: message.raw_key });
     return 'dropped';
   }
-  return (await processInbound(deps, message)).outcome;
+  const { outcome, parsed } = await processInbound(deps, message);
+  if (deps.dmarcAddresses && deps.dmarcReports && deps.domains) await ingestDmarcReports({ dmarcAddresses: deps.dmarcAddresses, dmarcReports: deps.dmarcReports, domains: deps.domains }, message, parsed);
+  return outcome;
 }
 
-export async function processInbound(deps: ProcessInboundDeps, message: InboundMessage): Promise<{ outcome: CreateReceivedOutcome; email: ReceivedEmail }> {
+export async function processInbound(deps: ProcessInboundDeps, message: InboundMessage): Promise<{ outcome: CreateReceivedOutcome; email: ReceivedEmail; parsed: ParsedInbound }> {
   const [raw, keepContent, prefix] = await Promise.all([
     deps.blobs.get(message.raw_key),
     inboundKeepsContent(deps, message),
@@ -188,7 +198,7 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
     await deps.blobs.delete(message.raw_key);
   }
   logInfo('inbound: received', { email_id: id, account_id: email.account_id, outcome, bytes: email.size, spam_status: email.spam_status, attachments: email.attachment_count, parse_error: email.parse_error });
-  return { outcome, email: recorded };
+  return { outcome, email: recorded, parsed };
 }
 
 /** The listener's checks; a message queued before the listener checked has none: unchecked (`temperror`). */

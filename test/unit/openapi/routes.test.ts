@@ -10,6 +10,7 @@ import { createAttachmentsApp } from '../../../functions/api/attachments/app';
 import { createAutomationsApp } from '../../../functions/api/automations/app';
 import { createCompatApp } from '../../../functions/api/compat/app';
 import { createDashboardDomainsApp } from '../../../functions/api/dashboard-domains/app';
+import { createDashboardValidationsApp } from '../../../functions/api/dashboard-validations/app';
 import { createDashboardEmailsApp } from '../../../functions/api/dashboard-emails/app';
 import { createDashboardSendApp } from '../../../functions/api/dashboard-send/app';
 import { createDashboardApp } from '../../../functions/api/dashboard/app';
@@ -57,6 +58,7 @@ const APPS: Record<string, () => Hono<any>> = {
   dashboard: () => createDashboardApp(services),
   'dashboard-emails': () => createDashboardEmailsApp(services),
   'dashboard-domains': () => createDashboardDomainsApp(services),
+  'dashboard-validations': () => createDashboardValidationsApp(services),
   'dashboard-send': () => createDashboardSendApp(services),
   reference: () => createReferenceApp(),
   compat: () => createCompatApp(services),
@@ -75,9 +77,9 @@ const DASHBOARD_JSON_DOORS = Object.values(dashboardOps)
 
 const NOT_OPERATIONS: { why: string; matches: (group: string, method: string, path: string) => boolean }[] = [
   {
-    why: "the dashboard's HTML pages, their forms and static assets (its four functions: docs/dashboard.md): pages for a browser, not API; its JSON doors (sign-in, sign-out, session, the team's) are operations",
+    why: "the dashboard's HTML pages, their forms and static assets (its five functions: docs/dashboard.md): pages for a browser, not API; its JSON doors (sign-in, sign-out, session, the team's) are operations",
     matches: (group, method, path) =>
-      ['dashboard', 'dashboard-emails', 'dashboard-domains', 'dashboard-send'].includes(group) &&
+      ['dashboard', 'dashboard-emails', 'dashboard-domains', 'dashboard-validations', 'dashboard-send'].includes(group) &&
       (path === '/dashboard' || path.startsWith('/dashboard/')) &&
       !DASHBOARD_JSON_DOORS.includes(`${method} ${path}`),
   },

@@ -2,9 +2,12 @@
  * DMARC health (RFC 7489): one `v=DMARC1` record at `_dmarc.<domain>` with a policy; `p=none` only
  * monitors (recommend quarantine or reject once reports show only your own sources pass); `rua` asks
  * receivers for aggregate reports; `aspf=s` (strict SPF alignment) never aligns for the service's mail,
- * whose return path is `rp.<domain>` (DKIM, `d=<domain>`, still aligns). Pure.
+ * whose return path is `rp.<domain>` (DKIM, `d=<domain>`, still aligns). The suggested `rua=` is the
+ * domain's DMARC report address when it has one (../dmarc-reports.ts: the service reads the reports),
+ * else dmarc@ the domain. Pure.
  */
 import type { Lookup } from '../evaluate';
+import { reportAuthorizationRecord } from '../dmarc-reports';
 import { dmarcValue } from '../records';
 import { dnsError, finding, parseTagList, recordsStartingWith, type HealthFinding } from './finding';
 
@@ -17,8 +20,9 @@ function rewrite(tags: Map<string, string>, changes: Record<string, string>): st
   return [...next].map(([tag, value]) => `${tag}=${value}`).join('; ');
 }
 
-export function evaluateDmarcHealth(input: { domain: string; lookup: Lookup }): HealthFinding[] {
+export function evaluateDmarcHealth(input: { domain: string; lookup: Lookup; reportAddress?: string | null }): HealthFinding[] {
   const name = `_dmarc.${input.domain}`;
+  const reportAddress = input.reportAddress ?? null;
   const { lookup } = input;
   if (lookup.kind === 'error') return [dnsError('dmarc', name, lookup)];
   const records = recordsStartingWith(lookup, /^v\s*=\s*DMARC1\s*(;|$)/i);
@@ -27,7 +31,7 @@ export function evaluateDmarcHealth(input: { domain: string; lookup: Lookup }): 
       finding('dmarc_missing', `${input.domain} publishes no DMARC record: Gmail and Yahoo require one of bulk senders, and without it nothing tells receivers what to do with mail that fails authentication. Publish it (p=none first, to read the reports).`, {
         type: 'TXT',
         name,
-        value: dmarcValue(input.domain),
+        value: dmarcValue(input.domain, reportAddress),
       }),
     ];
   }
@@ -35,7 +39,7 @@ export function evaluateDmarcHealth(input: { domain: string; lookup: Lookup }): 
   const tags = parseTagList(records[0]!);
   const policy = tags?.get('p')?.toLowerCase();
   if (!tags || !policy || !POLICIES.has(policy)) {
-    return [finding('dmarc_invalid', `The DMARC record at ${name} ${tags ? 'has no valid p= (none, quarantine or reject)' : 'is not a tag=value list'}: receivers ignore it. Publish a valid one.`, { type: 'TXT', name, value: dmarcValue(input.domain) })];
+    return [finding('dmarc_invalid', `The DMARC record at ${name} ${tags ? 'has no valid p= (none, quarantine or reject)' : 'is not a tag=value list'}: receivers ignore it. Publish a valid one.`, { type: 'TXT', name, value: dmarcValue(input.domain, reportAddress) })];
   }
   const findings: HealthFinding[] = [];
   const rua = tags.get('rua');
@@ -49,7 +53,11 @@ export function evaluateDmarcHealth(input: { domain: string; lookup: Lookup }): 
     );
   }
   if (!rua) {
-    findings.push(finding('dmarc_no_reporting', `The DMARC record at ${name} has no rua=: no receiver sends you aggregate reports, so you cannot see who sends as ${input.domain} nor whether it passes.`, { type: 'TXT', name, value: rewrite(tags, { rua: `mailto:dmarc@${input.domain}` }) }));
+    const authorization = reportAddress ? reportAuthorizationRecord(input.domain, reportAddress) : null;
+    const reading = reportAddress
+      ? ` Add rua=mailto:${reportAddress}: the service reads the reports sent there (GET /domains/{id}/dmarc).${authorization ? ` Also publish ${authorization.name} TXT "${authorization.value}" (RFC 7489 section 7.1), or receivers will not send reports to an address outside ${input.domain}.` : ''}`
+      : ' Turn on dmarc_reports (PATCH /domains/{id}) to have the service read them.';
+    findings.push(finding('dmarc_no_reporting', `The DMARC record at ${name} has no rua=: no receiver sends you aggregate reports, so you cannot see who sends as ${input.domain} nor whether it passes.${reading}`, { type: 'TXT', name, value: rewrite(tags, { rua: `mailto:${reportAddress ?? `dmarc@${input.domain}`}` }) }));
   }
   if (tags.get('aspf')?.toLowerCase() === 's') {
     findings.push(

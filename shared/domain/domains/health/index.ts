@@ -15,7 +15,7 @@ import { evaluateMtaStsHealth } from './mta-sts';
 import { evaluateSpfHealth } from './spf';
 import { evaluateTlsRptHealth } from './tls-rpt';
 
-export type HealthSubject = Pick<Domain, 'name' | 'dkim_selector' | 'dkim_public_key' | 'records' | 'inbound_enabled' | 'inbound_subdomain'>;
+export type HealthSubject = Pick<Domain, 'name' | 'dkim_selector' | 'dkim_public_key' | 'records' | 'inbound_enabled' | 'inbound_subdomain' | 'dmarc_reports_address'>;
 
 /** The names asked (TXT unless said): SPF's includes come on top, as `spfTargets` finds them. */
 export function healthQueries(domain: HealthSubject) {
@@ -67,7 +67,7 @@ export function evaluateHealth(
   const byCheck: Record<HealthCheck, HealthFinding[] | null> = {
     spf: spf.findings,
     dkim: evaluateDkimHealth({ name: queries.dkim, expectedValue: dkimRecord?.value ?? `v=DKIM1; k=rsa; p=${domain.dkim_public_key}`, publicKey: domain.dkim_public_key, lookup: answers.dkim }),
-    dmarc: evaluateDmarcHealth({ domain: domain.name, lookup: answers.dmarc }),
+    dmarc: evaluateDmarcHealth({ domain: domain.name, lookup: answers.dmarc, reportAddress: domain.dmarc_reports_address }),
     inbound_mx: queries.inbound_mx && answers.inbound_mx ? evaluateInboundMxHealth({ subdomain: queries.inbound_mx, mxHost: settings.inboundMxHost, lookup: answers.inbound_mx }) : null,
     mta_sts: evaluateMtaStsHealth({ domain: domain.name, checkedAt, lookup: answers.mta_sts }),
     tls_rpt: evaluateTlsRptHealth({ domain: domain.name, lookup: answers.tls_rpt }),

@@ -6,7 +6,8 @@ import { section } from '../operation';
 import { domainActionRequestSchema, storeDnsProviderRequestSchema } from '../requests';
 import { dnsProviderEnvelopeSchema, dnsProviderListSchema } from '../schemas/account';
 import { listOf, okSchema } from '../schemas/common';
-import { domainActionResultSchema, domainEnvelopeSchema, domainHealthSchema, domainSchema } from '../schemas/domains';
+import { dmarcFiguresSchema, domainActionResultSchema, domainEnvelopeSchema, domainHealthSchema, domainSchema } from '../schemas/domains';
+import { dmarcFiguresQuerySchema } from '../../../domain/dmarc/figures-query';
 import { page } from './common';
 
 // ---------------------------------------------------------------------------------------------------
@@ -68,12 +69,24 @@ export const domainOps = section('domains', 'Domains', {
     pathParams: { id: 'the domain id (dom_...)' },
     responses: { 200: { description: "The domain's findings and a summary, just checked.", schema: domainHealthSchema } },
   },
+  getDomainDmarc: {
+    method: 'get',
+    path: '/domains/{id}/dmarc',
+    summary: "A domain's DMARC aggregate report figures",
+    description:
+      'What receivers reported about mail sent as the domain (docs/deliverability.md, "DMARC aggregate reports"): reports sent to its report address (PATCH /domains/{id} `dmarc_reports`) are read by the inbound worker and stored per day, reporter and source IP. Answers the totals, the service\'s sending (`ours`) against everything else (`others`: who else sends as you), one entry per UTC day, and the sources a page at a time, most messages first. `since`/`until` (UTC days, both included; default the last 30 days, at most 90).',
+    auth: 'apiKey',
+    scopes: [...domainRead],
+    pathParams: { id: 'the domain id (dom_...)' },
+    query: dmarcFiguresQuerySchema,
+    responses: { 200: { description: "The domain's figures over the range.", schema: dmarcFiguresSchema } },
+  },
   updateDomain: {
     method: 'patch',
     path: '/domains/{id}',
     summary: 'Change delivery settings and receiving',
     description:
-      'Tracking, `tls_mode`, and `inbound_enabled`: `true` adds the receiving subdomain `inbound.<domain>` and its MX record (pending until a verify finds it), `false` removes both and stops receiving (docs/inbound.md). `inbound_store_content: false`: received mail is recorded without its content (docs/redaction.md).',
+      'Tracking, `tls_mode`, and `inbound_enabled`: `true` adds the receiving subdomain `inbound.<domain>` and its MX record (pending until a verify finds it), `false` removes both and stops receiving (docs/inbound.md). `inbound_store_content: false`: received mail is recorded without its content (docs/redaction.md). `dmarc_reports: {enabled, address?}`: DMARC aggregate reports read at an address on a receiving subdomain of the account (default `dmarc@inbound.<domain>`), named in the suggested DMARC record\'s rua= (docs/deliverability.md, "DMARC aggregate reports").',
     auth: 'apiKey',
     scopes: ['domains:write'],
     pathParams: { id: 'the domain id (dom_...)' },

@@ -6,6 +6,7 @@ import { STREAM_POLICIES, TENANT_STATUSES, type publicTenant } from '../../../do
 import { FINDING_TYPE_NAMES, HEALTH_CHECKS } from '../../../domain/domains/health/finding';
 import type { ApplyReport } from '../../../usecases/domains/dns-apply';
 import type { StoredDomainHealth } from '../../../usecases/domains/stored-health';
+import type { DmarcFigures } from '../../../usecases/dmarc/figures';
 import type { getTenantStats } from '../../../usecases/tenants/get-tenant-stats';
 import { describing, idOf, nullableTimestamp, timestamp } from './common';
 
@@ -44,6 +45,20 @@ export const domainSchema = describing<ReturnType<typeof toPublicDomain>>()(
     inbound_enabled: z.boolean().describe('receives mail on inbound.<domain> (chosen when the domain is added)'),
     inbound_subdomain: z.string().nullable().describe('the receive-only subdomain (inbound.<domain>) when inbound_enabled'),
     inbound_store_content: z.boolean().describe('false: mail received on the domain is recorded without its content, and email.received carries none (docs/redaction.md); true by default'),
+    dmarc_reports: z
+      .strictObject({
+        enabled: z.boolean().describe('true: aggregate reports sent to `address` are read and counted (GET /domains/{id}/dmarc)'),
+        address: z.string().nullable().describe('where receivers send them (the suggested DMARC record names it in rua=); null when off'),
+        authorization_record: z
+          .strictObject({
+            type: z.literal('TXT').describe('always TXT'),
+            name: z.string().describe('<domain>._report._dmarc.<report domain>'),
+            value: z.string().describe('v=DMARC1'),
+          })
+          .nullable()
+          .describe("the record receivers look for before sending reports to an address outside the domain (RFC 7489 section 7.1); null when the address is under the domain (or off)"),
+      })
+      .describe('DMARC aggregate reports read by the service (docs/deliverability.md, "DMARC aggregate reports"; PATCH with dmarc_reports)'),
     created_at: timestamp.describe('when the domain was added (ISO 8601)'),
     updated_at: timestamp.describe('when the domain last changed (ISO 8601)'),
     verified_at: nullableTimestamp.describe('when it was first verified (ISO 8601); null until then'),
@@ -226,5 +241,65 @@ export const tenantStatsSchema = describing<Awaited<ReturnType<typeof getTenantS
         resets_at: timestamp.describe('the next 00:00 UTC, when the daily counts reset (ISO 8601)'),
       })
       .describe("the tenant's sending ramp today"),
+  }),
+);
+
+const dmarcCount = z.number().int().min(0);
+const dispositionSchema = z
+  .strictObject({
+    none: dmarcCount.describe('messages the receiver delivered as usual'),
+    quarantine: dmarcCount.describe('messages it put in spam (p=quarantine applied)'),
+    reject: dmarcCount.describe('messages it refused (p=reject applied)'),
+  })
+  .describe('what the receivers did with the messages');
+const figuresShape = {
+  messages: dmarcCount.describe("messages, as the receivers counted them (each record's count)"),
+  dmarc_pass: dmarcCount.describe('messages that passed DMARC (aligned SPF or aligned DKIM passed)'),
+  spf_aligned_pass: dmarcCount.describe('messages whose SPF passed and aligned with the From domain'),
+  dkim_aligned_pass: dmarcCount.describe('messages whose DKIM passed and aligned with the From domain'),
+  pass_rate: z.number().min(0).max(1).describe('dmarc_pass / messages, to 4 decimals (0 without messages)'),
+  disposition: dispositionSchema,
+};
+const dmarcFiguresPartSchema = (what: string) => z.strictObject(figuresShape).describe(what);
+const dayCounts = (what: string) => z.strictObject({ messages: dmarcCount.describe('messages'), dmarc_pass: dmarcCount.describe('of which passed DMARC') }).describe(what);
+
+/** GET /domains/{id}/dmarc (docs/deliverability.md, "DMARC aggregate reports"). */
+export const dmarcFiguresSchema = describing<DmarcFigures>()(
+  z.strictObject({
+    object: z.literal('dmarc_figures').describe('always `dmarc_figures`'),
+    domain_id: idOf('dom').describe("the domain's id (dom_...)"),
+    domain: z.string().describe('the domain name'),
+    since: z.string().describe('the first UTC day counted (YYYY-MM-DD)'),
+    until: z.string().describe('the last UTC day counted (YYYY-MM-DD), included'),
+    report_address: z.string().nullable().describe("the domain's report address now; null when reports are not read (figures already stored still count)"),
+    totals: dmarcFiguresPartSchema('every message the reports counted in the range'),
+    ours: dmarcFiguresPartSchema("the service's sending: DKIM passed with d=<domain> and the domain's selector, or SPF passed for rp.<domain> or an amazonses.com MAIL FROM"),
+    others: dmarcFiguresPartSchema('everything else sending as the domain (its own servers, other providers, spoofers)'),
+    reports: dmarcCount.describe('reports counted (each (reporter, report_id) once)'),
+    reporters: z.array(z.string()).describe('the reporters (org_name) of those reports, alphabetical'),
+    days: z
+      .array(
+        z.strictObject({
+          day: z.string().describe('the UTC day (YYYY-MM-DD): the day each report\'s range begins'),
+          messages: dmarcCount.describe('messages'),
+          dmarc_pass: dmarcCount.describe('of which passed DMARC'),
+          ours: dayCounts("the service's sending"),
+          others: dayCounts('everything else'),
+        }),
+      )
+      .describe('one entry per UTC day of the range, oldest first (zeros on days without reports)'),
+    sources: z
+      .array(
+        z.strictObject({
+          source_ip: z.string().describe('the sending IP address, as the receivers reported it'),
+          group: z.enum(['ours', 'others']).describe('ours (the service\'s sending) or others'),
+          ...figuresShape,
+          reporters: z.array(z.string()).describe('the reporters that counted it (at most 10, alphabetical)'),
+          days: dmarcCount.describe('UTC days of the range it sent on'),
+        }),
+      )
+      .describe('a page of the sources (with ?group, of that group), most messages first'),
+    has_more: z.boolean().describe('whether more sources follow'),
+    next_cursor: z.string().nullable().describe('pass as ?cursor for the next page of sources; null on the last'),
   }),
 );
