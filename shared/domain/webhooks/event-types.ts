@@ -18,6 +18,8 @@ export const EVENT_TYPES = [
   'automation.failed',
   'tenant.paused',
   'tenant.resumed',
+  'account.paused',
+  'account.resumed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
