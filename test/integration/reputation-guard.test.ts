@@ -116,12 +116,14 @@ describe('reputation guard (stack of its own, lowered volumes)', () => {
 
     const tenant = await harness.waitFor(async () => {
       const found = await harness.api('GET', `/tenants/${bad.external_id}`, { key: owner.account.key });
-      return found.body.status === 'paused' ? found.body : undefined;
+      return found.body.tenant?.status === 'paused' ? found.body.tenant : undefined;
     }, 'the bouncing tenant paused by the brake');
     expect(tenant).toMatchObject({ status: 'paused', pause_source: 'automated', paused_reason: expect.stringContaining("this tenant's own bounce rate") });
     expect((await harness.api('GET', '/account', { key: owner.account.key })).body.status).toBe('active');
-    expect((await harness.api('GET', `/tenants/${good.external_id}`, { key: owner.account.key })).body.status).toBe('active');
-    expect((await send(owner, 'success+t@simulator.amazonses.com', { tenant: bad.external_id })).status).toBe(403);
+    expect((await harness.api('GET', `/tenants/${good.external_id}`, { key: owner.account.key })).body.tenant.status).toBe('active');
+    const refused = await send(owner, 'success+t@simulator.amazonses.com', { tenant: bad.external_id });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'forbidden', details: { tenant: bad.external_id, status: 'paused' } });
     expect((await send(owner, 'success+g@simulator.amazonses.com', { tenant: good.external_id })).status).toBe(200);
     expect((await send(owner, 'success+o@simulator.amazonses.com')).status).toBe(200);
   });
