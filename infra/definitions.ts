@@ -747,34 +747,37 @@ export const STREAM_WORKERS: StreamWorkerDefinition[] = [
     ],
   },
   {
-    // Tenant day stats: each write of a tenant's email moves its acceptance day's counters (old vs new
-    // image), one idempotent transaction per batch, so stats never scan emails (docs/tenants.md).
+    // Day stats: each write of an email moves its acceptance day's counters (old vs new image): its tenant's,
+    // and its account's and the deployment's (sharded) when it moved sent, bounced or complained, one
+    // idempotent transaction per batch, so stats never scan emails (docs/tenants.md); then the tenants'
+    // automatic pause and the reputation brake (docs/deliverability.md, "Reputation guard").
     name: 'tenant-stats',
     entry: 'functions/workers/tenant-stats/handler.ts',
     startingPosition: 'TRIM_HORIZON',
     batchSize: 500,
     // Counters, not latency: gather a second of records per write.
     maxBatchingWindowMs: 1000,
-    filters: [{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['email'] }, tenant_id: { S: [{ exists: true }] } } } }],
+    filters: [{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['email'] } } } }],
     retryAttempts: 10,
     bisectBatchOnFunctionError: true,
     reportBatchItemFailures: true,
     onFailure: { queueName: 'mailservice-tenant-stats-failures', envVar: ENV.tenantStatsFailuresQueueUrl },
     timeoutSeconds: 30,
     grants: [
-      // ADD to the day counters; then read a tenant's window (and its id alias) to pause it automatically.
+      // ADD to the day counters; then read a tenant's or account's window (and a tenant's id alias) to pause it.
       { resource: { kind: 'table' }, access: 'update' },
       { resource: { kind: 'table' }, access: 'read' },
     ],
   },
   {
-    // tenant.paused / tenant.resumed, published from the write that changed the tenant's status.
+    // tenant.paused / tenant.resumed and account.paused / account.resumed, published from the write that
+    // changed the tenant's or the account's status.
     name: 'tenant-events',
     entry: 'functions/workers/tenant-events/handler.ts',
     startingPosition: 'TRIM_HORIZON',
     batchSize: 100,
     maxBatchingWindowMs: 0,
-    filters: [{ eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: ['tenant'] } } } }],
+    filters: [{ eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: ['tenant', 'account'] } } } }],
     retryAttempts: 10,
     bisectBatchOnFunctionError: true,
     reportBatchItemFailures: true,

@@ -5,6 +5,8 @@
  *         (prints {"account_id", "api_key": {...}, "secret": "svc_..."}: a full-access key, as POST /api-keys
  *         answers one; the secret is shown once)
  *   admin account update --id <acc_...> [--plan ...] [--payment-method | --no-payment-method] [--tenants | --no-tenants]
+ *   admin account pause --id <acc_...> [--reason <text>]   (every send refused: 403 account_paused)
+ *   admin account resume --id <acc_...>   (also one the reputation brake paused: docs/deliverability.md)
  *   admin tenant resume --account <acc_...> --tenant <external_id or ten_...>   (also one the service paused)
  *   admin rotate-link-key   (a new key signs links from now on; links signed before keep working: docs/tracking.md)
  *   admin user create --account <acc_...> --email <address> [--password-stdin]
@@ -35,7 +37,8 @@ import { isEmailAddress } from '../../shared/domain/mail/address';
 import { AppError } from '../../shared/domain/errors';
 import { ENV, loadConfig } from '../../shared/config/config';
 import { buildServices } from '../../shared/services';
-import { createAccount, updateAccount } from '../../shared/usecases/access/accounts';
+import { createAccount, pauseAccountAsOperator, resumeAccountAsOperator, updateAccount } from '../../shared/usecases/access/accounts';
+import { accountPauseView } from '../../shared/domain/accounts/account';
 import { resumeTenantAsOperator } from '../../shared/usecases/tenants/tenants';
 import { createDashboardUser } from '../../shared/usecases/dashboard/users';
 import { buildSesPace } from '../../shared/services/ses-pace';
@@ -55,6 +58,8 @@ export class UsageError extends Error {}
 const USAGE = `usage:
   admin account create --email <address> [--plan ${PLAN_NAMES.join('|')}] [--payment-method] [--tenants]
   admin account update --id <account_id> [--plan ${PLAN_NAMES.join('|')}] [--payment-method|--no-payment-method] [--tenants|--no-tenants]
+  admin account pause --id <account_id> [--reason <text>]   (every send is refused with 403 account_paused)
+  admin account resume --id <account_id>   (also an account the reputation brake paused)
   admin tenant resume --account <account_id> --tenant <external_id or tenant id>
   admin rotate-link-key
   admin user create --account <account_id> --email <address> [--password-stdin]
@@ -113,6 +118,7 @@ function parse(argv: string[]) {
         issuer: { type: 'string' },
         'client-id': { type: 'string' },
         segments: { type: 'string' },
+        reason: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -130,7 +136,7 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
   }
   const [resource, action] = positionals;
   const known =
-    (resource === 'account' && (action === 'create' || action === 'update')) ||
+    (resource === 'account' && (action === 'create' || action === 'update' || action === 'pause' || action === 'resume')) ||
     (resource === 'tenant' && action === 'resume') ||
     (resource === 'user' && action === 'create') ||
     (resource === 'rotate-link-key' && action === undefined) ||
@@ -226,7 +232,12 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
     // The account's first key, named as POST /api-keys answers a new key: the key, and its secret (shown once).
     return audited(account.id, { account: account.id, api_key: apiKey.id }, { account_id: account.id, api_key: toPublicApiKey(apiKey), secret });
   }
-  if (!values.id) throw new UsageError('account update needs --id <account_id>');
+  if (!values.id) throw new UsageError(`account ${action} needs --id <account_id>`);
+  if (action === 'pause' || action === 'resume') {
+    const reason = values.reason?.trim() || 'Paused by the operator.';
+    const changed = action === 'pause' ? await pauseAccountAsOperator(services, values.id, reason) : await resumeAccountAsOperator(services, values.id);
+    return audited(changed.id, { account: changed.id }, { account_id: changed.id, ...accountPauseView(changed) });
+  }
   const account = await updateAccount(services, values.id, {
     plan: plan(values.plan),
     payment_method: flag(values['payment-method'], values['no-payment-method'], 'payment-method'),

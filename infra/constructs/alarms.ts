@@ -14,7 +14,12 @@ export const OVERDUE_ALARM_SECONDS = 900;
 export interface AlarmsProps {
   queues: Record<QueueId, sqs.Queue>;
   deadLetterQueues: Record<QueueId, sqs.Queue>;
+  /** The deployment's own thresholds on SES's reputation rates (REPUTATION_BOUNCE_RATE, REPUTATION_COMPLAINT_RATE). */
+  reputation: { bounceRate: number; complaintRate: number };
 }
+
+/** SES's account-level reputation metrics (rates from 0 to 1: https://docs.aws.amazon.com/ses/latest/dg/reputationdashboard-cloudwatch-alarm.html). */
+export const SES_REPUTATION_METRICS = { bounce: 'Reputation.BounceRate', complaint: 'Reputation.ComplaintRate' } as const;
 
 /**
  * Stuck work is seen before a customer sees it (docs/reliability.md): per queue, the age of the oldest
@@ -46,6 +51,26 @@ export class Alarms extends Construct {
         }),
       );
     }
+    // The reputation guard (docs/deliverability.md): SES's own rates for the whole SES account, which AWS
+    // reviews at 5% / 0.1%, alarmed at the deployment's thresholds below them. No action (as the others): the
+    // brake itself runs from the table's stream; subscribe these to your paging topic.
+    const reputationMetric = (metricName: string) => new cloudwatch.Metric({ namespace: 'AWS/SES', metricName, period: Duration.minutes(15), statistic: 'Maximum' });
+    this.alarms.push(
+      reputationMetric(SES_REPUTATION_METRICS.bounce).createAlarm(this, 'SesBounceRate', {
+        alarmDescription: `SES's bounce rate for this account reached ${props.reputation.bounceRate * 100}% (AWS reviews the account at 5%, may pause it at 10%): see the reputation brake's pauses (docs/deliverability.md)`,
+        threshold: props.reputation.bounceRate,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+      reputationMetric(SES_REPUTATION_METRICS.complaint).createAlarm(this, 'SesComplaintRate', {
+        alarmDescription: `SES's complaint rate for this account reached ${Number((props.reputation.complaintRate * 100).toFixed(4))}% (AWS reviews the account at 0.1%, may pause it at 0.5%): see the reputation brake's pauses (docs/deliverability.md)`,
+        threshold: props.reputation.complaintRate,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    );
     const reconcilerMetric = (metricName: string, statistic: string) =>
       new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { Task: 'reconciler' }, period: Duration.minutes(5), statistic });
     this.alarms.push(

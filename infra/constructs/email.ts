@@ -27,14 +27,19 @@ export class Email extends Construct {
     // sets turn it off: SuppressionOptions.SuppressedReasons [] ("do not use any suppression",
     // https://docs.aws.amazon.com/ses/latest/dg/sending-email-suppression-list-config-level.html).
     // localstack/cloud/provision.ts does the same locally.
+    // Reputation metrics on (ReputationOptions.ReputationMetricsEnabled): SES publishes the sets' own bounce
+    // and complaint rates to CloudWatch besides the account's (docs/deliverability.md, "Reputation guard";
+    // https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-properties-ses-configurationset-reputationoptions.html).
     this.configurationSet = new ses.ConfigurationSet(this, 'ConfigurationSet', {
       configurationSetName: CONFIGURATION_SET.name,
       disableSuppressionList: true,
+      reputationMetrics: true,
     });
     this.tlsRequiredConfigurationSet = new ses.ConfigurationSet(this, 'TlsRequiredConfigurationSet', {
       configurationSetName: tlsRequiredConfigurationSet(CONFIGURATION_SET.name),
       tlsPolicy: ses.ConfigurationSetTlsPolicy.REQUIRE,
       disableSuppressionList: true,
+      reputationMetrics: true,
     });
     for (const [set, id] of [[this.configurationSet, 'SnsDestination'], [this.tlsRequiredConfigurationSet, 'TlsRequiredSnsDestination']] as const) {
       set.addEventDestination(id, {

@@ -14,6 +14,7 @@ import { ScheduledTasks } from '../constructs/tasks';
 import { Alarms } from '../constructs/alarms';
 import { SmtpRelay } from '../constructs/smtp-relay';
 import { DEFAULT_FUNCTIONS_DIR } from '../functions';
+import { brakeSettingsOf } from '../../shared/domain/reputation/brake';
 
 export interface MailserviceStackProps extends StackProps {
   /** Where function code comes from: one `<name>/index.js` per function. Default dist/functions. */
@@ -90,7 +91,17 @@ export class MailserviceStack extends Stack {
     };
     this.workers = new Workers(this, 'Workers', functions);
     this.tasks = new ScheduledTasks(this, 'Tasks', functions);
-    this.alarms = new Alarms(this, 'Alarms', { queues: this.messaging.queues, deadLetterQueues: this.messaging.deadLetterQueues });
+    // The alarms on SES's reputation rates use the brake's own thresholds (the same settings; unreadable or
+    // not under AWS's review rates: the defaults, as the brake does).
+    const { settings: brake } = brakeSettingsOf({
+      bounceRate: Number(settings.REPUTATION_BOUNCE_RATE ?? SETTINGS.REPUTATION_BOUNCE_RATE),
+      complaintRate: Number(settings.REPUTATION_COMPLAINT_RATE ?? SETTINGS.REPUTATION_COMPLAINT_RATE),
+    });
+    this.alarms = new Alarms(this, 'Alarms', {
+      queues: this.messaging.queues,
+      deadLetterQueues: this.messaging.deadLetterQueues,
+      reputation: { bounceRate: brake.bounceRate, complaintRate: brake.complaintRate },
+    });
     // The SMTP relay (587) and the inbound MX listener (25) on Fargate behind one NLB, granted like the functions.
     const smtpTlsSecretArn = props.smtpTlsSecretArn ?? (this.node.tryGetContext('smtpTlsSecretArn') as string | undefined);
     this.smtpRelay = new SmtpRelay(this, 'SmtpRelay', { functionsDir: functions.functionsDir, resources, environment: functions.environment, tlsSecretArn: smtpTlsSecretArn, logsBucket: this.data.logsBucket });

@@ -101,6 +101,11 @@ export interface Config {
    * 1000 (the local cloud sets 0: docs/local-cloud/template.md).
    */
   hotLookupsCacheMs: number;
+  /**
+   * The reputation brake's settings (REPUTATION_*, shared/config/settings.ts) as numbers (NaN: unreadable; the
+   * brake replaces a bad value with its default: shared/domain/reputation/brake.ts).
+   */
+  reputation: { bounceRate: number; complaintRate: number; deploymentMinSent: number; offenderMinSent: number };
   /** Dashboard sign-in through an OpenID Connect provider (OIDC_*, shared/config/settings.ts); null: not configured. */
   oidc: OidcSettings | null;
   /** Service endpoints for the local cloud/LocalStack; empty in AWS. */
@@ -164,6 +169,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     sesMaxSendRate: Number(read(env, 'SES_MAX_SEND_RATE')) > 0 ? Number(read(env, 'SES_MAX_SEND_RATE')) : null,
     sesHoldRetryMs: Number(read(env, 'SES_HOLD_RETRY_S')) > 0 ? Number(read(env, 'SES_HOLD_RETRY_S')) * 1000 : null,
+    reputation: {
+      bounceRate: Number(read(env, 'REPUTATION_BOUNCE_RATE', DEFAULT_SETTINGS.REPUTATION_BOUNCE_RATE)),
+      complaintRate: Number(read(env, 'REPUTATION_COMPLAINT_RATE', DEFAULT_SETTINGS.REPUTATION_COMPLAINT_RATE)),
+      deploymentMinSent: Number(read(env, 'REPUTATION_DEPLOYMENT_MIN_SENT', DEFAULT_SETTINGS.REPUTATION_DEPLOYMENT_MIN_SENT)),
+      offenderMinSent: Number(read(env, 'REPUTATION_OFFENDER_MIN_SENT', DEFAULT_SETTINGS.REPUTATION_OFFENDER_MIN_SENT)),
+    },
     hotLookupsCacheMs: nonNegativeInt(read(env, 'HOT_LOOKUPS_CACHE_MS'), DEFAULT_HOT_LOOKUPS_CACHE_MS),
     oidc: oidcSettingsFromValues({
       issuer: read(env, 'OIDC_ISSUER'),

@@ -35,6 +35,17 @@ export const DEFAULT_SETTINGS = {
   OIDC_LABEL: '',
   OIDC_ALLOWED_DOMAINS: '',
   OIDC_CLIENT_SECRET_SEALED: '',
+  /**
+   * The reputation guard (docs/deliverability.md, "Reputation guard"): the deployment's bounce and complaint
+   * rates at which the brake pauses the accounts and tenants driving them (rates: 0.04 is 4%; each must be
+   * under AWS's review rate, 5% and 0.1%, else its default is used), and the CloudWatch alarms' thresholds on
+   * SES's Reputation.BounceRate / Reputation.ComplaintRate; the deployment's emails sent in the window (today
+   * and yesterday) before its rate counts, and a unit's (account or tenant) before the brake may pause it.
+   */
+  REPUTATION_BOUNCE_RATE: '0.04',
+  REPUTATION_COMPLAINT_RATE: '0.0008',
+  REPUTATION_DEPLOYMENT_MIN_SENT: '1000',
+  REPUTATION_OFFENDER_MIN_SENT: '100',
 };
 
 export type SettingName = keyof typeof DEFAULT_SETTINGS;

@@ -17,6 +17,8 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'rate_limited'
   | 'tenants_not_enabled'
+  /** 403: the account is paused (the reputation brake, or an operator): no send is accepted. */
+  | 'account_paused'
   | 'daily_ramp_limit'
   | 'domain_not_allowed'
   | 'domain_not_verified'

@@ -10,8 +10,12 @@
  */
 import { createHash } from 'node:crypto';
 
-/** What a token's transaction does: one name per writer of the same records. */
-export type TokenPurpose = 'usage' | 'tenant-stats';
+/**
+ * What a token's transaction does: one name per writer of the same records. `stats` is the stats worker's
+ * tenant, account and deployment counters in one transaction (before it, `tenant-stats` wrote the tenants'
+ * alone: a new name, so a batch retried across the upgrade is not refused as the same token with other items).
+ */
+export type TokenPurpose = 'usage' | 'stats';
 
 export function usageToken(purpose: TokenPurpose, eventIds: readonly string[]): string {
   return createHash('sha256').update(`${purpose}\n${eventIds.join('\n')}`).digest('base64url').slice(0, 36);

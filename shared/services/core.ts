@@ -17,10 +17,7 @@ import { AutomationRepository } from '../adapters/store/automations';
 import { CategoryOptOutRepository } from '../adapters/store/category-opt-outs';
 import { DashboardUserRepository } from '../adapters/store/dashboard-users';
 import { DnsProviderRepository } from '../adapters/store/dns-providers';
-import { DmarcAddressRepository } from '../adapters/store/dmarc-addresses';
-import { DmarcReportRepository } from '../adapters/store/dmarc-reports';
 import { DomainRepository } from '../adapters/store/domains';
-import { DomainHealthRepository } from '../adapters/store/domain-health';
 import { DueWorkIndex } from '../adapters/store/due-work';
 import { EmailListingRepository } from '../adapters/store/email-listing';
 import { EmailRepository } from '../adapters/store/emails';
@@ -74,6 +71,8 @@ export function buildCore(config: Config = loadConfig()) {
   return {
     config,
     clock,
+    /** The table handle: what modules built on the core make their repositories with (./deliverability.ts). */
+    table,
     sandboxDomain: config.sandboxDomain,
     dashboardUrl: config.dashboardUrl,
     /** Dashboard passwords: scrypt with today's parameters (shared/domain/dashboard/password-hash.ts). */
@@ -116,8 +115,6 @@ export function buildCore(config: Config = loadConfig()) {
     bounceSuppression: new AccountBounceSuppressionLookup(table, config.hotLookupsCacheMs),
     categoryOptOuts: new CategoryOptOutRepository(table),
     domains,
-    /** Stored domain health checks and when each domain is checked next (docs/deliverability.md). */
-    domainHealth: new DomainHealthRepository(table),
     usage: new UsageLedger(table),
     idempotency,
     webhooks: new WebhookRepository(table),
@@ -141,9 +138,6 @@ export function buildCore(config: Config = loadConfig()) {
     receivedEmails: new ReceivedEmailRepository(table),
     /** Whether each stored raw inbound message was queued (the MX listener, the inbound worker, the reconciler). */
     inboundRawMarkers: new InboundRawMarkerRepository(table),
-    /** DMARC aggregate reports (docs/deliverability.md): the report addresses' domains, the figures. */
-    dmarcAddresses: new DmarcAddressRepository(table),
-    dmarcReports: new DmarcReportRepository(table),
     templates,
     /** What sends render: the published pointer per send, each immutable version read once per process. */
     publishedTemplates,

@@ -33,10 +33,11 @@ import { buildSecrets, type SecretServices } from './secrets';
 import { buildSes, type SesServices } from './ses';
 import { buildTenantCleanup, type TenantCleanupServices } from './tenant-cleanup';
 import { buildValidation, type ValidationServices } from './validation';
+import { buildDeliverability, type DeliverabilityServices } from './deliverability';
 
-export type { BlobServices, CoreServices, DnsApplyServices, ImportServices, MessagingServices, OidcServices, ScheduleServices, SecretServices, SesServices, TenantCleanupServices, ValidationServices };
+export type { BlobServices, CoreServices, DeliverabilityServices, DnsApplyServices, ImportServices, MessagingServices, OidcServices, ScheduleServices, SecretServices, SesServices, TenantCleanupServices, ValidationServices };
 
-export type Services = CoreServices & MessagingServices & BlobServices & SesServices & TenantCleanupServices & ScheduleServices & SecretServices & DnsApplyServices & ImportServices & OidcServices & ValidationServices;
+export type Services = CoreServices & MessagingServices & BlobServices & SesServices & TenantCleanupServices & ScheduleServices & SecretServices & DnsApplyServices & ImportServices & OidcServices & ValidationServices & DeliverabilityServices;
 
 export function buildServices(config: Config = loadConfig()): Services {
   const core = buildCore(config);
@@ -54,5 +55,6 @@ export function buildServices(config: Config = loadConfig()): Services {
     ...buildImports(),
     ...buildOidc(config, secrets),
     ...buildValidation(),
+    ...buildDeliverability(core),
   };
 }

@@ -138,7 +138,7 @@ describe('GET /domains/{id}/health', () => {
     }
     const after = await health();
     expect(after.findings).toEqual([]);
-    expect(after.summary).toEqual({ open: 0, high: 0, low: 0, spf_lookups: 1, checks: { spf: 'ok', dkim: 'ok', dmarc: 'ok', inbound_mx: 'ok', mta_sts: 'ok', tls_rpt: 'ok', bimi: 'ok' } });
+    expect(after.summary).toEqual({ open: 0, high: 0, low: 0, spf_lookups: 1, checks: { spf: 'ok', dkim: 'ok', dmarc: 'ok', inbound_mx: 'ok', mta_sts: 'ok', tls_rpt: 'ok', bimi: 'ok', reputation: 'skipped' } });
     await unpublish(`_smtp._tls.${domain.name}`, 'TXT');
     expect(await types()).toEqual(['tls_rpt_missing']);
   });
@@ -215,5 +215,27 @@ describe('stored checks: GET, fixed findings, domain.health_changed, the daily t
     expect(event.data.opened.map((f: Finding) => f.type)).toEqual(['dmarc_policy_none', 'mta_sts_missing', 'tls_rpt_missing', 'bimi_missing']);
     const stored = await api('GET', `/domains/${own.id}/health`, { key: other.key });
     expect(stored.body.checked_at).toBe(event.data.checked_at);
+  });
+});
+
+describe('the reputation check', () => {
+  it("finds the account's bounce rate over SES's review rate once its bounces are counted, with no record to publish", async () => {
+    const sender = await newAccount({ plan: 'pro', paymentMethod: true });
+    const own = await verifiedDomain(sender);
+    const before = await api('POST', `/domains/${own.id}/health`, { key: sender.key });
+    expect(before.body.summary.checks.reputation).toBe('skipped');
+    // 100 emails through the local SES: 94 delivered, 6 bounced (6%, over SES's 5%).
+    const to = (i: number) => (i < 6 ? `bounce+h${i}@simulator.amazonses.com` : `success+h${i}@simulator.amazonses.com`);
+    const batch = await api('POST', '/emails/batch', { key: sender.key, body: Array.from({ length: 100 }, (_, i) => ({ from: `hello@${own.name}`, to: to(i), subject: 'Health', text: 'Hi' })) });
+    expect(batch.status).toBe(200);
+    const found = await waitFor(async () => {
+      const checked = await api('POST', `/domains/${own.id}/health`, { key: sender.key });
+      const rate = checked.body.findings.find((f: Finding) => f.check === 'reputation');
+      if (!rate || rate.type !== 'bounce_rate_high') throw new Error(`reputation: ${checked.body.summary.checks.reputation}`);
+      return rate;
+    }, 'the bounces counted and the reputation finding');
+    expect(found).toMatchObject({ impact: 'high', status: 'open', docs_url: 'https://docs.aws.amazon.com/ses/latest/dg/faqs-enforcement.html' });
+    expect(found.message).toContain("Bounce rate 6% over 100 of the account's emails");
+    expect(found.record).toBeUndefined();
   });
 });

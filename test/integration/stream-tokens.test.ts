@@ -8,7 +8,7 @@
  */
 import { DeferredUsageCounters, usageCounterId } from '../../shared/adapters/store/deferred-usage';
 import { keys } from '../../shared/adapters/store/keys';
-import { TenantStatsRepository } from '../../shared/adapters/store/tenant-stats';
+import { AccountStatsRepository } from '../../shared/adapters/store/account-stats';
 import { newId } from '../../shared/domain/ids';
 import { usageToken } from '../../shared/lib/request-token';
 import { stack } from './harness/stack';
@@ -24,11 +24,19 @@ describe('the stream writers’ transaction tokens', () => {
     const account = newId('acc');
     const tenant = newId('ten');
     const usage = new DeferredUsageCounters(table);
-    const stats = new TenantStatsRepository(table);
+    const stats = new AccountStatsRepository(table);
     const expiresAt = Math.floor(Date.now() / 1000) + 86_400;
     return {
       addUsage: (token: string) => usage.add([{ counter: usageCounterId(keys.usage(account, 'PLAN', 'DAY', '2026-11-25')), count: 3, expiresAt }], token),
-      addStats: (token: string) => stats.add([{ tenantId: tenant, day: '2026-11-25', counts: { total: 3, queued: 3 } }], token),
+      addStats: (token: string) =>
+        stats.add(
+          [
+            { counter: { kind: 'tenant', tenantId: tenant }, day: '2026-11-25', counts: { total: 3, queued: 3 } },
+            { counter: { kind: 'account', accountId: account }, day: '2026-11-25', counts: { sent: 3, tenant_sent: 3 } },
+            { counter: { kind: 'deployment' }, day: '2026-11-25', counts: { sent: 3 } },
+          ],
+          token,
+        ),
     };
   };
 
@@ -36,10 +44,10 @@ describe('the stream writers’ transaction tokens', () => {
     const ids = records();
     const { addUsage, addStats } = writers();
     await addUsage(usageToken('usage', ids));
-    await addStats(usageToken('tenant-stats', ids));
+    await addStats(usageToken('stats', ids));
     // A batch delivered again: the same token, the same parameters, nothing written twice.
     await addUsage(usageToken('usage', ids));
-    await addStats(usageToken('tenant-stats', ids));
+    await addStats(usageToken('stats', ids));
   });
 
   it('refuses one token shared by both writers (what the tokens were before the purpose)', async () => {

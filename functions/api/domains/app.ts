@@ -20,7 +20,7 @@ import { listPage } from '../../../shared/doors/http/pagination';
 import { routes } from '../../../shared/doors/http/route';
 import { jsonBody, parseWith, readJson } from '../../../shared/doors/http/validate';
 import { domainOps } from '../../../shared/doors/openapi/operations/domains';
-import type { CoreServices, DnsApplyServices, MessagingServices, SecretServices, SesServices } from '../../../shared/services';
+import type { CoreServices, DeliverabilityServices, DnsApplyServices, MessagingServices, SecretServices, SesServices } from '../../../shared/services';
 import { applyDomainDns } from '../../../shared/usecases/domains/dns-apply';
 import { deleteDnsProvider, listDnsProviders, storeDnsProvider } from '../../../shared/usecases/domains/dns-providers';
 import { createDomain, deleteDomain, getDomain, listDomains, updateDomain } from '../../../shared/usecases/domains/manage';
@@ -36,7 +36,7 @@ function dnsProviderOf(value: string) {
 }
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
-export type DomainsServices = CoreServices & SesServices & SecretServices & DnsApplyServices & Pick<MessagingServices, 'events'>;
+export type DomainsServices = CoreServices & SesServices & SecretServices & DnsApplyServices & DeliverabilityServices & Pick<MessagingServices, 'events'>;
 
 export function createDomainsApp(services: DomainsServices): Hono<ApiEnv> {
   const app = createApi(services);

@@ -5,9 +5,10 @@ import { buildSes } from '../../../shared/services/ses';
 import { buildSecrets } from '../../../shared/services/secrets';
 import { buildDnsApply } from '../../../shared/services/dns-apply';
 import { buildMessaging } from '../../../shared/services/messaging';
+import { buildDeliverability } from '../../../shared/services/deliverability';
 import { createDomainsApp } from './app';
 
 // The composition root: only what the group uses (shared/services/), built once per cold start.
 const config = loadConfig();
 const core = buildCore(config);
-export const handler = handle(createDomainsApp({ ...core, ...buildSes(config), ...buildSecrets(config, core), ...buildDnsApply(config), events: buildMessaging(config).events }));
+export const handler = handle(createDomainsApp({ ...core, ...buildSes(config), ...buildSecrets(config, core), ...buildDnsApply(config), events: buildMessaging(config).events, ...buildDeliverability(core) }));

@@ -7,13 +7,14 @@
 import { loadConfig } from '../../../shared/config/config';
 import { logError, logInfo } from '../../../shared/lib/log';
 import { buildCore } from '../../../shared/services/core';
+import { buildDeliverability } from '../../../shared/services/deliverability';
 import { buildMessaging } from '../../../shared/services/messaging';
 import { runDueHealthChecks, type DueHealthChecksReport } from '../../../shared/usecases/domains/due-health-checks';
 
 // The composition root: only what the task uses (shared/services/), built once per cold start.
 const config = loadConfig();
 const core = buildCore(config);
-const deps = { ...core, events: buildMessaging(config).events };
+const deps = { ...core, ...buildDeliverability(core), events: buildMessaging(config).events };
 
 /** Checks are started for this long; each takes at most about 10 s, within the task's 50 s timeout. */
 const START_BUDGET_MS = 30_000;

@@ -11,6 +11,7 @@ import { buildCore } from '../../../shared/services/core';
 import { buildMessaging } from '../../../shared/services/messaging';
 import { buildSes } from '../../../shared/services/ses';
 import { buildBlobs } from '../../../shared/services/blobs';
+import { buildDeliverability } from '../../../shared/services/deliverability';
 import { logError } from '../../../shared/lib/log';
 import { reconcile, type ReconcileReport } from '../../../shared/usecases/reliability/reconcile';
 import { isIdleReport, reconcileMetricsLine, shouldLogReport } from '../../../shared/usecases/reliability/metrics-line';
@@ -18,7 +19,7 @@ import { isIdleReport, reconcileMetricsLine, shouldLogReport } from '../../../sh
 // The composition root: only what the worker uses (shared/services/), built once per cold start.
 const config = loadConfig();
 const core = buildCore(config);
-const services = { ...core, ...buildMessaging(config), ...buildSes(config), ...buildBlobs(config) };
+const services = { ...core, ...buildMessaging(config), ...buildSes(config), ...buildBlobs(config), ...buildDeliverability(core) };
 
 /** When this process last logged an idle pass (shouldLogReport). */
 let lastIdleLoggedAt: number | null = null;

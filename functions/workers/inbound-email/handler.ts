@@ -8,6 +8,7 @@ import { inboundMessageSchema } from '../../../shared/domain/messages';
 import { loadConfig } from '../../../shared/config/config';
 import { parseInbound } from '../../../shared/adapters/received-mail/parse-message';
 import { buildCore } from '../../../shared/services/core';
+import { buildDeliverability } from '../../../shared/services/deliverability';
 import { buildMessaging } from '../../../shared/services/messaging';
 import { buildBlobs } from '../../../shared/services/blobs';
 import { receiveQueuedInbound } from '../../../shared/usecases/inbound/process-inbound';
@@ -15,7 +16,9 @@ import { forEachRecord } from '../../../shared/doors/worker/for-each-record';
 
 // The composition root: only what the worker uses (shared/services/), built once per cold start.
 const config = loadConfig();
-const services = { ...buildCore(config), ...buildMessaging(config), ...buildBlobs(config), parseInbound };
+const core = buildCore(config);
+// DMARC aggregate reports mailed to a domain's report address are counted (docs/deliverability.md).
+const services = { ...core, ...buildMessaging(config), ...buildBlobs(config), ...buildDeliverability(core), parseInbound };
 
 export const handler: SQSHandler = forEachRecord('inbound-email', inboundMessageSchema, async (message) => {
   await receiveQueuedInbound(services, message);

@@ -7,7 +7,7 @@ import { createSqsClient } from '../../../shared/adapters/aws/client-factories';
 import { SqsEventPublisher } from '../../../shared/adapters/aws/sqs-event-publisher';
 import { ENV, loadConfig, required } from '../../../shared/config/config';
 import { logError, logInfo } from '../../../shared/lib/log';
-import { tenantStatusChanges } from '../../../shared/adapters/store/tenant-status-changes';
+import { statusChanges } from '../../../shared/adapters/store/account-status-changes';
 import { publishTenantEvents } from '../../../shared/usecases/tenants/publish-tenant-events';
 import { forEachStreamBatch } from '../../../shared/doors/worker/for-each-stream-record';
 
@@ -15,7 +15,7 @@ const config = loadConfig();
 const sqs = createSqsClient(config);
 const deps = { events: new SqsEventPublisher(sqs, required(config, 'webhookEventsQueueUrl', ENV.webhookEventsQueueUrl)) };
 
-export const handler = forEachStreamBatch('tenant-events', tenantStatusChanges, async (items) => {
+export const handler = forEachStreamBatch('tenant-events', statusChanges, async (items) => {
   const result = await publishTenantEvents(deps, items);
   if (result.failure) logError('tenant-events: batch stopped', new Error(result.failure), { records: items.length, done: result.done });
   else if (result.published > 0) logInfo('tenant-events', { records: items.length, published: result.published });

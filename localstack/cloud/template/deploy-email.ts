@@ -3,7 +3,9 @@
  * groups on the Scheduler emulator, through their APIs as CloudFormation would call them:
  * - AWS::SES::ConfigurationSet (Name, DeliveryOptions, SuppressionOptions, TrackingOptions, ...:
  *   https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-resource-ses-configurationset.html)
- *   -> CreateConfigurationSet; the suppression options are put again on every start (a kept set too).
+ *   -> CreateConfigurationSet (ReputationOptions too:
+ *   https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-properties-ses-configurationset-reputationoptions.html);
+ *   the suppression options are put again on every start (a kept set too).
  * - AWS::SES::ConfigurationSetEventDestination: CloudFormation spells event types in camel case
  *   (`deliveryDelay`), the SES v2 API in upper snake case (`DELIVERY_DELAY`), and the topic `TopicARN`.
  * - AWS::Scheduler::ScheduleGroup -> CreateScheduleGroup.
@@ -26,6 +28,7 @@ interface ConfigurationSetProperties {
   Name: string;
   DeliveryOptions?: { TlsPolicy?: TlsPolicy; SendingPoolName?: string; MaxDeliverySeconds?: number };
   SuppressionOptions?: { SuppressedReasons?: SuppressionListReason[] };
+  ReputationOptions?: { ReputationMetricsEnabled?: boolean };
   Tags?: unknown;
 }
 
@@ -34,7 +37,7 @@ interface EventDestinationProperties {
   EventDestination: { Name: string; Enabled?: boolean; MatchingEventTypes: string[]; SnsDestination?: { TopicARN: string } };
 }
 
-const APPLIED_SET_PROPERTIES = new Set(['Name', 'DeliveryOptions', 'SuppressionOptions', 'Tags']);
+const APPLIED_SET_PROPERTIES = new Set(['Name', 'DeliveryOptions', 'SuppressionOptions', 'ReputationOptions', 'Tags']);
 
 /** `deliveryDelay` -> `DELIVERY_DELAY`. */
 export function eventTypeOf(cloudFormationName: string): EventType {
@@ -48,7 +51,15 @@ export async function deployEmail(stack: DeployedStack, clients: { ses: SESv2Cli
     if (unknown.length > 0) throw new Error(`${id}: the local cloud does not apply ${unknown.join(', ')} of a configuration set`);
     if (set.DeliveryOptions?.SendingPoolName) throw new Error(`${id}: the local cloud has no dedicated IP pools`);
     await clients.ses
-      .send(new CreateConfigurationSetCommand({ ConfigurationSetName: set.Name, ...(set.DeliveryOptions ? { DeliveryOptions: set.DeliveryOptions } : {}) }))
+      .send(
+        new CreateConfigurationSetCommand({
+          ConfigurationSetName: set.Name,
+          ...(set.DeliveryOptions ? { DeliveryOptions: set.DeliveryOptions } : {}),
+          // ReputationOptions as CloudFormation maps them onto CreateConfigurationSet's (the set's reputation
+          // metrics; the emulator keeps them and publishes no metrics: there is no CloudWatch locally).
+          ...(set.ReputationOptions ? { ReputationOptions: { ReputationMetricsEnabled: set.ReputationOptions.ReputationMetricsEnabled === true } } : {}),
+        }),
+      )
       .catch(ignoreExists);
     if (set.SuppressionOptions) {
       await clients.ses.send(new PutConfigurationSetSuppressionOptionsCommand({ ConfigurationSetName: set.Name, SuppressedReasons: set.SuppressionOptions.SuppressedReasons ?? [] }));

@@ -1,11 +1,11 @@
 /** Accounts repository. The owner email is unique across accounts (enforced with a guard item). */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { accountSchema, type Account } from '../../domain/accounts/account';
+import { accountSchema, type Account, type AccountPauseFigures } from '../../domain/accounts/account';
 import { ConflictError, NotFoundError } from '../../domain/errors';
 import { batchGetItems } from './batch-get';
 import { decodeItem } from './decode';
 import { keys } from './keys';
-import { cancelledConditionIndexes, isConditionFailure, setChanges, transactWrite, type Table } from './table';
+import { cancelledConditionIndexes, isConditionFailure, setChanges, transactWrite, updateIfCondition, type Table } from './table';
 
 export type AccountChanges = Partial<Pick<Account, 'plan' | 'payment_method' | 'tenants_enabled' | 'retention' | 'store_content' | 'suppress_bounce_categories'>>;
 
@@ -81,5 +81,49 @@ export class AccountRepository {
       if (isConditionFailure(error)) throw new NotFoundError('Account', accountId);
       throw error;
     }
+  }
+
+  /**
+   * The reputation brake pauses the account: only while it is active (absent status is active), so a
+   * manual pause keeps its reason and concurrent checks pause once. False when it was not active (or is gone).
+   */
+  async pauseAutomatically(accountId: string, pause: { reason: string; figures: AccountPauseFigures }, now: string): Promise<boolean> {
+    const item = await updateIfCondition(this.table, {
+      Key: keys.account(accountId),
+      UpdateExpression: 'SET #status = :paused, pause_source = :automated, paused_reason = :reason, paused_at = :now, pause_figures = :figures, updated_at = :now',
+      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#status) OR #status = :active)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':paused': 'paused', ':automated': 'automated', ':reason': pause.reason, ':now': now, ':figures': pause.figures, ':active': 'active' },
+      ReturnValues: 'NONE',
+    });
+    return item !== null;
+  }
+
+  /** An operator pauses the account (`manual`): answers the account, or null when it was already paused; 404 when there is none. */
+  async pauseManually(accountId: string, reason: string, now: string): Promise<Account | null> {
+    const item = await updateIfCondition(this.table, {
+      Key: keys.account(accountId),
+      UpdateExpression: 'SET #status = :paused, pause_source = :manual, paused_reason = :reason, paused_at = :now, pause_figures = :none, updated_at = :now',
+      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#status) OR #status = :active)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':paused': 'paused', ':manual': 'manual', ':reason': reason, ':now': now, ':none': null, ':active': 'active' },
+    });
+    if (item) return toAccount(item);
+    if (!(await this.get(accountId))) throw new NotFoundError('Account', accountId);
+    return null;
+  }
+
+  /** An operator resumes a paused account (either source): answers it, or null when it was not paused; 404 when there is none. */
+  async resume(accountId: string, now: string): Promise<Account | null> {
+    const item = await updateIfCondition(this.table, {
+      Key: keys.account(accountId),
+      UpdateExpression: 'SET #status = :active, updated_at = :now REMOVE paused_reason, paused_at, pause_source, pause_figures',
+      ConditionExpression: 'attribute_exists(PK) AND #status = :paused',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':paused': 'paused', ':active': 'active', ':now': now },
+    });
+    if (item) return toAccount(item);
+    if (!(await this.get(accountId))) throw new NotFoundError('Account', accountId);
+    return null;
   }
 }

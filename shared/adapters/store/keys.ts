@@ -190,6 +190,13 @@ export const keys = {
     `ACCOUNT#${accountId}${tenantId === null ? '' : `#TENANT#${keyPart(tenantId)}`}#OPTOUTS#${category}#${shard}`,
   /** One tenant's counters for one UTC day (its own partition: written once per stream batch). */
   tenantStats: (tenantId: string, day: string) => ({ PK: `TENANTSTATS#${tenantId}#${day}`, SK: 'STATS' }),
+  /** One account's reputation counters for one UTC day (its own partition: written once per stream batch). */
+  accountStats: (accountId: string, day: string) => ({ PK: `ACCOUNTSTATS#${accountId}#${day}`, SK: 'STATS' }),
+  /**
+   * One shard of the deployment's reputation counters for one UTC day (shared/adapters/store/account-stats.ts:
+   * DEPLOYMENT_STATS_SHARDS of them, summed on read, so no item is written by every stream batch).
+   */
+  deploymentStats: (day: string, shard: number) => ({ PK: `DEPLOYMENTSTATS#${day}#${shard}`, SK: 'STATS' }),
   /**
    * Link signing keys (shared/adapters/store/link-keys.ts): one service-wide partition, a key per kid, padded so
    * the newest sorts last. `LINKKEYS` / `KEY#<kid, 10 digits>`.

@@ -28,12 +28,13 @@ export interface EmailProgress {
 }
 
 /**
- * A write of a tenant's email (the table's stream, read by shared/adapters/store/tenant-email-changes.ts): its
- * acceptance, or a later write with the email before and after it. `created_at` is the acceptance's.
+ * A write of an email (the table's stream, read by shared/adapters/store/email-stats-changes.ts): its
+ * acceptance, or a later write with the email before and after it. `created_at` is the acceptance's;
+ * `tenant_id` null for an email of no tenant (counted for its account and the deployment only).
  */
-export type TenantEmailWrite =
-  | { kind: 'tenant_email_accepted'; tenant_id: string; created_at: string; email: EmailProgress }
-  | { kind: 'tenant_email_progressed'; tenant_id: string; created_at: string; before: EmailProgress; after: EmailProgress };
+export type EmailStatsWrite =
+  | { kind: 'email_accepted'; account_id: string; tenant_id: string | null; created_at: string; email: EmailProgress }
+  | { kind: 'email_progressed'; account_id: string; tenant_id: string | null; created_at: string; before: EmailProgress; after: EmailProgress };
 
 export interface StatsDelta {
   tenantId: string;
@@ -46,14 +47,14 @@ const NOTHING_YET: EmailProgress = { sent: false, delivered: false, opened: fals
 type Milestone = 'sent' | 'delivered' | 'opened' | 'clicked';
 
 /**
- * The counters one write of a tenant's email moves, or null (nothing reached). An acceptance counts
- * total, and queued, scheduled or suppressed; every write counts each milestone the email has after it
- * and had not before.
+ * The counters one write of an email moves, or null (nothing reached). An acceptance counts total, and
+ * queued, scheduled or suppressed; every write counts each milestone the email has after it and had not
+ * before. By the day of acceptance.
  */
-export function statsDelta(write: TenantEmailWrite): StatsDelta | null {
+export function countsDelta(write: EmailStatsWrite): { day: string; counts: Partial<StatsCounts> } | null {
   const counts: Partial<StatsCounts> = {};
   const add = (field: StatsField) => (counts[field] = (counts[field] ?? 0) + 1);
-  const accepted = write.kind === 'tenant_email_accepted';
+  const accepted = write.kind === 'email_accepted';
   const after = accepted ? write.email : write.after;
   const before = accepted ? NOTHING_YET : write.before;
   if (accepted) {
@@ -72,7 +73,14 @@ export function statsDelta(write: TenantEmailWrite): StatsDelta | null {
   if (after.status === 'bounced' && before.status !== 'bounced') add('bounced');
   if (after.status === 'failed' && before.status !== 'failed' && !refusedAtAccept) add('failed');
   if (Object.keys(counts).length === 0) return null;
-  return { tenantId: write.tenant_id, day: write.created_at.slice(0, 10), counts };
+  return { day: write.created_at.slice(0, 10), counts };
+}
+
+/** The tenant counters one write of a tenant's email moves, or null (not a tenant's email, or nothing reached). */
+export function statsDelta(write: EmailStatsWrite): StatsDelta | null {
+  if (write.tenant_id === null) return null;
+  const delta = countsDelta(write);
+  return delta ? { tenantId: write.tenant_id, ...delta } : null;
 }
 
 /** Sums deltas per (tenant, day): one counter write each. */

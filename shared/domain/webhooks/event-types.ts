@@ -19,6 +19,8 @@ export const EVENT_TYPES = [
   'tenant.paused',
   'tenant.resumed',
   'domain.health_changed',
+  'account.paused',
+  'account.resumed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -5,6 +5,7 @@
 import type { Tenant } from '../tenants/tenant';
 import type { EventType } from './event-types';
 import { tenantEventData } from './tenant-event-data';
+import { accountEventData } from './account-event-data';
 
 const SAMPLE_TENANT = {
   id: 'ten_00000000000000000000000000',
@@ -16,6 +17,9 @@ const SAMPLE_TENANT = {
   pause_source: null,
   updated_at: '',
 };
+
+/** The account of account.* examples (POST /emails/test says which account it is for in the event itself). */
+const SAMPLE_ACCOUNT_ID = 'acc_00000000000000000000000000';
 
 export function sampleEventData(type: EventType, now: string, named: Pick<Tenant, 'id' | 'external_id' | 'name'> | null): Record<string, unknown> {
   const tenant = named?.external_id ?? null;
@@ -120,5 +124,24 @@ export function sampleEventData(type: EventType, now: string, named: Pick<Tenant
         fixed: [],
         summary: { open: 1, high: 1, low: 0 },
       };
+    case 'account.paused':
+      return accountEventData({
+        id: SAMPLE_ACCOUNT_ID,
+        status: 'paused',
+        paused_reason: "Reputation brake: the deployment's bounce rate 4.2% over 12000 emails sent in the last 2 UTC days, at or over the brake's 4% (AWS reviews at 5%); this account's own bounce rate 18% over 1500 emails sent in the last 2 UTC days, 270 of the deployment's 504 bounces.",
+        paused_at: now,
+        pause_source: 'automated',
+        pause_figures: {
+          rule: 'deployment_brake',
+          metric: 'bounce',
+          threshold: 0.04,
+          window_days: 2,
+          account: { sent: 1500, bounced: 270, complained: 0, bounce_rate: 0.18, complaint_rate: 0 },
+          deployment: { sent: 12000, bounced: 504, complained: 3, bounce_rate: 0.042, complaint_rate: 0.00025 },
+        },
+        updated_at: now,
+      });
+    case 'account.resumed':
+      return accountEventData({ id: SAMPLE_ACCOUNT_ID, status: 'active', updated_at: now });
   }
 }

@@ -1,5 +1,6 @@
 /** Operator use cases on accounts (the admin CLI; the dashboard later). */
 import type { Account } from '../../domain/accounts/account';
+import { NotFoundError } from '../../domain/errors';
 import type { PlanName } from '../../domain/accounts/plans';
 import { generateApiKeySecret, hashSecret, secretHint } from '../../domain/api-keys/secret';
 import type { ApiKey } from '../../domain/api-keys/api-key';
@@ -51,4 +52,28 @@ export async function createAccount(deps: AccountDeps, input: CreateAccountInput
 
 export function updateAccount(deps: AccountDeps, accountId: string, changes: AccountChanges): Promise<Account> {
   return deps.accounts.update(accountId, changes, deps.clock.now().toISOString());
+}
+
+/**
+ * An operator pauses an account (the admin CLI): every send of it is refused with 403 account_paused until
+ * it is resumed. Returns the account as it is now (already paused, by the brake or by hand: unchanged).
+ */
+export async function pauseAccountAsOperator(deps: Pick<AccountDeps, 'accounts' | 'clock'>, accountId: string, reason: string): Promise<Account> {
+  const paused = await deps.accounts.pauseManually(accountId, reason, deps.clock.now().toISOString());
+  return paused ?? (await existing(deps, accountId));
+}
+
+/**
+ * An operator resumes an account, also one the reputation brake paused (docs/deliverability.md, "Reputation
+ * guard"). Returns the account as it is now (already active: unchanged).
+ */
+export async function resumeAccountAsOperator(deps: Pick<AccountDeps, 'accounts' | 'clock'>, accountId: string): Promise<Account> {
+  const resumed = await deps.accounts.resume(accountId, deps.clock.now().toISOString());
+  return resumed ?? (await existing(deps, accountId));
+}
+
+async function existing(deps: Pick<AccountDeps, 'accounts'>, accountId: string): Promise<Account> {
+  const account = await deps.accounts.get(accountId);
+  if (!account) throw new NotFoundError('Account', accountId);
+  return account;
 }

@@ -4,7 +4,7 @@
  * which bounce categories suppress the address (`suppress_bounce_categories`, docs/deliverability.md). Reading takes `account:read` or `full`, changing `full` (the
  * route checks the scope); a key limited to a tenant may do neither (account-wide settings).
  */
-import type { Account } from '../../domain/accounts/account';
+import { accountPauseView, type Account, type AccountPauseFigures } from '../../domain/accounts/account';
 import { ValidationError } from '../../domain/errors';
 import {
   effectiveRetention,
@@ -29,6 +29,12 @@ export interface AccountSettings {
   email: string;
   plan: Account['plan'];
   tenants_enabled: boolean;
+  /** Paused: every send is refused (403 account_paused; docs/deliverability.md, "Reputation guard"). */
+  status: 'active' | 'paused';
+  paused_reason: string | null;
+  paused_at: string | null;
+  pause_source: 'manual' | 'automated' | null;
+  pause_figures: AccountPauseFigures | null;
   retention: Retention;
   /** false: sent content is dropped once sent (docs/redaction.md). */
   store_content: boolean;
@@ -47,6 +53,7 @@ export function toAccountSettings(account: Account): AccountSettings {
     email: account.email,
     plan: account.plan,
     tenants_enabled: account.tenants_enabled,
+    ...accountPauseView(account),
     retention: effectiveRetention(account.plan, account.retention),
     store_content: account.store_content !== false,
     suppress_bounce_categories: [...(account.suppress_bounce_categories ?? DEFAULT_SUPPRESS_BOUNCE_CATEGORIES)],

@@ -14,6 +14,11 @@ import { isSpfRecord, spfTargets } from '../../domain/domains/health/spf';
 import type { DnsSettings } from '../../domain/domains/records';
 import type { Clock, DnsResolver } from '../../ports';
 import type { DomainRepository } from '../../adapters/store/domains';
+import type { AccountStatsRepository } from '../../adapters/store/account-stats';
+import type { TenantStatsRepository } from '../../adapters/store/tenant-stats';
+import { REPUTATION_WINDOW_DAYS, type ReputationFigures } from '../../domain/domains/health/reputation';
+import { sumFigures } from '../../domain/reputation/figures';
+import { daysBack, utcDay } from '../../domain/tenants/ramp';
 import { withTimeout } from '../../lib/concurrency';
 
 /** The domain and the names its SPF record includes, transitively (11 distinct names already prove the limit crossed). */
@@ -26,6 +31,9 @@ export interface DomainHealthDeps {
   dns: Pick<DnsResolver, 'txt' | 'mx'>;
   clock: Clock;
   dnsSettings: Pick<DnsSettings, 'spfInclude' | 'inboundMxHost'>;
+  /** The day counters the reputation check reads (a tenant's domain: its tenant's; else the account's). */
+  accountStats: Pick<AccountStatsRepository, 'read'>;
+  tenantStats: Pick<TenantStatsRepository, 'read'>;
   /** Test seams: the bounds above. */
   lookupTimeoutMs?: number;
   totalBudgetMs?: number;
@@ -79,7 +87,8 @@ export async function checkDomainHealth(deps: DomainHealthDeps, domain: Domain):
   const deadline = Date.now() + (deps.totalBudgetMs ?? TOTAL_BUDGET_MS);
   const queries = healthQueries(domain);
   const txt = (name: string) => bounded(() => deps.dns.txt(name), timeoutMs);
-  const [spf, dkim, dmarc, inbound_mx, mta_sts, tls_rpt, bimi] = await Promise.all([
+  const [reputation, spf, dkim, dmarc, inbound_mx, mta_sts, tls_rpt, bimi] = await Promise.all([
+    reputationFigures(deps, domain),
     spfAnswers(deps, queries.spf, txt(queries.spf), deadline, timeoutMs),
     txt(queries.dkim),
     txt(queries.dmarc),
@@ -89,6 +98,15 @@ export async function checkDomainHealth(deps: DomainHealthDeps, domain: Domain):
     txt(queries.bimi),
   ]);
   const checked_at = deps.clock.now().toISOString();
-  const { findings, summary } = evaluateHealth(domain, { spf, dkim, dmarc, inbound_mx, mta_sts, tls_rpt, bimi }, deps.dnsSettings, checked_at);
+  const { findings, summary } = evaluateHealth(domain, { spf, dkim, dmarc, inbound_mx, mta_sts, tls_rpt, bimi, reputation }, deps.dnsSettings, checked_at);
   return { object: 'domain_health', domain_id: domain.id, domain: domain.name, checked_at, findings, summary };
+}
+
+/** The last REPUTATION_WINDOW_DAYS days of the domain's sender: its tenant's day counters, or the account's (one batch read). */
+async function reputationFigures(deps: Pick<DomainHealthDeps, 'accountStats' | 'tenantStats' | 'clock'>, domain: Domain): Promise<ReputationFigures> {
+  const days = daysBack(utcDay(deps.clock.now()), REPUTATION_WINDOW_DAYS);
+  if (domain.tenant_id && domain.tenant) {
+    return { scope: { kind: 'tenant', tenant: domain.tenant }, ...sumFigures(await deps.tenantStats.read(domain.tenant_id, days)) };
+  }
+  return { scope: { kind: 'account' }, ...sumFigures(await deps.accountStats.read(domain.account_id, days)) };
 }

@@ -53,11 +53,10 @@ export interface ProcessInboundDeps extends InboundRedactionDeps {
   parseInbound(raw: Buffer): Promise<ParsedInbound>;
 }
 
-export interface ReceiveQueuedInboundDeps extends ProcessInboundDeps {
+/** The worker's: the raw message's marker, and DMARC reports' stores (../dmarc/ingest-reports.ts). */
+export interface ReceiveQueuedInboundDeps extends ProcessInboundDeps, Omit<IngestReportsDeps, 'domains'> {
   inboundRawMarkers: Pick<InboundRawMarkerRepository, 'claim'>;
-  /** DMARC reports (../dmarc/ingest-reports.ts, with `domains`); the worker's services always have them, tests of recording alone leave them out. */
-  dmarcAddresses?: IngestReportsDeps['dmarcAddresses'];
-  dmarcReports?: IngestReportsDeps['dmarcReports'];
+  domains: IngestReportsDeps['domains'];
 }
 
 /**
@@ -71,7 +70,7 @@ export async function receiveQueuedInbound(deps: ReceiveQueuedInboundDeps, messa
     return 'dropped';
   }
   const { outcome, parsed } = await processInbound(deps, message);
-  if (deps.dmarcAddresses && deps.dmarcReports && deps.domains) await ingestDmarcReports({ dmarcAddresses: deps.dmarcAddresses, dmarcReports: deps.dmarcReports, domains: deps.domains }, message, parsed);
+  await ingestDmarcReports(deps, message, parsed);
   return outcome;
 }
 

@@ -1,20 +1,28 @@
 /**
- * tenant.paused and tenant.resumed from the table's stream: a write that moved a tenant's status
- * (a PATCH, the service's automatic pause, an operator's resume) is the record of the event
- * (shared/adapters/store/tenant-status-changes.ts), so a crash between the write and the publish loses nothing;
- * ids derive from the change (a retry publishes the same event, delivered once).
+ * tenant.paused and tenant.resumed, account.paused and account.resumed from the table's stream: a write that
+ * moved a tenant's status (a PATCH, the service's automatic pause or reputation brake, an operator's resume)
+ * or an account's (the reputation brake, an operator's pause or resume) is the record of the event
+ * (shared/adapters/store/tenant-status-changes.ts, account-status-changes.ts), so a crash between the write and
+ * the publish loses nothing; ids derive from the change (a retry publishes the same event, delivered once).
  */
 import type { ServiceEvent } from '../../domain/webhooks/event';
 import { tenantEventData, tenantEventId } from '../../domain/webhooks/tenant-event-data';
+import { accountEventData, accountEventId } from '../../domain/webhooks/account-event-data';
 import type { EventPublisher } from '../../ports';
 import type { StreamRecordChanges } from '../../adapters/store/stream-record';
 import type { TenantStatusChange } from '../../adapters/store/tenant-status-changes';
+import type { AccountStatusChange } from '../../adapters/store/account-status-changes';
 
 /** One stream record's changes, in stream order. */
-export type TenantRecord = Pick<StreamRecordChanges<TenantStatusChange>, 'changes'>;
+export type TenantRecord = Pick<StreamRecordChanges<TenantStatusChange | AccountStatusChange>, 'changes'>;
 
-/** The event a change of a tenant's status stands for. */
-export function tenantEventOf(change: TenantStatusChange): ServiceEvent {
+/** The event a change of a tenant's or an account's status stands for. */
+export function tenantEventOf(change: TenantStatusChange | AccountStatusChange): ServiceEvent {
+  if ('account' in change) {
+    const type = change.kind === 'account_paused' ? 'account.paused' : 'account.resumed';
+    const { account } = change;
+    return { id: accountEventId(account, type), type, account_id: account.id, tenant: null, created_at: account.updated_at, data: accountEventData(account) };
+  }
   const type = change.kind === 'tenant_paused' ? 'tenant.paused' : 'tenant.resumed';
   const { tenant } = change;
   return {

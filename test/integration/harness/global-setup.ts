@@ -35,6 +35,10 @@ export default async function globalSetup(): Promise<void> {
       // Tests only: recipients at these domains hard-bounce or complain as real addresses (SES's suppression list records them).
       LOCAL_SES_BOUNCE_RECIPIENTS: '@hard-bounces\\.test$',
       LOCAL_SES_COMPLAINT_RECIPIENTS: '@complains\\.test$',
+      // Tests only: the reputation brake's deployment rule off (a deployment minimum no stack reaches): the many
+      // deliberate bounces and complaints of unrelated tests would otherwise pause their accounts. The brake is
+      // tested on a stack of its own (reputation-guard.test.ts); the review-rate rule stays as it is.
+      REPUTATION_DEPLOYMENT_MIN_SENT: '1000000000',
       // The dashboard's sign-in with OpenID Connect through the local OpenID provider (docs/local-cloud/oidc.md).
       LOCAL_OIDC: '1',
       OIDC_ISSUER: '',

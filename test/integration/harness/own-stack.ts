@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnStack, type SpawnedStack } from './spawn-stack';
 
-export function useOwnStack(prefix: string): { dataDir: string } {
+export function useOwnStack(prefix: string, env?: Record<string, string>): { dataDir: string } {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   let own: SpawnedStack | undefined;
   beforeAll(async () => {
-    own = await spawnStack({ dataDir, inMemory: true, timeoutMs: 90_000 });
+    // `env`: settings of this stack (shared/config/settings.ts: synthesis context, as on `npm start`).
+    own = await spawnStack({ dataDir, inMemory: true, timeoutMs: 90_000, ...(env ? { env } : {}) });
     process.env.TEST_STACK_DATA_DIR = dataDir;
   }, 120_000);
   afterAll(async () => {

@@ -354,10 +354,13 @@ describe('receiveQueuedInbound (the worker: claim, then process)', () => {
     };
   };
 
+  /** No domain has a DMARC report address here: the reports step reads nothing else. */
+  const noReports = { dmarcAddresses: { domainsFor: async () => [] }, dmarcReports: { save: async () => Promise.reject(new Error('not expected')) }, domains: { get: async () => null } };
+
   it('claims the raw message before recording it (the reconciler then leaves it alone)', async () => {
     const { deps, records } = fakes(normalMessage);
     const inboundRawMarkers = markers({ [RAW_KEY]: 'queued' });
-    expect(await receiveQueuedInbound({ ...deps, inboundRawMarkers }, inboundMessage())).toBe('created');
+    expect(await receiveQueuedInbound({ ...deps, ...noReports, inboundRawMarkers }, inboundMessage())).toBe('created');
     expect(inboundRawMarkers.status.get(RAW_KEY)).toBe('claimed');
     expect(records.size).toBe(1);
   });
@@ -366,7 +369,7 @@ describe('receiveQueuedInbound (the worker: claim, then process)', () => {
     const { deps, records, published } = fakes(normalMessage);
     let reads = 0;
     const blobs = { ...deps.blobs, get: async (key: string) => (reads++, deps.blobs.get(key)) };
-    expect(await receiveQueuedInbound({ ...deps, blobs, inboundRawMarkers: markers({ [RAW_KEY]: 'discarded' }) }, inboundMessage())).toBe('dropped');
+    expect(await receiveQueuedInbound({ ...deps, ...noReports, blobs, inboundRawMarkers: markers({ [RAW_KEY]: 'discarded' }) }, inboundMessage())).toBe('dropped');
     expect({ reads, records: records.size, published: published.length }).toEqual({ reads: 0, records: 0, published: 0 });
   });
 });

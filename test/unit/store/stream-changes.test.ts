@@ -11,7 +11,8 @@ import { runWrites } from '../../../shared/adapters/store/run-changes';
 import { keys } from '../../../shared/adapters/store/keys';
 import type { StreamChange, StreamChangeKind } from '../../../shared/adapters/store/stream-changes';
 import { decodeStreamRecord, type StreamReader } from '../../../shared/adapters/store/stream-record';
-import { tenantEmailWrites } from '../../../shared/adapters/store/tenant-email-changes';
+import { emailStatsWrites } from '../../../shared/adapters/store/email-stats-changes';
+import { accountStatusChanges, statusChanges } from '../../../shared/adapters/store/account-status-changes';
 import { tenantStatusChanges } from '../../../shared/adapters/store/tenant-status-changes';
 import { changesOf, emailItem, inserted, modified, removed, streamRecord } from '../../support/stream-records';
 import { runItem } from '../automations/fake-runs';
@@ -41,6 +42,18 @@ const legacyUsage = {
 const tenant = { PK: 'TENANT#acc_1#acme', SK: 'TENANT', type: 'tenant', id: 'ten_1', account_id: 'acc_1', external_id: 'acme', name: 'Acme', status: 'active', paused_reason: null, paused_at: null, pause_source: null, created_at: AT, updated_at: AT };
 const paused = { ...tenant, status: 'paused', paused_reason: 'bounces', paused_at: '2026-11-22T11:00:00.000Z', pause_source: 'automated', updated_at: '2026-11-22T11:00:00.000Z' };
 
+const account = { PK: 'ACCOUNT#acc_1', SK: 'ACCOUNT', type: 'account', id: 'acc_1', email: 'o@x.test', plan: 'pro', payment_method: true, tenants_enabled: true, created_at: AT, updated_at: AT };
+const figures = { sent: 10, bounced: 5, complained: 0, bounce_rate: 0.5, complaint_rate: 0 };
+const pausedAccount = {
+  ...account,
+  status: 'paused',
+  paused_reason: 'Reputation brake: ...',
+  paused_at: '2026-11-22T11:00:00.000Z',
+  pause_source: 'automated',
+  pause_figures: { rule: 'deployment_brake', metric: 'bounce', threshold: 0.04, window_days: 2, account: figures, deployment: figures },
+  updated_at: '2026-11-22T11:00:00.000Z',
+};
+
 const run = newRun({
   automation: { id: 'auto_1', account_id: 'acc_1', name: 'Welcome', version: 1, steps: [{ key: 'wait', type: 'delay', duration: '1 day' }] as never },
   event: { id: 'ae_1', name: 'user.created', user_id: '42', email: null, data: {}, created_at: AT },
@@ -64,8 +77,10 @@ describe('the stream readers', () => {
     email_scheduled: () => changesOf(emailAcceptances, inserted(email({ status: 'scheduled', scheduled_at: '2026-11-23T00:00:00.000Z' }))),
     email_suppressed: () => changesOf(emailAcceptances, inserted(email({ status: 'failed', last_event: 'suppressed', suppressed_event: { suppressed: ['r@y.test'] } }))),
     usage_deferred: () => changesOf(emailAcceptances, inserted(email({ status: 'scheduled', usage_deferred: usage }))).slice(1),
-    tenant_email_accepted: () => changesOf(tenantEmailWrites, inserted(email({ tenant_id: 'ten_1' }))),
-    tenant_email_progressed: () => changesOf(tenantEmailWrites, modified(email({ tenant_id: 'ten_1' }), email({ tenant_id: 'ten_1', status: 'sent', sent_at: AT }))),
+    email_accepted: () => changesOf(emailStatsWrites, inserted(email({ tenant_id: 'ten_1' }))),
+    email_progressed: () => changesOf(emailStatsWrites, modified(email(), email({ status: 'sent', sent_at: AT }))),
+    account_paused: () => changesOf(accountStatusChanges, modified(account, pausedAccount)),
+    account_resumed: () => changesOf(accountStatusChanges, modified(pausedAccount, { ...account, updated_at: '2026-11-22T12:00:00.000Z' })),
     tenant_paused: () => changesOf(tenantStatusChanges, modified(tenant, paused)),
     tenant_resumed: () => changesOf(tenantStatusChanges, modified(paused, tenant)),
     run_started: () => changesOf(runWrites, inserted(runItem(run))).slice(0, 1),
@@ -120,12 +135,13 @@ describe('the stream readers', () => {
     }
   });
 
-  it('a tenant email: its milestones before and after (absent, NULL and empty are not reached yet)', () => {
+  it('an email: its milestones before and after (absent, NULL and empty are not reached yet)', () => {
     const before = email({ tenant_id: 'ten_1', sent_at: AT, delivered_at: null, opened_at: '' });
     const after = email({ tenant_id: 'ten_1', status: 'delivered', last_event: 'complained', sent_at: AT, delivered_at: AT, opened_at: AT, clicked_at: AT });
-    expect(changesOf(tenantEmailWrites, modified(before, after))).toEqual([
+    expect(changesOf(emailStatsWrites, modified(before, after))).toEqual([
       {
-        kind: 'tenant_email_progressed',
+        kind: 'email_progressed',
+        account_id: 'acc_1',
         tenant_id: 'ten_1',
         created_at: AT,
         before: { status: 'queued', last_event: 'queued', sent: true, delivered: false, opened: false, clicked: false, suppressed: false },
@@ -134,13 +150,27 @@ describe('the stream readers', () => {
     ]);
   });
 
-  it('tenant stats read tenant emails only, and skip one they cannot count', () => {
-    expect(changesOf(tenantEmailWrites, inserted(email()))).toEqual([]);
-    expect(changesOf(tenantEmailWrites, inserted(email({ tenant_id: null })))).toEqual([]);
-    expect(changesOf(tenantEmailWrites, removed(email({ tenant_id: 'ten_1' })))).toEqual([]);
-    expect(changesOf(tenantEmailWrites, modified(undefined, email({ tenant_id: 'ten_1', sent_at: AT })))).toEqual([]);
-    expect(changesOf(tenantEmailWrites, inserted({ ...tenant, tenant_id: 'ten_1' }))).toEqual([]);
-    expect(malformed(tenantEmailWrites, inserted(email({ tenant_id: 'ten_1', created_at: 7 })))).toEqual({ reason: expect.stringContaining('created_at'), keys: 'EMAIL#msg_1 / EMAIL', skipped: true });
+  it('the day stats read every email (a tenant of none: null), nothing else, and skip one they cannot count', () => {
+    expect(changesOf(emailStatsWrites, inserted(email()))).toMatchObject([{ kind: 'email_accepted', account_id: 'acc_1', tenant_id: null }]);
+    expect(changesOf(emailStatsWrites, inserted(email({ tenant_id: null })))).toMatchObject([{ kind: 'email_accepted', tenant_id: null }]);
+    expect(changesOf(emailStatsWrites, removed(email({ tenant_id: 'ten_1' })))).toEqual([]);
+    expect(changesOf(emailStatsWrites, modified(undefined, email({ tenant_id: 'ten_1', sent_at: AT })))).toEqual([]);
+    expect(changesOf(emailStatsWrites, inserted({ ...tenant, tenant_id: 'ten_1' }))).toEqual([]);
+    expect(malformed(emailStatsWrites, inserted(email({ tenant_id: 'ten_1', created_at: 7 })))).toEqual({ reason: expect.stringContaining('created_at'), keys: 'EMAIL#msg_1 / EMAIL', skipped: true });
+    expect(malformed(emailStatsWrites, inserted(email({ account_id: 7 })))).toMatchObject({ reason: expect.stringContaining('account_id'), skipped: true });
+  });
+
+  it('an account whose status moved (absent is active): the account as its events carry it; the tenant-events reader reads both', () => {
+    const { PK: _pk, SK: _sk, type: _type, created_at: _created, email: _email, plan: _plan, payment_method: _pm, tenants_enabled: _te, ...fields } = pausedAccount;
+    expect(changesOf(accountStatusChanges, modified(account, pausedAccount))).toEqual([{ kind: 'account_paused', account: fields }]);
+    expect(changesOf(accountStatusChanges, modified({ ...account, status: 'active' }, pausedAccount))).toMatchObject([{ kind: 'account_paused' }]);
+    expect(changesOf(accountStatusChanges, modified(pausedAccount, { ...account, status: 'active' }))).toMatchObject([{ kind: 'account_resumed', account: { id: 'acc_1', status: 'active' } }]);
+    // Not a move of the status: nothing.
+    expect(changesOf(accountStatusChanges, modified(account, { ...account, plan: 'scale' }))).toEqual([]);
+    expect(changesOf(accountStatusChanges, modified(account, { ...account, status: 'active' }))).toEqual([]);
+    expect(changesOf(accountStatusChanges, inserted(pausedAccount))).toEqual([]);
+    expect(kinds(changesOf(statusChanges, modified(tenant, paused)))).toEqual(['tenant_paused']);
+    expect(kinds(changesOf(statusChanges, modified(account, pausedAccount)))).toEqual(['account_paused']);
   });
 
   it('a tenant whose status moved: the tenant as its events carry it; other tenant writes are nothing; an unreadable one is skipped', () => {
@@ -175,9 +205,9 @@ describe('the stream readers', () => {
 
   it('a record without its envelope (no sequence number, event id or event name), or an image that does not unmarshall, stops any reader', () => {
     const record = inserted(email({ tenant_id: 'ten_1' }));
-    expect(malformed(tenantEmailWrites, { ...record, eventID: undefined })).toMatchObject({ reason: expect.stringContaining('eventID'), skipped: false });
-    expect(malformed(tenantEmailWrites, { ...record, dynamodb: { ...record.dynamodb, SequenceNumber: undefined } })).toMatchObject({ skipped: false });
-    expect(malformed(tenantEmailWrites, { ...record, eventName: undefined })).toMatchObject({ skipped: false });
-    expect(malformed(tenantEmailWrites, { ...record, dynamodb: { ...record.dynamodb, NewImage: { bad: { X: 'nope' } as never } } })).toMatchObject({ reason: 'unreadable image: Unsupported type passed: X', keys: 'EMAIL#msg_1 / EMAIL', skipped: false });
+    expect(malformed(emailStatsWrites, { ...record, eventID: undefined })).toMatchObject({ reason: expect.stringContaining('eventID'), skipped: false });
+    expect(malformed(emailStatsWrites, { ...record, dynamodb: { ...record.dynamodb, SequenceNumber: undefined } })).toMatchObject({ skipped: false });
+    expect(malformed(emailStatsWrites, { ...record, eventName: undefined })).toMatchObject({ skipped: false });
+    expect(malformed(emailStatsWrites, { ...record, dynamodb: { ...record.dynamodb, NewImage: { bad: { X: 'nope' } as never } } })).toMatchObject({ reason: 'unreadable image: Unsupported type passed: X', keys: 'EMAIL#msg_1 / EMAIL', skipped: false });
   });
 });

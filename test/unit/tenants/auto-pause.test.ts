@@ -1,9 +1,10 @@
 /** Automatic pause thresholds, the pause check after a stats batch, and tenant.paused / tenant.resumed from the stream. */
 import { autoPauseReason } from '../../../shared/domain/tenants/auto-pause';
-import { emptyCounts, type StatsDelta } from '../../../shared/domain/tenants/stats';
-import { aggregateTenantStats } from '../../../shared/usecases/tenants/aggregate-tenant-stats';
+import { emptyCounts } from '../../../shared/domain/tenants/stats';
+import type { CounterDelta } from '../../../shared/domain/reputation/counters';
+import { aggregateStats } from '../../../shared/usecases/reputation/aggregate-stats';
 import { autoPauseTenants } from '../../../shared/usecases/tenants/auto-pause-tenants';
-import { tenantEmailWrites } from '../../../shared/adapters/store/tenant-email-changes';
+import { emailStatsWrites } from '../../../shared/adapters/store/email-stats-changes';
 import { tenantStatusChanges } from '../../../shared/adapters/store/tenant-status-changes';
 import { publishTenantEvents, tenantEventOf } from '../../../shared/usecases/tenants/publish-tenant-events';
 import { changesOf, decodeAll, inserted, modified } from '../../support/stream-records';
@@ -39,18 +40,18 @@ describe('autoPauseTenants', () => {
   });
 
   it('is asked only for tenants whose bounces or complaints a batch counted, and a failed check keeps the counts', async () => {
-    const base = { type: 'email', created_at: '2026-11-22T10:00:00.000Z', status: 'sent', sent_at: 'x' };
-    const records = decodeAll(tenantEmailWrites, [
+    const base = { type: 'email', account_id: 'acc_1', created_at: '2026-11-22T10:00:00.000Z', status: 'sent', sent_at: 'x' };
+    const records = decodeAll(emailStatsWrites, [
       modified({ ...base, tenant_id: 'a' }, { ...base, tenant_id: 'a', status: 'bounced', bounced_at: 'y' }),
       modified({ ...base, tenant_id: 'b' }, { ...base, tenant_id: 'b', status: 'delivered', delivered_at: 'y' }),
     ]);
     const run = async (window: ReturnType<typeof day>[]) => {
-      const writes: StatsDelta[][] = [];
+      const writes: CounterDelta[][] = [];
       const checked: string[] = [];
       const logged: string[] = [];
-      const result = await aggregateTenantStats(
+      const result = await aggregateStats(
         {
-          stats: { maxPerCall: 100, add: async (deltas) => void writes.push([...deltas]) },
+          counters: { maxPerCall: 100, add: async (deltas) => void writes.push([...deltas]) },
           autoPause: {
             tenantStats: { read: async (tenantId) => (checked.push(tenantId), window) },
             tenants: {
@@ -68,15 +69,15 @@ describe('autoPauseTenants', () => {
     };
     // Figures under the thresholds: only the bouncing tenant is looked at, nothing is paused.
     const fine = await run([]);
-    expect(fine.result).toMatchObject({ done: 2, written: 2 });
+    expect(fine.result).toMatchObject({ done: 2, written: 4 });
     expect(fine.writes).toHaveLength(1);
     expect(fine.checked).toEqual(['a']);
     expect(fine.logged).toEqual([]);
     // Over them, and the pause itself fails: the counts stand, the failure is logged.
     const failing = await run([day(300, 100)]);
-    expect(failing.result).toMatchObject({ done: 2, written: 2 });
+    expect(failing.result).toMatchObject({ done: 2, written: 4 });
     expect(failing.writes).toHaveLength(1);
-    expect(failing.logged).toEqual(['tenant-stats: automatic pause check failed']);
+    expect(failing.logged).toEqual(['stats: automatic tenant pause check failed']);
   });
 });
 

@@ -4,17 +4,17 @@
  */
 import type { DynamoDBRecord } from 'aws-lambda';
 import { statsDelta, statsView, emptyCounts } from '../../../shared/domain/tenants/stats';
-import { tenantEmailWrites } from '../../../shared/adapters/store/tenant-email-changes';
-import { aggregateTenantStats } from '../../../shared/usecases/tenants/aggregate-tenant-stats';
-import type { StatsDelta } from '../../../shared/domain/tenants/stats';
+import { emailStatsWrites } from '../../../shared/adapters/store/email-stats-changes';
+import { aggregateStats } from '../../../shared/usecases/reputation/aggregate-stats';
+import type { CounterDelta } from '../../../shared/domain/reputation/counters';
 import { changesOf, decodeAll, inserted, modified, removed } from '../../support/stream-records';
 
 type Image = Record<string, unknown>;
-const base: Image = { type: 'email', tenant_id: 'ten_1', created_at: '2026-11-22T10:00:00.000Z', status: 'queued', last_event: 'queued' };
+const base: Image = { type: 'email', account_id: 'acc_1', tenant_id: 'ten_1', created_at: '2026-11-22T10:00:00.000Z', status: 'queued', last_event: 'queued' };
 
 /** The counters the write of one stream record moves (null: none, or not a counted write). */
 function deltaOf(record: DynamoDBRecord) {
-  const [write, ...more] = changesOf(tenantEmailWrites, record);
+  const [write, ...more] = changesOf(emailStatsWrites, record);
   expect(more).toEqual([]);
   return write ? statsDelta(write) : null;
 }
@@ -44,7 +44,7 @@ describe('statsDelta', () => {
     expect(deltaOf(modified(sent, { ...sent, GSI2SK: 'x' }))).toBeNull();
   });
 
-  it('ignores non-tenant emails, other items, removals and writes without an old image', () => {
+  it('ignores non-tenant emails (for the tenants), other items, removals and writes without an old image', () => {
     expect(deltaOf(inserted({ ...base, tenant_id: undefined }))).toBeNull();
     expect(deltaOf(inserted({ ...base, type: 'domain' }))).toBeNull();
     expect(deltaOf(removed(base))).toBeNull();
@@ -58,29 +58,58 @@ describe('statsDelta', () => {
   });
 });
 
-describe('aggregateTenantStats', () => {
+describe('aggregateStats', () => {
   const insert = (n: number, tenant = 'ten_1') => inserted({ ...base, tenant_id: tenant }, String(n));
-  const decoded = (records: DynamoDBRecord[]) => decodeAll(tenantEmailWrites, records);
+  const decoded = (records: DynamoDBRecord[]) => decodeAll(emailStatsWrites, records);
+  const recording = (maxPerCall = 100) => {
+    const calls: { deltas: CounterDelta[]; token: string }[] = [];
+    return { calls, deps: { counters: { maxPerCall, add: async (deltas: readonly CounterDelta[], token: string) => void calls.push({ deltas: [...deltas], token }) } } };
+  };
 
-  it('merges a batch into one write per tenant-day, with a token naming its records', async () => {
-    const calls: { deltas: StatsDelta[]; token: string }[] = [];
-    const deps = { stats: { maxPerCall: 100, add: async (deltas: readonly StatsDelta[], token: string) => void calls.push({ deltas: [...deltas], token }) } };
-    const result = await aggregateTenantStats(deps, decoded([insert(1), insert(2), insert(3, 'ten_2'), inserted({ type: 'email', created_at: base.created_at })]));
+  it('merges a batch into one write per counter-day, with a token naming its records', async () => {
+    const { calls, deps } = recording();
+    const result = await aggregateStats(deps, decoded([insert(1), insert(2), insert(3, 'ten_2'), inserted({ type: 'email', created_at: base.created_at })]));
     expect(result).toEqual({ done: 4, written: 2 });
     expect(calls).toHaveLength(1);
+    // Acceptances move no reputation counter: only the tenants'.
     expect(calls[0]!.deltas).toEqual([
-      { tenantId: 'ten_1', day: '2026-11-22', counts: { total: 2, queued: 2 } },
-      { tenantId: 'ten_2', day: '2026-11-22', counts: { total: 1, queued: 1 } },
+      { counter: { kind: 'tenant', tenantId: 'ten_1' }, day: '2026-11-22', counts: { total: 2, queued: 2 } },
+      { counter: { kind: 'tenant', tenantId: 'ten_2' }, day: '2026-11-22', counts: { total: 1, queued: 1 } },
     ]);
-    const again: string[] = [];
-    await aggregateTenantStats({ stats: { maxPerCall: 100, add: async (_d, token) => void again.push(token) } }, decoded([insert(1), insert(2), insert(3, 'ten_2')]));
-    expect(again).toEqual([calls[0]!.token]);
+    const again = recording();
+    await aggregateStats(again.deps, decoded([insert(1), insert(2), insert(3, 'ten_2')]));
+    expect(again.calls.map((call) => call.token)).toEqual([calls[0]!.token]);
+  });
+
+  it('counts sent, bounced and complained of every email for its account (its tenants part apart) and the deployment', async () => {
+    const { calls, deps } = recording();
+    const sent = { ...base, status: 'sent', sent_at: 'x' };
+    const { tenant_id: _none, ...noTenant } = base;
+    const mine = { ...noTenant, account_id: 'acc_2', status: 'sent', sent_at: 'x' };
+    await aggregateStats(
+      deps,
+      decoded([
+        modified(base, sent, '1'),
+        modified(sent, { ...sent, status: 'bounced', last_event: 'bounced' }, '2'),
+        modified({ ...noTenant, account_id: 'acc_2' }, mine, '3'),
+        modified(mine, { ...mine, status: 'delivered', delivered_at: 'y', last_event: 'complained' }, '4'),
+      ]),
+    );
+    expect(calls[0]!.deltas).toEqual(
+      expect.arrayContaining([
+        { counter: { kind: 'tenant', tenantId: 'ten_1' }, day: '2026-11-22', counts: { sent: 1, bounced: 1 } },
+        { counter: { kind: 'account', accountId: 'acc_1' }, day: '2026-11-22', counts: { sent: 1, bounced: 1, tenant_sent: 1, tenant_bounced: 1 } },
+        { counter: { kind: 'account', accountId: 'acc_2' }, day: '2026-11-22', counts: { sent: 1, complained: 1 } },
+        { counter: { kind: 'deployment' }, day: '2026-11-22', counts: { sent: 2, bounced: 1, complained: 1 } },
+      ]),
+    );
+    expect(calls[0]!.deltas).toHaveLength(4);
   });
 
   it('splits groups at the transaction size and stops the done prefix at a failed group', async () => {
     let call = 0;
     const deps = {
-      stats: {
+      counters: {
         maxPerCall: 2,
         add: async () => {
           if (++call === 2) throw new Error('throttled');
@@ -88,7 +117,7 @@ describe('aggregateTenantStats', () => {
       },
     };
     const records = [insert(1, 'a'), insert(2, 'b'), insert(3, 'a'), insert(4, 'c'), insert(5, 'd')];
-    const result = await aggregateTenantStats(deps, decoded(records));
+    const result = await aggregateStats(deps, decoded(records));
     expect(result).toMatchObject({ done: 3, written: 2, failure: expect.stringContaining('throttled') });
   });
 });

@@ -6,7 +6,7 @@ import type { StoredDomain } from '../../../shared/adapters/store/domains';
 import type { Principal } from '../../../shared/usecases/access/principal';
 import { MAX_SPF_NAMES } from '../../../shared/usecases/domains/health';
 import { getDomainHealth, type StoredHealthDeps } from '../../../shared/usecases/domains/stored-health';
-import { HEALTHY_ZONE, InMemoryDomainHealth, txt } from './fake-domain-health';
+import { fakeStats, HEALTHY_ZONE, InMemoryDomainHealth, txt } from './fake-domain-health';
 
 const settings = { returnPathHost: 'rp.svc.dev', spfInclude: 'spf.svc.dev', inboundMxHost: 'mx.svc.dev' };
 const principal = (account = 'acc_1'): Principal => ({ account: { id: account } as Principal['account'], credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant: null, allowed_domains: null } });
@@ -43,6 +43,7 @@ function deps(dns: FakeResolver, stored: Domain = domain()): StoredHealthDeps {
   return {
     domains: { get: async (id: string) => (id === stored.id ? ({ domain: stored, sealedPrivateKey: 'x' } as StoredDomain) : null) } as unknown as StoredHealthDeps['domains'],
     domainHealth: new InMemoryDomainHealth(),
+    ...fakeStats(),
     events: { publish: async () => undefined },
     dns,
     clock: { now: () => new Date('2026-11-25T10:00:00.000Z') } as StoredHealthDeps['clock'],
@@ -64,7 +65,7 @@ describe('getDomainHealth', () => {
       checked_at: '2026-11-25T10:00:00.000Z',
       next_check_at: '2026-11-26T10:00:00.000Z',
       findings: [],
-      summary: { open: 0, high: 0, low: 0, spf_lookups: 1, checks: { spf: 'ok', dkim: 'ok', dmarc: 'ok', inbound_mx: 'skipped', mta_sts: 'ok', tls_rpt: 'ok', bimi: 'ok' } },
+      summary: { open: 0, high: 0, low: 0, spf_lookups: 1, checks: { spf: 'ok', dkim: 'ok', dmarc: 'ok', inbound_mx: 'skipped', mta_sts: 'ok', tls_rpt: 'ok', bimi: 'ok', reputation: 'skipped' } },
     });
   });
 

@@ -249,7 +249,7 @@ describe('relayOutbox', () => {
     expect(usageToken('usage', ['a', 'b'])).not.toBe(usageToken('usage', ['a', 'c']));
     // The same records, another writer (tenant-stats reads them too): another token, or DynamoDB refuses the
     // second transaction as the first's token with other parameters.
-    expect(usageToken('usage', ['a', 'b'])).not.toBe(usageToken('tenant-stats', ['a', 'b']));
+    expect(usageToken('usage', ['a', 'b'])).not.toBe(usageToken('stats', ['a', 'b']));
   });
 });
 

@@ -6,7 +6,7 @@ import type { StoredDomain } from '../../../shared/adapters/store/domains';
 import { runDueHealthChecks, type DueHealthChecksDeps } from '../../../shared/usecases/domains/due-health-checks';
 import { runStoredHealthCheck, storedHealthOf } from '../../../shared/usecases/domains/stored-health';
 import { checkHealthWhenVerified } from '../../../shared/usecases/domains/health-on-verify';
-import { HEALTHY_ZONE, InMemoryDomainHealth, txt } from './fake-domain-health';
+import { fakeStats, HEALTHY_ZONE, InMemoryDomainHealth, txt } from './fake-domain-health';
 
 const settings = { returnPathHost: 'rp.svc.dev', spfInclude: 'spf.svc.dev', inboundMxHost: 'mx.svc.dev' };
 const DAY = 86_400_000;
@@ -28,6 +28,7 @@ function setup(domains: Domain[] = [domain()]) {
   const deps: DueHealthChecksDeps = {
     domains: { get: async (id: string) => (byId.has(id) ? ({ domain: byId.get(id)!, sealedPrivateKey: 'x' } as StoredDomain) : null) } as unknown as DueHealthChecksDeps['domains'],
     domainHealth,
+    ...fakeStats(),
     events: { publish: async (batch) => void events.push(...batch) },
     dns: { txt: async (name: string) => zone[name] ?? { kind: 'none' }, mx: async () => ({ kind: 'none' }) },
     clock: { now: () => new Date(now) },
@@ -128,5 +129,25 @@ describe('the domain-health task pass', () => {
     expect(await runDueHealthChecks(broken, { budgetMs: 10_000, log: s.log })).toEqual({ checked: 0, forgotten: 0, errors: 1 });
     expect(s.log).toHaveBeenCalledWith(expect.stringContaining('dom_1'), expect.any(Error));
     expect(await s.domainHealth.pastDue(new Date(T0), 10)).toEqual(['dom_1']);
+  });
+});
+
+describe('the reputation check in a stored check', () => {
+  it("reads the tenant's counters for a tenant's domain and the account's otherwise; a rate crossing a threshold opens a finding", async () => {
+    const s = setup();
+    const read: string[] = [];
+    const stats = (figures: { sent: number; bounced: number; complained: number }) => async (id: string, days: readonly string[]) => {
+      read.push(`${id}:${days.length}`);
+      return days.map((_, i) => (i === 0 ? figures : { sent: 0, bounced: 0, complained: 0 }));
+    };
+    const deps = { ...s.deps, accountStats: { read: stats({ sent: 1000, bounced: 60, complained: 0 }) }, tenantStats: { read: stats({ sent: 1000, bounced: 0, complained: 0 }) as never } };
+    const accountWide = await runStoredHealthCheck(deps, domain());
+    expect(accountWide.findings.map((f) => f.type)).toEqual(['bounce_rate_high']);
+    expect(accountWide.summary.checks.reputation).toBe('issues');
+    const tenants = { ...domain('dom_t'), tenant_id: 'ten_1', tenant: 'acme' } as Domain;
+    const tenantHealth = await runStoredHealthCheck(deps, tenants);
+    expect(tenantHealth.findings).toEqual([]);
+    expect(tenantHealth.summary.checks.reputation).toBe('ok');
+    expect(read).toEqual(['acc_1:7', 'ten_1:7']);
   });
 });

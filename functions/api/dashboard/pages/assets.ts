@@ -61,6 +61,11 @@ header.top button{background:transparent;border-color:#8c959f;color:#fff}
 .flash p{margin:0;padding:.5rem .75rem;border-radius:4px;border:1px solid}
 .flash .ok{background:#dafbe1;border-color:#4ac26b}
 .flash .error{background:#ffebe9;border-color:#ff8182}
+.banner{margin:.5rem 0;padding:.5rem .75rem;border-radius:4px;border:1px solid}
+.banner.error{background:#ffebe9;border-color:#ff8182}
+.banner h2{margin:0 0 .25rem;font-size:1.1rem}
+.banner dl.figures{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem;margin:.25rem 0 0}
+.banner dl.figures dd{margin:0}
 .status{display:inline-block;padding:0 .45rem;border-radius:1em;font-size:.85em;border:1px solid var(--line);background:#f6f8fa;white-space:nowrap}
 .status.good{background:#dafbe1;border-color:#4ac26b}
 .status.bad{background:#ffebe9;border-color:#ff8182}

@@ -19,6 +19,13 @@ import { errorResponse } from '../../../../shared/doors/http/errors';
 import { isFormBody, isStateChanging } from '../../../../shared/doors/http/middleware/session';
 import { logError } from '../../../../shared/lib/log';
 import { html, raw, respond, type Flash, type Html, type PageOptions } from './layout';
+import { accountBanner } from './account-banner';
+
+/** A paused account's banner (docs/deliverability.md, "Reputation guard"), from the signed-in principal's account. */
+function accountBannerOf(c: PageContext): Html | '' {
+  const account = c.get('session') ? c.get('principal')?.account : undefined;
+  return account ? accountBanner(account) : '';
+}
 
 export type PageContext = Context<ApiEnv>;
 
@@ -82,7 +89,7 @@ export function userOf(c: PageContext): PageOptions['user'] {
 
 /** A page for the signed-in user, with the pending flash message unless one is given. */
 export function render(c: PageContext, options: Omit<PageOptions, 'user'>): Response {
-  return respond(c, { ...options, user: userOf(c), flash: options.flash ?? takeFlash(c) });
+  return respond(c, { ...options, user: userOf(c), flash: options.flash ?? takeFlash(c), banner: accountBannerOf(c) });
 }
 
 // --- Forms ----------------------------------------------------------------------------------------

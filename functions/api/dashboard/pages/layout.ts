@@ -69,6 +69,8 @@ export interface PageOptions {
   status?: 200 | 400 | 401 | 403 | 404 | 409 | 422 | 429 | 500 | 502 | 503;
   /** Something between the h1 and the body (e.g. a status badge). */
   lead?: Html | null;
+  /** Above the flash message on every page of a signed-in user (a paused account's banner: ./account-banner.ts). */
+  banner?: Html | '' | null;
 }
 
 function navigation(path: string): Html {
@@ -94,7 +96,7 @@ export function renderDocument(path: string, options: PageOptions): string {
 <link rel="stylesheet" href="${ASSETS.css.path}"><script src="${ASSETS.js.path}" defer></script>${options.refresh ? html`<meta http-equiv="refresh" content="${options.refresh}">` : ''}
 </head><body><a class="skip" href="#main">Skip to main content</a>
 ${header}
-<main id="main" tabindex="-1"><div class="flash" aria-live="polite">${flashBox(options.flash)}</div>
+<main id="main" tabindex="-1">${user ? (options.banner ?? '') : ''}<div class="flash" aria-live="polite">${flashBox(options.flash)}</div>
 <h1>${options.title}</h1>${options.lead ?? ''}
 ${options.body}
 </main></body></html>`);

@@ -6,7 +6,7 @@
  */
 import type { Lookup } from '../evaluate';
 
-export const HEALTH_CHECKS = ['spf', 'dkim', 'dmarc', 'inbound_mx', 'mta_sts', 'tls_rpt', 'bimi'] as const;
+export const HEALTH_CHECKS = ['spf', 'dkim', 'dmarc', 'inbound_mx', 'mta_sts', 'tls_rpt', 'bimi', 'reputation'] as const;
 export type HealthCheck = (typeof HEALTH_CHECKS)[number];
 
 export type Impact = 'high' | 'low';
@@ -25,6 +25,7 @@ const RFC8461_TXT = 'https://www.rfc-editor.org/rfc/rfc8461#section-3.1';
 const RFC8460_TXT = 'https://www.rfc-editor.org/rfc/rfc8460#section-3';
 const BIMI_DRAFT = 'https://datatracker.ietf.org/doc/draft-brand-indicators-for-message-identification/';
 const GOOGLE_SENDERS = 'https://support.google.com/a/answer/81126';
+const SES_REVIEW_FAQ = 'https://docs.aws.amazon.com/ses/latest/dg/faqs-enforcement.html';
 
 /** Every finding type: its check family, its impact, and the public document that says why (`docs_url`). */
 export const FINDING_TYPES = {
@@ -53,6 +54,10 @@ export const FINDING_TYPES = {
   tls_rpt_invalid: { check: 'tls_rpt', impact: 'low', docs_url: RFC8460_TXT },
   bimi_missing: { check: 'bimi', impact: 'low', docs_url: BIMI_DRAFT },
   bimi_invalid: { check: 'bimi', impact: 'low', docs_url: BIMI_DRAFT },
+  complaint_rate_high: { check: 'reputation', impact: 'high', docs_url: GOOGLE_SENDERS },
+  complaint_rate_elevated: { check: 'reputation', impact: 'low', docs_url: GOOGLE_SENDERS },
+  bounce_rate_high: { check: 'reputation', impact: 'high', docs_url: SES_REVIEW_FAQ },
+  bounce_rate_elevated: { check: 'reputation', impact: 'low', docs_url: SES_REVIEW_FAQ },
 } as const satisfies Record<string, { check: HealthCheck | null; impact: Impact; docs_url: string }>;
 
 export type FindingType = keyof typeof FINDING_TYPES;
@@ -105,6 +110,7 @@ const CHECK_DOCS: Record<HealthCheck, string> = {
   mta_sts: RFC8461_TXT,
   tls_rpt: RFC8460_TXT,
   bimi: BIMI_DRAFT,
+  reputation: SES_REVIEW_FAQ,
 };
 
 /** TXT values at a name that start with `prefix` (a version tag such as `v=DMARC1`), compared without case. */

@@ -12,6 +12,7 @@ import { evaluateDmarcHealth } from './dmarc';
 import { HEALTH_CHECKS, type HealthCheck, type HealthFinding } from './finding';
 import { evaluateInboundMxHealth } from './inbound-mx';
 import { evaluateMtaStsHealth } from './mta-sts';
+import { evaluateReputationHealth, type ReputationFigures } from './reputation';
 import { evaluateSpfHealth } from './spf';
 import { evaluateTlsRptHealth } from './tls-rpt';
 
@@ -41,9 +42,11 @@ export interface HealthAnswers {
   mta_sts: Lookup;
   tls_rpt: Lookup;
   bimi: Lookup;
+  /** The sender's emails of the last days (./reputation.ts). */
+  reputation: ReputationFigures;
 }
 
-/** ok: no finding; issues: findings to act on; error: a lookup failed, so it could not be checked; skipped: not applicable. */
+/** ok: no finding; issues: findings to act on; error: a lookup failed, so it could not be checked; skipped: not applicable (an inbound MX of a domain that does not receive; reputation with too few emails sent). */
 export type CheckOutcome = 'ok' | 'issues' | 'error' | 'skipped';
 
 export interface HealthSummary {
@@ -72,6 +75,7 @@ export function evaluateHealth(
     mta_sts: evaluateMtaStsHealth({ domain: domain.name, checkedAt, lookup: answers.mta_sts }),
     tls_rpt: evaluateTlsRptHealth({ domain: domain.name, lookup: answers.tls_rpt }),
     bimi: evaluateBimiHealth({ domain: domain.name, lookup: answers.bimi }),
+    reputation: evaluateReputationHealth({ domain: domain.name, figures: answers.reputation }),
   };
   const findings = HEALTH_CHECKS.flatMap((check) => byCheck[check] ?? []).sort((a, b) => (a.impact === b.impact ? 0 : a.impact === 'high' ? -1 : 1));
   const checks = Object.fromEntries(

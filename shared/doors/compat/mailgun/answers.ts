@@ -85,6 +85,7 @@ const STATUS_OF_CODE: Partial<Record<ErrorCode, number>> = {
   forbidden: 403,
   insufficient_scope: 403,
   tenants_not_enabled: 403,
+  account_paused: 403,
   domain_not_allowed: 403,
   domain_not_verified: 403,
   recipient_not_allowed: 403,

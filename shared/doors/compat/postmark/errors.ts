@@ -10,7 +10,7 @@
  *  - 403 domain_not_verified (added, not verified)    -> 422, 401 (sender signature not confirmed)
  *  - 403 domain_not_allowed (the key's domains)       -> 422, 400
  *  - 403 recipient_not_allowed (sandbox, not unlocked) -> 422, 412 (account pending: own address only)
- *  - 403 other (a paused tenant, ...)                 -> 422, 405 (not allowed to send)
+ *  - 403 other (a paused tenant or account, ...)      -> 422, 405 (not allowed to send)
  *  - 422 a suppressed or opted-out recipient          -> 422, 406 (inactive recipient; its message lists them)
  *  - 400 template.id (no such / unpublished template) -> 422, 1101 (template not found)
  *  - 400 an attachment's blocked extension            -> 422, 411 (forbidden attachment type)
@@ -113,6 +113,7 @@ export function postmarkCodeOf(error: OurError): { status: PostmarkErrorAnswer['
     case 'recipient_not_allowed':
       return unprocessable(POSTMARK_CODES.accountPending);
     case 'forbidden':
+    case 'account_paused':
     case 'tenants_not_enabled':
     case 'plan_limit':
       return unprocessable(POSTMARK_CODES.notAllowedToSend);

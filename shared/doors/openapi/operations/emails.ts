@@ -11,7 +11,7 @@ import { listOf } from '../schemas/common';
 import { batchResultSchema, cancelResultSchema, emailEnvelopeSchema, emailSchema, sendResultSchema, testEventResultSchema } from '../schemas/emails';
 import { page } from './common';
 
-const SEND_REFUSALS = ['insufficient_scope', 'domain_not_verified', 'domain_not_allowed', 'recipient_not_allowed', 'forbidden', 'tenants_not_enabled'] as const;
+const SEND_REFUSALS = ['insufficient_scope', 'domain_not_verified', 'domain_not_allowed', 'recipient_not_allowed', 'forbidden', 'tenants_not_enabled', 'account_paused'] as const;
 
 export const emailOps = section('emails', 'Emails', {
   sendEmail: {

@@ -1,5 +1,6 @@
 /** The account's settings (GET and PATCH /account; docs/retention.md): the request body and the answer. */
 import * as z from 'zod';
+import { ACCOUNT_PAUSE_SOURCES, accountPauseFiguresSchema } from '../../../domain/accounts/account';
 import { PLAN_NAMES } from '../../../domain/accounts/plans';
 import { RETENTION_CLASSES_DAYS } from '../../../domain/accounts/retention';
 import { BOUNCE_CATEGORIES, DEFAULT_SUPPRESS_BOUNCE_CATEGORIES } from '../../../domain/bounces/bounce-category';
@@ -35,6 +36,13 @@ export const accountSettingsSchema = describing<AccountSettings>()(
     email: z.string().describe("the owner's email"),
     plan: z.enum(PLAN_NAMES).describe('the plan (its limits and retention bounds)'),
     tenants_enabled: z.boolean().describe('whether tenants are enabled'),
+    status: z.enum(['active', 'paused']).describe('`paused`: every send is refused with 403 account_paused until an operator resumes the account (docs/deliverability.md, "Reputation guard")'),
+    paused_reason: z.string().nullable().describe('why it is paused (null when active)'),
+    paused_at: timestamp.nullable().describe('when it was paused (null when active)'),
+    pause_source: z.enum(ACCOUNT_PAUSE_SOURCES).nullable().describe('`automated`: the reputation brake; `manual`: an operator (null when active)'),
+    pause_figures: accountPauseFiguresSchema
+      .nullable()
+      .describe("the figures the reputation brake paused it on: the rule (`review_rate`: the account's own rate over AWS's review rate; `deployment_brake`: the deployment's rate near AWS's), the metric, the threshold crossed, the window in days, the account's and the deployment's sent, bounced, complained and rates (null when active or paused by hand)"),
     retention: z.strictObject(retentionFields).describe("how long each kind of data is kept (the account's choice, else its plan's default); a change applies to data written after it"),
     store_content: z.boolean().describe('whether sent emails keep their content (bodies, attachments, subject) after sending; false: "content not kept" (docs/redaction.md)'),
     suppress_bounce_categories: suppressBounceCategories,

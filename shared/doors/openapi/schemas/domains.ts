@@ -127,7 +127,7 @@ export const domainHealthSchema = describing<StoredDomainHealth>()(
       .array(
         z.strictObject({
           type: z.enum(FINDING_TYPE_NAMES).describe('what was found (docs/deliverability.md has the table: each type, its impact and its source)'),
-          check: z.enum(HEALTH_CHECKS).describe('the check family: spf, dkim, dmarc, inbound_mx, mta_sts, tls_rpt or bimi'),
+          check: z.enum(HEALTH_CHECKS).describe('the check family: spf, dkim, dmarc, inbound_mx, mta_sts, tls_rpt, bimi or reputation'),
           impact: z.enum(['high', 'low']).describe('high: mail fails authentication or is not received; low: a recommendation'),
           status: z.enum(['open', 'fixed']).describe('open: found at the last check; fixed: open at an earlier check and gone at a later one (shown for 7 days)'),
           message: z.string().describe('what is wrong and what to do'),
@@ -160,6 +160,7 @@ export const domainHealthSchema = describing<StoredDomainHealth>()(
             mta_sts: checkOutcome.describe('the MTA-STS record at _mta-sts.<domain>'),
             tls_rpt: checkOutcome.describe('the TLS-RPT record at _smtp._tls.<domain>'),
             bimi: checkOutcome.describe('the BIMI record at default._bimi.<domain>'),
+            reputation: checkOutcome.describe("the bounce and complaint rates of the domain's sender (its tenant, or the account) over the last 7 days (skipped under 100 emails)"),
           } satisfies Record<(typeof HEALTH_CHECKS)[number], z.ZodType>)
           .describe('each check: ok, issues (findings to act on), error (a lookup failed: check again) or skipped (inbound_mx of a domain that does not receive)'),
       })

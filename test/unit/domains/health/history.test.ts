@@ -5,7 +5,7 @@ import { FIXED_KEPT_DAYS, findingKey, hasChanges, mergeHealth, type StoredHealth
 const T1 = '2026-11-20T10:00:00.000Z';
 const T2 = '2026-11-21T10:00:00.000Z';
 const T3 = '2026-11-22T10:00:00.000Z';
-const summary = (open: number): HealthSummary => ({ open, high: 0, low: 0, spf_lookups: 1, checks: { spf: 'ok', dkim: 'ok', dmarc: 'ok', inbound_mx: 'skipped', mta_sts: 'ok', tls_rpt: 'ok', bimi: 'ok' } });
+const summary = (open: number): HealthSummary => ({ open, high: 0, low: 0, spf_lookups: 1, checks: { spf: 'ok', dkim: 'ok', dmarc: 'ok', inbound_mx: 'skipped', mta_sts: 'ok', tls_rpt: 'ok', bimi: 'ok', reputation: 'skipped' } });
 const check = (checked_at: string, findings: HealthFinding[]) => ({ checked_at, findings, summary: summary(findings.length) });
 
 const dmarcMissing = finding('dmarc_missing', 'no DMARC record');
