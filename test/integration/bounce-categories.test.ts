@@ -9,6 +9,7 @@ import { BOUNCE_CATEGORIES, type BounceCategory } from '../../shared/domain/boun
 import { verifiedDomain } from './harness/domains';
 import { api, newAccount, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { webhookInbox, type ReceivedWebhook } from './harness/webhook-inbox';
+import { createTenant } from './harness/tenants';
 
 jest.setTimeout(180_000);
 
@@ -101,5 +102,24 @@ describe('bounce categories through the local SES', () => {
   it('PATCH /account refuses an unknown category', async () => {
     const refused = await api('PATCH', '/account', { key: defaults.account.key, body: { suppress_bounce_categories: ['bogus'] } });
     expect(refused.status).toBe(400);
+  });
+
+  it("counts a tenant's bounces by category in its stats (GET /tenants/{tenant}/stats: bounce_categories)", async () => {
+    const account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
+    const from = `hello@${(await verifiedDomain(account)).name}`;
+    const tenant = await createTenant(account);
+    const ids = await Promise.all(
+      everyCategory.map(async ([to]) => {
+        const sent = await api('POST', '/emails', { key: account.key, body: { from, to: [to], subject: 'categories', text: 't', tenant: tenant.external_id } });
+        expect(sent.status).toBe(200);
+        return sent.body.id as string;
+      }),
+    );
+    for (const id of ids) await waitForStatus(account, id, 'bounced');
+    const stats = await waitFor(async () => {
+      const answer = await api('GET', `/tenants/${tenant.external_id}/stats`, { key: account.key });
+      return answer.body.stats.bounced === everyCategory.length && answer.body.stats;
+    }, 'the bounces counted in the tenant stats');
+    expect(stats.bounce_categories).toEqual(Object.fromEntries(BOUNCE_CATEGORIES.map((category) => [category, 1])));
   });
 });

@@ -28,6 +28,7 @@ function progressOf(image: Record<string, unknown>): EmailProgress {
     opened: isSet(image.opened_at),
     clicked: isSet(image.clicked_at),
     suppressed: isSet(image.suppressed_event),
+    bounce_category: text(image.bounce_category),
   };
 }
 

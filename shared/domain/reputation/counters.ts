@@ -2,15 +2,18 @@
  * The day counters one write of an email moves (shared/domain/tenants/stats.ts says which milestones it
  * reached): its tenant's (every field, when it is a tenant's email), and, when it moved sent, bounced or
  * complained, its account's and the deployment's. An account's counters also keep the part of them its
- * tenants sent (`tenant_sent`, ...), so the brake can judge an account on its emails of no tenant. All by
+ * tenants sent (`tenant_sent`, ...), so the brake can judge an account on its emails of no tenant, and its
+ * emails by bounce category (`bounce_<category>`: the health check's blocks). All by
  * the day the email was accepted. Pure.
  */
-import { countsDelta, type EmailStatsWrite } from '../tenants/stats';
+import { BOUNCE_CATEGORY_FIELDS, countsDelta, type EmailStatsWrite } from '../tenants/stats';
 
 export type StatsCounter = { kind: 'tenant'; tenantId: string } | { kind: 'account'; accountId: string } | { kind: 'deployment' };
 
 export const REPUTATION_FIELDS = ['sent', 'bounced', 'complained'] as const;
 export const ACCOUNT_STATS_FIELDS = [...REPUTATION_FIELDS, 'tenant_sent', 'tenant_bounced', 'tenant_complained'] as const;
+/** An account's counters also count its emails by bounce category (all of them, tenants' included): the health check's blocks. */
+export const ACCOUNT_COUNTER_FIELDS: readonly string[] = [...ACCOUNT_STATS_FIELDS, ...BOUNCE_CATEGORY_FIELDS];
 
 export interface CounterDelta {
   counter: StatsCounter;
@@ -34,10 +37,12 @@ export function counterDeltas(write: EmailStatsWrite): CounterDelta[] {
   if (write.tenant_id !== null) deltas.push({ counter: { kind: 'tenant', tenantId: write.tenant_id }, day, counts: { ...counts } as Record<string, number> });
   const reputation: Record<string, number> = {};
   for (const field of REPUTATION_FIELDS) if (counts[field]) reputation[field] = counts[field]!;
-  if (Object.keys(reputation).length === 0) return deltas;
+  const categories: Record<string, number> = {};
+  for (const field of BOUNCE_CATEGORY_FIELDS) if (counts[field]) categories[field] = counts[field]!;
+  if (Object.keys(reputation).length === 0 && Object.keys(categories).length === 0) return deltas;
   const tenantPart = write.tenant_id === null ? {} : Object.fromEntries(Object.entries(reputation).map(([field, n]) => [`tenant_${field}`, n]));
-  deltas.push({ counter: { kind: 'account', accountId: write.account_id }, day, counts: { ...reputation, ...tenantPart } });
-  deltas.push({ counter: { kind: 'deployment' }, day, counts: { ...reputation } });
+  deltas.push({ counter: { kind: 'account', accountId: write.account_id }, day, counts: { ...reputation, ...tenantPart, ...categories } });
+  if (Object.keys(reputation).length > 0) deltas.push({ counter: { kind: 'deployment' }, day, counts: { ...reputation } });
   return deltas;
 }
 

@@ -7,9 +7,22 @@
  * Counted per email (not per recipient), by the day the email was accepted: "day D" is the emails
  * accepted on D and what has happened to them since, so its rates are well defined.
  */
-export const STATS_FIELDS = ['total', 'queued', 'scheduled', 'sent', 'delivered', 'bounced', 'complained', 'failed', 'suppressed', 'opened', 'clicked'] as const;
-export type StatsField = (typeof STATS_FIELDS)[number];
+import { BOUNCE_CATEGORIES, isBounceCategory, type BounceCategory } from '../bounces/bounce-category';
+
+/** The milestones counted, shown as they are in the stats. */
+export const MILESTONE_FIELDS = ['total', 'queued', 'scheduled', 'sent', 'delivered', 'bounced', 'complained', 'failed', 'suppressed', 'opened', 'clicked'] as const;
+/** Emails that bounced or failed delivering, by their bounce category (docs/deliverability.md): `bounce_<category>`. */
+export type BounceCategoryField = `bounce_${BounceCategory}`;
+export const BOUNCE_CATEGORY_FIELDS: readonly BounceCategoryField[] = BOUNCE_CATEGORIES.map((category) => `bounce_${category}` as const);
+export const STATS_FIELDS: readonly (MilestoneField | BounceCategoryField)[] = [...MILESTONE_FIELDS, ...BOUNCE_CATEGORY_FIELDS];
+export type MilestoneField = (typeof MILESTONE_FIELDS)[number];
+export type StatsField = MilestoneField | BounceCategoryField;
 export type StatsCounts = Record<StatsField, number>;
+
+/** The bounce category counters of some counts, by category. */
+export function bounceCategoryCounts(counts: Partial<Record<BounceCategoryField, number>>): Record<BounceCategory, number> {
+  return Object.fromEntries(BOUNCE_CATEGORIES.map((category) => [category, counts[`bounce_${category}`] ?? 0])) as Record<BounceCategory, number>;
+}
 
 export function emptyCounts(): StatsCounts {
   return Object.fromEntries(STATS_FIELDS.map((field) => [field, 0])) as StatsCounts;
@@ -25,6 +38,8 @@ export interface EmailProgress {
   clicked: boolean;
   /** Refused at acceptance with an email.suppressed event. */
   suppressed: boolean;
+  /** Why it bounced or was delayed (docs/deliverability.md, "Bounce categories"), when a bounce said. */
+  bounce_category?: string;
 }
 
 /**
@@ -70,8 +85,12 @@ export function countsDelta(write: EmailStatsWrite): { day: string; counts: Part
   if (reached('clicked')) add('clicked');
   if (after.last_event === 'complained' && before.last_event !== 'complained') add('complained');
   const refusedAtAccept = accepted && after.status === 'failed';
-  if (after.status === 'bounced' && before.status !== 'bounced') add('bounced');
-  if (after.status === 'failed' && before.status !== 'failed' && !refusedAtAccept) add('failed');
+  const bounced = after.status === 'bounced' && before.status !== 'bounced';
+  const failed = after.status === 'failed' && before.status !== 'failed' && !refusedAtAccept;
+  if (bounced) add('bounced');
+  if (failed) add('failed');
+  // Its bounce category, once, when it bounced or failed delivering (a delay's category alone is not counted).
+  if ((bounced || failed) && isBounceCategory(after.bounce_category)) add(`bounce_${after.bounce_category}`);
   if (Object.keys(counts).length === 0) return null;
   return { day: write.created_at.slice(0, 10), counts };
 }
@@ -100,5 +119,6 @@ export function statsView(perDay: readonly StatsCounts[], days: number, from: st
   const totals = emptyCounts();
   for (const counts of perDay) for (const field of STATS_FIELDS) totals[field] += counts[field] ?? 0;
   const rate = (n: number) => (totals.sent === 0 ? 0 : Number((n / totals.sent).toFixed(6)));
-  return { object: 'tenant_stats' as const, days, from, ...totals, bounce_rate: rate(totals.bounced), complaint_rate: rate(totals.complained) };
+  const milestones = Object.fromEntries(MILESTONE_FIELDS.map((field) => [field, totals[field]])) as Record<MilestoneField, number>;
+  return { object: 'tenant_stats' as const, days, from, ...milestones, bounce_rate: rate(totals.bounced), complaint_rate: rate(totals.complained), bounce_categories: bounceCategoryCounts(totals) };
 }

@@ -106,7 +106,11 @@ export async function checkDomainHealth(deps: DomainHealthDeps, domain: Domain):
 async function reputationFigures(deps: Pick<DomainHealthDeps, 'accountStats' | 'tenantStats' | 'clock'>, domain: Domain): Promise<ReputationFigures> {
   const days = daysBack(utcDay(deps.clock.now()), REPUTATION_WINDOW_DAYS);
   if (domain.tenant_id && domain.tenant) {
-    return { scope: { kind: 'tenant', tenant: domain.tenant }, ...sumFigures(await deps.tenantStats.read(domain.tenant_id, days)) };
+    const perDay = await deps.tenantStats.read(domain.tenant_id, days);
+    const sum = (field: 'bounce_blocked_reputation' | 'bounce_blocked_content') => perDay.reduce((total, day) => total + day[field], 0);
+    return { scope: { kind: 'tenant', tenant: domain.tenant }, ...sumFigures(perDay), blocked_reputation: sum('bounce_blocked_reputation'), blocked_content: sum('bounce_blocked_content') };
   }
-  return { scope: { kind: 'account' }, ...sumFigures(await deps.accountStats.read(domain.account_id, days)) };
+  const perDay = await deps.accountStats.read(domain.account_id, days);
+  const sum = (category: 'blocked_reputation' | 'blocked_content') => perDay.reduce((total, day) => total + day.categories[category], 0);
+  return { scope: { kind: 'account' }, ...sumFigures(perDay), blocked_reputation: sum('blocked_reputation'), blocked_content: sum('blocked_content') };
 }

@@ -20,6 +20,18 @@ function deltaOf(record: DynamoDBRecord) {
 }
 
 describe('statsDelta', () => {
+  it('counts a bounce or a delivery failure by its bounce category, once; a delay\'s category is not counted', () => {
+    const sent = { ...base, status: 'sent', sent_at: '2026-11-23T00:00:01.000Z' };
+    const delayed = { ...sent, last_event: 'delivery_delayed', bounce_category: 'mailbox_full' };
+    expect(deltaOf(modified(sent, delayed))).toBeNull();
+    const bounced = { ...delayed, status: 'bounced', last_event: 'bounced', bounce_category: 'blocked_reputation' };
+    expect(deltaOf(modified(delayed, bounced))?.counts).toEqual({ bounced: 1, bounce_blocked_reputation: 1 });
+    expect(deltaOf(modified(bounced, { ...bounced, opened_at: 'x' }))?.counts).toEqual({ opened: 1 });
+    expect(deltaOf(modified(sent, { ...sent, status: 'failed', bounce_category: 'invalid_address' }))?.counts).toEqual({ failed: 1, bounce_invalid_address: 1 });
+    // A category this release does not know is not a counter.
+    expect(deltaOf(modified(sent, { ...sent, status: 'bounced', bounce_category: 'made_up' }))?.counts).toEqual({ bounced: 1 });
+  });
+
   it('counts an acceptance: total and queued, scheduled or suppressed', () => {
     expect(deltaOf(inserted(base))).toEqual({ tenantId: 'ten_1', day: '2026-11-22', counts: { total: 1, queued: 1 } });
     expect(deltaOf(inserted({ ...base, status: 'scheduled' }))?.counts).toEqual({ total: 1, scheduled: 1 });

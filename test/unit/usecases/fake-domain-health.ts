@@ -1,5 +1,7 @@
 /** An in-memory DomainHealthRepository: the same versions and conditions as the table's (shared/adapters/store/domain-health.ts). */
 import type { Lookup } from '../../../shared/domain/domains/evaluate';
+import { BOUNCE_CATEGORIES, type BounceCategory } from '../../../shared/domain/bounces/bounce-category';
+import { emptyCounts } from '../../../shared/domain/tenants/stats';
 import type { StoredHealth } from '../../../shared/domain/domains/health/history';
 import type { DomainHealthRepository, SaveHealthRequest } from '../../../shared/adapters/store/domain-health';
 
@@ -61,8 +63,12 @@ export const HEALTHY_ZONE: Readonly<Record<string, Lookup>> = {
   'default._bimi.ex.com': txt('v=BIMI1; l=https://ex.com/logo.svg'),
 };
 
-/** Day counters with `figures` on the first day asked: the health check's reputation input. */
-export function fakeStats(figures: { sent: number; bounced: number; complained: number } = { sent: 0, bounced: 0, complained: 0 }) {
-  const read = async (_id: string, days: readonly string[]) => days.map((_, i) => (i === 0 ? { ...figures } : { sent: 0, bounced: 0, complained: 0 }));
-  return { accountStats: { read }, tenantStats: { read: read as never } };
+/** Day counters with `figures` on the first day asked (and its blocks): the health check's reputation input. */
+export function fakeStats(figures: { sent: number; bounced: number; complained: number; blocked_reputation?: number; blocked_content?: number } = { sent: 0, bounced: 0, complained: 0 }) {
+  const none = Object.fromEntries(BOUNCE_CATEGORIES.map((category) => [category, 0])) as Record<BounceCategory, number>;
+  const first = { sent: figures.sent, bounced: figures.bounced, complained: figures.complained, categories: { ...none, blocked_reputation: figures.blocked_reputation ?? 0, blocked_content: figures.blocked_content ?? 0 } };
+  const accountDays = async (_id: string, days: readonly string[]) => days.map((_, i) => (i === 0 ? first : { sent: 0, bounced: 0, complained: 0, categories: none }));
+  const tenantDays = async (_id: string, days: readonly string[]) =>
+    days.map((_, i) => ({ ...emptyCounts(), ...(i === 0 ? { sent: figures.sent, bounced: figures.bounced, complained: figures.complained, bounce_blocked_reputation: figures.blocked_reputation ?? 0, bounce_blocked_content: figures.blocked_content ?? 0 } : {}) }));
+  return { accountStats: { read: accountDays }, tenantStats: { read: tenantDays } };
 }

@@ -136,13 +136,15 @@ describe('the reputation check in a stored check', () => {
   it("reads the tenant's counters for a tenant's domain and the account's otherwise; a rate crossing a threshold opens a finding", async () => {
     const s = setup();
     const read: string[] = [];
-    const stats = (figures: { sent: number; bounced: number; complained: number }) => async (id: string, days: readonly string[]) => {
-      read.push(`${id}:${days.length}`);
-      return days.map((_, i) => (i === 0 ? figures : { sent: 0, bounced: 0, complained: 0 }));
+    const account = fakeStats({ sent: 1000, bounced: 60, complained: 0, blocked_reputation: 6 });
+    const tenant = fakeStats({ sent: 1000, bounced: 0, complained: 0 });
+    const deps = {
+      ...s.deps,
+      accountStats: { read: (id: string, days: readonly string[]) => (read.push(`${id}:${days.length}`), account.accountStats.read(id, days)) },
+      tenantStats: { read: (id: string, days: readonly string[]) => (read.push(`${id}:${days.length}`), tenant.tenantStats.read(id, days)) },
     };
-    const deps = { ...s.deps, accountStats: { read: stats({ sent: 1000, bounced: 60, complained: 0 }) }, tenantStats: { read: stats({ sent: 1000, bounced: 0, complained: 0 }) as never } };
     const accountWide = await runStoredHealthCheck(deps, domain());
-    expect(accountWide.findings.map((f) => f.type)).toEqual(['bounce_rate_high']);
+    expect(accountWide.findings.map((f) => f.type)).toEqual(['bounce_rate_high', 'reputation_blocks']);
     expect(accountWide.summary.checks.reputation).toBe('issues');
     const tenants = { ...domain('dom_t'), tenant_id: 'ten_1', tenant: 'acme' } as Domain;
     const tenantHealth = await runStoredHealthCheck(deps, tenants);

@@ -58,6 +58,8 @@ export const FINDING_TYPES = {
   complaint_rate_elevated: { check: 'reputation', impact: 'low', docs_url: GOOGLE_SENDERS },
   bounce_rate_high: { check: 'reputation', impact: 'high', docs_url: SES_REVIEW_FAQ },
   bounce_rate_elevated: { check: 'reputation', impact: 'low', docs_url: SES_REVIEW_FAQ },
+  reputation_blocks: { check: 'reputation', impact: 'high', docs_url: GOOGLE_SENDERS },
+  content_blocks: { check: 'reputation', impact: 'low', docs_url: GOOGLE_SENDERS },
 } as const satisfies Record<string, { check: HealthCheck | null; impact: Impact; docs_url: string }>;
 
 export type FindingType = keyof typeof FINDING_TYPES;

@@ -8,6 +8,12 @@
  *   bounce rate    >= 5%    high   SES puts the sending account under review at 5% (its sending review FAQ)
  *   bounce rate    >= 2%    low    SES: keep it below 2% to stay clear of that
  *
+ * and the blocks (docs/deliverability.md, "Bounce categories": blocked_reputation and blocked_content do not
+ * suppress the address, they raise these findings), at BLOCKS_MIN emails and BLOCKS_MIN_RATE of those sent:
+ *
+ *   refused for reputation  high   the receiver refuses the sender (its IPs, domain or a blocklist)
+ *   refused for content     low    the receiver refused what some messages said
+ *
  * Below REPUTATION_MIN_SENT emails the rates say little: no finding, the check `skipped`. Pure.
  */
 import { finding, type HealthFinding } from './finding';
@@ -15,6 +21,8 @@ import { finding, type HealthFinding } from './finding';
 export const REPUTATION_WINDOW_DAYS = 7;
 export const REPUTATION_MIN_SENT = 100;
 export const REPUTATION_THRESHOLDS = { complaintHigh: 0.003, complaintLow: 0.001, bounceHigh: 0.05, bounceLow: 0.02 } as const;
+export const BLOCKS_MIN = 5;
+export const BLOCKS_MIN_RATE = 0.005;
 
 export interface ReputationFigures {
   /** Whose emails: the tenant owning the domain (its external_id), or the account. */
@@ -22,6 +30,9 @@ export interface ReputationFigures {
   sent: number;
   bounced: number;
   complained: number;
+  /** Emails receivers refused for the sender's reputation, and for their content (their bounce categories). */
+  blocked_reputation: number;
+  blocked_content: number;
 }
 
 const pct = (rate: number) => `${Number((rate * 100).toFixed(2))}%`;
@@ -44,6 +55,13 @@ export function evaluateReputationHealth(input: { domain: string; figures: Reput
     found.push(finding('bounce_rate_high', `Bounce rate ${pct(bounceRate)} ${over}: SES reviews a sending account at 5% (this deployment's reputation guard pauses senders before that). Remove addresses that bounce, validate new ones (POST /validations), and never send to bought or old lists.`));
   } else if (bounceRate >= REPUTATION_THRESHOLDS.bounceLow) {
     found.push(finding('bounce_rate_elevated', `Bounce rate ${pct(bounceRate)} ${over}: SES recommends staying below 2%. Clean the list: suppressed addresses are skipped, validate new ones before sending.`));
+  }
+  const blocks = (n: number) => n >= BLOCKS_MIN && n / figures.sent >= BLOCKS_MIN_RATE;
+  if (blocks(figures.blocked_reputation)) {
+    found.push(finding('reputation_blocks', `${figures.blocked_reputation} of ${whose} accepted in the last ${REPUTATION_WINDOW_DAYS} days were refused by receivers for the sender's reputation (bounce category blocked_reputation; the addresses are not suppressed). Look the refusals up in the emails' bounce_reason (a blocklist, a poor domain reputation), check Google Postmaster Tools and the blocklists they name, and slow down to the receivers that refuse.`));
+  }
+  if (blocks(figures.blocked_content)) {
+    found.push(finding('content_blocks', `${figures.blocked_content} of ${whose} accepted in the last ${REPUTATION_WINDOW_DAYS} days were refused for their content (bounce category blocked_content; the addresses are not suppressed). Look at those emails' bounce_reason: links to listed domains, attachments, or wording receivers filter.`));
   }
   return found;
 }

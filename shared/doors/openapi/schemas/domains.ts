@@ -4,6 +4,7 @@ import { DOMAIN_STATUSES, TLS_MODES, type toPublicDomain } from '../../../domain
 import { DNS_HOSTS } from '../../../domain/domains/dns-apply';
 import { STREAM_POLICIES, TENANT_STATUSES, type publicTenant } from '../../../domain/tenants/tenant';
 import { FINDING_TYPE_NAMES, HEALTH_CHECKS } from '../../../domain/domains/health/finding';
+import { BOUNCE_CATEGORIES, type BounceCategory } from '../../../domain/bounces/bounce-category';
 import type { ApplyReport } from '../../../usecases/domains/dns-apply';
 import type { StoredDomainHealth } from '../../../usecases/domains/stored-health';
 import type { DmarcFigures } from '../../../usecases/dmarc/figures';
@@ -229,6 +230,9 @@ export const tenantStatsSchema = describing<Awaited<ReturnType<typeof getTenantS
         clicked: emails('clicked (the first human click)'),
         bounce_rate: z.number().describe('bounced / sent, a fraction (0 when nothing was sent)'),
         complaint_rate: z.number().describe('complained / sent, a fraction (0 when nothing was sent)'),
+        bounce_categories: z
+          .strictObject(Object.fromEntries(BOUNCE_CATEGORIES.map((category) => [category, emails(`that bounced or failed delivering as ${category}`)])) as Record<BounceCategory, typeof count>)
+          .describe('emails that bounced or failed delivering, by bounce category (docs/deliverability.md, "Bounce categories"; counted from this release on)'),
       })
       .describe('counts over the last `days` UTC days'),
     ramp: z
