@@ -17,6 +17,7 @@ import { CreateHostedZoneCommand, Route53Client } from '@aws-sdk/client-route-53
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ROUTE53_LOCAL_ACCESS_KEY_ID } from '../../localstack/emulators/route53';
 import { api, stack, waitFor } from '../integration/harness/stack';
+import { publish } from '../integration/harness/dns';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { baseUrl, failureScreenshot, launchBrowser, newContext, newDashboardAccount, pageCsrfToken, reloadUntil, screenshot, signInThroughUi, type DashboardTestUser } from './harness';
 import { startOtherOrigin, type OtherOrigin } from './other-origin';
@@ -361,6 +362,33 @@ describe('the dashboard journey', () => {
 
       expect((await api('GET', `/domains/${domainId}`, { key: user.account.key })).body.domain).toMatchObject({ name, status: 'verified' });
       await screenshot(page, 'domain-applied');
+    },
+    60_000,
+  );
+
+  step(
+    "checks the domain's health now (its findings, the records to publish) and validates addresses",
+    async () => {
+      await page.getByRole('button', { name: 'Check now' }).click();
+      await page.getByText(/Checked: \d+ high and \d+ low findings open\./).waitFor();
+      const findings = page.getByRole('table', { name: /^Health findings of / });
+      // The records Apply DNS wrote: DMARC monitors only (p=none), no MTA-STS, TLS-RPT or BIMI record yet.
+      expect(await findings.innerText()).toMatch(/dmarc_policy_none[\s\S]*mta_sts_missing/);
+      // The Health section at the top of the viewport.
+      await page.locator('#health-heading').evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+      await screenshot(page, 'domain-health');
+
+      // A recipients' domain with mail hosts in the DNS emulator; the others have none (no upstream DNS here).
+      const shop = `shop-${randomUUID().slice(0, 8)}.test`;
+      await publish(shop, 'MX', [`10 mx1.${shop}`, `20 mx2.${shop}`]);
+      await page.goto(`${baseUrl()}/dashboard/validations`);
+      await page.getByLabel('Addresses').fill([`jane@${shop}`, `sales@${shop}`, 'jane@gmial.com', 'postmaster@mailinator.com', 'not an address', 'ann@nowhere.invalid'].join('\n'));
+      await page.getByRole('button', { name: 'Validate' }).click();
+      const results = page.getByRole('table', { name: 'Validation results, in the order given' });
+      await results.waitFor();
+      expect(await results.innerText()).toMatch(/valid[\s\S]*role_address[\s\S]*possible_typo[\s\S]*disposable_domain[\s\S]*invalid_syntax[\s\S]*no_mail_host/);
+      await page.getByText('Checked 6 addresses: 1 valid, 1 risky, 4 invalid.').waitFor();
+      await screenshot(page, 'validations');
     },
     60_000,
   );
