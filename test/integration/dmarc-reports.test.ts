@@ -8,6 +8,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { api, newAccount, waitFor, type TestAccount } from './harness/stack';
+import { dashboardRequest, newDashboardUser, signIn } from './harness/dashboard';
 import { mxTransport, receivedIds, receivingDomain, waitForReceived } from './harness/inbound';
 import { FIXTURE_DOMAIN, FIXTURE_SELECTOR, hostileReports, receiverReports, source } from '../fixtures/dmarc/build';
 
@@ -148,5 +149,26 @@ describe('DMARC aggregate reports through our MX', () => {
     expect(response.status).toBe(400);
     expect(response.body.error.details.fields).toEqual([{ field: 'dmarc_reports.address', message: expect.stringContaining('not-ours.test is not a domain of this account') }]);
     expect(FIXTURE_SELECTOR).toMatch(/^svc/);
+  });
+});
+
+describe("the dashboard's domain page", () => {
+  it('turns reading on with Read DMARC reports, then shows the report address instead of the form', async () => {
+    const account = await newAccount();
+    const inbox = await receivingDomain(account);
+    const session = await signIn((await newDashboardUser(account)).email);
+    const before = await dashboardRequest('GET', `/dashboard/domains/${inbox.id}`, { cookie: session.cookie });
+    expect(before.text).toContain('Read DMARC reports');
+    const posted = await dashboardRequest('POST', `/dashboard/domains/${inbox.id}/dmarc`, {
+      cookie: session.cookie,
+      rawBody: new URLSearchParams({ csrf_token: session.csrf }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(posted.status).toBe(303);
+    const domain = (await api('GET', `/domains/${inbox.id}`, { key: account.key })).body.domain;
+    expect(domain.dmarc_reports).toMatchObject({ enabled: true, address: `dmarc@${inbox.subdomain}` });
+    const after = await dashboardRequest('GET', `/dashboard/domains/${inbox.id}`, { cookie: session.cookie });
+    expect(after.text).toContain(`Reports are read at <code>dmarc@${inbox.subdomain}</code>`);
+    expect(after.text).not.toContain('Read DMARC reports');
   });
 });

@@ -11,10 +11,11 @@ import { html, table, type Html } from '../dashboard/pages/layout';
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 const rateOf = (part: { messages: number; dmarc_pass: number }) => (part.messages === 0 ? null : part.dmarc_pass / part.messages);
 
-export function dmarcSection(figures: DmarcFigures): Html {
+/** `turnOn`: the form that turns reading on (the page's), shown while reports are not read. */
+export function dmarcSection(figures: DmarcFigures, turnOn: Html): Html {
   const heading = html`<h2 id="dmarc-heading">DMARC reports</h2>`;
   if (figures.report_address === null && figures.reports === 0) {
-    return html`<section aria-labelledby="dmarc-heading">${heading}<p class="hint">Aggregate reports are not read for this domain. Turn them on with <code>PATCH /domains/{id}</code> <code>{"dmarc_reports": {"enabled": true}}</code> (the address must be on a receiving subdomain of the account), then publish the DMARC record with its <code>rua=</code>.</p></section>`;
+    return html`<section aria-labelledby="dmarc-heading">${heading}<p class="hint">Aggregate reports are not read for this domain. Read them at <code>dmarc@</code> its receiving subdomain (receiving must be on), then publish the DMARC record with its <code>rua=</code> (DNS records above); or choose another address with <code>PATCH /domains/{id}</code> <code>{"dmarc_reports": {"enabled": true, "address": "..."}}</code>.</p>${turnOn}</section>`;
   }
   const labels = figures.days.map((day) => day.day.slice(5));
   const address = figures.report_address ? html`Reports are read at <code>${figures.report_address}</code>.` : html`Reports are no longer read (figures already stored still count).`;

@@ -11,10 +11,10 @@
  */
 import type { ApplyReport } from '../../../shared/usecases/domains/dns-apply';
 import { toPublicDomain } from '../../../shared/domain/domains/domain';
-import { applyDnsSchema, createDomainSchema } from '../../../shared/domain/domains/schemas';
+import { applyDnsSchema, createDomainSchema, updateDomainSchema } from '../../../shared/domain/domains/schemas';
 import { parseWith } from '../../../shared/doors/http/validate';
 import { applyDomainDns } from '../../../shared/usecases/domains/dns-apply';
-import { createDomain, getDomain, listDomains } from '../../../shared/usecases/domains/manage';
+import { createDomain, getDomain, listDomains, updateDomain } from '../../../shared/usecases/domains/manage';
 import { checkDomainHealthNow, runStoredHealthCheck, storedHealthOf, type StoredDomainHealth } from '../../../shared/usecases/domains/stored-health';
 import { verifyDomain } from '../../../shared/usecases/domains/verify';
 import { buttonForm, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render, select, type PageContext, param } from '../dashboard/pages/forms';
@@ -93,7 +93,7 @@ ${providerNotice(domain, buttonForm(c, `/dashboard/domains/${domain.id}/verify`,
 <section aria-labelledby="records-heading"><h2 id="records-heading">DNS records</h2>${recordsTable(domain)}
 <div class="actions">${buttonForm(c, `/dashboard/domains/${domain.id}/verify`, 'Verify')} <span class="hint">Checks each record in DNS now.</span></div></section>
 ${healthSection(c, health)}
-${dmarcSection(dmarc)}
+${dmarcSection(dmarc, buttonForm(c, `/dashboard/domains/${domain.id}/dmarc`, 'Read DMARC reports'))}
 ${applyForm(c, domain)}`;
   return render(c, { title: domain.name, lead: html`<p><a href="/dashboard/domains">← All domains</a> · Status: ${badge(domain.status)}</p>`, body });
 }
@@ -124,6 +124,14 @@ ${pager('/dashboard/domains', {}, state, page.next_cursor)}`;
     const domain = await getDomain(services, c.get('principal'), param(c, 'id'));
     const [health, dmarc] = await Promise.all([storedHealthOf(services, domain), recentDmarc(services, domain)]);
     return domainPage(c, toPublicDomain(domain), null, health, dmarc);
+  });
+
+  routes.action('/domains/:id/dmarc', (c) => {
+    const back = `/dashboard/domains/${param(c, 'id')}`;
+    return formAction(c, back, async () => {
+      const domain = await updateDomain(services, c.get('principal'), param(c, 'id'), parseWith(updateDomainSchema, { dmarc_reports: { enabled: true } }));
+      return redirectTo(c, back, { kind: 'ok', text: `DMARC reports are read at ${domain.dmarc_reports_address ?? 'the report address'}: publish the DMARC record with its rua= (DNS records).` });
+    });
   });
 
   routes.action('/domains/:id/health', (c) => {

@@ -1,5 +1,6 @@
 /** The dashboard's DMARC section: figures from strangers' reports are shown as text, never markup. */
 import { dmarcSection } from '../../../functions/api/dashboard-domains/dmarc-section';
+import { html } from '../../../functions/api/dashboard/pages/layout';
 import { rangeFigures } from '../../../shared/domain/dmarc/figures';
 import type { DmarcFigures } from '../../../shared/usecases/dmarc/figures';
 
@@ -12,7 +13,7 @@ function figures(reportAddress: string | null, rows = [row]): DmarcFigures {
 
 describe('the domain page DMARC section', () => {
   it('shows the days, the rates and the other senders, escaping what reports say', () => {
-    const page = String(dmarcSection(figures('dmarc@inbound.example.com')));
+    const page = String(dmarcSection(figures('dmarc@inbound.example.com'), html`<form>`));
     expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(page).not.toContain('<script>');
     expect(page).toContain('<code>203.0.113.7</code>');
@@ -20,7 +21,11 @@ describe('the domain page DMARC section', () => {
     expect(page).toContain('<th scope="row">2026-11-02</th>');
   });
 
-  it('says how to turn reports on when they are off', () => {
-    expect(String(dmarcSection(figures(null, [])))).toContain('Aggregate reports are not read for this domain');
+  it('says how to turn reports on when they are off, with the form that does', () => {
+    const off = String(dmarcSection(figures(null, []), html`<form id="turn-on">`));
+    expect(off).toContain('Aggregate reports are not read for this domain');
+    expect(off).toContain('<form id="turn-on">');
+    // While reports are read, no such form.
+    expect(String(dmarcSection(figures('dmarc@inbound.example.com'), html`<form id="turn-on">`))).not.toContain('turn-on');
   });
 });
