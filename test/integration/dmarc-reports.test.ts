@@ -172,3 +172,24 @@ describe("the dashboard's domain page", () => {
     expect(after.text).not.toContain('Read DMARC reports');
   });
 });
+
+describe('the DMARC record and the report address under concurrent PATCHes and verifies', () => {
+  it("never leave the domain's DMARC record naming another address than its dmarc_reports", async () => {
+    const account = await newAccount();
+    const inbox = await receivingDomain(account);
+    const rua = (domain: { records: { purpose: string; value: string }[] }) => /rua=mailto:([^;\s]+)/.exec(domain.records.find((record) => record.purpose === 'dmarc')!.value)?.[1] ?? null;
+    for (let round = 0; round < 4; round++) {
+      const responses = await Promise.all(
+        Array.from({ length: 8 }, (_, n) =>
+          n % 2 === 1
+            ? api('POST', `/domains/${inbox.id}`, { key: account.key, body: { action: 'verify' } })
+            : api('PATCH', `/domains/${inbox.id}`, { key: account.key, body: { dmarc_reports: { enabled: (n / 2 + round) % 2 === 0 } } }),
+        ),
+      );
+      for (const response of responses) expect(response.status).toBe(200);
+      const current = (await api('GET', `/domains/${inbox.id}`, { key: account.key })).body.domain;
+      // The record names the report address while reports are read, else the domain's own dmarc@ (records.ts dmarcValue).
+      expect({ round, rua: rua(current) }).toEqual({ round, rua: current.dmarc_reports.enabled ? current.dmarc_reports.address : `dmarc@${inbox.name}` });
+    }
+  }, 60_000);
+});

@@ -437,13 +437,29 @@ export class DomainRepository {
   async recordCheck(
     accountId: string,
     domainId: string,
-    check: { status: DomainStatus; records: DnsRecord[]; at: string; inbound_enabled: boolean; provider?: ProviderVerification; ifCheckedAt?: string },
+    check: {
+      status: DomainStatus;
+      records: DnsRecord[];
+      at: string;
+      inbound_enabled: boolean;
+      provider?: ProviderVerification;
+      ifCheckedAt?: string;
+      /** The DMARC report address the records were read with (its record's `rua=`): a PATCH changing it meanwhile refuses the check. */
+      dmarc_reports_address?: string | null;
+    },
   ): Promise<Domain | null> {
     const current = await this.get(domainId);
     if (!current || current.domain.account_id !== accountId) return null;
     const receiving = inboundWrite({ kind: 'keep', enabled: check.inbound_enabled });
     const provider = check.provider ? { set: ', provider = :provider', values: { ':provider': check.provider } } : { set: '', values: {} };
     const sameCheck = check.ifCheckedAt ? { conditions: ['last_checked_at = :checkedAt'], values: { ':checkedAt': check.ifCheckedAt } } : { conditions: [], values: {} };
+    // The records carry the DMARC record with the report address of when they were read (shared/usecases/dmarc/report-settings.ts).
+    const sameDmarc =
+      check.dmarc_reports_address === undefined
+        ? { conditions: [] as string[], values: {} }
+        : check.dmarc_reports_address === null
+          ? { conditions: ['(attribute_not_exists(dmarc_reports_address) OR attribute_type(dmarc_reports_address, :nullType))'], values: { ':nullType': 'NULL' } }
+          : { conditions: ['dmarc_reports_address = :dmarcAddress'], values: { ':dmarcAddress': check.dmarc_reports_address } };
     const recheck = providerRecheckWrite(domainId, check.provider, check.at, this.bounds.providerRecheckMs);
     try {
       await transactWrite(this.table, [
@@ -457,7 +473,7 @@ export class DomainRepository {
               provider.set +
               recheck.set +
               recheck.remove,
-            ConditionExpression: ['account_id = :account', ...receiving.conditions, ...sameCheck.conditions].join(' AND '),
+            ConditionExpression: ['account_id = :account', ...receiving.conditions, ...sameCheck.conditions, ...sameDmarc.conditions].join(' AND '),
             ExpressionAttributeNames: { '#status': 'status', ...receiving.names },
             ExpressionAttributeValues: {
               ':status': check.status,
@@ -467,6 +483,7 @@ export class DomainRepository {
               ...receiving.values,
               ...provider.values,
               ...sameCheck.values,
+              ...sameDmarc.values,
               ...recheck.values,
             },
           },

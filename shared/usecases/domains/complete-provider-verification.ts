@@ -61,6 +61,7 @@ export async function completeProviderVerification(deps: ProviderCompletionDeps,
     inbound_enabled: Boolean(domain.inbound_enabled),
     provider,
     ifCheckedAt: domain.last_checked_at,
+    dmarc_reports_address: domain.dmarc_reports_address ?? null,
   });
   if (recorded) {
     await checkHealthWhenVerified(deps, domain, recorded);

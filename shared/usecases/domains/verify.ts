@@ -56,8 +56,9 @@ async function signingProbe(deps: DomainDeps, stored: StoredDomain): Promise<{ o
 }
 
 /**
- * POST /domains/{id} {"action": "verify"}. The check is recorded only while receiving is as it was
- * checked: when a PATCH turned it on or off meanwhile (the MX record came or went), it runs again.
+ * POST /domains/{id} {"action": "verify"}. The check is recorded only while receiving and the DMARC report
+ * address are as they were checked: when a PATCH changed either meanwhile (the MX record came or went, the
+ * DMARC record's rua= changed), it runs again.
  */
 export async function verifyDomain(deps: DomainDeps, principal: Principal, domainId: string): Promise<Domain> {
   for (let attempt = 1; ; attempt++) {
@@ -74,6 +75,8 @@ async function checkDomain(deps: DomainDeps, principal: Principal, stored: Store
   const { domain } = stored;
   // Stored before inbound existed: no flag, off.
   const inbound_enabled = Boolean(domain.inbound_enabled);
+  // The DMARC record among the records names this report address: recorded only while it is still the domain's.
+  const dmarc_reports_address = domain.dmarc_reports_address ?? null;
   const records = await Promise.all(
     domain.records.map(async (record) => {
       switch (record.purpose) {
@@ -107,7 +110,7 @@ async function checkDomain(deps: DomainDeps, principal: Principal, stored: Store
     const registered = await registerWithProvider(deps, stored);
     const at = deps.clock.now().toISOString();
     if (!registered.ok) {
-      const kept = await deps.domains.recordCheck(principal.account.id, domain.id, { status: domain.status, records, at, inbound_enabled });
+      const kept = await deps.domains.recordCheck(principal.account.id, domain.id, { status: domain.status, records, at, inbound_enabled, dmarc_reports_address });
       if (!kept) return null;
       throw new UpstreamError(`The DNS records of ${domain.name} are correct, but the mail provider could not register the domain, so its status stays ${kept.status}. Retry verify in a moment.`, {
         details: { domain_id: domain.id, status: kept.status },
@@ -117,11 +120,11 @@ async function checkDomain(deps: DomainDeps, principal: Principal, stored: Store
     }
     // Registered: verified once the provider can send from it; until then the status it had (`provider` says why).
     const provider = providerVerification(registered.state, at);
-    const recorded = await deps.domains.recordCheck(principal.account.id, domain.id, { status: statusWithProvider(domain.status, provider), records, at, inbound_enabled, provider });
+    const recorded = await deps.domains.recordCheck(principal.account.id, domain.id, { status: statusWithProvider(domain.status, provider), records, at, inbound_enabled, provider, dmarc_reports_address });
     await checkHealthWhenVerified(deps, domain, recorded);
     return recorded;
   }
-  return deps.domains.recordCheck(principal.account.id, domain.id, { status, records, at: deps.clock.now().toISOString(), inbound_enabled });
+  return deps.domains.recordCheck(principal.account.id, domain.id, { status, records, at: deps.clock.now().toISOString(), inbound_enabled, dmarc_reports_address });
 }
 
 /**
