@@ -4,12 +4,14 @@
  *
  * - invalid: mail to it cannot be delivered: bad syntax; a domain with no mail host (NXDOMAIN, or
  *   neither MX nor A/AAAA: RFC 5321 section 5.1); a null MX (RFC 7505: the domain says it takes no mail);
- *   suppressed in this account after a bounce (the receiver already refused the mailbox permanently).
+ *   suppressed in this account after a bounce (the receiver already refused the mailbox permanently); a
+ *   non-ASCII local part (RFC 6531 allows it, but Amazon SES does not support SMTPUTF8: "the local part of a
+ *   destination email address ... may only contain 7-bit ASCII characters", SES API reference, Destination;
+ *   so this service can never deliver to it).
  * - risky: it may be delivered but costs reputation or could not be checked: a DNS failure (timeout,
  *   SERVFAIL: not a proof of absence), a disposable domain, a role address, an address suppressed for
  *   another reason (a complaint, an unsubscribe, a manual entry, an erased address's kept list: the
- *   mailbox exists, but this account must not mail it), a probable typo of a large provider's domain, a
- *   non-ASCII local part (only SMTPUTF8 receivers take it, and this service's send path does not).
+ *   mailbox exists, but this account must not mail it), a probable typo of a large provider's domain.
  * - valid: none of those.
  *
  * The score (0..1, two decimals) orders addresses within a verdict: an invalid one scores 0 (syntax),
@@ -72,13 +74,12 @@ const PENALTIES: Partial<Record<ValidationReason, number>> = {
   suppressed: 0.5,
   possible_typo: 0.3,
   role_address: 0.2,
-  smtputf8_local_part: 0.2,
   implicit_mx: 0.1,
 };
 
-const INVALID_SCORES: Partial<Record<ValidationReason, number>> = { invalid_syntax: 0, no_mail_host: 0.05, null_mx: 0.05, suppressed_bounce: 0.1 };
+const INVALID_SCORES: Partial<Record<ValidationReason, number>> = { invalid_syntax: 0, no_mail_host: 0.05, null_mx: 0.05, smtputf8_local_part: 0.05, suppressed_bounce: 0.1 };
 /** Reasons that make an address risky (the others of PENALTIES, implicit_mx, leave it valid). */
-const RISKY = new Set<ValidationReason>(['dns_error', 'disposable_domain', 'suppressed', 'possible_typo', 'role_address', 'smtputf8_local_part']);
+const RISKY = new Set<ValidationReason>(['dns_error', 'disposable_domain', 'suppressed', 'possible_typo', 'role_address']);
 
 export interface Assessment {
   verdict: Verdict;

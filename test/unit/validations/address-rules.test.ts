@@ -98,7 +98,7 @@ describe('verdict and score (the table of docs/deliverability.md)', () => {
     ['suppressed by hand', { suppressed: { suppressed: true, reason: 'manual' } }, 'risky', 0.5],
     ["an erased address's kept list", { suppressed: { suppressed: true, reason: 'erased' } }, 'risky', 0.5],
     ['a probable typo', { suggestion: 'jane@gmail.com' }, 'risky', 0.7],
-    ['an SMTPUTF8 local part', { syntax: { valid: true, problem: null, smtputf8: true } }, 'risky', 0.8],
+    ['an SMTPUTF8 local part (SES cannot send to it)', { syntax: { valid: true, problem: null, smtputf8: true } }, 'invalid', 0.05],
     ['many risks at once (floored)', { disposable: true, role: true, suppressed: { suppressed: true, reason: 'manual' } }, 'risky', 0.1],
   ])('%s: %s, %s', (_name, changes, verdict, score) => {
     expect(assess(withChecks(changes))).toMatchObject({ verdict, score });
