@@ -7,6 +7,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ApiClient } from '../api/client';
 import type { DocsSource } from './docs/catalogue';
 import { registerDocsResources } from './resources';
+import { registerDomainHealthTools } from './tools/domain-health';
 import { registerDomainTools } from './tools/domains';
 import { registerEmailTools } from './tools/emails';
 import { registerEventTools } from './tools/events';
@@ -37,6 +38,7 @@ export function createMcpServer({ api, docs }: McpServerOptions): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
   registerEmailTools(server, api);
   registerDomainTools(server, api);
+  registerDomainHealthTools(server, api);
   registerSuppressionTools(server, api);
   registerWebhookTools(server, api);
   registerTemplateTools(server, api);
