@@ -5,6 +5,7 @@
  * unknown command or option, a missing or bad argument: commander's, or ours).
  */
 import { Command, CommanderError } from 'commander';
+import { registerDomainHealth } from './commands/domain-health';
 import { registerDomains } from './commands/domains';
 import { registerEmails } from './commands/emails';
 import { registerImports } from './commands/imports';
@@ -29,7 +30,7 @@ export function buildProgram(io: CliIo): Command {
     .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) });
   registerSend(program, io);
   registerEmails(program, io);
-  registerDomains(program, io);
+  registerDomainHealth(registerDomains(program, io), io);
   registerKeys(program, io);
   registerSuppressions(program, io);
   registerValidate(program, io);

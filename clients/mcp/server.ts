@@ -7,6 +7,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ApiClient } from '../api/client';
 import type { DocsSource } from './docs/catalogue';
 import { registerDocsResources } from './resources';
+import { registerDomainHealthTools } from './tools/domain-health';
 import { registerDomainTools } from './tools/domains';
 import { registerEmailTools } from './tools/emails';
 import { registerEventTools } from './tools/events';
@@ -22,6 +23,7 @@ const INSTRUCTIONS = [
   'Send with send_email (or send_batch), then follow delivery with get_email (status: queued, sent, delivered, bounced, failed...).',
   'Before mailing an address you have not mailed before, check it with validate_email (act on its verdict: invalid, do not send; risky, ask first).',
   'To send from your own domain: add_domain, publish the DNS records it returns, then verify_domain; until then the sandbox sender <anything>@sandbox.mailservice.dev sends only to the account\'s own address.',
+  'When mail from a domain is refused or lands in spam, read get_domain_health (the records to publish) and get_dmarc_figures (who sends as the domain and whether it passes DMARC).',
   'Errors come back as tool results with isError, the API\'s message, code and hint: fix the named field and retry; 403 insufficient_scope means this API key may not do that.',
   'The docs:// resources explain the rules (docs://api first).',
 ].join(' ');
@@ -37,6 +39,7 @@ export function createMcpServer({ api, docs }: McpServerOptions): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
   registerEmailTools(server, api);
   registerDomainTools(server, api);
+  registerDomainHealthTools(server, api);
   registerSuppressionTools(server, api);
   registerWebhookTools(server, api);
   registerTemplateTools(server, api);

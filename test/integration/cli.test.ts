@@ -1,7 +1,8 @@
 /**
  * The CLI as a user runs it (docs/cli.md): `node bin/mailservice.js ...` as a child process, its env
  * pointing at the shared stack's API and an account's key, against the local cloud. Sends from flags and
- * from an .eml (delivered), a domain added and verified (its records published in the DNS emulator),
+ * from an .eml (delivered), a domain added and verified (its records published in the DNS emulator), a
+ * domain's health (before and after its records are published) and DMARC figures,
  * keys created, listed and revoked, a suppressions CSV imported then exported (round trip), `events tail
  * --once`, addresses validated (arguments and a file of more than one batch, the DNS emulator's zones), an
  * import from the fake SendGrid with its progress, and errors (a bad key: exit 1 with the
@@ -129,6 +130,21 @@ describe('the mailservice CLI against the local cloud', () => {
     const verified = await ok(['domains', 'verify', name]);
     expect(verified.stdout).toMatch(/status:\s+verified/);
     expect((await ok(['domains', 'list'])).stdout).toMatch(new RegExp(`${listed.id}\\s+${name.replace(/\./g, '\\.')}\\s+verified`));
+  });
+
+  it("prints a domain's health (checked now: the records it misses, with what to publish; --now again once published) and its DMARC figures (none yet)", async () => {
+    const name = uniqueDomain();
+    const domain = JSON.parse((await ok(['--json', 'domains', 'add', name])).stdout).domain;
+    const health = await ok(['domains', 'health', name]);
+    expect(health.stdout).toMatch(new RegExp(`^${name.replace(/\./g, '\\.')} \\(${domain.id}\\): checked \\S+, next check \\S+: \\d+ open findings \\(3 high, \\d+ low\\)\n`));
+    expect(health.stdout).toMatch(/IMPACT\s+STATUS\s+CHECK\s+TYPE\s+RECORD/);
+    expect(health.stdout).toMatch(new RegExp(`high\\s+open\\s+spf\\s+spf_missing\\s+TXT ${name.replace(/\./g, '\\.')} v=spf1 `));
+    await publishAll(domain.records);
+    const now = JSON.parse((await ok(['--json', 'domains', 'health', domain.id, '--now'])).stdout);
+    expect(now).toMatchObject({ object: 'domain_health', domain_id: domain.id, summary: { high: 0 } });
+    expect(now.findings.filter((f: { status: string }) => f.status === 'fixed').map((f: { type: string }) => f.type)).toEqual(expect.arrayContaining(['spf_missing', 'dkim_missing', 'dmarc_missing']));
+    const dmarc = await ok(['domains', 'dmarc', name, '--since', '2026-01-01', '--until', '2026-01-31']);
+    expect(dmarc.stdout).toBe(`${name} 2026-01-01..2026-01-31: 0 reports\ntotals: 0 messages, 0% passed DMARC\nours:   0 messages, 0% passed DMARC\nothers: 0 messages, 0% passed DMARC\n\nno sources reported\n`);
   });
 
   it('creates a key (secret printed once), lists it, revokes it, and the revoked key then fails with exit 1 and the API message', async () => {

@@ -2,7 +2,7 @@
  * The MCP server (docs/mcp.md) driven by the SDK's own Client against the local cloud, over both
  * transports: stdio (`node bin/mailservice-mcp.js` with MAILSERVICE_API_KEY / MAILSERVICE_BASE_URL) and
  * streamable HTTP at POST /mcp with the bearer key. Tools are listed, an email sent through send_email is
- * delivered and read back with get_email, domains are listed, a suppression added, a template rendered,
+ * delivered and read back with get_email, domains are listed, a new domain's health and DMARC figures read, a suppression added, a template rendered,
  * addresses validated (from the DNS emulator's zones, with a sending key), and refusals (a key without the scope, a bad address) come back as isError results. /mcp needs a key.
  */
 import { spawnSync } from 'node:child_process';
@@ -64,7 +64,7 @@ describe.each<Transport>(['stdio', 'http'])('the MCP server over %s', (transport
 
   it('lists the tools and the docs resources', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['send_email', 'send_batch', 'get_email', 'list_emails', 'list_domains', 'get_domain', 'verify_domain', 'add_domain', 'add_suppressions', 'remove_suppression', 'create_webhook', 'render_template', 'send_event', 'validate_email']));
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['send_email', 'send_batch', 'get_email', 'list_emails', 'list_domains', 'get_domain', 'verify_domain', 'add_domain', 'add_suppressions', 'remove_suppression', 'create_webhook', 'render_template', 'send_event', 'validate_email', 'get_domain_health', 'get_dmarc_figures']));
     const { resources } = await client.listResources();
     expect(resources.map((resource) => resource.uri)).toEqual(expect.arrayContaining(['docs://api', 'docs://domains', 'docs://mcp']));
     const read = await client.readResource({ uri: 'docs://api' });
@@ -95,6 +95,28 @@ describe.each<Transport>(['stdio', 'http'])('the MCP server over %s', (transport
     expect(listed.isError).toBeFalsy();
     expect((listed.structuredContent as { domains: { name: string }[] }).domains.map((domain) => domain.name)).toContain(name);
     expect(summaryOf(listed)).toContain(`${name} (${added.body.domain.id}): pending`);
+  });
+
+  it("reads a new domain's health with get_domain_health (checked now: every record missing) and its DMARC figures (zeros) with get_dmarc_figures", async () => {
+    const name = uniqueDomain();
+    const added = await api('POST', '/domains', { key: account.key, body: { name } });
+    expect(added.status).toBe(201);
+    const id: string = added.body.domain.id;
+    const health = await call(client, 'get_domain_health', { id });
+    expect(health.isError).toBeFalsy();
+    const answer = health.structuredContent as { object: string; domain_id: string; findings: { type: string; status: string; record?: { type: string; name: string } }[]; summary: { high: number } };
+    expect(answer).toMatchObject({ object: 'domain_health', domain_id: id });
+    expect(answer.findings.filter((f) => f.status === 'open').map((f) => f.type)).toEqual(expect.arrayContaining(['spf_missing', 'dkim_missing', 'dmarc_missing']));
+    expect(answer.summary.high).toBe(3);
+    expect(summaryOf(health)).toContain(`${name} (${id}): checked `);
+    expect(summaryOf(health)).toMatch(/- open high spf\/spf_missing: .* Publish: TXT /);
+    const again = await call(client, 'get_domain_health', { id, check_now: true });
+    expect(again.isError).toBeFalsy();
+    expect((again.structuredContent as { checked_at: string }).checked_at >= (answer as unknown as { checked_at: string }).checked_at).toBe(true);
+    const figures = await call(client, 'get_dmarc_figures', { id });
+    expect(figures.isError).toBeFalsy();
+    expect(figures.structuredContent).toMatchObject({ object: 'dmarc_figures', domain_id: id, reports: 0, totals: { messages: 0, pass_rate: 0 }, sources: [], has_more: false });
+    expect(summaryOf(figures)).toContain('Totals: 0 messages, 0% passed DMARC.');
   });
 
   it('adds a suppression with add_suppressions', async () => {

@@ -1,5 +1,5 @@
 /**
- * `mailservice domains add | verify | list | get` (docs/domains.md): add prints the DNS records to
+ * `mailservice domains add | verify | list | get` (docs/domains.md; `health` and `dmarc` are in ./domain-health.ts): add prints the DNS records to
  * publish as a table; verify and get take a `dom_` id or the domain's name (looked up in the list).
  */
 import type { Command } from 'commander';
@@ -54,7 +54,8 @@ export async function domainIdOf(client: ApiClient, idOrName: string): Promise<s
   return found.id;
 }
 
-export function registerDomains(program: Command, io: CliIo): void {
+/** Registers `domains` and answers it (its health and dmarc subcommands are in ./domain-health.ts). */
+export function registerDomains(program: Command, io: CliIo): Command {
   const domains = program.command('domains').description('sending domains');
   domains
     .command('add <name>')
@@ -99,4 +100,5 @@ export function registerDomains(program: Command, io: CliIo): void {
       if (ctx.json) return printJson(io, { domains: list });
       io.out(formatTable(['id', 'name', 'status', 'tenant', 'created'], list.map((d) => [d.id, d.name, d.status, d.tenant, d.created_at]), 'no domains'));
     });
+  return domains;
 }

@@ -48,6 +48,48 @@ const VALIDATION = {
   },
 };
 
+const HEALTH = {
+  object: 'domain_health',
+  domain_id: 'dom_01',
+  domain: 'example.com',
+  checked_at: '2026-03-01T10:00:00.000Z',
+  next_check_at: '2026-03-02T10:00:00.000Z',
+  findings: [
+    {
+      type: 'spf_include_missing',
+      check: 'spf',
+      impact: 'high',
+      status: 'open',
+      message: 'The SPF record does not include ours.',
+      record: { type: 'TXT', name: 'example.com', value: 'v=spf1 include:amazonses.com ~all' },
+      docs_url: 'https://www.rfc-editor.org/rfc/rfc7208',
+      first_seen_at: '2026-02-28T10:00:00.000Z',
+      fixed_at: null,
+    },
+    { type: 'dmarc_missing', check: 'dmarc', impact: 'high', status: 'fixed', message: 'No DMARC record.', docs_url: 'https://www.rfc-editor.org/rfc/rfc7489', first_seen_at: '2026-02-20T10:00:00.000Z', fixed_at: '2026-02-27T10:00:00.000Z' },
+  ],
+  summary: { open: 1, high: 1, low: 0, spf_lookups: 3, checks: { spf: 'issues', dkim: 'ok', dmarc: 'ok', inbound_mx: 'skipped', mta_sts: 'ok', tls_rpt: 'ok', bimi: 'ok', reputation: 'skipped' } },
+};
+
+const figuresPart = (messages: number, pass: number, rate: number) => ({ messages, dmarc_pass: pass, spf_aligned_pass: pass, dkim_aligned_pass: pass, pass_rate: rate, disposition: { none: messages, quarantine: 0, reject: 0 } });
+const FIGURES = {
+  object: 'dmarc_figures',
+  domain_id: 'dom_01',
+  domain: 'example.com',
+  since: '2026-02-01',
+  until: '2026-02-01',
+  report_address: 'dmarc@inbound.example.com',
+  totals: figuresPart(120, 117, 0.975),
+  ours: figuresPart(100, 100, 1),
+  others: figuresPart(20, 17, 0.85),
+  reports: 2,
+  reporters: ['google.com', 'yahoo.com'],
+  days: [{ day: '2026-02-01', messages: 120, dmarc_pass: 117, ours: { messages: 100, dmarc_pass: 100 }, others: { messages: 20, dmarc_pass: 17 } }],
+  sources: [{ source_ip: '198.51.100.7', group: 'others', ...figuresPart(20, 17, 0.85), reporters: ['google.com'], days: 1 }],
+  has_more: true,
+  next_cursor: 'abc',
+};
+
 async function withClient(respond: Responder, run: (session: Awaited<ReturnType<typeof connectedClient>>) => Promise<void>) {
   const session = await connectedClient(respond);
   try {
@@ -66,7 +108,9 @@ describe('MCP tools', () => {
           'add_domain',
           'add_suppressions',
           'create_webhook',
+          'get_dmarc_figures',
           'get_domain',
+          'get_domain_health',
           'get_email',
           'list_domains',
           'list_emails',
@@ -354,6 +398,60 @@ describe('MCP tools', () => {
       expect(requests).toHaveLength(0);
       const limited = await call('validate_email', { emails: 'ann@example.com' });
       expect(limited.structuredContent).toMatchObject({ error: { status: 429, code: 'rate_limited', retry_after_seconds: 1200 } });
+    });
+  });
+  it('get_domain_health reads GET /domains/{id}/health, or POSTs with check_now, and sums up the findings with the records to publish', async () => {
+    await withClient(() => ({ body: HEALTH }), async ({ call, requests, client }) => {
+      const stored = await call('get_domain_health', { id: 'dom_01' });
+      expect(stored.isError).toBeFalsy();
+      expect(requests[0]!.method).toBe('GET');
+      expect(requests[0]!.url.pathname).toBe('/domains/dom_01/health');
+      expect(textsOf(stored)[0]).toBe(
+        [
+          'example.com (dom_01): checked 2026-03-01T10:00:00.000Z, next check 2026-03-02T10:00:00.000Z: 1 open finding (1 high, 0 low).',
+          '- open high spf/spf_include_missing: The SPF record does not include ours. Publish: TXT example.com v=spf1 include:amazonses.com ~all',
+          '- fixed high dmarc/dmarc_missing: No DMARC record.',
+        ].join('\n'),
+      );
+      expect(stored.structuredContent).toEqual(HEALTH);
+      await call('get_domain_health', { id: 'dom_01', check_now: true });
+      expect(requests[1]!.method).toBe('POST');
+      expect(requests[1]!.url.pathname).toBe('/domains/dom_01/health');
+      const { tools } = await client.listTools();
+      expect(tools.find((tool) => tool.name === 'get_domain_health')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+      expect(tools.find((tool) => tool.name === 'get_dmarc_figures')!.annotations).toMatchObject({ readOnlyHint: true });
+    });
+  });
+
+  it('get_dmarc_figures reads GET /domains/{id}/dmarc with the range, group and cursor and sums up ours against others', async () => {
+    await withClient(() => ({ body: FIGURES }), async ({ call, requests }) => {
+      const result = await call('get_dmarc_figures', { id: 'dom_01', since: '2026-02-01', until: '2026-02-01', group: 'others', cursor: 'xyz' });
+      expect(requests[0]!.method).toBe('GET');
+      expect(requests[0]!.url.pathname).toBe('/domains/dom_01/dmarc');
+      expect(Object.fromEntries(requests[0]!.url.searchParams)).toEqual({ since: '2026-02-01', until: '2026-02-01', group: 'others', cursor: 'xyz' });
+      expect(textsOf(result)[0]).toBe(
+        [
+          'example.com 2026-02-01..2026-02-01: 2 reports (google.com, yahoo.com).',
+          'Totals: 120 messages, 97.5% passed DMARC.',
+          'Ours: 100 messages, 100% passed DMARC.',
+          'Others: 20 messages, 85% passed DMARC.',
+          'Sources (more: cursor abc):',
+          '- 198.51.100.7 (others): 20 messages, 85% passed DMARC',
+        ].join('\n'),
+      );
+      expect(result.structuredContent).toEqual(FIGURES);
+      await call('get_dmarc_figures', { id: 'dom_01' });
+      expect([...requests[1]!.url.searchParams.keys()]).toEqual([]);
+    });
+  });
+
+  it('get_dmarc_figures refuses a day that is not YYYY-MM-DD without calling the API, and a 404 is an isError result', async () => {
+    await withClient(() => ({ status: 404, body: { error: { message: 'Domain not found', code: 'not_found' } } }), async ({ call, requests }) => {
+      const bad = await call('get_dmarc_figures', { id: 'dom_01', since: '1/2/2026' });
+      expect(bad.isError).toBe(true);
+      expect(requests).toHaveLength(0);
+      const missing = await call('get_domain_health', { id: 'dom_nope' });
+      expect(missing.structuredContent).toMatchObject({ error: { status: 404, code: 'not_found' } });
     });
   });
 });
