@@ -120,6 +120,7 @@ describe('tenant limits, stats and automatic pause', () => {
       clicked: 0,
       bounce_rate: 0,
       complaint_rate: 0,
+      bounce_categories: { invalid_address: 0, mailbox_full: 0, mailbox_inactive: 0, domain_invalid: 0, blocked_reputation: 0, blocked_content: 0, rate_limited: 0, technical: 0, unclassified: 0 },
     });
     for (const days of ['0', '91', 'x', '1.5']) expect((await api('GET', `/tenants/${tenant.external_id}/stats?days=${days}`, { key: account.key })).status).toBe(400);
     expect((await api('GET', '/tenants/nobody/stats', { key: account.key })).status).toBe(404);
