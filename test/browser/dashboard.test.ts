@@ -18,6 +18,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ROUTE53_LOCAL_ACCESS_KEY_ID } from '../../localstack/emulators/route53';
 import { api, stack, waitFor } from '../integration/harness/stack';
 import { publish } from '../integration/harness/dns';
+import { mxTransport, receivingDomain } from '../integration/harness/inbound';
+import { FIXTURE_DOMAIN, FIXTURE_SELECTOR, source } from '../fixtures/dmarc/build';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { baseUrl, failureScreenshot, launchBrowser, newContext, newDashboardAccount, pageCsrfToken, reloadUntil, screenshot, signInThroughUi, type DashboardTestUser } from './harness';
 import { startOtherOrigin, type OtherOrigin } from './other-origin';
@@ -389,6 +391,46 @@ describe('the dashboard journey', () => {
       expect(await results.innerText()).toMatch(/valid[\s\S]*role_address[\s\S]*possible_typo[\s\S]*disposable_domain[\s\S]*invalid_syntax[\s\S]*no_mail_host/);
       await page.getByText('Checked 6 addresses: 1 valid, 1 risky, 4 invalid.').waitFor();
       await screenshot(page, 'validations');
+    },
+    60_000,
+  );
+
+  step(
+    "shows a domain's DMARC aggregate reports: turned on from its page, then the receivers' figures",
+    async () => {
+      const inbox = await receivingDomain(user.account);
+      await page.goto(`${baseUrl()}/dashboard/domains/${inbox.id}`);
+      await Promise.all([page.waitForURL(/\/dashboard\/domains\/[^/?#]+$/), page.getByRole('button', { name: 'Read DMARC reports' }).click()]);
+      const address = `dmarc@${inbox.subdomain}`;
+      await page.getByText(`DMARC reports are read at ${address}`).waitFor();
+      // The reports of four receivers (test/fixtures/dmarc/), moved to three days ago (the page shows the last
+      // 30 days), mailed to the address through the MX.
+      const selector = (await api('GET', `/domains/${inbox.id}`, { key: user.account.key })).body.domain.records.find((record: { purpose: string }) => record.purpose === 'dkim').name.split('._domainkey.')[0];
+      const shift = Math.floor(Date.now() / 86_400_000 - 3) * 86_400 - Date.parse('2026-11-01T00:00:00Z') / 1000;
+      const report = (name: string) =>
+        Buffer.from(
+          source(name)
+            .split(FIXTURE_DOMAIN)
+            .join(inbox.name)
+            .split(FIXTURE_SELECTOR)
+            .join(selector)
+            .replace(/<((?:\w+:)?(?:begin|end))>(\d+)<\/\1>/g, (_all, tag: string, epoch: string) => `<${tag}>${Number(epoch) + shift}</${tag}>`),
+        );
+      for (const names of [['google.xml'], ['outlook.xml', 'yahoo.xml'], ['smallisp.xml']]) {
+        await mxTransport().sendMail({
+          envelope: { from: 'noreply-dmarc-support@reports.example-receiver.test', to: [address] },
+          from: 'noreply-dmarc-support@reports.example-receiver.test',
+          to: address,
+          subject: 'Report domain',
+          text: 'This is an aggregate report.',
+          attachments: names.map((name) => ({ filename: name, content: report(name), contentType: 'text/xml' })),
+        });
+      }
+      await waitFor(async () => (await api('GET', `/domains/${inbox.id}/dmarc`, { key: user.account.key })).body.totals.messages === 312, 'the four reports counted');
+      await page.reload();
+      await page.getByText(/312 messages, 91\.0% passed DMARC/).waitFor();
+      await page.locator('#dmarc-heading').evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+      await screenshot(page, 'domain-dmarc');
     },
     60_000,
   );
