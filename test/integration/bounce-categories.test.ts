@@ -10,6 +10,7 @@ import { verifiedDomain } from './harness/domains';
 import { api, newAccount, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { webhookInbox, type ReceivedWebhook } from './harness/webhook-inbox';
 import { createTenant } from './harness/tenants';
+import { dashboardRequest, newDashboardUser, signIn } from './harness/dashboard';
 
 jest.setTimeout(180_000);
 
@@ -121,5 +122,11 @@ describe('bounce categories through the local SES', () => {
       return answer.body.stats.bounced === everyCategory.length && answer.body.stats;
     }, 'the bounces counted in the tenant stats');
     expect(stats.bounce_categories).toEqual(Object.fromEntries(BOUNCE_CATEGORIES.map((category) => [category, 1])));
+    // The dashboard's tenants page lists them by category.
+    const session = await signIn((await newDashboardUser(account)).email);
+    const page = await dashboardRequest('GET', '/dashboard/tenants', { cookie: session.cookie });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<th scope="col">Bounces by category</th>');
+    for (const label of ['Invalid address 1', 'Blocked for reputation 1', 'Blocked for content 1', 'Unclassified 1']) expect(page.text).toContain(label);
   });
 });
