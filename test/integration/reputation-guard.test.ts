@@ -61,6 +61,9 @@ describe('reputation guard (stack of its own, lowered volumes)', () => {
 
     // The deployment's volume first: 12 delivered emails of a healthy account (no bounce: no brake check).
     await sendAll(healthy, addresses('success', 12, 'h'), 'delivered');
+    // An email the offender schedules before its bounces, to fire after the pause: not sent then.
+    const scheduled = await send(offender, 'success+later@simulator.amazonses.com', { scheduled_at: new Date(Date.now() + 30_000).toISOString() });
+    expect(scheduled.status).toBe(200);
     // Then 4 bounces of the offender: the deployment's rate is 4 of 16 (25%, over 4%), the offender's 100%.
     await sendAll(offender, addresses('bounce', 4, 'o'), 'bounced');
 
@@ -94,6 +97,13 @@ describe('reputation guard (stack of its own, lowered volumes)', () => {
     const batch = await harness.api('POST', '/emails/batch', { key: offender.account.key, body: [{ from: offender.from, to: 'success+b@simulator.amazonses.com', subject: 's', text: 't' }] });
     expect(batch.body.data[0]).toMatchObject({ status: 'failed', error: { code: 'account_paused' } });
     expect((await send(healthy, 'success+still@simulator.amazonses.com')).status).toBe(200);
+    // The email scheduled before the pause fails when it fires, saying why (the account as of the firing).
+    const fired = await harness.waitFor(async () => {
+      const email = await harness.api('GET', `/emails/${scheduled.body.id}`, { key: offender.account.key });
+      if (email.body.email?.status !== 'failed') throw new Error(`${email.status} ${JSON.stringify(email.body).slice(0, 300)}`);
+      return email.body.email;
+    }, 'the scheduled email refused at its firing', 60_000);
+    expect(fired.bounce_reason).toContain('Not sent: the account was paused before the scheduled time: Reputation brake');
 
     // The operator resumes it: it sends again, and account.resumed follows.
     const resumed = await admin.runAdminCli(dataDir, 'account', 'resume', '--id', offender.account.id);

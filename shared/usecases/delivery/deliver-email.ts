@@ -4,8 +4,8 @@
  * outcome, and drop a redacted email's content once SES has it (./drop-content.ts). Safe under SQS redelivery: the claim is a conditional write with a lease, so one email is sent
  * once while its first attempt is alive.
  *
- * A scheduled email of a tenant meets the tenant's rules again when it fires (one read, only for such
- * emails): paused, deleted, or transactional_only against a non-transactional email, it is not sent
+ * A scheduled email meets its account's and tenant's rules again when it fires (a read each, only for such
+ * emails): account paused; tenant paused, deleted, or transactional_only against a non-transactional email, it is not sent
  * and fails for good with a bounce_reason saying why, publishing email.failed (as Postmark and Resend
  * report a send they refuse later). Its reserved usage is not given back (a failed send counts).
  *
@@ -24,6 +24,7 @@ import { MailerError, type BlobStore, type Clock, type EventPublisher, type Mail
 import { emailEvent } from '../../domain/webhooks/email-event-data';
 import type { EmailRepository, StoredEmail } from '../../adapters/store/emails';
 import type { TenantRepository } from '../../adapters/store/tenants';
+import type { AccountRepository } from '../../adapters/store/accounts';
 import type { SuppressionRepository } from '../../adapters/store/suppressions';
 import type { Email } from '../../domain/emails/email';
 import { tenantFiringRefusal } from '../send/tenant-policy';
@@ -38,6 +39,8 @@ export interface DeliverEmailDeps {
   /** `dropContent`: redacted emails (./drop-content.ts); the service's repository has it, test doubles of other rules may not. */
   emails: Pick<EmailRepository, 'claimForSend' | 'recordSent' | 'applyOutcome' | 'releaseLease'> & Partial<Pick<EmailRepository, 'dropContent'>>;
   events: EventPublisher;
+  /** Scheduled emails: the account as of the firing (paused by the reputation brake or an operator: not sent). */
+  accounts: Pick<AccountRepository, 'get'>;
   /** Scheduled tenant emails: the tenant as of the firing. */
   tenants: Pick<TenantRepository, 'find'>;
   /** Scheduled emails: the suppression lists as of the firing. */
@@ -67,31 +70,34 @@ const bare = (list: string[]) => list.map((entry) => parseMailbox(entry)?.email 
 /** The sending domain was removed or unverified after the email was accepted: the email fails for good. */
 class SenderNoLongerVerified extends Error {}
 
-/** A scheduled email whose tenant may no longer send it (paused, deleted, stream policy): fails for good. */
-class RefusedForTenant extends Error {}
+/** A scheduled email its account or tenant may no longer send (paused, deleted, stream policy, suppressed): fails for good. */
+class RefusedAtFiring extends Error {}
 
 /**
  * A scheduled email meets the rules of its firing time again (as Postmark and Resend check a scheduled
- * send when it goes out): its tenant (paused, deleted, stream policy) and the suppression lists (account
- * and tenant) of its recipients, one read each, only for scheduled emails.
+ * send when it goes out): its account (paused: docs/deliverability.md, "Reputation guard"), its tenant
+ * (paused, deleted, stream policy) and the suppression lists (account and tenant) of its recipients, one
+ * read each, only for scheduled emails.
  */
 async function checkAtFiring(deps: DeliverEmailDeps, email: Pick<Email, 'account_id' | 'scheduled_at' | 'to' | 'cc' | 'bcc'> & { tenant_id?: string | null; category?: string }): Promise<void> {
   if (email.scheduled_at === null) return;
+  const account = await deps.accounts.get(email.account_id);
+  if (account?.status === 'paused') throw new RefusedAtFiring(`Not sent: the account was paused before the scheduled time${account.paused_reason ? `: ${account.paused_reason}` : '.'}`);
   if (email.tenant_id) {
     const stored = await deps.tenants.find(email.account_id, email.tenant_id);
     const refusal = tenantFiringRefusal(stored && !stored.deleting ? stored.tenant : null, email.category);
-    if (refusal) throw new RefusedForTenant(refusal);
+    if (refusal) throw new RefusedAtFiring(refusal);
   }
   const recipients = [...new Set([...bare(email.to), ...bare(email.cc), ...bare(email.bcc)].map((address) => address.toLowerCase()))];
   const suppressed = await deps.suppressions.findSuppressed(email.account_id, email.tenant_id ?? null, recipients);
-  if (suppressed.length) throw new RefusedForTenant(`Not sent: ${suppressed.join(', ')} ${suppressed.length === 1 ? 'was' : 'were'} suppressed before the scheduled time.`);
+  if (suppressed.length) throw new RefusedAtFiring(`Not sent: ${suppressed.join(', ')} ${suppressed.length === 1 ? 'was' : 'were'} suppressed before the scheduled time.`);
 }
 
 /** A scheduled tenant email whose sending domain was given to another tenant meanwhile is not sent. */
 function checkDomainOwnerAtFiring(email: Pick<Email, 'from' | 'scheduled_at'> & { tenant_id?: string | null }, domainTenantId: string | null): void {
   if (email.scheduled_at === null || !email.tenant_id || domainTenantId === null || domainTenantId === email.tenant_id) return;
   const domain = domainOf(parseMailbox(email.from)?.email ?? email.from);
-  throw new RefusedForTenant(`Not sent: the domain ${domain} belongs to another tenant at the scheduled time.`);
+  throw new RefusedAtFiring(`Not sent: the domain ${domain} belongs to another tenant at the scheduled time.`);
 }
 
 /**
@@ -195,7 +201,7 @@ export async function deliverEmail(deps: DeliverEmailDeps, emailId: string, sche
     return 'sent';
   } catch (error) {
     const permanent = error instanceof MailerError && (error.permanent || unverifiedSenderGaveUp(error, email, deps.clock.now()));
-    if (permanent || error instanceof SenderNoLongerVerified || error instanceof RefusedForTenant) {
+    if (permanent || error instanceof SenderNoLongerVerified || error instanceof RefusedAtFiring) {
       const at = deps.clock.now().toISOString();
       const failed = await deps.emails.applyOutcome(email.id, email.account_id, { event: 'failed', status: 'failed', at, fields: { bounce_reason: error.message } });
       if (failed.kind !== 'missing') await deps.events.publish([emailEvent(failed.email, 'email.failed', at)]);

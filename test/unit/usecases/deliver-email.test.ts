@@ -28,6 +28,8 @@ function fakes(
     /** Addresses on a suppression list at the firing (scheduled emails). */
     suppressed?: string[];
     scheduled?: boolean;
+    /** The account's pause at the firing (its reason). */
+    accountPaused?: string;
   } = {},
 ) {
   const calls: string[] = [];
@@ -48,6 +50,7 @@ function fakes(
       releaseLease: async () => void calls.push('releaseLease'),
     },
     events: { publish: async (batch) => void events.push(...batch) },
+    accounts: { get: async () => (calls.push('account'), (options.accountPaused ? { status: 'paused', paused_reason: options.accountPaused } : { status: 'active' }) as never) },
     tenants: { find: async () => null },
     suppressions: { findSuppressed: async (_acc, _tenant, emails) => (calls.push('suppressions'), emails.filter((address) => options.suppressed?.includes(address) ?? false)) },
     sendingDomains: {
@@ -85,13 +88,24 @@ describe('deliverEmail', () => {
     expect(immediate.calls).not.toContain('suppressions');
     const scheduled = fakes({ scheduled: true });
     expect(await deliverEmail(scheduled.deps, 'msg_1')).toBe('sent');
-    expect(scheduled.calls).toEqual(['claim', 'suppressions', 'facts', 'ses unsigned', 'recordSent ses-1']);
+    expect(scheduled.calls).toEqual(['claim', 'account', 'suppressions', 'facts', 'ses unsigned', 'recordSent ses-1']);
+  });
+
+  it('fails a scheduled email whose account was paused before its time (the reputation brake), without calling SES', async () => {
+    const { deps, calls, events } = fakes({ scheduled: true, accountPaused: 'Reputation brake: bounce rate 6%' });
+    const outcomes: unknown[] = [];
+    const applyOutcome = deps.emails.applyOutcome;
+    deps.emails.applyOutcome = (id, account, outcome) => (outcomes.push(outcome), applyOutcome(id, account, outcome));
+    expect(await deliverEmail(deps, 'msg_1')).toBe('failed');
+    expect(calls).toEqual(['claim', 'account', 'applyOutcome failed']);
+    expect(events.map((event) => event.type)).toEqual(['email.failed']);
+    expect(outcomes).toEqual([expect.objectContaining({ event: 'failed', fields: { bounce_reason: 'Not sent: the account was paused before the scheduled time: Reputation brake: bounce rate 6%' } })]);
   });
 
   it('fails a scheduled email whose recipient was suppressed before its time, without calling SES', async () => {
     const { deps, calls, events } = fakes({ scheduled: true, suppressed: ['r@example.com'] });
     expect(await deliverEmail(deps, 'msg_1')).toBe('failed');
-    expect(calls).toEqual(['claim', 'suppressions', 'applyOutcome failed']);
+    expect(calls).toEqual(['claim', 'account', 'suppressions', 'applyOutcome failed']);
     expect(events.map((e) => e.type)).toEqual(['email.failed']);
   });
 
@@ -99,7 +113,7 @@ describe('deliverEmail', () => {
     const { deps, calls } = fakes({ scheduled: true, emailTenant: 'ten_A', domainTenant: 'ten_B' });
     deps.tenants = { find: async () => ({ tenant: { id: 'ten_A', external_id: 'a', status: 'active', stream_policy: 'all' } }) as never };
     expect(await deliverEmail(deps, 'msg_1')).toBe('failed');
-    expect(calls).toEqual(['claim', 'suppressions', 'facts', 'applyOutcome failed']);
+    expect(calls).toEqual(['claim', 'account', 'suppressions', 'facts', 'applyOutcome failed']);
   });
 
   it('leaves sandbox mail to the provider to sign (no key lookup)', async () => {

@@ -53,6 +53,7 @@ async function attempt(refusal: Error, now: number, scheduledAt: number | null =
       releaseLease: async () => void writes.push('releaseLease'),
     },
     events: { publish: async (batch) => void events.push(...batch) },
+    accounts: { get: async () => null },
     tenants: { find: async () => null },
     suppressions: { findSuppressed: async () => [] },
     sendingDomains: { of: async () => ({ kind: 'verified', domainId: 'dom_1', selector: 's1', tenantId: null, openTracking: false, clickTracking: false, requireTls: false }) },
