@@ -4,6 +4,7 @@
  * plus the API's JSON; API errors come back as isError results with message, code and hint.
  */
 import { connectedClient, textsOf, TEST_KEY, type Responder } from './fake-api';
+import { DMARC_FIGURES_ANSWER, dmarcPart, HEALTH_ANSWER } from '../../support/api-answers/domain-health';
 
 const EMAIL = {
   object: 'email',
@@ -48,46 +49,21 @@ const VALIDATION = {
   },
 };
 
+/** The stored check without the BIMI finding: one open, one fixed. */
 const HEALTH = {
-  object: 'domain_health',
-  domain_id: 'dom_01',
-  domain: 'example.com',
-  checked_at: '2026-03-01T10:00:00.000Z',
-  next_check_at: '2026-03-02T10:00:00.000Z',
-  findings: [
-    {
-      type: 'spf_include_missing',
-      check: 'spf',
-      impact: 'high',
-      status: 'open',
-      message: 'The SPF record does not include ours.',
-      record: { type: 'TXT', name: 'example.com', value: 'v=spf1 include:amazonses.com ~all' },
-      docs_url: 'https://www.rfc-editor.org/rfc/rfc7208',
-      first_seen_at: '2026-02-28T10:00:00.000Z',
-      fixed_at: null,
-    },
-    { type: 'dmarc_missing', check: 'dmarc', impact: 'high', status: 'fixed', message: 'No DMARC record.', docs_url: 'https://www.rfc-editor.org/rfc/rfc7489', first_seen_at: '2026-02-20T10:00:00.000Z', fixed_at: '2026-02-27T10:00:00.000Z' },
-  ],
-  summary: { open: 1, high: 1, low: 0, spf_lookups: 3, checks: { spf: 'issues', dkim: 'ok', dmarc: 'ok', inbound_mx: 'skipped', mta_sts: 'ok', tls_rpt: 'ok', bimi: 'ok', reputation: 'skipped' } },
+  ...HEALTH_ANSWER,
+  findings: HEALTH_ANSWER.findings.filter((finding) => finding.type !== 'bimi_missing'),
+  summary: { ...HEALTH_ANSWER.summary, open: 1, low: 0, checks: { ...HEALTH_ANSWER.summary.checks, bimi: 'ok' } },
 };
 
-const figuresPart = (messages: number, pass: number, rate: number) => ({ messages, dmarc_pass: pass, spf_aligned_pass: pass, dkim_aligned_pass: pass, pass_rate: rate, disposition: { none: messages, quarantine: 0, reject: 0 } });
+/** One day's figures and one page of one source. */
 const FIGURES = {
-  object: 'dmarc_figures',
-  domain_id: 'dom_01',
-  domain: 'example.com',
-  since: '2026-02-01',
+  ...DMARC_FIGURES_ANSWER,
   until: '2026-02-01',
-  report_address: 'dmarc@inbound.example.com',
-  totals: figuresPart(120, 117, 0.975),
-  ours: figuresPart(100, 100, 1),
-  others: figuresPart(20, 17, 0.85),
+  totals: dmarcPart(120, 117),
   reports: 2,
-  reporters: ['google.com', 'yahoo.com'],
   days: [{ day: '2026-02-01', messages: 120, dmarc_pass: 117, ours: { messages: 100, dmarc_pass: 100 }, others: { messages: 20, dmarc_pass: 17 } }],
-  sources: [{ source_ip: '198.51.100.7', group: 'others', ...figuresPart(20, 17, 0.85), reporters: ['google.com'], days: 1 }],
-  has_more: true,
-  next_cursor: 'abc',
+  sources: [{ source_ip: '198.51.100.7', group: 'others', ...dmarcPart(20, 17), reporters: ['google.com'], days: 1 }],
 };
 
 async function withClient(respond: Responder, run: (session: Awaited<ReturnType<typeof connectedClient>>) => Promise<void>) {
