@@ -5,6 +5,7 @@ import { Construct } from 'constructs';
 import { QUEUES, type QueueId } from '../definitions';
 import { METRICS_NAMESPACE } from '../../shared/config/metrics';
 import { pascalCase } from './util';
+import { AWS_PAUSE, AWS_REVIEW } from '../../shared/domain/reputation/brake';
 
 /** Age of a queue's oldest message that means its consumers have stalled (well above a normal backlog). */
 export const QUEUE_AGE_ALARM_SECONDS = 300;
@@ -54,23 +55,16 @@ export class Alarms extends Construct {
     // The reputation guard (docs/deliverability.md): SES's own rates for the whole SES account, which AWS
     // reviews at 5% / 0.1%, alarmed at the deployment's thresholds below them. No action (as the others): the
     // brake itself runs from the table's stream; subscribe these to your paging topic.
-    const reputationMetric = (metricName: string) => new cloudwatch.Metric({ namespace: 'AWS/SES', metricName, period: Duration.minutes(15), statistic: 'Maximum' });
-    this.alarms.push(
-      reputationMetric(SES_REPUTATION_METRICS.bounce).createAlarm(this, 'SesBounceRate', {
-        alarmDescription: `SES's bounce rate for this account reached ${props.reputation.bounceRate * 100}% (AWS reviews the account at 5%, may pause it at 10%): see the reputation brake's pauses (docs/deliverability.md)`,
-        threshold: props.reputation.bounceRate,
+    const percent = (rate: number) => `${Number((rate * 100).toFixed(4))}%`;
+    const reputationAlarm = (id: string, metric: keyof typeof SES_REPUTATION_METRICS, threshold: number) =>
+      new cloudwatch.Metric({ namespace: 'AWS/SES', metricName: SES_REPUTATION_METRICS[metric], period: Duration.minutes(15), statistic: 'Maximum' }).createAlarm(this, id, {
+        alarmDescription: `SES's ${metric} rate for this account reached ${percent(threshold)} (AWS reviews the account at ${percent(AWS_REVIEW[`${metric}Rate`])}, may pause it at ${percent(AWS_PAUSE[`${metric}Rate`])}): see the reputation brake's pauses (docs/deliverability.md)`,
+        threshold,
         evaluationPeriods: 1,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
-      reputationMetric(SES_REPUTATION_METRICS.complaint).createAlarm(this, 'SesComplaintRate', {
-        alarmDescription: `SES's complaint rate for this account reached ${Number((props.reputation.complaintRate * 100).toFixed(4))}% (AWS reviews the account at 0.1%, may pause it at 0.5%): see the reputation brake's pauses (docs/deliverability.md)`,
-        threshold: props.reputation.complaintRate,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
-    );
+      });
+    this.alarms.push(reputationAlarm('SesBounceRate', 'bounce', props.reputation.bounceRate), reputationAlarm('SesComplaintRate', 'complaint', props.reputation.complaintRate));
     const reconcilerMetric = (metricName: string, statistic: string) =>
       new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { Task: 'reconciler' }, period: Duration.minutes(5), statistic });
     this.alarms.push(
