@@ -214,7 +214,11 @@ export type Resource =
   | { kind: 'scheduler' }
   | { kind: 'secretsKey' }
   /** Amazon Route 53 hosted zones of the stack's account (DNS apply with the service's own credentials). */
-  | { kind: 'route53' };
+  | { kind: 'route53' }
+  /** ACM public certificates of the stack's account: hosted MTA-STS policy hosts (docs/deliverability.md). */
+  | { kind: 'certificates' }
+  /** API Gateway custom domain names of the stack's account and their API mappings: hosted MTA-STS policy hosts. */
+  | { kind: 'apiDomains' };
 
 /** Access a function needs to a resource; CDK turns these into least-privilege grants. */
 export type Access =
@@ -250,7 +254,14 @@ export type Access =
    * Route 53: find hosted zones by name, read and UPSERT record sets, follow changes
    * (ListHostedZonesByName, ListResourceRecordSets, ChangeResourceRecordSets, GetChange).
    */
-  | 'manageRecords';
+  | 'manageRecords'
+  /** ACM: request, describe and delete public certificates (RequestCertificate, DescribeCertificate, DeleteCertificate). */
+  | 'manageCertificates'
+  /**
+   * API Gateway: create, read and delete regional custom domain names and their API mappings
+   * (CreateDomainName, GetDomainName, DeleteDomainName, CreateApiMapping, GetApiMappings, DeleteApiMapping).
+   */
+  | 'manageApiDomains';
 
 export interface Grant {
   resource: Resource;
@@ -271,6 +282,29 @@ export interface ApiGroupDefinition {
   /** Lambda memory (MB); unset: the functions' default (docs/deploy.md, "Memory sizing"). */
   memoryMb?: number;
 }
+
+/**
+ * The HTTP API of hosted MTA-STS policies (docs/deliverability.md, "Hosted MTA-STS policy"): an API of its own,
+ * with no execute-api endpoint, reached only through the custom domain names `mta-sts.inbound.<domain>` the
+ * domains group creates and maps to it at run time. One public route, one small function reading the policy
+ * of the host it was asked for.
+ */
+export const MTA_STS_API = {
+  name: 'mta-sts',
+  entry: 'functions/api/mta-sts/handler.ts',
+  routes: ['GET /.well-known/mta-sts.txt'],
+  memoryMb: 256,
+  grants: [{ resource: { kind: 'table' }, access: 'read' }] as Grant[],
+};
+
+/**
+ * The grants of whoever provisions a hosted MTA-STS policy host: its certificate in ACM and its custom
+ * domain name (with the mapping to the MTA-STS API) in API Gateway.
+ */
+export const MTA_STS_HOSTING_GRANTS: Grant[] = [
+  { resource: { kind: 'certificates' }, access: 'manageCertificates' },
+  { resource: { kind: 'apiDomains' }, access: 'manageApiDomains' },
+];
 
 /**
  * The grants of a door that runs the send core (the emails group's POST /emails, the provider-compatible
@@ -366,6 +400,8 @@ export const API_GROUPS: ApiGroupDefinition[] = [
       { resource: { kind: 'ses' }, access: 'manageTenants' },
       // A health check that opened or fixed a finding raises domain.health_changed (docs/deliverability.md).
       { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
+      // Hosted MTA-STS policies: the host's certificate and custom domain name (docs/deliverability.md).
+      ...MTA_STS_HOSTING_GRANTS,
     ],
   },
   {
@@ -527,6 +563,8 @@ export const API_GROUPS: ApiGroupDefinition[] = [
       { resource: { kind: 'ses' }, access: 'manageTenants' },
       // The domain page's "Check now": domain.health_changed (as the domains group).
       { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
+      // Hosted MTA-STS policies, as the domains group.
+      ...MTA_STS_HOSTING_GRANTS,
     ],
   },
   {
@@ -859,6 +897,9 @@ export const SCHEDULED_TASKS: ScheduledTaskDefinition[] = [
     grants: [
       { resource: { kind: 'table' }, access: 'readWrite' },
       { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
+      // Hosted MTA-STS policy hosts being provisioned: their certificate's validation followed, their custom
+      // domain name created once it is issued (docs/deliverability.md, "Hosted MTA-STS policy").
+      ...MTA_STS_HOSTING_GRANTS,
     ],
   },
 ];

@@ -4,7 +4,7 @@
  * No CDK or esbuild imports here, so both sides can use it cheaply.
  */
 import * as path from 'node:path';
-import { API_GROUPS, SCHEDULED_TASKS, STREAM_WORKERS, WORKERS } from './definitions';
+import { API_GROUPS, MTA_STS_API, SCHEDULED_TASKS, STREAM_WORKERS, WORKERS } from './definitions';
 
 /** Project root (this file lives in <root>/infra). */
 export const PROJECT_ROOT = path.resolve(__dirname, '..');
@@ -61,6 +61,7 @@ export interface FunctionEntry {
 export function functionEntries(): FunctionEntry[] {
   const entries: FunctionEntry[] = [
     ...API_GROUPS.map((g) => ({ name: g.name, entry: g.entry, kind: 'api' as const })),
+    { name: MTA_STS_API.name, entry: MTA_STS_API.entry, kind: 'api' as const },
     ...WORKERS.map((w) => ({ name: w.name, entry: w.entry, kind: 'worker' as const })),
     ...STREAM_WORKERS.map((w) => ({ name: w.name, entry: w.entry, kind: 'worker' as const })),
     ...SCHEDULED_TASKS.map((t) => ({ name: t.name, entry: t.entry, kind: 'task' as const })),

@@ -5,7 +5,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { apiRoutes } from '../api-routes';
-import { API_GROUPS } from '../definitions';
+import { API_GROUPS, MTA_STS_API } from '../definitions';
 import { acknowledgeRule } from './nag';
 import { ServiceFunction, type FunctionDefaults } from './service-function';
 import { pascalCase } from './util';
@@ -36,6 +36,11 @@ export const ACCESS_LOG_FORMAT = JSON.stringify({
  */
 export class Api extends Construct {
   readonly httpApi: apigw.HttpApi;
+  /**
+   * The HTTP API of hosted MTA-STS policies (MTA_STS_API): no execute-api endpoint; reached only through the
+   * custom domain names the domains group maps to its default stage at run time (MTA_STS_API_ID).
+   */
+  readonly mtaStsApi: apigw.HttpApi;
   /** Lambda of each API group, by group name. */
   readonly functions: Record<string, lambda.Function> = {};
 
@@ -70,6 +75,29 @@ export class Api extends Construct {
         const { method, path } = parseRoute(route, group.name);
         this.httpApi.addRoutes({ path, methods: [method], integration });
       }
+    }
+
+    this.mtaStsApi = new apigw.HttpApi(this, 'MtaStsApi', { description: 'mailservice hosted MTA-STS policies (custom domains only)', disableExecuteApiEndpoint: true });
+    acknowledgeRule(
+      this.mtaStsApi,
+      'APIG4',
+      'RFC 8461 section 3.3: senders fetch an MTA-STS policy with a plain HTTPS GET, no credentials; the policy is public by design (it names the MX hosts, as DNS does).',
+    );
+    const mtaStsStage = this.mtaStsApi.defaultStage?.node.defaultChild as apigw.CfnStage | undefined;
+    if (!mtaStsStage) throw new Error('The MTA-STS HTTP API has no default stage');
+    mtaStsStage.accessLogSettings = { destinationArn: accessLogs.logGroupArn, format: ACCESS_LOG_FORMAT };
+    const mtaSts = new ServiceFunction(this, pascalCase(MTA_STS_API.name), {
+      ...props,
+      name: MTA_STS_API.name,
+      grants: MTA_STS_API.grants,
+      timeout: API_FUNCTION_TIMEOUT,
+      memoryMb: MTA_STS_API.memoryMb,
+    }).function;
+    this.functions[MTA_STS_API.name] = mtaSts;
+    const mtaStsIntegration = new HttpLambdaIntegration('MtaStsIntegration', mtaSts);
+    for (const route of MTA_STS_API.routes) {
+      const { method, path } = parseRoute(route, MTA_STS_API.name);
+      this.mtaStsApi.addRoutes({ path, methods: [method], integration: mtaStsIntegration });
     }
   }
 }

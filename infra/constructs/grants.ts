@@ -63,6 +63,21 @@ export const SES_TENANT_LIST_ACTIONS = ['ses:ListTenants'];
 export const ROUTE53_ZONE_ACTIONS = ['route53:ListResourceRecordSets', 'route53:ChangeResourceRecordSets'];
 export const ROUTE53_CHANGE_ACTIONS = ['route53:GetChange'];
 export const ROUTE53_LIST_ACTIONS = ['route53:ListHostedZonesByName'];
+/**
+ * ACM (`manageCertificates`): the public certificates of hosted MTA-STS policy hosts. RequestCertificate has
+ * no resource-level permission (Resource "*"): its condition keys hold it to DNS-validated certificates for
+ * `mta-sts.` names only; describe and delete are on the account's certificates.
+ */
+export const ACM_REQUEST_ACTIONS = ['acm:RequestCertificate'];
+export const ACM_CERTIFICATE_ACTIONS = ['acm:DescribeCertificate', 'acm:DeleteCertificate'];
+/** The host names whose certificates and custom domain names the grants allow: `mta-sts.<policy domain>` (RFC 8461 section 3.3). */
+export const MTA_STS_HOST_PATTERN = 'mta-sts.*';
+/**
+ * API Gateway (`manageApiDomains`): custom domain names `mta-sts.*` and their API mappings. API Gateway's
+ * IAM actions are the HTTP methods on the resource paths (Service Authorization Reference, Amazon API
+ * Gateway Management V2): POST /domainnames creates one, POST .../apimappings maps it.
+ */
+export const API_DOMAIN_ACTIONS = ['apigateway:POST', 'apigateway:GET', 'apigateway:DELETE'];
 /** Table actions of `update` access: add to counters without reading, putting or deleting items. */
 export const TABLE_UPDATE_ACTIONS = ['dynamodb:UpdateItem'];
 /** Schedule-level actions a function with `schedule` access gets, on the group's schedules only. */
@@ -235,6 +250,34 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
           'DNS apply (docs/domains.md) writes the records of a domain into the customer\'s own hosted zone, found at run time by name, and waits on the change Route 53 returns (its id is generated): neither is known when the stack is deployed.',
         );
         acknowledgeWildcardResources(grantee, ['*'], 'route53:ListHostedZonesByName (finding the customer\'s zone) has no resource-level permission: AWS requires Resource "*" (Service Authorization Reference, Amazon Route 53).');
+        break;
+      }
+      case 'certificates': {
+        if (access !== 'manageCertificates') throw invalid();
+        iam.Grant.addToPrincipal({
+          grantee,
+          actions: ACM_REQUEST_ACTIONS,
+          resourceArns: ['*'],
+          conditions: { StringEquals: { 'acm:ValidationMethod': 'DNS' }, 'ForAllValues:StringLike': { 'acm:DomainNames': [MTA_STS_HOST_PATTERN] } },
+        });
+        const certificates = stack.formatArn({ service: 'acm', resource: 'certificate', resourceName: '*' });
+        iam.Grant.addToPrincipal({ grantee, actions: ACM_CERTIFICATE_ACTIONS, resourceArns: [certificates] });
+        acknowledgeWildcardResources(grantee, ['*'], 'acm:RequestCertificate has no resource-level permission: AWS requires Resource "*" (Service Authorization Reference, AWS Certificate Manager); its conditions allow DNS-validated certificates for mta-sts.* names only.');
+        acknowledgeWildcardResources(grantee, [certificates], 'Hosted MTA-STS policy hosts get a certificate each at run time (docs/deliverability.md): its id is ACM\'s, unknown when the stack is deployed.');
+        break;
+      }
+      case 'apiDomains': {
+        if (access !== 'manageApiDomains') throw invalid();
+        // API Gateway's ARNs name no account: arn:<partition>:apigateway:<region>::<path>.
+        const path = (resource: string) => `arn:${stack.partition}:apigateway:${stack.region}::${resource}`;
+        const arns = [
+          path('/domainnames'),
+          path(`/domainnames/${MTA_STS_HOST_PATTERN}`),
+          path(`/domainnames/${MTA_STS_HOST_PATTERN}/apimappings`),
+          path(`/domainnames/${MTA_STS_HOST_PATTERN}/apimappings/*`),
+        ];
+        iam.Grant.addToPrincipal({ grantee, actions: API_DOMAIN_ACTIONS, resourceArns: arns });
+        acknowledgeWildcardResources(grantee, arns.slice(1), 'Hosted MTA-STS policy hosts (mta-sts.inbound.<customer domain>) are created at run time, one per receiving domain that asks (docs/deliverability.md): the grant is the custom domain names named mta-sts.* and their API mappings, nothing else of API Gateway.');
         break;
       }
       default:

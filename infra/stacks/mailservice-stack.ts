@@ -15,6 +15,7 @@ import { Alarms } from '../constructs/alarms';
 import { SmtpRelay } from '../constructs/smtp-relay';
 import { DEFAULT_FUNCTIONS_DIR } from '../functions';
 import { brakeSettingsOf } from '../../shared/domain/reputation/brake';
+import { ENV } from '../../shared/config/config';
 
 export interface MailserviceStackProps extends StackProps {
   /** Where function code comes from: one `<name>/index.js` per function. Default dist/functions. */
@@ -84,10 +85,12 @@ export class MailserviceStack extends Stack {
     if (settings.LINKS_BASE_URL === undefined) {
       for (const fn of Object.values(this.api.functions)) fn.addEnvironment('LINKS_BASE_URL', this.api.httpApi.apiEndpoint);
     }
+    // Hosted MTA-STS policies: the custom domain names created at run time map to this API (docs/deliverability.md).
+    for (const fn of Object.values(this.api.functions)) fn.addEnvironment(ENV.mtaStsApiId, this.api.mtaStsApi.apiId);
     const functions: FunctionDefaults = {
       functionsDir,
       resources,
-      environment: { ...settings, SANDBOX_DOMAIN: sandboxDomain, LINKS_BASE_URL: settings.LINKS_BASE_URL ?? this.api.httpApi.apiEndpoint },
+      environment: { ...settings, SANDBOX_DOMAIN: sandboxDomain, LINKS_BASE_URL: settings.LINKS_BASE_URL ?? this.api.httpApi.apiEndpoint, [ENV.mtaStsApiId]: this.api.mtaStsApi.apiId },
     };
     this.workers = new Workers(this, 'Workers', functions);
     this.tasks = new ScheduledTasks(this, 'Tasks', functions);

@@ -34,6 +34,11 @@ export const ENV = {
   secretsKeyId: 'SECRETS_KEY_ID',
   /** Local key file that encrypts stored secrets (the embedded cloud). */
   localSecretsKeyFile: 'LOCAL_SECRETS_KEY_FILE',
+  /**
+   * The HTTP API that serves hosted MTA-STS policies (docs/deliverability.md, "Hosted MTA-STS policy"): each
+   * receiving domain's custom domain name `mta-sts.inbound.<domain>` is mapped to its `$default` stage.
+   */
+  mtaStsApiId: 'MTA_STS_API_ID',
 } satisfies Record<string, string>;
 
 /**
@@ -58,6 +63,8 @@ export interface Config {
   /** Delays (seconds) before each webhook retry; the spec's 0s, 5s, 30s, 2m, 2m unless tests shorten them. */
   webhookRetryDelays: number[];
   scheduleGroup: string;
+  /** MTA_STS_API_ID: the HTTP API hosted MTA-STS policies' custom domain names map to ('' when unset: hosting is off). */
+  mtaStsApiId: string;
   schedulerRoleArn: string;
   schedulerTargetArn: string;
   sandboxDomain: string;
@@ -109,7 +116,7 @@ export interface Config {
   /** Dashboard sign-in through an OpenID Connect provider (OIDC_*, shared/config/settings.ts); null: not configured. */
   oidc: OidcSettings | null;
   /** Service endpoints for the local cloud/LocalStack; empty in AWS. */
-  endpoints: Partial<Record<'dynamodb' | 'sqs' | 'sns' | 's3' | 'ses' | 'scheduler' | 'route53', string>>;
+  endpoints: Partial<Record<'dynamodb' | 'sqs' | 'sns' | 's3' | 'ses' | 'scheduler' | 'route53' | 'acm' | 'apigatewayv2', string>>;
 }
 
 /** HOT_LOOKUPS_CACHE_MS's default: a revocation or a suspension applies within a second on AWS. */
@@ -147,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((value) => Number(value.trim()))
       .filter((value) => Number.isInteger(value) && value >= 0 && value <= 900),
     scheduleGroup: read(env, ENV.scheduleGroup),
+    mtaStsApiId: read(env, ENV.mtaStsApiId),
     schedulerRoleArn: read(env, ENV.schedulerRoleArn),
     schedulerTargetArn: read(env, ENV.schedulerTargetQueueArn),
     sandboxDomain: read(env, 'SANDBOX_DOMAIN', DEFAULT_SETTINGS.SANDBOX_DOMAIN).toLowerCase(),
@@ -191,6 +199,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ses: env.AWS_ENDPOINT_URL_SESV2,
       scheduler: env.AWS_ENDPOINT_URL_SCHEDULER,
       route53: env.AWS_ENDPOINT_URL_ROUTE_53,
+      acm: env.AWS_ENDPOINT_URL_ACM,
+      apigatewayv2: env.AWS_ENDPOINT_URL_APIGATEWAYV2,
     },
   };
 }

@@ -67,6 +67,10 @@ function expectedEnvVars(grants: Grant[]): string[] {
       case 'route53':
         // Route 53 is found through the API (zones by name): nothing to name in the environment.
         return [];
+      case 'certificates':
+      case 'apiDomains':
+        // Certificates and custom domain names are found by what the API answered (their ARN, their name).
+        return [];
     }
   });
 }

@@ -7,6 +7,8 @@
  * builds them all at once. Each client goes through ./client-hooks.ts (no hook in production; the local
  * cloud's IAM enforcement otherwise).
  */
+import { ACMClient } from '@aws-sdk/client-acm';
+import { ApiGatewayV2Client } from '@aws-sdk/client-apigatewayv2';
 import { Route53Client } from '@aws-sdk/client-route-53';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
@@ -67,4 +69,14 @@ export function createRoute53Client(config: Config, credentials: { accessKeyId: 
   });
   // A customer's keys are not the function's role: the local IAM enforcement leaves such a client alone.
   return withClientHooks(client, { explicitCredentials: credentials !== null });
+}
+
+/** ACM: the certificates of hosted MTA-STS policy hosts (docs/deliverability.md, "Hosted MTA-STS policy"). */
+export function createAcmClient(config: Config): ACMClient {
+  return withClientHooks(new ACMClient(clientOptions(config, 'acm')));
+}
+
+/** API Gateway (v2): the custom domain names of hosted MTA-STS policy hosts and their API mappings. */
+export function createApiGatewayV2Client(config: Config): ApiGatewayV2Client {
+  return withClientHooks(new ApiGatewayV2Client(clientOptions(config, 'apigatewayv2')));
 }
