@@ -20,13 +20,14 @@ import { listPage } from '../../../shared/doors/http/pagination';
 import { routes } from '../../../shared/doors/http/route';
 import { jsonBody, parseWith, readJson } from '../../../shared/doors/http/validate';
 import { domainOps } from '../../../shared/doors/openapi/operations/domains';
-import type { CoreServices, DeliverabilityServices, DnsApplyServices, MessagingServices, SecretServices, SesServices } from '../../../shared/services';
+import type { CoreServices, DeliverabilityServices, DnsApplyServices, MtaStsHostingServices, MessagingServices, SecretServices, SesServices } from '../../../shared/services';
 import { applyDomainDns } from '../../../shared/usecases/domains/dns-apply';
 import { deleteDnsProvider, listDnsProviders, storeDnsProvider } from '../../../shared/usecases/domains/dns-providers';
 import { createDomain, deleteDomain, getDomain, listDomains, updateDomain } from '../../../shared/usecases/domains/manage';
 import { checkDomainHealthNow, getDomainHealth } from '../../../shared/usecases/domains/stored-health';
 import { getDmarcFigures } from '../../../shared/usecases/dmarc/figures';
 import { verifyDomain } from '../../../shared/usecases/domains/verify';
+import { deleteHosting, getHosting, putHosting } from '../../../shared/usecases/domains/mta-sts/manage';
 
 /** The host named in /dns-providers/{provider}; any other name is an unknown resource (404). */
 function dnsProviderOf(value: string) {
@@ -36,7 +37,7 @@ function dnsProviderOf(value: string) {
 }
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
-export type DomainsServices = CoreServices & SesServices & SecretServices & DnsApplyServices & DeliverabilityServices & Pick<MessagingServices, 'events'>;
+export type DomainsServices = CoreServices & SesServices & SecretServices & DnsApplyServices & DeliverabilityServices & MtaStsHostingServices & Pick<MessagingServices, 'events'>;
 
 export function createDomainsApp(services: DomainsServices): Hono<ApiEnv> {
   const app = createApi(services);
@@ -64,6 +65,18 @@ export function createDomainsApp(services: DomainsServices): Hono<ApiEnv> {
 
   route(domainOps.getDomainDmarc, async (c, { params, query }) => {
     return c.json(await getDmarcFigures(services, c.get('principal'), params.id, query));
+  });
+
+  route(domainOps.getDomainMtaSts, async (c, { params }) => {
+    return c.json(await getHosting(services, c.get('principal'), params.id));
+  });
+
+  route(domainOps.putDomainMtaSts, async (c, { body, params }) => {
+    return c.json(await putHosting(services, c.get('principal'), params.id, body));
+  });
+
+  route(domainOps.deleteDomainMtaSts, async (c, { params }) => {
+    return c.json(await deleteHosting(services, c.get('principal'), params.id));
   });
 
   route(domainOps.updateDomain, async (c, { body, params }) => {

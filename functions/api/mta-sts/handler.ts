@@ -1,2 +1,19 @@
-/** Placeholder while hosted MTA-STS is built (this session): replaced by the policy reader. */
-export const handler = async () => ({ statusCode: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not found\n' });
+/**
+ * The MTA-STS function: the one route of the MTA-STS HTTP API (infra/definitions.ts MTA_STS_API), reached only
+ * through the custom domain names `mta-sts.inbound.<domain>` (docs/deliverability.md, "Hosted MTA-STS policy").
+ * It reads the table only, by the host API Gateway was asked for.
+ */
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import { loadConfig } from '../../../shared/config/config';
+import { createDynamoClient } from '../../../shared/adapters/aws/dynamo-client';
+import { MtaStsHostingRepository } from '../../../shared/adapters/store/mta-sts-hosting';
+import { servePolicy } from '../../../shared/usecases/domains/mta-sts/serve-policy';
+
+// The composition root: the table only, built once per cold start.
+const config = loadConfig();
+const deps = { mtaStsHosting: new MtaStsHostingRepository({ client: createDynamoClient(config), name: config.tableName }) };
+
+export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyResultV2> => {
+  const answer = await servePolicy(deps, event.requestContext?.domainName ?? event.headers?.host);
+  return { statusCode: answer.status, headers: answer.headers, body: answer.body };
+};

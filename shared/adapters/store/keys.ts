@@ -124,6 +124,10 @@ export const keys = {
   domainHealth: (domainId: string) => ({ PK: `DOMAINHEALTH#${domainId}`, SK: 'HEALTH' }),
   /** The due index's partition of health checks to run (GSI2; one partition: a write per domain per day). */
   healthDue: () => 'HEALTHDUE',
+  /** A receiving domain's hosted MTA-STS policy (shared/adapters/store/mta-sts-hosting.ts), keyed by its policy domain (unique: names are claimed). */
+  mtaStsHosting: (policyDomain: string) => ({ PK: `MTASTS#${policyDomain.toLowerCase()}`, SK: 'HOSTING' }),
+  /** The due index's partition of hosted MTA-STS policies with a step to take (GSI2; a few writes per hosting while provisioned, one a day after). */
+  mtaStsDue: () => 'MTASTSDUE',
   domainName: (name: string) => ({ PK: `DOMAINNAME#${name.toLowerCase()}`, SK: 'DOMAINNAME' }),
   idempotency: (accountId: string, keyHash: string) => ({ PK: `IDEMPOTENCY#${accountId}#${keyHash}`, SK: 'IDEMPOTENCY' }),
   counter: (accountId: string, what: string) => ({ PK: `ACCOUNT#${accountId}`, SK: `COUNTER#${what}` }),

@@ -43,7 +43,7 @@ export function tenantGone(tenant: Tenant): NotFoundError {
 }
 
 /** The domain `domainId` if the principal may see it (404 otherwise). */
-export async function owned(deps: Pick<DomainDeps, 'domains'>, principal: Principal, domainId: string): Promise<StoredDomain> {
+export async function owned(deps: { domains: Pick<DomainRepository, 'get'> }, principal: Principal, domainId: string): Promise<StoredDomain> {
   const stored = await deps.domains.get(domainId);
   assertVisible(principal, stored && domainOwner(stored.domain), 'Domain', domainId);
   return stored!;

@@ -2,6 +2,8 @@
  * Sending domains: add (with a fresh DKIM key and the records to publish), list, read, change delivery
  * settings and delete.
  */
+import type { MtaStsHostingDeps } from './mta-sts/deps';
+import { removeHostingOfDeletedDomain } from './mta-sts/remove-with-domain';
 import { createHash, randomBytes } from 'node:crypto';
 import { generateDkimKey, newSelector } from '../../lib/dkim/keys';
 import { PLANS, upgradeUrl } from '../../domain/accounts/plans';
@@ -135,7 +137,7 @@ async function updateSettings(deps: DomainDeps, principal: Principal, domainId: 
 /** Attempts at deleting a domain whose owner keeps changing under the request (each re-checks visibility). */
 const DELETE_ATTEMPTS = 3;
 
-export async function deleteDomain(deps: DomainDeps, principal: Principal, domainId: string): Promise<void> {
+export async function deleteDomain(deps: DomainDeps & Pick<MtaStsHostingDeps, 'mtaStsHosting'>, principal: Principal, domainId: string): Promise<void> {
   let domain: Domain;
   for (let attempt = 1; ; attempt++) {
     domain = (await owned(deps, principal, domainId)).domain;
@@ -144,6 +146,8 @@ export async function deleteDomain(deps: DomainDeps, principal: Principal, domai
     if (outcome === 'deleted') break;
     if (outcome === 'not_found' || attempt >= DELETE_ATTEMPTS) throw new NotFoundError('Domain', domainId);
   }
+  // Its hosted MTA-STS policy goes with it (the domain-health task deletes the host's AWS resources).
+  await removeHostingOfDeletedDomain(deps, domain);
   // The domain is gone for us either way; a leftover provider identity is harmless (we never send from it).
   if (domain.tenant_id) await unlinkTenantDomain(deps.sesTenants, domain.tenant_id, domain.name, { domain_id: domain.id });
   try {

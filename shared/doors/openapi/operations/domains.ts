@@ -6,7 +6,8 @@ import { section } from '../operation';
 import { domainActionRequestSchema, storeDnsProviderRequestSchema } from '../requests';
 import { dnsProviderEnvelopeSchema, dnsProviderListSchema } from '../schemas/account';
 import { listOf, okSchema } from '../schemas/common';
-import { dmarcFiguresSchema, domainActionResultSchema, domainEnvelopeSchema, domainHealthSchema, domainSchema } from '../schemas/domains';
+import { dmarcFiguresSchema, domainActionResultSchema, domainEnvelopeSchema, domainHealthSchema, domainSchema, mtaStsHostingDeletedSchema, mtaStsHostingSchema } from '../schemas/domains';
+import { mtaStsInputSchema } from '../../../domain/domains/mta-sts/policy';
 import { dmarcFiguresQuerySchema } from '../../../domain/dmarc/figures-query';
 import { page } from './common';
 
@@ -80,6 +81,42 @@ export const domainOps = section('domains', 'Domains', {
     pathParams: { id: 'the domain id (dom_...)' },
     query: dmarcFiguresQuerySchema,
     responses: { 200: { description: "The domain's figures over the range.", schema: dmarcFiguresSchema } },
+  },
+  getDomainMtaSts: {
+    method: 'get',
+    path: '/domains/{id}/mta-sts',
+    summary: "The hosted MTA-STS policy of a domain's receiving subdomain",
+    description:
+      'The policy the service hosts for `inbound.<domain>` (docs/deliverability.md, "Hosted MTA-STS policy"): its status, the records to publish and what the last check found. 404 when none is hosted.',
+    auth: 'apiKey',
+    scopes: [...domainRead],
+    pathParams: { id: 'the domain id (dom_...)' },
+    responses: { 200: { description: 'The hosted policy.', schema: mtaStsHostingSchema } },
+  },
+  putDomainMtaSts: {
+    method: 'put',
+    path: '/domains/{id}/mta-sts',
+    summary: "Host an MTA-STS policy for a domain's receiving subdomain",
+    description:
+      'Hosts `https://mta-sts.inbound.<domain>/.well-known/mta-sts.txt` (RFC 8461) naming the service\'s MX: the service requests the host\'s certificate (ACM, DNS-validated) and, once it is issued, serves the policy there. Publish the records the answer lists as they appear (the certificate\'s validation CNAME first; the host\'s CNAME once the certificate is issued; the TXT record that announces the policy). The domain must be verified and receive mail (`inbound_enabled`). Changing `mode` or `max_age` gives the policy a new id: publish the new TXT record. PUT again (same body) checks now. Use `testing` until the MX\'s certificate is valid for its name (docs/deliverability.md).',
+    auth: 'apiKey',
+    scopes: ['domains:write'],
+    pathParams: { id: 'the domain id (dom_...)' },
+    body: { schema: mtaStsInputSchema, example: { mode: 'testing' } },
+    responses: { 200: { description: 'The hosted policy, after its next step.', schema: mtaStsHostingSchema } },
+    errors: { 409: ['conflict'] },
+  },
+  deleteDomainMtaSts: {
+    method: 'delete',
+    path: '/domains/{id}/mta-sts',
+    summary: 'Stop hosting the MTA-STS policy',
+    description:
+      'Stops serving the policy and deletes its host\'s custom domain name and certificate (within minutes). To withdraw a policy senders have cached (RFC 8461 section 8.3), PUT `mode: none` first and keep it hosted for `max_age`, then remove the TXT record and delete.',
+    auth: 'apiKey',
+    scopes: ['domains:write'],
+    pathParams: { id: 'the domain id (dom_...)' },
+    responses: { 200: { description: 'Deleted.', schema: mtaStsHostingDeletedSchema } },
+    errors: { 409: ['conflict'] },
   },
   updateDomain: {
     method: 'patch',

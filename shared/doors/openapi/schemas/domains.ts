@@ -10,6 +10,8 @@ import type { StoredDomainHealth } from '../../../usecases/domains/stored-health
 import type { DmarcFigures } from '../../../usecases/dmarc/figures';
 import type { getTenantStats } from '../../../usecases/tenants/get-tenant-stats';
 import { describing, idOf, nullableTimestamp, timestamp } from './common';
+import { HOSTING_STATUSES, type PublicHosting } from '../../../domain/domains/mta-sts/hosting';
+import { MTA_STS_MODES } from '../../../domain/domains/mta-sts/policy';
 
 const RECORD_PURPOSES = ['ownership', 'dkim', 'return_path', 'spf', 'dmarc', 'inbound_mx'] as const;
 const RECORD_TYPES = ['TXT', 'CNAME', 'MX'] as const;
@@ -308,3 +310,45 @@ export const dmarcFiguresSchema = describing<DmarcFigures>()(
     next_cursor: z.string().nullable().describe('pass as ?cursor for the next page of sources; null on the last'),
   }),
 );
+
+/** GET and PUT /domains/{id}/mta-sts (docs/deliverability.md, "Hosted MTA-STS policy"). */
+export const mtaStsHostingSchema = describing<PublicHosting>()(
+  z.strictObject({
+    object: z.literal('mta_sts_hosting').describe('always `mta_sts_hosting`'),
+    domain_id: idOf('dom').describe("the domain's id (dom_...)"),
+    policy_domain: z.string().describe('the receiving subdomain the policy is for (`inbound.<domain>`)'),
+    policy_url: z.string().describe('where senders fetch the policy: https://mta-sts.<policy domain>/.well-known/mta-sts.txt'),
+    status: z
+      .enum(HOSTING_STATUSES)
+      .describe('pending_certificate: publish the certificate_validation record; pending_dns: the policy is served, publish policy_host and policy; active: senders find it; failed: see message, PUT again to start over; removing: being taken down'),
+    message: z.string().nullable().describe('what happens next or what to do; null when active'),
+    mode: z.enum(MTA_STS_MODES).describe('enforce, testing or none (RFC 8461 section 5)'),
+    max_age: z.number().int().describe('how long senders keep the policy, in seconds'),
+    mx: z.array(z.string()).describe('the MX hosts the policy names: the service\'s inbound MX'),
+    policy_id: z.string().describe('the policy\'s id, in the policy TXT record; new whenever the policy changes'),
+    records: z
+      .array(
+        z.strictObject({
+          purpose: z.enum(['certificate_validation', 'policy_host', 'policy', 'tls_rpt']).describe('certificate_validation: ACM\'s CNAME that issues the host\'s certificate; policy_host: the CNAME of mta-sts.<policy domain>; policy: the TXT that announces the policy; tls_rpt: reports of TLS failures (recommended)'),
+          type: z.enum(['CNAME', 'TXT']).describe('the DNS record type'),
+          name: z.string().describe('fully qualified host name'),
+          value: z.string().describe('what to publish'),
+          required: z.boolean().describe('needed for senders to use the policy'),
+          status: z.enum(['verified', 'pending']).describe('verified: found as given at the last check; pending: not (yet)'),
+          found: z.array(z.string()).optional().describe('values found at the last check'),
+        }),
+      )
+      .describe('the records to publish, in order (policy_host appears once the certificate is issued)'),
+    checked_at: nullableTimestamp.describe('when the records were last looked up; null before'),
+    next_check_at: nullableTimestamp.describe('when the next step is taken (certificate: every minute; records: every 5 minutes for 3 days, then daily); null when failed'),
+    created_at: timestamp.describe('when hosting was asked for'),
+    updated_at: timestamp.describe('when it last changed'),
+  }),
+);
+
+/** DELETE /domains/{id}/mta-sts. */
+export const mtaStsHostingDeletedSchema = z.strictObject({
+  object: z.literal('mta_sts_hosting').describe('always `mta_sts_hosting`'),
+  domain_id: idOf('dom').describe("the domain's id (dom_...)"),
+  deleted: z.literal(true).describe('always true: the policy is no longer served; its host\'s certificate and custom domain name are deleted within minutes'),
+});

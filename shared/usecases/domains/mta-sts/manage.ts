@@ -1,0 +1,156 @@
+/**
+ * GET, PUT and DELETE /domains/{id}/mta-sts (docs/deliverability.md, "Hosted MTA-STS policy"): the hosted
+ * policy of the domain's receiving subdomain. PUT stores the policy and takes the next step at once (the
+ * certificate's request, or a check of the records); the domain-health task takes the later ones. DELETE
+ * marks it `removing` and takes the removal's first step. Writes are conditional on the version read, and
+ * re-read when another write came first.
+ */
+import { toPublicHosting, type PublicHosting, type StoredHosting } from '../../../domain/domains/mta-sts/hosting';
+import { DEFAULT_MAX_AGE_S, policyIdOf, type MtaStsInput } from '../../../domain/domains/mta-sts/policy';
+import type { Domain } from '../../../domain/domains/domain';
+import { ConflictError, NotFoundError, ValidationError } from '../../../domain/errors';
+import { logError } from '../../../lib/log';
+import type { DomainRepository } from '../../../adapters/store/domains';
+import type { Principal } from '../../access/principal';
+import { owned } from '../deps';
+import type { MtaStsHostingDeps } from './deps';
+import { nextStepAt } from './schedule';
+import { stepFrom } from './step';
+
+export interface ManageHostingDeps extends MtaStsHostingDeps {
+  domains: Pick<DomainRepository, 'get'>;
+  /** The MX host a receiving subdomain's policy names: INBOUND_MX_HOST. */
+  inboundMxHost: string;
+}
+
+/** Writes lost to concurrent ones before the request answers 409. */
+const ATTEMPTS = 5;
+
+function changedMeanwhile(domainId: string): ConflictError {
+  return new ConflictError(`The MTA-STS policy of domain ${domainId} kept changing while this request ran; nothing was changed by it.`, 'conflict', { details: { domain_id: domainId }, hint: 'Send the request again.' });
+}
+
+/** The receiving subdomain whose policy this is; 400 when the domain cannot have one yet. */
+function policyDomainOf(domain: Domain): string {
+  const refuse = (message: string) => new ValidationError(message, { details: { fields: [{ field: 'domain', message }] } });
+  if (!domain.inbound_enabled || !domain.inbound_subdomain) {
+    throw refuse(`${domain.name} does not receive mail: a hosted MTA-STS policy is for its receiving subdomain, whose MX is this service. Turn inbound_enabled on first (PATCH /domains/${domain.id}).`);
+  }
+  if (domain.status !== 'verified') throw refuse(`${domain.name} is not verified yet: verify it before hosting its receiving subdomain's MTA-STS policy.`);
+  return domain.inbound_subdomain;
+}
+
+function notHosted(domainId: string): NotFoundError {
+  return new NotFoundError('MTA-STS policy', domainId);
+}
+
+/** The hosting of this domain (another domain's of the same name, being removed, is not this one's). */
+async function hostingOf(deps: ManageHostingDeps, domain: Domain): Promise<{ hosting: StoredHosting; nextStepAt: string | null } | null> {
+  if (!domain.inbound_subdomain) return null;
+  const stored = await deps.mtaStsHosting.get(domain.inbound_subdomain);
+  return stored && stored.hosting.domain_id === domain.id ? stored : null;
+}
+
+export async function getHosting(deps: ManageHostingDeps, principal: Principal, domainId: string): Promise<PublicHosting> {
+  const { domain } = await owned(deps, principal, domainId);
+  const stored = await hostingOf(deps, domain);
+  if (!stored || stored.hosting.status === 'removing') throw notHosted(domainId);
+  return toPublicHosting(stored.hosting, stored.nextStepAt);
+}
+
+/** The hosting as PUT makes it from what is stored (null: none). */
+function configured(domain: Domain, policyDomain: string, current: StoredHosting | null, input: MtaStsInput, mxHost: string, now: string): StoredHosting {
+  const version = (current?.version ?? 0) + 1;
+  const maxAge = input.max_age ?? current?.max_age ?? DEFAULT_MAX_AGE_S;
+  const mx = [mxHost];
+  if (!current) {
+    return {
+      policy_domain: policyDomain,
+      domain_id: domain.id,
+      account_id: domain.account_id,
+      tenant_id: domain.tenant_id,
+      mode: input.mode,
+      max_age: maxAge,
+      policy_id: policyIdOf(now, version),
+      mx,
+      status: 'pending_certificate',
+      message: null,
+      attempt: 1,
+      certificate_arn: null,
+      validation_record: null,
+      target: null,
+      dns: null,
+      attempt_started_at: now,
+      created_at: now,
+      updated_at: now,
+      version,
+    };
+  }
+  const policyChanged = current.mode !== input.mode || current.max_age !== maxAge || current.mx.join(' ') !== mx.join(' ');
+  const restart = current.status === 'failed';
+  return {
+    ...current,
+    mode: input.mode,
+    max_age: maxAge,
+    mx,
+    policy_id: policyChanged ? policyIdOf(now, version) : current.policy_id,
+    // A failed hosting starts over: a new attempt requests a new certificate.
+    ...(restart ? { status: 'pending_certificate' as const, message: null, attempt: current.attempt + 1, certificate_arn: null, validation_record: null, target: null, dns: null, attempt_started_at: now } : {}),
+    updated_at: now,
+    version,
+  };
+}
+
+export async function putHosting(deps: ManageHostingDeps, principal: Principal, domainId: string, input: MtaStsInput): Promise<PublicHosting> {
+  const { domain } = await owned(deps, principal, domainId);
+  const policyDomain = policyDomainOf(domain);
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const stored = await deps.mtaStsHosting.get(policyDomain);
+    if (stored && (stored.hosting.domain_id !== domain.id || stored.hosting.status === 'removing')) {
+      throw new ConflictError(`The MTA-STS policy host of ${policyDomain} is still being removed; try again in a minute.`, 'conflict', { details: { domain_id: domainId }, hint: 'Send the request again in a minute.' });
+    }
+    const now = deps.clock.now();
+    const current = stored?.hosting ?? null;
+    const next = configured(domain, policyDomain, current, input, deps.inboundMxHost, now.toISOString());
+    if ((await deps.mtaStsHosting.save(next, nextStepAt(next, now))) === 'conflict') continue;
+    // A failed attempt's certificate is not used by anything: deleted (best effort; ACM keeps what it cannot delete).
+    if (current?.status === 'failed' && current.certificate_arn) await deps.hostCertificates.remove(current.certificate_arn).catch((error: unknown) => logError('mta-sts: the failed certificate was not deleted', error, { domain_id: domainId }));
+    await takeStepNow(deps, next, domainId);
+    const after = await hostingOf(deps, domain);
+    if (!after) throw changedMeanwhile(domainId);
+    return toPublicHosting(after.hosting, after.nextStepAt);
+  }
+  throw changedMeanwhile(domainId);
+}
+
+/** The next step now; a failure of AWS or DNS is logged and left to the task (the step stays due). */
+async function takeStepNow(deps: MtaStsHostingDeps, hosting: StoredHosting, domainId: string): Promise<void> {
+  try {
+    await stepFrom(deps, hosting);
+  } catch (error) {
+    logError('mta-sts: the step failed; the domain-health task takes it again', error, { domain_id: domainId });
+  }
+}
+
+export async function deleteHosting(deps: ManageHostingDeps, principal: Principal, domainId: string): Promise<{ object: 'mta_sts_hosting'; domain_id: string; deleted: true }> {
+  const { domain } = await owned(deps, principal, domainId);
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const stored = await hostingOf(deps, domain);
+    if (!stored || stored.hosting.status === 'removing') throw notHosted(domainId);
+    const removing = await startRemoval(deps, stored.hosting);
+    if (!removing) continue;
+    await takeStepNow(deps, removing, domainId);
+    return { object: 'mta_sts_hosting', domain_id: domainId, deleted: true };
+  }
+  throw changedMeanwhile(domainId);
+}
+
+/**
+ * Marks the hosting `removing` (the task deletes its custom domain name, certificate and item); null when
+ * another write came first. Also the domain's deletion's (./remove-with-domain.ts).
+ */
+export async function startRemoval(deps: Pick<MtaStsHostingDeps, 'mtaStsHosting' | 'clock'>, hosting: StoredHosting): Promise<StoredHosting | null> {
+  const now = deps.clock.now();
+  const removing: StoredHosting = { ...hosting, status: 'removing', message: 'Being removed: the policy host, its certificate, then this policy.', updated_at: now.toISOString(), version: hosting.version + 1 };
+  return (await deps.mtaStsHosting.save(removing, now)) === 'saved' ? removing : null;
+}

@@ -1,0 +1,135 @@
+/**
+ * One step of a hosted MTA-STS policy (docs/deliverability.md, "Hosted MTA-STS policy"), taken by PUT (at once)
+ * and by the domain-health task (./due-steps.ts) when the step is due:
+ *
+ *   pending_certificate  request the host's certificate (ACM; idempotent by a token of the domain and attempt),
+ *                        read its validation record; issued -> create the custom domain name (mapped to the
+ *                        MTA-STS API) -> pending_dns, and check the records at once; failed -> failed
+ *   pending_dns, active  the custom domain name still there (created again if not), then the owner's records:
+ *                        host CNAME to its target and the one `_mta-sts` TXT with this policy's id -> active,
+ *                        else pending_dns
+ *   removing             custom domain name deleted, then the certificate (ACM refuses while API Gateway still
+ *                        uses it: tried again a minute later), then the item
+ *
+ * Every save is conditional on the version read: a PUT or DELETE meanwhile wins and this step is dropped
+ * (`superseded`); AWS calls are idempotent, so the next step repeats them safely. A failure of AWS or DNS
+ * throws (the task logs it and the step stays due); a refusal for a quota fails the hosting with its message.
+ */
+import { createHash } from 'node:crypto';
+import { hostCnameFound, policyRecordFound, type StoredHosting } from '../../../domain/domains/mta-sts/hosting';
+import { policyHostOf, policyRecordName, tlsRptRecordName } from '../../../domain/domains/mta-sts/policy';
+import type { Lookup } from '../../../domain/domains/evaluate';
+import { HostingQuotaError } from '../../../ports';
+import type { MtaStsHostingDeps } from './deps';
+import { nextStepAt } from './schedule';
+
+export type HostingStepOutcome = 'advanced' | 'waiting' | 'removed' | 'superseded' | 'gone' | 'idle';
+
+/** ACM's IdempotencyToken (`\w{1,32}`): the same for the same domain and attempt, another for a new attempt. */
+export function certificateToken(hosting: Pick<StoredHosting, 'domain_id' | 'attempt'>): string {
+  return createHash('sha256').update(`${hosting.domain_id}:${hosting.attempt}`).digest('hex').slice(0, 32);
+}
+
+const values = (lookup: Lookup): string[] => {
+  if (lookup.kind === 'error') throw new Error(`DNS lookup failed: ${lookup.message}`);
+  return lookup.kind === 'found' ? lookup.values : [];
+};
+
+/** Takes the step of the hosting of `policyDomain` as stored now. */
+export async function takeHostingStep(deps: MtaStsHostingDeps, policyDomain: string): Promise<HostingStepOutcome> {
+  const stored = await deps.mtaStsHosting.get(policyDomain);
+  if (!stored) return 'gone';
+  return stepFrom(deps, stored.hosting);
+}
+
+/** Takes the step of `hosting` (as just read or written). */
+export async function stepFrom(deps: MtaStsHostingDeps, hosting: StoredHosting): Promise<HostingStepOutcome> {
+  switch (hosting.status) {
+    case 'failed':
+      return 'idle';
+    case 'removing':
+      return removalStep(deps, hosting);
+    case 'pending_certificate':
+      return certificateStep(deps, hosting);
+    case 'pending_dns':
+    case 'active':
+      return dnsStep(deps, hosting);
+  }
+}
+
+async function save(deps: MtaStsHostingDeps, hosting: StoredHosting, changes: Partial<StoredHosting>): Promise<StoredHosting | null> {
+  const now = deps.clock.now();
+  const next: StoredHosting = { ...hosting, ...changes, updated_at: now.toISOString(), version: hosting.version + 1 };
+  return (await deps.mtaStsHosting.save(next, nextStepAt(next, now))) === 'saved' ? next : null;
+}
+
+const failed = (message: string): Partial<StoredHosting> => ({ status: 'failed', message });
+
+async function certificateStep(deps: MtaStsHostingDeps, hosting: StoredHosting): Promise<HostingStepOutcome> {
+  const host = policyHostOf(hosting.policy_domain);
+  let arn = hosting.certificate_arn;
+  if (!arn) {
+    try {
+      arn = (await deps.hostCertificates.request(host, certificateToken(hosting))).arn;
+    } catch (error) {
+      if (!(error instanceof HostingQuotaError)) throw error;
+      return (await save(deps, hosting, failed(error.message))) ? 'advanced' : 'superseded';
+    }
+  }
+  const certificate = await deps.hostCertificates.describe(arn);
+  if (!certificate) {
+    // Deleted outside the service: a new attempt requests another.
+    const saved = await save(deps, hosting, { certificate_arn: null, validation_record: null, attempt: hosting.attempt + 1, message: `The certificate of ${host} was deleted outside the service; a new one is requested.` });
+    return saved ? 'waiting' : 'superseded';
+  }
+  if (certificate.status === 'failed') {
+    const message = `The certificate of ${host} could not be issued: ${certificate.failure}. Check that the certificate_validation record is published as given, then PUT the policy again to start over.`;
+    return (await save(deps, hosting, { ...failed(message), certificate_arn: arn, validation_record: certificate.validationRecord ?? hosting.validation_record })) ? 'advanced' : 'superseded';
+  }
+  if (certificate.status === 'pending') {
+    const message = certificate.validationRecord
+      ? `Publish the certificate_validation record: ACM issues the certificate of ${host} within minutes of seeing it (it keeps looking for 72 hours).`
+      : `ACM is preparing the validation record of ${host}'s certificate (seconds).`;
+    const changed = arn !== hosting.certificate_arn || JSON.stringify(certificate.validationRecord) !== JSON.stringify(hosting.validation_record) || message !== hosting.message;
+    if (!changed) {
+      // Nothing new: only the next look is moved on (a save all the same, so the due time moves).
+      return (await save(deps, hosting, {})) ? 'waiting' : 'superseded';
+    }
+    return (await save(deps, hosting, { certificate_arn: arn, validation_record: certificate.validationRecord, message })) ? 'waiting' : 'superseded';
+  }
+  let target: string;
+  try {
+    target = (await deps.hostDomains.ensure(host, arn)).target;
+  } catch (error) {
+    if (!(error instanceof HostingQuotaError)) throw error;
+    return (await save(deps, hosting, { ...failed(error.message), certificate_arn: arn })) ? 'advanced' : 'superseded';
+  }
+  const issued = await save(deps, hosting, { status: 'pending_dns', certificate_arn: arn, validation_record: certificate.validationRecord ?? hosting.validation_record, target, message: null, dns: null });
+  if (!issued) return 'superseded';
+  await dnsStep(deps, issued, { ensured: true });
+  return 'advanced';
+}
+
+async function dnsStep(deps: MtaStsHostingDeps, hosting: StoredHosting, options: { ensured?: boolean } = {}): Promise<HostingStepOutcome> {
+  const host = policyHostOf(hosting.policy_domain);
+  const target = options.ensured ? hosting.target : (await deps.hostDomains.ensure(host, hosting.certificate_arn!)).target;
+  const [hostCname, policyTxt, tlsRptTxt] = await Promise.all([deps.dns.cname(host), deps.dns.txt(policyRecordName(hosting.policy_domain)), deps.dns.txt(tlsRptRecordName(hosting.policy_domain))]);
+  const dns = { checked_at: deps.clock.now().toISOString(), host_cname: values(hostCname), policy_txt: values(policyTxt), tls_rpt_txt: values(tlsRptTxt) };
+  const withTarget = { ...hosting, target };
+  const live = hostCnameFound(withTarget, dns.host_cname) && policyRecordFound(withTarget, dns.policy_txt);
+  const message = live
+    ? null
+    : `The policy is served; publish the policy_host CNAME and the policy TXT record (exactly one v=STSv1 record at ${policyRecordName(hosting.policy_domain)}) so that senders find it.`;
+  const saved = await save(deps, hosting, { status: live ? 'active' : 'pending_dns', target, dns, message });
+  if (!saved) return 'superseded';
+  return live ? 'advanced' : 'waiting';
+}
+
+async function removalStep(deps: MtaStsHostingDeps, hosting: StoredHosting): Promise<HostingStepOutcome> {
+  await deps.hostDomains.remove(policyHostOf(hosting.policy_domain));
+  if (hosting.certificate_arn && (await deps.hostCertificates.remove(hosting.certificate_arn)) === 'in_use') {
+    // API Gateway lets go of the certificate shortly after the domain name is deleted.
+    return (await save(deps, hosting, {})) ? 'waiting' : 'superseded';
+  }
+  return (await deps.mtaStsHosting.remove(hosting.policy_domain, hosting.version)) === 'deleted' ? 'removed' : 'superseded';
+}
