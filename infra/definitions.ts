@@ -299,7 +299,8 @@ export const MTA_STS_API = {
 
 /**
  * The grants of whoever provisions a hosted MTA-STS policy host: its certificate in ACM and its custom
- * domain name (with the mapping to the MTA-STS API) in API Gateway.
+ * domain name (with the mapping to the MTA-STS API) in API Gateway. Only the domain-health task takes those
+ * steps (PUT and DELETE /domains/{id}/mta-sts only make them due), so only it holds these.
  */
 export const MTA_STS_HOSTING_GRANTS: Grant[] = [
   { resource: { kind: 'certificates' }, access: 'manageCertificates' },
@@ -400,8 +401,6 @@ export const API_GROUPS: ApiGroupDefinition[] = [
       { resource: { kind: 'ses' }, access: 'manageTenants' },
       // A health check that opened or fixed a finding raises domain.health_changed (docs/deliverability.md).
       { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
-      // Hosted MTA-STS policies: the host's certificate and custom domain name (docs/deliverability.md).
-      ...MTA_STS_HOSTING_GRANTS,
     ],
   },
   {
@@ -563,8 +562,6 @@ export const API_GROUPS: ApiGroupDefinition[] = [
       { resource: { kind: 'ses' }, access: 'manageTenants' },
       // The domain page's "Check now": domain.health_changed (as the domains group).
       { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
-      // Hosted MTA-STS policies, as the domains group.
-      ...MTA_STS_HOSTING_GRANTS,
     ],
   },
   {

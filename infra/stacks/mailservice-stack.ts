@@ -85,8 +85,7 @@ export class MailserviceStack extends Stack {
     if (settings.LINKS_BASE_URL === undefined) {
       for (const fn of Object.values(this.api.functions)) fn.addEnvironment('LINKS_BASE_URL', this.api.httpApi.apiEndpoint);
     }
-    // Hosted MTA-STS policies: the custom domain names created at run time map to this API (docs/deliverability.md).
-    for (const fn of Object.values(this.api.functions)) fn.addEnvironment(ENV.mtaStsApiId, this.api.mtaStsApi.apiId);
+    // Hosted MTA-STS policies: the custom domain names the domain-health task creates map to this API (docs/deliverability.md).
     const functions: FunctionDefaults = {
       functionsDir,
       resources,

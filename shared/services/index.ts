@@ -16,7 +16,7 @@
  *   ./imports.ts    the provider APIs imports read                                     SendGrid, Postmark, Mailgun
  *   ./oidc.ts       the dashboard's OpenID Connect provider (when configured)          openid-client
  *   ./validation.ts the disposable-domain list of address validation                    disposable-email-domains-js
- *   ./mta-sts.ts    hosted MTA-STS policies' certificates and custom domain names      ACM, API Gateway
+ *   ./mta-sts.ts    hosted MTA-STS policies (store); their hosts' provisioning          (ACM, API Gateway: the task only)
  *
  * `buildServices()` is all of them at once: the local cloud's own processes (the SMTP relay and MX
  * listener), the admin CLI, benchmarks and tests. An app factory takes the narrow type it needs, so
@@ -35,11 +35,11 @@ import { buildSes, type SesServices } from './ses';
 import { buildTenantCleanup, type TenantCleanupServices } from './tenant-cleanup';
 import { buildValidation, type ValidationServices } from './validation';
 import { buildDeliverability, type DeliverabilityServices } from './deliverability';
-import { buildMtaStsHosting, type MtaStsHostingServices } from './mta-sts';
+import { buildMtaStsHosting, buildMtaStsProvisioning, type MtaStsHostingServices, type MtaStsProvisioningServices } from './mta-sts';
 
-export type { BlobServices, CoreServices, DeliverabilityServices, DnsApplyServices, ImportServices, MessagingServices, MtaStsHostingServices, OidcServices, ScheduleServices, SecretServices, SesServices, TenantCleanupServices, ValidationServices };
+export type { BlobServices, CoreServices, DeliverabilityServices, DnsApplyServices, ImportServices, MessagingServices, MtaStsHostingServices, MtaStsProvisioningServices, OidcServices, ScheduleServices, SecretServices, SesServices, TenantCleanupServices, ValidationServices };
 
-export type Services = CoreServices & MessagingServices & BlobServices & SesServices & TenantCleanupServices & ScheduleServices & SecretServices & DnsApplyServices & ImportServices & OidcServices & ValidationServices & DeliverabilityServices & MtaStsHostingServices;
+export type Services = CoreServices & MessagingServices & BlobServices & SesServices & TenantCleanupServices & ScheduleServices & SecretServices & DnsApplyServices & ImportServices & OidcServices & ValidationServices & DeliverabilityServices & MtaStsHostingServices & MtaStsProvisioningServices;
 
 export function buildServices(config: Config = loadConfig()): Services {
   const core = buildCore(config);
@@ -59,5 +59,6 @@ export function buildServices(config: Config = loadConfig()): Services {
     ...buildValidation(),
     ...buildDeliverability(core),
     ...buildMtaStsHosting(core),
+    ...buildMtaStsProvisioning(core),
   };
 }

@@ -1,7 +1,7 @@
 /**
- * Hosted MTA-STS policies' module (docs/deliverability.md, "Hosted MTA-STS policy"): the stored policies, and
- * the ACM and API Gateway clients that provision their hosts. Composed by the functions that manage them (the
- * domains group, the dashboard's domain pages, the domain-health task); the MTA-STS function reads the store only.
+ * Hosted MTA-STS policies' modules (docs/deliverability.md, "Hosted MTA-STS policy"): the stored policies
+ * (the domains group and the dashboard's domain pages read and change them; the domain-health task steps
+ * them), and the ACM and API Gateway clients that provision their hosts, which only the task composes.
  */
 import { createAcmClient, createApiGatewayV2Client } from '../adapters/aws/client-factories';
 import { AcmHostCertificates } from '../adapters/aws/acm-host-certificates';
@@ -10,13 +10,20 @@ import { MtaStsHostingRepository } from '../adapters/store/mta-sts-hosting';
 import type { CoreServices } from './core';
 
 export function buildMtaStsHosting(core: Pick<CoreServices, 'config' | 'table'>) {
-  const { config, table } = core;
   return {
-    mtaStsHosting: new MtaStsHostingRepository(table),
+    mtaStsHosting: new MtaStsHostingRepository(core.table),
+    /** The MX a receiving subdomain's policy names. */
+    inboundMxHost: core.config.inboundMxHost,
+  };
+}
+
+export function buildMtaStsProvisioning(core: Pick<CoreServices, 'config'>) {
+  const { config } = core;
+  return {
     hostCertificates: new AcmHostCertificates(createAcmClient(config)),
     hostDomains: new ApiGatewayHostDomains(createApiGatewayV2Client(config), config.mtaStsApiId),
-    inboundMxHost: config.inboundMxHost,
   };
 }
 
 export type MtaStsHostingServices = ReturnType<typeof buildMtaStsHosting>;
+export type MtaStsProvisioningServices = ReturnType<typeof buildMtaStsProvisioning>;

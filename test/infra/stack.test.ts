@@ -14,6 +14,7 @@ import { FUNCTION_MEMORY_MB } from '../../infra/constructs/service-function';
 import {
   API_GROUPS,
   BUCKETS,
+  MTA_STS_API,
   CONFIGURATION_SET,
   QUEUES,
   SCHEDULE_GROUP,
@@ -267,7 +268,7 @@ describe('SES', () => {
 });
 
 describe('functions', () => {
-  const all = [...API_GROUPS.map((g) => g.name), ...WORKERS.map((w) => w.name), ...STREAM_WORKERS.map((w) => w.name), ...SCHEDULED_TASKS.map((t) => t.name)];
+  const all = [...API_GROUPS.map((g) => g.name), MTA_STS_API.name, ...WORKERS.map((w) => w.name), ...STREAM_WORKERS.map((w) => w.name), ...SCHEDULED_TASKS.map((t) => t.name)];
 
   test('one Lambda per API group, worker, stream worker and scheduled task: nodejs22.x or newer, arm64, 512 MB unless the definition sets memoryMb, bundle handler', () => {
     s.template.resourceCountIs('AWS::Lambda::Function', all.length);
@@ -276,7 +277,7 @@ describe('functions', () => {
       const props = functionProperties(s.template, s.stack, name);
       const version = Number(/^nodejs(\d+)\.x$/.exec(props.Runtime as string)?.[1]);
       expect(version).toBeGreaterThanOrEqual(22);
-      const memoryMb = [...API_GROUPS, ...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS].find((d) => d.name === name)?.memoryMb ?? FUNCTION_MEMORY_MB;
+      const memoryMb = [...API_GROUPS, MTA_STS_API, ...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS].find((d) => d.name === name)?.memoryMb ?? FUNCTION_MEMORY_MB;
       expect({ name, props }).toMatchObject({ name, props: { Architectures: ['arm64'], MemorySize: memoryMb, Handler: 'index.handler' } });
     }
     for (const worker of [...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS]) {
@@ -286,7 +287,7 @@ describe('functions', () => {
 
   test('memory as docs/deploy.md ("Memory sizing") recommends: 1024 MB on the CPU-bound paths people wait on and for inbound mail, 512 MB for the rest', () => {
     const memory = Object.fromEntries(all.map((name) => [name, functionProperties(s.template, s.stack, name).MemorySize]));
-    const raised = { emails: 1024, compat: 1024, domains: 1024, migrations: 1024, 'dashboard-emails': 1024, 'dashboard-domains': 1024, 'send-email': 1024, 'inbound-email': 1024 };
+    const raised = { emails: 1024, compat: 1024, domains: 1024, migrations: 1024, 'dashboard-emails': 1024, 'dashboard-domains': 1024, 'send-email': 1024, 'inbound-email': 1024, 'mta-sts': 256 };
     expect(memory).toEqual(Object.fromEntries(all.map((name) => [name, raised[name as keyof typeof raised] ?? 512])));
   });
 
@@ -328,7 +329,8 @@ describe('functions', () => {
 describe('HTTP API', () => {
   test('every route of every group exists and targets its group Lambda', () => {
     const resources = s.template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
-    const routes = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Route');
+    const mainApi = logicalId(s.stack, s.stack.api.httpApi);
+    const routes = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.ApiId.Ref === mainApi);
     expect(routes).toHaveLength(API_GROUPS.flatMap((g) => apiRoutes(g)).length);
     for (const group of API_GROUPS) {
       for (const routeKey of apiRoutes(group)) {
@@ -353,6 +355,30 @@ describe('HTTP API', () => {
         FunctionName: { 'Fn::GetAtt': [fnId(group.name), 'Arn'] },
       });
     }
+  });
+});
+
+describe('the MTA-STS API (hosted policies: docs/deliverability.md)', () => {
+  test('an HTTP API of its own, without the execute-api endpoint, its one route to the mta-sts function, access-logged', () => {
+    const api = logicalId(s.stack, s.stack.api.mtaStsApi);
+    s.template.hasResourceProperties('AWS::ApiGatewayV2::Api', { DisableExecuteApiEndpoint: true, ProtocolType: 'HTTP' });
+    const resources = s.template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
+    const routes = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.ApiId.Ref === api);
+    expect(routes.map((route) => route.Properties.RouteKey)).toEqual(MTA_STS_API.routes);
+    const integrationId = (routes[0]!.Properties.Target['Fn::Join'][1] as unknown[]).map((part) => (typeof part === 'object' && part !== null && 'Ref' in part ? (part as { Ref: string }).Ref : '')).join('');
+    expect(resources[integrationId]?.Properties).toMatchObject({ ApiId: { Ref: api }, IntegrationType: 'AWS_PROXY', IntegrationUri: { 'Fn::GetAtt': [fnId(MTA_STS_API.name), 'Arn'] } });
+    s.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { ApiId: { Ref: api }, StageName: '$default', AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }) });
+  });
+
+  test('the domain-health task, which provisions policy hosts, knows the API to map them to (MTA_STS_API_ID); the API functions do not', () => {
+    const api = logicalId(s.stack, s.stack.api.mtaStsApi);
+    expect(functionEnv(s.template, s.stack, 'domain-health')[ENV.mtaStsApiId]).toEqual({ Ref: api });
+    for (const name of ['domains', 'dashboard-domains', MTA_STS_API.name]) expect(functionEnv(s.template, s.stack, name)[ENV.mtaStsApiId]).toBeUndefined();
+  });
+
+  test('the mta-sts function reads the table only', () => {
+    expect(MTA_STS_API.grants).toEqual([{ resource: { kind: 'table' }, access: 'read' }]);
+    expect(functionEnv(s.template, s.stack, MTA_STS_API.name)[TABLE.envVar]).toBeDefined();
   });
 });
 

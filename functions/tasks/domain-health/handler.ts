@@ -10,14 +10,14 @@ import { logError, logInfo } from '../../../shared/lib/log';
 import { buildCore } from '../../../shared/services/core';
 import { buildDeliverability } from '../../../shared/services/deliverability';
 import { buildMessaging } from '../../../shared/services/messaging';
-import { buildMtaStsHosting } from '../../../shared/services/mta-sts';
+import { buildMtaStsHosting, buildMtaStsProvisioning } from '../../../shared/services/mta-sts';
 import { runDueHostingSteps, type DueHostingStepsReport } from '../../../shared/usecases/domains/mta-sts/due-steps';
 import { runDueHealthChecks, type DueHealthChecksReport } from '../../../shared/usecases/domains/due-health-checks';
 
 // The composition root: only what the task uses (shared/services/), built once per cold start.
 const config = loadConfig();
 const core = buildCore(config);
-const deps = { ...core, ...buildDeliverability(core), ...buildMtaStsHosting(core), events: buildMessaging(config).events };
+const deps = { ...core, ...buildDeliverability(core), ...buildMtaStsHosting(core), ...buildMtaStsProvisioning(core), events: buildMessaging(config).events };
 
 /** Checks are started for this long; each takes at most about 10 s, within the task's 50 s timeout. */
 const START_BUDGET_MS = 25_000;

@@ -6,7 +6,7 @@ import type { Domain } from '../../../shared/domain/domains/domain';
 import type { StoredDomain } from '../../../shared/adapters/store/domains';
 import type { Principal } from '../../../shared/usecases/access/principal';
 import { deleteHosting, getHosting, putHosting, type ManageHostingDeps } from '../../../shared/usecases/domains/mta-sts/manage';
-import { runDueHostingSteps } from '../../../shared/usecases/domains/mta-sts/due-steps';
+import { runDueHostingSteps, type DueHostingStepsDeps } from '../../../shared/usecases/domains/mta-sts/due-steps';
 import { removeHostingOfDeletedDomain } from '../../../shared/usecases/domains/mta-sts/remove-with-domain';
 import { certificateToken, takeHostingStep } from '../../../shared/usecases/domains/mta-sts/step';
 import { CERTIFICATE_STEP_MS, DAILY_STEP_MS, DNS_STEP_MS, DNS_PATIENCE_MS } from '../../../shared/usecases/domains/mta-sts/schedule';
@@ -28,7 +28,7 @@ function setup(domains: Domain[] = [domain()]) {
   const certificates = new FakeCertificates();
   const domainNames = new FakeDomainNames(certificates);
   const zone = fakeZone();
-  const deps: ManageHostingDeps & { mtaStsHosting: InMemoryHosting } = {
+  const deps: ManageHostingDeps & DueHostingStepsDeps & { mtaStsHosting: InMemoryHosting } = {
     domains: { get: async (id: string) => (byId.has(id) ? ({ domain: byId.get(id)!, sealedPrivateKey: 'x' } as StoredDomain) : null) },
     mtaStsHosting: hosting,
     hostCertificates: certificates,
@@ -41,15 +41,29 @@ function setup(domains: Domain[] = [domain()]) {
     const view = await getHosting(deps, principal(), 'dom_1');
     for (const record of view.records) (record.type === 'CNAME' ? zone.cname : zone.txt).set(record.name, [record.value]);
   };
-  return { deps, hosting, certificates, domainNames, zone, byId, publishAll, at: (ms: number) => void (now = ms), now: () => now };
+  /** PUT, then the step the domain-health task takes (due at once). */
+  const put = async (input: Parameters<typeof putHosting>[3], domainId = 'dom_1', who = principal()) => {
+    await putHosting(deps, who, domainId, input);
+    await runDueHostingSteps(deps, { budgetMs: 1000, log });
+    return getHosting(deps, who, domainId);
+  };
+  return { deps, hosting, certificates, domainNames, zone, byId, publishAll, put, at: (ms: number) => void (now = ms), now: () => now };
 }
 
 const log = () => {};
 
 describe('PUT /domains/{id}/mta-sts', () => {
-  it('requests the host certificate at once and answers its validation record and the records to publish', async () => {
+  it('stores the policy with its step due now (no AWS call in the API function), answering the records known so far', async () => {
     const s = setup();
-    const view = await putHosting(s.deps, principal(), 'dom_1', { mode: 'testing' });
+    const stored = await putHosting(s.deps, principal(), 'dom_1', { mode: 'testing' });
+    expect(stored).toMatchObject({ status: 'pending_certificate', message: expect.stringContaining('within a minute'), next_check_at: new Date(T0).toISOString() });
+    expect(stored.records.map((record) => record.purpose)).toEqual(['policy', 'tls_rpt']);
+    expect(s.certificates.requests).toBe(0);
+  });
+
+  it('the task\'s first step requests the host certificate and lists its validation record with the records to publish', async () => {
+    const s = setup();
+    const view = await s.put({ mode: 'testing' });
     expect(view).toMatchObject({ object: 'mta_sts_hosting', status: 'pending_certificate', mode: 'testing', max_age: 604_800, mx: ['mx.svc.dev'], policy_url: `https://${HOST}/.well-known/mta-sts.txt` });
     expect(view.records.map((record) => [record.purpose, record.type, record.name, record.status])).toEqual([
       ['certificate_validation', 'CNAME', `_abc.${HOST}`, 'pending'],
@@ -71,11 +85,11 @@ describe('PUT /domains/{id}/mta-sts', () => {
 
   it('changing the mode gives the policy a new id; the same body keeps it (and only checks again)', async () => {
     const s = setup();
-    const first = await putHosting(s.deps, principal(), 'dom_1', { mode: 'testing' });
+    const first = await s.put({ mode: 'testing' });
     s.at(T0 + 1000);
-    const same = await putHosting(s.deps, principal(), 'dom_1', { mode: 'testing' });
+    const same = await s.put({ mode: 'testing' });
     expect(same.policy_id).toBe(first.policy_id);
-    const enforced = await putHosting(s.deps, principal(), 'dom_1', { mode: 'enforce', max_age: 86_400 });
+    const enforced = await s.put({ mode: 'enforce', max_age: 86_400 });
     expect(enforced.policy_id).not.toBe(first.policy_id);
     expect(enforced).toMatchObject({ mode: 'enforce', max_age: 86_400 });
     expect(s.certificates.certificates.size).toBe(1);
@@ -84,7 +98,7 @@ describe('PUT /domains/{id}/mta-sts', () => {
   it('a validation record ACM has not made yet is filled in by a later step', async () => {
     const s = setup();
     s.certificates.recordAfterDescribes = 1;
-    const view = await putHosting(s.deps, principal(), 'dom_1', { mode: 'testing' });
+    const view = await s.put({ mode: 'testing' });
     expect(view.records.map((record) => record.purpose)).not.toContain('certificate_validation');
     expect(view.message).toMatch(/preparing the validation record/);
     s.at(T0 + CERTIFICATE_STEP_MS);
@@ -98,7 +112,7 @@ describe('PUT /domains/{id}/mta-sts', () => {
 describe('the steps (domain-health task)', () => {
   it('pending_certificate -> pending_dns once the validation record is published (the host mapped), -> active once the owner\'s records are', async () => {
     const s = setup();
-    await putHosting(s.deps, principal(), 'dom_1', { mode: 'enforce' });
+    await s.put({ mode: 'enforce' });
     // Not published: still waiting, looked at again a minute later.
     s.at(T0 + CERTIFICATE_STEP_MS);
     expect(await runDueHostingSteps(s.deps, { budgetMs: 1000, log })).toEqual({ steps: 1, removed: 0, errors: 0 });
@@ -123,23 +137,23 @@ describe('the steps (domain-health task)', () => {
   it('an active policy whose TXT record names an old id (or two STSv1 records) goes back to pending_dns', async () => {
     const s = setup();
     s.certificates.published.add(`_abc.${HOST}`);
-    await putHosting(s.deps, principal(), 'dom_1', { mode: 'testing' });
+    await s.put({ mode: 'testing' });
     await s.publishAll();
-    await putHosting(s.deps, principal(), 'dom_1', { mode: 'testing' });
+    await s.put({ mode: 'testing' });
     expect((await getHosting(s.deps, principal(), 'dom_1')).status).toBe('active');
     s.at(T0 + 1000);
     // A new mode: a new id, not yet published.
-    expect((await putHosting(s.deps, principal(), 'dom_1', { mode: 'enforce' })).status).toBe('pending_dns');
+    expect((await s.put({ mode: 'enforce' })).status).toBe('pending_dns');
     await s.publishAll();
-    expect((await putHosting(s.deps, principal(), 'dom_1', { mode: 'enforce' })).status).toBe('active');
+    expect((await s.put({ mode: 'enforce' })).status).toBe('active');
     s.zone.txt.set(`_mta-sts.${POLICY_DOMAIN}`, [...s.zone.txt.get(`_mta-sts.${POLICY_DOMAIN}`)!, 'v=STSv1; id=other']);
-    expect((await putHosting(s.deps, principal(), 'dom_1', { mode: 'enforce' })).status).toBe('pending_dns');
+    expect((await s.put({ mode: 'enforce' })).status).toBe('pending_dns');
   });
 
   it('the owner\'s records are looked for every 5 minutes for 3 days, then daily', async () => {
     const s = setup();
     s.certificates.published.add(`_abc.${HOST}`);
-    await putHosting(s.deps, principal(), 'dom_1', { mode: 'testing' });
+    await s.put({ mode: 'testing' });
     s.at(T0 + DNS_PATIENCE_MS + 1);
     await takeHostingStep(s.deps, POLICY_DOMAIN);
     expect((await getHosting(s.deps, principal(), 'dom_1')).next_check_at).toBe(new Date(T0 + DNS_PATIENCE_MS + 1 + DAILY_STEP_MS).toISOString());
@@ -147,13 +161,13 @@ describe('the steps (domain-health task)', () => {
 
   it('a certificate ACM could not issue fails the hosting with its reason; PUT starts over with a new certificate and deletes the failed one', async () => {
     const s = setup();
-    await putHosting(s.deps, principal(), 'dom_1', { mode: 'testing' });
+    await s.put({ mode: 'testing' });
     s.certificates.fail('arn:aws:acm:us-east-1:000000000000:certificate/1', 'VALIDATION_TIMED_OUT');
     s.at(T0 + CERTIFICATE_STEP_MS);
     await runDueHostingSteps(s.deps, { budgetMs: 1000, log });
     const failed = await getHosting(s.deps, principal(), 'dom_1');
     expect(failed).toMatchObject({ status: 'failed', message: expect.stringContaining('VALIDATION_TIMED_OUT'), next_check_at: null });
-    const again = await putHosting(s.deps, principal(), 'dom_1', { mode: 'testing' });
+    const again = await s.put({ mode: 'testing' });
     expect(again.status).toBe('pending_certificate');
     expect([...s.certificates.certificates.keys()]).toEqual(['arn:aws:acm:us-east-1:000000000000:certificate/2']);
     expect(certificateToken({ domain_id: 'dom_1', attempt: 1 })).not.toBe(certificateToken({ domain_id: 'dom_1', attempt: 2 }));
@@ -162,16 +176,16 @@ describe('the steps (domain-health task)', () => {
   it('a quota AWS refuses fails the hosting with a message naming it (ACM certificates; custom domain names)', async () => {
     const s = setup();
     s.certificates.quotaReached = true;
-    expect(await putHosting(s.deps, principal(), 'dom_1', { mode: 'testing' })).toMatchObject({ status: 'failed', message: expect.stringContaining('quota') });
+    expect(await s.put({ mode: 'testing' })).toMatchObject({ status: 'failed', message: expect.stringContaining('quota') });
     s.certificates.quotaReached = false;
     s.certificates.published.add(`_abc.${HOST}`);
     s.domainNames.quotaReached = true;
-    expect(await putHosting(s.deps, principal(), 'dom_1', { mode: 'testing' })).toMatchObject({ status: 'failed', message: expect.stringContaining('custom domain names quota') });
+    expect(await s.put({ mode: 'testing' })).toMatchObject({ status: 'failed', message: expect.stringContaining('custom domain names quota') });
   });
 
   it('a step that fails (AWS or DNS) stays due and is taken again by the next pass', async () => {
     const s = setup();
-    await putHosting(s.deps, principal(), 'dom_1', { mode: 'testing' });
+    await s.put({ mode: 'testing' });
     const describe = s.certificates.describe.bind(s.certificates);
     s.certificates.describe = async () => {
       throw new Error('ACM unreachable');
@@ -186,7 +200,7 @@ describe('the steps (domain-health task)', () => {
 
   it('a step racing a PUT is dropped: the PUT\'s write stands and nothing is lost', async () => {
     const s = setup();
-    await putHosting(s.deps, principal(), 'dom_1', { mode: 'testing' });
+    await s.put({ mode: 'testing' });
     s.at(T0 + CERTIFICATE_STEP_MS);
     s.hosting.beforeSave = () => {
       const item = s.hosting.items.get(POLICY_DOMAIN)!;
@@ -201,7 +215,7 @@ describe('the steps (domain-health task)', () => {
 describe('DELETE /domains/{id}/mta-sts and the domain\'s deletion', () => {
   async function live(s: ReturnType<typeof setup>) {
     s.certificates.published.add(`_abc.${HOST}`);
-    await putHosting(s.deps, principal(), 'dom_1', { mode: 'testing' });
+    await s.put({ mode: 'testing' });
     expect(s.domainNames.names.has(HOST)).toBe(true);
   }
 
@@ -214,9 +228,11 @@ describe('DELETE /domains/{id}/mta-sts and the domain\'s deletion', () => {
     s.certificates.remove = async (arn) => (refusals-- > 0 ? 'in_use' : removeCertificate(arn.valueOf()));
     for (const certificate of s.certificates.certificates.values()) certificate.inUse = false;
     expect(await deleteHosting(s.deps, principal(), 'dom_1')).toEqual({ object: 'mta_sts_hosting', domain_id: 'dom_1', deleted: true });
+    // Not served from now on; the task's first removal step deletes the name, the certificate is still held.
+    await expect(getHosting(s.deps, principal(), 'dom_1')).rejects.toMatchObject({ status: 404 });
+    expect(await runDueHostingSteps(s.deps, { budgetMs: 1000, log })).toEqual({ steps: 1, removed: 0, errors: 0 });
     expect(s.domainNames.names.has(HOST)).toBe(false);
     expect(s.certificates.certificates.size).toBe(1);
-    await expect(getHosting(s.deps, principal(), 'dom_1')).rejects.toMatchObject({ status: 404 });
     s.at(T0 + 60_000);
     expect(await runDueHostingSteps(s.deps, { budgetMs: 1000, log })).toEqual({ steps: 1, removed: 1, errors: 0 });
     expect(s.certificates.certificates.size).toBe(0);

@@ -16,6 +16,7 @@ const hosting = (fields: Partial<StoredHosting> = {}): StoredHosting => ({
   message: null,
   attempt: 1,
   certificate_arn: 'arn:aws:acm:us-east-1:0:certificate/1',
+  stale_certificate_arn: null,
   validation_record: { name: '_a.mta-sts.inbound.ex.com', value: '_b.acm-validations.aws' },
   target: 'd-1.execute-api.us-east-1.amazonaws.com',
   dns: null,

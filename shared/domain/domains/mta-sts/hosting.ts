@@ -45,6 +45,8 @@ export const storedHostingSchema = z.object({
   /** Starts over (a new certificate request) at each PUT after a failure: part of ACM's idempotency token. */
   attempt: z.number(),
   certificate_arn: z.string().nullable().default(null),
+  /** A failed attempt's certificate, deleted by the next step (it is used by nothing). */
+  stale_certificate_arn: z.string().nullable().default(null),
   validation_record: recordSchema.nullable().default(null),
   /** The custom domain name's target (`d-....execute-api.<region>.amazonaws.com`): the host's CNAME value. */
   target: z.string().nullable().default(null),

@@ -1,23 +1,20 @@
 /**
  * GET, PUT and DELETE /domains/{id}/mta-sts (docs/deliverability.md, "Hosted MTA-STS policy"): the hosted
- * policy of the domain's receiving subdomain. PUT stores the policy and takes the next step at once (the
- * certificate's request, or a check of the records); the domain-health task takes the later ones. DELETE
- * marks it `removing` and takes the removal's first step. Writes are conditional on the version read, and
- * re-read when another write came first.
+ * policy of the domain's receiving subdomain. PUT stores the policy with its next step due now; DELETE marks
+ * it `removing`, due now. The steps themselves (ACM, API Gateway, DNS) are the domain-health task's, within a
+ * minute (./step.ts): the API's functions call neither ACM nor API Gateway, so their bundles and grants hold
+ * neither. Writes are conditional on the version read, and re-read when another write came first.
  */
 import { toPublicHosting, type PublicHosting, type StoredHosting } from '../../../domain/domains/mta-sts/hosting';
 import { DEFAULT_MAX_AGE_S, policyIdOf, type MtaStsInput } from '../../../domain/domains/mta-sts/policy';
 import type { Domain } from '../../../domain/domains/domain';
 import { ConflictError, NotFoundError, ValidationError } from '../../../domain/errors';
-import { logError } from '../../../lib/log';
 import type { DomainRepository } from '../../../adapters/store/domains';
 import type { Principal } from '../../access/principal';
 import { owned } from '../deps';
 import type { MtaStsHostingDeps } from './deps';
-import { nextStepAt } from './schedule';
-import { stepFrom } from './step';
 
-export interface ManageHostingDeps extends MtaStsHostingDeps {
+export interface ManageHostingDeps extends Pick<MtaStsHostingDeps, 'mtaStsHosting' | 'clock'> {
   domains: Pick<DomainRepository, 'get'>;
   /** The MX host a receiving subdomain's policy names: INBOUND_MX_HOST. */
   inboundMxHost: string;
@@ -39,6 +36,9 @@ function policyDomainOf(domain: Domain): string {
   if (domain.status !== 'verified') throw refuse(`${domain.name} is not verified yet: verify it before hosting its receiving subdomain's MTA-STS policy.`);
   return domain.inbound_subdomain;
 }
+
+/** The message of a policy whose certificate is about to be requested. */
+const STARTING = 'Requesting the certificate of the policy host: its validation record is listed here within a minute.';
 
 function notHosted(domainId: string): NotFoundError {
   return new NotFoundError('MTA-STS policy', domainId);
@@ -74,9 +74,10 @@ function configured(domain: Domain, policyDomain: string, current: StoredHosting
       policy_id: policyIdOf(now, version),
       mx,
       status: 'pending_certificate',
-      message: null,
+      message: STARTING,
       attempt: 1,
       certificate_arn: null,
+      stale_certificate_arn: null,
       validation_record: null,
       target: null,
       dns: null,
@@ -94,8 +95,10 @@ function configured(domain: Domain, policyDomain: string, current: StoredHosting
     max_age: maxAge,
     mx,
     policy_id: policyChanged ? policyIdOf(now, version) : current.policy_id,
-    // A failed hosting starts over: a new attempt requests a new certificate.
-    ...(restart ? { status: 'pending_certificate' as const, message: null, attempt: current.attempt + 1, certificate_arn: null, validation_record: null, target: null, dns: null, attempt_started_at: now } : {}),
+    // A failed hosting starts over: a new attempt requests a new certificate (the failed one is deleted by the step).
+    ...(restart
+      ? { status: 'pending_certificate' as const, message: STARTING, attempt: current.attempt + 1, certificate_arn: null, stale_certificate_arn: current.certificate_arn, validation_record: null, target: null, dns: null, attempt_started_at: now }
+      : {}),
     updated_at: now,
     version,
   };
@@ -112,24 +115,10 @@ export async function putHosting(deps: ManageHostingDeps, principal: Principal, 
     const now = deps.clock.now();
     const current = stored?.hosting ?? null;
     const next = configured(domain, policyDomain, current, input, deps.inboundMxHost, now.toISOString());
-    if ((await deps.mtaStsHosting.save(next, nextStepAt(next, now))) === 'conflict') continue;
-    // A failed attempt's certificate is not used by anything: deleted (best effort; ACM keeps what it cannot delete).
-    if (current?.status === 'failed' && current.certificate_arn) await deps.hostCertificates.remove(current.certificate_arn).catch((error: unknown) => logError('mta-sts: the failed certificate was not deleted', error, { domain_id: domainId }));
-    await takeStepNow(deps, next, domainId);
-    const after = await hostingOf(deps, domain);
-    if (!after) throw changedMeanwhile(domainId);
-    return toPublicHosting(after.hosting, after.nextStepAt);
+    // The next step is due now: the domain-health task takes it within a minute.
+    if ((await deps.mtaStsHosting.save(next, now)) === 'saved') return toPublicHosting(next, now.toISOString());
   }
   throw changedMeanwhile(domainId);
-}
-
-/** The next step now; a failure of AWS or DNS is logged and left to the task (the step stays due). */
-async function takeStepNow(deps: MtaStsHostingDeps, hosting: StoredHosting, domainId: string): Promise<void> {
-  try {
-    await stepFrom(deps, hosting);
-  } catch (error) {
-    logError('mta-sts: the step failed; the domain-health task takes it again', error, { domain_id: domainId });
-  }
 }
 
 export async function deleteHosting(deps: ManageHostingDeps, principal: Principal, domainId: string): Promise<{ object: 'mta_sts_hosting'; domain_id: string; deleted: true }> {
@@ -137,9 +126,7 @@ export async function deleteHosting(deps: ManageHostingDeps, principal: Principa
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const stored = await hostingOf(deps, domain);
     if (!stored || stored.hosting.status === 'removing') throw notHosted(domainId);
-    const removing = await startRemoval(deps, stored.hosting);
-    if (!removing) continue;
-    await takeStepNow(deps, removing, domainId);
+    if (!(await startRemoval(deps, stored.hosting))) continue;
     return { object: 'mta_sts_hosting', domain_id: domainId, deleted: true };
   }
   throw changedMeanwhile(domainId);

@@ -1,8 +1,8 @@
 /**
- * One step of a hosted MTA-STS policy (docs/deliverability.md, "Hosted MTA-STS policy"), taken by PUT (at once)
- * and by the domain-health task (./due-steps.ts) when the step is due:
+ * One step of a hosted MTA-STS policy (docs/deliverability.md, "Hosted MTA-STS policy"), taken by the
+ * domain-health task (./due-steps.ts) when it is due (PUT and DELETE make it due now):
  *
- *   pending_certificate  request the host's certificate (ACM; idempotent by a token of the domain and attempt),
+ *   pending_certificate  delete a failed attempt's certificate, request the host's certificate (ACM; idempotent by a token of the domain and attempt),
  *                        read its validation record; issued -> create the custom domain name (mapped to the
  *                        MTA-STS API) -> pending_dns, and check the records at once; failed -> failed
  *   pending_dns, active  the custom domain name still there (created again if not), then the owner's records:
@@ -65,8 +65,17 @@ async function save(deps: MtaStsHostingDeps, hosting: StoredHosting, changes: Pa
 
 const failed = (message: string): Partial<StoredHosting> => ({ status: 'failed', message });
 
-async function certificateStep(deps: MtaStsHostingDeps, hosting: StoredHosting): Promise<HostingStepOutcome> {
+async function certificateStep(deps: MtaStsHostingDeps, stored: StoredHosting): Promise<HostingStepOutcome> {
+  let hosting = stored;
   const host = policyHostOf(hosting.policy_domain);
+  if (hosting.stale_certificate_arn) {
+    // A failed attempt's certificate: nothing uses it (ACM refusing still keeps it for the next step).
+    if ((await deps.hostCertificates.remove(hosting.stale_certificate_arn)) === 'deleted') {
+      const saved = await save(deps, hosting, { stale_certificate_arn: null });
+      if (!saved) return 'superseded';
+      hosting = saved;
+    }
+  }
   let arn = hosting.certificate_arn;
   if (!arn) {
     try {
