@@ -5,6 +5,7 @@
  * environment and outputs. Synthesised once, with CDK's CloudFormation validation on (the feature
  * flag of cdk.json turns its findings into synthesis errors).
  */
+import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { apiRoutes } from '../../infra/api-routes';
 import { ACCESS_LOG_RETENTION_DAYS, declaredIndexes } from '../../infra/constructs/data';
@@ -14,6 +15,7 @@ import { FUNCTION_MEMORY_MB } from '../../infra/constructs/service-function';
 import {
   API_GROUPS,
   BUCKETS,
+  MTA_STS_API,
   CONFIGURATION_SET,
   QUEUES,
   SCHEDULE_GROUP,
@@ -270,7 +272,9 @@ describe('functions', () => {
   const all = [...API_GROUPS.map((g) => g.name), ...WORKERS.map((w) => w.name), ...STREAM_WORKERS.map((w) => w.name), ...SCHEDULED_TASKS.map((t) => t.name)];
 
   test('one Lambda per API group, worker, stream worker and scheduled task: nodejs22.x or newer, arm64, 512 MB unless the definition sets memoryMb, bundle handler', () => {
-    s.template.resourceCountIs('AWS::Lambda::Function', all.length);
+    // And the MTA-STS API's function (MTA_STS_API), at its definition's memory.
+    s.template.resourceCountIs('AWS::Lambda::Function', all.length + 1);
+    expect(functionProperties(s.template, s.stack, MTA_STS_API.name)).toMatchObject({ Architectures: ['arm64'], MemorySize: MTA_STS_API.memoryMb, Handler: 'index.handler' });
     expect(FUNCTION_MEMORY_MB).toBe(512);
     for (const name of all) {
       const props = functionProperties(s.template, s.stack, name);
@@ -329,7 +333,9 @@ describe('HTTP API', () => {
   test('every route of every group exists and targets its group Lambda', () => {
     const resources = s.template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
     const routes = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Route');
-    expect(routes).toHaveLength(API_GROUPS.flatMap((g) => apiRoutes(g)).length);
+    // The MTA-STS API's routes are on its own HTTP API (infra/constructs/api.ts).
+    expect(routes).toHaveLength(API_GROUPS.flatMap((g) => apiRoutes(g)).length + MTA_STS_API.routes.length);
+    for (const routeKey of MTA_STS_API.routes) expect(routes.find((r) => r.Properties.RouteKey === routeKey)?.Properties.ApiId).toEqual({ Ref: s.stack.getLogicalId(s.stack.api.mtaStsApi.node.defaultChild as CfnElement) });
     for (const group of API_GROUPS) {
       for (const routeKey of apiRoutes(group)) {
         const route = routes.find((r) => r.Properties.RouteKey === routeKey);
