@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { API_GROUPS, SCHEDULED_TASKS, STREAM_WORKERS, WORKERS } from '../../infra/definitions';
+import { API_GROUPS, MTA_STS_API, SCHEDULED_TASKS, STREAM_WORKERS, WORKERS } from '../../infra/definitions';
 import { MissingEntryError, buildFunctions } from '../../infra/build';
 import { functionEntries } from '../../infra/functions';
 
@@ -12,8 +12,8 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-test('the functions to build are every API group, worker, stream worker and scheduled task of the definitions', () => {
-  expect(functionEntries().map((e) => [e.name, e.entry])).toEqual([...API_GROUPS, ...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS].map((d) => [d.name, d.entry]));
+test('the functions to build are every API group, the MTA-STS API, every worker, stream worker and scheduled task of the definitions', () => {
+  expect(functionEntries().map((e) => [e.name, e.entry])).toEqual([...API_GROUPS, MTA_STS_API, ...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS].map((d) => [d.name, d.entry]));
 });
 
 test('bundles an entry with its dependencies, the AWS SDK included, into <outDir>/<name>/index.js', async () => {
