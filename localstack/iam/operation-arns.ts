@@ -1,6 +1,6 @@
 /**
  * The ARNs and values the operation map (./operations.ts) derives from SDK inputs, one small function per
- * shape. ARN formats are the Service Authorization Reference's (checked in test/unit/iam-operations.test.ts).
+ * shape. ARN formats are the Service Authorization Reference's (checked in test/unit/local-cloud/iam/operations.test.ts).
  */
 import { UnsupportedRequestError } from './errors';
 

