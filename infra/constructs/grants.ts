@@ -65,19 +65,60 @@ export const ROUTE53_CHANGE_ACTIONS = ['route53:GetChange'];
 export const ROUTE53_LIST_ACTIONS = ['route53:ListHostedZonesByName'];
 /**
  * ACM (`manageCertificates`): the public certificates of hosted MTA-STS policy hosts. RequestCertificate has
- * no resource-level permission (Resource "*"): its condition keys hold it to DNS-validated certificates for
- * `mta-sts.` names only; describe and delete are on the account's certificates.
+ * no resource-level permission (Resource "*", Service Authorization Reference, AWS Certificate Manager): its
+ * condition keys hold it to DNS-validated, non-exportable certificates whose every name is an MTA-STS policy
+ * host (MTA_STS_REQUEST_CONDITIONS); describe and delete are on the account's certificates of the region.
  */
 export const ACM_REQUEST_ACTIONS = ['acm:RequestCertificate'];
 export const ACM_CERTIFICATE_ACTIONS = ['acm:DescribeCertificate', 'acm:DeleteCertificate'];
-/** The host names whose certificates and custom domain names the grants allow: `mta-sts.<policy domain>` (RFC 8461 section 3.3). */
-export const MTA_STS_HOST_PATTERN = 'mta-sts.*';
 /**
- * API Gateway (`manageApiDomains`): custom domain names `mta-sts.*` and their API mappings. API Gateway's
- * IAM actions are the HTTP methods on the resource paths (Service Authorization Reference, Amazon API
- * Gateway Management V2): POST /domainnames creates one, POST .../apimappings maps it.
+ * The host names whose certificates and custom domain names the grants allow: `mta-sts.<policy domain>`
+ * (RFC 8461 section 3.3), the policy domain being a receiving subdomain `inbound.<domain>` (docs/inbound.md),
+ * so `mta-sts.inbound.<domain>` (docs/deliverability.md, "Hosted MTA-STS policy").
  */
-export const API_DOMAIN_ACTIONS = ['apigateway:POST', 'apigateway:GET', 'apigateway:DELETE'];
+export const MTA_STS_HOST_PATTERN = 'mta-sts.inbound.*';
+/**
+ * The conditions of RequestCertificate (https://docs.aws.amazon.com/acm/latest/userguide/acm-conditions.html;
+ * keys and defaults as in the Service Authorization Reference):
+ * - `acm:ValidationMethod` DNS: the key defaults to EMAIL when the request names no method, so only an
+ *   explicit DNS validation passes;
+ * - `acm:DomainNames` (multivalued: the DomainName and every SubjectAlternativeName) ForAllValues like
+ *   MTA_STS_HOST_PATTERN, so not one name of the certificate may be another host (ForAnyValue would let
+ *   `www.<domain>` ride along with an `mta-sts.` name); and `Null` false, since ForAllValues holds for a
+ *   request without the key (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-single-vs-multi-valued-context-keys.html);
+ * - `acm:Export` not ENABLED: no exportable (charged, private key leaving ACM) certificate; a negated
+ *   operator holds when the request does not carry the key.
+ */
+export const MTA_STS_REQUEST_CONDITIONS = {
+  StringEquals: { 'acm:ValidationMethod': 'DNS' },
+  'ForAllValues:StringLike': { 'acm:DomainNames': [MTA_STS_HOST_PATTERN] },
+  Null: { 'acm:DomainNames': 'false' },
+  StringNotEquals: { 'acm:Export': 'ENABLED' },
+};
+/**
+ * API Gateway (`manageApiDomains`): API Gateway's IAM actions are the HTTP methods of its management API on
+ * the resource's path, `arn:<partition>:apigateway:<region>::<path>` with no account (Service Authorization
+ * Reference, Amazon API Gateway Management V2, resource types DomainNames, DomainName, ApiMappings,
+ * ApiMapping):
+ * - CreateDomainName is POST on the collection `/domainnames` (the name being created is in no ARN and no
+ *   condition key, so IAM cannot hold it to mta-sts names: see API_DOMAIN_CREATE_CONDITIONS), with no
+ *   permission of ACM (API Gateway reads the certificate with its own service-linked role) and, without
+ *   mutual TLS, no apigateway:AddCertificateToDomain;
+ * - CreateApiMapping is POST on `/domainnames/<name>/apimappings`, GetApiMappings GET on it;
+ * - GetDomainName / DeleteDomainName are GET / DELETE on `/domainnames/<name>`, DeleteApiMapping DELETE on
+ *   `/domainnames/<name>/apimappings/<id>`.
+ */
+export const API_DOMAIN_CREATE_ACTIONS = ['apigateway:POST'];
+export const API_DOMAIN_READ_DELETE_ACTIONS = ['apigateway:GET', 'apigateway:DELETE'];
+/**
+ * What IAM can hold CreateDomainName to (the Service Authorization Reference's condition keys of the
+ * DomainNames type): regional endpoints, TLS 1.2, no mutual TLS. ForAllValues holds when AWS does not
+ * supply a key, so these only ever refuse another value; the truststore key must be absent.
+ */
+export const API_DOMAIN_CREATE_CONDITIONS = {
+  'ForAllValues:StringEquals': { 'apigateway:Request/EndpointType': ['REGIONAL'], 'apigateway:Request/SecurityPolicy': ['TLS_1_2'] },
+  Null: { 'apigateway:Request/MtlsTrustStoreUri': 'true' },
+};
 /** Table actions of `update` access: add to counters without reading, putting or deleting items. */
 export const TABLE_UPDATE_ACTIONS = ['dynamodb:UpdateItem'];
 /** Schedule-level actions a function with `schedule` access gets, on the group's schedules only. */
@@ -254,15 +295,10 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
       }
       case 'certificates': {
         if (access !== 'manageCertificates') throw invalid();
-        iam.Grant.addToPrincipal({
-          grantee,
-          actions: ACM_REQUEST_ACTIONS,
-          resourceArns: ['*'],
-          conditions: { StringEquals: { 'acm:ValidationMethod': 'DNS' }, 'ForAllValues:StringLike': { 'acm:DomainNames': [MTA_STS_HOST_PATTERN] } },
-        });
+        iam.Grant.addToPrincipal({ grantee, actions: ACM_REQUEST_ACTIONS, resourceArns: ['*'], conditions: MTA_STS_REQUEST_CONDITIONS });
         const certificates = stack.formatArn({ service: 'acm', resource: 'certificate', resourceName: '*' });
         iam.Grant.addToPrincipal({ grantee, actions: ACM_CERTIFICATE_ACTIONS, resourceArns: [certificates] });
-        acknowledgeWildcardResources(grantee, ['*'], 'acm:RequestCertificate has no resource-level permission: AWS requires Resource "*" (Service Authorization Reference, AWS Certificate Manager); its conditions allow DNS-validated certificates for mta-sts.* names only.');
+        acknowledgeWildcardResources(grantee, ['*'], `acm:RequestCertificate has no resource-level permission: AWS requires Resource "*" (Service Authorization Reference, AWS Certificate Manager); its conditions allow DNS-validated, non-exportable certificates whose every name is ${MTA_STS_HOST_PATTERN} only.`);
         acknowledgeWildcardResources(grantee, [certificates], 'Hosted MTA-STS policy hosts get a certificate each at run time (docs/deliverability.md): its id is ACM\'s, unknown when the stack is deployed.');
         break;
       }
@@ -270,14 +306,15 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
         if (access !== 'manageApiDomains') throw invalid();
         // API Gateway's ARNs name no account: arn:<partition>:apigateway:<region>::<path>.
         const path = (resource: string) => `arn:${stack.partition}:apigateway:${stack.region}::${resource}`;
-        const arns = [
-          path('/domainnames'),
-          path(`/domainnames/${MTA_STS_HOST_PATTERN}`),
-          path(`/domainnames/${MTA_STS_HOST_PATTERN}/apimappings`),
-          path(`/domainnames/${MTA_STS_HOST_PATTERN}/apimappings/*`),
-        ];
-        iam.Grant.addToPrincipal({ grantee, actions: API_DOMAIN_ACTIONS, resourceArns: arns });
-        acknowledgeWildcardResources(grantee, arns.slice(1), 'Hosted MTA-STS policy hosts (mta-sts.inbound.<customer domain>) are created at run time, one per receiving domain that asks (docs/deliverability.md): the grant is the custom domain names named mta-sts.* and their API mappings, nothing else of API Gateway.');
+        const host = `/domainnames/${MTA_STS_HOST_PATTERN}`;
+        iam.Grant.addToPrincipal({ grantee, actions: API_DOMAIN_CREATE_ACTIONS, resourceArns: [path('/domainnames')], conditions: API_DOMAIN_CREATE_CONDITIONS });
+        iam.Grant.addToPrincipal({ grantee, actions: API_DOMAIN_CREATE_ACTIONS, resourceArns: [path(`${host}/apimappings`)] });
+        iam.Grant.addToPrincipal({ grantee, actions: API_DOMAIN_READ_DELETE_ACTIONS, resourceArns: [path(host), path(`${host}/apimappings`), path(`${host}/apimappings/*`)] });
+        acknowledgeWildcardResources(
+          grantee,
+          [path(host), path(`${host}/apimappings`), path(`${host}/apimappings/*`)],
+          `Hosted MTA-STS policy hosts (mta-sts.inbound.<customer domain>) are created at run time, one per receiving domain that asks (docs/deliverability.md): the grant is the custom domain names ${MTA_STS_HOST_PATTERN} and their API mappings, nothing else of API Gateway.`,
+        );
         break;
       }
       default:

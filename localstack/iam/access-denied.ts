@@ -12,7 +12,12 @@
  *   (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html, API_HeadObject.html).
  * - SES v2, EventBridge Scheduler (restJson1): 403 with `x-amzn-errortype: AccessDeniedException`
  *   (https://docs.aws.amazon.com/ses/latest/APIReference-V2/CommonErrors.html).
- * - KMS (awsJson1_1): 400 AccessDeniedException (https://docs.aws.amazon.com/kms/latest/APIReference/CommonErrors.html).
+ * - KMS, ACM (awsJson1_1): 400 AccessDeniedException (https://docs.aws.amazon.com/kms/latest/APIReference/CommonErrors.html,
+ *   https://docs.aws.amazon.com/acm/latest/APIReference/CommonErrors.html). The SDK names the error from
+ *   `__type` (ACM's model gives its AccessDeniedException an httpError of 403; the status does not choose
+ *   the class, and the common errors page says 400).
+ * - API Gateway v2 (restJson1): 403 with `x-amzn-errortype: AccessDeniedException` and `message`
+ *   (https://docs.aws.amazon.com/apigatewayv2/latest/api-reference/domainnames.html, "AccessDeniedException 403").
  * - SNS (awsQuery): 403 `<ErrorResponse><Error><Type>Sender</Type><Code>AuthorizationError</Code>`
  *   (https://docs.aws.amazon.com/sns/latest/api/API_Publish.html#API_Publish_Errors).
  * - Route 53 (restXml): 403 `<ErrorResponse><Error><Type>Sender</Type><Code>AccessDenied</Code>`
@@ -76,8 +81,10 @@ export function accessDeniedResponse(clientName: string, commandName: string, me
       );
     case 'SESv2Client':
     case 'SchedulerClient':
+    case 'ApiGatewayV2Client':
       return restJson(message);
     case 'KMSClient':
+    case 'ACMClient':
       return response(400, { 'content-type': 'application/x-amz-json-1.1' }, JSON.stringify({ __type: 'AccessDeniedException', message }));
     case 'SNSClient':
       return errorResponseXml('http://sns.amazonaws.com/doc/2010-03-31/', 'AuthorizationError', message);

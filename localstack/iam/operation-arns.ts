@@ -1,6 +1,6 @@
 /**
  * The ARNs and values the operation map (./operations.ts) derives from SDK inputs, one small function per
- * shape. ARN formats are the Service Authorization Reference's (checked in test/unit/iam-operations.test.ts).
+ * shape. ARN formats are the Service Authorization Reference's (checked in test/unit/local-cloud/iam/operations.test.ts).
  */
 import { UnsupportedRequestError } from './errors';
 
@@ -94,3 +94,23 @@ export function kmsKey(env: OperationEnv, keyId: string): { keyArn: string; alia
 
 /** Route 53 ids may arrive as `/hostedzone/Z1` or `/change/C1`; the SDK usually strips the prefix already. */
 export const route53Id = (id: string): string => id.replace(/^\/?(hostedzone|change)\//, '');
+
+/**
+ * API Gateway's management resources: `arn:<partition>:apigateway:<region>::<path>`, the path of the
+ * management API without its `/v2` prefix and no account (Service Authorization Reference, Amazon API
+ * Gateway Management V2, resource types DomainNames, DomainName, ApiMappings, ApiMapping).
+ */
+export const apiGatewayArn = (env: OperationEnv, path: string): string => `arn:${env.partition}:apigateway:${env.region}::${path}`;
+
+/**
+ * Tags of a create request as the global keys `aws:TagKeys` and `aws:RequestTag/<key>`; without tags both are
+ * known absent (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-requesttag).
+ */
+export function requestTagKeys(tags: readonly (readonly [string, string])[] | undefined): { context: Record<string, string | string[]>; absentKeys: string[] } {
+  if (!tags || tags.length === 0) return { context: {}, absentKeys: ['aws:TagKeys', 'aws:RequestTag/*'] };
+  return {
+    context: { 'aws:TagKeys': tags.map(([key]) => key), ...Object.fromEntries(tags.map(([key, value]) => [`aws:RequestTag/${key}`, value])) },
+    // Any tag key the request does not carry is known absent.
+    absentKeys: ['aws:RequestTag/*'],
+  };
+}

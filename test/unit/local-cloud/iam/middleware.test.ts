@@ -9,12 +9,14 @@ import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { PublishCommand, SNSClient, SNSServiceException } from '@aws-sdk/client-sns';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { AccessDeniedException as AcmAccessDenied, ACMServiceException, RequestCertificateCommand } from '@aws-sdk/client-acm';
+import { AccessDeniedException as ApiGatewayAccessDenied, ApiGatewayV2ServiceException, CreateDomainNameCommand } from '@aws-sdk/client-apigatewayv2';
 import { installIamEnforcement, runAs, type IamDecisionEvent, type Principal } from '../../../../localstack/iam/install';
-import { createS3Client, createSqsClient } from '../../../../shared/adapters/aws/client-factories';
+import { createAcmClient, createApiGatewayV2Client, createS3Client, createSqsClient } from '../../../../shared/adapters/aws/client-factories';
 import type { Config } from '../../../../shared/config/config';
 
 const NOWHERE = 'http://127.0.0.1:1';
-const config = { region: 'us-east-1', endpoints: { s3: NOWHERE, sqs: NOWHERE } } as unknown as Config;
+const config = { region: 'us-east-1', endpoints: { s3: NOWHERE, sqs: NOWHERE, acm: NOWHERE, apigatewayv2: NOWHERE } } as unknown as Config;
 const QUEUE = `${NOWHERE}/000000000000/q`;
 const principal: Principal = {
   functionName: 'fn',
@@ -44,6 +46,30 @@ test('SNS (awsQuery): AuthorizationErrorException, 403, with the assumed-role se
       'User: arn:aws:sts::000000000000:assumed-role/FnRole/fn is not authorized to perform: sns:Publish on resource: arn:aws:sns:us-east-1:000000000000:t because no identity-based policy allows the sns:Publish action',
     );
     expect(events).toMatchObject([{ functionName: 'fn', operation: 'SNS.Publish', allowed: false, mode: 'enforce', requests: [{ action: 'sns:Publish', effect: 'ImplicitDeny', cached: false }] }]);
+  } finally {
+    uninstall();
+  }
+});
+
+test("ACM (awsJson1_1) and API Gateway v2 (restJson1): each client's own AccessDeniedException, with AWS's message", async () => {
+  const uninstall = installIamEnforcement({ accountId: '000000000000', region: 'us-east-1' });
+  try {
+    const acm = await runAs(principal, () => createAcmClient(config).send(new RequestCertificateCommand({ DomainName: 'mta-sts.inbound.example.com', ValidationMethod: 'DNS' }))).catch((e: unknown) => e);
+    expect(acm).toBeInstanceOf(AcmAccessDenied);
+    expect(acm).toBeInstanceOf(ACMServiceException);
+    expect(acm).toMatchObject({ name: 'AccessDeniedException', $fault: 'client', $metadata: { httpStatusCode: 400, attempts: 1 } });
+    expect((acm as Error).message).toBe(
+      'User: arn:aws:sts::000000000000:assumed-role/FnRole/fn is not authorized to perform: acm:RequestCertificate on resource: * because no identity-based policy allows the acm:RequestCertificate action',
+    );
+
+    const domain = { DomainName: 'mta-sts.inbound.example.com', DomainNameConfigurations: [{ CertificateArn: 'arn:aws:acm:us-east-1:000000000000:certificate/c1', EndpointType: 'REGIONAL' as const }] };
+    const apiGateway = await runAs(principal, () => createApiGatewayV2Client(config).send(new CreateDomainNameCommand(domain))).catch((e: unknown) => e);
+    expect(apiGateway).toBeInstanceOf(ApiGatewayAccessDenied);
+    expect(apiGateway).toBeInstanceOf(ApiGatewayV2ServiceException);
+    expect(apiGateway).toMatchObject({ name: 'AccessDeniedException', $fault: 'client', $metadata: { httpStatusCode: 403, attempts: 1 } });
+    expect((apiGateway as Error).message).toBe(
+      'User: arn:aws:sts::000000000000:assumed-role/FnRole/fn is not authorized to perform: apigateway:POST on resource: arn:aws:apigateway:us-east-1::/domainnames because no identity-based policy allows the apigateway:POST action',
+    );
   } finally {
     uninstall();
   }

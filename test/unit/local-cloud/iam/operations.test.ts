@@ -21,6 +21,10 @@ const QUEUE = `${A}:sqs:eu-west-1:111122223333:mailservice-send`;
 const SES = `${A}:ses:eu-west-1:111122223333`;
 const SCHEDULE = `${A}:scheduler:eu-west-1:111122223333:schedule`;
 const ROLE = `${A}:iam::111122223333:role/SchedulingRole`;
+const CERTIFICATE = `${A}:acm:eu-west-1:111122223333:certificate/0f1e2d3c-4b5a-4968-8778-695a4b3c2d1e`;
+const API_DOMAINS = `${A}:apigateway:eu-west-1::/domainnames`;
+const HOST = 'mta-sts.inbound.acme.test';
+const NO_TAGS = ['aws:TagKeys', 'aws:RequestTag/*'];
 
 type Case = [operation: string, input: Record<string, unknown>, expected: Partial<MappedRequest>[]];
 const item = (action: string, table = 'main', extra: Partial<MappedRequest> = {}) => ({ action: `dynamodb:${action}`, resource: `${DDB}/${table}`, ...extra });
@@ -143,6 +147,70 @@ const CASES: Case[] = [
     ],
   ],
   ['Route53.GetChange', { Id: '/change/C0123' }, [{ action: 'route53:GetChange', resource: `${A}:route53:::change/C0123` }]],
+  [
+    'ACM.RequestCertificate',
+    { DomainName: HOST, ValidationMethod: 'DNS', IdempotencyToken: 'acmetest' },
+    [
+      {
+        action: 'acm:RequestCertificate',
+        resource: '*',
+        context: { 'acm:DomainNames': [HOST], 'acm:ValidationMethod': 'DNS', 'acm:CertificateTransparencyLogging': 'ENABLED' },
+        absentKeys: ['acm:KeyAlgorithm', 'acm:Export', 'acm:CertificateAuthority', ...NO_TAGS],
+      },
+    ],
+  ],
+  [
+    'ACM.RequestCertificate',
+    { DomainName: HOST, SubjectAlternativeNames: [HOST, 'www.acme.test'], KeyAlgorithm: 'EC_prime256v1', Options: { Export: 'DISABLED', CertificateTransparencyLoggingPreference: 'DISABLED' }, Tags: [{ Key: 'purpose', Value: 'mta-sts' }] },
+    [
+      {
+        action: 'acm:RequestCertificate',
+        resource: '*',
+        context: {
+          'acm:DomainNames': [HOST, 'www.acme.test'],
+          'acm:ValidationMethod': 'EMAIL',
+          'acm:CertificateTransparencyLogging': 'DISABLED',
+          'acm:KeyAlgorithm': 'EC_prime256v1',
+          'acm:Export': 'DISABLED',
+          'aws:TagKeys': ['purpose'],
+          'aws:RequestTag/purpose': 'mta-sts',
+        },
+        absentKeys: ['acm:CertificateAuthority', 'aws:RequestTag/*'],
+      },
+    ],
+  ],
+  ['ACM.DescribeCertificate', { CertificateArn: CERTIFICATE }, [{ action: 'acm:DescribeCertificate', resource: CERTIFICATE, context: {} }]],
+  ['ACM.DeleteCertificate', { CertificateArn: CERTIFICATE }, [{ action: 'acm:DeleteCertificate', resource: CERTIFICATE, context: {} }]],
+  [
+    'ApiGatewayV2.CreateDomainName',
+    { DomainName: HOST, DomainNameConfigurations: [{ CertificateArn: CERTIFICATE, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' }] },
+    [
+      {
+        action: 'apigateway:POST',
+        resource: API_DOMAINS,
+        context: { 'apigateway:Request/EndpointType': ['REGIONAL'], 'apigateway:Request/SecurityPolicy': ['TLS_1_2'] },
+        absentKeys: [...NO_TAGS, 'apigateway:Request/MtlsTrustStoreUri', 'apigateway:Request/MtlsTrustStoreVersion', 'apigateway:Request/RoutingMode'],
+      },
+    ],
+  ],
+  [
+    'ApiGatewayV2.CreateDomainName',
+    { DomainName: HOST, DomainNameConfigurations: [{ CertificateArn: CERTIFICATE }], MutualTlsAuthentication: { TruststoreUri: 's3://trust/store.pem', TruststoreVersion: 'v1' }, RoutingMode: 'API_MAPPING_ONLY' },
+    [
+      {
+        action: 'apigateway:POST',
+        resource: API_DOMAINS,
+        context: { 'apigateway:Request/MtlsTrustStoreUri': 's3://trust/store.pem', 'apigateway:Request/MtlsTrustStoreVersion': 'v1', 'apigateway:Request/RoutingMode': 'API_MAPPING_ONLY' },
+        absentKeys: [...NO_TAGS, 'apigateway:Request/EndpointType', 'apigateway:Request/SecurityPolicy'],
+      },
+      { action: 'apigateway:AddCertificateToDomain', resource: API_DOMAINS },
+    ],
+  ],
+  ['ApiGatewayV2.GetDomainName', { DomainName: HOST }, [{ action: 'apigateway:GET', resource: `${API_DOMAINS}/${HOST}`, context: {} }]],
+  ['ApiGatewayV2.DeleteDomainName', { DomainName: HOST }, [{ action: 'apigateway:DELETE', resource: `${API_DOMAINS}/${HOST}`, context: {}, absentKeys: NO_TAGS }]],
+  ['ApiGatewayV2.CreateApiMapping', { DomainName: HOST, ApiId: 'a1b2c3d4e5', Stage: '$default' }, [{ action: 'apigateway:POST', resource: `${API_DOMAINS}/${HOST}/apimappings`, context: {}, absentKeys: NO_TAGS }]],
+  ['ApiGatewayV2.GetApiMappings', { DomainName: HOST }, [{ action: 'apigateway:GET', resource: `${API_DOMAINS}/${HOST}/apimappings`, context: {} }]],
+  ['ApiGatewayV2.DeleteApiMapping', { DomainName: HOST, ApiMappingId: 'abc123' }, [{ action: 'apigateway:DELETE', resource: `${API_DOMAINS}/${HOST}/apimappings/abc123`, context: {}, absentKeys: NO_TAGS }]],
 ];
 
 const split = (key: string) => {
@@ -194,6 +262,17 @@ describe('requests that need more than the input', () => {
     expect(() => requestsOf('S3.PutBucketPolicy', { Bucket: 'b' })).toThrow(/localstack\/iam\/operations.ts/);
   });
 
+  test('ACM and API Gateway requests name exactly the keys they carry or know absent; the rest throw when a policy reads them', () => {
+    const [certificate] = requestsOf('ACM.RequestCertificate', { DomainName: HOST, ValidationMethod: 'DNS' }) as [MappedRequest];
+    const known = [...Object.keys(certificate.context), ...(certificate.absentKeys ?? [])];
+    expect(known).not.toContain('acm:CertificateKeyPairOrigin');
+    expect(new Set(known)).toEqual(new Set(['acm:DomainNames', 'acm:ValidationMethod', 'acm:CertificateTransparencyLogging', 'acm:KeyAlgorithm', 'acm:Export', 'acm:CertificateAuthority', ...NO_TAGS]));
+    const [deletion] = requestsOf('ApiGatewayV2.DeleteDomainName', { DomainName: HOST }) as [MappedRequest];
+    expect([...Object.keys(deletion.context), ...(deletion.absentKeys ?? [])].filter((key) => key.startsWith('apigateway:'))).toEqual([]);
+    expect(() => requestsOf('ApiGatewayV2.CreateDomainName', { DomainName: HOST, Tags: { a: 'b' } })).toThrow(/Tags is not mapped/);
+    expect(() => requestsOf('ApiGatewayV2.DeleteApiMapping', { DomainName: HOST })).toThrow(/ApiMappingId is missing/);
+  });
+
   test('a missing required member is refused rather than authorized on a guessed resource', () => {
     expect(() => requestsOf('SQS.SendMessage', { MessageBody: 'x' })).toThrow(/QueueUrl is missing/);
     expect(() => requestsOf('SQS.SendMessage', { QueueUrl: 'not a url' })).toThrow(/queue URL/);
@@ -214,6 +293,17 @@ describe('the map agrees with the Service Authorization Reference (@cloud-copilo
     await expect(checkAgainstReference('dynamodb:GetItem', `${A}:dynamodb:eu-west-1:111122223333:tabel/main`)).rejects.toThrow(/not an ARN of a resource type/);
     await expect(checkAgainstReference('route53:ListHostedZonesByName', `${A}:route53:::hostedzone/Z1`)).rejects.toThrow(/wildcard only/);
     await expect(checkAgainstReference('ses:SendEmail', `${SES}:tenant/acme/tn-0123`)).rejects.toThrow(/not an ARN of a resource type/);
+    await expect(checkAgainstReference('acm:RequestCertificate', CERTIFICATE)).rejects.toThrow(/wildcard only/);
+    await expect(checkAgainstReference('apigateway:POST', `${A}:apigateway:eu-west-1:111122223333:/domainnames`)).rejects.toThrow(/not an ARN of a resource type/);
+  });
+
+  test("API Gateway's V2 resource types: the mappings are of the ApiMappings/ApiMapping types iam-data's merged entry lacks", async () => {
+    await expect(checkAgainstReference('apigateway:POST', `${API_DOMAINS}/${HOST}/apimappings`)).resolves.toBe('ApiMappings');
+    await expect(checkAgainstReference('apigateway:GET', `${API_DOMAINS}/${HOST}/apimappings`)).resolves.toBe('ApiMappings');
+    await expect(checkAgainstReference('apigateway:DELETE', `${API_DOMAINS}/${HOST}/apimappings/abc123`)).resolves.toBe('ApiMapping');
+    await expect(checkAgainstReference('apigateway:POST', API_DOMAINS)).resolves.toBe('DomainNames');
+    await expect(checkAgainstReference('apigateway:GET', `${API_DOMAINS}/${HOST}`)).resolves.toBe('DomainName');
+    await expect(checkAgainstReference('apigateway:AddCertificateToDomain', API_DOMAINS)).resolves.toBe('DomainNames');
   });
 
   test('an index ARN is of the reference\'s index type (not only its table type)', async () => {
@@ -235,6 +325,8 @@ describe('every SDK command the product sends is in the map', () => {
     'client-kms': 'KMS',
     'client-route-53': 'Route53',
     'client-dynamodb-streams': 'DynamoDBStreams',
+    'client-acm': 'ACM',
+    'client-apigatewayv2': 'ApiGatewayV2',
   };
   // lib-dynamodb's document commands run as the low-level operations.
   const DOCUMENT_COMMANDS: Record<string, string> = { Get: 'GetItem', Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', Query: 'Query', Scan: 'Scan', BatchGet: 'BatchGetItem', BatchWrite: 'BatchWriteItem', TransactWrite: 'TransactWriteItems', TransactGet: 'TransactGetItems' };

@@ -3,7 +3,7 @@
  * the template's settings, every event source, route and schedule is found, and every role's policies resolve.
  */
 import { apiRoutes } from '../../../../infra/api-routes';
-import { API_GROUPS, QUEUES, SCHEDULED_TASKS, STREAM_WORKERS, TABLE, WORKERS } from '../../../../infra/definitions';
+import { API_GROUPS, MTA_STS_API, QUEUES, SCHEDULED_TASKS, STREAM_WORKERS, TABLE, WORKERS } from '../../../../infra/definitions';
 import { functionEntries } from '../../../../infra/functions';
 import { DeployedStack } from '../../../../localstack/cloud/template/deployed-stack';
 import { readEventSources, readFunctions, readRoutes, readSchedules } from '../../../../localstack/cloud/template/functions';
@@ -49,7 +49,7 @@ describe('the synthesized template, read for the local cloud', () => {
       expect(source).toMatchObject({ kind: 'stream', batchSize: worker.batchSize, filters: worker.filters, retryAttempts: worker.retryAttempts, onFailureArn: expect.stringContaining('OnFailure') });
     }
     const routes = readRoutes(stack, functions);
-    expect(routes.map((r) => `${r.routeKey} -> ${r.function.name}`).sort()).toEqual(API_GROUPS.flatMap((g) => apiRoutes(g).map((r) => `${r} -> ${g.name}`)).sort());
+    expect(routes.map((r) => `${r.routeKey} -> ${r.function.name}`).sort()).toEqual([...API_GROUPS.flatMap((g) => apiRoutes(g).map((r) => `${r} -> ${g.name}`)), ...MTA_STS_API.routes.map((r) => `${r} -> ${MTA_STS_API.name}`)].sort());
     expect(readSchedules(stack, functions)).toEqual(SCHEDULED_TASKS.map((task) => expect.objectContaining({ everyMs: task.everyMinutes * 60_000, function: expect.objectContaining({ name: task.name }) })));
   });
 
