@@ -8,7 +8,7 @@
  * bucket).
  */
 import { apiRoutes } from '../../infra/api-routes';
-import { API_GROUPS, MTA_STS_HOSTING_GRANTS, QUEUES, TABLE, type Grant } from '../../infra/definitions';
+import { API_GROUPS, QUEUES, TABLE, type Grant } from '../../infra/definitions';
 import { compileRoutes, matchRoute } from '../../localstack/cloud/routes';
 import { functionActions, functionEnv, logicalId, resourcesOf, functionStatements, actionsOf, synth, type Synthesised } from './helpers';
 
@@ -75,8 +75,6 @@ describe('the dashboard functions', () => {
       { resource: { kind: 'ses' }, access: 'manageIdentities' },
       { resource: { kind: 'ses' }, access: 'manageTenants' },
       { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
-      // Hosted MTA-STS policy hosts, as the domains group.
-      ...MTA_STS_HOSTING_GRANTS,
     ]);
     for (const name of Object.keys(ROUTES)) for (const grant of group(name).grants) expect({ name, grant, held: holders(grant).length > 0 }).toEqual({ name, grant, held: true });
     expect(holders({ resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'send' })).toEqual(['webhooks']);

@@ -249,14 +249,14 @@ describe('hosted MTA-STS policy hosts (ACM certificates, API Gateway custom doma
   const apiGatewayArn = (path: string): unknown => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':apigateway:', { Ref: 'AWS::Region' }, `::${path}`]] });
   const host = '/domainnames/mta-sts.inbound.*';
 
-  test('only the domains group, the dashboard\'s domains group and the domain-health task may touch ACM or API Gateway, with exactly the five actions provisioning uses', () => {
-    expect(definitions.filter((d) => hostingActions(d.name).length > 0).map((d) => d.name).sort()).toEqual(['dashboard-domains', 'domain-health', 'domains']);
-    for (const name of ['domains', 'dashboard-domains', 'domain-health']) {
+  test('only the domain-health task (which takes every provisioning step) may touch ACM or API Gateway, with exactly the six actions provisioning uses', () => {
+    expect(definitions.filter((d) => hostingActions(d.name).length > 0).map((d) => d.name).sort()).toEqual(['domain-health']);
+    for (const name of ['domain-health']) {
       expect(new Set(hostingActions(name))).toEqual(new Set(['acm:RequestCertificate', 'acm:DescribeCertificate', 'acm:DeleteCertificate', 'apigateway:POST', 'apigateway:GET', 'apigateway:DELETE']));
     }
   });
 
-  test.each(['domains', 'dashboard-domains', 'domain-health'])('%s: each action on exactly its resources and under its conditions', (name) => {
+  test.each(['domain-health'])('%s: each action on exactly its resources and under its conditions', (name) => {
     const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => a.startsWith('acm:') || a.startsWith('apigateway:')));
     const shapes = statements.map((st) => ({ actions: actionsOf(st).sort(), resources: resourcesOf(st), ...(st.Condition ? { condition: st.Condition } : {}) }));
     expect(shapes).toEqual(

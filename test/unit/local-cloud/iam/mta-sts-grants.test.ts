@@ -52,11 +52,11 @@ beforeAll(async () => {
   principals = new Map(readFunctions(stack).map((fn) => [fn.name, { functionName: fn.functionName, roleArn: fn.roleArn, policies: policies.get(fn.roleLogicalId)! }]));
 });
 
-test('the grants are given to the domains group, the dashboard\'s domains group and the domain-health task', () => {
-  expect(HOSTING.sort()).toEqual(['dashboard-domains', 'domain-health', 'domains']);
+test('the grants are given to the domain-health task only (PUT and DELETE /domains/{id}/mta-sts only make its steps due)', () => {
+  expect(HOSTING.sort()).toEqual(['domain-health']);
 });
 
-describe.each(['domains', 'dashboard-domains', 'domain-health'])('%s', (name) => {
+describe.each(['domain-health'])('%s', (name) => {
   test.each(CALLS.map((call) => [`${call[0].replace(/Client$/, '')}.${call[1].replace(/Command$/, '')}`, call] as const))('may call %s for mta-sts.inbound.example.com', async (_operation, call) => {
     const verdict = await authorize(name, call);
     expect(denial(verdict)).toEqual({ allowed: true, effect: undefined, error: undefined });
@@ -98,7 +98,7 @@ describe.each(['domains', 'dashboard-domains', 'domain-health'])('%s', (name) =>
   });
 });
 
-test('a function without the grants (the emails group) may make none of the nine calls', async () => {
-  expect(HOSTING).not.toContain('emails');
-  for (const call of CALLS) expect(denial(await authorize('emails', call))).toEqual({ allowed: false, effect: 'ImplicitDeny', error: undefined });
+test.each(['emails', 'domains', 'dashboard-domains'])('a function without the grants (%s) may make none of the nine calls', async (name) => {
+  expect(HOSTING).not.toContain(name);
+  for (const call of CALLS) expect(denial(await authorize(name, call))).toEqual({ allowed: false, effect: 'ImplicitDeny', error: undefined });
 });
