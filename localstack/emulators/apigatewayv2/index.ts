@@ -50,6 +50,8 @@ export interface ApiGatewayEmulator {
    * name matches or it has no mapping.
    */
   targetOf(host: string): DomainNameTarget | null;
+  /** The certificate ARN of the domain name `host` names, mapped or not (what its TLS handshake is served with); null when none. */
+  certificateArnOf(host: string): string | null;
   stop(): Promise<void>;
 }
 
@@ -65,6 +67,11 @@ export async function startApiGatewayEmulator(options: ApiGatewayEmulatorOptions
     dns: options.dns,
     domainNameQuota: options.domainNameQuota ?? DEFAULT_REGIONAL_DOMAIN_NAME_QUOTA,
   });
+  /** The domain name a host names: the exact name, else a wildcard name over its first label. */
+  const domainNameFor = (host: string) => {
+    const name = host.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+    return { name, record: state.domainNames.get(name) ?? state.domainNames.get(`*.${name.slice(name.indexOf('.') + 1)}`) };
+  };
   const { url, stop } = await serveHttp(options, apiGatewayHandler(state, log));
   log(`apigatewayv2: listening on ${url}${options.dataDir ? `, domain names in ${options.dataDir}` : ', in memory'}`);
   return {
@@ -73,12 +80,12 @@ export async function startApiGatewayEmulator(options: ApiGatewayEmulatorOptions
       state.apis = new Map(apis.map((api) => [api.apiId, new Set(api.stages)]));
     },
     targetOf: (host) => {
-      const name = host.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
-      const record = state.domainNames.get(name) ?? state.domainNames.get(`*.${name.slice(name.indexOf('.') + 1)}`);
+      const { name, record } = domainNameFor(host);
       const mapping = record?.mappings.find((m) => m.apiMappingKey === '');
       if (!record || !mapping) return null;
       return { domainName: name, apiId: mapping.apiId, stage: mapping.stage, certificateArn: record.domainNameConfigurations[0].certificateArn };
     },
+    certificateArnOf: (host) => domainNameFor(host).record?.domainNameConfigurations[0].certificateArn ?? null,
     stop,
   };
 }
