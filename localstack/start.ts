@@ -9,7 +9,7 @@
  *
  * Environment: PORT (API, default 3000), HOST (default 127.0.0.1), DATA_DIR (default .data),
  * DATA_IN_MEMORY=1 (nothing persisted), DYNAMODB_PORT / FAUXQS_PORT / SES_PORT / SCHEDULER_PORT
- * / DNS_PORT (default: free ephemeral ports), SMTP_PORT (the SMTP relay: 2587 with the default PORT, else a
+ * / DNS_PORT / CUSTOM_DOMAINS_PORT (default: free ephemeral ports), SMTP_PORT (the SMTP relay: 2587 with the default PORT, else a
  * free port; SMTP_TLS_KEY_FILE/SMTP_TLS_CERT_FILE give it a certificate), DNS_RESOLVERS (default: the local DNS emulator),
  * SANDBOX_DOMAIN, LOG_LEVEL=silent, LOCAL_QUEUE_VISIBILITY_SECONDS (tests: shorter visibility timeouts),
  * LOCAL_SES_REFUSE_IDENTITIES (tests: a regular expression; the SES emulator refuses to create matching identities),
@@ -82,6 +82,8 @@ async function main(): Promise<void> {
       smtp: portFromEnv(env, 'SMTP_PORT', portFromEnv(env, 'PORT', 3000) === 3000 ? 2587 : 0),
       // The inbound MX listener: 2525 next to the default API port (25 needs root), else a free port.
       mx: portFromEnv(env, 'MX_PORT', portFromEnv(env, 'PORT', 3000) === 3000 ? 2525 : 0),
+      // API Gateway's custom domain names over HTTPS (docs/local-cloud/custom-domains.md): a free port unless set.
+      customDomains: portFromEnv(env, 'CUSTOM_DOMAINS_PORT', 0),
     },
     smtpPortExplicit: Boolean(env.SMTP_PORT),
     mxPortExplicit: Boolean(env.MX_PORT),
@@ -108,6 +110,7 @@ async function main(): Promise<void> {
   console.log(`Webhooks: ${info.webhook_inbox_url}hooks (a local HTTPS receiver; what it got: ${cloud.apiUrl}/_local/webhooks)`);
   console.log(`SMTP:     ${info.smtp} (STARTTLS, user mailservice)`);
   console.log(`MX:       ${info.mx} (inbound mail for receiving domains: docs/inbound.md)`);
+  console.log(`Domains:  ${info.custom_domains_url} (API Gateway custom domain names, CA ${info.custom_domains_ca_file}: docs/local-cloud/custom-domains.md)`);
   console.log(`Data:     ${info.in_memory ? '(in memory)' : info.data_dir}`);
   console.log(`Emulators: dynamodb ${info.endpoints.dynamodb}, sqs/sns/s3 ${info.endpoints.sqs}, ses ${info.endpoints.sesv2}, scheduler ${info.endpoints.scheduler}, dns ${info.endpoints.dns}`);
   console.log(`Ready in ${Date.now() - started} ms: ${cloud.apiUrl} (template ${cloud.info.template?.hash.slice(0, 12) ?? '?'})`);

@@ -3,8 +3,9 @@
  * local-only pages (/health, the SES mailbox). Nothing here exists in the AWS deployment.
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
-import { MAX_BODY_BYTES, PayloadTooLarge, toApiGatewayEvent, writeLambdaResult, type ApiHandler } from './lambda-http';
+import { MAX_BODY_BYTES, PayloadTooLarge, toApiGatewayEvent, writeLambdaResult, type ApiHandler, type EventDomain } from './lambda-http';
 import { matchRoute, type RouteTarget } from './routes';
 import { invokeWithinLimits } from './lambda-limits';
 import { invokeWithinTimeout } from './lambda-timeout';
@@ -64,7 +65,7 @@ function setServerTiming(res: ServerResponse, started: bigint): void {
   if (!res.headersSent) res.setHeader('Server-Timing', `handler;dur=${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)}`);
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify(body));
 }
@@ -129,16 +130,79 @@ function refuseMalformed(error: NodeJS.ErrnoException, socket: Duplex): void {
 
 /**
  * What the local API Gateway routes to, filled in once the template is deployed (the server listens
- * before: the functions' environment names its URL): the HTTP API's routes (route key -> function name)
- * and each function's handler with its timeout.
+ * before: the functions' environment names its URL): the routes of the default endpoint (route key ->
+ * function name: the APIs whose execute-api endpoint is on), each API's own routes (what a custom domain
+ * name mapped to it serves: ./custom-domains-server.ts), and each function's handler with its timeout.
  */
 export interface LocalGateway {
   routes: RouteTarget<string>[];
+  apiRoutes: Record<string, RouteTarget<string>[]>;
   handlers: Record<string, { handler: ApiHandler; timeoutSeconds: number }>;
 }
 
-export function createApiServer(gateway: LocalGateway, pages: LocalPages, log: (message: string) => void): Server {
+/**
+ * Invokes the function of the route `routes` match for the request, as API Gateway's Lambda proxy
+ * integration does (AWS's response-size and integration-timeout limits, ./lambda-limits.ts; the function's
+ * own Timeout, ./lambda-timeout.ts); `notFound` answers when no route matches. 503 while the functions
+ * are not loaded yet.
+ */
+export async function routeToFunction(
+  gateway: LocalGateway,
+  routes: RouteTarget<string>[],
+  request: { req: IncomingMessage; res: ServerResponse; started: bigint; domain?: EventDomain },
+  notFound: () => void,
+  log: (message: string) => void,
+): Promise<void> {
+  const { req, res, started } = request;
+  const method = req.method ?? 'GET';
+  const url = new URL(req.url ?? '/', 'http://local');
+  const match = matchRoute(routes, method, matchablePath(url.pathname));
+  const deployed = match ? gateway.handlers[match.target] : undefined;
+  if (match && !deployed) {
+    // The server listens before the functions load (their environment names its URL): still starting.
+    setServerTiming(res, started);
+    res.setHeader('Retry-After', '1');
+    return sendJson(res, 503, { error: { message: 'The local cloud is still starting; retry in a moment.', code: 'service_unavailable' } });
+  }
+  if (!match || !deployed) {
+    setServerTiming(res, started);
+    return notFound();
+  }
+  const event = await toApiGatewayEvent(req, match.routeKey, match.pathParameters, request.domain);
+  const fn = { name: match.target, timeoutSeconds: deployed.timeoutSeconds };
+  const result = await invokeWithinLimits(() => invokeWithinTimeout(fn, (context) => deployed.handler(event, context), log), log);
+  setServerTiming(res, started);
+  writeLambdaResult(res, result);
+}
 
+/**
+ * The request listener of a gateway's server (this one, the custom domains' HTTPS one): `handle` for each
+ * request; a body over the payload limit 413 (the connection kept), any other failure a 500.
+ */
+export function gatewayListener(handle: (req: IncomingMessage, res: ServerResponse, started: bigint) => Promise<void>, log: (message: string) => void) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const started = process.hrtime.bigint();
+    handle(req, res, started).catch((error: unknown) => {
+      if (error instanceof PayloadTooLarge) return refuseTooLarge(req, res, started);
+      log(`api: unhandled error: ${(error as Error).stack ?? String(error)}`);
+      setServerTiming(res, started);
+      if (!res.headersSent) sendJson(res, 500, { error: { message: 'Internal error in the local API gateway.', code: 'internal_error' } });
+      else res.end();
+    });
+  };
+}
+
+/** A gateway's server settings: malformed requests answered, idle connections kept longer than clients' pools. */
+export function configureGatewayServer<S extends Server | HttpsServer>(server: S): S {
+  server.on('clientError', refuseMalformed);
+  // Longer than clients' idle pools (many use 60 s), so the server never closes a connection a client is
+  // about to reuse; headersTimeout must exceed keepAliveTimeout.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return server;
+}
+
+export function createApiServer(gateway: LocalGateway, pages: LocalPages, log: (message: string) => void): Server {
   async function handle(req: IncomingMessage, res: ServerResponse, started: bigint): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://local');
     const method = req.method ?? 'GET';
@@ -211,41 +275,8 @@ export function createApiServer(gateway: LocalGateway, pages: LocalPages, log: (
       res.setHeader('Retry-After', '1');
       return sendJson(res, 503, { error: { message: 'The local cloud is still starting; retry in a moment.', code: 'service_unavailable' } });
     }
-    const match = matchRoute(gateway.routes, method, matchablePath(url.pathname));
-    if (!match) {
-      setServerTiming(res, started);
-      return sendJson(res, 404, { error: { message: `Route ${method} ${url.pathname} was not found.`, code: 'not_found' } });
-    }
-    const deployed = gateway.handlers[match.target];
-    if (!deployed) {
-      // The server listens before the functions load (their environment names its URL): still starting.
-      setServerTiming(res, started);
-      res.setHeader('Retry-After', '1');
-      return sendJson(res, 503, { error: { message: 'The local cloud is still starting; retry in a moment.', code: 'service_unavailable' } });
-    }
-    const event = await toApiGatewayEvent(req, match.routeKey, match.pathParameters);
-    // AWS's response-size and integration-timeout limits (./lambda-limits.ts).
-    // The function's own Timeout (29 s here) too: past it the invocation fails (./lambda-timeout.ts).
-    const fn = { name: match.target, timeoutSeconds: deployed.timeoutSeconds };
-    const result = await invokeWithinLimits(() => invokeWithinTimeout(fn, (context) => deployed.handler(event, context), log), log);
-    setServerTiming(res, started);
-    writeLambdaResult(res, result);
+    await routeToFunction(gateway, gateway.routes, { req, res, started }, () => sendJson(res, 404, { error: { message: `Route ${method} ${url.pathname} was not found.`, code: 'not_found' } }), log);
   }
 
-  const server = createServer((req, res) => {
-    const started = process.hrtime.bigint();
-    handle(req, res, started).catch((error: unknown) => {
-      if (error instanceof PayloadTooLarge) return refuseTooLarge(req, res, started);
-      log(`api: unhandled error: ${(error as Error).stack ?? String(error)}`);
-      setServerTiming(res, started);
-      if (!res.headersSent) sendJson(res, 500, { error: { message: 'Internal error in the local API gateway.', code: 'internal_error' } });
-      else res.end();
-    });
-  });
-  server.on('clientError', refuseMalformed);
-  // Longer than clients' idle pools (many use 60 s), so the server never closes a connection a client is
-  // about to reuse; headersTimeout must exceed keepAliveTimeout.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  return server;
+  return configureGatewayServer(createServer(gatewayListener(handle, log)));
 }

@@ -66,6 +66,9 @@ function localEnvironment(ctx: StartContext, endpoints: LocalEndpoints, { inbox,
     AWS_ENDPOINT_URL_SESV2: endpoints.sesv2,
     AWS_ENDPOINT_URL_SCHEDULER: endpoints.scheduler,
     AWS_ENDPOINT_URL_KMS: endpoints.kms,
+    // Hosted MTA-STS policies' certificates and custom domain names (docs/local-cloud/custom-domains.md).
+    AWS_ENDPOINT_URL_ACM: endpoints.acm,
+    AWS_ENDPOINT_URL_APIGATEWAYV2: endpoints.apigatewayv2,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     DNS_RESOLVERS: options.dnsResolvers || endpoints.dns,
     // Local receivers on loopback are allowed here (never private ranges or metadata addresses);
@@ -104,6 +107,7 @@ async function verifySandboxSender(ses: SESv2Client, dns: DnsEmulator, sandboxDo
 
 interface StackInfoParts {
   apiUrl: string;
+  customDomainsUrl: string;
   endpoints: LocalEndpoints;
   emulators: LocalEmulators;
   relay: LocalRelayTask;
@@ -112,7 +116,7 @@ interface StackInfoParts {
   deployment: LocalDeployment;
 }
 
-function stackInfo(ctx: StartContext, { apiUrl, endpoints, emulators, relay, env, synthesized, deployment }: StackInfoParts): LocalStackInfo {
+function stackInfo(ctx: StartContext, { apiUrl, customDomainsUrl, endpoints, emulators, relay, env, synthesized, deployment }: StackInfoParts): LocalStackInfo {
   return {
     pid: process.pid,
     api_url: apiUrl,
@@ -122,6 +126,8 @@ function stackInfo(ctx: StartContext, { apiUrl, endpoints, emulators, relay, env
     region: LOCAL_REGION,
     endpoints,
     webhook_inbox_url: emulators.inbox.url,
+    custom_domains_url: customDomainsUrl,
+    custom_domains_ca_file: emulators.acm.caFile,
     smtp: relay.smtp,
     smtp_ca_file: relay.caFile,
     smtp_pid: relay.pid,
@@ -145,6 +151,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     // The local OpenID provider (LOCAL_OIDC=1), its client registered for the dashboard's callback on this API.
     const oidc = await startLocalOidc(ctx, api.url);
     const { deployment, synthesized } = await deployStack(ctx, template, clients, stores.fauxqs, api.url);
+    // CreateApiMapping takes the template's HTTP APIs and stages only.
+    emulators.apigatewayv2.deployApis(deployment.apis);
     await verifySandboxSender(clients.ses, emulators.dns, options.sandboxDomain ?? SETTINGS.SANDBOX_DOMAIN);
     restoreMessaging(stores, ctx.log);
     // The buckets' lifecycle rules, swept at start and hourly (./s3-lifecycle-sweeper.ts), after the journal restored the objects.
@@ -170,7 +178,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
 
     const env = stackEnvironment(deployment, relayTask.task, localEnv, emulators.secretsKeyFile);
     api.health = stackHealth({ clients, dns: emulators.dns, fauxqs: stores.fauxqs, deployment, workers, relay });
-    const info = stackInfo(ctx, { apiUrl: api.url, endpoints, emulators, relay, env, synthesized, deployment });
+    const info = stackInfo(ctx, { apiUrl: api.url, customDomainsUrl: api.customDomainsUrl, endpoints, emulators, relay, env, synthesized, deployment });
     writeStackFile(ctx.dataDir, info);
     ctx.stops.addFinal(async () => removeStackFile(ctx.dataDir, process.pid));
     return { apiUrl: api.url, info, stop: () => ctx.stops.run() };

@@ -64,7 +64,14 @@ export function lambdaContext(functionName: string, timeoutMs: number): Context 
   };
 }
 
-export async function toApiGatewayEvent(req: IncomingMessage, routeKey: string, pathParameters: Record<string, string>): Promise<APIGatewayProxyEventV2> {
+/** A request on a custom domain name: the name (its Host and requestContext.domainName, as API Gateway gives them) and the API it is mapped to. */
+export interface EventDomain {
+  domainName: string;
+  apiId: string;
+  stage: string;
+}
+
+export async function toApiGatewayEvent(req: IncomingMessage, routeKey: string, pathParameters: Record<string, string>, domain?: EventDomain): Promise<APIGatewayProxyEventV2> {
   const url = new URL(req.url ?? '/', 'http://local');
   const body = await readBody(req);
   const headers: Record<string, string> = {};
@@ -74,6 +81,7 @@ export async function toApiGatewayEvent(req: IncomingMessage, routeKey: string, 
     if (name === 'cookie') cookies.push(...String(value).split(/;\s*/));
     else headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
+  if (domain) headers.host = domain.domainName;
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
   const isText = TEXT_TYPES.test(headers['content-type'] ?? 'application/json');
@@ -90,9 +98,9 @@ export async function toApiGatewayEvent(req: IncomingMessage, routeKey: string, 
     ...(Object.keys(pathParameters).length ? { pathParameters } : {}),
     requestContext: {
       accountId: LOCAL_ACCOUNT_ID,
-      apiId: 'local',
-      domainName: headers.host ?? 'localhost',
-      domainPrefix: 'local',
+      apiId: domain?.apiId ?? 'local',
+      domainName: domain?.domainName ?? headers.host ?? 'localhost',
+      domainPrefix: domain ? domain.domainName.split('.')[0]! : 'local',
       http: {
         method: req.method ?? 'GET',
         path: url.pathname,
@@ -102,7 +110,7 @@ export async function toApiGatewayEvent(req: IncomingMessage, routeKey: string, 
       },
       requestId,
       routeKey,
-      stage: '$default',
+      stage: domain?.stage ?? '$default',
       time: now.toUTCString(),
       timeEpoch: now.getTime(),
     },

@@ -6,8 +6,10 @@
  * lifecycle sweep once there is one.
  */
 import type { Server } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import type { DnsRecordSet, DnsRecordType } from '../emulators/dns';
 import { createApiServer, type LocalGateway, type LocalPages } from './api-server';
+import { createCustomDomainsServer } from './custom-domains-server';
 import type { LocalEmulators } from './local-emulators';
 import type { LifecycleSweeper } from './s3-lifecycle-sweeper';
 import type { TtlSweeper } from './dynamodb-ttl-sweep';
@@ -16,6 +18,8 @@ import type { StartContext } from './start-context';
 export interface LocalApi {
   /** `http://<host>:<port>` */
   url: string;
+  /** `https://<host>:<port>`: API Gateway's custom domain names (./custom-domains-server.ts). */
+  customDomainsUrl: string;
   gateway: LocalGateway;
   /** /health's answer; "starting" until the start sets the stack's. */
   health: LocalPages['health'];
@@ -25,7 +29,14 @@ export interface LocalApi {
   ttlSweeper?: TtlSweeper;
 }
 
-function listen(server: Server, port: number, host: string): Promise<number> {
+function closeServer(server: Server | HttpsServer): Promise<void> {
+  return new Promise<void>((resolveClose) => {
+    server.close(() => resolveClose());
+    server.closeAllConnections();
+  });
+}
+
+function listen(server: Server | HttpsServer, port: number, host: string): Promise<number> {
   return new Promise((resolvePort, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -35,7 +46,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-function localPages(api: Omit<LocalApi, 'url'>, { ses, inbox, dns }: LocalEmulators): LocalPages {
+function localPages(api: Omit<LocalApi, 'url' | 'customDomainsUrl'>, { ses, inbox, dns }: LocalEmulators): LocalPages {
   return {
     health: () => api.health(),
     sesMessages: (query) => ses.findMessages(query),
@@ -55,15 +66,17 @@ function localPages(api: Omit<LocalApi, 'url'>, { ses, inbox, dns }: LocalEmulat
 }
 
 export async function startLocalApi(ctx: StartContext, emulators: LocalEmulators): Promise<LocalApi> {
-  const api: Omit<LocalApi, 'url'> = { gateway: { routes: [], handlers: {} }, health: async () => ({ ok: false, components: { functions: 'starting' } }) };
+  const api: Omit<LocalApi, 'url' | 'customDomainsUrl'> = { gateway: { routes: [], apiRoutes: {}, handlers: {} }, health: async () => ({ ok: false, components: { functions: 'starting' } }) };
   const server = createApiServer(api.gateway, localPages(api, emulators), ctx.log);
   const port = await listen(server, ctx.options.port, ctx.host);
-  ctx.stops.add(
-    () =>
-      new Promise<void>((resolveClose) => {
-        server.close(() => resolveClose());
-        server.closeAllConnections();
-      }),
+  ctx.stops.add(() => closeServer(server));
+  const { acm, apigatewayv2 } = emulators;
+  const domains = createCustomDomainsServer(
+    api.gateway,
+    { certificateArnOf: (host) => apigatewayv2.certificateArnOf(host), targetOf: (host) => apigatewayv2.targetOf(host), issuedCertificate: (arn) => acm.issuedCertificate(arn) },
+    ctx.log,
   );
-  return Object.assign(api, { url: `http://${ctx.host}:${port}` });
+  const domainsPort = await listen(domains, ctx.options.ports?.customDomains ?? 0, ctx.host);
+  ctx.stops.add(() => closeServer(domains));
+  return Object.assign(api, { url: `http://${ctx.host}:${port}`, customDomainsUrl: `https://${ctx.host}:${domainsPort}` });
 }

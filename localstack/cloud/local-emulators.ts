@@ -2,12 +2,15 @@
  * The local cloud's emulators and fakes, started in this order after the data stores: the DNS emulator
  * (first: the SES emulator verifies identities against it), SES and EventBridge Scheduler, the fake DNS
  * hosts for DNS apply, the HTTPS webhook inbox, the fake SendGrid, Postmark and Mailgun APIs, the records
- * the local cloud publishes itself, the secrets key file, and KMS.
+ * the local cloud publishes itself, the secrets key file, KMS, and ACM with API Gateway's custom domain
+ * names (hosted MTA-STS policies: docs/local-cloud/custom-domains.md).
  */
 import { getServers } from 'node:dns';
 import { join } from 'node:path';
 import { SETTINGS } from '../../infra/definitions';
 import { ensureLocalKeyFile } from '../../shared/adapters/secrets/local-secret-box';
+import { startAcmEmulator, type AcmEmulator } from '../emulators/acm';
+import { startApiGatewayEmulator, type ApiGatewayEmulator } from '../emulators/apigatewayv2';
 import { startCloudflareEmulator, type CloudflareEmulator } from '../emulators/cloudflare';
 import { startDnsEmulator, type DnsEmulator } from '../emulators/dns';
 import { startKmsEmulator, type KmsEmulator } from '../emulators/kms';
@@ -17,6 +20,7 @@ import { ROUTE53_LOCAL_ACCESS_KEY_ID, startRoute53Emulator, type Route53Emulator
 import { startSchedulerEmulator, type SchedulerEmulator } from '../emulators/scheduler';
 import { startSesEmulator, type SesEmulator } from '../emulators/ses';
 import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
+import { clockOffsetMs } from './local-clock';
 import type { StartContext } from './start-context';
 import { startWebhookInbox, type WebhookInbox } from './webhook-inbox';
 
@@ -29,6 +33,8 @@ export interface LocalEmulators {
   inbox: WebhookInbox;
   providers: ProviderEmulator;
   kms: KmsEmulator;
+  acm: AcmEmulator;
+  apigatewayv2: ApiGatewayEmulator;
   /** DATA_DIR/secrets.key: stored secrets (DKIM keys) sealed before the KMS emulator still open with it. */
   secretsKeyFile: string;
 }
@@ -72,7 +78,31 @@ export async function startEmulators(ctx: StartContext, fauxqsEndpoint: string):
   // The KMS emulator holds the secrets key the template defines (docs/local-cloud/kms.md).
   const kms = await startKmsEmulator({ port: 0, host, dataDir: ctx.persistDir('kms'), region: LOCAL_REGION, accountId: LOCAL_ACCOUNT_ID, log });
   stops.add(() => kms.stop());
-  return { dns, ses, scheduler, route53, cloudflare, inbox, providers, kms, secretsKeyFile };
+  const { acm, apigatewayv2 } = await startCustomDomains(ctx, dns);
+  return { dns, ses, scheduler, route53, cloudflare, inbox, providers, kms, acm, apigatewayv2, secretsKeyFile };
+}
+
+/**
+ * ACM and API Gateway's custom domain names (docs/local-cloud/custom-domains.md): certificates validated
+ * against the DNS emulator, by the functions' clock (PUT /_local/clock moves the 72-hour validation
+ * window); the CA in DATA_DIR/acm even in memory (stack.json names it: what clients trust).
+ */
+async function startCustomDomains(ctx: StartContext, dns: DnsEmulator): Promise<{ acm: AcmEmulator; apigatewayv2: ApiGatewayEmulator }> {
+  const { host, log, stops } = ctx;
+  const acm = await startAcmEmulator({
+    host,
+    dataDir: ctx.persistDir('acm'),
+    caDir: join(ctx.dataDir, 'acm'),
+    region: LOCAL_REGION,
+    accountId: LOCAL_ACCOUNT_ID,
+    dnsResolver: dns.address,
+    now: () => Date.now() + clockOffsetMs(),
+    log,
+  });
+  stops.add(() => acm.stop());
+  const apigatewayv2 = await startApiGatewayEmulator({ host, dataDir: ctx.persistDir('apigatewayv2'), region: LOCAL_REGION, accountId: LOCAL_ACCOUNT_ID, certificates: acm, dns, log });
+  stops.add(() => apigatewayv2.stop());
+  return { acm, apigatewayv2 };
 }
 
 function startSes(ctx: StartContext, dns: DnsEmulator, sns: AwsAccess): Promise<SesEmulator> {

@@ -52,5 +52,9 @@ export function loadApiFunctions(gateway: LocalGateway, deployment: LocalDeploym
   installFunctionEnvironments();
   const apiFunctions = new Map(deployment.routes.map((route) => [route.function.name, functionOf(route.function)]));
   for (const fn of apiFunctions.values()) gateway.handlers[fn.name] = { handler: loadFunctionHandler<ApiHandler>(fn), timeoutSeconds: fn.timeoutSeconds };
-  gateway.routes = compileRoutes(deployment.routes.map((route) => ({ routeKey: route.routeKey, target: route.function.name })));
+  // The default endpoint serves the APIs whose execute-api endpoint is on; the others only their custom domain names (./custom-domains-server.ts).
+  const executeApi = new Set(deployment.apis.filter((api) => api.executeApiEndpoint).map((api) => api.apiId));
+  const compiled = (routes: LocalDeployment['routes']) => compileRoutes(routes.map((route) => ({ routeKey: route.routeKey, target: route.function.name })));
+  gateway.apiRoutes = Object.fromEntries(deployment.apis.map((api) => [api.apiId, compiled(deployment.routes.filter((route) => route.apiId === api.apiId))]));
+  gateway.routes = compiled(deployment.routes.filter((route) => executeApi.has(route.apiId)));
 }

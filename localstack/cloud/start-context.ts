@@ -15,7 +15,7 @@ export interface LocalCloudOptions {
   dataDir: string;
   /** Keep everything in memory (tests): nothing read from or written to dataDir but stack.json. */
   inMemory: boolean;
-  ports?: Partial<Record<'dynamodb' | 'fauxqs' | 'ses' | 'scheduler' | 'dns' | 'webhookInbox' | 'smtp' | 'mx' | 'providers', number>>;
+  ports?: Partial<Record<'dynamodb' | 'fauxqs' | 'ses' | 'scheduler' | 'dns' | 'webhookInbox' | 'smtp' | 'mx' | 'providers' | 'customDomains', number>>;
   /** The SMTP port was asked for explicitly (SMTP_PORT): taken is an error, not a reason to take a free one. */
   smtpPortExplicit?: boolean;
   mxPortExplicit?: boolean;

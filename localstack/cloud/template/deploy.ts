@@ -17,7 +17,7 @@ import { deployEmail } from './deploy-email';
 import { deployKeys } from './deploy-keys';
 import { deployMessaging } from './deploy-messaging';
 import { ensureTable, type TableSpec } from './deploy-table';
-import { readEventSources, readFunctions, readRoutes, readSchedules, type DeployedFunction, type DeployedRoute, type DeployedSchedule, type QueueEventSource, type StreamEventSource } from './functions';
+import { readApis, readEventSources, readFunctions, readRoutes, readSchedules, type DeployedApi, type DeployedFunction, type DeployedRoute, type DeployedSchedule, type QueueEventSource, type StreamEventSource } from './functions';
 import { readRelayTask, type RelayTask } from './relay-task';
 import { LEGACY_TABLE_NAME, legacyPhysicalNames, readStackState, writeStackState } from './stack-state';
 
@@ -29,6 +29,8 @@ export interface LocalDeployment {
   queueSources: QueueEventSource[];
   streamSources: StreamEventSource[];
   routes: DeployedRoute[];
+  /** The HTTP APIs with their stages and whether their execute-api endpoint is on. */
+  apis: DeployedApi[];
   schedules: DeployedSchedule[];
   relayTask?: RelayTask;
   /** Queue URL by queue ARN (what event sources and on-failure destinations name). */
@@ -89,6 +91,7 @@ export async function deployTemplate(input: {
     queueSources: sources.filter((s): s is QueueEventSource => s.kind === 'sqs'),
     streamSources: sources.filter((s): s is StreamEventSource => s.kind === 'stream'),
     routes: readRoutes(stack, functions),
+    apis: readApis(stack),
     schedules: readSchedules(stack, functions),
     relayTask: readRelayTask(stack),
     queueUrls,

@@ -64,6 +64,16 @@ export interface StreamEventSource {
 export interface DeployedRoute {
   routeKey: string;
   function: DeployedFunction;
+  /** The HTTP API the route belongs to (its Ref: ./physical-records.ts). */
+  apiId: string;
+}
+
+/** An HTTP API of the template with its stages' names and whether its default execute-api endpoint is on. */
+export interface DeployedApi {
+  apiId: string;
+  stages: string[];
+  /** False when DisableExecuteApiEndpoint is true: the API is then reachable only through custom domain names. */
+  executeApiEndpoint: boolean;
 }
 
 export interface DeployedSchedule {
@@ -187,13 +197,35 @@ export function readRoutes(stack: DeployedStack, functions: DeployedFunction[]):
     integrations.set(stack.record(id).ref as string, byArn(functions, p.IntegrationUri, id));
   }
   return stack.ofType('AWS::ApiGatewayV2::Route').map((id) => {
-    const p = stack.properties<{ RouteKey: string; Target?: string; AuthorizationType?: string }>(id);
+    const p = stack.properties<{ ApiId: string; RouteKey: string; Target?: string; AuthorizationType?: string }>(id);
     if (p.AuthorizationType && p.AuthorizationType !== 'NONE') throw new Error(`${id}: the local API gateway has no ${p.AuthorizationType} authorizer`);
     const integrationId = /^integrations\/(.+)$/.exec(p.Target ?? '')?.[1];
     const fn = integrationId ? integrations.get(integrationId) : undefined;
     if (!fn) throw new Error(`${id}: route ${p.RouteKey} has no integration in the template`);
-    return { routeKey: p.RouteKey, function: fn };
+    return { routeKey: p.RouteKey, function: fn, apiId: p.ApiId };
   });
+}
+
+/**
+ * The template's HTTP APIs (AWS::ApiGatewayV2::Api) and their stages (AWS::ApiGatewayV2::Stage):
+ * "DisableExecuteApiEndpoint: Specifies whether clients can invoke your API by using the default execute-api
+ * endpoint. [...] To require that clients use a custom domain name to invoke your API, disable the default
+ * endpoint" (https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-resource-apigatewayv2-api.html).
+ */
+export function readApis(stack: DeployedStack): DeployedApi[] {
+  const apis = new Map<string, DeployedApi>();
+  for (const id of stack.ofType('AWS::ApiGatewayV2::Api')) {
+    const p = stack.properties<{ DisableExecuteApiEndpoint?: boolean }>(id);
+    const apiId = stack.record(id).ref as string;
+    apis.set(apiId, { apiId, stages: [], executeApiEndpoint: p.DisableExecuteApiEndpoint !== true });
+  }
+  for (const id of stack.ofType('AWS::ApiGatewayV2::Stage')) {
+    const p = stack.properties<{ ApiId: string; StageName: string }>(id);
+    const api = apis.get(p.ApiId);
+    if (!api) throw new Error(`${id}: stage ${p.StageName} of an API the template does not have (${p.ApiId})`);
+    api.stages.push(p.StageName);
+  }
+  return [...apis.values()];
 }
 
 const RATE_UNITS: Record<string, number> = { minute: 60_000, minutes: 60_000, hour: 3_600_000, hours: 3_600_000, day: 86_400_000, days: 86_400_000 };

@@ -78,11 +78,12 @@ export function fromQuoted(value: string): string | null {
   return Buffer.from(bytes).toString('utf8');
 }
 
-/** A small JSON state file (zones), written atomically; undefined file = memory only. */
+/** A small JSON state file (zones), written atomically; undefined file = memory only. `mode` 0o600 for a file holding keys. */
 export class JsonState<T> {
   constructor(
     private readonly file: string | undefined,
     private readonly empty: T,
+    private readonly mode = 0o644,
   ) {}
 
   load(): T {
@@ -100,7 +101,7 @@ export class JsonState<T> {
     mkdirSync(path.dirname(this.file), { recursive: true });
     const tmp = `${this.file}.tmp-${process.pid}`;
     try {
-      writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`);
+      writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`, { mode: this.mode });
       renameSync(tmp, this.file);
     } catch (error) {
       rmSync(tmp, { force: true });

@@ -8,6 +8,7 @@
  * https://docs.aws.amazon.com/kms/latest/APIReference/API_Decrypt.html#API_Decrypt_Errors.
  * All are client errors (400) except KMSInternalException (500), as the API reference lists them.
  */
+import { AwsJsonError } from '../aws-json';
 
 export type KmsErrorName =
   | 'AlreadyExistsException'
@@ -29,14 +30,9 @@ export type KmsErrorName =
   | 'UnsupportedOperationException'
   | 'ValidationException';
 
-export class KmsError extends Error {
-  readonly status: number;
-  constructor(
-    readonly errorName: KmsErrorName,
-    message: string,
-  ) {
-    super(message);
-    this.status = errorName === 'KMSInternalException' ? 500 : 400;
+export class KmsError extends AwsJsonError {
+  constructor(errorName: KmsErrorName, message: string) {
+    super(errorName, message, errorName === 'KMSInternalException' ? 500 : 400);
   }
 }
 

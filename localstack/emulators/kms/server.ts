@@ -8,13 +8,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
+import { AwsJsonError, readJsonObject } from '../aws-json';
 import { serveHttp } from '../http-server';
 import type { AliasOperations } from './aliases';
 import type { CryptoOperations } from './cryptography';
 import { KmsError } from './errors';
 import type { KeyOperations } from './keys';
 import type { KmsStore } from './store';
-import { isObject, type JsonObject } from './types';
+import type { JsonObject } from './types';
 
 /** Larger than any valid request: 4096-byte plaintexts and 131072-character policies, base64 and JSON. Ours. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -62,7 +63,7 @@ export function serveKms(
     handle(req, body, ops, store).then(
       ({ status, payload }) => send(res, status, payload),
       (err: unknown) => {
-        if (err instanceof KmsError) return send(res, err.status, { __type: err.errorName, message: err.message });
+        if (err instanceof AwsJsonError) return send(res, err.status, { __type: err.errorName, message: err.message });
         log(`kms: ${String(req.headers['x-amz-target'])} failed: ${err instanceof Error ? err.stack : String(err)}`);
         send(res, 500, { __type: 'KMSInternalException', message: 'Internal error in the local KMS emulator.' });
       },
@@ -77,18 +78,7 @@ async function handle(req: http.IncomingMessage, raw: Buffer, ops: Operations, s
   if (!route) {
     throw new KmsError('UnknownOperationException', `No operation ${target || '(no X-Amz-Target)'} in the local KMS emulator.`);
   }
-  if (raw.length > MAX_BODY_BYTES) throw new KmsError('SerializationException', `Request body larger than ${MAX_BODY_BYTES} bytes.`);
-  const text = raw.toString('utf8').trim();
-  let body: unknown = {};
-  if (text !== '') {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new KmsError('SerializationException', 'Request body is not valid JSON.');
-    }
-  }
-  if (!isObject(body)) throw new KmsError('SerializationException', 'Request body must be a JSON object.');
-  const payload = route.handle(ops, body);
+  const payload = route.handle(ops, readJsonObject(raw, MAX_BODY_BYTES));
   if (route.mutates) await store.persist();
   return { status: 200, payload };
 }

@@ -28,6 +28,7 @@ beforeAll(async () => {
       { routeKey: 'ANY /short', target: 'short' },
     ]),
     // `short`: a function whose own Timeout (0.1 s) ends before the integration's (300 ms here).
+    apiRoutes: {},
     handlers: { 'received-emails': { handler, timeoutSeconds: 29 }, short: { handler, timeoutSeconds: 0.1 } },
   };
   server = createApiServer(gateway, pages, (line) => logs.push(line));

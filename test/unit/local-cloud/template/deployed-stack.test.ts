@@ -6,7 +6,7 @@ import { apiRoutes } from '../../../../infra/api-routes';
 import { API_GROUPS, MTA_STS_API, QUEUES, SCHEDULED_TASKS, STREAM_WORKERS, TABLE, WORKERS } from '../../../../infra/definitions';
 import { functionEntries } from '../../../../infra/functions';
 import { DeployedStack } from '../../../../localstack/cloud/template/deployed-stack';
-import { readEventSources, readFunctions, readRoutes, readSchedules } from '../../../../localstack/cloud/template/functions';
+import { readApis, readEventSources, readFunctions, readRoutes, readSchedules } from '../../../../localstack/cloud/template/functions';
 import { resourcePolicies, rolePolicies } from '../../../../localstack/cloud/template/iam-policies';
 import { physicalName } from '../../../../localstack/cloud/template/physical-names';
 import { readRelayTask } from '../../../../localstack/cloud/template/relay-task';
@@ -49,7 +49,14 @@ describe('the synthesized template, read for the local cloud', () => {
       expect(source).toMatchObject({ kind: 'stream', batchSize: worker.batchSize, filters: worker.filters, retryAttempts: worker.retryAttempts, onFailureArn: expect.stringContaining('OnFailure') });
     }
     const routes = readRoutes(stack, functions);
-    expect(routes.map((r) => `${r.routeKey} -> ${r.function.name}`).sort()).toEqual([...API_GROUPS.flatMap((g) => apiRoutes(g).map((r) => `${r} -> ${g.name}`)), ...MTA_STS_API.routes.map((r) => `${r} -> ${MTA_STS_API.name}`)].sort());
+    // Two HTTP APIs: the service's (on its execute-api endpoint) and the MTA-STS one (custom domain names only).
+    const apis = readApis(stack);
+    expect(apis.map((api) => [api.stages, api.executeApiEndpoint])).toEqual(expect.arrayContaining([[['$default'], true], [['$default'], false]]));
+    expect(apis).toHaveLength(2);
+    const [main, mtaSts] = [apis.find((api) => api.executeApiEndpoint)!, apis.find((api) => !api.executeApiEndpoint)!];
+    const routesOf = (apiId: string) => routes.filter((r) => r.apiId === apiId).map((r) => `${r.routeKey} -> ${r.function.name}`).sort();
+    expect(routesOf(main.apiId)).toEqual(API_GROUPS.flatMap((g) => apiRoutes(g).map((r) => `${r} -> ${g.name}`)).sort());
+    expect(routesOf(mtaSts.apiId)).toEqual(MTA_STS_API.routes.map((r) => `${r} -> ${MTA_STS_API.name}`));
     expect(readSchedules(stack, functions)).toEqual(SCHEDULED_TASKS.map((task) => expect.objectContaining({ everyMs: task.everyMinutes * 60_000, function: expect.objectContaining({ name: task.name }) })));
   });
 
