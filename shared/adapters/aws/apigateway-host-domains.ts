@@ -77,7 +77,7 @@ export class ApiGatewayHostDomains implements HostDomainNames {
         if (raced) return raced;
       }
       // https://docs.aws.amazon.com/apigateway/latest/developerguide/limits.html: regional custom domain names per account and Region.
-      if (errorName(error) === 'LimitExceededException' || /limit|quota/i.test((error as Error).message ?? '')) {
+      if (errorName(error) === 'LimitExceededException' || /limit|quota|maximum number/i.test((error as Error).message ?? '')) {
         throw new HostingQuotaError(`API Gateway refused the custom domain name ${host}: the AWS account reached its "Regional custom domain names" quota (${(error as Error).message}). Ask AWS for a higher quota, or remove hosted policies no longer used.`, { cause: error });
       }
       throw error;

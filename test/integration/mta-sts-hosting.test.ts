@@ -1,0 +1,241 @@
+/**
+ * Hosted MTA-STS policies end to end on the local cloud (docs/deliverability.md, "Hosted MTA-STS policy"):
+ * PUT /domains/{id}/mta-sts, the domain-health task requesting the host's certificate from the local ACM (under
+ * the local IAM, with the task's role from the template), the validation CNAME published in the DNS emulator,
+ * the custom domain name created in the local API Gateway and mapped to the MTA-STS API, the policy fetched
+ * over HTTPS the way a sender does (the host resolved through DNS, its certificate checked for the name), the
+ * owner's records making it active, a new mode served at once with a new id, a race of PUTs, DELETE and the
+ * domain's deletion taking the host's AWS resources down.
+ */
+import { Resolver } from 'node:dns/promises';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { ACMClient, ListCertificatesCommand } from '@aws-sdk/client-acm';
+import { ApiGatewayV2Client, GetDomainNameCommand } from '@aws-sdk/client-apigatewayv2';
+import { publish, publishAll, uniqueDomain } from './harness/dns';
+import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
+
+type Hosting = {
+  status: string;
+  message: string | null;
+  mode: string;
+  policy_id: string;
+  policy_url: string;
+  mx: string[];
+  records: { purpose: string; type: string; name: string; value: string; status: string }[];
+};
+
+const WAIT_MS = 40_000;
+
+/** A verified domain that receives mail, with its records published. */
+async function receivingDomain(account: TestAccount): Promise<{ id: string; name: string }> {
+  const name = uniqueDomain();
+  const added = await api('POST', '/domains', { key: account.key, body: { name, inbound_enabled: true } });
+  expect(added.status).toBe(201);
+  await publishAll(added.body.domain.records);
+  const verified = await api('POST', `/domains/${added.body.domain.id}`, { key: account.key, body: { action: 'verify' } });
+  expect(verified.body.domain.status).toBe('verified');
+  return { id: added.body.domain.id, name };
+}
+
+const hostingOf = async (account: TestAccount, domainId: string) => (await api('GET', `/domains/${domainId}/mta-sts`, { key: account.key })).body as Hosting;
+
+/** Waits (the domain-health task takes each step every 2 s locally) for the hosting to reach `status`. */
+function waitForHosting(account: TestAccount, domainId: string, done: (hosting: Hosting) => boolean, what: string): Promise<Hosting> {
+  return waitFor(async () => {
+    const hosting = await hostingOf(account, domainId);
+    return done(hosting) ? hosting : undefined;
+  }, `${domainId}'s MTA-STS policy ${what}`, WAIT_MS);
+}
+
+const recordOf = (hosting: Hosting, purpose: string) => hosting.records.find((record) => record.purpose === purpose);
+
+/** The host's address as a sender finds it: through DNS (the emulator), CNAME to the custom domain name's target, then its A record. */
+async function resolveHost(host: string): Promise<string> {
+  const resolver = new Resolver();
+  resolver.setServers([stack().info.endpoints.dns]);
+  const [target] = await resolver.resolveCname(host);
+  const [address] = await resolver.resolve4(target!);
+  return address!;
+}
+
+/** GET https://<host>/.well-known/mta-sts.txt on the custom domains' endpoint: the certificate must be valid for the host (RFC 8461 section 3.3). */
+function fetchPolicy(host: string, address = '127.0.0.1'): Promise<{ status: number; type: string | undefined; body: string }> {
+  const { info } = stack();
+  const { port } = new URL(info.custom_domains_url!);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: address, port, path: '/.well-known/mta-sts.txt', servername: host, headers: { host }, ca: readFileSync(info.custom_domains_ca_file!), agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function awsClients() {
+  const { info } = stack();
+  const config = { region: info.region, credentials: { accessKeyId: info.env.AWS_ACCESS_KEY_ID!, secretAccessKey: info.env.AWS_SECRET_ACCESS_KEY! }, maxAttempts: 1 };
+  return { acm: new ACMClient({ ...config, endpoint: info.endpoints.acm }), apigw: new ApiGatewayV2Client({ ...config, endpoint: info.endpoints.apigatewayv2 }) };
+}
+
+/** Whether the custom domain name `host` exists in the local API Gateway. */
+async function domainNameExists(apigw: ApiGatewayV2Client, host: string): Promise<boolean> {
+  try {
+    await apigw.send(new GetDomainNameCommand({ DomainName: host }));
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'NotFoundException') return false;
+    throw error;
+  }
+}
+
+async function certificatesFor(acm: ACMClient, host: string): Promise<string[]> {
+  const { CertificateSummaryList } = await acm.send(new ListCertificatesCommand({ MaxItems: 1000 }));
+  return (CertificateSummaryList ?? []).filter((summary) => summary.DomainName === host).map((summary) => summary.CertificateArn!);
+}
+
+let account: TestAccount;
+const clients = awsClients;
+
+beforeAll(async () => {
+  account = await newAccount();
+});
+
+describe('hosting a policy', () => {
+  let domain: { id: string; name: string };
+  let host: string;
+  const { acm, apigw } = clients();
+  afterAll(() => {
+    acm.destroy();
+    apigw.destroy();
+  });
+
+  beforeAll(async () => {
+    domain = await receivingDomain(account);
+    host = `mta-sts.inbound.${domain.name}`;
+  });
+
+  it('PUT stores it (pending_certificate), the task lists the certificate\'s validation record within seconds', async () => {
+    const put = await api('PUT', `/domains/${domain.id}/mta-sts`, { key: account.key, body: { mode: 'testing' } });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ object: 'mta_sts_hosting', domain_id: domain.id, policy_domain: `inbound.${domain.name}`, status: 'pending_certificate', mode: 'testing', max_age: 604800, policy_url: `https://${host}/.well-known/mta-sts.txt` });
+    expect(put.body.mx).toEqual([stack().info.env.INBOUND_MX_HOST ?? 'inbound.mailservice.dev']);
+    const listed = await waitForHosting(account, domain.id, (hosting) => recordOf(hosting, 'certificate_validation') !== undefined, 'to list its validation record');
+    expect(recordOf(listed, 'certificate_validation')).toMatchObject({ type: 'CNAME', name: expect.stringMatching(new RegExp(`^_[0-9a-f]{32}\\.${host.replace(/\./g, '\\.')}$`)), value: expect.stringMatching(/\.acm-validations\.aws$/), status: 'pending' });
+    // The certificate exists in ACM, requested by the task (under its IAM role), once.
+    expect(await certificatesFor(acm, host)).toHaveLength(1);
+    // Not served yet: no custom domain name.
+    expect(await domainNameExists(apigw, host)).toBe(false);
+  });
+
+  it('once the validation record is published: the certificate is issued, the host created and mapped, the policy served over HTTPS for its name', async () => {
+    const pending = await hostingOf(account, domain.id);
+    const validation = recordOf(pending, 'certificate_validation')!;
+    await publish(validation.name, 'CNAME', [validation.value]);
+    // PUT again (same body): the next step due now, not a minute later.
+    expect((await api('PUT', `/domains/${domain.id}/mta-sts`, { key: account.key, body: { mode: 'testing' } })).status).toBe(200);
+    const served = await waitForHosting(account, domain.id, (hosting) => hosting.status === 'pending_dns', 'to be served');
+    expect(recordOf(served, 'certificate_validation')!.status).toBe('verified');
+    const hostRecord = recordOf(served, 'policy_host')!;
+    expect(hostRecord).toMatchObject({ type: 'CNAME', name: host, value: expect.stringMatching(/^d-[a-z0-9]{10}\.execute-api\.[a-z0-9-]+\.amazonaws\.com$/), status: 'pending' });
+    expect(served.message).toMatch(/publish the policy_host CNAME/);
+
+    const policy = await fetchPolicy(host);
+    expect(policy).toMatchObject({ status: 200, type: expect.stringMatching(/^text\/plain/) });
+    expect(policy.body).toBe(`version: STSv1\r\nmode: testing\r\nmx: ${served.mx[0]}\r\nmax_age: 604800\r\n`);
+    // A name the certificate is not for is refused at the handshake (no domain name of that name).
+    await expect(fetchPolicy(`mta-sts.inbound.other-${domain.name}`)).rejects.toThrow();
+  });
+
+  it('the owner\'s records (host CNAME, policy TXT): the host resolves through DNS to the endpoint, and the policy is active', async () => {
+    const served = await hostingOf(account, domain.id);
+    for (const purpose of ['policy_host', 'policy', 'tls_rpt']) {
+      const record = recordOf(served, purpose)!;
+      await publish(record.name, record.type as 'CNAME' | 'TXT', [record.value]);
+    }
+    expect(await resolveHost(host)).toBe('127.0.0.1');
+    // PUT with the same body checks now (its step due at once).
+    const same = await api('PUT', `/domains/${domain.id}/mta-sts`, { key: account.key, body: { mode: 'testing' } });
+    expect(same.body.policy_id).toBe(served.policy_id);
+    const active = await waitForHosting(account, domain.id, (hosting) => hosting.status === 'active', 'to be active');
+    expect(active.message).toBeNull();
+    expect(active.records.map((record) => [record.purpose, record.status])).toEqual([
+      ['certificate_validation', 'verified'],
+      ['policy_host', 'verified'],
+      ['policy', 'verified'],
+      ['tls_rpt', 'verified'],
+    ]);
+    expect((await fetchPolicy(host, await resolveHost(host))).status).toBe(200);
+  });
+
+  it('a new mode is served at once under a new id; until its TXT record is published the policy is pending_dns again', async () => {
+    const before = await hostingOf(account, domain.id);
+    const enforced = await api('PUT', `/domains/${domain.id}/mta-sts`, { key: account.key, body: { mode: 'enforce', max_age: 86400 } });
+    expect(enforced.status).toBe(200);
+    expect(enforced.body.policy_id).not.toBe(before.policy_id);
+    expect((await fetchPolicy(host)).body).toContain('mode: enforce\r\n');
+    expect((await fetchPolicy(host)).body).toContain('max_age: 86400\r\n');
+    await waitForHosting(account, domain.id, (hosting) => hosting.status === 'pending_dns', 'to wait for its new TXT record');
+    await publish(`_mta-sts.inbound.${domain.name}`, 'TXT', [`v=STSv1; id=${enforced.body.policy_id}`]);
+    await api('PUT', `/domains/${domain.id}/mta-sts`, { key: account.key, body: { mode: 'enforce', max_age: 86400 } });
+    await waitForHosting(account, domain.id, (hosting) => hosting.status === 'active', 'to be active again');
+  });
+
+  it('racing PUTs of different modes: each answers 200 or 409, and the policy served is the stored one', async () => {
+    const modes = ['testing', 'enforce', 'none', 'testing', 'enforce', 'none', 'testing', 'enforce'];
+    const answers = await Promise.all(modes.map((mode) => api('PUT', `/domains/${domain.id}/mta-sts`, { key: account.key, body: { mode } })));
+    for (const answer of answers) expect([200, 409]).toContain(answer.status);
+    expect(answers.some((answer) => answer.status === 200)).toBe(true);
+    const stored = await hostingOf(account, domain.id);
+    expect(answers.filter((answer) => answer.status === 200).map((answer) => answer.body.policy_id)).toContain(stored.policy_id);
+    expect((await fetchPolicy(host)).body).toContain(`mode: ${stored.mode}\r\n`);
+  });
+
+  it('another account cannot see or change it (404), and a domain that does not receive mail cannot have one (400)', async () => {
+    const other = await newAccount();
+    for (const method of ['GET', 'PUT', 'DELETE'] as const) {
+      const answer = await api(method, `/domains/${domain.id}/mta-sts`, { key: other.key, ...(method === 'PUT' ? { body: { mode: 'testing' } } : {}) });
+      expect([method, answer.status, answer.body.error.code]).toEqual([method, 404, 'not_found']);
+    }
+    const sending = await api('POST', '/domains', { key: other.key, body: { name: uniqueDomain() } });
+    expect(sending.status).toBe(201);
+    const refused = await api('PUT', `/domains/${sending.body.domain.id}/mta-sts`, { key: other.key, body: { mode: 'testing' } });
+    expect([refused.status, refused.body.error.code]).toEqual([400, 'validation_error']);
+    expect(refused.body.error.message).toMatch(/inbound_enabled/);
+    const bad = await api('PUT', `/domains/${domain.id}/mta-sts`, { key: account.key, body: { mode: 'strict', max_age: 60 } });
+    expect([bad.status, bad.body.error.code]).toEqual([400, 'validation_error']);
+  });
+
+  it('DELETE stops serving it, then the task deletes the custom domain name and the certificate', async () => {
+    const deleted = await api('DELETE', `/domains/${domain.id}/mta-sts`, { key: account.key });
+    expect([deleted.status, deleted.body]).toEqual([200, { object: 'mta_sts_hosting', domain_id: domain.id, deleted: true }]);
+    expect((await api('GET', `/domains/${domain.id}/mta-sts`, { key: account.key })).status).toBe(404);
+    await waitFor(async () => !(await domainNameExists(apigw, host)) && (await certificatesFor(acm, host)).length === 0, `${host}'s custom domain name and certificate to be deleted`, WAIT_MS);
+    await expect(fetchPolicy(host)).rejects.toThrow();
+    expect((await api('DELETE', `/domains/${domain.id}/mta-sts`, { key: account.key })).status).toBe(404);
+  });
+});
+
+it('deleting the domain takes its hosted policy down with it', async () => {
+  const { acm, apigw } = clients();
+  const account = await newAccount();
+  try {
+    const domain = await receivingDomain(account);
+    const host = `mta-sts.inbound.${domain.name}`;
+    expect((await api('PUT', `/domains/${domain.id}/mta-sts`, { key: account.key, body: { mode: 'testing' } })).status).toBe(200);
+    const listed = await waitForHosting(account, domain.id, (hosting) => recordOf(hosting, 'certificate_validation') !== undefined, 'to list its validation record');
+    const validation = recordOf(listed, 'certificate_validation')!;
+    await publish(validation.name, 'CNAME', [validation.value]);
+    await api('PUT', `/domains/${domain.id}/mta-sts`, { key: account.key, body: { mode: 'testing' } });
+    await waitForHosting(account, domain.id, (hosting) => hosting.status === 'pending_dns', 'to be served');
+    expect((await fetchPolicy(host)).status).toBe(200);
+    expect((await api('DELETE', `/domains/${domain.id}`, { key: account.key })).status).toBe(200);
+    await waitFor(async () => !(await domainNameExists(apigw, host)) && (await certificatesFor(acm, host)).length === 0, `${host}'s AWS resources to be deleted with the domain`, WAIT_MS);
+    await expect(fetchPolicy(host)).rejects.toThrow();
+  } finally {
+    acm.destroy();
+    apigw.destroy();
+  }
+});
