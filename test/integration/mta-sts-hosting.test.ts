@@ -13,6 +13,7 @@ import { request } from 'node:https';
 import { ACMClient, ListCertificatesCommand } from '@aws-sdk/client-acm';
 import { ApiGatewayV2Client, GetDomainNameCommand } from '@aws-sdk/client-apigatewayv2';
 import { publish, publishAll, uniqueDomain } from './harness/dns';
+import { dashboardRequest, newDashboardUser, signIn } from './harness/dashboard';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
 
 type Hosting = {
@@ -238,4 +239,28 @@ it('deleting the domain takes its hosted policy down with it', async () => {
     acm.destroy();
     apigw.destroy();
   }
+});
+
+describe("the dashboard's domain page", () => {
+  it('hosts the policy from the MTA-STS section, shows its status and records as they appear, and stops hosting it', async () => {
+    const account = await newAccount();
+    const domain = await receivingDomain(account);
+    const session = await signIn((await newDashboardUser(account)).email);
+    const form = (path: string, fields: Record<string, string> = {}) =>
+      dashboardRequest('POST', path, { cookie: session.cookie, rawBody: new URLSearchParams({ csrf_token: session.csrf, ...fields }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const before = await dashboardRequest('GET', `/dashboard/domains/${domain.id}`, { cookie: session.cookie });
+    expect(before.text).toContain('MTA-STS policy');
+    expect(before.text).toContain('Host an MTA-STS policy');
+    expect((await form(`/dashboard/domains/${domain.id}/mta-sts`, { mode: 'enforce' })).status).toBe(303);
+    expect((await hostingOf(account, domain.id)).mode).toBe('enforce');
+    await waitForHosting(account, domain.id, (hosting) => recordOf(hosting, 'certificate_validation') !== undefined, 'to list its validation record');
+    const page = await dashboardRequest('GET', `/dashboard/domains/${domain.id}`, { cookie: session.cookie });
+    expect(page.text).toContain('certificate validation');
+    expect(page.text).toContain(`_mta-sts.inbound.${domain.name}`);
+    expect(page.text).toContain('Stop hosting');
+    expect(page.text).not.toContain('Host an MTA-STS policy');
+    expect((await form(`/dashboard/domains/${domain.id}/mta-sts/delete`)).status).toBe(303);
+    expect((await api('GET', `/domains/${domain.id}/mta-sts`, { key: account.key })).status).toBe(404);
+    expect((await dashboardRequest('GET', `/dashboard/domains/${domain.id}`, { cookie: session.cookie })).text).toContain('Host an MTA-STS policy');
+  });
 });

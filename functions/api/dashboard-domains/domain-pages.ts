@@ -6,7 +6,8 @@
  * applyDomainDns (the domains group's), and the stored health check (storedHealthOf: checked daily; a domain
  * never checked is checked on its first view; "Check now" runs runStoredHealthCheck), its findings open and
  * fixed, DNS content shown as text; and the last 30 days of the domain's DMARC aggregate reports
- * (./dmarc-section.ts, dmarcFiguresOf). Credentials typed into the apply form are used for that request only
+ * (./dmarc-section.ts, dmarcFiguresOf); the hosted MTA-STS policy of its receiving subdomain (./mta-sts-section.ts:
+ * host it, change its mode, stop). Credentials typed into the apply form are used for that request only
  * and never shown again.
  */
 import type { ApplyReport } from '../../../shared/usecases/domains/dns-apply';
@@ -25,6 +26,10 @@ import { providerMarker, providerNotice } from '../dashboard/pages/domain-provid
 import { dmarcFiguresOf, type DmarcFigures } from '../../../shared/usecases/dmarc/figures';
 import type { Domain } from '../../../shared/domain/domains/domain';
 import { dmarcSection } from './dmarc-section';
+import { mtaStsSection } from './mta-sts-section';
+import { deleteHosting, hostingViewOf, putHosting } from '../../../shared/usecases/domains/mta-sts/manage';
+import type { PublicHosting } from '../../../shared/domain/domains/mta-sts/hosting';
+import { mtaStsInputSchema } from '../../../shared/domain/domains/mta-sts/policy';
 
 type PublicDomain = ReturnType<typeof toPublicDomain>;
 
@@ -86,7 +91,19 @@ function recentDmarc(services: DashboardDomainsServices, domain: Domain): Promis
   return dmarcFiguresOf(services, domain, { limit: 10, group: 'others' });
 }
 
-function domainPage(c: PageContext, domain: PublicDomain, apply: ApplyReport | null, health: StoredDomainHealth, dmarc: DmarcFigures): Response {
+/** What a domain's page shows beside the domain. */
+interface DomainPageParts {
+  health: StoredDomainHealth;
+  dmarc: DmarcFigures;
+  mtaSts: PublicHosting | null;
+}
+
+async function pageParts(services: DashboardDomainsServices, domain: Domain, health: (domain: Domain) => Promise<StoredDomainHealth>): Promise<DomainPageParts> {
+  const [checked, dmarc, mtaSts] = await Promise.all([health(domain), recentDmarc(services, domain), hostingViewOf(services, domain)]);
+  return { health: checked, dmarc, mtaSts };
+}
+
+function domainPage(c: PageContext, domain: PublicDomain, apply: ApplyReport | null, { health, dmarc, mtaSts }: DomainPageParts): Response {
   const body = html`${apply ? applyResults(apply) : ''}
 <dl class="facts"><dt>Added</dt><dd>${time(domain.created_at)}</dd><dt>Last checked</dt><dd>${time(domain.last_checked_at)}</dd><dt>Verified</dt><dd>${time(domain.verified_at)}</dd>${domain.tenant ? html`<dt>Tenant</dt><dd>${domain.tenant}</dd>` : ''}</dl>
 ${providerNotice(domain, buttonForm(c, `/dashboard/domains/${domain.id}/verify`, 'Verify again'))}
@@ -94,6 +111,7 @@ ${providerNotice(domain, buttonForm(c, `/dashboard/domains/${domain.id}/verify`,
 <div class="actions">${buttonForm(c, `/dashboard/domains/${domain.id}/verify`, 'Verify')} <span class="hint">Checks each record in DNS now.</span></div></section>
 ${healthSection(c, health)}
 ${dmarcSection(dmarc, buttonForm(c, `/dashboard/domains/${domain.id}/dmarc`, 'Read DMARC reports'))}
+${mtaStsSection(c, domain, mtaSts, domain.status === 'verified' && domain.inbound_enabled)}
 ${applyForm(c, domain)}`;
   return render(c, { title: domain.name, lead: html`<p><a href="/dashboard/domains">← All domains</a> · Status: ${badge(domain.status)}</p>`, body });
 }
@@ -122,8 +140,23 @@ ${pager('/dashboard/domains', {}, state, page.next_cursor)}`;
 
   routes.page('/domains/:id', async (c) => {
     const domain = await getDomain(services, c.get('principal'), param(c, 'id'));
-    const [health, dmarc] = await Promise.all([storedHealthOf(services, domain), recentDmarc(services, domain)]);
-    return domainPage(c, toPublicDomain(domain), null, health, dmarc);
+    return domainPage(c, toPublicDomain(domain), null, await pageParts(services, domain, (d) => storedHealthOf(services, d)));
+  });
+
+  routes.action('/domains/:id/mta-sts', (c, form) => {
+    const back = `/dashboard/domains/${param(c, 'id')}`;
+    return formAction(c, back, async () => {
+      const hosting = await putHosting(services, c.get('principal'), param(c, 'id'), parseWith(mtaStsInputSchema, { mode: field(form, 'mode') ?? 'testing' }));
+      return redirectTo(c, back, { kind: 'ok', text: `MTA-STS policy (${hosting.mode}) saved: its next step is taken within a minute; publish the records it lists as they appear.` });
+    });
+  });
+
+  routes.action('/domains/:id/mta-sts/delete', (c) => {
+    const back = `/dashboard/domains/${param(c, 'id')}`;
+    return formAction(c, back, async () => {
+      await deleteHosting(services, c.get('principal'), param(c, 'id'));
+      return redirectTo(c, back, { kind: 'ok', text: 'The MTA-STS policy is no longer served; its host\'s certificate and custom domain name are deleted within minutes.' });
+    });
   });
 
   routes.action('/domains/:id/dmarc', (c) => {
@@ -166,8 +199,7 @@ ${pager('/dashboard/domains', {}, state, page.next_cursor)}`;
           : (field(form, 'access_key_id') || field(form, 'secret_access_key')) && { access_key_id: field(form, 'access_key_id') ?? '', secret_access_key: field(form, 'secret_access_key') ?? '' };
       const input = parseWith(applyDnsSchema, { action: 'apply', provider, ...(credentials ? { credentials } : {}) });
       const outcome = await applyDomainDns(services, c.get('principal'), param(c, 'id'), input);
-      const [health, dmarc] = await Promise.all([runStoredHealthCheck(services, outcome.domain), recentDmarc(services, outcome.domain)]);
-      return domainPage(c, toPublicDomain(outcome.domain), outcome.apply, health, dmarc);
+      return domainPage(c, toPublicDomain(outcome.domain), outcome.apply, await pageParts(services, outcome.domain, (d) => runStoredHealthCheck(services, d)));
     }),
   );
 }

@@ -45,10 +45,16 @@ function notHosted(domainId: string): NotFoundError {
 }
 
 /** The hosting of this domain (another domain's of the same name, being removed, is not this one's). */
-async function hostingOf(deps: ManageHostingDeps, domain: Domain): Promise<{ hosting: StoredHosting; nextStepAt: string | null } | null> {
+async function hostingOf(deps: Pick<ManageHostingDeps, 'mtaStsHosting'>, domain: Domain): Promise<{ hosting: StoredHosting; nextStepAt: string | null } | null> {
   if (!domain.inbound_subdomain) return null;
   const stored = await deps.mtaStsHosting.get(domain.inbound_subdomain);
   return stored && stored.hosting.domain_id === domain.id ? stored : null;
+}
+
+/** The domain's hosted policy as shown (the domain already read and visible); null when none (or being removed). */
+export async function hostingViewOf(deps: Pick<ManageHostingDeps, 'mtaStsHosting'>, domain: Domain): Promise<PublicHosting | null> {
+  const stored = await hostingOf(deps, domain);
+  return stored && stored.hosting.status !== 'removing' ? toPublicHosting(stored.hosting, stored.nextStepAt) : null;
 }
 
 export async function getHosting(deps: ManageHostingDeps, principal: Principal, domainId: string): Promise<PublicHosting> {
