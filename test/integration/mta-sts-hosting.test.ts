@@ -264,3 +264,22 @@ describe("the dashboard's domain page", () => {
     expect((await dashboardRequest('GET', `/dashboard/domains/${domain.id}`, { cookie: session.cookie })).text).toContain('Host an MTA-STS policy');
   });
 });
+
+it('turning receiving off takes the subdomain\'s hosted policy down (its MX is no longer ours)', async () => {
+  const { acm, apigw } = clients();
+  const account = await newAccount();
+  try {
+    const domain = await receivingDomain(account);
+    const host = `mta-sts.inbound.${domain.name}`;
+    expect((await api('PUT', `/domains/${domain.id}/mta-sts`, { key: account.key, body: { mode: 'testing' } })).status).toBe(200);
+    await waitForHosting(account, domain.id, (hosting) => recordOf(hosting, 'certificate_validation') !== undefined, 'to list its validation record');
+    expect(await certificatesFor(acm, host)).toHaveLength(1);
+    const patched = await api('PATCH', `/domains/${domain.id}`, { key: account.key, body: { inbound_enabled: false } });
+    expect([patched.status, patched.body.domain.inbound_enabled]).toEqual([200, false]);
+    expect((await api('GET', `/domains/${domain.id}/mta-sts`, { key: account.key })).status).toBe(404);
+    await waitFor(async () => !(await domainNameExists(apigw, host)) && (await certificatesFor(acm, host)).length === 0, `${host}'s certificate to be deleted once receiving is off`, WAIT_MS);
+  } finally {
+    acm.destroy();
+    apigw.destroy();
+  }
+});

@@ -113,7 +113,10 @@ export async function listDomains(deps: DomainDeps, principal: Principal, page: 
  * its MX record come and go with it, shared/domain/domains/inbound-change.ts), in one conditional write;
  * then DMARC reports (`dmarc_reports`), in one more.
  */
-export async function updateDomain(deps: DomainDeps, principal: Principal, domainId: string, changes: UpdateDomainInput): Promise<Domain> {
+/** What changing a domain uses: turning receiving off removes its receiving subdomain's hosted MTA-STS policy. */
+type UpdateDomainDeps = DomainDeps & Pick<MtaStsHostingDeps, 'mtaStsHosting'>;
+
+export async function updateDomain(deps: UpdateDomainDeps, principal: Principal, domainId: string, changes: UpdateDomainInput): Promise<Domain> {
   const { dmarc_reports: dmarcReports, ...others } = changes;
   // DMARC reports: a write of its own (shared/usecases/dmarc/report-settings.ts), after the others.
   if (dmarcReports === undefined) return updateSettings(deps, principal, domainId, others);
@@ -121,12 +124,15 @@ export async function updateDomain(deps: DomainDeps, principal: Principal, domai
   return changeDmarcReports(deps, principal, domainId, dmarcReports);
 }
 
-async function updateSettings(deps: DomainDeps, principal: Principal, domainId: string, changes: Omit<UpdateDomainInput, 'dmarc_reports'>): Promise<Domain> {
+async function updateSettings(deps: UpdateDomainDeps, principal: Principal, domainId: string, changes: Omit<UpdateDomainInput, 'dmarc_reports'>): Promise<Domain> {
   const { inbound_enabled: inbound, ...settings } = changes;
   const owner = { accountId: principal.account.id, tenantId: limitedTenantOf(principal) };
   for (let attempt = 1; ; attempt++) {
-    const plan = inbound === undefined ? undefined : planInboundChange((await owned(deps, principal, domainId)).domain, inbound, deps.dnsSettings);
+    const before = inbound === undefined ? undefined : (await owned(deps, principal, domainId)).domain;
+    const plan = before === undefined ? undefined : planInboundChange(before, inbound!, deps.dnsSettings);
     const updated = await deps.domains.updateSettings(owner, domainId, settings, deps.clock.now().toISOString(), plan);
+    // Receiving turned off: the subdomain's hosted MTA-STS policy (naming our MX) is taken down too.
+    if (updated && before?.inbound_subdomain && !updated.inbound_subdomain) await removeHostingOfDeletedDomain(deps, before);
     if (updated) return updated;
     // Gone or not the key's: 404. Receiving changed since it was read: planned again from the domain as it is.
     if (plan === undefined) throw new NotFoundError('Domain', domainId);

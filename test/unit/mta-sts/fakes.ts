@@ -11,6 +11,8 @@ import type { MtaStsHostingRepository, StoredHostingState } from '../../../share
 export class InMemoryHosting implements Pick<MtaStsHostingRepository, 'get' | 'save' | 'remove' | 'pastDue'> {
   readonly items = new Map<string, { hosting: StoredHosting; due: Date | null }>();
   conflicts = 0;
+  /** Every hosting saved, in order (what a reader could have seen). */
+  readonly saved: StoredHosting[] = [];
   /** Runs before the next save's condition (a concurrent write first). */
   beforeSave: (() => void) | null = null;
 
@@ -29,6 +31,7 @@ export class InMemoryHosting implements Pick<MtaStsHostingRepository, 'get' | 's
       return 'conflict';
     }
     this.items.set(hosting.policy_domain, { hosting: structuredClone(hosting), due: nextStepAt });
+    this.saved.push(structuredClone(hosting));
     return 'saved';
   }
 

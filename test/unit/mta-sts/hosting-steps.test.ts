@@ -126,6 +126,8 @@ describe('the steps (domain-health task)', () => {
     expect(served.records.find((record) => record.purpose === 'policy_host')).toMatchObject({ type: 'CNAME', name: HOST, value: s.domainNames.names.get(HOST)!.target, status: 'pending' });
     expect(served.records.find((record) => record.purpose === 'certificate_validation')!.status).toBe('verified');
     expect(served.next_check_at).toBe(new Date(T0 + 2 * CERTIFICATE_STEP_MS + DNS_STEP_MS).toISOString());
+    // Issued and served in one write, with its records looked up: no reader ever sees it served without them.
+    expect(s.hosting.saved.filter((saved) => saved.status !== 'pending_certificate').every((saved) => saved.dns !== null && saved.message !== null)).toBe(true);
     await s.publishAll();
     s.at(T0 + 2 * CERTIFICATE_STEP_MS + DNS_STEP_MS);
     await runDueHostingSteps(s.deps, { budgetMs: 1000, log });

@@ -1,8 +1,9 @@
 /**
- * A deleted domain's hosted MTA-STS policy is removed with it: marked `removing` for the domain-health task
- * to delete its custom domain name and certificate (AWS quotas count them until then). Never throws: the
- * domain is gone either way, and a hosting left behind is logged (an operator can DELETE it through a new
- * domain of the name, or in AWS).
+ * A deleted domain's hosted MTA-STS policy is removed with it, and so is the policy of a domain that stopped
+ * receiving (its subdomain no longer has our MX): marked `removing` for the domain-health task to delete its
+ * custom domain name and certificate (AWS quotas count them until then). Never throws: the change is made
+ * either way, and a hosting left behind is logged (an operator can DELETE it through a new domain of the
+ * name, or in AWS).
  */
 import type { Domain } from '../../../domain/domains/domain';
 import { logError } from '../../../lib/log';

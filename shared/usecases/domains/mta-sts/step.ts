@@ -113,15 +113,22 @@ async function certificateStep(deps: MtaStsHostingDeps, stored: StoredHosting): 
     if (!(error instanceof HostingQuotaError)) throw error;
     return (await save(deps, hosting, { ...failed(error.message), certificate_arn: arn })) ? 'advanced' : 'superseded';
   }
-  const issued = await save(deps, hosting, { status: 'pending_dns', certificate_arn: arn, validation_record: certificate.validationRecord ?? hosting.validation_record, target, message: null, dns: null });
-  if (!issued) return 'superseded';
-  await dnsStep(deps, issued, { ensured: true });
-  return 'advanced';
+  // The owner's records are looked up before the one save: no reader sees the served policy without them.
+  const records = await checkRecords(deps, hosting, target);
+  const issued = await save(deps, hosting, { ...records, certificate_arn: arn, validation_record: certificate.validationRecord ?? hosting.validation_record });
+  return issued ? 'advanced' : 'superseded';
 }
 
-async function dnsStep(deps: MtaStsHostingDeps, hosting: StoredHosting, options: { ensured?: boolean } = {}): Promise<HostingStepOutcome> {
+async function dnsStep(deps: MtaStsHostingDeps, hosting: StoredHosting): Promise<HostingStepOutcome> {
+  const { target } = await deps.hostDomains.ensure(policyHostOf(hosting.policy_domain), hosting.certificate_arn!);
+  const records = await checkRecords(deps, hosting, target);
+  if (!(await save(deps, hosting, records))) return 'superseded';
+  return records.status === 'active' ? 'advanced' : 'waiting';
+}
+
+/** The owner's records looked up: `active` when the host's CNAME names `target` and one STSv1 record names this policy's id. */
+async function checkRecords(deps: MtaStsHostingDeps, hosting: StoredHosting, target: string): Promise<Pick<StoredHosting, 'status' | 'target' | 'dns' | 'message'>> {
   const host = policyHostOf(hosting.policy_domain);
-  const target = options.ensured ? hosting.target : (await deps.hostDomains.ensure(host, hosting.certificate_arn!)).target;
   const [hostCname, policyTxt, tlsRptTxt] = await Promise.all([deps.dns.cname(host), deps.dns.txt(policyRecordName(hosting.policy_domain)), deps.dns.txt(tlsRptRecordName(hosting.policy_domain))]);
   const dns = { checked_at: deps.clock.now().toISOString(), host_cname: values(hostCname), policy_txt: values(policyTxt), tls_rpt_txt: values(tlsRptTxt) };
   const withTarget = { ...hosting, target };
@@ -129,9 +136,7 @@ async function dnsStep(deps: MtaStsHostingDeps, hosting: StoredHosting, options:
   const message = live
     ? null
     : `The policy is served; publish the policy_host CNAME and the policy TXT record (exactly one v=STSv1 record at ${policyRecordName(hosting.policy_domain)}) so that senders find it.`;
-  const saved = await save(deps, hosting, { status: live ? 'active' : 'pending_dns', target, dns, message });
-  if (!saved) return 'superseded';
-  return live ? 'advanced' : 'waiting';
+  return { status: live ? 'active' : 'pending_dns', target, dns, message };
 }
 
 async function removalStep(deps: MtaStsHostingDeps, hosting: StoredHosting): Promise<HostingStepOutcome> {
