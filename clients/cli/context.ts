@@ -43,14 +43,5 @@ export function contextOf(io: CliIo, command: Command): CommandContext {
   };
 }
 
-/** Every item of a paged list (`{<items>, has_more, next_cursor}`), following next_cursor to the end. */
-export async function allPages<T>(client: ApiClient, path: string, itemsKey: string, query: Record<string, string | number | undefined> = {}): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  for (;;) {
-    const page = await client.get<Record<string, unknown>>(path, { ...query, limit: 100, cursor });
-    items.push(...((page[itemsKey] as T[] | undefined) ?? []));
-    if (!page.has_more || typeof page.next_cursor !== 'string') return items;
-    cursor = page.next_cursor;
-  }
-}
+/** Every item of a paged list (in ../api/pages.ts: the MCP server's too). */
+export { allPages } from '../api/pages';

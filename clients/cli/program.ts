@@ -10,6 +10,7 @@ import { registerDomains } from './commands/domains';
 import { registerEmails } from './commands/emails';
 import { registerImports } from './commands/imports';
 import { registerKeys } from './commands/keys';
+import { registerMtaSts } from './commands/mta-sts';
 import { registerProfile } from './commands/profile';
 import { registerSend } from './commands/send';
 import { registerSuppressions } from './commands/suppressions';
@@ -30,7 +31,9 @@ export function buildProgram(io: CliIo): Command {
     .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) });
   registerSend(program, io);
   registerEmails(program, io);
-  registerDomainHealth(registerDomains(program, io), io);
+  const domains = registerDomains(program, io);
+  registerDomainHealth(domains, io);
+  registerMtaSts(domains, io);
   registerKeys(program, io);
   registerSuppressions(program, io);
   registerValidate(program, io);

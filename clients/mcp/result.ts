@@ -18,6 +18,17 @@ export function okResult(summary: string, data: Record<string, unknown>): CallTo
   };
 }
 
+/** A refusal of the tool's own, before or between API calls (a domain name the account does not have). */
+export class ToolError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
 interface ErrorEnvelope {
   message?: unknown;
   code?: unknown;
@@ -25,7 +36,7 @@ interface ErrorEnvelope {
   details?: unknown;
 }
 
-/** The structured form of a failed call: {error: {status?, message, code?, hint?, details?, retry_after_seconds?}}. */
+/** The structured form of a failed call: {error: {status?, message, code?, hint?, details?, retry_after_seconds?}} (a ToolError: no status). */
 export function errorData(error: unknown): { error: Record<string, unknown> } {
   if (error instanceof ApiError) {
     const envelope = (typeof error.body === 'object' && error.body !== null ? (error.body as { error?: ErrorEnvelope }).error : undefined) ?? {};
@@ -40,6 +51,7 @@ export function errorData(error: unknown): { error: Record<string, unknown> } {
       },
     };
   }
+  if (error instanceof ToolError) return { error: { message: error.message, code: error.code } };
   const message = error instanceof Error ? error.message : String(error);
   const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
   return { error: { message: `The mailservice API could not be reached: ${message}${cause}. Check the API URL (MAILSERVICE_BASE_URL for stdio) and that the API is running.` } };

@@ -2,7 +2,8 @@
  * The CLI as a user runs it (docs/cli.md): `node bin/mailservice.js ...` as a child process, its env
  * pointing at the shared stack's API and an account's key, against the local cloud. Sends from flags and
  * from an .eml (delivered), a domain added and verified (its records published in the DNS emulator), a
- * domain's health (before and after its records are published) and DMARC figures,
+ * domain's health (before and after its records are published) and DMARC figures, a receiving domain's
+ * hosted MTA-STS policy (hosted, shown, stopped; the 400 of a domain that does not receive),
  * keys created, listed and revoked, a suppressions CSV imported then exported (round trip), `events tail
  * --once`, addresses validated (arguments and a file of more than one batch, the DNS emulator's zones), an
  * import from the fake SendGrid with its progress, and errors (a bad key: exit 1 with the
@@ -145,6 +146,35 @@ describe('the mailservice CLI against the local cloud', () => {
     expect(now.findings.filter((f: { status: string }) => f.status === 'fixed').map((f: { type: string }) => f.type)).toEqual(expect.arrayContaining(['spf_missing', 'dkim_missing', 'dmarc_missing']));
     const dmarc = await ok(['domains', 'dmarc', name, '--since', '2026-01-01', '--until', '2026-01-31']);
     expect(dmarc.stdout).toBe(`${name} 2026-01-01..2026-01-31: 0 reports\ntotals: 0 messages, 0% passed DMARC\nours:   0 messages, 0% passed DMARC\nothers: 0 messages, 0% passed DMARC\n\nno sources reported\n`);
+  });
+
+  it("hosts a receiving domain's MTA-STS policy by name (pending_certificate with the records to publish), shows it, stops it (a 404 after), and prints the 400 for a domain that does not receive", async () => {
+    const name = uniqueDomain();
+    const escaped = name.replace(/\./g, '\\.');
+    const domain = JSON.parse((await ok(['--json', 'domains', 'add', name, '--inbound'])).stdout).domain;
+    await publishAll(domain.records);
+    expect((await ok(['domains', 'verify', name])).stdout).toMatch(/status:\s+verified/);
+    const hosted = await ok(['domains', 'mta-sts', name, '--mode', 'testing']);
+    expect(hosted.stdout.split('\n')[0]).toBe(`MTA-STS policy of inbound.${name} (${domain.id}): pending_certificate, mode testing, max_age 604800 s`);
+    expect(hosted.stdout).toContain(`policy url: https://mta-sts.inbound.${name}/.well-known/mta-sts.txt\n`);
+    const shown = JSON.parse((await ok(['--json', 'domains', 'mta-sts', domain.id])).stdout);
+    expect(shown).toMatchObject({ object: 'mta_sts_hosting', domain_id: domain.id, policy_domain: `inbound.${name}`, status: 'pending_certificate', mode: 'testing' });
+    const text = await ok(['domains', 'mta-sts', name]);
+    expect(text.stdout).toMatch(/PURPOSE\s+TYPE\s+NAME\s+VALUE\s+REQUIRED\s+STATUS\s+FOUND/);
+    expect(text.stdout).toMatch(new RegExp(`\npolicy\\s+TXT\\s+_mta-sts\\.inbound\\.${escaped}\\s+v=STSv1; id=${shown.policy_id}\\s+yes\\s+pending`));
+    expect(text.stdout).toMatch(new RegExp(`\ntls_rpt\\s+TXT\\s+_smtp\\._tls\\.inbound\\.${escaped}\\s+v=TLSRPTv1; rua=mailto:tls-reports@inbound\\.${escaped}\\s+no\\s+pending`));
+    const stopped = await ok(['domains', 'mta-sts', name, '--delete']);
+    expect(stopped.stdout).toBe(`stopped hosting the MTA-STS policy of ${domain.id}: no longer served; its certificate and host are deleted within minutes\n`);
+    const gone = await cli(['domains', 'mta-sts', name]);
+    expect(gone.status).toBe(1);
+    expect(gone.stdout).toBe('');
+    expect(gone.stderr).toContain(`(not_found, HTTP 404)`);
+    const sending = uniqueDomain();
+    await ok(['domains', 'add', sending]);
+    const refused = await cli(['domains', 'mta-sts', sending, '--mode', 'testing']);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(`Error: ${sending} does not receive mail: a hosted MTA-STS policy is for its receiving subdomain`);
+    expect(refused.stderr).toContain('(validation_error, HTTP 400)');
   });
 
   it('creates a key (secret printed once), lists it, revokes it, and the revoked key then fails with exit 1 and the API message', async () => {

@@ -2,7 +2,7 @@
  * The MCP server (docs/mcp.md) driven by the SDK's own Client against the local cloud, over both
  * transports: stdio (`node bin/mailservice-mcp.js` with MAILSERVICE_API_KEY / MAILSERVICE_BASE_URL) and
  * streamable HTTP at POST /mcp with the bearer key. Tools are listed, an email sent through send_email is
- * delivered and read back with get_email, domains are listed, a new domain's health and DMARC figures read, a suppression added, a template rendered,
+ * delivered and read back with get_email, domains are listed, a new domain's health and DMARC figures read, a receiving domain's MTA-STS policy hosted, read and stopped, a suppression added, a template rendered,
  * addresses validated (from the DNS emulator's zones, with a sending key), and refusals (a key without the scope, a bad address) come back as isError results. /mcp needs a key.
  */
 import { spawnSync } from 'node:child_process';
@@ -12,7 +12,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { api, newAccount, stack, waitForStatus, type TestAccount } from './harness/stack';
-import { publish, uniqueDomain } from './harness/dns';
+import { publish, publishAll, uniqueDomain } from './harness/dns';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SANDBOX = 'mcp@sandbox.mailservice.dev';
@@ -64,7 +64,7 @@ describe.each<Transport>(['stdio', 'http'])('the MCP server over %s', (transport
 
   it('lists the tools and the docs resources', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['send_email', 'send_batch', 'get_email', 'list_emails', 'list_domains', 'get_domain', 'verify_domain', 'add_domain', 'add_suppressions', 'remove_suppression', 'create_webhook', 'render_template', 'send_event', 'validate_email', 'get_domain_health', 'get_dmarc_figures']));
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['send_email', 'send_batch', 'get_email', 'list_emails', 'list_domains', 'get_domain', 'verify_domain', 'add_domain', 'add_suppressions', 'remove_suppression', 'create_webhook', 'render_template', 'send_event', 'validate_email', 'get_domain_health', 'get_dmarc_figures', 'get_mta_sts_policy', 'host_mta_sts_policy', 'stop_mta_sts_policy']));
     const { resources } = await client.listResources();
     expect(resources.map((resource) => resource.uri)).toEqual(expect.arrayContaining(['docs://api', 'docs://domains', 'docs://mcp']));
     const read = await client.readResource({ uri: 'docs://api' });
@@ -117,6 +117,33 @@ describe.each<Transport>(['stdio', 'http'])('the MCP server over %s', (transport
     expect(figures.isError).toBeFalsy();
     expect(figures.structuredContent).toMatchObject({ object: 'dmarc_figures', domain_id: id, reports: 0, totals: { messages: 0, pass_rate: 0 }, sources: [], has_more: false });
     expect(summaryOf(figures)).toContain('Totals: 0 messages, 0% passed DMARC.');
+  });
+
+  it("hosts a receiving domain's MTA-STS policy by name with host_mta_sts_policy (pending_certificate), reads it with get_mta_sts_policy, stops it with stop_mta_sts_policy (a 404 after); a sending key may not host one", async () => {
+    const name = uniqueDomain();
+    const added = await api('POST', '/domains', { key: account.key, body: { name, inbound_enabled: true } });
+    expect(added.status).toBe(201);
+    const id: string = added.body.domain.id;
+    await publishAll(added.body.domain.records);
+    expect((await api('POST', `/domains/${id}`, { key: account.key, body: { action: 'verify' } })).body.domain.status).toBe('verified');
+    const denied = await call(sendOnly, 'host_mta_sts_policy', { domain: id, mode: 'testing' });
+    expect(denied.structuredContent).toMatchObject({ error: { status: 403, code: 'insufficient_scope' } });
+    const hosted = await call(client, 'host_mta_sts_policy', { domain: name, mode: 'testing' });
+    expect(hosted.isError).toBeFalsy();
+    expect(hosted.structuredContent).toMatchObject({ object: 'mta_sts_hosting', domain_id: id, policy_domain: `inbound.${name}`, status: 'pending_certificate', mode: 'testing', max_age: 604800 });
+    expect(summaryOf(hosted)).toContain(`MTA-STS policy of inbound.${name} (${id}): pending_certificate, mode testing, max_age 604800 s`);
+    const read = await call(client, 'get_mta_sts_policy', { domain: id });
+    expect(read.isError).toBeFalsy();
+    const policy = read.structuredContent as { status: string; policy_id: string; records: { purpose: string }[] };
+    expect(policy.status).toBe('pending_certificate');
+    expect(policy.records.map((record) => record.purpose)).toEqual(expect.arrayContaining(['policy', 'tls_rpt']));
+    expect(summaryOf(read)).toContain(`- policy (required, pending): TXT _mta-sts.inbound.${name} v=STSv1; id=${policy.policy_id}.`);
+    const stopped = await call(client, 'stop_mta_sts_policy', { domain: name });
+    expect(stopped.isError).toBeFalsy();
+    expect(stopped.structuredContent).toEqual({ object: 'mta_sts_hosting', domain_id: id, deleted: true });
+    const gone = await call(client, 'get_mta_sts_policy', { domain: id });
+    expect(gone.isError).toBe(true);
+    expect(gone.structuredContent).toMatchObject({ error: { status: 404, code: 'not_found' } });
   });
 
   it('adds a suppression with add_suppressions', async () => {

@@ -1,9 +1,10 @@
 /**
- * `mailservice domains add | verify | list | get` (docs/domains.md; `health` and `dmarc` are in ./domain-health.ts): add prints the DNS records to
+ * `mailservice domains add | verify | list | get` (docs/domains.md; `health` and `dmarc` are in ./domain-health.ts, `mta-sts` in ./mta-sts.ts): add prints the DNS records to
  * publish as a table; verify and get take a `dom_` id or the domain's name (looked up in the list).
  */
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client';
+import { findDomainId } from '../../api/pages';
 import { allPages, contextOf } from '../context';
 import { CliFailure } from '../errors';
 import type { CliIo } from '../io';
@@ -47,14 +48,12 @@ function printDomain(io: CliIo, domain: Domain): void {
 
 /** A domain's id from an id or a name (a name is looked up in the account's domains). */
 export async function domainIdOf(client: ApiClient, idOrName: string): Promise<string> {
-  if (/^dom_/.test(idOrName)) return idOrName;
-  const wanted = idOrName.toLowerCase().replace(/\.$/, '');
-  const found = (await allPages<Domain>(client, '/domains', 'domains')).find((domain) => domain.name === wanted);
-  if (!found) throw new CliFailure(`no domain named ${idOrName} in this account (mailservice domains list shows them)`);
-  return found.id;
+  const id = await findDomainId(client, idOrName);
+  if (!id) throw new CliFailure(`no domain named ${idOrName} in this account (mailservice domains list shows them)`);
+  return id;
 }
 
-/** Registers `domains` and answers it (its health and dmarc subcommands are in ./domain-health.ts). */
+/** Registers `domains` and answers it (its health, dmarc and mta-sts subcommands are in ./domain-health.ts and ./mta-sts.ts). */
 export function registerDomains(program: Command, io: CliIo): Command {
   const domains = program.command('domains').description('sending domains');
   domains

@@ -5,6 +5,7 @@
  */
 import { connectedClient, textsOf, TEST_KEY, type Responder } from './fake-api';
 import { DMARC_FIGURES_ANSWER, dmarcPart, HEALTH_ANSWER } from '../../support/api-answers/domain-health';
+import { DOMAIN_LIST_ANSWER, MTA_STS_ACTIVE_ANSWER, MTA_STS_DELETED_ANSWER, MTA_STS_NOT_FOUND_ANSWER, MTA_STS_NOT_RECEIVING_ANSWER, MTA_STS_PENDING_ANSWER } from '../../support/api-answers/mta-sts';
 
 const EMAIL = {
   object: 'email',
@@ -88,6 +89,8 @@ describe('MCP tools', () => {
           'get_domain',
           'get_domain_health',
           'get_email',
+          'get_mta_sts_policy',
+          'host_mta_sts_policy',
           'list_domains',
           'list_emails',
           'list_suppressions',
@@ -98,6 +101,7 @@ describe('MCP tools', () => {
           'send_batch',
           'send_email',
           'send_event',
+          'stop_mta_sts_policy',
           'validate_email',
           'verify_domain',
         ].sort(),
@@ -428,6 +432,84 @@ describe('MCP tools', () => {
       expect(requests).toHaveLength(0);
       const missing = await call('get_domain_health', { id: 'dom_nope' });
       expect(missing.structuredContent).toMatchObject({ error: { status: 404, code: 'not_found' } });
+    });
+  });
+
+  it('get_mta_sts_policy looks a name up, reads GET /domains/{id}/mta-sts and sums up the status, URL, message and each record in order', async () => {
+    const answers = [{ body: DOMAIN_LIST_ANSWER }, { body: MTA_STS_PENDING_ANSWER }, { body: MTA_STS_ACTIVE_ANSWER }];
+    await withClient(() => answers.shift()!, async ({ call, requests, client }) => {
+      const pending = await call('get_mta_sts_policy', { domain: 'Example.com' });
+      expect(pending.isError).toBeFalsy();
+      expect(requests.map((request) => `${request.method} ${request.url.pathname}`)).toEqual(['GET /domains', 'GET /domains/dom_01/mta-sts']);
+      expect(textsOf(pending)[0]).toBe(
+        [
+          'MTA-STS policy of inbound.example.com (dom_01): pending_certificate, mode testing, max_age 604800 s, policy id 202603011000001.',
+          'Policy URL: https://mta-sts.inbound.example.com/.well-known/mta-sts.txt',
+          'Message: Publish the certificate_validation record: the certificate is issued once ACM finds it.',
+          'Next check: 2026-03-01T10:01:00.000Z.',
+          'Records to publish, in order:',
+          '- certificate_validation (required, pending): CNAME _a1.mta-sts.inbound.example.com _b2.acm-validations.aws.',
+          '- policy (required, pending): TXT _mta-sts.inbound.example.com v=STSv1; id=202603011000001.',
+          '- tls_rpt (recommended, pending): TXT _smtp._tls.inbound.example.com v=TLSRPTv1; rua=mailto:tls-reports@inbound.example.com.',
+        ].join('\n'),
+      );
+      expect(pending.structuredContent).toEqual(MTA_STS_PENDING_ANSWER);
+      const active = await call('get_mta_sts_policy', { domain: 'dom_01' });
+      expect(requests[2]!.url.pathname).toBe('/domains/dom_01/mta-sts');
+      expect(textsOf(active)[0]).not.toContain('Message:');
+      expect(textsOf(active)[0]).toContain('\n- policy_host (required, verified): CNAME mta-sts.inbound.example.com d-abc123.execute-api.eu-west-1.amazonaws.com. Found: d-abc123.execute-api.eu-west-1.amazonaws.com.\n');
+      const { tools } = await client.listTools();
+      const get = tools.find((tool) => tool.name === 'get_mta_sts_policy')!;
+      expect(get.annotations).toMatchObject({ readOnlyHint: true });
+      for (const purpose of ['certificate_validation', 'policy_host', 'policy', 'tls_rpt']) expect(get.description).toContain(`${purpose}: `);
+    });
+  });
+
+  it('host_mta_sts_policy PUTs {mode, max_age} to /domains/{id}/mta-sts and answers the policy; it writes but destroys nothing', async () => {
+    await withClient(() => ({ body: MTA_STS_ACTIVE_ANSWER }), async ({ call, requests, client }) => {
+      const changed = await call('host_mta_sts_policy', { domain: 'dom_01', mode: 'enforce', max_age: 86400 });
+      expect(changed.isError).toBeFalsy();
+      expect(requests[0]!.method).toBe('PUT');
+      expect(requests[0]!.url.pathname).toBe('/domains/dom_01/mta-sts');
+      expect(requests[0]!.body).toEqual({ mode: 'enforce', max_age: 86400 });
+      expect(textsOf(changed)[0]).toMatch(/^MTA-STS policy of inbound\.example\.com \(dom_01\): active, mode enforce, max_age 86400 s/);
+      expect(changed.structuredContent).toEqual(MTA_STS_ACTIVE_ANSWER);
+      await call('host_mta_sts_policy', { domain: 'dom_01', mode: 'testing' });
+      expect(requests[1]!.body).toEqual({ mode: 'testing' });
+      const { tools } = await client.listTools();
+      expect(tools.find((tool) => tool.name === 'host_mta_sts_policy')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+    });
+  });
+
+  it('host_mta_sts_policy refuses a bad mode or max_age without calling the API; the API\'s 400 is an isError result with its message', async () => {
+    await withClient(() => ({ status: 400, body: MTA_STS_NOT_RECEIVING_ANSWER }), async ({ call, requests }) => {
+      expect((await call('host_mta_sts_policy', { domain: 'dom_01', mode: 'strict' })).isError).toBe(true);
+      expect((await call('host_mta_sts_policy', { domain: 'dom_01', mode: 'testing', max_age: 3600 })).isError).toBe(true);
+      expect(requests).toHaveLength(0);
+      const refused = await call('host_mta_sts_policy', { domain: 'dom_01', mode: 'testing' });
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent).toMatchObject({ error: { status: 400, code: 'validation_error', message: MTA_STS_NOT_RECEIVING_ANSWER.error.message } });
+      expect(textsOf(refused)[0]).toContain('- domain: example.com does not receive mail');
+    });
+  });
+
+  it('stop_mta_sts_policy DELETEs /domains/{id}/mta-sts (destructive); a 404 after is an isError result; an unknown name is not_found before any MTA-STS call', async () => {
+    const answers = [{ body: MTA_STS_DELETED_ANSWER }, { status: 404, body: MTA_STS_NOT_FOUND_ANSWER }, { body: DOMAIN_LIST_ANSWER }];
+    await withClient(() => answers.shift()!, async ({ call, requests, client }) => {
+      const stopped = await call('stop_mta_sts_policy', { domain: 'dom_01' });
+      expect(stopped.isError).toBeFalsy();
+      expect(requests[0]!.method).toBe('DELETE');
+      expect(requests[0]!.url.pathname).toBe('/domains/dom_01/mta-sts');
+      expect(textsOf(stopped)[0]).toBe('Stopped hosting the MTA-STS policy of dom_01: no longer served; its host and certificate are deleted within minutes.');
+      expect(stopped.structuredContent).toEqual(MTA_STS_DELETED_ANSWER);
+      const again = await call('get_mta_sts_policy', { domain: 'dom_01' });
+      expect(again.structuredContent).toMatchObject({ error: { status: 404, code: 'not_found', message: 'MTA-STS policy dom_01 was not found.' } });
+      const unknown = await call('stop_mta_sts_policy', { domain: 'other.example' });
+      expect(unknown.isError).toBe(true);
+      expect(unknown.structuredContent).toEqual({ error: { message: 'No domain named other.example in this account (list_domains shows them).', code: 'not_found' } });
+      expect(requests.map((request) => `${request.method} ${request.url.pathname}`)).toEqual(['DELETE /domains/dom_01/mta-sts', 'GET /domains/dom_01/mta-sts', 'GET /domains']);
+      const { tools } = await client.listTools();
+      expect(tools.find((tool) => tool.name === 'stop_mta_sts_policy')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     });
   });
 });
