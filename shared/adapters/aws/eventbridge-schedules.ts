@@ -36,7 +36,10 @@ const isName = (error: unknown, name: string) => error instanceof Error && error
 const notFound = (error: unknown) => error instanceof ResourceNotFoundException || isName(error, 'ResourceNotFoundException');
 const conflict = (error: unknown) => error instanceof ConflictException || isName(error, 'ConflictException');
 
-class OneTimeSchedules {
+/** Creations tried when the schedule keeps firing (and going) between a creation and an update. */
+const UPSERT_ATTEMPTS = 3;
+
+export class OneTimeSchedules {
   constructor(
     private readonly client: SchedulerClient,
     private readonly settings: SchedulerSettings,
@@ -59,12 +62,22 @@ class OneTimeSchedules {
    * as most schedules are new (one call; a step's schedule is only ever made again by a retried attempt).
    */
   async upsert(name: string, at: Date, message: unknown): Promise<void> {
-    try {
-      await this.client.send(new CreateScheduleCommand(this.input(name, at, message)));
-    } catch (error) {
-      // It exists (an earlier attempt, a reschedule, a concurrent creation): move it to this time and message.
-      if (!conflict(error)) throw error;
-      await this.client.send(new UpdateScheduleCommand(this.input(name, at, message)));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.client.send(new CreateScheduleCommand(this.input(name, at, message)));
+        return;
+      } catch (error) {
+        // It exists (an earlier attempt, a reschedule, a concurrent creation): move it to this time and message.
+        if (!conflict(error)) throw error;
+      }
+      try {
+        await this.client.send(new UpdateScheduleCommand(this.input(name, at, message)));
+        return;
+      } catch (error) {
+        // It fired between the two calls and was deleted after completion (ActionAfterCompletion DELETE): a
+        // reschedule racing the firing. Made again at the new time; the firing's message carries the old version.
+        if (!notFound(error) || attempt >= UPSERT_ATTEMPTS) throw error;
+      }
     }
   }
 
