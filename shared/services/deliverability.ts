@@ -10,6 +10,13 @@ import { DomainHealthRepository } from '../adapters/store/domain-health';
 import { AccountStatsRepository } from '../adapters/store/account-stats';
 import type { CoreServices } from './core';
 
+/** The accounts' day counters (the account group's GET /account/stats reads them too). */
+export function buildAccountStats(core: Pick<CoreServices, 'table'>) {
+  return { accountStats: new AccountStatsRepository(core.table) };
+}
+
+export type AccountStatsServices = ReturnType<typeof buildAccountStats>;
+
 export function buildDeliverability(core: Pick<CoreServices, 'table'>) {
   const { table } = core;
   return {
@@ -19,7 +26,7 @@ export function buildDeliverability(core: Pick<CoreServices, 'table'>) {
     dmarcAddresses: new DmarcAddressRepository(table),
     dmarcReports: new DmarcReportRepository(table),
     /** The accounts' (and the deployment's) day counters: the health check's reputation figures. */
-    accountStats: new AccountStatsRepository(table),
+    ...buildAccountStats(core),
   };
 }
 

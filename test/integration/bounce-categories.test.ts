@@ -128,5 +128,35 @@ describe('bounce categories through the local SES', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('<th scope="col">Bounces by category</th>');
     for (const label of ['Invalid address 1', 'Blocked for reputation 1', 'Blocked for content 1', 'Unclassified 1']) expect(page.text).toContain(label);
+
+    // The account's own stats count them too (its tenants' part said), in all and on today's entry.
+    const account30 = await waitFor(async () => {
+      const answer = await api('GET', '/account/stats', { key: account.key });
+      return answer.status === 200 && answer.body.bounced === everyCategory.length && answer.body;
+    }, 'the bounces counted in the account stats');
+    expect(account30).toMatchObject({ object: 'account_stats', days: 30, sent: everyCategory.length, bounce_rate: 1, tenants: { sent: everyCategory.length, bounced: everyCategory.length } });
+    expect(account30.bounce_categories).toEqual(Object.fromEntries(BOUNCE_CATEGORIES.map((category) => [category, 1])));
+    expect(account30.daily).toHaveLength(30);
+    expect(account30.daily[29].bounce_categories).toEqual(account30.bounce_categories);
+    expect((await api('GET', '/account/stats?days=1', { key: account.key })).body).toMatchObject({ days: 1, bounced: everyCategory.length });
+    expect((await api('GET', '/account/stats?days=91', { key: account.key })).status).toBe(400);
+    // A key limited to the tenant sees its tenant's stats, not the account's.
+    const tenantKey = await api('POST', '/api-keys', { key: account.key, body: { name: 'tenant key', scopes: ['full'], tenant: tenant.external_id } });
+    expect(tenantKey.status).toBe(201);
+    const refused = await api('GET', '/account/stats', { key: tenantKey.body.secret });
+    expect([refused.status, refused.body.error.code]).toEqual([403, 'forbidden']);
+    // The dashboard's domains page shows the account's sending with the bounces by category.
+    const domains = await dashboardRequest('GET', '/dashboard/domains', { cookie: session.cookie });
+    expect(domains.text).toContain('Sending, last 30 days');
+    expect(domains.text).toContain(`${everyCategory.length} bounced (100.00%)`);
+    for (const label of ['Invalid address', 'Mailbox full', 'Rate limited']) expect(domains.text).toContain(`<th scope="row">${label}</th>`);
+  });
+
+  it('an account that sent nothing answers zeros, one entry per day', async () => {
+    const quiet = await newAccount();
+    const stats = await api('GET', '/account/stats?days=7', { key: quiet.key });
+    expect(stats.status).toBe(200);
+    expect(stats.body).toMatchObject({ object: 'account_stats', days: 7, sent: 0, bounced: 0, complained: 0, bounce_rate: 0, complaint_rate: 0 });
+    expect(stats.body.daily.map((day: { sent: number }) => day.sent)).toEqual([0, 0, 0, 0, 0, 0, 0]);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * Domains: the list and the add form; one domain's page with its DNS records and each record's status,
+ * Domains: the list and the add form, with the account's sending of the last 30 days (./sending-section.ts: rates,
+ * bounces by category); one domain's page with its DNS records and each record's status,
  * the Verify button, the mail provider's (SES's) verification while it is not done (./domain-provider.ts),
  * and DNS apply (write the records at Route 53 or Cloudflare, then verify), whose
  * answer shows each record's result. Use cases: createDomain, listDomains, getDomain, verifyDomain,
@@ -27,6 +28,8 @@ import { dmarcFiguresOf, type DmarcFigures } from '../../../shared/usecases/dmar
 import type { Domain } from '../../../shared/domain/domains/domain';
 import { dmarcSection } from './dmarc-section';
 import { mtaStsSection } from './mta-sts-section';
+import { sendingSection } from './sending-section';
+import { getAccountStats } from '../../../shared/usecases/account/account-stats';
 import { deleteHosting, hostingViewOf, putHosting } from '../../../shared/usecases/domains/mta-sts/manage';
 import type { PublicHosting } from '../../../shared/domain/domains/mta-sts/hosting';
 import { mtaStsInputSchema } from '../../../shared/domain/domains/mta-sts/policy';
@@ -121,13 +124,14 @@ export function addDomainPages(routes: PageRoutes<DashboardDomainsServices>): vo
 
   routes.page('/domains', async (c) => {
     const state = pageState(c);
-    const page = await listDomains(services, c.get('principal'), pageRequest(state));
+    const [page, stats] = await Promise.all([listDomains(services, c.get('principal'), pageRequest(state)), getAccountStats(services, c.get('principal'), 30)]);
     const rows = page.items.map(
       (domain) => html`<tr><td><a href="/dashboard/domains/${domain.id}">${domain.name}</a></td><td>${badge(domain.status)}${providerMarker(domain.provider)}</td><td>${domain.tenant ?? ''}</td><td>${time(domain.created_at)}</td></tr>`,
     );
     const body = html`${postForm(c, '/dashboard/domains', html`<div class="fields">${input('Domain name', 'name', { required: true, placeholder: 'example.com' })}<div class="field"><button type="submit">Add domain</button></div></div>`, 'class="card"')}
 ${table('Domains, newest first', ['Name', 'Status', 'Tenant', 'Added'], rows, 'No domains yet. Add one to send from your own address.')}
-${pager('/dashboard/domains', {}, state, page.next_cursor)}`;
+${pager('/dashboard/domains', {}, state, page.next_cursor)}
+${sendingSection(stats)}`;
     return render(c, { title: 'Domains', body });
   });
 

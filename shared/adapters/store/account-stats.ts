@@ -87,6 +87,17 @@ export class AccountStatsRepository {
     });
   }
 
+  /** Each day's figures of all the account's emails, its tenants' part and its emails by bounce category: one batch read. */
+  async readDays(accountId: string, days: readonly string[]): Promise<(AccountDayFigures & { day: string; categories: Record<BounceCategory, number> })[]> {
+    const items = await batchGetItems(this.table, days.map((day) => keys.accountStats(accountId, day)), { projection: ['PK', ...ACCOUNT_STATS_FIELDS, ...BOUNCE_CATEGORY_FIELDS] });
+    const byPk = new Map(items.map((item) => [item.PK as string, item]));
+    return days.map((day) => {
+      const item = byPk.get(keys.accountStats(accountId, day).PK);
+      const counts = Object.fromEntries(BOUNCE_CATEGORY_FIELDS.map((field) => [field, Number(item?.[field] ?? 0)])) as Record<BounceCategoryField, number>;
+      return { day, all: figuresOf(item), tenants: figuresOf(item, 'tenant_'), categories: bounceCategoryCounts(counts) };
+    });
+  }
+
   /** Each day's figures of all the account's emails and of its tenants' part: one batch read. */
   async readSplit(accountId: string, days: readonly string[]): Promise<AccountDayFigures[]> {
     const items = await batchGetItems(this.table, days.map((day) => keys.accountStats(accountId, day)), { projection: ['PK', ...ACCOUNT_STATS_FIELDS] });

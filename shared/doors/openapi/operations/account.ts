@@ -1,6 +1,8 @@
 /** The operations of the account group's Account part: the account's settings (docs/retention.md). */
 import { section } from '../operation';
 import { accountSettingsSchema, updateAccountSettingsSchema } from '../schemas/account-settings';
+import { accountStatsSchema } from '../schemas/account-stats';
+import { accountStatsQuerySchema } from '../../../domain/reputation/account-stats';
 
 const exampleSettings = {
   object: 'account' as const,
@@ -30,6 +32,18 @@ export const accountOps = section('account', 'Account', {
     auth: 'apiKey',
     scopes: ['account:read'],
     responses: { 200: { description: 'The settings.', schema: accountSettingsSchema, example: exampleSettings } },
+    errors: { 403: ['forbidden'] },
+  },
+  getAccountStats: {
+    method: 'get',
+    path: '/account/stats',
+    summary: "The account's sending stats and bounces by category",
+    description:
+      'Sent, bounced and complained emails of the whole account (its tenants\' included, and their part), the rates, and the emails that bounced or failed delivering by bounce category (docs/deliverability.md, "Bounce categories"), over the last `days` UTC days (today included; by the day each email was accepted), in all and per day. One read of at most 90 day counters. A key limited to a tenant is 403 (its stats: GET /tenants/{tenant}/stats).',
+    auth: 'apiKey',
+    scopes: ['account:read'],
+    query: accountStatsQuerySchema,
+    responses: { 200: { description: 'The counts over `days` UTC days, in all and per day.', schema: accountStatsSchema } },
     errors: { 403: ['forbidden'] },
   },
   updateAccount: {
