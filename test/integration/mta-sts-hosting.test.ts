@@ -97,6 +97,20 @@ async function certificatesFor(acm: ACMClient, host: string): Promise<string[]> 
   return (CertificateSummaryList ?? []).filter((summary) => summary.DomainName === host).map((summary) => summary.CertificateArn!);
 }
 
+/** A receiving domain of a new account whose policy is hosted (testing), its certificate's validation record listed. */
+async function hostedDomain(): Promise<{ account: TestAccount; domain: { id: string; name: string }; host: string; validation: Hosting['records'][number] }> {
+  const account = await newAccount();
+  const domain = await receivingDomain(account);
+  expect((await api('PUT', `/domains/${domain.id}/mta-sts`, { key: account.key, body: { mode: 'testing' } })).status).toBe(200);
+  const listed = await waitForHosting(account, domain.id, (hosting) => recordOf(hosting, 'certificate_validation') !== undefined, 'to list its validation record');
+  return { account, domain, host: `mta-sts.inbound.${domain.name}`, validation: recordOf(listed, 'certificate_validation')! };
+}
+
+/** Waits for the task to have deleted the host's custom domain name and certificate. */
+function hostGone(acm: ACMClient, apigw: ApiGatewayV2Client, host: string, why: string): Promise<unknown> {
+  return waitFor(async () => !(await domainNameExists(apigw, host)) && (await certificatesFor(acm, host)).length === 0, `${host}'s custom domain name and certificate to be deleted ${why}`, WAIT_MS);
+}
+
 let account: TestAccount;
 const clients = awsClients;
 
@@ -213,7 +227,7 @@ describe('hosting a policy', () => {
     const deleted = await api('DELETE', `/domains/${domain.id}/mta-sts`, { key: account.key });
     expect([deleted.status, deleted.body]).toEqual([200, { object: 'mta_sts_hosting', domain_id: domain.id, deleted: true }]);
     expect((await api('GET', `/domains/${domain.id}/mta-sts`, { key: account.key })).status).toBe(404);
-    await waitFor(async () => !(await domainNameExists(apigw, host)) && (await certificatesFor(acm, host)).length === 0, `${host}'s custom domain name and certificate to be deleted`, WAIT_MS);
+    await hostGone(acm, apigw, host, 'after DELETE');
     await expect(fetchPolicy(host)).rejects.toThrow();
     expect((await api('DELETE', `/domains/${domain.id}/mta-sts`, { key: account.key })).status).toBe(404);
   });
@@ -221,19 +235,14 @@ describe('hosting a policy', () => {
 
 it('deleting the domain takes its hosted policy down with it', async () => {
   const { acm, apigw } = clients();
-  const account = await newAccount();
   try {
-    const domain = await receivingDomain(account);
-    const host = `mta-sts.inbound.${domain.name}`;
-    expect((await api('PUT', `/domains/${domain.id}/mta-sts`, { key: account.key, body: { mode: 'testing' } })).status).toBe(200);
-    const listed = await waitForHosting(account, domain.id, (hosting) => recordOf(hosting, 'certificate_validation') !== undefined, 'to list its validation record');
-    const validation = recordOf(listed, 'certificate_validation')!;
+    const { account, domain, host, validation } = await hostedDomain();
     await publish(validation.name, 'CNAME', [validation.value]);
     await api('PUT', `/domains/${domain.id}/mta-sts`, { key: account.key, body: { mode: 'testing' } });
     await waitForHosting(account, domain.id, (hosting) => hosting.status === 'pending_dns', 'to be served');
     expect((await fetchPolicy(host)).status).toBe(200);
     expect((await api('DELETE', `/domains/${domain.id}`, { key: account.key })).status).toBe(200);
-    await waitFor(async () => !(await domainNameExists(apigw, host)) && (await certificatesFor(acm, host)).length === 0, `${host}'s AWS resources to be deleted with the domain`, WAIT_MS);
+    await hostGone(acm, apigw, host, 'with the domain');
     await expect(fetchPolicy(host)).rejects.toThrow();
   } finally {
     acm.destroy();
@@ -267,17 +276,13 @@ describe("the dashboard's domain page", () => {
 
 it('turning receiving off takes the subdomain\'s hosted policy down (its MX is no longer ours)', async () => {
   const { acm, apigw } = clients();
-  const account = await newAccount();
   try {
-    const domain = await receivingDomain(account);
-    const host = `mta-sts.inbound.${domain.name}`;
-    expect((await api('PUT', `/domains/${domain.id}/mta-sts`, { key: account.key, body: { mode: 'testing' } })).status).toBe(200);
-    await waitForHosting(account, domain.id, (hosting) => recordOf(hosting, 'certificate_validation') !== undefined, 'to list its validation record');
+    const { account, domain, host } = await hostedDomain();
     expect(await certificatesFor(acm, host)).toHaveLength(1);
     const patched = await api('PATCH', `/domains/${domain.id}`, { key: account.key, body: { inbound_enabled: false } });
     expect([patched.status, patched.body.domain.inbound_enabled]).toEqual([200, false]);
     expect((await api('GET', `/domains/${domain.id}/mta-sts`, { key: account.key })).status).toBe(404);
-    await waitFor(async () => !(await domainNameExists(apigw, host)) && (await certificatesFor(acm, host)).length === 0, `${host}'s certificate to be deleted once receiving is off`, WAIT_MS);
+    await hostGone(acm, apigw, host, 'once receiving is off');
   } finally {
     acm.destroy();
     apigw.destroy();
