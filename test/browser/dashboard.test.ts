@@ -435,6 +435,29 @@ describe('the dashboard journey', () => {
     60_000,
   );
 
+  step(
+    "hosts a receiving subdomain's MTA-STS policy from its page: the certificate's record listed, then the policy served",
+    async () => {
+      const inbox = await receivingDomain(user.account);
+      const hosting = async () => (await api('GET', `/domains/${inbox.id}/mta-sts`, { key: user.account.key })).body;
+      await page.goto(`${baseUrl()}/dashboard/domains/${inbox.id}`);
+      await page.locator('#mta-sts-mode').selectOption('testing');
+      await Promise.all([page.waitForURL(/\/dashboard\/domains\/[^/?#]+$/), page.getByRole('button', { name: 'Host an MTA-STS policy' }).click()]);
+      await page.getByText('MTA-STS policy (testing) saved').waitFor();
+      // The domain-health task requests the certificate and lists its validation record within seconds: published, then checked now.
+      const listed = await waitFor(async () => (await hosting()).records.find((record: { purpose: string }) => record.purpose === 'certificate_validation'), 'the certificate validation record');
+      await publish(listed.name, 'CNAME', [listed.value]);
+      await page.reload();
+      await Promise.all([page.waitForURL(/\/dashboard\/domains\/[^/?#]+$/), page.getByRole('button', { name: 'Save and check now' }).click()]);
+      await waitFor(async () => (await hosting()).status === 'pending_dns', 'the policy served');
+      await page.reload();
+      await page.getByText('The policy is served; publish the policy_host CNAME').waitFor();
+      await page.locator('#mta-sts-heading').evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+      await screenshot(page, 'domain-mta-sts');
+    },
+    60_000,
+  );
+
   step('creates an API key on its page (the secret shown once) that then authenticates', async () => {
     await Promise.all([page.waitForURL(/\/dashboard\/api-keys$/), mainNav(page).getByRole('link', { name: 'API keys', exact: true }).click()]);
     await page.getByLabel('Name', { exact: true }).fill('browser test');

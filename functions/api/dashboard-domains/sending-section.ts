@@ -14,7 +14,7 @@ export function sendingSection(stats: AccountStats): Html {
   const labels = stats.daily.map((day) => day.day.slice(5));
   const counted = BOUNCE_CATEGORIES.filter((category) => stats.bounce_categories[category] > 0);
   return html`<section aria-labelledby="sending-heading"><h2 id="sending-heading">Sending, last ${stats.days} days</h2>
-<p>${stats.sent} emails sent, ${stats.bounced} bounced (${percent(stats.bounce_rate)}), ${stats.complained} complained about (${percent(stats.complaint_rate)}), counted by the day each email was accepted.${stats.tenants.sent ? ` Your tenants sent ${stats.tenants.sent} of them.` : ''}</p>
+<p>${stats.sent} email${stats.sent === 1 ? '' : 's'} sent, ${stats.bounced} bounced (${percent(stats.bounce_rate)}), ${stats.complained} complained about (${percent(stats.complaint_rate)}), counted by the day each email was accepted.${stats.tenants.sent ? ` Your tenants sent ${stats.tenants.sent} of them.` : ''}</p>
 <div class="charts"><figure>${barChart({
     id: 'chart-bounces',
     title: 'Bounces per day',
