@@ -24,3 +24,29 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T
     clearTimeout(timer);
   }
 }
+
+/**
+ * A scheduled pass over due items: `work` on each, `concurrency` at a time, an item started only while
+ * `budgetMs` has not passed since the pass began (the rest wait for the next pass). An item whose work throws
+ * is handed to `failed` and counted; the others' results are answered (in no particular order).
+ */
+export async function mapWithinBudget<T, R>(
+  items: readonly T[],
+  options: { concurrency: number; budgetMs: number },
+  work: (item: T) => Promise<R>,
+  failed: (item: T, error: unknown) => void,
+): Promise<{ results: R[]; errors: number }> {
+  const startedAt = Date.now();
+  const results: R[] = [];
+  let errors = 0;
+  await mapBounded(items, options.concurrency, async (item) => {
+    if (Date.now() - startedAt > options.budgetMs) return;
+    try {
+      results.push(await work(item));
+    } catch (error) {
+      errors++;
+      failed(item, error);
+    }
+  });
+  return { results, errors };
+}

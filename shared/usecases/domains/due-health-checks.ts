@@ -6,7 +6,7 @@
  */
 import type { DomainRepository } from '../../adapters/store/domains';
 import type { DomainHealthRepository } from '../../adapters/store/domain-health';
-import { mapBounded } from '../../lib/concurrency';
+import { mapWithinBudget } from '../../lib/concurrency';
 import { runStoredHealthCheck, type StoredHealthDeps } from './stored-health';
 
 export interface DueHealthChecksDeps extends StoredHealthDeps {
@@ -35,24 +35,20 @@ export async function runDueHealthChecks(
   deps: DueHealthChecksDeps,
   options: { budgetMs: number; log(message: string, error: unknown): void },
 ): Promise<DueHealthChecksReport> {
-  const report: DueHealthChecksReport = { checked: 0, forgotten: 0, errors: 0 };
-  const startedAt = Date.now();
   const due = await deps.domainHealth.pastDue(deps.clock.now(), CHECKS_PER_PASS);
-  await mapBounded(due, CONCURRENT_CHECKS, async (domainId) => {
-    if (Date.now() - startedAt > options.budgetMs) return;
-    try {
+  const { results, errors } = await mapWithinBudget(
+    due,
+    { concurrency: CONCURRENT_CHECKS, budgetMs: options.budgetMs },
+    async (domainId): Promise<'checked' | 'forgotten'> => {
       const stored = await deps.domains.get(domainId);
       if (!stored) {
         await deps.domainHealth.remove(domainId);
-        report.forgotten++;
-        return;
+        return 'forgotten';
       }
       await runStoredHealthCheck(deps, stored.domain);
-      report.checked++;
-    } catch (error) {
-      report.errors++;
-      options.log(`domain-health: the check of ${domainId} failed`, error);
-    }
-  });
-  return report;
+      return 'checked';
+    },
+    (domainId, error) => options.log(`domain-health: the check of ${domainId} failed`, error),
+  );
+  return { checked: results.filter((outcome) => outcome === 'checked').length, forgotten: results.filter((outcome) => outcome === 'forgotten').length, errors };
 }

@@ -3,7 +3,7 @@
  * MTA-STS policies whose next step is due (./schedule.ts) take it (./step.ts), a few at a time, until the
  * pass's budget is spent; a step that fails stays due and is taken again at the next pass.
  */
-import { mapBounded } from '../../../lib/concurrency';
+import { mapWithinBudget } from '../../../lib/concurrency';
 import type { MtaStsHostingRepository } from '../../../adapters/store/mta-sts-hosting';
 import type { MtaStsHostingDeps } from './deps';
 import { takeHostingStep } from './step';
@@ -25,19 +25,12 @@ export const STEPS_PER_PASS = 50;
 export const CONCURRENT_STEPS = 5;
 
 export async function runDueHostingSteps(deps: DueHostingStepsDeps, options: { budgetMs: number; log(message: string, error: unknown): void }): Promise<DueHostingStepsReport> {
-  const report: DueHostingStepsReport = { steps: 0, removed: 0, errors: 0 };
-  const startedAt = Date.now();
   const due = await deps.mtaStsHosting.pastDue(deps.clock.now(), STEPS_PER_PASS);
-  await mapBounded(due, CONCURRENT_STEPS, async (policyDomain) => {
-    if (Date.now() - startedAt > options.budgetMs) return;
-    try {
-      const outcome = await takeHostingStep(deps, policyDomain);
-      report.steps++;
-      if (outcome === 'removed') report.removed++;
-    } catch (error) {
-      report.errors++;
-      options.log(`domain-health: the MTA-STS step of ${policyDomain} failed`, error);
-    }
-  });
-  return report;
+  const { results, errors } = await mapWithinBudget(
+    due,
+    { concurrency: CONCURRENT_STEPS, budgetMs: options.budgetMs },
+    (policyDomain) => takeHostingStep(deps, policyDomain),
+    (policyDomain, error) => options.log(`domain-health: the MTA-STS step of ${policyDomain} failed`, error),
+  );
+  return { steps: results.length, removed: results.filter((outcome) => outcome === 'removed').length, errors };
 }
