@@ -11,7 +11,7 @@
  * gets 1/16 of all batches of the table's stream, so one DynamoDB partition's 1,000 write units a second hold
  * ~8,000 batches a second for the whole deployment (2 units each: a transactional write of a small item).
  */
-import { ACCOUNT_COUNTER_FIELDS, ACCOUNT_STATS_FIELDS, REPUTATION_FIELDS, type CounterDelta, type StatsCounter } from '../../domain/reputation/counters';
+import { ACCOUNT_COUNTER_FIELDS, REPUTATION_FIELDS, type CounterDelta, type StatsCounter } from '../../domain/reputation/counters';
 import { BOUNCE_CATEGORY_FIELDS, bounceCategoryCounts, type BounceCategoryField } from '../../domain/tenants/stats';
 import type { BounceCategory } from '../../domain/bounces/bounce-category';
 import { NO_FIGURES, type Figures } from '../../domain/reputation/figures';
@@ -76,20 +76,9 @@ export class AccountStatsRepository {
     await transactWrite(this.table, TransactItems, token);
   }
 
-  /** The account's {sent, bounced, complained} and its emails by bounce category, each day (in the order asked; zeros for days without an item): one batch read. */
-  async read(accountId: string, days: readonly string[]): Promise<(Figures & { categories: Record<BounceCategory, number> })[]> {
-    const items = await batchGetItems(this.table, days.map((day) => keys.accountStats(accountId, day)), { projection: ['PK', ...ACCOUNT_COUNTER_FIELDS] });
-    const byPk = new Map(items.map((item) => [item.PK as string, item]));
-    return days.map((day) => {
-      const item = byPk.get(keys.accountStats(accountId, day).PK);
-      const counts = Object.fromEntries(BOUNCE_CATEGORY_FIELDS.map((field) => [field, Number(item?.[field] ?? 0)])) as Record<BounceCategoryField, number>;
-      return { ...figuresOf(item), categories: bounceCategoryCounts(counts) };
-    });
-  }
-
-  /** Each day's figures of all the account's emails, its tenants' part and its emails by bounce category: one batch read. */
+  /** Each day's figures of all the account's emails, its tenants' part and its emails by bounce category (in the order asked; zeros for days without an item): one batch read. */
   async readDays(accountId: string, days: readonly string[]): Promise<(AccountDayFigures & { day: string; categories: Record<BounceCategory, number> })[]> {
-    const items = await batchGetItems(this.table, days.map((day) => keys.accountStats(accountId, day)), { projection: ['PK', ...ACCOUNT_STATS_FIELDS, ...BOUNCE_CATEGORY_FIELDS] });
+    const items = await batchGetItems(this.table, days.map((day) => keys.accountStats(accountId, day)), { projection: ['PK', ...ACCOUNT_COUNTER_FIELDS] });
     const byPk = new Map(items.map((item) => [item.PK as string, item]));
     return days.map((day) => {
       const item = byPk.get(keys.accountStats(accountId, day).PK);
@@ -98,14 +87,14 @@ export class AccountStatsRepository {
     });
   }
 
-  /** Each day's figures of all the account's emails and of its tenants' part: one batch read. */
+  /** The account's {sent, bounced, complained} and its emails by bounce category, each day (./readDays). */
+  async read(accountId: string, days: readonly string[]): Promise<(Figures & { categories: Record<BounceCategory, number> })[]> {
+    return (await this.readDays(accountId, days)).map((day) => ({ ...day.all, categories: day.categories }));
+  }
+
+  /** Each day's figures of all the account's emails and of its tenants' part (./readDays). */
   async readSplit(accountId: string, days: readonly string[]): Promise<AccountDayFigures[]> {
-    const items = await batchGetItems(this.table, days.map((day) => keys.accountStats(accountId, day)), { projection: ['PK', ...ACCOUNT_STATS_FIELDS] });
-    const byPk = new Map(items.map((item) => [item.PK as string, item]));
-    return days.map((day) => {
-      const item = byPk.get(keys.accountStats(accountId, day).PK);
-      return { all: figuresOf(item), tenants: figuresOf(item, 'tenant_') };
-    });
+    return (await this.readDays(accountId, days)).map((day) => ({ all: day.all, tenants: day.tenants }));
   }
 
   /** The deployment's figures of each day (its shards summed): one batch read of 16 items a day. */

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { BOUNCE_CATEGORIES, type BounceCategory } from '../bounces/bounce-category';
 import { rateOf, sumFigures, type Figures } from './figures';
+import { bounceCategoryCounts } from '../tenants/stats';
 
 export interface AccountDay extends Figures {
   day: string;
@@ -15,11 +16,9 @@ export interface AccountDay extends Figures {
   tenants: Figures;
 }
 
-const noCategories = (): Record<BounceCategory, number> => Object.fromEntries(BOUNCE_CATEGORIES.map((category) => [category, 0])) as Record<BounceCategory, number>;
-
 export function accountStatsView(perDay: readonly AccountDay[]) {
   const totals = sumFigures(perDay);
-  const categories = noCategories();
+  const categories = bounceCategoryCounts({});
   for (const day of perDay) for (const category of BOUNCE_CATEGORIES) categories[category] += day.categories[category];
   return {
     object: 'account_stats' as const,
