@@ -3,7 +3,7 @@
  * settings and delete.
  */
 import type { MtaStsHostingDeps } from './mta-sts/deps';
-import { removeHostingOfDeletedDomain } from './mta-sts/remove-with-domain';
+import { removeHostingWithReceiving } from './mta-sts/remove-with-receiving';
 import { createHash, randomBytes } from 'node:crypto';
 import { generateDkimKey, newSelector } from '../../lib/dkim/keys';
 import { PLANS, upgradeUrl } from '../../domain/accounts/plans';
@@ -132,7 +132,7 @@ async function updateSettings(deps: UpdateDomainDeps, principal: Principal, doma
     const plan = before === undefined ? undefined : planInboundChange(before, inbound!, deps.dnsSettings);
     const updated = await deps.domains.updateSettings(owner, domainId, settings, deps.clock.now().toISOString(), plan);
     // Receiving turned off: the subdomain's hosted MTA-STS policy (naming our MX) is taken down too.
-    if (updated && before?.inbound_subdomain && !updated.inbound_subdomain) await removeHostingOfDeletedDomain(deps, before);
+    if (updated && before?.inbound_subdomain && !updated.inbound_subdomain) await removeHostingWithReceiving(deps, before);
     if (updated) return updated;
     // Gone or not the key's: 404. Receiving changed since it was read: planned again from the domain as it is.
     if (plan === undefined) throw new NotFoundError('Domain', domainId);
@@ -153,7 +153,7 @@ export async function deleteDomain(deps: DomainDeps & Pick<MtaStsHostingDeps, 'm
     if (outcome === 'not_found' || attempt >= DELETE_ATTEMPTS) throw new NotFoundError('Domain', domainId);
   }
   // Its hosted MTA-STS policy goes with it (the domain-health task deletes the host's AWS resources).
-  await removeHostingOfDeletedDomain(deps, domain);
+  await removeHostingWithReceiving(deps, domain);
   // The domain is gone for us either way; a leftover provider identity is harmless (we never send from it).
   if (domain.tenant_id) await unlinkTenantDomain(deps.sesTenants, domain.tenant_id, domain.name, { domain_id: domain.id });
   try {

@@ -102,6 +102,8 @@ export class FakeDomainNames implements HostDomainNames {
   readonly names = new Map<string, { certificateArn: string; target: string }>();
   ensures = 0;
   quotaReached = false;
+  /** Each domain name made gets a target of its own, as API Gateway's. */
+  private made = 0;
   /** A deleted name keeps its certificate in use until this many removal attempts of the certificate (API Gateway lets go later). */
   constructor(private readonly certificates: FakeCertificates) {}
 
@@ -110,7 +112,7 @@ export class FakeDomainNames implements HostDomainNames {
     const existing = this.names.get(host);
     if (existing) return { target: existing.target };
     if (this.quotaReached) throw new HostingQuotaError('Regional custom domain names quota reached');
-    const target = `d-${this.names.size + 1}abcdefgh.execute-api.us-east-1.amazonaws.com`;
+    const target = `d-${++this.made}abcdefgh.execute-api.us-east-1.amazonaws.com`;
     this.names.set(host, { certificateArn, target });
     this.certificates.certificates.get(certificateArn)!.inUse = true;
     return { target };

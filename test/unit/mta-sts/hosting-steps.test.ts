@@ -7,7 +7,7 @@ import type { StoredDomain } from '../../../shared/adapters/store/domains';
 import type { Principal } from '../../../shared/usecases/access/principal';
 import { deleteHosting, getHosting, putHosting, type ManageHostingDeps } from '../../../shared/usecases/domains/mta-sts/manage';
 import { runDueHostingSteps, type DueHostingStepsDeps } from '../../../shared/usecases/domains/mta-sts/due-steps';
-import { removeHostingOfDeletedDomain } from '../../../shared/usecases/domains/mta-sts/remove-with-domain';
+import { removeHostingWithReceiving } from '../../../shared/usecases/domains/mta-sts/remove-with-receiving';
 import { certificateToken, takeHostingStep } from '../../../shared/usecases/domains/mta-sts/step';
 import { CERTIFICATE_STEP_MS, DAILY_STEP_MS, DNS_STEP_MS, DNS_PATIENCE_MS } from '../../../shared/usecases/domains/mta-sts/schedule';
 import { FakeCertificates, FakeDomainNames, fakeZone, InMemoryHosting } from './fakes';
@@ -51,6 +51,7 @@ function setup(domains: Domain[] = [domain()]) {
 }
 
 const log = () => {};
+const recordOf = (hosting: { records: { purpose: string }[] }, purpose: string) => hosting.records.find((record) => record.purpose === purpose);
 
 describe('PUT /domains/{id}/mta-sts', () => {
   it('stores the policy with its step due now (no AWS call in the API function), answering the records known so far', async () => {
@@ -161,6 +162,38 @@ describe('the steps (domain-health task)', () => {
     expect((await getHosting(s.deps, principal(), 'dom_1')).next_check_at).toBe(new Date(T0 + DNS_PATIENCE_MS + 1 + DAILY_STEP_MS).toISOString());
   });
 
+  it('the daily step makes the host\'s custom domain name again when it went missing (deleted in AWS by hand)', async () => {
+    const s = setup();
+    s.certificates.published.add(`_abc.${HOST}`);
+    await s.put({ mode: 'testing' });
+    await s.publishAll();
+    expect((await s.put({ mode: 'testing' })).status).toBe('active');
+    const target = s.domainNames.names.get(HOST)!.target;
+    s.domainNames.names.delete(HOST);
+    s.at(T0 + DAILY_STEP_MS);
+    await runDueHostingSteps(s.deps, { budgetMs: 1000, log });
+    expect(s.domainNames.names.get(HOST)).toMatchObject({ certificateArn: 'arn:aws:acm:us-east-1:000000000000:certificate/1' });
+    // A new name has a new target: the owner's CNAME names the old one, so the policy waits for it again.
+    const after = await getHosting(s.deps, principal(), 'dom_1');
+    expect(recordOf(after, 'policy_host')).toMatchObject({ value: s.domainNames.names.get(HOST)!.target, status: 'pending' });
+    expect(s.domainNames.names.get(HOST)!.target).not.toBe(target);
+    expect(after.status).toBe('pending_dns');
+  });
+
+  it('a certificate deleted outside the service is requested again under a new attempt', async () => {
+    const s = setup();
+    await s.put({ mode: 'testing' });
+    s.certificates.certificates.clear();
+    s.at(T0 + CERTIFICATE_STEP_MS);
+    await runDueHostingSteps(s.deps, { budgetMs: 1000, log });
+    expect((await getHosting(s.deps, principal(), 'dom_1')).message).toMatch(/deleted outside the service/);
+    expect(s.hosting.items.get(POLICY_DOMAIN)!.hosting).toMatchObject({ attempt: 2, certificate_arn: null });
+    s.at(T0 + 2 * CERTIFICATE_STEP_MS);
+    await runDueHostingSteps(s.deps, { budgetMs: 1000, log });
+    expect(s.certificates.requests).toBe(2);
+    expect(s.hosting.items.get(POLICY_DOMAIN)!.hosting.certificate_arn).toBe('arn:aws:acm:us-east-1:000000000000:certificate/2');
+  });
+
   it('a certificate ACM could not issue fails the hosting with its reason; PUT starts over with a new certificate and deletes the failed one', async () => {
     const s = setup();
     await s.put({ mode: 'testing' });
@@ -245,7 +278,7 @@ describe('DELETE /domains/{id}/mta-sts and the domain\'s deletion', () => {
   it('a PUT while the policy is being removed is 409; the deleted domain\'s hosting is marked removing and removed by the task', async () => {
     const s = setup();
     await live(s);
-    await removeHostingOfDeletedDomain(s.deps, domain());
+    await removeHostingWithReceiving(s.deps, domain());
     expect(s.hosting.items.get(POLICY_DOMAIN)!.hosting.status).toBe('removing');
     await expect(putHosting(s.deps, principal(), 'dom_1', { mode: 'testing' })).rejects.toMatchObject({ status: 409 });
     for (const certificate of s.certificates.certificates.values()) certificate.inUse = false;
@@ -261,7 +294,7 @@ describe('DELETE /domains/{id}/mta-sts and the domain\'s deletion', () => {
     await expect(getHosting(s.deps, principal('acc_2'), 'dom_2')).rejects.toMatchObject({ status: 404 });
     await expect(deleteHosting(s.deps, principal('acc_2'), 'dom_2')).rejects.toMatchObject({ status: 404 });
     await expect(putHosting(s.deps, principal('acc_2'), 'dom_2', { mode: 'testing' })).rejects.toMatchObject({ status: 409 });
-    await removeHostingOfDeletedDomain(s.deps, domain({ id: 'dom_2' }));
+    await removeHostingWithReceiving(s.deps, domain({ id: 'dom_2' }));
     expect(s.hosting.items.get(POLICY_DOMAIN)!.hosting).toMatchObject({ domain_id: 'dom_1', status: 'pending_dns' });
   });
 });

@@ -7,7 +7,6 @@ const hosting = (fields: Partial<StoredHosting> = {}): StoredHosting => ({
   policy_domain: 'inbound.ex.com',
   domain_id: 'dom_1',
   account_id: 'acc_1',
-  tenant_id: null,
   mode: 'enforce',
   max_age: 604_800,
   policy_id: '202611251000001',

@@ -33,8 +33,8 @@ export const hostingDnsSchema = z.object({
 export const storedHostingSchema = z.object({
   policy_domain: z.string(),
   domain_id: z.string(),
+  /** The owning account (read by operators; a request's access goes by the domain, read first). */
   account_id: z.string(),
-  tenant_id: z.string().nullable().default(null),
   mode: z.enum(MTA_STS_MODES),
   max_age: z.number(),
   policy_id: z.string(),

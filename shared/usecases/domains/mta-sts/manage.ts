@@ -74,7 +74,6 @@ function configured(domain: Domain, policyDomain: string, current: StoredHosting
       policy_domain: policyDomain,
       domain_id: domain.id,
       account_id: domain.account_id,
-      tenant_id: domain.tenant_id,
       mode: input.mode,
       max_age: maxAge,
       policy_id: policyIdOf(now, version),
@@ -140,7 +139,7 @@ export async function deleteHosting(deps: ManageHostingDeps, principal: Principa
 
 /**
  * Marks the hosting `removing` (the task deletes its custom domain name, certificate and item); null when
- * another write came first. Also the domain's deletion's (./remove-with-domain.ts).
+ * another write came first. Also the domain's deletion's (./remove-with-receiving.ts).
  */
 export async function startRemoval(deps: Pick<MtaStsHostingDeps, 'mtaStsHosting' | 'clock'>, hosting: StoredHosting): Promise<StoredHosting | null> {
   const now = deps.clock.now();

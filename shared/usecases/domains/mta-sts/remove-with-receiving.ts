@@ -12,7 +12,7 @@ import { startRemoval } from './manage';
 
 const ATTEMPTS = 3;
 
-export async function removeHostingOfDeletedDomain(deps: Pick<MtaStsHostingDeps, 'mtaStsHosting' | 'clock'>, domain: Pick<Domain, 'id' | 'inbound_subdomain'>): Promise<void> {
+export async function removeHostingWithReceiving(deps: Pick<MtaStsHostingDeps, 'mtaStsHosting' | 'clock'>, domain: Pick<Domain, 'id' | 'inbound_subdomain'>): Promise<void> {
   if (!domain.inbound_subdomain) return;
   try {
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
