@@ -153,6 +153,24 @@ describe('the steps (domain-health task)', () => {
     expect((await s.put({ mode: 'enforce' })).status).toBe('pending_dns');
   });
 
+  it('a pending policy\'s 5-minute checks are DNS lookups alone; a live one\'s daily step also looks at its custom domain name', async () => {
+    const s = setup();
+    s.certificates.published.add(`_abc.${HOST}`);
+    await s.put({ mode: 'testing' });
+    const ensures = s.domainNames.ensures;
+    s.at(T0 + DNS_STEP_MS);
+    await runDueHostingSteps(s.deps, { budgetMs: 1000, log });
+    expect(s.domainNames.ensures).toBe(ensures);
+    await s.publishAll();
+    s.at(T0 + 2 * DNS_STEP_MS);
+    await runDueHostingSteps(s.deps, { budgetMs: 1000, log });
+    expect((await getHosting(s.deps, principal(), 'dom_1')).status).toBe('active');
+    expect(s.domainNames.ensures).toBe(ensures);
+    s.at(T0 + 2 * DNS_STEP_MS + DAILY_STEP_MS);
+    await runDueHostingSteps(s.deps, { budgetMs: 1000, log });
+    expect(s.domainNames.ensures).toBe(ensures + 1);
+  });
+
   it('the owner\'s records are looked for every 5 minutes for 3 days, then daily', async () => {
     const s = setup();
     s.certificates.published.add(`_abc.${HOST}`);

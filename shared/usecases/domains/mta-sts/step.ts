@@ -5,7 +5,7 @@
  *   pending_certificate  delete a failed attempt's certificate, request the host's certificate (ACM; idempotent by a token of the domain and attempt),
  *                        read its validation record; issued -> create the custom domain name (mapped to the
  *                        MTA-STS API) -> pending_dns, and check the records at once; failed -> failed
- *   pending_dns, active  the custom domain name still there (created again if not), then the owner's records:
+ *   pending_dns, active  (active, daily: the custom domain name still there, created again if not) the owner's records:
  *                        host CNAME to its target and the one `_mta-sts` TXT with this policy's id -> active,
  *                        else pending_dns
  *   removing             custom domain name deleted, then the certificate (ACM refuses while API Gateway still
@@ -120,7 +120,9 @@ async function certificateStep(deps: MtaStsHostingDeps, stored: StoredHosting): 
 }
 
 async function dnsStep(deps: MtaStsHostingDeps, hosting: StoredHosting): Promise<HostingStepOutcome> {
-  const { target } = await deps.hostDomains.ensure(policyHostOf(hosting.policy_domain), hosting.certificate_arn!);
+  // The custom domain name is looked at (and made again if gone) by the daily step of a live policy only: the
+  // 5-minute checks of a pending one are DNS lookups alone (API Gateway's management API has a low rate limit).
+  const target = hosting.status === 'active' || !hosting.target ? (await deps.hostDomains.ensure(policyHostOf(hosting.policy_domain), hosting.certificate_arn!)).target : hosting.target;
   const records = await checkRecords(deps, hosting, target);
   if (!(await save(deps, hosting, records))) return 'superseded';
   return records.status === 'active' ? 'advanced' : 'waiting';
