@@ -90,13 +90,23 @@ export async function importToEnd(
   throw new Error('the import did not finish within the requests allowed');
 }
 
-/** Every file under `dir` (recursively), as [path, contents]; sockets and the like are left out. */
+/**
+ * Every file under `dir` (recursively), as [path, contents]; sockets and the like are left out. The stack
+ * writes while it is read (a `*.tmp` renamed over its file): a file gone between the listing and the read is
+ * left out too, its renamed copy being read in its place.
+ */
 export function filesUnder(dir: string): [string, Buffer][] {
   const out: [string, Buffer][] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...filesUnder(path));
-    else if (entry.isFile()) out.push([path, readFileSync(path)]);
+    else if (entry.isFile()) {
+      try {
+        out.push([path, readFileSync(path)]);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
   }
   return out;
 }
