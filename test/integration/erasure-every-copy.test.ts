@@ -3,7 +3,8 @@
  * a record can name it, and nowhere else than in those records: only in Reply-To of a sent email (a contact
  * form relaying `to: support@`, `reply_to: visitor@`), only in Cc of another, only in Bcc of a third; in
  * From, in Cc and in Reply-To (with an encoded display name) of three emails received at the MX; in the
- * webhook deliveries of those events; and in an account export made before the erasure. After the
+ * webhook deliveries of those events; and in an account export made before the erasure (and a second
+ * one turned into an export of an older release, whose addresses were never indexed). After the
  * erasure, a scan of the whole table and of every bucket finds the address in no case and no encoding
  * (plain, URL-encoded, quoted-printable, base64 at every alignment); the erasure's own record holds its
  * hash only. The report counts each kind; the export is gone (404); emails that did not name the person
@@ -12,11 +13,26 @@
 import { randomUUID } from 'node:crypto';
 import { verifiedDomain } from './harness/domains';
 import { mxTransport, receivedIds, receivingDomain, waitForReceived } from './harness/inbound';
-import { objectsNaming, tracesOf } from './harness/scan';
-import { api, newAccount, waitFor, waitForStatus, type TestAccount } from './harness/stack';
+import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { itemsNaming, objectsNaming, tracesOf } from './harness/scan';
+import { api, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
+import { documentClient } from './harness/usage';
 import { webhookInbox } from './harness/webhook-inbox';
 
 jest.setTimeout(180_000);
+
+/** An export as an older release left it: without the mark of its indexed addresses, and without their references. */
+async function asExportOfBefore(accountId: string, exportId: string): Promise<void> {
+  const client = documentClient();
+  const table = stack().info.env.TABLE_NAME as string;
+  const head = { PK: `EXPORT#${accountId}#${exportId}`, SK: 'HEAD' };
+  await client.send(new UpdateCommand({ TableName: table, Key: head, UpdateExpression: 'REMOVE address_refs' }));
+  const items = await itemsNaming(`EXPORT#${head.PK}#HEAD`);
+  expect(items.length).toBeGreaterThan(0);
+  expect(items.length).toBeLessThanOrEqual(25);
+  await client.send(new BatchWriteCommand({ RequestItems: { [table]: items.map((item) => ({ DeleteRequest: { Key: { PK: item.PK, SK: item.SK } } })) } }));
+  client.destroy();
+}
 
 async function send(account: TestAccount, body: Record<string, unknown>): Promise<string> {
   const response = await api('POST', '/emails', { key: account.key, body });
@@ -76,6 +92,13 @@ describe('erasure finds every copy', () => {
     let exported = started.body.export;
     while (exported.status === 'running') exported = (await api('GET', `/exports/${exported.id}`, { key: owner.key })).body.export;
     expect(await objectsNaming(person, `exports/${owner.id}/${exported.id}/`)).not.toEqual([]);
+    const link = exported.files.find((file: { kind: string }) => file.kind === 'received_emails').download_url as string;
+    expect((await fetch(link)).status).toBe(200);
+
+    // A second export, turned into one of an older release: no mark, no references (whom it names is not known).
+    let older = (await api('POST', '/exports', { key: owner.key })).body.export;
+    while (older.status === 'running') older = (await api('GET', `/exports/${older.id}`, { key: owner.key })).body.export;
+    await asExportOfBefore(owner.id, older.id);
 
     const before = await tracesOf(person);
     const deliveriesBefore = before.items.filter((item) => item.type === 'webhook_delivery').length;
@@ -88,12 +111,14 @@ describe('erasure finds every copy', () => {
     let erasure = erasureStarted.body.erasure;
     while (erasure.status === 'running') erasure = (await api('GET', `/privacy/erasures/${erasure.id}`, { key: owner.key })).body.erasure;
     expect(erasure.status).toBe('completed');
-    expect(erasure.removed).toMatchObject({ emails: 3, received_emails: 3, webhook_deliveries: deliveriesBefore, exports: 1, idempotency_records: 0, automation_runs: 0 });
+    expect(erasure.removed).toMatchObject({ emails: 3, received_emails: 3, webhook_deliveries: deliveriesBefore, exports: 2, idempotency_records: 0, automation_runs: 0 });
     expect(erasure.removed.objects).toBeGreaterThan(0);
 
     // Nothing left anywhere, in any case or encoding; the erasure's record holds the hash, never the address.
     expect(await tracesOf(person)).toEqual({ items: [], objects: [] });
-    expect((await api('GET', `/exports/${exported.id}`, { key: owner.key })).status).toBe(404);
+    for (const id of [exported.id, older.id]) expect((await api('GET', `/exports/${id}`, { key: owner.key })).status).toBe(404);
+    expect(await objectsNaming('', `exports/${owner.id}/`)).toEqual([]);
+    expect((await fetch(link)).status).not.toBe(200);
     for (const id of [replyTo, cc, bcc]) expect((await api('GET', `/emails/${id}`, { key: owner.key })).status).toBe(404);
     for (const id of received) expect((await api('GET', `/received-emails/${id}`, { key: owner.key })).status).toBe(404);
     // What never named the person stays.

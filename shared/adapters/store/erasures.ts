@@ -3,8 +3,8 @@
  *
  * - address references: what names an address, one small item per (address, record) in the address's own
  *   partition, keyed by its hash (`ADDRESSREF#<acc>#<hash>` / `<KIND>#<target>`). The writers of emails,
- *   received emails, webhook deliveries and automation runs put them beside their records (writeAddressRefs), expiring with
- *   them; an erasure reads them with one Query a page, so nothing is ever scanned.
+ *   received emails, webhook deliveries, automation runs and exports put them beside their records
+ *   (writeAddressRefs), expiring with them; an erasure reads them with one Query a page, so nothing is ever scanned.
  * - erased addresses: an erased address's suppressions and category opt-outs, kept by hash
  *   (`ERASED#<acc>#<hash>`: the lists' sort keys as string sets), read by the send path in its one
  *   BatchGetItem (erasedSuppressionMatches; ./send-context.ts, ./suppressions.ts).
