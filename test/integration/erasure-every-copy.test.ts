@@ -1,7 +1,9 @@
 /**
  * Erasure finds every copy (docs/erasure.md, "What is removed"): one person's address is named in each way
  * a record can name it, and nowhere else than in those records: only in Reply-To of a sent email (a contact
- * form relaying `to: support@`, `reply_to: visitor@`), only in Cc of another, only in Bcc of a third; in
+ * form relaying `to: support@`, `reply_to: visitor@`), only in Cc of another, only in Bcc of a third, only
+ * in an encoded Reply-To of one sent through the SMTP relay (its raw message kept); only in the data of an
+ * automation event (a run); in
  * From, in Cc and in Reply-To (with an encoded display name) of three emails received at the MX; in the
  * webhook deliveries of those events; and in an account export made before the erasure (and a second
  * one turned into an export of an older release, whose addresses were never indexed). After the
@@ -17,6 +19,7 @@ import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { itemsNaming, objectsNaming, tracesOf } from './harness/scan';
 import { api, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { documentClient } from './harness/usage';
+import { createSmtpCredential, queuedId, transport } from './harness/smtp';
 import { webhookInbox } from './harness/webhook-inbox';
 
 jest.setTimeout(180_000);
@@ -55,7 +58,21 @@ describe('erasure finds every copy', () => {
     const cc = await send(owner, { from, to: 'success@simulator.amazonses.com', cc: [person.toLowerCase()], subject: 'cc', text: 'hi' });
     const bcc = await send(owner, { from, to: 'success@simulator.amazonses.com', bcc: [person.toUpperCase()], subject: 'bcc', text: 'hi' });
     const unrelated = await send(owner, { from, to: 'success@simulator.amazonses.com', reply_to: 'someone-else@example.org', subject: 'other', text: 'hi' });
-    for (const id of [replyTo, cc, bcc, unrelated]) await waitForStatus(owner, id, 'delivered');
+    // Through the SMTP relay (its raw message kept in the bucket), the person only in an encoded Reply-To.
+    const credential = await createSmtpCredential(owner);
+    const relayed = queuedId(
+      (await transport(credential.password).sendMail({ from, to: 'success@simulator.amazonses.com', replyTo: { name: 'Vísitor', address: person }, subject: 'relayed', text: 'hi' })).response,
+    );
+    for (const id of [replyTo, cc, bcc, unrelated, relayed]) await waitForStatus(owner, id, 'delivered');
+
+    // An automation run whose event names the person only in its data.
+    const automation = await api('POST', '/automations', {
+      key: owner.key,
+      body: { name: 'referrals', status: 'active', trigger: { event: 'user.referred' }, steps: [{ key: 'wait', type: 'wait_for_event', event: 'user.verified', timeout: '3 days' }] },
+    });
+    expect(automation.status).toBeLessThan(300);
+    expect((await api('POST', '/events', { key: owner.key, body: { name: 'user.referred', user_id: 'u1', data: { referrer: person } } })).status).toBeLessThan(300);
+    await waitFor(async () => ((await api('GET', `/automations/${automation.body.automation.id}/runs`, { key: owner.key })).body.runs?.length ? true : undefined), 'the run');
 
     // Received at the MX: the person in From, in Cc, in Reply-To (an encoded-word display name); the envelope names only the sender and the inbox.
     const inbox = await receivingDomain(owner);
@@ -103,7 +120,8 @@ describe('erasure finds every copy', () => {
     const before = await tracesOf(person);
     const deliveriesBefore = before.items.filter((item) => item.type === 'webhook_delivery').length;
     expect(deliveriesBefore).toBeGreaterThanOrEqual(5);
-    expect(before.items.filter((item) => item.type === 'email').map((item) => item.PK).sort()).toEqual([`EMAIL#${replyTo}`, `EMAIL#${cc}`, `EMAIL#${bcc}`].sort());
+    expect(before.items.filter((item) => item.type === 'email').map((item) => item.PK).sort()).toEqual([`EMAIL#${replyTo}`, `EMAIL#${cc}`, `EMAIL#${bcc}`, `EMAIL#${relayed}`].sort());
+    expect(before.items.filter((item) => item.type === 'run')).toHaveLength(1);
     expect(before.items.filter((item) => item.type === 'received_email').map((item) => item.PK).sort()).toEqual(received.map((id) => `RECEIVED#${id}`).sort());
 
     const erasureStarted = await api('POST', '/privacy/erasures', { key: owner.key, body: { email: person.toLowerCase() } });
@@ -111,7 +129,7 @@ describe('erasure finds every copy', () => {
     let erasure = erasureStarted.body.erasure;
     while (erasure.status === 'running') erasure = (await api('GET', `/privacy/erasures/${erasure.id}`, { key: owner.key })).body.erasure;
     expect(erasure.status).toBe('completed');
-    expect(erasure.removed).toMatchObject({ emails: 3, received_emails: 3, webhook_deliveries: deliveriesBefore, exports: 2, idempotency_records: 0, automation_runs: 0 });
+    expect(erasure.removed).toMatchObject({ emails: 4, received_emails: 3, webhook_deliveries: deliveriesBefore, exports: 2, idempotency_records: 0, automation_runs: 1 });
     expect(erasure.removed.objects).toBeGreaterThan(0);
 
     // Nothing left anywhere, in any case or encoding; the erasure's record holds the hash, never the address.
@@ -119,7 +137,7 @@ describe('erasure finds every copy', () => {
     for (const id of [exported.id, older.id]) expect((await api('GET', `/exports/${id}`, { key: owner.key })).status).toBe(404);
     expect(await objectsNaming('', `exports/${owner.id}/`)).toEqual([]);
     expect((await fetch(link)).status).not.toBe(200);
-    for (const id of [replyTo, cc, bcc]) expect((await api('GET', `/emails/${id}`, { key: owner.key })).status).toBe(404);
+    for (const id of [replyTo, cc, bcc, relayed]) expect((await api('GET', `/emails/${id}`, { key: owner.key })).status).toBe(404);
     for (const id of received) expect((await api('GET', `/received-emails/${id}`, { key: owner.key })).status).toBe(404);
     // What never named the person stays.
     expect((await api('GET', `/emails/${unrelated}`, { key: owner.key })).status).toBe(200);
