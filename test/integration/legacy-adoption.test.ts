@@ -3,7 +3,7 @@
  * release"), on a stack of its own whose clock the test moves. An account with 1-day retention sends an email
  * (a large body and an attachment in the bucket, a webhook delivery logged) and receives one; the test then
  * turns them back into what the release before issue 34 wrote: no `ttl`, objects at their old keys (outside
- * every lifecycle rule), no address references, a delivery without `retention_seconds`. The adoption gives
+ * every lifecycle rule), no address references (nor their mark), a delivery without `retention_seconds`. The adoption gives
  * them their retention and references: the records still read whole, an erasure finds them, and three days
  * later by the functions' clock the sweeps remove records and objects alike. A second run adopts nothing.
  */
@@ -86,16 +86,16 @@ describe('adopting the records of an older release (admin data adopt-legacy)', (
     expect(emailItem.body_blob_key).toBe(`retention/1d/bodies/${emailId}.json`);
     await moveObject(emailItem.body_blob_key, `bodies/${emailId}.json`);
     await moveObject(`retention/1d/attachments/${emailId}/0`, `attachments/${emailId}/0`);
-    await update(keyOf(emailItem), 'REMOVE #ttl, attachments[0].blob_key SET body_blob_key = :body', { ':body': `bodies/${emailId}.json` });
+    await update(keyOf(emailItem), 'REMOVE #ttl, attachments[0].blob_key, address_refs SET body_blob_key = :body', { ':body': `bodies/${emailId}.json` });
     const receivedItem = items.find((item) => item.type === 'received_email' && item.id === receivedId)!;
     const sharedRaw = receivedItem.shared_raw_key as string;
     expect(sharedRaw).toMatch(/^inbound\/raw\//);
     for (const name of ['content.json', 'attachments/att_1']) await moveObject(`retention/1d/inbound/${receivedId}/${name}`, `inbound/${receivedId}/${name}`);
     await moveObject(`retention/1d/inbound/${receivedId}/message.eml`, `legacy-trash/${receivedId}.eml`);
-    await update(keyOf(receivedItem), 'REMOVE #ttl, objects_prefix, shared_raw_key SET raw_key = :raw', { ':raw': sharedRaw });
+    await update(keyOf(receivedItem), 'REMOVE #ttl, objects_prefix, shared_raw_key, address_refs SET raw_key = :raw', { ':raw': sharedRaw });
     const deliveryItems = items.filter((item) => item.type === 'webhook_delivery' && item.account_id === account.id);
     expect(deliveryItems.length).toBeGreaterThan(0);
-    for (const item of deliveryItems) await update(keyOf(item), 'REMOVE retention_seconds');
+    for (const item of deliveryItems) await update(keyOf(item), 'REMOVE retention_seconds, address_refs');
     const refs = items.filter((item) => String(item.PK).startsWith(`ADDRESSREF#${account.id}#`));
     expect(refs.length).toBeGreaterThanOrEqual(3);
     const client = usage.documentClient();

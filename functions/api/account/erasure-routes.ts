@@ -10,7 +10,7 @@ import { getErasure, startErasure } from '../../../shared/usecases/privacy/erasu
 
 /** The erasure use cases' deps from the group's services. */
 export function erasureDepsOf(services: CoreServices & BlobServices): ErasureDeps {
-  return { erasures: services.erasures, blobs: services.blobs, clock: services.clock };
+  return { erasures: services.erasures, exports: services.exports, blobs: services.blobs, clock: services.clock };
 }
 
 export function addErasureRoutes(app: Hono<ApiEnv>, services: CoreServices & BlobServices): void {

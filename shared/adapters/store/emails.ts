@@ -16,7 +16,7 @@ import type { IdempotencyRecord, IdempotencyStore } from './idempotency';
 import { decodeItem } from './decode';
 import { emailIndexShard } from './email-index-shard';
 import { keys } from './keys';
-import { writeAddressRefs } from './erasures';
+import { ADDRESS_REFS_MARK, ADDRESS_REFS_VERSION, writeAddressRefs } from './erasures';
 import { idempotencyKeyOf } from './idempotency';
 import { recipientsNamed } from '../../domain/privacy/named-addresses';
 import { deferredUsage, readShardCounts, releaseItems, reservedCounterSchema, reserveShardItems, type ReservedCounter } from './usage';
@@ -194,6 +194,8 @@ export class EmailRepository {
         ...withoutNullFields(email, LATE_FIELDS),
         ...extra,
         last_event_rank: EVENT_RANK.queued,
+        // Its references (every address it names) are written beside it (./erasures.ts).
+        [ADDRESS_REFS_MARK]: ADDRESS_REFS_VERSION,
         ...('inline' in body ? { body: body.inline } : { body_blob_key: body.blobKey }),
       },
       ConditionExpression: 'attribute_not_exists(PK)',
@@ -207,7 +209,7 @@ export class EmailRepository {
   }
 
   /**
-   * The recipients' address references (./erasures.ts; docs/erasure.md): to the email, and to its
+   * The address references of its recipients and Reply-To (./erasures.ts; docs/erasure.md): to the email, and to its
    * idempotency record. Written beside the email, in parallel: one more write per recipient, no more round trips.
    */
   private async writeAddressRefs(email: Email, idempotency: AcceptRequest['idempotency'], ttl: number): Promise<void> {

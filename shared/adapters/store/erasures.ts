@@ -3,8 +3,8 @@
  *
  * - address references: what names an address, one small item per (address, record) in the address's own
  *   partition, keyed by its hash (`ADDRESSREF#<acc>#<hash>` / `<KIND>#<target>`). The writers of emails,
- *   received emails, webhook deliveries and automation runs put them beside their records (writeAddressRefs), expiring with
- *   them; an erasure reads them with one Query a page, so nothing is ever scanned.
+ *   received emails, webhook deliveries, automation runs and exports put them beside their records
+ *   (writeAddressRefs), expiring with them; an erasure reads them with one Query a page, so nothing is ever scanned.
  * - erased addresses: an erased address's suppressions and category opt-outs, kept by hash
  *   (`ERASED#<acc>#<hash>`: the lists' sort keys as string sets), read by the send path in its one
  *   BatchGetItem (erasedSuppressionMatches; ./send-context.ts, ./suppressions.ts).
@@ -14,18 +14,23 @@ import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand,
 import { erasureRecordSchema, type ErasedCounts, type Erasure } from '../../domain/privacy/erasure';
 import { addressHash } from '../../domain/privacy/address-hash';
 import { decodeItem } from './decode';
+import { mapBounded } from '../../lib/concurrency';
 import { keyPart, keys } from './keys';
 import type { Table } from './table';
 
 /**
- * The attribute that says a record's address references were written, on records that have no other sign of
- * it (automation runs; webhook deliveries have `retention_seconds`, emails and received emails a `ttl`):
- * the adoption of an older release's records (./legacy-records.ts) skips those that carry it.
+ * The attribute that says which address references a record's writer put beside it: ADDRESS_REFS_VERSION on
+ * emails, received emails, webhook deliveries, automation runs and exports written by this release. The
+ * adoption of older records (./legacy-records.ts) writes the references of those without it (version 1, of
+ * 2026-11-25: a sent email's To, Cc and Bcc, a received email's From, a few fields of an event; before it,
+ * none) and then sets it; an erasure deletes the exports without it whole (./exports.ts).
  */
-export const ADDRESS_REFS_MARK = 'address_refs_written';
+export const ADDRESS_REFS_MARK = 'address_refs';
+/** Version 2: every address a record names (shared/domain/privacy/named-addresses.ts), exports included. */
+export const ADDRESS_REFS_VERSION = 2;
 
 /** The kinds of record an address reference points at. */
-export type AddressRefKind = 'email' | 'received_email' | 'webhook_delivery' | 'idempotency_record' | 'automation_run';
+export type AddressRefKind = 'email' | 'received_email' | 'webhook_delivery' | 'idempotency_record' | 'automation_run' | 'export';
 
 /** One address reference: what it points at (the record's table key) and its own key. */
 export interface AddressRef {
@@ -40,6 +45,7 @@ const REF_PREFIX: Record<AddressRefKind, string> = {
   webhook_delivery: 'DELIVERY',
   idempotency_record: 'IDEMPOTENCY',
   automation_run: 'RUN',
+  export: 'EXPORT',
 };
 
 /** The Put items of one record's references (one per address); `ttl` (epoch s): the record's own. */
@@ -77,17 +83,19 @@ export async function writeAddressRefs(
   await batchWrite(table, addressRefItems(table.name, accountId, addresses, kind, target, ttl).map((Item) => ({ PutRequest: { Item } })));
 }
 
-/** BatchWriteItem over any number of requests (25 a call, unprocessed ones retried with backoff). Idempotent. */
+/** BatchWriteItem over any number of requests (25 a call, 4 calls at once, unprocessed ones retried with backoff). Idempotent. */
 async function batchWrite(table: Table, requests: readonly Record<string, unknown>[]): Promise<void> {
-  for (let i = 0; i < requests.length; i += 25) {
-    let pending: Record<string, unknown>[] = requests.slice(i, i + 25);
+  const chunks: Record<string, unknown>[][] = [];
+  for (let i = 0; i < requests.length; i += 25) chunks.push(requests.slice(i, i + 25));
+  await mapBounded(chunks, 4, async (chunk) => {
+    let pending = chunk;
     for (let attempt = 1; pending.length > 0; attempt++) {
       if (attempt > 8) throw new Error(`BatchWriteItem left ${pending.length} requests unprocessed`);
       if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** attempt));
       const result = await table.client.send(new BatchWriteCommand({ RequestItems: { [table.name]: pending } }));
       pending = result.UnprocessedItems?.[table.name] ?? [];
     }
-  }
+  });
 }
 
 const deleteKeys = (table: Table, itemKeys: readonly { PK: string; SK: string }[]) => batchWrite(table, itemKeys.map((Key) => ({ DeleteRequest: { Key } })));

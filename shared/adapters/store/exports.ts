@@ -12,10 +12,11 @@
  * lost its lease cannot save), and gives the lease back when its time budget is spent. The part files
  * themselves are in the mail bucket (shared/domain/exports/export.ts, partKey).
  */
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ExportHead, ExportProgress, ExportStatus, KindTotals, ExportKind } from '../../domain/exports/export';
 import type { Page } from './cursor';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
+import { ADDRESS_REFS_MARK, ADDRESS_REFS_VERSION, writeAddressRefs } from './erasures';
 import { cancelledConditionIndexes, isConditionFailure, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
 
 export const exportKeys = {
@@ -73,6 +74,8 @@ export class ExportRepository {
               GSI1SK: head.id,
               type: 'export',
               ...head,
+              // Its files' addresses are referenced as they are written (nameAddresses): an erasure finds it.
+              [ADDRESS_REFS_MARK]: ADDRESS_REFS_VERSION,
               lease_until: leaseUntilMs,
               ttl,
             },
@@ -154,6 +157,43 @@ export class ExportRepository {
     Object.assign(head, headFrom(item));
     if (completed) await this.release(head.account_id, head.id);
     return true;
+  }
+
+  /**
+   * The address references of the people a part file names (./erasures.ts; docs/erasure.md): one per
+   * address and export (a part naming an address another part named writes the same item again), expiring
+   * with the export. Written before the file, so an erasure that runs after the file exists finds it.
+   */
+  async nameAddresses(head: Pick<ExportHead, 'account_id' | 'id' | 'expires_at'>, addresses: readonly string[]): Promise<void> {
+    const ttl = Math.floor(Date.parse(head.expires_at) / 1000);
+    await writeAddressRefs(this.table, head.account_id, addresses, 'export', exportKeys.head(head.account_id, head.id), ttl);
+  }
+
+  /**
+   * The record keys of the account's exports whose files' addresses were never referenced (made before the
+   * references existed: at most 7 days' worth; an erasure deletes them whole). One Query of the account's
+   * exports (GSI1, a week of them).
+   */
+  async unindexed(accountId: string): Promise<{ PK: string; SK: string }[]> {
+    const found: { PK: string; SK: string }[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.table.client.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          IndexName: 'GSI1',
+          KeyConditionExpression: 'GSI1PK = :pk',
+          FilterExpression: 'attribute_not_exists(#mark)',
+          ExpressionAttributeNames: { '#mark': ADDRESS_REFS_MARK },
+          ExpressionAttributeValues: { ':pk': exportKeys.byAccount(accountId) },
+          ProjectionExpression: 'PK, SK',
+          ExclusiveStartKey: start,
+        }),
+      );
+      found.push(...(page.Items ?? []).map((item) => ({ PK: String(item.PK), SK: String(item.SK) })));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return found;
   }
 
   /** The account's exports, newest first (expired ones, not yet deleted by TTL, left out). */

@@ -212,7 +212,7 @@ export const keys = {
   dnsProviderPrefix: (accountId: string) => ({ PK: `ACCOUNT#${accountId}`, SKPrefix: 'DNSPROVIDER#' }),
   /**
    * What names an address (docs/erasure.md): one small item per (address, email / received email / webhook
-   * delivery / idempotency record) naming it, in the address's own partition, keyed by the hash of the account
+   * delivery / idempotency record / automation run / export) naming it, in the address's own partition, keyed by the hash of the account
    * and address (shared/domain/privacy/address-hash.ts): an erasure finds everything by one Query, no Scan.
    */
   addressRef: (accountId: string, addressHash: string, target: string) => ({ PK: `ADDRESSREF#${accountId}#${addressHash}`, SK: target }),

@@ -4,7 +4,9 @@
  *
  * - sent emails and received emails without a `ttl` (no retention: they never expired), whose objects are
  *   outside the `retention/<N>d/` prefixes (no lifecycle rule covers them);
- * - webhook deliveries and automation runs without address references (an erasure could not find them).
+ * - sent emails, received emails, webhook deliveries and automation runs without the address references of
+ *   this release (ADDRESS_REFS_MARK below ADDRESS_REFS_VERSION: none, or only some of the addresses they
+ *   name), which an erasure could not find by every address.
  *
  * This is the only Scan of the product: an operator's migration, run once per deployment from the admin CLI,
  * never a request's path. A Scan segment reads its slice of the whole table a page (1 MB) at a time, with a
@@ -12,7 +14,8 @@
  * units per MB, eventually consistent).
  */
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ADDRESS_REFS_MARK, writeAddressRefs, type AddressRefKind } from './erasures';
+import type { ReceivedAddressFields } from '../../domain/privacy/named-addresses';
+import { ADDRESS_REFS_MARK, ADDRESS_REFS_VERSION, writeAddressRefs, type AddressRefKind } from './erasures';
 import { isConditionFailure, type Table } from './table';
 
 type Key = { PK: string; SK: string };
@@ -23,7 +26,9 @@ export interface LegacyEmail {
   key: Key;
   accountId: string;
   createdAt: string;
-  recipients: { to: string[]; cc: string[]; bcc: string[] };
+  /** Its ttl, when it has its retention already (then only its references are written). */
+  ttl: number | null;
+  recipients: { to: string[]; cc: string[]; bcc: string[]; reply_to: string[] };
   /** The objects it names (body, raw message, each attachment's, in order), so the record can point at moved copies. */
   objects: { body: string | null; mime: string | null; attachments: (string | null)[] };
 }
@@ -35,14 +40,17 @@ export interface LegacyReceivedEmail {
   accountId: string;
   id: string;
   receivedAt: string;
-  from: string;
+  /** Its ttl, when it has its retention already (then only its references are written). */
+  ttl: number | null;
+  /** The header fields it names people by (shared/domain/privacy/named-addresses.ts). */
+  fields: ReceivedAddressFields;
   rawKey: string;
   /** The ids of its stored attachments (their objects: `inbound/<id>/attachments/<attachment id>`). */
   attachmentIds: string[];
   contentKept: boolean;
 }
 
-/** A webhook delivery with no address references. */
+/** A webhook delivery without this release's address references. */
 export interface LegacyDelivery {
   kind: 'webhook_delivery';
   key: Key;
@@ -52,12 +60,13 @@ export interface LegacyDelivery {
   ttl: number | null;
 }
 
-/** An automation run whose address references were not (known to be) written. */
+/** An automation run without this release's address references. */
 export interface LegacyRun {
   kind: 'automation_run';
   key: Key;
   accountId: string;
-  eventEmail: string | null;
+  /** Its event (name, user_id, email, data). */
+  event: unknown;
   subject: string | null;
 }
 
@@ -71,6 +80,7 @@ export interface ScanPosition {
 
 const str = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : []);
+const ttlOf = (item: Record<string, unknown>): number | null => (typeof item.ttl === 'number' ? item.ttl : null);
 
 function legacyRecordOf(item: Record<string, unknown>): LegacyRecord | null {
   const key = { PK: String(item.PK), SK: String(item.SK) };
@@ -85,7 +95,8 @@ function legacyRecordOf(item: Record<string, unknown>): LegacyRecord | null {
         key,
         accountId,
         createdAt: String(item.created_at ?? ''),
-        recipients: { to: strings(item.to), cc: strings(item.cc), bcc: strings(item.bcc) },
+        ttl: ttlOf(item),
+        recipients: { to: strings(item.to), cc: strings(item.cc), bcc: strings(item.bcc), reply_to: strings(item.reply_to) },
         objects: {
           body: str(item.body_blob_key),
           mime: str(item.mime_blob_key),
@@ -101,7 +112,8 @@ function legacyRecordOf(item: Record<string, unknown>): LegacyRecord | null {
         accountId,
         id: String(item.id ?? ''),
         receivedAt: String(item.received_at ?? ''),
-        from: String(item.from ?? ''),
+        ttl: ttlOf(item),
+        fields: { from: String(item.from ?? ''), reply_to: strings(item.reply_to), to: strings(item.to), cc: strings(item.cc), mail_from: String(item.mail_from ?? ''), rcpt_to: strings(item.rcpt_to) },
         rawKey: String(item.raw_key ?? ''),
         attachmentIds: (Array.isArray(item.attachments) ? (item.attachments as Record<string, unknown>[]) : []).map((attachment) => str(attachment.id)).filter((id): id is string => id !== null),
         contentKept: item.content_kept !== false,
@@ -109,8 +121,7 @@ function legacyRecordOf(item: Record<string, unknown>): LegacyRecord | null {
     case 'webhook_delivery':
       return { kind: 'webhook_delivery', key, accountId, eventType: String(item.event_type ?? ''), payload: String(item.payload ?? ''), ttl: typeof item.ttl === 'number' ? item.ttl : null };
     case 'run': {
-      const event = item.event && typeof item.event === 'object' ? (item.event as Record<string, unknown>) : {};
-      return { kind: 'automation_run', key, accountId, eventEmail: str(event.email), subject: str(item.subject) };
+      return { kind: 'automation_run', key, accountId, event: item.event ?? null, subject: str(item.subject) };
     }
     default:
       return null;
@@ -130,10 +141,10 @@ export class LegacyRecordRepository {
         TableName: this.table.name,
         Segment: segment,
         TotalSegments: totalSegments,
-        FilterExpression:
-          '(#type IN (:email, :received) AND attribute_not_exists(#ttl)) OR (#type = :delivery AND attribute_not_exists(retention_seconds) AND attribute_not_exists(#mark)) OR (#type = :run AND attribute_not_exists(#mark))',
-        ExpressionAttributeNames: { '#type': 'type', '#ttl': 'ttl', '#mark': ADDRESS_REFS_MARK },
-        ExpressionAttributeValues: { ':email': 'email', ':received': 'received_email', ':delivery': 'webhook_delivery', ':run': 'run' },
+        // Every record without a ttl has no mark either (both are newer): one condition finds both.
+        FilterExpression: '#type IN (:email, :received, :delivery, :run) AND (attribute_not_exists(#mark) OR #mark < :version)',
+        ExpressionAttributeNames: { '#type': 'type', '#mark': ADDRESS_REFS_MARK },
+        ExpressionAttributeValues: { ':email': 'email', ':received': 'received_email', ':delivery': 'webhook_delivery', ':run': 'run', ':version': ADDRESS_REFS_VERSION },
         ...(position ? { ExclusiveStartKey: position.key } : {}),
       }),
     );
@@ -171,11 +182,18 @@ export class LegacyRecordRepository {
     if (addresses.length > 0) await writeAddressRefs(this.table, accountId, addresses, kind, target, ttl ?? undefined);
   }
 
-  /** Marks a delivery or a run whose address references are written (absent record: nothing to mark). */
+  /** Marks a record whose address references are written (ADDRESS_REFS_VERSION; an absent record: nothing to mark). */
   async markRefsWritten(key: Key): Promise<void> {
     try {
       await this.table.client.send(
-        new UpdateCommand({ TableName: this.table.name, Key: key, UpdateExpression: 'SET #mark = :yes', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeNames: { '#mark': ADDRESS_REFS_MARK }, ExpressionAttributeValues: { ':yes': true } }),
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: key,
+          UpdateExpression: 'SET #mark = :version',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: { '#mark': ADDRESS_REFS_MARK },
+          ExpressionAttributeValues: { ':version': ADDRESS_REFS_VERSION },
+        }),
       );
     } catch (error) {
       if (!isConditionFailure(error)) throw error;

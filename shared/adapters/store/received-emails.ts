@@ -15,8 +15,8 @@ import { receivedEmailSchema, type ReceivedEmail } from '../../domain/inbound/re
 import type { Page } from './cursor';
 import { decodeItem } from './decode';
 import { keys } from './keys';
-import { writeAddressRefs } from './erasures';
-import { addressesIn } from '../../domain/privacy/named-addresses';
+import { ADDRESS_REFS_MARK, ADDRESS_REFS_VERSION, writeAddressRefs } from './erasures';
+import { receivedAddressesNamed } from '../../domain/privacy/named-addresses';
 import { queryPage, type PageRequest } from './paginate';
 import { isConditionFailure, type Table } from './table';
 
@@ -66,14 +66,18 @@ export class ReceivedEmailRepository {
     return retentionKeyPrefix(objectRetentionDays(days, new Date(receivedAt), writtenAt));
   }
 
-  async create(email: ReceivedEmail): Promise<CreateReceivedOutcome> {
+  /**
+   * Puts the record if absent. `named`: the people it names (its address references; docs/erasure.md),
+   * by default from the record's own header fields; the inbound worker passes them from the whole parsed
+   * message, whose lists the record may have cut (./record-bounds.ts).
+   */
+  async create(email: ReceivedEmail, named: readonly string[] = receivedAddressesNamed(email)): Promise<CreateReceivedOutcome> {
     const searchTo = [...new Set([...email.to, ...email.cc, ...email.rcpt_to].map(bareAddress))];
     // Kept the account's received_emails_days from its receipt (docs/retention.md).
     const ttl = retentionTtl(await retentionLookupFor(this.table).daysFor(email.account_id, 'received_emails_days'), email.received_at);
-    // The sender's address reference (./erasures.ts; docs/erasure.md), written beside the record.
-    const senderRef = writeAddressRefs(this.table, email.account_id, addressesIn([email.from]), 'received_email', keys.receivedEmail(email.id), ttl);
+    // The address references of the people it names (./erasures.ts; docs/erasure.md), written before the record.
+    await writeAddressRefs(this.table, email.account_id, named, 'received_email', keys.receivedEmail(email.id), ttl);
     try {
-      await senderRef;
       await this.table.client.send(
         new PutCommand({
           TableName: this.table.name,
@@ -85,6 +89,7 @@ export class ReceivedEmailRepository {
             ...email,
             search_to: searchTo,
             from_address: bareAddress(email.from),
+            [ADDRESS_REFS_MARK]: ADDRESS_REFS_VERSION,
             ttl,
           },
           ConditionExpression: 'attribute_not_exists(PK)',

@@ -23,8 +23,8 @@ import type { Page } from './cursor';
 import { decodeItem } from './decode';
 import { dueAttributes, REMOVE_DUE, setDue } from './due-index';
 import { keys } from './keys';
-import { ADDRESS_REFS_MARK, writeAddressRefs } from './erasures';
-import { addressesIn } from '../../domain/privacy/named-addresses';
+import { ADDRESS_REFS_MARK, ADDRESS_REFS_VERSION, writeAddressRefs } from './erasures';
+import { addressesOfRun } from '../../domain/privacy/named-addresses';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import { isConditionFailure, updateIfCondition, withoutNullFields, type Table } from './table';
 
@@ -66,11 +66,10 @@ export class RunRepository {
       type: 'run',
       ...withoutNullFields(run, RUN_LATE_FIELDS),
       // Its references are written below, before it: an older release's runs lack this (./legacy-records.ts).
-      [ADDRESS_REFS_MARK]: true,
+      [ADDRESS_REFS_MARK]: ADDRESS_REFS_VERSION,
     };
-    // The address reference of whom the run is about (its event's email, an email: subject; ./erasures.ts, docs/erasure.md).
-    const about = addressesIn([run.event.email, run.subject?.startsWith('email:') ? run.subject.slice('email:'.length) : null]);
-    await writeAddressRefs(this.table, run.account_id, about, 'automation_run', keys.run(run.id));
+    // The address references of whom the run names (its event's email and data, an email: subject; ./erasures.ts, docs/erasure.md).
+    await writeAddressRefs(this.table, run.account_id, addressesOfRun(run), 'automation_run', keys.run(run.id));
     try {
       await this.table.client.send(new PutCommand({ TableName: this.table.name, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
       return { kind: 'started' };

@@ -12,7 +12,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DELIVERY_RETENTION_DAYS, eventUlidOf, webhookDeliverySchema, type DeliveryAttempt, type DeliveryStatus, type WebhookDelivery } from '../../domain/webhooks/delivery';
 import { decodeItem } from './decode';
 import { keys } from './keys';
-import { writeAddressRefs } from './erasures';
+import { ADDRESS_REFS_MARK, ADDRESS_REFS_VERSION, writeAddressRefs } from './erasures';
 import { addressesOfEventPayload } from '../../domain/privacy/named-addresses';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import { isExpired } from '../../domain/accounts/retention';
@@ -84,6 +84,7 @@ export class WebhookDeliveryRepository {
             // Pending: in the due index until it succeeds, fails or is cancelled (the reconciler re-drives it).
             ...dueAttributes('DELIVERY', deliveryDueId(delivery.webhook_id, ulid), pendingDeliveryDueAt(this.bounds, delivery.next_attempt_at, Date.now())),
             retention_seconds: retentionSeconds,
+            [ADDRESS_REFS_MARK]: ADDRESS_REFS_VERSION,
             ttl: deliveryTtl(delivery.updated_at, retentionSeconds),
           },
           ConditionExpression: 'attribute_not_exists(PK)',

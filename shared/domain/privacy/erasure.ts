@@ -19,6 +19,7 @@ export const ERASED_KINDS = [
   'webhook_deliveries',
   'idempotency_records',
   'automation_runs',
+  'exports',
   'objects',
 ] as const;
 export type ErasedKind = (typeof ERASED_KINDS)[number];

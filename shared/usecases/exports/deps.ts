@@ -36,7 +36,7 @@ export interface ExportSources {
 }
 
 export interface ExportDeps extends ExportSources {
-  exports: Pick<ExportRepository, 'create' | 'release' | 'get' | 'claim' | 'saveStretch' | 'finish' | 'list'>;
+  exports: Pick<ExportRepository, 'create' | 'release' | 'get' | 'claim' | 'saveStretch' | 'finish' | 'list' | 'nameAddresses'>;
   blobs: Pick<BlobStore, 'put' | 'presignGet'>;
   clock: Clock;
   exportSettings: ExportSettings;

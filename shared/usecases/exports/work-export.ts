@@ -9,6 +9,7 @@
 import { ConflictError } from '../../domain/errors';
 import { EXPORT_KINDS, isWorked, partKey, type ExportHead, type ExportKind, type KindTotals, type ListPosition } from '../../domain/exports/export';
 import { toNdjson, toSuppressionCsv, type SuppressionCsvRow } from '../../domain/exports/formats';
+import { addressesOfRecords } from '../../domain/privacy/named-addresses';
 import type { ExportDeps } from './deps';
 import { SOURCES } from './sources';
 
@@ -44,6 +45,8 @@ async function writeParts(deps: ExportDeps, head: ExportHead, kind: ExportKind, 
   if (stretch.records.length === 0 && !(isFirst && stretch.next === null)) return totals;
   const part = totals.part_sizes.length + 1;
   const ndjson = toNdjson(stretch.records);
+  // Every address the part names is referenced first (docs/erasure.md): an erasure of any of them deletes the export.
+  await deps.exports.nameAddresses(head, addressesOfRecords(stretch.records));
   await deps.blobs.put(partKey(head.account_id, head.id, kind, part, 'ndjson'), ndjson, 'application/x-ndjson');
   const next: KindTotals = { ...totals, records: totals.records + stretch.records.length, part_sizes: [...totals.part_sizes, Buffer.byteLength(ndjson)] };
   if (kind === 'suppressions') {

@@ -34,6 +34,7 @@ import { boundedList, clipUtf8, MAX_ATTACHMENT_FIELD_BYTES, MAX_VALUE_BYTES } fr
 import { stripReply } from '../../domain/inbound/reply-text';
 import { spamVerdict } from '../../domain/inbound/spam';
 import type { InboundMessage } from '../../domain/messages';
+import { receivedAddressesNamed } from '../../domain/privacy/named-addresses';
 import { emailEventId } from '../../domain/webhooks/event';
 import type { ParsedInbound } from '../../adapters/received-mail/parse-message';
 import { logInfo, logWarn } from '../../lib/log';
@@ -177,7 +178,9 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
     created_at: deps.clock.now().toISOString(),
   };
   const email = keepContent ? parsedEmail : redactedReceivedEmail(parsedEmail);
-  const outcome = await deps.receivedEmails.create(email);
+  // The people it names, from the whole message (the record's lists may be cut): what an erasure finds it by.
+  const named = receivedAddressesNamed({ from: parsed.from, reply_to: parsed.reply_to, to: parsed.to, cc: parsed.cc, mail_from: message.mail_from, rcpt_to: message.rcpt_to });
+  const outcome = await deps.receivedEmails.create(email, named);
   // Processed before (a retry after a crash, a duplicate delivery): the event describes the stored record,
   // not this run's (a worker deployed since may read the message otherwise).
   const recorded = outcome === 'exists' ? ((await deps.receivedEmails.get(email.account_id, id)) ?? email) : email;

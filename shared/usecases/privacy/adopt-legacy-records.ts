@@ -1,29 +1,33 @@
 /**
- * Adopting the records of before issue 34's data lifecycle (docs/privacy.md, "Records of before this
- * release"): a deployment upgraded from a release without retention and address references holds emails and
- * received emails that never expire (no `ttl`; objects outside every lifecycle rule) and webhook deliveries
- * and automation runs an erasure cannot find (no address references). `mailservice admin data adopt-legacy`
- * runs this once; it is idempotent, so running it again (after a crash, or to check) adopts only what is left.
+ * Adopting the records of before issue 34's data lifecycle and of before every address was referenced
+ * (docs/privacy.md, "Records of before this release"): a deployment upgraded from an older release holds
+ * emails and received emails that never expire (no `ttl`; objects outside every lifecycle rule), and emails,
+ * received emails, webhook deliveries and automation runs an erasure cannot find by every address they name
+ * (no address references, or only their recipients' or sender's: ADDRESS_REFS_MARK below its version).
+ * `mailservice admin data adopt-legacy` runs this once after an upgrade; it is idempotent, so running it
+ * again (after a crash, or to check) adopts only what is left.
  *
  * For each record the Scan finds (shared/adapters/store/legacy-records.ts):
  *
- * - a **sent email**: its `ttl` from its account's `emails_days` and its `created_at`; each object it names
- *   that is outside `retention/` is copied under the smallest retention class covering what is left of its
- *   window (S3 counts from the copy), the record then points at the copies (conditionally: only while it has
- *   no ttl) and the old objects are deleted; its recipients' address references are written.
- * - a **received email**: the same from `received_emails_days` and `received_at`; its objects at
- *   `inbound/<id>/` are copied under `retention/<N>d/inbound/<id>/`, the listener's shared raw message is
- *   copied as the account's own (`raw_key`; the shared one stays `shared_raw_key` and expires by its rule);
- *   its sender's reference is written.
- * - a **webhook delivery** or an **automation run**: its address references (a delivery's expire a day after
- *   it, as new ones do), then a mark so the next Scan skips it.
+ * - a **sent email** without a ttl: its `ttl` from its account's `emails_days` and its `created_at`; each
+ *   object it names that is outside `retention/` is copied under the smallest retention class covering what
+ *   is left of its window (S3 counts from the copy), the record then points at the copies (conditionally:
+ *   only while it has no ttl) and the old objects are deleted. Every sent email: the address references of
+ *   its To, Cc, Bcc and Reply-To, then the mark.
+ * - a **received email** without a ttl: the same from `received_emails_days` and `received_at`; its objects
+ *   at `inbound/<id>/` are copied under `retention/<N>d/inbound/<id>/`, the listener's shared raw message is
+ *   copied as the account's own (`raw_key`; the shared one stays `shared_raw_key` and expires by its rule).
+ *   Every received email: the references of its From, Reply-To, To, Cc and envelope sender (as the record
+ *   keeps them: lists the record cut are not known here), then the mark.
+ * - a **webhook delivery** or an **automation run**: its address references (every address its event names;
+ *   a delivery's expire a day after it, as new ones do), then the mark, so the next Scan skips it.
  *
  * A record whose window has already passed gets its ttl all the same (reads treat it as absent at once,
  * DynamoDB's TTL deletes it) and its old objects are deleted rather than copied.
  */
 import { RETENTION_CLASSES_DAYS, retentionKeyPrefix, retentionTtl, RETENTION_KEY_ROOT, type Retention, type RetentionDays } from '../../domain/accounts/retention';
 import { inboundKeys, receivedEmailKeys } from '../../domain/inbound/content-keys';
-import { addressesIn, addressesOfEventPayload, recipientsNamed } from '../../domain/privacy/named-addresses';
+import { addressesOfEventPayload, addressesOfRun, receivedAddressesNamed, recipientsNamed } from '../../domain/privacy/named-addresses';
 import type { LegacyDelivery, LegacyEmail, LegacyReceivedEmail, LegacyRecord, LegacyRecordRepository, LegacyRun } from '../../adapters/store/legacy-records';
 import type { BlobStore, Clock } from '../../ports';
 
@@ -78,7 +82,18 @@ async function deleteAll(deps: AdoptLegacyDeps, keys: readonly string[], counts:
   }
 }
 
+/** A record that has its retention already: its address references, then the mark. */
+async function adoptRefs(deps: AdoptLegacyDeps, accountId: string, addresses: readonly string[], kind: 'email' | 'received_email', key: LegacyRecord['key'], ttl: number): Promise<void> {
+  await deps.legacyRecords.writeRefs(accountId, addresses, kind, key, ttl);
+  await deps.legacyRecords.markRefsWritten(key);
+}
+
 async function adoptEmail(deps: AdoptLegacyDeps, email: LegacyEmail, counts: AdoptionCounts): Promise<void> {
+  if (email.ttl !== null) {
+    await adoptRefs(deps, email.accountId, recipientsNamed(email.recipients), 'email', email.key, email.ttl);
+    counts.emails++;
+    return;
+  }
   const ttl = retentionTtl((await deps.retention.retentionOf(email.accountId)).emails_days, email.createdAt);
   const days = classForRemaining(ttl, deps.clock.now().getTime());
   const legacy = [email.objects.body, email.objects.mime, ...email.objects.attachments].filter(isLegacyKey);
@@ -94,11 +109,17 @@ async function adoptEmail(deps: AdoptLegacyDeps, email: LegacyEmail, counts: Ado
     counts.already++;
     return;
   }
+  await deps.legacyRecords.markRefsWritten(email.key);
   counts.emails++;
   await deleteAll(deps, legacy, counts);
 }
 
 async function adoptReceivedEmail(deps: AdoptLegacyDeps, email: LegacyReceivedEmail, counts: AdoptionCounts): Promise<void> {
+  if (email.ttl !== null) {
+    await adoptRefs(deps, email.accountId, receivedAddressesNamed(email.fields), 'received_email', email.key, email.ttl);
+    counts.received_emails++;
+    return;
+  }
   const ttl = retentionTtl((await deps.retention.retentionOf(email.accountId)).received_emails_days, email.receivedAt);
   const days = classForRemaining(ttl, deps.clock.now().getTime());
   const prefix = days === null ? '' : retentionKeyPrefix(days);
@@ -118,11 +139,12 @@ async function adoptReceivedEmail(deps: AdoptLegacyDeps, email: LegacyReceivedEm
     const copyKey = inboundKeys.rawCopy(email.id, prefix);
     if (email.contentKept && email.rawKey && (await copyIfPresent(deps, email.rawKey, copyKey, counts))) rawCopy = copyKey;
   }
-  await deps.legacyRecords.writeRefs(email.accountId, addressesIn([email.from]), 'received_email', email.key, ttl);
+  await deps.legacyRecords.writeRefs(email.accountId, receivedAddressesNamed(email.fields), 'received_email', email.key, ttl);
   if ((await deps.legacyRecords.adoptReceivedEmail(email, ttl, prefix, rawCopy)) === 'already') {
     counts.already++;
     return;
   }
+  await deps.legacyRecords.markRefsWritten(email.key);
   counts.received_emails++;
   // The old objects at inbound/<id>/ (the shared raw message stays: other accounts may still need it; its rule expires it).
   await deleteAll(deps, pairs.map(([source]) => source), counts);
@@ -136,8 +158,7 @@ async function adoptDelivery(deps: AdoptLegacyDeps, delivery: LegacyDelivery, co
 }
 
 async function adoptRun(deps: AdoptLegacyDeps, run: LegacyRun, counts: AdoptionCounts): Promise<void> {
-  const about = addressesIn([run.eventEmail, run.subject?.startsWith('email:') ? run.subject.slice('email:'.length) : null]);
-  await deps.legacyRecords.writeRefs(run.accountId, about, 'automation_run', run.key, null);
+  await deps.legacyRecords.writeRefs(run.accountId, addressesOfRun(run), 'automation_run', run.key, null);
   await deps.legacyRecords.markRefsWritten(run.key);
   counts.automation_runs++;
 }

@@ -1,9 +1,10 @@
 /**
  * What the erasure use cases need (docs/erasure.md): the erasures' part of the table (the repository in
- * shared/adapters/store/erasures.ts, or an in-memory fake in the unit tests), the mail bucket, the clock,
- * and the request's time budget.
+ * shared/adapters/store/erasures.ts, or an in-memory fake in the unit tests), the exports', the mail bucket,
+ * the clock, and the request's time budget.
  */
 import type { ErasureRepository } from '../../adapters/store/erasures';
+import type { ExportRepository } from '../../adapters/store/exports';
 import type { BlobStore, Clock } from '../../ports';
 
 export type ErasureStore = Pick<ErasureRepository, 'create' | 'get' | 'record' | 'refsPage' | 'deleteRecord' | 'deleteRefs' | 'listEntries' | 'replaceEntriesByHash'>;
@@ -11,6 +12,8 @@ export type ErasureStore = Pick<ErasureRepository, 'create' | 'get' | 'record' |
 export interface ErasureDeps {
   erasures: ErasureStore;
   blobs: Pick<BlobStore, 'head' | 'delete'>;
+  /** Exports an erasure deletes: their running slot given back, and those made before their addresses were referenced. */
+  exports: Pick<ExportRepository, 'release' | 'unindexed'>;
   clock: Clock;
   /** How long one request works before it answers (the rest: the next GET). Default ERASURE_BUDGET_MS. */
   erasureBudgetMs?: number;

@@ -9,6 +9,7 @@ import { noneErased, type ErasedCounts, type ErasedKind } from '../../domain/pri
 import { receivedEmailObjects, sentEmailObjects } from '../../domain/privacy/record-objects';
 import { mapBounded } from '../../lib/concurrency';
 import { REFS_PER_STRETCH, type ErasureDeps } from './deps';
+import { eraseExport } from './erase-exports';
 
 const COUNTED_AS: Record<AddressRefKind, ErasedKind> = {
   email: 'emails',
@@ -16,10 +17,11 @@ const COUNTED_AS: Record<AddressRefKind, ErasedKind> = {
   webhook_delivery: 'webhook_deliveries',
   idempotency_record: 'idempotency_records',
   automation_run: 'automation_runs',
+  export: 'exports',
 };
 
 /** Deletes in flight at once within a stretch. */
-const CONCURRENCY = 8;
+export const CONCURRENCY = 8;
 
 /** The objects a deleted record pointed at, by kind. */
 function objectsOf(kind: AddressRefKind, old: Record<string, unknown>): string[] {
@@ -29,7 +31,7 @@ function objectsOf(kind: AddressRefKind, old: Record<string, unknown>): string[]
 }
 
 /** Deletes the objects that exist; how many there were. */
-async function deleteObjects(deps: Pick<ErasureDeps, 'blobs'>, blobKeys: readonly string[]): Promise<number> {
+export async function deleteObjects(deps: Pick<ErasureDeps, 'blobs'>, blobKeys: readonly string[]): Promise<number> {
   const existed = await mapBounded([...new Set(blobKeys)], CONCURRENCY, async (key) => {
     if ((await deps.blobs.head(key)) === null) return 0;
     await deps.blobs.delete(key);
@@ -38,7 +40,10 @@ async function deleteObjects(deps: Pick<ErasureDeps, 'blobs'>, blobKeys: readonl
   return existed.reduce<number>((sum, n) => sum + n, 0);
 }
 
-async function eraseRef(deps: Pick<ErasureDeps, 'erasures' | 'blobs'>, ref: AddressRef, counts: ErasedCounts): Promise<void> {
+type StretchDeps = Pick<ErasureDeps, 'erasures' | 'blobs' | 'exports'>;
+
+async function eraseRef(deps: StretchDeps, ref: AddressRef, counts: ErasedCounts): Promise<void> {
+  if (ref.kind === 'export') return eraseExport(deps, ref.target, counts);
   const old = await deps.erasures.deleteRecord(ref.target);
   if (old === null) return;
   counts[COUNTED_AS[ref.kind]] += 1;
@@ -47,7 +52,7 @@ async function eraseRef(deps: Pick<ErasureDeps, 'erasures' | 'blobs'>, ref: Addr
 }
 
 /** One stretch: what it removed, and whether references were left when it began (false: the erasure is done). */
-export async function eraseStretch(deps: Pick<ErasureDeps, 'erasures' | 'blobs'>, accountId: string, hash: string): Promise<{ removed: ErasedCounts; found: number }> {
+export async function eraseStretch(deps: StretchDeps, accountId: string, hash: string): Promise<{ removed: ErasedCounts; found: number }> {
   const refs = await deps.erasures.refsPage(accountId, hash, REFS_PER_STRETCH);
   const removed = noneErased();
   await mapBounded(refs, CONCURRENCY, (ref) => eraseRef(deps, ref, removed));

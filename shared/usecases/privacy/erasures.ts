@@ -14,6 +14,7 @@ import { isErasureId, newErasureId, noneErased, type CreateErasureInput, type Er
 import type { Principal } from '../access/principal';
 import { limitedTenantOf } from '../access/visibility';
 import { ERASURE_BUDGET_MS, type ErasureDeps } from './deps';
+import { eraseUnindexedExports } from './erase-exports';
 import { eraseStretch } from './erase-records';
 
 /** A key limited to a tenant may not erase: an erasure acts on the whole account (403 forbidden). */
@@ -62,9 +63,14 @@ async function continueErasure(deps: ErasureDeps, erasure: Erasure, startedMs: n
   let current = erasure;
   for (;;) {
     const { removed, found } = await eraseStretch(deps, erasure.account_id, erasure.address_hash);
+    if (found === 0) {
+      // No reference left: the exports that could not say whom they name go too, then it is complete.
+      await eraseUnindexedExports(deps, erasure.account_id, removed);
+      const at = deps.clock.now().toISOString();
+      return deps.erasures.record(erasure.account_id, erasure.id, { removed, at, completedAt: at });
+    }
     const at = deps.clock.now().toISOString();
     const anything = Object.values(removed).some((n) => n > 0);
-    if (found === 0) return deps.erasures.record(erasure.account_id, erasure.id, { removed, at, completedAt: at });
     if (anything) current = await deps.erasures.record(erasure.account_id, erasure.id, { removed, at });
     if (deps.clock.now().getTime() >= deadline) return current;
   }

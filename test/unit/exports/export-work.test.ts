@@ -87,6 +87,16 @@ class FakeExports {
     const mine = [...this.heads.values()].filter((head) => head.account_id === accountId).sort((a, b) => b.id.localeCompare(a.id)).map(this.copy);
     return paginate(mine, request);
   }
+  /** The addresses each export's files name (its address references), and how many files were in the bucket when each was written. */
+  readonly named = new Map<string, Set<string>>();
+  filesWhenNamed: number[] = [];
+  blobs: { objects: Map<string, string> } | null = null;
+  async nameAddresses(head: Pick<ExportHead, 'account_id' | 'id'>, addresses: readonly string[]): Promise<void> {
+    const set = this.named.get(head.id) ?? new Set<string>();
+    for (const address of addresses) set.add(address);
+    this.named.set(head.id, set);
+    this.filesWhenNamed.push(this.blobs?.objects.size ?? 0);
+  }
   /** Lets the lease of every export run out (a request that died is taken over by the next). */
   expireLeases(): void {
     for (const head of this.heads.values()) delete head.lease_until;
@@ -129,6 +139,7 @@ interface Seed {
 function fakeDeps(seed: Seed, settings: Partial<ExportSettings> = {}, clock = { now: () => new Date('2026-11-25T12:00:00.000Z') }) {
   const exports = new FakeExports();
   const blobs = new FakeBlobs();
+  exports.blobs = blobs;
   const deps: ExportDeps = {
     exports,
     blobs,
@@ -182,6 +193,19 @@ function csv(blobs: FakeBlobs): string {
 }
 
 describe('account export', () => {
+  it('references every address each part names before writing it, so an erasure of any of them finds the export', async () => {
+    const data = seed();
+    data.emails[1] = email(data.emails[1]!.id, { reply_to: ['Visitor <Visitor@Example.org>'], cc: ['cc@example.net'] });
+    const { deps, exports, blobs } = fakeDeps(data);
+    const result = await startExport(deps, accountPrincipal);
+    const named = [...exports.named.get(result.id)!];
+    expect(named).toEqual(expect.arrayContaining(['b@example.com', 'visitor@example.org', 'cc@example.net', 'gone@example.com', 'quote,"comma"@example.com', 'one@example.com', 'three@example.com']));
+    // Each part's references were written while the files before it were all there was: before the part itself.
+    expect(exports.filesWhenNamed[0]).toBe(0);
+    const everyAddressInFiles = [...blobs.objects.values()].join('\n').toLowerCase().match(/[a-z0-9.+]+@[a-z0-9.-]+\.[a-z]+/g) ?? [];
+    for (const address of everyAddressInFiles) expect(named).toContain(address);
+  });
+
   it('writes every kind in one request, each record as the API answers it, and links every file once completed', async () => {
     const data = seed();
     const { deps, blobs } = fakeDeps(data);

@@ -35,6 +35,8 @@ function fakes(raw: Buffer) {
   const objects = new Map<string, { body: Buffer; contentType: string }>([[RAW_KEY, { body: raw, contentType: 'message/rfc822' }]]);
   const records = new Map<string, ReceivedEmail>();
   const creates: ReceivedEmail[] = [];
+  /** The addresses each create was told the message names (its address references). */
+  const named: (readonly string[])[] = [];
   const published: ServiceEventMessage[] = [];
   const deps: ProcessInboundDeps = {
     blobs: {
@@ -48,8 +50,9 @@ function fakes(raw: Buffer) {
       },
     },
     receivedEmails: {
-      async create(email): Promise<CreateReceivedOutcome> {
+      async create(email, names): Promise<CreateReceivedOutcome> {
         creates.push(email);
+        named.push(names ?? []);
         if (records.has(email.id)) return 'exists';
         records.set(email.id, email);
         return 'created';
@@ -70,7 +73,7 @@ function fakes(raw: Buffer) {
     clock: { now: () => NOW },
     parseInbound,
   };
-  return { deps, objects, records, creates, published };
+  return { deps, objects, records, creates, published, named };
 }
 
 function inboundMessage(overrides: Partial<InboundMessage> = {}): InboundMessage {
@@ -94,6 +97,16 @@ function inboundMessage(overrides: Partial<InboundMessage> = {}): InboundMessage
 }
 
 describe('processInbound', () => {
+  it('names everyone the whole message names for an erasure (From, Reply-To, envelope sender, To, Cc beyond what the record keeps), never the addresses it was received at', async () => {
+    const cc = Array.from({ length: 120 }, (_, i) => `Person ${i} <P${i}@example.org>`).join(', ');
+    const raw = crlf(`From: Jane <jane@example.com>\nReply-To: visitor@example.net\nTo: other@inbound.example.com, friend@example.net\nCc: ${cc}\nSubject: hi\nMessage-ID: <m1@example.com>\n\nhello\n`);
+    const { deps, creates, named } = fakes(raw);
+    await processInbound(deps, inboundMessage());
+    expect(creates[0]!.cc).toHaveLength(100);
+    expect(creates[0]!.truncated).toBe(true);
+    expect(named[0]).toEqual(['jane@example.com', 'visitor@example.net', 'bounce@example.com', 'friend@example.net', ...Array.from({ length: 120 }, (_, i) => `p${i}@example.org`)]);
+  });
+
   it('makes one record when the same message is processed twice, and publishes the same event id both times', async () => {
     const { deps, records, creates, published } = fakes(normalMessage);
     const message = inboundMessage();

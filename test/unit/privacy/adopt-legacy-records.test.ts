@@ -33,21 +33,23 @@ function fakes(records: LegacyRecord[], options: { days?: number; alreadyAdopted
   return { deps, objects, adopted, refs, marked };
 }
 
-const email = (createdAt: string): LegacyEmail => ({
+const email = (createdAt: string, ttl: number | null = null): LegacyEmail => ({
   kind: 'email',
   key: { PK: 'EMAIL#msg_1', SK: 'EMAIL#msg_1' },
   accountId: 'acc_1',
   createdAt,
-  recipients: { to: ['Ada <Ada@Example.com>'], cc: [], bcc: ['b@example.com'] },
+  ttl,
+  recipients: { to: ['Ada <Ada@Example.com>'], cc: [], bcc: ['b@example.com'], reply_to: ['Visitor <Visitor@Example.net>'] },
   objects: { body: 'bodies/msg_1.json', mime: null, attachments: ['attachments/msg_1/0', 'attachments/msg_1/1'] },
 });
-const received = (receivedAt: string): LegacyReceivedEmail => ({
+const received = (receivedAt: string, ttl: number | null = null): LegacyReceivedEmail => ({
   kind: 'received_email',
   key: { PK: 'RECEIVED#inb_1', SK: 'RECEIVED#inb_1' },
   accountId: 'acc_1',
   id: 'inb_1',
   receivedAt,
-  from: 'Sender <sender@example.org>',
+  ttl,
+  fields: { from: 'Sender <sender@example.org>', reply_to: ['reply@example.org'], to: ['support@inbound.example.com', 'friend@example.net'], cc: ['Cc <cc@example.net>'], mail_from: 'bounce@example.org', rcpt_to: ['support@inbound.example.com'] },
   rawKey: 'inbound/raw/r1.eml',
   attachmentIds: ['att_1'],
   contentKept: true,
@@ -70,7 +72,7 @@ test('an email in its window: objects copied under the class of what is left, th
   const ttl = Date.parse(created) / 1000 + 30 * 86_400;
   expect(adopted).toEqual([{ kind: 'email', ttl, detail: { body: 'retention/30d/bodies/msg_1.json', mime: null, attachments: ['retention/30d/attachments/msg_1/0', null] } }]);
   expect([...objects].sort()).toEqual(['retention/30d/attachments/msg_1/0', 'retention/30d/bodies/msg_1.json']);
-  expect(refs).toEqual([{ kind: 'email', addresses: ['ada@example.com', 'b@example.com'], ttl }]);
+  expect(refs).toEqual([{ kind: 'email', addresses: ['ada@example.com', 'b@example.com', 'visitor@example.net'], ttl }]);
   expect(counts).toMatchObject({ scanned: 20, emails: 1, objects_moved: 2, objects_deleted: 2, already: 0 });
 });
 
@@ -83,14 +85,16 @@ test('an email past its window: its ttl set (it reads as absent), its old object
   expect(counts).toMatchObject({ objects_moved: 0, objects_deleted: 1 });
 });
 
-test('a received email: its objects under retention/<N>d/inbound/<id>/, the raw message copied as the account\'s own, the shared copy kept; the sender referenced', async () => {
+test('a received email: its objects under retention/<N>d/inbound/<id>/, the raw message copied as the account\'s own, the shared copy kept; everyone it names but its own address referenced', async () => {
   const at = new Date(NOW - DAY).toISOString();
   const { deps, objects, adopted, refs } = fakes([received(at)], { days: 7 });
   for (const key of ['inbound/inb_1/content.json', 'inbound/inb_1/attachments/att_1', 'inbound/raw/r1.eml']) objects.add(key);
   const counts = await adoptLegacyRecords(deps, { segments: 1 });
   expect(adopted).toEqual([{ kind: 'received_email', ttl: Date.parse(at) / 1000 + 7 * 86_400, detail: { prefix: 'retention/7d/', raw: 'retention/7d/inbound/inb_1/message.eml' } }]);
   expect([...objects].sort()).toEqual(['inbound/raw/r1.eml', 'retention/7d/inbound/inb_1/attachments/att_1', 'retention/7d/inbound/inb_1/content.json', 'retention/7d/inbound/inb_1/message.eml']);
-  expect(refs).toEqual([{ kind: 'received_email', addresses: ['sender@example.org'], ttl: Date.parse(at) / 1000 + 7 * 86_400 }]);
+  expect(refs).toEqual([
+    { kind: 'received_email', addresses: ['sender@example.org', 'reply@example.org', 'bounce@example.org', 'friend@example.net', 'cc@example.net'], ttl: Date.parse(at) / 1000 + 7 * 86_400 },
+  ]);
   expect(counts).toMatchObject({ received_emails: 1, objects_moved: 3, objects_deleted: 2 });
 });
 
@@ -105,13 +109,28 @@ test('a record another run adopted first: counted as already, its objects (the o
 test('deliveries and runs get their references (a delivery\'s a day past its ttl) and a mark', async () => {
   const { deps, refs, marked } = fakes([
     { kind: 'webhook_delivery', key: { PK: 'WEBHOOK#w', SK: 'DELIVERY#1' }, accountId: 'acc_1', eventType: 'email.delivered', payload: JSON.stringify({ type: 'email.delivered', data: { to: ['x@example.com'] } }), ttl: 1000 },
-    { kind: 'automation_run', key: { PK: 'RUN#run_1', SK: 'RUN#run_1' }, accountId: 'acc_1', eventEmail: null, subject: 'email:Y@example.com' },
+    { kind: 'automation_run', key: { PK: 'RUN#run_1', SK: 'RUN#run_1' }, accountId: 'acc_1', event: { name: 'user.created', email: null, data: { referrer: 'Z@example.com' } }, subject: 'email:Y@example.com' },
   ]);
   const counts = await adoptLegacyRecords(deps, { segments: 1 });
   expect(refs).toEqual([
     { kind: 'webhook_delivery', addresses: ['x@example.com'], ttl: 1000 + 86_400 },
-    { kind: 'automation_run', addresses: ['y@example.com'], ttl: null },
+    { kind: 'automation_run', addresses: ['z@example.com', 'y@example.com'], ttl: null },
   ]);
   expect(marked).toEqual(['WEBHOOK#w', 'RUN#run_1']);
   expect(counts).toMatchObject({ webhook_deliveries: 1, automation_runs: 1 });
+});
+
+test('records that have their retention but only the older references (a sent email\'s recipients, a received email\'s sender): every address they name referenced, then marked; nothing moved', async () => {
+  const ttl = NOW / 1000 + 5 * 86_400;
+  const { deps, objects, adopted, refs, marked } = fakes([email(new Date(NOW - DAY).toISOString(), ttl), received(new Date(NOW - DAY).toISOString(), ttl)]);
+  objects.add('bodies/msg_1.json');
+  const counts = await adoptLegacyRecords(deps, { segments: 1 });
+  expect(adopted).toEqual([]);
+  expect([...objects]).toEqual(['bodies/msg_1.json']);
+  expect(refs).toEqual([
+    { kind: 'email', addresses: ['ada@example.com', 'b@example.com', 'visitor@example.net'], ttl },
+    { kind: 'received_email', addresses: ['sender@example.org', 'reply@example.org', 'bounce@example.org', 'friend@example.net', 'cc@example.net'], ttl },
+  ]);
+  expect(marked).toEqual(['EMAIL#msg_1', 'RECEIVED#inb_1']);
+  expect(counts).toMatchObject({ emails: 1, received_emails: 1, objects_moved: 0, objects_deleted: 0 });
 });

@@ -67,12 +67,26 @@ class FakeStore implements ErasureStore {
   }
 }
 
+/** The exports' part: each account's running slot, and the record keys of exports made before their addresses were referenced. */
+class FakeExports {
+  slots = new Map<string, string>();
+  unindexedKeys: { PK: string; SK: string }[] = [];
+  async release(accountId: string, exportId: string) {
+    if (this.slots.get(accountId) === exportId) this.slots.delete(accountId);
+  }
+  async unindexed() {
+    return this.unindexedKeys;
+  }
+}
+
 function world(options: { budgetMs?: number; msPerRead?: number } = {}) {
   const store = new FakeStore();
+  const exports = new FakeExports();
   const objects = new Set<string>();
   let now = Date.parse('2026-11-25T10:00:00Z');
   const deps: ErasureDeps = {
     erasures: store,
+    exports,
     blobs: {
       head: async (key) => (objects.has(key) ? { size: 1, contentType: 'x' } : null) as never,
       delete: async (key) => void objects.delete(key),
@@ -85,7 +99,7 @@ function world(options: { budgetMs?: number; msPerRead?: number } = {}) {
     } as ErasureDeps['clock'],
     erasureBudgetMs: options.budgetMs,
   };
-  return { store, objects, deps };
+  return { store, exports, objects, deps };
 }
 
 describe('erasure by address', () => {
@@ -106,7 +120,7 @@ describe('erasure by address', () => {
     const erasure = await startErasure(deps, principal(), { email: ADDRESS });
 
     expect(erasure).toMatchObject({ status: 'completed', suppression_kept_as_hash: true });
-    expect(erasure.removed).toEqual({ suppressions: 2, category_opt_outs: 1, emails: 2, received_emails: 2, webhook_deliveries: 1, idempotency_records: 1, automation_runs: 1, objects: 8 });
+    expect(erasure.removed).toEqual({ suppressions: 2, category_opt_outs: 1, emails: 2, received_emails: 2, webhook_deliveries: 1, idempotency_records: 1, automation_runs: 1, exports: 0, objects: 8 });
     expect([...objects]).toEqual(['unrelated']);
     expect([...store.records.keys()]).toEqual(['EMAIL#msg_other|EMAIL']);
     expect(store.refs.map((ref) => ref.target.PK)).toEqual(['EMAIL#msg_other']);
@@ -157,6 +171,45 @@ describe('erasure by address', () => {
     const reads = store.refReads;
     expect(await getErasure(deps, principal(), erasure.id)).toMatchObject({ id: erasure.id, status: 'completed' });
     expect(store.refReads).toBe(reads);
+  });
+
+  it('deletes an export whose files named the address whole: its record, every part file of every kind (a part written after its record was read too), its running slot', async () => {
+    const { store, exports, objects, deps } = world();
+    const head = { PK: `EXPORT#${ACC}#exp_1`, SK: 'HEAD' };
+    store.records.set(`${head.PK}|HEAD`, { id: 'exp_1', account_id: ACC });
+    store.refs.push({ kind: 'export', target: head, key: { PK: `ADDRESSREF#${ACC}#${hash}`, SK: `EXPORT#${head.PK}#HEAD` }, hash });
+    exports.slots.set(ACC, 'exp_1');
+    const files = [
+      `exports/${ACC}/exp_1/emails/part-00001.ndjson`,
+      `exports/${ACC}/exp_1/emails/part-00002.ndjson`,
+      `exports/${ACC}/exp_1/suppressions/part-00001.ndjson`,
+      `exports/${ACC}/exp_1/suppressions/part-00001.csv`,
+      `exports/${ACC}/exp_1/received_emails/part-00001.ndjson`,
+    ];
+    for (const key of [...files, `exports/${ACC}/exp_2/emails/part-00001.ndjson`]) objects.add(key);
+
+    const erasure = await startErasure(deps, principal(), { email: ADDRESS });
+
+    expect(erasure.status).toBe('completed');
+    expect(erasure.removed).toMatchObject({ exports: 1, objects: files.length });
+    expect([...objects]).toEqual([`exports/${ACC}/exp_2/emails/part-00001.ndjson`]);
+    expect(store.records.size).toBe(0);
+    expect(exports.slots.size).toBe(0);
+  });
+
+  it('an export made before its addresses were referenced is deleted whole (it cannot say whom it names); one already gone counts nothing', async () => {
+    const { store, exports, objects, deps } = world();
+    exports.unindexedKeys = [
+      { PK: `EXPORT#${ACC}#exp_old`, SK: 'HEAD' },
+      { PK: `EXPORT#${ACC}#exp_gone`, SK: 'HEAD' },
+    ];
+    store.records.set(`EXPORT#${ACC}#exp_old|HEAD`, { id: 'exp_old' });
+    objects.add(`exports/${ACC}/exp_old/domains/part-00001.ndjson`);
+
+    const erasure = await startErasure(deps, principal(), { email: ADDRESS });
+
+    expect(erasure.removed).toMatchObject({ exports: 1, objects: 1 });
+    expect(objects.size).toBe(0);
   });
 
   it('refuses a key limited to a tenant (403) and answers 404 for an unknown or malformed id', async () => {

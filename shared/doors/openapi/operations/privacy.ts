@@ -7,7 +7,7 @@ const exampleErasure = {
   id: 'era_01JD8X4Z6Q2W3E4R5T6Y7V8W9X',
   object: 'erasure',
   status: 'completed',
-  removed: { suppressions: 1, category_opt_outs: 0, emails: 3, received_emails: 1, webhook_deliveries: 6, idempotency_records: 1, automation_runs: 0, objects: 2 },
+  removed: { suppressions: 1, category_opt_outs: 0, emails: 3, received_emails: 1, webhook_deliveries: 6, idempotency_records: 1, automation_runs: 0, exports: 1, objects: 4 },
   suppression_kept_as_hash: true,
   created_at: '2026-11-25T10:00:00.000Z',
   completed_at: '2026-11-25T10:00:01.200Z',

@@ -6,12 +6,13 @@ import { describing, idOf, nullableTimestamp, timestamp } from './common';
 const KIND_DESCRIPTIONS: Record<ErasedKind, string> = {
   suppressions: 'suppression list entries naming the address (account-wide and tenants\'), replaced by its hash',
   category_opt_outs: 'category opt-outs naming the address, replaced by its hash',
-  emails: 'sent emails to it (To, Cc or Bcc; tenants\' too): record, events, body and attachments',
-  received_emails: 'received emails from it: record, raw message, bodies and attachments',
+  emails: 'sent emails naming it (To, Cc, Bcc or Reply-To; tenants\' too): record, events, body and attachments',
+  received_emails: 'received emails naming it (From, Reply-To, To, Cc or the envelope sender): record, raw message, bodies and attachments',
   webhook_deliveries: 'webhook delivery logs of events naming it',
-  idempotency_records: 'idempotency records of sends to it',
-  automation_runs: 'automation runs about it (their event named it), with their events',
-  objects: 'objects deleted from the bucket (bodies, raw messages, attachments) of those records',
+  idempotency_records: 'idempotency records of sends naming it',
+  automation_runs: 'automation runs whose event named it, with their events',
+  exports: 'account exports whose files named it, deleted whole (record and files), and exports made before their addresses were indexed',
+  objects: 'objects deleted from the bucket (bodies, raw messages, attachments, export files) of those records',
 };
 
 export const erasureSchema = describing<PublicErasure>()(
