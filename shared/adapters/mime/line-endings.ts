@@ -4,36 +4,18 @@
  * (composed or relayed), so receivers hardened against SMTP smuggling never see a bare LF and DKIM
  * verifiers canonicalize the body as the signer did (docs/deliverability.md, "What every message looks like").
  */
-const CR = 0x0d;
-const LF = 0x0a;
+/** A CR not followed by LF, or an LF not preceded by CR (no backtracking: one look each way). */
+const BARE = /\r(?!\n)|(?<!\r)\n/;
 
-/** True when `bytes` hold a CR not followed by LF, or an LF not preceded by CR. */
+/** True when `bytes` hold a bare CR or a bare LF. */
 export function hasBareLineBreak(bytes: Buffer): boolean {
-  for (let i = 0; i < bytes.length; i++) {
-    const c = bytes[i];
-    if (c === CR && bytes[i + 1] !== LF) return true;
-    if (c === LF && (i === 0 || bytes[i - 1] !== CR)) return true;
-  }
-  return false;
+  return BARE.test(bytes.toString('latin1'));
 }
 
 /** The message with every line break as CRLF; the same Buffer when it already is canonical. */
 export function canonicalLineEndings(bytes: Buffer): Buffer {
-  if (!hasBareLineBreak(bytes)) return bytes;
-  const out = Buffer.allocUnsafe(bytes.length * 2);
-  let n = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    const c = bytes[i]!;
-    if (c === CR) {
-      out[n++] = CR;
-      out[n++] = LF;
-      if (bytes[i + 1] === LF) i++;
-    } else if (c === LF) {
-      out[n++] = CR;
-      out[n++] = LF;
-    } else out[n++] = c;
-  }
-  return out.subarray(0, n);
+  const text = bytes.toString('latin1');
+  return BARE.test(text) ? Buffer.from(crlfLineEndings(text), 'latin1') : bytes;
 }
 
 /**

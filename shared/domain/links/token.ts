@@ -121,20 +121,15 @@ function mac(secret: Buffer, signedPart: string | Buffer): string {
   return createHmac('sha256', secret).update(signedPart).digest('base64url');
 }
 
-/** The v2 subkeys of a link key (HKDF-SHA256, empty salt, one `info` each); derived once per key. */
+/** The v2 subkeys of a link key (HKDF-SHA256, empty salt, one `info` each: two HMACs, microseconds). */
 interface Subkeys {
   encryption: Buffer;
   authentication: Buffer;
 }
-const subkeyCache = new WeakMap<Buffer, Subkeys>();
 
 function subkeysOf(secret: Buffer): Subkeys {
-  const cached = subkeyCache.get(secret);
-  if (cached) return cached;
   const derive = (info: string) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), info, 32));
-  const subkeys = { encryption: derive('link-token v2 encryption'), authentication: derive('link-token v2 authentication') };
-  subkeyCache.set(secret, subkeys);
-  return subkeys;
+  return { encryption: derive('link-token v2 encryption'), authentication: derive('link-token v2 authentication') };
 }
 
 /** AES-256-CTR with the tag's first 16 bytes as the counter block: encrypts and decrypts alike. */

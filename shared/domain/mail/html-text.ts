@@ -14,7 +14,7 @@
  *   included) and images (a logo or a tracking pixel says nothing in text).
  * Pure.
  */
-import { decodeHtmlEntities } from '../tracking/transform';
+import { decodeHtmlEntities } from '../html';
 
 const SKIPPED = /^(head|script|style|template|title|noscript)$/;
 const PARAGRAPH = /^(p|h[1-6]|table|ul|ol|blockquote|pre|dl|hr)$/;

@@ -18,6 +18,10 @@ describe('htmlToText', () => {
     );
   });
 
+  it('decodes the character references text uses', () => {
+    expect(htmlToText('<p>&copy; 2026 Acme &mdash; &ldquo;caf&eacute;&rdquo; &amp; &euro;5&hellip; &#8217;&#x2019;&#233;</p>')).toBe('\u00a9 2026 Acme \u2014 \u201ccaf&eacute;\u201d & \u20ac5\u2026 \u2019\u2019\u00e9');
+  });
+
   it('is empty for HTML that shows no text, and keeps a stray < as text', () => {
     expect(htmlToText('<img src="https://x.example/a.png">')).toBe('');
     expect(htmlToText('1 < 2 and <3')).toBe('1 < 2 and <3');
