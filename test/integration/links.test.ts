@@ -8,6 +8,8 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { newId } from '../../shared/domain/ids';
 import type { UnsubscribeLink } from '../../shared/domain/links/link-urls';
+import { encodeLegacyLinkToken, type LinkKey } from '../../shared/domain/links/token';
+import { linkKeyContext } from '../../shared/usecases/links/link-signing';
 import { api, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { webhookInbox, type ReceivedWebhook } from './harness/webhook-inbox';
 
@@ -171,7 +173,7 @@ describe('forged links', () => {
     for (const [url, init] of [
       [alter(unsubscribe), oneClick],
       [`${base}/unsubscribe/${openToken}`, oneClick],
-      [unsubscribe.replace(/\/v1\.(\d+)\./, '/v1.99999.'), oneClick],
+      [unsubscribe.replace(/\/v2\.(\d+)\./, '/v2.99999.'), oneClick],
       [alter(click), {}],
       [alter(click), { method: 'HEAD' }],
       [`${base}/t/click/${openToken}?url=https://example.com/`, {}],
@@ -296,6 +298,43 @@ describe('open and click tracking', () => {
   });
 });
 
+describe('legacy v1 tokens (mail sent before opaque tokens)', () => {
+  /** The deployment's newest link key, opened as the service opens it. */
+  async function currentKey(): Promise<LinkKey> {
+    const { services } = stack();
+    await services.linkSigning.urls(); // creates the first key on a fresh stack
+    const stored = (await services.linkKeys.current())!;
+    return { kid: stored.kid, secret: Buffer.from(await services.secretBox.open(stored.sealed_secret, linkKeyContext(stored.kid)), 'base64') };
+  }
+
+  it('still unsubscribe, count the open and redirect the click; new links are opaque v2 tokens naming nobody', async () => {
+    const account = await newAccount();
+    const opened = await webhookInbox(account, ['email.opened']);
+    const emailId = await sent(account);
+    const key = await currentKey();
+    const base = stack().info.env.LINKS_BASE_URL!;
+    const legacy = (kind: 'unsubscribe' | 'open' | 'click', link: any) => encodeLegacyLinkToken(key, { kind, link } as never);
+    const legacyUnsubscribe = legacy('unsubscribe', unsubscribeLink(account, emailId));
+    const unsubscribe = `${base}/unsubscribe/${legacyUnsubscribe}`;
+    // A v1 token's payload is readable: what opaque tokens end.
+    expect(Buffer.from(legacyUnsubscribe.split('.')[2]!, 'base64url').toString('utf8')).toContain(account.email.toLowerCase());
+
+    expect((await hit(`${base}/t/open/${legacy('open', { accountId: account.id, emailId })}`)).status).toBe(200);
+    await waitFor(async () => (await opened()).length >= 1, 'email.opened of the legacy pixel', 20_000);
+    const click = await hit(`${base}/t/click/${legacy('click', { accountId: account.id, emailId, url: 'https://example.com/legacy' })}`);
+    expect(click.status).toBe(302);
+    expect(click.headers.get('location')).toBe('https://example.com/legacy');
+    expect((await hit(unsubscribe, oneClick)).status).toBe(200);
+    expect(await suppressionsOf(account)).toEqual([expect.objectContaining({ email: account.email.toLowerCase(), reason: 'unsubscribe' })]);
+
+    const current = (await stack().services.linkSigning.urls()).unsubscribeUrl(unsubscribeLink(account, emailId));
+    expect(current).toMatch(/\/unsubscribe\/v2\.\d+\.[\w-]+\.[\w-]{43}$/);
+    const token = current.slice(current.lastIndexOf('/') + 1);
+    const readable = [token, ...token.split('.').map((part) => Buffer.from(part, 'base64url').toString('latin1'))].join(' ').toLowerCase();
+    for (const name of [account.email.toLowerCase(), account.email.toLowerCase().split('@')[0]!, account.id.toLowerCase(), emailId.toLowerCase()]) expect(readable).not.toContain(name);
+  });
+});
+
 describe('link key rotation', () => {
   it('a link signed before rotateLinkKey() still works after it; new links use the new key', async () => {
     const account = await newAccount();
@@ -305,7 +344,7 @@ describe('link key rotation', () => {
     const before = (await signing.urls()).openUrl({ accountId: account.id, emailId });
     const rotated = await signing.rotateLinkKey();
     const after = (await signing.urls()).openUrl({ accountId: account.id, emailId });
-    const kidOf = (url: string) => /\/v1\.(\d+)\./.exec(url)![1];
+    const kidOf = (url: string) => /\/v2\.(\d+)\./.exec(url)![1];
     expect(kidOf(after)).toBe(rotated.kid);
     expect(kidOf(before)).not.toBe(rotated.kid);
 
@@ -331,7 +370,7 @@ describe('link key rotation', () => {
     });
     const rotated = JSON.parse(stdout.trim()) as { link_key: string; created_at: string };
     expect(rotated).toEqual({ link_key: expect.stringMatching(/^[1-9]\d*$/), created_at: expect.any(String) });
-    expect(Number(rotated.link_key)).toBeGreaterThan(Number(/\/v1\.(\d+)\./.exec(before)![1]));
+    expect(Number(rotated.link_key)).toBeGreaterThan(Number(/\/v2\.(\d+)\./.exec(before)![1]));
     const response = await hit(before);
     expect(response.status).toBe(302);
     expect(response.headers.get('location')).toBe('https://example.com/cli');

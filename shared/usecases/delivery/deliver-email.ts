@@ -19,6 +19,7 @@ import { domainOf, parseMailbox } from '../../domain/mail/address';
 import type { EmailBody } from '../../domain/emails/email';
 import { composeMime } from '../../adapters/mime/compose';
 import { completeRawMessage } from '../../adapters/mime/raw-message';
+import { canonicalLineEndings } from '../../adapters/mime/line-endings';
 import { logError } from '../../lib/log';
 import { MailerError, type BlobStore, type Clock, type EventPublisher, type Mailer, type OutboundMessage } from '../../ports';
 import { emailEvent } from '../../domain/webhooks/email-event-data';
@@ -127,14 +128,16 @@ async function sendThroughProvider(deps: DeliverEmailDeps, message: OutboundMess
 /**
  * The message to send: a raw MIME message (SMTP relay) as the client wrote it, with the fields the service
  * owes it (shared/adapters/mime/raw-message.ts; managed unsubscribe adds its header fields, the body is never
- * rewritten); otherwise composed from the stored body and attachments, with the managed links the email
- * and its domain ask for (./send/managed-links.ts).
+ * rewritten but for its line endings); otherwise composed from the stored body and attachments, with the managed
+ * links the email and its domain ask for (./send/managed-links.ts). Either way every line break is CRLF
+ * (../../adapters/mime/line-endings.ts): a relayed message's bare LF or CR is made CRLF, as RFC 5322 wants.
  */
 async function messageOf(deps: DeliverEmailDeps, { email, body, mime }: StoredEmail, tracking: TrackingSettings): Promise<Buffer> {
   const urls = needsLinks(email, mime ? NO_TRACKING : tracking) ? await deps.linkSigning.urls() : null;
   if (mime) {
     const from = parseMailbox(email.from);
-    return completeRawMessage(await deps.blobs.get(mime.blobKey), {
+    const raw = canonicalLineEndings(await deps.blobs.get(mime.blobKey));
+    return completeRawMessage(raw, {
       emailId: email.id,
       messageIdDomain: from ? domainOf(from.email) : 'localhost',
       date: new Date(email.created_at),
@@ -143,7 +146,7 @@ async function messageOf(deps: DeliverEmailDeps, { email, body, mime }: StoredEm
   }
   const inline: EmailBody = 'inline' in body ? body.inline : JSON.parse((await deps.blobs.get(body.blobKey)).toString('utf8'));
   const sent = urls ? withManagedLinks(email, inline, tracking, urls) : { email, body: inline };
-  return composeMime(sent.email, sent.body, await loadAttachments(deps.blobs, email.attachments ?? []));
+  return canonicalLineEndings(await composeMime(sent.email, sent.body, await loadAttachments(deps.blobs, email.attachments ?? [])));
 }
 
 /**

@@ -139,7 +139,7 @@ describe('links app', () => {
       ['GET', altered],
       ['HEAD', altered],
       ['GET', `/t/open/${unsubscribeToken}`],
-      ['GET', `/t/click/${unsubscribeToken.replace(/^v1\.1\./, 'v1.5.')}`],
+      ['GET', `/t/click/${unsubscribeToken.replace(/^v2\.1\./, 'v2.5.')}`],
       ['POST', `/unsubscribe/${openToken}`],
       ['POST', '/unsubscribe/garbage'],
       ['GET', `/t/open/${'A'.repeat(5000)}`],

@@ -15,9 +15,9 @@ describe('LinkSigner', () => {
     const [a, b] = await Promise.all([s.urls(), s.urls()]);
     expect(keys.calls.filter((call) => call.startsWith('create'))).toEqual(['create 1']);
     expect(keys.items.get('1')).toMatchObject({ kid: '1', created_at: '2026-11-22T10:00:00.000Z', sealed_secret: expect.stringMatching(/^v1:fake:/) });
-    expect(a.unsubscribeUrl(unsubscribeLink)).toMatch(/^https:\/\/links\.example\.test\/unsubscribe\/v1\.1\.[\w-]+\.[\w-]{43}$/);
-    expect(b.openUrl({ accountId, emailId })).toMatch(/^https:\/\/links\.example\.test\/t\/open\/v1\.1\./);
-    expect(a.clickUrl({ accountId, emailId, url: 'https://example.com/' })).toMatch(/^https:\/\/links\.example\.test\/t\/click\/v1\.1\./);
+    expect(a.unsubscribeUrl(unsubscribeLink)).toMatch(/^https:\/\/links\.example\.test\/unsubscribe\/v2\.1\.[\w-]+\.[\w-]{43}$/);
+    expect(b.openUrl({ accountId, emailId })).toMatch(/^https:\/\/links\.example\.test\/t\/open\/v2\.1\./);
+    expect(a.clickUrl({ accountId, emailId, url: 'https://example.com/' })).toMatch(/^https:\/\/links\.example\.test\/t\/click\/v2\.1\./);
   });
 
   it('two processes racing to create the first key end with one key (the loser reads the winner\'s)', async () => {
@@ -44,7 +44,7 @@ describe('LinkSigner', () => {
     expect(await s.resolve(token, 'unsubscribe')).toEqual({ ok: true, kid: '1', link: unsubscribeLink });
     expect(await s.resolve(token, 'click')).toEqual({ ok: false, failure: 'wrong_kind' });
     expect(await s.resolve(`${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`, 'unsubscribe')).toEqual({ ok: false, failure: 'bad_signature' });
-    expect(await s.resolve(token.replace(/^v1\.1\./, 'v1.9.'), 'unsubscribe')).toEqual({ ok: false, failure: 'unknown_key' });
+    expect(await s.resolve(token.replace(/^v2\.1\./, 'v2.9.'), 'unsubscribe')).toEqual({ ok: false, failure: 'unknown_key' });
     expect(await s.resolve('not-a-token', 'unsubscribe')).toEqual({ ok: false, failure: 'malformed' });
     // A kid that names no key is looked up (never cached as missing), a malformed token never.
     expect(keys.calls.filter((call) => call.startsWith('get'))).toEqual(['get 9']);
@@ -69,13 +69,13 @@ describe('LinkSigner', () => {
     const operator = signer(keys, clock).signer;
     expect(await operator.rotateLinkKey()).toEqual({ kid: '2', created_at: '2026-11-22T10:00:00.000Z' });
     expect(await operator.rotateLinkKey()).toEqual({ kid: '3', created_at: '2026-11-22T10:00:00.000Z' });
-    expect(tokenOf((await operator.urls()).openUrl({ accountId, emailId }))).toMatch(/^v1\.3\./);
+    expect(tokenOf((await operator.urls()).openUrl({ accountId, emailId }))).toMatch(/^v2\.3\./);
 
     // The warm worker keeps its key until the cache time passes, then signs with the newest.
-    expect(tokenOf((await worker.urls()).openUrl({ accountId, emailId }))).toMatch(/^v1\.1\./);
+    expect(tokenOf((await worker.urls()).openUrl({ accountId, emailId }))).toMatch(/^v2\.1\./);
     clock.advance(CURRENT_KEY_TTL_MS);
     const after = tokenOf((await worker.urls()).clickUrl({ accountId, emailId, url: 'https://example.com/after' }));
-    expect(after).toMatch(/^v1\.3\./);
+    expect(after).toMatch(/^v2\.3\./);
 
     const fresh = signer(keys, clock).signer;
     expect(await fresh.resolve(before, 'click')).toMatchObject({ ok: true, kid: '1', link: { url: 'https://example.com/before' } });

@@ -1,7 +1,7 @@
-/** The link token: round trips, every part tampered with, unknown keys, size and shape limits. */
+/** The link token: round trips, opaque (names nobody), legacy v1 tokens still resolve, every part tampered with, unknown keys, size and shape limits. */
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../../shared/domain/ids';
-import { encodeLinkToken, MAX_TOKEN_BYTES, tokenKid, verifyLinkToken, type SignedLink } from '../../../shared/domain/links/token';
+import { encodeLegacyLinkToken, encodeLinkToken, MAX_TOKEN_BYTES, tokenKid, verifyLinkToken, type SignedLink } from '../../../shared/domain/links/token';
 
 const key = { kid: '1', secret: randomBytes(32) };
 const keys = new Map([[key.kid, key.secret]]);
@@ -24,7 +24,7 @@ function flip(text: string, index: number): string {
 describe('link tokens', () => {
   it.each(LINKS.map((link) => [link.kind, link] as const))('round-trip a %s link', (_kind, link) => {
     const token = encodeLinkToken(key, link);
-    expect(token).toMatch(/^v1\.1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+    expect(token).toMatch(/^v2\.1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
     // URL-path safe: nothing to escape.
     expect(encodeURIComponent(token)).toBe(token);
     expect(tokenKid(token)).toBe('1');
@@ -32,10 +32,33 @@ describe('link tokens', () => {
     expect(verifyLinkToken(token, (kid) => (kid === '1' ? key.secret : undefined))).toEqual({ ok: true, kid: '1', signed: link });
   });
 
+  it.each(LINKS.map((link) => [link.kind, link] as const))('a %s token names nobody: no address, id or URL in it, in any encoding', (_kind, link) => {
+    const token = encodeLinkToken(key, link);
+    const [, , sealed] = token.split('.') as [string, string, string, string];
+    const readable = [token, Buffer.from(sealed, 'base64url').toString('latin1'), Buffer.from(sealed, 'base64url').toString('utf8')].join('\n').toLowerCase();
+    for (const secret of ['reader@example.com', 'reader', accountId.toLowerCase(), emailId.toLowerCase(), 'ten_01jb', 'example.com', '"k"', 'newsletter']) {
+      expect({ secret, found: readable.includes(secret) }).toEqual({ secret, found: false });
+    }
+    // Deterministic: the same link under the same key is the same token (a message composed again is the same).
+    expect(encodeLinkToken(key, link)).toBe(token);
+  });
+
+  it.each(LINKS.map((link) => [link.kind, link] as const))('a legacy v1 %s token (mail sent before v2) still resolves', (_kind, link) => {
+    const legacy = encodeLegacyLinkToken(key, link);
+    expect(legacy).toMatch(/^v1\.1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+    expect(JSON.parse(Buffer.from(legacy.split('.')[2]!, 'base64url').toString('utf8'))).toMatchObject({ a: accountId, e: emailId });
+    expect(verifyLinkToken(legacy, keys)).toEqual({ ok: true, kid: '1', signed: link });
+    const [, kid, payload, mac] = legacy.split('.') as [string, string, string, string];
+    // A legacy MAC does not make a v2 token, nor the reverse.
+    expect(verifyLinkToken(['v2', kid, payload, mac].join('.'), keys)).toEqual({ ok: false, failure: 'bad_signature' });
+    const [, , sealed, tag] = encodeLinkToken(key, link).split('.') as [string, string, string, string];
+    expect(verifyLinkToken(['v1', kid, sealed, tag].join('.'), keys)).toEqual({ ok: false, failure: 'bad_signature' });
+  });
+
   it('refuses a token with any part altered', () => {
     const token = encodeLinkToken(key, LINKS[3]!);
     const [version, kid, payload, mac] = token.split('.') as [string, string, string, string];
-    expect(verifyLinkToken(['v2', kid, payload, mac].join('.'), keys)).toEqual({ ok: false, failure: 'malformed' });
+    expect(verifyLinkToken(['v3', kid, payload, mac].join('.'), keys)).toEqual({ ok: false, failure: 'malformed' });
     expect(verifyLinkToken([version, '2', payload, mac].join('.'), new Map([...keys, ['2', randomBytes(32)]]))).toEqual({ ok: false, failure: 'bad_signature' });
     for (let i = 0; i < payload.length; i += 7) {
       expect(verifyLinkToken([version, kid, flip(payload, i), mac].join('.'), keys)).toEqual({ ok: false, failure: 'bad_signature' });
@@ -55,18 +78,18 @@ describe('link tokens', () => {
     const [, , payload, mac] = encodeLinkToken(key, LINKS[2]!).split('.');
     for (const bad of [
       '',
-      'v1',
-      'v1.1.x',
-      `v1.1.${payload}`,
-      `v1.1.${payload}.${mac}.extra`,
-      `v1.01.${payload}.${mac}`,
-      `v1.0.${payload}.${mac}`,
-      `v1.-1.${payload}.${mac}`,
-      `v1.1.${payload}.${mac!.slice(1)}`,
-      `v1.1.${payload}+.${mac}`,
-      `v1.1.${payload}.${mac!.slice(1)}=`,
-      `v1.1..${mac}`,
-      `v1.1.${payload}.${mac}`.replace('.', '%2E'),
+      'v2',
+      'v2.1.x',
+      `v2.1.${payload}`,
+      `v2.1.${payload}.${mac}.extra`,
+      `v2.01.${payload}.${mac}`,
+      `v2.0.${payload}.${mac}`,
+      `v2.-1.${payload}.${mac}`,
+      `v2.1.${payload}.${mac!.slice(1)}`,
+      `v2.1.${payload}+.${mac}`,
+      `v2.1.${payload}.${mac!.slice(1)}=`,
+      `v2.1..${mac}`,
+      `v2.1.${payload}.${mac}`.replace('.', '%2E'),
     ]) {
       expect({ bad, result: verifyLinkToken(bad, keys) }).toEqual({ bad, result: { ok: false, failure: 'malformed' } });
       expect(tokenKid(bad)).toBeNull();
@@ -74,7 +97,7 @@ describe('link tokens', () => {
   });
 
   it('refuses tokens over 4 KB unread, and never signs one', () => {
-    const huge = `v1.1.${'A'.repeat(MAX_TOKEN_BYTES)}.${'A'.repeat(43)}`;
+    const huge = `v2.1.${'A'.repeat(MAX_TOKEN_BYTES)}.${'A'.repeat(43)}`;
     expect(verifyLinkToken(huge, () => {
       throw new Error('no key lookup for an oversized token');
     })).toEqual({ ok: false, failure: 'malformed' });

@@ -81,7 +81,7 @@ describe('withManagedLinks', () => {
 
   it('open tracking adds the pixel to html only', () => {
     const out = withManagedLinks(email({ unsubscribe: false }), { html: '<html><body><p>x</p></body></html>', text: 'x' }, { open: true, click: false }, urls);
-    expect(out.body.html).toMatch(/<img[^>]+src="https:\/\/links\.test\/t\/open\/msg_1"[^>]*>\s*<\/body>/);
+    expect(out.body.html).toMatch(/<div[^>]+background-image:url\('https:\/\/links\.test\/t\/open\/msg_1'\)[^>]*><\/div><!--\[if mso\]><img[^>]+src="https:\/\/links\.test\/t\/open\/msg_1"[^>]*><!\[endif\]-->\s*<\/body>/);
     expect(out.body.text).toBe('x');
   });
 

@@ -30,11 +30,16 @@ function fakes(
     scheduled?: boolean;
     /** The account's pause at the firing (its reason). */
     accountPaused?: string;
+    /** The email's body: composed from these, or a relayed raw message. */
+    body?: { text?: string; html?: string };
+    raw?: Buffer;
   } = {},
 ) {
   const calls: string[] = [];
   const events: ServiceEvent[] = [];
   const sent: { tenantName?: string }[] = [];
+  /** The messages handed to SES. */
+  const raws: Buffer[] = [];
   const stored = { ...email(options.from ?? 'a@acme.test'), tenant_id: options.emailTenant ?? null, ...(options.scheduled ? { scheduled_at: NOW.toISOString(), status: 'scheduled' as const } : {}) };
   const deps: DeliverEmailDeps = {
     emails: {
@@ -43,7 +48,8 @@ function fakes(
         if (options.claim === 'settled') return { kind: 'settled', email: { ...stored, status: 'delivered', sent_at: NOW.toISOString(), provider_message_id: 'ses-0' } };
         if (options.claim === 'settled-failed') return { kind: 'settled', email: { ...stored, status: 'failed', last_event: 'failed', bounce_reason: 'refused' } };
         if (options.claim) return { kind: options.claim };
-        return { kind: 'claimed', stored: { email: stored, body: { inline: { text: 'hi' } }, internals: {} } };
+        const body = { inline: options.body ?? { text: 'hi' } };
+        return { kind: 'claimed', stored: { email: stored, body, internals: {}, ...(options.raw ? { mime: { blobKey: 'raw/msg_1' } } : {}) } as never };
       },
       recordSent: async (_id, pid, at) => (calls.push(`recordSent ${pid}`), { ...stored, status: 'sent', sent_at: at }),
       applyOutcome: async (_id, _acc, outcome) => (calls.push(`applyOutcome ${outcome.event}`), { kind: 'moved', email: { ...stored, status: 'failed' } }),
@@ -58,11 +64,12 @@ function fakes(
     },
     linkSigning: { urls: async () => (calls.push('links'), { unsubscribeUrl: () => 'https://l.test/u', openUrl: () => 'https://l.test/o', clickUrl: () => 'https://l.test/c' }) },
     sandboxDomain: 'sandbox.test',
-    blobs: { put: async () => undefined, get: async () => Buffer.alloc(0) } as never,
+    blobs: { put: async () => undefined, get: async () => options.raw ?? Buffer.alloc(0) } as never,
     mailer: {
       send: async (message) => {
         calls.push(`ses ${message.raw.toString('latin1').startsWith('DKIM-Signature:') ? 'signed' : 'unsigned'}`);
         sent.push({ tenantName: message.tenantName });
+        raws.push(message.raw);
         if (options.mailerError) throw options.mailerError;
         if (message.tenantName && options.tenantError) throw options.tenantError;
         return { providerMessageId: 'ses-1' };
@@ -71,7 +78,7 @@ function fakes(
     clock: { now: () => NOW },
     leaseMs: 1000,
   };
-  return { deps, calls, events, sent };
+  return { deps, calls, events, sent, raws };
 }
 
 describe('deliverEmail', () => {
@@ -80,6 +87,19 @@ describe('deliverEmail', () => {
     expect(await deliverEmail(deps, 'msg_1')).toBe('sent');
     expect(calls).toEqual(['claim', 'facts', 'ses unsigned', 'recordSent ses-1']);
     expect(events.map((e) => e.type)).toEqual(['email.sent']);
+  });
+
+  it('hands SES CRLF line endings only: a composed body with LF and CR line breaks, and a relayed message with bare LFs', async () => {
+    const composed = fakes({ body: { text: 'one\ntwo\rthree\r\n', html: '<p>a</p>\n<p>b</p>\r' } });
+    expect(await deliverEmail(composed.deps, 'msg_1')).toBe('sent');
+    const relayed = fakes({ raw: Buffer.from('From: a@acme.test\nTo: r@example.com\r\nSubject: s\n\nline one\nline two\rline three\r\n') });
+    expect(await deliverEmail(relayed.deps, 'msg_1')).toBe('sent');
+    expect(composed.raws).toHaveLength(1);
+    for (const raw of [...composed.raws, ...relayed.raws]) {
+      const text = raw.toString('latin1');
+      expect(text.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
+    }
+    expect(relayed.raws[0]!.toString('latin1')).toMatch(/\r\nFrom: a@acme\.test\r\nTo: r@example\.com\r\nSubject: s\r\n\r\nline one\r\nline two\r\nline three\r\n$/);
   });
 
   it('reads the suppression lists for a scheduled email only: an immediate one was checked when accepted', async () => {
