@@ -16,11 +16,14 @@
  *         (the dashboard's OpenID Connect client secret, read from standard input, sealed with the secrets
  *         key for that issuer and client (default: OIDC_ISSUER, OIDC_CLIENT_ID); prints
  *         {"oidc_client_secret_sealed": "v1:..."} for the OIDC_CLIENT_SECRET_SEALED setting: docs/dashboard.md)
+ *   admin mta-sts quota [--domain-name-quota N] [--certificate-quota N]
+ *         (the deployment's headroom for hosted MTA-STS policies: the AWS account's regional custom domain names
+ *         and ACM certificates used out of their quotas, AWS's defaults 120 and 2,500 unless given: docs/deploy.md)
  *   admin data adopt-legacy [--segments N]
  *         (records of a release before retention and address references get them: docs/privacy.md; prints
  *         the counts; idempotent)
  *
- * Every change (all but `ses quota` and `oidc seal-secret`, which change nothing) is recorded in the audit log of the account it changed, with actor
+ * Every change (all but `ses quota`, `mta-sts quota` and `oidc seal-secret`, which change nothing) is recorded in the audit log of the account it changed, with actor
  * `{type: "operator"}` and action `cli:<command>` (docs/audit-log.md); `rotate-link-key` changes no
  * account: it is recorded under the pseudo-account `deployment`.
  *
@@ -43,6 +46,8 @@ import { resumeTenantAsOperator } from '../../shared/usecases/tenants/tenants';
 import { createDashboardUser } from '../../shared/usecases/dashboard/users';
 import { buildSesPace } from '../../shared/services/ses-pace';
 import { sesQuotaReport } from '../../shared/usecases/delivery/ses-quota-report';
+import { buildHostingQuotaUsage } from '../../shared/services/mta-sts';
+import { DEFAULT_HOSTING_QUOTAS, hostingHeadroom } from '../../shared/usecases/domains/mta-sts/quota-headroom';
 import { generatePassword, newPasswordSchema } from '../../shared/domain/dashboard/password-policy';
 import { toPublicApiKey } from '../../shared/domain/api-keys/api-key';
 import { AuditLogRepository } from '../../shared/adapters/store/audit-log';
@@ -64,6 +69,7 @@ const USAGE = `usage:
   admin rotate-link-key
   admin user create --account <account_id> --email <address> [--password-stdin]
   admin ses quota   (SES's send quota and account state, the rate sends are paced to, the backlog)
+  admin mta-sts quota [--domain-name-quota N] [--certificate-quota N]   (custom domain names and certificates used out of the AWS account's quotas)
   admin oidc seal-secret [--issuer <url>] [--client-id <id>]   (the client secret from standard input; prints it sealed)
   admin data adopt-legacy [--segments N]   (records of an older release get retention and address references; idempotent)`;
 
@@ -94,6 +100,14 @@ function plan(value: string | undefined): PlanName | undefined {
   return value;
 }
 
+/** A raised quota given on the command line (a whole number), else AWS's default. */
+function quotaOption(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const quota = Number(value);
+  if (!Number.isInteger(quota) || quota < 1) throw new UsageError(`--${name} must be a whole number (the quota Service Quotas shows)`);
+  return quota;
+}
+
 function flag(on: boolean | undefined, off: boolean | undefined, name: string): boolean | undefined {
   if (on && off) throw new UsageError(`--${name} and --no-${name} contradict each other`);
   return on ? true : off ? false : undefined;
@@ -118,6 +132,8 @@ function parse(argv: string[]) {
         issuer: { type: 'string' },
         'client-id': { type: 'string' },
         segments: { type: 'string' },
+        'domain-name-quota': { type: 'string' },
+        'certificate-quota': { type: 'string' },
         reason: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -141,6 +157,7 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
     (resource === 'user' && action === 'create') ||
     (resource === 'rotate-link-key' && action === undefined) ||
     (resource === 'ses' && action === 'quota') ||
+    (resource === 'mta-sts' && action === 'quota') ||
     (resource === 'oidc' && action === 'seal-secret') ||
     (resource === 'data' && action === 'adopt-legacy');
   if (!known) throw new UsageError(USAGE);
@@ -170,6 +187,10 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
 
   const segments = values.segments === undefined ? 4 : Number(values.segments);
   if (!Number.isInteger(segments) || segments < 1 || segments > 16) throw new UsageError('--segments must be a whole number from 1 to 16');
+  const hostingQuotas = {
+    domainNames: quotaOption(values['domain-name-quota'], 'domain-name-quota', DEFAULT_HOSTING_QUOTAS.domainNames),
+    certificates: quotaOption(values['certificate-quota'], 'certificate-quota', DEFAULT_HOSTING_QUOTAS.certificates),
+  };
 
   options.prepareEnvironment?.();
   if (!process.env[ENV.tableName]) throw new UsageError(`Set ${ENV.tableName} (the stack output TableName) in the environment, with the AWS credentials and region of the stack.`);
@@ -189,6 +210,8 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
     const { sesAccount } = buildSesPace(config, services);
     return sesQuotaReport({ sesAccount, sesSendBudget: services.sesSendBudget, configuredRate: config.sesMaxSendRate, now: Date.now() });
   }
+
+  if (resource === 'mta-sts') return hostingHeadroom(buildHostingQuotaUsage(services), hostingQuotas);
 
   if (oidc && clientSecret !== undefined) {
     // Sealed for this issuer and client only; never stored or printed in plain text.

@@ -1,6 +1,6 @@
 /**
  * The local cloud's emulators and fakes, started in this order after the data stores: the DNS emulator
- * (first: the SES emulator verifies identities against it), SES and EventBridge Scheduler, the fake DNS
+ * (first: the SES emulator verifies identities against it, unless DNS_RESOLVERS names other servers), SES and EventBridge Scheduler, the fake DNS
  * hosts for DNS apply, the HTTPS webhook inbox, the fake SendGrid, Postmark and Mailgun APIs, the records
  * the local cloud publishes itself, the secrets key file, KMS, and ACM with API Gateway's custom domain
  * names (hosted MTA-STS policies: docs/local-cloud/custom-domains.md).
@@ -13,6 +13,7 @@ import { startAcmEmulator, type AcmEmulator } from '../emulators/acm';
 import { startApiGatewayEmulator, type ApiGatewayEmulator } from '../emulators/apigatewayv2';
 import { startCloudflareEmulator, type CloudflareEmulator } from '../emulators/cloudflare';
 import { startDnsEmulator, type DnsEmulator } from '../emulators/dns';
+import type { DnsServers } from '../emulators/dns-servers';
 import { startKmsEmulator, type KmsEmulator } from '../emulators/kms';
 import { startOidcEmulator, type OidcEmulator } from '../emulators/oidc';
 import { DEMO_WEBHOOK_HOST, startProviderEmulator, type ProviderEmulator } from '../emulators/providers/server';
@@ -20,6 +21,7 @@ import { ROUTE53_LOCAL_ACCESS_KEY_ID, startRoute53Emulator, type Route53Emulator
 import { startSchedulerEmulator, type SchedulerEmulator } from '../emulators/scheduler';
 import { startSesEmulator, type SesEmulator } from '../emulators/ses';
 import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
+import { emulatorDnsServers } from './emulator-dns-servers';
 import { clockOffsetMs } from './local-clock';
 import type { StartContext } from './start-context';
 import { startWebhookInbox, type WebhookInbox } from './webhook-inbox';
@@ -50,11 +52,14 @@ export async function startEmulators(ctx: StartContext, fauxqsEndpoint: string):
   const { options, host, log, stops } = ctx;
   const awsAccess: AwsAccess = { endpoint: fauxqsEndpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
   // Names without local records are forwarded to the system's resolvers. Started first: the SES
-  // emulator verifies identities against it (docs/local-cloud/ses.md, "Identity verification").
+  // emulator verifies identities against it (docs/local-cloud/ses.md, "Identity verification"), or at
+  // DNS_RESOLVERS when set, except the local cloud's own names (./emulator-dns-servers.ts).
   const dns = await startDnsEmulator({ port: options.ports?.dns ?? 0, host, dataDir: ctx.persistDir('dns'), upstream: getServers(), log });
   stops.add(() => dns.stop());
+  // SES and ACM read what the functions read: DNS_RESOLVERS when set (./emulator-dns-servers.ts).
+  const emulatorDns = emulatorDnsServers(options.dnsResolvers, dns.address, [options.sandboxDomain ?? SETTINGS.SANDBOX_DOMAIN, returnPathHost()]);
   const [ses, scheduler] = await Promise.all([
-    startSes(ctx, dns, awsAccess),
+    startSes(ctx, emulatorDns, awsAccess),
     startSchedulerEmulator({ port: options.ports?.scheduler ?? 0, host, dataDir: ctx.persistDir('scheduler'), sqs: awsAccess, log }),
   ]);
   stops.add(() => ses.stop(), () => scheduler.stop());
@@ -78,16 +83,16 @@ export async function startEmulators(ctx: StartContext, fauxqsEndpoint: string):
   // The KMS emulator holds the secrets key the template defines (docs/local-cloud/kms.md).
   const kms = await startKmsEmulator({ port: 0, host, dataDir: ctx.persistDir('kms'), region: LOCAL_REGION, accountId: LOCAL_ACCOUNT_ID, log });
   stops.add(() => kms.stop());
-  const { acm, apigatewayv2 } = await startCustomDomains(ctx, dns);
+  const { acm, apigatewayv2 } = await startCustomDomains(ctx, dns, emulatorDns);
   return { dns, ses, scheduler, route53, cloudflare, inbox, providers, kms, acm, apigatewayv2, secretsKeyFile };
 }
 
 /**
  * ACM and API Gateway's custom domain names (docs/local-cloud/custom-domains.md): certificates validated
- * against the DNS emulator, by the functions' clock (PUT /_local/clock moves the 72-hour validation
+ * against `emulatorDns` (what the functions read), by the functions' clock (PUT /_local/clock moves the 72-hour validation
  * window); the CA in DATA_DIR/acm even in memory (stack.json names it: what clients trust).
  */
-async function startCustomDomains(ctx: StartContext, dns: DnsEmulator): Promise<{ acm: AcmEmulator; apigatewayv2: ApiGatewayEmulator }> {
+async function startCustomDomains(ctx: StartContext, dns: DnsEmulator, emulatorDns: DnsServers): Promise<{ acm: AcmEmulator; apigatewayv2: ApiGatewayEmulator }> {
   const { host, log, stops } = ctx;
   const acm = await startAcmEmulator({
     host,
@@ -95,7 +100,7 @@ async function startCustomDomains(ctx: StartContext, dns: DnsEmulator): Promise<
     caDir: join(ctx.dataDir, 'acm'),
     region: LOCAL_REGION,
     accountId: LOCAL_ACCOUNT_ID,
-    dnsResolver: dns.address,
+    dnsResolver: emulatorDns,
     now: () => Date.now() + clockOffsetMs(),
     log,
   });
@@ -105,7 +110,7 @@ async function startCustomDomains(ctx: StartContext, dns: DnsEmulator): Promise<
   return { acm, apigatewayv2 };
 }
 
-function startSes(ctx: StartContext, dns: DnsEmulator, sns: AwsAccess): Promise<SesEmulator> {
+function startSes(ctx: StartContext, emulatorDns: DnsServers, sns: AwsAccess): Promise<SesEmulator> {
   const { options } = ctx;
   return startSesEmulator({
     port: options.ports?.ses ?? 0,
@@ -116,7 +121,7 @@ function startSes(ctx: StartContext, dns: DnsEmulator, sns: AwsAccess): Promise<
     accountId: LOCAL_ACCOUNT_ID,
     sns,
     refuseIdentities: options.sesRefuseIdentities,
-    dnsResolver: dns.address,
+    dnsResolver: emulatorDns,
     verificationDelay: options.sesVerificationDelay,
     sandbox: options.sesSandbox,
     sendQuota: options.sesSendQuota,
@@ -134,9 +139,13 @@ function publishLocalRecords(dns: DnsEmulator): void {
   dns.setRecords({ name: DEMO_WEBHOOK_HOST, type: 'A', values: ['93.184.215.14'] });
   // The operator's MAIL FROM host (docs/domains.md, "Operators: the MAIL FROM host"): customers' rp.<domain>
   // CNAMEs lead here, so the SES emulator finds the MX of their custom MAIL FROM domains, as SES does.
-  const returnPathHost = (process.env.RETURN_PATH_HOST?.trim() || SETTINGS.RETURN_PATH_HOST).toLowerCase();
-  dns.setRecords({ name: returnPathHost, type: 'MX', values: [`10 feedback-smtp.${LOCAL_REGION}.amazonses.com`] });
-  dns.setRecords({ name: returnPathHost, type: 'TXT', values: ['v=spf1 include:amazonses.com ~all'] });
+  dns.setRecords({ name: returnPathHost(), type: 'MX', values: [`10 feedback-smtp.${LOCAL_REGION}.amazonses.com`] });
+  dns.setRecords({ name: returnPathHost(), type: 'TXT', values: ['v=spf1 include:amazonses.com ~all'] });
+}
+
+/** The operator's MAIL FROM host (RETURN_PATH_HOST). */
+function returnPathHost(): string {
+  return (process.env.RETURN_PATH_HOST?.trim() || SETTINGS.RETURN_PATH_HOST).toLowerCase();
 }
 
 /**

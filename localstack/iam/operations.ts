@@ -450,8 +450,11 @@ export const OPERATIONS: Readonly<Record<string, Mapper>> = {
   'ACM.RequestCertificate': acmRequestCertificate,
   'ACM.DescribeCertificate': acmCertificate('DescribeCertificate'),
   'ACM.DeleteCertificate': acmCertificate('DeleteCertificate'),
+  // No resource-level permissions: https://docs.aws.amazon.com/service-authorization/latest/reference/list_awscertificatemanager.html
+  'ACM.ListCertificates': () => [{ action: 'acm:ListCertificates', resource: '*', context: {} }],
   'ApiGatewayV2.CreateDomainName': createDomainName,
   'ApiGatewayV2.GetDomainName': apiGateway('GET', domainPath),
+  'ApiGatewayV2.GetDomainNames': apiGateway('GET', () => '/domainnames'),
   'ApiGatewayV2.DeleteDomainName': apiGateway('DELETE', domainPath),
   'ApiGatewayV2.CreateApiMapping': apiGateway('POST', (input, action) => `${domainPath(input, action)}/apimappings`),
   'ApiGatewayV2.GetApiMappings': apiGateway('GET', (input, action) => `${domainPath(input, action)}/apimappings`),

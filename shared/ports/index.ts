@@ -263,6 +263,17 @@ export interface HostDomainNames {
   remove(host: string): Promise<void>;
 }
 
+/**
+ * How much of the AWS account's quotas hosted MTA-STS policies draw on is used, by anything in the account and
+ * Region (shared/adapters/aws/hosting-quota-usage.ts): for the operator's headroom report.
+ */
+export interface HostingQuotaUsage {
+  /** Regional custom domain names (API Gateway). */
+  domainNames(): Promise<number>;
+  /** ACM certificates, every status and key type. */
+  certificates(): Promise<number>;
+}
+
 /** A step AWS refused for a limit of the account (a quota): not retried; the message says which. */
 export class HostingQuotaError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

@@ -6,6 +6,7 @@
 import { createAcmClient, createApiGatewayV2Client } from '../adapters/aws/client-factories';
 import { AcmHostCertificates } from '../adapters/aws/acm-host-certificates';
 import { ApiGatewayHostDomains } from '../adapters/aws/apigateway-host-domains';
+import { AwsHostingQuotaUsage } from '../adapters/aws/hosting-quota-usage';
 import { MtaStsHostingRepository } from '../adapters/store/mta-sts-hosting';
 import type { CoreServices } from './core';
 
@@ -23,6 +24,11 @@ export function buildMtaStsProvisioning(core: Pick<CoreServices, 'config'>) {
     hostCertificates: new AcmHostCertificates(createAcmClient(config)),
     hostDomains: new ApiGatewayHostDomains(createApiGatewayV2Client(config), config.mtaStsApiId),
   };
+}
+
+/** How much of the AWS account's certificate and custom domain name quotas is used (the operator's headroom report). */
+export function buildHostingQuotaUsage(core: Pick<CoreServices, 'config'>): AwsHostingQuotaUsage {
+  return new AwsHostingQuotaUsage(createAcmClient(core.config), createApiGatewayV2Client(core.config));
 }
 
 export type MtaStsHostingServices = ReturnType<typeof buildMtaStsHosting>;

@@ -20,7 +20,7 @@ export function chromiumPath(): string {
   if (!existsSync(path)) {
     throw new Error(
       `Chromium not found at ${path}: the browser tests drive Debian's chromium package. ` +
-        'Install it with `apt-get install chromium` (.ci/run does), or set CHROMIUM_PATH to a Chromium binary.',
+        'Install it with `bash bin/install-test-tools`, or set CHROMIUM_PATH to a Chromium binary.',
     );
   }
   return path;

@@ -1,7 +1,7 @@
 /**
  * The documented swaks command (docs/smtp.md) works as written against the local relay: the command is
  * read from the docs, with only the placeholders filled in (recipient, port, password). swaks is a Debian
- * package; `.ci/run` installs it (README: prerequisites).
+ * package; `bash bin/install-test-tools` installs it (README: prerequisites).
  */
 import { execFileSync } from 'node:child_process';
 import { pageCodeBlocks, SHELL_LANGS } from '../support/docs/markdown';
@@ -23,7 +23,7 @@ describe('swaks, as documented in docs/smtp.md', () => {
     try {
       execFileSync('swaks', ['--version'], { stdio: 'ignore' });
     } catch {
-      throw new Error('swaks is not installed: apt-get install -y swaks (.ci/run does it)');
+      throw new Error('swaks is not installed: bash bin/install-test-tools installs it');
     }
     const account = await newAccount({ email: `you+${Date.now()}@example.com` });
     const { password } = await createSmtpCredential(account);

@@ -22,6 +22,7 @@ import { DEFAULT_CERTIFICATE_QUOTA } from './request-certificate';
 import { AcmState } from './state';
 import type { CertificateRecord, IssuedCertificate } from './types';
 import { CertificateValidation } from './validation';
+import type { DnsServers } from '../dns-servers';
 
 export type { IssuedCertificate } from './types';
 export { coversHost } from './domain-names';
@@ -35,8 +36,11 @@ export interface AcmEmulatorOptions {
   caDir?: string;
   region?: string;
   accountId?: string;
-  /** The DNS server validation records are looked up at (`host:port`, the DNS emulator's address); default the system's. */
-  dnsResolver?: string;
+  /**
+   * The DNS servers validation records are looked up at (`host:port`: the DNS emulator's address, or by name,
+   * ../dns-servers.ts); default the system's.
+   */
+  dnsResolver?: DnsServers;
   /** The account's quota of ACM certificates; default 2,500 (ACM's default). */
   certificateQuota?: number;
   /** The clock of the 72-hour validation window and the idempotency hour; default Date.now. */

@@ -8,6 +8,7 @@
  * pending certificate is brought up to date when an operation (or the local cloud) looks at it, one check
  * at a time per certificate.
  */
+import type { DnsServers } from '../dns-servers';
 import { recordIsPublished } from './dns-check';
 import type { CertificateIssuer } from './issuer';
 import type { AcmState } from './state';
@@ -20,8 +21,8 @@ export interface ValidationContext {
   state: AcmState;
   issuer: CertificateIssuer;
   accountId: string;
-  /** The DNS server validation records are looked up at (`host:port`); undefined: the system's. */
-  resolver?: string;
+  /** The DNS servers validation records are looked up at (../dns-servers.ts); undefined: the system's. */
+  resolver?: DnsServers;
   now(): number;
   log(msg: string): void;
 }

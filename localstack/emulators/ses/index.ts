@@ -7,6 +7,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
+import type { DnsServers } from '../dns-servers';
 import { listenHttp } from '../http-server';
 import { AccountLimits } from './account-limits';
 import { BounceAftermath } from './bounce-aftermath';
@@ -58,8 +59,11 @@ export interface SesEmulatorOptions {
    * must be verified identities (mailbox simulator addresses exempt; verification.ts).
    */
   sandbox?: boolean;
-  /** DNS server (`host:port`) identities are verified against (verification.ts); default: the system's. */
-  dnsResolver?: string;
+  /**
+   * DNS servers identities are verified against (`host:port`: the DNS emulator's address, or by name,
+   * ../dns-servers.ts; verification.ts); default: the system's.
+   */
+  dnsResolver?: DnsServers;
   /**
    * Identities (those matching `names`, or all) stay PENDING at least `ms` after verification starts, even
    * with their records in DNS: SES checks periodically. Default none.

@@ -12,10 +12,12 @@
  * - An email-address identity stays PENDING until its verification link is followed (locally: confirm()).
  *
  * SES checks DNS periodically; the emulator checks when an operation looks at a PENDING identity
- * (GetEmailIdentity, ListEmailIdentities, SendEmail), against `dnsResolver` (the local cloud's DNS
- * emulator). An identity, once SUCCESS, stays so (SES's re-checks of verified identities are not modeled).
+ * (GetEmailIdentity, ListEmailIdentities, SendEmail), at the servers `dnsResolver` names (the local cloud:
+ * DNS_RESOLVERS when set, what the functions read, else its DNS emulator; ../../cloud/emulator-dns-servers.ts).
+ * An identity, once SUCCESS, stays so (SES's re-checks of verified identities are not modeled).
  */
-import { Resolver } from 'node:dns/promises';
+import type { Resolver } from 'node:dns/promises';
+import { resolverFor, type DnsServers } from '../dns-servers';
 import { SesError } from './errors';
 import { SIMULATOR_DOMAIN } from './simulator';
 import type { SesStore } from './store';
@@ -26,8 +28,8 @@ export const VERIFICATION_WINDOW_MS = 72 * 60 * 60 * 1000;
 const LOOKUP_TIMEOUT_MS = 1500;
 
 export interface VerificationOptions {
-  /** DNS server identities are checked against (`host:port`); undefined: the system's resolvers. */
-  dnsResolver?: string;
+  /** DNS servers identities are checked against (../dns-servers.ts); undefined: the system's resolvers. */
+  dnsResolver?: DnsServers;
   /**
    * The least time an identity stays PENDING after its verification starts, even with its records in DNS
    * (SES checks periodically, not at once); only identities matching `names` when given. Default none.
@@ -155,23 +157,32 @@ export class IdentityVerifier {
     if (!dkim) return false;
     const domain = identity.name;
     if (dkim.origin === 'EXTERNAL') {
-      const records = await this.lookup((r) => r.resolveTxt(`${dkim.selector}._domainkey.${domain}`));
+      const name = `${dkim.selector}._domainkey.${domain}`;
+      const records = await this.lookup(name, (r) => r.resolveTxt(name));
       return records.some((chunks) => dkimKeyOf(chunks.join('')) === dkim.publicKey);
     }
     const found = await Promise.all(
-      dkim.tokens.map(async (token) => (await this.lookup((r) => r.resolveCname(`${token}._domainkey.${domain}`))).some((target) => norm(target) === `${token}.dkim.amazonses.com`)),
+      dkim.tokens.map(async (token) => {
+        const name = `${token}._domainkey.${domain}`;
+        return (await this.lookup(name, (r) => r.resolveCname(name))).some((target) => norm(target) === `${token}.dkim.amazonses.com`);
+      }),
     );
     return found.every(Boolean);
   }
 
+  /**
+   * An MX at the domain, or at the end of its CNAME (`rp.<domain>` -> the operator's MAIL FROM host): followed
+   * here, as a recursive resolver does, since the two names may be served by different servers.
+   */
   private async hasMx(domain: string): Promise<boolean> {
-    return (await this.lookup((r) => r.resolveMx(domain))).length > 0;
+    if ((await this.lookup(domain, (r) => r.resolveMx(domain))).length > 0) return true;
+    const [target] = await this.lookup(domain, (r) => r.resolveCname(domain));
+    return target !== undefined && norm(target) !== norm(domain) && (await this.lookup(target, (r) => r.resolveMx(target))).length > 0;
   }
 
-  /** A lookup's answers; none when the name or record does not exist or the lookup failed (still PENDING). */
-  private async lookup<T>(query: (resolver: Resolver) => Promise<T[]>): Promise<T[]> {
-    const resolver = new Resolver({ timeout: LOOKUP_TIMEOUT_MS, tries: 1 });
-    if (this.opts.dnsResolver) resolver.setServers([this.opts.dnsResolver]);
+  /** A lookup of `name`'s records; none when the name or record does not exist or the lookup failed (still PENDING). */
+  private async lookup<T>(name: string, query: (resolver: Resolver) => Promise<T[]>): Promise<T[]> {
+    const resolver = resolverFor(this.opts.dnsResolver, norm(name), LOOKUP_TIMEOUT_MS);
     try {
       return await query(resolver);
     } catch {

@@ -19,13 +19,19 @@ export interface PlanLimits {
    * cannot use the service as a list-cleaning oracle (shared/domain/rate-limits.ts, validationRateLimit).
    */
   validationsPerHour: number;
+  /**
+   * Hosted MTA-STS policies the account may have at once (docs/deliverability.md, "Hosted MTA-STS policy"): each
+   * holds an ACM certificate and an API Gateway custom domain name of the deployment's AWS account, whose
+   * quotas all accounts share (120 custom domain names per Region by default), so no account takes them all.
+   */
+  mtaStsPolicies: number;
 }
 
 export const PLANS: Record<PlanName, PlanLimits> = {
-  free: { monthlyEmails: 3_000, monthlyHardCap: true, dailyEmails: 100, domains: 1, tenants: 0, validationsPerHour: 100 },
-  pro: { monthlyEmails: 50_000, monthlyHardCap: false, dailyEmails: null, domains: 10, tenants: 0, validationsPerHour: 2_000 },
-  scale: { monthlyEmails: 100_000, monthlyHardCap: false, dailyEmails: null, domains: 1_000, tenants: 1_000, validationsPerHour: 10_000 },
-  dedicated: { monthlyEmails: null, monthlyHardCap: false, dailyEmails: null, domains: 10_000, tenants: 10_000, validationsPerHour: 50_000 },
+  free: { monthlyEmails: 3_000, monthlyHardCap: true, dailyEmails: 100, domains: 1, tenants: 0, validationsPerHour: 100, mtaStsPolicies: 1 },
+  pro: { monthlyEmails: 50_000, monthlyHardCap: false, dailyEmails: null, domains: 10, tenants: 0, validationsPerHour: 2_000, mtaStsPolicies: 5 },
+  scale: { monthlyEmails: 100_000, monthlyHardCap: false, dailyEmails: null, domains: 1_000, tenants: 1_000, validationsPerHour: 10_000, mtaStsPolicies: 20 },
+  dedicated: { monthlyEmails: null, monthlyHardCap: false, dailyEmails: null, domains: 10_000, tenants: 10_000, validationsPerHour: 50_000, mtaStsPolicies: 50 },
 };
 
 /** The shared sandbox sender's own hard caps, whatever the plan. */

@@ -9,12 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnStack, type SpawnedStack } from './spawn-stack';
 
-export function useOwnStack(prefix: string, env?: Record<string, string>): { dataDir: string } {
+/** `env`, or a function giving it when the stack starts (what a `beforeAll` registered before this call made: a server's address). */
+export function useOwnStack(prefix: string, env?: Record<string, string> | (() => Record<string, string>)): { dataDir: string } {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   let own: SpawnedStack | undefined;
   beforeAll(async () => {
     // `env`: settings of this stack (shared/config/settings.ts: synthesis context, as on `npm start`).
-    own = await spawnStack({ dataDir, inMemory: true, timeoutMs: 90_000, ...(env ? { env } : {}) });
+    const settings = typeof env === 'function' ? env() : env;
+    own = await spawnStack({ dataDir, inMemory: true, timeoutMs: 90_000, ...(settings ? { env: settings } : {}) });
     process.env.TEST_STACK_DATA_DIR = dataDir;
   }, 120_000);
   afterAll(async () => {

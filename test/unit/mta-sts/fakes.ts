@@ -1,6 +1,6 @@
 /**
- * In-memory ports of hosted MTA-STS policies: the store with the table's version conditions
- * (shared/adapters/store/mta-sts-hosting.ts), ACM as its API behaves (validation record, issue once the record
+ * In-memory ports of hosted MTA-STS policies: the store with the table's version conditions and the accounts'
+ * places (shared/adapters/store/mta-sts-hosting.ts), ACM as its API behaves (validation record, issue once the record
  * is published, delete refused while in use) and API Gateway's custom domain names.
  */
 import type { Lookup } from '../../../shared/domain/domains/evaluate';
@@ -8,8 +8,10 @@ import type { StoredHosting } from '../../../shared/domain/domains/mta-sts/hosti
 import { HostingQuotaError, type HostCertificate, type HostCertificates, type HostDomainNames } from '../../../shared/ports';
 import type { MtaStsHostingRepository, StoredHostingState } from '../../../shared/adapters/store/mta-sts-hosting';
 
-export class InMemoryHosting implements Pick<MtaStsHostingRepository, 'get' | 'save' | 'remove' | 'pastDue'> {
+export class InMemoryHosting implements Pick<MtaStsHostingRepository, 'get' | 'create' | 'save' | 'remove' | 'pastDue'> {
   readonly items = new Map<string, { hosting: StoredHosting; due: Date | null }>();
+  /** Places taken per account (the table's counter): a creation takes one below the limit, a removal gives it back. */
+  readonly places = new Map<string, number>();
   conflicts = 0;
   /** Every hosting saved, in order (what a reader could have seen). */
   readonly saved: StoredHosting[] = [];
@@ -21,7 +23,24 @@ export class InMemoryHosting implements Pick<MtaStsHostingRepository, 'get' | 's
     return item ? { hosting: structuredClone(item.hosting), nextStepAt: item.due?.toISOString() ?? null } : null;
   }
 
+  async create(hosting: StoredHosting, nextStepAt: Date, limit: number): Promise<'saved' | 'conflict' | 'limit'> {
+    const hook = this.beforeSave;
+    this.beforeSave = null;
+    hook?.();
+    if (this.items.has(hosting.policy_domain)) {
+      this.conflicts++;
+      return 'conflict';
+    }
+    const taken = this.places.get(hosting.account_id) ?? 0;
+    if (taken >= limit) return 'limit';
+    this.places.set(hosting.account_id, taken + 1);
+    this.items.set(hosting.policy_domain, { hosting: structuredClone(hosting), due: nextStepAt });
+    this.saved.push(structuredClone(hosting));
+    return 'saved';
+  }
+
   async save(hosting: StoredHosting, nextStepAt: Date | null): Promise<'saved' | 'conflict'> {
+    if (hosting.version === 1) throw new Error('a new hosting is stored with create');
     const hook = this.beforeSave;
     this.beforeSave = null;
     hook?.();
@@ -35,9 +54,10 @@ export class InMemoryHosting implements Pick<MtaStsHostingRepository, 'get' | 's
     return 'saved';
   }
 
-  async remove(policyDomain: string, version: number): Promise<'deleted' | 'conflict'> {
-    if (this.items.get(policyDomain)?.hosting.version !== version) return 'conflict';
-    this.items.delete(policyDomain);
+  async remove(hosting: Pick<StoredHosting, 'policy_domain' | 'version' | 'account_id' | 'plan_slot'>): Promise<'deleted' | 'conflict'> {
+    if (this.items.get(hosting.policy_domain)?.hosting.version !== hosting.version) return 'conflict';
+    this.items.delete(hosting.policy_domain);
+    if (hosting.plan_slot) this.places.set(hosting.account_id, (this.places.get(hosting.account_id) ?? 0) - 1);
     return 'deleted';
   }
 

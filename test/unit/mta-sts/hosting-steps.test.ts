@@ -2,6 +2,7 @@
  * Hosted MTA-STS policies through their use cases (PUT, the task's steps, GET, DELETE, the domain's deletion),
  * against in-memory ports that behave as ACM, API Gateway, DNS and the table do (./fakes.ts).
  */
+import { PLAN_NAMES, PLANS, type PlanName } from '../../../shared/domain/accounts/plans';
 import type { Domain } from '../../../shared/domain/domains/domain';
 import type { StoredDomain } from '../../../shared/adapters/store/domains';
 import type { Principal } from '../../../shared/usecases/access/principal';
@@ -19,7 +20,7 @@ const HOST = 'mta-sts.inbound.ex.com';
 function domain(fields: Partial<Domain> = {}): Domain {
   return { id: 'dom_1', account_id: 'acc_1', name: 'ex.com', status: 'verified', tenant_id: null, tenant: null, inbound_enabled: true, inbound_subdomain: POLICY_DOMAIN, ...fields } as unknown as Domain;
 }
-const principal = (account = 'acc_1'): Principal => ({ account: { id: account } as Principal['account'], credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant: null, allowed_domains: null } });
+const principal = (account = 'acc_1', plan: PlanName = 'pro'): Principal => ({ account: { id: account, plan } as Principal['account'], credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant: null, allowed_domains: null } });
 
 function setup(domains: Domain[] = [domain()]) {
   let now = T0;
@@ -36,6 +37,7 @@ function setup(domains: Domain[] = [domain()]) {
     dns: zone.dns,
     clock: { now: () => new Date(now) },
     inboundMxHost: 'mx.svc.dev',
+    dashboardUrl: 'https://svc.dev/dashboard',
   };
   const publishAll = async () => {
     const view = await getHosting(deps, principal(), 'dom_1');
@@ -314,5 +316,57 @@ describe('DELETE /domains/{id}/mta-sts and the domain\'s deletion', () => {
     await expect(putHosting(s.deps, principal('acc_2'), 'dom_2', { mode: 'testing' })).rejects.toMatchObject({ status: 409 });
     await removeHostingWithReceiving(s.deps, domain({ id: 'dom_2' }));
     expect(s.hosting.items.get(POLICY_DOMAIN)!.hosting).toMatchObject({ domain_id: 'dom_1', status: 'pending_dns' });
+  });
+});
+
+describe('the account\'s bound (its plan\'s hosted policies)', () => {
+  const second = () => domain({ id: 'dom_2', name: 'ex2.com', inbound_subdomain: 'inbound.ex2.com' });
+  const third = () => domain({ id: 'dom_3', name: 'ex3.com', inbound_subdomain: 'inbound.ex3.com' });
+
+  it('at the bound a new policy is 403 plan_limit naming it; the account\'s hosted policy still changes', async () => {
+    const s = setup([domain(), second()]);
+    const free = principal('acc_1', 'free');
+    expect(PLANS.free.mtaStsPolicies).toBe(1);
+    await putHosting(s.deps, free, 'dom_1', { mode: 'testing' });
+    await expect(putHosting(s.deps, free, 'dom_2', { mode: 'testing' })).rejects.toMatchObject({
+      status: 403,
+      code: 'plan_limit',
+      message: expect.stringContaining('The free plan includes 1 hosted MTA-STS policy'),
+      details: { limit: 1, resource: 'mta_sts_policies', plan: 'free' },
+      upgradeUrl: 'https://svc.dev/dashboard/settings/billing',
+    });
+    expect(s.hosting.items.has('inbound.ex2.com')).toBe(false);
+    // Not a new policy: a PUT of the hosted one takes no place.
+    expect((await putHosting(s.deps, free, 'dom_1', { mode: 'enforce' })).mode).toBe('enforce');
+    expect(s.hosting.places.get('acc_1')).toBe(1);
+  });
+
+  it('a deleted policy frees its place once its removal completes, not before', async () => {
+    const s = setup([domain(), second()]);
+    const free = principal('acc_1', 'free');
+    await putHosting(s.deps, free, 'dom_1', { mode: 'testing' });
+    await deleteHosting(s.deps, free, 'dom_1');
+    // Removing: its certificate and custom domain name may still exist in AWS, so the place is still taken.
+    await expect(putHosting(s.deps, free, 'dom_2', { mode: 'testing' })).rejects.toMatchObject({ status: 403, code: 'plan_limit' });
+    await runDueHostingSteps(s.deps, { budgetMs: 1000, log });
+    expect(s.hosting.items.has(POLICY_DOMAIN)).toBe(false);
+    expect((await putHosting(s.deps, free, 'dom_2', { mode: 'testing' })).status).toBe('pending_certificate');
+  });
+
+  it('each plan\'s bound; a policy stored before the bound existed takes no place and gives none back', async () => {
+    const s = setup([domain(), second(), third()]);
+    const pro = principal('acc_1', 'pro');
+    // An older policy, stored as it was then: no plan_slot, no place counted.
+    const before = setup();
+    await putHosting(before.deps, pro, 'dom_1', { mode: 'testing' });
+    s.hosting.items.set(POLICY_DOMAIN, { hosting: { ...before.hosting.items.get(POLICY_DOMAIN)!.hosting, plan_slot: false }, due: new Date(T0) });
+    await deleteHosting(s.deps, pro, 'dom_1');
+    await runDueHostingSteps(s.deps, { budgetMs: 1000, log });
+    expect(s.hosting.items.size).toBe(0);
+    expect(s.hosting.places.get('acc_1') ?? 0).toBe(0);
+    await putHosting(s.deps, pro, 'dom_2', { mode: 'testing' });
+    await putHosting(s.deps, pro, 'dom_3', { mode: 'testing' });
+    expect(s.hosting.places.get('acc_1')).toBe(2);
+    expect(PLAN_NAMES.map((plan) => PLANS[plan].mtaStsPolicies)).toEqual([1, 5, 20, 50]);
   });
 });

@@ -23,6 +23,7 @@ const hosting = (fields: Partial<StoredHosting> = {}): StoredHosting => ({
   created_at: '2026-11-25T10:00:00.000Z',
   updated_at: '2026-11-25T10:00:00.000Z',
   version: 3,
+  plan_slot: true,
   ...fields,
 });
 
@@ -69,7 +70,7 @@ describe('the policy (RFC 8461 section 3.2)', () => {
 describe('serving (the MTA-STS function)', () => {
   async function serve(stored: StoredHosting | null, host: string | undefined) {
     const repository = new InMemoryHosting();
-    if (stored) await repository.save({ ...stored, version: 1 }, null);
+    if (stored) await repository.create({ ...stored, version: 1 }, new Date(), 1);
     return servePolicy({ mtaStsHosting: repository }, host);
   }
 

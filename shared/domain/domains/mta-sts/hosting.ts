@@ -57,6 +57,11 @@ export const storedHostingSchema = z.object({
   updated_at: z.string(),
   /** Every write is conditional on it. */
   version: z.number(),
+  /**
+   * Its creation took a place of the account's bound (the plan's `mtaStsPolicies`), given back when its removal
+   * completes. Policies stored before the bound existed took none (false), so they give none back.
+   */
+  plan_slot: z.boolean().default(false),
 });
 export type StoredHosting = z.output<typeof storedHostingSchema>;
 

@@ -10,6 +10,7 @@ import { dmarcFiguresSchema, domainActionResultSchema, domainEnvelopeSchema, dom
 import { mtaStsInputSchema } from '../../../domain/domains/mta-sts/policy';
 import { dmarcFiguresQuerySchema } from '../../../domain/dmarc/figures-query';
 import { page } from './common';
+import { PLAN_NAMES, PLANS } from '../../../domain/accounts/plans';
 
 // ---------------------------------------------------------------------------------------------------
 // Domains
@@ -98,13 +99,15 @@ export const domainOps = section('domains', 'Domains', {
     path: '/domains/{id}/mta-sts',
     summary: "Host an MTA-STS policy for a domain's receiving subdomain",
     description:
-      'Hosts `https://mta-sts.inbound.<domain>/.well-known/mta-sts.txt` (RFC 8461) naming the service\'s MX: the service requests the host\'s certificate (ACM, DNS-validated) and, once it is issued, serves the policy there. Publish the records the answer lists as they appear (the certificate\'s validation CNAME first; the host\'s CNAME once the certificate is issued; the TXT record that announces the policy). The domain must be verified and receive mail (`inbound_enabled`). Changing `mode` or `max_age` gives the policy a new id: publish the new TXT record. PUT again (same body) checks now. Use `testing` until the MX\'s certificate is valid for its name (docs/deliverability.md).',
+      'Hosts `https://mta-sts.inbound.<domain>/.well-known/mta-sts.txt` (RFC 8461) naming the service\'s MX: the service requests the host\'s certificate (ACM, DNS-validated) and, once it is issued, serves the policy there. Publish the records the answer lists as they appear (the certificate\'s validation CNAME first; the host\'s CNAME once the certificate is issued; the TXT record that announces the policy). The domain must be verified and receive mail (`inbound_enabled`). Changing `mode` or `max_age` gives the policy a new id: publish the new TXT record. PUT again (same body) checks now. Use `testing` until the MX\'s certificate is valid for its name (docs/deliverability.md). An account hosts at most its plan\'s number of policies (' +
+      PLAN_NAMES.map((plan) => `${plan} ${PLANS[plan].mtaStsPolicies}`).join(', ') +
+      ': a new one past it is 403 `plan_limit`; a deleted one frees its place once its removal completes.',
     auth: 'apiKey',
     scopes: ['domains:write'],
     pathParams: { id: 'the domain id (dom_...)' },
     body: { schema: mtaStsInputSchema, example: { mode: 'testing' } },
     responses: { 200: { description: 'The hosted policy, after its next step.', schema: mtaStsHostingSchema } },
-    errors: { 409: ['conflict'] },
+    errors: { 403: ['plan_limit'], 409: ['conflict'] },
   },
   deleteDomainMtaSts: {
     method: 'delete',

@@ -3,7 +3,7 @@ import type { Clock, DnsResolver, HostCertificates, HostDomainNames } from '../.
 import type { MtaStsHostingRepository } from '../../../adapters/store/mta-sts-hosting';
 
 export interface MtaStsHostingDeps {
-  mtaStsHosting: Pick<MtaStsHostingRepository, 'get' | 'save' | 'remove'>;
+  mtaStsHosting: Pick<MtaStsHostingRepository, 'get' | 'create' | 'save' | 'remove'>;
   hostCertificates: HostCertificates;
   hostDomains: HostDomainNames;
   dns: Pick<DnsResolver, 'txt' | 'cname'>;

@@ -3,12 +3,15 @@
  * policy of the domain's receiving subdomain. PUT stores the policy with its next step due now; DELETE marks
  * it `removing`, due now. The steps themselves (ACM, API Gateway, DNS) are the domain-health task's, within a
  * minute (./step.ts): the API's functions call neither ACM nor API Gateway, so their bundles and grants hold
- * neither. Writes are conditional on the version read, and re-read when another write came first.
+ * neither. Writes are conditional on the version read, and re-read when another write came first. A new policy
+ * takes a place of the account's bound (its plan's `mtaStsPolicies`) in the same transaction as its creation
+ * (403 plan_limit at the bound); the place is given back when its removal completes (./step.ts).
  */
 import { toPublicHosting, type PublicHosting, type StoredHosting } from '../../../domain/domains/mta-sts/hosting';
 import { DEFAULT_MAX_AGE_S, policyIdOf, type MtaStsInput } from '../../../domain/domains/mta-sts/policy';
 import type { Domain } from '../../../domain/domains/domain';
-import { ConflictError, NotFoundError, ValidationError } from '../../../domain/errors';
+import { PLANS, upgradeUrl } from '../../../domain/accounts/plans';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../../../domain/errors';
 import type { DomainRepository } from '../../../adapters/store/domains';
 import type { Principal } from '../../access/principal';
 import { owned } from '../deps';
@@ -18,6 +21,8 @@ export interface ManageHostingDeps extends Pick<MtaStsHostingDeps, 'mtaStsHostin
   domains: Pick<DomainRepository, 'get'>;
   /** The MX host a receiving subdomain's policy names: INBOUND_MX_HOST. */
   inboundMxHost: string;
+  /** Where an account upgrades its plan (a plan_limit error's `upgrade_url`). */
+  dashboardUrl: string;
 }
 
 /** Writes lost to concurrent ones before the request answers 409. */
@@ -90,6 +95,7 @@ function configured(domain: Domain, policyDomain: string, current: StoredHosting
       created_at: now,
       updated_at: now,
       version,
+      plan_slot: true,
     };
   }
   const policyChanged = current.mode !== input.mode || current.max_age !== maxAge || current.mx.join(' ') !== mx.join(' ');
@@ -121,9 +127,23 @@ export async function putHosting(deps: ManageHostingDeps, principal: Principal, 
     const current = stored?.hosting ?? null;
     const next = configured(domain, policyDomain, current, input, deps.inboundMxHost, now.toISOString());
     // The next step is due now: the domain-health task takes it within a minute.
-    if ((await deps.mtaStsHosting.save(next, now)) === 'saved') return toPublicHosting(next, now.toISOString());
+    const written = current ? await deps.mtaStsHosting.save(next, now) : await deps.mtaStsHosting.create(next, now, PLANS[principal.account.plan].mtaStsPolicies);
+    if (written === 'saved') return toPublicHosting(next, now.toISOString());
+    if (written === 'limit') throw atBound(principal, deps.dashboardUrl);
   }
   throw changedMeanwhile(domainId);
+}
+
+/** 403 plan_limit: the account has as many hosted policies as its plan allows (removals under way count until done). */
+function atBound(principal: Principal, dashboardUrl: string): AppError {
+  const plan = principal.account.plan;
+  const limit = PLANS[plan].mtaStsPolicies;
+  return new AppError(
+    403,
+    'plan_limit',
+    `The ${plan} plan includes ${limit} hosted MTA-STS ${limit === 1 ? 'policy' : 'policies'}; delete one (its place is free once its removal completes, within a few minutes) or upgrade to host more.`,
+    { details: { limit, resource: 'mta_sts_policies', plan }, upgradeUrl: upgradeUrl(dashboardUrl) },
+  );
 }
 
 export async function deleteHosting(deps: ManageHostingDeps, principal: Principal, domainId: string): Promise<{ object: 'mta_sts_hosting'; domain_id: string; deleted: true }> {

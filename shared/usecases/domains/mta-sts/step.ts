@@ -147,5 +147,5 @@ async function removalStep(deps: MtaStsHostingDeps, hosting: StoredHosting): Pro
     // API Gateway lets go of the certificate shortly after the domain name is deleted.
     return (await save(deps, hosting, {})) ? 'waiting' : 'superseded';
   }
-  return (await deps.mtaStsHosting.remove(hosting.policy_domain, hosting.version)) === 'deleted' ? 'removed' : 'superseded';
+  return (await deps.mtaStsHosting.remove(hosting)) === 'deleted' ? 'removed' : 'superseded';
 }

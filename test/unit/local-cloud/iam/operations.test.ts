@@ -180,6 +180,7 @@ const CASES: Case[] = [
     ],
   ],
   ['ACM.DescribeCertificate', { CertificateArn: CERTIFICATE }, [{ action: 'acm:DescribeCertificate', resource: CERTIFICATE, context: {} }]],
+  ['ACM.ListCertificates', { MaxItems: 1000 }, [{ action: 'acm:ListCertificates', resource: '*', context: {} }]],
   ['ACM.DeleteCertificate', { CertificateArn: CERTIFICATE }, [{ action: 'acm:DeleteCertificate', resource: CERTIFICATE, context: {} }]],
   [
     'ApiGatewayV2.CreateDomainName',
@@ -207,6 +208,7 @@ const CASES: Case[] = [
     ],
   ],
   ['ApiGatewayV2.GetDomainName', { DomainName: HOST }, [{ action: 'apigateway:GET', resource: `${API_DOMAINS}/${HOST}`, context: {} }]],
+  ['ApiGatewayV2.GetDomainNames', {}, [{ action: 'apigateway:GET', resource: API_DOMAINS, context: {} }]],
   ['ApiGatewayV2.DeleteDomainName', { DomainName: HOST }, [{ action: 'apigateway:DELETE', resource: `${API_DOMAINS}/${HOST}`, context: {}, absentKeys: NO_TAGS }]],
   ['ApiGatewayV2.CreateApiMapping', { DomainName: HOST, ApiId: 'a1b2c3d4e5', Stage: '$default' }, [{ action: 'apigateway:POST', resource: `${API_DOMAINS}/${HOST}/apimappings`, context: {}, absentKeys: NO_TAGS }]],
   ['ApiGatewayV2.GetApiMappings', { DomainName: HOST }, [{ action: 'apigateway:GET', resource: `${API_DOMAINS}/${HOST}/apimappings`, context: {} }]],
