@@ -40,7 +40,7 @@ describe('/api-keys', () => {
     expect(send.body.error.code).toBe('insufficient_scope');
     const createKey = await api('POST', '/api-keys', { key, body: { name: 'escalate', scopes: ['full'] } });
     expect(createKey.status).toBe(403);
-    expect(createKey.body.error).toMatchObject({ code: 'insufficient_scope', details: { required_scopes: ['full'] } });
+    expect(createKey.body.error).toMatchObject({ code: 'insufficient_scope', details: { required_scopes: ['full', 'mail:admin'] } });
     const list = await api('GET', '/api-keys', { key });
     expect(list.status).toBe(403);
     const sent = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't' } });

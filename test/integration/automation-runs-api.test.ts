@@ -29,13 +29,14 @@ interface Created {
   name: string;
   version: number;
   steps: Step[];
+  allowed_domains: string[] | null;
 }
 
 async function createAutomation(account: TestAccount): Promise<Created> {
   const response = await api('POST', '/automations', { key: account.key, body: { name: 'Welcome series', trigger: { event: unique('user.created') }, steps: definitionSteps } });
   expect([response.status, response.body.error]).toEqual([201, undefined]);
   const automation = response.body.automation;
-  return { id: automation.id, account_id: account.id, name: automation.name, version: automation.version, steps: automation.steps };
+  return { id: automation.id, account_id: account.id, name: automation.name, version: automation.version, steps: automation.steps, allowed_domains: automation.allowed_domains };
 }
 
 const runs = () => stack().services.runs;

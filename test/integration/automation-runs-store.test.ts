@@ -27,7 +27,7 @@ const steps: Step[] = [
 
 function run(eventId = newId('evt'), at = new Date(), automation = { id: newId('auto'), account_id: newId('acc') }): Run {
   return newRun({
-    automation: { ...automation, name: 'Welcome', version: 3, steps },
+    automation: { ...automation, name: 'Welcome', version: 3, steps, allowed_domains: null },
     event: { id: eventId, name: 'user.created', user_id: 'u1', email: 'u1@example.com', data: { plan: 'pro' }, created_at: at.toISOString() },
     subject: 'user:u1',
     now: at,
@@ -54,7 +54,7 @@ describe('the run store', () => {
   it('starts a run once however many times (and however concurrently) the same event starts it', async () => {
     const first = run();
     const again = newRun({
-      automation: { id: first.automation_id, account_id: first.account_id, name: 'Welcome', version: 4, steps },
+      automation: { id: first.automation_id, account_id: first.account_id, name: 'Welcome', version: 4, steps, allowed_domains: null },
       event: first.event,
       subject: first.subject,
       now: new Date(Date.now() + 60_000),

@@ -59,6 +59,7 @@ describe('/automations', () => {
         created_at: expect.stringMatching(TIMESTAMP),
         updated_at: expect.stringMatching(TIMESTAMP),
         activated_at: null,
+        allowed_domains: null,
       },
     });
     expect(created.text).not.toContain('account_id');
@@ -228,7 +229,7 @@ describe('/automations', () => {
     const reader = await keyWith(['account:read']);
     const refused = await api('POST', '/automations', { key: reader, body: definition() });
     expect(refused.status).toBe(403);
-    expect(refused.body.error).toMatchObject({ code: 'insufficient_scope', details: { required_scopes: ['full'] } });
+    expect(refused.body.error).toMatchObject({ code: 'insufficient_scope', details: { required_scopes: ['full', 'mail:admin'] } });
     for (const [method, body] of [['PATCH', { name: 'x' }], ['DELETE'], ['POST', { action: 'activate' }]] as const) {
       expect((await api(method, `/automations/${id}`, { key: reader, body })).body.error.code).toBe('insufficient_scope');
     }

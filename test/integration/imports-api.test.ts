@@ -113,7 +113,7 @@ describe('scopes', () => {
     for (const resources of [undefined, ['suppressions', 'webhooks']]) {
       const refused = await post(limited, { provider: 'sendgrid', api_key: key, ...(resources ? { resources } : {}) });
       expectError(refused, 403, 'insufficient_scope');
-      expect(refused.body.error.details.required_scopes).toEqual(['full', ...(resources ? ['webhooks:write', 'suppressions:write'] : ALL_WRITE_SCOPES)]);
+      expect(refused.body.error.details.required_scopes).toEqual(['full', 'mail:admin', ...(resources ? ['webhooks:write', 'suppressions:write'] : ALL_WRITE_SCOPES)]);
       expect(refused.body.error.details.key_scopes).toEqual(['suppressions:write']);
     }
     expect(await requestLog('sendgrid', key)).toEqual([]);

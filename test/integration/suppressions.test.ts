@@ -294,9 +294,9 @@ describe('/suppressions', () => {
         expect(response.body.error.code).toBe('insufficient_scope');
         expect(response.body.error.details.key_scopes).toEqual(['emails:send']);
       }
-      expect(responses[0]!.body.error.details.required_scopes).toEqual(['full', 'suppressions:write', 'account:read']);
-      expect(responses[1]!.body.error.details.required_scopes).toEqual(['full', 'suppressions:write']);
-      expect(responses[2]!.body.error.details.required_scopes).toEqual(['full', 'suppressions:write']);
+      expect(responses[0]!.body.error.details.required_scopes).toEqual(['full', 'mail:admin', 'suppressions:write', 'account:read']);
+      expect(responses[1]!.body.error.details.required_scopes).toEqual(['full', 'mail:admin', 'suppressions:write']);
+      expect(responses[2]!.body.error.details.required_scopes).toEqual(['full', 'mail:admin', 'suppressions:write']);
     });
 
     it('account:read can list but not add or remove', async () => {

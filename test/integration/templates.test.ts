@@ -353,7 +353,7 @@ describe('/templates', () => {
     const reader = await keyWith(account, { scopes: ['account:read'] });
     const refused = await api('POST', '/templates', { key: reader, body: welcome(uniqueAlias('r')) });
     expect(refused.status).toBe(403);
-    expect(refused.body.error).toMatchObject({ code: 'insufficient_scope', details: { required_scopes: ['full', 'templates:write'] } });
+    expect(refused.body.error).toMatchObject({ code: 'insufficient_scope', details: { required_scopes: ['full', 'mail:admin', 'templates:write'] } });
     for (const [method, path] of [['PATCH', `/templates/${alias}`], ['DELETE', `/templates/${alias}`], ['POST', `/templates/${alias}/publish`]] as const) {
       expect((await api(method, path, { key: reader, body: { name: 'x' } })).body.error.code).toBe('insufficient_scope');
     }

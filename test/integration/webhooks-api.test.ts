@@ -271,7 +271,7 @@ describe('webhook endpoints', () => {
     expect((await api('GET', `/webhooks/${webhook.id}/deliveries`, { key: reader })).status).toBe(200);
     const readerWrite = await api('POST', '/webhooks', { key: reader, body: { url: hookUrl() } });
     expect(readerWrite.status).toBe(403);
-    expect(readerWrite.body.error.details.required_scopes).toEqual(['full', 'webhooks:write']);
+    expect(readerWrite.body.error.details.required_scopes).toEqual(['full', 'mail:admin', 'webhooks:write']);
 
     const writer = await keyWith(account, ['webhooks:write']);
     const created = await api('POST', '/webhooks', { key: writer, body: { url: hookUrl() } });

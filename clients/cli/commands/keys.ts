@@ -36,9 +36,9 @@ export function registerKeys(program: Command, io: CliIo): void {
     .command('create')
     .description('create a key and print its secret (shown once)')
     .requiredOption('--name <name>', 'a label for people')
-    .option('--scopes <scopes...>', 'full (default), emails:send, domains:write, webhooks:write, templates:write, suppressions:write, account:read (comma or space separated, repeatable)', collect)
+    .option('--scopes <scopes...>', "full, mail:admin, account:admin, emails:send, domains:write, webhooks:write, templates:write, suppressions:write, account:read (comma or space separated, repeatable); default: your key's own, and never beyond them", collect)
     .option('--tenant <tenant>', 'limit the key to this tenant')
-    .option('--allowed-domains <domains...>', 'limit sends to these domains', collect)
+    .option('--allowed-domains <domains...>', "limit sends to these domains (default: your key's own list; a limited key gives only a subset of it)", collect)
     .action(async (options: { name: string; scopes?: string[]; tenant?: string; allowedDomains?: string[] }, command: Command) => {
       const ctx = contextOf(io, command);
       const scopes = splitList(options.scopes);

@@ -2,7 +2,7 @@
  * The domain health and DMARC tools (docs/deliverability.md, "Domain health" and "DMARC aggregate
  * reports"): a domain's health findings with the records to publish (GET, or POST to check now,
  * /domains/{id}/health) and what receivers reported about mail sent as it (GET /domains/{id}/dmarc).
- * Scopes: domains:write, account:read or full; checking now needs domains:write (or full).
+ * Scopes: domains:write, account:read, mail:admin or full; checking now needs domains:write (or mail:admin, full).
  */
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -42,7 +42,7 @@ export function registerDomainHealthTools(server: McpServer, api: ApiClient): vo
     {
       title: "Get a domain's health",
       description:
-        "Get a domain's DNS health (GET /domains/{id}/health: the last daily check; a domain never checked is checked now), or check DNS now with check_now (POST /domains/{id}/health, about 10 seconds at most). Findings cover SPF (our include, no +all, at most 10 lookups), DKIM, DMARC (policy, reports, alignment), the receiving MX, MTA-STS, TLS-RPT, BIMI and the sender's bounce and complaint rates; each has an impact (high: mail fails authentication or is not received; low: a recommendation), a status (open, or fixed for 7 days), a message saying what to do and, when a DNS record fixes it, the record to publish. Open findings come first. Needs domains:write, account:read or full; check_now needs domains:write or full.",
+        "Get a domain's DNS health (GET /domains/{id}/health: the last daily check; a domain never checked is checked now), or check DNS now with check_now (POST /domains/{id}/health, about 10 seconds at most). Findings cover SPF (our include, no +all, at most 10 lookups), DKIM, DMARC (policy, reports, alignment), the receiving MX, MTA-STS, TLS-RPT, BIMI and the sender's bounce and complaint rates; each has an impact (high: mail fails authentication or is not received; low: a recommendation), a status (open, or fixed for 7 days), a message saying what to do and, when a DNS record fixes it, the record to publish. Open findings come first. Needs domains:write, account:read, mail:admin or full; check_now needs domains:write, mail:admin or full.",
       inputSchema: {
         id: z.string().min(1).describe('the domain id, dom_... (see list_domains)'),
         check_now: z.boolean().optional().describe('check DNS now (POST) instead of reading the last check (needs domains:write)'),
@@ -63,7 +63,7 @@ export function registerDomainHealthTools(server: McpServer, api: ApiClient): vo
     {
       title: "Get a domain's DMARC report figures",
       description:
-        "What receivers reported about mail sent as a domain (GET /domains/{id}/dmarc), from the DMARC aggregate reports sent to its report address (enabled with dmarc_reports on the domain): totals, the service's own sending (ours) against everything else sending as the domain (others: its own servers, other providers, spoofers), each with its DMARC pass rate and what receivers did (none, quarantine, reject), one entry per UTC day, and the sources (IP addresses) a page at a time, most messages first. Range: since/until UTC days, both included (default the last 30 days, at most 90). A domain without reports answers zeros. Needs domains:write, account:read or full.",
+        "What receivers reported about mail sent as a domain (GET /domains/{id}/dmarc), from the DMARC aggregate reports sent to its report address (enabled with dmarc_reports on the domain): totals, the service's own sending (ours) against everything else sending as the domain (others: its own servers, other providers, spoofers), each with its DMARC pass rate and what receivers did (none, quarantine, reject), one entry per UTC day, and the sources (IP addresses) a page at a time, most messages first. Range: since/until UTC days, both included (default the last 30 days, at most 90). A domain without reports answers zeros. Needs domains:write, account:read, mail:admin or full.",
       inputSchema: {
         id: z.string().min(1).describe('the domain id, dom_... (see list_domains)'),
         since: day('the first UTC day (YYYY-MM-DD); default 29 days before until'),

@@ -1,6 +1,6 @@
 /**
  * The domain tools (docs/domains.md): list, add, get and verify a sending domain, each showing the DNS
- * records to publish. Scopes: domains:write (or full); reading also account:read.
+ * records to publish. Scopes: domains:write (or mail:admin, full); reading also account:read.
  */
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -23,7 +23,7 @@ export function registerDomainTools(server: McpServer, api: ApiClient): void {
     'list_domains',
     {
       title: 'List sending domains',
-      description: 'List the account\'s sending domains, newest first (GET /domains), with their status (pending, verified, failed). Page with cursor = next_cursor. Needs domains:write, account:read or full.',
+      description: 'List the account\'s sending domains, newest first (GET /domains), with their status (pending, verified, failed). Page with cursor = next_cursor. Needs domains:write, account:read, mail:admin or full.',
       inputSchema: { ...pageFields, tenant: z.string().optional().describe("only this tenant's domains (external_id or id)") },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -41,7 +41,7 @@ export function registerDomainTools(server: McpServer, api: ApiClient): void {
     {
       title: 'Add a sending domain',
       description:
-        'Add a domain to send from (POST /domains). Returns the domain (status pending) and the DNS records to publish at its DNS host (ownership TXT, DKIM TXT, return-path CNAME, SPF TXT, optional DMARC); once they are published, call verify_domain. Needs domains:write or full.',
+        'Add a domain to send from (POST /domains). Returns the domain (status pending) and the DNS records to publish at its DNS host (ownership TXT, DKIM TXT, return-path CNAME, SPF TXT, optional DMARC); once they are published, call verify_domain. Needs domains:write, mail:admin or full.',
       inputSchema: {
         name: z.string().min(1).describe('the domain name, e.g. example.com'),
         tenant: z.string().optional().describe("make it this tenant's domain (external_id or id)"),
@@ -60,7 +60,7 @@ export function registerDomainTools(server: McpServer, api: ApiClient): void {
     'get_domain',
     {
       title: 'Get a domain and its DNS records',
-      description: 'Get one domain (GET /domains/{id}): its status and each DNS record to publish with its own status and any message (e.g. how to merge SPF). Needs domains:write, account:read or full.',
+      description: 'Get one domain (GET /domains/{id}): its status and each DNS record to publish with its own status and any message (e.g. how to merge SPF). Needs domains:write, account:read, mail:admin or full.',
       inputSchema: domainId,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -76,7 +76,7 @@ export function registerDomainTools(server: McpServer, api: ApiClient): void {
     {
       title: 'Verify a domain',
       description:
-        'Check the domain\'s DNS records now (POST /domains/{id} {"action": "verify"}) and return the domain with each record\'s status (verified, pending, not_found, invalid) and what to fix. Sends from the domain work once it is verified. Needs domains:write or full.',
+        'Check the domain\'s DNS records now (POST /domains/{id} {"action": "verify"}) and return the domain with each record\'s status (verified, pending, not_found, invalid) and what to fix. Sends from the domain work once it is verified. Needs domains:write, mail:admin or full.',
       inputSchema: domainId,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },

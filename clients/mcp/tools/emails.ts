@@ -1,6 +1,6 @@
 /**
  * The email tools: send one (POST /emails), send a batch (POST /emails/batch), get one with its timeline
- * (GET /emails/{id}), list (GET /emails with the cursor). Scopes: emails:send (or full); reading also
+ * (GET /emails/{id}), list (GET /emails with the cursor). Scopes: emails:send (or mail:admin, full); reading also
  * account:read.
  */
 import * as z from 'zod';
@@ -39,7 +39,7 @@ export function registerEmailTools(server: McpServer, api: ApiClient): void {
     {
       title: 'Send an email',
       description:
-        'Send one email (POST /emails). Give from, to, subject and html and/or text, or a published template. Returns the email id (msg_...) and status (queued, or scheduled with scheduled_at); delivery happens moments later: follow it with get_email. Needs a key with emails:send or full.',
+        'Send one email (POST /emails). Give from, to, subject and html and/or text, or a published template. Returns the email id (msg_...) and status (queued, or scheduled with scheduled_at); delivery happens moments later: follow it with get_email. Needs a key with emails:send, mail:admin or full.',
       inputSchema: { ...sendFields, attachments: attachmentsField, idempotency_key: idempotencyKeyField },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
@@ -56,7 +56,7 @@ export function registerEmailTools(server: McpServer, api: ApiClient): void {
     {
       title: 'Send a batch of emails',
       description:
-        'Send up to 100 emails in one call (POST /emails/batch), each with the fields of send_email except attachments. Results are index-aligned: data[i] is {id, status} or, with validation "permissive" (the default), {id: null, status: "failed", error} for an invalid item; "strict" refuses the whole batch if any item is invalid. Needs emails:send or full.',
+        'Send up to 100 emails in one call (POST /emails/batch), each with the fields of send_email except attachments. Results are index-aligned: data[i] is {id, status} or, with validation "permissive" (the default), {id: null, status: "failed", error} for an invalid item; "strict" refuses the whole batch if any item is invalid. Needs emails:send, mail:admin or full.',
       inputSchema: {
         emails: z.array(z.object(sendFields)).min(1).max(100).describe('1-100 emails, each as for send_email (no attachments)'),
         validation: z.enum(['strict', 'permissive']).optional().describe('strict: refuse the whole batch when any item is invalid; permissive (default): send the valid ones, report the others'),
@@ -79,7 +79,7 @@ export function registerEmailTools(server: McpServer, api: ApiClient): void {
     {
       title: 'Get an email and its timeline',
       description:
-        'Get one email by id (GET /emails/{id}): its status (queued, scheduled, sent, delivered, bounced, failed, cancelled), last_event (also delivery_delayed, complained, suppressed), bounce reason, and a timeline of what happened when. Needs emails:send, account:read or full.',
+        'Get one email by id (GET /emails/{id}): its status (queued, scheduled, sent, delivered, bounced, failed, cancelled), last_event (also delivery_delayed, complained, suppressed), bounce reason, and a timeline of what happened when. Needs emails:send, account:read, mail:admin or full.',
       inputSchema: { id: z.string().min(1).describe('the email id, msg_...') },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -97,7 +97,7 @@ export function registerEmailTools(server: McpServer, api: ApiClient): void {
     {
       title: 'List emails',
       description:
-        'List the account\'s emails, newest first (GET /emails), a page at a time: pass next_cursor back as cursor while has_more is true. The listing is eventually consistent (an email sent a moment ago may take a moment to appear). Needs emails:send, account:read or full.',
+        'List the account\'s emails, newest first (GET /emails), a page at a time: pass next_cursor back as cursor while has_more is true. The listing is eventually consistent (an email sent a moment ago may take a moment to appear). Needs emails:send, account:read, mail:admin or full.',
       inputSchema: { ...pageFields, tenant: z.string().optional().describe("only this tenant's emails (external_id or id)") },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },

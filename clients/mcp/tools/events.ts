@@ -1,7 +1,7 @@
 /**
  * The custom-event tool (docs/automations.md, "Events"): POST /events tells the service something happened
  * to a user; active automations with that trigger start, waiting runs resume or are cancelled.
- * Scopes: emails:send or full.
+ * Scopes: emails:send, mail:admin or full.
  */
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -22,7 +22,7 @@ export function registerEventTools(server: McpServer, api: ApiClient): void {
     {
       title: 'Send a custom event',
       description:
-        'Record that something happened to one of your users (POST /events), e.g. "user.created": automations triggered by that name start a run for the user (which may send them emails), and runs waiting for it resume or are cancelled. Returns the event and how many automations and runs it matched. Needs emails:send or full.',
+        'Record that something happened to one of your users (POST /events), e.g. "user.created": automations triggered by that name start a run for the user (which may send them emails), and runs waiting for it resume or are cancelled. Returns the event and how many automations and runs it matched. Needs emails:send, mail:admin or full.',
       inputSchema: {
         name: z.string().min(1).describe('the event name, 1-100 of letters, digits, _ . : - (e.g. user.created)'),
         user_id: z.string().optional().describe('who the event is about (runs are per user: user_id, else email)'),

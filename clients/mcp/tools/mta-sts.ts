@@ -2,7 +2,7 @@
  * The hosted MTA-STS policy tools (docs/deliverability.md, "Hosted MTA-STS policy"): read the policy the
  * service hosts for a domain's receiving subdomain and the records to publish for it (GET
  * /domains/{id}/mta-sts), host or change it (PUT), stop hosting it (DELETE). Each takes the domain's id or
- * its name. Scopes: reading domains:write, account:read or full; hosting and stopping domains:write or full.
+ * its name. Scopes: reading domains:write, account:read, mail:admin or full; hosting and stopping domains:write, mail:admin or full.
  */
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -43,7 +43,7 @@ export function registerMtaStsTools(server: McpServer, api: ApiClient): void {
     'get_mta_sts_policy',
     {
       title: "Get a domain's hosted MTA-STS policy",
-      description: `Get the MTA-STS policy (RFC 8461) the service hosts for the domain's receiving subdomain inbound.<domain> (GET /domains/{id}/mta-sts): its status (pending_certificate: publish certificate_validation; pending_dns: the policy is served, publish policy_host and policy; active: senders find it; failed: see message, host it again to start over), mode, policy URL, a message saying what happens next or what to do, and the records to publish, each verified or pending with what the last check found. ${RECORDS_EXPLAINED} 404 not_found when no policy is hosted (host_mta_sts_policy hosts one). Needs domains:write, account:read or full.`,
+      description: `Get the MTA-STS policy (RFC 8461) the service hosts for the domain's receiving subdomain inbound.<domain> (GET /domains/{id}/mta-sts): its status (pending_certificate: publish certificate_validation; pending_dns: the policy is served, publish policy_host and policy; active: senders find it; failed: see message, host it again to start over), mode, policy URL, a message saying what happens next or what to do, and the records to publish, each verified or pending with what the last check found. ${RECORDS_EXPLAINED} 404 not_found when no policy is hosted (host_mta_sts_policy hosts one). Needs domains:write, account:read, mail:admin or full.`,
       inputSchema: { domain },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -58,7 +58,7 @@ export function registerMtaStsTools(server: McpServer, api: ApiClient): void {
     'host_mta_sts_policy',
     {
       title: 'Host or change an MTA-STS policy',
-      description: `Host the MTA-STS policy of the domain's receiving subdomain, or change its mode or max_age (PUT /domains/{id}/mta-sts). The domain must be verified and receive mail (inbound_enabled), else 400 validation_error. A new policy starts pending_certificate: within a minute the certificate_validation record is listed (get_mta_sts_policy); publish each record as it appears. Calling again with the same arguments takes the next step now (checks the records). Changing mode or max_age gives the policy a new id: publish the new policy record. Use testing until the MX's certificate is valid for its name; enforce makes senders that apply the policy refuse to deliver without valid TLS. ${RECORDS_EXPLAINED} Needs domains:write or full.`,
+      description: `Host the MTA-STS policy of the domain's receiving subdomain, or change its mode or max_age (PUT /domains/{id}/mta-sts). The domain must be verified and receive mail (inbound_enabled), else 400 validation_error. A new policy starts pending_certificate: within a minute the certificate_validation record is listed (get_mta_sts_policy); publish each record as it appears. Calling again with the same arguments takes the next step now (checks the records). Changing mode or max_age gives the policy a new id: publish the new policy record. Use testing until the MX's certificate is valid for its name; enforce makes senders that apply the policy refuse to deliver without valid TLS. ${RECORDS_EXPLAINED} Needs domains:write, mail:admin or full.`,
       inputSchema: {
         domain,
         mode: z.enum(MTA_STS_MODES).describe('enforce: deliver only over valid TLS to the policy\'s MX; testing: deliver anyway and report failures (TLS-RPT); none: the policy is withdrawn'),
@@ -78,7 +78,7 @@ export function registerMtaStsTools(server: McpServer, api: ApiClient): void {
     {
       title: 'Stop hosting an MTA-STS policy',
       description:
-        "Stop hosting the domain's MTA-STS policy (DELETE /domains/{id}/mta-sts): it is no longer served at once; its host and certificate are deleted within minutes. Senders that cached an enforce or testing policy keep it for max_age: to withdraw a policy safely, host it with mode none first, wait max_age, remove the policy TXT record, then stop. 404 not_found when none is hosted. Needs domains:write or full.",
+        "Stop hosting the domain's MTA-STS policy (DELETE /domains/{id}/mta-sts): it is no longer served at once; its host and certificate are deleted within minutes. Senders that cached an enforce or testing policy keep it for max_age: to withdraw a policy safely, host it with mode none first, wait max_age, remove the policy TXT record, then stop. 404 not_found when none is hosted. Needs domains:write, mail:admin or full.",
       inputSchema: { domain },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },

@@ -1,7 +1,7 @@
 /**
  * The suppression tools (docs/suppressions.md): list, add and remove addresses the service will not send
  * to, account-wide or a tenant's, and (with category) recipients' opt-outs of product or newsletter mail.
- * Scopes: suppressions:write (or full); listing also account:read.
+ * Scopes: suppressions:write (or mail:admin, full); listing also account:read.
  */
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -30,7 +30,7 @@ export function registerSuppressionTools(server: McpServer, api: ApiClient): voi
     {
       title: 'List suppressed addresses',
       description:
-        'List the suppression list, newest first (GET /suppressions): addresses the service will not send to, with why (bounce, complaint, unsubscribe, manual). With category, list that category\'s opt-outs instead; with email, look one address up. Needs suppressions:write, account:read or full.',
+        'List the suppression list, newest first (GET /suppressions): addresses the service will not send to, with why (bounce, complaint, unsubscribe, manual). With category, list that category\'s opt-outs instead; with email, look one address up. Needs suppressions:write, account:read, mail:admin or full.',
       inputSchema: {
         ...pageFields,
         email: z.string().optional().describe('only this address'),
@@ -54,7 +54,7 @@ export function registerSuppressionTools(server: McpServer, api: ApiClient): voi
     {
       title: 'Suppress addresses',
       description:
-        'Add one or more addresses (up to 1000) to the suppression list (POST /suppressions, reason manual): sends to them are then refused (422). With category, opt them out of product or newsletter mail only. Needs suppressions:write or full.',
+        'Add one or more addresses (up to 1000) to the suppression list (POST /suppressions, reason manual): sends to them are then refused (422). With category, opt them out of product or newsletter mail only. Needs suppressions:write, mail:admin or full.',
       inputSchema: {
         emails: z.union([z.string(), z.array(z.string()).min(1).max(1000)]).describe('an address or a list of 1-1000 addresses'),
         tenant,
@@ -76,7 +76,7 @@ export function registerSuppressionTools(server: McpServer, api: ApiClient): voi
     {
       title: 'Remove a suppression',
       description:
-        'Remove an address from the suppression list (DELETE /suppressions?email=) so it can receive mail again; with category, remove its opt-out of that category (re-subscribe). Only do this when the recipient asked for mail again: suppressions protect the sender\'s reputation. 404 not_found when the address is not listed. Needs suppressions:write or full.',
+        'Remove an address from the suppression list (DELETE /suppressions?email=) so it can receive mail again; with category, remove its opt-out of that category (re-subscribe). Only do this when the recipient asked for mail again: suppressions protect the sender\'s reputation. 404 not_found when the address is not listed. Needs suppressions:write, mail:admin or full.',
       inputSchema: { email: z.string().min(1).describe('the address to remove'), tenant, category },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },

@@ -1,6 +1,6 @@
 /**
  * The template tools (docs/templates.md): list templates and render one as a preview (nothing is sent).
- * Scopes: templates:write, account:read or full. Sending with a template is send_email's `template`.
+ * Scopes: templates:write, account:read, mail:admin or full. Sending with a template is send_email's `template`.
  */
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -28,7 +28,7 @@ export function registerTemplateTools(server: McpServer, api: ApiClient): void {
     'list_templates',
     {
       title: 'List templates',
-      description: "List the account's email templates, newest first (GET /templates), without their bodies. Send one with send_email's template {id: alias, variables}. Needs templates:write, account:read or full.",
+      description: "List the account's email templates, newest first (GET /templates), without their bodies. Send one with send_email's template {id: alias, variables}. Needs templates:write, account:read, mail:admin or full.",
       inputSchema: pageFields,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -46,7 +46,7 @@ export function registerTemplateTools(server: McpServer, api: ApiClient): void {
     {
       title: 'Render a template (preview)',
       description:
-        'Render a template with values (POST /templates/{alias}/render) and return the subject, html and text a send would contain, with warnings (missing_variable, unknown_variable, ...). Nothing is sent or stored. Renders the draft unless version is "published". Needs templates:write, account:read or full.',
+        'Render a template with values (POST /templates/{alias}/render) and return the subject, html and text a send would contain, with warnings (missing_variable, unknown_variable, ...). Nothing is sent or stored. Renders the draft unless version is "published". Needs templates:write, account:read, mail:admin or full.',
       inputSchema: {
         alias: z.string().min(1).describe('the template alias'),
         variables: z.record(z.string(), z.unknown()).optional().describe('values of the placeholders: strings, numbers, booleans or null'),

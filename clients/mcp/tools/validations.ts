@@ -2,7 +2,7 @@
  * The address validation tool (docs/deliverability.md, "Address validation"): one address with
  * POST /validations, or up to 100 with POST /validations/batch; a verdict per address (valid, risky,
  * invalid), its reasons and a typo suggestion. Nothing is sent. Scopes: emails:send, suppressions:write,
- * account:read or full.
+ * account:read, mail:admin or full.
  */
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -16,7 +16,7 @@ export function registerValidationTools(server: McpServer, api: ApiClient): void
     {
       title: 'Validate email addresses',
       description:
-        `Check whether addresses can take mail before sending to them, without sending anything (POST /validations, or POST /validations/batch for a list of up to ${VALIDATIONS_PER_REQUEST}). Use it on an address a person typed or you were given and have not mailed before, or to clean a list before a send; not for addresses already delivered to. Each answer has a verdict: invalid (do not send: bad syntax, a domain without mail hosts, a hard bounce), risky (ask before sending: a probable typo with the corrected address in suggestion, a disposable domain, a role address like info@, a suppression, a DNS failure) or valid; reasons say why and checks give each check. Each address counts against the plan's hourly allowance (429 rate_limited past it). Needs emails:send, suppressions:write, account:read or full.`,
+        `Check whether addresses can take mail before sending to them, without sending anything (POST /validations, or POST /validations/batch for a list of up to ${VALIDATIONS_PER_REQUEST}). Use it on an address a person typed or you were given and have not mailed before, or to clean a list before a send; not for addresses already delivered to. Each answer has a verdict: invalid (do not send: bad syntax, a domain without mail hosts, a hard bounce), risky (ask before sending: a probable typo with the corrected address in suggestion, a disposable domain, a role address like info@, a suppression, a DNS failure) or valid; reasons say why and checks give each check. Each address counts against the plan's hourly allowance (429 rate_limited past it). Needs emails:send, suppressions:write, account:read, mail:admin or full.`,
       inputSchema: {
         emails: z
           .union([z.string(), z.array(z.string()).min(1).max(VALIDATIONS_PER_REQUEST)])

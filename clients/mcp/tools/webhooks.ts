@@ -1,6 +1,6 @@
 /**
  * The webhook tools (docs/webhooks.md): list endpoints and create one. The signing secret is returned
- * once, at creation, and the summary says so. Scopes: webhooks:write (or full); listing also account:read.
+ * once, at creation, and the summary says so. Scopes: webhooks:write (or mail:admin, full); listing also account:read.
  */
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -25,7 +25,7 @@ export function registerWebhookTools(server: McpServer, api: ApiClient): void {
     'list_webhooks',
     {
       title: 'List webhook endpoints',
-      description: "List the account's webhook endpoints (GET /webhooks): url, subscribed events, enabled, tenant filter. Needs webhooks:write, account:read or full.",
+      description: "List the account's webhook endpoints (GET /webhooks): url, subscribed events, enabled, tenant filter. Needs webhooks:write, account:read, mail:admin or full.",
       inputSchema: pageFields,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -42,7 +42,7 @@ export function registerWebhookTools(server: McpServer, api: ApiClient): void {
     {
       title: 'Create a webhook endpoint',
       description:
-        'Create a webhook endpoint (POST /webhooks): the service POSTs signed events (email.sent, email.delivered, email.bounced, email.complained, email.opened, email.clicked, email.failed, email.suppressed, ...) to the https URL. Returns the endpoint and its signing secret (whsec_..., shown only this once: give it to the user to store). At most 20 endpoints. Needs webhooks:write or full.',
+        'Create a webhook endpoint (POST /webhooks): the service POSTs signed events (email.sent, email.delivered, email.bounced, email.complained, email.opened, email.clicked, email.failed, email.suppressed, ...) to the https URL. Returns the endpoint and its signing secret (whsec_..., shown only this once: give it to the user to store). At most 20 endpoints. Needs webhooks:write, mail:admin or full.',
       inputSchema: {
         url: z.string().min(1).describe('an absolute https:// URL reachable on the public internet'),
         events: z.array(z.string()).min(1).max(100).optional().describe('event types to receive, e.g. ["email.delivered", "email.bounced"]; default: every type'),

@@ -34,7 +34,13 @@ export type SaveAutomationOutcome = { kind: 'saved'; automation: Automation } | 
 
 function toAutomation(item: Record<string, any>): Automation {
   const { type: _type, version, ...rest } = withoutKeys(item);
-  return { ...(rest as Omit<Automation, 'version'>), version: Number(version), activated_at: (rest.activated_at as string | undefined) ?? null };
+  // Saved before reach was recorded: no allowed_domains, any domain as then (docs/automations.md, "Reach").
+  return {
+    ...(rest as Omit<Automation, 'version'>),
+    version: Number(version),
+    activated_at: (rest.activated_at as string | undefined) ?? null,
+    allowed_domains: (rest.allowed_domains as string[] | null | undefined) ?? null,
+  };
 }
 
 /** The pointer keys an automation in this state must have (none unless active). */

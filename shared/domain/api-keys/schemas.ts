@@ -10,9 +10,9 @@ export const createApiKeySchema = z.object({
     .min(1, 'at least one scope is required')
     .max(SCOPES.length)
     .transform((scopes) => [...new Set(scopes)])
-    // Absent: a full-access key, as Resend's `permission` defaults to full_access (creating a key needs full anyway).
-    .default(['full'])
-    .describe('what the key may do (at least one; default ["full"]): full grants everything; a key limited to a tenant may combine allowed_domains with full'),
+    // Absent: the creator's own scopes (./reach.ts), as Resend's `permission` defaults to full_access for a full key.
+    .optional()
+    .describe("what the key may do (at least one; absent: the creator's own scopes): each must be covered by the creator's (full covers every scope, mail:admin every one but full and account:admin); a key limited to a tenant may combine allowed_domains with full"),
   tenant: tenantParam
     .optional()
     .describe("limit it to this tenant (external_id or id): it acts only as that tenant and sees only its resources; absent: the whole account"),
@@ -22,7 +22,7 @@ export const createApiKeySchema = z.object({
     .max(100)
     .transform((domains) => [...new Set(domains)])
     .optional()
-    .describe('limit sending to these domains (1-100; list the sandbox domain to allow it); absent: any domain'),
+    .describe("limit sending to these domains (1-100; list the sandbox domain to allow it); absent: the creator's own list (any domain for an unlimited creator); a creator limited to domains may give only a subset of them"),
 });
 
 export type CreateApiKeyInput = z.infer<typeof createApiKeySchema>;

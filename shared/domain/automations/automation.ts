@@ -186,6 +186,12 @@ export interface Automation extends AutomationDefinition {
   updated_at: string;
   /** When it was last activated; null while it never was. */
   activated_at: string | null;
+  /**
+   * Its reach: the sending domains of whoever created or last changed its definition (their key's
+   * allowed_domains), which its runs keep and send within (docs/automations.md, "Reach"); null: any domain
+   * of the account (an unlimited key, a dashboard session, or an automation saved before reach was recorded).
+   */
+  allowed_domains: string[] | null;
 }
 
 export function newAutomationId(now: number): string {
@@ -214,5 +220,6 @@ export function toPublicAutomation(automation: Automation) {
     created_at: automation.created_at,
     updated_at: automation.updated_at,
     activated_at: automation.activated_at,
+    allowed_domains: automation.allowed_domains,
   };
 }

@@ -71,6 +71,8 @@ export interface Run {
   created_at: string;
   updated_at: string;
   ended_at: string | null;
+  /** The automation's reach when the run started, kept with its steps: its sends are made only from these domains (null: any). */
+  allowed_domains: string[] | null;
 }
 
 const runEventSchema = modelSchema<RunEvent>()(
@@ -120,6 +122,8 @@ export const runSchema = modelSchema<Run>()(
     created_at: z.string(),
     updated_at: z.string(),
     ended_at: late(z.string()),
+    // Runs started before reach was recorded have none: any domain, as then.
+    allowed_domains: late(z.array(z.string())),
   }),
 );
 
@@ -145,7 +149,7 @@ export function runIdFor(automationId: string, eventId: string, eventAt: number)
 
 /** A new run at its first step. */
 export function newRun(input: {
-  automation: { id: string; account_id: string; name: string; version: number; steps: Step[] };
+  automation: { id: string; account_id: string; name: string; version: number; steps: Step[]; allowed_domains: string[] | null };
   event: RunEvent;
   subject: string | null;
   now: Date;
@@ -173,6 +177,7 @@ export function newRun(input: {
     created_at: at,
     updated_at: at,
     ended_at: null,
+    allowed_domains: input.automation.allowed_domains,
   };
 }
 

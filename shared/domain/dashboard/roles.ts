@@ -11,6 +11,7 @@
  * The last owner of an account is never removed or demoted: the store enforces it (an owner counter
  * changed in the same DynamoDB transaction, shared/adapters/store/dashboard-users.ts), not this table.
  */
+import type { Scope } from '../api-keys/scopes';
 import { ForbiddenError } from '../errors';
 
 export const DASHBOARD_ROLES = ['owner', 'admin', 'developer', 'viewer'] as const;
@@ -25,6 +26,19 @@ const GRANTS: Record<DashboardRole, readonly DashboardAction[]> = {
   admin: ['view', 'change', 'account_settings', 'billing', 'manage_members'],
   developer: ['view', 'change'],
   viewer: ['view'],
+};
+
+/**
+ * The scopes a member's session acts with (shared/usecases/dashboard/sessions.ts), so what a member may
+ * put on a key or credential it makes (shared/domain/api-keys/reach.ts): owners and admins everything; a
+ * developer the mail setup (`mail:admin`: never a key that reaches the account's settings, audit log,
+ * exports or erasures); a viewer reading. The role checks above still apply to the session itself.
+ */
+export const ROLE_SCOPES: Record<DashboardRole, readonly Scope[]> = {
+  owner: ['full'],
+  admin: ['full'],
+  developer: ['mail:admin'],
+  viewer: ['account:read'],
 };
 
 /** What each role is for, in a sentence (the members page, the docs). */

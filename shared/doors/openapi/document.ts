@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import type { ErrorCode } from '../../domain/errors';
+import { scopesCoveringAny } from '../../domain/api-keys/scopes';
 import { ATTACHMENT_UPLOAD_ALIASES, createAttachmentUploadSchema } from '../../domain/emails/attachment-upload';
 import { ATTACHMENT_ALIASES, attachmentReferenceSchema, attachmentSchema, inlineAttachmentSchema } from '../../domain/emails/attachments';
 import { SEND_REQUEST_ALIASES, sendRequestSchema } from '../../domain/emails/send-request';
@@ -349,7 +350,7 @@ function security(operation: Operation): Record<string, string[]>[] {
   if (operation.auth === 'public') return [];
   if (operation.auth === 'session') return operation.method === 'get' ? [{ dashboardSession: [] }] : [{ dashboardSession: [], csrfToken: [] }];
   const scopes = operation.scopes ?? [];
-  return scopes.length === 0 ? [{ apiKey: [] }] : [...new Set(['full', ...scopes])].map((scope) => ({ apiKey: [scope] }));
+  return scopes.length === 0 ? [{ apiKey: [] }] : scopesCoveringAny(scopes).map((scope) => ({ apiKey: [scope] }));
 }
 
 const MEDIA_SCHEMAS: Record<string, JsonSchema> = {
@@ -432,7 +433,7 @@ function buildOperation(operation: Operation, requests: Components, responses: C
     ...(operation.description ? { description: operation.description } : {}),
     tags: [operation.tag],
     'x-api-group': operation.group,
-    ...(operation.auth === 'apiKey' && operation.scopes ? { 'x-scopes': [...new Set(['full', ...operation.scopes])] } : {}),
+    ...(operation.auth === 'apiKey' && operation.scopes ? { 'x-scopes': scopesCoveringAny(operation.scopes) } : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses: answers,

@@ -202,6 +202,7 @@ export const exampleAutomation = {
   created_at: CREATED,
   updated_at: CREATED,
   activated_at: CREATED,
+  allowed_domains: null,
 };
 
 export const exampleRunSummary = {
@@ -285,12 +286,12 @@ export const exampleError = (status: number, code: string): unknown => {
   const messages: Record<string, string> = {
     validation_error: 'Invalid request body: check to.',
     not_found: `The resource ${id('msg')} was not found.`,
-    insufficient_scope: 'This API key lacks the scope needed here: one of full, emails:send.',
+    insufficient_scope: 'This API key lacks the scope needed here: one of full, mail:admin, emails:send.',
     internal_error: 'An internal error occurred. Retry with backoff; if it persists, contact support with the request id.',
   };
   const details: Record<string, unknown> = {
     validation_error: { fields: [{ field: 'to', message: '"ann@" is not a valid email address: write name@example.com or "Name <name@example.com>"' }] },
-    insufficient_scope: { required_scopes: ['full', 'emails:send'], key_scopes: ['account:read'] },
+    insufficient_scope: { required_scopes: ['full', 'mail:admin', 'emails:send'], key_scopes: ['account:read'] },
   };
   return {
     error: {

@@ -60,7 +60,7 @@ export interface Operation {
   description?: string;
   auth: Auth;
   /**
-   * Scopes any one of which (or `full`) lets an API key call it: exactly the route's requireScope
+   * Scopes any one of which (or a scope covering it: `full`, `mail:admin`) lets an API key call it: exactly the route's requireScope
    * (checked by test/unit/openapi/routes.test.ts), or what the use case checks (`scopesCheckedBy`).
    */
   scopes?: Scope[];

@@ -1,9 +1,12 @@
 /**
  * API key use cases: create (secret shown once), list (never secrets), revoke. Keys are an account-wide
- * resource: a key limited to a tenant can do none of this (403 forbidden, spec Authentication 3).
+ * resource: a key limited to a tenant can do none of this (403 forbidden, spec Authentication 3). A new
+ * key is made only within its creator's reach (scopes and sending domains: grantWithinReach), whichever
+ * door asks: the API, the dashboard's form (the session's role scopes), the CLI and MCP (through the API).
  */
 import type { ApiKey } from '../../domain/api-keys/api-key';
 import type { CreateApiKeyInput } from '../../domain/api-keys/schemas';
+import { grantWithinReach } from '../../domain/api-keys/reach';
 import { generateApiKeySecret, hashSecret, secretHint } from '../../domain/api-keys/secret';
 import { NotFoundError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
@@ -23,6 +26,8 @@ export interface ApiKeyDeps {
 
 export async function createApiKey(deps: ApiKeyDeps, principal: Principal, input: CreateApiKeyInput): Promise<{ apiKey: ApiKey; secret: string }> {
   requireAccountKey(principal, 'create API keys');
+  // 403 insufficient_scope or domain_not_allowed: never more than the creator may do.
+  const granted = grantWithinReach(principal.credential, input);
   // 403 tenants_not_enabled or 404: the one tenant rule every request follows.
   const tenant = await resolveTenant(deps, principal, input.tenant);
   const secret = generateApiKeySecret();
@@ -30,10 +35,10 @@ export async function createApiKey(deps: ApiKeyDeps, principal: Principal, input
     id: newId('key'),
     account_id: principal.account.id,
     name: input.name,
-    scopes: input.scopes,
+    scopes: granted.scopes,
     tenant: tenant?.id ?? null,
     ...(tenant ? { tenant_external_id: tenant.external_id } : {}),
-    allowed_domains: input.allowed_domains ?? null,
+    allowed_domains: granted.allowed_domains,
     hint: secretHint(secret),
     created_at: deps.clock.now().toISOString(),
   };

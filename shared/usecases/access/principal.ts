@@ -8,7 +8,7 @@ import { UnauthorizedError } from '../../domain/errors';
 import type { ApiKeyLookup } from '../../adapters/store/api-keys';
 
 export interface Credential {
-  /** `session`: a signed-in dashboard user (id: the user's usr_ id), with the account's full access. */
+  /** `session`: a signed-in dashboard user (id: the user's usr_ id), with its role's scopes (ROLE_SCOPES). */
   kind: 'api_key' | 'smtp' | 'automation' | 'session';
   id: string;
   scopes: string[];

@@ -1,15 +1,17 @@
 /**
  * SMTP credential use cases: create (password shown once), list (never secrets), revoke (at once: the
  * relay re-checks the credential for every message). Limited to a tenant and to sending domains exactly
- * as API keys are. Credentials are an account-wide resource: a key limited to a tenant can do none of
- * this (403 forbidden, spec Authentication 3).
+ * as API keys are, and made only within the creator's reach as keys are (grantWithinReach: the creator
+ * must cover emails:send, and a creator limited to domains gives a subset of them). Credentials are an
+ * account-wide resource: a key limited to a tenant can do none of this (403 forbidden, spec Authentication 3).
  */
+import { grantWithinReach } from '../../domain/api-keys/reach';
 import { hashSecret } from '../../domain/api-keys/secret';
 import { NotFoundError } from '../../domain/errors';
 import { isId, newId } from '../../domain/ids';
 import { generateSmtpPassword } from '../../domain/smtp-credentials/secret';
 import type { CreateSmtpCredentialInput } from '../../domain/smtp-credentials/schemas';
-import type { SmtpCredential } from '../../domain/smtp-credentials/smtp-credential';
+import { SMTP_CREDENTIAL_SCOPES, type SmtpCredential } from '../../domain/smtp-credentials/smtp-credential';
 import type { Tenant } from '../../domain/tenants/tenant';
 import type { Clock } from '../../ports';
 import type { Page } from '../../adapters/store/cursor';
@@ -26,6 +28,8 @@ export interface SmtpCredentialDeps {
 
 export async function createSmtpCredential(deps: SmtpCredentialDeps, principal: Principal, input: CreateSmtpCredentialInput): Promise<{ credential: SmtpCredential; password: string }> {
   requireAccountKey(principal, 'create SMTP credentials');
+  // 403 insufficient_scope or domain_not_allowed: never more than the creator may do.
+  const granted = grantWithinReach(principal.credential, { scopes: SMTP_CREDENTIAL_SCOPES, allowed_domains: input.allowed_domains });
   // 403 tenants_not_enabled or 404: the one tenant rule every request follows.
   const tenant = await resolveTenant(deps, principal, input.tenant);
   const password = generateSmtpPassword();
@@ -35,7 +39,7 @@ export async function createSmtpCredential(deps: SmtpCredentialDeps, principal: 
     name: input.name,
     tenant: tenant?.id ?? null,
     ...(tenant ? { tenant_external_id: tenant.external_id } : {}),
-    allowed_domains: input.allowed_domains ?? null,
+    allowed_domains: granted.allowed_domains,
     created_at: deps.clock.now().toISOString(),
     last_used_at: null,
   };

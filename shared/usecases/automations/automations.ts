@@ -5,6 +5,9 @@
  *
  * Automations belong to the whole account: a key limited to a tenant gets 403. Every save validates
  * the whole definition (shared/domain/automations/validate.ts), so activating only changes the status.
+ * Every save of a definition (create, edit) records the saver's reach, its key's allowed_domains, which
+ * the runs keep and send within; a limited key may not save a step written to send from another domain
+ * (403 domain_not_allowed: shared/domain/automations/step-reach.ts).
  * Writes are conditional on the version and status they read (shared/adapters/store/automations.ts); a write
  * that lost a race reads again and re-applies, a few times, before answering 409.
  */
@@ -16,6 +19,7 @@ import {
   type Automation,
 } from '../../domain/automations/automation';
 import type { AutomationAction, CreateAutomationInput, ListAutomationsQuery, UpdateAutomationInput } from '../../domain/automations/schemas';
+import { stepOutsideReach } from '../../domain/automations/step-reach';
 import { definitionProblems, type FieldProblem } from '../../domain/automations/validate';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors';
 import { fieldNames } from '../../domain/validation';
@@ -48,6 +52,14 @@ function changedConcurrently(id: string): ConflictError {
   });
 }
 
+/** The saver's reach for `steps`: its allowed domains (403 when a step's written from is outside them). */
+function reachFor(principal: Principal, steps: Automation['steps']): string[] | null {
+  const allowed = principal.credential.allowed_domains;
+  const outside = stepOutsideReach(steps, allowed);
+  if (outside) throw outside;
+  return allowed ? [...allowed] : null;
+}
+
 /** The caller's automation with this id; 404 otherwise (an id that cannot exist included). */
 async function owned(deps: AutomationDeps, principal: Principal, id: string): Promise<Automation> {
   requireAutomationAccess(principal);
@@ -58,6 +70,7 @@ async function owned(deps: AutomationDeps, principal: Principal, id: string): Pr
 
 export async function createAutomation(deps: AutomationDeps, principal: Principal, input: CreateAutomationInput): Promise<Automation> {
   requireAutomationAccess(principal);
+  const allowedDomains = reachFor(principal, input.steps);
   const now = deps.clock.now();
   const at = now.toISOString();
   const status = input.status ?? 'draft';
@@ -72,6 +85,7 @@ export async function createAutomation(deps: AutomationDeps, principal: Principa
     created_at: at,
     updated_at: at,
     activated_at: status === 'active' ? at : null,
+    allowed_domains: allowedDomains,
   };
   const outcome = await deps.automations.create(automation, AUTOMATION_LIMITS.automationsPerAccount);
   if (outcome.kind === 'limit_reached') {
@@ -94,7 +108,8 @@ export async function getAutomation(deps: AutomationDeps, principal: Principal, 
 /**
  * Edits name, trigger or steps (each replaced whole), in any status: an active automation keeps
  * running with the new definition (version + 1); runs already started keep the version they started
- * with (the run engine pins it). The merged definition is validated as a whole. No change: nothing written.
+ * with (the run engine pins it). The merged definition is validated as a whole, and gets the editor's
+ * reach (its steps within it). No change: nothing written.
  */
 export async function updateAutomation(deps: AutomationDeps, principal: Principal, id: string, input: UpdateAutomationInput): Promise<Automation> {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
@@ -103,7 +118,8 @@ export async function updateAutomation(deps: AutomationDeps, principal: Principa
     const problems = definitionProblems(definition.trigger, definition.steps);
     if (problems.length) invalid(problems);
     if (sameDefinition(definition, current)) return current;
-    const next: Automation = { ...current, ...definition, version: current.version + 1, updated_at: deps.clock.now().toISOString() };
+    const allowedDomains = reachFor(principal, definition.steps);
+    const next: Automation = { ...current, ...definition, version: current.version + 1, updated_at: deps.clock.now().toISOString(), allowed_domains: allowedDomains };
     const outcome = await deps.automations.save(current, next);
     if (outcome.kind === 'saved') return outcome.automation;
   }

@@ -8,6 +8,7 @@
  * written at most once per SESSION_TOUCH_INTERVAL_MS (session-policy.ts).
  */
 import type { Account } from '../../domain/accounts/account';
+import { ROLE_SCOPES } from '../../domain/dashboard/roles';
 import { newSessionTimes, sessionEnded, touchedTimes } from '../../domain/dashboard/session-policy';
 import { isTokenShaped, newCsrfToken, newSessionToken, SESSION_COOKIE, sessionTokenHash } from '../../domain/dashboard/session-token';
 import type { DashboardUser } from '../../domain/dashboard/user';
@@ -33,12 +34,14 @@ export interface ActiveSession {
 }
 
 /**
- * A dashboard user acts with the account's full access, account-wide (no tenant): what its role may not do
- * is refused at the door, before any use case runs (shared/doors/http/middleware/session.ts, the role table
- * shared/domain/dashboard/roles.ts), and members by the team use cases (./team.ts).
+ * A dashboard user acts account-wide (no tenant, any domain) with its role's scopes (ROLE_SCOPES: owners
+ * and admins `full`, developers `mail:admin`, viewers `account:read`), so a key or credential it makes
+ * stays within its role. What its role may not do is also refused at the door, before any use case runs
+ * (shared/doors/http/middleware/session.ts, the role table shared/domain/dashboard/roles.ts), and members
+ * by the team use cases (./team.ts).
  */
 export function sessionPrincipal(account: Account, user: DashboardUser): Principal {
-  return { account, credential: { kind: 'session', id: user.id, scopes: ['full'], tenant: null, allowed_domains: null } };
+  return { account, credential: { kind: 'session', id: user.id, scopes: [...ROLE_SCOPES[user.role]], tenant: null, allowed_domains: null } };
 }
 
 /** A new session for `user`; answers the token (for the cookie, never stored) and the stored session. */

@@ -14,7 +14,7 @@
  *   working is a 409 with Retry-After.
  * - The provider key is used for this request only: never stored, logged or returned.
  */
-import { hasScope, type Scope } from '../../domain/api-keys/scopes';
+import { hasScope, scopesCoveringAll, type Scope } from '../../domain/api-keys/scopes';
 import { AppError, ConflictError, InsufficientScopeError, NotFoundError, RateLimitedError, UpstreamError, ValidationError } from '../../domain/errors';
 import { newImportHead, parseCursor, type ImportHead } from '../../domain/imports/import';
 import { mergeParts } from '../../domain/imports/report';
@@ -31,7 +31,7 @@ function requireImportScopes(principal: Principal, input: StartImportInput): voi
   const granted = principal.credential.scopes;
   const needed = input.resources.map((resource) => `${resource}:write` as Scope);
   const missing = needed.filter((scope) => !hasScope(granted, [scope]));
-  if (missing.length > 0) throw new InsufficientScopeError(['full', ...needed], granted);
+  if (missing.length > 0) throw new InsufficientScopeError(scopesCoveringAll(needed), granted);
 }
 
 async function countRequest(deps: ImportDeps, principal: Principal, name: RateLimitName): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import type { UsageReservation } from '../../domain/accounts/limits';
 import { upgradeUrl } from '../../domain/accounts/plans';
-import { hasScope } from '../../domain/api-keys/scopes';
+import { hasScope, scopesCoveringAny } from '../../domain/api-keys/scopes';
 import { parseMailbox } from '../../domain/mail/address';
 import type { DomainStatus } from '../../domain/domains/domain';
 import { AppError, ForbiddenError, InsufficientScopeError } from '../../domain/errors';
@@ -18,9 +18,9 @@ export interface SenderDomainFacts {
   status: DomainStatus;
 }
 
-/** The credential may send (scope `emails:send` or `full`). */
+/** The credential may send (a scope covering `emails:send`: it, `mail:admin` or `full`). */
 export function checkSendScope(credential: Credential): void {
-  if (!hasScope(credential.scopes, ['emails:send'])) throw new InsufficientScopeError(['full', 'emails:send'], credential.scopes);
+  if (!hasScope(credential.scopes, ['emails:send'])) throw new InsufficientScopeError(scopesCoveringAny(['emails:send']), credential.scopes);
 }
 
 /** Bare, lower-cased, unique addresses of the recipients (each one counts as one email). */

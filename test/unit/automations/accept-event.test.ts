@@ -37,6 +37,7 @@ function automation(trigger: string, steps: Step[], over: Partial<Automation> = 
     created_at: iso(START - 1000),
     updated_at: iso(START - 1000),
     activated_at: iso(START - 1000),
+    allowed_domains: null,
     ...over,
   };
 }
@@ -106,7 +107,7 @@ function world(automations: Automation[]) {
 describe('acceptEvent: starts', () => {
   it('starts one run per active automation the event triggers, with the event copied, and answers the event', async () => {
     const a = automation('user.created', [send('welcome')]);
-    const b = automation('user.created', [waitFor('upgraded', 'user.upgraded'), send('thanks')], { version: 4 });
+    const b = automation('user.created', [waitFor('upgraded', 'user.upgraded'), send('thanks')], { version: 4, allowed_domains: ['acme.test'] });
     const other = automation('user.deleted', [send('bye')]);
     const paused = automation('user.created', [send('welcome')], { status: 'paused' });
     const w = world([a, b, other, paused]);
@@ -119,8 +120,9 @@ describe('acceptEvent: starts', () => {
     const runs = [...w.runs.items.values()].sort((x, y) => x.automation_id.localeCompare(y.automation_id));
     expect(runs.map((run) => run.automation_id)).toEqual([a.id, b.id]);
     const runEvent = { id: event.id, name: 'user.created', user_id: '42', email: 'ada@example.com', data: { plan: 'pro', first_name: 'Ada' }, created_at: iso(START) };
-    expect(runs[0]).toMatchObject({ id: runIdFor(a.id, event.id, START), account_id: 'acc_1', automation_name: a.name, automation_version: 1, steps: a.steps, event: runEvent, subject: 'user:42', status: 'running', step_index: 0, step_state: 'pending' });
-    expect(runs[1]).toMatchObject({ id: runIdFor(b.id, event.id, START), automation_version: 4, steps: b.steps, event: runEvent, subject: 'user:42' });
+    expect(runs[0]).toMatchObject({ id: runIdFor(a.id, event.id, START), account_id: 'acc_1', automation_name: a.name, automation_version: 1, steps: a.steps, event: runEvent, subject: 'user:42', status: 'running', step_index: 0, step_state: 'pending', allowed_domains: null });
+    // Each run keeps its automation's reach with its steps (whoever posts the event).
+    expect(runs[1]).toMatchObject({ id: runIdFor(b.id, event.id, START), automation_version: 4, steps: b.steps, event: runEvent, subject: 'user:42', allowed_domains: ['acme.test'] });
   });
 
   it('an email-only event starts runs about that email; an event naming nobody starts runs about nobody', async () => {

@@ -21,7 +21,7 @@ function principal(accountId = 'acc_1', tenant: string | null = null): Principal
 }
 
 function automation(steps: Step[], status: Automation['status'] = 'draft', over: Partial<Automation> = {}): Automation {
-  return { id: AUTO_ID, account_id: 'acc_1', name: 'Welcome series', status, trigger: { event: 'user.created', cancel_on_events: [] }, steps, version: 3, created_at: AT, updated_at: AT, activated_at: null, ...over };
+  return { id: AUTO_ID, account_id: 'acc_1', name: 'Welcome series', status, trigger: { event: 'user.created', cancel_on_events: [] }, steps, version: 3, created_at: AT, updated_at: AT, activated_at: null, allowed_domains: null, ...over };
 }
 
 const welcome: PublishedTemplate = {

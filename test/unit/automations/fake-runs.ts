@@ -31,11 +31,11 @@ export function runItem(run: Run): Record<string, unknown> {
  */
 export function testRun(
   steps: Step[],
-  options: { at: number | string; now?: number | string; automation?: Partial<{ id: string; account_id: string; name: string; version: number }>; event?: Partial<RunEvent>; subject?: string | null },
+  options: { at: number | string; now?: number | string; automation?: Partial<{ id: string; account_id: string; name: string; version: number; allowed_domains: string[] | null }>; event?: Partial<RunEvent>; subject?: string | null },
 ): Run {
   const at = new Date(options.at).toISOString();
   return newRun({
-    automation: { id: 'auto_01JD8Z6X4Q2T9V3N5M7K1H0G8F', account_id: 'acc_1', name: 'Welcome series', version: 1, ...options.automation, steps },
+    automation: { id: 'auto_01JD8Z6X4Q2T9V3N5M7K1H0G8F', account_id: 'acc_1', name: 'Welcome series', version: 1, allowed_domains: null, ...options.automation, steps },
     event: { id: 'ae_01JD8Z6X4Q2T9V3N5M7K1H0G8F', name: 'user.created', user_id: '42', email: 'ada@example.com', data: {}, created_at: at, ...options.event },
     subject: options.subject === undefined ? 'user:42' : options.subject,
     now: new Date(options.now ?? options.at),

@@ -33,6 +33,7 @@ function automation(steps: Step[], status: Automation['status'] = 'active'): Aut
     created_at: iso(START - DAY),
     updated_at: iso(START - DAY),
     activated_at: iso(START - DAY),
+    allowed_domains: null,
   };
 }
 
@@ -47,7 +48,7 @@ interface SendCall {
   idempotency: Idempotency;
 }
 
-function world(steps: Step[], options: { status?: Automation['status'] | 'deleted'; data?: Record<string, unknown> } = {}) {
+function world(steps: Step[], options: { status?: Automation['status'] | 'deleted'; data?: Record<string, unknown>; allowedDomains?: string[] | null } = {}) {
   let now = START;
   const runs = new FakeRuns();
   const stored = { automation: options.status === 'deleted' ? null : automation(steps, options.status ?? 'active') };
@@ -66,7 +67,7 @@ function world(steps: Step[], options: { status?: Automation['status'] | 'delete
     },
     clock: { now: () => new Date(now) },
   };
-  const run = testRun(steps, { at: START, automation: { version: 2 }, event: { data: options.data ?? { plan: 'free', first_name: 'Ada' } } });
+  const run = testRun(steps, { at: START, automation: { version: 2, allowed_domains: options.allowedDomains ?? null }, event: { data: options.data ?? { plan: 'free', first_name: 'Ada' } } });
   void runs.start(run);
   return {
     deps,
@@ -112,12 +113,12 @@ describe('runStep: condition', () => {
 });
 
 describe('runStep: send_email', () => {
-  it('sends once as the automation (full scope, no tenant), records the email id and moves on', async () => {
+  it('sends once as the automation (sending only, no tenant), records the email id and moves on', async () => {
     const w = world([send('welcome'), condition('still-free', 'free')]);
     expect(await w.step(0)).toBe('completed');
     expect(w.sends).toHaveLength(1);
     const call = w.sends[0]!;
-    expect(call.principal).toEqual({ account, credential: { kind: 'automation', id: AUTO_ID, scopes: ['full'], tenant: null, allowed_domains: null } });
+    expect(call.principal).toEqual({ account, credential: { kind: 'automation', id: AUTO_ID, scopes: ['emails:send'], tenant: null, allowed_domains: null } });
     expect(call.request).toMatchObject({ to: ['ada@example.com'], from: { email: 'hello@acme.test', name: 'Acme' }, subject: 'Hi Ada', text: 'Welcome' });
     expect(call.idempotency.key).toBe(`automation step ${w.id} welcome`);
     const run = w.runs.run(w.id);
@@ -137,6 +138,20 @@ describe('runStep: send_email', () => {
     const w = world([send('welcome')]);
     expect(await w.step(0)).toBe('completed');
     expect(w.runs.run(w.id)).toMatchObject({ status: 'completed', ended_at: iso(START), error: null });
+  });
+
+  it("sends within the reach the run kept (its automation's maker's domains): the send core refuses the others, and the step fails", async () => {
+    const w = world([send('welcome', { from: '{{event.data.sender}}' })], { allowedDomains: ['acme.test'], data: { sender: 'ceo@elsewhere.test' } });
+    // The send core's rule, as checkSender applies it to the principal it is given.
+    w.onSend(async ({ principal, request }) => {
+      const domain = request.from!.email.split('@')[1]!;
+      const allowed = principal.credential.allowed_domains;
+      if (allowed && !allowed.includes(domain)) throw new AppError(403, 'domain_not_allowed', `This API key may only send from ${allowed.join(', ')}.`);
+      return { id: 'msg_1', status: 'queued' };
+    });
+    expect(await w.step(0)).toBe('failed');
+    expect(w.sends[0]!.principal.credential).toMatchObject({ kind: 'automation', scopes: ['emails:send'], allowed_domains: ['acme.test'] });
+    expect(w.runs.run(w.id)).toMatchObject({ status: 'failed', error: expect.stringMatching(/^domain_not_allowed: /) });
   });
 
   it('a refusal (AppError 4xx) fails the run with the code in its error', async () => {

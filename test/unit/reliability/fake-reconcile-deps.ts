@@ -40,7 +40,7 @@ export const webhookDelivery = (id: string, status: WebhookDelivery['status']): 
 /** A run of a two-step automation (a delay, then a condition), started two hours before NOW. */
 export const automationRun = (over: Partial<Run>): Run => ({
   ...newRun({
-    automation: { id: 'auto_1', account_id: 'acc_1', name: 'A', version: 1, steps: [{ key: 'wait', type: 'delay', duration: '1 hour' }, { key: 'c', type: 'condition', field: 'event.name', operator: 'exists' }] },
+    automation: { id: 'auto_1', account_id: 'acc_1', name: 'A', version: 1, allowed_domains: null, steps: [{ key: 'wait', type: 'delay', duration: '1 hour' }, { key: 'c', type: 'condition', field: 'event.name', operator: 'exists' }] },
     event: { id: 'ae_1', name: 'signup', user_id: 'u1', email: null, data: {}, created_at: iso(NOW - 7_200_000) },
     subject: 'user:u1',
     now: new Date(NOW - 7_200_000),

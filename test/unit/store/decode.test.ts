@@ -11,6 +11,7 @@ import type { Run } from '../../../shared/domain/automations/run';
 import type { Tenant } from '../../../shared/domain/tenants/tenant';
 import type { WebhookDelivery } from '../../../shared/domain/webhooks/delivery';
 import { toAccount } from '../../../shared/adapters/store/accounts';
+import { AutomationRepository } from '../../../shared/adapters/store/automations';
 import { StoredItemError } from '../../../shared/adapters/store/decode';
 import { DomainRepository } from '../../../shared/adapters/store/domains';
 import { toStoredEmail } from '../../../shared/adapters/store/emails';
@@ -154,6 +155,7 @@ const runFields: Run = {
   created_at: AT,
   updated_at: AT,
   ended_at: null,
+  allowed_domains: ['acme.test'],
 };
 /** As the store writes it: the late attributes that are null are absent (RUN_LATE_FIELDS). */
 const { lease_until: _lease, waiting_for: _waiting, error: _error, ended_at: _ended, ...runWritten } = runFields;
@@ -219,6 +221,17 @@ describe('a well-formed item decodes to its model', () => {
 
   it('a run: its steps of every type (nested conditions included), its event and history; absent late attributes null', () => {
     expect(runFromItem(runItem)).toStrictEqual(runFields);
+  });
+
+  it('a run and an automation saved before reach was recorded (no allowed_domains): null, any domain as then (docs/automations.md, "Reach")', async () => {
+    const { allowed_domains: _reach, ...legacyRun } = runItem;
+    expect(runFromItem(legacyRun).allowed_domains).toBeNull();
+    const legacyAutomation = {
+      PK: 'AUTOMATION#acc_1#auto_1', SK: 'AUTOMATION', type: 'automation', id: 'auto_1', account_id: 'acc_1', name: 'Welcome', status: 'active',
+      trigger: { event: 'user.created', cancel_on_events: [] }, steps: [], version: 2, created_at: AT, updated_at: AT, activated_at: AT,
+    };
+    expect((await new AutomationRepository(tableAnswering(legacyAutomation)).get('acc_1', 'auto_1'))!.allowed_domains).toBeNull();
+    expect((await new AutomationRepository(tableAnswering({ ...legacyAutomation, allowed_domains: ['acme.test'] })).get('acc_1', 'auto_1'))!.allowed_domains).toEqual(['acme.test']);
   });
 
   it('a domain through its repository: the model and its sealed key apart', async () => {

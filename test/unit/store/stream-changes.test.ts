@@ -55,7 +55,7 @@ const pausedAccount = {
 };
 
 const run = newRun({
-  automation: { id: 'auto_1', account_id: 'acc_1', name: 'Welcome', version: 1, steps: [{ key: 'wait', type: 'delay', duration: '1 day' }] as never },
+  automation: { id: 'auto_1', account_id: 'acc_1', name: 'Welcome', version: 1, allowed_domains: null, steps: [{ key: 'wait', type: 'delay', duration: '1 day' }] as never },
   event: { id: 'ae_1', name: 'user.created', user_id: '42', email: null, data: {}, created_at: AT },
   subject: 'user:42',
   now: new Date(AT),

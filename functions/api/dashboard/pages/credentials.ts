@@ -1,11 +1,13 @@
 /**
  * API keys and SMTP credentials: the list, create (the secret is shown once, in the create's own answer:
  * never in a URL, a flash or a later page; only its hash is stored) and revoke. Use cases: createApiKey,
- * listApiKeys, revokeApiKey, createSmtpCredential, listSmtpCredentials, revokeSmtpCredential.
+ * listApiKeys, revokeApiKey, createSmtpCredential, listSmtpCredentials, revokeSmtpCredential. The form
+ * offers only the scopes the member's role may grant (its session's scopes: ROLE_SCOPES); the use case
+ * refuses any other whatever is posted.
  */
 import { toPublicApiKey } from '../../../../shared/domain/api-keys/api-key';
 import { createApiKeySchema } from '../../../../shared/domain/api-keys/schemas';
-import { SCOPES } from '../../../../shared/domain/api-keys/scopes';
+import { grantableScopes } from '../../../../shared/domain/api-keys/reach';
 import { createSmtpCredentialSchema } from '../../../../shared/domain/smtp-credentials/schemas';
 import { toPublicSmtpCredential } from '../../../../shared/domain/smtp-credentials/smtp-credential';
 import { parseWith } from '../../../../shared/doors/http/validate';
@@ -36,11 +38,13 @@ export function addApiKeyPages(routes: PageRoutes): void {
       (key) =>
         html`<tr><td id="key-${key.id}">${key.name}</td><td><code>${key.hint}</code></td><td>${key.scopes.join(', ')}</td><td>${key.tenant ?? ''}${key.allowed_domains ? html`<br><span class="muted">from ${key.allowed_domains.join(', ')}</span>` : ''}</td><td>${time(key.created_at)}</td><td>${buttonForm(c, `/dashboard/api-keys/${key.id}/revoke`, 'Revoke', { className: 'danger', describedBy: `key-${key.id}` })}</td></tr>`,
     );
+    // The widest scope the role may grant is checked: full for owners and admins, mail:admin for developers.
+    const grantable = grantableScopes(c.get('principal').credential.scopes);
     const body = html`${created ? secretBox('API key secret', created.secret, `This is the secret of "${created.name}". Copy it now: it is shown only this once (only its hash is kept). Use it as "Authorization: Bearer <secret>".`) : ''}
 <section aria-labelledby="create-heading"><h2 id="create-heading">Create an API key</h2>${postForm(
       c,
       '/dashboard/api-keys',
-      html`<div class="fields">${input('Name', 'name', { required: true, placeholder: 'production' })}${limitFields()}</div>${checkboxes('Scopes', 'scopes', SCOPES, (scope) => scope === 'full')}<p><button type="submit">Create API key</button></p>`,
+      html`<div class="fields">${input('Name', 'name', { required: true, placeholder: 'production' })}${limitFields()}</div>${checkboxes('Scopes', 'scopes', grantable, (scope) => scope === grantable[0])}<p><button type="submit">Create API key</button></p>`,
     )}</section>
 <h2>Keys</h2>${table('API keys, newest first', ['Name', 'Key', 'Scopes', 'Limits', 'Created', 'Actions'], rows, 'No API keys.')}
 ${pager('/dashboard/api-keys', {}, state, page.next_cursor)}`;

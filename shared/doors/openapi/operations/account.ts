@@ -52,7 +52,7 @@ export const accountOps = section('account', 'Account', {
     summary: 'Change the account settings',
     description: "Changes the retention (days, one of the allowed values up to the plan's max_days; data written after the change expires by the new value, data written before keeps its own) and `store_content` (false: sent emails' content is dropped once sent: docs/redaction.md).",
     auth: 'apiKey',
-    scopes: ['full'],
+    scopes: ['account:admin'],
     body: { schema: updateAccountSettingsSchema, example: { retention: { emails_days: 30 } } },
     responses: { 200: { description: 'The settings after the change.', schema: accountSettingsSchema, example: exampleSettings } },
     errors: { 403: ['forbidden'] },

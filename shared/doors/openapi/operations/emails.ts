@@ -67,7 +67,7 @@ export const emailOps = section('emails', 'Emails', {
     summary: 'Build (and deliver) a test webhook event',
     description: 'Builds the webhook payload of any event type (from a real email with `email_id`, else an example), returns it, and unless `deliver` is false queues it to the subscribed endpoints. No email is sent.',
     auth: 'apiKey',
-    scopes: ['full'],
+    scopes: ['mail:admin'],
     body: { schema: testEventSchema, example: { event: 'email.delivered', email_id: ex.id('msg') } },
     responses: {
       200: {

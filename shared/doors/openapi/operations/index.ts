@@ -61,7 +61,7 @@ export const TAGS: readonly { name: string; description: string }[] = [
   { name: 'API keys', description: 'Keys (`svc_`), their scopes, tenant and allowed sending domains. The secret is shown once.' },
   { name: 'SMTP credentials', description: 'Passwords (`svcsmtp_`) of the SMTP relay (port 587, STARTTLS). Shown once.' },
   { name: 'Domains', description: 'Sending domains: DNS records, verification, delivery settings, DNS apply and stored DNS host credentials.' },
-  { name: 'Tenants', description: "Your customers, isolated under the account: domains, suppression list, stats, ramp, daily limit, pause. Full-access keys only." },
+  { name: 'Tenants', description: "Your customers, isolated under the account: domains, suppression list, stats, ramp, daily limit, pause. Keys with `mail:admin` (or `full`) only." },
   { name: 'Webhooks', description: 'Endpoints that receive signed events, their delivery log and replays.' },
   { name: 'Suppressions', description: 'The account and tenant suppression lists, and category opt-outs (product, newsletter).' },
   { name: 'Validations', description: 'Address validation: syntax, the domain\'s mail hosts, disposable and role addresses, suppressions and typos, as a verdict and a score (docs/deliverability.md).' },

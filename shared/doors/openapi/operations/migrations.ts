@@ -21,7 +21,7 @@ export const migrationOps = section('migrations', 'Imports', {
       'Imports domains, webhooks, templates and suppressions. One request works about 25 seconds: while `has_more` is true, repeat the same body with `cursor: next_cursor` (after `retry_after_seconds` when present). The provider key is used for the request only.',
     auth: 'apiKey',
     scopes: ['domains:write', 'webhooks:write', 'templates:write', 'suppressions:write'],
-    scopesCheckedBy: 'the use case: the write scope of every selected resource (or full)',
+    scopesCheckedBy: 'the use case: the write scope of every selected resource (or mail:admin, full)',
     body: { schema: startImportSchema, example: ex.exampleMigrationRequest },
     responses: { 200: { description: 'The import report (a preview with dry_run).', schema: migrationEnvelopeSchema } },
     errors: { 403: ['forbidden'], 404: ['not_found'], 409: ['conflict'], 429: ['rate_limited'], 502: ['upstream_error'] },

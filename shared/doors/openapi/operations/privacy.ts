@@ -21,7 +21,7 @@ export const privacyOps = section('account', 'Privacy', {
     description:
       "Removes every record naming the address across the account and its tenants: emails sent to it (To, Cc, Bcc) with their events, bodies and attachments, emails received from it with their raw messages, webhook delivery logs of events naming it, idempotency records of sends to it, automation runs about it. Its suppressions and category opt-outs are kept as a one-way hash only, so it is still not mailed. Works about 20 seconds, then answers; while `running`, each GET /privacy/erasures/{id} continues it. Erasing an address again finds nothing left.",
     auth: 'apiKey',
-    scopes: ['full'],
+    scopes: ['account:admin'],
     body: { schema: createErasureSchema, example: { email: 'jane@example.org' } },
     responses: { 201: { description: 'The erasure: completed, or running (poll GET /privacy/erasures/{id}).', schema: erasureEnvelopeSchema, example: { erasure: exampleErasure } } },
     errors: { 403: ['forbidden'] },
@@ -32,7 +32,7 @@ export const privacyOps = section('account', 'Privacy', {
     summary: 'Retrieve (and continue) an erasure',
     description: 'What the erasure removed, by kind, and whether it completed; a running erasure is worked on for about 20 seconds first.',
     auth: 'apiKey',
-    scopes: ['full'],
+    scopes: ['account:admin'],
     pathParams: { id: 'the erasure id (era_...)' },
     responses: { 200: { description: 'The erasure.', schema: erasureEnvelopeSchema, example: { erasure: exampleErasure } } },
     errors: { 403: ['forbidden'], 404: ['not_found'] },

@@ -105,6 +105,10 @@ export const automationSchema = describing<ReturnType<typeof toPublicAutomation>
     created_at: timestamp.describe('when the automation was created (ISO 8601)'),
     updated_at: timestamp.describe('when it last changed (ISO 8601)'),
     activated_at: nullableTimestamp.describe('the last activation (ISO 8601); null while never activated (kept while paused)'),
+    allowed_domains: z
+      .array(z.string())
+      .nullable()
+      .describe("its reach: the sending domains of the key that created or last changed it (its allowed_domains); its runs send only from these. null: any of the account's domains"),
   }),
 );
 

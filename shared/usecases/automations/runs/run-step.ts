@@ -63,9 +63,13 @@ export type RunStepOutcome =
   /** The attempt lost its claim before recording the result (another took over, or the run was cancelled). */
   | 'lost_claim';
 
-/** Principal of a run's sends: the account, acting through the automation (no key's limits apply). */
-function automationPrincipal(account: Account, automationId: string): Principal {
-  return { account, credential: { kind: 'automation', id: automationId, scopes: ['full'], tenant: null, allowed_domains: null } };
+/**
+ * Principal of a run's sends: the account, acting through the automation, within the reach the run kept
+ * (its automation's maker's domains: a send from any other is refused, domain_not_allowed, as that key's
+ * would be, and fails the step). Sending only; account-wide (a key limited to a tenant makes no automation).
+ */
+function automationPrincipal(account: Account, run: Pick<Run, 'automation_id' | 'allowed_domains'>): Principal {
+  return { account, credential: { kind: 'automation', id: run.automation_id, scopes: ['emails:send'], tenant: null, allowed_domains: run.allowed_domains } };
 }
 
 /** A paused or deleted automation stops its runs at their next step, or when a wait of theirs ends. */
@@ -127,7 +131,7 @@ export async function runStep(deps: RunStepDeps, message: AutomationStepMessage)
       if (!built.ok) return fail({ missing: built.missing }, built.error);
       if (!account) return fail(null, 'the account no longer exists');
       try {
-        const sent = await deps.sendEmail(automationPrincipal(account, run.automation_id), built.request, built.idempotency);
+        const sent = await deps.sendEmail(automationPrincipal(account, run), built.request, built.idempotency);
         return finish('completed', { email_id: sent.id, status: sent.status, to: built.request.to, missing: built.missing }, null, flowOutcome(flowAfter(run.steps, run.step_index)));
       } catch (error) {
         // A refusal is final for this run (another attempt would be refused the same way); anything
