@@ -29,6 +29,8 @@ export interface LocalPages {
     list(name?: string): unknown[];
     set(body: unknown): unknown;
     remove(name: string, type?: string): number;
+    /** The questions the DNS emulator was asked (`GET /_local/dns/queries?name=`; docs/local-cloud/dns.md). */
+    queries(name?: string): unknown[];
   };
 }
 
@@ -255,6 +257,10 @@ export function createApiServer(gateway: LocalGateway, pages: LocalPages, log: (
       } catch (error) {
         return sendJson(res, 400, { error: { message: (error as Error).message, code: 'validation_error' } });
       }
+    }
+    if (method === 'GET' && url.pathname === '/_local/dns/queries') {
+      // `?name=example.com`: the questions for that name and the names below it (tests sharing one cloud).
+      return sendJson(res, 200, { queries: pages.dns.queries(url.searchParams.get('name') ?? undefined) });
     }
     if (url.pathname === '/_local/dns/records') {
       try {

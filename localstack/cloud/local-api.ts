@@ -61,6 +61,7 @@ function localPages(api: Omit<LocalApi, 'url' | 'customDomainsUrl'>, { ses, inbo
       list: (name) => dns.listRecords(name),
       set: (body) => dns.setRecords(body as DnsRecordSet),
       remove: (name, type) => dns.deleteRecords(name, type as DnsRecordType | undefined),
+      queries: (name) => dns.queries(name),
     },
   };
 }

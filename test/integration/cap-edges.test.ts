@@ -102,3 +102,53 @@ describe('tenant caps on the first send of the day', () => {
     expect(stats.body.ramp.used_today.product).toBe(1000);
   });
 });
+
+/**
+ * 200 single-recipient sends raced at a cap with 60 places left (docs/api.md, POST /emails, "Under
+ * contention"; issue 47): every answer is 200 or the cap's 429, never a 5xx, and exactly the 60 places left
+ * are granted. The contention on the counters' shards is the service's to resolve
+ * (shared/adapters/store/emails.ts); before, 200 calls queued behind the DynamoDB client's 50 sockets
+ * failed as "could not connect" and their sends answered 503 (test/unit/aws/client-sockets.test.ts).
+ */
+describe('200 sends raced at a cap with 60 places left', () => {
+  const RACED = 200;
+  const LEFT = 60;
+
+  async function race(send: () => Promise<{ status: number; body: any }>) {
+    const answers = await Promise.all(Array.from({ length: RACED }, send));
+    const tally = new Map<string, number>();
+    for (const answer of answers) {
+      const key = answer.status === 200 ? '200' : `${answer.status} ${answer.body?.error?.code}`;
+      tally.set(key, (tally.get(key) ?? 0) + 1);
+    }
+    return Object.fromEntries([...tally].sort());
+  }
+
+  it("the plan's daily cap (free: 100): 60 answers 200, 140 answer 429 plan_limit", async () => {
+    const account = await newAccount({ plan: 'free', paymentMethod: true });
+    const send = sender(account, (await verifiedDomain(account)).name);
+    await setUsage(account.id, 'PLAN', 'DAY', today(), 100 - LEFT);
+    expect(await race(() => send(1))).toEqual({ '200': LEFT, '429 plan_limit': RACED - LEFT });
+    expect(await usage(account.id, 'PLAN', 'DAY', today())).toBe(100);
+  });
+
+  it("a tenant's daily_limit (100): 60 answers 200, 140 answer 429 daily_ramp_limit", async () => {
+    const account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
+    const send = sender(account, (await verifiedDomain(account)).name);
+    const tenant = await createTenant(account, { daily_limit: 100 });
+    await fillShards(account.id, tenantScope(tenant.id, 'all'), 'DAY', today(), 100, 100 - LEFT);
+    expect(await race(() => send(1, { tenant: tenant.external_id }))).toEqual({ '200': LEFT, '429 daily_ramp_limit': RACED - LEFT });
+    const stats = await api('GET', `/tenants/${tenant.external_id}/stats?days=1`, { key: account.key });
+    expect(stats.body.ramp.used_today.transactional).toBe(LEFT);
+  });
+
+  it('the ramp (stage 1: 1,000 product recipients a day): 60 answers 200, 140 answer 429 daily_ramp_limit', async () => {
+    const account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
+    const send = sender(account, (await verifiedDomain(account)).name);
+    const tenant = await createTenant(account);
+    await fillShards(account.id, tenantScope(tenant.id, 'product'), 'DAY', today(), 1000, 1000 - LEFT);
+    expect(await race(() => send(1, { tenant: tenant.external_id, category: 'product' }))).toEqual({ '200': LEFT, '429 daily_ramp_limit': RACED - LEFT });
+    const stats = await api('GET', `/tenants/${tenant.external_id}/stats?days=1`, { key: account.key });
+    expect(stats.body.ramp.used_today.product).toBe(1000);
+  });
+});

@@ -5,7 +5,7 @@
  * refusing an undeliverable recipient with 422 while sending a deliverable one.
  */
 import { dashboardRequest, newDashboardUser, signIn } from './harness/dashboard';
-import { publish, uniqueDomain } from './harness/dns';
+import { dnsQueries, publish, uniqueDomain } from './harness/dns';
 import { api, newAccount, type TestAccount } from './harness/stack';
 
 const SANDBOX = 'sandbox.mailservice.dev';
@@ -119,6 +119,65 @@ describe("the send's validate: true", () => {
     const sent = await api('POST', '/emails', { key: account.key, body: { from: `hi@${SANDBOX}`, to: account.email, subject: 'Hello', text: 'hi', validate: true } });
     expect(sent.status).toBe(200);
     expect(typeof sent.body.id).toBe('string');
+  });
+});
+
+/**
+ * The sending rules before any lookup (issue 47): a send the policy refuses makes no DNS query and counts
+ * nothing against the validation allowance; a validated send counts each recipient; one request looks up
+ * at most 50 distinct domains (docs/deliverability.md, "Validating at send time").
+ */
+describe("validate: true after the sending policy", () => {
+  /** `n` addresses, each at a domain of its own under `parent` (nothing there exists). */
+  const strangers = (parent: string, n: number) => Array.from({ length: n }, (_, i) => `jane@r${i}.${parent}`);
+
+  /** Checks `n` addresses at one domain with POST /validations/batch: 200 while the allowance holds them. */
+  const validateBatch = (account: TestAccount, domain: string, n: number) =>
+    api('POST', '/validations/batch', { key: account.key, body: { emails: Array.from({ length: n }, (_, i) => `v${i}@${domain}`) } });
+
+  it('a sandbox send to 20 addresses at 20 domains answers 403 recipient_not_allowed, with no DNS query and nothing counted', async () => {
+    const mxDomain = uniqueDomain();
+    await publish(mxDomain, 'MX', [`10 mx.${mxDomain}`]);
+    const account = await newAccount({ email: `owner@${mxDomain}` });
+    const parent = uniqueDomain();
+    const to = strangers(parent, 20);
+    const refused = await api('POST', '/emails', { key: account.key, body: { from: `hi@${SANDBOX}`, to, subject: 'Hello', text: 'hi', validate: true } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'recipient_not_allowed', details: { reason: 'sandbox_sender' } });
+    const batch = await api('POST', '/emails/batch', { key: account.key, body: { emails: to.map((address) => ({ from: `hi@${SANDBOX}`, to: address, subject: 'Hello', text: 'hi', validate: true })) } });
+    expect(batch.status).toBe(200);
+    expect(batch.body.data.map((item: { error: { code: string } }) => item.error.code)).toEqual(to.map(() => 'recipient_not_allowed'));
+    expect(await dnsQueries(parent)).toEqual([]);
+    // The free plan's whole allowance (100 an hour) is still there.
+    expect((await validateBatch(account, mxDomain, 100)).status).toBe(200);
+  });
+
+  it('a validated send counts each recipient against the allowance', async () => {
+    const mxDomain = uniqueDomain();
+    await publish(mxDomain, 'MX', [`10 mx.${mxDomain}`]);
+    const account = await newAccount({ email: `owner@${mxDomain}` });
+    const sent = await api('POST', '/emails', { key: account.key, body: { from: `hi@${SANDBOX}`, to: account.email, subject: 'Hello', text: 'hi', validate: true } });
+    expect(sent.status).toBe(200);
+    expect((await dnsQueries(mxDomain)).map((query) => query.type)).toContain('MX');
+    // 1 of the free plan's 100 addresses an hour is spent: 100 more are refused, 99 are checked.
+    const over = await validateBatch(account, mxDomain, 100);
+    expect(over.status).toBe(429);
+    expect(over.body.error.code).toBe('rate_limited');
+    expect((await validateBatch(account, mxDomain, 99)).status).toBe(200);
+  });
+
+  it('a batch whose validated items name 51 domains is refused whole with 400 naming the bound, before any lookup', async () => {
+    const mxDomain = uniqueDomain();
+    await publish(mxDomain, 'MX', [`10 mx.${mxDomain}`]);
+    const account = await newAccount({ email: `owner@${mxDomain}` });
+    const parent = uniqueDomain();
+    const emails = strangers(parent, 51).map((address) => ({ from: `hi@${SANDBOX}`, to: [account.email, address], subject: 'Hello', text: 'hi', validate: true }));
+    const refused = await api('POST', '/emails/batch', { key: account.key, body: { emails } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'validation_error', details: { reason: 'too_many_lookup_domains', limit: 50, domains: 52 } });
+    expect(refused.body.error.message).toContain('at most 50 distinct recipient domains');
+    expect(await dnsQueries(parent)).toEqual([]);
+    expect((await api('GET', '/emails?limit=10', { key: account.key })).body.emails).toEqual([]);
   });
 });
 

@@ -14,6 +14,7 @@
 import * as path from 'node:path';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, Forwarder } from './forward';
 import { parseName } from './names';
+import { QueryLog, type LoggedQuery } from './query-log';
 import { Responder, type UnknownNamePolicy } from './responder';
 import { listen } from './server';
 import { RecordStore } from './store';
@@ -24,6 +25,7 @@ import { parseRecordType } from './validate';
 export { DnsRecordError } from './errors';
 export { zoneOf } from './names';
 export type { UnknownNamePolicy } from './responder';
+export type { LoggedQuery } from './query-log';
 export { DEFAULT_TTL, type DnsRecordSet, type DnsRecordType } from './types';
 
 export interface DnsEmulatorOptions {
@@ -54,6 +56,8 @@ export interface DnsEmulator {
   deleteRecords(name: string, type?: DnsRecordType): number;
   /** Every record set, or those at `name` and below it; sorted by name, then type. */
   listRecords(name?: string): DnsRecordSet[];
+  /** The questions asked (the last 10,000), or those for `name` and below it; oldest first. */
+  queries(name?: string): LoggedQuery[];
   /** Closes both listeners and ends forwarded queries. Idempotent. */
   stop(): Promise<void>;
 }
@@ -67,7 +71,8 @@ export async function startDnsEmulator(opts: DnsEmulatorOptions = {}): Promise<D
   const store = new RecordStore(opts.dataDir);
   store.load();
   const forwarder = new Forwarder(opts.upstream ?? [], opts.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS, log);
-  const responder = new Responder({ store, forwarder, unknownNames: opts.unknownNames ?? 'nxdomain', log });
+  const queryLog = new QueryLog();
+  const responder = new Responder({ store, forwarder, unknownNames: opts.unknownNames ?? 'nxdomain', log, queryLog });
   const listeners = await listen(host, opts.port ?? 0, responder, log);
   // Listening on every interface: clients still reach it on loopback.
   const address = formatAddress(host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host, listeners.port);
@@ -83,6 +88,7 @@ export async function startDnsEmulator(opts: DnsEmulatorOptions = {}): Promise<D
     setRecords: (set) => store.set(set),
     deleteRecords: (name, type) => store.delete(parseName(name), type === undefined ? undefined : parseRecordType(type)),
     listRecords: (name) => store.all(name === undefined ? undefined : parseName(name)),
+    queries: (name) => queryLog.queries(name),
     stop: () =>
       (stopping ??= (async () => {
         forwarder.close();

@@ -14,6 +14,7 @@ import { answerLocally } from './answer';
 import { decodeMessage } from './decode';
 import { encodeResponse } from './encode';
 import type { Forwarder } from './forward';
+import type { QueryLog } from './query-log';
 import type { DnsMessage, ResourceRecord } from './message';
 import type { RecordStore } from './store';
 
@@ -39,6 +40,8 @@ export interface ResponderOptions {
   forwarder: Forwarder;
   unknownNames: UnknownNamePolicy;
   log: (msg: string) => void;
+  /** Keeps each decoded question (GET /_local/dns/queries). */
+  queryLog?: QueryLog;
 }
 
 export class Responder {
@@ -57,6 +60,8 @@ export class Responder {
       this.opts.log(`dns: dropped a response packet sent to the server by ${from}`);
       return undefined;
     }
+    const question = query.questions[0];
+    if (question) this.opts.queryLog?.record(question.name, TYPE_NAMES.get(question.type) ?? `TYPE${question.type}`, transport);
     const optRecords = query.additionals.filter((rr) => rr.type === TYPE.OPT);
     const opt = optRecords[0];
     const maxSize = transport === 'tcp' ? MAX_MESSAGE_SIZE : opt ? Math.min(Math.max(opt.class, CLASSIC_UDP_SIZE), EDNS_UDP_SIZE) : CLASSIC_UDP_SIZE;

@@ -16,6 +16,7 @@ import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Config } from '../../config/config';
 import { withClientHooks } from './client-hooks';
+import { REQUEST_HANDLER_OPTIONS } from './request-handler';
 import { RetryUnlessThrottled } from './retry-unless-throttled';
 
 type Service = keyof Config['endpoints'];
@@ -26,8 +27,7 @@ export function clientOptions(config: Config, service: Service) {
   return {
     region: config.region,
     ...(endpoint ? { endpoint } : {}),
-    // Fail fast rather than hang on an unreachable endpoint.
-    requestHandler: { connectionTimeout: 3000, requestTimeout: 15000 },
+    requestHandler: REQUEST_HANDLER_OPTIONS,
     maxAttempts: 3,
   };
 }

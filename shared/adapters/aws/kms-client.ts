@@ -6,13 +6,14 @@
  */
 import { KMSClient } from '@aws-sdk/client-kms';
 import type { Config } from '../../config/config';
+import { REQUEST_HANDLER_OPTIONS } from './request-handler';
 import { withClientHooks } from './client-hooks';
 
 export function createKmsClient(config: Pick<Config, 'region'>): KMSClient {
   return withClientHooks(
     new KMSClient({
       region: config.region,
-      requestHandler: { connectionTimeout: 3000, requestTimeout: 15000 },
+      requestHandler: REQUEST_HANDLER_OPTIONS,
       maxAttempts: 3,
     }),
   );

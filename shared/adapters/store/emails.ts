@@ -20,7 +20,7 @@ import { ADDRESS_REFS_MARK, ADDRESS_REFS_VERSION, writeAddressRefs } from './era
 import { idempotencyKeyOf } from './idempotency';
 import { recipientsNamed } from '../../domain/privacy/named-addresses';
 import { deferredUsage, readShardCounts, releaseItems, reservedCounterSchema, reserveShardItems, type ReservedCounter } from './usage';
-import { cancelledConditionIndexes, isConditionFailure, transactWrite, updateIfCondition, withoutNullFields, type Table, type TransactItem } from './table';
+import { cancelledConditionIndexes, hasTransactionConflict, isConditionFailure, transactWrite, updateIfCondition, withoutNullFields, type Table, type TransactItem } from './table';
 import { acceptedDueAt, DEFAULT_RECOVERY_BOUNDS, type RecoveryBounds } from '../../domain/reliability/bounds';
 import { dueAttributes, REMOVE_DUE, setDue } from './due-index';
 import { forgetTenantScheduledItem, TenantScheduledRepository, tenantScheduledItems } from './tenant-scheduled';
@@ -108,8 +108,17 @@ export type AcceptOutcome =
   /** A scheduled email's tenant is no longer live (its deletion has begun): nothing was written. */
   | { kind: 'tenant_gone' };
 
-/** Attempts at placing capped reservations before giving up (each failed attempt means others took places). */
+/**
+ * Attempts at placing capped reservations. A refused attempt means other sends took places (its plan is
+ * made again from the counts) or were writing the same shards at that moment (a transaction conflict: it
+ * waits a little and tries again). Past the last attempt the counts decide (settleContended).
+ */
 const MAX_ACCEPT_ATTEMPTS = 25;
+
+/** The longest wait between two attempts after a transaction conflict (the wait grows with the attempts, jittered). */
+const MAX_CONFLICT_BACKOFF_MS = 250;
+
+const conflictBackoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(MAX_CONFLICT_BACKOFF_MS, 10 * 2 ** Math.min(attempt, 5))));
 
 function limitReached(reservation: UsageReservation, counts: readonly number[]): AcceptOutcome {
   return { kind: 'limit_reached', reservation, used: counts.reduce((sum, n) => sum + n, 0) };
@@ -280,7 +289,8 @@ export class EmailRepository {
         return { kind: 'accepted', reserved };
       } catch (error) {
         const failed = new Set(cancelledConditionIndexes(error));
-        if (failed.size === 0) throw error;
+        const conflicted = hasTransactionConflict(error);
+        if (failed.size === 0 && !conflicted) throw error;
         if (idempotencyItem && failed.has(items.length - 1)) return { kind: 'idempotency_taken' };
         if (tenantItems.length > 0 && failed.has(tenantCheckAt)) return { kind: 'tenant_gone' };
         // Which reservations were refused: map item positions back to reservations, here and only here.
@@ -290,7 +300,9 @@ export class EmailRepository {
           if (group.some((_, j) => failed.has(position + j))) refused.push(i);
           position += group.length;
         });
-        if (refused.length === 0 || attempt >= MAX_ACCEPT_ATTEMPTS) throw error;
+        // The email's own condition failed (its id exists), or nothing was refused: not contention, not ours to retry.
+        if (failed.has(0) || (refused.length === 0 && !conflicted)) throw error;
+        if (attempt >= MAX_ACCEPT_ATTEMPTS) return this.settleContended(email.account_id, capped, count, error);
         for (const i of refused) {
           const reservation = capped[i]!;
           const counts = await readShardCounts(this.table, email.account_id, reservation);
@@ -298,8 +310,22 @@ export class EmailRepository {
           if (!parts) return limitReached(reservation, counts);
           plans[i] = parts;
         }
+        if (refused.length === 0) await conflictBackoff(attempt);
       }
     }
+  }
+
+  /**
+   * The answer of a send still refused after its last attempt: `limit_reached` for the first capped counter
+   * whose shards together lack room for it now (the send could not have been accepted: 429, as for any
+   * send at its cap); otherwise the refusal itself (room remains, but other sends kept taking or writing
+   * it: the caller's 503, which the cap-edge tests never reach).
+   */
+  private async settleContended(accountId: string, capped: readonly UsageReservation[], count: number, error: unknown): Promise<AcceptOutcome> {
+    const counts = await Promise.all(capped.map((reservation) => readShardCounts(this.table, accountId, reservation)));
+    const full = capped.findIndex((reservation, i) => planShardParts(shardCaps(reservation.limit!), counts[i]!, count) === null);
+    if (full >= 0) return limitReached(capped[full]!, counts[full]!);
+    throw error;
   }
 
   async get(emailId: string): Promise<StoredEmail | null> {

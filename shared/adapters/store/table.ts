@@ -42,11 +42,16 @@ export function isWriteConflict(error: unknown): boolean {
   return error instanceof Error && error.name === 'TransactionConflictException';
 }
 
-/** True when a transaction was cancelled only because another transaction touched the same items. */
-export function isTransactionConflict(error: unknown): boolean {
+/** True when another transaction touching the same items was one reason (of any) a transaction was cancelled. */
+export function hasTransactionConflict(error: unknown): boolean {
   if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
   const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons.some((reason) => reason.Code === 'TransactionConflict') && !reasons.some((reason) => reason.Code === 'ConditionalCheckFailed');
+  return reasons.some((reason) => reason.Code === 'TransactionConflict');
+}
+
+/** True when a transaction was cancelled only because another transaction touched the same items. */
+export function isTransactionConflict(error: unknown): boolean {
+  return hasTransactionConflict(error) && cancelledConditionIndexes(error).length === 0;
 }
 
 /**

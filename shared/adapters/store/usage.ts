@@ -109,6 +109,11 @@ export function releaseItems(table: Table, accountId: string, counters: readonly
 export class UsageLedger {
   constructor(private readonly table: Table) {}
 
+  /** Each shard's count of a capped counter, read strongly consistent (the send's early refusal: shared/usecases/send/send-limits.ts). */
+  shardCounts(accountId: string, reservation: UsageReservation): Promise<number[]> {
+    return readShardCounts(this.table, accountId, reservation);
+  }
+
   /**
    * Current usage of a counter: its shards plus the unsharded (deferred) item, and the unsharded item where it
    * was kept before 2026-11-25 (the account's partition). For reports, the tenant ramp and tests.

@@ -80,12 +80,16 @@ export interface ShardPart {
 }
 
 /**
- * Where to take `n` places given each shard's cap and current count: the roomiest shard alone when it has
- * room for all of them, else greedily over the roomiest shards. null when the shards together lack room.
+ * Where to take `n` places given each shard's cap and current count: one shard with room for all of them,
+ * picked at random (the sends refused at the same moment read the same counts: were they all to pick the
+ * roomiest shard, all but its room would be refused again), else greedily over the roomiest shards. null
+ * when the shards together lack room.
  */
-export function planShardParts(caps: readonly number[], counts: readonly number[], n: number): ShardPart[] | null {
+export function planShardParts(caps: readonly number[], counts: readonly number[], n: number, random: () => number = Math.random): ShardPart[] | null {
   const room = caps.map((cap, shard) => ({ shard, free: Math.max(0, cap - (counts[shard] ?? 0)) })).sort((a, b) => b.free - a.free);
   if (room.reduce((sum, r) => sum + r.free, 0) < n) return null;
+  const whole = room.filter((r) => r.free >= n);
+  if (whole.length > 0) return [{ shard: whole[Math.floor(random() * whole.length)]!.shard, n }];
   const parts: ShardPart[] = [];
   let left = n;
   for (const { shard, free } of room) {

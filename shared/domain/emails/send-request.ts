@@ -163,11 +163,13 @@ export const sendRequestSchema = z.preprocess(
         .boolean({ error: 'store_content must be a boolean' })
         .optional()
         .describe("false: the body, attachments' bytes and subject are dropped once SES accepted the message (docs/redaction.md); a send may turn storing off, never on when the account has it off"),
-      /** true: recipients whose domain takes no mail are refused (422) before the send is accepted (docs/deliverability.md, "Address validation"). */
+      /** true: recipients whose domain takes no mail are refused (422) before the send is accepted (docs/deliverability.md, "Validating at send time"). */
       validate: z
         .boolean({ error: 'validate must be a boolean' })
         .optional()
-        .describe('true: each recipient\'s domain is looked up first, and a send to one that takes no mail (no MX, A or AAAA record, or a null MX) is refused with 422 validation_error naming it; risky addresses (DNS failure, disposable, role) are sent'),
+        .describe(
+          "true: once the send has passed every sending rule (sender, recipients, suppressions, limits), each recipient counts against the plan's hourly validation allowance (429 rate_limited past it) and each recipient's domain is looked up: a send to one that takes no mail (no MX, A or AAAA record, or a null MX) is refused with 422 validation_error naming it; risky addresses (DNS failure, disposable, role) are sent. A request looks up at most 50 distinct domains (a batch over it: 400)",
+        ),
     })
     .superRefine((value, ctx) => {
       if (value.template) {

@@ -1,45 +1,28 @@
 /**
  * The send's accept step (its second round trip): the email with its capped usage reservations (the
- * account's and the tenant's ramp and daily_limit: the tighter wins, nothing overshoots) and its
+ * account's and the tenant's ramp and daily_limit, ./send-limits.ts: the tighter wins, nothing overshoots) and its
  * idempotency record in ONE transaction (shared/adapters/store/emails.ts), answering 429 plan_limit when a limit
  * is reached. A scheduled email gets its one-time schedule first and loses it when the write is refused
  * or fails, so no write is ever undone. The table's stream then hands a queued email to the send queue
  * and publishes email.scheduled for a scheduled one (the outbox: shared/usecases/delivery/relay-outbox.ts).
  */
-import { usageReservations } from '../../domain/accounts/limits';
 import { effectiveRetention, objectRetentionDays, retentionKeyPrefix } from '../../domain/accounts/retention';
-import type { Email } from '../../domain/emails/email';
 import { AppError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
-import { dailyRampLimitError, parseTenantScope, tenantReservations } from '../../domain/tenants/limits';
-import { rampStreamOf, type RampState, type RampStream } from '../../domain/tenants/ramp';
-import type { Tenant } from '../../domain/tenants/tenant';
 import type { AcceptOutcome } from '../../adapters/store/emails';
 import { IdempotencyKeyTaken } from './idempotency';
-import { rampForToday } from '../tenants/tenant-ramp';
 import { limitedTenantOf } from '../access/visibility';
 import { storeContent } from './content';
 import type { PolicyOutcome } from './check-policy';
-import { limitError } from './policy';
 import type { ResolvedSendContext } from './resolved-send-context';
 import type { SendDeps, SendOptions, SendResult } from './send-deps';
+import { limitReachedError, type SendLimits } from './send-limits';
 
-/** A tenant send's limits of today: its ramp (brought forward on its first send of a UTC day) and daily_limit. */
-interface TenantLimits {
-  tenant: Tenant;
-  ramp: RampState;
-  stream: RampStream;
-}
-
-export async function acceptEmail(deps: SendDeps, facts: ResolvedSendContext, { email, sandbox }: PolicyOutcome, when: { now: Date; at: Date | null }, options: SendOptions): Promise<SendResult> {
+export async function acceptEmail(deps: SendDeps, facts: ResolvedSendContext, { email }: PolicyOutcome, limits: SendLimits, when: { now: Date; at: Date | null }, options: SendOptions): Promise<SendResult> {
   const { principal } = facts;
   const { now, at } = when;
   const count = facts.recipients.addresses.length;
   const result: SendResult = { id: email.id, status: at ? 'scheduled' : 'sent' };
-  const tenantLimits: TenantLimits | null = facts.tenant ? { tenant: facts.tenant.tenant, ramp: await rampForToday(deps, facts.tenant, now), stream: rampStreamOf(facts.category) } : null;
-  const reservations = [
-    ...usageReservations(principal.account.plan, sandbox, now),
-    ...(tenantLimits ? tenantReservations(tenantLimits.tenant, tenantLimits.ramp, tenantLimits.stream, now) : []),
-  ];
+  const { reservations } = limits;
   if (at) await schedule(deps, email.id, at);
   const unschedule = async () => {
     if (at) await deps.scheduler.remove(email.id).catch(() => undefined);
@@ -71,12 +54,7 @@ export async function acceptEmail(deps: SendDeps, facts: ResolvedSendContext, { 
     throw new ServiceUnavailableError('The email could not be stored. Nothing was sent; retry with the same request.', { cause: error });
   }
   if (outcome.kind !== 'accepted') await unschedule();
-  if (outcome.kind === 'limit_reached') {
-    if (tenantLimits && parseTenantScope(outcome.reservation.scope)) {
-      throw dailyRampLimitError(tenantLimits.tenant, tenantLimits.ramp, tenantLimits.stream, outcome.reservation, outcome.used, count);
-    }
-    throw limitError(principal, outcome.reservation, outcome.used, count, deps.dashboardUrl);
-  }
+  if (outcome.kind === 'limit_reached') throw limitReachedError(deps.dashboardUrl, facts, limits, outcome.reservation, outcome.used, count);
   if (outcome.kind === 'idempotency_taken') throw new IdempotencyKeyTaken();
   // A scheduled send whose tenant began its deletion meanwhile: as if the tenant had not been found.
   if (outcome.kind === 'tenant_gone') throw new NotFoundError('Tenant', email.tenant ?? '');

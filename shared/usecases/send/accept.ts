@@ -5,10 +5,12 @@
  *     domain, the recipients' suppressions and opt-outs and the idempotency record, in ONE round trip when
  *     the process planned it right (401/403/404, and 400 for a template or a bare `from`);
  *  2. idempotency (../idempotency.ts): a stored answer for the key is replayed (409 for another request);
- *  2b. with `validate: true` only, the recipients' domains (../validations/refuse-undeliverable.ts: 422
- *     for one that takes no mail); without it, no lookup at all;
  *  3. policy (./check-policy.ts): the tenant may send, the sender, the recipients (403), suppressions and
- *     opt-outs (422, kept as a failed email that fires email.suppressed);
+ *     opt-outs (422, kept as a failed email that fires email.suppressed); then the send's limits
+ *     (./send-limits.ts: the plan's, the sandbox's, the tenant's ramp and daily_limit);
+ *  3b. with `validate: true` only, after all of that (./validate-send.ts): the limits read (429), the
+ *     request's lookup bound (400), the validation allowance (429), then the recipients' domains (422 for
+ *     one that takes no mail); a send refused before looks nothing up, and without it nothing is;
  *  4. accept (./accept-email.ts, the second round trip): content to the blob store, then the email with
  *     its capped usage reservations and idempotency record in one transaction (429 plan_limit); a
  *     scheduled one gets its one-time schedule first (503 when the scheduler is down: nothing stored).
@@ -20,8 +22,8 @@ import type { ParsedSendRequest } from '../../domain/emails/send-request';
 import { withIdempotency } from './idempotency';
 import { acceptEmail } from './accept-email';
 import { checkPolicy } from './check-policy';
-import { refuseUndeliverableRecipients } from '../validations/refuse-undeliverable';
-import { recipientAddresses } from './policy';
+import { sendLimits } from './send-limits';
+import { validateSend } from './validate-send';
 import type { SendDeps, SendOptions, SendResult } from './send-deps';
 import type { SendCaller } from './send-caller';
 
@@ -38,8 +40,10 @@ export async function sendEmail(deps: SendDeps, caller: SendCaller, parsed: Pars
     options.idempotency,
     now,
     async () => {
-      if (parsed.validate) await refuseUndeliverableRecipients(deps, recipientAddresses([parsed.to, parsed.cc ?? [], parsed.bcc ?? []]));
-      return acceptEmail(deps, facts, await checkPolicy(deps, facts, now, at), { now, at }, options);
+      const policy = await checkPolicy(deps, facts, now, at);
+      const limits = await sendLimits(deps, facts, policy.sandbox, now);
+      if (parsed.validate) await validateSend(deps, facts, limits);
+      return acceptEmail(deps, facts, policy, limits, { now, at }, options);
     },
     facts.idempotency,
   );

@@ -1,6 +1,7 @@
 /**
  * POST /emails/batch: up to 100 sends, each through the same send use case, answered index-aligned.
- * One bad item never sinks the others. With an Idempotency-Key the whole batch replays: each item
+ * One bad item never sinks the others; a batch whose items with `validate: true` name more recipient
+ * domains than one request may look up is refused whole (400, nothing sent: checkBatchLookupBound). With an Idempotency-Key the whole batch replays: each item
  * carries a derived key written in its own email's transaction (so a retried or concurrent batch
  * creates every email once), and the batch's response is stored under the key itself.
  */
@@ -14,6 +15,8 @@ import { logError } from '../../lib/log';
 import type { Principal } from '../access/principal';
 import { IdempotencyKeyTaken, withIdempotency } from './idempotency';
 import { sendEmail, type SendDeps } from './accept';
+import { recipientAddresses } from './policy';
+import { checkLookupBound, lookupDomains } from '../../domain/validations/lookup-bound';
 import type { IdempotencyStore } from '../../adapters/store/idempotency';
 
 export type SendBatchDeps = SendDeps & { idempotency: Pick<IdempotencyStore, 'get' | 'put'> };
@@ -99,10 +102,23 @@ export function validateBatchStrictly(items: readonly unknown[]): void {
   if (fields.length) throw new ValidationError(`Invalid batch (strict validation): check ${fieldNames(fields)}. Nothing was sent.`, { details: { fields } });
 }
 
+/**
+ * The request's lookup bound (shared/domain/validations/lookup-bound.ts): the distinct recipient domains of
+ * the items with `validate: true`, at most MAX_LOOKUP_DOMAINS, or 400 before anything is sent.
+ */
+export function checkBatchLookupBound(items: readonly unknown[]): void {
+  const addresses = items.flatMap((item) => {
+    const parsed = sendRequestSchema.safeParse(item);
+    return parsed.success && parsed.data.validate ? recipientAddresses([parsed.data.to, parsed.data.cc ?? [], parsed.data.bcc ?? []]) : [];
+  });
+  checkLookupBound(lookupDomains(addresses));
+}
+
 export async function sendBatch(deps: SendBatchDeps, principal: Principal, items: unknown[], idempotency?: Idempotency, validation: BatchValidation = 'permissive'): Promise<BatchResponse> {
   const now = deps.clock.now();
   return withIdempotency(deps, principal.account.id, idempotency, now, async () => {
     if (validation === 'strict') validateBatchStrictly(items);
+    checkBatchLookupBound(items);
     const data = await mapBounded(
       items.map((item, index) => ({ item, index })),
       ITEM_CONCURRENCY,

@@ -7,6 +7,7 @@ import type { BlobStore, Clock, EmailScheduler, EventPublisher } from '../../por
 import type { AttachmentUploadRepository } from '../../adapters/store/attachment-uploads';
 import type { EmailRepository } from '../../adapters/store/emails';
 import type { IdempotencyStore } from '../../adapters/store/idempotency';
+import type { RateLimitRepository } from '../../adapters/store/rate-limits';
 import type { UsageLedger } from '../../adapters/store/usage';
 import type { TenantRampDeps } from '../tenants/tenant-ramp';
 import type { MailDomains } from '../validations/mail-domains';
@@ -18,7 +19,7 @@ export interface SendDeps {
   sendContextLoader: Pick<SendContextLoader, 'load'>;
   tenants: TenantRampDeps['tenants'];
   emails: Pick<EmailRepository, 'accept' | 'create'>;
-  usage: Pick<UsageLedger, 'current'>;
+  usage: Pick<UsageLedger, 'current' | 'shardCounts'>;
   tenantStats: TenantRampDeps['tenantStats'];
   idempotency: Pick<IdempotencyStore, 'get'>;
   scheduler: EmailScheduler;
@@ -27,6 +28,8 @@ export interface SendDeps {
   attachmentUploads?: Pick<AttachmentUploadRepository, 'get'>;
   /** The recipients' mail hosts, for `validate: true` only (../validations/refuse-undeliverable.ts). */
   mailDomains: Pick<MailDomains, 'check'>;
+  /** The validation allowance `validate: true` counts against (../validations/validation-allowance.ts). */
+  rateLimits: Pick<RateLimitRepository, 'hit'>;
   clock: Clock;
   sandboxDomain: string;
   dashboardUrl: string;

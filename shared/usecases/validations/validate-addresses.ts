@@ -9,9 +9,7 @@
  * address counts against the plan's hourly allowance (a batch all at once, before any lookup: 429
  * rate_limited). Distinct domains are looked up once per request, a few at a time.
  */
-import { RateLimitedError } from '../../domain/errors';
 import { normaliseEmail } from '../../domain/mail/address';
-import { secondsUntilReset, validationRateLimit, VALIDATIONS_LIMIT_NAME } from '../../domain/rate-limits';
 import { isRoleAddress } from '../../domain/validations/role-addresses';
 import type { AddressValidation } from '../../domain/validations/schemas';
 import { parseAddress, type ParsedAddress } from '../../domain/validations/syntax';
@@ -25,6 +23,7 @@ import type { Principal } from '../access/principal';
 import { resolveTenant, type TenantScopeDeps } from '../access/tenant-scope';
 import { tenantRefOf } from '../access/visibility';
 import type { MailDomains } from './mail-domains';
+import { countValidatedAddresses } from './validation-allowance';
 
 /** Domains looked up at once by one request. */
 const DOMAIN_CONCURRENCY = 8;
@@ -44,13 +43,6 @@ export interface ValidateInput {
 }
 
 const NOT_CHECKED: DomainCheck = { result: 'not_checked', hosts: [] };
-
-async function countAddresses(deps: ValidationDeps, principal: Principal, count: number): Promise<void> {
-  const rule = validationRateLimit(principal.account.plan);
-  const nowMs = deps.clock.now().getTime();
-  const decision = await deps.rateLimits.hit(principal.account.id, VALIDATIONS_LIMIT_NAME, rule, nowMs, count);
-  if (!decision.allowed) throw new RateLimitedError(rule.limit, rule.windowSeconds, secondsUntilReset(rule, nowMs), 'addresses for this account (its plan)');
-}
 
 function checksOf(parsed: ParsedAddress, domain: DomainCheck, disposable: DisposableDomains, suppressed: SuppressedFor | undefined): AddressChecks {
   if (!parsed.valid) {
@@ -77,7 +69,7 @@ function checksOf(parsed: ParsedAddress, domain: DomainCheck, disposable: Dispos
 /** Each of `input.emails` validated, in the order given. */
 export async function validateAddresses(deps: ValidationDeps, principal: Principal, input: ValidateInput): Promise<AddressValidation[]> {
   const tenant = await resolveTenant(deps, principal, tenantRefOf(principal, input.tenant));
-  await countAddresses(deps, principal, input.emails.length);
+  await countValidatedAddresses(deps, principal, input.emails.length);
   const parsed = input.emails.map(parseAddress);
   const valid = parsed.flatMap((address) => (address.valid ? [address] : []));
   const domains = [...new Set(valid.map((address) => address.domain))];

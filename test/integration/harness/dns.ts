@@ -19,6 +19,13 @@ export function localResolver(): Resolver {
   return resolver;
 }
 
+/** The questions the DNS emulator was asked for `name` and the names below it (`GET /_local/dns/queries`). */
+export async function dnsQueries(name: string): Promise<{ name: string; type: string }[]> {
+  const response = await api('GET', `/_local/dns/queries?name=${encodeURIComponent(name)}`);
+  if (response.status !== 200) throw new Error(`reading the DNS query log failed: ${response.text}`);
+  return response.body.queries;
+}
+
 export function uniqueDomain(): string {
   return `d${randomUUID().slice(0, 8)}.example-mail.test`;
 }

@@ -10,8 +10,15 @@ describe('shardCaps', () => {
 });
 
 describe('planShardParts', () => {
-  it('takes all places from the roomiest shard when it can', () => {
-    expect(planShardParts([10, 10, 10], [9, 2, 5], 3)).toEqual([{ shard: 1, n: 3 }]);
+  it('takes all places from one shard with room for them, picked at random among those', () => {
+    // Shards 1 and 2 have room for 3 (8 and 5 free), shard 0 has not (1 free).
+    expect(planShardParts([10, 10, 10], [9, 2, 5], 3, () => 0)).toEqual([{ shard: 1, n: 3 }]);
+    expect(planShardParts([10, 10, 10], [9, 2, 5], 3, () => 0.99)).toEqual([{ shard: 2, n: 3 }]);
+  });
+
+  it('spreads sends refused together over the shards with room instead of sending them all to the roomiest', () => {
+    const picked = new Set(Array.from({ length: 50 }, (_, i) => planShardParts([13, 13, 13, 13], [13, 5, 6, 7], 1, () => i / 50)![0]!.shard));
+    expect([...picked].sort()).toEqual([1, 2, 3]);
   });
 
   it('spreads a multi-recipient send over shards when no single shard has room', () => {

@@ -1,7 +1,7 @@
 /** The send core with in-memory fakes of its ports: who, policy, idempotency, limits, scheduling. */
 import { sendEmail } from '../../../shared/usecases/send/accept';
 import type { SendRequest } from '../../../shared/domain/emails/send-request';
-import { account, fakeSendDeps, keyLookup, NOW, SANDBOX } from './send-fakes';
+import { account, fakeSendDeps, keyLookup, NOW, SANDBOX, storedTenant, tenant } from './send-fakes';
 
 const request = (overrides: Partial<SendRequest> = {}): SendRequest =>
   ({ from: { email: `hi@${SANDBOX}` }, to: ['owner@example.com'], subject: 'Hello', text: 'hi', ...overrides }) as SendRequest;
@@ -224,9 +224,11 @@ describe('send core: validate: true', () => {
   it('refuses a recipient whose domain takes no mail with 422 naming it, and stores nothing', async () => {
     const { deps, world } = fakeSendDeps({
       keys: new Map([['hash-v1', keyLookup()]]),
+      accounts: new Map([['acc_1', account({ payment_method: true })]]),
+      domains: new Map([['acme.test', { id: 'dom_1', account_id: 'acc_1', status: 'verified' as const }]]),
       mailHosts: new Map([['null-mx.example', { result: 'null_mx', hosts: [] }]]),
     });
-    const sent = sendEmail(deps, { apiKeyHash: 'hash-v1' }, request({ to: ['jane@example.com'], cc: ['Gone@Null-MX.example'], validate: true }));
+    const sent = sendEmail(deps, { apiKeyHash: 'hash-v1' }, request({ from: { email: 'a@acme.test' }, to: ['jane@example.com'], cc: ['Gone@Null-MX.example'], validate: true }));
     await expect(sent).rejects.toMatchObject({ status: 422, code: 'validation_error', details: { recipients: [{ email: 'gone@null-mx.example', reason: 'null_mx' }] } });
     expect(world.accepted).toHaveLength(0);
     expect(world.created).toHaveLength(0);
@@ -239,5 +241,56 @@ describe('send core: validate: true', () => {
     await sendEmail(deps, { apiKeyHash: 'hash-v2' }, request());
     expect(world.mailHostLookups).toEqual(['example.com']);
     expect(world.accepted).toHaveLength(2);
+  });
+
+  it('counts each recipient against the validation allowance, then looks the domains up', async () => {
+    const { deps, world } = fakeSendDeps({ domains: new Map([['acme.test', { id: 'dom_1', account_id: 'acc_1', status: 'verified' as const }]]) });
+    const to = ['a@one.example', 'b@one.example', 'c@two.example'];
+    await sendEmail(deps, { principal: principal({ payment_method: true }) }, request({ from: { email: 'hi@acme.test' }, to, validate: true }));
+    expect(world.allowanceHits).toEqual([3]);
+    expect(world.mailHostLookups.sort()).toEqual(['one.example', 'two.example']);
+    expect(world.accepted).toHaveLength(1);
+  });
+});
+
+/** The sending rules come before any lookup (issue 47): a refused send makes no DNS query and counts nothing. */
+describe('send core: validate: true runs after the whole sending policy', () => {
+  const strangers = Array.from({ length: 20 }, (_, i) => `x@random-${i}.example`);
+  const verified = new Map([['acme.test', { id: 'dom_1', account_id: 'acc_1', status: 'verified' as const }]]);
+  const pending = new Map([['acme.test', { id: 'dom_1', account_id: 'acc_1', status: 'pending' as const }]]);
+
+  const refusals: [string, Parameters<typeof fakeSendDeps>[0], Parameters<typeof principal>[0], Partial<SendRequest>, object][] = [
+    ['the sandbox sender to other addresses: 403 recipient_not_allowed', {}, {}, { to: strangers }, { status: 403, code: 'recipient_not_allowed', details: { reason: 'sandbox_sender' } }],
+    ['a verified domain before production is unlocked: 403 recipient_not_allowed', { domains: verified }, {}, { from: { email: 'a@acme.test' }, to: strangers }, { status: 403, code: 'recipient_not_allowed', details: { reason: 'production_not_unlocked' } }],
+    ['an unverified domain: 403 domain_not_verified', { domains: pending }, { payment_method: true }, { from: { email: 'a@acme.test' }, to: strangers }, { status: 403, code: 'domain_not_verified' }],
+    ['a suppressed recipient: 422, kept as a failed email', { domains: verified, suppressed: new Set(['x@random-3.example']) }, { payment_method: true }, { from: { email: 'a@acme.test' }, to: strangers }, { status: 422, details: { suppressed: ['x@random-3.example'] } }],
+    ['the plan\'s daily cap reached: 429 plan_limit', { domains: verified, shardCounts: new Map([['PLAN/DAY', [13, 13, 13, 13, 12, 12, 12, 12]]]) }, { payment_method: true }, { from: { email: 'a@acme.test' }, to: strangers }, { status: 429, code: 'plan_limit', details: { period: 'day', used: 100, requested: 20 } }],
+    ['the validation allowance spent: 429 rate_limited', { domains: verified, allowanceLeft: 19 }, { payment_method: true }, { from: { email: 'a@acme.test' }, to: strangers }, { status: 429, code: 'rate_limited' }],
+  ];
+
+  it.each(refusals)('%s, and no lookup', async (_name, world, owner, fields, answer) => {
+    const { deps, world: w } = fakeSendDeps(world);
+    await expect(sendEmail(deps, { principal: principal(owner) }, request({ ...fields, validate: true }))).rejects.toMatchObject(answer);
+    expect(w.mailHostLookups).toEqual([]);
+    expect(w.accepted).toHaveLength(0);
+  });
+
+  it('counts nothing against the allowance for a send the policy refused', async () => {
+    const { deps, world } = fakeSendDeps();
+    await expect(sendEmail(deps, { principal: principal() }, request({ to: strangers, validate: true }))).rejects.toMatchObject({ code: 'recipient_not_allowed' });
+    expect(world.allowanceHits).toEqual([]);
+    expect(world.shardReads).toEqual([]);
+  });
+
+  it("reads the capped counters before looking up, and a tenant's daily_limit refuses with 429 daily_ramp_limit", async () => {
+    const t = tenant({ daily_limit: 10 });
+    const { deps, world } = fakeSendDeps({
+      domains: verified,
+      tenants: new Map([[t.id, storedTenant(t)]]),
+      shardCounts: new Map([[`TENANT:${t.id}:all/DAY`, [2, 2, 1, 1, 1, 1, 1, 1]]]),
+    });
+    const attempt = sendEmail(deps, { principal: principal({ payment_method: true, plan: 'scale', tenants_enabled: true }) }, request({ from: { email: 'a@acme.test' }, to: ['a@one.example'], tenant: 'acme', validate: true }));
+    await expect(attempt).rejects.toMatchObject({ status: 429, code: 'daily_ramp_limit', details: { limited_by: 'daily_limit' } });
+    expect(world.mailHostLookups).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import type { Tenant } from '../../../shared/domain/tenants/tenant';
 import type { StoredTenant } from '../../../shared/adapters/store/tenants';
 import { emptyCounts } from '../../../shared/domain/tenants/stats';
 import type { DomainCheck } from '../../../shared/domain/validations/verdict';
+import { shardCaps } from '../../../shared/domain/accounts/limits';
 
 export const NOW = new Date('2026-11-22T10:00:00.000Z');
 export const SANDBOX = 'sandbox.test';
@@ -87,6 +88,14 @@ export interface World {
   mailHosts: Map<string, DomainCheck>;
   /** Domains whose mail hosts were looked up (the send's `validate: true`). */
   mailHostLookups: string[];
+  /** Capped counters' shard counts, by `<scope>/<period>` (absent: all shards empty). */
+  shardCounts: Map<string, number[]>;
+  /** Reads of capped counters' shards (`<scope>/<period>`): the early refusal of a validated send. */
+  shardReads: string[];
+  /** Addresses counted against the validation allowance, per hit. */
+  allowanceHits: number[];
+  /** The validation allowance left this hour (default: plenty). */
+  allowanceLeft: number;
 }
 
 /** In-memory fakes of the send-context loader's ports, over a world. */
@@ -169,6 +178,10 @@ export function fakeWorld(world: Partial<World> = {}): World {
     keyLookups: [],
     mailHosts: new Map(),
     mailHostLookups: [],
+    shardCounts: new Map(),
+    shardReads: [],
+    allowanceHits: [],
+    allowanceLeft: 1_000_000,
     ...world,
   };
 }
@@ -202,7 +215,23 @@ export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; worl
         w.createdInternals.set(email.id, internals);
       },
     },
-    usage: { current: async () => 0 },
+    usage: {
+      current: async () => 0,
+      shardCounts: async (_accountId, reservation) => {
+        const key = `${reservation.scope}/${reservation.period}`;
+        w.shardReads.push(key);
+        return w.shardCounts.get(key) ?? shardCaps(reservation.limit!).map(() => 0);
+      },
+    },
+    rateLimits: {
+      hit: async (_accountId, _name, rule, _nowMs, count = 1) => {
+        // As the store: each hit is one conditional ADD of `count`, refused whole past the allowance.
+        w.allowanceHits.push(count);
+        const allowed = count <= w.allowanceLeft;
+        if (allowed) w.allowanceLeft -= count;
+        return { allowed, limit: rule.limit, remaining: w.allowanceLeft, resetAt: 0 };
+      },
+    },
     mailDomains: {
       check: async (domain) => {
         w.mailHostLookups.push(domain);
