@@ -10,6 +10,7 @@ import { page } from './common';
 export const apiKeyOps = section('api-keys', 'API keys', {
   createApiKey: {
     method: 'post',
+    creates: { param: 'id', at: 'api_key.id' },
     path: '/api-keys',
     summary: 'Create an API key',
     description: 'The secret is returned only here; only its SHA-256 hash is stored. A key limited to a tenant cannot create keys.',
