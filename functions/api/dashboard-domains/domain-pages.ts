@@ -1,7 +1,7 @@
 /**
  * Domains: the list and the add form, with the account's sending of the last 30 days (./sending-section.ts: rates,
  * bounces by category); one domain's page with its DNS records and each record's status,
- * the Verify button, the mail provider's (SES's) verification while it is not done (./domain-provider.ts),
+ * the Verify button, the mail provider's (SES's) verification while it is not done (../dashboard/pages/domain-provider.ts),
  * and DNS apply (write the records at Route 53 or Cloudflare, then verify), whose
  * answer shows each record's result. Use cases: createDomain, listDomains, getDomain, verifyDomain,
  * applyDomainDns (the domains group's), and the stored health check (storedHealthOf: checked daily; a domain

@@ -2,7 +2,7 @@
  * Custom headers on a send: the one rule of every door that takes headers (POST /emails, /emails/batch,
  * the SendGrid, Postmark and Mailgun doors, all through the send request's schema). Headers that would
  * override the envelope, routing, authentication, the MIME structure or our own tracking are refused
- * (documented in docs/api.md and docs/sending.md), and so are two whole families by prefix, in any case:
+ * (documented in docs/api.md, "Refused headers"), and so are two whole families by prefix, in any case:
  * X-SES-* (Amazon SES reads every X-SES- field as a control of the send: configuration set, tags, ARNs,
  * tenant...) and X-Service-* (ours). A header SES allows once given twice under names that differ only in
  * case (`References` and `references`) is refused too. The SMTP relay, which cannot refuse a field of a
