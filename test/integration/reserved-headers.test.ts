@@ -2,7 +2,8 @@
  * One header rule for every door (shared/domain/emails/headers.ts, docs/api.md "Refused headers"): the whole
  * X-SES- prefix, in any case, is refused with the door's 400 (Postmark's 422 ErrorCode 300) naming the
  * header, on POST /emails, POST /emails/batch and the SendGrid, Postmark and Mailgun doors; nothing is sent.
- * (The SMTP relay strips the same prefix instead: smtp-relay.test.ts.)
+ * An automation's send step takes no headers at all (400), and a template none (its sends take the send
+ * request's). (The SMTP relay strips the same prefix instead: smtp-relay.test.ts.)
  */
 import { api, newAccount, stack, type TestAccount } from './harness/stack';
 
@@ -80,5 +81,12 @@ describe('X-SES-* headers are refused on every door that takes headers', () => {
     expect(response.status).toBe(400);
     expect(response.text).toContain('X-SES-TENANT');
     await expectNothingSent('mailgun');
+  });
+
+  it('an automation send step takes no headers: 400 naming the field', async () => {
+    const body = { name: 'headers', trigger: { event: 'user.created' }, steps: [{ key: 'welcome', type: 'send_email', from: SANDBOX, subject: 'hi', text: 'hi', headers: { 'X-SES-TENANT': 'other' } }] };
+    const response = await api('POST', '/automations', { key: account.key, body });
+    expect(response.status).toBe(400);
+    expect(response.body.error.details.fields).toEqual([expect.objectContaining({ field: expect.stringMatching(/^steps\.0/) })]);
   });
 });
