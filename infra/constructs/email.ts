@@ -26,7 +26,7 @@ export class Email extends Construct {
     // this one SES account; we keep our own lists per account and tenant (docs/suppressions.md), so both
     // sets turn it off: SuppressionOptions.SuppressedReasons [] ("do not use any suppression",
     // https://docs.aws.amazon.com/ses/latest/dg/sending-email-suppression-list-config-level.html).
-    // localstack/cloud/provision.ts does the same locally.
+    // localstack/cloud/template/deploy-email.ts does the same locally.
     // Reputation metrics on (ReputationOptions.ReputationMetricsEnabled): SES publishes the sets' own bounce
     // and complaint rates to CloudWatch besides the account's (docs/deliverability.md, "Reputation guard";
     // https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-properties-ses-configurationset-reputationoptions.html).

@@ -85,6 +85,8 @@ export class MailserviceStack extends Stack {
     if (settings.LINKS_BASE_URL === undefined) {
       for (const fn of Object.values(this.api.functions)) fn.addEnvironment('LINKS_BASE_URL', this.api.httpApi.apiEndpoint);
     }
+    // The MCP door's tools call the API at its own endpoint (docs/mcp.md), never at a host a request names.
+    for (const fn of Object.values(this.api.functions)) fn.addEnvironment(ENV.apiBaseUrl, this.api.httpApi.apiEndpoint);
     // Hosted MTA-STS policies: the custom domain names the domain-health task creates map to this API (docs/deliverability.md).
     const functions: FunctionDefaults = {
       functionsDir,

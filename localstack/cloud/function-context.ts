@@ -72,11 +72,6 @@ export function runInFunction<T>(fn: LocalFunction, callback: () => T): T {
   return running.run(fn, () => runAs(principalOf(fn), callback));
 }
 
-/** The function whose code is running, if any. */
-export function currentFunction(): LocalFunction | undefined {
-  return running.getStore();
-}
-
 /**
  * The function's handler, loaded inside its context (its cold start sees its environment), wrapped so
  * every invocation runs inside it too. `require`, not import(): in a worker thread only tsx's CommonJS

@@ -63,6 +63,32 @@ export function isPresignedRequest(url: string): boolean {
   return query !== -1 && /[?&]X-Amz-(Algorithm|Credential|Signature)=/.test(url.slice(query));
 }
 
+/**
+ * GetObject's response header overrides (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html,
+ * "Overriding response header values"): `response-<header>` query parameters become the answer's headers.
+ * Only on a signed request (S3 refuses them on an anonymous one); the gate checks the signature first.
+ */
+const RESPONSE_OVERRIDES: Readonly<Record<string, string>> = {
+  'response-content-type': 'content-type',
+  'response-content-disposition': 'content-disposition',
+  'response-content-language': 'content-language',
+  'response-content-encoding': 'content-encoding',
+  'response-cache-control': 'cache-control',
+  'response-expires': 'expires',
+};
+
+/** The headers a presigned URL's response-* parameters set, as [name, value] pairs. */
+export function responseOverrides(url: string): [string, string][] {
+  const query = url.indexOf('?');
+  if (query === -1) return [];
+  const overrides: [string, string][] = [];
+  for (const [key, value] of Object.entries(parseQuery(url.slice(query + 1)))) {
+    const header = RESPONSE_OVERRIDES[key.toLowerCase()];
+    if (header) overrides.push([header, Array.isArray(value) ? value[value.length - 1]! : value]);
+  }
+  return overrides;
+}
+
 const refusal = (status: number, code: string, message: string, details: [string, string][] = []): S3Refusal => ({ status, code, message, details });
 const queryError = (message: string) => refusal(400, 'AuthorizationQueryParametersError', message);
 

@@ -10,11 +10,14 @@
  *
  * SQS and SNS requests (POST / with a JSON or form body) carry no X-Amz-Signature in their URL: for them
  * the hook is one string test on the URL and nothing else.
+ *
+ * A presigned GET's `response-content-type`, `response-content-disposition`, ... query parameters set the
+ * answer's headers, as S3's GetObject does (fauxqs ignores them): a second hook, `onSend`.
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { checkPresignedRequest, isPresignedRequest, type PresignedCheckOptions, type S3Refusal } from './s3-presigned-url';
+import { checkPresignedRequest, isPresignedRequest, responseOverrides, type PresignedCheckOptions, type S3Refusal } from './s3-presigned-url';
 
 interface FastifyReplyLike {
   code(status: number): FastifyReplyLike;
@@ -22,16 +25,12 @@ interface FastifyReplyLike {
   send(body?: string): void;
 }
 
+type GateRequest = { raw: IncomingMessage & { originalUrl?: string }; method: string };
+
 /** The part of a Fastify instance the gate uses (fauxqs's Fastify types are not ours to import). */
 interface FastifyLike {
-  addHook(
-    name: 'onRequest',
-    hook: (
-      request: { raw: IncomingMessage & { originalUrl?: string }; method: string },
-      reply: FastifyReplyLike,
-      done: (error?: Error) => void,
-    ) => void,
-  ): unknown;
+  addHook(name: 'onRequest', hook: (request: GateRequest, reply: FastifyReplyLike, done: (error?: Error) => void) => void): unknown;
+  addHook(name: 'onSend', hook: (request: GateRequest, reply: FastifyReplyLike & { statusCode: number }, payload: unknown, done: (error: Error | null, payload: unknown) => void) => void): unknown;
 }
 
 export interface S3GateOptions extends Omit<PresignedCheckOptions, 'now'> {
@@ -63,6 +62,14 @@ function addGate(app: FastifyLike, options: S3GateOptions): void {
       },
       (error: unknown) => done(error as Error),
     );
+  });
+  // A presigned GET's response-* parameters (checked above: they are signed) set its answer's headers.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const url = request.raw.originalUrl ?? request.raw.url ?? '/';
+    if ((request.method === 'GET' || request.method === 'HEAD') && reply.statusCode < 300 && isPresignedRequest(url)) {
+      for (const [name, value] of responseOverrides(url)) reply.header(name, value);
+    }
+    done(null, payload);
   });
 }
 

@@ -168,7 +168,7 @@ export async function startWorkers(config: WorkersConfig, log: (message: string)
       }));
   }
   // LOCAL_HOLD_WORKERS=<name>[,<name>]: those queue workers are not started, so their messages wait in
-  // the queue (a test of what a crash between hand-over and processing leaves behind; docs/local-cloud.md).
+  // the queue (a test of what a crash between hand-over and processing leaves behind; test/integration/inbound-restart.test.ts).
   const held = new Set((process.env.LOCAL_HOLD_WORKERS ?? '').split(',').map((name) => name.trim()).filter(Boolean));
   for (const [name, poller] of pollers) {
     if (held.has(name)) log(`worker ${name} held (LOCAL_HOLD_WORKERS): its queue is not read`);

@@ -39,6 +39,11 @@ export const ENV = {
    * receiving domain's custom domain name `mta-sts.inbound.<domain>` is mapped to its `$default` stage.
    */
   mtaStsApiId: 'MTA_STS_API_ID',
+  /**
+   * The HTTP API's own base URL (the stack's API Gateway endpoint; the local cloud's API URL), where the MCP
+   * door's tools call the API (docs/mcp.md): configuration, never a host taken from a request.
+   */
+  apiBaseUrl: 'API_BASE_URL',
 } satisfies Record<string, string>;
 
 /**
@@ -76,6 +81,8 @@ export interface Config {
   dnsResolvers: string;
   /** LINKS_BASE_URL without a trailing slash: where signed links (unsubscribe, tracking) point. */
   linksBaseUrl: string;
+  /** API_BASE_URL without a trailing slash: the HTTP API's own URL (ENV.apiBaseUrl); '' when not set. */
+  apiBaseUrl: string;
   /** URL of the webhook deliveries queue (WEBHOOK_DELIVERIES_QUEUE_URL). */
   webhookDeliveriesQueueUrl: string;
   /** WEBHOOK_ALLOW_LOOPBACK=true|1: webhook URLs may point at loopback addresses (the local cloud only). */
@@ -164,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dashboardUrl: read(env, 'DASHBOARD_URL', DEFAULT_SETTINGS.DASHBOARD_URL).replace(/\/$/, ''),
     dnsResolvers: read(env, 'DNS_RESOLVERS', DEFAULT_SETTINGS.DNS_RESOLVERS),
     linksBaseUrl: read(env, 'LINKS_BASE_URL', DEFAULT_SETTINGS.LINKS_BASE_URL).trim().replace(/\/+$/, ''),
+    apiBaseUrl: read(env, ENV.apiBaseUrl).trim().replace(/\/+$/, ''),
     webhookDeliveriesQueueUrl: read(env, ENV.webhookDeliveriesQueueUrl),
     webhookAllowLoopback: ['true', '1'].includes(read(env, 'WEBHOOK_ALLOW_LOOPBACK').trim().toLowerCase()),
     recovery: recoveryBoundsFromEnv(env),

@@ -68,10 +68,11 @@ export interface BlobStore {
    */
   presignPut(key: string, options: { contentType: string; contentLength?: number; expiresInSeconds: number }): Promise<PresignedPut>;
   /**
-   * A presigned GET of `key`, valid `expiresInSeconds`; `downloadName` makes browsers save it under that
-   * file name (Content-Disposition: attachment), `contentType` sets the response's type.
+   * A presigned GET of `key`, valid `expiresInSeconds`: always a download, saved under `downloadName`
+   * (Content-Disposition: attachment) and served as `contentType`, whatever the object was stored with
+   * (S3's response-content-* overrides): the bucket's origin never renders what a link points at.
    */
-  presignGet(key: string, options: { expiresInSeconds: number; downloadName?: string; contentType?: string }): Promise<string>;
+  presignGet(key: string, options: { expiresInSeconds: number; downloadName: string; contentType: string }): Promise<string>;
 }
 
 export interface OutboundMessage {

@@ -2,7 +2,7 @@
  * Picks the SecretBox from the environment:
  * - KMS when SECRETS_KEY_ID is set (AWS, LocalStack, and the embedded cloud, which emulates KMS);
  * - on the embedded cloud, which also sets LOCAL_SECRETS_KEY_FILE, KMS that still opens the `v1:local:`
- *   secrets its data folder holds from before it had KMS, with that key file (./migrating-secret-box.ts);
+ *   secrets its data folder holds from before it had KMS, with that key file (../adapters/secrets/migrating-secret-box.ts);
  *   new secrets are sealed with KMS (`v1:kms:`);
  * - the local key file alone when only LOCAL_SECRETS_KEY_FILE is set.
  * Neither is a configuration error: stored secrets must never fall back to plaintext.

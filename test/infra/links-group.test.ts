@@ -1,4 +1,7 @@
-/** The public links group (unsubscribe, tracking): its routes, its grants, and LINKS_BASE_URL in every function. */
+/**
+ * The public links group (unsubscribe, tracking): its routes, its grants, and LINKS_BASE_URL in every function;
+ * API_BASE_URL (the API's own endpoint, where the MCP door calls it: docs/mcp.md) in every API function.
+ */
 import { apiRoutes } from '../../infra/api-routes';
 import { API_GROUPS, QUEUES, SCHEDULED_TASKS, STREAM_WORKERS, TABLE, WORKERS } from '../../infra/definitions';
 import { functionActions, functionEnv, logicalId, synth, type Synthesised } from './helpers';
@@ -60,5 +63,13 @@ describe('LINKS_BASE_URL', () => {
     } finally {
       custom.cleanup();
     }
+  });
+});
+
+describe('API_BASE_URL', () => {
+  test('every API function (the MCP door\'s included) gets the HTTP API endpoint, whatever linksBaseUrl says', () => {
+    const endpoint = s.stack.resolve(s.stack.api.httpApi.apiEndpoint);
+    expect(API_GROUPS.map((group) => group.name)).toContain('mcp');
+    for (const { name } of API_GROUPS) expect({ name, value: functionEnv(s.template, s.stack, name).API_BASE_URL }).toEqual({ name, value: endpoint });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The audit log (docs/audit-log.md) against the local cloud: each audited change, by a key or a dashboard
- * user, appears in GET /audit-log exactly once with its actor, action and ids; reads never do; sign-ins and
+ * user, appears in GET /audit-log exactly once with its actor, action and ids (a create's with the id it made,
+ * so a key's create pairs with its revocation); reads never do; sign-ins and
  * failed sign-ins are recorded; the filters and pages work; no route changes or deletes a record; a key
  * without `full` is refused.
  */
@@ -55,13 +56,13 @@ beforeAll(async () => {
 
   // Keys: create and revoke.
   const key = ok(await api('POST', '/api-keys', { key: account.key, body: { name: 'audited key', scopes: ['emails:send'] } }), 201);
-  expected.push({ action: 'createApiKey', actor: byKey });
+  expected.push({ action: 'createApiKey', ids: { id: key.body.api_key.id }, actor: byKey });
   ok(await api('DELETE', `/api-keys/${key.body.api_key.id}`, { key: account.key }));
   expected.push({ action: 'revokeApiKey', ids: { id: key.body.api_key.id }, actor: byKey });
 
   // Domains: add, verify, delete.
   const domain = ok(await api('POST', '/domains', { key: account.key, body: { name: uniqueDomain() } }), 201).body.domain;
-  expected.push({ action: 'createDomain', actor: byKey });
+  expected.push({ action: 'createDomain', ids: { id: domain.id }, actor: byKey });
   await publishAll(domain.records);
   ok(await api('POST', `/domains/${domain.id}`, { key: account.key, body: { action: 'verify' } }));
   expected.push({ action: 'domainAction', ids: { id: domain.id }, actor: byKey });
@@ -70,26 +71,26 @@ beforeAll(async () => {
 
   // A webhook (its secret is shown on creation; the API has no rotation), suppressions, a tenant.
   const webhook = ok(await api('POST', '/webhooks', { key: account.key, body: { url: `${stack().info.webhook_inbox_url}audit`, events: ['email.delivered'] } })).body.webhook;
-  expected.push({ action: 'createWebhook', actor: byKey });
+  expected.push({ action: 'createWebhook', ids: { id: webhook.id }, actor: byKey });
   const address = uniqueEmail('suppressed');
   ok(await api('POST', '/suppressions', { key: account.key, body: { email: address } }));
   expected.push({ action: 'addSuppressions', actor: byKey });
   ok(await api('DELETE', `/suppressions?email=${encodeURIComponent(address)}`, { key: account.key }));
   expected.push({ action: 'removeSuppression', actor: byKey });
-  ok(await api('POST', '/tenants', { key: account.key, body: { external_id: unique('audit') } }), 201);
-  expected.push({ action: 'createTenant', actor: byKey });
+  const tenant = ok(await api('POST', '/tenants', { key: account.key, body: { external_id: unique('audit') } }), 201).body.tenant;
+  expected.push({ action: 'createTenant', ids: { tenant: tenant.id }, actor: byKey });
 
   // A template published, an automation activated.
   const alias = unique('receipt');
   ok(await api('POST', '/templates', { key: account.key, body: { alias, name: 'Receipt', subject: 'Receipt', html: '<p>Thanks</p>' } }), 201);
-  expected.push({ action: 'createTemplate', actor: byKey });
+  expected.push({ action: 'createTemplate', ids: { alias }, actor: byKey });
   ok(await api('POST', `/templates/${alias}/publish`, { key: account.key }));
   expected.push({ action: 'publishTemplate', ids: { alias }, actor: byKey });
   const automation = ok(
     await api('POST', '/automations', { key: account.key, body: { name: 'Audited', trigger: { event: unique('user.created') }, steps: [{ key: 'welcome', type: 'send_email', from: 'Acme <hello@example.com>', subject: 'Hi', html: '<p>Hi</p>' }] } }),
     201,
   ).body.automation;
-  expected.push({ action: 'createAutomation', actor: byKey });
+  expected.push({ action: 'createAutomation', ids: { id: automation.id }, actor: byKey });
   ok(await api('POST', `/automations/${automation.id}`, { key: account.key, body: { action: 'activate' } }));
   expected.push({ action: 'changeAutomationStatus', ids: { id: automation.id }, actor: byKey });
 
@@ -97,16 +98,24 @@ beforeAll(async () => {
   await publishFixtureDns([], ['hooks.acme.example', 'ops.acme.example']);
   const providerApiKey = providerKey('SG.');
   await seedProvider({ provider: 'sendgrid', api_key: providerApiKey, data: { ...fixture.data, bounces: fixture.data.bounces!.slice(0, 3), domains: [] } });
-  ok(await api('POST', '/migrations', { key: account.key, body: { provider: 'sendgrid', api_key: providerApiKey } }));
-  expected.push({ action: 'startImport', actor: byKey });
-  ok(await api('POST', '/privacy/erasures', { key: account.key, body: { email: uniqueEmail('erased') } }));
-  expected.push({ action: 'createErasure', actor: byKey });
-  ok(await api('POST', '/exports', { key: account.key }));
-  expected.push({ action: 'startExport', actor: byKey });
+  const migration = ok(await api('POST', '/migrations', { key: account.key, body: { provider: 'sendgrid', api_key: providerApiKey } })).body.migration;
+  expected.push({ action: 'startImport', ids: { id: migration.id }, actor: byKey });
+  const erasure = ok(await api('POST', '/privacy/erasures', { key: account.key, body: { email: uniqueEmail('erased') } })).body.erasure;
+  expected.push({ action: 'createErasure', ids: { id: erasure.id }, actor: byKey });
+  const exported = ok(await api('POST', '/exports', { key: account.key })).body.export;
+  expected.push({ action: 'startExport', ids: { id: exported.id }, actor: byKey });
 
   // A member invited from the dashboard.
-  ok(await dashboardRequest('POST', '/dashboard/team/invitations', { cookie: owner.cookie, csrf: owner.csrf, body: { email: uniqueEmail('invited'), role: 'developer' } }));
-  expected.push({ action: 'createInvitation', actor: () => ({ type: 'user', id: owner.id, role: 'owner' }) });
+  const invitation = ok(await dashboardRequest('POST', '/dashboard/team/invitations', { cookie: owner.cookie, csrf: owner.csrf, body: { email: uniqueEmail('invited'), role: 'developer' } })).body.invitation;
+  expected.push({ action: 'createInvitation', ids: { id: invitation.id }, actor: () => ({ type: 'user', id: owner.id, role: 'owner' }) });
+
+  // A key made and revoked with the dashboard's forms.
+  const form = (path: string, fields: string) => dashboardRequest('POST', path, { cookie: owner.cookie, rawBody: `csrf_token=${owner.csrf}&${fields}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  ok(await form('/dashboard/api-keys', 'name=form+key&scopes=emails%3Asend'));
+  const formKey = (await api('GET', '/api-keys', { key: account.key })).body.api_keys.find((listed: { name: string }) => listed.name === 'form key');
+  expected.push({ action: 'POST /dashboard/api-keys', ids: { id: formKey.id }, actor: () => ({ type: 'user', id: owner.id, role: 'owner' }) });
+  ok(await form(`/dashboard/api-keys/${formKey.id}/revoke`, ''), 303);
+  expected.push({ action: 'POST /dashboard/api-keys/:id/revoke', ids: { id: formKey.id }, actor: () => ({ type: 'user', id: owner.id, role: 'owner' }) });
 
   // A failed sign-in of a known user (in the account), and reads (never recorded).
   expect((await dashboardRequest('POST', '/dashboard/sign-in', { body: { email: owner.email, password: 'not the password at all' } })).status).toBe(401);
@@ -129,6 +138,17 @@ describe('what is recorded', () => {
     const text = JSON.stringify(records);
     expect(text).not.toContain('not the password at all');
     expect(text).not.toContain('svc_');
+  });
+
+  it("pairs a key's create and its revocation by the key's id: who made the key that was revoked", async () => {
+    const records = await allRecords();
+    for (const [create, revoke] of [['createApiKey', 'revokeApiKey'], ['POST /dashboard/api-keys', 'POST /dashboard/api-keys/:id/revoke']]) {
+      const revoked = records.find((record) => record.action === revoke)!;
+      const made = records.filter((record) => record.action === create && record.resource_ids.id === revoked.resource_ids.id);
+      expect({ create, count: made.length }).toEqual({ create, count: 1 });
+      expect(made[0]!.resource_ids.id).toMatch(/^key_/);
+      expect(made[0]!.created_at <= revoked.created_at).toBe(true);
+    }
   });
 
   it('records newest first, with the source address', async () => {
@@ -172,7 +192,7 @@ describe('sign-ins of an email no user has', () => {
 describe('reading it', () => {
   it('filters by actor, action and time, and pages', async () => {
     const byOwner = await allRecords(`&actor=${owner.id}`);
-    expect(byOwner.map((record) => record.action).sort()).toEqual(['createInvitation', 'signIn', 'signInFailed']);
+    expect(byOwner.map((record) => record.action).sort()).toEqual(['POST /dashboard/api-keys', 'POST /dashboard/api-keys/:id/revoke', 'createInvitation', 'signIn', 'signInFailed']);
     const publishes = await allRecords('&action=publishTemplate');
     expect(publishes).toHaveLength(1);
     const everything = await allRecords();

@@ -6,6 +6,8 @@
  * addresses validated (from the DNS emulator's zones, with a sending key), and refusals (a key without the scope, a bad address) come back as isError results. /mcp needs a key.
  */
 import { spawnSync } from 'node:child_process';
+import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -208,6 +210,47 @@ describe('the MCP server door', () => {
       const response = await fetch(`${stack().apiUrl}/mcp`, { method, headers: { authorization: `Bearer ${account.key}`, accept: 'text/event-stream' } });
       expect(response.status).toBe(405);
       expect(response.headers.get('allow')).toBe('POST');
+    }
+  });
+
+  it('calls the API at its configured URL: a forged Host or X-Forwarded-Host never makes the service connect elsewhere', async () => {
+    const account = await newAccount();
+    // A decoy "API" on another loopback address: it would answer anything, and records each request it gets.
+    const reached: string[] = [];
+    const decoy = createServer((req: IncomingMessage, res) => {
+      reached.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"domains":[{"id":"dom_decoy","name":"decoy.example"}],"has_more":false,"next_cursor":null}');
+    });
+    await new Promise<void>((listening) => decoy.listen(0, '127.0.0.2', listening));
+    const decoyHost = `127.0.0.2:${(decoy.address() as AddressInfo).port}`;
+    try {
+      const api = new URL(stack().apiUrl);
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_domains', arguments: {} } });
+      // node:http sends the Host header as given (fetch would not let a caller forge it).
+      const answer = await new Promise<{ status: number; text: string }>((resolveAnswer, reject) => {
+        const req = httpRequest(
+          {
+            host: api.hostname,
+            port: api.port,
+            path: '/mcp',
+            method: 'POST',
+            headers: { host: decoyHost, 'x-forwarded-host': decoyHost, 'x-forwarded-proto': 'http', authorization: `Bearer ${account.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolveAnswer({ status: res.statusCode ?? 0, text }));
+          },
+        );
+        req.on('error', reject).end(body);
+      });
+      expect(answer.status).toBe(200);
+      const result = JSON.parse(answer.text).result as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      expect(JSON.stringify(result.structuredContent)).not.toContain('decoy');
+      expect(result.structuredContent).toMatchObject({ domains: [] });
+      expect(reached).toEqual([]);
+    } finally {
+      await new Promise((closed) => decoy.close(closed));
     }
   });
 

@@ -39,10 +39,13 @@ describe('a presigned GET on the local S3', () => {
   it('works within its lifetime, then answers 403 AccessDenied "Request has expired" with S3 XML body', async () => {
     const objectKey = key('report.txt');
     await blobs().put(objectKey, 'within its lifetime', 'text/plain');
-    const url = await blobs().presignGet(objectKey, { expiresInSeconds: 4, downloadName: 'report.txt' });
+    const url = await blobs().presignGet(objectKey, { expiresInSeconds: 4, downloadName: 'report.txt', contentType: 'application/octet-stream' });
 
     const fresh = await fetch(url);
     expect(fresh.status).toBe(200);
+    // The link's response-* overrides, as S3 applies them: a download of the type it names.
+    expect(fresh.headers.get('content-disposition')).toBe(`attachment; filename="report.txt"; filename*=UTF-8''report.txt`);
+    expect(fresh.headers.get('content-type')).toBe('application/octet-stream');
     expect(await fresh.text()).toBe('within its lifetime');
 
     await sleep(expiryOf(url) + 1_100 - Date.now());
@@ -75,7 +78,7 @@ describe('a presigned GET on the local S3', () => {
   it('takes X-Amz-Expires of 7 days, and refuses 604801 s with 400 AuthorizationQueryParametersError', async () => {
     const objectKey = key('week.txt');
     await blobs().put(objectKey, 'a week', 'text/plain');
-    const url = await blobs().presignGet(objectKey, { expiresInSeconds: MAX_PRESIGNED_URL_SECONDS });
+    const url = await blobs().presignGet(objectKey, { expiresInSeconds: MAX_PRESIGNED_URL_SECONDS, downloadName: 'week.txt', contentType: 'text/plain' });
     expect((await fetch(url)).status).toBe(200);
     const longer = await fetch(url.replace(`X-Amz-Expires=${MAX_PRESIGNED_URL_SECONDS}`, `X-Amz-Expires=${MAX_PRESIGNED_URL_SECONDS + 1}`));
     expect(longer.status).toBe(400);
@@ -88,7 +91,7 @@ describe('a presigned GET on the local S3', () => {
     const dir = `s3-presign-test/${randomUUID()}`;
     await blobs().put(`${dir}/mine.txt`, 'mine', 'text/plain');
     await blobs().put(`${dir}/theirs.txt`, 'theirs', 'text/plain');
-    const url = await blobs().presignGet(`${dir}/mine.txt`, { expiresInSeconds: 60 });
+    const url = await blobs().presignGet(`${dir}/mine.txt`, { expiresInSeconds: 60, downloadName: 'mine.txt', contentType: 'text/plain' });
     expect((await fetch(url)).status).toBe(200);
     const tampered = await fetch(url.replace('/mine.txt?', '/theirs.txt?'));
     expect(tampered.status).toBe(403);

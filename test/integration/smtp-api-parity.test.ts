@@ -12,7 +12,7 @@
  * sent_at, delivered_at), the provider's message id, the attachments' blob keys, and the header block the
  * dashboard shows (composed by the service for an API send, the client's own for a relayed one).
  */
-import { authenticateSecret } from '../../shared/usecases/access/authenticate';
+import { apiKeySecretHash, authenticateKeyHash } from '../../shared/usecases/access/authenticate';
 import { getEmailContent } from '../../shared/usecases/emails/email-content';
 import { verifiedDomain } from './harness/domains';
 import { createSmtpCredential, queuedId, transport, type SmtpCredential } from './harness/smtp';
@@ -100,7 +100,7 @@ describe('an SMTP relay send and an API send of the same content', () => {
     expect(relayedStored!.email.headers).toEqual(headers);
 
     // The content the dashboard's email page shows.
-    const principal = await authenticateSecret(services, account.key);
+    const principal = await authenticateKeyHash(services, apiKeySecretHash(account.key));
     const [apiContent, relayedContent] = await Promise.all([getEmailContent(services, principal, viaApi.body.id), getEmailContent(services, principal, relayedId)]);
     expect({ html: relayedContent.html, text: relayedContent.text }).toEqual({ html: apiContent.html, text: apiContent.text });
     expect(relayedContent.html).toBe(content.html);

@@ -30,11 +30,6 @@ export interface CostSession {
   since(mark: CostMark, apiUrl: string, counts: { emails: number; apiRequests: number }): Promise<Cost>;
 }
 
-/** A meter whose preload files go to `scratch`/cost-sdk. */
-export function costSession(scratch: string): CostSession {
-  return costMeterAt(join(scratch, 'cost-sdk'));
-}
-
 /** A meter over the preload files of `sdkDir` (bench:send's, whose stack already has the preload). */
 export function costMeterAt(sdkDir: string): CostSession {
   const read = () => readSdkStates(sdkDir);

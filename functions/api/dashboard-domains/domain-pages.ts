@@ -1,7 +1,7 @@
 /**
  * Domains: the list and the add form, with the account's sending of the last 30 days (./sending-section.ts: rates,
  * bounces by category); one domain's page with its DNS records and each record's status,
- * the Verify button, the mail provider's (SES's) verification while it is not done (./domain-provider.ts),
+ * the Verify button, the mail provider's (SES's) verification while it is not done (../dashboard/pages/domain-provider.ts),
  * and DNS apply (write the records at Route 53 or Cloudflare, then verify), whose
  * answer shows each record's result. Use cases: createDomain, listDomains, getDomain, verifyDomain,
  * applyDomainDns (the domains group's), and the stored health check (storedHealthOf: checked daily; a domain
@@ -33,6 +33,7 @@ import { getAccountStats } from '../../../shared/usecases/account/account-stats'
 import { deleteHosting, hostingViewOf, putHosting } from '../../../shared/usecases/domains/mta-sts/manage';
 import type { PublicHosting } from '../../../shared/domain/domains/mta-sts/hosting';
 import { mtaStsInputSchema } from '../../../shared/domain/domains/mta-sts/policy';
+import { recordCreated } from '../../../shared/doors/http/created-ids';
 
 type PublicDomain = ReturnType<typeof toPublicDomain>;
 
@@ -138,6 +139,7 @@ ${sendingSection(stats)}`;
   routes.action('/domains', (c, form) =>
     formAction(c, '/dashboard/domains', async () => {
       const domain = await createDomain(services, c.get('principal'), parseWith(createDomainSchema, { name: field(form, 'name') ?? '' }));
+      recordCreated(c, 'id', domain.id);
       return redirectTo(c, `/dashboard/domains/${domain.id}`, { kind: 'ok', text: `${domain.name} added. Publish its records at your DNS host (or apply them below), then verify.` });
     }),
   );

@@ -214,7 +214,7 @@ ${content.text !== null ? html`<details${content.html === null ? html` open` : '
 }
 
 /**
- * What one section of an email's page may take as Lambda counts it (escaped: ../../../../shared/domain/lambda-payload.ts):
+ * What one section of an email's page may take as Lambda counts it (escaped: ../../../shared/domain/lambda-payload.ts):
  * the preview and the headers together stay under RESPONSE_BODY_BUDGET_BYTES with room for the rest of the page.
  */
 export const EMAIL_SECTION_BUDGET_BYTES = Math.floor(RESPONSE_BODY_BUDGET_BYTES * 0.4);

@@ -55,8 +55,8 @@ type ReceivedView = Awaited<ReturnType<typeof getReceivedEmail>>;
 /** A received email's message: the preview, text, attachments, raw download and headers. */
 function message(email: ReceivedView) {
   return html`<section aria-labelledby="preview-heading"><h2 id="preview-heading">Message</h2>
-${email.html !== null ? html`<iframe class="preview" sandbox title="Email preview" srcdoc="${email.html}"></iframe>` : email.html_url ? html`<p>The HTML body is large: <a href="${email.html_url}">open it</a> (link valid for an hour).</p>` : ''}
-${email.text !== null ? html`<details${email.html === null ? html` open` : ''}><summary>Text version</summary><pre>${email.text}</pre></details>` : ''}
+${email.html !== null ? html`<iframe class="preview" sandbox title="Email preview" srcdoc="${email.html}"></iframe>` : email.html_url ? html`<p>The HTML body is too large to preview: <a href="${email.html_url}" download>download its source</a> (a file, never opened as a page; link valid for an hour).</p>` : ''}
+${email.text !== null ? html`<details${email.html === null ? html` open` : ''}><summary>Text version</summary><pre>${email.text}</pre></details>` : email.text_url ? html`<p>The text version is too large to show: <a href="${email.text_url}" download>download it</a> (link valid for an hour).</p>` : ''}
 ${email.attachments.length ? html`<h3>Attachments</h3><ul>${email.attachments.map((attachment) => html`<li>${attachment.filename ?? '(no name)'} (${attachment.content_type}, ${attachment.size} bytes)${attachment.download_url ? html` <a href="${attachment.download_url}">download</a>` : ''}</li>`)}</ul>` : ''}
 ${email.raw ? html`<p><a href="${email.raw.download_url}">Download the raw message</a> (link valid for an hour).</p>` : ''}</section>
 <section aria-labelledby="headers-heading"><h2 id="headers-heading">Headers</h2><pre>${email.headers.map((header) => `${header.name}: ${header.value}`).join('\n')}</pre></section>`;

@@ -21,6 +21,7 @@ import { html } from '../dashboard/pages/layout';
 import { MEMBERS_PATH } from '../dashboard/pages/team-paths';
 import type { PageRoutes } from '../dashboard/pages/page-routes';
 import type { DashboardSendServices } from './services';
+import { recordCreated } from '../../../shared/doors/http/created-ids';
 
 const isLocal = (c: PageContext) => dashboardOrigin(c.req.url).startsWith('http://');
 
@@ -40,6 +41,7 @@ export function addInvitationPages(routes: PageRoutes<DashboardSendServices>): v
       const actor = c.get('session').user;
       const origin = dashboardOrigin(c.req.url);
       const { invitation, link } = await inviteMember(services, actor, { email: field(form, 'email') ?? '', role: field(form, 'role') ?? '' }, origin);
+      recordCreated(c, 'id', invitation.id);
       const from = field(form, 'send_from');
       if (!from) return invitedPage(c, invitation, link, null);
       try {

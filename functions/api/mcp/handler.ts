@@ -5,4 +5,4 @@ import { createMcpApp } from './app';
 
 // The composition root: only what the group uses (shared/services/), built once per cold start.
 const config = loadConfig();
-export const handler = handle(createMcpApp(buildCore(config)));
+export const handler = handle(createMcpApp(buildCore(config), { apiBaseUrl: config.apiBaseUrl }));

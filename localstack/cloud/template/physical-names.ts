@@ -24,10 +24,6 @@ const RULES: Record<string, NameRule> = {
   'AWS::Logs::LogGroup': { max: 512 },
 };
 
-export function namedTypes(): string[] {
-  return Object.keys(RULES);
-}
-
 /** The local physical name of a resource CloudFormation would name. */
 export function physicalName(stackName: string, logicalId: string, type: string): string {
   const rule = RULES[type];

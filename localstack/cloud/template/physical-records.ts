@@ -127,6 +127,3 @@ export function physicalRecord(type: string, logicalId: string, properties: Reco
   return build(logicalId, properties, ctx);
 }
 
-export function knowsType(type: string): boolean {
-  return Object.prototype.hasOwnProperty.call(BUILDERS, type);
-}

@@ -5,7 +5,7 @@
  * A certificate stays PENDING_VALIDATION until the validation CNAME it names is in DNS (the local DNS
  * emulator), then is ISSUED with a real key pair and X.509 certificate signed by the emulator's own CA
  * (./issuer.ts), or VALIDATION_TIMED_OUT after 72 hours (./validation.ts). State in
- * `<dataDir>/certificates.json`, the CA in `<caDir>` (default the data dir). See docs/local-cloud/acm.md.
+ * `<dataDir>/certificates.json`, the CA in `<caDir>` (default the data dir). See docs/local-cloud/custom-domains.md.
  *
  * Besides the API, the local cloud reads what AWS's own services read and the API never hands out: an
  * issued certificate's private key and chain (`issuedCertificate`, for the custom domains' HTTPS

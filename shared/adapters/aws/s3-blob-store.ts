@@ -79,12 +79,12 @@ export class S3BlobStore implements BlobStore {
     return { url, headers: { 'Content-Type': options.contentType } };
   }
 
-  async presignGet(key: string, options: { expiresInSeconds: number; downloadName?: string; contentType?: string }): Promise<string> {
+  async presignGet(key: string, options: { expiresInSeconds: number; downloadName: string; contentType: string }): Promise<string> {
     const command = new GetObjectCommand({
       Bucket: this.bucket,
       Key: key,
-      ...(options.downloadName ? { ResponseContentDisposition: contentDisposition(options.downloadName) } : {}),
-      ...(options.contentType ? { ResponseContentType: options.contentType } : {}),
+      ResponseContentDisposition: contentDisposition(options.downloadName),
+      ResponseContentType: options.contentType,
     });
     return getSignedUrl(this.presigningClient(), command, { expiresIn: options.expiresInSeconds });
   }

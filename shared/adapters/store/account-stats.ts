@@ -87,12 +87,12 @@ export class AccountStatsRepository {
     });
   }
 
-  /** The account's {sent, bounced, complained} and its emails by bounce category, each day (./readDays). */
+  /** The account's {sent, bounced, complained} and its emails by bounce category, each day (readDays, below). */
   async read(accountId: string, days: readonly string[]): Promise<(Figures & { categories: Record<BounceCategory, number> })[]> {
     return (await this.readDays(accountId, days)).map((day) => ({ ...day.all, categories: day.categories }));
   }
 
-  /** Each day's figures of all the account's emails and of its tenants' part (./readDays). */
+  /** Each day's figures of all the account's emails and of its tenants' part (readDays, below). */
   async readSplit(accountId: string, days: readonly string[]): Promise<AccountDayFigures[]> {
     return (await this.readDays(accountId, days)).map((day) => ({ all: day.all, tenants: day.tenants }));
   }

@@ -24,7 +24,7 @@ export interface QueryPageOptions {
   /** The query's `begins_with(SK, ...)` prefix, which a cursor's sort key must keep. */
   sortKeyPrefix?: string;
   /**
-   * Most bytes the page's mapped items may take in a Lambda answer (../domain/lambda-payload.ts): the
+   * Most bytes the page's mapped items may take in a Lambda answer (../../domain/lambda-payload.ts): the
    * page ends before the item that would pass it (never before the first), with a cursor to go on from
    * there. For lists of items that can be large (an automation's definition is up to 256 KB, so 100 of
    * them are far over Lambda's 6 MB response).

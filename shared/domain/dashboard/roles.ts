@@ -49,10 +49,6 @@ export const ROLE_DESCRIPTIONS: Record<DashboardRole, string> = {
   viewer: 'read-only: sees every page, changes nothing',
 };
 
-export function isDashboardRole(value: unknown): value is DashboardRole {
-  return typeof value === 'string' && (DASHBOARD_ROLES as readonly string[]).includes(value);
-}
-
 export function can(role: DashboardRole, action: DashboardAction): boolean {
   return GRANTS[role].includes(action);
 }

@@ -4,7 +4,7 @@
  * (`DnsHost`), their failures, and the pure planning: given what the host has now at each of our
  * (name, type) pairs, what each record set becomes and what to report per record.
  *
- * The decisions are the import's dns_plan rules (./dns-plan.ts planRecords): the one SPF
+ * The decisions are the import's dns_plan rules (../imports/dns-plan.ts planRecords): the one SPF
  * record gets our include merged in (two SPF records are merged into one, never a second one added),
  * other TXT values at our hosts stay, an existing DMARC policy is kept, a CNAME or MX pointing
  * elsewhere is replaced. Record sets at names we do not publish are never read nor written.

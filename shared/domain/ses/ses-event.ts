@@ -30,7 +30,7 @@ export interface ParsedSesEvent {
   delay?: { type: string; category: BounceCategory };
 }
 
-/** A bounced address and its category (./bounce-category.ts). */
+/** A bounced address and its category (../bounces/bounce-category.ts). */
 export interface BouncedRecipient {
   email: string;
   category: BounceCategory;
@@ -206,7 +206,7 @@ export function parseSesEvent(body: string): ParsedSesEvent {
  *   Transient otherwise                 -> bounced, soft, the sub-type in the reason
  *   Undetermined                        -> bounced, undetermined
  *
- * Each bounced recipient gets its category (./bounce-category.ts; the email keeps the first one's, as it
+ * Each bounced recipient gets its category (../bounces/bounce-category.ts; the email keeps the first one's, as it
  * keeps its reason), and is a candidate for the suppression list: the account's setting decides.
  */
 function bounceOutcome(bounce: Json, stamp: (value: unknown) => string): Pick<ParsedSesEvent, 'outcome' | 'recipients' | 'suppress'> {

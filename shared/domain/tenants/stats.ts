@@ -102,18 +102,6 @@ export function statsDelta(write: EmailStatsWrite): StatsDelta | null {
   return delta ? { tenantId: write.tenant_id, ...delta } : null;
 }
 
-/** Sums deltas per (tenant, day): one counter write each. */
-export function mergeDeltas(deltas: readonly StatsDelta[]): StatsDelta[] {
-  const merged = new Map<string, StatsDelta>();
-  for (const delta of deltas) {
-    const id = `${delta.tenantId}\u0000${delta.day}`;
-    const current = merged.get(id) ?? { tenantId: delta.tenantId, day: delta.day, counts: {} };
-    for (const [field, n] of Object.entries(delta.counts) as [StatsField, number][]) current.counts[field] = (current.counts[field] ?? 0) + n;
-    merged.set(id, current);
-  }
-  return [...merged.values()];
-}
-
 /** The spec's `stats` object over `days` UTC days ending today (from: the first day's 00:00 UTC). */
 export function statsView(perDay: readonly StatsCounts[], days: number, from: string) {
   const totals = emptyCounts();

@@ -15,5 +15,7 @@ export interface ApiEnv {
     operationId: string;
     /** Set by session authentication (the dashboard group: shared/doors/http/middleware/session.ts). */
     session: ActiveSession;
+    /** The ids a create made, by the name its audit record gives them (./created-ids.ts). */
+    createdIds: Record<string, string>;
   };
 }

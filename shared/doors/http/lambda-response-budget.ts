@@ -5,7 +5,7 @@
  * fails and API Gateway HTTP API answers a bare `500 {"message":"Internal Server Error"}`
  * (https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-troubleshooting-lambda.html).
  *
- * Measured as Lambda measures (../domain/lambda-payload.ts: escaped text, base64 binary). Endpoints whose answer can
+ * Measured as Lambda measures (../../domain/lambda-payload.ts: escaped text, base64 binary). Endpoints whose answer can
  * grow (a received email's bodies and attachments, a dashboard page showing an email) choose links,
  * pages or truncation so they stay under RESPONSE_BODY_BUDGET_BYTES, and `responseWithinLambdaLimit()`
  * (in every group's frame) is the net under them: an answer still over it becomes the product's error

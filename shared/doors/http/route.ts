@@ -17,6 +17,7 @@ import type { Operation } from '../openapi/operation';
 import type { Clock } from '../../ports';
 import type { RateLimitRepository } from '../../adapters/store/rate-limits';
 import type { ApiEnv } from './env';
+import { recordCreatedFromAnswer } from './created-ids';
 import { rateLimit } from './middleware/rate-limit';
 import { requireScope } from './middleware/require-scope';
 import { parseWith, readJson } from './validate';
@@ -76,7 +77,10 @@ export function routes(app: Hono<ApiEnv>, deps?: RouteDeps) {
     const handle: MiddlewareHandler<ApiEnv> = async (c) => {
       const query = operation.query ? parseWith(operation.query, c.req.query(), 'query') : undefined;
       const body = await bodyOf(operation, c);
-      return handler(c, { body, query, params: c.req.param() } as RouteInput<O>);
+      const response = await handler(c, { body, query, params: c.req.param() } as RouteInput<O>);
+      // A create hands the id it made to the audit log (./created-ids.ts).
+      if (operation.creates) await recordCreatedFromAnswer(c, operation.creates, response);
+      return response;
     };
     // The operation's id on the request, first: the audit log (./middleware/audit.ts) names a change by it.
     const named: MiddlewareHandler<ApiEnv> = async (c, next) => {

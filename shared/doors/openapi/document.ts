@@ -136,7 +136,7 @@ const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
     html: 'At least one of html and text (unless template).',
     text: 'At least one of html and text (unless template).',
     tags: '`[{name, value}]` or `{name: value}`: up to 10, names and values of A-Za-z0-9_- (stored with the email, sent to SES).',
-    headers: 'Custom headers (at most 50; names 1-126 printable ASCII characters, values one line of at most 998). Transport and authentication headers (To, From, DKIM-Signature, List-Unsubscribe, X-SES-*, X-Service-*, ...) are refused at `headers.<Name>`.',
+    headers: 'Custom headers (at most 50; names 1-126 printable ASCII characters, values one line of at most 998). Transport and authentication headers (To, From, DKIM-Signature, List-Unsubscribe, ...) and every X-SES-* and X-Service-* header (the prefix in any case) are refused at `headers.<Name>`.',
     scheduled_at: 'ISO 8601 with a time zone, in the future, at most 365 days ahead: the email is stored as `scheduled`. No attachments then.',
     category: 'transactional (default), product or newsletter: product and newsletter mail respects category opt-outs (and a template gives its own).',
     attachments: 'Up to 10: inline (`data` in base64, 10 MB decoded each) or an upload (`attachment_id` from POST /attachments). Refused on scheduled sends and in batches.',

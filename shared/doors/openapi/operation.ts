@@ -82,6 +82,19 @@ export interface Operation {
   errors?: Partial<Record<number, ErrorCode[]>>;
   /** Per-account rate limit, by name (RATE_LIMITS; ratelimit-* headers on every answer; 429 rate_limited). */
   rateLimit?: RateLimitName;
+  /**
+   * A create: the created resource's id, recorded in its audit record's resource_ids (docs/audit-log.md)
+   * under `param` (the path parameter of the resource's own routes, so the create pairs with them: `id`
+   * as in DELETE /api-keys/{id}), read from the JSON answer at `at` (a dotted path: `api_key.id`).
+   * Every audited create declares it (test/unit/audit/audited-creates.test.ts).
+   */
+  creates?: CreatedId;
+}
+
+/** Where a create's answer holds the id it made, and the name the audit log records it under. */
+export interface CreatedId {
+  param: string;
+  at: string;
 }
 
 /** An operation declared on its own; its type is kept (the route's handler gets its body and query typed). */

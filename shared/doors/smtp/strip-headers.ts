@@ -2,7 +2,7 @@
  * Header fields removed from a relayed message before it is stored and sent. The message is delivered
  * as the client wrote it, except for fields that would override the provider's transport, forge
  * authentication results, or speak for the service. The list is the API's refused headers
- * (shared/domain/emails/headers.ts BLOCKED_HEADERS), minus the fields that ARE the message (its
+ * (shared/domain/emails/headers.ts BLOCKED_HEADERS and RESERVED_HEADER_PREFIXES), minus the fields that ARE the message (its
  * originator, recipients, subject, date, id and MIME structure) and those the client may rightly set
  * (trace and unsubscribe fields, below), plus whole families by prefix:
  *
@@ -14,7 +14,7 @@
  *   4.4: a relay never removes trace fields), List-Unsubscribe and List-Unsubscribe-Post (the sender's own
  *   unsubscribe, what mailbox providers ask bulk senders for), and every other field.
  */
-import { BLOCKED_HEADERS } from '../../domain/emails/headers';
+import { BLOCKED_HEADERS, RESERVED_HEADER_PREFIXES } from '../../domain/emails/headers';
 import { joinHeaderBlock, splitHeaderBlock } from '../../adapters/mime/header-block';
 
 /** Blocked on the API, but part of the message or the client's to set. */
@@ -35,7 +35,8 @@ const KEPT = new Set([
 ]);
 
 export const STRIPPED_HEADERS: readonly string[] = BLOCKED_HEADERS.filter((name) => !KEPT.has(name));
-export const STRIPPED_PREFIXES: readonly string[] = ['arc-', 'x-ses-', 'x-service-'];
+/** ARC-* and the API's refused families (X-SES-*, X-Service-*). */
+export const STRIPPED_PREFIXES: readonly string[] = ['arc-', ...RESERVED_HEADER_PREFIXES.map(({ prefix }) => prefix)];
 
 const STRIPPED = new Set(STRIPPED_HEADERS);
 

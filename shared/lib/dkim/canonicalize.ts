@@ -1,6 +1,6 @@
 /**
  * DKIM canonicalization (RFC 6376 §3.4: "relaxed", and the selection of signed header fields) over raw
- * message bytes, for the signer (./sign.ts) and the probe's verifier (./verify-signature.ts). Strings here are
+ * message bytes, for the signer (./sign.ts) and the probe's verifier (./verify.ts). Strings here are
  * latin1 ("binary"): one character per byte, so non-ASCII bytes pass through unchanged.
  */
 

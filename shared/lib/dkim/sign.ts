@@ -36,7 +36,7 @@ export interface SignDkimInput {
   domain: string;
   /** s=: the key's selector, published at `<selector>._domainkey.<domain>`. */
   selector: string;
-  /** The key as PEM, or already parsed (callers that sign often parse it once: shared/usecases/dkim-keys.ts). */
+  /** The key as PEM, or already parsed (a KeyObject, for a caller that signs often and parses it once). */
   privateKeyPem?: string;
   privateKey?: KeyObject;
   /** Header field names to sign; default DEFAULT_SIGNED_HEADERS. */

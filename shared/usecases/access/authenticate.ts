@@ -42,11 +42,6 @@ export async function authenticateKeyHash(deps: AuthenticateDeps, secretHash: st
   return deps.keyAccounts.principalOf(key, secretHash, await deps.accounts.get(key.account_id), kind);
 }
 
-/** Checks a plain secret (any door): 401 unless it is a live key of a live account. */
-export async function authenticateSecret(deps: AuthenticateDeps, secret: string): Promise<Principal> {
-  return authenticateKeyHash(deps, apiKeySecretHash(secret));
-}
-
 /** The hash an SMTP password is stored under; 401 without a read when it is not shaped like one of ours. */
 export function smtpPasswordHash(password: string): string {
   if (!looksLikeSmtpPassword(password)) throw new UnauthorizedError(`Invalid SMTP credential: the password is an SMTP credential (svcsmtp_...) created with POST /smtp-credentials.`);

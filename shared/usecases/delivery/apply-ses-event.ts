@@ -5,7 +5,7 @@
  * the suppression list: the account's, or for a tenant's email the tenant's (spec: suppressions from
  * bounces and complaints of tenant email go on its list).
  *
- * Outcomes are decided per recipient, whatever the arrival order (../domain/ses/recipient-decision.ts),
+ * Outcomes are decided per recipient, whatever the arrival order (../../domain/ses/recipient-decision.ts),
  * and a webhook is published only for what a write changed: a late event that moves nothing (a delay after
  * the delivery, a duplicate) publishes nothing.
  */

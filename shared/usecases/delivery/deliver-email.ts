@@ -55,7 +55,7 @@ export interface DeliverEmailDeps {
   clock: Clock;
   /** How long a claim holds; keep it at or below the send queue's visibility timeout. */
   leaseMs: number;
-  /** Sends paced to SES's quota (./send/deliver-paced.ts): reserves the send's turn, or throws to hold the email. */
+  /** Sends paced to SES's quota (./deliver-paced.ts): reserves the send's turn, or throws to hold the email. */
   paceSend?: (recipients: { to: string[]; cc: string[]; bcc: string[] }) => Promise<void>;
 }
 
@@ -129,7 +129,7 @@ async function sendThroughProvider(deps: DeliverEmailDeps, message: OutboundMess
  * The message to send: a raw MIME message (SMTP relay) as the client wrote it, with the fields the service
  * owes it (shared/adapters/mime/raw-message.ts; managed unsubscribe adds its header fields, the body is never
  * rewritten but for its line endings); otherwise composed from the stored body and attachments, with the managed
- * links the email and its domain ask for (./send/managed-links.ts). Either way every line break is CRLF
+ * links the email and its domain ask for (../send/managed-links.ts). Either way every line break is CRLF
  * (../../adapters/mime/line-endings.ts): a relayed message's bare LF or CR is made CRLF, as RFC 5322 wants.
  */
 async function messageOf(deps: DeliverEmailDeps, { email, body, mime }: StoredEmail, tracking: TrackingSettings): Promise<Buffer> {
@@ -172,7 +172,7 @@ export async function deliverEmail(deps: DeliverEmailDeps, emailId: string, sche
     const domain = await sendingDomainOf(deps, email.account_id, email.from);
     const domainTenantId = domain?.tenantId ?? null;
     checkDomainOwnerAtFiring(email, domainTenantId);
-    // Paced to SES's send rate before any composing (./send/pace.ts): a send whose turn is far is held here.
+    // Paced to SES's send rate before any composing (./pace.ts): a send whose turn is far is held here.
     await deps.paceSend?.({ to: bare(email.to), cc: bare(email.cc), bcc: bare(email.bcc) });
     // Not signed here: SES signs with the domain's own key and selector (BYODKIM, registered at verify) after
     // its own changes to the message, so the one DKIM signature covers what recipients get (docs/domains.md).

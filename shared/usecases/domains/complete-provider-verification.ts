@@ -2,7 +2,7 @@
  * Completing a domain's verification with the mail provider (docs/domains.md, "Registration with the
  * mail provider (SES)"): a domain whose required records all checked out at its last check while SES was
  * still verifying it (`provider.status: pending`) is verified in our store once SES says it can send.
- * One function for both doors: GET /domains/{id} (shared/usecases/domains.ts) asks at once, the
+ * One function for both doors: GET /domains/{id} (shared/usecases/domains/manage.ts getDomain) asks at once, the
  * reconciler (shared/usecases/domains/reconcile-provider-pending.ts) asks on its own every few minutes.
  */
 import type { Domain } from '../../domain/domains/domain';

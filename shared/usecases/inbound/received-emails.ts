@@ -11,10 +11,17 @@
  * once more: ../../domain/lambda-payload.ts) and attachments, then bodies, become links until it is under
  * RESPONSE_BODY_BUDGET_BYTES (a body of quotes or control characters grows up to sixfold). The raw
  * message is always a `download_url`. Links are valid DOWNLOAD_URL_SECONDS (1 hour, as Resend's).
+ *
+ * Every link is to a stranger's content, on the bucket's origin: each is a download (Content-Disposition:
+ * attachment, a file name) with an inert type, never a page a browser renders. The HTML body is served as
+ * text/plain (`<id>.html`), the text body as text/plain (`<id>.txt`), the raw message as message/rfc822
+ * (`<id>.eml`), an attachment with its own type unless a browser could run script in it
+ * (../../domain/inbound/download-type.ts).
  */
 import { NotFoundError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
 import { receivedEmailKeys, type InboundContent } from '../../domain/inbound/content-keys';
+import { downloadContentType } from '../../domain/inbound/download-type';
 import { toPublicReceivedEmail, type ReceivedEmail } from '../../domain/inbound/received-email';
 import type { ListReceivedEmailsQuery } from '../../domain/inbound/schemas';
 import { jsonPayloadBytes, RESPONSE_BODY_BUDGET_BYTES } from '../../domain/lambda-payload';
@@ -29,6 +36,9 @@ export const ATTACHMENTS_INLINE_MAX_BYTES = 2 * 1024 * 1024;
 /** What the whole response may hold, base64 included (Lambda's 6 MB, with room for the JSON around it). */
 const RESPONSE_BUDGET_BYTES = 5 * 1024 * 1024;
 export const DOWNLOAD_URL_SECONDS = 3600;
+
+/** A presigned download of a stored object: always a file name (attachment disposition) and a type. */
+type Link = (key: string, options: { downloadName: string; contentType: string }) => Promise<string>;
 
 export interface ReceivedEmailsDeps {
   receivedEmails: Pick<ReceivedEmailRepository, 'list' | 'get'>;
@@ -52,7 +62,7 @@ export async function getReceivedEmail(deps: ReceivedEmailsDeps, principal: Prin
   if (!email) throw new NotFoundError('Received email', id);
   // Whole seconds, as the signature's X-Amz-Date: the link must not die before the time shown.
   const expiresAt = new Date(Math.floor(deps.clock.now().getTime() / 1000) * 1000 + DOWNLOAD_URL_SECONDS * 1000).toISOString();
-  const link = (key: string, options: { downloadName?: string; contentType?: string } = {}) => deps.blobs.presignGet(key, { expiresInSeconds: DOWNLOAD_URL_SECONDS, ...options });
+  const link: Link = (key, options) => deps.blobs.presignGet(key, { expiresInSeconds: DOWNLOAD_URL_SECONDS, ...options });
   // A first choice from the stored sizes, without reading what will not be inline.
   const bodyBytes = (email.html_bytes ?? 0) + (email.text_bytes ?? 0);
   const bodiesInline = bodyBytes <= BODY_INLINE_MAX_BYTES;
@@ -72,7 +82,7 @@ async function receivedEmailView(
   deps: ReceivedEmailsDeps,
   email: ReceivedEmail,
   expiresAt: string,
-  link: (key: string, options?: { downloadName?: string; contentType?: string }) => Promise<string>,
+  link: Link,
   inline: { bodies: boolean; attachments: boolean },
 ) {
   const id = email.id;
@@ -104,18 +114,19 @@ async function separateBodies(
   deps: ReceivedEmailsDeps,
   email: ReceivedEmail,
   inline: boolean,
-  link: (key: string, options?: { downloadName?: string; contentType?: string }) => Promise<string>,
+  link: Link,
 ): Promise<BodiesView> {
   /** A body the message has: its text inline, or a link to it; nothing when the message has none. */
-  const body = async (key: string, bytes: number | null, contentType: string) => {
+  const body = async (key: string, bytes: number | null, downloadName: string) => {
     if (bytes === null) return { content: null, url: null };
     if (inline) return { content: (await deps.blobs.get(key)).toString('utf8'), url: null };
-    return { content: null, url: await link(key, { contentType }) };
+    // Both bodies as text: the HTML one is the message's source, downloaded, never rendered here.
+    return { content: null, url: await link(key, { downloadName, contentType: 'text/plain; charset=utf-8' }) };
   };
   const keys = receivedEmailKeys(email);
   const [html, text, headers] = await Promise.all([
-    body(keys.html, email.html_bytes, 'text/html; charset=utf-8'),
-    body(keys.text, email.text_bytes, 'text/plain; charset=utf-8'),
+    body(keys.html, email.html_bytes, `${email.id}.html`),
+    body(keys.text, email.text_bytes, `${email.id}.txt`),
     deps.blobs.get(keys.headers),
   ]);
   return { html: html.content, text: text.content, html_url: html.url, text_url: text.url, headers: JSON.parse(headers.toString('utf8')) as { name: string; value: string }[] };
@@ -127,10 +138,10 @@ async function attachmentView(
   inline: boolean,
   expiresAt: string,
   deps: ReceivedEmailsDeps,
-  link: (key: string, options: { downloadName?: string; contentType?: string }) => Promise<string>,
+  link: Link,
 ) {
   const key = receivedEmailKeys(email).attachment(attachment.id);
   if (inline) return { ...attachment, content: (await deps.blobs.get(key)).toString('base64'), download_url: null, expires_at: null };
-  const url = await link(key, { downloadName: attachment.filename ?? attachment.id, contentType: attachment.content_type });
+  const url = await link(key, { downloadName: attachment.filename ?? attachment.id, contentType: downloadContentType(attachment.content_type) });
   return { ...attachment, content: null, download_url: url, expires_at: expiresAt };
 }

@@ -4,7 +4,7 @@
  *  1. load (./send-context-loader.ts): who sends, the rendered template, the send's tenant, the sender's
  *     domain, the recipients' suppressions and opt-outs and the idempotency record, in ONE round trip when
  *     the process planned it right (401/403/404, and 400 for a template or a bare `from`);
- *  2. idempotency (../idempotency.ts): a stored answer for the key is replayed (409 for another request);
+ *  2. idempotency (./idempotency.ts): a stored answer for the key is replayed (409 for another request);
  *  3. policy (./check-policy.ts): the tenant may send, the sender, the recipients (403), suppressions and
  *     opt-outs (422, kept as a failed email that fires email.suppressed); then the send's limits
  *     (./send-limits.ts: the plan's, the sandbox's, the tenant's ramp and daily_limit);

@@ -1,6 +1,6 @@
 /**
  * The send core's ports, options and answer (sendEmail, ./accept.ts): a module of their own, so each step
- * (./check-send.ts, ./accept-email.ts) takes them without importing the pipeline that calls it.
+ * (./check-policy.ts, ./accept-email.ts) takes them without importing the pipeline that calls it.
  */
 import type { Idempotency } from '../../domain/emails/idempotency';
 import type { BlobStore, Clock, EmailScheduler, EventPublisher } from '../../ports';

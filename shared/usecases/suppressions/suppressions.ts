@@ -197,11 +197,6 @@ export async function suppressAddresses(deps: SuppressionDeps, input: SuppressAd
   };
 }
 
-/** Removes an address from a list from inside the service; false when it was not there. */
-export async function unsuppressAddress(deps: SuppressionDeps, input: { accountId: string; tenantId: string | null; email: string }): Promise<boolean> {
-  return (await deps.suppressions.delete(input.accountId, input.tenantId, input.email)) !== null;
-}
-
 /** The send path: which recipients are suppressed (account-wide list, plus the tenant's for tenant email). */
 export function findSuppressedRecipients(deps: SuppressionDeps, accountId: string, tenantId: string | null, emails: readonly string[]): Promise<string[]> {
   return deps.suppressions.findSuppressed(accountId, tenantId, emails);

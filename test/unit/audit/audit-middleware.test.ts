@@ -8,6 +8,8 @@ import type { AuditRecord } from '../../../shared/domain/audit/audit-record';
 import { pathParams } from '../../../shared/domain/audit/audited-actions';
 import { ValidationError } from '../../../shared/domain/errors';
 import { createFrame } from '../../../shared/doors/http/create-api';
+import { routes } from '../../../shared/doors/http/route';
+import { apiKeyOps } from '../../../shared/doors/openapi/operations/api-keys';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { auditChanges, dashboardSucceeded } from '../../../shared/doors/http/middleware/audit';
 import type { Principal } from '../../../shared/usecases/access/principal';
@@ -38,7 +40,8 @@ function harness(options: { failWrite?: boolean; principal?: Principal | null } 
     c.set('operationId', operationId);
     await next();
   };
-  app.post('/api-keys', named('createApiKey'), async (c) => c.json({ api_key: { id: 'key_new' }, secret: 'svc_secret' }, 201));
+  // A create through route(), as its group registers it: the id it made reaches the record.
+  routes(app)(apiKeyOps.createApiKey, async (c) => c.json({ api_key: { id: 'key_new' }, secret: 'svc_secret' }, 201));
   app.get('/api-keys', named('listApiKeys'), (c) => c.json({ api_keys: [] }));
   app.delete('/webhooks/:id', named('deleteWebhook'), (c) => c.json({ ok: true }));
   app.post('/domains/:id', named('domainAction'), () => {
@@ -53,7 +56,7 @@ function harness(options: { failWrite?: boolean; principal?: Principal | null } 
 }
 
 describe('audit middleware', () => {
-  it('records a successful change once, with its operationId, actor, source and no body field', async () => {
+  it('records a successful change once, with its operationId, the id a create made, actor, source and no body field', async () => {
     const { records, request } = harness();
     const response = await request('POST', '/api-keys', { name: 'very secret name value', scopes: ['full'] });
     expect(response.status).toBe(201);
@@ -63,7 +66,7 @@ describe('audit middleware', () => {
       account_id: account.id,
       tenant_id: null,
       action: 'createApiKey',
-      resource_ids: {},
+      resource_ids: { id: 'key_new' },
       actor: { type: 'api_key', id: keyPrincipal.credential.id, name: 'ci key' },
       status: 201,
       source_ip: '203.0.113.7',
@@ -108,7 +111,7 @@ describe('audit middleware', () => {
     delete process.env.LOG_LEVEL;
     try {
       const { records, request } = harness({ failWrite: true });
-      expect((await request('POST', '/api-keys', {})).status).toBe(201);
+      expect((await request('POST', '/api-keys', { name: 'ci', scopes: ['full'] })).status).toBe(201);
       expect(records).toHaveLength(0);
       expect(errors.mock.calls.map((call) => String(call[0])).some((line) => line.includes('audit record not written') && line.includes('createApiKey'))).toBe(true);
     } finally {

@@ -1,5 +1,5 @@
 /**
- * The report fixtures (test/fixtures/dmarc/, built by its build.ts from ./source) read into the figures
+ * The report fixtures (test/fixtures/dmarc/, built by its build.ts from test/fixtures/dmarc/source) read into the figures
  * docs/deliverability.md documents ("DMARC aggregate reports"), and every hostile one refused with its
  * named reason, quickly and without inflating what it promises.
  */

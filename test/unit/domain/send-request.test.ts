@@ -47,4 +47,10 @@ describe('custom headers', () => {
     }).map((p) => p.header);
     expect(problems.sort()).toEqual(['BCC', 'Bad Name', 'Content-Transfer-Encoding', 'DKIM-Signature', 'Received', 'Return-Path', 'X-Injected', 'X-Service-Message-Id'].sort());
   });
+
+  it('refuses the whole X-SES- prefix in any case, each problem naming its header', () => {
+    const problems = findHeaderProblems({ 'X-SES-TENANT': 'x', 'X-Ses-Anything': 'x', 'x-ses-configuration-set': 'x', 'X-Sesame': 'ok' });
+    expect(problems.map((p) => p.header)).toEqual(['X-SES-TENANT', 'X-Ses-Anything', 'x-ses-configuration-set']);
+    for (const problem of problems) expect(problem.reason).toContain(problem.header);
+  });
 });

@@ -5,7 +5,7 @@
  */
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { checkPresignedRequest, isPresignedRequest, MAX_PRESIGNED_URL_SECONDS, type IncomingS3Request } from '../../../localstack/cloud/s3-presigned-url';
+import { checkPresignedRequest, isPresignedRequest, MAX_PRESIGNED_URL_SECONDS, responseOverrides, type IncomingS3Request } from '../../../localstack/cloud/s3-presigned-url';
 import { s3ErrorXml } from '../../../localstack/cloud/s3-request-gate';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -116,5 +116,18 @@ describe('presigned URL signature', () => {
     expect(isPresignedRequest('/')).toBe(false);
     expect(isPresignedRequest('/mail/inbound/x.eml')).toBe(false);
     expect(isPresignedRequest('/mail?list-type=2&prefix=X-Amz-Signature%3D')).toBe(false);
+  });
+});
+
+describe('response header overrides', () => {
+  it("a presigned GET's response-content-type and response-content-disposition become the answer's headers, decoded as signed", async () => {
+    const disposition = `attachment; filename="a b+c.html"; filename*=UTF-8''a%20b%2Bc.html`;
+    const url = await getSignedUrl(s3, new GetObjectCommand({ Bucket: 'mail', Key: 'k', ResponseContentType: 'text/plain; charset=utf-8', ResponseContentDisposition: disposition, ResponseCacheControl: 'no-store' }), { expiresIn: 60, signingDate: signedAt });
+    expect(await checkPresignedRequest(requestOf(url), options(at(0)))).toBeNull();
+    expect(Object.fromEntries(responseOverrides(requestOf(url).url))).toEqual({ 'content-type': 'text/plain; charset=utf-8', 'content-disposition': disposition, 'cache-control': 'no-store' });
+  });
+
+  it('a URL without them sets nothing', async () => {
+    expect(responseOverrides(requestOf(await presignGet('k', 60)).url)).toEqual([]);
   });
 });

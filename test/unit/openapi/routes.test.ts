@@ -64,7 +64,7 @@ const APPS: Record<string, () => Hono<any>> = {
   reference: () => createReferenceApp(),
   compat: () => createCompatApp(services),
   account: () => createAccountApp(services),
-  mcp: () => createMcpApp(services),
+  mcp: () => createMcpApp(services, { apiBaseUrl: 'http://127.0.0.1:3000' }),
 };
 
 /**

@@ -47,6 +47,6 @@ describe('stripping transport headers from a relayed message', () => {
     for (const kept of ['from', 'to', 'cc', 'subject', 'date', 'message-id', 'content-type', 'mime-version', 'received', 'list-unsubscribe', 'reply-to', 'x-mailer']) {
       expect(isStrippedHeader(kept)).toBe(false);
     }
-    for (const gone of ['ARC-Message-Signature', 'X-SES-SOURCE-ARN', 'X-Service-Anything']) expect(isStrippedHeader(gone)).toBe(true);
+    for (const gone of ['ARC-Message-Signature', 'X-SES-SOURCE-ARN', 'X-Ses-Tenant', 'x-ses-anything', 'X-Service-Anything']) expect(isStrippedHeader(gone)).toBe(true);
   });
 });

@@ -20,6 +20,7 @@ import { buttonForm, field, formAction, jsonField, input, pager, pageRequest, pa
 import { doorAttributes } from './doors';
 import type { PageRoutes } from './page-routes';
 import { badge, html, json, table, time, type Html } from './layout';
+import { recordCreated } from '../../../../shared/doors/http/created-ids';
 
 const EXAMPLE = json({
   name: 'Welcome series',
@@ -114,6 +115,7 @@ ${pager('/dashboard/automations', {}, state, page.next_cursor)}
     formAction(c, '/dashboard/automations', async () => {
       const input = parseWith(createAutomationSchema, jsonField(form, 'definition', {}));
       const automation = await createAutomation(services, c.get('principal'), input);
+      recordCreated(c, 'id', automation.id);
       return redirectTo(c, `/dashboard/automations/${automation.id}`, { kind: 'ok', text: `Automation created (${automation.status}).` });
     }),
   );

@@ -16,6 +16,7 @@ import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential } from 
 import { buttonForm, checkboxes, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render, secretBox, type PageContext, param } from './forms';
 import type { PageRoutes } from './page-routes';
 import { html, table, time, type Html } from './layout';
+import { recordCreated } from '../../../../shared/doors/http/created-ids';
 
 /** The optional fields both kinds share: a tenant, and the domains it may send from (comma-separated). */
 function limits(form: URLSearchParams) {
@@ -57,6 +58,7 @@ ${pager('/dashboard/api-keys', {}, state, page.next_cursor)}`;
     formAction(c, '/dashboard/api-keys', async () => {
       const input = parseWith(createApiKeySchema, { name: field(form, 'name') ?? '', scopes: form.getAll('scopes'), ...limits(form) });
       const { apiKey, secret } = await createApiKey(services, c.get('principal'), input);
+      recordCreated(c, 'id', apiKey.id);
       return keysPage(c, { name: apiKey.name, secret });
     }),
   );
@@ -96,6 +98,7 @@ ${pager('/dashboard/smtp-credentials', {}, state, page.next_cursor)}`;
     formAction(c, '/dashboard/smtp-credentials', async () => {
       const input = parseWith(createSmtpCredentialSchema, { name: field(form, 'name') ?? '', ...limits(form) });
       const { credential, password } = await createSmtpCredential(services, c.get('principal'), input);
+      recordCreated(c, 'id', credential.id);
       return credentialsPage(c, { name: credential.name, username: toPublicSmtpCredential(credential).username, password });
     }),
   );

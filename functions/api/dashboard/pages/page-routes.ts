@@ -1,5 +1,5 @@
 /**
- * What a page area (./emails.ts, ./domains.ts, ...) registers its routes on: the contract between the
+ * What a page area (./credentials.ts, ./webhooks.ts, ...) registers its routes on: the contract between the
  * areas and the page router (./index.ts), in a module of its own so that the areas do not import the
  * router that imports them.
  */
@@ -15,5 +15,5 @@ export interface PageRoutes<S = DashboardServices> {
   action(path: string, handler: (c: PageContext, form: URLSearchParams) => Response | Promise<Response>): void;
 }
 
-/** One area's pages (./emails.ts, ./domains.ts, ...): registers its routes. */
+/** One area's pages (./credentials.ts, ./webhooks.ts, ...): registers its routes. */
 export type PageArea<S> = (routes: PageRoutes<S>) => void;

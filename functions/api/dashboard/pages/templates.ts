@@ -10,6 +10,7 @@ import { createTemplate, getTemplate, listTemplates, publishTemplate, renderTemp
 import { buttonForm, field, formAction, jsonField, input, pager, pageRequest, pageState, postForm, redirectTo, render, textarea, type PageContext, param } from './forms';
 import type { PageRoutes } from './page-routes';
 import { badge, html, json, table, time } from './layout';
+import { recordCreated } from '../../../../shared/doors/http/created-ids';
 
 type PublicTemplate = ReturnType<typeof toPublicTemplate>;
 
@@ -74,6 +75,7 @@ ${pager('/dashboard/templates', {}, state, page.next_cursor)}
       const html = bodyField(form, 'html');
       const input = parseWith(createTemplateSchema, { name: field(form, 'name') ?? '', alias: field(form, 'alias') ?? '', subject: field(form, 'subject') ?? '', ...(html ? { html } : {}) });
       const template = await createTemplate(services, c.get('principal'), input);
+      recordCreated(c, 'alias', template.alias);
       return redirectTo(c, `/dashboard/templates/${template.alias}`, { kind: 'ok', text: 'Template created as a draft. Publish it to send with it.' });
     }),
   );

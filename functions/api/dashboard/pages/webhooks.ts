@@ -24,6 +24,7 @@ import { buttonForm, checkboxes, field, formAction, input, pager, pageRequest, p
 import { doorAttributes } from './doors';
 import type { PageRoutes } from './page-routes';
 import { badge, html, json, table, time } from './layout';
+import { recordCreated } from '../../../../shared/doors/http/created-ids';
 
 /** What the page says after a replay, from the page action or the page script (the door). */
 const REPLAYED = 'Replayed: the delivery is queued again.';
@@ -75,6 +76,7 @@ ${pager('/dashboard/webhooks', {}, state, page.next_cursor)}`;
     formAction(c, '/dashboard/webhooks', async () => {
       const input = parseWith(createWebhookSchema, { url: field(form, 'url') ?? '', events: form.getAll('events') });
       const { webhook, secret } = await createWebhook(services, c.get('principal'), input);
+      recordCreated(c, 'id', webhook.id);
       return webhookPage(c, webhook.id, { webhook, secret });
     }),
   );

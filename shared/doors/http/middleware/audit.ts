@@ -3,7 +3,7 @@
  * (createApi) and every dashboard function (functions/api/dashboard/frame.ts), it records, after the
  * handler ran, each successful change (a non-GET/HEAD/OPTIONS request answered 2xx; a dashboard form's
  * success redirect) made by an API key or a signed-in user: the action (the route's operationId, else
- * `<METHOD> <route pattern>`), the path's ids, the actor, the account (and the key's tenant), the source
+ * `<METHOD> <route pattern>`), the path's ids and a create's new id (../created-ids.ts), the actor, the account (and the key's tenant), the source
  * IP and user agent (API Gateway's request context), the status and the request id. Never a body, a
  * header value other than the user agent, or a secret. What is not audited: shared/domain/audit/audited-actions.ts.
  * A failed write is logged (shared/usecases/audit/record.ts), never the request's failure.
@@ -79,7 +79,8 @@ export function auditChanges(deps: AuditMiddlewareDeps, options: AuditOptions = 
       account_id: principal.account.id,
       tenant_id: principal.credential.tenant,
       action: operationId ?? `${c.req.method.toUpperCase()} ${pattern ?? c.req.path}`,
-      resource_ids: pattern === null ? {} : pathParams(pattern, c.req.path),
+      // The path's ids, and what a create made (../created-ids.ts).
+      resource_ids: { ...(pattern === null ? {} : pathParams(pattern, c.req.path)), ...c.get('createdIds') },
       actor,
       status: c.res.status,
       source_ip: sourceIpOf(c),

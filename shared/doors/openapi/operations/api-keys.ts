@@ -10,6 +10,7 @@ import { page } from './common';
 export const apiKeyOps = section('api-keys', 'API keys', {
   createApiKey: {
     method: 'post',
+    creates: { param: 'id', at: 'api_key.id' },
     path: '/api-keys',
     summary: 'Create an API key',
     description: "The secret is returned only here; only its SHA-256 hash is stored. Made only within the caller's reach: each scope must be covered by the caller's (403 insufficient_scope; absent: the caller's own), and a caller limited to sending domains gives a subset of its own (403 domain_not_allowed; absent: its own list). A key limited to a tenant cannot create keys.",

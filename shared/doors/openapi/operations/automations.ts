@@ -38,6 +38,7 @@ export const automationOps = section('automations', 'Automations', {
   sendEvent: eventsOp,
   createAutomation: {
     method: 'post',
+    creates: { param: 'id', at: 'automation.id' },
     path: '/automations',
     summary: 'Create an automation',
     description: 'A draft unless `status: active`. Every save validates the whole definition.',

@@ -117,6 +117,7 @@ export const dashboardOps = section('dashboard', 'Dashboard session', {
   },
   createInvitation: {
     method: 'post',
+    creates: { param: 'id', at: 'invitation.id' },
     path: '/dashboard/team/invitations',
     summary: 'Invite an address with a role',
     description: 'Owners and admins (an owner invitation: owners only). The answer carries the link, once: hand it to the invitee, who opens it to set a password (single use, 7 days).',

@@ -20,6 +20,7 @@ const domainRead = ['domains:write', 'account:read'] as const;
 export const domainOps = section('domains', 'Domains', {
   createDomain: {
     method: 'post',
+    creates: { param: 'id', at: 'domain.id' },
     path: '/domains',
     summary: 'Add a sending domain',
     description: 'Returns the DNS records to publish (ownership, DKIM, return path, SPF, DMARC; with `inbound_enabled`, the MX of a receive-only subdomain). A domain claimed by another account is 409 with claim instructions.',

@@ -9,6 +9,7 @@ const exportParam = { id: 'the export id (exp_...)' };
 export const exportOps = section('account', 'Exports', {
   startExport: {
     method: 'post',
+    creates: { param: 'id', at: 'export.id' },
     path: '/exports',
     summary: 'Export the account',
     description:

@@ -15,6 +15,7 @@ const migrationParam = { id: 'the import id (mig_...)' };
 export const migrationOps = section('migrations', 'Imports', {
   startImport: {
     method: 'post',
+    creates: { param: 'id', at: 'migration.id' },
     path: '/migrations',
     summary: 'Import from SendGrid, Postmark or Mailgun (or continue)',
     description:

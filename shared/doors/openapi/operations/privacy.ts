@@ -16,6 +16,7 @@ const exampleErasure = {
 export const privacyOps = section('account', 'Privacy', {
   createErasure: {
     method: 'post',
+    creates: { param: 'id', at: 'erasure.id' },
     path: '/privacy/erasures',
     summary: 'Erase an address',
     description:

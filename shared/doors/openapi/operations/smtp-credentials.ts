@@ -10,6 +10,7 @@ import { page } from './common';
 export const smtpCredentialOps = section('smtp-credentials', 'SMTP credentials', {
   createSmtpCredential: {
     method: 'post',
+    creates: { param: 'id', at: 'smtp_credential.id' },
     path: '/smtp-credentials',
     summary: 'Create an SMTP credential',
     description: "The SMTP relay's password (the username is always the same literal), returned only here. It may only send; like a key it can be limited to a tenant and to sending domains, and is made only within the caller's reach: a caller limited to sending domains gives a subset of its own (403 domain_not_allowed; absent: its own list).",

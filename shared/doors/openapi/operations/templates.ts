@@ -12,6 +12,7 @@ const templateRead = ['templates:write', 'account:read'] as const;
 export const templateOps = section('templates', 'Templates', {
   createTemplate: {
     method: 'post',
+    creates: { param: 'alias', at: 'template.alias' },
     path: '/templates',
     summary: 'Create a template (a draft)',
     auth: 'apiKey',

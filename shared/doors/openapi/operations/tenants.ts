@@ -16,6 +16,7 @@ const tenantParamDoc = { tenant: "the tenant's external_id or id (ten_...)" };
 export const tenantOps = section('tenants', 'Tenants', {
   createTenant: {
     method: 'post',
+    creates: { param: 'tenant', at: 'tenant.id' },
     path: '/tenants',
     summary: 'Create a tenant',
     auth: 'apiKey',

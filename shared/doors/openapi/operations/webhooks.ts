@@ -15,6 +15,7 @@ const webhookRead = ['webhooks:write', 'account:read'] as const;
 export const webhookOps = section('webhooks', 'Webhooks', {
   createWebhook: {
     method: 'post',
+    creates: { param: 'id', at: 'webhook.id' },
     path: '/webhooks',
     summary: 'Add a webhook endpoint',
     description: 'The signing secret (`whsec_`) is returned only here. Events default to every supported type; `tenants` filters to those tenants\' email events.',

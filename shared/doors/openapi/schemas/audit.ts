@@ -24,7 +24,7 @@ export const auditRecordSchema = describing<ReturnType<typeof toPublicAuditRecor
     account_id: z.string().describe('the account changed'),
     tenant_id: z.string().nullable().describe('the tenant the acting key is limited to; null otherwise'),
     action: z.string().describe('the operationId of the change (`createApiKey`, `signIn`, `signInFailed`, ...), or `<METHOD> <route>` for a route without one (dashboard forms, the CLI: `cli:<command>`)'),
-    resource_ids: z.record(z.string(), z.string()).describe("the ids in the change's path, by parameter name"),
+    resource_ids: z.record(z.string(), z.string()).describe("the ids in the change's path, by parameter name; for a create, also the id it made (under the name the resource's own routes give it: `id` for createApiKey, `tenant` for createTenant, `alias` for createTemplate)"),
     actor: actorSchema,
     status: z.number().int().nullable().describe('the HTTP status answered; null for the CLI'),
     source_ip: z.string().nullable().describe("the client's IP address as API Gateway saw it"),

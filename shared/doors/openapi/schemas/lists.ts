@@ -221,8 +221,8 @@ export const receivedEmailSchema = describing<Awaited<ReturnType<typeof getRecei
     ...receivedFields,
     html: z.string().nullable().describe('inline when the bodies are small enough; else null and html_url is set'),
     text: z.string().nullable().describe('the text body, inline when the bodies are small enough; else null and text_url is set (null when absent)'),
-    html_url: z.string().nullable().describe('a presigned GET URL (1 hour) for a large body'),
-    text_url: z.string().nullable().describe('a presigned GET URL (1 hour) for a large text body; null otherwise'),
+    html_url: z.string().nullable().describe('a presigned GET URL (1 hour) for a large body: a download (Content-Disposition: attachment) of its source as text/plain, never rendered'),
+    text_url: z.string().nullable().describe('a presigned GET URL (1 hour) for a large text body, a download (text/plain); null otherwise'),
     headers: z
       .array(
         z.strictObject({
@@ -235,7 +235,7 @@ export const receivedEmailSchema = describing<Awaited<ReturnType<typeof getRecei
       .array(
         receivedAttachment.extend({
           content: z.string().nullable().describe('the bytes in base64 when small enough; else null and download_url is set'),
-          download_url: z.string().nullable().describe('a presigned GET URL (1 hour) when content is null; else null'),
+          download_url: z.string().nullable().describe('a presigned GET URL (1 hour) when content is null, a download (Content-Disposition: attachment; an HTML, XML, SVG or script type served as application/octet-stream); else null'),
           expires_at: nullableTimestamp.describe('when download_url stops working (ISO 8601); null without one'),
         }),
       )

@@ -1,6 +1,6 @@
 /**
  * A DOMAIN entry of the due index: a domain whose DNS checked out while the mail provider still verifies
- * it, asked about again (../reconcile-provider-pending.ts) and counted: verified meanwhile (completed),
+ * it, asked about again (../../domains/reconcile-provider-pending.ts) and counted: verified meanwhile (completed),
  * asked again later (waiting), or out of the index (cleared). A provider it could not ask throws: the
  * entry stays due for the next pass.
  */
