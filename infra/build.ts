@@ -62,6 +62,24 @@ function lambdaCredentialsOnly(rootDir: string): Plugin {
   };
 }
 
+/**
+ * Nodemailer's extension table (its mime-funcs/mime-types.js, 74 KiB) replaced by ours
+ * (shared/adapters/mime/nodemailer-mime-types.ts): nodemailer consults it only for a part with a file name
+ * and no content type, which our composer never builds (shared/adapters/mime/compose.ts gives every part
+ * its type). It kept the send worker over 1 MiB.
+ */
+function nodemailerTypesFromOurTable(): Plugin {
+  return {
+    name: 'nodemailer-types-from-our-table',
+    setup(b) {
+      b.onResolve({ filter: /mime-types(\.js)?$/ }, (args) => {
+        if (!/[\\/]node_modules[\\/]nodemailer[\\/]/.test(args.importer)) return undefined;
+        return { path: path.join(PROJECT_ROOT, 'shared', 'adapters', 'mime', 'nodemailer-mime-types.ts') };
+      });
+    },
+  };
+}
+
 /** Prepends `code` to the entry file's source (imports are hoisted: it runs after them, before the entry's own code). */
 function prologue(entryFile: string, code: string): Plugin {
   return {
@@ -151,6 +169,7 @@ export async function buildFunctions(options: BuildOptions = {}): Promise<BuiltF
         logLevel: 'warning',
         plugins: [
           ...(options.lambdaCredentials ?? true ? [lambdaCredentialsOnly(rootDir)] : []),
+          nodemailerTypesFromOurTable(),
           ...(options.entryPrologue ? [prologue(path.resolve(rootDir, entry), options.entryPrologue)] : []),
         ],
       });

@@ -139,3 +139,10 @@ test('the SMTP relay (a container: its credentials come from the task role\'s en
   for (const marker of ['AWS_CONTAINER_AUTHORIZATION_TOKEN', 'security-credentials']) expect({ marker, relay: bundle.includes(marker) }).toEqual({ marker, relay: true });
   expect(bundle).not.toContain('credentials are not part of a Lambda bundle');
 }, 120_000);
+
+test('nodemailer\'s extension table is ours in the bundles that compose mail (it kept the send worker over 1 MiB)', () => {
+  const sendWorker = code('send-email');
+  // An entry only nodemailer's ~2,000-line table has, and one of ours.
+  expect(sendWorker).not.toContain('application/vnd.handheld-entertainment+xml');
+  expect(sendWorker).toContain('application/pkcs7-signature');
+});

@@ -77,3 +77,8 @@ export function typeOfFilename(filename: string): string {
   const extension = filename.toLowerCase().replace(/\s/g, '').split('.').pop() ?? '';
   return Object.hasOwn(TYPES, extension) ? TYPES[extension]! : 'application/octet-stream';
 }
+
+/** The first extension of the table that has `type` (lower-case), or undefined. */
+export function extensionOfType(type: string): string | undefined {
+  return Object.keys(TYPES).find((extension) => TYPES[extension] === type);
+}

@@ -69,7 +69,7 @@ export class ReceivedEmailRepository {
   /**
    * Puts the record if absent. `named`: the people it names (its address references; docs/erasure.md),
    * by default from the record's own header fields; the inbound worker passes them from the whole parsed
-   * message, whose lists the record may have cut (./record-bounds.ts).
+   * message, whose lists the record may have cut (../../domain/inbound/record-bounds.ts).
    */
   async create(email: ReceivedEmail, named: readonly string[] = receivedAddressesNamed(email)): Promise<CreateReceivedOutcome> {
     const searchTo = [...new Set([...email.to, ...email.cc, ...email.rcpt_to].map(bareAddress))];
