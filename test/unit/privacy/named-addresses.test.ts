@@ -55,3 +55,14 @@ test('an export part\'s records give every address in their values, a subject\'s
     'quote,"comma"@x.example',
   ]);
 });
+
+test('the same addresses as the pattern [^sep]+@[^sep]+ finds, in one pass: runs without @, a lone @, trailing dots', () => {
+  expect(addressesIn(['Ann <Ann@Example.com>, bob@x.org.; @nobody, nobody@, a@@b, "c@d" (e@f)'])).toEqual(['ann@example.com', 'bob@x.org', 'a@@b', 'c@d', 'e@f']);
+  // A value that is one bare address is also taken whole (as before).
+  expect(addressesIn(['x@y.', '@', 'no address here'])).toEqual(['x@y.', 'x@y']);
+});
+
+test('a stranger\'s 450 KB header without an @, and one of dots after an @, are read in one pass (the regex took minutes: the inbound worker stalled)', () => {
+  const long = 'a'.repeat(450_000);
+  expect(addressesIn([long, `${long}@${'b'.repeat(10)}`, `x@${'.'.repeat(450_000)}y`])).toEqual([`${long}@${'b'.repeat(10)}`, `x@${'.'.repeat(450_000)}y`]);
+});
