@@ -99,6 +99,24 @@ describe('POST /smtp-credentials', () => {
   });
 });
 
+describe('revoking: only what your reach covers', () => {
+  it("a mail:admin key cannot revoke a full key, nor a limited key an unlimited one (403); the account's key can", async () => {
+    const mailAdmin = (await newKey(account.key, { name: 'developer', scopes: ['mail:admin'] })).body.secret;
+    const owner = (await newKey(account.key, { name: 'owner', scopes: ['full'] })).body;
+    const refused = await api('DELETE', `/api-keys/${owner.api_key.id}`, { key: mailAdmin });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('insufficient_scope');
+    // Still a key: it sends.
+    expect((await sendFrom(owner.secret, other)).status).toBe(200);
+    const unlimitedCredential = (await api('POST', '/smtp-credentials', { key: account.key, body: { name: 'any domain' } })).body.smtp_credential;
+    expect((await api('DELETE', `/smtp-credentials/${unlimitedCredential.id}`, { key: limited })).status).toBe(403);
+    const ownCredential = (await api('POST', '/smtp-credentials', { key: limited, body: { name: 'mine' } })).body.smtp_credential;
+    expect((await api('DELETE', `/smtp-credentials/${ownCredential.id}`, { key: limited })).status).toBe(200);
+    expect((await api('DELETE', `/api-keys/${owner.api_key.id}`, { key: account.key })).status).toBe(200);
+    expect((await api('DELETE', `/smtp-credentials/${unlimitedCredential.id}`, { key: account.key })).status).toBe(200);
+  });
+});
+
 describe('the dashboard: a developer', () => {
   let owner: SignedIn;
   let developer: SignedIn;

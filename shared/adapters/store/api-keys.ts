@@ -14,7 +14,7 @@ import { queryPage, type PageRequest } from './paginate';
 import type { Page } from './cursor';
 import type { Table } from './table';
 import type { TenantRef } from './tenant-condition';
-import { deleteCredentialPair, putCredentialPair, tenantCredentialIds } from './credential-pair';
+import { deleteCredentialPair, putCredentialPair, tenantCredentialIds, type DeleteCredentialOutcome } from './credential-pair';
 
 export type CreateApiKeyOutcome = 'created' | 'tenant_gone';
 
@@ -128,7 +128,8 @@ export class ApiKeyRepository {
   }
 
   /** Deletes both items at once; returns false when the key does not exist (in this account). */
-  delete(accountId: string, keyId: string): Promise<boolean> {
-    return deleteCredentialPair(this.table, keys.apiKey(accountId, keyId));
+  /** Deletes the key; `mayDelete` sees it first (`beyond_reach` when it refuses: the revoker's reach, docs/api.md). */
+  delete(accountId: string, keyId: string, mayDelete: (key: ApiKey) => boolean = () => true): Promise<DeleteCredentialOutcome> {
+    return deleteCredentialPair(this.table, keys.apiKey(accountId, keyId), (listing) => mayDelete(toApiKey(listing)));
   }
 }

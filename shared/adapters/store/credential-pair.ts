@@ -27,12 +27,19 @@ export async function putCredentialPair(table: Table, items: [Record<string, unk
   }
 }
 
-/** Deletes both items at once; false when the listing item does not exist (already revoked, or never). */
-export async function deleteCredentialPair(table: Table, listingKey: Key): Promise<boolean> {
+/** What deleting a credential did: `beyond_reach` when the caller's `mayDelete` refused its listing item. */
+export type DeleteCredentialOutcome = 'deleted' | 'not_found' | 'beyond_reach';
+
+/**
+ * Deletes both items at once; `not_found` when the listing item does not exist (already revoked, or never).
+ * `mayDelete` sees the listing item first (read strongly consistent; a credential's reach never changes).
+ */
+export async function deleteCredentialPair(table: Table, listingKey: Key, mayDelete: (listing: Record<string, unknown>) => boolean = () => true): Promise<DeleteCredentialOutcome> {
   for (let attempt = 1; ; attempt++) {
     const listing = await table.client.send(new GetCommand({ TableName: table.name, Key: listingKey, ConsistentRead: true }));
     const hash = listing.Item?.secret_hash as string | undefined;
-    if (!hash) return false;
+    if (!hash) return 'not_found';
+    if (!mayDelete(listing.Item!)) return 'beyond_reach';
     try {
       await table.client.send(
         new TransactWriteCommand({
@@ -42,10 +49,10 @@ export async function deleteCredentialPair(table: Table, listingKey: Key): Promi
           ],
         }),
       );
-      return true;
+      return 'deleted';
     } catch (error) {
       // Deleted concurrently by another request: the credential is gone either way.
-      if (cancelledConditionIndexes(error).includes(0)) return false;
+      if (cancelledConditionIndexes(error).includes(0)) return 'not_found';
       // Racing a concurrent delete of the same items: read again and retry.
       if (isTransactionConflict(error) && attempt < 5) continue;
       throw error;

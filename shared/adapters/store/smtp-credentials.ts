@@ -7,7 +7,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SMTP_CREDENTIAL_SCOPES, smtpCredentialSchema, type SmtpCredential } from '../../domain/smtp-credentials/smtp-credential';
 import type { ApiKeyLookup } from './api-keys';
-import { deleteCredentialPair, putCredentialPair, tenantCredentialIds } from './credential-pair';
+import { deleteCredentialPair, putCredentialPair, tenantCredentialIds, type DeleteCredentialOutcome } from './credential-pair';
 import type { Page } from './cursor';
 import { decodeItem } from './decode';
 import { keys } from './keys';
@@ -59,8 +59,9 @@ export class SmtpCredentialRepository {
   }
 
   /** Revokes at once (both items); false when there is no such credential in this account. */
-  delete(accountId: string, credentialId: string): Promise<boolean> {
-    return deleteCredentialPair(this.table, keys.smtpCredential(accountId, credentialId));
+  /** Deletes the credential; `mayDelete` sees it first (`beyond_reach` when it refuses: the revoker's reach, docs/api.md). */
+  delete(accountId: string, credentialId: string, mayDelete: (credential: SmtpCredential) => boolean = () => true): Promise<DeleteCredentialOutcome> {
+    return deleteCredentialPair(this.table, keys.smtpCredential(accountId, credentialId), (listing) => mayDelete(toSmtpCredential(listing)));
   }
 
   /** Ids of the account's credentials limited to this tenant (its deletion revokes them). */

@@ -75,3 +75,23 @@ export function grantWithinReach(creator: Reach, requested: Requested): Granted 
   }
   return { scopes, allowed_domains: withinDomains(creator.allowed_domains, requested.allowed_domains, 'Your key') };
 }
+
+/**
+ * True when `holder` reaches at least as far as `target`: every scope of the target covered, and its
+ * domains within the holder's (an unlimited target only by an unlimited holder). A key or credential is
+ * revoked only by such a holder (docs/api.md, "Creating within your reach"): a developer's `mail:admin`
+ * key cannot revoke an owner's `full` key, nor a key limited to a.example one that sends from anywhere.
+ */
+export function reachCovers(holder: Reach, target: Reach): boolean {
+  if (!target.scopes.every((scope) => covers(holder.scopes, scope as Scope))) return false;
+  if (holder.allowed_domains === null) return true;
+  return target.allowed_domains !== null && target.allowed_domains.every((domain) => holder.allowed_domains!.includes(domain));
+}
+
+/** 403 for revoking a key or credential that reaches further than the caller. */
+export function revocationBeyondReach(what: 'API key' | 'SMTP credential', id: string, holder: Reach, target: Reach): AppError {
+  return new ForbiddenError(`The ${what} ${id} reaches further than yours, and a ${what} is revoked only by one whose reach covers it.`, 'insufficient_scope', {
+    details: { key_scopes: [...holder.scopes], key_allowed_domains: holder.allowed_domains, target_scopes: [...target.scopes], target_allowed_domains: target.allowed_domains },
+    hint: 'Revoke it with a key (or dashboard role) whose scopes and sending domains cover it; a key with full and no domain limit can revoke any.',
+  });
+}

@@ -6,7 +6,7 @@
  */
 import type { ApiKey } from '../../domain/api-keys/api-key';
 import type { CreateApiKeyInput } from '../../domain/api-keys/schemas';
-import { grantWithinReach } from '../../domain/api-keys/reach';
+import { grantWithinReach, reachCovers, revocationBeyondReach } from '../../domain/api-keys/reach';
 import { generateApiKeySecret, hashSecret, secretHint } from '../../domain/api-keys/secret';
 import { NotFoundError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
@@ -51,10 +51,13 @@ export function listApiKeys(deps: ApiKeyDeps, principal: Principal, page: PageRe
   return deps.apiKeys.list(principal.account.id, page);
 }
 
+/** Revokes a key whose reach the caller's covers (403 otherwise: a developer cannot revoke an owner's full key). */
 export async function revokeApiKey(deps: ApiKeyDeps, principal: Principal, keyId: string): Promise<void> {
   requireAccountKey(principal, 'revoke API keys');
-  const deleted = await deps.apiKeys.delete(principal.account.id, keyId);
-  if (!deleted) throw new NotFoundError('API key', keyId);
+  let target: ApiKey | undefined;
+  const outcome = await deps.apiKeys.delete(principal.account.id, keyId, (key) => reachCovers(principal.credential, (target = key)));
+  if (outcome === 'not_found') throw new NotFoundError('API key', keyId);
+  if (outcome === 'beyond_reach') throw revocationBeyondReach('API key', keyId, principal.credential, target!);
 }
 
 /**
@@ -63,6 +66,7 @@ export async function revokeApiKey(deps: ApiKeyDeps, principal: Principal, keyId
  */
 export async function revokeTenantKeys(deps: { apiKeys: Pick<ApiKeyRepository, 'tenantKeyIds' | 'delete'> }, tenant: Pick<Tenant, 'id' | 'account_id'>): Promise<number> {
   const ids = await deps.apiKeys.tenantKeyIds(tenant.account_id, tenant.id);
+  // The tenant's deletion revokes them all, whoever made them.
   for (const id of ids) await deps.apiKeys.delete(tenant.account_id, id);
   return ids.length;
 }

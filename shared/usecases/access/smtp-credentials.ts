@@ -5,7 +5,7 @@
  * must cover emails:send, and a creator limited to domains gives a subset of them). Credentials are an
  * account-wide resource: a key limited to a tenant can do none of this (403 forbidden, spec Authentication 3).
  */
-import { grantWithinReach } from '../../domain/api-keys/reach';
+import { grantWithinReach, reachCovers, revocationBeyondReach } from '../../domain/api-keys/reach';
 import { hashSecret } from '../../domain/api-keys/secret';
 import { NotFoundError } from '../../domain/errors';
 import { isId, newId } from '../../domain/ids';
@@ -55,9 +55,13 @@ export function listSmtpCredentials(deps: SmtpCredentialDeps, principal: Princip
 export async function revokeSmtpCredential(deps: SmtpCredentialDeps, principal: Principal, credentialId: string): Promise<void> {
   requireAccountKey(principal, 'revoke SMTP credentials');
   // Not one of our ids (too long for a key, say): unknown, without a read.
-  if (!isId('smtp', credentialId) || !(await deps.smtpCredentials.delete(principal.account.id, credentialId))) {
-    throw new NotFoundError('SMTP credential', credentialId);
-  }
+  if (!isId('smtp', credentialId)) throw new NotFoundError('SMTP credential', credentialId);
+  // 403 for one that reaches further than the caller (its domains: a credential's scopes are emails:send).
+  let target: SmtpCredential | undefined;
+  const reach = (credential: SmtpCredential) => ({ scopes: SMTP_CREDENTIAL_SCOPES, allowed_domains: credential.allowed_domains });
+  const outcome = await deps.smtpCredentials.delete(principal.account.id, credentialId, (credential) => reachCovers(principal.credential, reach((target = credential))));
+  if (outcome === 'not_found') throw new NotFoundError('SMTP credential', credentialId);
+  if (outcome === 'beyond_reach') throw revocationBeyondReach('SMTP credential', credentialId, principal.credential, reach(target!));
 }
 
 /** A tenant's deletion: revokes every credential limited to it. Idempotent: one already gone is skipped. */

@@ -5,17 +5,18 @@
  */
 import type { Account } from '../../../shared/domain/accounts/account';
 import type { ApiKey } from '../../../shared/domain/api-keys/api-key';
-import { grantableScopes, grantWithinReach } from '../../../shared/domain/api-keys/reach';
+import { grantableScopes, grantWithinReach, reachCovers } from '../../../shared/domain/api-keys/reach';
 import { createApiKeySchema } from '../../../shared/domain/api-keys/schemas';
 import { covers, hasScope, SCOPES, scopesCoveringAll, scopesCoveringAny, type Scope } from '../../../shared/domain/api-keys/scopes';
 import { ROLE_SCOPES } from '../../../shared/domain/dashboard/roles';
 import type { DashboardUser } from '../../../shared/domain/dashboard/user';
 import { createSmtpCredentialSchema } from '../../../shared/domain/smtp-credentials/schemas';
 import type { SmtpCredential } from '../../../shared/domain/smtp-credentials/smtp-credential';
-import { createApiKey, type ApiKeyDeps } from '../../../shared/usecases/access/api-keys';
+import { createApiKey, revokeApiKey, type ApiKeyDeps } from '../../../shared/usecases/access/api-keys';
 import type { Principal } from '../../../shared/usecases/access/principal';
-import { createSmtpCredential, type SmtpCredentialDeps } from '../../../shared/usecases/access/smtp-credentials';
+import { createSmtpCredential, revokeSmtpCredential, type SmtpCredentialDeps } from '../../../shared/usecases/access/smtp-credentials';
 import { sessionPrincipal } from '../../../shared/usecases/dashboard/sessions';
+import { newId } from '../../../shared/domain/ids';
 
 const NOW = new Date('2026-11-26T10:00:00.000Z');
 const account = { id: 'acc_1', email: 'o@acme.test', plan: 'pro', payment_method: true, tenants_enabled: false, created_at: NOW.toISOString(), updated_at: NOW.toISOString() } as Account;
@@ -125,5 +126,40 @@ describe('the use cases', () => {
     // A credential sends: a creator whose scopes do not cover emails:send makes none.
     await expect(createSmtpCredential(w.smtpDeps, principal(['account:admin']), createSmtpCredentialSchema.parse({ name: 'r' }))).rejects.toMatchObject({ status: 403, code: 'insufficient_scope' });
     expect(w.credentials).toHaveLength(1);
+  });
+
+  it('revokeApiKey and revokeSmtpCredential: only what the caller\'s reach covers (a developer cannot revoke an owner\'s full key)', async () => {
+    const smtpAny = newId('smtp');
+    const smtpA = newId('smtp');
+    const stored = new Map<string, { scopes: string[]; allowed_domains: string[] | null }>([
+      ['key_full', { scopes: ['full'], allowed_domains: null }],
+      ['key_send_a', { scopes: ['emails:send'], allowed_domains: ['a.example'] }],
+      [smtpAny, { scopes: ['emails:send'], allowed_domains: null }],
+      [smtpA, { scopes: ['emails:send'], allowed_domains: ['a.example'] }],
+    ]);
+    const remove = async (_account: string, id: string, mayDelete: (item: never) => boolean = () => true) => {
+      const item = stored.get(id);
+      if (!item) return 'not_found' as const;
+      if (!mayDelete({ id, ...item } as never)) return 'beyond_reach' as const;
+      stored.delete(id);
+      return 'deleted' as const;
+    };
+    const apiKeyDeps = { apiKeys: { delete: remove } } as unknown as ApiKeyDeps;
+    const smtpDeps = { smtpCredentials: { delete: remove } } as unknown as SmtpCredentialDeps;
+    await expect(revokeApiKey(apiKeyDeps, principal(['mail:admin']), 'key_full')).rejects.toMatchObject({ status: 403, code: 'insufficient_scope' });
+    await expect(revokeApiKey(apiKeyDeps, principal(['full'], ['b.example']), 'key_send_a')).rejects.toMatchObject({ status: 403, code: 'insufficient_scope' });
+    await revokeApiKey(apiKeyDeps, principal(['mail:admin'], ['a.example']), 'key_send_a');
+    await expect(revokeSmtpCredential(smtpDeps, principal(['full'], ['a.example']), smtpAny)).rejects.toMatchObject({ status: 403 });
+    await revokeSmtpCredential(smtpDeps, principal(['mail:admin'], ['a.example', 'b.example']), smtpA);
+    await revokeApiKey(apiKeyDeps, principal(['full']), 'key_full');
+    await expect(revokeApiKey(apiKeyDeps, principal(['full']), 'key_full')).rejects.toMatchObject({ status: 404 });
+    expect([...stored.keys()]).toEqual([smtpAny]);
+  });
+
+  it('reachCovers: every scope covered, and the domains within (an unlimited target only by an unlimited holder)', () => {
+    expect(reachCovers({ scopes: ['full'], allowed_domains: null }, { scopes: ['full'], allowed_domains: null })).toBe(true);
+    expect(reachCovers({ scopes: ['mail:admin'], allowed_domains: null }, { scopes: ['account:admin'], allowed_domains: null })).toBe(false);
+    expect(reachCovers({ scopes: ['full'], allowed_domains: ['a.example'] }, { scopes: ['emails:send'], allowed_domains: null })).toBe(false);
+    expect(reachCovers({ scopes: ['full'], allowed_domains: ['a.example', 'b.example'] }, { scopes: ['emails:send'], allowed_domains: ['b.example'] })).toBe(true);
   });
 });

@@ -34,11 +34,13 @@ function fakes(options: { tenants?: StoredTenant[]; createOutcome?: 'created' | 
         calls.push(`list ${accountId}`);
         return { items: [...stored.values()].filter((s) => s.credential.account_id === accountId).map((s) => s.credential), next_cursor: null };
       },
-      delete: async (accountId, id) => {
+      delete: async (accountId, id, mayDelete = () => true) => {
         calls.push(`delete ${accountId} ${id}`);
         const found = stored.get(id);
-        if (!found || found.credential.account_id !== accountId) return false;
-        return stored.delete(id);
+        if (!found || found.credential.account_id !== accountId) return 'not_found';
+        if (!mayDelete(found.credential)) return 'beyond_reach';
+        stored.delete(id);
+        return 'deleted';
       },
     },
     tenants: {
@@ -129,7 +131,7 @@ describe('revokeTenantSmtpCredentials (the tenant deletion)', () => {
     const deps = {
       smtpCredentials: {
         tenantCredentialIds: async (_accountId: string, tenantId: string) => [...credentials].filter(([, t]) => t === tenantId).map(([id]) => id),
-        delete: async (_accountId: string, id: string) => credentials.delete(id),
+        delete: async (_accountId: string, id: string) => (credentials.delete(id) ? ('deleted' as const) : ('not_found' as const)),
       },
     };
     expect(await revokeTenantSmtpCredentials(deps, { id: 'ten_A', account_id: 'acc_1' })).toBe(2);

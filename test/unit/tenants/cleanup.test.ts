@@ -60,14 +60,14 @@ function fakes(options: { suppressions?: number; conflictsOn?: string } = {}) {
       tenantKeyIds: async (_acc, tenantId) => [...keys].filter(([, k]) => k.tenant === tenantId).map(([id]) => id),
       delete: async (_acc, id) => {
         log.push(`revoke ${id}`);
-        return keys.delete(id);
+        return keys.delete(id) ? 'deleted' : 'not_found';
       },
     },
     smtpCredentials: {
       tenantCredentialIds: async (_acc, tenantId) => [...credentials].filter(([, c]) => c.tenant === tenantId).map(([id]) => id),
       delete: async (_acc, id) => {
         log.push(`revoke ${id}`);
-        return credentials.delete(id);
+        return credentials.delete(id) ? 'deleted' : 'not_found';
       },
     },
     domains: {

@@ -35,11 +35,11 @@ export const apiKeyOps = section('api-keys', 'API keys', {
     method: 'delete',
     path: '/api-keys/{id}',
     summary: 'Revoke an API key',
-    description: 'The key stops working on the next request.',
+    description: "The key stops working on the next request. Revoked only by a caller whose reach covers it: its scopes covered by the caller's, and its sending domains within the caller's (403 insufficient_scope otherwise: a mail:admin key cannot revoke a full key).",
     auth: 'apiKey',
     scopes: ['mail:admin'],
     pathParams: { id: 'the key id (key_...)' },
     responses: { 200: { description: 'Revoked.', schema: okSchema, example: { ok: true } } },
-    errors: { 403: ['forbidden'] },
+    errors: { 403: ['forbidden', 'insufficient_scope'], 404: ['not_found'] },
   },
 });
