@@ -1,7 +1,7 @@
 /**
  * Canonical line endings (RFC 5322 section 2.3: CR and LF appear only together, as CRLF): every bare LF,
- * bare CR and CRLF becomes CRLF. Applied to every message the send worker hands to the provider
- * (composed or relayed), so receivers hardened against SMTP smuggling never see a bare LF and DKIM
+ * bare CR and CRLF becomes CRLF. The composer writes its bodies with crlfLineEndings; the send worker
+ * applies canonicalLineEndings to relayed messages (a composed one is CRLF already), so receivers hardened against SMTP smuggling never see a bare LF and DKIM
  * verifiers canonicalize the body as the signer did (docs/deliverability.md, "What every message looks like").
  */
 /** A CR not followed by LF, or an LF not preceded by CR (no backtracking: one look each way). */

@@ -129,8 +129,9 @@ async function sendThroughProvider(deps: DeliverEmailDeps, message: OutboundMess
  * The message to send: a raw MIME message (SMTP relay) as the client wrote it, with the fields the service
  * owes it (shared/adapters/mime/raw-message.ts; managed unsubscribe adds its header fields, the body is never
  * rewritten but for its line endings); otherwise composed from the stored body and attachments, with the managed
- * links the email and its domain ask for (../send/managed-links.ts). Either way every line break is CRLF
- * (../../adapters/mime/line-endings.ts): a relayed message's bare LF or CR is made CRLF, as RFC 5322 wants.
+ * links the email and its domain ask for (../send/managed-links.ts). Either way every line break is CRLF: the
+ * composer writes CRLF only; a relayed message's bare LF or CR is made CRLF here
+ * (../../adapters/mime/line-endings.ts), as RFC 5322 wants.
  */
 async function messageOf(deps: DeliverEmailDeps, { email, body, mime }: StoredEmail, tracking: TrackingSettings): Promise<Buffer> {
   const urls = needsLinks(email, mime ? NO_TRACKING : tracking) ? await deps.linkSigning.urls() : null;
@@ -146,7 +147,8 @@ async function messageOf(deps: DeliverEmailDeps, { email, body, mime }: StoredEm
   }
   const inline: EmailBody = 'inline' in body ? body.inline : JSON.parse((await deps.blobs.get(body.blobKey)).toString('utf8'));
   const sent = urls ? withManagedLinks(email, inline, tracking, urls) : { email, body: inline };
-  return canonicalLineEndings(await composeMime(sent.email, sent.body, await loadAttachments(deps.blobs, email.attachments ?? [])));
+  // CRLF by construction (the composer's newline and its bodies': ../../adapters/mime/compose.ts): no second pass.
+  return composeMime(sent.email, sent.body, await loadAttachments(deps.blobs, email.attachments ?? []));
 }
 
 /**
