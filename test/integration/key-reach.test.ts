@@ -178,6 +178,16 @@ describe('the dashboard: a developer', () => {
     expect((await dashboardRequest('GET', '/dashboard/audit-log', { cookie: developer.cookie })).status).toBe(403);
   });
 
+  it("revoking an owner's full key from the developer's page is refused (the page says why); the key still works", async () => {
+    const ownerKey = (await newKey(account.key, { name: 'owner key', scopes: ['full'] })).body;
+    const refused = await post(developer, `/dashboard/api-keys/${ownerKey.api_key.id}/revoke`, {});
+    expect(refused.status).toBe(303);
+    const flash = refused.setCookies.find((line) => line.startsWith('svc_flash='))!.split(';')[0]!;
+    const shown = await dashboardRequest('GET', refused.headers.location!, { headers: { cookie: `svc_session=${developer.cookie}; ${flash}` } });
+    expect(shown.text).toContain('is revoked only by one whose reach covers it');
+    expect((await sendFrom(ownerKey.secret, other)).status).toBe(200);
+  });
+
   it("an owner's form still makes a full key, which reaches the account settings and the audit log", async () => {
     const made = await post(owner, '/dashboard/api-keys', { name: 'owner full', scopes: 'full' });
     expect(made.status).toBe(200);
