@@ -1,7 +1,9 @@
 /**
  * Whole-store scans for tests that prove nothing of a value is left (erasure, redaction, retention): every
  * item of the table and every object of the mail bucket whose bytes name a value, case-insensitive. A test
- * may scan; the product never does (docs/erasure.md says how it finds what names an address).
+ * may scan; the product never does (docs/erasure.md says how it finds what names an address). A file that
+ * scans runs on a stack of its own (harness/own-stack.ts): late in the suite the shared stack's table holds
+ * about 22,000 items, and each scan of it took 7-8 s of DynamoDB Local's and the test worker's CPU.
  */
 import { GetObjectCommand, ListBucketsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
