@@ -1,4 +1,3 @@
 #!/usr/bin/env node
-// The MCP server over stdio (docs/mcp.md): clients/mcp/stdio.ts, run through tsx (installed with the repo's packages).
-require('tsx/cjs');
-require('../clients/mcp/stdio.ts');
+// The MCP server over stdio (docs/mcp.md): clients/mcp/stdio.ts, run from a bundle of it built on first use (bin/run-bundled.js).
+require('./run-bundled')('mcp', 'clients/mcp/stdio.ts');

@@ -1,0 +1,42 @@
+/**
+ * bin/run-bundled.js: the commands run from a bundle built once, rebuilt when one of its sources changes, and
+ * several commands started at once each get a whole bundle.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync, statSync, utimesSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const ROOT = resolve(__dirname, '..', '..', '..');
+const MANIFEST = join(ROOT, 'node_modules', '.cache', 'mailservice-commands', 'cli.json');
+const SOURCE = 'clients/cli/output.ts';
+const cli = (...args: string[]) => run(process.execPath, [join(ROOT, 'bin', 'mailservice.js'), ...args], { cwd: ROOT });
+const manifest = () => JSON.parse(readFileSync(MANIFEST, 'utf8')) as { entry: string; node: string; inputs: Record<string, string> };
+
+test('the CLI runs from a bundle whose manifest names its sources; an unchanged source is not built again', async () => {
+  expect((await cli('--help')).stdout).toMatch(/^Usage: mailservice/);
+  const built = statSync(MANIFEST).mtimeMs;
+  const { entry, node, inputs } = manifest();
+  expect({ entry, node }).toEqual({ entry: 'clients/cli/main.ts', node: process.version });
+  expect(Object.keys(inputs)).toEqual(expect.arrayContaining(['clients/cli/main.ts', SOURCE, 'bin/run-bundled.js']));
+  await cli('--help');
+  expect(statSync(MANIFEST).mtimeMs).toBe(built);
+});
+
+test('a changed source is built again, also by several commands started at once', async () => {
+  await cli('--help');
+  const { mtime, atime } = statSync(join(ROOT, SOURCE));
+  const changed = new Date(mtime.getTime() + 1000);
+  utimesSync(join(ROOT, SOURCE), atime, changed);
+  try {
+    const answers = await Promise.all([1, 2, 3, 4].map(() => cli('--help')));
+    for (const answer of answers) expect(answer.stdout).toMatch(/^Usage: mailservice/);
+    const { size } = statSync(join(ROOT, SOURCE));
+    const [recordedSize, recordedTime] = manifest().inputs[SOURCE]!.split(':').map(Number);
+    expect(recordedSize).toBe(size);
+    expect(Math.abs(recordedTime! - changed.getTime())).toBeLessThan(1);
+  } finally {
+    utimesSync(join(ROOT, SOURCE), atime, mtime);
+  }
+});
