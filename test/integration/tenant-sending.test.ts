@@ -226,7 +226,9 @@ describe('tenant sends', () => {
   it('cancels the scheduled emails of a tenant deleted before their time: never sent, tenant null, no event; a new tenant with the same external_id gets none of them', async () => {
     const doomed = await createTenant(account);
     const reused = await createTenant(account);
-    const at = new Date(Date.now() + 3000).toISOString();
+    // Ten seconds ahead: two sends and two deletes must land before the schedules fire (3 s was too close on a
+    // loaded 2-core machine: a schedule fired first, the email failed instead of being cancelled).
+    const at = new Date(Date.now() + 10_000).toISOString();
     const scheduled = [
       await send(account.key, { from: `hi@${shared}`, tenant: doomed.external_id, scheduled_at: at }),
       await send(account.key, { from: `hi@${shared}`, tenant: reused.id, scheduled_at: at }),
@@ -252,7 +254,7 @@ describe('tenant sends', () => {
       expect(await sesMessagesFor(id)).toEqual([]);
     }
     // The new tenant's own email events do reach it, and only those.
-    const own = await send(account.key, { from: `hi@${shared}`, tenant: reborn.external_id, scheduled_at: new Date(Date.now() + 2500).toISOString() });
+    const own = await send(account.key, { from: `hi@${shared}`, tenant: reborn.external_id, scheduled_at: new Date(Date.now() + 8000).toISOString() });
     await api('PATCH', `/tenants/${reborn.id}`, { key: account.key, body: { status: 'paused' } });
     await waitForStatus(account, own.body.id, 'failed', 20_000);
     const delivered = await waitFor(async () => (await api('GET', `/webhooks/${rebornHook.body.webhook.id}/deliveries`, { key: account.key })).body.deliveries[0], 'its own email.failed');
