@@ -77,10 +77,8 @@ export function encodedForms(address: string): { caseless: string[]; exact: stri
 
 /**
  * Where any form of `address` (encodedForms) is left: table items (their keys) and objects of every bucket (bucket/key), each with the form found.
- * `since`: objects last written before it are not read (an address made up after it cannot be in them): on the
- * shared test stack, reading every other test's bodies and raw messages loaded the stack every file uses.
  */
-export async function tracesOf(address: string, since?: Date): Promise<{ items: { PK: string; SK: string; type: unknown; form: string }[]; objects: { key: string; form: string }[] }> {
+export async function tracesOf(address: string): Promise<{ items: { PK: string; SK: string; type: unknown; form: string }[]; objects: { key: string; form: string }[] }> {
   const { caseless, exact } = encodedForms(address);
   const found = (text: string): string | undefined => {
     const lower = text.toLowerCase();
@@ -111,7 +109,6 @@ export async function tracesOf(address: string, since?: Date): Promise<{ items: 
       do {
         const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket.Name!, ContinuationToken: token }));
         for (const object of listed.Contents ?? []) {
-          if (since && object.LastModified && object.LastModified < since) continue;
           const body = await s3.send(new GetObjectCommand({ Bucket: bucket.Name!, Key: object.Key! }));
           const form = found(Buffer.from(await body.Body!.transformToByteArray()).toString('latin1')) ?? found(object.Key!);
           if (form) objects.push({ key: `${bucket.Name}/${object.Key}`, form });
