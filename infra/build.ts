@@ -80,13 +80,13 @@ function nodemailerTypesFromOurTable(): Plugin {
   };
 }
 
-/** Prepends `code` to the entry file's source (imports are hoisted: it runs after them, before the entry's own code). */
-function prologue(entryFile: string, code: string): Plugin {
+/** Prepends `code` to each entry file's source (imports are hoisted: it runs after them, before the entry's own code). */
+function prologue(entryFiles: ReadonlySet<string>, code: string): Plugin {
   return {
     name: 'entry-prologue',
     setup(b) {
       b.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
-        if (args.path !== entryFile) return undefined;
+        if (!entryFiles.has(args.path)) return undefined;
         return { contents: `${code}\n${fs.readFileSync(args.path, 'utf8')}`, loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
       });
     },
@@ -141,48 +141,54 @@ export async function buildFunctions(options: BuildOptions = {}): Promise<BuiltF
   const missing = entries.filter((e) => !fs.existsSync(path.resolve(rootDir, e.entry)));
   if (missing.length > 0) throw new MissingEntryError(missing);
 
-  return Promise.all(
-    entries.map(async ({ name, entry }) => {
-      const dir = functionCodeDir(outDir, name);
-      // A function's directory is its Lambda asset: clear it so no stale file is deployed.
-      fs.rmSync(dir, { recursive: true, force: true });
-      const file = path.join(dir, BUNDLE_FILE);
-      const result = await build({
-        entryPoints: [path.resolve(rootDir, entry)],
-        outfile: file,
-        absWorkingDir: rootDir,
-        // Entries outside the project (tests, scratch entries) still resolve the project's packages.
-        nodePaths: [path.join(rootDir, 'node_modules')],
-        bundle: true,
-        platform: 'node',
-        target: 'node22',
-        format: 'cjs',
-        // Prefer ESM builds of dependencies (the AWS SDK v3 ships both): better tree shaking.
-        mainFields: ['module', 'main'],
-        sourcemap: true,
-        sourcesContent: false,
-        minify: options.minify ?? true,
-        keepNames: true,
-        // Comments stripped; the bundled packages' licence notices go beside it (./third-party-licenses.ts).
-        legalComments: 'none',
-        metafile: true,
-        logLevel: 'warning',
-        plugins: [
-          ...(options.lambdaCredentials ?? true ? [lambdaCredentialsOnly(rootDir)] : []),
-          nodemailerTypesFromOurTable(),
-          ...(options.entryPrologue ? [prologue(path.resolve(rootDir, entry), options.entryPrologue)] : []),
-        ],
-      });
-      fs.writeFileSync(path.join(dir, THIRD_PARTY_LICENSES_FILE), thirdPartyLicenses(rootDir, Object.keys(result.metafile.inputs)));
-      return {
-        name,
-        entry,
-        file,
-        bytes: fs.statSync(file).size,
-        sourceMapBytes: fs.statSync(`${file}.map`).size,
-      };
-    }),
-  );
+  for (const { name } of entries) {
+    // A function's directory is its Lambda asset: clear it so no stale file is deployed.
+    fs.rmSync(functionCodeDir(outDir, name), { recursive: true, force: true });
+  }
+  const entryFiles = new Set(entries.map(({ entry }) => path.resolve(rootDir, entry)));
+  // One build for every function: esbuild reads and parses each source (the AWS SDK's included) once and
+  // links each entry point on its own, so each bundle is what a build of its entry alone makes. One build
+  // per function parsed the shared sources 35 times (about 30 s of CPU on 2 cores, against about 8).
+  const result = await build({
+    entryPoints: entries.map(({ name, entry }) => ({ in: path.resolve(rootDir, entry), out: path.join(name, path.parse(BUNDLE_FILE).name) })),
+    outdir: outDir,
+    absWorkingDir: rootDir,
+    // Entries outside the project (tests, scratch entries) still resolve the project's packages.
+    nodePaths: [path.join(rootDir, 'node_modules')],
+    bundle: true,
+    platform: 'node',
+    target: 'node22',
+    format: 'cjs',
+    // Prefer ESM builds of dependencies (the AWS SDK v3 ships both): better tree shaking.
+    mainFields: ['module', 'main'],
+    sourcemap: true,
+    sourcesContent: false,
+    minify: options.minify ?? true,
+    keepNames: true,
+    // Comments stripped; the bundled packages' licence notices go beside it (./third-party-licenses.ts).
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [
+      ...(options.lambdaCredentials ?? true ? [lambdaCredentialsOnly(rootDir)] : []),
+      nodemailerTypesFromOurTable(),
+      ...(options.entryPrologue ? [prologue(entryFiles, options.entryPrologue)] : []),
+    ],
+  });
+  return entries.map(({ name, entry }) => {
+    const dir = functionCodeDir(outDir, name);
+    const file = path.join(dir, BUNDLE_FILE);
+    const inputs = result.metafile.outputs[path.relative(rootDir, file).split(path.sep).join('/')]?.inputs;
+    if (!inputs) throw new Error(`esbuild made no bundle for ${name} (${entry}) at ${file}`);
+    fs.writeFileSync(path.join(dir, THIRD_PARTY_LICENSES_FILE), thirdPartyLicenses(rootDir, Object.keys(inputs)));
+    return {
+      name,
+      entry,
+      file,
+      bytes: fs.statSync(file).size,
+      sourceMapBytes: fs.statSync(`${file}.map`).size,
+    };
+  });
 }
 
 function kib(bytes: number): string {

@@ -3,7 +3,8 @@
  * smaller Lambdas), yet MIT, BSD, ISC and Apache-2.0 ask that their copyright and licence notice travel with
  * the code: so each function's directory (its Lambda asset, the relay's image context) gets
  * `THIRD_PARTY_LICENSES.txt` with each bundled package's name, version, licence and licence file, read from
- * esbuild's metafile (the inputs it bundled) and the package's own directory. NOTICE says so.
+ * esbuild's metafile (the inputs of the bundle's output: a package the build read and shook out whole is not
+ * listed) and the package's own directory. NOTICE says so.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

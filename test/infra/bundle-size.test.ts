@@ -18,7 +18,7 @@ const code = (name: string) => fs.readFileSync(built.find((b) => b.name === name
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mailservice-bundle-size-'));
-  // Every Lambda, minified as deployed (the limit is on these): ~30-80 s on a 2-core machine.
+  // Every Lambda, minified as deployed (the limit is on these), in one esbuild build: 5-15 s on a 2-core machine.
   built = await buildFunctions({ outDir: path.join(tmp, 'functions') });
 }, 300_000);
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

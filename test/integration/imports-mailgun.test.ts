@@ -7,7 +7,7 @@
  * The adapter walks domains by name: mg.acme-mg.example (MAIN), then news.acme-mg.example (NEWS).
  * Suppressions, lists in the order walked (every domain's bounces, then complaints, then unsubscribes;
  * whitelists are never read, so vip@ is nowhere):
- * - MAIN bounces N + 3 (3 pages of 1000 by address, then the empty page): both-bounce-unsub@ and the
+ * - MAIN bounces N + 3 (2 pages of 1000 by address, then the empty page): both-bounce-unsub@ and the
  *   N generated (550) -> bounce N + 1; soft-421@ (code 421) -> skipped temporary_failure;
  *   blocked@ (550, but "blocked by the recipient spam policy") -> skipped blocked
  * - NEWS bounces 1 (news-bounce@, 550) -> bounce
@@ -42,7 +42,7 @@ import { fixtureData, GENERATED_BOUNCES, importToEnd, providerKey, publishFixtur
 import { syntheticAddress } from '../../localstack/emulators/providers/seed';
 import { api, newAccount, type TestAccount } from './harness/stack';
 
-/** The fixture's generated bounces imported here (the first 2,100 of its 10,000): the counts below are N + what the hand-made entries add. */
+/** The fixture's generated bounces imported here (the first 1,100 of its 10,000): the counts below are N + what the hand-made entries add. */
 const N = GENERATED_BOUNCES;
 
 const D = 'mg-fixture.example';

@@ -8,7 +8,7 @@
  * inbound is never read and old-promos is archived (archived-reader@ never read). The lists, in the
  * order walked (every stream's HardBounce, then every stream's SpamComplaint, then every stream's
  * ManualSuppression):
- * - outbound HardBounce N + 1 (bounce-and-unsub@ + N generated; 3 dump pages of 1000) -> bounce
+ * - outbound HardBounce N + 1 (bounce-and-unsub@ + N generated; 2 dump pages of 1000) -> bounce
  * - receipts HardBounce 1 (receipts-bounce@) -> bounce; broadcast HardBounce 0
  * - outbound SpamComplaint 2 (complainer@, complainer-unsub@) -> complaint; receipts 0
  * - broadcast SpamComplaint 1 (broadcast-complainer@) -> complaint (a complaint is account-wide
@@ -42,7 +42,7 @@ import { fixtureData, GENERATED_BOUNCES, importToEnd, providerKey, publishFixtur
 import { syntheticAddress } from '../../localstack/emulators/providers/seed';
 import { api, newAccount, type TestAccount } from './harness/stack';
 
-/** The fixture's generated bounces imported here (the first 2,100 of its 10,000): the counts below are N + what the hand-made entries add. */
+/** The fixture's generated bounces imported here (the first 1,100 of its 10,000): the counts below are N + what the hand-made entries add. */
 const N = GENERATED_BOUNCES;
 
 const D = 'pm-fixture.example';

@@ -23,7 +23,7 @@ import { sendgridFixture as fixture } from '../fixtures/providers/sendgrid';
 import { fixtureData, GENERATED_BOUNCES, importToEnd, providerKey, publishFixtureDns, reportBothWays, seedProvider } from './harness/imports';
 import { api, newAccount, type TestAccount } from './harness/stack';
 
-/** The fixture's generated bounces imported here (the first 2,100 of its 10,000): the counts below are N + what the hand-made entries add. */
+/** The fixture's generated bounces imported here (the first 1,100 of its 10,000): the counts below are N + what the hand-made entries add. */
 const N = GENERATED_BOUNCES;
 
 const SUPPRESSIONS = {
