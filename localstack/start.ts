@@ -21,6 +21,9 @@
  * LOCAL_SES_BOUNCE_RECIPIENTS / LOCAL_SES_COMPLAINT_RECIPIENTS (tests: regular expressions; matching recipients
  * hard-bounce or complain as real addresses, which SES's suppression list records). docs/local-cloud/ses.md,
  * "Suppression list".
+ * LOCAL_DYNAMODB_ENDPOINT (with DATA_IN_MEMORY=1: a running DynamoDB Local to use instead of starting one) and
+ * LOCAL_STACK_NAME (default Mailservice; stacks sharing a DynamoDB Local need different names):
+ * docs/local-cloud/dynamodb.md, "Stacks sharing one DynamoDB Local".
  * LOCAL_OIDC=1 (the local OpenID provider, and the dashboard's sign-in with it; LOCAL_OIDC_PORT its port):
  * docs/local-cloud/oidc.md. OIDC_ISSUER, OIDC_CLIENT_ID, ... name a provider of your own instead (docs/dashboard.md).
  */
@@ -70,6 +73,8 @@ async function main(): Promise<void> {
     host: env.HOST || '127.0.0.1',
     dataDir: env.DATA_DIR || '.data',
     inMemory: env.DATA_IN_MEMORY === '1' || env.DATA_IN_MEMORY === 'true',
+    dynamodbEndpoint: env.LOCAL_DYNAMODB_ENDPOINT || undefined,
+    stackName: env.LOCAL_STACK_NAME || undefined,
     ports: {
       dynamodb: portFromEnv(env, 'DYNAMODB_PORT', 0),
       fauxqs: portFromEnv(env, 'FAUXQS_PORT', 0),

@@ -17,7 +17,7 @@ import type { DnsEmulator } from '../emulators/dns';
 import { localClients } from './aws-clients';
 import { LOCAL_REGION } from './constants';
 import { restoreMessaging, startDataStores } from './data-stores';
-import { deployStack } from './deploy-stack';
+import { deployStack, stackNameOf } from './deploy-stack';
 import { checkEventSources } from './event-source-checks';
 import { startLocalApi } from './local-api';
 import { startEmulators, startLocalOidc, type LocalEmulators } from './local-emulators';
@@ -140,6 +140,7 @@ function stackInfo(ctx: StartContext, { apiUrl, customDomainsUrl, endpoints, emu
 
 export async function startLocalCloud(options: LocalCloudOptions): Promise<LocalCloud> {
   const ctx = startContext(options);
+  stackNameOf(options); // a name CloudFormation would refuse fails the start before anything runs
   // The template first (cached: ~0.1 s; after an edit of infra/ a synthesis of a few seconds), alongside the emulators' start.
   const template = startTemplateSynthesis(options);
   try {

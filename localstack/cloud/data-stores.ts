@@ -5,9 +5,10 @@
  * the template's queues and buckets exist again.
  */
 import { join } from 'node:path';
-import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
+import { startDynamoDbLocal, useRunningDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
 import { startFauxqsServer, type FauxqsServer } from './fauxqs';
 import { MessagingJournal } from './messaging-journal';
+import { stackNameOf } from './deploy-stack';
 import type { StartContext } from './start-context';
 
 export interface DataStores {
@@ -21,8 +22,11 @@ export interface DataStores {
 
 export async function startDataStores(ctx: StartContext): Promise<DataStores> {
   const { options, host, log } = ctx;
+  if (options.dynamodbEndpoint && !options.inMemory) throw new Error('LOCAL_DYNAMODB_ENDPOINT needs DATA_IN_MEMORY=1: a data folder keeps its own DynamoDB Local');
   const [dynamo, fauxqs] = await Promise.all([
-    startDynamoDbLocal({ port: options.ports?.dynamodb, dataDir: ctx.persistDir('dynamodb'), host }),
+    options.dynamodbEndpoint
+      ? useRunningDynamoDbLocal(options.dynamodbEndpoint, `${stackNameOf(options)}-`)
+      : startDynamoDbLocal({ port: options.ports?.dynamodb, dataDir: ctx.persistDir('dynamodb'), host }),
     startFauxqsServer({ port: options.ports?.fauxqs ?? 0, host: 'localhost' }),
   ]);
   ctx.stops.add(() => dynamo.stop());

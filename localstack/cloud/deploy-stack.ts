@@ -12,6 +12,15 @@ import { deployTemplate, type LocalDeployment } from './template/deploy';
 import type { SynthesizedTemplate } from './template/synthesize';
 import type { TemplateSource } from './template-source';
 
+/** The stack's name (LOCAL_STACK_NAME), as CloudFormation's: the prefix of the physical names it gives. */
+export function stackNameOf(options: { stackName?: string }): string {
+  const name = options.stackName ?? 'Mailservice';
+  // CloudFormation's rule: letters, digits and hyphens, a letter first, at most 128 characters.
+  // https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/cfn-using-console-create-stack-parameters.html
+  if (!/^[A-Za-z][A-Za-z0-9-]{0,127}$/.test(name)) throw new Error(`LOCAL_STACK_NAME "${name}" is not a stack name: letters, digits and hyphens, a letter first, at most 128 characters`);
+  return name;
+}
+
 export interface DeployedStackResult {
   deployment: LocalDeployment;
   synthesized: SynthesizedTemplate;
@@ -23,7 +32,7 @@ export async function deployStack(ctx: StartContext, source: TemplateSource, cli
   log(`template ${synthesized.hash.slice(0, 12)} ${source.templateFile ? `from ${source.templateFile}` : synthesized.cached ? 'from the cache' : 'synthesized'} in ${synthesized.ms} ms`);
   const deployment = await deployTemplate({
     template: synthesized.template,
-    identity: { stackName: 'Mailservice', region: LOCAL_REGION, accountId: LOCAL_ACCOUNT_ID, apiUrl },
+    identity: { stackName: stackNameOf(options), region: LOCAL_REGION, accountId: LOCAL_ACCOUNT_ID, apiUrl },
     dataDir: options.inMemory ? undefined : ctx.dataDir,
     clients: { dynamo: clients.dynamo, ses: clients.ses, scheduler: clients.scheduler, kms: clients.kms },
     fauxqs,

@@ -11,7 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand, DynamoDBClient, ListTablesCommand, paginateListTables } from '@aws-sdk/client-dynamodb';
 import { startCommitBarrier, type CommitBarrier } from './dynamodb-commit-barrier';
 import { freePort } from './free-port';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
@@ -130,6 +130,41 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
         child.kill('SIGTERM');
         child.stdin?.end();
       });
+    },
+  };
+}
+
+/**
+ * A DynamoDB Local another process runs (LOCAL_DYNAMODB_ENDPOINT): checked to answer, never started or
+ * stopped here. At start and on stop, the tables whose names start with `tablePrefix` (this stack's: `<stack name>-`)
+ * are deleted from it, so stacks that come and go leave nothing behind in it.
+ */
+export async function useRunningDynamoDbLocal(endpoint: string, tablePrefix: string): Promise<DynamoDbLocal> {
+  const url = new URL(endpoint);
+  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
+  const deleteOurTables = async () => {
+    for await (const page of paginateListTables({ client }, {})) {
+      for (const name of page.TableNames ?? []) {
+        if (name.startsWith(tablePrefix)) await client.send(new DeleteTableCommand({ TableName: name }));
+      }
+    }
+  };
+  try {
+    // A stack in memory starts empty: tables a stack of the same name left (it was killed) go first.
+    await deleteOurTables();
+  } catch (error) {
+    client.destroy();
+    throw new Error(`LOCAL_DYNAMODB_ENDPOINT ${endpoint} does not answer as DynamoDB: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return {
+    endpoint,
+    port: Number(url.port),
+    stop: async () => {
+      try {
+        await deleteOurTables();
+      } finally {
+        client.destroy();
+      }
     },
   };
 }

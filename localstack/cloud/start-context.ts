@@ -15,6 +15,14 @@ export interface LocalCloudOptions {
   dataDir: string;
   /** Keep everything in memory (tests): nothing read from or written to dataDir but stack.json. */
   inMemory: boolean;
+  /**
+   * LOCAL_DYNAMODB_ENDPOINT: a DynamoDB Local already running (in memory only), used instead of starting
+   * one; the stack's tables are deleted from it when the stack stops. Stacks sharing one need different
+   * stack names (stackName). The test harness starts one for the stacks of the test files' own.
+   */
+  dynamodbEndpoint?: string;
+  /** LOCAL_STACK_NAME: the stack's name, the prefix of its resources' physical names (default Mailservice). */
+  stackName?: string;
   ports?: Partial<Record<'dynamodb' | 'fauxqs' | 'ses' | 'scheduler' | 'dns' | 'webhookInbox' | 'smtp' | 'mx' | 'providers' | 'customDomains', number>>;
   /** The SMTP port was asked for explicitly (SMTP_PORT): taken is an error, not a reason to take a free one. */
   smtpPortExplicit?: boolean;

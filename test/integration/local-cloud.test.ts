@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
+import { OWN_STACKS_DYNAMODB_ENV, spawnStack, type SpawnedStack } from './harness/spawn-stack';
 import { api, newAccount, sesMessages, stack, waitFor } from './harness/stack';
 import { readStackFile } from '../../localstack/cloud/stack-file';
 import { SCHEDULED_TASKS, STREAM_WORKERS, WORKERS } from '../../infra/definitions';
@@ -89,6 +89,50 @@ describe('local cloud', () => {
     const refused = await api('GET', '/_local/ses/messages?email=x');
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: 'validation_error', message: expect.stringContaining('unknown parameter "email"') });
+  });
+
+  describe('sharing a DynamoDB Local (LOCAL_DYNAMODB_ENDPOINT, LOCAL_STACK_NAME)', () => {
+    let dataDir: string;
+    let running: SpawnedStack | undefined;
+    beforeAll(() => {
+      dataDir = mkdtempSync(join(tmpdir(), 'mailservice-shared-dynamo-'));
+    });
+    afterAll(async () => {
+      await running?.stop('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('keeps its tables under its stack name, removes what a killed stack of that name left, and deletes its own on stop', async () => {
+      const endpoint = process.env[OWN_STACKS_DYNAMODB_ENV]!;
+      expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const { CreateTableCommand, DynamoDBClient, ListTablesCommand } = await import('@aws-sdk/client-dynamodb');
+      const { LOCAL_CREDENTIALS, LOCAL_REGION } = await import('../../localstack/cloud/constants');
+      const dynamo = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+      const tables = async (prefix: string) => ((await dynamo.send(new ListTablesCommand({}))).TableNames ?? []).filter((name) => name.startsWith(prefix));
+      const name = `Mailservice-share${Date.now().toString(36)}`;
+      // What a stack of this name killed mid-run would have left.
+      await dynamo.send(new CreateTableCommand({ TableName: `${name}-Leftover`, BillingMode: 'PAY_PER_REQUEST', AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }], KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }] }));
+      try {
+        running = await spawnStack({ dataDir, inMemory: true, env: { LOCAL_DYNAMODB_ENDPOINT: endpoint, LOCAL_STACK_NAME: name } });
+        const info = readStackFile(dataDir)!;
+        expect(info.endpoints.dynamodb).toBe(endpoint);
+        expect(info.env.TABLE_NAME).toMatch(new RegExp(`^${name}-Data`));
+        expect(await tables(`${name}-`)).toEqual([info.env.TABLE_NAME]);
+        const health = await call(running.apiUrl, 'GET', '/health');
+        expect(health.body.components.dynamodb).toBe('up');
+        expect(await running.stop('SIGINT')).toBe(0);
+        running = undefined;
+        expect(await tables(`${name}-`)).toEqual([]);
+      } finally {
+        dynamo.destroy();
+      }
+    });
+
+    it('refuses a data folder on disk with another DynamoDB Local, and a name CloudFormation would refuse', async () => {
+      const endpoint = process.env[OWN_STACKS_DYNAMODB_ENV]!;
+      await expect(spawnStack({ dataDir, inMemory: false, env: { LOCAL_DYNAMODB_ENDPOINT: endpoint } })).rejects.toThrow(/LOCAL_DYNAMODB_ENDPOINT needs DATA_IN_MEMORY=1/);
+      await expect(spawnStack({ dataDir, inMemory: true, dynamodb: 'own', env: { LOCAL_STACK_NAME: '9-lives_stack' } })).rejects.toThrow(/LOCAL_STACK_NAME "9-lives_stack" is not a stack name/);
+    });
   });
 
   describe('on a data folder', () => {

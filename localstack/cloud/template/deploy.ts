@@ -63,7 +63,7 @@ export async function deployTemplate(input: {
   let names: LocalDeployment['names'] = state ? 'recorded' : 'new';
   let recorded = state?.physicalNames ?? {};
   if (!state && input.dataDir && (await tableExists(clients.dynamo, LEGACY_TABLE_NAME))) {
-    recorded = legacyPhysicalNames(template, identity.stackName);
+    recorded = legacyPhysicalNames(template);
     names = 'legacy';
   }
   const stack = new DeployedStack(template, identity, recorded);

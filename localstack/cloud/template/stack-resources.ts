@@ -19,7 +19,7 @@ export function stackResources(deployment: LocalDeployment): StackResources {
   const { stack } = deployment;
   const resources: StackResources = { table: deployment.tableName, queues: {}, topics: {}, buckets: {}, onFailureQueues: {} };
   const queue = (logicalId: string) => ({ name: stack.record(logicalId).name!, url: stack.record(logicalId).ref as string, arn: stack.record(logicalId).attributes.Arn as string });
-  for (const [logicalId, definition] of definitionResources(stack.template, stack.identity.stackName)) {
+  for (const [logicalId, definition] of definitionResources(stack.template)) {
     if (definition.kind === 'queue' || definition.kind === 'dlq') {
       const entry = (resources.queues[definition.id] ??= { name: '', url: '', arn: '', dlqName: '', dlqUrl: '', dlqArn: '' });
       const q = queue(logicalId);

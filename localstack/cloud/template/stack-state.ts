@@ -47,25 +47,29 @@ export type DefinitionResource =
   | { kind: 'bucket'; id: BucketId; legacyName: string }
   | { kind: 'onFailure'; worker: string; legacyName: string };
 
-/** The definitions' resources by the construct path CDK gives them (infra/constructs/data.ts, messaging.ts, workers.ts). */
-export function definitionPaths(stackName: string): Map<string, DefinitionResource> {
-  const byPath = new Map<string, DefinitionResource>([[`${stackName}/Data/Table/Resource`, { kind: 'table', legacyName: TABLE.name }]]);
+/**
+ * The definitions' resources by their construct path below the stack (infra/constructs/data.ts,
+ * messaging.ts, workers.ts): CDK's `aws:cdk:path` less its first segment, the stack's construct id, which
+ * need not be the name the stack is deployed under (LOCAL_STACK_NAME).
+ */
+export function definitionPaths(): Map<string, DefinitionResource> {
+  const byPath = new Map<string, DefinitionResource>([['Data/Table/Resource', { kind: 'table', legacyName: TABLE.name }]]);
   for (const queue of Object.values(QUEUES)) {
-    byPath.set(`${stackName}/Messaging/${pascalCase(queue.id)}Queue/Resource`, { kind: 'queue', id: queue.id, legacyName: queue.name });
-    byPath.set(`${stackName}/Messaging/${pascalCase(queue.id)}Dlq/Resource`, { kind: 'dlq', id: queue.id, legacyName: queue.dlqName });
+    byPath.set(`Messaging/${pascalCase(queue.id)}Queue/Resource`, { kind: 'queue', id: queue.id, legacyName: queue.name });
+    byPath.set(`Messaging/${pascalCase(queue.id)}Dlq/Resource`, { kind: 'dlq', id: queue.id, legacyName: queue.dlqName });
   }
-  for (const topic of Object.values(TOPICS)) byPath.set(`${stackName}/Messaging/${pascalCase(topic.id)}Topic/Resource`, { kind: 'topic', id: topic.id, legacyName: topic.name });
-  for (const bucket of Object.values(BUCKETS)) byPath.set(`${stackName}/Data/${pascalCase(bucket.id)}Bucket/Resource`, { kind: 'bucket', id: bucket.id, legacyName: bucket.name });
-  for (const worker of STREAM_WORKERS) byPath.set(`${stackName}/Workers/${pascalCase(worker.name)}OnFailure/Resource`, { kind: 'onFailure', worker: worker.name, legacyName: worker.onFailure.queueName });
+  for (const topic of Object.values(TOPICS)) byPath.set(`Messaging/${pascalCase(topic.id)}Topic/Resource`, { kind: 'topic', id: topic.id, legacyName: topic.name });
+  for (const bucket of Object.values(BUCKETS)) byPath.set(`Data/${pascalCase(bucket.id)}Bucket/Resource`, { kind: 'bucket', id: bucket.id, legacyName: bucket.name });
+  for (const worker of STREAM_WORKERS) byPath.set(`Workers/${pascalCase(worker.name)}OnFailure/Resource`, { kind: 'onFailure', worker: worker.name, legacyName: worker.onFailure.queueName });
   return byPath;
 }
 
 /** The template's resources that infra/definitions.ts names, by logical id; throws when one is missing. */
-export function definitionResources(template: CfnTemplate, stackName: string): Map<string, DefinitionResource> {
-  const byPath = definitionPaths(stackName);
+export function definitionResources(template: CfnTemplate): Map<string, DefinitionResource> {
+  const byPath = definitionPaths();
   const found = new Map<string, DefinitionResource>();
   for (const [logicalId, resource] of Object.entries(template.Resources)) {
-    const definition = byPath.get(String(resource.Metadata?.['aws:cdk:path'] ?? ''));
+    const definition = byPath.get(String(resource.Metadata?.['aws:cdk:path'] ?? '').split('/').slice(1).join('/'));
     if (definition) found.set(logicalId, definition);
   }
   if (found.size !== byPath.size) {
@@ -77,6 +81,6 @@ export function definitionResources(template: CfnTemplate, stackName: string): M
 }
 
 /** The legacy names (infra/definitions.ts) of the template's resources, for a data folder from before the template deploy. */
-export function legacyPhysicalNames(template: CfnTemplate, stackName: string): Record<string, string> {
-  return Object.fromEntries([...definitionResources(template, stackName)].map(([logicalId, definition]) => [logicalId, definition.legacyName]));
+export function legacyPhysicalNames(template: CfnTemplate): Record<string, string> {
+  return Object.fromEntries([...definitionResources(template)].map(([logicalId, definition]) => [logicalId, definition.legacyName]));
 }

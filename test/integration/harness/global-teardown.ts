@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 
 export default async function globalTeardown(): Promise<void> {
+  await globalThis.__OWN_STACKS_DYNAMODB__?.stop();
   const stack = globalThis.__LOCAL_CLOUD__;
   if (!stack) return;
   const code = await stack.stop('SIGINT');

@@ -7,6 +7,7 @@
  * stack about 0.06 of a core, and most tests' own stacks recover nothing. The shared stack, the kill
  * test's, a lost firing's and the docs' (a reader's `npm start`) set their own.
  */
+import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -23,7 +24,22 @@ export interface SpawnedStack {
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 
-export function spawnStack(options: { dataDir: string; inMemory: boolean; env?: Record<string, string>; timeoutMs?: number; detached?: boolean }): Promise<SpawnedStack> {
+/** Where the global setup's DynamoDB Local for the test files' own stacks answers (./global-setup.ts). */
+export const OWN_STACKS_DYNAMODB_ENV = 'TEST_OWN_STACKS_DYNAMODB_ENDPOINT';
+
+/**
+ * An in-memory stack uses the global setup's DynamoDB Local when there is one (a Jest run with the
+ * integration project), under a stack name of its own (its tables `Mailservice-<8 hex>-...`, deleted when it
+ * stops: docs/local-cloud/dynamodb.md); `dynamodb: 'own'` (the shared stack, a test of DynamoDB Local's own
+ * process) or a stack on disk starts its own.
+ */
+function sharedDynamoEnv(options: { inMemory: boolean; dynamodb?: 'own' | 'shared' }): Record<string, string> {
+  const endpoint = process.env[OWN_STACKS_DYNAMODB_ENV];
+  if (!options.inMemory || options.dynamodb === 'own' || !endpoint) return {};
+  return { LOCAL_DYNAMODB_ENDPOINT: endpoint, LOCAL_STACK_NAME: `Mailservice-${randomBytes(4).toString('hex')}` };
+}
+
+export function spawnStack(options: { dataDir: string; inMemory: boolean; dynamodb?: 'own' | 'shared'; env?: Record<string, string>; timeoutMs?: number; detached?: boolean }): Promise<SpawnedStack> {
   // node with tsx's loader, as `npm start` runs it (tsx's CLI would SIGKILL a busy stack on SIGINT: localstack/start.ts).
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'localstack', 'start.ts')], {
     cwd: ROOT,
@@ -36,6 +52,9 @@ export function spawnStack(options: { dataDir: string; inMemory: boolean; env?: 
       // TEST_STACK_LOG_LEVEL=error (with TEST_STACK_LOG_FILE=<path>) shows what the functions log, for a failure's cause.
       LOG_LEVEL: process.env.TEST_STACK_LOG_LEVEL ?? 'silent',
       LOCAL_TASK_PERIOD_MS: '10000',
+      LOCAL_DYNAMODB_ENDPOINT: '',
+      LOCAL_STACK_NAME: '',
+      ...sharedDynamoEnv(options),
       ...options.env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],

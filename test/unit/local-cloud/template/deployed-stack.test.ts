@@ -73,7 +73,7 @@ describe('the synthesized template, read for the local cloud', () => {
   });
 
   it('keeps a data folder from before the template deploy on its names, by construct path', () => {
-    const legacy = legacyPhysicalNames(stack.template, 'Mailservice');
+    const legacy = legacyPhysicalNames(stack.template);
     expect(Object.values(legacy)).toEqual(expect.arrayContaining([TABLE.name, QUEUES.send.name, QUEUES.send.dlqName, STREAM_WORKERS[0]!.onFailure.queueName]));
   });
 
