@@ -1,17 +1,19 @@
 /**
- * Runs one of the repository's commands from a CommonJS bundle of its TypeScript sources, built by esbuild on
- * first use and again whenever a source it was built from changes (size or modification time): what tsx did on
- * every run (load its loader, resolve and transform each of about 200 files, from its cache or not) is done once.
- * `mailservice --help` took 0.24 s of CPU through tsx and 0.5-1 s beside a test run; from the bundle about 0.1 s.
+ * Runs the repository's TypeScript programs from CommonJS bundles of their sources, built by esbuild on first
+ * use and again whenever a source they were built from changes (size or modification time): what tsx did on
+ * every run (load its loader, resolve and transform each of hundreds of files, from its cache or not) is done
+ * once. `mailservice --help` took 0.24 s of CPU through tsx and 0.5-1 s beside a test run; from the bundle
+ * about 0.1 s. The local cloud (localstack/launch.cjs) is built here too, as three bundles of one build.
  *
- * The bundle holds only this repository's files (`packages: 'external'`: the installed packages are required
+ * A bundle holds only this repository's files (`packages: 'external'`: the installed packages are required
  * from node_modules as they are) and lives in node_modules/.cache/mailservice-commands/, with a manifest of
- * the inputs it was built from. Several commands started at once may each build it: each writes its own
- * temporary files and renames them into place, so a reader sees one whole bundle or the previous one.
+ * the inputs it was built from (and the checkout's path and Node's version: a moved checkout or another Node
+ * builds again). Several programs started at once may each build it: each writes its own temporary files and
+ * renames them into place, the manifest last, so a reader sees whole bundles of one build or the previous ones.
  */
 'use strict';
-const { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
-const { join, relative, resolve } = require('node:path');
+const { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { dirname, join, relative, resolve } = require('node:path');
 
 const ROOT = resolve(__dirname, '..');
 const CACHE = join(ROOT, 'node_modules', '.cache', 'mailservice-commands');
@@ -26,48 +28,104 @@ function fingerprint(path) {
   }
 }
 
-function upToDate(manifestFile, bundleFile) {
+function upToDate(manifestFile, files) {
   let manifest;
   try {
     manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
-    statSync(bundleFile);
+    for (const file of files) statSync(file);
   } catch {
     return false;
   }
-  if (manifest.node !== process.version) return false;
+  if (manifest.node !== process.version || manifest.root !== ROOT) return false;
   return Object.entries(manifest.inputs).every(([path, print]) => fingerprint(path) === print);
 }
 
-function build(entry, manifestFile, bundleFile) {
+/**
+ * `__dirname` and `__filename` of each repository source, as the source's own (a bundle's are the bundle's):
+ * the local cloud finds its files and the project's root through them.
+ */
+const ownDirname = {
+  name: 'own-dirname',
+  setup(build) {
+    build.onLoad({ filter: /\.[cm]?ts$/ }, (args) => {
+      if (args.path.includes(`${join('node_modules', '')}`)) return undefined;
+      const source = readFileSync(args.path, 'utf8');
+      if (!/\b__(dirname|filename)\b/.test(source)) return undefined;
+      const contents = source.replace(/\b__dirname\b/g, JSON.stringify(dirname(args.path))).replace(/\b__filename\b/g, JSON.stringify(args.path));
+      return { contents, loader: 'ts' };
+    });
+  },
+};
+
+async function build(name, entries, options, manifestFile, files) {
   // esbuild is a development dependency: installed with the repository's packages, as tsx was.
   const esbuild = require('esbuild');
   mkdirSync(CACHE, { recursive: true });
-  const temporary = `${bundleFile}.${process.pid}.tmp`;
-  const result = esbuild.buildSync({
-    entryPoints: [join(ROOT, entry)],
-    outfile: temporary,
+  // Beside the cache, at its depth: a source map's paths to the sources are relative to its folder.
+  const temporary = `${CACHE}-${name}-${process.pid}.tmp`;
+  // With source maps, each bundle's code goes to <file>.body.cjs and <file> enables source maps before it
+  // requires it: Node reads a module's map when it compiles it, so the module itself cannot turn them on.
+  const body = (out) => `${name}-${out}${options.sourcemap ? '.body' : ''}`;
+  const result = await esbuild.build({
+    entryPoints: Object.entries(entries).map(([out, entry]) => ({ in: join(ROOT, entry), out: body(out) })),
+    outdir: temporary,
+    outExtension: { '.js': '.cjs' },
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: `node${process.versions.node.split('.')[0]}`,
     packages: 'external',
+    sourcemap: options.sourcemap ? 'linked' : false,
     metafile: true,
     absWorkingDir: ROOT,
     logLevel: 'error',
+    plugins: [ownDirname, ...(options.plugins ?? [])],
   });
   const inputs = {};
-  for (const path of Object.keys(result.metafile.inputs)) inputs[path] = fingerprint(path);
-  inputs[relative(ROOT, __filename)] = fingerprint(relative(ROOT, __filename));
-  renameSync(temporary, bundleFile);
+  for (const path of Object.keys(result.metafile.inputs)) if (!path.includes(':')) inputs[path] = fingerprint(path);
+  for (const path of [relative(ROOT, __filename), ...(options.alsoWatch ?? [])]) inputs[path] = fingerprint(path);
+  for (const out of Object.keys(entries)) {
+    const built = join(temporary, `${body(out)}.cjs`);
+    if (options.sourcemap) {
+      renameSync(`${built}.map`, join(CACHE, `${body(out)}.cjs.map`));
+      renameSync(built, join(CACHE, `${body(out)}.cjs`));
+      const loader = `${files[out]}.${process.pid}.tmp`;
+      writeFileSync(loader, `'use strict';\nprocess.setSourceMapsEnabled(true);\nrequire(${JSON.stringify(`./${body(out)}.cjs`)});\n`);
+      renameSync(loader, files[out]);
+    } else {
+      renameSync(built, files[out]);
+    }
+  }
+  rmSync(temporary, { recursive: true, force: true });
   const manifestTemporary = `${manifestFile}.${process.pid}.tmp`;
-  writeFileSync(manifestTemporary, JSON.stringify({ entry, node: process.version, inputs }));
+  writeFileSync(manifestTemporary, JSON.stringify({ entries, node: process.version, root: ROOT, inputs }));
   renameSync(manifestTemporary, manifestFile);
 }
 
-/** Runs `entry` (a path under the repository) from its bundle `name`.cjs, building the bundle first when it is stale. */
-module.exports = function runBundled(name, entry) {
-  const bundleFile = join(CACHE, `${name}.cjs`);
+/**
+ * (A promise of) the bundles `name`-<out>.cjs of `entries` ({ out: path under the repository }), built first when stale;
+ * returns their files by `out`. `options`: `plugins` (esbuild's), `sourcemap` (a linked map beside each, and
+ * source maps on for the program: its errors name the TypeScript sources), `alsoWatch` (paths whose change
+ * builds again though no bundle holds them).
+ */
+async function bundles(name, entries, options = {}) {
+  const files = Object.fromEntries(Object.keys(entries).map((out) => [out, join(CACHE, `${name}-${out}.cjs`)]));
   const manifestFile = join(CACHE, `${name}.json`);
-  if (!upToDate(manifestFile, bundleFile)) build(entry, manifestFile, bundleFile);
-  require(bundleFile);
-};
+  if (!upToDate(manifestFile, Object.values(files))) await build(name, entries, options, manifestFile, files);
+  return files;
+}
+
+/** Runs `entry` (a path under the repository) from its bundle, building it first when it is stale. */
+function runBundled(name, entry) {
+  bundles(name, { main: entry }).then(
+    (files) => require(files.main),
+    (error) => {
+      console.error(`could not build ${entry}: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    },
+  );
+}
+
+module.exports = runBundled;
+module.exports.bundles = bundles;
+module.exports.ROOT = ROOT;

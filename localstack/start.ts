@@ -1,11 +1,12 @@
 /**
  * `npm start`: the whole service on this machine, no Docker. Prints the API URL and a ready line;
  * Ctrl-C, SIGTERM or SIGINT stop everything (no Java or Node process is left behind), also when sent to
- * `npm start`'s own process only: the script `exec`s node with tsx's loader (package.json), so npm passes
- * the signal here (a `sh -c` in between died of SIGTERM and ignored SIGINT, passing neither on). Not tsx's
- * CLI: it passes a signal on and SIGKILLs its child when the child has not acknowledged it within 60 ms,
- * which a busy stack missed (Ctrl-C then killed it without its orderly stop). If npm ends without passing
- * anything (SIGKILL), cloud/launcher-watch.ts sees it and stops the stack.
+ * `npm start`'s own process only: the script `exec`s node on ./launch.cjs (package.json), which runs this
+ * file from its bundle in the same process, so npm passes the signal here (a `sh -c` in between died of
+ * SIGTERM and ignored SIGINT, passing neither on). Not tsx's CLI (`node --import tsx localstack/start.ts`
+ * runs it from the sources): tsx's CLI passes a signal on and SIGKILLs its child when the child has not
+ * acknowledged it within 60 ms, which a busy stack missed (Ctrl-C then killed it without its orderly stop).
+ * If npm ends without passing anything (SIGKILL), cloud/launcher-watch.ts sees it and stops the stack.
  *
  * Environment: PORT (API, default 3000), HOST (default 127.0.0.1), DATA_DIR (default .data),
  * DATA_IN_MEMORY=1 (nothing persisted), DYNAMODB_PORT / FAUXQS_PORT / SES_PORT / SCHEDULER_PORT
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
     log(`npm start's process (or its shell, pid ${pid}) exited while starting: exiting`);
     process.exit(1); // DynamoDB Local's watchdog stops Java when our pipe to it closes
   };
-  const ownScript = env.npm_lifecycle_script?.includes('localstack/start.ts') ? env.npm_lifecycle_script : undefined;
+  const ownScript = env.npm_lifecycle_script?.includes('localstack/launch.cjs') ? env.npm_lifecycle_script : undefined;
   watchLaunchers(npmLaunchers(ownScript), (pid) => whenLauncherGone(pid));
   const cloud = await startLocalCloud({
     port: portFromEnv(env, 'PORT', 3000),

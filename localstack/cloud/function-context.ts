@@ -16,6 +16,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { join, resolve } from 'node:path';
 import { runAs, type Principal } from '../iam/caller';
 import type { NamedPolicy } from '../iam/policy';
+import { bundledFunctionModule, requireSource } from './bundled-functions';
 
 /** A deployed function as the local runtime runs it (plain data: it crosses to the workers thread). */
 export interface LocalFunction {
@@ -79,7 +80,7 @@ export function runInFunction<T>(fn: LocalFunction, callback: () => T): T {
  */
 export function loadFunctionHandler<H extends (...args: any[]) => unknown>(fn: LocalFunction): H {
   installFunctionEnvironments();
-  const module = runInFunction(fn, () => require(join(PROJECT_ROOT, fn.entry)) as Record<string, unknown>);
+  const module = runInFunction(fn, () => bundledFunctionModule(fn.entry) ?? requireSource(join(PROJECT_ROOT, fn.entry)));
   const handler = module[fn.handlerExport];
   if (typeof handler !== 'function') throw new Error(`${fn.entry} does not export ${fn.handlerExport} (the handler of ${fn.functionName})`);
   return ((...args: unknown[]) => runInFunction(fn, () => (handler as (...a: unknown[]) => unknown)(...args))) as H;

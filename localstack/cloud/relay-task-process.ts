@@ -17,12 +17,12 @@
  * the local cloud's log, line by line, as `smtp-relay: ...` (CloudWatch Logs on AWS).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Principal } from '../iam/caller';
 import type { IamSettings } from './iam-setup';
 import { clockOffsetMs, onClockChange } from './local-clock';
 import type { FromRelayTask, ToRelayTask } from './relay-task-protocol';
+import { relayTaskEntry } from './program-entries';
 import { greets } from './relay-task-readiness';
 
 export interface RelayTaskProcessOptions {
@@ -60,14 +60,13 @@ export class RelayTaskStartError extends Error {
   }
 }
 
-const RUNTIME_ENTRY = join(__dirname, 'relay-task-entry.cjs');
 const OUTPUT_KEPT = 20_000;
 
 export function startRelayTaskProcess(options: RelayTaskProcessOptions): Promise<RelayTaskProcess> {
   // Its own process group: a terminal's Ctrl-C reaches the local cloud, which stops the task in its turn
   // (SIGTERM, as ECS does) instead of the task stopping on its own first; the IPC channel still takes it
   // down with the local cloud (./relay-task-runtime.ts exits when the channel closes).
-  const child = spawn(process.execPath, [RUNTIME_ENTRY], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });
+  const child = spawn(process.execPath, [relayTaskEntry()], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });
   let output = '';
   for (const stream of [child.stdout!, child.stderr!]) {
     createInterface({ input: stream }).on('line', (line) => {

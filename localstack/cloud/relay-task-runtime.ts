@@ -1,6 +1,6 @@
 /**
  * The relay task's process, local-cloud side: started by ./relay-task-process.ts (through
- * ./relay-task-entry.cjs) with exactly the container's environment, it installs what the platform around
+ * its bundle, or ./relay-task-entry.cjs from the sources: ./program-entries.ts) with exactly the container's environment, it installs what the platform around
  * a container provides and the product's entry must not know about, then runs that entry
  * (functions/smtp-relay/main.ts, unchanged) as the container's command would:
  *
@@ -19,8 +19,10 @@
  */
 import { subscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
+import { relative, resolve } from 'node:path';
 import { shareClockOffset } from '../../shared/adapters/clock';
 import { runAs } from '../iam/caller';
+import { bundledFunctionModule, requireSource } from './bundled-functions';
 import { enforceIam } from './iam-setup';
 import type { FromRelayTask, ToRelayTask } from './relay-task-protocol';
 
@@ -53,6 +55,8 @@ function openConnections(): Record<string, number> {
   return counts;
 }
 
+const PROJECT_ROOT = resolve(__dirname, '..', '..');
+
 process.on('disconnect', () => process.exit(1));
 
 let started = false;
@@ -65,6 +69,6 @@ process.on('message', (message: ToRelayTask) => {
     enforceIam(message.iam, (line) => send({ type: 'log', message: line }));
     // The channel no longer keeps the process alive: the entry's servers do (and it exits on SIGTERM).
     process.channel?.unref();
-    runAs(message.principal, () => require(message.entry));
+    runAs(message.principal, () => bundledFunctionModule(relative(PROJECT_ROOT, message.entry)) ?? requireSource(message.entry));
   }
 });

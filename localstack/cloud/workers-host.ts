@@ -1,10 +1,10 @@
 /** Starts the local workers in their own thread, asks it how its stream pollers are, and stops it on request. */
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FunctionBilling } from './lambda-billing';
 import type { WorkersConfig } from './workers-runtime';
 import type { TaskStatus } from './scheduled-tasks';
 import { clockOffsetCell } from './local-clock';
+import { workersThreadEntry } from './program-entries';
 
 export interface WorkersStatus {
   /** Each stream poller's state by worker name ('up' or 'down: <why>'). */
@@ -25,7 +25,7 @@ export interface WorkersThread {
 }
 
 export function startWorkersThread(config: WorkersConfig, log: (message: string) => void): Promise<WorkersThread> {
-  const worker = new Worker(join(__dirname, 'workers-thread-entry.cjs'), { workerData: { ...config, clockOffsetCell } });
+  const worker = new Worker(workersThreadEntry(), { workerData: { ...config, clockOffsetCell } });
   let alive = true;
   let nextId = 0;
   const statusWaiters = new Map<number, (status: WorkersStatus) => void>();

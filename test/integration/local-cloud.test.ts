@@ -3,13 +3,15 @@
  * and a clean stop (no Java or Node process left behind). Starts its own on-disk stack.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OWN_STACKS_DYNAMODB_ENV, spawnStack, type SpawnedStack } from './harness/spawn-stack';
 import { api, newAccount, sesMessages, stack, waitFor } from './harness/stack';
 import { readStackFile } from '../../localstack/cloud/stack-file';
 import { SCHEDULED_TASKS, STREAM_WORKERS, WORKERS } from '../../infra/definitions';
+import { functionEntries } from '../../infra/functions';
+import type { LocalStackInfo } from '../../localstack/cloud/cloud';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 
@@ -89,6 +91,16 @@ describe('local cloud', () => {
     const refused = await api('GET', '/_local/ses/messages?email=x');
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: 'validation_error', message: expect.stringContaining('unknown parameter "email"') });
+  });
+
+  it("runs from its bundles (npm start's launch.cjs): the stack's process, the relay task's, and every function in them", () => {
+    const info = stack().info as LocalStackInfo;
+    const cmdline = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+    expect(cmdline(info.pid)).toMatch(/localstack\/launch\.cjs/);
+    expect(cmdline(info.smtp_pid!)).toMatch(/local-cloud-relay\.cjs/);
+    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'node_modules', '.cache', 'mailservice-commands', 'local-cloud.json'), 'utf8')) as { inputs: Record<string, string> };
+    const bundled = functionEntries().map((fn) => fn.entry).filter((entry) => !(entry in manifest.inputs));
+    expect(bundled).toEqual([]);
   });
 
   describe('sharing a DynamoDB Local (LOCAL_DYNAMODB_ENDPOINT, LOCAL_STACK_NAME)', () => {

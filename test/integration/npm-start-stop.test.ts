@@ -2,7 +2,7 @@
  * `npm start` stops the whole stack (its Node processes and DynamoDB Local's Java) when its own process,
  * npm, gets SIGTERM or SIGINT, or is killed. npm passes SIGTERM and SIGINT to its child, which used to be a
  * `sh -c` that died of the first and ignored the second without passing either on, so the stack kept
- * serving; the script now `exec`s node with tsx's loader (package.json), and localstack/cloud/launcher-watch.ts stops the
+ * serving; the script now `exec`s node on localstack/launch.cjs (package.json), and localstack/cloud/launcher-watch.ts stops the
  * stack when npm dies without passing anything (SIGKILL). Run as a reader runs it: the real `npm start`
  * in a process group of its own, the signal sent to npm's pid only.
  */
@@ -88,7 +88,7 @@ async function startThenSignalNpm(signal: NodeJS.Signals, target: 'npm' | 'group
     const addresses = [stack.api_url, stack.smtp, stack.mx, stack.webhook_inbox_url, ...Object.values(stack.endpoints)];
     const before = processGroup(pgid);
     expect(before.some((p) => /\bjava\b/.test(p.command))).toBe(true);
-    expect(before.some((p) => /node --import tsx \S*localstack\/start\.ts/.test(p.command))).toBe(true);
+    expect(before.some((p) => /node \S*localstack\/launch\.cjs/.test(p.command))).toBe(true);
     // No tsx CLI between npm and the stack: it passes a signal on and SIGKILLs the stack when the stack has
     // not acknowledged it within 60 ms (the group's SIGINT then found a busy stack killed, not stopped).
     expect(before.filter((p) => p.command.includes('tsx/dist/cli'))).toEqual([]);

@@ -54,7 +54,8 @@ function relayTasksOf(dataDir: string): number[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || !alive(Number(entry))) continue;
     try {
-      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('relay-task-entry')) continue;
+      // Its program: the bundle (localstack/launch.cjs) or, from the sources, relay-task-entry.cjs.
+      if (!/local-cloud-relay\.cjs|relay-task-entry\.cjs/.test(readFileSync(`/proc/${entry}/cmdline`, 'utf8'))) continue;
       if (environOf(Number(entry)).DATA_DIR === dataDir) pids.push(Number(entry));
     } catch {
       // exited while we looked

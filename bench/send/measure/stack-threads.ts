@@ -31,6 +31,7 @@ export function threadLabel(thread: { pid: number; threadId: number; role: strin
   const process = thread.pid === stackPid ? 'stack' : `pid ${thread.pid}${thread.argv1.endsWith('cli.mjs') ? ' (tsx launcher)' : ''}`;
   if (thread.role === 'main') return thread.pid === stackPid ? 'API thread' : `${process} main`;
   if (thread.role === 'loader-hooks') return thread.pid === stackPid ? 'tsx loader-hooks thread' : `${process} tsx loader-hooks thread`;
-  if (thread.argv1.endsWith('workers-thread-entry.cjs')) return 'workers thread';
+  // From the sources (tsx) or the bundles (localstack/launch.cjs).
+  if (/(workers-thread-entry|local-cloud-workers)\.cjs$/.test(thread.argv1)) return 'workers thread';
   return `${process} thread ${thread.threadId}${thread.argv1 ? ` (${basename(thread.argv1)})` : ''}`;
 }

@@ -40,8 +40,8 @@ function sharedDynamoEnv(options: { inMemory: boolean; dynamodb?: 'own' | 'share
 }
 
 export function spawnStack(options: { dataDir: string; inMemory: boolean; dynamodb?: 'own' | 'shared'; env?: Record<string, string>; timeoutMs?: number; detached?: boolean }): Promise<SpawnedStack> {
-  // node with tsx's loader, as `npm start` runs it (tsx's CLI would SIGKILL a busy stack on SIGINT: localstack/start.ts).
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'localstack', 'start.ts')], {
+  // As `npm start` runs it: its bundles (localstack/launch.cjs), built by the first stack of a run.
+  const child = spawn(process.execPath, [join(ROOT, 'localstack', 'launch.cjs')], {
     cwd: ROOT,
     env: {
       ...process.env,

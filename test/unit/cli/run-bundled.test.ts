@@ -12,13 +12,13 @@ const ROOT = resolve(__dirname, '..', '..', '..');
 const MANIFEST = join(ROOT, 'node_modules', '.cache', 'mailservice-commands', 'cli.json');
 const SOURCE = 'clients/cli/output.ts';
 const cli = (...args: string[]) => run(process.execPath, [join(ROOT, 'bin', 'mailservice.js'), ...args], { cwd: ROOT });
-const manifest = () => JSON.parse(readFileSync(MANIFEST, 'utf8')) as { entry: string; node: string; inputs: Record<string, string> };
+const manifest = () => JSON.parse(readFileSync(MANIFEST, 'utf8')) as { entries: Record<string, string>; node: string; root: string; inputs: Record<string, string> };
 
 test('the CLI runs from a bundle whose manifest names its sources; an unchanged source is not built again', async () => {
   expect((await cli('--help')).stdout).toMatch(/^Usage: mailservice/);
   const built = statSync(MANIFEST).mtimeMs;
-  const { entry, node, inputs } = manifest();
-  expect({ entry, node }).toEqual({ entry: 'clients/cli/main.ts', node: process.version });
+  const { entries, node, root, inputs } = manifest();
+  expect({ entries, node, root }).toEqual({ entries: { main: 'clients/cli/main.ts' }, node: process.version, root: ROOT });
   expect(Object.keys(inputs)).toEqual(expect.arrayContaining(['clients/cli/main.ts', SOURCE, 'bin/run-bundled.js']));
   await cli('--help');
   expect(statSync(MANIFEST).mtimeMs).toBe(built);
@@ -39,4 +39,16 @@ test('a changed source is built again, also by several commands started at once'
   } finally {
     utimesSync(join(ROOT, SOURCE), atime, mtime);
   }
+});
+
+test("a bundle built with its source map reports errors at the TypeScript source's line", async () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { bundles } = require('../../../bin/run-bundled') as { bundles: (name: string, entries: Record<string, string>, options?: object) => Promise<Record<string, string>> };
+  const files = await bundles('test-throws', { main: 'test/fixtures/bundled/throws.ts' }, { sourcemap: true });
+  const failed = await run(process.execPath, [files.main!]).then(
+    () => undefined,
+    (error: { stderr: string }) => error.stderr,
+  );
+  expect(failed).toMatch(/bundled program failed: on purpose/);
+  expect(failed).toMatch(/test\/fixtures\/bundled\/throws\.ts:3:/);
 });
