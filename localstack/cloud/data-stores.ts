@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { startDynamoDbLocal, useRunningDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
 import { startFauxqsServer, type FauxqsServer } from './fauxqs';
 import { MessagingJournal } from './messaging-journal';
-import { stackNameOf } from './deploy-stack';
+import { stackNameOf } from './stack-name';
 import type { StartContext } from './start-context';
 
 export interface DataStores {
