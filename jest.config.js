@@ -56,7 +56,9 @@ module.exports = {
   // fresh clone, and 77% busy), all passed (2026-11-25, once the stream mappings shared their reads: before that the shared stack's
   // workers thread fell behind at 3, webhooks not attempted for 40 s in 2 of 6 whole runs). With the kill test
   // among the others and less CPU per file (the contract check's validators compiled once, the services
-  // loaded on use): 8:54 on a fresh clone, the machine then 90-100% busy until the last minute.
+  // loaded on use): 8:54 on a fresh clone, the machine then 90-100% busy until the last minute. Grown to 442
+  // files and 4,715 tests (about 40 of them starting stacks of their own): 14:36 on a fresh clone
+  // (2026-11-26), the machine 92% busy on average (vmstat).
   // `--maxWorkers=N` on the command line overrides it.
   maxWorkers: Math.max(3, Math.min(6, availableParallelism() + 1)),
   testSequencer: '<rootDir>/test/support/jest-sequencer.js',
