@@ -1,10 +1,10 @@
 /** Profile resolution (flags > --profile > env > default profile > default URL) and the profile file (mode 0600, kept values, bad files). */
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { profileFilePath, readProfileFile, withProfile, type ProfileFile } from '../../../clients/cli/config/profiles';
 import { DEFAULT_BASE_URL, resolveConnection } from '../../../clients/cli/config/resolve';
 import { run } from './harness';
+import { temporaryDir } from '../../support/temporary-dirs';
 
 const FILE: ProfileFile = {
   default_profile: 'local',
@@ -48,7 +48,7 @@ describe('which API and key a command uses', () => {
 
 describe('the profile file', () => {
   it('is written with mode 0600 by `profile set`, keeps values not given, and the first profile is the default', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cli-profile-'));
+    const dir = temporaryDir('cli-profile-');
     const path = join(dir, 'sub', 'config.json');
     writeFileSync(join(dir, 'unused'), '');
     const env = { MAILSERVICE_CONFIG: path };
@@ -68,7 +68,7 @@ describe('the profile file', () => {
   });
 
   it('refuses a file that is not JSON or has no profiles, naming it', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cli-profile-'));
+    const dir = temporaryDir('cli-profile-');
     writeFileSync(join(dir, 'bad.json'), '{nope');
     writeFileSync(join(dir, 'other.json'), '{"x": 1}');
     expect(() => readProfileFile(join(dir, 'bad.json'))).toThrow(/bad\.json is not valid JSON/);

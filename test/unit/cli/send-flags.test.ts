@@ -1,12 +1,12 @@
 /** `send`'s flags as a POST /emails body: every flag's mapping, the .eml override rules and the refusals (exit 2). */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mergeSendBodies, parseHeader, parseTag, sendBodyOfFlags } from '../../../clients/cli/send/flags';
 import { fakeApi, run } from './harness';
+import { temporaryDir } from '../../support/temporary-dirs';
 
 describe('send flags', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cli-send-'));
+  const dir = temporaryDir('cli-send-');
 
   it('maps every flag, repeatable ones in order, and reads --html-file and --attach', async () => {
     writeFileSync(join(dir, 'body.html'), '<p>Hi</p>');

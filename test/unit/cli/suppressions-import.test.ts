@@ -3,12 +3,12 @@
  * API cannot set, batches per tenant and category) and the run against a recorded API (added / skipped /
  * refused, a 400 naming one address, a 404 tenant, a 429 retried).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCsv } from '../../../clients/cli/csv/csv';
 import { planImport } from '../../../clients/cli/suppressions/import-plan';
 import { fakeApi, run } from './harness';
+import { temporaryDir } from '../../support/temporary-dirs';
 
 const plan = (text: string, batchSize = 500) => {
   const { rows, bad } = readCsv(text);
@@ -51,7 +51,7 @@ describe('suppressions import plan', () => {
 });
 
 describe('suppressions import run', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cli-supp-'));
+  const dir = temporaryDir('cli-supp-');
 
   it('posts batches, counts added / skipped / refused, refuses an address the API names and sends the rest again, waits out a 429', async () => {
     const file = join(dir, 'list.csv');

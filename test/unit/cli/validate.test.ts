@@ -4,13 +4,13 @@
  * file; the table and counts, or `{validations}` with --json; a short 429 waited out, a long one stopping
  * the run with what was done printed and exit 1; no addresses is a usage error (exit 2).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { VALIDATIONS_PER_REQUEST } from '../../../clients/api/validations';
 import { addressesOfFile } from '../../../clients/cli/validate/run-validation';
 import { MAX_VALIDATIONS_PER_BATCH } from '../../../shared/domain/validations/schemas';
 import { fakeApi, run, type Recorded } from './harness';
+import { temporaryDir } from '../../support/temporary-dirs';
 
 const checks = {
   syntax: { valid: true, problem: null, smtputf8: false },
@@ -30,7 +30,7 @@ const validationOf = (email: string) => {
 const answer = (request: Recorded) => ({ body: { validations: (request.body.emails as string[]).map(validationOf) } });
 
 describe('mailservice validate', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cli-validate-'));
+  const dir = temporaryDir('cli-validate-');
 
   it('asks for at most as many addresses a request as the API takes', () => {
     expect(VALIDATIONS_PER_REQUEST).toBe(MAX_VALIDATIONS_PER_BATCH);

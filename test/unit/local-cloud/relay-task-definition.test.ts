@@ -4,16 +4,16 @@
  * Secrets Manager references (localstack/cloud/relay-task-secrets.ts), and what ECS sets on Fargate
  * instead of Lambda's variables (localstack/cloud/function-environment.ts).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { functionEnvironment } from '../../../localstack/cloud/function-environment';
 import { readRelayImage } from '../../../localstack/cloud/relay-task-image';
 import { parseSecretReference, resolveTaskSecrets } from '../../../localstack/cloud/relay-task-secrets';
 import { PROJECT_ROOT, RELAY_DOCKERFILE } from '../../../infra/functions';
+import { temporaryDir } from '../../support/temporary-dirs';
 
 const dockerfile = (text: string) => {
-  const file = join(mkdtempSync(join(tmpdir(), 'relay-image-')), 'Dockerfile');
+  const file = join(temporaryDir('relay-image-'), 'Dockerfile');
   writeFileSync(file, text);
   return file;
 };

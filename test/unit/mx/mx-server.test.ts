@@ -6,9 +6,7 @@
  * by every queue message; a resolver that never answers delays the 250 by the checks' limit only. The
  * whole path against the local cloud is in test/integration/inbound*.test.ts.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { writeLocalCa } from '../../../localstack/cloud/local-tls';
 import { dkimTxtValue, generateDkimKey, type DkimKey } from '../../../shared/lib/dkim/keys';
@@ -16,6 +14,7 @@ import { signDkim } from '../../../shared/lib/dkim/sign';
 import type { InboundMessage } from '../../../shared/domain/messages';
 import { createMxServer, type MxServer } from '../../../shared/doors/mx/mx-server';
 import type { ReceivingDomain } from '../../../shared/usecases/inbound/receiving-domains';
+import { temporaryDir } from '../../support/temporary-dirs';
 
 process.env.LOG_LEVEL = 'silent';
 
@@ -110,7 +109,7 @@ describe('the MX listener', () => {
   const running: MxServer[] = [];
 
   beforeAll(async () => {
-    const files = await writeLocalCa(mkdtempSync(join(tmpdir(), 'mx-unit-')), { commonName: 'mx unit CA', validDays: 1 });
+    const files = await writeLocalCa(temporaryDir('mx-unit-'), { commonName: 'mx unit CA', validDays: 1 });
     ca = readFileSync(files.caFile);
     tls = { key: readFileSync(files.keyFile), cert: readFileSync(files.certFile) };
   });

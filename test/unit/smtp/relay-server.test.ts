@@ -4,9 +4,7 @@
  * written with their own enhanced status codes). The full conversation runs against the local cloud in
  * test/integration/smtp-*.test.ts.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import nodemailer from 'nodemailer';
 import { writeLocalCa } from '../../../localstack/cloud/local-tls';
 import type { Account } from '../../../shared/domain/accounts/account';
@@ -15,6 +13,7 @@ import { generateSmtpPassword } from '../../../shared/domain/smtp-credentials/se
 import { createRelayServer, type RelayDeps, type RelayServer } from '../../../shared/doors/smtp/relay-server';
 import type { ApiKeyLookup } from '../../../shared/adapters/store/api-keys';
 import { SendContextLoader, type SendContextLoaderPorts } from '../../../shared/usecases/send/send-context-loader';
+import { temporaryDir } from '../../support/temporary-dirs';
 
 process.env.LOG_LEVEL = 'silent';
 
@@ -53,7 +52,7 @@ describe('the relay server', () => {
   const touches: string[] = [];
 
   beforeAll(async () => {
-    const files = await writeLocalCa(mkdtempSync(join(tmpdir(), 'relay-unit-')), { commonName: 'relay unit CA', validDays: 1 });
+    const files = await writeLocalCa(temporaryDir('relay-unit-'), { commonName: 'relay unit CA', validDays: 1 });
     ca = readFileSync(files.caFile);
     relay = createRelayServer({ tls: { key: readFileSync(files.keyFile), cert: readFileSync(files.certFile) }, maxBufferedBytes: 4096, closeTimeoutMs: 500 }, fakeDeps(touches));
     port = await relay.listen(0, '127.0.0.1');
