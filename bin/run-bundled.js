@@ -42,7 +42,8 @@ function upToDate(manifestFile, files) {
 
 /**
  * `__dirname` and `__filename` of each repository source, as the source's own (a bundle's are the bundle's):
- * the local cloud finds its files and the project's root through them.
+ * the local cloud finds its files and the project's root through them. It loads every TypeScript source of
+ * the repository (read once here), so it comes after the callers' plugins, which may load a file first.
  */
 const ownDirname = {
   name: 'own-dirname',
@@ -50,7 +51,6 @@ const ownDirname = {
     build.onLoad({ filter: /\.[cm]?ts$/ }, (args) => {
       if (args.path.includes(`${join('node_modules', '')}`)) return undefined;
       const source = readFileSync(args.path, 'utf8');
-      if (!/\b__(dirname|filename)\b/.test(source)) return undefined;
       const contents = source.replace(/\b__dirname\b/g, JSON.stringify(dirname(args.path))).replace(/\b__filename\b/g, JSON.stringify(args.path));
       return { contents, loader: 'ts' };
     });
@@ -79,11 +79,11 @@ async function build(name, entries, options, manifestFile, files) {
     metafile: true,
     absWorkingDir: ROOT,
     logLevel: 'error',
-    plugins: [ownDirname, ...(options.plugins ?? [])],
+    plugins: [...(options.plugins ?? []), ownDirname],
   });
   const inputs = {};
   for (const path of Object.keys(result.metafile.inputs)) if (!path.includes(':')) inputs[path] = fingerprint(path);
-  for (const path of [relative(ROOT, __filename), ...(options.alsoWatch ?? [])]) inputs[path] = fingerprint(path);
+  inputs[relative(ROOT, __filename)] = fingerprint(relative(ROOT, __filename));
   for (const out of Object.keys(entries)) {
     const built = join(temporary, `${body(out)}.cjs`);
     if (options.sourcemap) {
@@ -105,8 +105,7 @@ async function build(name, entries, options, manifestFile, files) {
 /**
  * (A promise of) the bundles `name`-<out>.cjs of `entries` ({ out: path under the repository }), built first when stale;
  * returns their files by `out`. `options`: `plugins` (esbuild's), `sourcemap` (a linked map beside each, and
- * source maps on for the program: its errors name the TypeScript sources), `alsoWatch` (paths whose change
- * builds again though no bundle holds them).
+ * source maps on for the program: its errors name the TypeScript sources).
  */
 async function bundles(name, entries, options = {}) {
   const files = Object.fromEntries(Object.keys(entries).map((out) => [out, join(CACHE, `${name}-${out}.cjs`)]));
@@ -129,3 +128,4 @@ function runBundled(name, entry) {
 module.exports = runBundled;
 module.exports.bundles = bundles;
 module.exports.ROOT = ROOT;
+module.exports.CACHE = CACHE;

@@ -26,13 +26,14 @@ const functionTable = {
   setup(build) {
     build.onLoad({ filter: /[\\/]localstack[\\/]cloud[\\/]bundled-functions\.ts$/ }, () => {
       const rows = functionEntries().map((entry) => `  ${JSON.stringify(entry)}: () => require(${JSON.stringify(`./${entry}`)}),`);
-      const contents = `const table = {\n${rows.join('\n')}\n};
-export function bundledFunctionModule(entry) {
-  const load = table[entry.split('\\\\').join('/')];
-  return load ? load() : undefined;
-}
+      const contents = `import { relative, resolve, sep } from 'node:path';
+const ROOT = ${JSON.stringify(ROOT)};
+const table = {\n${rows.join('\n')}\n};
 let tsx;
-export function requireSource(file) {
+export function loadFunctionModule(entry) {
+  const file = resolve(ROOT, entry);
+  const load = table[relative(ROOT, file).split(sep).join('/')];
+  if (load) return load();
   if (!tsx) {
     tsx = require('tsx/cjs/api');
     tsx.register();

@@ -13,10 +13,9 @@
  * https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { join, resolve } from 'node:path';
 import { runAs, type Principal } from '../iam/caller';
 import type { NamedPolicy } from '../iam/policy';
-import { bundledFunctionModule, requireSource } from './bundled-functions';
+import { loadFunctionModule } from './bundled-functions';
 
 /** A deployed function as the local runtime runs it (plain data: it crosses to the workers thread). */
 export interface LocalFunction {
@@ -38,7 +37,6 @@ export interface LocalFunction {
 }
 
 const running = new AsyncLocalStorage<LocalFunction>();
-const PROJECT_ROOT = resolve(__dirname, '..', '..');
 let installed = false;
 
 /** Makes process.env the running function's environment inside a function (once per thread). */
@@ -80,7 +78,7 @@ export function runInFunction<T>(fn: LocalFunction, callback: () => T): T {
  */
 export function loadFunctionHandler<H extends (...args: any[]) => unknown>(fn: LocalFunction): H {
   installFunctionEnvironments();
-  const module = runInFunction(fn, () => bundledFunctionModule(fn.entry) ?? requireSource(join(PROJECT_ROOT, fn.entry)));
+  const module = runInFunction(fn, () => loadFunctionModule(fn.entry));
   const handler = module[fn.handlerExport];
   if (typeof handler !== 'function') throw new Error(`${fn.entry} does not export ${fn.handlerExport} (the handler of ${fn.functionName})`);
   return ((...args: unknown[]) => runInFunction(fn, () => (handler as (...a: unknown[]) => unknown)(...args))) as H;

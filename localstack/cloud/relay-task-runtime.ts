@@ -19,10 +19,9 @@
  */
 import { subscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
-import { relative, resolve } from 'node:path';
 import { shareClockOffset } from '../../shared/adapters/clock';
 import { runAs } from '../iam/caller';
-import { bundledFunctionModule, requireSource } from './bundled-functions';
+import { loadFunctionModule } from './bundled-functions';
 import { enforceIam } from './iam-setup';
 import type { FromRelayTask, ToRelayTask } from './relay-task-protocol';
 
@@ -55,8 +54,6 @@ function openConnections(): Record<string, number> {
   return counts;
 }
 
-const PROJECT_ROOT = resolve(__dirname, '..', '..');
-
 process.on('disconnect', () => process.exit(1));
 
 let started = false;
@@ -69,6 +66,6 @@ process.on('message', (message: ToRelayTask) => {
     enforceIam(message.iam, (line) => send({ type: 'log', message: line }));
     // The channel no longer keeps the process alive: the entry's servers do (and it exits on SIGTERM).
     process.channel?.unref();
-    runAs(message.principal, () => bundledFunctionModule(relative(PROJECT_ROOT, message.entry)) ?? requireSource(message.entry));
+    runAs(message.principal, () => loadFunctionModule(message.entry));
   }
 });

@@ -98,7 +98,9 @@ describe('local cloud', () => {
     const cmdline = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
     expect(cmdline(info.pid)).toMatch(/localstack\/launch\.cjs/);
     expect(cmdline(info.smtp_pid!)).toMatch(/local-cloud-relay\.cjs/);
-    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'node_modules', '.cache', 'mailservice-commands', 'local-cloud.json'), 'utf8')) as { inputs: Record<string, string> };
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { CACHE } = require('../../bin/run-bundled') as { CACHE: string };
+    const manifest = JSON.parse(readFileSync(join(CACHE, 'local-cloud.json'), 'utf8')) as { inputs: Record<string, string> };
     const bundled = functionEntries().map((fn) => fn.entry).filter((entry) => !(entry in manifest.inputs));
     expect(bundled).toEqual([]);
   });

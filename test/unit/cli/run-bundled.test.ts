@@ -7,9 +7,12 @@ import { readFileSync, statSync, utimesSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { bundles, CACHE } = require('../../../bin/run-bundled') as { bundles: (name: string, entries: Record<string, string>, options?: object) => Promise<Record<string, string>>; CACHE: string };
+
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '..', '..', '..');
-const MANIFEST = join(ROOT, 'node_modules', '.cache', 'mailservice-commands', 'cli.json');
+const MANIFEST = join(CACHE, 'cli.json');
 const SOURCE = 'clients/cli/output.ts';
 const cli = (...args: string[]) => run(process.execPath, [join(ROOT, 'bin', 'mailservice.js'), ...args], { cwd: ROOT });
 const manifest = () => JSON.parse(readFileSync(MANIFEST, 'utf8')) as { entries: Record<string, string>; node: string; root: string; inputs: Record<string, string> };
@@ -42,8 +45,6 @@ test('a changed source is built again, also by several commands started at once'
 });
 
 test("a bundle built with its source map reports errors at the TypeScript source's line", async () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { bundles } = require('../../../bin/run-bundled') as { bundles: (name: string, entries: Record<string, string>, options?: object) => Promise<Record<string, string>> };
   const files = await bundles('test-throws', { main: 'test/fixtures/bundled/throws.ts' }, { sourcemap: true });
   const failed = await run(process.execPath, [files.main!]).then(
     () => undefined,
