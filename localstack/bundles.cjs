@@ -55,4 +55,4 @@ function localCloudBundles() {
   );
 }
 
-module.exports = { functionEntries, localCloudBundles };
+module.exports = { functionEntries, functionTable, localCloudBundles };

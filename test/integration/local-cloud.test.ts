@@ -29,6 +29,19 @@ async function call(base: string, method: string, path: string, key?: string, bo
   return { status: response.status, body: (await response.json().catch(() => undefined)) as any };
 }
 
+/** The data folder of the stacks a describe block starts, and the one running: killed and removed after its tests. */
+function stacksOfItsOwn(prefix: string): { dataDir: string; running?: SpawnedStack } {
+  const own: { dataDir: string; running?: SpawnedStack } = { dataDir: '' };
+  beforeAll(() => {
+    own.dataDir = mkdtempSync(join(tmpdir(), prefix));
+  });
+  afterAll(async () => {
+    await own.running?.stop('SIGKILL');
+    rmSync(own.dataDir, { recursive: true, force: true });
+  });
+  return own;
+}
+
 describe('local cloud', () => {
   it('answers /health with 200 and every component up', async () => {
     const response = await api('GET', '/health');
@@ -106,15 +119,7 @@ describe('local cloud', () => {
   });
 
   describe('sharing a DynamoDB Local (LOCAL_DYNAMODB_ENDPOINT, LOCAL_STACK_NAME)', () => {
-    let dataDir: string;
-    let running: SpawnedStack | undefined;
-    beforeAll(() => {
-      dataDir = mkdtempSync(join(tmpdir(), 'mailservice-shared-dynamo-'));
-    });
-    afterAll(async () => {
-      await running?.stop('SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
-    });
+    const own = stacksOfItsOwn('mailservice-shared-dynamo-');
 
     it('keeps its tables under its stack name, removes what a killed stack of that name left, and deletes its own on stop', async () => {
       const endpoint = process.env[OWN_STACKS_DYNAMODB_ENV]!;
@@ -127,15 +132,15 @@ describe('local cloud', () => {
       // What a stack of this name killed mid-run would have left.
       await dynamo.send(new CreateTableCommand({ TableName: `${name}-Leftover`, BillingMode: 'PAY_PER_REQUEST', AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }], KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }] }));
       try {
-        running = await spawnStack({ dataDir, inMemory: true, env: { LOCAL_DYNAMODB_ENDPOINT: endpoint, LOCAL_STACK_NAME: name } });
-        const info = readStackFile(dataDir)!;
+        own.running = await spawnStack({ dataDir: own.dataDir, inMemory: true, env: { LOCAL_DYNAMODB_ENDPOINT: endpoint, LOCAL_STACK_NAME: name } });
+        const info = readStackFile(own.dataDir)!;
         expect(info.endpoints.dynamodb).toBe(endpoint);
         expect(info.env.TABLE_NAME).toMatch(new RegExp(`^${name}-Data`));
         expect(await tables(`${name}-`)).toEqual([info.env.TABLE_NAME]);
-        const health = await call(running.apiUrl, 'GET', '/health');
+        const health = await call(own.running.apiUrl, 'GET', '/health');
         expect(health.body.components.dynamodb).toBe('up');
-        expect(await running.stop('SIGINT')).toBe(0);
-        running = undefined;
+        expect(await own.running.stop('SIGINT')).toBe(0);
+        own.running = undefined;
         expect(await tables(`${name}-`)).toEqual([]);
       } finally {
         dynamo.destroy();
@@ -144,28 +149,20 @@ describe('local cloud', () => {
 
     it('refuses a data folder on disk with another DynamoDB Local, and a name CloudFormation would refuse', async () => {
       const endpoint = process.env[OWN_STACKS_DYNAMODB_ENV]!;
-      await expect(spawnStack({ dataDir, inMemory: false, env: { LOCAL_DYNAMODB_ENDPOINT: endpoint } })).rejects.toThrow(/LOCAL_DYNAMODB_ENDPOINT needs DATA_IN_MEMORY=1/);
-      await expect(spawnStack({ dataDir, inMemory: true, dynamodb: 'own', env: { LOCAL_STACK_NAME: '9-lives_stack' } })).rejects.toThrow(/LOCAL_STACK_NAME "9-lives_stack" is not a stack name/);
+      await expect(spawnStack({ dataDir: own.dataDir, inMemory: false, env: { LOCAL_DYNAMODB_ENDPOINT: endpoint } })).rejects.toThrow(/LOCAL_DYNAMODB_ENDPOINT needs DATA_IN_MEMORY=1/);
+      await expect(spawnStack({ dataDir: own.dataDir, inMemory: true, ownDynamoDb: true, env: { LOCAL_STACK_NAME: '9-lives_stack' } })).rejects.toThrow(/LOCAL_STACK_NAME "9-lives_stack" is not a stack name/);
     });
   });
 
   describe('on a data folder', () => {
-    let dataDir: string;
-    let running: SpawnedStack | undefined;
-    beforeAll(() => {
-      dataDir = mkdtempSync(join(tmpdir(), 'mailservice-restart-'));
-    });
-    afterAll(async () => {
-      await running?.stop('SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
-    });
+    const own = stacksOfItsOwn('mailservice-restart-');
 
     it('keeps accounts, keys and emails across a restart and stops without leftovers', async () => {
-      running = await spawnStack({ dataDir, inMemory: false });
-      const info = readStackFile(dataDir)!;
+      own.running = await spawnStack({ dataDir: own.dataDir, inMemory: false });
+      const info = readStackFile(own.dataDir)!;
       // Quiet, its four stream mappings share one read of the shard at most every 250 ms (4 a second; each
       // reading alone, 16): /health counts the GetRecords calls (localstack/cloud/stream-shard-feed.ts).
-      const streamReads = async () => ((await call(running!.apiUrl, 'GET', '/health')).body.stream_reads as number);
+      const streamReads = async () => ((await call(own.running!.apiUrl, 'GET', '/health')).body.stream_reads as number);
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const readsBefore = await streamReads();
       await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -188,25 +185,25 @@ describe('local cloud', () => {
 
       // A body over 64 KB lives in the S3 emulator (in memory), which is snapshotted on a clean stop.
       const body = `persisted-${'y'.repeat(80 * 1024)}-end`;
-      const send = await call(running.apiUrl, 'POST', '/emails', secret, { from: `a@${SANDBOX}`, to: account.email, subject: 'persist', text: body });
+      const send = await call(own.running.apiUrl, 'POST', '/emails', secret, { from: `a@${SANDBOX}`, to: account.email, subject: 'persist', text: body });
       expect(send.status).toBe(200);
-      await waitFor(async () => (await call(running!.apiUrl, 'GET', `/emails/${send.body.id}`, secret)).body.email.status === 'delivered', 'delivered');
+      await waitFor(async () => (await call(own.running!.apiUrl, 'GET', `/emails/${send.body.id}`, secret)).body.email.status === 'delivered', 'delivered');
 
-      expect(await running.stop('SIGINT')).toBe(0);
-      expect(processesMentioning(dataDir)).toEqual([]);
-      expect(readStackFile(dataDir)).toBeNull();
+      expect(await own.running.stop('SIGINT')).toBe(0);
+      expect(processesMentioning(own.dataDir)).toEqual([]);
+      expect(readStackFile(own.dataDir)).toBeNull();
 
-      running = await spawnStack({ dataDir, inMemory: false });
-      const email = await call(running.apiUrl, 'GET', `/emails/${send.body.id}`, secret);
+      own.running = await spawnStack({ dataDir: own.dataDir, inMemory: false });
+      const email = await call(own.running.apiUrl, 'GET', `/emails/${send.body.id}`, secret);
       expect(email.status).toBe(200);
       expect(email.body.email).toMatchObject({ id: send.body.id, status: 'delivered', subject: 'persist' });
-      const mailbox = await call(running.apiUrl, 'GET', `/_local/ses/messages?email_id=${send.body.id}`);
+      const mailbox = await call(own.running.apiUrl, 'GET', `/_local/ses/messages?email_id=${send.body.id}`);
       expect(mailbox.body.messages.map((m: any) => m.tags.email_id)).toEqual([send.body.id]);
       // The stored body came back too: a resend after the restart carries it.
-      const resent = await call(running.apiUrl, 'POST', `/emails/${send.body.id}/resend`, secret);
+      const resent = await call(own.running.apiUrl, 'POST', `/emails/${send.body.id}/resend`, secret);
       expect(resent.status).toBe(200);
       const resentMessage = await waitFor(async () => {
-        const messages = (await call(running!.apiUrl, 'GET', `/_local/ses/messages?email_id=${resent.body.id}&raw=1`)).body.messages;
+        const messages = (await call(own.running!.apiUrl, 'GET', `/_local/ses/messages?email_id=${resent.body.id}&raw=1`)).body.messages;
         return messages[0];
       }, 'resent message');
       const unfolded = resentMessage.raw.replace(/=\r\n/g, '');
@@ -214,9 +211,9 @@ describe('local cloud', () => {
       expect(unfolded).toContain('y-end');
 
       // Killed without a chance to clean up: the watchdog still takes DynamoDB Local (Java) down.
-      await running.stop('SIGKILL');
-      running = undefined;
-      await waitFor(async () => processesMentioning(dataDir).length === 0, 'java to exit after SIGKILL', 10_000, 100);
+      await own.running.stop('SIGKILL');
+      own.running = undefined;
+      await waitFor(async () => processesMentioning(own.dataDir).length === 0, 'java to exit after SIGKILL', 10_000, 100);
     });
   });
 });

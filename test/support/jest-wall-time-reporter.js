@@ -20,18 +20,16 @@ class WallTimeReporter {
   }
 
   onRunComplete(_contexts, results) {
-    const files = results.testResults
-      .filter((file) => file.perfStats && file.perfStats.end > 0)
-      .map((file) => ({ path: relative(this.rootDir, file.testFilePath), ms: file.perfStats.end - file.perfStats.start }))
-      .sort((a, b) => b.ms - a.ms);
     const started = Date.now() - process.uptime() * 1000;
+    const seconds = (ms) => Math.round((ms - started) / 100) / 10;
     const timeline = results.testResults
       .filter((file) => file.perfStats && file.perfStats.end > 0)
-      .map((file) => ({ path: relative(this.rootDir, file.testFilePath), start_s: Math.round((file.perfStats.start - started) / 100) / 10, end_s: Math.round((file.perfStats.end - started) / 100) / 10 }))
+      .map((file) => ({ path: relative(this.rootDir, file.testFilePath), start_s: seconds(file.perfStats.start), end_s: seconds(file.perfStats.end), ms: file.perfStats.end - file.perfStats.start }))
       .sort((a, b) => a.start_s - b.start_s);
+    const files = [...timeline].sort((a, b) => b.ms - a.ms);
     try {
       mkdirSync(join(this.rootDir, '.test-data'), { recursive: true });
-      writeFileSync(join(this.rootDir, '.test-data', 'test-timeline.json'), `${JSON.stringify(timeline, null, 1)}\n`);
+      writeFileSync(join(this.rootDir, '.test-data', 'test-timeline.json'), `${JSON.stringify(timeline.map(({ ms, ...file }) => file), null, 1)}\n`);
     } catch {
       // a read-only checkout: the timeline is a convenience
     }

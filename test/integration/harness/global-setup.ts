@@ -22,7 +22,7 @@ export default async function globalSetup(): Promise<void> {
   const starting = spawnStack({
     dataDir,
     inMemory: true,
-    dynamodb: 'own',
+    ownDynamoDb: true,
     env: {
       // The reconciler every 4 s (the template's local period is 2 s): recovery is observable in seconds, and a
       // pass queries the due index's 32 shards, which at 2 s was 16,000 of the stack's 45,000 workers-thread

@@ -30,16 +30,16 @@ export const OWN_STACKS_DYNAMODB_ENV = 'TEST_OWN_STACKS_DYNAMODB_ENDPOINT';
 /**
  * An in-memory stack uses the global setup's DynamoDB Local when there is one (a Jest run with the
  * integration project), under a stack name of its own (its tables `Mailservice-<8 hex>-...`, deleted when it
- * stops: docs/local-cloud/dynamodb.md); `dynamodb: 'own'` (the shared stack, a test of DynamoDB Local's own
+ * stops: docs/local-cloud/dynamodb.md); `ownDynamoDb` (the shared stack, a test of DynamoDB Local's own
  * process) or a stack on disk starts its own.
  */
-function sharedDynamoEnv(options: { inMemory: boolean; dynamodb?: 'own' | 'shared' }): Record<string, string> {
+function sharedDynamoEnv(options: { inMemory: boolean; ownDynamoDb?: boolean }): Record<string, string> {
   const endpoint = process.env[OWN_STACKS_DYNAMODB_ENV];
-  if (!options.inMemory || options.dynamodb === 'own' || !endpoint) return {};
+  if (!options.inMemory || options.ownDynamoDb || !endpoint) return {};
   return { LOCAL_DYNAMODB_ENDPOINT: endpoint, LOCAL_STACK_NAME: `Mailservice-${randomBytes(4).toString('hex')}` };
 }
 
-export function spawnStack(options: { dataDir: string; inMemory: boolean; dynamodb?: 'own' | 'shared'; env?: Record<string, string>; timeoutMs?: number; detached?: boolean }): Promise<SpawnedStack> {
+export function spawnStack(options: { dataDir: string; inMemory: boolean; ownDynamoDb?: boolean; env?: Record<string, string>; timeoutMs?: number; detached?: boolean }): Promise<SpawnedStack> {
   // As `npm start` runs it: its bundles (localstack/launch.cjs), built by the first stack of a run.
   const child = spawn(process.execPath, [join(ROOT, 'localstack', 'launch.cjs')], {
     cwd: ROOT,

@@ -1,12 +1,17 @@
 /**
  * localstack/bundles.cjs: the local cloud's bundles hold every function the template deploys in their table
- * (localstack/cloud/bundled-functions.ts), so no function of the product is compiled by tsx at run time.
+ * (localstack/cloud/bundled-functions.ts), so no function of the product is compiled by tsx at run time; an
+ * entry the table lacks is still loaded, compiled by tsx.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { functionEntries as deployedFunctions } from '../../../infra/functions';
 import { SMTP_RELAY } from '../../../infra/definitions';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { functionEntries } = require('../../../localstack/bundles.cjs') as { functionEntries: () => string[] };
+const { functionEntries, functionTable } = require('../../../localstack/bundles.cjs') as { functionEntries: () => string[]; functionTable: object };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { bundles } = require('../../../bin/run-bundled') as { bundles: (name: string, entries: Record<string, string>, options?: object) => Promise<Record<string, string>> };
 
 test("the table holds every deployed function's entry and the relay task's", () => {
   const table = functionEntries();
@@ -15,4 +20,11 @@ test("the table holds every deployed function's entry and the relay task's", () 
   expect(deployed.filter((entry) => !table.includes(entry))).toEqual([]);
   // Only entries: a handler or the relay's main, no helper module evaluated on its own.
   expect(table.filter((entry) => !/^functions\/.+\/(handler|main)\.ts$/.test(entry))).toEqual([]);
+});
+
+test('an entry the table lacks (a test template\'s own) is compiled from its source by tsx', async () => {
+  const files = await bundles('test-function-table', { main: 'test/fixtures/bundled/load-function.ts' }, { plugins: [functionTable] });
+  const { stdout } = await promisify(execFile)(process.execPath, [files.main!, 'test/fixtures/bundled/plain-function.ts']);
+  expect(stdout.trim()).toBe('plain');
+  expect(functionEntries()).not.toContain('test/fixtures/bundled/plain-function.ts');
 });
