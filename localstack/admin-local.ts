@@ -1,5 +1,5 @@
 /**
- * `npm run admin -- ...`: the operator CLI (functions/cli/admin.ts) against the local stack running on
+ * `npm run admin -- ...` (./admin.cjs runs it from a bundle): the operator CLI (functions/cli/admin.ts) against the local stack running on
  * DATA_DIR (default .data; `--data-dir` overrides), found through DATA_DIR/stack.json, whose functions'
  * environment (table name, endpoints, region, local credentials) becomes the CLI's. With `--aws`, or
  * when no local stack runs and TABLE_NAME is set, the environment is left as it is: AWS, with the usual
@@ -51,7 +51,8 @@ function targetLocalStack(aws: boolean, dataDir: string): void {
   }
 }
 
-async function main(argv: string[]): Promise<number> {
+/** Runs the operator CLI on `argv` (the arguments after `npm run admin --`); resolves to its exit code. */
+export async function main(argv: string[]): Promise<number> {
   let split: ReturnType<typeof splitArguments>;
   try {
     split = splitArguments(argv);
@@ -63,4 +64,3 @@ async function main(argv: string[]): Promise<number> {
   return runAdmin(split.rest, { prepareEnvironment: () => targetLocalStack(split.aws, dataDir), targetUsage: TARGET_USAGE });
 }
 
-if (require.main === module) void main(process.argv.slice(2)).then((code) => process.exit(code));

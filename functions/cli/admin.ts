@@ -29,7 +29,7 @@
  *
  * Its target comes from the environment only, as a function's does: TABLE_NAME (the stack's TableName
  * output), the region (AWS_REGION), credentials and, off AWS, endpoint overrides
- * (AWS_ENDPOINT_URL_DYNAMODB, ...). `npm run admin` runs it through localstack/admin-local.ts, which
+ * (AWS_ENDPOINT_URL_DYNAMODB, ...). `npm run admin` runs it through localstack/admin-local.ts (from a bundle: localstack/admin.cjs), which
  * sets that environment from a running local stack (DATA_DIR/stack.json) unless `--aws` is given.
  *
  *   TABLE_NAME=... AWS_REGION=... npx tsx functions/cli/admin.ts account create --email <address>

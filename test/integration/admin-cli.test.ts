@@ -1,4 +1,4 @@
-/** The operator CLI (`npm run admin`: localstack/admin-local.ts) against the running local stack (found through its data folder). */
+/** The operator CLI (`npm run admin`: localstack/admin.cjs) against the running local stack (found through its data folder). */
 import { runAdminCli } from './harness/admin-cli';
 import { api, stack, uniqueEmail } from './harness/stack';
 

@@ -161,7 +161,7 @@ describe('what is recorded', () => {
 describe("the admin CLI's changes", () => {
   it('are recorded with actor operator', async () => {
     const root = resolve(__dirname, '..', '..');
-    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'localstack', 'admin-local.ts'), 'account', 'update', '--id', account.id, '--plan', 'scale'], {
+    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'localstack', 'admin.cjs'), 'account', 'update', '--id', account.id, '--plan', 'scale'], {
       cwd: root,
       env: { ...process.env, DATA_DIR: process.env.TEST_STACK_DATA_DIR },
     });

@@ -263,7 +263,7 @@ describe('sign-out and expiry', () => {
 describe('admin user create', () => {
   function admin(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
     return new Promise((resolveRun, reject) => {
-      const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'localstack', 'admin-local.ts'), ...args], {
+      const child = spawn(process.execPath, [join(ROOT, 'localstack', 'admin.cjs'), ...args], {
         cwd: ROOT,
         env: { ...process.env, DATA_DIR: process.env.TEST_STACK_DATA_DIR },
         stdio: ['pipe', 'pipe', 'pipe'],

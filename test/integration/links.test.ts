@@ -364,7 +364,7 @@ describe('link key rotation', () => {
     const emailId = await sent(account);
     const before = (await stack().services.linkSigning.urls()).clickUrl({ accountId: account.id, emailId, url: 'https://example.com/cli' });
     const root = resolve(__dirname, '..', '..');
-    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'localstack', 'admin-local.ts'), 'rotate-link-key'], {
+    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'localstack', 'admin.cjs'), 'rotate-link-key'], {
       cwd: root,
       env: { ...process.env, DATA_DIR: process.env.TEST_STACK_DATA_DIR },
     });

@@ -103,7 +103,7 @@ describe('SES quota and account switches (stack of its own, local SES at 10/s)',
   }, 120_000);
 
   it('shows the operator SES’s quota, the rate sends are paced to and the backlog (npm run admin -- ses quota)', async () => {
-    const { stdout } = await run(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'localstack', 'admin-local.ts'), 'ses', 'quota', '--data-dir', dataDir], { cwd: ROOT });
+    const { stdout } = await run(process.execPath, [join(ROOT, 'localstack', 'admin.cjs'), 'ses', 'quota', '--data-dir', dataDir], { cwd: ROOT });
     const report = JSON.parse(stdout) as { ses: Record<string, unknown>; pace: Record<string, unknown> };
     expect(report.ses).toMatchObject({ max_send_rate: RATE, max_24_hour_send: null, sending_enabled: true, production_access_enabled: true, enforcement_status: 'HEALTHY' });
     expect(report.ses.sent_last_24_hours).toBeGreaterThanOrEqual(60);

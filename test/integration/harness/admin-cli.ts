@@ -1,4 +1,4 @@
-/** The operator CLI (`npm run admin`: localstack/admin-local.ts) against the local stack of `dataDir`, as an operator runs it. */
+/** The operator CLI (`npm run admin`: localstack/admin.cjs, the bundle of localstack/admin-main.ts) against the local stack of `dataDir`, as an operator runs it. */
 import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,7 +8,7 @@ const ROOT = resolve(__dirname, '..', '..', '..');
 
 export async function runAdminCli(dataDir: string | undefined, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'localstack', 'admin-local.ts'), ...args], {
+    const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'localstack', 'admin.cjs'), ...args], {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: dataDir },
     });
