@@ -3,7 +3,8 @@
  * deployment (the local cloud of `npm start`, or a stack on AWS), over HTTP with the key only: no stack
  * file, no emulator endpoint, no AWS SDK. Prints a line per step (or `--json`, one report) and exits 0
  * when no step failed, 1 when one did, 2 on a usage error. Ctrl-C stops after the running step and
- * still removes what the run created. See docs/deploy.md, "Proving a deployment".
+ * still removes what the run created. See docs/deploy.md, "Proving a deployment". ./main.ts is the program
+ * (run from a bundle by ./run.cjs).
  */
 import { parseOptions, UsageError, USAGE } from './options';
 import { formatHeader, formatStep, formatSummary } from './report';
@@ -38,12 +39,3 @@ export async function main(argv: string[]): Promise<number> {
   return report.ok ? 0 : 1;
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}

@@ -1,5 +1,5 @@
 /**
- * `npm run test:deployed` (test/deployed/run.ts) as a user runs it: a child process given only the API's
+ * `npm run test:deployed` (test/deployed/run.cjs: the bundle of test/deployed/main.ts) as a user runs it: a child process given only the API's
  * URL and a key, against the running local cloud. The account is set up as a first user of a deployment
  * would (a verified domain of its own, a payment method, tenants) so that every step runs; its webhook
  * receiver is the local cloud's HTTPS inbox. A wrong key must fail the run.
@@ -18,7 +18,7 @@ const ROOT = resolve(__dirname, '..', '..');
 
 async function testDeployed(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'test', 'deployed', 'run.ts'), ...args], { cwd: ROOT, timeout: 240_000 });
+    const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'test', 'deployed', 'run.cjs'), ...args], { cwd: ROOT, timeout: 240_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
