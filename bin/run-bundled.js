@@ -76,6 +76,8 @@ async function build(name, entries, options, manifestFile, files) {
     target: `node${process.versions.node.split('.')[0]}`,
     packages: 'external',
     sourcemap: options.sourcemap ? 'linked' : false,
+    // Node reads only the mappings for a stack trace: without the sources' text the map is 2 MB instead of 7, parsed at every start.
+    sourcesContent: false,
     metafile: true,
     absWorkingDir: ROOT,
     logLevel: 'error',
