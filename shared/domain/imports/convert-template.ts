@@ -185,65 +185,62 @@ function convertTags(source: string, conversion: Conversion): string {
     });
 }
 
+/** Where the `{{...}}` or `{{{...}}}` opening at `open` closes (its inside ends at `close`); null when it never does. */
+function closingOf(text: string, open: number): { close: number; triple: boolean } | null {
+  if (text.startsWith('{{{', open)) {
+    const close = text.indexOf('}}}', open + 3);
+    if (close !== -1) return { close, triple: true };
+  }
+  const close = text.indexOf('}}', open + 2);
+  return close === -1 ? null : { close, triple: false };
+}
+
+/** What one `{{...}}` (`token`, classified) becomes, and the block depth after it. */
+function convertToken(token: string, classified: ReturnType<typeof classify>, depth: number, conversion: Conversion): { text: string; depth: number } {
+  if (classified.kind === 'unsubscribe') {
+    if (token !== UNSUBSCRIBE_PLACEHOLDER) conversion.addOnce(conversion.unsubscribeForms, shown(token));
+    return { text: UNSUBSCRIBE_PLACEHOLDER, depth };
+  }
+  if (classified.kind === 'block') {
+    if (classified.role !== 'close') conversion.addOnce(conversion.blocks, `{{${classified.label}}}`);
+    const next = classified.role === 'open' ? depth + 1 : classified.role === 'close' ? Math.max(0, depth - 1) : depth;
+    return { text: token, depth: next };
+  }
+  // Inside a block everything is kept as written.
+  if (depth > 0) return { text: token, depth };
+  if (classified.kind === 'other') {
+    conversion.addOnce(conversion.unknown, shown(token));
+    return { text: token, depth };
+  }
+  const placeholder = `{{${classified.name}}}`;
+  const plain = token.replace(/\s+/g, '');
+  if (classified.unescaped) conversion.addOnce(conversion.unescaped, `${shown(token)} -> ${placeholder}`);
+  else if (plain !== placeholder) conversion.flattened.set(plain, placeholder);
+  conversion.addOnce(conversion.variables, classified.name);
+  return { text: placeholder, depth };
+}
+
 /** One field: every `{{...}}` / `{{{...}}}` turned into ours, or kept as written (see the header). */
 function convertField(source: string, syntax: TemplateSyntax, conversion: Conversion): string {
   const text = convertTags(source, conversion);
   const parts: string[] = [];
   let depth = 0;
   let i = 0;
-  while (i < text.length) {
-    const open = text.indexOf('{{', i);
-    if (open === -1) break;
+  for (let open = text.indexOf('{{'); open !== -1; open = text.indexOf('{{', i)) {
     parts.push(text.slice(i, open));
-    let triple = text.startsWith('{{{', open);
-    let close = triple ? text.indexOf('}}}', open + 3) : -1;
-    if (close === -1) {
-      triple = false;
-      close = text.indexOf('}}', open + 2);
-    }
-    if (close === -1) {
+    const closing = closingOf(text, open);
+    if (closing === null) {
       // A `{{` never closed: the rest is text, as our renderer leaves it.
       conversion.addOnce(conversion.unknown, shown(text.slice(open)));
-      parts.push(text.slice(open));
-      i = text.length;
+      i = open;
       break;
     }
-    const end = close + (triple ? 3 : 2);
-    const token = text.slice(open, end);
-    const classified = classify(text.slice(open + (triple ? 3 : 2), close), triple, syntax);
-    i = end;
-    if (classified.kind === 'unsubscribe') {
-      if (token !== UNSUBSCRIBE_PLACEHOLDER) conversion.addOnce(conversion.unsubscribeForms, shown(token));
-      parts.push(UNSUBSCRIBE_PLACEHOLDER);
-      continue;
-    }
-    if (classified.kind === 'block') {
-      if (classified.role === 'open') {
-        depth += 1;
-        conversion.addOnce(conversion.blocks, `{{${classified.label}}}`);
-      } else if (classified.role === 'close') {
-        depth = Math.max(0, depth - 1);
-      } else {
-        conversion.addOnce(conversion.blocks, `{{${classified.label}}}`);
-      }
-      parts.push(token);
-      continue;
-    }
-    if (depth > 0) {
-      parts.push(token);
-      continue;
-    }
-    if (classified.kind === 'other') {
-      conversion.addOnce(conversion.unknown, shown(token));
-      parts.push(token);
-      continue;
-    }
-    const placeholder = `{{${classified.name}}}`;
-    const plain = token.replace(/\s+/g, '');
-    if (classified.unescaped) conversion.addOnce(conversion.unescaped, `${shown(token)} -> ${placeholder}`);
-    else if (plain !== placeholder) conversion.flattened.set(plain, placeholder);
-    conversion.addOnce(conversion.variables, classified.name);
-    parts.push(placeholder);
+    const width = closing.triple ? 3 : 2;
+    i = closing.close + width;
+    const token = text.slice(open, i);
+    const converted = convertToken(token, classify(text.slice(open + width, closing.close), closing.triple, syntax), depth, conversion);
+    depth = converted.depth;
+    parts.push(converted.text);
   }
   parts.push(text.slice(i));
   return parts.join('');
@@ -298,41 +295,38 @@ function listed(items: readonly string[]): string {
 
 const byteLength = (value: string) => Buffer.byteLength(value, 'utf8');
 
-export function convertTemplate(source: SourceTemplate): ConvertedTemplate {
-  const conversion = new Conversion();
-  const notes: string[] = [];
-  const failures: string[] = [];
-  const alias = aliasFor(source);
+/** The template's html and text merged into its layout, if it has one (a note says how). */
+function withLayout(source: SourceTemplate, notes: string[]): { html: string | null; text: string | null } {
+  const html = source.html === '' ? null : source.html;
+  const text = source.text === '' ? null : source.text;
+  if (!source.layout) return { html, text };
+  const mergedHtml = mergeIntoLayout(source.layout.html, html);
+  const mergedText = mergeIntoLayout(source.layout.text, text);
+  const unused = [mergedHtml.unused ? 'html' : null, mergedText.unused ? 'text' : null].filter((field) => field !== null);
+  notes.push(
+    unused.length === 0
+      ? `Merged layout "${source.layout.alias}" into the template (its {{{@content}}} replaced by the template's body).`
+      : `Layout "${source.layout.alias}" has no {{{@content}}} placeholder in its ${unused.join(' and ')}; the template's ${unused.join(' and ')} is imported without the layout.`,
+  );
+  return { html: mergedHtml.merged, text: mergedText.merged };
+}
 
-  let html = source.html === '' ? null : source.html;
-  let text = source.text === '' ? null : source.text;
-  if (source.layout) {
-    const mergedHtml = mergeIntoLayout(source.layout.html, html);
-    const mergedText = mergeIntoLayout(source.layout.text, text);
-    html = mergedHtml.merged;
-    text = mergedText.merged;
-    const unused = [mergedHtml.unused ? 'html' : null, mergedText.unused ? 'text' : null].filter((field) => field !== null);
-    notes.push(
-      unused.length === 0
-        ? `Merged layout "${source.layout.alias}" into the template (its {{{@content}}} replaced by the template's body).`
-        : `Layout "${source.layout.alias}" has no {{{@content}}} placeholder in its ${unused.join(' and ')}; the template's ${unused.join(' and ')} is imported without the layout.`,
-    );
-  }
-
-  let subject: string;
+/** The subject, one line and converted; `{{subject}}` when the template has none. */
+function convertSubject(source: SourceTemplate, conversion: Conversion, notes: string[]): string {
   const givenSubject = (source.subject ?? '').trim();
   if (givenSubject === '') {
-    subject = '{{subject}}';
     conversion.addOnce(conversion.variables, 'subject');
     notes.push('The template has no subject: it is {{subject}}, so each send gives the subject as the variable "subject".');
-  } else {
-    const oneLine = givenSubject.replace(/\r\n|\r|\n/g, ' ');
-    if (oneLine !== givenSubject) notes.push('The subject had line breaks; each became a space (a subject is one line).');
-    subject = convertField(oneLine, source.syntax, conversion);
+    return '{{subject}}';
   }
-  html = html === null ? null : convertField(html, source.syntax, conversion);
-  text = text === null ? null : convertField(text, source.syntax, conversion);
+  const oneLine = givenSubject.replace(/\r\n|\r|\n/g, ' ');
+  if (oneLine !== givenSubject) notes.push('The subject had line breaks; each became a space (a subject is one line).');
+  return convertField(oneLine, source.syntax, conversion);
+}
 
+/** The notes on what the conversion rewrote or left for the user. */
+function conversionNotes(conversion: Conversion, unsubscribe: boolean): string[] {
+  const notes: string[] = [];
   if (conversion.flattened.size > 0) {
     const changes = [...conversion.flattened].map(([from, to]) => `${shown(from)} -> ${to}`);
     notes.push(`Placeholders rewritten as flat names: ${listed(changes)}. Sends pass these variables by their new names.`);
@@ -343,7 +337,6 @@ export function convertTemplate(source: SourceTemplate): ConvertedTemplate {
   if (conversion.legacyTags.length > 0) {
     notes.push(`Legacy substitution tags converted: ${listed(conversion.legacyTags)}. Their values are HTML-escaped in html, so {{body}} takes text, not HTML.`);
   }
-  const unsubscribe = conversion.unsubscribeForms.length > 0 || hasUnsubscribe(subject, html, text);
   if (unsubscribe) {
     const forms = conversion.unsubscribeForms.length > 0 ? ` (${listed(conversion.unsubscribeForms)})` : '';
     notes.push(`The unsubscribe link${forms} became {{unsubscribe_url}}: imported as a draft in the product category with managed unsubscribe on; check it and publish.`);
@@ -354,24 +347,44 @@ export function convertTemplate(source: SourceTemplate): ConvertedTemplate {
   if (conversion.unknown.length > 0) {
     notes.push(`Left as written (not a flat placeholder): ${listed(conversion.unknown)}. Rewrite, then publish. Imported as a draft.`);
   }
+  return notes;
+}
 
-  let variables = conversion.variables;
-  if (variables.length > TEMPLATE_LIMITS.variables) {
-    notes.push(`The template uses ${variables.length} variables; the first ${TEMPLATE_LIMITS.variables} are declared (the others still render).`);
-    variables = variables.slice(0, TEMPLATE_LIMITS.variables);
-  }
+/** The template's name (its alias when it has none), cut to our limit. */
+function templateName(source: SourceTemplate, alias: string, notes: string[]): string {
+  const name = (source.name ?? '').trim() || alias;
+  if (name.length <= TEMPLATE_LIMITS.nameChars) return name;
+  notes.push(`The name was cut to ${TEMPLATE_LIMITS.nameChars} characters.`);
+  return name.slice(0, TEMPLATE_LIMITS.nameChars).trim();
+}
 
-  let name = (source.name ?? '').trim();
-  if (name === '') name = alias;
-  if (name.length > TEMPLATE_LIMITS.nameChars) {
-    name = name.slice(0, TEMPLATE_LIMITS.nameChars).trim();
-    notes.push(`The name was cut to ${TEMPLATE_LIMITS.nameChars} characters.`);
-  }
-
+/** Why the converted fields cannot be imported (over our limits, or no body); empty when they can. */
+function sizeFailures(subject: string, html: string | null, text: string | null, withLayoutNote: string): string[] {
+  const failures: string[] = [];
   if (subject.length > TEMPLATE_LIMITS.subjectChars) failures.push(`the subject is ${subject.length} characters; the limit is ${TEMPLATE_LIMITS.subjectChars}`);
-  if (html !== null && byteLength(html) > TEMPLATE_LIMITS.htmlBytes) failures.push(`the html is ${byteLength(html)} bytes${source.layout ? ' with its layout' : ''}; the limit is ${TEMPLATE_LIMITS.htmlBytes}`);
-  if (text !== null && byteLength(text) > TEMPLATE_LIMITS.textBytes) failures.push(`the text is ${byteLength(text)} bytes${source.layout ? ' with its layout' : ''}; the limit is ${TEMPLATE_LIMITS.textBytes}`);
+  if (html !== null && byteLength(html) > TEMPLATE_LIMITS.htmlBytes) failures.push(`the html is ${byteLength(html)} bytes${withLayoutNote}; the limit is ${TEMPLATE_LIMITS.htmlBytes}`);
+  if (text !== null && byteLength(text) > TEMPLATE_LIMITS.textBytes) failures.push(`the text is ${byteLength(text)} bytes${withLayoutNote}; the limit is ${TEMPLATE_LIMITS.textBytes}`);
   if (html === null && text === null) failures.push('it has neither html nor text');
+  return failures;
+}
+
+export function convertTemplate(source: SourceTemplate): ConvertedTemplate {
+  const conversion = new Conversion();
+  const notes: string[] = [];
+  const alias = aliasFor(source);
+  const body = withLayout(source, notes);
+  const subject = convertSubject(source, conversion, notes);
+  const html = body.html === null ? null : convertField(body.html, source.syntax, conversion);
+  const text = body.text === null ? null : convertField(body.text, source.syntax, conversion);
+
+  const unsubscribe = conversion.unsubscribeForms.length > 0 || hasUnsubscribe(subject, html, text);
+  notes.push(...conversionNotes(conversion, unsubscribe));
+  const variables = conversion.variables.slice(0, TEMPLATE_LIMITS.variables);
+  if (conversion.variables.length > TEMPLATE_LIMITS.variables) {
+    notes.push(`The template uses ${conversion.variables.length} variables; the first ${TEMPLATE_LIMITS.variables} are declared (the others still render).`);
+  }
+  const name = templateName(source, alias, notes);
+  const failures = sizeFailures(subject, html, text, source.layout ? ' with its layout' : '');
   if (failures.length > 0) notes.push(`Not imported: ${failures.join('; ')}.`);
 
   const needsAttention = unsubscribe || conversion.blocks.length > 0 || conversion.unknown.length > 0;

@@ -187,101 +187,123 @@ function finder(source: string, needle: string): (from: number) => number {
   };
 }
 
-function renderField(source: string, field: RenderField, rendering: Rendering): string {
-  const parts: string[] = [];
-  // Text is copied as written in slices: from `copied` up to where a substitution starts.
-  let copied = 0;
-  const copyTo = (end: number) => {
-    if (end <= copied) return;
-    rendering.grow(end - copied);
-    parts.push(source.slice(copied, end));
-    copied = end;
-  };
-  const openAt = finder(source, '{{');
-  const closeAt = finder(source, '}}');
-  const warned = { open: false, close: false };
-  const unbalanced = (kind: 'open' | 'close', at: number) => {
-    if (warned[kind]) return;
-    warned[kind] = true;
-    rendering.warn(`${field}:${kind}`, {
-      code: 'unbalanced_braces',
-      message:
-        kind === 'open'
-          ? `${field} has a "{{" without a matching "}}" (first at character ${at}); it is left as written.`
-          : `${field} has a "}}" without a matching "{{" (first at character ${at}); it is left as written.`,
+/** One field's output: the source's text copied in slices, substitutions in between. */
+class FieldOutput {
+  private readonly parts: string[] = [];
+  /** Where the source's text not yet copied starts. */
+  private copied = 0;
+
+  constructor(
+    private readonly source: string,
+    private readonly rendering: Rendering,
+  ) {}
+
+  /** Copies the source's text up to `end`. */
+  copyTo(end: number): void {
+    if (end <= this.copied) return;
+    this.rendering.grow(end - this.copied);
+    this.parts.push(this.source.slice(this.copied, end));
+    this.copied = end;
+  }
+
+  /** Puts `text` in place of the source's characters from `start` to `stop`. */
+  replace(start: number, stop: number, text: string): void {
+    this.copyTo(start);
+    this.rendering.grow(text.length);
+    this.parts.push(text);
+    this.copied = stop;
+  }
+
+  finish(): string {
+    this.copyTo(this.source.length);
+    return this.parts.join('');
+  }
+}
+
+/** A stray `{{` or `}}` (left as written), or a `{{...}}` from `open` to `stop` with what is inside. */
+type Token = { kind: 'open' | 'close'; at: number } | { kind: 'tag'; open: number; stop: number; inner: string };
+
+/** The next token of `source` from `from`; null when none is left. */
+function nextToken(source: string, openAt: (from: number) => number, closeAt: (from: number) => number, from: number): Token | null {
+  const open = openAt(from);
+  const close = closeAt(from);
+  if (close !== -1 && (open === -1 || close < open)) return { kind: 'close', at: close };
+  if (open === -1) return null;
+  const end = closeAt(open + 2);
+  const reopened = openAt(open + 2);
+  // No `}}` before the next `{{` (or at all): this `{{` is text; the scan goes on after it.
+  if (end === -1 || (reopened !== -1 && reopened < end)) return { kind: 'open', at: open };
+  const inner = source.slice(open + 2, end);
+  // `{{{name}}}` (another engine's unescaped form): its third `}` belongs to it.
+  const stop = inner.startsWith('{') && source[end + 2] === '}' ? end + 3 : end + 2;
+  return { kind: 'tag', open, stop, inner };
+}
+
+function warnUnbalanced(rendering: Rendering, field: RenderField, kind: 'open' | 'close', at: number): void {
+  rendering.warn(`${field}:${kind}`, {
+    code: 'unbalanced_braces',
+    message:
+      kind === 'open'
+        ? `${field} has a "{{" without a matching "}}" (first at character ${at}); it is left as written.`
+        : `${field} has a "}}" without a matching "{{" (first at character ${at}); it is left as written.`,
+    field,
+  });
+}
+
+/** What a `{{...}}` (`token`, `inner` inside its braces) becomes in `field`; null: it is left as written (with a warning). */
+function substitution(token: string, inner: string, field: RenderField, rendering: Rendering): string | null {
+  const name = placeholderName(inner);
+  if (name === null) {
+    rendering.warn(`${field}:${token}`, {
+      code: 'invalid_placeholder',
+      message: `${field} has "${quoted(token)}", which is not a placeholder (a flat {{name}}: letters, digits and _, not starting with a digit); it is left as written.`,
       field,
     });
-  };
-
-  let i = 0;
-  while (i < source.length) {
-    const open = openAt(i);
-    const close = closeAt(i);
-    if (close !== -1 && (open === -1 || close < open)) {
-      unbalanced('close', close);
-      i = close + 2;
-      continue;
-    }
-    if (open === -1) break;
-    const end = closeAt(open + 2);
-    const reopened = openAt(open + 2);
-    if (end === -1 || (reopened !== -1 && reopened < end)) {
-      // No `}}` before the next `{{` (or at all): this `{{` is text; the scan goes on after it.
-      unbalanced('open', open);
-      i = open + 2;
-      continue;
-    }
-    const inner = source.slice(open + 2, end);
-    let stop = end + 2;
-    // `{{{name}}}` (another engine's unescaped form): its third `}` belongs to it.
-    if (inner.startsWith('{') && source[stop] === '}') stop += 1;
-    i = stop;
-
-    const name = placeholderName(inner);
-    if (name === null) {
-      const token = source.slice(open, stop);
-      rendering.warn(`${field}:${token}`, {
-        code: 'invalid_placeholder',
-        message: `${field} has "${quoted(token)}", which is not a placeholder (a flat {{name}}: letters, digits and _, not starting with a digit); it is left as written.`,
-        field,
-      });
-      continue;
-    }
-    if (RESERVED.has(name)) {
-      copyTo(open);
-      rendering.grow(name.length + 4);
-      parts.push(`{{${name}}}`);
-      copied = stop;
-      continue;
-    }
-    rendering.used.add(name);
-    if (!rendering.isDeclared(name)) {
-      rendering.warn(name, {
-        code: 'undeclared_variable',
-        message: `Variable "${name}" is used in ${field} but not declared in the template's variables.`,
-        variable: name,
-        field,
-      });
-    }
-    const value = rendering.valueOf(name);
-    if (value === null) {
-      rendering.addMissing(name);
-      rendering.warn(name, {
-        code: 'missing_variable',
-        message: `Variable "${name}" has no value and no fallback_value; {{${name}}} is left as written (first in ${field}).`,
-        variable: name,
-        field,
-      });
-      continue;
-    }
-    copyTo(open);
-    const text = field === 'html' ? escapeHtml(value) : field === 'subject' ? oneLine(value) : value;
-    rendering.grow(text.length);
-    parts.push(text);
-    copied = stop;
+    return null;
   }
-  copyTo(source.length);
-  return parts.join('');
+  if (RESERVED.has(name)) return `{{${name}}}`;
+  rendering.used.add(name);
+  if (!rendering.isDeclared(name)) {
+    rendering.warn(name, {
+      code: 'undeclared_variable',
+      message: `Variable "${name}" is used in ${field} but not declared in the template's variables.`,
+      variable: name,
+      field,
+    });
+  }
+  const value = rendering.valueOf(name);
+  if (value === null) {
+    rendering.addMissing(name);
+    rendering.warn(name, {
+      code: 'missing_variable',
+      message: `Variable "${name}" has no value and no fallback_value; {{${name}}} is left as written (first in ${field}).`,
+      variable: name,
+      field,
+    });
+    return null;
+  }
+  return field === 'html' ? escapeHtml(value) : field === 'subject' ? oneLine(value) : value;
+}
+
+function renderField(source: string, field: RenderField, rendering: Rendering): string {
+  const output = new FieldOutput(source, rendering);
+  const openAt = finder(source, '{{');
+  const closeAt = finder(source, '}}');
+  // One warning per field for each kind of stray brace.
+  const warned = new Set<'open' | 'close'>();
+  let from = 0;
+  for (let token = nextToken(source, openAt, closeAt, from); token; token = nextToken(source, openAt, closeAt, from)) {
+    if (token.kind !== 'tag') {
+      if (!warned.has(token.kind)) warnUnbalanced(rendering, field, token.kind, token.at);
+      warned.add(token.kind);
+      from = token.at + 2;
+      continue;
+    }
+    from = token.stop;
+    const text = substitution(source.slice(token.open, token.stop), token.inner, field, rendering);
+    if (text !== null) output.replace(token.open, token.stop, text);
+  }
+  return output.finish();
 }
 
 /**

@@ -70,6 +70,91 @@ function hrefTarget(raw: string): string | null {
   return url.length <= MAX_REWRITTEN_URL_LENGTH && isHttpUrl(url) ? url : null;
 }
 
+/** Where an attribute's value sits in the document (inside its quotes), and its quote ('' when unquoted). */
+interface AttributeValue {
+  start: number;
+  end: number;
+  quote: string;
+}
+
+/**
+ * The attribute at `p` inside a start tag: its name, its value if it has one, and where the next one starts;
+ * null when a quoted value never ends (it swallows the rest of the document, as in a browser).
+ */
+function readAttribute(html: string, p: number): { name: string; value: AttributeValue | null; next: number } | null {
+  const n = html.length;
+  const nameStart = p;
+  p++;
+  while (p < n && !isHtmlSpace(html.charCodeAt(p)) && html[p] !== '/' && html[p] !== '>' && html[p] !== '=') p++;
+  const name = html.slice(nameStart, p);
+  while (p < n && isHtmlSpace(html.charCodeAt(p))) p++;
+  if (html[p] !== '=') return { name, value: null, next: p };
+  p++;
+  while (p < n && isHtmlSpace(html.charCodeAt(p))) p++;
+  const quote = html[p];
+  if (quote === '"' || quote === "'") {
+    const end = html.indexOf(quote, p + 1);
+    return end < 0 ? null : { name, value: { start: p + 1, end, quote }, next: end + 1 };
+  }
+  const start = p;
+  while (p < n && !isHtmlSpace(html.charCodeAt(p)) && html[p] !== '>') p++;
+  return { name, value: { start, end: p, quote: '' }, next: p };
+}
+
+/**
+ * The start tag at `lt`: its lower-case name, the value of its first href (on `<a>` and `<area>` only) and
+ * where the tag ends; null when it never closes (nothing after it is rewritten).
+ */
+function readStartTag(html: string, lt: number): { name: string; href: AttributeValue | null; end: number } | null {
+  const n = html.length;
+  let p = lt + 1;
+  while (p < n && !isHtmlSpace(html.charCodeAt(p)) && html[p] !== '/' && html[p] !== '>') p++;
+  const name = html.slice(lt + 1, p).toLowerCase();
+  const linkTag = name === 'a' || name === 'area';
+  let href: AttributeValue | null = null;
+  while (p < n) {
+    const c = html.charCodeAt(p);
+    if (isHtmlSpace(c) || c === 0x2f /* / */) {
+      p++;
+      continue;
+    }
+    if (c === 0x3e /* > */) return { name, href, end: p + 1 };
+    const attribute = readAttribute(html, p);
+    if (attribute === null) return null;
+    if (linkTag && href === null && attribute.value !== null && attribute.name.toLowerCase() === 'href') href = attribute.value;
+    p = attribute.next;
+  }
+  return null;
+}
+
+/**
+ * Where the scan goes on after markup at `lt` that is not a start tag: past an ordinary comment (-1 when it
+ * never ends), inside a conditional one (`<!--[if mso]>`, whose markup Outlook renders), else the next character.
+ */
+function afterNonTag(html: string, lt: number): number {
+  if (!html.startsWith('<!--', lt)) return lt + 1;
+  if (html.charCodeAt(lt + 4) === 0x5b /* [ */) return lt + 4;
+  const end = html.indexOf('-->', lt + 4);
+  return end < 0 ? -1 : end + 3;
+}
+
+/** Where the contents of a `<script>` or `<style>` from `from` end (at its end tag); -1 when they never do. */
+function rawTextEnd(html: string, name: string, from: number): number {
+  const close = new RegExp(`</${name}[\\s/>]`, 'gi');
+  close.lastIndex = from;
+  const found = close.exec(html);
+  return found ? found.index : -1;
+}
+
+/** The href's new value as written in the tag (quoted when it was not), or null to leave it as it is. */
+function rewrittenHref(html: string, href: AttributeValue, rewrite: LinkRewrite): string | null {
+  const target = hrefTarget(html.slice(href.start, href.end));
+  const replacement = target === null ? null : rewrite(target);
+  if (replacement === null) return null;
+  const escaped = escapeHtml(replacement);
+  return href.quote === '' ? `"${escaped}"` : escaped;
+}
+
 /**
  * Rewrites the href of `<a>` and `<area>` tags whose value is an absolute http(s) URL (after decoding
  * entities), as `rewrite` says; single-quoted, double-quoted and unquoted values are understood (an
@@ -77,88 +162,28 @@ function hrefTarget(raw: string): string | null {
  * skipped; conditional comments (`<!--[if mso]>`) are scanned, as Outlook renders their markup.
  */
 export function rewriteHtmlLinks(html: string, rewrite: LinkRewrite): string {
-  const n = html.length;
   const out: string[] = [];
   let copied = 0;
   let i = 0;
-  while (i < n) {
+  while (i < html.length) {
     const lt = html.indexOf('<', i);
     if (lt < 0) break;
-    if (html.startsWith('<!--', lt)) {
-      if (html.charCodeAt(lt + 4) === 0x5b /* [ */) {
-        i = lt + 4;
-        continue;
-      }
-      const end = html.indexOf('-->', lt + 4);
-      if (end < 0) break;
-      i = end + 3;
-      continue;
-    }
     if (!isAsciiLetter(html.charCodeAt(lt + 1))) {
-      i = lt + 1;
+      i = afterNonTag(html, lt);
+      if (i < 0) break;
       continue;
     }
-    // A start tag: its name, then its attributes up to '>'.
-    let p = lt + 1;
-    while (p < n && !isHtmlSpace(html.charCodeAt(p)) && html[p] !== '/' && html[p] !== '>') p++;
-    const name = html.slice(lt + 1, p).toLowerCase();
-    const linkTag = name === 'a' || name === 'area';
-    let href: { start: number; end: number; quote: string } | null = null;
-    let closed = false;
-    while (p < n) {
-      const c = html.charCodeAt(p);
-      if (isHtmlSpace(c) || c === 0x2f /* / */) {
-        p++;
-        continue;
-      }
-      if (c === 0x3e /* > */) {
-        p++;
-        closed = true;
-        break;
-      }
-      const nameStart = p;
-      p++;
-      while (p < n && !isHtmlSpace(html.charCodeAt(p)) && html[p] !== '/' && html[p] !== '>' && html[p] !== '=') p++;
-      const attribute = html.slice(nameStart, p);
-      while (p < n && isHtmlSpace(html.charCodeAt(p))) p++;
-      if (html[p] !== '=') continue;
-      p++;
-      while (p < n && isHtmlSpace(html.charCodeAt(p))) p++;
-      let value: { start: number; end: number; quote: string };
-      const quote = html[p];
-      if (quote === '"' || quote === "'") {
-        const end = html.indexOf(quote, p + 1);
-        // An unterminated value swallows the rest of the document (as in a browser): nothing more to rewrite.
-        if (end < 0) {
-          p = n;
-          break;
-        }
-        value = { start: p + 1, end, quote };
-        p = end + 1;
-      } else {
-        const start = p;
-        while (p < n && !isHtmlSpace(html.charCodeAt(p)) && html[p] !== '>') p++;
-        value = { start, end: p, quote: '' };
-      }
-      if (linkTag && href === null && attribute.toLowerCase() === 'href') href = value;
+    const tag = readStartTag(html, lt);
+    if (tag === null) break;
+    i = tag.end;
+    const replacement = tag.href === null ? null : rewrittenHref(html, tag.href, rewrite);
+    if (tag.href !== null && replacement !== null) {
+      out.push(html.slice(copied, tag.href.start), replacement);
+      copied = tag.href.end;
     }
-    if (!closed) break;
-    i = p;
-    if (href) {
-      const target = hrefTarget(html.slice(href.start, href.end));
-      const replacement = target === null ? null : rewrite(target);
-      if (replacement !== null) {
-        const escaped = escapeHtml(replacement);
-        out.push(html.slice(copied, href.start), href.quote === '' ? `"${escaped}"` : escaped);
-        copied = href.end;
-      }
-    }
-    if (name === 'script' || name === 'style') {
-      const close = new RegExp(`</${name}[\\s/>]`, 'gi');
-      close.lastIndex = i;
-      const found = close.exec(html);
-      if (!found) break;
-      i = found.index;
+    if (tag.name === 'script' || tag.name === 'style') {
+      i = rawTextEnd(html, tag.name, i);
+      if (i < 0) break;
     }
   }
   if (copied === 0) return html;
