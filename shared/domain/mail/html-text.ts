@@ -29,35 +29,93 @@ function shownUrl(href: string | undefined): string | null {
   return /^https?:\/\//i.test(url) ? url : null;
 }
 
-export function htmlToText(html: string): string {
-  /** Rendered text; `\n` marks a line break, `\n\n` a blank line, ' ' a space (collapsed at the end). */
-  let out = '';
-  let breaks = 0;
-  const links: { url: string | null; text: string }[] = [];
-  const text = (raw: string) => {
+/** The text being rendered: `\n` marks a line break, `\n\n` a blank line, ' ' a space (collapsed at the end). */
+class TextWriter {
+  private out = '';
+  /** Line breaks owed before the next text (the largest a block asked for). */
+  private breaks = 0;
+  /** The links open around the text being written, innermost last. */
+  private readonly links: { url: string | null; text: string }[] = [];
+
+  text(raw: string): void {
     const value = decodeHtmlEntities(raw).replace(/[\s\u00a0]+/g, ' ');
-    if (value === '' || (value === ' ' && breaks > 0)) return;
-    if (breaks > 0 && out !== '') out = out.replace(/ +$/, '') + '\n'.repeat(breaks);
-    breaks = 0;
-    out += out === '' || out.endsWith('\n') || out.endsWith(' ') ? value.replace(/^ /, '') : value;
-    for (const link of links) link.text += value;
-  };
-  const block = (count: number) => {
-    breaks = Math.max(breaks, count);
-  };
+    if (value === '' || (value === ' ' && this.breaks > 0)) return;
+    if (this.breaks > 0 && this.out !== '') this.out = this.out.replace(/ +$/, '') + '\n'.repeat(this.breaks);
+    this.breaks = 0;
+    this.out += this.out === '' || this.out.endsWith('\n') || this.out.endsWith(' ') ? value.replace(/^ /, '') : value;
+    for (const link of this.links) link.text += value;
+  }
+
+  /** A block boundary: `count` line breaks before the next text (1: a line of its own, 2: a blank line). */
+  block(count: number): void {
+    this.breaks = Math.max(this.breaks, count);
+  }
+
+  lineBreak(): void {
+    this.out += '\n'.repeat(this.breaks || 1);
+    this.breaks = 0;
+  }
+
+  openLink(href: string | undefined): void {
+    this.links.push({ url: shownUrl(href), text: '' });
+  }
+
+  /** Ends a link: its URL after its text (alone when it has none; not at all when the text is the URL). */
+  closeLink(): void {
+    const link = this.links.pop();
+    const shown = link?.text.trim();
+    if (link?.url && shown === '') this.text(link.url);
+    else if (link?.url && shown !== link.url && shown !== link.url.replace(/^https?:\/\//i, '').replace(/\/$/, '')) this.text(` [${link.url}]`);
+  }
+
+  finish(): string {
+    return this.out.replace(/ +$/gm, '').replace(/\n{3,}/g, '\n\n').trim();
+  }
+}
+
+/** Where the text goes on after a skipped element (`<head>`, `<script>`, ...) whose contents start at `from`; -1 when it never ends. */
+function afterSkipped(html: string, name: string, from: number): number {
+  const close = new RegExp(`</${name}[\\s/>]`, 'gi');
+  close.lastIndex = from;
+  const found = close.exec(html);
+  if (!found) return -1;
+  const after = html.indexOf('>', found.index);
+  return after < 0 ? html.length : after + 1;
+}
+
+/** What an element's tag (`tag`: from its '<' to its '>') does to the text. */
+function renderTag(writer: TextWriter, name: string, closing: boolean, tag: string): void {
+  if (name === 'br') writer.lineBreak();
+  else if (PARAGRAPH.test(name)) writer.block(2);
+  else if (BLOCK.test(name)) writer.block(1);
+  else if (name === 'td' || name === 'th') writer.text(' ');
+  if (name === 'hr') {
+    writer.text('----------');
+    writer.block(2);
+  }
+  if (name === 'li' && !closing) writer.text('- ');
+  if (name === 'a' && !closing) {
+    const href = HREF.exec(tag);
+    writer.openLink(href?.[1] ?? href?.[2] ?? href?.[3]);
+  }
+  if (name === 'a' && closing) writer.closeLink();
+}
+
+export function htmlToText(html: string): string {
+  const writer = new TextWriter();
   let i = 0;
   // The first '>' at or after the current '<' (kept while it still is: each byte is searched once).
   let gt = -1;
   while (i < html.length) {
     const lt = html.indexOf('<', i);
-    text(html.slice(i, lt < 0 ? html.length : lt));
+    writer.text(html.slice(i, lt < 0 ? html.length : lt));
     if (lt < 0) break;
     if (gt < lt) gt = html.indexOf('>', lt);
     TAG.lastIndex = lt;
     const tag = TAG.exec(html);
-    const markup = tag !== null || html[lt + 1] === '!' || html[lt + 1] === '?';
-    if (!markup) {
-      text('<');
+    if (tag === null && html[lt + 1] !== '!' && html[lt + 1] !== '?') {
+      // Not markup: a '<' in the text.
+      writer.text('<');
       i = lt + 1;
       continue;
     }
@@ -70,32 +128,11 @@ export function htmlToText(html: string): string {
     const closing = tag[1] === '/';
     const name = tag[2]!.toLowerCase();
     if (!closing && SKIPPED.test(name)) {
-      const close = new RegExp(`</${name}[\\s/>]`, 'gi');
-      close.lastIndex = i;
-      const found = close.exec(html);
-      if (!found) break;
-      const after = html.indexOf('>', found.index);
-      i = after < 0 ? html.length : after + 1;
+      i = afterSkipped(html, name, i);
+      if (i < 0) break;
       continue;
     }
-    if (name === 'br') {
-      out += '\n'.repeat(breaks || 1);
-      breaks = 0;
-    } else if (PARAGRAPH.test(name)) block(2);
-    else if (BLOCK.test(name)) block(1);
-    else if (name === 'td' || name === 'th') text(' ');
-    if (name === 'hr') text('----------'), block(2);
-    if (name === 'li' && !closing) text('- ');
-    if (name === 'a' && !closing) {
-      const href = HREF.exec(html.slice(lt, gt + 1));
-      links.push({ url: shownUrl(href?.[1] ?? href?.[2] ?? href?.[3]), text: '' });
-    }
-    if (name === 'a' && closing) {
-      const link = links.pop();
-      const shown = link?.text.trim();
-      if (link?.url && shown === '') text(link.url);
-      else if (link?.url && shown !== link.url && shown !== link.url.replace(/^https?:\/\//i, '').replace(/\/$/, '')) text(` [${link.url}]`);
-    }
+    renderTag(writer, name, closing, html.slice(lt, gt + 1));
   }
-  return out.replace(/ +$/gm, '').replace(/\n{3,}/g, '\n\n').trim();
+  return writer.finish();
 }

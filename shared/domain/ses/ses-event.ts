@@ -119,6 +119,67 @@ function firstTag(mail: SesMail, name: string): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
+/** What one event type says: its outcome (null: an event handled elsewhere) and its per-recipient facts. */
+type Reading = Pick<ParsedSesEvent, 'outcome' | 'recipients' | 'suppress' | 'delay'>;
+
+/** A timestamp of the event as ISO 8601 (the time of reading when it has none or a broken one). */
+type Stamp = (value: unknown) => string;
+
+function sendReading(_event: Json, mail: SesMail, stamp: Stamp): Reading {
+  const at = stamp(mail.timestamp);
+  return { outcome: { event: 'sent', status: 'sent', at, fields: { sent_at: at } } };
+}
+
+function deliveryReading(event: Json, _mail: SesMail, stamp: Stamp): Reading {
+  const at = stamp(event.delivery?.timestamp);
+  const delivered: unknown[] = Array.isArray(event.delivery?.recipients) ? event.delivery.recipients : [];
+  return {
+    outcome: { event: 'delivered', status: 'delivered', at, fields: { delivered_at: at } },
+    recipients: { result: 'reached', addresses: delivered.filter((a): a is string => typeof a === 'string' && a.includes('@')) },
+  };
+}
+
+/** SES is still trying: the email stays `sent` (the store moves last_event only while it is not final). */
+function delayReading(event: Json, _mail: SesMail, stamp: Stamp): Reading {
+  const delayed: Json[] = Array.isArray(event.deliveryDelay?.delayedRecipients) ? event.deliveryDelay.delayedRecipients : [];
+  const type = String(event.deliveryDelay?.delayType ?? 'Undetermined');
+  return {
+    outcome: { event: 'delivery_delayed', at: stamp(event.deliveryDelay?.timestamp), fields: {} },
+    delay: { type, category: categorize({ kind: 'delay', delayType: type, ...recipientFacts(delayed[0]) }).category },
+  };
+}
+
+function complaintReading(event: Json, _mail: SesMail, stamp: Stamp): Reading {
+  const at = stamp(event.complaint?.timestamp);
+  const complained = addressesOf(Array.isArray(event.complaint?.complainedRecipients) ? event.complaint.complainedRecipients : []);
+  if (event.complaint?.complaintSubType !== 'OnAccountSuppressionList') return { outcome: { event: 'complained', at, fields: {} }, suppress: { reason: 'complaint', emails: complained } };
+  // SES did not send it (the address is on its list after an earlier complaint): not a complaint of ours.
+  return {
+    outcome: {
+      event: 'failed',
+      status: 'failed',
+      at,
+      fields: { bounced_at: at, bounce_reason: notSentReason('OnAccountSuppressionList', 'an earlier complaint'), bounce_type: NOT_SENT, bounce_category: NOT_SENT_CATEGORY },
+    },
+    recipients: { result: 'refused', addresses: complained },
+  };
+}
+
+/** SES found a virus after accepting the message and sent it to nobody (reason "Bad content"). */
+function rejectReading(event: Json, mail: SesMail, stamp: Stamp): Reading {
+  return { outcome: { event: 'failed', status: 'failed', at: stamp(mail.timestamp), fields: { bounce_reason: `Rejected by SES: ${String(event.reject?.reason ?? 'Rejected')}` } } };
+}
+
+/** The event types read here; the others (Open, Click, Rendering Failure, Subscription) have no outcome. */
+const READINGS: Record<string, (event: Json, mail: SesMail, stamp: Stamp) => Reading> = {
+  Send: sendReading,
+  Delivery: deliveryReading,
+  DeliveryDelay: delayReading,
+  Bounce: (event, _mail, stamp) => bounceOutcome(event.bounce ?? {}, stamp),
+  Complaint: complaintReading,
+  Reject: rejectReading,
+};
+
 export function parseSesEvent(body: string): ParsedSesEvent {
   const event = unwrapSns(body);
   const type = event.eventType ?? event.notificationType;
@@ -127,62 +188,9 @@ export function parseSesEvent(body: string): ParsedSesEvent {
     throw new MalformedSesEvent('not an SES event (eventType/notificationType and mail.messageId required)');
   }
   const now = new Date().toISOString();
-  const stamp = (value: unknown) => (typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : now);
-  let outcome: DeliveryOutcome | null = null;
-  let recipients: ParsedSesEvent['recipients'];
-  let suppress: ParsedSesEvent['suppress'];
-  let delay: ParsedSesEvent['delay'];
-  switch (type) {
-    case 'Send': {
-      const at = stamp(mail.timestamp);
-      outcome = { event: 'sent', status: 'sent', at, fields: { sent_at: at } };
-      break;
-    }
-    case 'Delivery': {
-      const at = stamp(event.delivery?.timestamp);
-      outcome = { event: 'delivered', status: 'delivered', at, fields: { delivered_at: at } };
-      const delivered: unknown[] = Array.isArray(event.delivery?.recipients) ? event.delivery.recipients : [];
-      recipients = { result: 'reached', addresses: delivered.filter((a): a is string => typeof a === 'string' && a.includes('@')) };
-      break;
-    }
-    case 'DeliveryDelay': {
-      // SES is still trying: the email stays `sent` (the store moves last_event only while it is not final).
-      outcome = { event: 'delivery_delayed', at: stamp(event.deliveryDelay?.timestamp), fields: {} };
-      const delayed: Json[] = Array.isArray(event.deliveryDelay?.delayedRecipients) ? event.deliveryDelay.delayedRecipients : [];
-      const type = String(event.deliveryDelay?.delayType ?? 'Undetermined');
-      delay = { type, category: categorize({ kind: 'delay', delayType: type, ...recipientFacts(delayed[0]) }).category };
-      break;
-    }
-    case 'Bounce':
-      ({ outcome, recipients, suppress } = bounceOutcome(event.bounce ?? {}, stamp));
-      break;
-    case 'Complaint': {
-      const at = stamp(event.complaint?.timestamp);
-      const complained = addressesOf(Array.isArray(event.complaint?.complainedRecipients) ? event.complaint.complainedRecipients : []);
-      if (event.complaint?.complaintSubType === 'OnAccountSuppressionList') {
-        // SES did not send it (the address is on its list after an earlier complaint): not a complaint of ours.
-        outcome = {
-          event: 'failed',
-          status: 'failed',
-          at,
-          fields: { bounced_at: at, bounce_reason: notSentReason('OnAccountSuppressionList', 'an earlier complaint'), bounce_type: NOT_SENT, bounce_category: NOT_SENT_CATEGORY },
-        };
-        recipients = { result: 'refused', addresses: complained };
-        break;
-      }
-      outcome = { event: 'complained', at, fields: {} };
-      suppress = { reason: 'complaint', emails: complained };
-      break;
-    }
-    case 'Reject': {
-      // SES found a virus after accepting the message and sent it to nobody (reason "Bad content").
-      const at = stamp(mail.timestamp);
-      outcome = { event: 'failed', status: 'failed', at, fields: { bounce_reason: `Rejected by SES: ${String(event.reject?.reason ?? 'Rejected')}` } };
-      break;
-    }
-    default:
-      outcome = null; // Open, Click, Rendering Failure, Subscription: handled by later features.
-  }
+  const stamp: Stamp = (value) => (typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : now);
+  const read = Object.hasOwn(READINGS, type) ? READINGS[type]! : null;
+  const { outcome, recipients, suppress, delay }: Reading = read ? read(event, mail, stamp) : { outcome: null };
   return {
     emailId: firstTag(mail, 'email_id'),
     accountId: firstTag(mail, 'account_id'),
