@@ -84,94 +84,120 @@ interface Open {
 const HEAD = 0;
 const BODY = 1;
 
-export function readMimeTree(raw: Buffer, limits: MimeLimits): MimeTree {
-  const tree: MimeTree = { root: emptyPart(null), error: null };
-  let node: Open = { part: tree.root, headerStart: 0, bodyStart: raw.length, boundary: null, parent: null };
-  let state = HEAD;
-  let headerBytes = 0;
-  let inEpilogue = false;
-  let parts = 0;
+/** One pass over a message's lines, keeping the part being read and what state its reading is in. */
+class MimeTreeReader {
+  readonly tree: MimeTree = { root: emptyPart(null), error: null };
+  private node: Open;
+  private state = HEAD;
+  private headerBytes = 0;
+  private inEpilogue = false;
+  private parts = 0;
 
-  const openChild = (parent: Open, at: number): Open | null => {
-    if (++parts > limits.maxParts) {
-      tree.error = TOO_MANY_PARTS;
+  constructor(
+    private readonly raw: Buffer,
+    private readonly limits: MimeLimits,
+  ) {
+    this.node = { part: this.tree.root, headerStart: 0, bodyStart: raw.length, boundary: null, parent: null };
+  }
+
+  read(): MimeTree {
+    const raw = this.raw;
+    let position = 0;
+    while (position < raw.length) {
+      const lineFeed = raw.indexOf(0x0a, position);
+      const next = lineFeed < 0 ? raw.length : lineFeed + 1;
+      const delimited = raw[position] === 0x2d && raw[position + 1] === 0x2d ? this.delimiterLine(position, next) : 'text';
+      if (delimited === 'stop') break;
+      if (delimited === 'text' && this.state === HEAD && !this.headerLine(position, next)) break;
+      position = next;
+    }
+    if (!this.tree.error) this.finish();
+    return this.tree;
+  }
+
+  /** A line starting `--` (from `position` to `next`): 'done' when it was a delimiter, 'text' when not, 'stop' at a limit. */
+  private delimiterLine(position: number, next: number): 'done' | 'text' | 'stop' {
+    const node = this.node;
+    const own = !this.inEpilogue && node.boundary ? delimiter(this.raw, position, next, node.boundary) : 0;
+    const parentBoundary = node.parent?.boundary;
+    const outer = own || !parentBoundary ? 0 : delimiter(this.raw, position, next, parentBoundary);
+    if (own === 1) return this.enter(this.openChild(node, next));
+    // own === 2: a closing delimiter in the preamble; mailsplit reads on as if it were not there.
+    if (own === 2) return 'done';
+    if (!outer) return 'text';
+    if (this.state === HEAD) {
+      // A part still in its header: mailsplit keeps it (empty body) at a closing delimiter only.
+      if (outer === 2 && this.headerBytes > 0) this.closeHeader(node, position, position);
+    } else this.closeBody(node, position);
+    if (outer === 1) return this.enter(this.openChild(node.parent!, next));
+    this.node = node.parent!;
+    this.state = BODY;
+    this.inEpilogue = true;
+    return 'done';
+  }
+
+  private enter(part: Open | null): 'done' | 'stop' {
+    if (!part) return 'stop';
+    this.node = part;
+    return 'done';
+  }
+
+  /** A line of the header being read: false when the header is over its limit. */
+  private headerLine(position: number, next: number): boolean {
+    const raw = this.raw;
+    this.headerBytes += next - position;
+    if (this.headerBytes > this.limits.maxHeaderBytes) {
+      this.tree.error = HEADER_TOO_LARGE;
+      return false;
+    }
+    const length = next - position;
+    if ((length === 1 && raw[position] === 0x0a) || (length === 2 && raw[position] === 0x0d && raw[position + 1] === 0x0a)) {
+      this.closeHeader(this.node, position, next);
+      this.state = BODY;
+    }
+    return true;
+  }
+
+  private openChild(parent: Open, at: number): Open | null {
+    if (++this.parts > this.limits.maxParts) {
+      this.tree.error = TOO_MANY_PARTS;
       return null;
     }
-    state = HEAD;
-    headerBytes = 0;
-    inEpilogue = false;
-    return { part: emptyPart(parent.part), headerStart: at, bodyStart: raw.length, boundary: null, parent };
-  };
+    this.state = HEAD;
+    this.headerBytes = 0;
+    this.inEpilogue = false;
+    return { part: emptyPart(parent.part), headerStart: at, bodyStart: this.raw.length, boundary: null, parent };
+  }
+
   /** The header of `open` is complete (it ends at `end`, the body starts at `bodyStart`): read it, attach the part. */
-  const closeHeader = (open: Open, end: number, bodyStart: number) => {
-    readHeader(open.part, raw.subarray(open.headerStart, end));
+  private closeHeader(open: Open, end: number, bodyStart: number): void {
+    readHeader(open.part, this.raw.subarray(open.headerStart, end));
     open.bodyStart = bodyStart;
     if (open.part.type.startsWith('multipart/') && open.part.params.boundary) {
-      if (open.part.depth < limits.maxDepth) open.boundary = Buffer.from(open.part.params.boundary, 'utf8');
+      if (open.part.depth < this.limits.maxDepth) open.boundary = Buffer.from(open.part.params.boundary, 'utf8');
     }
     open.part.parent?.children.push(open.part);
-  };
+  }
+
   /** A leaf's body ends at the delimiter line starting at `at` (the line break before it is the delimiter's). */
-  const closeBody = (open: Open, at: number) => {
+  private closeBody(open: Open, at: number): void {
     if (open.boundary || open.part.type.startsWith('multipart/')) return;
     let end = at;
-    if (end > open.bodyStart && raw[end - 1] === 0x0a) end--;
-    if (end > open.bodyStart && raw[end - 1] === 0x0d) end--;
-    open.part.body = raw.subarray(open.bodyStart, Math.max(end, open.bodyStart));
-  };
+    if (end > open.bodyStart && this.raw[end - 1] === 0x0a) end--;
+    if (end > open.bodyStart && this.raw[end - 1] === 0x0d) end--;
+    open.part.body = this.raw.subarray(open.bodyStart, Math.max(end, open.bodyStart));
+  }
 
-  let position = 0;
-  while (position < raw.length) {
-    const lineFeed = raw.indexOf(0x0a, position);
-    const next = lineFeed < 0 ? raw.length : lineFeed + 1;
-    if (raw[position] === 0x2d && raw[position + 1] === 0x2d) {
-      const own = !inEpilogue && node.boundary ? delimiter(raw, position, next, node.boundary) : 0;
-      const parentBoundary = node.parent?.boundary;
-      const outer = own || !parentBoundary ? 0 : delimiter(raw, position, next, parentBoundary);
-      if (own === 1) {
-        const child = openChild(node, next);
-        if (!child) break;
-        node = child;
-      } else if (outer) {
-        if (state === HEAD) {
-          // A part still in its header: mailsplit keeps it (empty body) at a closing delimiter only.
-          if (outer === 2 && headerBytes > 0) closeHeader(node, position, position);
-        } else closeBody(node, position);
-        if (outer === 1) {
-          const sibling = openChild(node.parent!, next);
-          if (!sibling) break;
-          node = sibling;
-        } else {
-          node = node.parent!;
-          state = BODY;
-          inEpilogue = true;
-        }
-      }
-      // own === 2: a closing delimiter in the preamble; mailsplit reads on as if it were not there.
-      if (own || outer) {
-        position = next;
-        continue;
-      }
-    }
-    if (state === HEAD) {
-      headerBytes += next - position;
-      if (headerBytes > limits.maxHeaderBytes) {
-        tree.error = HEADER_TOO_LARGE;
-        break;
-      }
-      const length = next - position;
-      if ((length === 1 && raw[position] === 0x0a) || (length === 2 && raw[position] === 0x0d && raw[position + 1] === 0x0a)) {
-        closeHeader(node, position, next);
-        state = BODY;
-      }
-    }
-    position = next;
+  /** The end of the message: the part being read is closed as it stands. */
+  private finish(): void {
+    const node = this.node;
+    if (this.state === HEAD) this.closeHeader(node, this.raw.length, this.raw.length);
+    else if (!node.boundary && !node.part.type.startsWith('multipart/')) node.part.body = this.raw.subarray(node.bodyStart);
   }
-  if (!tree.error) {
-    if (state === HEAD) closeHeader(node, raw.length, raw.length);
-    else if (!node.boundary && !node.part.type.startsWith('multipart/')) node.part.body = raw.subarray(node.bodyStart);
-  }
-  return tree;
+}
+
+export function readMimeTree(raw: Buffer, limits: MimeLimits): MimeTree {
+  return new MimeTreeReader(raw, limits).read();
 }
 
 /**
