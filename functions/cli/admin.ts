@@ -143,6 +143,130 @@ function parse(argv: string[]) {
   }
 }
 
+type Values = ReturnType<typeof parse>['values'];
+
+/** What a command was given, checked before anything is read or written (stdin included, in this order). */
+interface Inputs {
+  values: Values;
+  oidc: ReturnType<typeof oidcSettingsFromValues> | null;
+  clientSecret: string | undefined;
+  password: string | undefined;
+  segments: number;
+  hostingQuotas: typeof DEFAULT_HOSTING_QUOTAS;
+}
+
+/** What a command runs with once its target is set: the services, its inputs, and its audit record. */
+interface CommandContext extends Inputs {
+  services: ReturnType<typeof buildServices>;
+  /** The operator's change in the audit log (a failed write is logged, never the command's failure). */
+  audited: <T>(accountId: string, ids: Record<string, string>, result: T) => Promise<T>;
+}
+
+/** The OpenID Connect settings the secret is bound to, checked before the secret is read; then the secret. */
+async function oidcInputs(values: Values): Promise<Pick<Inputs, 'oidc' | 'clientSecret'>> {
+  const oidc = oidcSettingsFromValues({ issuer: values.issuer ?? process.env.OIDC_ISSUER ?? '', clientId: values['client-id'] ?? process.env.OIDC_CLIENT_ID ?? '', label: '', allowedDomains: '', sealedClientSecret: '' });
+  if (!oidc) throw new UsageError('oidc seal-secret needs --issuer <url> --client-id <id> (or OIDC_ISSUER and OIDC_CLIENT_ID): the secret is sealed for them');
+  if (oidc.problem) throw new UsageError(oidc.problem);
+  const clientSecret = await passwordFromStdin('oidc seal-secret reads the client secret from a pipe: printf %s "$SECRET" | npm run admin -- oidc seal-secret ...');
+  if (clientSecret.trim() === '') throw new UsageError('the client secret read from standard input is empty');
+  return { oidc, clientSecret };
+}
+
+/** user create's account and email, checked before a password is read from stdin; then the password (if piped). */
+async function userPassword(values: Values): Promise<string | undefined> {
+  if (!values.account || !values.email) throw new UsageError('user create needs --account <account_id> --email <address>');
+  if (!isEmailAddress(values.email.trim())) throw new UsageError('--email must be an email address');
+  if (!values['password-stdin']) return undefined;
+  const password = await passwordFromStdin();
+  const checked = newPasswordSchema.safeParse(password);
+  if (!checked.success) throw new UsageError(checked.error.issues[0]!.message);
+  return password;
+}
+
+async function inputsOf(resource: string, values: Values): Promise<Inputs> {
+  const { oidc, clientSecret } = resource === 'oidc' ? await oidcInputs(values) : { oidc: null, clientSecret: undefined };
+  const password = resource === 'user' ? await userPassword(values) : undefined;
+  const segments = values.segments === undefined ? 4 : Number(values.segments);
+  if (!Number.isInteger(segments) || segments < 1 || segments > 16) throw new UsageError('--segments must be a whole number from 1 to 16');
+  const hostingQuotas = {
+    domainNames: quotaOption(values['domain-name-quota'], 'domain-name-quota', DEFAULT_HOSTING_QUOTAS.domainNames),
+    certificates: quotaOption(values['certificate-quota'], 'certificate-quota', DEFAULT_HOSTING_QUOTAS.certificates),
+  };
+  return { values, oidc, clientSecret, password, segments, hostingQuotas };
+}
+
+async function createAccountCommand({ services, values, audited }: CommandContext): Promise<unknown> {
+  if (!values.email || !isEmailAddress(values.email)) throw new UsageError('account create needs --email <address>');
+  if (values['no-payment-method'] || values['no-tenants']) throw new UsageError('--no-* options are for account update');
+  const { account, apiKey, secret } = await createAccount(services, {
+    email: values.email,
+    plan: plan(values.plan) ?? 'free',
+    paymentMethod: values['payment-method'] ?? false,
+    tenants: values.tenants ?? false,
+  });
+  // The account's first key, named as POST /api-keys answers a new key: the key, and its secret (shown once).
+  return audited(account.id, { account: account.id, api_key: apiKey.id }, { account_id: account.id, api_key: toPublicApiKey(apiKey), secret });
+}
+
+async function updateAccountCommand({ services, values, audited }: CommandContext): Promise<unknown> {
+  if (!values.id) throw new UsageError('account update needs --id <account_id>');
+  const account = await updateAccount(services, values.id, {
+    plan: plan(values.plan),
+    payment_method: flag(values['payment-method'], values['no-payment-method'], 'payment-method'),
+    tenants_enabled: flag(values.tenants, values['no-tenants'], 'tenants'),
+  });
+  return audited(account.id, { account: account.id }, { account_id: account.id, email: account.email, plan: account.plan, payment_method: account.payment_method, tenants_enabled: account.tenants_enabled });
+}
+
+function pauseCommand(action: 'pause' | 'resume') {
+  return async ({ services, values, audited }: CommandContext): Promise<unknown> => {
+    if (!values.id) throw new UsageError(`account ${action} needs --id <account_id>`);
+    const reason = values.reason?.trim() || 'Paused by the operator.';
+    const changed = action === 'pause' ? await pauseAccountAsOperator(services, values.id, reason) : await resumeAccountAsOperator(services, values.id);
+    return audited(changed.id, { account: changed.id }, { account_id: changed.id, ...accountPauseView(changed) });
+  };
+}
+
+async function resumeTenantCommand({ services, values, audited }: CommandContext): Promise<unknown> {
+  if (!values.account || !values.tenant) throw new UsageError('tenant resume needs --account <account_id> --tenant <external_id or id>');
+  const tenant = await resumeTenantAsOperator(services, values.account, values.tenant);
+  return audited(values.account, { tenant: tenant.id }, { tenant_id: tenant.id, external_id: tenant.external_id, status: tenant.status });
+}
+
+async function createUserCommand({ services, values, password, audited }: CommandContext): Promise<unknown> {
+  const chosen = password ?? generatePassword();
+  const user = await createDashboardUser(services, { accountId: values.account!, email: values.email!, password: chosen });
+  // A generated password is printed once, here; it is stored only as its scrypt hash.
+  return audited(user.account_id, { user: user.id }, { user_id: user.id, account_id: user.account_id, email: user.email, role: user.role, ...(password === undefined ? { password: chosen } : {}) });
+}
+
+/** Every command, by `<resource> <action>` (`rotate-link-key` alone). */
+const COMMANDS: Record<string, (context: CommandContext) => Promise<unknown>> = {
+  'account create': createAccountCommand,
+  'account update': updateAccountCommand,
+  'account pause': pauseCommand('pause'),
+  'account resume': pauseCommand('resume'),
+  'tenant resume': resumeTenantCommand,
+  'user create': createUserCommand,
+  'rotate-link-key': async ({ services, audited }) => {
+    // Send workers pick the new key up within CURRENT_KEY_TTL_MS; every older key keeps verifying.
+    const key = await services.linkSigning.rotateLinkKey();
+    return audited(UNKNOWN_ACCOUNT_AUDIT, { link_key: key.kid }, { link_key: key.kid, created_at: key.created_at });
+  },
+  'ses quota': async ({ services }) => {
+    const config = loadConfig(process.env);
+    const { sesAccount } = buildSesPace(config, services);
+    return sesQuotaReport({ sesAccount, sesSendBudget: services.sesSendBudget, configuredRate: config.sesMaxSendRate, now: Date.now() });
+  },
+  'mta-sts quota': async ({ services, hostingQuotas }) => hostingHeadroom(buildHostingQuotaUsage(services), hostingQuotas),
+  'oidc seal-secret': async ({ services, oidc, clientSecret }) => {
+    // Sealed for this issuer and client only; never stored or printed in plain text.
+    const sealed = await services.secretBox.seal(clientSecret!, oidcSecretContext(oidc!));
+    return { oidc_client_secret_sealed: sealed, issuer: oidc!.issuer, client_id: oidc!.clientId };
+  },
+  'data adopt-legacy': async ({ services, segments, audited }) => audited(UNKNOWN_ACCOUNT_AUDIT, {}, await adoptLegacyCommand(services, segments)),
+};
+
 /** Runs one command; answers what to print (undefined: nothing). */
 async function run(argv: string[], options: AdminOptions): Promise<unknown> {
   const { values, positionals } = parse(argv);
@@ -150,123 +274,24 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
     console.log(`${USAGE}\n${options.targetUsage ?? TARGET_USAGE}`);
     return undefined;
   }
-  const [resource, action] = positionals;
-  const known =
-    (resource === 'account' && (action === 'create' || action === 'update' || action === 'pause' || action === 'resume')) ||
-    (resource === 'tenant' && action === 'resume') ||
-    (resource === 'user' && action === 'create') ||
-    (resource === 'rotate-link-key' && action === undefined) ||
-    (resource === 'ses' && action === 'quota') ||
-    (resource === 'mta-sts' && action === 'quota') ||
-    (resource === 'oidc' && action === 'seal-secret') ||
-    (resource === 'data' && action === 'adopt-legacy');
-  if (!known) throw new UsageError(USAGE);
-
-  // The settings the secret is bound to, checked before the secret is read.
-  const oidc =
-    resource === 'oidc'
-      ? oidcSettingsFromValues({ issuer: values.issuer ?? process.env.OIDC_ISSUER ?? '', clientId: values['client-id'] ?? process.env.OIDC_CLIENT_ID ?? '', label: '', allowedDomains: '', sealedClientSecret: '' })
-      : null;
-  if (resource === 'oidc') {
-    if (!oidc) throw new UsageError('oidc seal-secret needs --issuer <url> --client-id <id> (or OIDC_ISSUER and OIDC_CLIENT_ID): the secret is sealed for them');
-    if (oidc.problem) throw new UsageError(oidc.problem);
-  }
-  const clientSecret = oidc ? await passwordFromStdin('oidc seal-secret reads the client secret from a pipe: printf %s "$SECRET" | npm run admin -- oidc seal-secret ...') : undefined;
-  if (clientSecret !== undefined && clientSecret.trim() === '') throw new UsageError('the client secret read from standard input is empty');
-
-  // Checked before anything is read or written (and before a password is read from stdin).
-  if (resource === 'user') {
-    if (!values.account || !values.email) throw new UsageError('user create needs --account <account_id> --email <address>');
-    if (!isEmailAddress(values.email.trim())) throw new UsageError('--email must be an email address');
-  }
-  const password = resource === 'user' && values['password-stdin'] ? await passwordFromStdin() : undefined;
-  if (password !== undefined) {
-    const checked = newPasswordSchema.safeParse(password);
-    if (!checked.success) throw new UsageError(checked.error.issues[0]!.message);
-  }
-
-  const segments = values.segments === undefined ? 4 : Number(values.segments);
-  if (!Number.isInteger(segments) || segments < 1 || segments > 16) throw new UsageError('--segments must be a whole number from 1 to 16');
-  const hostingQuotas = {
-    domainNames: quotaOption(values['domain-name-quota'], 'domain-name-quota', DEFAULT_HOSTING_QUOTAS.domainNames),
-    certificates: quotaOption(values['certificate-quota'], 'certificate-quota', DEFAULT_HOSTING_QUOTAS.certificates),
-  };
+  const [resource = '', action] = positionals;
+  const name = [resource, action].filter(Boolean).join(' ');
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name]! : null;
+  if (!command) throw new UsageError(USAGE);
+  const inputs = await inputsOf(resource, values);
 
   options.prepareEnvironment?.();
   if (!process.env[ENV.tableName]) throw new UsageError(`Set ${ENV.tableName} (the stack output TableName) in the environment, with the AWS credentials and region of the stack.`);
   const services = buildServices(loadConfig(process.env));
   const auditLog = new AuditLogRepository({ client: createDynamoClient(services.config), name: services.config.tableName });
-  /** The operator's change in the audit log (a failed write is logged, never the command's failure). */
   const audited = async <T>(accountId: string, ids: Record<string, string>, result: T): Promise<T> => {
     await recordAudit(
       { auditLog, clock: services.clock },
-      { account_id: accountId, tenant_id: null, action: `cli:${[resource, action].filter(Boolean).join(' ')}`, resource_ids: ids, actor: { type: 'operator' }, status: null, source_ip: null, user_agent: null, request_id: null },
+      { account_id: accountId, tenant_id: null, action: `cli:${name}`, resource_ids: ids, actor: { type: 'operator' }, status: null, source_ip: null, user_agent: null, request_id: null },
     );
     return result;
   };
-
-  if (resource === 'ses') {
-    const config = loadConfig(process.env);
-    const { sesAccount } = buildSesPace(config, services);
-    return sesQuotaReport({ sesAccount, sesSendBudget: services.sesSendBudget, configuredRate: config.sesMaxSendRate, now: Date.now() });
-  }
-
-  if (resource === 'mta-sts') return hostingHeadroom(buildHostingQuotaUsage(services), hostingQuotas);
-
-  if (oidc && clientSecret !== undefined) {
-    // Sealed for this issuer and client only; never stored or printed in plain text.
-    const sealed = await services.secretBox.seal(clientSecret, oidcSecretContext(oidc));
-    return { oidc_client_secret_sealed: sealed, issuer: oidc.issuer, client_id: oidc.clientId };
-  }
-
-  if (resource === 'data') {
-    const counts = await adoptLegacyCommand(services, segments);
-    return audited(UNKNOWN_ACCOUNT_AUDIT, {}, counts);
-  }
-
-  if (resource === 'rotate-link-key') {
-    // Send workers pick the new key up within CURRENT_KEY_TTL_MS; every older key keeps verifying.
-    const key = await services.linkSigning.rotateLinkKey();
-    return audited(UNKNOWN_ACCOUNT_AUDIT, { link_key: key.kid }, { link_key: key.kid, created_at: key.created_at });
-  }
-
-  if (resource === 'user') {
-    const chosen = password ?? generatePassword();
-    const user = await createDashboardUser(services, { accountId: values.account!, email: values.email!, password: chosen });
-    // A generated password is printed once, here; it is stored only as its scrypt hash.
-    return audited(user.account_id, { user: user.id }, { user_id: user.id, account_id: user.account_id, email: user.email, role: user.role, ...(password === undefined ? { password: chosen } : {}) });
-  }
-
-  if (resource === 'tenant') {
-    if (!values.account || !values.tenant) throw new UsageError('tenant resume needs --account <account_id> --tenant <external_id or id>');
-    const tenant = await resumeTenantAsOperator(services, values.account, values.tenant);
-    return audited(values.account, { tenant: tenant.id }, { tenant_id: tenant.id, external_id: tenant.external_id, status: tenant.status });
-  }
-
-  if (action === 'create') {
-    if (!values.email || !isEmailAddress(values.email)) throw new UsageError('account create needs --email <address>');
-    if (values['no-payment-method'] || values['no-tenants']) throw new UsageError('--no-* options are for account update');
-    const { account, apiKey, secret } = await createAccount(services, {
-      email: values.email,
-      plan: plan(values.plan) ?? 'free',
-      paymentMethod: values['payment-method'] ?? false,
-      tenants: values.tenants ?? false,
-    });
-    // The account's first key, named as POST /api-keys answers a new key: the key, and its secret (shown once).
-    return audited(account.id, { account: account.id, api_key: apiKey.id }, { account_id: account.id, api_key: toPublicApiKey(apiKey), secret });
-  }
-  if (!values.id) throw new UsageError(`account ${action} needs --id <account_id>`);
-  if (action === 'pause' || action === 'resume') {
-    const reason = values.reason?.trim() || 'Paused by the operator.';
-    const changed = action === 'pause' ? await pauseAccountAsOperator(services, values.id, reason) : await resumeAccountAsOperator(services, values.id);
-    return audited(changed.id, { account: changed.id }, { account_id: changed.id, ...accountPauseView(changed) });
-  }
-  const account = await updateAccount(services, values.id, {
-    plan: plan(values.plan),
-    payment_method: flag(values['payment-method'], values['no-payment-method'], 'payment-method'),
-    tenants_enabled: flag(values.tenants, values['no-tenants'], 'tenants'),
-  });
-  return audited(account.id, { account: account.id }, { account_id: account.id, email: account.email, plan: account.plan, payment_method: account.payment_method, tenants_enabled: account.tenants_enabled });
+  return command({ ...inputs, services, audited });
 }
 
 /**
