@@ -92,6 +92,75 @@ async function checkReference(
   return { ok: { reference, upload, object } };
 }
 
+type ReferenceCheck = Awaited<ReturnType<typeof checkReference>>;
+
+/** Throws 422 for references that cannot be used, then 413 for uploads over 10 MB (each naming its fields). */
+function refuseBadReferences(checks: readonly (ReferenceCheck | null)[]): void {
+  const refused = checks.flatMap((check) => (check && 'refused' in check ? [check.refused] : []));
+  if (refused.length > 0) {
+    throw new AppError(422, 'validation_error', `Some attachments cannot be used: check ${refused.map((p) => p.field).join(', ')}.`, {
+      details: { fields: refused },
+      hint: 'Create uploads with POST /attachments, PUT each file to its upload URL, and reference them within 24 hours with the same API account.',
+    });
+  }
+  const tooLarge = checks.flatMap((check) => (check && 'tooLarge' in check ? [check.tooLarge] : []));
+  if (tooLarge.length > 0) {
+    throw new AppError(413, 'payload_too_large', `Attachments over 10 MB: ${tooLarge.map((p) => p.field).join(', ')}.`, {
+      details: { fields: tooLarge.map(({ field, message }) => ({ field, message })), max_size: MAX_ATTACHMENT_BYTES },
+      hint: 'Every attachment must be at most 10 MB (10,485,760 bytes).',
+    });
+  }
+}
+
+/** Throws 413 when attachments of these sizes would make the message larger than SES's 40 MB once encoded. */
+function refuseOverSesLimit(sizes: readonly number[], bodyBytes: number): void {
+  const estimated = estimateMessageBytes(sizes, bodyBytes);
+  if (estimated <= SES_MAX_MESSAGE_BYTES) return;
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  throw new AppError(
+    413,
+    'payload_too_large',
+    `The attachments add up to ${total} bytes (${mb(total)}), about ${mb(estimated)} once encoded in the message; ` +
+      `a message can be at most 40 MB (SES's limit, after base64), which leaves room for about ${mb(MAX_ATTACHMENT_BYTES_PER_MESSAGE)} of attachments.`,
+    {
+      details: {
+        attachments_size: total,
+        estimated_message_size: estimated,
+        max_message_size: SES_MAX_MESSAGE_BYTES,
+        max_attachments_size: MAX_ATTACHMENT_BYTES_PER_MESSAGE,
+      },
+      hint: 'Send fewer or smaller files per email (split them over several emails), or link to large files instead of attaching them.',
+    },
+  );
+}
+
+/** Stores one attachment's bytes at `blobKey` (a checked upload copied, inline data written) and answers its metadata. */
+async function storeAttachment(deps: ResolveAttachmentsDeps, attachment: AttachmentInput, check: ReferenceCheck | null, blobKey: string): Promise<EmailAttachment> {
+  if (check && 'ok' in check) {
+    const { reference, upload, object } = check.ok;
+    // The copy is of the version just checked: a PUT racing in between fails the copy, not the size rule.
+    await deps.blobs.copy(upload.blob_key, blobKey, object.etag ? { ifMatch: object.etag } : {});
+    const contentId = reference.content_id;
+    return {
+      filename: reference.filename ?? upload.filename,
+      content_type: reference.content_type ?? upload.content_type,
+      size: object.size,
+      ...(contentId === undefined ? {} : { content_id: contentId }),
+      blob_key: blobKey,
+    };
+  }
+  const inline = attachment as InlineAttachment;
+  const bytes = Buffer.from(inline.data, 'base64');
+  await deps.blobs.put(blobKey, bytes, inline.content_type);
+  return {
+    filename: inline.filename,
+    content_type: inline.content_type,
+    size: bytes.length,
+    ...(inline.content_id === undefined ? {} : { content_id: inline.content_id }),
+    blob_key: blobKey,
+  };
+}
+
 /**
  * Checks a send's attachments and stores their bytes under the email: returns the metadata to keep on
  * the email (in request order), or throws, before storing anything:
@@ -113,75 +182,13 @@ export async function resolveAttachments(
       isAttachmentReference(attachment) ? checkReference(deps, accountId, attachment, `attachments.${index}.attachment_id`, now, options.limitedTenant ?? null) : null,
     ),
   );
-
-  const refused = checks.flatMap((check) => (check && 'refused' in check ? [check.refused] : []));
-  if (refused.length > 0) {
-    throw new AppError(422, 'validation_error', `Some attachments cannot be used: check ${refused.map((p) => p.field).join(', ')}.`, {
-      details: { fields: refused },
-      hint: 'Create uploads with POST /attachments, PUT each file to its upload URL, and reference them within 24 hours with the same API account.',
-    });
-  }
-  const tooLarge = checks.flatMap((check) => (check && 'tooLarge' in check ? [check.tooLarge] : []));
-  if (tooLarge.length > 0) {
-    throw new AppError(413, 'payload_too_large', `Attachments over 10 MB: ${tooLarge.map((p) => p.field).join(', ')}.`, {
-      details: { fields: tooLarge.map(({ field, message }) => ({ field, message })), max_size: MAX_ATTACHMENT_BYTES },
-      hint: 'Every attachment must be at most 10 MB (10,485,760 bytes).',
-    });
-  }
-
+  refuseBadReferences(checks);
   const sizes = attachments.map((attachment, index) => {
     const check = checks[index];
     return check && 'ok' in check ? check.ok.object.size : (attachment as InlineAttachment).size;
   });
-  const estimated = estimateMessageBytes(sizes, options.bodyBytes ?? 0);
-  if (estimated > SES_MAX_MESSAGE_BYTES) {
-    const total = sizes.reduce((sum, size) => sum + size, 0);
-    throw new AppError(
-      413,
-      'payload_too_large',
-      `The attachments add up to ${total} bytes (${mb(total)}), about ${mb(estimated)} once encoded in the message; ` +
-        `a message can be at most 40 MB (SES's limit, after base64), which leaves room for about ${mb(MAX_ATTACHMENT_BYTES_PER_MESSAGE)} of attachments.`,
-      {
-        details: {
-          attachments_size: total,
-          estimated_message_size: estimated,
-          max_message_size: SES_MAX_MESSAGE_BYTES,
-          max_attachments_size: MAX_ATTACHMENT_BYTES_PER_MESSAGE,
-        },
-        hint: 'Send fewer or smaller files per email (split them over several emails), or link to large files instead of attaching them.',
-      },
-    );
-  }
-
-  return Promise.all(
-    attachments.map(async (attachment, index): Promise<EmailAttachment> => {
-      const blobKey = `${options.keyPrefix ?? ''}${attachmentBlobKey(emailId, index)}`;
-      const check = checks[index];
-      if (check && 'ok' in check) {
-        const { reference, upload, object } = check.ok;
-        // The copy is of the version just checked: a PUT racing in between fails the copy, not the size rule.
-        await deps.blobs.copy(upload.blob_key, blobKey, object.etag ? { ifMatch: object.etag } : {});
-        const contentId = reference.content_id;
-        return {
-          filename: reference.filename ?? upload.filename,
-          content_type: reference.content_type ?? upload.content_type,
-          size: object.size,
-          ...(contentId === undefined ? {} : { content_id: contentId }),
-          blob_key: blobKey,
-        };
-      }
-      const inline = attachment as InlineAttachment;
-      const bytes = Buffer.from(inline.data, 'base64');
-      await deps.blobs.put(blobKey, bytes, inline.content_type);
-      return {
-        filename: inline.filename,
-        content_type: inline.content_type,
-        size: bytes.length,
-        ...(inline.content_id === undefined ? {} : { content_id: inline.content_id }),
-        blob_key: blobKey,
-      };
-    }),
-  );
+  refuseOverSesLimit(sizes, options.bodyBytes ?? 0);
+  return Promise.all(attachments.map((attachment, index) => storeAttachment(deps, attachment, checks[index] ?? null, `${options.keyPrefix ?? ''}${attachmentBlobKey(emailId, index)}`)));
 }
 
 /**

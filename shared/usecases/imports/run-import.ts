@@ -57,6 +57,45 @@ export function providerErrorToAppError(error: ProviderError, provider: Provider
   return new UpstreamError(`${name} could not be reached (${failure.message}); try again in a moment.`, { details: { reason: 'provider_unavailable', provider } });
 }
 
+/** A new import: counted, the provider's key checked, its head created (leased until `leaseUntilMs`). */
+async function startImport(deps: ImportDeps, principal: Principal, input: StartImportInput, source: ReturnType<ImportDeps['providerSource']>, started: number, leaseUntilMs: number): Promise<ImportHead> {
+  await countRequest(deps, principal, 'newImports');
+  try {
+    await source.checkAccess();
+  } catch (error) {
+    if (error instanceof ProviderError) throw providerErrorToAppError(error, input.provider);
+    throw error;
+  }
+  const head = newImportHead({ account_id: principal.account.id, provider: input.provider, region: input.region, resources: input.resources, dry_run: input.dry_run }, started);
+  await deps.imports.create(head, leaseUntilMs);
+  return head;
+}
+
+/**
+ * A continuation: its cursor's import claimed for this request (a head to work), or answered as it stands
+ * when its lease is stale (`answer`); refused when the body differs from the first request's or another
+ * request holds it.
+ */
+async function continueImport(deps: ImportDeps, principal: Principal, input: StartImportInput, started: number, leaseUntilMs: number): Promise<{ head: ImportHead } | { answer: PublicImport }> {
+  const cursor = parseCursor(input.cursor!);
+  if (!cursor) throw new ValidationError('cursor is not a next_cursor of this API.', { details: { fields: [{ field: 'cursor', message: 'not a next_cursor of this API' }] } });
+  await countRequest(deps, principal, 'importContinuations');
+  const claim = await deps.imports.claim(principal.account.id, cursor.id, cursor.requests, started, leaseUntilMs);
+  if (claim.kind === 'not_found') throw new NotFoundError('Import', cursor.id);
+  const claimed = claim.head;
+  const differs: string[] = (['provider', 'region', 'dry_run'] as const).filter((field) => claimed[field] !== input[field]);
+  if (claimed.resources.join() !== input.resources.join()) differs.push('resources');
+  if (differs.length > 0) {
+    if (claim.kind === 'claimed') await deps.imports.release(claimed, leaseUntilMs);
+    throw new ValidationError(`This cursor continues an import with other ${differs.join(', ')}: repeat the body of the first request, with cursor.`, { details: { fields: differs.map((field) => ({ field, message: 'differs from the import this cursor continues' })) } });
+  }
+  if (claim.kind === 'busy') {
+    throw new ConflictError('Another request is working this import now; retry with the same cursor in a moment.', 'conflict', { headers: { 'Retry-After': '5' }, details: { migration_id: claimed.id } });
+  }
+  if (claim.kind === 'stale') return { answer: toPublicImport(claimed, mergeParts(await deps.imports.parts(principal.account.id, claimed.id)), deps.importSettings.apiBaseUrl) };
+  return { head: claimed };
+}
+
 export async function runImport(deps: ImportDeps, principal: Principal, input: StartImportInput): Promise<PublicImport> {
   requireAccountKey(principal, 'import from another provider');
   requireImportScopes(principal, input);
@@ -64,40 +103,9 @@ export async function runImport(deps: ImportDeps, principal: Principal, input: S
   const started = deps.clock.now().getTime();
   const leaseUntilMs = started + settings.leaseMs;
   const source = deps.providerSource({ provider: input.provider, apiKey: input.api_key, accountApiKey: input.account_api_key, region: input.region });
-
-  let head: ImportHead;
-  if (input.cursor === undefined) {
-    await countRequest(deps, principal, 'newImports');
-    try {
-      await source.checkAccess();
-    } catch (error) {
-      if (error instanceof ProviderError) throw providerErrorToAppError(error, input.provider);
-      throw error;
-    }
-    head = newImportHead({ account_id: principal.account.id, provider: input.provider, region: input.region, resources: input.resources, dry_run: input.dry_run }, started);
-    await deps.imports.create(head, leaseUntilMs);
-  } else {
-    const cursor = parseCursor(input.cursor);
-    if (!cursor) throw new ValidationError('cursor is not a next_cursor of this API.', { details: { fields: [{ field: 'cursor', message: 'not a next_cursor of this API' }] } });
-    await countRequest(deps, principal, 'importContinuations');
-    const claim = await deps.imports.claim(principal.account.id, cursor.id, cursor.requests, started, leaseUntilMs);
-    if (claim.kind === 'not_found') throw new NotFoundError('Import', cursor.id);
-    const claimed = claim.head;
-    const differs: string[] = (['provider', 'region', 'dry_run'] as const).filter((field) => claimed[field] !== input[field]);
-    if (claimed.resources.join() !== input.resources.join()) differs.push('resources');
-    if (differs.length > 0) {
-      if (claim.kind === 'claimed') await deps.imports.release(claimed, leaseUntilMs);
-      throw new ValidationError(`This cursor continues an import with other ${differs.join(', ')}: repeat the body of the first request, with cursor.`, { details: { fields: differs.map((field) => ({ field, message: 'differs from the import this cursor continues' })) } });
-    }
-    if (claim.kind === 'busy') {
-      throw new ConflictError('Another request is working this import now; retry with the same cursor in a moment.', 'conflict', { headers: { 'Retry-After': '5' }, details: { migration_id: claimed.id } });
-    }
-    if (claim.kind === 'stale') {
-      const report = mergeParts(await deps.imports.parts(principal.account.id, claimed.id));
-      return toPublicImport(claimed, report, settings.apiBaseUrl);
-    }
-    head = claimed;
-  }
+  const claimed = input.cursor === undefined ? { head: await startImport(deps, principal, input, source, started, leaseUntilMs) } : await continueImport(deps, principal, input, started, leaseUntilMs);
+  if ('answer' in claimed) return claimed.answer;
+  const { head } = claimed;
 
   const secrets = new Map<string, string>();
   const ctx = { deps, principal, head, source, pages: new Map(), secrets, deadlineMs: started + settings.budgetMs };
