@@ -42,9 +42,17 @@ export interface AggregateStatsResult {
   failure?: string;
 }
 
-export async function aggregateStats(deps: AggregateStatsDeps, records: readonly StatsRecord[]): Promise<AggregateStatsResult> {
-  const groups: { first: number; eventIds: string[]; deltas: CounterDelta[]; counters: Set<string> }[] = [];
-  /** Which account each tenant counted belongs to (the brake judges a tenant within its account). */
+/** Records whose counter deltas are written in one call (at most `maxPerCall` counters), from record `first` on. */
+interface CounterGroup {
+  first: number;
+  eventIds: string[];
+  deltas: CounterDelta[];
+  counters: Set<string>;
+}
+
+/** The records' deltas in groups of at most `maxPerCall` counters, in order; and which account each tenant counted belongs to. */
+function groupDeltas(records: readonly StatsRecord[], maxPerCall: number): { groups: CounterGroup[]; accountOfTenant: Map<string, string> } {
+  const groups: CounterGroup[] = [];
   const accountOfTenant = new Map<string, string>();
   records.forEach((record, index) => {
     const deltas = record.changes.flatMap((change) => {
@@ -55,7 +63,7 @@ export async function aggregateStats(deps: AggregateStatsDeps, records: readonly
     const ids = deltas.map((delta) => counterId(delta.counter, delta.day));
     let group = groups[groups.length - 1];
     const added = new Set(ids.filter((id) => !group?.counters.has(id))).size;
-    if (!group || (added > 0 && group.counters.size + added > deps.counters.maxPerCall)) {
+    if (!group || (added > 0 && group.counters.size + added > maxPerCall)) {
       group = { first: index, eventIds: [], deltas: [], counters: new Set() };
       groups.push(group);
     }
@@ -63,33 +71,29 @@ export async function aggregateStats(deps: AggregateStatsDeps, records: readonly
     group.deltas.push(...deltas);
     for (const id of ids) group.counters.add(id);
   });
-  let written = 0;
-  const reputation: BrakeCandidates = { accounts: [], tenants: [] };
-  const seen = new Set<string>();
-  let result: AggregateStatsResult | undefined;
-  for (const group of groups) {
-    try {
-      const merged = mergeCounterDeltas(group.deltas);
-      await deps.counters.add(merged, usageToken('stats', group.eventIds));
-      written += merged.length;
-      for (const { counter, counts } of merged) {
-        if (!counts.bounced && !counts.complained) continue;
-        if (counter.kind === 'account' && !seen.has(`a:${counter.accountId}`)) {
-          seen.add(`a:${counter.accountId}`);
-          reputation.accounts.push(counter.accountId);
-        } else if (counter.kind === 'tenant' && !seen.has(`t:${counter.tenantId}`)) {
-          seen.add(`t:${counter.tenantId}`);
-          reputation.tenants.push({ id: counter.tenantId, accountId: accountOfTenant.get(counter.tenantId)! });
-        }
-      }
-    } catch (error) {
-      result = { done: group.first, written, failure: `stats update failed: ${(error as Error).message}` };
-      break;
+  return { groups, accountOfTenant };
+}
+
+/** Adds the accounts and tenants whose counters just counted a bounce or complaint (each once) to `reputation`. */
+function noteReputationChanges(merged: ReturnType<typeof mergeCounterDeltas>, accountOfTenant: Map<string, string>, reputation: BrakeCandidates, seen: Set<string>): void {
+  for (const { counter, counts } of merged) {
+    if (!counts.bounced && !counts.complained) continue;
+    if (counter.kind === 'account' && !seen.has(`a:${counter.accountId}`)) {
+      seen.add(`a:${counter.accountId}`);
+      reputation.accounts.push(counter.accountId);
+    } else if (counter.kind === 'tenant' && !seen.has(`t:${counter.tenantId}`)) {
+      seen.add(`t:${counter.tenantId}`);
+      reputation.tenants.push({ id: counter.tenantId, accountId: accountOfTenant.get(counter.tenantId)! });
     }
   }
-  result ??= { done: records.length, written };
-  // The counters are written whatever happens here: a failed check is logged, and the next bounce or
-  // complaint of that tenant or account checks again.
+}
+
+/**
+ * The automatic tenant pause and the reputation brake on who counted a bounce or complaint. The counters
+ * are written whatever happens here: a failed check is logged, and the next bounce or complaint of that
+ * tenant or account checks again.
+ */
+async function checkReputation(deps: AggregateStatsDeps, reputation: BrakeCandidates, result: AggregateStatsResult): Promise<void> {
   if (deps.autoPause && reputation.tenants.length > 0) {
     try {
       const paused = await autoPauseTenants(deps.autoPause, reputation.tenants.map((tenant) => tenant.id), deps.autoPause.clock.now());
@@ -106,5 +110,26 @@ export async function aggregateStats(deps: AggregateStatsDeps, records: readonly
       deps.brake.log('stats: reputation brake check failed', error);
     }
   }
+}
+
+export async function aggregateStats(deps: AggregateStatsDeps, records: readonly StatsRecord[]): Promise<AggregateStatsResult> {
+  const { groups, accountOfTenant } = groupDeltas(records, deps.counters.maxPerCall);
+  let written = 0;
+  const reputation: BrakeCandidates = { accounts: [], tenants: [] };
+  const seen = new Set<string>();
+  let result: AggregateStatsResult | undefined;
+  for (const group of groups) {
+    try {
+      const merged = mergeCounterDeltas(group.deltas);
+      await deps.counters.add(merged, usageToken('stats', group.eventIds));
+      written += merged.length;
+      noteReputationChanges(merged, accountOfTenant, reputation, seen);
+    } catch (error) {
+      result = { done: group.first, written, failure: `stats update failed: ${(error as Error).message}` };
+      break;
+    }
+  }
+  result ??= { done: records.length, written };
+  await checkReputation(deps, reputation, result);
   return result;
 }
