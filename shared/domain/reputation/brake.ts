@@ -141,24 +141,29 @@ function projected(input: BrakeInput, pauses: readonly BrakePause[]): Figures {
   return withoutFigures(input.deployment, sumFigures(gone));
 }
 
-/**
- * The pauses the figures call for, in the order to make them (empty: nothing to do). Each unit at most
- * once; the repository's conditional pause decides whether it still is active.
- */
-export function planBrake(input: BrakeInput, settings: BrakeSettings): BrakePause[] {
-  const pauses: BrakePause[] = [];
-  const decided = new Set<string>();
-  const decide = (pause: BrakePause) => {
-    pauses.push(pause);
-    decided.add(unitKey(pause.unit));
-  };
+/** The pauses decided so far, in order, and which units they are. */
+class BrakePlan {
+  readonly pauses: BrakePause[] = [];
+  private readonly decided = new Set<string>();
 
+  decide(pause: BrakePause): void {
+    this.pauses.push(pause);
+    this.decided.add(unitKey(pause.unit));
+  }
+
+  has(key: string): boolean {
+    return this.decided.has(key);
+  }
+}
+
+/** Rule 1: every account whose own figures (its emails of no tenant) are over AWS's review rate. */
+function planReviewRatePauses(input: BrakeInput, plan: BrakePlan): void {
   for (const account of input.accounts) {
     const own = withoutFigures(account.figures, account.tenantFigures);
     const metric = overReviewRate(own);
     if (!metric) continue;
     const ofNoTenant = account.tenantFigures.sent > 0 ? ' (its emails of no tenant)' : '';
-    decide({
+    plan.decide({
       unit: { kind: 'account', id: account.id },
       rule: 'review_rate',
       metric,
@@ -168,42 +173,58 @@ export function planBrake(input: BrakeInput, settings: BrakeSettings): BrakePaus
       reason: `Account ${sentence(own, metric)}${ofNoTenant}, above AWS's ${percent(reviewRate(metric))} review rate.`,
     });
   }
+}
 
-  for (const metric of METRICS) {
-    const threshold = brakeThreshold(settings, metric);
-    const { deployment } = input;
-    if (deployment.sent < settings.deploymentMinSent || rateOf(deployment, metric) < threshold) continue;
-    // Critical: half way from the brake to AWS's review rate. Then a unit under the minimum volume is paused
-    // too (after every unit with the volume, if the rest is still over): a swarm of small senders can get the
-    // deployment reviewed as surely as one large one.
-    const critical = rateOf(deployment, metric) >= (threshold + reviewRate(metric)) / 2;
-    const minimum = (figures: Figures) => (figures.sent >= settings.offenderMinSent ? 0 : critical ? 1 : 2);
-    const units = [
-      ...input.tenants.map((tenant) => ({ unit: { kind: 'tenant', id: tenant.id, accountId: tenant.accountId } as BrakeUnit, figures: tenant.figures })),
-      ...input.accounts.map((account) => ({ unit: { kind: 'account', id: account.id } as BrakeUnit, figures: withoutFigures(account.figures, account.tenantFigures) })),
-    ]
-      .filter(({ unit, figures }) => !decided.has(unitKey(unit)) && minimum(figures) < 2 && rateOf(figures, metric) > threshold)
-      .sort(
-        (a, b) =>
-          minimum(a.figures) - minimum(b.figures) ||
-          badOf(b.figures, metric) - badOf(a.figures, metric) ||
-          (a.unit.kind === b.unit.kind ? a.unit.id.localeCompare(b.unit.id) : a.unit.kind === 'tenant' ? -1 : 1),
-      );
-    for (const { unit, figures } of units) {
-      if (rateOf(projected(input, pauses), metric) < threshold) break;
-      if (unit.kind === 'tenant' && decided.has(`account:${unit.accountId}`)) continue;
-      const ofNoTenant = unit.kind === 'account' && (input.accounts.find((account) => account.id === unit.id)?.tenantFigures.sent ?? 0) > 0;
-      const own = `this ${unit.kind}'s own ${sentence(figures, metric)}${ofNoTenant ? ' (its emails of no tenant)' : ''}`;
-      decide({
-        unit,
-        rule: 'deployment_brake',
-        metric,
-        figures,
-        deployment,
-        threshold,
-        reason: `Reputation brake: the deployment's ${sentence(deployment, metric)}, at or over the brake's ${percent(threshold)} (AWS reviews at ${percent(reviewRate(metric))}); ${own}, ${badOf(figures, metric)} of the deployment's ${badOf(deployment, metric)} ${metric === 'bounce' ? 'bounces' : 'complaints'}.`,
-      });
-    }
+/**
+ * The units over the brake's threshold on `metric`, in the order to pause them: those with the minimum volume
+ * first, then (critical: half way from the brake to AWS's review rate) those under it; the worst first.
+ */
+function brakeCandidates(input: BrakeInput, settings: BrakeSettings, metric: Metric, threshold: number, plan: BrakePlan): { unit: BrakeUnit; figures: Figures }[] {
+  // A swarm of small senders can get the deployment reviewed as surely as one large one.
+  const critical = rateOf(input.deployment, metric) >= (threshold + reviewRate(metric)) / 2;
+  const minimum = (figures: Figures) => (figures.sent >= settings.offenderMinSent ? 0 : critical ? 1 : 2);
+  return [
+    ...input.tenants.map((tenant) => ({ unit: { kind: 'tenant', id: tenant.id, accountId: tenant.accountId } as BrakeUnit, figures: tenant.figures })),
+    ...input.accounts.map((account) => ({ unit: { kind: 'account', id: account.id } as BrakeUnit, figures: withoutFigures(account.figures, account.tenantFigures) })),
+  ]
+    .filter(({ unit, figures }) => !plan.has(unitKey(unit)) && minimum(figures) < 2 && rateOf(figures, metric) > threshold)
+    .sort(
+      (a, b) =>
+        minimum(a.figures) - minimum(b.figures) ||
+        badOf(b.figures, metric) - badOf(a.figures, metric) ||
+        (a.unit.kind === b.unit.kind ? a.unit.id.localeCompare(b.unit.id) : a.unit.kind === 'tenant' ? -1 : 1),
+    );
+}
+
+/** Rule 2 on `metric`: while the deployment (without the units paused so far) is at or over the brake, the next candidate. */
+function planDeploymentBrake(input: BrakeInput, settings: BrakeSettings, metric: Metric, plan: BrakePlan): void {
+  const threshold = brakeThreshold(settings, metric);
+  const { deployment } = input;
+  if (deployment.sent < settings.deploymentMinSent || rateOf(deployment, metric) < threshold) return;
+  for (const { unit, figures } of brakeCandidates(input, settings, metric, threshold, plan)) {
+    if (rateOf(projected(input, plan.pauses), metric) < threshold) break;
+    if (unit.kind === 'tenant' && plan.has(`account:${unit.accountId}`)) continue;
+    const ofNoTenant = unit.kind === 'account' && (input.accounts.find((account) => account.id === unit.id)?.tenantFigures.sent ?? 0) > 0;
+    const own = `this ${unit.kind}'s own ${sentence(figures, metric)}${ofNoTenant ? ' (its emails of no tenant)' : ''}`;
+    plan.decide({
+      unit,
+      rule: 'deployment_brake',
+      metric,
+      figures,
+      deployment,
+      threshold,
+      reason: `Reputation brake: the deployment's ${sentence(deployment, metric)}, at or over the brake's ${percent(threshold)} (AWS reviews at ${percent(reviewRate(metric))}); ${own}, ${badOf(figures, metric)} of the deployment's ${badOf(deployment, metric)} ${metric === 'bounce' ? 'bounces' : 'complaints'}.`,
+    });
   }
-  return pauses;
+}
+
+/**
+ * The pauses the figures call for, in the order to make them (empty: nothing to do). Each unit at most
+ * once; the repository's conditional pause decides whether it still is active.
+ */
+export function planBrake(input: BrakeInput, settings: BrakeSettings): BrakePause[] {
+  const plan = new BrakePlan();
+  planReviewRatePauses(input, plan);
+  for (const metric of METRICS) planDeploymentBrake(input, settings, metric, plan);
+  return plan.pauses;
 }
