@@ -121,29 +121,8 @@ export interface SpfHealth {
   lookups: number | null;
 }
 
-/**
- * `answers`: TXT answers by lower-case name: the domain's, and those of the names `spfTargets` gave
- * (transitively) that were fetched. `include`: the service's SPF include (the SPF_INCLUDE setting).
- */
-export function evaluateSpfHealth(input: { domain: string; include: string; answers: ReadonlyMap<string, Lookup> }): SpfHealth {
-  const domain = norm(input.domain);
-  const include = norm(input.include);
-  const answer = input.answers.get(domain) ?? { kind: 'error' as const, message: 'not looked up' };
-  if (answer.kind === 'error') return { findings: [dnsError('spf', domain, answer)], lookups: null };
-  const records = spfRecords(answer);
-  if (records.length === 0) {
-    return {
-      findings: [finding('spf_missing', `${domain} publishes no SPF record: receivers cannot tell which servers may send as it, and Gmail and Yahoo require SPF or DKIM of every sender (SPF and DKIM of bulk senders). Publish it.`, { type: 'TXT', name: domain, value: spfValue(include) })],
-      lookups: null,
-    };
-  }
-  if (records.length > 1) {
-    return {
-      findings: [finding('spf_multiple', `${domain} publishes ${records.length} SPF records; RFC 7208 makes that a permanent error for every message. Merge them into one that contains include:${include}.`)],
-      lookups: null,
-    };
-  }
-  const record = records[0]!;
+/** Findings on the record's own terms: our include missing, and an `all` that authorizes everyone or no one. */
+function termFindings(domain: string, include: string, record: string): HealthFinding[] {
   const terms = parseSpf(record);
   const findings: HealthFinding[] = [];
   if (!terms.some((term) => term.name === 'include' && term.target === include)) {
@@ -167,8 +146,12 @@ export function evaluateSpfHealth(input: { domain: string; include: string; answ
       }),
     );
   }
-  const w: Walk = { lookups: 0, loop: null, unresolvable: [], failed: [], incomplete: false };
-  walk(record, [domain], input.answers, include, w);
+  return findings;
+}
+
+/** Findings on what the record's includes lead to (walked through `answers`): loops, dead includes, the lookup limit, DNS failures. */
+function walkFindings(domain: string, w: Walk): HealthFinding[] {
+  const findings: HealthFinding[] = [];
   if (w.loop) {
     findings.push(finding('spf_include_loop', `The SPF includes of ${domain} loop (${w.loop.join(' -> ')}): receivers stop at the lookup limit with a permanent error. Remove the include that points back.`));
   }
@@ -185,5 +168,33 @@ export function evaluateSpfHealth(input: { domain: string; include: string; answ
   }
   for (const failed of w.failed) findings.push(dnsError('spf', failed.name, failed));
   if (w.incomplete && w.failed.length === 0) findings.push(dnsError('spf', domain, { message: 'the lookups of its includes did not finish in time' }));
-  return { findings, lookups: w.lookups };
+  return findings;
+}
+
+/**
+ * `answers`: TXT answers by lower-case name: the domain's, and those of the names `spfTargets` gave
+ * (transitively) that were fetched. `include`: the service's SPF include (the SPF_INCLUDE setting).
+ */
+export function evaluateSpfHealth(input: { domain: string; include: string; answers: ReadonlyMap<string, Lookup> }): SpfHealth {
+  const domain = norm(input.domain);
+  const include = norm(input.include);
+  const answer = input.answers.get(domain) ?? { kind: 'error' as const, message: 'not looked up' };
+  if (answer.kind === 'error') return { findings: [dnsError('spf', domain, answer)], lookups: null };
+  const records = spfRecords(answer);
+  if (records.length === 0) {
+    return {
+      findings: [finding('spf_missing', `${domain} publishes no SPF record: receivers cannot tell which servers may send as it, and Gmail and Yahoo require SPF or DKIM of every sender (SPF and DKIM of bulk senders). Publish it.`, { type: 'TXT', name: domain, value: spfValue(include) })],
+      lookups: null,
+    };
+  }
+  if (records.length > 1) {
+    return {
+      findings: [finding('spf_multiple', `${domain} publishes ${records.length} SPF records; RFC 7208 makes that a permanent error for every message. Merge them into one that contains include:${include}.`)],
+      lookups: null,
+    };
+  }
+  const record = records[0]!;
+  const w: Walk = { lookups: 0, loop: null, unresolvable: [], failed: [], incomplete: false };
+  walk(record, [domain], input.answers, include, w);
+  return { findings: [...termFindings(domain, include, record), ...walkFindings(domain, w)], lookups: w.lookups };
 }
