@@ -125,66 +125,83 @@ function sameSdkChange(example: Example): DiffLine[] {
   }
 }
 
+/** The lines every Node diff adds: our client, our template or content, the error check. */
+interface NodeParts {
+  client: DiffLine[];
+  ourTemplate: DiffLine[];
+  ourContent: DiffLine[];
+  checkError: DiffLine[];
+}
+
+function nodeFromSendgrid({ template }: Example, { client, ourTemplate, checkError }: NodeParts): DiffLine[] {
+  return [
+    ...removed("import sgMail from '@sendgrid/mail';"),
+    ...added("import { Resend } from 'resend';"),
+    ...same(''),
+    ...removed('sgMail.setApiKey(process.env.SENDGRID_API_KEY);'),
+    ...client,
+    ...same(''),
+    ...removed('await sgMail.send({'),
+    ...added('const { data, error } = await resend.emails.send({'),
+    ...same(`  from: ${quoted(FROM)},`, `  to: ${quoted(TO)},`),
+    ...(template
+      ? [...removed(`  templateId: ${quoted(template.source_id)},`, `  dynamicTemplateData: ${JS_VARIABLES},`), ...ourTemplate]
+      : same(`  subject: ${quoted(SUBJECT)},`, `  html: ${quoted(HTML)},`)),
+    ...same('});'),
+    ...checkError,
+  ];
+}
+
+function nodeFromPostmark({ template }: Example, { client, ourContent, checkError }: NodeParts): DiffLine[] {
+  return [
+    ...removed("import { ServerClient } from 'postmark';"),
+    ...added("import { Resend } from 'resend';"),
+    ...same(''),
+    ...removed('const client = new ServerClient(process.env.POSTMARK_SERVER_TOKEN);'),
+    ...client,
+    ...same(''),
+    ...removed(template ? 'await client.sendEmailWithTemplate({' : 'await client.sendEmail({', `  From: ${quoted(FROM)},`, `  To: ${quoted(TO)},`),
+    ...(template
+      ? removed(isNumericId(template.source_id) ? `  TemplateId: ${template.source_id},` : `  TemplateAlias: ${quoted(template.source_id)},`, `  TemplateModel: ${JS_VARIABLES},`)
+      : removed(`  Subject: ${quoted(SUBJECT)},`, `  HtmlBody: ${quoted(HTML)},`)),
+    ...removed('});'),
+    ...added('const { data, error } = await resend.emails.send({', `  from: ${quoted(FROM)},`, `  to: ${quoted(TO)},`),
+    ...ourContent,
+    ...added('});'),
+    ...checkError,
+  ];
+}
+
+function nodeFromMailgun({ template }: Example, { client, ourTemplate, checkError }: NodeParts): DiffLine[] {
+  return [
+    ...removed("import formData from 'form-data';", "import Mailgun from 'mailgun.js';"),
+    ...added("import { Resend } from 'resend';"),
+    ...same(''),
+    ...removed("const mg = new Mailgun(formData).client({ username: 'api', key: process.env.MAILGUN_API_KEY });"),
+    ...client,
+    ...same(''),
+    ...removed("await mg.messages.create('mg.example.com', {"),
+    ...added('const { data, error } = await resend.emails.send({'),
+    ...same("  from: 'hello@mg.example.com',", `  to: [${quoted(TO)}],`),
+    ...(template
+      ? [...removed(`  template: ${quoted(template.source_id)},`, `  'h:X-Mailgun-Variables': JSON.stringify(${JS_VARIABLES}),`), ...ourTemplate]
+      : same(`  subject: ${quoted(SUBJECT)},`, `  html: ${quoted(HTML)},`)),
+    ...same('});'),
+    ...checkError,
+  ];
+}
+
 function nodeChange(example: Example): DiffLine[] {
   const { template } = example;
-  const client = [...added(`const resend = new Resend(process.env.${API_KEY_VARIABLE}, { baseUrl: ${quoted(example.baseUrl)} });`)];
   const ourTemplate = template ? added(`  template: { id: ${quoted(template.alias)}, variables: ${JS_VARIABLES} },`) : [];
-  const ourContent = template ? ourTemplate : added(`  subject: ${quoted(SUBJECT)},`, `  html: ${quoted(HTML)},`);
-  const checkError = added('if (error) throw new Error(error.message);');
-  switch (example.provider) {
-    case 'sendgrid':
-      return [
-        ...removed("import sgMail from '@sendgrid/mail';"),
-        ...added("import { Resend } from 'resend';"),
-        ...same(''),
-        ...removed('sgMail.setApiKey(process.env.SENDGRID_API_KEY);'),
-        ...client,
-        ...same(''),
-        ...removed('await sgMail.send({'),
-        ...added('const { data, error } = await resend.emails.send({'),
-        ...same(`  from: ${quoted(FROM)},`, `  to: ${quoted(TO)},`),
-        ...(template
-          ? [...removed(`  templateId: ${quoted(template.source_id)},`, `  dynamicTemplateData: ${JS_VARIABLES},`), ...ourTemplate]
-          : same(`  subject: ${quoted(SUBJECT)},`, `  html: ${quoted(HTML)},`)),
-        ...same('});'),
-        ...checkError,
-      ];
-    case 'postmark':
-      return [
-        ...removed("import { ServerClient } from 'postmark';"),
-        ...added("import { Resend } from 'resend';"),
-        ...same(''),
-        ...removed('const client = new ServerClient(process.env.POSTMARK_SERVER_TOKEN);'),
-        ...client,
-        ...same(''),
-        ...removed(template ? 'await client.sendEmailWithTemplate({' : 'await client.sendEmail({', `  From: ${quoted(FROM)},`, `  To: ${quoted(TO)},`),
-        ...(template
-          ? removed(isNumericId(template.source_id) ? `  TemplateId: ${template.source_id},` : `  TemplateAlias: ${quoted(template.source_id)},`, `  TemplateModel: ${JS_VARIABLES},`)
-          : removed(`  Subject: ${quoted(SUBJECT)},`, `  HtmlBody: ${quoted(HTML)},`)),
-        ...removed('});'),
-        ...added('const { data, error } = await resend.emails.send({', `  from: ${quoted(FROM)},`, `  to: ${quoted(TO)},`),
-        ...ourContent,
-        ...added('});'),
-        ...checkError,
-      ];
-    case 'mailgun':
-      return [
-        ...removed("import formData from 'form-data';", "import Mailgun from 'mailgun.js';"),
-        ...added("import { Resend } from 'resend';"),
-        ...same(''),
-        ...removed("const mg = new Mailgun(formData).client({ username: 'api', key: process.env.MAILGUN_API_KEY });"),
-        ...client,
-        ...same(''),
-        ...removed("await mg.messages.create('mg.example.com', {"),
-        ...added('const { data, error } = await resend.emails.send({'),
-        ...same("  from: 'hello@mg.example.com',", `  to: [${quoted(TO)}],`),
-        ...(template
-          ? [...removed(`  template: ${quoted(template.source_id)},`, `  'h:X-Mailgun-Variables': JSON.stringify(${JS_VARIABLES}),`), ...ourTemplate]
-          : same(`  subject: ${quoted(SUBJECT)},`, `  html: ${quoted(HTML)},`)),
-        ...same('});'),
-        ...checkError,
-      ];
-  }
+  const parts: NodeParts = {
+    client: added(`const resend = new Resend(process.env.${API_KEY_VARIABLE}, { baseUrl: ${quoted(example.baseUrl)} });`),
+    ourTemplate,
+    ourContent: template ? ourTemplate : added(`  subject: ${quoted(SUBJECT)},`, `  html: ${quoted(HTML)},`),
+    checkError: added('if (error) throw new Error(error.message);'),
+  };
+  const fromProvider = { sendgrid: nodeFromSendgrid, postmark: nodeFromPostmark, mailgun: nodeFromMailgun }[example.provider];
+  return fromProvider(example, parts);
 }
 
 function pythonChange(example: Example): DiffLine[] {
