@@ -151,6 +151,67 @@ async function messageOf(deps: DeliverEmailDeps, { email, body, mime }: StoredEm
   return composeMime(sent.email, sent.body, await loadAttachments(deps.blobs, email.attachments ?? []));
 }
 
+
+/**
+ * A redelivered message: an earlier attempt recorded the outcome but may have died before publishing its
+ * event. Publishing again is harmless (same event id: delivered once).
+ */
+async function republishSettled(deps: DeliverEmailDeps, email: Email): Promise<void> {
+  if (email.provider_message_id && email.sent_at) await deps.events.publish([emailEvent(email, 'email.sent', email.sent_at)]);
+  else if (email.status === 'failed') await deps.events.publish([emailEvent(email, 'email.failed', email.bounced_at ?? email.created_at)]);
+}
+
+/** Checks the claimed email again, composes it and hands it to SES; records it sent and publishes email.sent. */
+async function sendClaimed(deps: DeliverEmailDeps, claimed: StoredEmail): Promise<void> {
+  const { email } = claimed;
+  await checkAtFiring(deps, email);
+  const domain = await sendingDomainOf(deps, email.account_id, email.from);
+  const domainTenantId = domain?.tenantId ?? null;
+  checkDomainOwnerAtFiring(email, domainTenantId);
+  // Paced to SES's send rate before any composing (./pace.ts): a send whose turn is far is held here.
+  await deps.paceSend?.({ to: bare(email.to), cc: bare(email.cc), bcc: bare(email.bcc) });
+  // Not signed here: SES signs with the domain's own key and selector (BYODKIM, registered at verify) after
+  // its own changes to the message, so the one DKIM signature covers what recipients get (docs/domains.md).
+  const raw = await messageOf(deps, claimed, domain ? { open: domain.openTracking, click: domain.clickTracking } : NO_TRACKING);
+  // The SES tenant only for the tenant's own domain: an account-wide domain is not associated with it.
+  const tenantName = email.tenant_id && domainTenantId === email.tenant_id ? email.tenant_id : undefined;
+  const { providerMessageId, messageId } = await sendThroughProvider(
+    deps,
+    {
+      raw,
+      from: email.from,
+      to: bare(email.to),
+      cc: bare(email.cc),
+      bcc: bare(email.bcc),
+      tags: { email_id: email.id, account_id: email.account_id },
+      ...(tenantName ? { tenantName } : {}),
+      ...(domain?.requireTls ? { requireTls: true } : {}),
+    },
+    email.id,
+  );
+  // SES's answer is the fact "sent": recorded in one write, and email.sent published from it (SES's own
+  // Send event is not subscribed: it would only repeat this).
+  const at = deps.clock.now().toISOString();
+  const recorded = await deps.emails.recordSent(email.id, providerMessageId, at, messageId);
+  // A redacted email (store_content: false) loses its content now that SES has it, before email.sent
+  // is built from the record: the event carries no subject either (./drop-content.ts, docs/redaction.md).
+  const sent = recorded && (await dropContentAfterSend(deps, claimed, recorded, at));
+  if (sent) await deps.events.publish([emailEvent(sent, 'email.sent', at)]);
+}
+
+/** A send that failed: recorded failed (and email.failed published) when it never will succeed, else released to be retried (the error thrown). */
+async function failOrRelease(deps: DeliverEmailDeps, email: Email, error: unknown): Promise<'failed'> {
+  const permanent = error instanceof MailerError && (error.permanent || unverifiedSenderGaveUp(error, email, deps.clock.now()));
+  if (permanent || error instanceof SenderNoLongerVerified || error instanceof RefusedAtFiring) {
+    const at = deps.clock.now().toISOString();
+    const failed = await deps.emails.applyOutcome(email.id, email.account_id, { event: 'failed', status: 'failed', at, fields: { bounce_reason: (error as Error).message } });
+    if (failed.kind !== 'missing') await deps.events.publish([emailEvent(failed.email, 'email.failed', at)]);
+    return 'failed';
+  }
+  await deps.emails.releaseLease(email.id).catch(() => undefined);
+  throw error;
+}
+
 /**
  * `scheduleVersion` is set when the message comes from a schedule firing: only the current version
  * of a still-scheduled email is sent.
@@ -159,60 +220,14 @@ export async function deliverEmail(deps: DeliverEmailDeps, emailId: string, sche
   const claim = await deps.emails.claimForSend(emailId, deps.clock.now().getTime(), deps.leaseMs, scheduleVersion);
   if (claim.kind === 'leased') return 'deferred';
   if (claim.kind === 'settled') {
-    // A redelivered message: an earlier attempt recorded the outcome but may have died before publishing
-    // its event. Publishing again is harmless (same event id: delivered once).
-    const { email } = claim;
-    if (email.provider_message_id && email.sent_at) await deps.events.publish([emailEvent(email, 'email.sent', email.sent_at)]);
-    else if (email.status === 'failed') await deps.events.publish([emailEvent(email, 'email.failed', email.bounced_at ?? email.created_at)]);
+    await republishSettled(deps, claim.email);
     return 'republished';
   }
   if (claim.kind === 'not_sendable') return 'skipped'; // unknown, cancelled, or a stale schedule
-  const claimed = claim.stored;
-  const { email } = claimed;
   try {
-    await checkAtFiring(deps, email);
-    const domain = await sendingDomainOf(deps, email.account_id, email.from);
-    const domainTenantId = domain?.tenantId ?? null;
-    checkDomainOwnerAtFiring(email, domainTenantId);
-    // Paced to SES's send rate before any composing (./pace.ts): a send whose turn is far is held here.
-    await deps.paceSend?.({ to: bare(email.to), cc: bare(email.cc), bcc: bare(email.bcc) });
-    // Not signed here: SES signs with the domain's own key and selector (BYODKIM, registered at verify) after
-    // its own changes to the message, so the one DKIM signature covers what recipients get (docs/domains.md).
-    const raw = await messageOf(deps, claimed, domain ? { open: domain.openTracking, click: domain.clickTracking } : NO_TRACKING);
-    // The SES tenant only for the tenant's own domain: an account-wide domain is not associated with it.
-    const tenantName = email.tenant_id && domainTenantId === email.tenant_id ? email.tenant_id : undefined;
-    const { providerMessageId, messageId } = await sendThroughProvider(
-      deps,
-      {
-        raw,
-        from: email.from,
-        to: bare(email.to),
-        cc: bare(email.cc),
-        bcc: bare(email.bcc),
-        tags: { email_id: email.id, account_id: email.account_id },
-        ...(tenantName ? { tenantName } : {}),
-        ...(domain?.requireTls ? { requireTls: true } : {}),
-      },
-      email.id,
-    );
-    // SES's answer is the fact "sent": recorded in one write, and email.sent published from it (SES's own
-    // Send event is not subscribed: it would only repeat this).
-    const at = deps.clock.now().toISOString();
-    const recorded = await deps.emails.recordSent(email.id, providerMessageId, at, messageId);
-    // A redacted email (store_content: false) loses its content now that SES has it, before email.sent
-    // is built from the record: the event carries no subject either (./drop-content.ts, docs/redaction.md).
-    const sent = recorded && (await dropContentAfterSend(deps, claimed, recorded, at));
-    if (sent) await deps.events.publish([emailEvent(sent, 'email.sent', at)]);
+    await sendClaimed(deps, claim.stored);
     return 'sent';
   } catch (error) {
-    const permanent = error instanceof MailerError && (error.permanent || unverifiedSenderGaveUp(error, email, deps.clock.now()));
-    if (permanent || error instanceof SenderNoLongerVerified || error instanceof RefusedAtFiring) {
-      const at = deps.clock.now().toISOString();
-      const failed = await deps.emails.applyOutcome(email.id, email.account_id, { event: 'failed', status: 'failed', at, fields: { bounce_reason: error.message } });
-      if (failed.kind !== 'missing') await deps.events.publish([emailEvent(failed.email, 'email.failed', at)]);
-      return 'failed';
-    }
-    await deps.emails.releaseLease(email.id).catch(() => undefined);
-    throw error;
+    return failOrRelease(deps, claim.stored.email, error);
   }
 }
