@@ -23,7 +23,7 @@
  * retry of the very same message replays its first answer, and anything else under the key is a conflict.
  */
 import { createHash } from 'node:crypto';
-import { simpleParser, type AddressObject, type EmailAddress } from 'mailparser';
+import { simpleParser, type AddressObject, type EmailAddress, type ParsedMail } from 'mailparser';
 import { formatMailbox, parseMailbox, type Mailbox } from '../../domain/mail/address';
 import { findHeaderProblems } from '../../domain/emails/headers';
 import type { Idempotency } from '../../domain/emails/idempotency';
@@ -81,8 +81,8 @@ export function messageFingerprint(received: Buffer, envelope: Envelope): string
     .digest('hex');
 }
 
-export async function messageToSend(received: Buffer, envelope: Envelope): Promise<MessageToSend> {
-  const { fields } = splitHeaderBlock(received);
+/** The header's one From field, refusing a missing or repeated From and raw 8-bit text (SES takes 7-bit headers only). */
+function checkHeaderFields(fields: ReturnType<typeof splitHeaderBlock>['fields']): (typeof fields)[number] {
   const froms = fields.filter((field) => field.name === 'from');
   if (froms.length === 0) throw malformed('From', 'field is missing: a message names its sender in From (e.g. From: Acme <hello@example.com>)');
   if (froms.length > 1) throw malformed('From', 'field is given more than once');
@@ -90,16 +90,11 @@ export async function messageToSend(received: Buffer, envelope: Envelope): Promi
   if (eightBit) {
     throw malformed(fieldName(eightBit) || 'header', 'field has raw 8-bit (non-ASCII) text: SES takes 7-bit headers only, so encode it as an RFC 2047 encoded-word (e.g. =?UTF-8?B?...?=)');
   }
+  return froms[0]!;
+}
 
-  // The header alone: quick, whatever the size of the body.
-  const header = Buffer.from(`${fields.map((field) => field.text.replace(/\r?\n$/, '')).join('\r\n')}\r\n\r\n`, 'latin1');
-  const parsed = await simpleParser(header, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true });
-
-  const fromBoxes = mailboxesOf(parsed.from);
-  const from = fromBoxes.length === 1 ? toMailbox(fromBoxes[0]!) : null;
-  if (!from) throw malformed('From', `must be exactly one valid address (got "${fieldValue(froms[0]!)}")`);
-
-  // Recipients are the envelope's; the To and Cc fields give them their place and their names.
+/** The recipients are the envelope's; the To and Cc fields give them their place and their names (the rest are Bcc). */
+function placeRecipients(parsed: ParsedMail, envelope: Envelope): { to: string[]; cc: string[]; bcc: string[] } {
   const envelopeOrder = [...new Map(envelope.rcptTo.map((address) => [address.toLowerCase(), address])).values()];
   const inEnvelope = new Set(envelopeOrder.map((address) => address.toLowerCase()));
   const placed = new Set<string>();
@@ -116,26 +111,46 @@ export async function messageToSend(received: Buffer, envelope: Envelope): Promi
   };
   const to = placeFrom(parsed.to);
   const cc = placeFrom(parsed.cc);
-  const bcc = envelopeOrder.filter((address) => !placed.has(address.toLowerCase()));
+  return { to, cc, bcc: envelopeOrder.filter((address) => !placed.has(address.toLowerCase())) };
+}
 
-  const replyTo: string[] = [];
-  for (const entry of mailboxesOf(parsed.replyTo)) {
+function replyToOf(parsed: ParsedMail): string[] {
+  return mailboxesOf(parsed.replyTo).map((entry) => {
     const mailbox = toMailbox(entry);
     if (!mailbox) throw malformed('Reply-To', `has an invalid address ("${entry.address ?? entry.name}")`);
-    replyTo.push(formatMailbox(mailbox));
-  }
+    return formatMailbox(mailbox);
+  });
+}
 
-  const named = fields.map((field) => ({ name: fieldName(field), lower: field.name, value: fieldValue(field) }));
-  const options = readServiceHeaders(named);
+/**
+ * The message's other fields, as an API send's `headers` hold them (the composer encodes what the client's
+ * library encoded), and only those an API send could give (./strip-headers.ts keeps List-Unsubscribe in the message).
+ */
+function recordedHeaders(named: readonly { name: string; lower: string; value: string }[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const { name, lower, value } of named) {
     if (!name || MESSAGE_FIELDS.has(lower) || TRACE_FIELDS.has(lower) || lower.startsWith('content-') || isStrippedHeader(lower)) continue;
     if (Object.keys(headers).length >= MAX_RECORDED_HEADERS || name in headers) continue;
-    // Recorded as an API send's `headers` hold it (the composer encodes what the client's library encoded),
-    // and only when an API send could give it (./strip-headers.ts keeps List-Unsubscribe in the message).
     const decoded = decodeWords(value);
     if (findHeaderProblems({ [name]: decoded }).length === 0) headers[name] = decoded;
   }
+  return headers;
+}
+
+export async function messageToSend(received: Buffer, envelope: Envelope): Promise<MessageToSend> {
+  const { fields } = splitHeaderBlock(received);
+  const fromField = checkHeaderFields(fields);
+  // The header alone: quick, whatever the size of the body.
+  const header = Buffer.from(`${fields.map((field) => field.text.replace(/\r?\n$/, '')).join('\r\n')}\r\n\r\n`, 'latin1');
+  const parsed = await simpleParser(header, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true });
+  const fromBoxes = mailboxesOf(parsed.from);
+  const from = fromBoxes.length === 1 ? toMailbox(fromBoxes[0]!) : null;
+  if (!from) throw malformed('From', `must be exactly one valid address (got "${fieldValue(fromField)}")`);
+  const { to, cc, bcc } = placeRecipients(parsed, envelope);
+  const replyTo = replyToOf(parsed);
+  const named = fields.map((field) => ({ name: fieldName(field), lower: field.name, value: fieldValue(field) }));
+  const options = readServiceHeaders(named);
+  const headers = recordedHeaders(named);
 
   const request: ParsedSendRequest = {
     from,
