@@ -10,7 +10,7 @@ import { providerVerification, statusWithProvider } from '../../domain/domains/p
 import { RETURN_PATH_LABEL } from '../../domain/domains/records';
 import { UpstreamError } from '../../domain/errors';
 import { logError } from '../../lib/log';
-import type { ProviderDomainState } from '../../ports';
+import type { ProviderDomainState } from '../../domain/domains/provider-verification';
 import type { StoredDomain } from '../../adapters/store/domains';
 import type { Principal } from '../access/principal';
 import { linkTenantDomain } from '../ses-tenants/ses-tenant-links';

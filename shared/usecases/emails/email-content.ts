@@ -22,7 +22,7 @@ import { contentState, type ContentState } from '../../domain/emails/email';
 import { composeMime } from '../../adapters/mime/compose';
 import { splitHeaderBlock } from '../../adapters/mime/header-block';
 import { parseBodies } from '../../adapters/mime/parse-bodies';
-import type { BlobStore } from '../../ports';
+import type { BlobStore } from '../../ports/blobs';
 import type { StoredEmail } from '../../adapters/store/emails';
 import { findVisibleEmail, type GetEmailDeps } from './get-email';
 import type { Principal } from '../access/principal';

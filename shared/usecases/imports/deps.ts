@@ -4,7 +4,7 @@
  * and the import settings (time budget per request, lease).
  */
 import type { ProviderCredentials, ProviderSource } from '../../domain/imports/source';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { ImportRepository } from '../../adapters/store/imports';
 import type { RateLimitRepository } from '../../adapters/store/rate-limits';
 import type { CreateDomainDeps, DomainDeps } from '../domains/deps';

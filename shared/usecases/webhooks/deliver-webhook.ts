@@ -6,7 +6,8 @@
 import type { WebhookDeliveryMessage } from '../../domain/messages';
 import type { DeliveryAttempt } from '../../domain/webhooks/delivery';
 import { webhookSecretContext } from '../../domain/webhooks/endpoint';
-import type { Clock, WebhookDeliveryQueue } from '../../ports';
+import type { Clock } from '../../ports/clock';
+import type { WebhookDeliveryQueue } from '../../ports/queues';
 import type { SecretBox } from '../../adapters/secrets/secret-box';
 import type { WebhookDeliveryRepository } from '../../adapters/store/webhook-deliveries';
 import type { WebhookRepository } from '../../adapters/store/webhooks';
