@@ -23,7 +23,7 @@ import {
 } from '../../domain/emails/attachments';
 import type { AttachmentUpload } from '../../domain/emails/attachment-upload';
 import { AppError } from '../../domain/errors';
-import type { MimeAttachment } from '../../adapters/mime/compose';
+import type { MimeAttachment } from '../../domain/mime/compose';
 import type { BlobInfo, BlobStore } from '../../ports/blobs';
 import type { Clock } from '../../ports/clock';
 import type { AttachmentUploadRepository } from '../../adapters/store/attachment-uploads';

@@ -10,7 +10,7 @@ import type { Clock } from '../../ports/clock';
 import type { DnsResolver } from '../../ports/dns';
 import type { Mailer } from '../../ports/mail';
 import type { SesTenants } from '../../ports/ses-tenants';
-import type { SecretBox } from '../../adapters/secrets/secret-box';
+import type { SecretBox } from '../../ports/secret-box';
 import type { DomainRepository, StoredDomain } from '../../adapters/store/domains';
 import type { DomainHealthRepository } from '../../adapters/store/domain-health';
 import type { Principal } from '../access/principal';

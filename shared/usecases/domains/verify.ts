@@ -19,7 +19,7 @@ import { checkHealthWhenVerified } from './health-on-verify';
 
 /**
  * The probe: a small plain-text message from the domain (ASCII headers, 7bit body), built here rather than
- * with the MIME composer (shared/adapters/mime/compose.ts) since nothing but the signature check ever reads it.
+ * with the MIME composer (shared/domain/mime/compose.ts) since nothing but the signature check ever reads it.
  */
 export function probeMessage(domain: Pick<Domain, 'id' | 'name'>, now: Date): Buffer {
   return Buffer.from(

@@ -36,7 +36,7 @@ import { spamVerdict } from '../../domain/inbound/spam';
 import type { InboundMessage } from '../../domain/messages';
 import { receivedAddressesNamed } from '../../domain/privacy/named-addresses';
 import { emailEventId } from '../../domain/webhooks/event';
-import type { ParsedInbound } from '../../adapters/received-mail/parse-message';
+import type { ParsedInbound } from '../../domain/inbound/parsed-message';
 import { logInfo, logWarn } from '../../lib/log';
 import type { BlobStore } from '../../ports/blobs';
 import type { Clock } from '../../ports/clock';
