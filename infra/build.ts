@@ -64,8 +64,8 @@ function lambdaCredentialsOnly(rootDir: string): Plugin {
 
 /**
  * Nodemailer's extension table (its mime-funcs/mime-types.js, 74 KiB) replaced by ours
- * (shared/adapters/mime/nodemailer-mime-types.ts): nodemailer consults it only for a part with a file name
- * and no content type, which our composer never builds (shared/adapters/mime/compose.ts gives every part
+ * (shared/domain/mime/nodemailer-mime-types.ts): nodemailer consults it only for a part with a file name
+ * and no content type, which our composer never builds (shared/domain/mime/compose.ts gives every part
  * its type). It kept the send worker over 1 MiB.
  */
 function nodemailerTypesFromOurTable(): Plugin {
@@ -74,7 +74,7 @@ function nodemailerTypesFromOurTable(): Plugin {
     setup(b) {
       b.onResolve({ filter: /mime-types(\.js)?$/ }, (args) => {
         if (!/[\\/]node_modules[\\/]nodemailer[\\/]/.test(args.importer)) return undefined;
-        return { path: path.join(PROJECT_ROOT, 'shared', 'adapters', 'mime', 'nodemailer-mime-types.ts') };
+        return { path: path.join(PROJECT_ROOT, 'shared', 'domain', 'mime', 'nodemailer-mime-types.ts') };
       });
     },
   };

@@ -173,7 +173,7 @@ export function bucketOf(component: string): string {
   if (component === 'npm:hono' || component.startsWith('shared/doors/http') || component.startsWith('functions/api')) return 'API frame (Hono, middleware)';
   if (component === 'npm:tsx' || component === 'npm:esbuild' || component === 'npm:get-tsconfig') return 'tsx (module loading, transpiling)';
   if (component === 'npm:zod') return 'zod (validation)';
-  if (['npm:nodemailer', 'npm:mailauth', 'npm:libmime', 'npm:libqp', 'npm:libbase64', 'npm:punycode.js', 'shared/adapters/mime', 'shared/lib/dkim'].includes(component)) return 'MIME composition and DKIM';
+  if (['npm:nodemailer', 'npm:mailauth', 'npm:libmime', 'npm:libqp', 'npm:libbase64', 'npm:punycode.js', 'shared/domain/mime', 'shared/lib/dkim'].includes(component)) return 'MIME composition and DKIM';
   if (/^(shared|functions|localstack)\//.test(component)) return 'other project code';
   if (component.startsWith('node:')) return 'other Node internals (url, buffer, ...)';
   return 'other';

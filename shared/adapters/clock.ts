@@ -4,7 +4,7 @@
  * waiting: every function of the stack reads one shared offset (a SharedArrayBuffer cell given to each
  * thread by localstack/cloud/local-clock.ts). Product code never sets the offset; without a cell it is 0.
  */
-import type { Clock } from '../ports';
+import type { Clock } from '../ports/clock';
 
 let offsetCell: Float64Array | null = null;
 

@@ -2,7 +2,7 @@
  * The queue messages: one zod schema per queue body, the single source of their types (`z.output`).
  * Workers parse each record with the queue's schema through `forEachRecord` and receive the typed
  * message; a body that does not parse fails its record alone (it ends in the queue's DLQ after
- * maxReceiveCount). Unknown keys are dropped. Producers' ports (shared/ports/index.ts) take the same types:
+ * maxReceiveCount). Unknown keys are dropped. Producers' ports (shared/ports/queues.ts, events.ts) take the same types:
  * every message they build is complete, and a parsed message parses again to itself. Pure.
  */
 import * as z from 'zod';

@@ -8,7 +8,7 @@ import { serviceClock } from '../adapters/clock';
 import { scryptPasswords } from '../domain/dashboard/password-hash';
 import { loadConfig, type Config } from '../config/config';
 import { NodeDnsResolver, parseResolvers } from '../adapters/dns/node-dns-resolver';
-import type { Clock } from '../ports';
+import type { Clock } from '../ports/clock';
 import { AccountRepository } from '../adapters/store/accounts';
 import { AccountBounceSuppressionLookup } from '../adapters/store/account-bounce-suppression';
 import { ApiKeyRepository } from '../adapters/store/api-keys';

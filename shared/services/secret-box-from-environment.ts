@@ -12,7 +12,7 @@ import { createKmsClient } from '../adapters/aws/kms-client';
 import { KmsSecretBox } from '../adapters/aws/kms-secret-box';
 import { LocalSecretBox } from '../adapters/secrets/local-secret-box';
 import { migratingSecretBox } from '../adapters/secrets/migrating-secret-box';
-import type { SecretBox } from '../adapters/secrets/secret-box';
+import type { SecretBox } from '../ports/secret-box';
 
 export function secretBoxFromEnv(env: NodeJS.ProcessEnv, config: Pick<Config, 'region'>): SecretBox {
   const keyId = env[ENV.secretsKeyId];

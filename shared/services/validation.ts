@@ -4,7 +4,7 @@
  * The domains' mail hosts are core's `mailDomains` (the send's `validate: true` uses them too).
  */
 import { ListedDisposableDomains } from '../adapters/validation/disposable-domains';
-import type { DisposableDomains } from '../ports';
+import type { DisposableDomains } from '../ports/disposable-domains';
 
 export function buildValidation(): { disposableDomains: DisposableDomains } {
   return { disposableDomains: new ListedDisposableDomains() };

@@ -44,41 +44,68 @@ const within = (path: string, folder: string) => path === folder || path.startsW
 interface Rule {
   /** Files the rule applies to (folders). */
   from: string[];
+  /** Folders inside `from` the rule leaves out. */
+  except?: string[];
   /** Folders they never import. */
-  never: string[];
+  never?: string[];
+  /**
+   * The only folders of the product's code (shared/ and functions/) they import, besides their own
+   * (`from`'s) files; packages are not restricted.
+   */
+  only?: string[];
 }
+
+/** The product's code an `only` rule restricts: what is outside it (packages, the other top folders) other rules judge. */
+const PRODUCT_CODE = ['shared', 'functions'];
 
 const RULES: Record<string, Rule> = {
   'functions/ and shared/ never import localstack/, infra/, bench/ or test/': {
     from: ['functions', 'shared'],
     never: ['localstack', 'infra', 'bench', 'test'],
   },
-  // The layers of shared/, bottom up: lib, config, domain, ports, usecases; adapters implement the ports;
-  // doors call the use cases; services compose them all. Each imports only what is below it.
-  'shared/lib/ imports nothing else of shared/': {
+  // The layers of shared/, bottom up: lib, domain, config, ports, the store (shared/adapters/store), use
+  // cases. The other adapters implement the ports, and no use case imports them; the doors call the use
+  // cases; the services compose them all. Each layer imports only layers below it (docs/architecture.md,
+  // "Code layout and rules").
+  'shared/lib/ imports nothing else of shared/ (nor functions/)': {
     from: ['shared/lib'],
-    never: ['shared/config', 'shared/domain', 'shared/ports', 'shared/usecases', 'shared/adapters', 'shared/doors', 'shared/services'],
+    only: [],
   },
-  'shared/domain/ never imports shared/ports, shared/usecases, shared/adapters, shared/doors or shared/services': {
+  'shared/domain/ imports only shared/lib (of shared/ and functions/)': {
     from: ['shared/domain'],
-    never: ['shared/ports', 'shared/usecases', 'shared/adapters', 'shared/doors', 'shared/services'],
+    only: ['shared/lib'],
   },
-  'shared/ports/ never imports shared/usecases, shared/adapters, shared/doors or shared/services': {
+  'shared/config/ imports only shared/lib and shared/domain (of shared/ and functions/)': {
+    from: ['shared/config'],
+    only: ['shared/lib', 'shared/domain'],
+  },
+  'shared/ports/ imports only shared/lib, shared/domain and shared/config: never the store or another adapter, a use case, a door or a service': {
     from: ['shared/ports'],
-    never: ['shared/usecases', 'shared/adapters', 'shared/doors', 'shared/services'],
+    only: ['shared/lib', 'shared/domain', 'shared/config'],
   },
-  'shared/usecases/ never imports shared/doors, shared/services or functions/': {
+  // The store reads the service's clock for the times it writes when given none (shared/adapters/clock.ts).
+  'the store (shared/adapters/store/) imports only shared/lib, shared/domain and the service clock (shared/adapters/clock)': {
+    from: ['shared/adapters/store'],
+    only: ['shared/lib', 'shared/domain', 'shared/adapters/clock'],
+  },
+  'shared/usecases/ imports only shared/lib, shared/domain, shared/config, shared/ports and the store (shared/adapters/store): no other adapter, no door, no service, nothing of functions/': {
     from: ['shared/usecases'],
-    never: ['shared/doors', 'shared/services', 'functions'],
+    only: ['shared/lib', 'shared/domain', 'shared/config', 'shared/ports', 'shared/adapters/store'],
   },
   // Keys, item layouts and stream images stay in the store: use cases get models, typed requests and named changes.
   'shared/usecases/ never imports shared/adapters/store/keys': {
     from: ['shared/usecases'],
     never: ['shared/adapters/store/keys'],
   },
-  'shared/adapters/ never imports shared/usecases, shared/doors or shared/services': {
+  'the adapters other than the store (shared/adapters/*) import only shared/lib, shared/domain, shared/config, shared/ports and one another: never the store, a use case, a door or a service': {
     from: ['shared/adapters'],
-    never: ['shared/usecases', 'shared/doors', 'shared/services'],
+    except: ['shared/adapters/store'],
+    never: ['shared/adapters/store'],
+    only: ['shared/lib', 'shared/domain', 'shared/config', 'shared/ports', 'shared/adapters'],
+  },
+  'shared/doors/ and shared/services/ never import functions/ (the functions call the doors, built from the services)': {
+    from: ['shared/doors', 'shared/services'],
+    never: ['functions'],
   },
   // docs/dashboard.md: everything the pages do goes through the API's use cases; no page reads the table.
   'the dashboard pages never import shared/adapters/store or shared/adapters/aws': {
@@ -90,10 +117,16 @@ const RULES: Record<string, Rule> = {
 /** Every import breaking the rule, as `file:line -> target`. */
 function violations(files: Map<string, Import[]>, rule: Rule): string[] {
   const found: string[] = [];
+  const breaks = (target: string) =>
+    (rule.never ?? []).some((folder) => within(target, folder)) ||
+    (rule.only !== undefined &&
+      PRODUCT_CODE.some((folder) => within(target, folder)) &&
+      !rule.from.some((folder) => within(target, folder)) &&
+      !rule.only.some((folder) => within(target, folder)));
   for (const [file, imports] of files) {
-    if (!rule.from.some((folder) => within(file, folder))) continue;
+    if (!rule.from.some((folder) => within(file, folder)) || (rule.except ?? []).some((folder) => within(file, folder))) continue;
     for (const { line, target } of imports) {
-      if (target !== null && rule.never.some((folder) => within(target, folder))) found.push(`${file}:${line} -> ${target}`);
+      if (target !== null && breaks(target)) found.push(`${file}:${line} -> ${target}`);
     }
   }
   return found;
@@ -173,9 +206,9 @@ const FILES = new Map(sourceFiles().map((file) => [file, importsOf(file, readFil
 const PRODUCT = ['functions', 'shared', 'localstack', 'infra', 'bench'];
 
 describe('layer boundaries', () => {
-  it.each(Object.entries(RULES))('%s', (_title, rule) => {
+  it.each(Object.entries(RULES))('%s', (title, rule) => {
     const found = violations(FILES, rule);
-    if (found.length > 0) console.error(`layer boundary broken:\n${found.map((v) => `  ${v}`).join('\n')}`);
+    if (found.length > 0) console.error(`layer boundary broken (${title}):\n${found.map((v) => `  ${v}`).join('\n')}`);
     expect(found).toEqual([]);
   });
 });
@@ -255,6 +288,23 @@ describe('the import scanner', () => {
       ['shared/domain/x.ts', importsOf('shared/domain/x.ts', "import { a } from './ok';\nimport { t } from '../adapters/store/table';\n")],
       ['shared/adapters/store/y.ts', importsOf('shared/adapters/store/y.ts', "import { t } from './table';\n")],
     ]);
-    expect(violations(files, RULES['shared/domain/ never imports shared/ports, shared/usecases, shared/adapters, shared/doors or shared/services']!)).toEqual(['shared/domain/x.ts:2 -> shared/adapters/store/table']);
+    expect(violations(files, RULES['shared/domain/ imports only shared/lib (of shared/ and functions/)']!)).toEqual(['shared/domain/x.ts:2 -> shared/adapters/store/table']);
+  });
+
+  it('holds use cases to the store among the adapters, the store to what it needs, and ports off the store', () => {
+    const files = new Map([
+      [
+        'shared/usecases/a/x.ts',
+        importsOf('shared/usecases/a/x.ts', "import { r } from '../../adapters/store/emails';\nimport { s } from '../../adapters/aws/ses-mailer';\nimport { m } from '../../ports/mail';\nimport 'zod';\n"),
+      ],
+      ['shared/adapters/store/y.ts', importsOf('shared/adapters/store/y.ts', "import { c } from '../clock';\nimport { d } from '../aws/dynamo-client';\nimport { t } from './table';\n")],
+      ['shared/adapters/aws/z.ts', importsOf('shared/adapters/aws/z.ts', "import { e } from '../store/emails';\nimport { f } from './client-factories';\n")],
+      ['shared/ports/w.ts', importsOf('shared/ports/w.ts', "import type { E } from '../adapters/store/emails';\n")],
+    ]);
+    const rule = (start: string) => RULES[Object.keys(RULES).find((title) => title.startsWith(start))!]!;
+    expect(violations(files, rule('shared/usecases/ imports only'))).toEqual(['shared/usecases/a/x.ts:2 -> shared/adapters/aws/ses-mailer']);
+    expect(violations(files, rule('the store'))).toEqual(['shared/adapters/store/y.ts:2 -> shared/adapters/aws/dynamo-client']);
+    expect(violations(files, rule('the adapters other than the store'))).toEqual(['shared/adapters/aws/z.ts:1 -> shared/adapters/store/emails']);
+    expect(violations(files, rule('shared/ports/'))).toEqual(['shared/ports/w.ts:1 -> shared/adapters/store/emails']);
   });
 });

@@ -67,7 +67,7 @@ test('a bundle holds only the AWS clients and mail libraries its function uses',
   expect(clientsOf('dashboard-validations')).toEqual(['DynamoDBClient']);
   expect(clientsOf('dashboard-domains')).toEqual(['DynamoDBClient', 'SQSClient', 'SESv2Client', 'KMSClient', 'Route53Client']);
   // mailparser and its charset tables: the inbound worker only (mail from strangers; the dashboard's
-  // preview and the send path read with shared/adapters/mime/). mailauth in no Lambda (the MX listener, a container,
+  // preview and the send path read with shared/domain/mime/). mailauth in no Lambda (the MX listener, a container,
   // checks SPF/DKIM/DMARC; the domains group's probe has its own DKIM verifier). undici (mailauth's BIMI)
   // nowhere either. docs/architecture.md, "Which parser each door uses".
   for (const b of built) {

@@ -1,6 +1,6 @@
 /**
  * What mailparser reads of a raw message, in the shape of what the service's own reader gives
- * (shared/adapters/mime/: parseBodies, messageAttachments, decodeWords on a header field): the oracle of
+ * (shared/domain/mime/: parseBodies, messageAttachments, decodeWords on a header field): the oracle of
  * test/unit/mime/reader-vs-mailparser.test.ts.
  *
  * mailparser adds to the bodies what the service's reader does not: text made from HTML (html-to-text)

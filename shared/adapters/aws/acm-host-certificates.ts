@@ -6,7 +6,7 @@
  * name still uses (ResourceInUseException).
  */
 import { DeleteCertificateCommand, DescribeCertificateCommand, RequestCertificateCommand, type ACMClient } from '@aws-sdk/client-acm';
-import { HostingQuotaError, type HostCertificate, type HostCertificates } from '../../ports';
+import { HostingQuotaError, type HostCertificate, type HostCertificates } from '../../ports/hosting';
 
 const errorName = (error: unknown) => (error as { name?: string } | null)?.name ?? '';
 

@@ -14,7 +14,7 @@ import {
   type ApiGatewayV2Client,
   type DomainNameConfiguration,
 } from '@aws-sdk/client-apigatewayv2';
-import { HostingQuotaError, type HostDomainNames } from '../../ports';
+import { HostingQuotaError, type HostDomainNames } from '../../ports/hosting';
 
 const errorName = (error: unknown) => (error as { name?: string } | null)?.name ?? '';
 

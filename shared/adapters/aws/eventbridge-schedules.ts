@@ -15,7 +15,7 @@ import {
   type SchedulerClient,
 } from '@aws-sdk/client-scheduler';
 import type { AutomationStepMessage, SendMessage } from '../../domain/messages';
-import type { EmailScheduler, StepScheduler } from '../../ports';
+import type { EmailScheduler, StepScheduler } from '../../ports/scheduling';
 
 export interface SchedulerSettings {
   group: string;

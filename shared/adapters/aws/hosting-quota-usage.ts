@@ -6,7 +6,7 @@
  */
 import { ListCertificatesCommand, type ACMClient, type KeyAlgorithm } from '@aws-sdk/client-acm';
 import { GetDomainNamesCommand, type ApiGatewayV2Client } from '@aws-sdk/client-apigatewayv2';
-import type { HostingQuotaUsage } from '../../ports';
+import type { HostingQuotaUsage } from '../../ports/hosting';
 
 const KEY_TYPES: KeyAlgorithm[] = ['RSA_1024', 'RSA_2048', 'RSA_3072', 'RSA_4096', 'EC_prime256v1', 'EC_secp384r1', 'EC_secp521r1'];
 

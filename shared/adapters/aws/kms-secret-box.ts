@@ -11,7 +11,8 @@
  * KMS emulator (test/unit/secrets/kms-secret-box-on-emulator.test.ts).
  */
 import { DecryptCommand, EncryptCommand, type KMSClient } from '@aws-sdk/client-kms';
-import { canonicalContext, formatSealed, parseSealed, SecretBoxError, type SecretBox } from '../secrets/secret-box';
+import { canonicalContext, formatSealed, parseSealed } from '../secrets/sealed-string';
+import { SecretBoxError, type SecretBox } from '../../ports/secret-box';
 
 export const KMS_MAX_PLAINTEXT_BYTES = 4096;
 

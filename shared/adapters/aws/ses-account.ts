@@ -4,9 +4,7 @@
  * and the operator (`npm run admin -- ses quota`).
  */
 import { GetAccountCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
-import type { MailProviderAccount, SesAccountState } from '../../ports';
-
-export type { SesAccountState } from '../../ports';
+import type { MailProviderAccount, SesAccountState } from '../../ports/mail-account';
 
 const limit = (value: number | undefined): number | null => (typeof value === 'number' && value > 0 ? value : null);
 

@@ -6,7 +6,7 @@
  * gives up after 72 hours (FAILED) until the signing attributes are set again.
  */
 import type { GetEmailIdentityCommandOutput } from '@aws-sdk/client-sesv2';
-import type { ProviderDomainState } from '../../ports';
+import type { ProviderDomainState } from '../../domain/domains/provider-verification';
 
 type Identity = Pick<GetEmailIdentityCommandOutput, 'VerifiedForSendingStatus' | 'VerificationStatus' | 'DkimAttributes'>;
 

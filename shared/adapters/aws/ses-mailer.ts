@@ -17,7 +17,8 @@ import {
   type SESv2Client,
 } from '@aws-sdk/client-sesv2';
 import { parseMailbox } from '../../domain/mail/address';
-import { MailerError, type DomainRegistration, type Mailer, type OutboundMessage, type ProviderDomainState } from '../../ports';
+import { MailerError, type DomainRegistration, type Mailer, type OutboundMessage } from '../../ports/mail';
+import type { ProviderDomainState } from '../../domain/domains/provider-verification';
 import { holdsOurKey, providerDomainState } from './ses-identity-state';
 import { isUnverifiedSenderRefusal } from './ses-unverified-sender';
 

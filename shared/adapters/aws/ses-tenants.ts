@@ -14,7 +14,7 @@ import {
   ListTenantsCommand,
   type SESv2Client,
 } from '@aws-sdk/client-sesv2';
-import type { SesTenantPage, SesTenantResource, SesTenants } from '../../ports';
+import type { SesTenantPage, SesTenantResource, SesTenants } from '../../ports/ses-tenants';
 import { tlsRequiredConfigurationSet } from './ses-configuration-sets';
 
 export interface SesArnSettings {

@@ -1,6 +1,6 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { ServiceEventMessage } from '../../domain/messages';
-import type { EventPublisher } from '../../ports';
+import type { EventPublisher } from '../../ports/events';
 import { sendAllOrThrow } from './sqs-batch';
 
 /** Events go to the webhook events queue in batches of 10 (SQS's maximum); any refused one throws. */

@@ -1,6 +1,6 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { CheckedInboundMessage } from '../../domain/messages';
-import type { InboundQueue } from '../../ports';
+import type { InboundQueue } from '../../ports/queues';
 import { sendAllOrThrow } from './sqs-batch';
 
 /**

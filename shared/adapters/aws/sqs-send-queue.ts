@@ -1,7 +1,7 @@
 import { SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SendMessage } from '../../domain/messages';
 import { logError } from '../../lib/log';
-import type { SendQueue } from '../../ports';
+import type { SendQueue } from '../../ports/queues';
 import { SQS_BATCH_LIMIT } from './sqs-batch';
 
 

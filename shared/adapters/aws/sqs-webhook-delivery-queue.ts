@@ -1,6 +1,6 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { WebhookDeliveryMessage } from '../../domain/messages';
-import type { WebhookDeliveryQueue } from '../../ports';
+import type { WebhookDeliveryQueue } from '../../ports/queues';
 
 /** SQS's largest per-message delay. */
 const MAX_DELAY_SECONDS = 900;

@@ -14,7 +14,8 @@
  * Authentication failures: 401; 403 (an unknown token, or one without DNS:Edit on the zone: code 10000
  * "Authentication error"); 400 with 6003/6111/... (a malformed Authorization header).
  */
-import { DnsHostError, hostOf, setKey, zoneCandidates, type DnsHost, type DnsZone, type RecordSetOutcome, type RecordSetWrite } from '../../domain/domains/dns-apply';
+import { DnsHostError, type DnsHost } from '../../ports/dns-host';
+import { hostOf, setKey, zoneCandidates, type DnsZone, type RecordSetOutcome, type RecordSetWrite } from '../../domain/domains/dns-apply';
 import type { DnsRecordType } from '../../domain/domains/record-plan';
 import { networkReason, redact } from '../providers/http';
 import { quoteTxt, unquoteTxt } from './txt';

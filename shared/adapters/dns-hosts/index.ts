@@ -7,7 +7,8 @@ import type { Route53Client } from '@aws-sdk/client-route-53';
 import type { Config } from '../../config/config';
 import { createRoute53Client } from '../aws/client-factories';
 import { Route53DnsHost } from './route53';
-import type { DnsHost, DnsHostRequest } from '../../domain/domains/dns-apply';
+import type { DnsHost } from '../../ports/dns-host';
+import type { DnsHostRequest } from '../../domain/domains/dns-apply';
 import { CloudflareDnsHost } from './cloudflare';
 
 /** Clients kept for the process: Route 53 with the service's own credentials (made on first use). */

@@ -16,7 +16,8 @@ import {
   type Change,
   type Route53Client,
 } from '@aws-sdk/client-route-53';
-import { DnsHostError, hostOf, zoneCandidates, type DnsHost, type DnsZone, type RecordSetOutcome, type RecordSetWrite } from '../../domain/domains/dns-apply';
+import { DnsHostError, type DnsHost } from '../../ports/dns-host';
+import { hostOf, zoneCandidates, type DnsZone, type RecordSetOutcome, type RecordSetWrite } from '../../domain/domains/dns-apply';
 import type { DnsRecordType } from '../../domain/domains/record-plan';
 import { redact } from '../providers/http';
 import { quoteTxt, unquoteTxt } from './txt';

@@ -6,7 +6,7 @@
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { Lookup } from '../../domain/domains/evaluate';
-import type { DnsResolver, HostResolver } from '../../ports';
+import type { DnsResolver, HostResolver } from '../../ports/dns';
 
 const ABSENT = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN', 'NODATA']);
 

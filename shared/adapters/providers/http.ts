@@ -12,7 +12,8 @@
  * the status and the path, and quote the provider's own error text; every secret given (the key, an
  * encoded form of it) is scrubbed from them. Nothing is logged here.
  */
-import { PROVIDER_LABELS, ProviderError, type ProviderFailure, type ProviderName } from '../../domain/imports/source';
+import { PROVIDER_LABELS, type ProviderName } from '../../domain/imports/source';
+import { ProviderError, type ProviderFailure } from '../../ports/provider-source';
 import { retryAfterSeconds } from './retry-after';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;

@@ -2,7 +2,8 @@
  * The provider adapters behind one door: `createProviderSource` picks the ProviderSource for the
  * credentials' provider (SendGrid, Postmark, Mailgun), reading from the configured base URLs.
  */
-import type { ProviderCredentials, ProviderSource } from '../../domain/imports/source';
+import type { ProviderCredentials } from '../../domain/imports/source';
+import type { ProviderSource } from '../../ports/provider-source';
 import { providerBaseUrls, type ProviderBaseUrls } from './base-urls';
 import type { AdapterOptions } from './http';
 import { MailgunSource } from './mailgun';

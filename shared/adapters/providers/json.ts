@@ -3,7 +3,8 @@
  * mistyped field, and `expect*` guards that turn a body of the wrong shape into ProviderError
  * unavailable (the provider answered something we cannot read, not a bug of ours).
  */
-import { PROVIDER_LABELS, ProviderError, type ProviderName } from '../../domain/imports/source';
+import { PROVIDER_LABELS, type ProviderName } from '../../domain/imports/source';
+import { ProviderError } from '../../ports/provider-source';
 
 export type JsonObject = Record<string, unknown>;
 

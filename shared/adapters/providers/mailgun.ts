@@ -29,18 +29,8 @@
  *   One SourceWebhook per URL per source, with every event name that URL receives there, as written;
  *   source_id `domain:<name>:<url>` or `account:<url>`.
  */
-import type {
-  ProviderCredentials,
-  ProviderSource,
-  SourceDnsRecord,
-  SourceDomain,
-  SourcePage,
-  SourceSuppression,
-  SourceTemplate,
-  SourceTemplateSummary,
-  SourceWebhook,
-  SuppressionListRef,
-} from '../../domain/imports/source';
+import type { ProviderCredentials, SourceDnsRecord, SourceDomain, SourcePage, SourceSuppression, SourceTemplate, SourceTemplateSummary, SourceWebhook, SuppressionListRef } from '../../domain/imports/source';
+import type { ProviderSource } from '../../ports/provider-source';
 import { mapBounded } from '../../lib/concurrency';
 import { joinUrl, type ProviderBaseUrls } from './base-urls';
 import { ProviderHttp, type AdapterOptions } from './http';

@@ -27,19 +27,8 @@
  *   delivery, BounceHookUrl -> bounce, OpenHookUrl -> open, ClickHookUrl -> click, InboundHookUrl ->
  *   inbound; source_id `server-hook:<url>`). One page.
  */
-import {
-  ProviderError,
-  type ProviderCredentials,
-  type ProviderSource,
-  type SourceDnsRecord,
-  type SourceDomain,
-  type SourcePage,
-  type SourceSuppression,
-  type SourceTemplate,
-  type SourceTemplateSummary,
-  type SourceWebhook,
-  type SuppressionListRef,
-} from '../../domain/imports/source';
+import { ProviderError, type ProviderSource } from '../../ports/provider-source';
+import type { ProviderCredentials, SourceDnsRecord, SourceDomain, SourcePage, SourceSuppression, SourceTemplate, SourceTemplateSummary, SourceWebhook, SuppressionListRef } from '../../domain/imports/source';
 import { mapBounded } from '../../lib/concurrency';
 import { joinUrl, type ProviderBaseUrls } from './base-urls';
 import { ProviderHttp, type AdapterOptions } from './http';

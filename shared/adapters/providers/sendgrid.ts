@@ -22,20 +22,8 @@
  *   single-webhook GET /v3/user/webhooks/event/settings (source_id `legacy`). Events are the flags set
  *   true, in PROVIDER_EVENTS order, then any other true flag as written. Entries without a URL are skipped.
  */
-import {
-  PROVIDER_EVENTS,
-  type ProviderCredentials,
-  type ProviderSource,
-  type SourceDnsRecord,
-  type SourceDomain,
-  type SourcePage,
-  type SourceSuppression,
-  type SourceSuppressionKind,
-  type SourceTemplate,
-  type SourceTemplateSummary,
-  type SourceWebhook,
-  type SuppressionListRef,
-} from '../../domain/imports/source';
+import { PROVIDER_EVENTS, type ProviderCredentials, type SourceDnsRecord, type SourceDomain, type SourcePage, type SourceSuppression, type SourceSuppressionKind, type SourceTemplate, type SourceTemplateSummary, type SourceWebhook, type SuppressionListRef } from '../../domain/imports/source';
+import type { ProviderSource } from '../../ports/provider-source';
 import { joinUrl, type ProviderBaseUrls } from './base-urls';
 import { ProviderHttp, type AdapterOptions } from './http';
 import { expectArray, expectArrayAt, expectObject, isObject, nonEmpty, objectAt, text, type JsonObject } from './json';

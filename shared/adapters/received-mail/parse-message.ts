@@ -20,10 +20,9 @@
  * MAX_STORED_ATTACHMENTS are counted, not kept (they stay in the raw message).
  */
 import { simpleParser } from 'mailparser';
-import { splitHeaderBlock } from '../mime/header-block';
-import { fromParsedMail, type ParsedInbound } from './parsed-mail';
-
-export type { ParsedAttachment, ParsedInbound } from './parsed-mail';
+import { splitHeaderBlock } from '../../domain/mime/header-block';
+import { fromParsedMail } from './parsed-mail';
+import type { ParsedInbound } from '../../domain/inbound/parsed-message';
 
 /**
  * MIME parts read before the message is read as headers only (the top one not counted: mailparser's

@@ -8,27 +8,8 @@
  *   trimmed, its 8-bit bytes read as UTF-8 (RFC 6532; mailparser's lines have one character per byte).
  */
 import type { AddressObject, EmailAddress, ParsedMail } from 'mailparser';
-import { MAX_STORED_ATTACHMENTS, type ReceivedHeaderFields } from '../../domain/inbound/received-email';
-
-export interface ParsedAttachment {
-  filename: string | null;
-  content_type: string;
-  size: number;
-  /** The Content-ID as written, angle brackets included (`<logo@example.com>`), as mailparser's contentId. */
-  content_id: string | null;
-  content_disposition: 'attachment' | 'inline';
-  content: Buffer;
-}
-
-export interface ParsedInbound extends ReceivedHeaderFields {
-  html: string | null;
-  text: string | null;
-  /** Every header field of the top header block, in order (name as written, value unfolded and trimmed, 8-bit bytes as UTF-8). */
-  headers: { name: string; value: string }[];
-  attachments: ParsedAttachment[];
-  attachment_count: number;
-  parse_error: string | null;
-}
+import type { ParsedAttachment, ParsedInbound } from '../../domain/inbound/parsed-message';
+import { MAX_STORED_ATTACHMENTS } from '../../domain/inbound/received-email';
 
 export function fromParsedMail(mail: ParsedMail): ParsedInbound {
   const attachments = mail.attachments ?? [];

@@ -3,7 +3,7 @@
  * handed it over (EHLO name and address), to which host, over what (ESMTP, ESMTPS with STARTTLS), its
  * id, the recipient when there is one, and when. Folded, ASCII only. Pure.
  */
-import { rfc5322Date } from '../mime/raw-message';
+import { rfc5322Date } from '../../domain/mime/raw-message';
 
 export function receivedField(input: { helo: string; remoteAddress: string; by: string; tls: boolean; id: string; recipients: string[]; at: Date }): string {
   const clean = (value: string) => value.replace(/[^\x21-\x7e]/g, '').slice(0, 255) || 'unknown';

@@ -1,4 +1,4 @@
-import type { SecretBox } from './secret-box';
+import type { SecretBox } from '../../ports/secret-box';
 
 /**
  * Remembers opened secrets for the life of the process (a Lambda container), so a worker does not pay

@@ -1,4 +1,4 @@
-import type { SecretBox } from './secret-box';
+import type { SecretBox } from '../../ports/secret-box';
 
 /** A secret box built on first use, so functions that never touch secrets never need its settings. */
 export function lazySecretBox(create: () => SecretBox): SecretBox {

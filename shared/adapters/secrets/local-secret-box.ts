@@ -4,7 +4,8 @@
  * and the canonical context, so a ciphertext opens only with its own context.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { canonicalContext, formatSealed, parseSealed, SecretBoxError, type SecretBox } from './secret-box';
+import { canonicalContext, formatSealed, parseSealed } from './sealed-string';
+import { SecretBoxError, type SecretBox } from '../../ports/secret-box';
 import { ensureLocalKeyFile } from './local-key-file';
 
 export { ensureLocalKeyFile } from './local-key-file';

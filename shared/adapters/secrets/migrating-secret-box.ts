@@ -8,7 +8,8 @@
  * secrets sealed with the local key file, while new ones are `v1:kms:`. The context binding is each
  * box's own, so a secret opens only with its own context whichever scheme sealed it.
  */
-import { schemeOf, type SealScheme, type SecretBox } from './secret-box';
+import { schemeOf, type SealScheme } from './sealed-string';
+import type { SecretBox } from '../../ports/secret-box';
 
 export function migratingSecretBox(next: SecretBox, previous: { scheme: SealScheme; box: SecretBox }): SecretBox {
   return {

@@ -5,7 +5,7 @@
  * counts when it or a parent domain is listed (`x.mailinator.com`).
  */
 import { disposableEmailBlocklistSet } from 'disposable-email-domains-js';
-import type { DisposableDomains } from '../../ports';
+import type { DisposableDomains } from '../../ports/disposable-domains';
 
 export class ListedDisposableDomains implements DisposableDomains {
   private listed: Set<string> | null = null;

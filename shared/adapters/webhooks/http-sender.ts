@@ -21,8 +21,8 @@ import {
   type WebhookSendInput,
   type WebhookSendResult,
   type WebhookSender,
-} from './sender';
-import { checkWebhookUrl, classifyAddress, isForbiddenAddress, type SsrfPolicy } from './ssrf';
+} from '../../ports/webhook-sender';
+import { checkWebhookUrl, classifyAddress, isForbiddenAddress, type SsrfPolicy } from '../../domain/webhooks/ssrf';
 import { withTimeout } from '../../lib/concurrency';
 
 /** Resolves a hostname to every address (dns.promises.lookup with all: true, by default). */

@@ -6,7 +6,7 @@
  *
  * What it asks for: replace the provider's send calls (SDK, HTTP API, SMTP) by ours; replace the
  * provider's webhook verification by ours (Standard Webhooks headers, or Service-Signature, as
- * shared/adapters/webhooks/signing.ts signs) and the handlers' payload parsing; enable the imported endpoints,
+ * shared/domain/webhooks/signing.ts signs) and the handlers' payload parsing; enable the imported endpoints,
  * which start disabled, once verified; publish the DNS changes; and never commit a key or a secret.
  */
 import { API_KEY_VARIABLE, type TemplateMapEntry } from './code-changes';

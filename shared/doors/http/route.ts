@@ -14,7 +14,7 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type * as z from 'zod';
 import type { Operation } from '../openapi/operation';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { RateLimitRepository } from '../../adapters/store/rate-limits';
 import type { ApiEnv } from './env';
 import { recordCreatedFromAnswer } from './created-ids';

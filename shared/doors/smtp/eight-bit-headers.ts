@@ -5,7 +5,7 @@
  * https://docs.aws.amazon.com/ses/latest/dg/send-email-formatted.html), and the relay delivers a message
  * as written, so it refuses such a field at DATA (550 5.6.0 naming it) rather than rewrite it: docs/smtp.md.
  */
-import type { RawHeaderField } from '../../adapters/mime/header-block';
+import type { RawHeaderField } from '../../domain/mime/header-block';
 
 const EIGHT_BIT = /[^\x00-\x7f]/;
 

@@ -7,10 +7,10 @@
  */
 import { repeatedSingleHeader, sesFilenameRefusal } from '../../domain/emails/ses-content-rules';
 import { ValidationError } from '../../domain/errors';
-import { fieldName, splitHeaderBlock } from '../../adapters/mime/header-block';
-import { walkParts } from '../../adapters/mime/mime-part';
-import { readMimeTree } from '../../adapters/mime/mime-tree';
-import { PREVIEW_LIMITS } from '../../adapters/mime/parse-bodies';
+import { fieldName, splitHeaderBlock } from '../../domain/mime/header-block';
+import { walkParts } from '../../domain/mime/mime-part';
+import { readMimeTree } from '../../domain/mime/mime-tree';
+import { PREVIEW_LIMITS } from '../../domain/mime/parse-bodies';
 
 const refused = (field: string, message: string) => new ValidationError(message, { details: { fields: [{ field, message }] } });
 

@@ -14,7 +14,7 @@
 import { domainOf, parseMailbox } from '../../domain/mail/address';
 import { MAX_RECIPIENTS } from '../../domain/emails/send-request';
 import { AppError, ForbiddenError } from '../../domain/errors';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { SuppressionRepository } from '../../adapters/store/suppressions';
 import type { Principal } from '../../usecases/access/principal';
 import { checkRecipients, checkSender } from '../../usecases/send/policy';

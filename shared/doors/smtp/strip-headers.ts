@@ -15,7 +15,7 @@
  *   unsubscribe, what mailbox providers ask bulk senders for), and every other field.
  */
 import { BLOCKED_HEADERS, RESERVED_HEADER_PREFIXES } from '../../domain/emails/headers';
-import { joinHeaderBlock, splitHeaderBlock } from '../../adapters/mime/header-block';
+import { joinHeaderBlock, splitHeaderBlock } from '../../domain/mime/header-block';
 
 /** Blocked on the API, but part of the message or the client's to set. */
 const KEPT = new Set([

@@ -6,7 +6,7 @@ import { generateApiKeySecret, hashSecret, secretHint } from '../../domain/api-k
 import type { ApiKey } from '../../domain/api-keys/api-key';
 import { newId } from '../../domain/ids';
 import { normaliseEmail } from '../../domain/mail/address';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { AccountChanges, AccountRepository } from '../../adapters/store/accounts';
 import type { ApiKeyRepository } from '../../adapters/store/api-keys';
 

@@ -10,7 +10,7 @@ import { grantWithinReach, reachCovers, revocationBeyondReach } from '../../doma
 import { generateApiKeySecret, hashSecret, secretHint } from '../../domain/api-keys/secret';
 import { NotFoundError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { ApiKeyRepository } from '../../adapters/store/api-keys';
 import type { Page } from '../../adapters/store/cursor';
 import type { PageRequest } from '../../adapters/store/paginate';

@@ -13,7 +13,7 @@ import { generateSmtpPassword } from '../../domain/smtp-credentials/secret';
 import type { CreateSmtpCredentialInput } from '../../domain/smtp-credentials/schemas';
 import { SMTP_CREDENTIAL_SCOPES, type SmtpCredential } from '../../domain/smtp-credentials/smtp-credential';
 import type { Tenant } from '../../domain/tenants/tenant';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { Page } from '../../adapters/store/cursor';
 import type { PageRequest } from '../../adapters/store/paginate';
 import type { SmtpCredentialRepository } from '../../adapters/store/smtp-credentials';

@@ -7,7 +7,7 @@
 import { accountStatsView, type AccountStats } from '../../domain/reputation/account-stats';
 import { daysBack, utcDay } from '../../domain/tenants/ramp';
 import { ForbiddenError } from '../../domain/errors';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { AccountStatsRepository } from '../../adapters/store/account-stats';
 import type { Principal } from '../access/principal';
 import { limitedTenantOf } from '../access/visibility';

@@ -18,7 +18,7 @@ import {
 } from '../../domain/accounts/retention';
 import { BOUNCE_CATEGORIES, DEFAULT_SUPPRESS_BOUNCE_CATEGORIES, type BounceCategory } from '../../domain/bounces/bounce-category';
 import type { AccountRepository } from '../../adapters/store/accounts';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { Principal } from '../access/principal';
 import { requireAccountKey } from '../access/tenant-scope';
 

@@ -20,7 +20,8 @@ import {
   type CreateAttachmentUploadRequest,
 } from '../../domain/emails/attachment-upload';
 import { AppError } from '../../domain/errors';
-import type { BlobInfo, BlobStore, Clock, PresignedPut } from '../../ports';
+import type { BlobInfo, BlobStore, PresignedPut } from '../../ports/blobs';
+import type { Clock } from '../../ports/clock';
 import type { AttachmentUploadRepository } from '../../adapters/store/attachment-uploads';
 import type { Principal } from '../access/principal';
 import { assertVisible, limitedTenantOf } from '../access/visibility';

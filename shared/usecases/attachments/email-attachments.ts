@@ -23,8 +23,9 @@ import {
 } from '../../domain/emails/attachments';
 import type { AttachmentUpload } from '../../domain/emails/attachment-upload';
 import { AppError } from '../../domain/errors';
-import type { MimeAttachment } from '../../adapters/mime/compose';
-import { systemClock, type BlobInfo, type BlobStore, type Clock } from '../../ports';
+import type { MimeAttachment } from '../../domain/mime/compose';
+import type { BlobInfo, BlobStore } from '../../ports/blobs';
+import type { Clock } from '../../ports/clock';
 import type { AttachmentUploadRepository } from '../../adapters/store/attachment-uploads';
 import { findLiveUpload, uploadOwner } from './attachment-uploads';
 
@@ -176,7 +177,7 @@ export async function resolveAttachments(
   attachments: readonly AttachmentInput[],
   options: ResolveAttachmentsOptions = {},
 ): Promise<EmailAttachment[]> {
-  const now = (deps.clock ?? systemClock).now();
+  const now = deps.clock ? deps.clock.now() : new Date();
   const checks = await Promise.all(
     attachments.map((attachment, index) =>
       isAttachmentReference(attachment) ? checkReference(deps, accountId, attachment, `attachments.${index}.attachment_id`, now, options.limitedTenant ?? null) : null,

@@ -6,7 +6,7 @@
 import { auditIdBounds, type AuditRecord } from '../../domain/audit/audit-record';
 import type { AuditFilter } from '../../domain/audit/audit-query';
 import { ForbiddenError, ValidationError } from '../../domain/errors';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { AuditLogRepository } from '../../adapters/store/audit-log';
 import type { Page } from '../../adapters/store/cursor';
 import type { Principal } from '../access/principal';

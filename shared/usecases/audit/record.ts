@@ -6,7 +6,7 @@
  */
 import { newAuditId, type AuditEntry, type AuditRecord } from '../../domain/audit/audit-record';
 import { logError } from '../../lib/log';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { AuditLogRepository } from '../../adapters/store/audit-log';
 
 export interface AuditDeps {

@@ -23,7 +23,7 @@ import { stepOutsideReach } from '../../domain/automations/step-reach';
 import { definitionProblems, type FieldProblem } from '../../domain/automations/validate';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors';
 import { fieldNames } from '../../domain/validation';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { AutomationRepository } from '../../adapters/store/automations';
 import type { Page } from '../../adapters/store/cursor';
 import type { Principal } from '../access/principal';

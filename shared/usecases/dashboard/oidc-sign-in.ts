@@ -33,7 +33,7 @@ import {
 import { isTokenShaped, sessionTokenHash } from '../../domain/dashboard/session-token';
 import type { DashboardUser } from '../../domain/dashboard/user';
 import { AppError, ForbiddenError, ServiceUnavailableError, UnauthorizedError, ValidationError } from '../../domain/errors';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import { OidcProviderError, type OidcProvider } from '../../ports/oidc-provider';
 import type { DashboardUserRepository } from '../../adapters/store/dashboard-users';
 import type { OidcFlowRepository } from '../../adapters/store/oidc-flows';

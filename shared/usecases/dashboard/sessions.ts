@@ -13,7 +13,7 @@ import { newSessionTimes, sessionEnded, touchedTimes } from '../../domain/dashbo
 import { isTokenShaped, newCsrfToken, newSessionToken, SESSION_COOKIE, sessionTokenHash } from '../../domain/dashboard/session-token';
 import type { DashboardUser } from '../../domain/dashboard/user';
 import { UnauthorizedError } from '../../domain/errors';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { DashboardUserRepository } from '../../adapters/store/dashboard-users';
 import type { SessionRepository, StoredSession } from '../../adapters/store/sessions';
 import type { Principal } from '../access/principal';

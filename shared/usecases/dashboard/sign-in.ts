@@ -21,7 +21,7 @@ import type { SignInRequest } from '../../domain/dashboard/schemas';
 import type { DashboardUser } from '../../domain/dashboard/user';
 import { RateLimitedError, UnauthorizedError } from '../../domain/errors';
 import { RATE_LIMITS, secondsUntilReset, type RateLimitName } from '../../domain/rate-limits';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { DashboardUserRepository } from '../../adapters/store/dashboard-users';
 import type { RateLimitRepository } from '../../adapters/store/rate-limits';
 import type { StoredSession } from '../../adapters/store/sessions';

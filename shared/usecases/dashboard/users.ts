@@ -9,7 +9,7 @@ import type { DashboardUser } from '../../domain/dashboard/user';
 import { NotFoundError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { parseWith } from '../../domain/validation';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { AccountRepository } from '../../adapters/store/accounts';
 import type { DashboardUserRepository } from '../../adapters/store/dashboard-users';
 

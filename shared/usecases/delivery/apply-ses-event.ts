@@ -16,7 +16,7 @@ import type { BounceCategory } from '../../domain/bounces/bounce-category';
 import type { Email } from '../../domain/emails/email';
 import { emailEvent } from '../../domain/webhooks/email-event-data';
 import type { EventType } from '../../domain/webhooks/event-types';
-import type { EventPublisher } from '../../ports';
+import type { EventPublisher } from '../../ports/events';
 import type { EmailRepository } from '../../adapters/store/emails';
 import { suppressAddresses, type SuppressionDeps } from '../suppressions/suppressions';
 

@@ -17,11 +17,14 @@
  */
 import { domainOf, parseMailbox } from '../../domain/mail/address';
 import type { EmailBody } from '../../domain/emails/email';
-import { composeMime } from '../../adapters/mime/compose';
-import { completeRawMessage } from '../../adapters/mime/raw-message';
-import { canonicalLineEndings } from '../../adapters/mime/line-endings';
+import { composeMime } from '../../domain/mime/compose';
+import { completeRawMessage } from '../../domain/mime/raw-message';
+import { canonicalLineEndings } from '../../domain/mime/line-endings';
 import { logError } from '../../lib/log';
-import { MailerError, type BlobStore, type Clock, type EventPublisher, type Mailer, type OutboundMessage } from '../../ports';
+import { MailerError, type Mailer, type OutboundMessage } from '../../ports/mail';
+import type { BlobStore } from '../../ports/blobs';
+import type { Clock } from '../../ports/clock';
+import type { EventPublisher } from '../../ports/events';
 import { emailEvent } from '../../domain/webhooks/email-event-data';
 import type { EmailRepository, StoredEmail } from '../../adapters/store/emails';
 import type { TenantRepository } from '../../adapters/store/tenants';
@@ -127,11 +130,11 @@ async function sendThroughProvider(deps: DeliverEmailDeps, message: OutboundMess
 
 /**
  * The message to send: a raw MIME message (SMTP relay) as the client wrote it, with the fields the service
- * owes it (shared/adapters/mime/raw-message.ts; managed unsubscribe adds its header fields, the body is never
+ * owes it (shared/domain/mime/raw-message.ts; managed unsubscribe adds its header fields, the body is never
  * rewritten but for its line endings); otherwise composed from the stored body and attachments, with the managed
  * links the email and its domain ask for (../send/managed-links.ts). Either way every line break is CRLF: the
  * composer writes CRLF only; a relayed message's bare LF or CR is made CRLF here
- * (../../adapters/mime/line-endings.ts), as RFC 5322 wants.
+ * (../../domain/mime/line-endings.ts), as RFC 5322 wants.
  */
 async function messageOf(deps: DeliverEmailDeps, { email, body, mime }: StoredEmail, tracking: TrackingSettings): Promise<Buffer> {
   const urls = needsLinks(email, mime ? NO_TRACKING : tracking) ? await deps.linkSigning.urls() : null;
@@ -147,7 +150,7 @@ async function messageOf(deps: DeliverEmailDeps, { email, body, mime }: StoredEm
   }
   const inline: EmailBody = 'inline' in body ? body.inline : JSON.parse((await deps.blobs.get(body.blobKey)).toString('utf8'));
   const sent = urls ? withManagedLinks(email, inline, tracking, urls) : { email, body: inline };
-  // CRLF by construction (the composer's newline and its bodies': ../../adapters/mime/compose.ts): no second pass.
+  // CRLF by construction (the composer's newline and its bodies': ../../domain/mime/compose.ts): no second pass.
   return composeMime(sent.email, sent.body, await loadAttachments(deps.blobs, email.attachments ?? []));
 }
 

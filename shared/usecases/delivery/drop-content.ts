@@ -12,7 +12,7 @@ import type { Email } from '../../domain/emails/email';
 import { contentDroppable, REDACTED_SUBJECT } from '../../domain/emails/redaction';
 import type { AttachmentRef } from '../../domain/emails/attachments';
 import type { EmailRepository, StoredEmail } from '../../adapters/store/emails';
-import type { BlobStore } from '../../ports';
+import type { BlobStore } from '../../ports/blobs';
 import { logError } from '../../lib/log';
 
 export interface DropContentDeps {

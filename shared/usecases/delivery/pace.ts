@@ -14,7 +14,7 @@
  *
  * The rate runs on real time (`now`), as SES's does: the service clock can be moved by the local cloud.
  */
-import { MailerError, type Mailer, type OutboundMessage } from '../../ports';
+import { MailerError, type Mailer, type OutboundMessage } from '../../ports/mail';
 import { accountRefusalOf, HOLD_RETRY_MS, MAX_HOLD_MS, recipientCount, SEND_WORKER_IN_FLIGHT, type HoldReason } from '../../domain/ses/send-quota';
 import type { SesSendBudget } from '../../adapters/store/ses-send-budget';
 

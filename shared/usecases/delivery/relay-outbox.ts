@@ -22,7 +22,8 @@
  * is at-least-once anyway: the send worker claims each email once.
  */
 import { usageToken } from '../../lib/request-token';
-import type { EventPublisher, SendQueue } from '../../ports';
+import type { EventPublisher } from '../../ports/events';
+import type { SendQueue } from '../../ports/queues';
 import type { ServiceEvent } from '../../domain/webhooks/event';
 import { emailEvent } from '../../domain/webhooks/email-event-data';
 import type { UsageIncrement } from '../../adapters/store/deferred-usage';

@@ -5,7 +5,7 @@
  * deleted or unverified keeps sending for at most DOMAIN_FACTS_TTL_MS in a warm worker; a verified domain
  * is seen at once on a cache miss (documented in docs/architecture.md).
  */
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { DomainRepository } from '../../adapters/store/domains';
 import { BoundedMap } from '../../lib/bounded-map';
 

@@ -4,7 +4,7 @@
  * is spoken for (the backlog of sends waiting for SES's rate).
  */
 import { paceRateOf } from '../../domain/ses/send-quota';
-import type { MailProviderAccount } from '../../ports';
+import type { MailProviderAccount } from '../../ports/mail-account';
 import type { SesSendBudget } from '../../adapters/store/ses-send-budget';
 
 export interface SesQuotaReportDeps {

@@ -8,7 +8,7 @@
 import { domainOwner, type Domain } from '../../domain/domains/domain';
 import { rangeFigures, sourcesAfter, type RangeFigures } from '../../domain/dmarc/figures';
 import { decodeSourceCursor, encodeSourceCursor, figuresRange, type DmarcFiguresQuery } from '../../domain/dmarc/figures-query';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { DmarcReportRepository } from '../../adapters/store/dmarc-reports';
 import type { DomainRepository } from '../../adapters/store/domains';
 import type { Principal } from '../access/principal';

@@ -11,7 +11,7 @@ import { defaultReportAddress, type DmarcReportsInput } from '../../domain/domai
 import { dmarcValue } from '../../domain/domains/records';
 import { ConflictError, ValidationError } from '../../domain/errors';
 import { parentOfReceivingDomain, splitAddress } from '../../domain/inbound/address';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { DomainRepository } from '../../adapters/store/domains';
 import type { Principal } from '../access/principal';
 import { assertVisible, isVisible, limitedTenantOf } from '../access/visibility';

@@ -9,7 +9,9 @@ import type { Domain } from '../../domain/domains/domain';
 import { domainStatusAfterCheck } from '../../domain/domains/evaluate';
 import { providerVerification, statusWithProvider } from '../../domain/domains/provider-verification';
 import { logError } from '../../lib/log';
-import type { Clock, Mailer, ProviderDomainState } from '../../ports';
+import type { Clock } from '../../ports/clock';
+import type { Mailer } from '../../ports/mail';
+import type { ProviderDomainState } from '../../domain/domains/provider-verification';
 import type { DomainRepository } from '../../adapters/store/domains';
 import { checkHealthWhenVerified, type HealthOnVerifyDeps } from './health-on-verify';
 

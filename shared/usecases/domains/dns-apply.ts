@@ -16,18 +16,8 @@
  * the host refuses is reported `failed` on that record and the others are still written. Credentials
  * never appear in an answer, a log line or an error.
  */
-import {
-  DNS_HOST_LABELS,
-  DnsHostError,
-  planApply,
-  setKey,
-  type ApplyRecordResult,
-  type DnsHost,
-  type DnsHostCredentials,
-  type DnsHostName,
-  type DnsHostRequest,
-  type DnsZone,
-} from '../../domain/domains/dns-apply';
+import { DNS_HOST_LABELS, planApply, setKey, type ApplyRecordResult, type DnsHostCredentials, type DnsHostName, type DnsHostRequest, type DnsZone } from '../../domain/domains/dns-apply';
+import { DnsHostError, type DnsHost } from '../../ports/dns-host';
 import type { Domain } from '../../domain/domains/domain';
 import type { ApplyDnsInput } from '../../domain/domains/schemas';
 import { AppError, UpstreamError, ValidationError } from '../../domain/errors';

@@ -8,8 +8,8 @@
 import type { DnsHostCredentials, DnsHostName } from '../../domain/domains/dns-apply';
 import { hintOf, toPublicDnsProvider, type PublicDnsProvider } from '../../domain/domains/dns-provider';
 import { NotFoundError } from '../../domain/errors';
-import type { Clock } from '../../ports';
-import type { SecretBox } from '../../adapters/secrets/secret-box';
+import type { Clock } from '../../ports/clock';
+import type { SecretBox } from '../../ports/secret-box';
 import type { DnsProviderRepository } from '../../adapters/store/dns-providers';
 import type { Principal } from '../access/principal';
 import { requireAccountKey } from '../access/tenant-scope';

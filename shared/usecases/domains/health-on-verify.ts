@@ -6,7 +6,7 @@
  */
 import type { Domain } from '../../domain/domains/domain';
 import { logError } from '../../lib/log';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { DomainHealthRepository } from '../../adapters/store/domain-health';
 
 export interface HealthOnVerifyDeps {

@@ -12,7 +12,8 @@ import { evaluateHealth, healthQueries, type HealthSummary } from '../../domain/
 import type { HealthFinding } from '../../domain/domains/health/finding';
 import { isSpfRecord, spfTargets } from '../../domain/domains/health/spf';
 import type { DnsSettings } from '../../domain/domains/records';
-import type { Clock, DnsResolver } from '../../ports';
+import type { Clock } from '../../ports/clock';
+import type { DnsResolver } from '../../ports/dns';
 import type { DomainRepository } from '../../adapters/store/domains';
 import type { AccountStatsRepository } from '../../adapters/store/account-stats';
 import type { TenantStatsRepository } from '../../adapters/store/tenant-stats';

@@ -15,7 +15,7 @@ import type { Domain } from '../../domain/domains/domain';
 import { hasChanges, HEALTH_CHECK_EVERY_MS, mergeHealth, type HealthChanges, type StoredFinding, type StoredHealth } from '../../domain/domains/health/history';
 import { deterministicId } from '../../domain/ids';
 import type { ServiceEvent } from '../../domain/webhooks/event';
-import type { EventPublisher } from '../../ports';
+import type { EventPublisher } from '../../ports/events';
 import type { DomainHealthRepository } from '../../adapters/store/domain-health';
 import type { Principal } from '../access/principal';
 import { owned } from './deps';

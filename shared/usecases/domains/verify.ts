@@ -10,7 +10,7 @@ import { providerVerification, statusWithProvider } from '../../domain/domains/p
 import { RETURN_PATH_LABEL } from '../../domain/domains/records';
 import { UpstreamError } from '../../domain/errors';
 import { logError } from '../../lib/log';
-import type { ProviderDomainState } from '../../ports';
+import type { ProviderDomainState } from '../../domain/domains/provider-verification';
 import type { StoredDomain } from '../../adapters/store/domains';
 import type { Principal } from '../access/principal';
 import { linkTenantDomain } from '../ses-tenants/ses-tenant-links';
@@ -19,7 +19,7 @@ import { checkHealthWhenVerified } from './health-on-verify';
 
 /**
  * The probe: a small plain-text message from the domain (ASCII headers, 7bit body), built here rather than
- * with the MIME composer (shared/adapters/mime/compose.ts) since nothing but the signature check ever reads it.
+ * with the MIME composer (shared/domain/mime/compose.ts) since nothing but the signature check ever reads it.
  */
 export function probeMessage(domain: Pick<Domain, 'id' | 'name'>, now: Date): Buffer {
   return Buffer.from(

@@ -4,10 +4,10 @@
  * message's header block (raw headers). Read only.
  *
  * - An email composed from a body: the bodies as stored, and the header block as the service composes
- *   it (shared/adapters/mime/compose.ts, the same composer the send worker uses). Fields added at sending (the
+ *   it (shared/domain/mime/compose.ts, the same composer the send worker uses). Fields added at sending (the
  *   DKIM-Signature, List-Unsubscribe for managed unsubscribe) and tracking rewrites are not in it.
  * - A raw message (the SMTP relay): its stored header block as written, and the bodies read from it
- *   (shared/adapters/mime/parse-bodies.ts: as mailparser reads them, without its charset tables and HTML converter).
+ *   (shared/domain/mime/parse-bodies.ts: as mailparser reads them, without its charset tables and HTML converter).
  *
  * - A redacted email (docs/redaction.md) whose content was dropped after sending: no bodies, no header
  *   block, `content: 'not_kept'` (the page says "content not kept").
@@ -19,10 +19,10 @@ import { toPublicEmail, type EmailBody } from '../../domain/emails/email';
 import { NotFoundError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
 import { contentState, type ContentState } from '../../domain/emails/email';
-import { composeMime } from '../../adapters/mime/compose';
-import { splitHeaderBlock } from '../../adapters/mime/header-block';
-import { parseBodies } from '../../adapters/mime/parse-bodies';
-import type { BlobStore } from '../../ports';
+import { composeMime } from '../../domain/mime/compose';
+import { splitHeaderBlock } from '../../domain/mime/header-block';
+import { parseBodies } from '../../domain/mime/parse-bodies';
+import type { BlobStore } from '../../ports/blobs';
 import type { StoredEmail } from '../../adapters/store/emails';
 import { findVisibleEmail, type GetEmailDeps } from './get-email';
 import type { Principal } from '../access/principal';

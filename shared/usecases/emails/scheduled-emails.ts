@@ -12,7 +12,8 @@ import { checkScheduleTime, scheduledAtField } from '../../domain/emails/schedul
 import { emailOwner, toPublicEmail } from '../../domain/emails/email';
 import type { UpdateEmailInput } from '../../domain/emails/update-request';
 import { ConflictError, ServiceUnavailableError } from '../../domain/errors';
-import type { Clock, EmailScheduler } from '../../ports';
+import type { Clock } from '../../ports/clock';
+import type { EmailScheduler } from '../../ports/scheduling';
 import type { Tenant } from '../../domain/tenants/tenant';
 import type { EmailRepository, StoredEmail } from '../../adapters/store/emails';
 import type { TenantScheduledRepository } from '../../adapters/store/tenant-scheduled';

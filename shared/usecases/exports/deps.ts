@@ -8,7 +8,8 @@ import type { SuppressionRepository } from '../../adapters/store/suppressions';
 import type { TemplateRepository } from '../../adapters/store/templates';
 import type { TenantRepository } from '../../adapters/store/tenants';
 import type { WebhookRepository } from '../../adapters/store/webhooks';
-import type { BlobStore, Clock } from '../../ports';
+import type { BlobStore } from '../../ports/blobs';
+import type { Clock } from '../../ports/clock';
 
 export interface ExportSettings {
   /** How long one request works (the API's time budget: MIGRATION_REQUEST_BUDGET_MS, 20 s by default). */

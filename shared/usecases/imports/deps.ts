@@ -3,8 +3,9 @@
  * same use cases as the API: createDomain, createWebhook, createTemplate), the provider source factory,
  * and the import settings (time budget per request, lease).
  */
-import type { ProviderCredentials, ProviderSource } from '../../domain/imports/source';
-import type { Clock } from '../../ports';
+import type { ProviderCredentials } from '../../domain/imports/source';
+import type { ProviderSource } from '../../ports/provider-source';
+import type { Clock } from '../../ports/clock';
 import type { ImportRepository } from '../../adapters/store/imports';
 import type { RateLimitRepository } from '../../adapters/store/rate-limits';
 import type { CreateDomainDeps, DomainDeps } from '../domains/deps';

@@ -15,7 +15,8 @@
  */
 import { mapBounded } from '../../lib/concurrency';
 import { emptyPart, type ReportPart } from '../../domain/imports/report';
-import { ProviderError, type SourceSuppression, type SuppressionListRef } from '../../domain/imports/source';
+import { ProviderError } from '../../ports/provider-source';
+import type { SourceSuppression, SuppressionListRef } from '../../domain/imports/source';
 import { classifySuppression, countSuppression, type SuppressionDecision, type SuppressionWriteOutcome } from '../../domain/imports/suppression-rules';
 import { newId } from '../../domain/ids';
 import { MAX_SUPPRESSIONS_PER_IMPORT } from './deps';

@@ -8,7 +8,8 @@
  */
 import { AppError } from '../../domain/errors';
 import { countItem, emptyPart, type WebhookItem } from '../../domain/imports/report';
-import { PROVIDER_LABELS, ProviderError, type SourceWebhook } from '../../domain/imports/source';
+import { PROVIDER_LABELS, type SourceWebhook } from '../../domain/imports/source';
+import { ProviderError } from '../../ports/provider-source';
 import { webhooksByUrl } from '../../domain/imports/webhook-events';
 import { createWebhook } from '../webhooks/webhooks';
 import { nextResource, type StretchContext, type StretchResult } from './stretch';

@@ -7,7 +7,7 @@ import type { Lookup } from '../../domain/domains/evaluate';
 import type { PublishedDns } from '../../domain/domains/record-plan';
 import { dnsQueries } from '../../domain/imports/dns-plan';
 import type { SourceDnsRecord } from '../../domain/imports/source';
-import type { DnsResolver } from '../../ports';
+import type { DnsResolver } from '../../ports/dns';
 
 export async function publishedRecords(dns: DnsResolver, required: readonly DnsRecord[], provider: readonly SourceDnsRecord[]): Promise<PublishedDns> {
   const found = new Map<string, Lookup>();

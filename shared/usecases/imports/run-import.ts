@@ -19,7 +19,8 @@ import { AppError, ConflictError, InsufficientScopeError, NotFoundError, RateLim
 import { newImportHead, parseCursor, type ImportHead } from '../../domain/imports/import';
 import { mergeParts } from '../../domain/imports/report';
 import type { StartImportInput } from '../../domain/imports/schemas';
-import { PROVIDER_LABELS, ProviderError, type ProviderName } from '../../domain/imports/source';
+import { PROVIDER_LABELS, type ProviderName } from '../../domain/imports/source';
+import { ProviderError } from '../../ports/provider-source';
 import { RATE_LIMITS, secondsUntilReset, type RateLimitName } from '../../domain/rate-limits';
 import type { Principal } from '../access/principal';
 import { requireAccountKey } from '../access/tenant-scope';

@@ -6,7 +6,8 @@
  */
 import type { ImportHead, ImportProgress } from '../../domain/imports/import';
 import type { ReportPart } from '../../domain/imports/report';
-import { ProviderError, type ImportResource, type ProviderSource, type SourcePage } from '../../domain/imports/source';
+import { ProviderError, type ProviderSource } from '../../ports/provider-source';
+import type { ImportResource, SourcePage } from '../../domain/imports/source';
 import type { Principal } from '../access/principal';
 import type { ImportDeps } from './deps';
 

@@ -7,7 +7,8 @@
 import { ConflictError } from '../../domain/errors';
 import { addPartTotals, type ImportHead } from '../../domain/imports/import';
 import { emptyPart, statusOf, type ImportStatus, type ReportPart } from '../../domain/imports/report';
-import { ProviderError, type ImportResource } from '../../domain/imports/source';
+import { ProviderError } from '../../ports/provider-source';
+import type { ImportResource } from '../../domain/imports/source';
 import { importDomainsStretch } from './import-domains';
 import { importSuppressionsStretch } from './import-suppressions';
 import { importTemplatesStretch } from './import-templates';

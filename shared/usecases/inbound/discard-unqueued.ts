@@ -10,7 +10,8 @@
  * then this pass leaves it alone: both go through one conditional write on the marker.
  */
 import { mapBounded } from '../../lib/concurrency';
-import type { BlobStore, Clock } from '../../ports';
+import type { BlobStore } from '../../ports/blobs';
+import type { Clock } from '../../ports/clock';
 import type { InboundRawMarkerRepository } from '../../adapters/store/inbound-raw-markers';
 
 export interface UnqueuedInboundDeps {

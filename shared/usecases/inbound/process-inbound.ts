@@ -36,9 +36,11 @@ import { spamVerdict } from '../../domain/inbound/spam';
 import type { InboundMessage } from '../../domain/messages';
 import { receivedAddressesNamed } from '../../domain/privacy/named-addresses';
 import { emailEventId } from '../../domain/webhooks/event';
-import type { ParsedInbound } from '../../adapters/received-mail/parse-message';
+import type { ParsedAttachment, ParsedInbound } from '../../domain/inbound/parsed-message';
 import { logInfo, logWarn } from '../../lib/log';
-import type { BlobStore, Clock, EventPublisher } from '../../ports';
+import type { BlobStore } from '../../ports/blobs';
+import type { Clock } from '../../ports/clock';
+import type { EventPublisher } from '../../ports/events';
 import type { CreateReceivedOutcome, ReceivedEmailRepository } from '../../adapters/store/received-emails';
 import type { InboundRawMarkerRepository } from '../../adapters/store/inbound-raw-markers';
 import { mapBounded } from '../../lib/concurrency';
@@ -86,17 +88,60 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
   const verdict = spamVerdict({ ...checked, spam_reasons: [] });
   const authentication: Authentication = { ...checked, spam_reasons: verdict.reasons };
   const id = message.email_id;
+  const attachments = parsed.attachments.map((attachment, index) => ({ ...attachment, id: `att_${index + 1}` }));
+  const stored = await storeContent(deps, { id, prefix, raw, parsed, attachments, keepContent });
+  const parsedEmail = receivedRecord(message, parsed, attachments, {
+    ...stored,
+    keepContent,
+    prefix,
+    spamStatus: verdict.status,
+    authentication,
+    createdAt: deps.clock.now().toISOString(),
+  });
+  const email = keepContent ? parsedEmail : redactedReceivedEmail(parsedEmail);
+  // The people it names, from the whole message (the record's lists may be cut): what an erasure finds it by.
+  const named = receivedAddressesNamed({ from: parsed.from, reply_to: parsed.reply_to, to: parsed.to, cc: parsed.cc, mail_from: message.mail_from, rcpt_to: message.rcpt_to });
+  const outcome = await deps.receivedEmails.create(email, named);
+  // Processed before (a retry after a crash, a duplicate delivery): the event describes the stored record,
+  // not this run's (a worker deployed since may read the message otherwise).
+  const recorded = outcome === 'exists' ? ((await deps.receivedEmails.get(email.account_id, id)) ?? email) : email;
+  await publishReceived(deps, email, recorded);
+  // Content not kept: the raw message goes once the record and its event are written (a retry before this still finds it).
+  if (!keepContent) {
+    if (!deps.blobs.delete) throw new Error('the inbound worker needs blobs.delete to drop a raw message');
+    await deps.blobs.delete(message.raw_key);
+  }
+  logInfo('inbound: received', { email_id: id, account_id: email.account_id, outcome, bytes: email.size, spam_status: email.spam_status, attachments: email.attachment_count, parse_error: email.parse_error });
+  return { outcome, email: recorded, parsed };
+}
+
+type StoredAttachment = ParsedAttachment & { id: string };
+
+/** Where the content went and how large its bodies are, for the record. */
+interface StoredContent {
+  rawCopyKey: string;
+  htmlBytes: number | null;
+  textBytes: number | null;
+  contentObject: boolean;
+}
+
+/**
+ * Writes the message's content under the email's prefix: the bodies, the header list, the attachments and
+ * the account's copy of the raw message; for a domain that keeps no content (./inbound-redaction.ts), an
+ * empty content object and nothing of the message.
+ */
+async function storeContent(
+  deps: Pick<ProcessInboundDeps, 'blobs'>,
+  { id, prefix, raw, parsed, attachments, keepContent }: { id: string; prefix: string; raw: Buffer; parsed: ParsedInbound; attachments: StoredAttachment[]; keepContent: boolean },
+): Promise<StoredContent> {
   const keys = receivedEmailKeys({ id, objects_prefix: prefix });
   const rawCopyKey = inboundKeys.rawCopy(id, prefix);
-
-  const attachments = parsed.attachments.map((attachment, index) => ({ ...attachment, id: `att_${index + 1}` }));
   const htmlBytes = parsed.html === null ? null : Buffer.byteLength(parsed.html);
   const textBytes = parsed.text === null ? null : Buffer.byteLength(parsed.text);
   // Small bodies and the header list as one object (one PUT, not three: S3 PUTs were most of a received
   // message's cost); larger bodies each on their own, so the API can answer them as links.
   const contentObject = (htmlBytes ?? 0) + (textBytes ?? 0) <= CONTENT_OBJECT_MAX_BODY_BYTES;
   const content: InboundContent = { html: parsed.html, text: parsed.text, headers: parsed.headers };
-  // A domain that keeps no content (./inbound-redaction.ts): an empty content object, nothing of the message.
   const writes = keepContent
     ? [
         ...(contentObject
@@ -112,9 +157,14 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
       ]
     : [deps.blobs.put(keys.content, JSON.stringify(EMPTY_CONTENT), 'application/json')];
   await Promise.all(writes);
+  return { rawCopyKey, htmlBytes, textBytes, contentObject };
+}
 
-  const header = (name: string) => parsed.headers.find((field) => field.name.toLowerCase() === name)?.value ?? null;
-  // Counts and bytes bounded (../../domain/inbound/record-bounds.ts): the record must fit DynamoDB's item and its event SQS's message.
+/**
+ * The parsed fields as the record keeps them: counts and bytes bounded (../../domain/inbound/record-bounds.ts),
+ * since the record must fit DynamoDB's item and its event SQS's message; `truncated` when any was cut.
+ */
+function boundedFields(parsed: ParsedInbound, attachments: StoredAttachment[]) {
   const lists = {
     to: boundedList(parsed.to, MAX_LIST_ENTRIES),
     cc: boundedList(parsed.cc, MAX_LIST_ENTRIES),
@@ -130,9 +180,26 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
   const attachmentFieldsCut = attachments.some((a) => [a.filename, a.content_type, a.content_id].some((value) => value !== null && attachmentField(value).cut));
   const truncated =
     Object.values(lists).some((list) => list.cut) || Object.values(single).some((value) => value?.cut) || attachmentFieldsCut || parsed.subject.length > MAX_SUBJECT_CHARS;
-  const stripped = parsed.text === null ? null : stripReply(parsed.text).slice(0, STRIPPED_TEXT_MAX);
-  const parsedEmail: ReceivedEmail = {
-    id,
+  const recordAttachments = attachments.map(({ content: _content, ...metadata }) => ({
+    ...metadata,
+    filename: metadata.filename === null ? null : attachmentField(metadata.filename).value,
+    content_type: attachmentField(metadata.content_type).value,
+    content_id: metadata.content_id === null ? null : attachmentField(metadata.content_id).value,
+  }));
+  return { lists, single, truncated, attachments: recordAttachments };
+}
+
+/** The received-email record of one message for one receiving account (before any redaction). */
+function receivedRecord(
+  message: InboundMessage,
+  parsed: ParsedInbound,
+  attachments: StoredAttachment[],
+  facts: StoredContent & { keepContent: boolean; prefix: string; spamStatus: ReceivedEmail['spam_status']; authentication: Authentication; createdAt: string },
+): ReceivedEmail {
+  const header = (name: string) => parsed.headers.find((field) => field.name.toLowerCase() === name)?.value ?? null;
+  const { lists, single, truncated, attachments: recordAttachments } = boundedFields(parsed, attachments);
+  return {
+    id: message.email_id,
     account_id: message.account_id,
     domain_id: message.domain_id,
     tenant_id: message.tenant_id,
@@ -150,43 +217,35 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
     mail_from: message.mail_from,
     rcpt_to: message.rcpt_to,
     plus_address: firstPlusPart(message.rcpt_to),
-    spam_status: verdict.status,
-    authentication,
+    spam_status: facts.spamStatus,
+    authentication: facts.authentication,
     auto_submitted: autoSubmitted(header, message.mail_from),
-    stripped_text: stripped,
+    stripped_text: parsed.text === null ? null : stripReply(parsed.text).slice(0, STRIPPED_TEXT_MAX),
     attachment_count: parsed.attachment_count,
-    attachments: attachments.map(({ content: _content, ...metadata }) => ({
-      ...metadata,
-      filename: metadata.filename === null ? null : attachmentField(metadata.filename).value,
-      content_type: attachmentField(metadata.content_type).value,
-      content_id: metadata.content_id === null ? null : attachmentField(metadata.content_id).value,
-    })),
+    attachments: recordAttachments,
     size: message.size,
     parse_error: parsed.parse_error,
     truncated,
     tls: message.tls,
     remote_address: message.remote_address,
     helo: message.helo,
-    // Content kept: the account's copy; not kept: the shared key, deleted below (as before).
-    raw_key: keepContent ? rawCopyKey : message.raw_key,
-    ...(keepContent ? { shared_raw_key: message.raw_key } : {}),
-    html_bytes: htmlBytes,
-    text_bytes: textBytes,
-    ...(contentObject ? { content_object: true } : {}),
-    objects_prefix: prefix,
+    // Content kept: the account's copy; not kept: the shared key, deleted once recorded (as before).
+    raw_key: facts.keepContent ? facts.rawCopyKey : message.raw_key,
+    ...(facts.keepContent ? { shared_raw_key: message.raw_key } : {}),
+    html_bytes: facts.htmlBytes,
+    text_bytes: facts.textBytes,
+    ...(facts.contentObject ? { content_object: true } : {}),
+    objects_prefix: facts.prefix,
     received_at: message.received_at,
-    created_at: deps.clock.now().toISOString(),
+    created_at: facts.createdAt,
   };
-  const email = keepContent ? parsedEmail : redactedReceivedEmail(parsedEmail);
-  // The people it names, from the whole message (the record's lists may be cut): what an erasure finds it by.
-  const named = receivedAddressesNamed({ from: parsed.from, reply_to: parsed.reply_to, to: parsed.to, cc: parsed.cc, mail_from: message.mail_from, rcpt_to: message.rcpt_to });
-  const outcome = await deps.receivedEmails.create(email, named);
-  // Processed before (a retry after a crash, a duplicate delivery): the event describes the stored record,
-  // not this run's (a worker deployed since may read the message otherwise).
-  const recorded = outcome === 'exists' ? ((await deps.receivedEmails.get(email.account_id, id)) ?? email) : email;
+}
+
+/** email.received, with an id derived from the email (published again after a crash: delivered once), of the stored record. */
+async function publishReceived(deps: Pick<ProcessInboundDeps, 'events'>, email: ReceivedEmail, recorded: ReceivedEmail): Promise<void> {
   await deps.events.publish([
     {
-      id: emailEventId(email.received_at, id, 'email.received'),
+      id: emailEventId(email.received_at, email.id, 'email.received'),
       type: 'email.received',
       account_id: email.account_id,
       tenant: email.tenant,
@@ -194,13 +253,6 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
       data: receivedEventData(recorded),
     },
   ]);
-  // Content not kept: the raw message goes once the record and its event are written (a retry before this still finds it).
-  if (!keepContent) {
-    if (!deps.blobs.delete) throw new Error('the inbound worker needs blobs.delete to drop a raw message');
-    await deps.blobs.delete(message.raw_key);
-  }
-  logInfo('inbound: received', { email_id: id, account_id: email.account_id, outcome, bytes: email.size, spam_status: email.spam_status, attachments: email.attachment_count, parse_error: email.parse_error });
-  return { outcome, email: recorded, parsed };
 }
 
 /** The listener's checks; a message queued before the listener checked has none: unchecked (`temperror`). */

@@ -7,7 +7,7 @@
  * 5 s (a domain verified a moment ago starts receiving within seconds; a deleted one stops within a
  * minute). Lookups that fail are not cached: the listener answers 451 and the sender tries again.
  */
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import { BoundedMap } from '../../lib/bounded-map';
 import { parentOfReceivingDomain, splitAddress } from '../../domain/inbound/address';
 import type { DomainRepository } from '../../adapters/store/domains';

@@ -17,8 +17,8 @@ import { randomBytes } from 'node:crypto';
 import type { LinkSigning, LinkUrls } from '../../domain/links/link-urls';
 import { encodeLinkToken, LINK_KEY_BYTES, tokenKid, verifyLinkToken, type LinkKey, type LinkKind, type LinkOfKind, type TokenFailure } from '../../domain/links/token';
 import { BoundedMap } from '../../lib/bounded-map';
-import type { Clock } from '../../ports';
-import type { SecretBox } from '../../adapters/secrets/secret-box';
+import type { Clock } from '../../ports/clock';
+import type { SecretBox } from '../../ports/secret-box';
 import type { LinkKeyRepository, StoredLinkKey } from '../../adapters/store/link-keys';
 
 /** How long a process signs with the key it loaded before looking for a newer one. */

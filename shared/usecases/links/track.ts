@@ -15,7 +15,8 @@ import { EVENT_RANK } from '../../domain/emails/outcomes';
 import type { ClickLink, OpenLink } from '../../domain/links/link-urls';
 import { classifyHit, type HitClassification, type HitKind } from '../../domain/tracking/machine';
 import { emailEvent } from '../../domain/webhooks/email-event-data';
-import type { Clock, EventPublisher } from '../../ports';
+import type { Clock } from '../../ports/clock';
+import type { EventPublisher } from '../../ports/events';
 import type { EmailRepository } from '../../adapters/store/emails';
 
 export interface TrackDeps {

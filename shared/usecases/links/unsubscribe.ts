@@ -17,7 +17,7 @@ import type { Category } from '../../domain/mail/category';
 import type { UnsubscribeLink } from '../../domain/links/link-urls';
 import type { OptOutCategory } from '../../domain/suppressions/reasons';
 import { emailEventId, type ServiceEvent } from '../../domain/webhooks/event';
-import type { EventPublisher } from '../../ports';
+import type { EventPublisher } from '../../ports/events';
 import type { EmailRepository } from '../../adapters/store/emails';
 import { recordCategoryOptOut, suppressAddresses, type SuppressionDeps } from '../suppressions/suppressions';
 

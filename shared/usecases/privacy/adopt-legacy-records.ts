@@ -29,7 +29,8 @@ import { RETENTION_CLASSES_DAYS, retentionKeyPrefix, retentionTtl, RETENTION_KEY
 import { inboundKeys, receivedEmailKeys } from '../../domain/inbound/content-keys';
 import { addressesOfEventPayload, addressesOfRun, receivedAddressesNamed, recipientsNamed } from '../../domain/privacy/named-addresses';
 import type { LegacyDelivery, LegacyEmail, LegacyReceivedEmail, LegacyRecord, LegacyRecordRepository, LegacyRun } from '../../adapters/store/legacy-records';
-import type { BlobStore, Clock } from '../../ports';
+import type { BlobStore } from '../../ports/blobs';
+import type { Clock } from '../../ports/clock';
 
 export interface AdoptLegacyDeps {
   legacyRecords: Pick<LegacyRecordRepository, 'scanPage' | 'adoptEmail' | 'adoptReceivedEmail' | 'writeRefs' | 'markRefsWritten'>;

@@ -5,7 +5,8 @@
  */
 import type { ErasureRepository } from '../../adapters/store/erasures';
 import type { ExportRepository } from '../../adapters/store/exports';
-import type { BlobStore, Clock } from '../../ports';
+import type { BlobStore } from '../../ports/blobs';
+import type { Clock } from '../../ports/clock';
 
 export type ErasureStore = Pick<ErasureRepository, 'create' | 'get' | 'record' | 'refsPage' | 'deleteRecord' | 'deleteRefs' | 'listEntries' | 'replaceEntriesByHash'>;
 

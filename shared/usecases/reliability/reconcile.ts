@@ -40,7 +40,8 @@
  * until its email.failed is out.
  */
 import type { RecoveryBounds } from '../../domain/reliability/bounds';
-import type { AutomationStepQueue, Clock, SendQueue } from '../../ports';
+import type { AutomationStepQueue, SendQueue } from '../../ports/queues';
+import type { Clock } from '../../ports/clock';
 import type { DueEntry } from '../../adapters/store/due-work';
 import { NO_SES_TENANT_WORK, reconcileSesTenants, type SesTenantSweepDeps, type SesTenantSweepReport } from '../ses-tenants/reconcile-ses-tenants';
 import { NO_PROVIDER_PENDING_WORK, type ProviderPendingReport } from '../domains/reconcile-provider-pending';

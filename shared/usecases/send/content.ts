@@ -9,7 +9,8 @@
 import type { EmailBody } from '../../domain/emails/email';
 import type { AttachmentRef } from '../../domain/emails/attachments';
 import type { SendRequest } from '../../domain/emails/send-request';
-import type { BlobStore, Clock } from '../../ports';
+import type { BlobStore } from '../../ports/blobs';
+import type { Clock } from '../../ports/clock';
 import type { AttachmentUploadRepository } from '../../adapters/store/attachment-uploads';
 import type { StoredBody, StoredMime } from '../../adapters/store/emails';
 import { resolveAttachments } from '../attachments/email-attachments';

@@ -1,7 +1,7 @@
 /**
  * The attachments a raw message's record lists (the SMTP relay, and the resend of a relayed email), in the
  * shape an API send records them: filename, content_type, size (decoded) and content_id, read from the
- * message with the service's MIME reader (shared/adapters/mime/message-attachments.ts), in the message's order.
+ * message with the service's MIME reader (shared/domain/mime/message-attachments.ts), in the message's order.
  * The bytes stay in the message (stored whole): the refs have no blob of their own.
  *
  * So the record of a message the service composed from an API send lists what that send's record lists
@@ -12,7 +12,7 @@
  * a part without a name is listed as `attachment`.
  */
 import type { AttachmentRef } from '../../domain/emails/attachments';
-import { messageAttachments } from '../../adapters/mime/message-attachments';
+import { messageAttachments } from '../../domain/mime/message-attachments';
 
 export const MAX_LISTED_ATTACHMENTS = 100;
 const MAX_VALUE_LENGTH = 255;

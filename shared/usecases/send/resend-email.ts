@@ -15,7 +15,7 @@ import { sendRequestSchema, type ParsedSendRequest } from '../../domain/emails/s
 import { AppError, NotFoundError } from '../../domain/errors';
 import { fieldNames, issuesToFields } from '../../domain/validation';
 import { isId } from '../../domain/ids';
-import { joinHeaderBlock, splitHeaderBlock } from '../../adapters/mime/header-block';
+import { joinHeaderBlock, splitHeaderBlock } from '../../domain/mime/header-block';
 import type { EmailRepository, StoredBody, StoredEmail } from '../../adapters/store/emails';
 import type { Principal } from '../access/principal';
 import { sendEmail, type SendDeps, type SendResult } from './accept';

@@ -3,7 +3,10 @@
  * (./check-policy.ts, ./accept-email.ts) takes them without importing the pipeline that calls it.
  */
 import type { Idempotency } from '../../domain/emails/idempotency';
-import type { BlobStore, Clock, EmailScheduler, EventPublisher } from '../../ports';
+import type { BlobStore } from '../../ports/blobs';
+import type { Clock } from '../../ports/clock';
+import type { EmailScheduler } from '../../ports/scheduling';
+import type { EventPublisher } from '../../ports/events';
 import type { AttachmentUploadRepository } from '../../adapters/store/attachment-uploads';
 import type { EmailRepository } from '../../adapters/store/emails';
 import type { IdempotencyStore } from '../../adapters/store/idempotency';

@@ -6,7 +6,7 @@
  * The bound stays inside the send queue's redelivery budget (60 s visibility, 5 receives: infra/definitions.ts),
  * so such an email fails with SES's reason rather than reaching the DLQ.
  */
-import type { MailerError } from '../../ports';
+import type { MailerError } from '../../ports/mail';
 
 export const UNVERIFIED_SENDER_GRACE_MS = 4 * 60 * 1000;
 

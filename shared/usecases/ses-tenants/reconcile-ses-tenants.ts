@@ -28,7 +28,8 @@
  * so its work is bounded whatever the number of tenants; it runs at most every SES_TENANT_SWEEP_EVERY_MS.
  */
 import { isId, timeOfId } from '../../domain/ids';
-import type { Clock, SesTenants } from '../../ports';
+import type { Clock } from '../../ports/clock';
+import type { SesTenants } from '../../ports/ses-tenants';
 import type { DomainRepository } from '../../adapters/store/domains';
 import type { SesTenantSweepRepository, SesTenantSweepState } from '../../adapters/store/ses-tenant-sweep';
 import type { TenantAlias, TenantRepository } from '../../adapters/store/tenants';

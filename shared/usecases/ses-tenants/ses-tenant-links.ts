@@ -4,7 +4,7 @@
  * helper is idempotent, so any of them can be repeated to repair what an earlier failure left undone.
  */
 import { logError } from '../../lib/log';
-import type { SesTenants } from '../../ports';
+import type { SesTenants } from '../../ports/ses-tenants';
 
 /**
  * The SES tenant exists and may use both our configuration sets: the main one and its TLS-required twin

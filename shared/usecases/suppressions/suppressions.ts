@@ -11,7 +11,7 @@ import { newId } from '../../domain/ids';
 import { newOptOutId, scopeOf, type CategoryOptOut, type Suppression } from '../../domain/suppressions/model';
 import type { OptOutCategory, SuppressionReason } from '../../domain/suppressions/reasons';
 import type { AddCategoryOptOutsInput, AddSuppressionsInput, RemoveSuppressionInput, SuppressionFilters } from '../../domain/suppressions/schemas';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { CategoryOptOutRepository } from '../../adapters/store/category-opt-outs';
 import type { Page } from '../../adapters/store/cursor';
 import type { PageRequest } from '../../adapters/store/paginate';

@@ -22,7 +22,7 @@ import {
   type Template,
 } from '../../domain/templates/template';
 import { fieldNames } from '../../domain/validation';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { Page } from '../../adapters/store/cursor';
 import type { PageRequest } from '../../adapters/store/paginate';
 import type { TemplateRepository } from '../../adapters/store/templates';

@@ -6,7 +6,7 @@
 import { daysBack, rampView, utcDay } from '../../domain/tenants/ramp';
 import { statsView } from '../../domain/tenants/stats';
 import { publicTenant } from '../../domain/tenants/tenant';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { Principal } from '../access/principal';
 import { rampForToday, rampUsage, type TenantRampDeps } from './tenant-ramp';
 import { resolveStoredTenant } from '../access/tenant-scope';

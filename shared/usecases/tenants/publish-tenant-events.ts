@@ -8,7 +8,7 @@
 import type { ServiceEvent } from '../../domain/webhooks/event';
 import { tenantEventData, tenantEventId } from '../../domain/webhooks/tenant-event-data';
 import { accountEventData, accountEventId } from '../../domain/webhooks/account-event-data';
-import type { EventPublisher } from '../../ports';
+import type { EventPublisher } from '../../ports/events';
 import type { StreamRecordChanges } from '../../adapters/store/stream-record';
 import type { TenantStatusChange } from '../../adapters/store/tenant-status-changes';
 import type { AccountStatusChange } from '../../adapters/store/account-status-changes';

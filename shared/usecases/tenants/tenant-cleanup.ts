@@ -23,7 +23,8 @@
 import { ServiceUnavailableError } from '../../domain/errors';
 import type { Tenant } from '../../domain/tenants/tenant';
 import { logError } from '../../lib/log';
-import type { Clock, SesTenants } from '../../ports';
+import type { Clock } from '../../ports/clock';
+import type { SesTenants } from '../../ports/ses-tenants';
 import type { ApiKeyRepository } from '../../adapters/store/api-keys';
 import type { CategoryOptOutRepository } from '../../adapters/store/category-opt-outs';
 import type { DomainRepository } from '../../adapters/store/domains';

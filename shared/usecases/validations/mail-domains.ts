@@ -9,7 +9,7 @@
 import type { DomainCheck } from '../../domain/validations/verdict';
 import { withTimeout } from '../../lib/concurrency';
 import { TtlCache } from '../../lib/ttl-cache';
-import type { DnsResolver, HostResolver } from '../../ports';
+import type { DnsResolver, HostResolver } from '../../ports/dns';
 
 export interface MailDomainsOptions {
   /** How long one domain's lookups may take in all. */

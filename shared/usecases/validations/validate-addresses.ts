@@ -16,7 +16,8 @@ import { parseAddress, type ParsedAddress } from '../../domain/validations/synta
 import { suggestDomain } from '../../domain/validations/typos';
 import { assess, type AddressChecks, type DomainCheck, type SuppressedFor } from '../../domain/validations/verdict';
 import { mapBounded } from '../../lib/concurrency';
-import type { Clock, DisposableDomains } from '../../ports';
+import type { Clock } from '../../ports/clock';
+import type { DisposableDomains } from '../../ports/disposable-domains';
 import type { RateLimitRepository } from '../../adapters/store/rate-limits';
 import type { SuppressionRepository } from '../../adapters/store/suppressions';
 import type { Principal } from '../access/principal';

@@ -6,7 +6,7 @@
  */
 import { RateLimitedError } from '../../domain/errors';
 import { secondsUntilReset, validationRateLimit, VALIDATIONS_LIMIT_NAME } from '../../domain/rate-limits';
-import type { Clock } from '../../ports';
+import type { Clock } from '../../ports/clock';
 import type { RateLimitRepository } from '../../adapters/store/rate-limits';
 import type { Principal } from '../access/principal';
 

@@ -6,12 +6,13 @@
 import type { WebhookDeliveryMessage } from '../../domain/messages';
 import type { DeliveryAttempt } from '../../domain/webhooks/delivery';
 import { webhookSecretContext } from '../../domain/webhooks/endpoint';
-import type { Clock, WebhookDeliveryQueue } from '../../ports';
-import type { SecretBox } from '../../adapters/secrets/secret-box';
+import type { Clock } from '../../ports/clock';
+import type { WebhookDeliveryQueue } from '../../ports/queues';
+import type { SecretBox } from '../../ports/secret-box';
 import type { WebhookDeliveryRepository } from '../../adapters/store/webhook-deliveries';
 import type { WebhookRepository } from '../../adapters/store/webhooks';
-import { isSuccessfulSend, type WebhookSender } from '../../adapters/webhooks/sender';
-import { signatureHeaders } from '../../adapters/webhooks/signing';
+import { isSuccessfulSend, type WebhookSender } from '../../ports/webhook-sender';
+import { signatureHeaders } from '../../domain/webhooks/signing';
 
 export interface DeliverWebhookDeps {
   webhooks: WebhookRepository;

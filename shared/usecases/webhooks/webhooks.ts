@@ -3,7 +3,7 @@
  * the delivery log of an endpoint and replaying a failed or cancelled delivery.
  *
  * A URL is checked when it is set (create, or PATCH url): HTTPS, the syntactic SSRF rules
- * (shared/adapters/webhooks/ssrf.ts), then every address its host resolves to, through the product's resolvers
+ * (shared/domain/webhooks/ssrf.ts), then every address its host resolves to, through the product's resolvers
  * (DNS_RESOLVERS), must be allowed by the policy (public only; loopback too on the local cloud). The
  * delivery worker checks again before each attempt (DNS can change).
  */
@@ -15,15 +15,17 @@ import type { Tenant } from '../../domain/tenants/tenant';
 import { EVENT_TYPES } from '../../domain/webhooks/event-types';
 import type { CreateWebhookInput, UpdateWebhookInput } from '../../domain/webhooks/schemas';
 import { logError } from '../../lib/log';
-import type { Clock, HostResolver, WebhookDeliveryQueue } from '../../ports';
-import type { SecretBox } from '../../adapters/secrets/secret-box';
+import type { Clock } from '../../ports/clock';
+import type { HostResolver } from '../../ports/dns';
+import type { WebhookDeliveryQueue } from '../../ports/queues';
+import type { SecretBox } from '../../ports/secret-box';
 import type { Page } from '../../adapters/store/cursor';
 import type { PageRequest } from '../../adapters/store/paginate';
 import type { WebhookDeliveryRepository } from '../../adapters/store/webhook-deliveries';
 import type { TenantRepository } from '../../adapters/store/tenants';
 import type { StoredWebhook, WebhookChanges, WebhookRepository } from '../../adapters/store/webhooks';
-import { generateWebhookSecret } from '../../adapters/webhooks/signing';
-import { checkWebhookUrl, classifyAddress, isForbiddenAddress, type SsrfPolicy } from '../../adapters/webhooks/ssrf';
+import { generateWebhookSecret } from '../../domain/webhooks/signing';
+import { checkWebhookUrl, classifyAddress, isForbiddenAddress, type SsrfPolicy } from '../../domain/webhooks/ssrf';
 import type { Principal } from '../access/principal';
 import { requireAccountKey, resolveTenant, type TenantScopeDeps } from '../access/tenant-scope';
 import { assertVisible } from '../access/visibility';

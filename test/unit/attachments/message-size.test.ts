@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { estimateMessageBytes } from '../../../shared/domain/emails/attachments';
 import type { Email } from '../../../shared/domain/emails/email';
-import { composeMime } from '../../../shared/adapters/mime/compose';
+import { composeMime } from '../../../shared/domain/mime/compose';
 
 const MiB = 1024 * 1024;
 

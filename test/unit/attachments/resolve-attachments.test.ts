@@ -2,7 +2,7 @@
 import type { AttachmentInput } from '../../../shared/domain/emails/attachments';
 import type { AttachmentUpload } from '../../../shared/domain/emails/attachment-upload';
 import { AppError } from '../../../shared/domain/errors';
-import type { BlobInfo } from '../../../shared/ports';
+import type { BlobInfo } from '../../../shared/ports/blobs';
 import { resolveAttachments, storeAttachments } from '../../../shared/usecases/attachments/email-attachments';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');

@@ -7,7 +7,8 @@
  */
 import { INITIAL_PROGRESS, newImportHead, type ImportHead } from '../../../shared/domain/imports/import';
 import { mergeParts, type ReportPart } from '../../../shared/domain/imports/report';
-import { ProviderError, type ProviderSource, type SourcePage, type SourceSuppression } from '../../../shared/domain/imports/source';
+import { ProviderError, type ProviderSource } from '../../../shared/ports/provider-source';
+import type { SourcePage, SourceSuppression } from '../../../shared/domain/imports/source';
 import type { Suppression } from '../../../shared/domain/suppressions/model';
 import type { ImportDeps } from '../../../shared/usecases/imports/deps';
 import type { StretchContext } from '../../../shared/usecases/imports/stretch';

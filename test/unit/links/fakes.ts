@@ -1,5 +1,5 @@
 /** In-memory fakes of the link signing ports: a key table and a SecretBox that binds plaintext to its context. */
-import type { SecretBox } from '../../../shared/adapters/secrets/secret-box';
+import type { SecretBox } from '../../../shared/ports/secret-box';
 import type { LinkKeyRepository, StoredLinkKey } from '../../../shared/adapters/store/link-keys';
 import { LinkSigner } from '../../../shared/usecases/links/link-signing';
 

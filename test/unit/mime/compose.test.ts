@@ -4,9 +4,9 @@
  * derived from the HTML when none is given; and the worker's canonical line endings for raw messages.
  */
 import { simpleParser } from 'mailparser';
-import { composeMime } from '../../../shared/adapters/mime/compose';
-import { asHtmlDocument } from '../../../shared/adapters/mime/html-document';
-import { canonicalLineEndings, hasBareLineBreak } from '../../../shared/adapters/mime/line-endings';
+import { composeMime } from '../../../shared/domain/mime/compose';
+import { asHtmlDocument } from '../../../shared/domain/mime/html-document';
+import { canonicalLineEndings, hasBareLineBreak } from '../../../shared/domain/mime/line-endings';
 import type { Email } from '../../../shared/domain/emails/email';
 
 const email = { id: 'msg_01JB0000000000000000000000', from: 'Acme <hello@acme.example>', to: ['reader@example.org'], cc: [], reply_to: [], subject: 'Receipt', created_at: '2026-11-26T00:00:00.000Z', headers: {} } as unknown as Email;

@@ -1,13 +1,13 @@
 /**
- * shared/adapters/mime/message-attachments.ts (the attachments a relayed message's record lists) against mailparser
+ * shared/domain/mime/message-attachments.ts (the attachments a relayed message's record lists) against mailparser
  * on the same messages: the same parts, names, types, decoded sizes, Content-IDs and dispositions; and
  * what it adds: the type's parameters (but `name`), and sizes counted without decoding.
  */
 import { randomBytes } from 'node:crypto';
 import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { messageAttachments } from '../../../shared/adapters/mime/message-attachments';
-import { decodedSize, decodeTransferEncoding } from '../../../shared/adapters/mime/transfer-encoding';
+import { messageAttachments } from '../../../shared/domain/mime/message-attachments';
+import { decodedSize, decodeTransferEncoding } from '../../../shared/domain/mime/transfer-encoding';
 
 const compose = (mail: ConstructorParameters<typeof MailComposer>[0]) => new MailComposer(mail).compile().build();
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');

@@ -1,10 +1,10 @@
 /**
- * shared/adapters/mime/parse-bodies.ts (the dashboard's preview of a raw message) against mailparser, the parser
+ * shared/domain/mime/parse-bodies.ts (the dashboard's preview of a raw message) against mailparser, the parser
  * it replaces there: the same text and HTML for every message below, and the two documented differences.
  */
 import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { parseBodies } from '../../../shared/adapters/mime/parse-bodies';
+import { parseBodies } from '../../../shared/domain/mime/parse-bodies';
 
 const compose = (mail: ConstructorParameters<typeof MailComposer>[0]) => new MailComposer(mail).compile().build();
 const raw = (text: string) => async () => Buffer.from(text, 'latin1');
@@ -67,7 +67,7 @@ describe('parseBodies', () => {
     expect(parseBodies(message)).toEqual({ text: null, html: '<b>€ “q”</b>' });
   });
 
-  // The two differences from mailparser (shared/adapters/mime/parse-bodies.ts says why).
+  // The two differences from mailparser (shared/domain/mime/parse-bodies.ts says why).
   test('an HTML-only message has no text version (mailparser makes one from the HTML)', async () => {
     const message = Buffer.from('From: a@acme.test\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<p>Raw body</p>\r\n');
     expect(parseBodies(message)).toEqual({ text: null, html: '<p>Raw body</p>\n' });

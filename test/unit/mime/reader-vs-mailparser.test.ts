@@ -1,5 +1,5 @@
 /**
- * The service's own MIME reader (shared/adapters/mime/), where it stays (docs/architecture.md, "Which parser each
+ * The service's own MIME reader (shared/domain/mime/), where it stays (docs/architecture.md, "Which parser each
  * door uses": the dashboard's preview of a relayed message, the attachments the record of a relayed or
  * resent message lists, the relay's decoding of header words), against mailparser as the oracle: on random
  * messages (test/support/mime-message-arbitrary.ts: nested multiparts, charsets, transfer encodings,
@@ -13,10 +13,10 @@
 import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import { MailParser } from 'mailparser';
-import { decodeWords } from '../../../shared/adapters/mime/encoded-words';
-import { splitHeaderBlock, unfoldedValue } from '../../../shared/adapters/mime/header-block';
-import { messageAttachments } from '../../../shared/adapters/mime/message-attachments';
-import { parseBodies } from '../../../shared/adapters/mime/parse-bodies';
+import { decodeWords } from '../../../shared/domain/mime/encoded-words';
+import { splitHeaderBlock, unfoldedValue } from '../../../shared/domain/mime/header-block';
+import { messageAttachments } from '../../../shared/domain/mime/message-attachments';
+import { parseBodies } from '../../../shared/domain/mime/parse-bodies';
 import { HTML_FROM_TEXT, mailparserReading, TEXT_FROM_HTML, type Reading } from '../../support/mailparser-reading';
 import { mimeMessage } from '../../support/mime-message-arbitrary';
 

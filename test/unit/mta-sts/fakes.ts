@@ -5,7 +5,7 @@
  */
 import type { Lookup } from '../../../shared/domain/domains/evaluate';
 import type { StoredHosting } from '../../../shared/domain/domains/mta-sts/hosting';
-import { HostingQuotaError, type HostCertificate, type HostCertificates, type HostDomainNames } from '../../../shared/ports';
+import { HostingQuotaError, type HostCertificate, type HostCertificates, type HostDomainNames } from '../../../shared/ports/hosting';
 import type { MtaStsHostingRepository, StoredHostingState } from '../../../shared/adapters/store/mta-sts-hosting';
 
 export class InMemoryHosting implements Pick<MtaStsHostingRepository, 'get' | 'create' | 'save' | 'remove' | 'pastDue'> {

@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ProviderError } from '../../../shared/domain/imports/source';
+import { ProviderError } from '../../../shared/ports/provider-source';
 import { joinUrl, providerBaseUrls } from '../../../shared/adapters/providers/base-urls';
 import { ProviderHttp } from '../../../shared/adapters/providers/http';
 import { retryAfterSeconds } from '../../../shared/adapters/providers/retry-after';

@@ -12,7 +12,7 @@ import { DEFAULT_RECOVERY_BOUNDS as B } from '../../../shared/domain/reliability
 import type { DueEntry } from '../../../shared/adapters/store/due-work';
 import type { StoredEmail } from '../../../shared/adapters/store/emails';
 import type { ReconcileDeps } from '../../../shared/usecases/reliability/reconcile';
-import type { ProviderDomainState } from '../../../shared/ports';
+import type { ProviderDomainState } from '../../../shared/domain/domains/provider-verification';
 import { fakePendingDomains } from './fake-pending-domains';
 
 export const NOW = Date.parse('2026-11-22T12:00:00.000Z');

@@ -5,7 +5,7 @@
  * dropped after SES's 72 hours, and never written over a check recorded meanwhile.
  */
 import { PROVIDER_VERIFICATION_WINDOW_MS } from '../../../shared/domain/domains/provider-recheck';
-import type { ProviderDomainState } from '../../../shared/ports';
+import type { ProviderDomainState } from '../../../shared/domain/domains/provider-verification';
 import { reconcileProviderPending } from '../../../shared/usecases/domains/reconcile-provider-pending';
 import { fakePendingDomains, RECHECK } from './fake-pending-domains';
 

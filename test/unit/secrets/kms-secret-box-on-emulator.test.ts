@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { KmsSecretBox } from '../../../shared/adapters/aws/kms-secret-box';
 import { secretBoxFromEnv } from '../../../shared/services/secret-box-from-environment';
 import { LocalSecretBox } from '../../../shared/adapters/secrets/local-secret-box';
-import { SecretBoxError } from '../../../shared/adapters/secrets/secret-box';
+import { SecretBoxError } from '../../../shared/ports/secret-box';
 import { createKey, region, startKms, type Running } from '../emulators/kms/harness';
 
 const CONTEXT = { purpose: 'dkim', domain_id: 'dom_01' };

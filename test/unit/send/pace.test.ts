@@ -3,7 +3,7 @@
  * near slots are waited for, far ones hold the email, SES's throttling and account-level refusals hold it,
  * a configuration set's or tenant's pause does not, and an account hold has a bound.
  */
-import { MailerError, type OutboundMessage } from '../../../shared/ports';
+import { MailerError, type OutboundMessage } from '../../../shared/ports/mail';
 import { MAX_HOLD_MS } from '../../../shared/domain/ses/send-quota';
 import { inlineWaitMs, LATE_MS, MAX_INLINE_WAIT_MS, MIN_INLINE_WAIT_MS, messagePacer, SendHeld, type PaceDeps } from '../../../shared/usecases/delivery/pace';
 

@@ -1,6 +1,6 @@
 /**
  * Parity of the relay's record with the API's, without a stack: an API send request is composed by the
- * service's own composer (shared/adapters/mime/compose.ts, nodemailer's, what an SMTP client such as nodemailer
+ * service's own composer (shared/domain/mime/compose.ts, nodemailer's, what an SMTP client such as nodemailer
  * writes), and the relay's reading of that message (shared/doors/smtp/message-to-send.ts for the header,
  * shared/usecases/send/message-attachments.ts for the attachments) must give what the API send records.
  */
@@ -8,7 +8,7 @@ import { formatMailbox } from '../../../shared/domain/mail/address';
 import type { AttachmentRef, InlineAttachment } from '../../../shared/domain/emails/attachments';
 import type { Email } from '../../../shared/domain/emails/email';
 import { sendRequestSchema, type ParsedSendRequest } from '../../../shared/domain/emails/send-request';
-import { composeMime } from '../../../shared/adapters/mime/compose';
+import { composeMime } from '../../../shared/domain/mime/compose';
 import { messageToSend } from '../../../shared/doors/smtp/message-to-send';
 import { attachmentsOfMessage, MAX_LISTED_ATTACHMENTS } from '../../../shared/usecases/send/message-attachments';
 

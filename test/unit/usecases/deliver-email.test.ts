@@ -1,6 +1,6 @@
 /** The send worker's use case with in-memory fakes: the calls it makes per email, and its failure paths. */
 import { deliverEmail, type DeliverEmailDeps } from '../../../shared/usecases/delivery/deliver-email';
-import { MailerError } from '../../../shared/ports';
+import { MailerError } from '../../../shared/ports/mail';
 import type { Email } from '../../../shared/domain/emails/email';
 import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
 

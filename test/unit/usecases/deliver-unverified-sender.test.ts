@@ -9,7 +9,7 @@ import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SesMailer } from '../../../shared/adapters/aws/ses-mailer';
 import type { Email } from '../../../shared/domain/emails/email';
 import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
-import { MailerError } from '../../../shared/ports';
+import { MailerError } from '../../../shared/ports/mail';
 import { deliverEmail, type DeliverEmailDeps } from '../../../shared/usecases/delivery/deliver-email';
 import { UNVERIFIED_SENDER_GRACE_MS } from '../../../shared/usecases/send/unverified-sender';
 

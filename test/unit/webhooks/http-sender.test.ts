@@ -6,8 +6,8 @@ import * as path from 'node:path';
 import type { LookupAddress } from 'node:dns';
 import { Webhook } from 'standardwebhooks';
 import { HttpsWebhookSender, senderFromEnv, type HostResolver } from '../../../shared/adapters/webhooks/http-sender';
-import { isSuccessfulSend } from '../../../shared/adapters/webhooks/sender';
-import { generateWebhookSecret, signatureHeaders, verifyServiceSignature } from '../../../shared/adapters/webhooks/signing';
+import { isSuccessfulSend } from '../../../shared/ports/webhook-sender';
+import { generateWebhookSecret, signatureHeaders, verifyServiceSignature } from '../../../shared/domain/webhooks/signing';
 import { createTestCa, startHttpsReceiver, type HttpsReceiver, type TestCa } from '../../support/https-receiver';
 
 const PINNED_NAME = 'hooks.pinning.example';

@@ -6,7 +6,7 @@ import {
   parseServiceSignature,
   signatureHeaders,
   verifyServiceSignature,
-} from '../../../shared/adapters/webhooks/signing';
+} from '../../../shared/domain/webhooks/signing';
 
 const BODY = '{"type":"email.delivered","created_at":"2025-01-01T00:00:00.000Z","data":{"email_id":"msg_01","to":["ünï@example.com"]}}';
 const NOW = new Date('2025-06-01T12:00:00.000Z');

@@ -4,7 +4,7 @@ import {
   classifyAddress,
   isForbiddenAddress,
   parseIPv6,
-} from '../../../shared/adapters/webhooks/ssrf';
+} from '../../../shared/domain/webhooks/ssrf';
 
 const LOOPBACK_OK = { allowLoopback: true };
 const PROD = { allowLoopback: false };

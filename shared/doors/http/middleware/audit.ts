@@ -13,7 +13,7 @@ import { matchedRoutes } from 'hono/route';
 import { cleanUserAgent, type AuditActor } from '../../../domain/audit/audit-record';
 import { isAuditedOperation, isChangeMethod, pathParams } from '../../../domain/audit/audited-actions';
 import type { AuditLogRepository } from '../../../adapters/store/audit-log';
-import type { Clock } from '../../../ports';
+import type { Clock } from '../../../ports/clock';
 import { logError } from '../../../lib/log';
 import { recordAudit } from '../../../usecases/audit/record';
 import type { ApiEnv } from '../env';

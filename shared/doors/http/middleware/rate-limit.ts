@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { RateLimitedError } from '../../../domain/errors';
 import { RATE_LIMITS, secondsUntilReset, type RateLimitName } from '../../../domain/rate-limits';
-import type { Clock } from '../../../ports';
+import type { Clock } from '../../../ports/clock';
 import type { RateLimitRepository } from '../../../adapters/store/rate-limits';
 import type { ApiEnv } from '../env';
 

@@ -28,7 +28,7 @@ import { flowAfter, flowOutcome } from '../../../domain/automations/step-flow';
 import { ForbiddenError } from '../../../domain/errors';
 import type { Idempotency } from '../../../domain/emails/idempotency';
 import { newId } from '../../../domain/ids';
-import type { Clock } from '../../../ports';
+import type { Clock } from '../../../ports/clock';
 import type { IdempotencyRecord, IdempotencyStore } from '../../../adapters/store/idempotency';
 import type { RunRepository } from '../../../adapters/store/runs';
 import { dryRunAutomation, type AutomationDryRun, type AutomationDryRunDeps } from '../automation-dry-run';

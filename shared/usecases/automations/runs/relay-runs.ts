@@ -13,7 +13,8 @@
 import { runEvents } from '../../../domain/automations/run-events';
 import type { AutomationStepMessage } from '../../../domain/messages';
 import type { ServiceEvent } from '../../../domain/webhooks/event';
-import type { AutomationStepQueue, EventPublisher } from '../../../ports';
+import type { AutomationStepQueue } from '../../../ports/queues';
+import type { EventPublisher } from '../../../ports/events';
 import type { RunChange } from '../../../adapters/store/run-changes';
 import type { StreamRecordChanges } from '../../../adapters/store/stream-record';
 

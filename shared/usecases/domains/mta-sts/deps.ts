@@ -1,5 +1,7 @@
 /** What hosted MTA-STS policies use (docs/deliverability.md, "Hosted MTA-STS policy"). */
-import type { Clock, DnsResolver, HostCertificates, HostDomainNames } from '../../../ports';
+import type { Clock } from '../../../ports/clock';
+import type { DnsResolver } from '../../../ports/dns';
+import type { HostCertificates, HostDomainNames } from '../../../ports/hosting';
 import type { MtaStsHostingRepository } from '../../../adapters/store/mta-sts-hosting';
 
 export interface MtaStsHostingDeps {

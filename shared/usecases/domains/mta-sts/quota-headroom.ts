@@ -6,7 +6,7 @@
  * (Service Quotas) and says so.
  */
 import { PLAN_NAMES, PLANS, type PlanName } from '../../../domain/accounts/plans';
-import type { HostingQuotaUsage } from '../../../ports';
+import type { HostingQuotaUsage } from '../../../ports/hosting';
 
 /** AWS's default quotas: regional custom domain names per account and Region (API Gateway), ACM certificates. */
 export const DEFAULT_HOSTING_QUOTAS = { domainNames: 120, certificates: 2_500 };

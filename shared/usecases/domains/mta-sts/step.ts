@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { hostCnameFound, policyRecordFound, type StoredHosting } from '../../../domain/domains/mta-sts/hosting';
 import { policyHostOf, policyRecordName, tlsRptRecordName } from '../../../domain/domains/mta-sts/policy';
 import type { Lookup } from '../../../domain/domains/evaluate';
-import { HostingQuotaError } from '../../../ports';
+import { HostingQuotaError } from '../../../ports/hosting';
 import type { MtaStsHostingDeps } from './deps';
 import { nextStepAt } from './schedule';
 

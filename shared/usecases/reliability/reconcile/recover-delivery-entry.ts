@@ -6,7 +6,7 @@
  */
 import type { RecoveryBounds } from '../../../domain/reliability/bounds';
 import { recoverDelivery } from '../../../domain/reliability/recovery-policy';
-import type { WebhookDeliveryQueue } from '../../../ports';
+import type { WebhookDeliveryQueue } from '../../../ports/queues';
 import type { DueEntryOf } from '../../../adapters/store/due-work';
 import type { WebhookDeliveryRepository } from '../../../adapters/store/webhook-deliveries';
 import type { RecoveryPass } from './recovery-pass';

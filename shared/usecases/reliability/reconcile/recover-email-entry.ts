@@ -14,7 +14,7 @@ import type { Email } from '../../../domain/emails/email';
 import type { RecoveryBounds } from '../../../domain/reliability/bounds';
 import { recoverEmail } from '../../../domain/reliability/recovery-policy';
 import { emailEvent } from '../../../domain/webhooks/email-event-data';
-import type { EventPublisher } from '../../../ports';
+import type { EventPublisher } from '../../../ports/events';
 import type { DueEntryOf } from '../../../adapters/store/due-work';
 import type { EmailRepository } from '../../../adapters/store/emails';
 import type { RecoveryPass } from './recovery-pass';

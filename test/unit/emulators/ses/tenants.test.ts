@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { SesMailer } from '../../../../shared/adapters/aws/ses-mailer';
 import { SesV2Tenants, sesResourceArn } from '../../../../shared/adapters/aws/ses-tenants';
-import { MailerError } from '../../../../shared/ports';
+import { MailerError } from '../../../../shared/ports/mail';
 import { Harness, rawMessage } from './harness';
 
 const ACCOUNT = '000000000000';

@@ -6,9 +6,9 @@
  * (shared/domain/mail/html-text.ts).
  */
 import MailComposer from 'nodemailer/lib/mail-composer';
-import type { Email, EmailBody } from '../../domain/emails/email';
-import { domainOf, parseMailbox } from '../../domain/mail/address';
-import { htmlToText } from '../../domain/mail/html-text';
+import type { Email, EmailBody } from '../emails/email';
+import { domainOf, parseMailbox } from '../mail/address';
+import { htmlToText } from '../mail/html-text';
 import { asHtmlDocument } from './html-document';
 import { crlfLineEndings } from './line-endings';
 

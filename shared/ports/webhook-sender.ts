@@ -1,4 +1,7 @@
-/** Port: POSTs one signed webhook attempt. The delivery worker decides retries from the result. */
+/**
+ * Port: POSTs one signed webhook attempt (over HTTPS behind the SSRF guard: shared/adapters/webhooks/http-sender.ts).
+ * The delivery worker decides retries from the result.
+ */
 
 export interface WebhookSendInput {
   url: string;
