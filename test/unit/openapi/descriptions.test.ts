@@ -5,9 +5,10 @@
  * (shared/domain/** for requests, shared/doors/openapi/schemas/* for responses); this test names each one
  * that has none.
  */
-import { buildOpenApiDocument, type JsonSchema } from '../../../shared/doors/openapi/document';
+import { buildApiDocument } from '../../../functions/api/openapi';
+import type { JsonSchema } from '../../../shared/doors/openapi/document';
 
-const document = buildOpenApiDocument();
+const document = buildApiDocument();
 const { schemas, parameters, responses } = document.components;
 
 const described = (value: JsonSchema | undefined) => typeof value?.description === 'string' && value.description.trim().length > 0;

@@ -1,17 +1,24 @@
 /**
- * `npm run openapi`: writes the OpenAPI document to docs/openapi.json, so changes to the API show in
- * review (test/unit/openapi/document.test.ts fails while the file is not what this writes).
+ * The OpenAPI document of every group (./operations.ts, built by shared/doors/openapi/document.ts), and
+ * `npm run openapi`: writes it to docs/openapi.json, so changes to the API show in review
+ * (test/unit/openapi/document.test.ts fails while the file is not what this writes).
  * `--check` only compares, exiting 1 when the file is out of date.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildOpenApiDocument } from './document';
+import { buildOpenApiDocument, type OpenApiDocument } from '../../shared/doors/openapi/document';
+import { API } from './operations';
 
-export const OPENAPI_FILE = resolve(__dirname, '..', '..', '..', 'docs', 'openapi.json');
+export const OPENAPI_FILE = resolve(__dirname, '..', '..', 'docs', 'openapi.json');
+
+/** The document of the HTTP API: every group's operations, in the reference's order. */
+export function buildApiDocument(version?: string): OpenApiDocument {
+  return buildOpenApiDocument(API, version);
+}
 
 /** The file's text: the document, indented by two spaces, with a final newline. */
 export function openApiText(): string {
-  return `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
+  return `${JSON.stringify(buildApiDocument(), null, 2)}\n`;
 }
 
 function main(): void {
