@@ -1,42 +1,52 @@
 /**
  * The list of every group of the HTTP API: its operations in the reference's order, the reference's
  * sections (tags) and the response components the groups name. Each group's operations are declared once,
- * keyed by operationId, in their own module (shared/doors/openapi/operations/emails.ts, ...). A group's Hono
- * app registers each of its operations with `route` (shared/doors/http/route.ts), which takes the method,
- * path, scope check, rate limit and request validation from the declaration; the OpenAPI document
- * (./openapi.ts, built by shared/doors/openapi/document.ts) and API Gateway's routes (infra/api-routes.ts)
- * are generated from the same objects. test/unit/openapi/routes.test.ts checks that no app serves a route
- * outside them.
+ * keyed by operationId, in its own folder beside its schemas and handlers (./emails/operations.ts,
+ * ./account/audit-operations.ts, ...). A group's Hono app registers each of its operations with `route`
+ * (shared/doors/http/route.ts), which takes the method, path, scope check, rate limit and request
+ * validation from the declaration; the OpenAPI document (./openapi.ts, built by
+ * shared/doors/openapi/document.ts) and API Gateway's routes (infra/api-routes.ts) are generated from the
+ * same objects. test/unit/openapi/routes.test.ts checks that no app serves a route outside them.
  */
 import type * as z from 'zod';
 import type { ApiDescription } from '../../shared/doors/openapi/document';
 import type { Operation } from '../../shared/doors/openapi/operation';
-import { accountOps } from '../../shared/doors/openapi/operations/account';
-import { apiKeyOps } from '../../shared/doors/openapi/operations/api-keys';
-import { attachmentOps } from '../../shared/doors/openapi/operations/attachments';
-import { auditOps } from '../../shared/doors/openapi/operations/audit';
-import { automationOps } from '../../shared/doors/openapi/operations/automations';
-import { dashboardOps } from '../../shared/doors/openapi/operations/dashboard';
-import { domainOps } from '../../shared/doors/openapi/operations/domains';
-import { emailOps } from '../../shared/doors/openapi/operations/emails';
-import { exportOps } from '../../shared/doors/openapi/operations/exports';
-import { linkOps } from '../../shared/doors/openapi/operations/links';
-import { migrationOps } from '../../shared/doors/openapi/operations/migrations';
-import { privacyOps } from '../../shared/doors/openapi/operations/privacy';
-import { receivedEmailOps } from '../../shared/doors/openapi/operations/received-emails';
-import { referenceOps } from '../../shared/doors/openapi/operations/reference';
-import { smtpCredentialOps } from '../../shared/doors/openapi/operations/smtp-credentials';
-import { suppressionOps } from '../../shared/doors/openapi/operations/suppressions';
-import { templateOps } from '../../shared/doors/openapi/operations/templates';
-import { tenantOps } from '../../shared/doors/openapi/operations/tenants';
-import { validationOps } from '../../shared/doors/openapi/operations/validations';
-import { webhookOps } from '../../shared/doors/openapi/operations/webhooks';
-import { emailSchema, emailEnvelopeSchema, sendResultSchema, attachmentUploadSchema } from '../../shared/doors/openapi/schemas/emails';
-import { apiKeySchema, smtpCredentialSchema, dnsProviderSchema, dashboardUserSchema, sessionSchema } from '../../shared/doors/openapi/schemas/account';
-import { domainSchema, dnsRecordSchema, domainEnvelopeSchema, tenantSchema, tenantEnvelopeSchema } from '../../shared/doors/openapi/schemas/domains';
-import { webhookSchema, webhookEnvelopeSchema, deliverySchema, deliveryEnvelopeSchema, suppressionSchema, categoryOptOutSchema, receivedEmailSummarySchema, receivedEmailSchema, templateSchema, templateSummarySchema, templateEnvelopeSchema } from '../../shared/doors/openapi/schemas/lists';
-import { validationSchema } from '../../shared/doors/openapi/schemas/validations';
-import { conditionSchema, stepSchema, automationSchema, automationEnvelopeSchema, runSummarySchema, runDetailSchema, migrationSchema, migrationSummarySchema, migrationEnvelopeSchema } from '../../shared/doors/openapi/schemas/automations';
+import { conditionSchema } from '../../shared/domain/automations/condition-schema';
+import { accountOps } from './account/account-operations';
+import { auditOps } from './account/audit-operations';
+import { privacyOps } from './account/erasure-operations';
+import { exportOps } from './account/export-operations';
+import { apiKeyOps } from './api-keys/operations';
+import { attachmentOps } from './attachments/operations';
+import { automationOps } from './automations/operations';
+import { dashboardOps } from './dashboard/operations';
+import { domainOps } from './domains/operations';
+import { emailOps } from './emails/operations';
+import { linkOps } from './links/operations';
+import { migrationOps } from './migrations/operations';
+import { receivedEmailOps } from './received-emails/operations';
+import { referenceOps } from './reference/operations';
+import { smtpCredentialOps } from './smtp-credentials/operations';
+import { suppressionOps } from './suppressions/suppression-operations';
+import { validationOps } from './suppressions/validation-operations';
+import { templateOps } from './templates/operations';
+import { tenantOps } from './tenants/operations';
+import { webhookOps } from './webhooks/operations';
+import { emailSchema, emailEnvelopeSchema, sendResultSchema } from './emails/schemas';
+import { attachmentUploadSchema } from './attachments/schemas';
+import { apiKeySchema } from './api-keys/schemas';
+import { smtpCredentialSchema } from './smtp-credentials/schemas';
+import { dnsProviderSchema } from './domains/dns-provider-schemas';
+import { dashboardUserSchema, sessionSchema } from './dashboard/schemas';
+import { domainSchema, dnsRecordSchema, domainEnvelopeSchema } from './domains/schemas';
+import { tenantSchema, tenantEnvelopeSchema } from './tenants/schemas';
+import { webhookSchema, webhookEnvelopeSchema, deliverySchema, deliveryEnvelopeSchema } from './webhooks/schemas';
+import { suppressionSchema, categoryOptOutSchema } from './suppressions/suppression-schemas';
+import { receivedEmailSummarySchema, receivedEmailSchema } from './received-emails/schemas';
+import { templateSchema, templateSummarySchema, templateEnvelopeSchema } from './templates/schemas';
+import { validationSchema } from './suppressions/validation-schemas';
+import { stepSchema, automationSchema, automationEnvelopeSchema, runSummarySchema, runDetailSchema } from './automations/schemas';
+import { migrationSchema, migrationSummarySchema, migrationEnvelopeSchema } from './migrations/schemas';
 
 const all = (operations: Readonly<Record<string, Operation>>): Operation[] => Object.values(operations);
 

@@ -53,6 +53,13 @@ const RULES: Record<string, Rule> = {
     from: ['functions', 'shared'],
     never: ['localstack', 'infra', 'bench', 'test'],
   },
+  // The API's groups sit on top of shared/: functions/api/<group>/ holds a group's operations, schemas and
+  // handlers, functions/api/operations.ts the list of every group; shared/doors/openapi/ only the machinery
+  // (the Operation type, the document builder, which is given the operations, the common schemas).
+  "shared/ never imports functions/ (an API group's operations, schemas and handlers live in functions/api/<group>/)": {
+    from: ['shared'],
+    never: ['functions'],
+  },
   // The layers of shared/, bottom up: lib, config, domain, ports, usecases; adapters implement the ports;
   // doors call the use cases; services compose them all. Each imports only what is below it.
   'shared/lib/ imports nothing else of shared/': {

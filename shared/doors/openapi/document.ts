@@ -2,8 +2,9 @@
  * The OpenAPI 3.1 document of the HTTP API, built from the operations, tags and named response schemas it
  * is given (every group's, listed in functions/api/operations.ts): request schemas are the domain's zod
  * schemas converted with `io: 'input'` (what clients may send: aliases, optional fields with defaults),
- * response schemas (./schemas/*) with `io: 'output'` (what the API answers). `npm run openapi` writes it to
- * docs/openapi.json (functions/api/openapi.ts); the reference group serves that file.
+ * response schemas (functions/api/<group>/schemas.ts, ./common-schemas.ts) with `io: 'output'` (what the API
+ * answers). `npm run openapi` writes it to docs/openapi.json (functions/api/openapi.ts); the reference group
+ * serves that file.
  */
 import * as z from 'zod';
 import type { ErrorCode } from '../../domain/errors';
@@ -16,8 +17,8 @@ import { MAX_FINGERPRINT_DEPTH } from '../../domain/emails/idempotency';
 import { exampleError } from './examples';
 import type { Operation, ResponseHeader } from './operation';
 import { attachmentInputSchema, dnsCredentialsSchema, stepInputSchema } from './requests';
-import { conditionSchema } from './schemas/automations';
-import { errorBodySchema, okSchema, tagSchema, unauthorizedBodySchema } from './schemas/common';
+import { conditionSchema } from '../../domain/automations/condition-schema';
+import { errorBodySchema, okSchema, tagSchema, unauthorizedBodySchema } from './common-schemas';
 
 export type JsonSchema = { [key: string]: unknown };
 

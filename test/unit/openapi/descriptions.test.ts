@@ -2,7 +2,7 @@
  * Every field of the reference is described: each property of every request body and response schema
  * (components and inline schemas, through $ref, unions and arrays, at any depth) and every parameter.
  * A description comes from `.describe` on the zod schema that validates or describes the field
- * (shared/domain/** for requests, shared/doors/openapi/schemas/* for responses); this test names each one
+ * (shared/domain/** for requests, functions/api/<group>/schemas.ts for responses); this test names each one
  * that has none.
  */
 import { buildApiDocument } from '../../../functions/api/openapi';

@@ -33,7 +33,7 @@ import { loadConfig } from '../../../shared/config/config';
 import { scopesCoveringAny, type Scope } from '../../../shared/domain/api-keys/scopes';
 import { buildApiDocument } from '../../../functions/api/openapi';
 import { OPERATIONS } from '../../../functions/api/operations';
-import { dashboardOps } from '../../../shared/doors/openapi/operations/dashboard';
+import { dashboardOps } from '../../../functions/api/dashboard/operations';
 import { buildServices } from '../../../shared/services';
 
 // Constructing the apps makes no network call: the clients only connect on first use.
