@@ -63,6 +63,13 @@ const RULES: Record<string, Rule> = {
     from: ['functions', 'shared'],
     never: ['localstack', 'infra', 'bench', 'test'],
   },
+  // The API's groups sit on top of shared/: functions/api/<group>/ holds a group's operations, schemas and
+  // handlers, functions/api/operations.ts the list of every group; shared/doors/openapi/ only the machinery
+  // (the Operation type, the document builder, which is given the operations, the common schemas).
+  "shared/ never imports functions/ (an API group's operations, schemas and handlers live in functions/api/<group>/)": {
+    from: ['shared'],
+    never: ['functions'],
+  },
   // The layers of shared/, bottom up: lib, domain, config, ports, the store (shared/adapters/store), use
   // cases. The other adapters implement the ports, and no use case imports them; the doors call the use
   // cases; the services compose them all. Each layer imports only layers below it (docs/architecture.md,

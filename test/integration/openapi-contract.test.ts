@@ -3,7 +3,7 @@
  * way a test reaches it, are checked against the OpenAPI document, and one that does not match is
  * reported. And the local cloud serves the document and its reference page (the reference group).
  */
-import { buildOpenApiDocument } from '../../shared/doors/openapi/document';
+import { buildApiDocument } from '../../functions/api/openapi';
 import { checkApiResponse, checkedAnswers, takeContractProblems } from './harness/contract';
 import { dashboardRequest } from './harness/dashboard';
 import { api, newAccount, stack } from './harness/stack';
@@ -28,7 +28,7 @@ test('an answer that does not match the document is reported', () => {
 test('GET /openapi.json serves the document, GET /reference the page', async () => {
   const document = await api('GET', '/openapi.json');
   expect(document.status).toBe(200);
-  expect(document.body).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+  expect(document.body).toEqual(JSON.parse(JSON.stringify(buildApiDocument())));
   const page = await fetch(`${stack().apiUrl}/reference`);
   expect(page.status).toBe(200);
   expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'/);

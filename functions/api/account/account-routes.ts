@@ -2,7 +2,7 @@
 import type { Hono } from 'hono';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { routes } from '../../../shared/doors/http/route';
-import { accountOps } from '../../../shared/doors/openapi/operations/account';
+import { accountOps } from './account-operations';
 import type { BlobServices, CoreServices } from '../../../shared/services';
 import { getAccountSettings, updateAccountSettings } from '../../../shared/usecases/account/settings';
 import { getAccountStats } from '../../../shared/usecases/account/account-stats';

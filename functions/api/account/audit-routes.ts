@@ -7,7 +7,7 @@ import { toPublicAuditRecord } from '../../../shared/domain/audit/audit-record';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { listPage } from '../../../shared/doors/http/pagination';
 import { routes } from '../../../shared/doors/http/route';
-import { auditOps } from '../../../shared/doors/openapi/operations/audit';
+import { auditOps } from './audit-operations';
 import type { BlobServices, CoreServices } from '../../../shared/services';
 import { listAuditLog } from '../../../shared/usecases/audit/list';
 

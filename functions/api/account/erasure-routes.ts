@@ -3,7 +3,7 @@ import type { Hono } from 'hono';
 import { toPublicErasure } from '../../../shared/domain/privacy/erasure';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { routes } from '../../../shared/doors/http/route';
-import { privacyOps } from '../../../shared/doors/openapi/operations/privacy';
+import { privacyOps } from './erasure-operations';
 import type { BlobServices, CoreServices } from '../../../shared/services';
 import type { ErasureDeps } from '../../../shared/usecases/privacy/deps';
 import { getErasure, startErasure } from '../../../shared/usecases/privacy/erasures';

@@ -3,7 +3,7 @@ import type { Hono } from 'hono';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { listPage } from '../../../shared/doors/http/pagination';
 import { routes } from '../../../shared/doors/http/route';
-import { exportOps } from '../../../shared/doors/openapi/operations/exports';
+import { exportOps } from './export-operations';
 import type { BlobServices, CoreServices } from '../../../shared/services';
 import { exportSettingsOf, type ExportDeps } from '../../../shared/usecases/exports/deps';
 import { getExport, listExports, startExport } from '../../../shared/usecases/exports/exports';

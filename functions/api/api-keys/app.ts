@@ -5,7 +5,7 @@ import { createApi } from '../../../shared/doors/http/create-api';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { listPage } from '../../../shared/doors/http/pagination';
 import { routes } from '../../../shared/doors/http/route';
-import { apiKeyOps } from '../../../shared/doors/openapi/operations/api-keys';
+import { apiKeyOps } from './operations';
 import type { CoreServices } from '../../../shared/services';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../../shared/usecases/access/api-keys';
 

@@ -8,7 +8,7 @@ import { toPublicAttachmentUpload } from '../../../shared/domain/emails/attachme
 import { createApi } from '../../../shared/doors/http/create-api';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { routes } from '../../../shared/doors/http/route';
-import { attachmentOps } from '../../../shared/doors/openapi/operations/attachments';
+import { attachmentOps } from './operations';
 import { createAttachmentUpload, getAttachmentUpload, type AttachmentUploadDeps } from '../../../shared/usecases/attachments/attachment-uploads';
 import type { AuthenticateDeps } from '../../../shared/usecases/access/authenticate';
 

@@ -9,7 +9,7 @@ import { createApi } from '../../../shared/doors/http/create-api';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { listPage } from '../../../shared/doors/http/pagination';
 import { routes } from '../../../shared/doors/http/route';
-import { automationOps } from '../../../shared/doors/openapi/operations/automations';
+import { automationOps } from './operations';
 import type { CoreServices } from '../../../shared/services';
 import { getAutomationRun, listAutomationRuns } from '../../../shared/usecases/automations/automation-runs';
 import {

@@ -14,7 +14,7 @@ import { IDEMPOTENCY_HEADER, idempotencyOf } from '../../../shared/domain/emails
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { routes } from '../../../shared/doors/http/route';
 import { parseWith, readJson } from '../../../shared/doors/http/validate';
-import { eventsOp } from '../../../shared/doors/openapi/operations/automations';
+import { eventsOp } from './operations';
 import { requireAutomationAccess } from '../../../shared/usecases/automations/automations';
 import { acceptEvent, type AcceptEventDeps } from '../../../shared/usecases/automations/runs/accept-event';
 

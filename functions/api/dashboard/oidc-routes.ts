@@ -21,7 +21,7 @@ import type { ApiEnv } from '../../../shared/doors/http/env';
 import { sourceIpOf } from '../../../shared/doors/http/middleware/audit';
 import { routes } from '../../../shared/doors/http/route';
 import { sessionCookieToken, setSessionCookie } from '../../../shared/doors/http/session-cookie';
-import { dashboardOps } from '../../../shared/doors/openapi/operations/dashboard';
+import { dashboardOps } from './operations';
 import { completeOidcSignIn, startOidcSignIn, type OidcSignInDeps } from '../../../shared/usecases/dashboard/oidc-sign-in';
 import { endSession } from '../../../shared/usecases/dashboard/sessions';
 import { errorText, safeNext } from './pages/forms';

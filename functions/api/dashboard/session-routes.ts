@@ -24,7 +24,7 @@ import { isFormBody as isForm, requireSession } from '../../../shared/doors/http
 import { routes } from '../../../shared/doors/http/route';
 import { clearSessionCookie, sessionCookieToken, setSessionCookie } from '../../../shared/doors/http/session-cookie';
 import { parseWith, readJson } from '../../../shared/doors/http/validate';
-import { dashboardOps } from '../../../shared/doors/openapi/operations/dashboard';
+import { dashboardOps } from './operations';
 import type { StoredSession } from '../../../shared/adapters/store/sessions';
 import { endSession } from '../../../shared/usecases/dashboard/sessions';
 import { signIn } from '../../../shared/usecases/dashboard/sign-in';

@@ -24,7 +24,7 @@ import { isFormBody, requireSession } from '../../../shared/doors/http/middlewar
 import { routes } from '../../../shared/doors/http/route';
 import { sessionCookieToken, setSessionCookie } from '../../../shared/doors/http/session-cookie';
 import { readJson } from '../../../shared/doors/http/validate';
-import { dashboardOps } from '../../../shared/doors/openapi/operations/dashboard';
+import { dashboardOps } from './operations';
 import { endSession, startSession } from '../../../shared/usecases/dashboard/sessions';
 import { acceptInvitation, invitationOfToken, inviteMember, revokeInvitation } from '../../../shared/usecases/dashboard/invitations';
 import { changeMemberRole, listTeam, removeMember } from '../../../shared/usecases/dashboard/team';

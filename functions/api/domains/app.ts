@@ -19,7 +19,7 @@ import type { ApiEnv } from '../../../shared/doors/http/env';
 import { listPage } from '../../../shared/doors/http/pagination';
 import { routes } from '../../../shared/doors/http/route';
 import { jsonBody, parseWith, readJson } from '../../../shared/doors/http/validate';
-import { domainOps } from '../../../shared/doors/openapi/operations/domains';
+import { domainOps } from './operations';
 import type { CoreServices, DeliverabilityServices, DnsApplyServices, MtaStsHostingServices, MessagingServices, SecretServices, SesServices } from '../../../shared/services';
 import { applyDomainDns } from '../../../shared/usecases/domains/dns-apply';
 import { deleteDnsProvider, listDnsProviders, storeDnsProvider } from '../../../shared/usecases/domains/dns-providers';

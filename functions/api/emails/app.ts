@@ -8,7 +8,7 @@ import type { ApiEnv } from '../../../shared/doors/http/env';
 import { listPage } from '../../../shared/doors/http/pagination';
 import { routes } from '../../../shared/doors/http/route';
 import { parseWith, readJson } from '../../../shared/doors/http/validate';
-import { emailOps } from '../../../shared/doors/openapi/operations/emails';
+import { emailOps } from './operations';
 import type { BlobServices, CoreServices, MessagingServices, ScheduleServices } from '../../../shared/services';
 import { listEmails } from '../../../shared/usecases/emails/list-emails';
 import { resendEmail } from '../../../shared/usecases/send/resend-email';

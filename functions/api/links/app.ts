@@ -18,7 +18,7 @@ import { createFrame } from '../../../shared/doors/http/create-api';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { routes } from '../../../shared/doors/http/route';
 import { logError, logInfo } from '../../../shared/lib/log';
-import { linkOps } from '../../../shared/doors/openapi/operations/links';
+import { linkOps } from './operations';
 import type { LinkSigner, ResolvedLink } from '../../../shared/usecases/links/link-signing';
 import { trackHit, type TrackDeps, type TrackedLink } from '../../../shared/usecases/links/track';
 import { unsubscribe, type UnsubscribeDeps, type UnsubscribeSource } from '../../../shared/usecases/links/unsubscribe';

@@ -9,7 +9,7 @@ import { createApi } from '../../../shared/doors/http/create-api';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { listPage } from '../../../shared/doors/http/pagination';
 import { routes } from '../../../shared/doors/http/route';
-import { migrationOps } from '../../../shared/doors/openapi/operations/migrations';
+import { migrationOps } from './operations';
 import type { CoreServices, ImportServices, SecretServices } from '../../../shared/services';
 import { toImportSummary } from '../../../shared/domain/imports/public-import';
 import { getImport, listImports, loadImport } from '../../../shared/usecases/imports/import-report';

@@ -7,7 +7,7 @@ import { createApi } from '../../../shared/doors/http/create-api';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { listPage } from '../../../shared/doors/http/pagination';
 import { routes } from '../../../shared/doors/http/route';
-import { receivedEmailOps } from '../../../shared/doors/openapi/operations/received-emails';
+import { receivedEmailOps } from './operations';
 import type { BlobServices, CoreServices } from '../../../shared/services';
 import { getReceivedEmail, listReceivedEmails } from '../../../shared/usecases/inbound/received-emails';
 

@@ -9,7 +9,7 @@ import { createFrame } from '../../../shared/doors/http/create-api';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { routes } from '../../../shared/doors/http/route';
 import type { OpenApiDocument } from '../../../shared/doors/openapi/document';
-import { referenceOps } from '../../../shared/doors/openapi/operations/reference';
+import { referenceOps } from './operations';
 import { REFERENCE_CSP, renderReferencePage } from '../../../shared/doors/openapi/reference-page';
 
 /** Served documents change only with a deployment: caches may keep them a few minutes. */

@@ -5,7 +5,7 @@ import { createApi } from '../../../shared/doors/http/create-api';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { listPage } from '../../../shared/doors/http/pagination';
 import { routes } from '../../../shared/doors/http/route';
-import { smtpCredentialOps } from '../../../shared/doors/openapi/operations/smtp-credentials';
+import { smtpCredentialOps } from './operations';
 import type { CoreServices } from '../../../shared/services';
 import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential } from '../../../shared/usecases/access/smtp-credentials';
 

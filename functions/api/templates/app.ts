@@ -8,7 +8,7 @@ import { createApi } from '../../../shared/doors/http/create-api';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { listPage } from '../../../shared/doors/http/pagination';
 import { routes } from '../../../shared/doors/http/route';
-import { templateOps } from '../../../shared/doors/openapi/operations/templates';
+import { templateOps } from './operations';
 import type { CoreServices } from '../../../shared/services';
 import {
   createTemplate,

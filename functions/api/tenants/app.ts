@@ -11,7 +11,7 @@ import { createApi } from '../../../shared/doors/http/create-api';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { listPage } from '../../../shared/doors/http/pagination';
 import { routes } from '../../../shared/doors/http/route';
-import { tenantOps } from '../../../shared/doors/openapi/operations/tenants';
+import { tenantOps } from './operations';
 import type { CoreServices, SesServices, TenantCleanupServices } from '../../../shared/services';
 import { giveDomainToTenant, listTenantDomains, returnDomainToAccount } from '../../../shared/usecases/domains/tenant-domains';
 import { getTenantStats } from '../../../shared/usecases/tenants/get-tenant-stats';

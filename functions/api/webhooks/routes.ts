@@ -10,7 +10,7 @@ import { toPublicWebhook } from '../../../shared/domain/webhooks/endpoint';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { listPage } from '../../../shared/doors/http/pagination';
 import { routes } from '../../../shared/doors/http/route';
-import { webhookOps } from '../../../shared/doors/openapi/operations/webhooks';
+import { webhookOps } from './operations';
 import type { WebhookDeps } from '../../../shared/usecases/webhooks/webhooks';
 import {
   createWebhook,

@@ -1,9 +1,10 @@
 /**
- * Registers the operations of a group (shared/doors/openapi/operations/*.ts) on its Hono app. Everything a
- * route needs besides its handler comes from the operation's declaration: the method and path, the scope
- * check (403 insufficient_scope; none when the use case checks it: `scopesCheckedBy`), the per-account
- * rate limit, and the validation of the query and the JSON body (400 validation_error), in that order
- * and after authentication. The handler gets what was validated, typed from the declaration's schemas:
+ * Registers the operations of a group (functions/api/<group>/operations.ts, or <area>-operations.ts) on its
+ * Hono app. Everything a route needs besides its handler comes from the operation's declaration: the method
+ * and path, the scope check (403 insufficient_scope; none when the use case checks it: `scopesCheckedBy`),
+ * the per-account rate limit, and the validation of the query and the JSON body (400 validation_error), in
+ * that order and after authentication. The handler gets what was validated, typed from the declaration's
+ * schemas:
  *
  *   const route = routes(app, services);
  *   route(apiKeyOps.listApiKeys, async (c, { query }) => c.json(listPage('api_keys', await listApiKeys(...))));

@@ -1,8 +1,10 @@
 /**
- * The OpenAPI 3.1 document of the HTTP API, generated from the operations (./operations/*.ts): request
- * schemas are the domain's zod schemas converted with `io: 'input'` (what clients may send: aliases,
- * optional fields with defaults), response schemas ./schemas/* with `io: 'output'` (what the API answers).
- * `npm run openapi` writes it to docs/openapi.json (./write.ts); the reference group serves that file.
+ * The OpenAPI 3.1 document of the HTTP API, built from the operations, tags and named response schemas it
+ * is given (every group's, listed in functions/api/operations.ts): request schemas are the domain's zod
+ * schemas converted with `io: 'input'` (what clients may send: aliases, optional fields with defaults),
+ * response schemas (functions/api/<group>/schemas.ts, ./common-schemas.ts) with `io: 'output'` (what the API
+ * answers). `npm run openapi` writes it to docs/openapi.json (functions/api/openapi.ts); the reference group
+ * serves that file.
  */
 import * as z from 'zod';
 import type { ErrorCode } from '../../domain/errors';
@@ -14,15 +16,9 @@ import { stepSchema as stepValidation } from '../../domain/automations/validate'
 import { MAX_FINGERPRINT_DEPTH } from '../../domain/emails/idempotency';
 import { exampleError } from './examples';
 import type { Operation, ResponseHeader } from './operation';
-import { OPERATIONS, TAGS } from './operations';
 import { attachmentInputSchema, dnsCredentialsSchema, stepInputSchema } from './requests';
-import * as account from './schemas/account';
-import * as auto from './schemas/automations';
-import { errorBodySchema, okSchema, tagSchema, unauthorizedBodySchema } from './schemas/common';
-import * as dom from './schemas/domains';
-import * as mail from './schemas/emails';
-import * as lists from './schemas/lists';
-import * as validations from './schemas/validations';
+import { conditionSchema } from '../../domain/automations/condition-schema';
+import { errorBodySchema, okSchema, tagSchema, unauthorizedBodySchema } from './common-schemas';
 
 export type JsonSchema = { [key: string]: unknown };
 
@@ -55,6 +51,13 @@ export interface OpenApiDocument {
   };
 }
 
+/** What the document describes: every operation in the reference's order, the reference's sections, and the response components the groups name. */
+export interface ApiDescription {
+  operations: readonly Operation[];
+  tags: readonly { name: string; description: string }[];
+  schemas: readonly (readonly [z.ZodType, string])[];
+}
+
 export const SCHEMA_REF = (name: string) => `#/components/schemas/${name}`;
 
 /** Request components with a name of their own (others are named after their operation). */
@@ -62,51 +65,16 @@ const REQUEST_COMPONENTS: [z.ZodType, string][] = [
   [sendRequestSchema, 'SendEmailRequest'],
   [attachmentInputSchema, 'AttachmentInput'],
   [stepInputSchema, 'AutomationStepInput'],
-  [auto.conditionSchema, 'Condition'],
+  [conditionSchema, 'Condition'],
   [dnsCredentialsSchema, 'DnsCredentials'],
 ];
 
-/** Response components with a name of their own. */
-const RESPONSE_COMPONENTS: [z.ZodType, string][] = [
+/** Response components with a name of their own, before the groups' (`ApiDescription.schemas`). */
+const COMMON_RESPONSE_COMPONENTS: [z.ZodType, string][] = [
   [errorBodySchema, 'Error'],
   [unauthorizedBodySchema, 'Unauthorized'],
   [okSchema, 'Ok'],
   [tagSchema, 'Tag'],
-  [mail.emailSchema, 'Email'],
-  [mail.emailEnvelopeSchema, 'EmailResponse'],
-  [mail.sendResultSchema, 'SendEmailResponse'],
-  [mail.attachmentUploadSchema, 'AttachmentUpload'],
-  [account.apiKeySchema, 'ApiKey'],
-  [account.smtpCredentialSchema, 'SmtpCredential'],
-  [account.dnsProviderSchema, 'DnsProvider'],
-  [account.dashboardUserSchema, 'DashboardUser'],
-  [account.sessionSchema, 'DashboardSession'],
-  [dom.domainSchema, 'Domain'],
-  [dom.dnsRecordSchema, 'DnsRecord'],
-  [dom.domainEnvelopeSchema, 'DomainResponse'],
-  [dom.tenantSchema, 'Tenant'],
-  [dom.tenantEnvelopeSchema, 'TenantResponse'],
-  [lists.webhookSchema, 'Webhook'],
-  [lists.webhookEnvelopeSchema, 'WebhookResponse'],
-  [lists.deliverySchema, 'WebhookDelivery'],
-  [lists.deliveryEnvelopeSchema, 'WebhookDeliveryResponse'],
-  [lists.suppressionSchema, 'Suppression'],
-  [lists.categoryOptOutSchema, 'CategoryOptOut'],
-  [validations.validationSchema, 'Validation'],
-  [lists.receivedEmailSummarySchema, 'ReceivedEmailSummary'],
-  [lists.receivedEmailSchema, 'ReceivedEmail'],
-  [lists.templateSchema, 'Template'],
-  [lists.templateSummarySchema, 'TemplateSummary'],
-  [lists.templateEnvelopeSchema, 'TemplateResponse'],
-  [auto.conditionSchema, 'Condition'],
-  [auto.stepSchema, 'AutomationStep'],
-  [auto.automationSchema, 'Automation'],
-  [auto.automationEnvelopeSchema, 'AutomationResponse'],
-  [auto.runSummarySchema, 'AutomationRunSummary'],
-  [auto.runDetailSchema, 'AutomationRun'],
-  [auto.migrationSchema, 'Migration'],
-  [auto.migrationSummarySchema, 'MigrationSummary'],
-  [auto.migrationEnvelopeSchema, 'MigrationResponse'],
 ];
 
 /** Objects that accept aliases of their fields (alias -> canonical): each alias is listed beside its field. */
@@ -452,14 +420,14 @@ const DESCRIPTION = `The HTTP API of the mail service: JSON in and out, \`Author
 - Every answer carries \`x-request-id\`: quote it when reporting a problem.`;
 
 /** The whole document. Deterministic: the same code gives the same document (docs/openapi.json is checked against it). */
-export function buildOpenApiDocument(version = '0.1.0'): OpenApiDocument {
+export function buildOpenApiDocument(api: ApiDescription, version = '0.1.0'): OpenApiDocument {
   const requests = new Components('input');
   const responses = new Components('output');
   for (const [schema, name] of REQUEST_COMPONENTS) requests.name(schema, name);
-  for (const [schema, name] of RESPONSE_COMPONENTS) responses.name(schema, name);
+  for (const [schema, name] of [...COMMON_RESPONSE_COMPONENTS, ...api.schemas]) responses.name(schema, name);
 
   const paths: Record<string, Record<string, OpenApiOperation>> = {};
-  for (const operation of OPERATIONS) {
+  for (const operation of api.operations) {
     const item = (paths[operation.path] ??= {});
     if (item[operation.method]) throw new Error(`OpenAPI: ${operation.method.toUpperCase()} ${operation.path} is described twice`);
     item[operation.method] = buildOperation(operation, requests, responses);
@@ -493,7 +461,7 @@ export function buildOpenApiDocument(version = '0.1.0'): OpenApiDocument {
         variables: { api_id: { default: 'your-api-id' }, region: { default: 'us-east-1' } },
       },
     ],
-    tags: TAGS.map((tag) => ({ ...tag })),
+    tags: api.tags.map((tag) => ({ ...tag })),
     security: [{ apiKey: [] }],
     paths,
     components: {

@@ -1,7 +1,7 @@
 /**
- * How an operation of the HTTP API is declared (shared/doors/openapi/operations/*.ts): its route, who may
+ * How an operation of the HTTP API is declared (functions/api/<group>/operations.ts): its route, who may
  * call it, the zod schemas that validate its input (the domain's own, shared/domain/**) and describe its
- * answers (shared/doors/openapi/schemas/*), the error codes it can answer, and examples. The route
+ * answers (functions/api/<group>/schemas.ts), the error codes it can answer, and examples. The route
  * (shared/doors/http/route.ts), the document (./document.ts) and API Gateway's routes (infra/api-routes.ts) are
  * generated from these; nothing in them is written by hand.
  */

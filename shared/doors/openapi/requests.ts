@@ -2,10 +2,10 @@
  * Request bodies whose validation is written by hand around the domain's zod schemas (a bare array or
  * `{emails}` for the batch, a union by `action`, per-provider credentials, steps and attachments
  * dispatched by a field): documentation schemas built from the same pieces. The unit tests parse every
- * example of these with the real validation (their operations' `decodedBy`, ./operations/*.ts).
+ * example of these with the real validation (their operations' `decodedBy`, functions/api/<group>/operations.ts).
  */
 import * as z from 'zod';
-import { conditionSchema } from './schemas/automations';
+import { conditionSchema } from '../../domain/automations/condition-schema';
 import { STEP_SCHEMAS } from '../../domain/automations/validate';
 import { CONDITION_OPERATORS } from '../../domain/automations/automation';
 import { applyDnsSchema, cloudflareCredentialsSchema, domainActionSchema, route53CredentialsSchema, storeDnsProviderSchema } from '../../domain/domains/schemas';

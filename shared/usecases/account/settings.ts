@@ -73,7 +73,7 @@ export function getAccountSettings(principal: Principal): AccountSettings {
   return toAccountSettings(principal.account);
 }
 
-/** What PATCH /account takes (shared/doors/openapi/schemas/account-settings.ts validates its shape). */
+/** What PATCH /account takes (functions/api/account/account-schemas.ts validates its shape). */
 export interface AccountSettingsChange {
   retention?: Partial<Retention>;
   store_content?: boolean;

@@ -9,7 +9,7 @@ import { pathParams } from '../../../shared/domain/audit/audited-actions';
 import { ValidationError } from '../../../shared/domain/errors';
 import { createFrame } from '../../../shared/doors/http/create-api';
 import { routes } from '../../../shared/doors/http/route';
-import { apiKeyOps } from '../../../shared/doors/openapi/operations/api-keys';
+import { apiKeyOps } from '../../../functions/api/api-keys/operations';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { auditChanges, dashboardSucceeded } from '../../../shared/doors/http/middleware/audit';
 import type { Principal } from '../../../shared/usecases/access/principal';

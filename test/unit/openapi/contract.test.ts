@@ -3,12 +3,12 @@
  * answer: it passes answers that match the document and fails those that do not, saying why.
  */
 import { createReferenceApp } from '../../../functions/api/reference/app';
-import { buildOpenApiDocument } from '../../../shared/doors/openapi/document';
+import { buildApiDocument } from '../../../functions/api/openapi';
 import { exampleEmail, id } from '../../../shared/doors/openapi/examples';
 import { contractChecker } from '../../support/contract-validators';
 import { ContractChecker, type CheckedResponse } from '../../support/openapi-contract';
 
-const document = buildOpenApiDocument();
+const document = buildApiDocument();
 const checker = new ContractChecker(document);
 
 function answer(status: number, body: unknown, headers: Record<string, string> = {}): CheckedResponse {

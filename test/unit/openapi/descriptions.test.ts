@@ -2,12 +2,13 @@
  * Every field of the reference is described: each property of every request body and response schema
  * (components and inline schemas, through $ref, unions and arrays, at any depth) and every parameter.
  * A description comes from `.describe` on the zod schema that validates or describes the field
- * (shared/domain/** for requests, shared/doors/openapi/schemas/* for responses); this test names each one
+ * (shared/domain/** for requests, functions/api/<group>/schemas.ts for responses); this test names each one
  * that has none.
  */
-import { buildOpenApiDocument, type JsonSchema } from '../../../shared/doors/openapi/document';
+import { buildApiDocument } from '../../../functions/api/openapi';
+import type { JsonSchema } from '../../../shared/doors/openapi/document';
 
-const document = buildOpenApiDocument();
+const document = buildApiDocument();
 const { schemas, parameters, responses } = document.components;
 
 const described = (value: JsonSchema | undefined) => typeof value?.description === 'string' && value.description.trim().length > 0;

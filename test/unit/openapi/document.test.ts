@@ -9,13 +9,13 @@ import { resolve } from 'node:path';
 import { ATTACHMENT_UPLOAD_ALIASES, createAttachmentUploadSchema } from '../../../shared/domain/emails/attachment-upload';
 import { ATTACHMENT_ALIASES } from '../../../shared/domain/emails/attachments';
 import { SEND_REQUEST_ALIASES, sendRequestSchema } from '../../../shared/domain/emails/send-request';
-import { buildOpenApiDocument, type JsonSchema } from '../../../shared/doors/openapi/document';
-import { OPERATIONS } from '../../../shared/doors/openapi/operations';
+import type { JsonSchema } from '../../../shared/doors/openapi/document';
+import { OPERATIONS } from '../../../functions/api/operations';
 import { VALIDATED_BY } from '../../../shared/doors/openapi/requests';
-import { OPENAPI_FILE, openApiText } from '../../../shared/doors/openapi/write';
+import { buildApiDocument, OPENAPI_FILE, openApiText } from '../../../functions/api/openapi';
 import { ContractChecker } from '../../support/openapi-contract';
 
-const document = buildOpenApiDocument();
+const document = buildApiDocument();
 const checker = new ContractChecker(document);
 const operations = Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method, operation })));
 const schemas = document.components.schemas;
@@ -25,7 +25,7 @@ test('docs/openapi.json is what the generator writes (run `npm run openapi` afte
 });
 
 test('the document is generated the same way every time', () => {
-  expect(JSON.stringify(buildOpenApiDocument())).toBe(JSON.stringify(document));
+  expect(JSON.stringify(buildApiDocument())).toBe(JSON.stringify(document));
 });
 
 test('docs/openapi.json validates as OpenAPI 3.1 (@seriousme/openapi-schema-validator)', () => {

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createReferenceApp } from '../../../functions/api/reference/app';
-import { OPENAPI_FILE } from '../../../shared/doors/openapi/write';
+import { OPENAPI_FILE } from '../../../functions/api/openapi';
 
 const app = createReferenceApp();
 const served = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as {

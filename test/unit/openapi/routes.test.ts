@@ -31,9 +31,9 @@ import { API_GROUPS } from '../../../infra/definitions';
 import { compileRoutes, matchRoute } from '../../../localstack/cloud/routes';
 import { loadConfig } from '../../../shared/config/config';
 import { scopesCoveringAny, type Scope } from '../../../shared/domain/api-keys/scopes';
-import { buildOpenApiDocument } from '../../../shared/doors/openapi/document';
-import { OPERATIONS } from '../../../shared/doors/openapi/operations';
-import { dashboardOps } from '../../../shared/doors/openapi/operations/dashboard';
+import { buildApiDocument } from '../../../functions/api/openapi';
+import { OPERATIONS } from '../../../functions/api/operations';
+import { dashboardOps } from '../../../functions/api/dashboard/operations';
 import { buildServices } from '../../../shared/services';
 
 // Constructing the apps makes no network call: the clients only connect on first use.
@@ -119,7 +119,7 @@ function routesOf(group: string, app: Hono<any>): Route[] {
   return [...routes.values()];
 }
 
-const document = buildOpenApiDocument();
+const document = buildApiDocument();
 const operations = Object.entries(document.paths).flatMap(([path, item]) =>
   Object.entries(item).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
 );

@@ -1,0 +1,103 @@
+/** The operations of the webhooks group (Webhooks). */
+import { createWebhookSchema, updateWebhookSchema } from '../../../shared/domain/webhooks/schemas';
+import { pageQuerySchema } from '../../../shared/doors/http/pagination';
+import * as ex from '../../../shared/doors/openapi/examples';
+import { section } from '../../../shared/doors/openapi/operation';
+import { listOf, okSchema } from '../../../shared/doors/openapi/common-schemas';
+import { deliveryEnvelopeSchema, deliverySchema, webhookCreatedSchema, webhookEnvelopeSchema, webhookSchema } from './schemas';
+import { page } from '../../../shared/doors/openapi/page-description';
+
+// ---------------------------------------------------------------------------------------------------
+// Webhooks (also the dashboard's /api/webhooks)
+
+const webhookRead = ['webhooks:write', 'account:read'] as const;
+
+export const webhookOps = section('webhooks', 'Webhooks', {
+  createWebhook: {
+    method: 'post',
+    creates: { param: 'id', at: 'webhook.id' },
+    path: '/webhooks',
+    summary: 'Add a webhook endpoint',
+    description: 'The signing secret (`whsec_`) is returned only here. Events default to every supported type; `tenants` filters to those tenants\' email events.',
+    auth: 'apiKey',
+    scopes: ['webhooks:write'],
+    body: { schema: createWebhookSchema, example: { url: 'https://acme.com/webhooks/mail', events: ['email.delivered', 'email.bounced'] } },
+    responses: { 200: { description: 'The endpoint and its signing secret.', schema: webhookCreatedSchema, example: { webhook: ex.exampleWebhook, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } } },
+    errors: { 403: ['forbidden', 'tenants_not_enabled', 'limit_exceeded'], 404: ['not_found'], 503: ['service_unavailable'] },
+  },
+  listWebhooks: {
+    method: 'get',
+    path: '/webhooks',
+    summary: 'List webhook endpoints',
+    description: page('The endpoints'),
+    auth: 'apiKey',
+    scopes: [...webhookRead],
+    query: pageQuerySchema,
+    responses: { 200: { description: 'A page of endpoints.', schema: listOf('webhooks', webhookSchema), example: { webhooks: [ex.exampleWebhook], has_more: false, next_cursor: null } } },
+    errors: { 403: ['forbidden'] },
+  },
+  getWebhook: {
+    method: 'get',
+    path: '/webhooks/{id}',
+    summary: 'Retrieve a webhook endpoint',
+    auth: 'apiKey',
+    scopes: [...webhookRead],
+    pathParams: { id: 'the endpoint id (wh_...)' },
+    responses: { 200: { description: 'The endpoint.', schema: webhookEnvelopeSchema } },
+    errors: { 403: ['forbidden'] },
+  },
+  updateWebhook: {
+    method: 'patch',
+    path: '/webhooks/{id}',
+    summary: 'Change a webhook endpoint',
+    description: 'Any of url, events, enabled, tenants (`[]` or null removes the filter). Answers the endpoint itself (not wrapped), as the spec says.',
+    auth: 'apiKey',
+    scopes: ['webhooks:write'],
+    pathParams: { id: 'the endpoint id (wh_...)' },
+    body: { schema: updateWebhookSchema, example: { enabled: false } },
+    responses: { 200: { description: 'The endpoint after the change.', schema: webhookSchema, example: { ...ex.exampleWebhook, enabled: false } } },
+    errors: { 403: ['forbidden', 'tenants_not_enabled'], 409: ['conflict'], 503: ['service_unavailable'] },
+  },
+  deleteWebhook: {
+    method: 'delete',
+    path: '/webhooks/{id}',
+    summary: 'Delete a webhook endpoint',
+    auth: 'apiKey',
+    scopes: ['webhooks:write'],
+    pathParams: { id: 'the endpoint id (wh_...)' },
+    responses: { 200: { description: 'Deleted; pending retries are cancelled.', schema: okSchema } },
+    errors: { 403: ['forbidden'], 409: ['conflict'], 503: ['service_unavailable'] },
+  },
+  listWebhookDeliveries: {
+    method: 'get',
+    path: '/webhooks/{id}/deliveries',
+    summary: "An endpoint's delivery log",
+    description: page('Deliveries (kept 30 days), each with every attempt'),
+    auth: 'apiKey',
+    scopes: [...webhookRead],
+    pathParams: { id: 'the endpoint id (wh_...)' },
+    query: pageQuerySchema,
+    responses: { 200: { description: 'A page of deliveries.', schema: listOf('deliveries', deliverySchema), example: { deliveries: [ex.exampleDelivery], has_more: false, next_cursor: null } } },
+    errors: { 403: ['forbidden'] },
+  },
+  getWebhookDelivery: {
+    method: 'get',
+    path: '/webhooks/{id}/deliveries/{deliveryId}',
+    summary: 'Retrieve a delivery',
+    auth: 'apiKey',
+    scopes: [...webhookRead],
+    pathParams: { id: 'the endpoint id (wh_...)', deliveryId: 'the delivery id (whd_...)' },
+    responses: { 200: { description: 'The delivery with its payload and attempts.', schema: deliveryEnvelopeSchema, example: { delivery: ex.exampleDelivery } } },
+    errors: { 403: ['forbidden'] },
+  },
+  replayWebhookDelivery: {
+    method: 'post',
+    path: '/webhooks/{id}/deliveries/{deliveryId}/replay',
+    summary: 'Replay a failed or cancelled delivery',
+    auth: 'apiKey',
+    scopes: ['webhooks:write'],
+    pathParams: { id: 'the endpoint id (wh_...)', deliveryId: 'the delivery id (whd_...)' },
+    responses: { 202: { description: 'Queued again.', schema: deliveryEnvelopeSchema } },
+    errors: { 403: ['forbidden'], 409: ['conflict'], 503: ['service_unavailable'] },
+  },
+});
