@@ -300,14 +300,18 @@ describe('SqsPoller', () => {
     let active = 0;
     let most = 0;
     const handled: string[] = [];
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
     const p = new SqsPoller({
       name: 'burst',
       sqs: client,
       queueUrl: queue.queueUrl,
       queueArn: queue.queueArn,
+      // Every handler holds its message until the gate opens: the slots fill however slow the machine is
+      // (a handler of 100 ms let a loaded machine finish messages before the eighth receiver came).
       handler: async (event) => {
         most = Math.max(most, ++active);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await gate;
         handled.push(...event.Records.map((r) => r.body));
         active--;
       },
@@ -319,6 +323,9 @@ describe('SqsPoller', () => {
     running.push(p);
     for (let batch = 0; batch < 4; batch++) await send(queue.queueUrl, Array.from({ length: 10 }, (_, i) => `m${batch * 10 + i}`));
     p.start();
+    // Messages keep coming (each receive returns one): receivers are added until all eight slots hold one.
+    await waitUntil(() => active === 8, 20_000, 'eight handlers running at once');
+    open();
     await waitUntil(() => handled.length === 40);
     // More than one receive at once (one receiver would have them one after another), never past the slots.
     expect(counts.most).toBeGreaterThan(1);
