@@ -20,11 +20,12 @@ describe('waitFor', () => {
         return false;
       },
       'the list to show 7',
-      60,
+      // Long enough for the three attempts it needs on a loaded machine (at 60 ms a whole run once saw one).
+      500,
       5,
     ).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(WaitTimeout);
-    expect((failure as Error).message).toMatch(/^timed out after 60 ms \(\d+ attempts\) waiting for the list to show 7; the probe last threw on attempt 2: answered 503; it last returned false$/);
+    expect((failure as Error).message).toMatch(/^timed out after 500 ms \(\d+ attempts\) waiting for the list to show 7; the probe last threw on attempt 2: answered 503; it last returned false$/);
     expect((failure as WaitTimeout).lastAttemptThrew).toBe(false);
     expect((failure as Error).cause).toEqual(new Error('answered 503'));
   });
