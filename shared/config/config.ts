@@ -144,7 +144,8 @@ function positiveInt(value: string, fallback: number): number {
   return Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** The region, the account and the names of the resources the stack made (table, queues, bucket, ...). */
+function resourceNames(env: NodeJS.ProcessEnv): Pick<Config, 'region' | 'accountId' | 'tableName' | 'sendQueueUrl' | 'mailBucket' | 'sesConfigurationSet' | 'webhookEventsQueueUrl' | 'inboundQueueUrl' | 'automationStepsQueueUrl' | 'automationStepsQueueArn'> {
   return {
     region: read(env, 'AWS_REGION', read(env, 'AWS_DEFAULT_REGION', 'us-east-1')),
     accountId: read(env, ENV.awsAccountId),
@@ -156,10 +157,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inboundQueueUrl: read(env, ENV.inboundQueueUrl),
     automationStepsQueueUrl: read(env, ENV.automationStepsQueueUrl),
     automationStepsQueueArn: read(env, ENV.automationStepsQueueArn),
-    webhookRetryDelays: read(env, 'WEBHOOK_RETRY_DELAYS', '0,5,30,120,120')
-      .split(',')
-      .map((value) => Number(value.trim()))
-      .filter((value) => Number.isInteger(value) && value >= 0 && value <= 900),
+  };
+}
+
+/** Where the deployment lives and what it calls itself: schedules, domains, hosts and base URLs. */
+function deploymentSettings(env: NodeJS.ProcessEnv): Pick<Config, 'scheduleGroup' | 'mtaStsApiId' | 'schedulerRoleArn' | 'schedulerTargetArn' | 'sandboxDomain' | 'returnPathHost' | 'spfInclude' | 'inboundMxHost' | 'dashboardUrl' | 'dnsResolvers' | 'linksBaseUrl' | 'apiBaseUrl' | 'webhookDeliveriesQueueUrl' | 'webhookAllowLoopback'> {
+  return {
     scheduleGroup: read(env, ENV.scheduleGroup),
     mtaStsApiId: read(env, ENV.mtaStsApiId),
     schedulerRoleArn: read(env, ENV.schedulerRoleArn),
@@ -174,7 +177,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiBaseUrl: read(env, ENV.apiBaseUrl).trim().replace(/\/+$/, ''),
     webhookDeliveriesQueueUrl: read(env, ENV.webhookDeliveriesQueueUrl),
     webhookAllowLoopback: ['true', '1'].includes(read(env, 'WEBHOOK_ALLOW_LOOPBACK').trim().toLowerCase()),
-    recovery: recoveryBoundsFromEnv(env),
+  };
+}
+
+/** Limits and rates an operator may tune: imports, DNS apply, SES pacing, the reputation brake, the hot lookups' cache. */
+function tuningSettings(env: NodeJS.ProcessEnv): Pick<Config, 'imports' | 'dnsApply' | 'sesMaxSendRate' | 'sesHoldRetryMs' | 'reputation' | 'hotLookupsCacheMs'> {
+  return {
     imports: {
       budgetMs: positiveInt(read(env, 'MIGRATION_REQUEST_BUDGET_MS'), 20_000),
       maxStretchesPerRequest: read(env, 'MIGRATION_MAX_STRETCHES_PER_REQUEST') ? positiveInt(read(env, 'MIGRATION_MAX_STRETCHES_PER_REQUEST'), 1) : null,
@@ -192,6 +200,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       offenderMinSent: Number(read(env, 'REPUTATION_OFFENDER_MIN_SENT', DEFAULT_SETTINGS.REPUTATION_OFFENDER_MIN_SENT)),
     },
     hotLookupsCacheMs: nonNegativeInt(read(env, 'HOT_LOOKUPS_CACHE_MS'), DEFAULT_HOT_LOOKUPS_CACHE_MS),
+  };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    ...resourceNames(env),
+    webhookRetryDelays: read(env, 'WEBHOOK_RETRY_DELAYS', '0,5,30,120,120')
+      .split(',')
+      .map((value) => Number(value.trim()))
+      .filter((value) => Number.isInteger(value) && value >= 0 && value <= 900),
+    ...deploymentSettings(env),
+    recovery: recoveryBoundsFromEnv(env),
+    ...tuningSettings(env),
     oidc: oidcSettingsFromValues({
       issuer: read(env, 'OIDC_ISSUER'),
       clientId: read(env, 'OIDC_CLIENT_ID'),

@@ -25,7 +25,6 @@ const STILL_LONG: Record<string, number> = {
   "shared/adapters/store/send-context.ts#read": 74,
   "shared/adapters/store/domains.ts#recordCheck": 71,
   "shared/adapters/webhooks/http-sender.ts#post": 70,
-  "shared/config/config.ts#loadConfig": 68,
   "shared/adapters/store/emails.ts#applyOutcome": 66,
   "functions/api/links/app.ts#createLinksApp": 63,
   "functions/api/emails/app.ts#createEmailsApp": 62,
