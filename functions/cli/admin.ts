@@ -254,9 +254,8 @@ const COMMANDS: Record<string, (context: CommandContext) => Promise<unknown>> = 
     return audited(UNKNOWN_ACCOUNT_AUDIT, { link_key: key.kid }, { link_key: key.kid, created_at: key.created_at });
   },
   'ses quota': async ({ services }) => {
-    const config = loadConfig(process.env);
-    const { sesAccount } = buildSesPace(config, services);
-    return sesQuotaReport({ sesAccount, sesSendBudget: services.sesSendBudget, configuredRate: config.sesMaxSendRate, now: Date.now() });
+    const { sesAccount } = buildSesPace(services.config, services);
+    return sesQuotaReport({ sesAccount, sesSendBudget: services.sesSendBudget, configuredRate: services.config.sesMaxSendRate, now: Date.now() });
   },
   'mta-sts quota': async ({ services, hostingQuotas }) => hostingHeadroom(buildHostingQuotaUsage(services), hostingQuotas),
   'oidc seal-secret': async ({ services, oidc, clientSecret }) => {

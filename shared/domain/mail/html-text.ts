@@ -83,8 +83,8 @@ function afterSkipped(html: string, name: string, from: number): number {
   return after < 0 ? html.length : after + 1;
 }
 
-/** What an element's tag (`tag`: from its '<' to its '>') does to the text. */
-function renderTag(writer: TextWriter, name: string, closing: boolean, tag: string): void {
+/** What an element's tag (`html` from `lt`, its '<', to `gt`, its '>') does to the text. */
+function renderTag(writer: TextWriter, name: string, closing: boolean, html: string, lt: number, gt: number): void {
   if (name === 'br') writer.lineBreak();
   else if (PARAGRAPH.test(name)) writer.block(2);
   else if (BLOCK.test(name)) writer.block(1);
@@ -95,7 +95,7 @@ function renderTag(writer: TextWriter, name: string, closing: boolean, tag: stri
   }
   if (name === 'li' && !closing) writer.text('- ');
   if (name === 'a' && !closing) {
-    const href = HREF.exec(tag);
+    const href = HREF.exec(html.slice(lt, gt + 1));
     writer.openLink(href?.[1] ?? href?.[2] ?? href?.[3]);
   }
   if (name === 'a' && closing) writer.closeLink();
@@ -132,7 +132,7 @@ export function htmlToText(html: string): string {
       if (i < 0) break;
       continue;
     }
-    renderTag(writer, name, closing, html.slice(lt, gt + 1));
+    renderTag(writer, name, closing, html, lt, gt);
   }
   return writer.finish();
 }

@@ -57,6 +57,8 @@ test("a bundle built with its source map reports errors at the TypeScript source
 test("`npm run admin` is the operator CLI run from its bundle (localstack/admin.cjs): a usage error exits 2 with the CLI's own message", async () => {
   const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
   expect(scripts.admin).toBe('node localstack/admin.cjs');
+  // The deployed smoke suite runs from its bundle the same way (test/deployed/run.cjs).
+  expect(scripts['test:deployed']).toBe('node test/deployed/run.cjs');
   const failed = await run(process.execPath, [join(ROOT, 'localstack', 'admin.cjs'), '--data-dir'], { cwd: ROOT }).catch((error: { code: number; stderr: string }) => error);
   expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('--data-dir needs a folder') });
   const adminManifest = JSON.parse(readFileSync(join(CACHE, 'admin.json'), 'utf8')) as { entries: Record<string, string>; inputs: Record<string, string> };
